@@ -1,0 +1,148 @@
+"""Named third-party sources: where each file comes from, its checksum, and where it lives locally.
+
+The data directory is ``--data-dir``, else ``$DISCOTEST_DATA``, else the user cache dir. Its folder
+layout is the registry's layout (``mt_gender/…``, ``bug/…``), the same as ``../shared/data``.
+Nothing here touches the network unless ``fetch`` is called.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import urllib.request
+import zipfile
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from discotest.errors import InputError
+
+ENV_VAR = "DISCOTEST_DATA"
+
+
+@dataclass(frozen=True)
+class Extract:
+    """A member unpacked from a downloaded archive, with its own checksum."""
+
+    member: str
+    path: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Source:
+    name: str
+    description: str
+    url: str
+    sha256: str
+    path: str  # relative to the data directory
+    extract: Extract | None = None
+
+    @property
+    def usable_path(self) -> str:
+        """The file readers open: the extracted member for archives, else the download itself."""
+        return self.extract.path if self.extract else self.path
+
+
+def _load_sources() -> dict[str, Source]:
+    raw = json.loads(resources.files("discotest.data").joinpath("sources.json").read_text("utf-8"))
+    out = {}
+    for row in raw:
+        extract = Extract(**row.pop("extract")) if "extract" in row else None
+        out[row["name"]] = Source(**row, extract=extract)
+    return out
+
+
+SOURCES: dict[str, Source] = _load_sources()
+
+
+def data_dir(explicit: str | Path | None = None) -> Path:
+    """Resolve the data directory: explicit argument, then ``$DISCOTEST_DATA``, then the user cache."""
+    if explicit:
+        return Path(explicit).expanduser()
+    if os.environ.get(ENV_VAR):
+        return Path(os.environ[ENV_VAR]).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("discotest")) / "data"
+
+
+def get_source(name: str) -> Source:
+    try:
+        return SOURCES[name]
+    except KeyError:
+        raise InputError(f"unknown data source {name!r}; `discotest data list` shows the names") from None
+
+
+def locate(name: str, root: str | Path | None = None) -> Path:
+    """Path of a source's usable file, or a one-line error saying what to put where."""
+    source = get_source(name)
+    path = data_dir(root) / source.usable_path
+    if not path.is_file():
+        raise InputError(
+            f"missing data file for {name!r}: run `discotest data fetch {name}` online, "
+            f"or put {source.url} at this path",
+            path,
+        )
+    return path
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def verify(name: str, root: str | Path | None = None) -> tuple[str, str]:
+    """Check one source on disk: returns (status, path) with status ok / missing / mismatch."""
+    source = get_source(name)
+    base = data_dir(root)
+    usable = base / source.usable_path
+    expected = source.extract.sha256 if source.extract else source.sha256
+    if not usable.is_file():
+        return "missing", str(usable)
+    if sha256_of(usable) != expected:
+        return "mismatch", str(usable)
+    archive = base / source.path
+    if source.extract and archive.is_file() and sha256_of(archive) != source.sha256:
+        return "mismatch", str(archive)  # the archive may be deleted once unpacked, not altered
+    return "ok", str(usable)
+
+
+def fetch(name: str, root: str | Path | None = None, opener=urllib.request.urlopen) -> Path:
+    """Download a source, check its sha256, write it atomically, and unpack its member if any."""
+    source = get_source(name)
+    base = data_dir(root)
+    target = base / source.path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not (target.is_file() and sha256_of(target) == source.sha256):
+        try:
+            with opener(source.url) as response:
+                payload = response.read()
+        except OSError as exc:
+            raise InputError(f"cannot download {source.url} ({exc}); put the file here by hand", target) from None
+        got = hashlib.sha256(payload).hexdigest()
+        if got != source.sha256:
+            raise InputError(f"checksum mismatch for {source.url}: expected {source.sha256}, got {got}", target)
+        write_bytes_atomic(target, payload)
+    if source.extract:
+        with zipfile.ZipFile(target) as archive:
+            write_bytes_atomic(base / source.extract.path, archive.read(source.extract.member))
+    return base / source.usable_path
+
+
+def write_bytes_atomic(path: Path, payload: bytes) -> None:
+    """Write through a temporary file and rename, so a crash never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

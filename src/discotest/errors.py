@@ -1,0 +1,25 @@
+"""One error type for bad user input: the CLI turns it into exit status 2 and one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class InputError(Exception):
+    """Bad input the user can fix: a missing file, a malformed row, an unknown name.
+
+    ``where`` names the file (and line, 1-based, when known) so the one-line message says
+    exactly where to look.
+    """
+
+    def __init__(self, message: str, path: str | Path | None = None, line: int | None = None):
+        self.path = str(path) if path is not None else None
+        self.line = line
+        self.detail = message
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        if self.path is None:
+            return self.detail
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        return f"{where}: {self.detail}"

@@ -1,0 +1,75 @@
+"""Bilingual lexicon of the suites' entity nouns, used to confirm or find the target entity.
+
+One TSV per target language in ``entities/``: ``entity`` (English, lower case, as in WinoMT/BUG),
+``masculine``, ``feminine``, ``common`` (``|``-separated surface forms, inflected forms included;
+``common`` holds epicene forms shared by both genders). Matching is case-insensitive; for Hebrew and
+Arabic a token may carry the language's one-letter proclitics (ה, ו, ב, ל …; ال, و, ب, ل …).
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from discotest.lang.morph.base import Token
+
+# proclitics that may be glued to a noun; longest first so "وال" is tried before "و"
+_PROCLITICS = {
+    "he": ("וכש", "וכשה", "ושה", "שה", "וה", "וב", "ול", "ומ", "בה", "לה", "מה", "כש", "ה", "ו", "ב", "ל", "מ", "כ", "ש"),
+    "ar": ("وبال", "فال", "وال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك"),
+}
+
+
+@dataclass(frozen=True)
+class EntityForms:
+    masculine: frozenset[str]
+    feminine: frozenset[str]
+    common: frozenset[str]
+
+    @property
+    def all(self) -> frozenset[str]:
+        return self.masculine | self.feminine | self.common
+
+
+def _split(cell: str | None) -> frozenset[str]:
+    return frozenset(f.strip().lower() for f in (cell or "").split("|") if f.strip())
+
+
+@lru_cache(maxsize=None)
+def entity_lexicon(lang: str) -> dict[str, EntityForms]:
+    """English entity -> its target forms; empty when the language has no lexicon file."""
+    resource = resources.files("discotest.lang.lexicon").joinpath("entities", f"{lang}.tsv")
+    if not resource.is_file():
+        return {}
+    with resource.open(encoding="utf-8", newline="") as handle:
+        rows = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        return {
+            r["entity"].strip().lower(): EntityForms(_split(r["masculine"]), _split(r["feminine"]), _split(r["common"]))
+            for r in rows
+        }
+
+
+def _candidates(word: str, lang: str) -> list[str]:
+    word = word.lower()
+    out = [word]
+    for clitic in _PROCLITICS.get(lang, ()):
+        if word.startswith(clitic) and len(word) - len(clitic) >= 2:
+            out.append(word[len(clitic):])
+    return out
+
+
+def find_entity_tokens(tokens: tuple[Token, ...], entity: str, lang: str) -> tuple[int, ...]:
+    """Indices of tokens that are a known rendering of ``entity`` (multi-word forms matched whole)."""
+    forms = entity_lexicon(lang).get(entity.lower())
+    if not forms:
+        return ()
+    multi = [f.split() for f in forms.all if " " in f]
+    texts = [t.text.lower() for t in tokens]
+    for parts in sorted(multi, key=len, reverse=True):
+        for start in range(len(texts) - len(parts) + 1):
+            first_matches = parts[0] in _candidates(texts[start], lang)
+            if first_matches and texts[start + 1 : start + len(parts)] == parts[1:]:
+                return tuple(range(start, start + len(parts)))
+    return tuple(i for i, t in enumerate(tokens) if any(c in forms.all for c in _candidates(t.text, lang)))

@@ -1,0 +1,38 @@
+"""Gender analysers, one module per target language, loaded by name on first use."""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+
+from discotest.errors import InputError
+from discotest.lang.morph.base import GenderAnalyser
+
+# language code -> "module:Class"; each module imports its heavy dependencies lazily in __init__
+ANALYSERS: dict[str, str] = {
+    "ar": "discotest.lang.morph.ar:ArabicAnalyser",
+    "de": "discotest.lang.morph.de:GermanAnalyser",
+    "es": "discotest.lang.morph.es:SpanishAnalyser",
+    "fr": "discotest.lang.morph.fr:FrenchAnalyser",
+    "he": "discotest.lang.morph.he:HebrewAnalyser",
+    "it": "discotest.lang.morph.it:ItalianAnalyser",
+    "ru": "discotest.lang.morph.ru:RussianAnalyser",
+    "uk": "discotest.lang.morph.uk:UkrainianAnalyser",
+}
+LANGUAGES = tuple(sorted(ANALYSERS))
+EXTRAS = {lang: lang for lang in LANGUAGES}  # pyproject extra that installs each analyser
+
+
+@lru_cache(maxsize=None)
+def load_analyser(lang: str) -> GenderAnalyser:
+    """The analyser for ``lang``, created once per process."""
+    if lang not in ANALYSERS:
+        raise InputError(f"unknown language {lang!r}; gender analysers exist for {', '.join(LANGUAGES)}")
+    module_name, class_name = ANALYSERS[lang].split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise InputError(
+            f"the {lang} analyser needs extra packages ({exc.name} is missing): pip install 'discotest[{lang}]'"
+        ) from None
+    return getattr(module, class_name)()

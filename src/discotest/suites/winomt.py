@@ -1,0 +1,83 @@
+"""WinoMT (Stanovsky et al. 2019) and suites in its TSV format (BUG gold).
+
+Each row: gold gender, 0-based index of the entity's first word in the space-split sentence, the
+sentence, and the entity (a profession; the 2019 files prefix it with its article).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from discotest.data import registry
+from discotest.data.readers import read_lines
+from discotest.errors import InputError
+
+GOLD_GENDERS = ("male", "female", "neutral")
+VERSIONS = ("current", "2019")
+_ARTICLES = ("the ", "a ", "an ")
+
+
+@dataclass(frozen=True)
+class GenderItem:
+    """One suite row: the English sentence and the entity whose gender the pronoun decides."""
+
+    index: int  # 0-based row in the suite file
+    gold: str  # male / female / neutral
+    entity_index: int  # first word of the entity in sentence.split(" ")
+    sentence: str
+    entity: str  # without article, e.g. "construction worker"
+    stereotype: str | None = None  # "pro" / "anti" / None (WinoMT subsets)
+
+    @property
+    def entity_word_span(self) -> range:
+        """Word positions of the entity in ``sentence.split(" ")``."""
+        return range(self.entity_index, self.entity_index + len(self.entity.split()))
+
+
+def strip_article(entity: str) -> str:
+    lowered = entity.lower()
+    for article in _ARTICLES:
+        if lowered.startswith(article):
+            return entity[len(article):]
+    return entity
+
+
+def read_gender_tsv(path: str | Path) -> list[GenderItem]:
+    """Parse a WinoMT-format TSV (extra columns, e.g. BUG's corpus, are ignored)."""
+    items = []
+    for number, line in enumerate(read_lines(path), start=1):
+        cols = line.split("\t")
+        if len(cols) < 4:
+            raise InputError(f"expected 4 tab-separated columns, found {len(cols)}", path, number)
+        gold, index, sentence, entity = (c.strip() for c in cols[:4])
+        if gold not in GOLD_GENDERS:
+            raise InputError(f"gold gender must be one of {', '.join(GOLD_GENDERS)}, found {gold!r}", path, number)
+        if not index.isdigit():
+            raise InputError(f"entity index must be a non-negative integer, found {index!r}", path, number)
+        entity = strip_article(entity)
+        words = sentence.split(" ")
+        start = int(index)
+        if not entity or start + len(entity.split()) > len(words):
+            raise InputError(f"entity index {start} is outside the sentence", path, number)
+        items.append(GenderItem(len(items), gold, start, sentence, entity))
+    return items
+
+
+def _key(item: GenderItem) -> tuple[str, str, int, str]:
+    return (item.gold, item.sentence, item.entity_index, item.entity.lower())
+
+
+def load_winomt(version: str = "current", root: str | Path | None = None) -> list[GenderItem]:
+    """The full WinoMT suite with each row tagged pro/anti-stereotypical from the two subset files."""
+    if version not in VERSIONS:
+        raise InputError(f"unknown WinoMT version {version!r}; choose one of {', '.join(VERSIONS)}")
+    suffix = "" if version == "current" else "-2019"
+    items = read_gender_tsv(registry.locate(f"winomt{suffix}", root))
+    tags: dict[tuple[str, str, int, str], str] = {}
+    for subset in ("pro", "anti"):
+        for item in read_gender_tsv(registry.locate(f"winomt-{subset}{suffix}", root)):
+            tags[_key(item)] = subset
+    return [
+        GenderItem(i.index, i.gold, i.entity_index, i.sentence, i.entity, tags.get(_key(i))) for i in items
+    ]
