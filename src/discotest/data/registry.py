@@ -10,13 +10,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import urllib.request
 import zipfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from discotest.atomic import write_bytes_atomic
 from discotest.errors import InputError
 
 ENV_VAR = "DISCOTEST_DATA"
@@ -133,16 +133,3 @@ def fetch(name: str, root: str | Path | None = None, opener=urllib.request.urlop
         with zipfile.ZipFile(target) as archive:
             write_bytes_atomic(base / source.extract.path, archive.read(source.extract.member))
     return base / source.usable_path
-
-
-def write_bytes_atomic(path: Path, payload: bytes) -> None:
-    """Write through a temporary file and rename, so a crash never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -9,7 +9,7 @@ treated as a hyphen joining the words.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 from discotest.lang.morph.base import Token
 
@@ -23,7 +23,7 @@ _WORD = r"\w+(?:[-'’]\w+)*"
 _PUNCT = r"[^\w\s]"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pattern(lang: str) -> re.Pattern[str]:
     if lang in _ELIDING_LANGS:
         # "l'infirmière" -> "l'", "infirmière"; "aujourd'hui" stays whole (not an elided head)

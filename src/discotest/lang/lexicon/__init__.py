@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 from discotest.lang.morph.base import Token
 
 # proclitics that may be glued to a noun; longest first so "وال" is tried before "و"
 _PROCLITICS = {
-    "he": ("וכש", "וכשה", "ושה", "שה", "וה", "וב", "ול", "ומ", "בה", "לה", "מה", "כש", "ה", "ו", "ב", "ל", "מ", "כ", "ש"),
+    "he": (
+        "וכשה", "וכש", "ושה", "שה", "וה", "וב", "ול", "ומ", "בה", "לה", "מה", "כש", "ה", "ו", "ב", "ל", "מ", "כ", "ש",
+    ),
     "ar": ("وبال", "فال", "وال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك"),
 }
 
@@ -37,7 +39,7 @@ def _split(cell: str | None) -> frozenset[str]:
     return frozenset(f.strip().lower() for f in (cell or "").split("|") if f.strip())
 
 
-@lru_cache(maxsize=None)
+@cache
 def entity_lexicon(lang: str) -> dict[str, EntityForms]:
     """English entity -> its target forms; empty when the language has no lexicon file."""
     resource = resources.files("discotest.lang.lexicon").joinpath("entities", f"{lang}.tsv")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 
 from discotest.errors import InputError
 from discotest.lang.morph.base import GenderAnalyser
@@ -23,7 +23,7 @@ LANGUAGES = tuple(sorted(ANALYSERS))
 EXTRAS = {lang: lang for lang in LANGUAGES}  # pyproject extra that installs each analyser
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_analyser(lang: str) -> GenderAnalyser:
     """The analyser for ``lang``, created once per process."""
     if lang not in ANALYSERS:

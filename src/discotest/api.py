@@ -1,0 +1,191 @@
+"""The Python API: the same operations as the CLI, returning result objects.
+
+    >>> import discotest
+    >>> result = discotest.run("winomt", lang="de", system="google")
+    >>> result.scores.accuracy, result.signature.format()
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from importlib.metadata import version as package_version
+from pathlib import Path
+
+from discotest.errors import InputError
+from discotest.lang.align import make_aligner
+from discotest.lang.locate import LEXICON_MODES
+from discotest.lang.morph import LANGUAGES, load_analyser
+from discotest.phenomena.gender import score_gender
+from discotest.pipelines.gender import Bitext, align_in_corpus, evaluate_gender
+from discotest.report.result import GenderResult, Signature
+from discotest.suites.winomt import VERSIONS, GenderItem, load_winomt
+from discotest.systems.files import read_translations
+from discotest.systems.published import (
+    available_published,
+    check_system,
+    published_systems,
+    published_translations,
+)
+
+SUITES = ("winomt",)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Settings shared by every (system, language) evaluated in one run."""
+
+    suite: str = "winomt"
+    suite_version: str = "current"
+    data_dir: str | None = None
+    aligner: str = "eflomal"
+    align_extra: bool = True  # train the aligner on all published outputs of the language too
+    lexicon: str = "on"
+    use_cache: bool = True
+
+    def check(self) -> None:
+        if self.suite not in SUITES:
+            raise InputError(f"unknown suite {self.suite!r}; available: {', '.join(SUITES)}")
+        if self.suite_version not in VERSIONS:
+            raise InputError(f"unknown suite version {self.suite_version!r}; choose one of {', '.join(VERSIONS)}")
+        if self.lexicon not in LEXICON_MODES:
+            raise InputError(f"--lexicon must be one of {', '.join(LEXICON_MODES)}")
+        make_aligner(self.aligner)  # fails early on an unknown name
+
+
+def _check_lang(lang: str) -> None:
+    if lang not in LANGUAGES:
+        raise InputError(f"unknown language {lang!r}; choose from {', '.join(LANGUAGES)} or 'all'")
+
+
+def _load_suite(options: RunOptions) -> list[GenderItem]:
+    return load_winomt(options.suite_version, options.data_dir)
+
+
+def _evaluate_language(
+    lang: str,
+    systems: Sequence[str],
+    options: RunOptions,
+    inputs: Sequence[tuple[str, str]] = (),
+) -> list[GenderResult]:
+    """Evaluate published ``systems`` and user ``inputs`` (name, path) for one language.
+
+    Runs in a worker process for ``--lang all``: the suite, the analyser and one alignment of all
+    the language's bitexts are loaded or computed once here and shared by every system.
+    """
+    items = _load_suite(options)
+    sources = [item.sentence for item in items]
+    translation_sets = {s: published_translations(s, lang, items, options.data_dir) for s in systems}
+    translation_sets.update({name: read_translations(path, sources) for name, path in inputs})
+    bitexts = {name: Bitext(items, ts.by_row, lang) for name, ts in translation_sets.items()}
+    corpus = []
+    if options.align_extra:
+        extra = available_published(lang, options.data_dir)
+        corpus = [
+            bitexts[s].pairs if s in bitexts else Bitext(items, published_translations(s, lang, items, options.data_dir).by_row, lang).pairs
+            for s in extra
+        ]
+    aligner = make_aligner(options.aligner)
+    analyser = load_analyser(lang)
+    results = []
+    for name, bitext in bitexts.items():
+        links = align_in_corpus(aligner, bitext.pairs, corpus, options.use_cache)
+        verdicts = evaluate_gender(bitext, links, analyser, options.lexicon)
+        signature = Signature(
+            (
+                ("discotest", package_version("discotest")),
+                ("suite", options.suite),
+                ("version", options.suite_version),
+                ("lang", lang),
+                ("system", name),
+                ("aligner", aligner.signature()),
+                ("align_extra", "published" if options.align_extra and corpus else "none"),
+                ("lexicon", options.lexicon),
+                ("analyser", f"{analyser.name}:{analyser.version()}"),
+            )
+        )
+        results.append(
+            GenderResult(
+                suite=options.suite,
+                version=options.suite_version,
+                lang=lang,
+                system=name,
+                scores=score_gender(verdicts),
+                signature=signature,
+                verdicts=verdicts,
+                unmatched=translation_sets[name].unmatched,
+                located_by=dict(Counter(v.located_by for v in verdicts)),
+            )
+        )
+    return results
+
+
+def run(
+    suite: str = "winomt",
+    lang: str = "de",
+    system: str | None = None,
+    input: str | os.PathLike | None = None,  # noqa: A002 - mirrors the CLI's --input
+    **options,
+) -> GenderResult:
+    """Evaluate one published system or one translation file in one language."""
+    if (system is None) == (input is None):
+        raise InputError("give exactly one of system= (a published output) or input= (a translation file)")
+    opts = RunOptions(suite=suite, **options)
+    opts.check()
+    _check_lang(lang)
+    if system is not None:
+        check_system(system, lang, suite)
+        return _evaluate_language(lang, [system], opts)[0]
+    return _evaluate_language(lang, [], opts, [(Path(input).name, str(input))])[0]
+
+
+def run_many(
+    suite: str = "winomt",
+    langs: Sequence[str] | str = "all",
+    systems: Sequence[str] | str = "all",
+    jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    **options,
+) -> list[GenderResult]:
+    """Every requested published (system, language) pair, languages in parallel worker processes.
+
+    ``progress`` is called with the number of pairs each finished language completed.
+    """
+    opts = RunOptions(suite=suite, **options)
+    opts.check()
+    available = published_systems(suite)
+    lang_list = list(LANGUAGES) if langs == "all" else list(langs)
+    for lang in lang_list:
+        _check_lang(lang)
+    system_list = list(available) if systems == "all" else list(systems)
+    for system in system_list:
+        if system not in available:
+            raise InputError(f"unknown system {system!r}; published {suite} outputs exist for {', '.join(available)}")
+    tasks = {
+        lang: [s for s in system_list if lang in available[s]] for lang in lang_list
+    }
+    tasks = {lang: systems_ for lang, systems_ in tasks.items() if systems_}
+    if not tasks:
+        raise InputError("none of the requested systems has a published output in the requested languages")
+    _load_suite(opts)  # fail in the parent, with a clean message, if the suite is missing
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
+    by_lang: dict[str, list[GenderResult]] = {}
+    if jobs == 1:
+        for lang, systems_ in tasks.items():
+            by_lang[lang] = _evaluate_language(lang, systems_, opts)
+            if progress:
+                progress(len(systems_))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(_evaluate_language, lang, s, opts): lang for lang, s in tasks.items()}
+            for future in as_completed(futures):
+                by_lang[futures[future]] = future.result()
+                if progress:
+                    progress(len(by_lang[futures[future]]))
+    order = {s: i for i, s in enumerate(available)}
+    return sorted(
+        (r for results in by_lang.values() for r in results), key=lambda r: (order.get(r.system, 99), r.lang)
+    )

@@ -1,0 +1,65 @@
+"""The word-aligner interface and the symmetrisation shared by directional aligners.
+
+An aligner takes tokenised sentence pairs and returns, per pair, the set of (source index, target
+index) links. Anything that can do that (eflomal, fast_align, a neural aligner) plugs in here.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+Links = frozenset[tuple[int, int]]
+Pair = tuple[Sequence[str], Sequence[str]]
+
+
+class WordAligner(ABC):
+    name: str = ""
+
+    @abstractmethod
+    def signature(self) -> str:
+        """Name, version and settings: part of the cache key and of the result signature."""
+
+    @abstractmethod
+    def align(self, pairs: Sequence[Pair]) -> list[Links]:
+        """Links for every pair, in order."""
+
+
+def parse_pharaoh(line: str) -> set[tuple[int, int]]:
+    """``0-0 1-2`` -> {(0, 0), (1, 2)}."""
+    links = set()
+    for item in line.split():
+        s, t = item.split("-")
+        links.add((int(s), int(t)))
+    return links
+
+
+def grow_diag_final_and(forward: set[tuple[int, int]], reverse: set[tuple[int, int]]) -> Links:
+    """Koehn's grow-diag-final-and: the intersection, grown by neighbouring union links, then
+    union links whose source *and* target words are still unaligned (the "-and" variant, which
+    keeps precision for the entity words we read gender from)."""
+    union = forward | reverse
+    alignment = set(forward & reverse)
+    neighbours = [(-1, 0), (0, -1), (1, 0), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)]
+    aligned_src = {s for s, _ in alignment}
+    aligned_trg = {t for _, t in alignment}
+    added = True
+    while added:
+        added = False
+        for s, t in sorted(alignment):
+            for ds, dt in neighbours:
+                cand = (s + ds, t + dt)
+                if cand in union and cand not in alignment and (
+                    cand[0] not in aligned_src or cand[1] not in aligned_trg
+                ):
+                    alignment.add(cand)
+                    aligned_src.add(cand[0])
+                    aligned_trg.add(cand[1])
+                    added = True
+    for directional in (forward, reverse):
+        for s, t in sorted(directional):
+            if s not in aligned_src and t not in aligned_trg:
+                alignment.add((s, t))
+                aligned_src.add(s)
+                aligned_trg.add(t)
+    return frozenset(alignment)

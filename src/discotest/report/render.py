@@ -1,0 +1,65 @@
+"""Text table and JSON renderings of results, and the per-item details file."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from discotest.atomic import write_text_atomic
+from discotest.report.result import GenderResult
+
+_COLUMNS = (
+    ("system", "system"), ("lang", "lang"), ("n", "n"), ("Acc", "accuracy"),
+    ("P♂", "precision_male"), ("R♂", "recall_male"), ("F1♂", "f1_male"),
+    ("P♀", "precision_female"), ("R♀", "recall_female"), ("F1♀", "f1_female"),
+    ("ΔG", "delta_g"), ("ΔS", "delta_s"), ("unk%", "unknown"), ("unmatched", "unmatched"),
+)
+
+
+def _cell(result: GenderResult, key: str) -> str:
+    if key in ("system", "lang"):
+        return getattr(result, key)
+    if key == "unmatched":
+        return str(len(result.unmatched))
+    value = getattr(result.scores, key)
+    if value is None:
+        return "–"
+    return str(value) if isinstance(value, int) else f"{value:.1f}"
+
+
+def render_table(results: Sequence[GenderResult]) -> str:
+    """A fixed-width table, one row per system and language, then the signatures."""
+    header = [name for name, _ in _COLUMNS]
+    rows = [[_cell(r, key) for _, key in _COLUMNS] for r in results]
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+
+    out = [line(header), line(["-" * w for w in widths]), *(line(row) for row in rows)]
+    if results:
+        title = f"{results[0].suite} ({results[0].version}); percentages; ΔG = F1♂ − F1♀, ΔS = Acc(pro) − Acc(anti)"
+        out.insert(0, title)
+    out.append("")
+    seen = set()
+    for r in results:
+        sig = r.signature.replace(system="*").format() if len(results) > 1 else r.signature.format()
+        if sig not in seen:
+            seen.add(sig)
+            out.append(sig)
+    return "\n".join(out)
+
+
+def render_json(results: Sequence[GenderResult]) -> str:
+    payload = [r.to_json() for r in results]
+    return json.dumps(payload[0] if len(payload) == 1 else payload, ensure_ascii=False, indent=1)
+
+
+def write_details(path: str | Path, results: Sequence[GenderResult]) -> None:
+    """One JSON line per item; ``system`` and ``lang`` are added so several runs can share a file."""
+    lines = []
+    for r in results:
+        for v in r.verdicts:
+            lines.append(json.dumps({"system": r.system, "lang": r.lang, **v.to_json()}, ensure_ascii=False))
+    write_text_atomic(path, "\n".join(lines) + ("\n" if lines else ""))
