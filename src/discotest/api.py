@@ -169,6 +169,8 @@ def run_many(
     }
     tasks = {lang: systems_ for lang, systems_ in tasks.items() if systems_}
     if not tasks:
+        if len(system_list) == 1 and len(lang_list) == 1:
+            check_system(system_list[0], lang_list[0], suite)  # says which languages it does have
         raise InputError("none of the requested systems has a published output in the requested languages")
     _load_suite(opts)  # fail in the parent, with a clean message, if the suite is missing
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))

@@ -23,8 +23,17 @@ def _split(value: str) -> list[str] | str:
     return "all" if value == "all" else [v.strip() for v in value.split(",") if v.strip()]
 
 
+def _common() -> argparse.ArgumentParser:
+    """Options accepted before or after the subcommand (``discotest -q run …`` and ``discotest run … -q``)."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data-dir", default=argparse.SUPPRESS,
+                        help=f"data directory (default: ${registry.ENV_VAR}, else the user cache)")
+    common.add_argument("--quiet", "-q", action="store_true", default=argparse.SUPPRESS, help="no progress bars")
+    return common
+
+
 def _add_run(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("run", help="evaluate translations on a suite")
+    p = sub.add_parser("run", help="evaluate translations on a suite", parents=[_common()])
     p.add_argument("suite", help=f"suite name ({', '.join(api.SUITES)})")
     p.add_argument("--lang", "-l", required=True, help="target language, comma-separated list, or 'all'")
     source = p.add_mutually_exclusive_group(required=True)
@@ -45,20 +54,21 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_data(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("data", help="list, fetch or verify third-party data files")
+    p = sub.add_parser("data", help="list, fetch or verify third-party data files", parents=[_common()])
     p.add_argument("action", choices=("list", "fetch", "verify"))
     p.add_argument("names", nargs="*", help="source names (default for verify: all)")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="discotest", description="Discourse test bench for machine translation.")
+    parser = argparse.ArgumentParser(
+        prog="discotest", description="Discourse test bench for machine translation.", parents=[_common()]
+    )
     parser.add_argument("--version", action="version", version=f"discotest {api.package_version('discotest')}")
-    parser.add_argument("--data-dir", help=f"data directory (default: ${registry.ENV_VAR}, else the user cache)")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
+    parser.set_defaults(data_dir=None, quiet=False)
     sub = parser.add_subparsers(dest="command", required=True)
     _add_run(sub)
     _add_data(sub)
-    sub.add_parser("suites", help="list the suites and their published systems")
+    sub.add_parser("suites", help="list the suites and their published systems", parents=[_common()])
     return parser
 
 

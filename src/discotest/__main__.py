@@ -1,0 +1,5 @@
+import sys
+
+from discotest.cli import main
+
+sys.exit(main())

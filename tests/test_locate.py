@@ -1,0 +1,33 @@
+"""Finding the target entity: source span from the suite's word index, alignment, lexicon fallback."""
+
+from __future__ import annotations
+
+from discotest.lang.locate import locate_entity, source_entity_tokens
+from discotest.lang.tokenize import tokenize
+
+
+def test_source_span_from_word_index_ignores_attached_punctuation():
+    sentence = "The secretary called the construction worker."
+    tokens = tokenize(sentence, "en")
+    assert [tokens[i].text for i in source_entity_tokens(sentence, tokens, range(4, 6))] == ["construction", "worker"]
+
+
+def test_aligned_words_are_used_when_no_lexicon_applies():
+    tgt = tokenize("Die Xyz kam.", "de")
+    assert locate_entity((1,), 3, frozenset({(1, 1)}), tgt, "not-an-entity", "de") == ((1,), "aligned")
+    assert locate_entity((1,), 3, frozenset(), tgt, "not-an-entity", "de") == ((), "none")
+
+
+def test_lexicon_modes(monkeypatch):
+    import discotest.lang.locate as locate
+
+    tgt = tokenize("Der Arzt sprach mit dem Arzt .", "de")
+    monkeypatch.setattr(locate, "find_entity_tokens", lambda tokens, entity, lang: (1, 5))
+    # confirmed: the aligner's words include a known rendering -> keep only that one
+    assert locate_entity((1,), 7, frozenset({(1, 0), (1, 1)}), tgt, "doctor", "de") == ((1,), "lexicon-confirmed")
+    # found: nothing aligned -> the rendering nearest the entity's relative position (source word 5 of 7)
+    assert locate_entity((5,), 7, frozenset(), tgt, "doctor", "de") == ((5,), "lexicon-found")
+    # override: the aligner pointed elsewhere -> the rendering nearest to where it pointed
+    assert locate_entity((1,), 7, frozenset({(1, 2)}), tgt, "doctor", "de") == ((1,), "lexicon-override")
+    # off: alignment only
+    assert locate_entity((1,), 7, frozenset({(1, 2)}), tgt, "doctor", "de", lexicon="off") == ((2,), "aligned")

@@ -1,0 +1,34 @@
+from discotest.lang.tokenize import normalise_moses, tokenize
+
+
+def texts(sentence: str, lang: str) -> list[str]:
+    return [t.text for t in tokenize(sentence, lang)]
+
+
+def test_offsets_point_into_the_sentence():
+    sentence = "Die Entwicklerin, weil sie nicht wollte."
+    for token in tokenize(sentence, "de"):
+        assert sentence[token.start : token.end] == token.text
+
+
+def test_french_elision_is_split_but_not_inside_words():
+    assert texts("L'infirmière arriva aujourd'hui jusqu'ici.", "fr") == [
+        "L'", "infirmière", "arriva", "aujourd'hui", "jusqu'", "ici", ".",
+    ]
+
+
+def test_italian_elided_articles():
+    assert texts("dell'infermiera e un'avvocata", "it") == ["dell'", "infermiera", "e", "un'", "avvocata"]
+
+
+def test_german_keeps_hyphenated_compounds():
+    assert texts("Der Olympia-Rat kam.", "de") == ["Der", "Olympia-Rat", "kam", "."]
+
+
+def test_hebrew_and_arabic_clitics_stay_attached():
+    assert texts("היזם התווכח עם המעצב", "he") == ["היזם", "התווכח", "עם", "המעצب".replace("ب", "ב")]
+    assert texts("لأنها لم تحب التصميم.", "ar") == ["لأنها", "لم", "تحب", "التصميم", "."]
+
+
+def test_moses_escapes_are_undone():
+    assert normalise_moses("dem Olympia @-@ Rat , weil") == "dem Olympia-Rat , weil"
