@@ -95,7 +95,8 @@ def test_unknown_names(capsys, shared_data, args, fragment):
 
 
 def test_missing_data_file_says_where_to_put_it(capsys, tmp_path):
-    code, _, err = run_cli(capsys, "--data-dir", str(tmp_path), "-q", "run", "winomt", "--lang", "de", "--system", "google")
+    args = ("--data-dir", str(tmp_path), "-q", "run", "winomt", "--lang", "de", "--system", "google")
+    code, _, err = run_cli(capsys, *args)
     assert_one_line_error(code, err, str(tmp_path / "mt_gender/data/aggregates/en.txt"), "discotest data fetch winomt")
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from importlib.metadata import version as package_version
 from pathlib import Path
 
+from discotest.data import registry
 from discotest.errors import InputError
 from discotest.lang.align import make_aligner
 from discotest.lang.locate import LEXICON_MODES
@@ -22,7 +23,7 @@ from discotest.lang.morph import LANGUAGES, load_analyser
 from discotest.phenomena.gender import score_gender
 from discotest.pipelines.gender import Bitext, align_in_corpus, evaluate_gender
 from discotest.report.result import GenderResult, Signature
-from discotest.suites.winomt import VERSIONS, GenderItem, load_winomt
+from discotest.suites.winomt import GenderItem, load_winomt
 from discotest.systems.files import read_translations
 from discotest.systems.published import (
     available_published,
@@ -30,8 +31,6 @@ from discotest.systems.published import (
     published_systems,
     published_translations,
 )
-
-SUITES = ("winomt",)
 
 
 @dataclass(frozen=True)
@@ -47,10 +46,7 @@ class RunOptions:
     use_cache: bool = True
 
     def check(self) -> None:
-        if self.suite not in SUITES:
-            raise InputError(f"unknown suite {self.suite!r}; available: {', '.join(SUITES)}")
-        if self.suite_version not in VERSIONS:
-            raise InputError(f"unknown suite version {self.suite_version!r}; choose one of {', '.join(VERSIONS)}")
+        registry.suite_file(self.suite, self.suite_version)  # unknown suite or version: a clear error
         if self.lexicon not in LEXICON_MODES:
             raise InputError(f"--lexicon must be one of {', '.join(LEXICON_MODES)}")
         make_aligner(self.aligner)  # fails early on an unknown name
@@ -62,7 +58,7 @@ def _check_lang(lang: str) -> None:
 
 
 def _load_suite(options: RunOptions) -> list[GenderItem]:
-    return load_winomt(options.suite_version, options.data_dir)
+    return load_winomt(options.suite_version, options.data_dir, options.suite)
 
 
 def _evaluate_language(
@@ -78,15 +74,15 @@ def _evaluate_language(
     """
     items = _load_suite(options)
     sources = [item.sentence for item in items]
-    translation_sets = {s: published_translations(s, lang, items, options.data_dir) for s in systems}
+    translation_sets = {s: published_translations(s, lang, items, options.data_dir, options.suite) for s in systems}
     translation_sets.update({name: read_translations(path, sources) for name, path in inputs})
     bitexts = {name: Bitext(items, ts.by_row, lang) for name, ts in translation_sets.items()}
     corpus = []
     if options.align_extra:
-        extra = available_published(lang, options.data_dir)
         corpus = [
-            bitexts[s].pairs if s in bitexts else Bitext(items, published_translations(s, lang, items, options.data_dir).by_row, lang).pairs
-            for s in extra
+            (bitexts[s] if s in bitexts else Bitext(items, published_translations(
+                s, lang, items, options.data_dir, options.suite).by_row, lang)).pairs
+            for s in available_published(lang, options.data_dir, options.suite)
         ]
     aligner = make_aligner(options.aligner)
     analyser = load_analyser(lang)

@@ -16,7 +16,6 @@ from discotest.errors import InputError
 from discotest.lang.align import ALIGNERS
 from discotest.lang.locate import LEXICON_MODES
 from discotest.report.render import render_json, render_table, write_details
-from discotest.suites.winomt import VERSIONS
 
 
 def _split(value: str) -> list[str] | str:
@@ -34,7 +33,7 @@ def _common() -> argparse.ArgumentParser:
 
 def _add_run(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="evaluate translations on a suite", parents=[_common()])
-    p.add_argument("suite", help=f"suite name ({', '.join(api.SUITES)})")
+    p.add_argument("suite", help=f"suite name ({', '.join(registry.suites())})")
     p.add_argument("--lang", "-l", required=True, help="target language, comma-separated list, or 'all'")
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--system", "-s", help="published system output(s): name, comma-separated list, or 'all'")
@@ -42,7 +41,7 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", "-f", choices=("text", "json"), default="text")
     p.add_argument("--details", metavar="FILE", help="write one JSON line of evidence per item")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report here instead of stdout")
-    p.add_argument("--suite-version", choices=VERSIONS, default="current",
+    p.add_argument("--suite-version", default="current",
                    help="WinoMT files: 'current' (repository HEAD) or '2019' (the published outputs' source)")
     p.add_argument("--aligner", choices=ALIGNERS, default="eflomal")
     p.add_argument("--no-align-extra", dest="align_extra", action="store_false",
@@ -138,7 +137,7 @@ def _cmd_data(args: argparse.Namespace) -> int:
 def _cmd_suites(args: argparse.Namespace) -> int:
     from discotest.systems.published import published_systems
 
-    for suite in api.SUITES:
+    for suite in registry.suites():
         print(suite)
         for system, langs in published_systems(suite).items():
             print(f"  {system:<8} {' '.join(langs)}")

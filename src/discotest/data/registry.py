@@ -33,12 +33,21 @@ class Extract:
 
 @dataclass(frozen=True)
 class Source:
+    """One file: a suite file (``kind="suite"``) or a published system output (``kind="system-output"``)."""
+
     name: str
+    kind: str
+    suite: str
     description: str
-    url: str
+    url: str  # empty for files the package ships (``bundled``)
     sha256: str
-    path: str  # relative to the data directory
+    path: str  # relative to the data directory, or to discotest/data/bundled when bundled
+    version: str = "current"
+    subset: str = "all"  # all / pro / anti for WinoMT-style suites
+    system: str | None = None
+    lang: str | None = None
     extract: Extract | None = None
+    bundled: bool = False
 
     @property
     def usable_path(self) -> str:
@@ -79,6 +88,8 @@ def get_source(name: str) -> Source:
 def locate(name: str, root: str | Path | None = None) -> Path:
     """Path of a source's usable file, or a one-line error saying what to put where."""
     source = get_source(name)
+    if source.bundled:
+        return Path(str(resources.files("discotest.data").joinpath("bundled", source.path)))
     path = data_dir(root) / source.usable_path
     if not path.is_file():
         raise InputError(
@@ -87,6 +98,30 @@ def locate(name: str, root: str | Path | None = None) -> Path:
             path,
         )
     return path
+
+
+def suite_file(suite: str, version: str = "current", subset: str = "all") -> str:
+    """Name of the source holding ``suite`` (its ``version`` and ``subset``)."""
+    for source in SOURCES.values():
+        if (source.kind, source.suite, source.version, source.subset) == ("suite", suite, version, subset):
+            return source.name
+    versions = sorted({s.version for s in SOURCES.values() if s.kind == "suite" and s.suite == suite})
+    if not versions:
+        raise InputError(f"unknown suite {suite!r}; available: {', '.join(suites())}")
+    raise InputError(f"suite {suite!r} has no version {version!r} ({subset}); available: {', '.join(versions)}")
+
+
+def suites() -> list[str]:
+    return sorted({s.suite for s in SOURCES.values() if s.kind == "suite"})
+
+
+def system_outputs(suite: str) -> dict[tuple[str, str], str]:
+    """(system, language) -> source name of every published output of ``suite``."""
+    return {
+        (s.system, s.lang): s.name
+        for s in SOURCES.values()
+        if s.kind == "system-output" and s.suite == suite and s.system and s.lang
+    }
 
 
 def sha256_of(path: Path) -> str:
@@ -100,6 +135,8 @@ def sha256_of(path: Path) -> str:
 def verify(name: str, root: str | Path | None = None) -> tuple[str, str]:
     """Check one source on disk: returns (status, path) with status ok / missing / mismatch."""
     source = get_source(name)
+    if source.bundled:
+        return "ok", str(locate(name))
     base = data_dir(root)
     usable = base / source.usable_path
     expected = source.extract.sha256 if source.extract else source.sha256
@@ -116,6 +153,8 @@ def verify(name: str, root: str | Path | None = None) -> tuple[str, str]:
 def fetch(name: str, root: str | Path | None = None, opener=urllib.request.urlopen) -> Path:
     """Download a source, check its sha256, write it atomically, and unpack its member if any."""
     source = get_source(name)
+    if source.bundled:
+        return locate(name)
     base = data_dir(root)
     target = base / source.path
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,6 @@ from discotest.data.readers import read_lines
 from discotest.errors import InputError
 
 GOLD_GENDERS = ("male", "female", "neutral")
-VERSIONS = ("current", "2019")
 _ARTICLES = ("the ", "a ", "an ")
 
 
@@ -68,15 +67,16 @@ def _key(item: GenderItem) -> tuple[str, str, int, str]:
     return (item.gold, item.sentence, item.entity_index, item.entity.lower())
 
 
-def load_winomt(version: str = "current", root: str | Path | None = None) -> list[GenderItem]:
-    """The full WinoMT suite with each row tagged pro/anti-stereotypical from the two subset files."""
-    if version not in VERSIONS:
-        raise InputError(f"unknown WinoMT version {version!r}; choose one of {', '.join(VERSIONS)}")
-    suffix = "" if version == "current" else "-2019"
-    items = read_gender_tsv(registry.locate(f"winomt{suffix}", root))
+def load_winomt(version: str = "current", root: str | Path | None = None, suite: str = "winomt") -> list[GenderItem]:
+    """A WinoMT-style suite with each row tagged pro/anti-stereotypical from its subset files."""
+    items = read_gender_tsv(registry.locate(registry.suite_file(suite, version), root))
     tags: dict[tuple[str, str, int, str], str] = {}
     for subset in ("pro", "anti"):
-        for item in read_gender_tsv(registry.locate(f"winomt-{subset}{suffix}", root)):
+        try:
+            name = registry.suite_file(suite, version, subset)
+        except InputError:
+            continue  # a suite without stereotype subsets (BUG gold): no ΔS
+        for item in read_gender_tsv(registry.locate(name, root)):
             tags[_key(item)] = subset
     return [
         GenderItem(i.index, i.gold, i.entity_index, i.sentence, i.entity, tags.get(_key(i))) for i in items

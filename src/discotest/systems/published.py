@@ -13,19 +13,19 @@ SYSTEM_ORDER = ("google", "bing", "aws", "systran", "sota")
 
 
 def published_systems(suite: str = "winomt") -> dict[str, tuple[str, ...]]:
-    """system -> languages it has a published output for, from the registry's source names."""
+    """system -> languages it has a published output for, in a stable order."""
     out: dict[str, list[str]] = {}
-    for name in registry.SOURCES:
-        parts = name.split("-")
-        if len(parts) == 3 and parts[0] == suite and parts[1] in SYSTEM_ORDER:
-            out.setdefault(parts[1], []).append(parts[2])
-    return {s: tuple(sorted(out[s])) for s in SYSTEM_ORDER if s in out}
+    for system, lang in registry.system_outputs(suite):
+        out.setdefault(system, []).append(lang)
+    rank = {s: i for i, s in enumerate(SYSTEM_ORDER)}
+    return {s: tuple(sorted(out[s])) for s in sorted(out, key=lambda s: (rank.get(s, len(rank)), s))}
 
 
 def check_system(system: str, lang: str, suite: str = "winomt") -> None:
     systems = published_systems(suite)
     if system not in systems:
-        raise InputError(f"unknown system {system!r}; published {suite} outputs exist for {', '.join(systems)}")
+        known = ", ".join(systems) or "no system"
+        raise InputError(f"unknown system {system!r}; published {suite} outputs exist for {known}")
     if lang not in systems[system]:
         raise InputError(f"{system} has no published {suite} output for {lang!r} (it has {', '.join(systems[system])})")
 
@@ -34,14 +34,18 @@ def published_translations(
     system: str, lang: str, items: list[GenderItem], root: str | Path | None = None, suite: str = "winomt"
 ) -> Translations:
     check_system(system, lang, suite)
-    return read_translations(registry.locate(f"{suite}-{system}-{lang}", root), [i.sentence for i in items])
+    path = registry.locate(registry.system_outputs(suite)[(system, lang)], root)
+    return read_translations(path, [i.sentence for i in items])
 
 
 def available_published(lang: str, root: str | Path | None = None, suite: str = "winomt") -> list[str]:
-    """Systems whose output for ``lang`` is on disk (used as extra alignment text)."""
-    base = registry.data_dir(root)
-    return [
-        system
-        for system, langs in published_systems(suite).items()
-        if lang in langs and (base / registry.get_source(f"{suite}-{system}-{lang}").usable_path).is_file()
-    ]
+    """Systems whose output for ``lang`` is present (used as extra alignment text)."""
+    present = []
+    for system, langs in published_systems(suite).items():
+        if lang in langs:
+            try:
+                registry.locate(registry.system_outputs(suite)[(system, lang)], root)
+            except InputError:
+                continue
+            present.append(system)
+    return present
