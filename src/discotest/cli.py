@@ -116,7 +116,7 @@ def _cmd_data(args: argparse.Namespace) -> int:
         root = registry.data_dir(args.data_dir)
         print(f"data directory: {root}")
         for source in registry.SOURCES.values():
-            present = "✓" if (root / source.usable_path).is_file() else " "
+            present = "✓" if source.bundled or (root / source.usable_path).is_file() else " "
             print(f"{present} {source.name:<26} {source.usable_path:<52} {source.description}")
         return 0
     if args.action == "fetch":
