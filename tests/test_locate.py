@@ -31,3 +31,13 @@ def test_lexicon_modes(monkeypatch):
     assert locate_entity((1,), 7, frozenset({(1, 2)}), tgt, "doctor", "de") == ((1,), "lexicon-override")
     # off: alignment only
     assert locate_entity((1,), 7, frozenset({(1, 2)}), tgt, "doctor", "de", lexicon="off") == ((2,), "aligned")
+
+
+def test_confirmed_multiword_rendering_is_kept_whole(monkeypatch):
+    import discotest.lang.locate as locate
+
+    tgt = tokenize("Le portier a montré à la femme de charge la direction .", "fr")
+    monkeypatch.setattr(locate, "find_entity_tokens", lambda tokens, entity, lang: (6, 7, 8))
+    # the aligner linked "housekeeper" to "femme" and "charge" but not "de"
+    links = frozenset({(4, 6), (4, 8)})
+    assert locate_entity((4,), 10, links, tgt, "housekeeper", "fr") == ((6, 7, 8), "lexicon-confirmed")

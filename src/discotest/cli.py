@@ -44,8 +44,8 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--suite-version", default="current",
                    help="WinoMT files: 'current' (repository HEAD) or '2019' (the published outputs' source)")
     p.add_argument("--aligner", choices=ALIGNERS, default="eflomal")
-    p.add_argument("--no-align-extra", dest="align_extra", action="store_false",
-                   help="train the aligner on the evaluated bitext only, not on all published outputs too")
+    p.add_argument("--align-extra", action="store_true",
+                   help="train the aligner on all published outputs of the language as well as the evaluated bitext")
     p.add_argument("--lexicon", choices=LEXICON_MODES, default="on",
                    help="use the entity lexicon to confirm or find the target entity")
     p.add_argument("--no-cache", dest="use_cache", action="store_false", help="recompute alignments")

@@ -48,7 +48,8 @@ def locate_entity(
     known = find_entity_tokens(tuple(tgt_tokens), entity, lang) if lexicon == "on" else ()
     if not known:
         return aligned, "aligned" if aligned else "none"
-    confirmed = tuple(i for i in aligned if i in known)
+    # keep the known renderings the aligner touched, whole ("femme de charge" even if "de" is unaligned)
+    confirmed = tuple(i for run in _runs(known) if set(run) & set(aligned) for i in run)
     if confirmed:
         return confirmed, "lexicon-confirmed"
     # several renderings in the sentence (e.g. the entity repeated): take the run nearest to where

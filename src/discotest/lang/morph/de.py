@@ -1,0 +1,502 @@
+"""German: gender of the entity noun from german-nouns, decided by the article where the noun does not.
+
+Why this shape: German marks gender on the noun (-in/-innen, lexical gender: der Arzt, die Wache,
+das Kind) and on the words that agree with it (der/die/das, ein/eine, adjective endings). The noun
+decides when it is gender-marked. Where it is not — nominalised adjectives and participles (der/die
+Angestellte, Vorgesetzte), nouns with two genders in the lexicon (der/die CEO), unknown or
+mistranslated words — the determiner decides, read together with the noun's case form and the case
+the context requires: "der" is masculine nominative but also feminine dative/genitive ("mit der
+CEO", "die Akte der Angestellten"), and plural "die" is not feminine ("die Bäcker" stays masculine).
+
+Labels are grammatical gender: masculine -> male, feminine -> female, neuter (das Kind, das Opfer,
+das Mitglied) and gender-neutral forms (jemand, Lehrer*in, LehrerIn, "Lehrerinnen und Lehrer") ->
+neutral. Epicene nouns with a fixed gender keep it (die Person, die Wache, die Reinigungskraft are
+female; der Gast is male); the reason says the noun is epicene.
+
+Tools: ``german-nouns`` (Wiktionary: genus and all case forms of ~100k nouns; its index also finds
+compound heads, Bauarbeiterin -> arbeiterin) and HanTa (HanoverTagger, ``morphmodel_ger.pgz``) for the
+part of speech and feminine suffix of words german-nouns does not know. Both load once; lookups are
+memoised per word, so a batch costs one dictionary lookup per new word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _pkg_version
+
+from german_nouns.lookup import Nouns
+from HanTa import HanoverTagger as _hanta
+
+from discotest.lang.lexicon import entity_lexicon
+from discotest.lang.morph.base import Gender, GenderAnalyser, GenderReading, TargetEntity, Token
+
+_GENUS = {"m": Gender.MALE, "f": Gender.FEMALE, "n": Gender.NEUTRAL}
+_GENUS_NAME = {"m": "Masc", "f": "Fem", "n": "Neut"}
+_CASES = ("nom", "acc", "dat", "gen")
+_CASE_OF = {"nominativ": "nom", "akkusativ": "acc", "dativ": "dat", "genitiv": "gen"}
+
+# (gender, case, number); gender "p" = any gender in the plural
+Reading = tuple[str, str, str]
+
+
+def _readings(spec: str) -> frozenset[Reading]:
+    """'m.nom f.dat p.gen' -> readings (p = plural of any gender)."""
+    out = set()
+    for item in spec.split():
+        gender, case = item.split(".")
+        out.add((gender, case, "pl" if gender == "p" else "sg"))
+    return frozenset(out)
+
+
+# der-words take these endings; ein-words (ein, kein, possessives) have a bare form instead of -er/-es
+_DER_ENDINGS = {
+    "er": "m.nom f.dat f.gen p.gen", "e": "f.nom f.acc p.nom p.acc", "es": "n.nom n.acc m.gen n.gen",
+    "en": "m.acc p.dat", "em": "m.dat n.dat",
+}
+_EIN_ENDINGS = {
+    "": "m.nom n.nom n.acc", "e": "f.nom f.acc p.nom p.acc", "en": "m.acc p.dat", "em": "m.dat n.dat",
+    "er": "f.dat f.gen p.gen", "es": "m.gen n.gen",
+}
+_DETERMINERS: dict[str, tuple[frozenset[Reading], str]] = {
+    "der": (_readings("m.nom f.dat f.gen p.gen"), "def"),
+    "die": (_readings("f.nom f.acc p.nom p.acc"), "def"),
+    "das": (_readings("n.nom n.acc"), "def"),
+    "den": (_readings("m.acc p.dat"), "def"),
+    "dem": (_readings("m.dat n.dat"), "def"),
+    "des": (_readings("m.gen n.gen"), "def"),
+}
+for _stem in ("dies", "jen", "jed", "welch", "manch", "solch", "jeglich"):
+    for _end, _spec in _DER_ENDINGS.items():
+        _DETERMINERS[_stem + _end] = (_readings(_spec), "def")
+for _stem in ("ein", "kein", "mein", "dein", "sein", "ihr", "unser", "euer", "eur"):
+    for _end, _spec in _EIN_ENDINGS.items():
+        if _stem == "eur" and not _end:
+            continue
+        _DETERMINERS.setdefault(_stem + _end, (_readings(_spec), "ein"))
+# preposition + article contractions
+_CONTRACTIONS: dict[str, frozenset[Reading]] = {
+    **{w: _readings("m.dat n.dat") for w in ("vom", "zum", "im", "am", "beim", "hinterm", "überm", "unterm", "vorm")},
+    **{w: _readings("n.acc") for w in ("ins", "ans", "aufs", "durchs", "fürs", "ums", "übers", "vors")},
+    "zur": _readings("f.dat"),
+}
+_PREP_CASES: dict[str, frozenset[str]] = {
+    **{w: frozenset({"dat"}) for w in (
+        "mit", "von", "zu", "bei", "aus", "nach", "seit", "gegenüber", "außer", "entgegen", "samt", "nebst",
+        "gemäß", "ab", "zusammen")},
+    **{w: frozenset({"acc"}) for w in ("für", "durch", "gegen", "ohne", "um", "bis", "wider")},
+    **{w: frozenset({"acc", "dat"}) for w in ("an", "auf", "in", "über", "unter", "vor", "hinter", "neben", "zwischen")},
+    **{w: frozenset({"gen"}) for w in (
+        "wegen", "trotz", "statt", "anstatt", "aufgrund", "innerhalb", "außerhalb", "anstelle", "seitens")},
+    "während": frozenset({"gen"}),
+    "dank": frozenset({"gen", "dat"}),
+}
+# words that open a clause: a "der" right after them starts the subject (nominative)
+_CLAUSE_OPENERS = frozenset(
+    "und oder aber weil da dass daß ob als wenn nachdem obwohl bevor damit denn sondern sobald wie wo "
+    "doch sodass so dann also jedoch deshalb darum bis seit falls sowie sowohl noch".split()
+)
+_SUBJECT_PRONOUNS = frozenset("er sie es ich du wir ihr man jemand niemand wer".split())
+_PRONOUNS = {
+    "er": Gender.MALE, "ihn": Gender.MALE, "ihm": Gender.MALE,
+    "sie": Gender.FEMALE,  # also plural; an entity aligned to "sie" is almost always singular
+}
+_INDEFINITE = re.compile(r"^(jemand|jemandem|jemanden|jemandes|niemand|niemandem|niemanden)$", re.IGNORECASE)
+# gender-inclusive spellings: Lehrer*in, Lehrer:innen, Lehrer_in, LehrerIn(nen)
+_INCLUSIVE_TOKEN = re.compile(r"\w[*:_]innen$|\w[*:_]in$|[a-zäöüß]In(nen)?$")
+_INCLUSIVE_MARKS = frozenset("* : _ / -".split())
+_AGENT_SUFFIXES = ("er", "or", "ist", "ent", "ant", "eur", "loge", "at", "ar", "är", "ier", "ent", "ant")
+_SKIPPABLE = frozenset("sehr so ganz besonders äußerst ziemlich recht neu neue".split())
+_FORBIDDEN_POS = frozenset(
+    {"Vorname", "Nachname", "Familienname", "Eigenname", "Toponym", "Straßenname", "Buchstabe", "Abkürzung*"}
+)
+
+
+@dataclass(frozen=True)
+class NounInfo:
+    """What the lexicons say about one word form."""
+
+    genders: frozenset[str]  # subset of {"m", "f", "n"}; empty when unknown
+    # (genus, case, number, declension or "") for every paradigm cell the form fills
+    cells: frozenset[tuple[str, str, str, str]]
+    source: str  # e.g. "german-nouns", "german-nouns head 'arbeiterin'", "discotest lexicon"
+    adjectival: bool = False  # declined like an adjective (der/die Angestellte)
+    person: str = ""  # "m" / "f" / "c" when the word is a known rendering of a WinoMT entity
+    modifier: str = ""  # person noun found only as the first part of a compound (Schriftsteller|haus)
+
+
+def _package_version(name: str) -> str:
+    try:
+        return _pkg_version(name)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+class GermanAnalyser(GenderAnalyser):
+    """Noun gender from german-nouns; article, adjective ending and case context where it is ambiguous."""
+
+    lang = "de"
+    name = "german-nouns+hanta"
+
+    def __init__(self) -> None:
+        self._nouns = Nouns()
+        self._tagger = _hanta.HanoverTagger("morphmodel_ger.pgz")
+        self._person: dict[str, str] = {}
+        for forms in entity_lexicon("de").values():
+            for label, group in (("c", forms.common), ("m", forms.masculine), ("f", forms.feminine)):
+                for form in group:
+                    previous = self._person.get(form)
+                    self._person[form] = label if previous in (None, label) else "c"
+        self._info_cache: dict[str, NounInfo] = {}
+        self._tag_cache: dict[str, tuple[str, bool]] = {}
+
+    def version(self) -> str:
+        return (
+            f"german-nouns-{_package_version('german-nouns')}"
+            f"+hanta-{_package_version('HanTa')}+morphmodel_ger"
+        )
+
+    # ------------------------------------------------------------------ lexicon lookups
+
+    def _rows(self, key: str) -> list[dict]:
+        rows = []
+        for idx in self._nouns.index.get(key, ()):
+            row = self._nouns.row_to_dict(self._nouns.data[idx])
+            pos = set(row.get("pos", ()))
+            if "Substantiv" in pos and not pos & _FORBIDDEN_POS:
+                rows.append(row)
+        return rows
+
+    @staticmethod
+    def _cells(rows: list[dict], form: str) -> set[tuple[str, str, str, str]]:
+        cells = set()
+        for row in rows:
+            genera = {k: row[k] for k in ("genus", "genus 1", "genus 2", "genus 3", "genus 4") if k in row}
+            for column, value in row["flexion"].items():
+                if value.lower() != form:
+                    continue
+                parts = column.replace("*", "").split()
+                if len(parts) < 2 or parts[0] not in _CASE_OF:
+                    continue
+                case, number = _CASE_OF[parts[0]], "sg" if parts[1] == "singular" else "pl"
+                extra = parts[2] if len(parts) > 2 else ""
+                declension = extra if extra in ("stark", "schwach", "gemischt") else ""
+                if extra.isdigit() and f"genus {extra}" in genera:
+                    own = {genera[f"genus {extra}"]}
+                else:
+                    own = set(genera.values())
+                for genus in own & {"m", "f", "n"}:
+                    cells.add((genus, case, number, declension))
+        return cells
+
+    def _direct(self, word: str) -> tuple[frozenset[str], frozenset, bool]:
+        low = word.lower()
+        rows = self._rows(low)
+        cells = self._cells(rows, low)
+        adjectival = any("adjektivische Deklination" in r.get("pos", ()) for r in rows)
+        return frozenset(c[0] for c in cells), frozenset(cells), adjectival
+
+    def noun_info(self, word: str) -> NounInfo:
+        """Genders and case cells of ``word`` (memoised): german-nouns, the entity lexicon, the compound head."""
+        key = word
+        if key in self._info_cache:
+            return self._info_cache[key]
+        low = word.lower()
+        person = self._person.get(low, "")
+        genders, cells, adjectival = self._direct(word)
+        source = "german-nouns"
+        if person in ("m", "f") and person in genders:
+            # the lexicon knows which reading is the person noun: der Leiter (not die Leiter, ladder)
+            genders = frozenset({person})
+            cells = frozenset(c for c in cells if c[0] == person)
+        elif person in ("m", "f") and not genders:
+            genders, source = frozenset({person}), "discotest entity lexicon"
+        modifier = ""
+        if not genders and not person:
+            genders, cells, adjectival, source, person = self._compound(low)
+            if not genders:
+                modifier = self._modifier(low)
+        if not genders and not person and not modifier:
+            suffix = self._feminine_suffix(word)
+            if suffix:
+                genders, source = frozenset({"f"}), suffix
+        info = NounInfo(genders, cells, source, adjectival, person, modifier)
+        self._info_cache[key] = info
+        return info
+
+    def _compound(self, low: str) -> tuple[frozenset[str], frozenset, bool, str, str]:
+        """The longest known noun the word ends with (Bau|arbeiterin), at least 4 letters, with its cells."""
+        for i in range(2, len(low) - 3):
+            head = low[i:]
+            head_person = self._person.get(head, "")
+            genders, cells, adjectival = self._direct(head)
+            if head_person in ("m", "f") and head_person in genders:
+                genders = frozenset({head_person})
+                cells = frozenset(c for c in cells if c[0] == head_person)
+            elif head_person in ("m", "f") and not genders:
+                genders = frozenset({head_person})
+            if genders:
+                return genders, cells, adjectival, f"german-nouns, compound head '{head}'", head_person
+        return frozenset(), frozenset(), False, "", ""
+
+    def _modifier(self, low: str) -> str:
+        """A person noun the word starts with when the word itself is not one (Schriftsteller|haus)."""
+        for i in range(len(low) - 3, 3, -1):
+            label = self._person.get(low[:i])
+            if label in ("m", "f") and len(low) - i >= 3:
+                return f"{label}:{low[:i]}"
+        return ""
+
+    def _feminine_suffix(self, word: str) -> str:
+        """Why an unknown word is a feminine -in/-innen agent noun (Moverin, Dispatcherin), or ''."""
+        low = word.lower()
+        for suffix in ("innen", "in"):
+            stem = low[: -len(suffix)]
+            if low.endswith(suffix) and len(stem) >= 3:
+                if self._person.get(stem) == "m" or self._rows(stem) and stem.endswith(_AGENT_SUFFIXES):
+                    return f"suffix -{suffix} on '{stem}'"
+                if stem.endswith(("er", "or", "ist", "eur")):
+                    return f"agent noun + suffix -{suffix}"
+        if any(tag == "SUF_FEM" for _, tag in self._analyse(word)[2]):
+            return "feminine suffix (HanTa)"
+        return ""
+
+    def _analyse(self, word: str) -> tuple[str, bool, list]:
+        """HanTa's part of speech for a word out of context: (tag, is_noun, morphemes)."""
+        if word not in self._tag_cache:
+            _, morphemes, tag = self._tagger.analyze(word, taglevel=3)
+            self._tag_cache[word] = (tag, tag.startswith(("NN", "NE")), morphemes)  # type: ignore[assignment]
+        return self._tag_cache[word]  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ the noun and its article
+
+    def _is_function_word(self, text: str) -> bool:
+        low = text.lower()
+        return low in _DETERMINERS or low in _CONTRACTIONS or low in _PREP_CASES or not text[:1].isalnum()
+
+    def _head(self, tokens: tuple[Token, ...], span: tuple[int, ...]) -> int | None:
+        """The entity's noun among the aligned tokens (or right after an aligned article)."""
+        best, best_score = None, 0
+        for i in span:
+            text = tokens[i].text
+            if self._is_function_word(text):
+                continue
+            low = text.lower()
+            if _INDEFINITE.match(text) or low in _PRONOUNS:
+                score = 5
+            elif low in self._person:
+                score = 4
+            elif text[:1].isupper() and (i > 0 or low not in _CLAUSE_OPENERS):
+                info = self.noun_info(text)
+                score = 3 if info.genders or info.modifier else 2
+            else:
+                score = 1 if self._analyse(text)[0].startswith(("NN", "NE", "ADJ", "FM")) else 0
+            if score >= best_score and score > 0:
+                best, best_score = i, score
+        if best is None and span:
+            # only articles/prepositions aligned: the noun follows within a few words
+            for i in range(max(span) + 1, min(len(tokens), max(span) + 5)):
+                text = tokens[i].text
+                if not text[:1].isalnum():
+                    break
+                if text[:1].isupper():
+                    return i
+        return best
+
+    def _determiner(self, tokens: tuple[Token, ...], head: int) -> tuple[int | None, list[int]]:
+        """Index of the determiner (or contraction/preposition) before the noun, and the adjectives between."""
+        adjectives: list[int] = []
+        j = head - 1
+        while j >= 0 and head - j <= 4:
+            low = tokens[j].text.lower()
+            if low in _DETERMINERS or low in _CONTRACTIONS or low in _PREP_CASES:
+                return j, adjectives
+            text = tokens[j].text
+            if not text.isalpha() or text[:1].isupper() and j > 0:
+                break
+            if low in _CLAUSE_OPENERS or low in _SUBJECT_PRONOUNS:
+                break
+            if low not in _SKIPPABLE and not low.endswith(("e", "en", "er", "em", "es", "ig", "ich", "isch")):
+                break
+            adjectives.append(j)
+            j -= 1
+        return None, adjectives
+
+    def _context_case(self, tokens: tuple[Token, ...], det: int) -> tuple[frozenset[str] | None, str]:
+        """The cases the context allows for an article at ``det``: from a preposition, else a clause guess."""
+        prev = det - 1
+        if prev >= 0 and tokens[prev].text.lower() in _PREP_CASES:
+            word = tokens[prev].text.lower()
+            return _PREP_CASES[word], f"after preposition '{tokens[prev].text}'"
+        if prev < 0 or not tokens[prev].text[:1].isalnum() or tokens[prev].text.lower() in _CLAUSE_OPENERS:
+            return frozenset({"nom"}), "at the start of a clause"
+        if tokens[prev].text[:1].isupper() and self.noun_info(tokens[prev].text).genders:
+            return frozenset({"gen"}), f"after the noun '{tokens[prev].text}' (genitive attribute)"
+        # after a verb: an object if the clause already has its subject
+        k = prev
+        while k >= 0 and tokens[k].text[:1].isalnum() and tokens[k].text.lower() not in _CLAUSE_OPENERS:
+            k -= 1
+        clause_start = k + 1
+        first = tokens[clause_start].text.lower() if clause_start < prev else ""
+        if first in _DETERMINERS or first in _SUBJECT_PRONOUNS:
+            return frozenset({"acc", "dat", "gen"}), "object position (the clause already has a subject)"
+        return None, ""
+
+    # ------------------------------------------------------------------ reading one item
+
+    def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
+        return [self._read_one(item) for item in items]
+
+    def _read_one(self, item: TargetEntity) -> GenderReading:
+        if not item.entity:
+            return GenderReading(Gender.UNKNOWN, "no target words aligned to the entity")
+        tokens = item.tokens
+        head = self._head(tokens, item.entity)
+        if head is None:
+            words = " ".join(item.entity_words)
+            return GenderReading(Gender.UNKNOWN, f"no noun among the aligned words '{words}'", item.entity_words)
+        text = tokens[head].text
+        low = text.lower()
+        if _INDEFINITE.match(text):
+            return GenderReading(Gender.NEUTRAL, f"indefinite pronoun '{text}' marks no gender", (text,))
+        if low in _PRONOUNS:
+            return GenderReading(_PRONOUNS[low], f"personal pronoun '{text}'", (text,))
+        inclusive = self._inclusive(tokens, head)
+        if inclusive:
+            return inclusive
+        info = self.noun_info(text)
+        det, adjectives = self._determiner(tokens, head)
+        return self._decide(tokens, head, info, det, adjectives)
+
+    def _inclusive(self, tokens: tuple[Token, ...], head: int) -> GenderReading | None:
+        """Gender-inclusive spellings and pairs: Lehrer*in, LehrerIn, Lehrerinnen und Lehrer."""
+        text = tokens[head].text
+        if _INCLUSIVE_TOKEN.search(text):
+            return GenderReading(Gender.NEUTRAL, f"gender-inclusive spelling '{text}'", (text,))
+        after = [t.text for t in tokens[head + 1 : head + 4]]
+        marks = 0
+        while marks < len(after) and after[marks] in _INCLUSIVE_MARKS:
+            marks += 1
+        if 0 < marks < len(after) and after[marks].lower() in ("in", "innen"):
+            words = (text, *after[: marks + 1])
+            return GenderReading(Gender.NEUTRAL, f"gender-inclusive spelling '{''.join(words)}'", words)
+        low = text.lower()
+        for step in (2, -2):
+            other, link = head + step, head + step // 2
+            if 0 <= other < len(tokens) and tokens[link].text.lower() in ("und", "oder", "/", "bzw"):
+                pair = tokens[other].text.lower()
+                if pair in (low + "in", low + "innen", low + "nen") or low in (pair + "in", pair + "innen"):
+                    words = tuple(t.text for t in tokens[min(head, other) : max(head, other) + 1])
+                    return GenderReading(Gender.NEUTRAL, f"paired form '{' '.join(words)}'", words)
+        return None
+
+    def _decide(
+        self, tokens: tuple[Token, ...], head: int, info: NounInfo, det: int | None, adjectives: list[int]
+    ) -> GenderReading:
+        noun = tokens[head].text
+        epicene = " (epicene noun, grammatical gender)" if info.person == "c" else ""
+        # 1. a noun with one gender decides (Ärztin, Arzt, Kind, Wache)
+        if len(info.genders) == 1 and not info.adjectival:
+            genus = next(iter(info.genders))
+            reason = f"noun '{noun}' ({_GENUS_NAME[genus]}, {info.source}){epicene}"
+            evidence: tuple[str, ...] = (noun,)
+            if det is not None and tokens[det].text.lower() not in _PREP_CASES:
+                article = tokens[det].text
+                reason = f"article '{article}' + {reason}"
+                evidence = (article, noun)
+            return GenderReading(_GENUS[genus], reason, evidence)
+        if info.modifier:
+            label, part = info.modifier.split(":", 1)
+            gender = Gender.MALE if label == "m" else Gender.FEMALE
+            form = "masculine" if label == "m" else "feminine"
+            return GenderReading(
+                gender, f"entity only as compound modifier '{part}-' of '{noun}' ({form} form)", (noun,)
+            )
+        # 2. otherwise the article (with the noun's case forms and the context's case) decides
+        return self._by_agreement(tokens, head, info, det, adjectives)
+
+    def _by_agreement(
+        self, tokens: tuple[Token, ...], head: int, info: NounInfo, det: int | None, adjectives: list[int]
+    ) -> GenderReading:
+        noun = tokens[head].text
+        det_text = tokens[det].text if det is not None else ""
+        det_low = det_text.lower()
+        readings: frozenset[Reading] = frozenset()
+        declension = "stark"
+        allowed: frozenset[str] | None = None
+        why_case = ""
+        if det_low in _CONTRACTIONS:
+            readings, declension = _CONTRACTIONS[det_low], "schwach"
+        elif det_low in _DETERMINERS:
+            readings, kind = _DETERMINERS[det_low]
+            declension = "schwach" if kind == "def" else "gemischt"
+            allowed, why_case = self._context_case(tokens, det)
+        elif det_low in _PREP_CASES:
+            allowed, why_case = _PREP_CASES[det_low], f"after preposition '{det_text}'"
+        if not readings:
+            # no article: strong adjective endings, else the nominalised adjective's own ending
+            ending_word = tokens[adjectives[0]].text if adjectives else (noun if info.adjectival else "")
+            readings = self._strong_ending(ending_word)
+            det_text = ending_word if adjectives else ""
+            if not readings and not info.genders:
+                return GenderReading(
+                    Gender.UNKNOWN, f"'{noun}': gender unknown to german-nouns and no article", (noun,)
+                )
+        if allowed:
+            narrowed = frozenset(r for r in readings if r[1] in allowed)
+            if narrowed:
+                readings = narrowed
+            else:
+                why_case = ""
+        genders = self._match(info, readings, declension)
+        if not genders and info.genders:
+            # article and noun disagree (poor MT): trust the noun's own readings if it has any
+            genders = set(info.genders)
+        evidence = tuple(w for w in (det_text, noun) if w)
+        if len(genders) == 1:
+            genus = genders.pop()
+            what = f"'{det_text}' + " if det_text else ""
+            noun_note = f"noun '{noun}' ({info.source})" if info.genders else f"unknown noun '{noun}'"
+            case_note = f", {why_case}" if why_case else ""
+            if genus == "p":
+                return GenderReading(Gender.UNKNOWN, f"{what}{noun_note}: plural, no gender{case_note}", evidence)
+            note = " (person noun read as masculine)" if not info.genders and genus == "m" else ""
+            return GenderReading(_GENUS[genus], f"{what}{noun_note}{case_note}{note}", evidence)
+        names = "/".join(sorted(genders))
+        return GenderReading(
+            Gender.UNKNOWN, f"'{det_text or '-'}' + '{noun}' fit several genders ({names})", evidence
+        )
+
+    @staticmethod
+    def _strong_ending(word: str) -> frozenset[Reading]:
+        low = word.lower()
+        for end in ("em", "er", "es", "en", "e"):
+            if low.endswith(end) and len(low) > len(end) + 2:
+                return _readings(_DER_ENDINGS[end])
+        return frozenset()
+
+    @staticmethod
+    def _match(info: NounInfo, readings: frozenset[Reading], declension: str) -> set[str]:
+        """Genders consistent with both the article's readings and the noun's paradigm cells.
+
+        Singular readings win over plural ones (the English entity is singular); a plural match of a
+        gendered noun keeps the noun's gender (die Bäcker: masculine), of an unknown noun gives "p".
+        """
+        if not info.cells:
+            # noun without paradigm (unknown word, loanword): the article alone, restricted to the
+            # noun's lexical genders if known; masculine and neuter articles read a person as masculine
+            sg = {g for g, _, n in readings if n == "sg" and (not info.genders or g in info.genders)}
+            if sg:
+                return {"m"} if sg == {"m", "n"} else sg
+            pl = {g for g, _, n in readings if n == "pl"}
+            return set(info.genders) if pl and info.genders else ({"p"} if pl else set())
+        matched: dict[str, set[str]] = {"sg": set(), "pl": set()}
+        for genus, case, number, decl in info.cells:
+            if decl and info.adjectival and decl != declension and not (number == "pl" and decl == "schwach"):
+                continue
+            for r_gender, r_case, r_number in readings:
+                if r_case == case and r_number == number and (number == "pl" or r_gender == genus):
+                    matched[number].add(genus)
+        return matched["sg"] or matched["pl"]

