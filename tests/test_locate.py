@@ -41,3 +41,11 @@ def test_confirmed_multiword_rendering_is_kept_whole(monkeypatch):
     # the aligner linked "housekeeper" to "femme" and "charge" but not "de"
     links = frozenset({(4, 6), (4, 8)})
     assert locate_entity((4,), 10, links, tgt, "housekeeper", "fr") == ((6, 7, 8), "lexicon-confirmed")
+
+
+def test_german_compound_heads_match_the_lexicon():
+    from discotest.lang.lexicon import find_entity_tokens
+
+    tokens = tokenize("Die Rechtsberaterin sprach mit dem Schneiderhaus .", "de")
+    assert find_entity_tokens(tokens, "advisor", "de") == (1,)
+    assert find_entity_tokens(tokens, "tailor", "de") == ()  # "-haus" is not a tailor

@@ -34,8 +34,8 @@ def _common() -> argparse.ArgumentParser:
 def _add_run(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="evaluate translations on a suite", parents=[_common()])
     p.add_argument("suite", help=f"suite name ({', '.join(registry.suites())})")
-    p.add_argument("--lang", "-l", required=True, help="target language, comma-separated list, or 'all'")
-    source = p.add_mutually_exclusive_group(required=True)
+    p.add_argument("--lang", "-l", help="target language, comma-separated list, or 'all' (gender suites)")
+    source = p.add_mutually_exclusive_group()
     source.add_argument("--system", "-s", help="published system output(s): name, comma-separated list, or 'all'")
     source.add_argument("--input", "-i", help="your translations: plain text, 'source ||| translation', or JSONL")
     p.add_argument("--format", "-f", choices=("text", "json"), default="text")
@@ -80,6 +80,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
         lexicon=args.lexicon,
         use_cache=args.use_cache,
     )
+    if not args.lang:
+        raise InputError(f"suite {args.suite!r} needs --lang (a language, a comma-separated list, or 'all')")
+    if not (args.system or args.input):
+        raise InputError("give --system (published outputs) or --input (your translations)")
     langs = _split(args.lang)
     if args.input:
         if langs == "all" or len(langs) != 1:

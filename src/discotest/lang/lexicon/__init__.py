@@ -3,7 +3,8 @@
 One TSV per target language in ``entities/``: ``entity`` (English, lower case, as in WinoMT/BUG),
 ``masculine``, ``feminine``, ``common`` (``|``-separated surface forms, inflected forms included;
 ``common`` holds epicene forms shared by both genders). Matching is case-insensitive; for Hebrew and
-Arabic a token may carry the language's one-letter proclitics (ה, ו, ב, ל …; ال, و, ب, ل …).
+Arabic a token may carry the language's one-letter proclitics (ה, ו, ב, ל …; ال, و, ب, ل …); for German a
+compound whose last part is a known form (Bau|arbeiterin) matches when no whole word does.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ _PROCLITICS = {
     ),
     "ar": ("وبال", "فال", "وال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك"),
 }
+# languages that build compounds whose last part is the entity noun (Bau|arbeiterin, Rechts|berater)
+_COMPOUNDING = {"de"}
+_MIN_COMPOUND_HEAD = 5
 
 
 @dataclass(frozen=True)
@@ -74,4 +78,8 @@ def find_entity_tokens(tokens: tuple[Token, ...], entity: str, lang: str) -> tup
             first_matches = parts[0] in _candidates(texts[start], lang)
             if first_matches and texts[start + 1 : start + len(parts)] == parts[1:]:
                 return tuple(range(start, start + len(parts)))
-    return tuple(i for i, t in enumerate(tokens) if any(c in forms.all for c in _candidates(t.text, lang)))
+    found = tuple(i for i, t in enumerate(tokens) if any(c in forms.all for c in _candidates(t.text, lang)))
+    if found or lang not in _COMPOUNDING:
+        return found
+    heads = [f for f in forms.all if len(f) >= _MIN_COMPOUND_HEAD and " " not in f]
+    return tuple(i for i, text in enumerate(texts) if any(text.endswith(h) and text != h for h in heads))

@@ -13,10 +13,12 @@ das Mitglied) and gender-neutral forms (jemand, Lehrer*in, LehrerIn, "Lehrerinne
 neutral. Epicene nouns with a fixed gender keep it (die Person, die Wache, die Reinigungskraft are
 female; der Gast is male); the reason says the noun is epicene.
 
-Tools: ``german-nouns`` (Wiktionary: genus and all case forms of ~100k nouns; its index also finds
-compound heads, Bauarbeiterin -> arbeiterin) and HanTa (HanoverTagger, ``morphmodel_ger.pgz``) for the
-part of speech and feminine suffix of words german-nouns does not know. Both load once; lookups are
-memoised per word, so a batch costs one dictionary lookup per new word.
+Tools: ``german-nouns`` (Wiktionary: genus and every case form of ~100k nouns) and HanTa
+(HanoverTagger, ``morphmodel_ger.pgz``) for words german-nouns lacks: its morpheme analysis gives the
+head of a compound (Rechts|berater|in -> beraterin, looked up again), nominalised participles
+(Praktizierende) and the feminine suffix; a lowercase word is never read as a noun. The discotest
+entity lexicon picks the person reading of nouns with two genders (der Leiter, not die Leiter) and
+the gender of loanwords (der Mover). Resources load once; lookups are memoised per word.
 """
 
 from __future__ import annotations
@@ -35,7 +37,6 @@ from discotest.lang.morph.base import Gender, GenderAnalyser, GenderReading, Tar
 
 _GENUS = {"m": Gender.MALE, "f": Gender.FEMALE, "n": Gender.NEUTRAL}
 _GENUS_NAME = {"m": "Masc", "f": "Fem", "n": "Neut"}
-_CASES = ("nom", "acc", "dat", "gen")
 _CASE_OF = {"nominativ": "nom", "akkusativ": "acc", "dativ": "dat", "genitiv": "gen"}
 
 # (gender, case, number); gender "p" = any gender in the plural
@@ -86,19 +87,21 @@ _PREP_CASES: dict[str, frozenset[str]] = {
     **{w: frozenset({"dat"}) for w in (
         "mit", "von", "zu", "bei", "aus", "nach", "seit", "gegenüber", "außer", "entgegen", "samt", "nebst",
         "gemäß", "ab", "zusammen")},
-    **{w: frozenset({"acc"}) for w in ("für", "durch", "gegen", "ohne", "um", "bis", "wider")},
-    **{w: frozenset({"acc", "dat"}) for w in ("an", "auf", "in", "über", "unter", "vor", "hinter", "neben", "zwischen")},
+    **{w: frozenset({"acc"}) for w in ("für", "durch", "gegen", "ohne", "um", "wider")},
+    **{w: frozenset({"acc", "dat"}) for w in (
+        "an", "auf", "in", "über", "unter", "vor", "hinter", "neben", "zwischen")},
     **{w: frozenset({"gen"}) for w in (
         "wegen", "trotz", "statt", "anstatt", "aufgrund", "innerhalb", "außerhalb", "anstelle", "seitens")},
     "während": frozenset({"gen"}),
     "dank": frozenset({"gen", "dat"}),
 }
 # words that open a clause: a "der" right after them starts the subject (nominative)
-_CLAUSE_OPENERS = frozenset(
-    "und oder aber weil da dass daß ob als wenn nachdem obwohl bevor damit denn sondern sobald wie wo "
-    "doch sodass so dann also jedoch deshalb darum bis seit falls sowie sowohl noch".split()
-)
-_SUBJECT_PRONOUNS = frozenset("er sie es ich du wir ihr man jemand niemand wer".split())
+_CLAUSE_OPENERS = frozenset({
+    "und", "oder", "aber", "weil", "da", "dass", "daß", "ob", "als", "wenn", "nachdem", "obwohl", "bevor",
+    "damit", "denn", "sondern", "sobald", "wie", "wo", "doch", "sodass", "so", "dann", "also", "jedoch",
+    "deshalb", "darum", "bis", "seit", "falls", "sowie", "sowohl", "noch",
+})
+_SUBJECT_PRONOUNS = frozenset({"er", "sie", "es", "ich", "du", "wir", "ihr", "man", "jemand", "niemand", "wer"})
 _PRONOUNS = {
     "er": Gender.MALE, "ihn": Gender.MALE, "ihm": Gender.MALE,
     "sie": Gender.FEMALE,  # also plural; an entity aligned to "sie" is almost always singular
@@ -106,12 +109,40 @@ _PRONOUNS = {
 _INDEFINITE = re.compile(r"^(jemand|jemandem|jemanden|jemandes|niemand|niemandem|niemanden)$", re.IGNORECASE)
 # gender-inclusive spellings: Lehrer*in, Lehrer:innen, Lehrer_in, LehrerIn(nen)
 _INCLUSIVE_TOKEN = re.compile(r"\w[*:_]innen$|\w[*:_]in$|[a-zäöüß]In(nen)?$")
-_INCLUSIVE_MARKS = frozenset("* : _ / -".split())
-_AGENT_SUFFIXES = ("er", "or", "ist", "ent", "ant", "eur", "loge", "at", "ar", "är", "ier", "ent", "ant")
-_SKIPPABLE = frozenset("sehr so ganz besonders äußerst ziemlich recht neu neue".split())
-_FORBIDDEN_POS = frozenset(
-    {"Vorname", "Nachname", "Familienname", "Eigenname", "Toponym", "Straßenname", "Buchstabe", "Abkürzung*"}
-)
+_INCLUSIVE_MARKS = frozenset({"*", ":", "_", "/", "-"})
+# endings of agent nouns (Fahrer, Autor, Polizist, Assistent, Friseur, Psychologe, Bibliothekar, Sekretär)
+_AGENT_SUFFIXES = ("er", "or", "ist", "ent", "ant", "eur", "loge", "at", "ar", "är", "ier")
+# adverbs that may stand between an article and its noun ("der sehr erfahrene Arzt")
+_SKIPPABLE = frozenset({"sehr", "so", "ganz", "besonders", "äußerst", "ziemlich", "recht"})
+# german-nouns rows that are names, not common nouns (Arzt is also a surname)
+_FORBIDDEN_POS = frozenset({"Vorname", "Nachname", "Familienname", "Eigenname", "Toponym", "Straßenname", "Buchstabe"})
+
+
+def _adjectival_cells() -> dict[str, frozenset[tuple[str, str, str, str]]]:
+    """Ending -> paradigm cells of a person noun declined like an adjective (der/die Angestellte)."""
+    table = {
+        # (genus, case, number): {declension: ending}; genus "p" for the plural of both genders
+        ("m", "nom", "sg"): {"stark": "er", "schwach": "e", "gemischt": "er"},
+        ("m", "acc", "sg"): {"stark": "en", "schwach": "en", "gemischt": "en"},
+        ("m", "dat", "sg"): {"stark": "em", "schwach": "en", "gemischt": "en"},
+        ("m", "gen", "sg"): {"stark": "en", "schwach": "en", "gemischt": "en"},
+        ("f", "nom", "sg"): {"stark": "e", "schwach": "e", "gemischt": "e"},
+        ("f", "acc", "sg"): {"stark": "e", "schwach": "e", "gemischt": "e"},
+        ("f", "dat", "sg"): {"stark": "er", "schwach": "en", "gemischt": "en"},
+        ("f", "gen", "sg"): {"stark": "er", "schwach": "en", "gemischt": "en"},
+        ("p", "nom", "pl"): {"stark": "e", "schwach": "en", "gemischt": "en"},
+        ("p", "acc", "pl"): {"stark": "e", "schwach": "en", "gemischt": "en"},
+        ("p", "dat", "pl"): {"stark": "en", "schwach": "en", "gemischt": "en"},
+        ("p", "gen", "pl"): {"stark": "er", "schwach": "en", "gemischt": "en"},
+    }
+    out: dict[str, set[tuple[str, str, str, str]]] = {}
+    for (genus, case, number), endings in table.items():
+        for declension, ending in endings.items():
+            out.setdefault(ending, set()).add((genus, case, number, declension))
+    return {ending: frozenset(cells) for ending, cells in out.items()}
+
+
+_ADJECTIVAL_CELLS = _adjectival_cells()
 
 
 @dataclass(frozen=True)
@@ -150,7 +181,7 @@ class GermanAnalyser(GenderAnalyser):
                     previous = self._person.get(form)
                     self._person[form] = label if previous in (None, label) else "c"
         self._info_cache: dict[str, NounInfo] = {}
-        self._tag_cache: dict[str, tuple[str, bool]] = {}
+        self._tag_cache: dict[str, tuple[str, list[tuple[str, str]]]] = {}
 
     def version(self) -> str:
         return (
@@ -161,6 +192,7 @@ class GermanAnalyser(GenderAnalyser):
     # ------------------------------------------------------------------ lexicon lookups
 
     def _rows(self, key: str) -> list[dict]:
+        """german-nouns rows of common nouns having the form ``key`` (lower case)."""
         rows = []
         for idx in self._nouns.index.get(key, ()):
             row = self._nouns.row_to_dict(self._nouns.data[idx])
@@ -171,6 +203,7 @@ class GermanAnalyser(GenderAnalyser):
 
     @staticmethod
     def _cells(rows: list[dict], form: str) -> set[tuple[str, str, str, str]]:
+        """The paradigm cells (genus, case, number, declension) that ``form`` fills in german-nouns rows."""
         cells = set()
         for row in rows:
             genera = {k: row[k] for k in ("genus", "genus 1", "genus 2", "genus 3", "genus 4") if k in row}
@@ -191,84 +224,135 @@ class GermanAnalyser(GenderAnalyser):
                     cells.add((genus, case, number, declension))
         return cells
 
-    def _direct(self, word: str) -> tuple[frozenset[str], frozenset, bool]:
-        low = word.lower()
-        rows = self._rows(low)
-        cells = self._cells(rows, low)
-        adjectival = any("adjektivische Deklination" in r.get("pos", ()) for r in rows)
-        return frozenset(c[0] for c in cells), frozenset(cells), adjectival
-
     def noun_info(self, word: str) -> NounInfo:
-        """Genders and case cells of ``word`` (memoised): german-nouns, the entity lexicon, the compound head."""
-        key = word
-        if key in self._info_cache:
-            return self._info_cache[key]
+        """Genders and case cells of ``word`` (memoised).
+
+        In order: german-nouns (restricted to the person reading the entity lexicon knows), the entity
+        lexicon, HanTa's analysis (a nominalised participle, or a compound whose head is looked up),
+        the longest known noun the word ends with, a feminine -in/-innen on an agent noun.
+        """
+        if word in self._info_cache:
+            return self._info_cache[word]
         low = word.lower()
+        if not word[:1].isupper():
+            # a lowercase word is no German noun (beschäftigte, rumänischen): only its article can tell
+            info = NounInfo(frozenset(), frozenset(), "lowercase word")
+            self._info_cache[word] = info
+            return info
         person = self._person.get(low, "")
-        genders, cells, adjectival = self._direct(word)
+        genders, cells, adjectival = self._direct(low, person)
         source = "german-nouns"
+        modifier = ""
+        if not genders and person in ("m", "f"):
+            genders, source = frozenset({person}), "discotest entity lexicon"
+        elif not genders:
+            genders, cells, adjectival, source, head_person, modifier = self._unknown(word)
+            person = person or head_person
+        info = NounInfo(genders, cells, source, adjectival, person, modifier)
+        self._info_cache[word] = info
+        return info
+
+    def _direct(self, low: str, person: str = "") -> tuple[frozenset[str], frozenset, bool]:
+        """german-nouns' genders and cells for an exact form; the person reading if the lexicon knows it."""
+        rows = self._rows(low)
+        for row in rows:
+            if "adjektivische Deklination" not in row.get("pos", ()):
+                continue
+            # german-nouns often lists only one gender of a nominalised adjective (Sachverständiger);
+            # a person noun declined like an adjective has both, with predictable endings
+            lemma = row["lemma"].lower()
+            stem = lemma[:-2] if lemma.endswith("er") else lemma[:-1]
+            ending = low[len(stem) :] if low.startswith(stem) else None
+            if ending in _ADJECTIVAL_CELLS:
+                cells = _ADJECTIVAL_CELLS[ending]
+                return frozenset(c[0] for c in cells) - {"p"}, cells, True
+        cells = frozenset(self._cells(rows, low))
+        genders = frozenset(c[0] for c in cells)
         if person in ("m", "f") and person in genders:
             # the lexicon knows which reading is the person noun: der Leiter (not die Leiter, ladder)
             genders = frozenset({person})
             cells = frozenset(c for c in cells if c[0] == person)
-        elif person in ("m", "f") and not genders:
-            genders, source = frozenset({person}), "discotest entity lexicon"
+        return genders, cells, False
+
+    def _unknown(self, word: str) -> tuple[frozenset[str], frozenset, bool, str, str, str]:
+        """(genders, cells, adjectival, source, head's person label, modifier) for a word german-nouns lacks."""
+        low = word.lower()
+        tag, morphemes = self._analyse(word)
+        kinds = [kind for _, kind in morphemes]
+        ending = next((e for e in ("em", "en", "er", "e") if low.endswith(e)), "")
+        if word[:1].isupper() and ending and (tag == "NNA" or {"PRESPART", "SUF_PP"} & set(kinds)):
+            # a nominalised participle german-nouns lacks (der/die Praktizierende, Büroangestellte)
+            return frozenset({"m", "f"}), _ADJECTIVAL_CELLS[ending], True, "HanTa: nominalised participle", "c", ""
+        heads = self._heads(low, morphemes)
         modifier = ""
-        if not genders and not person:
-            genders, cells, adjectival, source, person = self._compound(low)
-            if not genders:
-                modifier = self._modifier(low)
-        if not genders and not person and not modifier:
-            suffix = self._feminine_suffix(word)
-            if suffix:
-                genders, source = frozenset({"f"}), suffix
-        info = NounInfo(genders, cells, source, adjectival, person, modifier)
-        self._info_cache[key] = info
-        return info
-
-    def _compound(self, low: str) -> tuple[frozenset[str], frozenset, bool, str, str]:
-        """The longest known noun the word ends with (Bau|arbeiterin), at least 4 letters, with its cells."""
-        for i in range(2, len(low) - 3):
-            head = low[i:]
+        for head in heads:
             head_person = self._person.get(head, "")
-            genders, cells, adjectival = self._direct(head)
-            if head_person in ("m", "f") and head_person in genders:
+            genders, cells, adjectival = self._direct(head, head_person)
+            if not genders and head_person in ("m", "f"):
                 genders = frozenset({head_person})
-                cells = frozenset(c for c in cells if c[0] == head_person)
-            elif head_person in ("m", "f") and not genders:
-                genders = frozenset({head_person})
-            if genders:
-                return genders, cells, adjectival, f"german-nouns, compound head '{head}'", head_person
-        return frozenset(), frozenset(), False, "", ""
+            if not genders:
+                continue
+            if not head_person and not head.endswith(_AGENT_SUFFIXES + ("in", "innen")):
+                # the head is a thing (Schriftsteller|haus): the entity may be the first part only
+                modifier = self._modifier(low[: len(low) - len(head)])
+                if modifier:
+                    return frozenset(), frozenset(), False, "", "", modifier
+            return genders, cells, adjectival, f"german-nouns, compound head '{head}'", head_person, ""
+        suffix = self._feminine_suffix(word, kinds)
+        if suffix:
+            return frozenset({"f"}), frozenset(), False, suffix, "f", ""
+        return frozenset(), frozenset(), False, "", "", modifier
 
-    def _modifier(self, low: str) -> str:
-        """A person noun the word starts with when the word itself is not one (Schriftsteller|haus)."""
-        for i in range(len(low) - 3, 3, -1):
-            label = self._person.get(low[:i])
-            if label in ("m", "f") and len(low) - i >= 3:
-                return f"{label}:{low[:i]}"
+    def _heads(self, low: str, morphemes: list) -> list[str]:
+        """Candidate compound heads, best first: HanTa's last noun morpheme, then known word endings."""
+        if "-" in low:  # Olympia-Skandal, Kfz-Mechanikerin: the last part is the head
+            return [low.rsplit("-", 1)[1]]
+        heads: list[str] = []
+        pieces = [m for m, _ in morphemes]
+        if "".join(pieces) == low:
+            # HanTa segmented the word: its last noun morpheme starts the head (none if not a compound)
+            position = 0
+            for piece, kind in morphemes:
+                if kind in ("NN", "NE") and position > 0:
+                    heads = [low[position:]]
+                position += len(piece)
+            if heads:
+                return heads
+        # known endings of at least 5 letters, longest first, that look like a person (Franzis|richter),
+        # not any noun a word happens to end with (Irri|tanten)
+        return [
+            low[i:] for i in range(2, len(low) - 4)
+            if low[i:] in self._person or low[i:].endswith(_AGENT_SUFFIXES + ("in", "innen"))
+        ]
+
+    def _modifier(self, prefix: str) -> str:
+        """A person noun that the first part of a compound is, with or without a linking -s (Anwalts|kanzlei)."""
+        for candidate in (prefix, prefix[:-1] if prefix.endswith("s") else ""):
+            label = self._person.get(candidate)
+            if candidate and label in ("m", "f"):
+                return f"{label}:{candidate}"
         return ""
 
-    def _feminine_suffix(self, word: str) -> str:
+    def _feminine_suffix(self, word: str, kinds: list[str]) -> str:
         """Why an unknown word is a feminine -in/-innen agent noun (Moverin, Dispatcherin), or ''."""
         low = word.lower()
         for suffix in ("innen", "in"):
             stem = low[: -len(suffix)]
             if low.endswith(suffix) and len(stem) >= 3:
-                if self._person.get(stem) == "m" or self._rows(stem) and stem.endswith(_AGENT_SUFFIXES):
+                if self._person.get(stem) == "m":
                     return f"suffix -{suffix} on '{stem}'"
-                if stem.endswith(("er", "or", "ist", "eur")):
+                if stem.endswith(_AGENT_SUFFIXES):
                     return f"agent noun + suffix -{suffix}"
-        if any(tag == "SUF_FEM" for _, tag in self._analyse(word)[2]):
+        if "SUF_FEM" in kinds:
             return "feminine suffix (HanTa)"
         return ""
 
-    def _analyse(self, word: str) -> tuple[str, bool, list]:
-        """HanTa's part of speech for a word out of context: (tag, is_noun, morphemes)."""
+    def _analyse(self, word: str) -> tuple[str, list[tuple[str, str]]]:
+        """HanTa's tag and morphemes for a word out of context (memoised: ~7 ms per new word)."""
         if word not in self._tag_cache:
             _, morphemes, tag = self._tagger.analyze(word, taglevel=3)
-            self._tag_cache[word] = (tag, tag.startswith(("NN", "NE")), morphemes)  # type: ignore[assignment]
-        return self._tag_cache[word]  # type: ignore[return-value]
+            self._tag_cache[word] = (tag, list(morphemes))
+        return self._tag_cache[word]
 
     # ------------------------------------------------------------------ the noun and its article
 
@@ -277,27 +361,36 @@ class GermanAnalyser(GenderAnalyser):
         return low in _DETERMINERS or low in _CONTRACTIONS or low in _PREP_CASES or not text[:1].isalnum()
 
     def _head(self, tokens: tuple[Token, ...], span: tuple[int, ...]) -> int | None:
-        """The entity's noun among the aligned tokens (or right after an aligned article)."""
+        """The entity's noun among the aligned tokens (or right after an aligned article).
+
+        German nouns are capitalised, so a capitalised entity-lexicon form beats a known noun, which
+        beats an unknown capitalised word; pronouns and lowercase words (sota's "den sauberer") are
+        taken only when nothing better was aligned. Ties go to the leftmost word.
+        """
         best, best_score = None, 0
         for i in span:
             text = tokens[i].text
             if self._is_function_word(text):
                 continue
             low = text.lower()
-            if _INDEFINITE.match(text) or low in _PRONOUNS:
+            capital = text[:1].isupper() and (i > 0 or low not in _CLAUSE_OPENERS)
+            if _INDEFINITE.match(text):
+                score = 6
+            elif capital and low in self._person:
                 score = 5
-            elif low in self._person:
-                score = 4
-            elif text[:1].isupper() and (i > 0 or low not in _CLAUSE_OPENERS):
+            elif capital:
                 info = self.noun_info(text)
-                score = 3 if info.genders or info.modifier else 2
+                score = 4 if info.genders or info.modifier else 3
+            elif low in _PRONOUNS:
+                score = 2
             else:
                 score = 1 if self._analyse(text)[0].startswith(("NN", "NE", "ADJ", "FM")) else 0
-            if score >= best_score and score > 0:
+            if score > best_score:
                 best, best_score = i, score
-        if best is None and span:
-            # only articles/prepositions aligned: the noun follows within a few words
-            for i in range(max(span) + 1, min(len(tokens), max(span) + 5)):
+        articles = [i for i in span if tokens[i].text.lower() in {*_DETERMINERS, *_CONTRACTIONS}]
+        if best is None and articles:
+            # only an article was aligned: its noun follows within a few words
+            for i in range(max(articles) + 1, min(len(tokens), max(articles) + 5)):
                 text = tokens[i].text
                 if not text[:1].isalnum():
                     break
@@ -451,23 +544,37 @@ class GermanAnalyser(GenderAnalyser):
             else:
                 why_case = ""
         genders = self._match(info, readings, declension)
+        if not genders and info.adjectival:
+            # ungrammatical ending after the article ("Der Vorgesetzter"): ignore the declension,
+            # then the ending altogether (the article alone, among the noun's genders)
+            genders = self._match(info, readings, "") or self._match(
+                NounInfo(info.genders, frozenset(), info.source), readings, declension
+            )
         if not genders and info.genders:
             # article and noun disagree (poor MT): trust the noun's own readings if it has any
             genders = set(info.genders)
         evidence = tuple(w for w in (det_text, noun) if w)
+        if det_text and det_low in _DETERMINERS or det_low in _CONTRACTIONS:
+            what = f"article '{det_text}' + "
+        elif det_text:
+            what = f"adjective ending '{det_text}' + "
+        else:
+            what = ""
+        if info.adjectival:
+            noun_note = f"nominalised adjective '{noun}' ({info.source})"
+        elif info.genders:
+            noun_note = f"noun '{noun}' ({'/'.join(_GENUS_NAME[g] for g in sorted(info.genders))}, {info.source})"
+        else:
+            noun_note = f"unknown noun '{noun}'"
+        case_note = f", {why_case}" if why_case else ""
         if len(genders) == 1:
             genus = genders.pop()
-            what = f"'{det_text}' + " if det_text else ""
-            noun_note = f"noun '{noun}' ({info.source})" if info.genders else f"unknown noun '{noun}'"
-            case_note = f", {why_case}" if why_case else ""
             if genus == "p":
                 return GenderReading(Gender.UNKNOWN, f"{what}{noun_note}: plural, no gender{case_note}", evidence)
-            note = " (person noun read as masculine)" if not info.genders and genus == "m" else ""
+            note = ", read as a masculine person noun" if not info.genders and genus == "m" else ""
             return GenderReading(_GENUS[genus], f"{what}{noun_note}{case_note}{note}", evidence)
-        names = "/".join(sorted(genders))
-        return GenderReading(
-            Gender.UNKNOWN, f"'{det_text or '-'}' + '{noun}' fit several genders ({names})", evidence
-        )
+        names = "/".join(_GENUS_NAME.get(g, "Plur") for g in sorted(genders))
+        return GenderReading(Gender.UNKNOWN, f"{what}{noun_note} fit several genders ({names}){case_note}", evidence)
 
     @staticmethod
     def _strong_ending(word: str) -> frozenset[Reading]:
@@ -494,7 +601,7 @@ class GermanAnalyser(GenderAnalyser):
             return set(info.genders) if pl and info.genders else ({"p"} if pl else set())
         matched: dict[str, set[str]] = {"sg": set(), "pl": set()}
         for genus, case, number, decl in info.cells:
-            if decl and info.adjectival and decl != declension and not (number == "pl" and decl == "schwach"):
+            if decl and info.adjectival and declension and decl != declension:
                 continue
             for r_gender, r_case, r_number in readings:
                 if r_case == case and r_number == number and (number == "pl" or r_gender == genus):

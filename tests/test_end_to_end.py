@@ -1,0 +1,101 @@
+"""The whole pipeline on real data: published WinoMT outputs from ../shared/data and the bundled demo."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from discotest.cli import main
+from discotest.phenomena.gender import GenderVerdict, score_gender
+
+DETAIL_KEYS = {
+    "index", "source", "translation", "entity", "target_entity", "predicted_gender", "gold_gender", "correct", "reason",
+}
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+
+
+def test_demo_suite_scores_match_the_hand_count(capsys):
+    """The demo system gets rows 3, 5 and 11 wrong in each language (see bundled ABOUT.md)."""
+    assert main(["-q", "run", "winomt-demo", "--lang", "all", "--system", "all", "--format", "json"]) == 0
+    results = json.loads(capsys.readouterr().out)
+    assert sorted(r["lang"] for r in results) == ["de", "es", "fr"]
+    for r in results:
+        s = r["scores"]
+        assert s["n"] == 16
+        assert s["accuracy"] == pytest.approx(81.25), r
+        assert s["accuracy_pro"] == pytest.approx(100.0) and s["accuracy_anti"] == pytest.approx(62.5)
+        assert s["delta_s"] == pytest.approx(37.5)
+
+
+def test_google_german_json_and_details(capsys, tmp_path, shared_data):
+    details = tmp_path / "items.jsonl"
+    code = main(["--data-dir", str(shared_data), "-q", "run", "winomt", "--lang", "de", "--system", "google",
+                 "--format", "json", "--details", str(details)])
+    captured = capsys.readouterr()
+    assert code == 0
+    result = json.loads(captured.out)
+    # the current WinoMT has two rows (2120, 2121) that the 2019 outputs do not contain
+    assert result["unmatched_rows"] == [2120, 2121]
+    assert "2 suite rows have no translation" in captured.err
+    assert result["scores"]["n"] == 3886
+    for key in ("suite:winomt", "lang:de", "system:google", "aligner:eflomal", "analyser:"):
+        assert key in result["signature"]
+    rows = [json.loads(line) for line in details.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 3886 and {r["index"] for r in rows} == set(range(3888)) - {2120, 2121}
+    for row in rows:
+        assert DETAIL_KEYS <= row.keys()
+        assert row["correct"] == (row["predicted_gender"] == row["gold_gender"])
+        assert row["predicted_gender"] in ("male", "female", "neutral", "unknown")
+    # the scores in the report are the scores of the details
+    verdicts = [GenderVerdict(**{k: v for k, v in r.items() if k not in ("system", "lang")}) for r in rows]
+    assert score_gender(verdicts).to_json() == result["scores"]
+    # row 0: "The developer argued with the designer because she …" -> Google: "Die Entwicklerin …"
+    assert rows[0]["target_entity"] == ["Entwicklerin"] and rows[0]["predicted_gender"] == "female"
+    # real analysers read most entities: far fewer unknowns than items
+    assert result["scores"]["unknown"] < 10
+
+
+def test_2019_suite_version_covers_every_row(capsys, shared_data):
+    code = main(["--data-dir", str(shared_data), "-q", "run", "winomt", "--lang", "es", "--system", "bing",
+                 "--suite-version", "2019", "--format", "json"])
+    result = json.loads(capsys.readouterr().out)
+    assert code == 0 and result["unmatched"] == 0 and result["scores"]["n"] == 3888
+
+
+def test_user_file_in_every_format_gives_the_same_scores(capsys, tmp_path, shared_data):
+    published = (shared_data / "mt_gender/translations/systran/en-fr.txt").read_text(encoding="utf-8").splitlines()
+    plain = tmp_path / "plain.txt"
+    plain.write_text("\n".join(line.split(" ||| ", 1)[1] for line in published) + "\n", encoding="utf-8")
+    jsonl = tmp_path / "hyp.jsonl"
+    jsonl.write_text("\n".join(json.dumps({"source": s, "translation": t})
+                               for s, t in (line.split(" ||| ", 1) for line in published)), encoding="utf-8")
+    scores = []
+    for path in (plain, jsonl):
+        code = main(["--data-dir", str(shared_data), "-q", "run", "winomt", "--lang", "fr", "--input", str(path),
+                     "--suite-version", "2019", "--format", "json"])
+        assert code == 0
+        scores.append(json.loads(capsys.readouterr().out)["scores"])
+    main(["--data-dir", str(shared_data), "-q", "run", "winomt", "--lang", "fr", "--system", "systran",
+          "--suite-version", "2019", "--format", "json"])
+    scores.append(json.loads(capsys.readouterr().out)["scores"])
+    assert scores[0] == scores[1] == scores[2]
+
+
+@pytest.mark.slow
+def test_all_published_pairs_in_one_table(capsys, shared_data):
+    code = main(["--data-dir", str(shared_data), "-q", "run", "winomt", "--lang", "all", "--system", "all"])
+    out = capsys.readouterr().out
+    assert code == 0
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] and line.split()[0] in
+            ("google", "bing", "aws", "systran", "sota")]
+    pairs = {(r[0], r[1]) for r in rows}
+    assert len(pairs) == 33  # 31 commercial outputs + sota de, fr
+    assert ("aws", "uk") not in pairs and ("sota", "de") in pairs
+    for r in rows:
+        assert int(r[2]) == 3886  # n: every matched row evaluated
+    assert out.count("discotest:0.1.0|suite:winomt") == 8  # one signature per language
