@@ -32,3 +32,4 @@ def test_hebrew_and_arabic_clitics_stay_attached():
 
 def test_moses_escapes_are_undone():
     assert normalise_moses("dem Olympia @-@ Rat , weil") == "dem Olympia-Rat , weil"
+    assert normalise_moses("l ' agent a parlé à quelqu ' un .") == "l'agent a parlé à quelqu'un ."

@@ -33,9 +33,13 @@ def _pattern(lang: str) -> re.Pattern[str]:
     return re.compile(rf"{_WORD}|{_PUNCT}")
 
 
+_SPLIT_APOSTROPHE = re.compile(r"(?<=\w) ' (?=\w)")
+
+
 def normalise_moses(text: str) -> str:
-    """Undo the Moses escapes some published outputs carry (``Olympia @-@ Rat``)."""
-    return text.replace(" @-@ ", "-").replace("&apos;", "'").replace("&quot;", '"')
+    """Undo the Moses escapes and splits some published outputs carry (``Olympia @-@ Rat``, ``l ' agent``)."""
+    text = text.replace(" @-@ ", "-").replace("&apos;", "'").replace("&quot;", '"')
+    return _SPLIT_APOSTROPHE.sub("'", text)
 
 
 def tokenize(text: str, lang: str) -> tuple[Token, ...]:

