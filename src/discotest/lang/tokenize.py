@@ -19,7 +19,11 @@ _ELISIONS = (
     "l", "d", "j", "m", "n", "s", "t", "c", "qu", "jusqu", "lorsqu", "puisqu", "quoiqu",
     "dell", "all", "dall", "nell", "sull", "coll", "un", "quest", "quell", "bell", "sant",
 )
-_WORD = r"\w+(?:[-'’]\w+)*"
+# letters plus the combining marks Python's \w leaves out: Hebrew niqqud/cantillation, Arabic harakat
+_LETTER = r"[\w\u0591-\u05C7\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06ED]"
+# inside a word: hyphen/apostrophe, or a Hebrew geresh/gershayim between Hebrew letters (צ'יף, מנכ"ל)
+_JOINER = r"(?:[-'’]|(?<=[\u05D0-\u05EA])[\"'׳״](?=[\u05D0-\u05EA]))"
+_WORD = rf"{_LETTER}+(?:{_JOINER}{_LETTER}+)*"
 _PUNCT = r"[^\w\s]"
 
 

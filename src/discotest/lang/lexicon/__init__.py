@@ -10,6 +10,7 @@ compound whose last part is a known form (Bau|arbeiterin) matches when no whole 
 from __future__ import annotations
 
 import csv
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -21,7 +22,7 @@ _PROCLITICS = {
     "he": (
         "וכשה", "וכש", "ושה", "שה", "וה", "וב", "ול", "ומ", "בה", "לה", "מה", "כש", "ה", "ו", "ב", "ל", "מ", "כ", "ש",
     ),
-    "ar": ("وبال", "فال", "وال", "بال", "كال", "لل", "ال", "و", "ف", "ب", "ل", "ك"),
+    "ar": ("وبال", "فال", "وال", "بال", "كال", "لال", "لل", "ال", "و", "ف", "ب", "ل", "ك"),
 }
 # languages that build compounds whose last part is the entity noun (Bau|arbeiterin, Rechts|berater)
 _COMPOUNDING = {"de"}
@@ -39,8 +40,25 @@ class EntityForms:
         return self.masculine | self.feminine | self.common
 
 
-def _split(cell: str | None) -> frozenset[str]:
-    return frozenset(f.strip().lower() for f in (cell or "").split("|") if f.strip())
+_MARKS = {
+    "ar": re.compile("[\u0610-\u061A\u064B-\u065F\u0670\u0640]"),  # harakat, shadda, tatweel
+    "he": re.compile("[\u0591-\u05C7]"),  # niqqud and cantillation
+}
+_ALEF = str.maketrans("أإآٱ", "اااا")
+
+
+def normalise(word: str, lang: str) -> str:
+    """Lower case; for Arabic and Hebrew also without vowel marks (and one Arabic alef)."""
+    word = word.lower()
+    if lang in _MARKS:
+        word = _MARKS[lang].sub("", word)
+    if lang == "ar":
+        word = word.translate(_ALEF)
+    return word
+
+
+def _split(cell: str | None, lang: str) -> frozenset[str]:
+    return frozenset(normalise(f.strip(), lang) for f in (cell or "").split("|") if f.strip())
 
 
 @cache
@@ -52,13 +70,15 @@ def entity_lexicon(lang: str) -> dict[str, EntityForms]:
     with resource.open(encoding="utf-8", newline="") as handle:
         rows = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
         return {
-            r["entity"].strip().lower(): EntityForms(_split(r["masculine"]), _split(r["feminine"]), _split(r["common"]))
+            r["entity"].strip().lower(): EntityForms(
+                _split(r["masculine"], lang), _split(r["feminine"], lang), _split(r["common"], lang)
+            )
             for r in rows
         }
 
 
 def _candidates(word: str, lang: str) -> list[str]:
-    word = word.lower()
+    word = normalise(word, lang)
     out = [word]
     for clitic in _PROCLITICS.get(lang, ()):
         if word.startswith(clitic) and len(word) - len(clitic) >= 2:
@@ -72,7 +92,7 @@ def find_entity_tokens(tokens: tuple[Token, ...], entity: str, lang: str) -> tup
     if not forms:
         return ()
     multi = [f.split() for f in forms.all if " " in f]
-    texts = [t.text.lower() for t in tokens]
+    texts = [normalise(t.text, lang) for t in tokens]
     for parts in sorted(multi, key=len, reverse=True):
         for start in range(len(texts) - len(parts) + 1):
             first_matches = parts[0] in _candidates(texts[start], lang)

@@ -1,0 +1,501 @@
+"""Arabic gender analyser: farahidi (a port of AlKhalil Morpho Sys 2, its lexicon inside the wheel) + the
+entity lexicon.
+
+Arabic marks the feminine of most profession nouns with ta marbuta (الممرضة / الممرض) and glues
+proclitics to the noun (ال، و، ف، ب، ل، ك، لل). Neither is read off the last letter alone: the
+entity lexicon (curated renderings of the WinoMT entities, clitics stripped) comes first, then
+farahidi's noun readings (their ``gender``), then a closed list of ة-final nouns that are masculine
+(عمدة "mayor", collective plurals such as المارة "passers-by"). Only when the noun leaves it open
+(an epicene lexicon form, a word farahidi does not know) do the words that agree with it decide: a
+relative pronoun (الذي / التي), a demonstrative, an attributive adjective, a copula pronoun, the verb
+the entity is the subject of (قالت الممرضة / الممرضة قالت: ت suffix or prefix). Pronouns elsewhere
+are coreference, not agreement, and are never used: they would copy the English pronoun. farahidi
+reads هي/هو as verbs (وَهَى …), so pronouns and particles come from closed lists.
+
+The shared tokeniser splits words at diacritics (الميكانيكيّة → الميكانيكي ّ ة); words are rebuilt
+from the character offsets before analysis. farahidi readings are memoised per word.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as package_version
+
+import farahidi
+
+from discotest.lang.lexicon import entity_lexicon
+from discotest.lang.morph.base import Gender, GenderAnalyser, GenderReading, TargetEntity
+
+_M, _F = Gender.MALE, Gender.FEMALE
+_NAME = {_M: "masculine", _F: "feminine"}
+_ARABIC = re.compile(r"[\u0621-\u064a]")
+_DIACRITICS = re.compile(r"[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u0640]")  # harakat, shadda, tatweel
+# proclitics: conjunction و/ف, then a preposition ب/ك/ل and/or the article ال (لل = ل + ال)
+_PREFIX = re.compile(r"(?:و|ف)?(?:(?:ب|ك|ل)?ال|لل|ل|ب|ك)?")
+_FARAHIDI_GENDER = {"مذكر": _M, "مؤنث": _F}
+_PRONOUNS = {"هو": _M, "هي": _F, "هم": _M, "هن": _F}
+_VERB_PRONOUNS = {"هو": _M, "هم": _M, "هي": _F, "هن": _F}  # 3rd person subjects of a verb reading
+_RELATIVES = {
+    "الذي": _M, "الذى": _M, "الذين": _M, "اللذان": _M, "اللذين": _M,
+    "التي": _F, "التى": _F, "اللاتي": _F, "اللواتي": _F, "اللائي": _F, "اللتان": _F, "اللتين": _F,
+}
+_DEMONSTRATIVES = {"هذا": _M, "ذلك": _M, "هذان": _M, "هذه": _F, "تلك": _F, "هاتان": _F}
+# ة-final nouns that are masculine: men's titles and broken plurals of masculine nouns (fu'ala/fu'ah)
+_MASCULINE_TA = {
+    "عمدة", "خليفة", "داعية", "رحالة", "علامة", "نابغة", "راوية", "مارة", "باعة", "قضاة", "طهاة", "رعاة",
+    "سعاة", "دعاة", "بناة", "هواة", "غزاة", "ولاة", "قادة", "سادة", "ساسة", "كتبة", "طلبة", "أساتذة", "اساتذة",
+    "صيادلة", "تلامذة", "جبابرة", "عمالقة", "فلاسفة", "حملة", "خونة", "سحرة", "كفرة", "فجرة", "بررة",
+}
+# particles and prepositions farahidi over-analyses (من as the verb مَنَّ …): never heads, never verbs
+_PARTICLES = {
+    "من", "إلى", "الى", "على", "علي", "عن", "في", "مع", "عند", "حول", "لدى", "لدي", "بعد", "قبل", "أمام", "امام",
+    "بين", "نحو", "ضد", "دون", "حتى", "أن", "إن", "ان", "لأن", "لان", "لأنه", "لأنها", "لكن", "ولكن", "لكنه",
+    "لكنها", "ثم", "أو", "او", "أم", "بل", "قد", "لقد", "وقد", "لم", "لن", "لا", "ما", "ولم", "ولا", "سوف", "كي",
+    "لكي", "إذا", "اذا", "إذ", "عندما", "بينما", "حيث", "كما", "لما", "مثل", "كل", "بعض", "أي", "اي", "غير",
+    "أيضا", "ايضا", "فقط", "جدا", "هناك", "هنا", "الآن", "بسبب", "خلال", "عبر", "تجاه", "لأجل", "منذ", "أنه",
+    "أنها", "انه", "انها", "إنه", "إنها", "و", "ف", "ب", "ل", "ك", "ال", "بـ", "لـ", "يا",
+}
+_PREPOSITIONS = {
+    "من", "إلى", "الى", "على", "علي", "عن", "في", "مع", "عند", "حول", "لدى", "لدي", "بعد", "قبل", "أمام", "امام",
+    "بين", "نحو", "ضد", "دون", "مثل", "بسبب", "خلال", "عبر", "تجاه", "لأجل", "منذ", "بـ", "لـ", "ب", "ل",
+}
+_SKIPPABLE = {"قد", "لقد", "وقد", "لم", "لن", "لا", "ولم", "ولا", "سوف", "ما", "أيضا", "ايضا", "فقط", "دائما"}
+_CLAUSE_OPENERS = {
+    "أن", "إن", "ان", "لأن", "لان", "لكن", "ولكن", "ثم", "عندما", "حين", "بينما", "إذا", "اذا", "لما", "كما",
+    "حيث", "بل", "و", "ف", "حتى", "كي", "لكي",
+}
+# noun types that can be attributive adjectives
+_ADJECTIVE_TYPES = {"صفة مشبهة", "نسبة", "اسم مفعول", "اسم تفضيل", "مبالغة اسم الفاعل", "اسم فاعل"}
+
+
+def strip_diacritics(text: str) -> str:
+    return _DIACRITICS.sub("", text)
+
+
+def normalise(text: str) -> str:
+    """Spelling key: no diacritics or tatweel, alef/hamza seats and final ى unified (MT outputs vary)."""
+    text = strip_diacritics(text)
+    text = re.sub("[أإآٱ]", "ا", text)
+    return re.sub("ى$", "ي", text)
+
+
+# the closed lists as normalised spellings (MT outputs drop hamza: الى، ان)
+_PARTICLE_KEYS = frozenset(normalise(w) for w in _PARTICLES)
+_PREPOSITION_KEYS = frozenset(normalise(w) for w in _PREPOSITIONS)
+_SKIPPABLE_KEYS = frozenset(normalise(w) for w in _SKIPPABLE)
+_OPENER_KEYS = frozenset(normalise(w) for w in _CLAUSE_OPENERS)
+_RELATIVE_KEYS = {normalise(w): g for w, g in _RELATIVES.items()}
+_DEMONSTRATIVE_KEYS = {normalise(w): g for w, g in _DEMONSTRATIVES.items()}
+
+
+def strip_prefixes(word: str) -> list[tuple[str, str]]:
+    """(prefix, rest) for the bare word and every valid proclitic split leaving at least two letters."""
+    out = [("", word)]
+    for k in range(1, min(6, len(word) - 1)):
+        head = word[:k]
+        if _PREFIX.fullmatch(head):
+            out.append((head, word[k:]))
+    return out
+
+
+def _definite_prefix(prefix: str) -> bool:
+    return prefix.endswith("ال") or prefix.endswith("لل")
+
+
+def _single(genders: Iterable[Gender | None]) -> Gender | None:
+    found = {g for g in genders if g is not None}
+    return found.pop() if len(found) == 1 else None
+
+
+@dataclass(frozen=True)
+class AReading:
+    """One farahidi analysis reduced to what gender reading needs."""
+
+    pos: str  # اسم / فعل / حرف
+    type: str | None
+    gender: Gender | None  # nouns
+    number: str | None
+    subject: Gender | None  # verbs: gender of a 3rd-person subject pronoun (None for 1st/2nd person)
+    third_person: bool
+    preposition: bool  # carries ب / ل / ك
+    score: float
+
+    @property
+    def noun(self) -> bool:
+        return self.pos == "اسم" and self.type not in ("اسم علم", "ضمير", "موصول", "إشارة", "استفهام", "شرط")
+
+
+def _reduce(analysis: farahidi.Analysis) -> AReading:
+    procl = "".join(strip_diacritics(a.form) for a in analysis.proclitics)
+    return AReading(
+        pos=analysis.pos,
+        type=analysis.type,
+        gender=_FARAHIDI_GENDER.get(analysis.gender or ""),
+        number=analysis.number,
+        subject=_VERB_PRONOUNS.get(analysis.pronoun or "") if analysis.pos == "فعل" else None,
+        third_person=(analysis.pronoun or "") in _VERB_PRONOUNS or analysis.pronoun == "هما",
+        preposition=any(c in procl.replace("ال", "") for c in "بلك"),
+        score=analysis.score,
+    )
+
+
+@dataclass
+class _Word:
+    """An orthographic word rebuilt from tokens split at diacritics, and the tokens it covers."""
+
+    text: str  # as written (diacritics kept: farahidi uses them)
+    first: int
+    last: int
+
+
+def _is_mark(char: str) -> bool:
+    return unicodedata.category(char).startswith("M") or char == "\u0640"
+
+
+def _words(item: TargetEntity) -> list[_Word]:
+    """Tokens glued back where the tokeniser cut a word at a diacritic (no space in between)."""
+    words: list[_Word] = []
+    for i, tok in enumerate(item.tokens):
+        prev = item.tokens[i - 1] if i else None
+        if (
+            prev is not None
+            and words
+            and prev.end == tok.start
+            and (_is_mark(tok.text[0]) or _is_mark(prev.text[-1]))
+        ):
+            words[-1].text += tok.text
+            words[-1].last = i
+        else:
+            words.append(_Word(tok.text, i, i))
+    return words
+
+
+class _Lexicon:
+    """The entity lexicon keyed by normalised spelling: form → genders (``None`` = common form)."""
+
+    def __init__(self) -> None:
+        self.single: dict[str, set[Gender | None]] = {}
+        self.multi: dict[tuple[str, ...], set[Gender | None]] = {}
+        for forms in entity_lexicon("ar").values():
+            for gender, cell in ((_M, forms.masculine), (_F, forms.feminine), (None, forms.common)):
+                for form in cell:
+                    parts = tuple(normalise(p) for p in form.split())
+                    if len(parts) > 1:
+                        self.multi.setdefault(parts, set()).add(gender)
+                    else:
+                        self.single.setdefault(parts[0], set()).add(gender)
+        self.max_len = max((len(k) for k in self.multi), default=1)
+        self.by_first: dict[str, list[tuple[tuple[str, ...], set[Gender | None]]]] = {}
+        for key, genders in sorted(self.multi.items(), key=lambda kv: -len(kv[0])):
+            self.by_first.setdefault(key[0], []).append((key, genders))
+
+    def candidates(self, word: str) -> list[tuple[str, str]]:
+        """(prefix, rest) splits of the normalised word, plus ة for a final ه on a definite noun (bing)."""
+        out = []
+        for prefix, rest in strip_prefixes(normalise(word)):
+            out.append((prefix, rest))
+            if _definite_prefix(prefix) and rest.endswith("ه"):
+                out.append((prefix, rest[:-1] + "ة"))
+        return out
+
+    def lookup(self, word: str) -> tuple[set[Gender | None], str] | None:
+        for prefix, rest in self.candidates(word):
+            if rest in self.single:
+                return self.single[rest], prefix
+        return None
+
+    def lookup_multi(self, texts: Sequence[str], start: int) -> tuple[set[Gender | None], int] | None:
+        """A multi-word form starting at ``start``: clitics on its first word, and the article on the
+        following words where the lexicon form has none (طبيب شرعي = الطبيب الشرعي)."""
+        following = [normalise(t) for t in texts[start + 1 : start + self.max_len]]
+        best: tuple[set[Gender | None], int] | None = None
+        for _, first in self.candidates(texts[start]):
+            for key, genders in self.by_first.get(first, ()):
+                if len(key) - 1 <= len(following) and all(
+                    part in (word, "ال" + word) or word == "ال" + part for part, word in zip(key[1:], following)
+                ):
+                    if best is None or len(key) > best[1]:
+                        best = genders, len(key)
+                    break
+        return best
+
+
+class ArabicAnalyser(GenderAnalyser):
+    """Reads the gender an Arabic translation gives the entity (see the module docstring)."""
+
+    lang = "ar"
+    name = "farahidi"
+
+    def __init__(self) -> None:
+        self.analyzer = farahidi.Analyzer()
+        self.analyzer.analyze("كتب")  # load the lexicon tables now, not on the first item
+        self.lexicon = _Lexicon()
+        self._memo: dict[str, list[AReading]] = {}
+        try:
+            self._version = package_version("farahidi")
+        except PackageNotFoundError:
+            self._version = getattr(farahidi, "__version__", "unknown")
+
+    def version(self) -> str:
+        return f"farahidi-{self._version}"
+
+    # -- farahidi ----------------------------------------------------------------------------
+
+    def readings(self, word: str) -> list[AReading]:
+        """farahidi's readings of ``word`` (memoised); hamza-less spellings are retried with hamza."""
+        if word not in self._memo:
+            found = self.analyzer.analyze(word)
+            bare = strip_diacritics(word)
+            if not found and bare != word:
+                found = self.analyzer.analyze(bare)
+            if not found:
+                variants = []
+                if bare.startswith("ا"):
+                    variants += ["أ" + bare[1:], "إ" + bare[1:]]
+                clitic = re.match("^(?:و|ف|ب|ل|ال|وال|بال|فال|لل)ا", bare)
+                if clitic:
+                    k = clitic.end() - 1
+                    variants += [bare[:k] + "أ" + bare[k + 1 :], bare[:k] + "إ" + bare[k + 1 :]]
+                if bare.endswith("ى"):
+                    variants.append(bare[:-1] + "ي")
+                elif bare.endswith("ي"):
+                    variants.append(bare[:-1] + "ى")
+                if bare.endswith("ه"):
+                    variants.append(bare[:-1] + "ة")
+                if "إ" in bare:
+                    variants.append(bare.replace("إ", "ا"))
+                for variant in variants:
+                    found = self.analyzer.analyze(variant)
+                    if found:
+                        break
+            self._memo[word] = [_reduce(a) for a in found]
+        return self._memo[word]
+
+    def noun_genders(self, word: str) -> set[Gender]:
+        """Genders of the noun readings (singular/plural preferred over farahidi's rarer dual parses)."""
+        nouns = [r for r in self.readings(word) if r.noun and r.gender is not None]
+        main = [r for r in nouns if r.number != "مثنى"]
+        return {r.gender for r in (main or nouns) if r.gender is not None}
+
+    def verb_gender(self, word: str) -> Gender | None:
+        """The subject gender of a finite verb (قالت → feminine), from its 3rd-person readings."""
+        if normalise(word) in _PARTICLE_KEYS:
+            return None
+        verbs = [r for r in self.readings(word) if r.pos == "فعل" and r.third_person]
+        gender = _single(r.subject for r in verbs)
+        if gender is None and verbs:
+            best = max(r.score for r in verbs)
+            gender = _single(r.subject for r in verbs if r.score == best)
+        return gender
+
+    # -- reading one item --------------------------------------------------------------------
+
+    def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
+        return [self._read_one(item) for item in items]
+
+    def _function_word(self, text: str) -> bool:
+        key = normalise(text)
+        return key in _PARTICLE_KEYS or key in _PRONOUNS or key in _RELATIVE_KEYS or key in _DEMONSTRATIVE_KEYS
+
+    def _pronoun(self, text: str) -> Gender | None:
+        key = normalise(text)
+        for prefix in ("", "و", "ف"):
+            if key.startswith(prefix) and key[len(prefix) :] in _PRONOUNS:
+                return _PRONOUNS[key[len(prefix) :]]
+        return None
+
+    def _noun_like(self, text: str) -> bool:
+        """A plausible head noun: a noun reading, and not a word whose best reading is a verb (باع، حصل)
+        unless the article or ta marbuta shows it is nominal; or a word farahidi does not know."""
+        readings = self.readings(text)
+        if not readings:
+            return True  # a loanword or a typo: the ending still tells something
+        if not any(r.noun for r in readings):
+            return False
+        if self._definite(text) or normalise(text).endswith("ة"):
+            return True
+        best = max(readings, key=lambda r: r.score)
+        return best.pos != "فعل" or best.score == 0
+
+    def _is_noun(self, text: str) -> bool:
+        return bool(self.noun_genders(text)) or any(r.noun for r in self.readings(text))
+
+    def _construct_head(self, texts: list[str], k: int) -> int:
+        """The word before k when k is only the complement of a construct phrase (مدبرة [المنزل])."""
+        if k == 0 or self._function_word(texts[k - 1]) or self._pronoun(texts[k - 1]):
+            return k
+        multi = self.lexicon.lookup_multi(texts, k - 1)
+        if multi:
+            return k - 1
+        if self.lexicon.lookup(texts[k]):
+            return k  # a person noun itself (باب [الميكانيكي]): keep it
+        prev = normalise(texts[k - 1])
+        definite = any(_definite_prefix(p) for p, _ in strip_prefixes(normalise(texts[k]))[1:])
+        prev_definite = any(_definite_prefix(p) for p, _ in strip_prefixes(prev)[1:])
+        if definite and not prev_definite and self._is_noun(texts[k - 1]) and (
+            self.lexicon.lookup(texts[k - 1]) or prev.endswith("ة")
+            or not any(r.pos == "فعل" for r in self.readings(texts[k - 1]))
+        ):
+            return k - 1
+        return k
+
+    def _read_one(self, item: TargetEntity) -> GenderReading:
+        span = sorted(i for i in set(item.entity) if 0 <= i < len(item.tokens))
+        if not span:
+            return GenderReading(Gender.UNKNOWN, "no target words aligned to the entity")
+        words = _words(item)
+        texts = [w.text for w in words]
+        index = {t: k for k, w in enumerate(words) for t in range(w.first, w.last + 1)}
+        span_words = sorted({index[i] for i in span if _ARABIC.search(texts[index[i]])})
+        aligned = tuple(item.tokens[i].text for i in span)
+        if not span_words:
+            return GenderReading(Gender.UNKNOWN, f"no Arabic word among the aligned words '{' '.join(aligned)}'",
+                                 aligned)
+
+        # 1. the head noun: a lexicon rendering of an entity (multi-word first, also one that starts just
+        #    before the aligned words: [شخص] ما, [الطبيب] الشرعي), else the first noun
+        head: int | None = None
+        length, lex_genders = 1, None
+        starts = [*span_words, *(k for k in (span_words[0] - 1, span_words[0] - 2) if k >= 0)]
+        for k in starts:
+            multi = self.lexicon.lookup_multi(texts, k)
+            if multi and k + multi[1] > span_words[0]:
+                head, (lex_genders, length) = k, multi
+                break
+        if head is None:
+            for k in span_words:
+                single = self.lexicon.lookup(texts[k])
+                if single and not self._pronoun(texts[k]) and not self._function_word(texts[k]):
+                    head, lex_genders = k, single[0]
+                    break
+        if head is None:
+            candidates = [k for k in span_words if not self._pronoun(texts[k]) and not self._function_word(texts[k])]
+            nouns = [k for k in candidates if self._noun_like(texts[k])]
+            if nouns:
+                head = self._construct_head(texts, nouns[0])
+                multi = self.lexicon.lookup_multi(texts, head)
+                single = self.lexicon.lookup(texts[head])
+                if multi:
+                    lex_genders, length = multi
+                elif single:
+                    lex_genders = single[0]
+        if head is None:
+            for k in span_words:
+                pronoun = self._pronoun(texts[k])
+                if pronoun:
+                    return GenderReading(pronoun, f"only a pronoun aligned: '{texts[k]}' ({_NAME[pronoun]})",
+                                         (texts[k],))
+            return GenderReading(Gender.UNKNOWN, f"no noun among the aligned words '{' '.join(aligned)}'",
+                                 aligned)
+        last = head + length - 1
+        tokens = item.tokens
+        noun = item.sentence[tokens[words[head].first].start : tokens[words[last].last].end]
+        # construct state (عامل البناء): the first word carries the gender; the phrase runs on
+        while last + 1 in span_words and not self._function_word(texts[last + 1]) and self._is_noun(texts[last + 1]):
+            last += 1
+
+        # 2. the noun's own gender: lexicon, closed list of masculine ة-nouns, farahidi
+        bare = [rest for _, rest in self.lexicon.candidates(texts[head])]
+        tool_genders = self.noun_genders(texts[head])
+        if lex_genders is not None and None not in lex_genders and len(lex_genders) == 1:
+            gender = next(iter(lex_genders))
+            assert gender is not None
+            agree = "; farahidi agrees" if tool_genders == {gender} else ""
+            return GenderReading(gender, f"noun '{noun}' {_NAME[gender]} (entity lexicon{agree})", (noun,))
+        if lex_genders is None and any(b in _MASCULINE_TA for b in bare):
+            return GenderReading(_M, f"noun '{noun}' masculine although ة-final (closed list)", (noun,))
+        if lex_genders is None and len(tool_genders) == 1:
+            gender = next(iter(tool_genders))
+            return GenderReading(gender, f"noun '{noun}' {_NAME[gender]} (farahidi)", (noun,))
+        known = bool(self.readings(texts[head]))
+        if lex_genders is not None:
+            why = f"noun '{noun}' has one form for both genders (entity lexicon)"
+        elif tool_genders:
+            why = f"noun '{noun}' may be either gender (farahidi)"
+        elif known:
+            why = f"'{noun}' has no noun reading in farahidi"
+        else:
+            why = f"'{noun}' is unknown to farahidi"
+
+        # 3. the words that agree with it
+        agreement = self._agreement(texts, head, last)
+        if agreement:
+            gender, what, word = agreement
+            return GenderReading(gender, f"{why}; {what} '{word}' agrees {_NAME[gender]}", (noun, word))
+
+        # 4. an unknown word's ending: ta marbuta is feminine, no feminine ending is masculine
+        if lex_genders is None and not tool_genders and not known:
+            stem = normalise(texts[head])
+            if stem.endswith("ة") or stem.endswith("ات"):
+                return GenderReading(_F, f"{why}; feminine ending ة", (noun,))
+            return GenderReading(_M, f"{why}; no feminine ending (ة)", (noun,))
+        return GenderReading(Gender.UNKNOWN, f"{why}; no agreeing word", (noun,))
+
+    def _oblique(self, texts: list[str], head: int) -> bool:
+        """Whether the noun carries a preposition (ب+، ل+، ك+ or a preceding من، إلى، مع …)."""
+        if head > 0 and normalise(texts[head - 1]) in _PREPOSITION_KEYS:
+            return True
+        found = self.lexicon.lookup(texts[head])
+        if found is not None:
+            return any(c in found[1].replace("ال", "") for c in "بلك")
+        nouns = [r for r in self.readings(texts[head]) if r.noun]
+        return bool(nouns) and all(r.preposition for r in nouns)
+
+    def _definite(self, text: str) -> bool:
+        return any(_definite_prefix(p) for p, _ in strip_prefixes(normalise(text))[1:])
+
+    def _clause_initial(self, texts: list[str], head: int) -> bool:
+        k = head - 1
+        while k >= 0 and normalise(texts[k]) in _SKIPPABLE_KEYS:
+            k -= 1
+        return k < 0 or not _ARABIC.search(texts[k]) or normalise(texts[k]) in _OPENER_KEYS
+
+    def _agreement(self, texts: list[str], head: int, last: int) -> tuple[Gender, str, str] | None:
+        """The first word next to the noun phrase that shows the noun's gender, if any."""
+        subject = not self._oblique(texts, head)
+        if head > 0 and normalise(texts[head - 1]) in _DEMONSTRATIVE_KEYS:
+            return _DEMONSTRATIVE_KEYS[normalise(texts[head - 1])], "demonstrative", texts[head - 1]
+        nxt = last + 1
+        if nxt < len(texts):
+            word = texts[nxt]
+            key = normalise(word)
+            if key in _RELATIVE_KEYS:
+                return _RELATIVE_KEYS[key], "relative pronoun", word
+            if self._definite(word) == self._definite(texts[head]) and not self.lexicon.lookup(word):
+                adjectives = [r for r in self.readings(word) if r.noun and r.type in _ADJECTIVE_TYPES]
+                gender = _single(r.gender for r in adjectives)
+                if gender and _single(r.gender for r in self.readings(word) if r.noun) == gender:
+                    return gender, "adjective", word
+            if subject and self._pronoun(word) and key in _PRONOUNS:
+                return _PRONOUNS[key], "copula pronoun", word
+        if not subject:
+            return None
+        if self._clause_initial(texts, head):
+            k = nxt
+            while k < len(texts) and k <= last + 3:
+                word = texts[k]
+                key = normalise(word)
+                if key in _SKIPPABLE_KEYS:
+                    k += 1
+                    continue
+                if not _ARABIC.search(word) or self._function_word(word) or self._pronoun(word):
+                    break
+                gender = self.verb_gender(word)
+                if gender:
+                    return gender, "verb", word
+                break
+        before = head - 1
+        while before >= 0 and normalise(texts[before]) in _SKIPPABLE_KEYS:
+            before -= 1
+        if before >= 0 and not self._function_word(texts[before]) and not self._is_noun_only(texts[before]):
+            gender = self.verb_gender(texts[before])
+            if gender:
+                return gender, "verb before the subject", texts[before]
+        return None
+
+    def _is_noun_only(self, text: str) -> bool:
+        return not any(r.pos == "فعل" for r in self.readings(text))

@@ -1,0 +1,517 @@
+"""Hebrew gender analyser: hspell's morphological dictionary (``hspell -l``) + the entity lexicon.
+
+Unvocalised Hebrew spells many profession nouns the same in both genders (מורה more/mora, מנקה,
+ממונה, אופה), glues proclitics to the noun (ה+, ו+, ב+, ל+, מ+, ש+, כש+) and marks the feminine with
+endings that also end masculine words (־ה, ־ת). So the noun's gender is read from a dictionary, not
+from its last letter: first the entity lexicon (curated renderings of the WinoMT entities, clitics
+stripped), then hspell's readings (nouns, adjectives and participles; finite verbs are ignored, and
+construct-state readings count only when a noun follows). Only when the noun leaves it open do the
+words that agree with it decide: an attributive adjective or אחד/אחת, a copula pronoun, the verb
+the entity is the subject of (past 3sg fem ־ה, future ת־, participles) after or before it. Pronouns
+elsewhere in the sentence are coreference, not agreement, and are never used: they would only copy
+the English pronoun.
+
+hspell runs once per batch, over every word the batch needs, in one subprocess (ISO-8859-8 in and
+out); its readings are memoised for the analyser's lifetime.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from discotest.errors import InputError
+from discotest.lang.lexicon import entity_lexicon
+from discotest.lang.morph.base import Gender, GenderAnalyser, GenderReading, TargetEntity
+
+_M, _F = Gender.MALE, Gender.FEMALE
+_NAME = {_M: "masculine", _F: "feminine"}
+_HEBREW = re.compile(r"[\u05d0-\u05ea]")
+_NIQQUD = re.compile(r"[\u0591-\u05bd\u05bf-\u05c7]")
+_QUOTES = {'"', "'", "\u05f3", "\u05f4", "\u2019"}  # geresh/gershayim inside abbreviations (מנכ"ל, צ'יף)
+# proclitic sequences: (ו)(ש|כש)(ב|כ|ל|מ)(ה), each part optional
+_PREFIX = re.compile(r"ו?(?:כש|ש)?[בכלמ]?ה?")
+_PREPOSITION_PREFIX = set("בכלמ")
+# closed class: 3rd-person pronouns (hspell tags them only as "שונות")
+_PRONOUNS = {"הוא": _M, "היא": _F, "הם": _M, "הן": _F}
+_PRONOUN_PREFIXES = ("", "ו", "ש", "וש", "כש", "וכש")
+# words that put a noun in an oblique role (it cannot be the verb's subject)
+_PREPOSITIONS = {
+    "את", "של", "עם", "על", "אל", "מן", "אצל", "עבור", "בשביל", "לפני", "אחרי", "נגד", "כנגד", "מול",
+    "ליד", "בפני", "לגבי", "אודות", "בין", "כמו", "על-ידי", "ע\"י", "לעבר", "מאת", "לידי", "אותו", "אותה",
+}
+# adverbs and particles that may stand between a subject and its verb
+_SKIPPABLE = {"לא", "גם", "כבר", "תמיד", "מעולם", "עדיין", "אז", "רק", "מאוד", "באמת", "אכן", "אף", "פעם", "כן"}
+# words that open a new clause: agreement does not cross them
+_CLAUSE_OPENERS = {
+    "כי", "אבל", "אך", "אולם", "או", "אם", "כאשר", "בגלל", "משום", "מפני", "מכיוון", "כיוון", "למרות",
+    "ואז", "כדי", "אשר", "היות", "לכן", "ולכן",
+}
+_DEMONSTRATIVES = {"הזה": _M, "הזאת": _F, "הזו": _F, "ההוא": _M, "ההיא": _F, "אחד": _M, "אחת": _F}
+
+
+@dataclass(frozen=True)
+class HReading:
+    """One hspell analysis of a word: part of speech and the features that matter here."""
+
+    pos: str  # ע noun, ת adjective, פ verb, x function word
+    gender: Gender | None
+    person: str | None  # 1 / 2 / 3 for finite verbs
+    tense: str | None  # עבר / הווה / עתיד / ציווי / מקור
+    plural: bool
+    construct: bool  # סמיכות
+    prefix: str  # proclitics hspell split off ("" for the bare word)
+    proper: bool  # פרטי (proper noun)
+    suffix: bool  # a possessive suffix (כינוי): מזכירה read as מזכיר+ה "her secretary"
+
+    @property
+    def nominal(self) -> bool:
+        """Noun, adjective or participle: something whose gender is the noun's own."""
+        return self.pos in ("ע", "ת") or (self.pos == "פ" and self.tense == "הווה")
+
+    @property
+    def finite_3rd(self) -> bool:
+        """A verb form that agrees with a 3rd-person subject (past/future 3rd person, participle)."""
+        return self.pos == "פ" and (self.tense == "הווה" or (self.person == "3" and self.tense in ("עבר", "עתיד")))
+
+
+def _parse_reading(line: str, prefix: str) -> HReading | None:
+    match = re.match(r"^\t(.*)\((.*)\)\s*$", line)
+    if not match:
+        return None
+    feats = match.group(2).split(",")
+    gender = _M if "ז" in feats else _F if "נ" in feats else None
+    person = next((f for f in feats if f in ("1", "2", "3")), None)
+    tense = next((f for f in feats if f in ("עבר", "הווה", "עתיד", "ציווי", "מקור")), None)
+    return HReading(
+        pos=feats[0],
+        gender=gender,
+        person=person,
+        tense=tense,
+        plural="רבים" in feats,
+        construct="סמיכות" in feats,
+        prefix=prefix,
+        proper="פרטי" in feats,
+        suffix=any(f.startswith("כינוי") for f in feats),
+    )
+
+
+def parse_hspell(output: str) -> dict[str, list[HReading]]:
+    """Readings per word from ``hspell -l`` output (blocks "מילה חוקית: W" / "צירוף חוקי: P+W")."""
+    readings: dict[str, list[HReading]] = {}
+    current: list[HReading] | None = None
+    prefix = ""
+    for line in output.splitlines():
+        header = re.match(r"^(?:מילה חוקית|צירוף חוקי): (.+)$", line)
+        if header:
+            segmented = header.group(1).strip()
+            prefix, _, _ = segmented.rpartition("+")
+            current = readings.setdefault(segmented.replace("+", ""), [])
+        elif line.startswith("\t") and current is not None:
+            reading = _parse_reading(line, prefix)
+            if reading is not None:
+                current.append(reading)
+        elif line.strip():
+            current = None  # the list of misspelled words: no readings
+    return readings
+
+
+def hspell_word(text: str) -> str:
+    """The spelling hspell is given: niqqud removed, Hebrew geresh/gershayim as ASCII quotes."""
+    return _NIQQUD.sub("", text).replace("\u05f3", "'").replace("\u05f4", '"').replace("\u2019", "'")
+
+
+def strip_prefixes(word: str) -> list[tuple[str, str]]:
+    """(prefix, rest) for the bare word and every valid proclitic split leaving at least two letters."""
+    out = [("", word)]
+    for k in range(1, min(5, len(word) - 1)):
+        head = word[:k]
+        if _PREFIX.fullmatch(head):
+            out.append((head, word[k:]))
+    return out
+
+
+def _single(genders: Iterable[Gender | None]) -> Gender | None:
+    found = {g for g in genders if g is not None}
+    return found.pop() if len(found) == 1 else None
+
+
+@dataclass
+class _Word:
+    """An orthographic word rebuilt from tokens (``מנכ " ל`` → ``מנכ"ל``) and the tokens it covers."""
+
+    text: str
+    first: int
+    last: int
+
+
+def _abbreviation(left: str, quote: str, right: str) -> bool:
+    """Gershayim before the last letter (רו"ח, מנכ"ל, מנכ"לית) or geresh after צ/ג/ז/ת (צ'יף)."""
+    if quote in ('"', "\u05f4"):
+        return len(right) == 1 or (len(right) == 3 and right.endswith(("ית", "ים")))
+    return left[-1] in "צגזתץ" and len(right) <= 4
+
+
+def _words(item: TargetEntity) -> list[_Word]:
+    """Tokens joined back into written words where a quote mark sits inside an abbreviation.
+
+    ``מנכ"ל`` is tokenised ``מנכ " ל``; outputs also write ``המנכ" ל`` and ``הצ 'יף``, so a space on one
+    side of the quote is tolerated when the pieces look like an abbreviation or a geresh loanword.
+    """
+    words: list[_Word] = []
+    tokens = item.tokens
+    i = 0
+    while i < len(tokens):
+        j = i
+        text = tokens[i].text
+        while j + 2 < len(tokens) and tokens[j + 1].text in _QUOTES:
+            left, quote, right = tokens[j], tokens[j + 1], tokens[j + 2]
+            glued_left, glued_right = left.end == quote.start, quote.end == right.start
+            hebrew = _HEBREW.search(left.text) and _HEBREW.fullmatch(right.text[:1] or "x")
+            if not hebrew or not (glued_left or glued_right):
+                break
+            if not (glued_left and glued_right) and not _abbreviation(left.text, quote.text, right.text):
+                break
+            text += quote.text + right.text
+            j += 2
+        words.append(_Word(text, i, j))
+        i = j + 1
+    return words
+
+
+class _Lexicon:
+    """The entity lexicon as form → genders; ``None`` marks a common (epicene) form."""
+
+    def __init__(self) -> None:
+        self.single: dict[str, set[Gender | None]] = {}
+        self.multi: dict[tuple[str, ...], set[Gender | None]] = {}
+        for forms in entity_lexicon("he").values():
+            for gender, cell in ((_M, forms.masculine), (_F, forms.feminine), (None, forms.common)):
+                for form in cell:
+                    parts = tuple(form.split())
+                    target = self.multi if len(parts) > 1 else self.single
+                    target.setdefault(parts if len(parts) > 1 else parts[0], set()).add(gender)  # type: ignore[arg-type]
+        self.max_len = max((len(k) for k in self.multi), default=1)
+
+    def lookup(self, word: str) -> tuple[set[Gender | None], str] | None:
+        """Genders of the first lexicon form found by stripping proclitics, and the form."""
+        for _, rest in strip_prefixes(hspell_word(word)):
+            if rest in self.single:
+                return self.single[rest], rest
+        return None
+
+    def lookup_multi(self, texts: Sequence[str], start: int) -> tuple[set[Gender | None], int] | None:
+        """A multi-word form starting at ``start`` (first word may carry clitics): genders and length."""
+        for length in range(min(self.max_len, len(texts) - start), 1, -1):
+            rest = tuple(texts[start + 1 : start + length])
+            for _, first in strip_prefixes(hspell_word(texts[start])):
+                genders = self.multi.get((first, *rest))
+                if genders:
+                    return genders, length
+        return None
+
+
+class HebrewAnalyser(GenderAnalyser):
+    """Reads the gender a Hebrew translation gives the entity (see the module docstring)."""
+
+    lang = "he"
+    name = "hspell"
+
+    def __init__(self) -> None:
+        self.binary = shutil.which("hspell")
+        if self.binary is None:
+            raise InputError("hspell is not installed: apt-get install hspell")
+        self._version = self._ask_version()
+        self.lexicon = _Lexicon()
+        self._memo: dict[str, list[HReading]] = {}
+
+    def _ask_version(self) -> str:
+        try:
+            out = subprocess.run([self.binary, "-V"], capture_output=True, check=False, timeout=30)
+        except (OSError, subprocess.SubprocessError):
+            return "unknown"
+        match = re.search(rb"Hspell\s+([\d.]+)", out.stdout + out.stderr)
+        return match.group(1).decode() if match else "unknown"
+
+    def version(self) -> str:
+        return f"hspell-{self._version}"
+
+    # -- hspell ------------------------------------------------------------------------------
+
+    def analyse_words(self, words: Iterable[str]) -> None:
+        """Run hspell once over every word not seen before and memoise the readings."""
+        todo = sorted({w for w in (hspell_word(w) for w in words) if w not in self._memo and _HEBREW.search(w)})
+        if not todo:
+            return
+        sendable = [w for w in todo if re.fullmatch(r"[\u05d0-\u05ea\"']+", w)]
+        parsed: dict[str, list[HReading]] = {}
+        if sendable:
+            data = "\n".join(sendable).encode("iso-8859-8") + b"\n"
+            try:
+                out = subprocess.run([self.binary, "-l"], input=data, capture_output=True, check=False, timeout=600)
+            except (OSError, subprocess.SubprocessError) as exc:
+                raise InputError(f"hspell failed: {exc}") from None
+            parsed = parse_hspell(out.stdout.decode("iso-8859-8", errors="replace"))
+        for word in todo:
+            self._memo[word] = parsed.get(word, [])
+
+    def readings(self, word: str) -> list[HReading]:
+        return self._memo.get(hspell_word(word), [])
+
+    # -- reading one item --------------------------------------------------------------------
+
+    def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
+        needed: list[str] = []
+        for item in items:
+            if item.entity:
+                words = _words(item)
+                lo, hi = min(item.entity), max(item.entity)
+                for w in words:
+                    if w.last >= lo - 3 and w.first <= hi + 6:
+                        needed.extend([w.text, *w.text.split("-")])
+        self.analyse_words(needed)
+        return [self._read_one(item) for item in items]
+
+    def _function_word(self, text: str) -> bool:
+        """Prepositions, particles and the like (hspell's "שונות"): never the entity's head noun."""
+        word = hspell_word(text)
+        return word in _PREPOSITIONS or word in _CLAUSE_OPENERS or word in _SKIPPABLE or any(
+            r.pos == "x" for r in self.readings(word)
+        )
+
+    def _nominal_gender(self, words: list[_Word], k: int) -> tuple[set[Gender], bool]:
+        """Genders of word k's noun/adjective/participle readings, and whether hspell knows it at all.
+
+        Construct-state readings count only when a noun follows; readings with a possessive suffix
+        only when there is nothing else (למזכירה is "to the secretary", not "to her secretary").
+        """
+        found = self.readings(words[k].text.split("-")[0])
+        followed_by_noun = k + 1 < len(words) and any(
+            r.pos in ("ע", "ת") for r in self.readings(words[k + 1].text.split("-")[0])
+        )
+        nominal = [r for r in found if r.nominal and not r.proper and (followed_by_noun or not r.construct)]
+        plain = [r for r in nominal if not r.suffix]
+        return {r.gender for r in (plain or nominal) if r.gender is not None}, bool(found)
+
+    def _construct_head(self, texts: list[str], k: int) -> int:
+        """The word before k when k is only the complement of a construct phrase (פקידת [הקבלה])."""
+        if k == 0 or self._function_word(texts[k - 1]):
+            return k
+        multi = self.lexicon.lookup_multi(texts, k - 1)
+        if multi and multi[1] >= 2:
+            return k - 1
+        if self.lexicon.lookup(texts[k]) or self._pronoun(texts[k]):
+            return k  # a person noun itself (חדר [הספרנית]): keep it
+        prev = self.readings(texts[k - 1])
+        definite = any(r.prefix.endswith("ה") for r in self.readings(texts[k]))
+        if definite and any(r.pos == "ע" and r.construct and not r.prefix for r in prev):
+            return k - 1
+        return k
+
+    def _read_one(self, item: TargetEntity) -> GenderReading:
+        span = sorted(i for i in set(item.entity) if 0 <= i < len(item.tokens))
+        if not span:
+            return GenderReading(Gender.UNKNOWN, "no target words aligned to the entity")
+        words = _words(item)
+        texts = [w.text for w in words]
+        index = {t: k for k, w in enumerate(words) for t in range(w.first, w.last + 1)}
+        span_words = sorted({index[i] for i in span if _HEBREW.search(texts[index[i]])})
+        aligned = tuple(item.tokens[i].text for i in span)
+        if not span_words:
+            return GenderReading(Gender.UNKNOWN, f"no Hebrew word among the aligned words '{' '.join(aligned)}'",
+                                 aligned)
+
+        # 1. the head noun: a lexicon rendering of an entity (multi-word first), else the first noun
+        head: int | None = None
+        length, lex_genders = 1, None
+        for k in span_words:
+            multi = self.lexicon.lookup_multi(texts, k)
+            if multi:
+                head, (lex_genders, length) = k, multi
+                break
+        if head is None:
+            for k in span_words:
+                single = self.lexicon.lookup(texts[k])
+                if single and not self._pronoun(texts[k]):
+                    head, lex_genders = k, single[0]
+                    break
+        if head is None:
+            for k in span_words:
+                if not self._pronoun(texts[k]) and not self._function_word(texts[k]):
+                    genders, known = self._nominal_gender(words, k)
+                    if genders or not known:  # a noun, or a word hspell does not know (a loanword?)
+                        head = k
+                        break
+            if head is not None:
+                head = self._construct_head(texts, head)
+                multi = self.lexicon.lookup_multi(texts, head)
+                single = self.lexicon.lookup(texts[head])
+                if multi:
+                    lex_genders, length = multi
+                elif single:
+                    lex_genders = single[0]
+        if head is None:
+            for k in span_words:
+                pronoun = self._pronoun(texts[k])
+                if pronoun:
+                    return GenderReading(pronoun, f"only a pronoun aligned: '{texts[k]}' ({_NAME[pronoun]})",
+                                         (texts[k],))
+            return GenderReading(Gender.UNKNOWN, f"no noun among the aligned words '{' '.join(aligned)}'",
+                                 aligned)
+        last = head + length - 1
+        # construct state (עובד הבניין): the first word carries the gender; the phrase runs on
+        while last + 1 in span_words and any(r.pos == "ע" for r in self.readings(texts[last + 1])):
+            last += 1
+        tokens = item.tokens
+        noun = item.sentence[tokens[words[head].first].start : tokens[words[head + length - 1].last].end]
+
+        # 2. the noun's own gender: lexicon, then hspell
+        tool_genders, known = self._nominal_gender(words, head)
+        if lex_genders is not None and None not in lex_genders and len(lex_genders) == 1:
+            gender = next(iter(lex_genders))
+            assert gender is not None
+            agree = "; hspell agrees" if tool_genders == {gender} else ""
+            return GenderReading(gender, f"noun '{noun}' {_NAME[gender]} (entity lexicon{agree})", (noun,))
+        if lex_genders is None and len(tool_genders) == 1:
+            gender = next(iter(tool_genders))
+            return GenderReading(gender, f"noun '{noun}' {_NAME[gender]} (hspell)", (noun,))
+        if lex_genders is not None:
+            why = f"noun '{noun}' is spelled the same in both genders (entity lexicon)"
+        elif tool_genders:
+            why = f"noun '{noun}' is spelled the same in both genders (hspell)"
+        elif known:
+            why = f"'{noun}' has no noun reading in hspell"
+        else:
+            why = f"'{noun}' is unknown to hspell"
+
+        # 3. the words that agree with it
+        agreement = self._agreement(words, head, last)
+        if agreement:
+            gender, what, word = agreement
+            return GenderReading(gender, f"{why}; {what} '{word}' agrees {_NAME[gender]}", (noun, word))
+
+        # 4. an unknown word's ending: ־ית is feminine; no feminine ending at all is masculine
+        if lex_genders is None and not tool_genders:
+            bare = hspell_word(texts[head])
+            if bare.endswith("ית") and len(bare) > 3:
+                return GenderReading(_F, f"{why}; feminine ending ־ית", (noun,))
+            if not known and not bare.endswith(("ה", "ת")):
+                return GenderReading(_M, f"{why}; no feminine ending (־ה, ־ת, ־ית)", (noun,))
+        return GenderReading(Gender.UNKNOWN, f"{why}; no agreeing word", (noun,))
+
+    @staticmethod
+    def _pronoun(text: str) -> Gender | None:
+        for prefix in _PRONOUN_PREFIXES:
+            if text.startswith(prefix) and text[len(prefix) :] in _PRONOUNS:
+                return _PRONOUNS[text[len(prefix) :]]
+        return None
+
+    def _oblique(self, words: list[_Word], head: int) -> bool:
+        """Whether the noun carries a preposition (ל+, ב+, מ+, כ+ or a preceding את/של/עם …)."""
+        text = hspell_word(words[head].text)
+        if head > 0 and words[head - 1].text in _PREPOSITIONS:
+            return True
+        readings = self.readings(text)
+        if text in self.lexicon.single or any(r.prefix == "" and r.nominal for r in readings):
+            return False
+        prefixes = {r.prefix for r in readings if r.nominal}
+        if not prefixes:
+            prefixes = {p for p, rest in strip_prefixes(text)[1:] if rest in self.lexicon.single}
+        return bool(prefixes) and all(_PREPOSITION_PREFIX & set(p) for p in prefixes)
+
+    def _definite(self, text: str) -> bool | None:
+        """Whether the word carries the article ה (None when ל/ב/כ may hide it: לרופא = la-rofe)."""
+        prefixes = {r.prefix for r in self.readings(text) if r.nominal}
+        if not prefixes:
+            prefixes = {p for p, rest in strip_prefixes(text)[1:] if rest in self.lexicon.single}
+            if not prefixes:
+                return text.startswith("ה") or None
+        if any(p.endswith("ה") for p in prefixes):
+            return True
+        if any(p and p[-1] in "בלכ" for p in prefixes):
+            return None
+        return False
+
+    def _clause_initial(self, texts: list[str], head: int) -> bool:
+        """Nothing but adverbs between the noun and the start of its clause (so it may be the subject)."""
+        prefixes = {r.prefix for r in self.readings(texts[head]) if r.nominal}
+        if not prefixes:
+            prefixes = {p for p, rest in strip_prefixes(texts[head]) if rest in self.lexicon.single}
+        if prefixes and all("ש" in p for p in prefixes):
+            return True  # שהמורה, כשהמורה: the noun opens a subordinate clause
+        k = head - 1
+        while k >= 0:
+            word = texts[k]
+            if not _HEBREW.search(word) or word in _CLAUSE_OPENERS:
+                return True
+            if word in _SKIPPABLE:
+                k -= 1
+                continue
+            return False
+        return True
+
+    def _agreement(self, words: list[_Word], head: int, last: int) -> tuple[Gender, str, str] | None:
+        """The first word next to the noun phrase that shows the noun's gender, if any."""
+        texts = [hspell_word(w.text) for w in words]
+        subject = not self._oblique(words, head)
+        nxt = last + 1
+        if nxt < len(words):
+            word = texts[nxt]
+            if word in _DEMONSTRATIVES:
+                return _DEMONSTRATIVES[word], "demonstrative/numeral", word
+            definite = self._definite(texts[head])
+            readings = self.readings(word)
+            # an attributive adjective: bare or with the article only, matching the noun's definiteness
+            adjectives = [
+                r for r in readings
+                if r.pos == "ת" and not r.construct and r.prefix in ("", "ה")
+                and (definite is None or (r.prefix == "ה") == definite)
+            ]
+            gender = _single(r.gender for r in adjectives)
+            nominal = _single(r.gender for r in readings if r.nominal and not r.construct and r.prefix in ("", "ה"))
+            if gender and nominal == gender and not self._function_word(word):
+                return gender, "adjective", word
+            if subject and word in _PRONOUNS:
+                return _PRONOUNS[word], "copula pronoun", word
+            plain_verb = any(r.finite_3rd and not r.prefix for r in readings)
+            if word.startswith("ש") and not self._pronoun(word) and not plain_verb:
+                gender = _single(r.gender for r in readings if r.finite_3rd and r.prefix == "ש")
+                if gender:
+                    return gender, "verb of the relative clause", word
+        if not subject:
+            return None
+        if self._clause_initial(texts, head):
+            # subject-verb order: the verb follows, maybe after adverbs or adjectives
+            k = nxt
+            while k < len(words) and k <= last + 4:
+                word = texts[k]
+                if not _HEBREW.search(word) or word in _CLAUSE_OPENERS or self._pronoun(word):
+                    break
+                if word in _SKIPPABLE:
+                    k += 1
+                    continue
+                readings = self.readings(word)
+                verbs = [r for r in readings if r.finite_3rd and r.prefix == ""]
+                verbs = [r for r in verbs if not r.suffix] or verbs  # נתנה "she gave", not "he gave her"
+                if verbs:
+                    gender = _single(r.gender for r in verbs)
+                    return (gender, "verb", word) if gender else None
+                if not any(r.pos == "ת" for r in readings):
+                    break  # only adjectives may stand between the subject and its verb
+                k += 1
+        # verb-subject order: "הופתעה המטפלת", "כשהגיע המוביל"
+        before = head - 1
+        while before >= 0 and texts[before] in _SKIPPABLE:
+            before -= 1
+        if before >= 0:
+            verbs = [r for r in self.readings(texts[before]) if r.finite_3rd and r.tense != "הווה"]
+            verbs = [r for r in verbs if not r.suffix] or verbs
+            opener = before == 0 or not _HEBREW.search(texts[before - 1]) or texts[before - 1] in _CLAUSE_OPENERS
+            if verbs and (opener or all(r.prefix in ("כש", "וכש") for r in verbs)):
+                gender = _single(r.gender for r in verbs)
+                if gender:
+                    return gender, "verb before the subject", texts[before]
+        return None
