@@ -49,3 +49,11 @@ def test_german_compound_heads_match_the_lexicon():
     tokens = tokenize("Die Rechtsberaterin sprach mit dem Schneiderhaus .", "de")
     assert find_entity_tokens(tokens, "advisor", "de") == (1,)
     assert find_entity_tokens(tokens, "tailor", "de") == ()  # "-haus" is not a tailor
+
+
+def test_arabic_lexicon_matching_ignores_vowel_marks_and_alef_forms():
+    from discotest.lang.lexicon import normalise
+
+    assert normalise("الميكانيكيّة", "ar") == "الميكانيكية"
+    assert normalise("إمرأة", "ar") == normalise("امرأة", "ar")
+    assert normalise("הַמּוֹרָה", "he") == "המורה"

@@ -33,3 +33,8 @@ def test_hebrew_and_arabic_clitics_stay_attached():
 def test_moses_escapes_are_undone():
     assert normalise_moses("dem Olympia @-@ Rat , weil") == "dem Olympia-Rat , weil"
     assert normalise_moses("l ' agent a parlé à quelqu ' un .") == "l'agent a parlé à quelqu'un ."
+
+
+def test_arabic_marks_and_hebrew_gershayim_stay_inside_words():
+    assert texts("الميكانيكيّة قالت.", "ar") == ["الميكانيكيّة", "قالت", "."]
+    assert texts('המנכ"ל והצ\'יף אמרו "שלום".', "he") == ['המנכ"ל', "והצ'יף", "אמרו", '"', "שלום", '"', "."]
