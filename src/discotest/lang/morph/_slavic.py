@@ -17,21 +17,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import pymorphy3
 
 from discotest.lang.lexicon import entity_lexicon
-from discotest.lang.morph.base import Gender, GenderReading, TargetEntity
+from discotest.lang.morph.base import Gender, GenderReading, TargetEntity, Token
 
-MASC, FEM, NEUT, COMMON = "masc", "fem", "neut", "common"
+MASC, FEM, NEUT, COMMON, PLURAL = "masc", "fem", "neut", "common", "plural"
 GENDER_OF = {MASC: Gender.MALE, FEM: Gender.FEMALE, NEUT: Gender.NEUTRAL}
 GENDER_WORD = {MASC: "masculine", FEM: "feminine", NEUT: "neuter", COMMON: "common-gender"}
 
 # indefinite pronouns rendering "someone": no gender of their own, masculine agreement is only the default
 _INDEFINITE = re.compile(
     r"^(?:(?:кое-|будь-)(?:кто|кого|кому|кем|ком|хто|ким|кім)"
-    r"|(?:кто|кого|кому|кем|ком|хто|ким|кім)(?:-то|-либо|-нибудь|-небудь|сь)"
+    r"|(?:кто|кого|кому|кем|ком|хто|ким|кім)(?:-то|-либо|-нибудь|-небудь|сь|ось)"
     r"|де(?:хто|кого|кому|ким|кім))$"
 )
 # possessives that do not agree with the noun they precede (её врач = "her doctor")
@@ -53,6 +53,7 @@ class Reading:
     case: str | None = None  # nom gen dat acc ins loc voc
     marks_subject: bool = False  # past-tense verb or short adjective/participle: agrees with its subject
     finite: bool = False  # finite verb (present/future/past)
+    participle: bool = False  # adjective-like verb form (запропонованою дизайнером: it has its own agent)
 
 
 @dataclass(frozen=True)
@@ -60,11 +61,11 @@ class Vote:
     """A word that agrees with the entity, and the gender it shows."""
 
     index: int
-    gender: str  # masc / fem / neut
+    gender: str  # masc / fem / neut, or plural (a plural predicate)
     role: str  # "verb", "adjective", "relative pronoun", ...
 
 
-@lru_cache(maxsize=None)
+@cache
 def lexicon_classes(lang: str) -> dict[str, str]:
     """Single-word entity forms -> masc / fem / common (a form listed under two genders is common)."""
     out: dict[str, str] = {}
@@ -94,7 +95,7 @@ class Pymorphy:
         self._parse = lru_cache(maxsize=None)(self.morph.parse)
         self._readings: dict[str, tuple[Reading, ...]] = {}
 
-    def parses(self, word: str) -> list:
+    def parses(self, word: str) -> list[pymorphy3.analyzer.Parse]:
         return self._parse(word.lower())
 
     def known(self, word: str) -> bool:
@@ -113,7 +114,7 @@ class Pymorphy:
             self._readings[key] = tuple(dict.fromkeys(self._reading(p) for p in parses))
         return self._readings[key]
 
-    def _reading(self, parse) -> Reading:
+    def _reading(self, parse: pymorphy3.analyzer.Parse) -> Reading:
         tag = parse.tag
         grams = set(tag.grammemes)
         pos = tag.POS
@@ -126,7 +127,8 @@ class Pymorphy:
         if pos == "NOUN":
             return Reading("NOUN", parse.normal_form, gender, plural, case)
         if pos in ("ADJF", "PRTF"):
-            return Reading("ADJ", parse.normal_form, gender, plural, case)
+            participle = pos == "PRTF" or bool({"actv", "pssv"} & grams)
+            return Reading("ADJ", parse.normal_form, gender, plural, case, participle=participle)
         if pos in ("ADJS", "PRTS"):
             return Reading("ADJ", parse.normal_form, gender, plural, None, marks_subject=True)
         if pos == "VERB":
@@ -151,18 +153,22 @@ class Pymorphy:
         return Reading("X", parse.normal_form)
 
     def noun_gender(self, word: str) -> tuple[str | None, bool]:
-        """Lexical gender of a noun form (masc/fem/neut/common) and whether the dictionary knows it."""
-        genders = set()
-        for p in self.parses(word):
-            grams = set(p.tag.grammemes)
-            if p.tag.POS != "NOUN" or "plur" in grams and len(self.parses(word)) > 1 and "sing" not in grams:
-                continue
-            if "ms-f" in grams:
-                genders.add(COMMON)
-            genders |= {self._GENDERS[g] for g in ("masc", "femn", "neut") if g in grams}
-        if not genders:
-            return None, self.known(word)
-        return (genders.pop() if len(genders) == 1 else COMMON), self.known(word)
+        """Lexical gender of a noun form (masc/fem/neut/common) and whether the dictionary knows it.
+
+        The dictionary's first noun analysis wins (pymorphy orders them by frequency for Russian);
+        names and surnames only when nothing else is there.
+        """
+        nouns = [p for p in self.parses(word) if p.tag.POS == "NOUN"]
+        names = {"Surn", "Name", "Patr"}
+        nouns = [p for p in nouns if not (names & set(p.tag.grammemes))] or nouns
+        known = self.known(word)
+        if not nouns:
+            return None, known
+        grams = set(nouns[0].tag.grammemes)
+        same = {g for p in nouns if p.normal_form == nouns[0].normal_form for g in ("masc", "femn") if g in p.tag}
+        if "ms-f" in grams or same == {"masc", "femn"}:
+            return COMMON, known  # судья (ru ms-f), суддя (uk: one masc and one femn analysis)
+        return next((self._GENDERS[g] for g in ("masc", "femn", "neut") if g in grams), None), known
 
 
 # ---------------------------------------------------------------------------------------------
@@ -174,7 +180,7 @@ def _is_nounish(readings: Sequence[Reading]) -> bool:
 
 
 def _is_adjectival(readings: Sequence[Reading]) -> bool:
-    return any(r.pos in ("ADJ", "DET") or r.pos == "VERB" and not r.finite for r in readings)
+    return any(r.pos in ("ADJ", "DET") for r in readings)
 
 
 def pick_head(item: TargetEntity, readings: Sequence[Sequence[Reading]], lang: str) -> int | None:
@@ -196,8 +202,8 @@ def pick_head(item: TargetEntity, readings: Sequence[Sequence[Reading]], lang: s
             return 2
         if _LATIN.match(word):
             return 2
-        if _is_adjectival(rs) and not any(r.pos == "VERB" and r.finite for r in rs):
-            return 1
+        if _is_adjectival(rs) and not any(r.pos == "VERB" and r.finite or r.pos == "ADV" for r in rs):
+            return 1  # an adjective can stand for the noun (дежурная); an adverb (чистіше 'more cleanly') cannot
         return 0
 
     span = sorted(item.entity)
@@ -228,14 +234,13 @@ def could_be_subject(readings: Sequence[Reading], word: str) -> bool:
 
 def _modifier_gender(readings: Sequence[Reading], head_cases: set[str]) -> str | None:
     """Gender shown by a prenominal adjective/determiner whose case fits the noun's, if unambiguous."""
-    fitting = [r for r in readings if r.pos in ("ADJ", "DET", "PRON", "NUM") and not r.plural and r.lemma not in _NON_AGREEING
-               and r.case and (not head_cases or r.case in head_cases) and not r.marks_subject]
+    if any(r.participle for r in readings):
+        return None  # a participle before the noun usually governs it (моделлю, запропонованою дизайнером)
+    fitting = [r for r in readings if r.pos in ("ADJ", "DET", "PRON", "NUM") and not r.plural
+               and r.lemma not in _NON_AGREEING and r.case in head_cases and not r.marks_subject]
     genders = {r.gender for r in fitting}
-    if len(genders) == 1 and None not in genders:
-        return genders.pop()
-    if genders == {MASC, NEUT}:
-        return None  # masculine/neuter syncretism (нового, новому) shows nothing beyond "not feminine"
-    return None
+    # several genders (нового: masculine or neuter) or none: the form shows nothing definite
+    return genders.pop() if len(genders) == 1 and None not in genders else None
 
 
 def _is(readings: Sequence[Reading], *pos: str) -> bool:
@@ -261,8 +266,9 @@ def window_votes(item: TargetEntity, readings: Sequence[Sequence[Reading]], head
     if k < n and tokens[k].text == ",":
         k += 1
     if k < n:
-        rel = [r for r in readings[k] if r.lemma in _RELATIVES and r.case == "nom" and not r.plural and r.gender]
-        if rel and len({r.gender for r in rel}) == 1:
+        # the relative agrees with its antecedent in gender whatever its case (врач, которую я знаю)
+        rel = [r for r in readings[k] if r.lemma in _RELATIVES and not r.plural and r.gender]
+        if rel and len({r.gender for r in rel}) == 1 and not _owned_by_previous_noun(readings, head, rel[0].gender):
             votes.append(Vote(k, rel[0].gender, "relative pronoun"))
     # the predicate, when the noun can be the subject
     if could_be_subject(readings[head], tokens[head].text):
@@ -270,7 +276,18 @@ def window_votes(item: TargetEntity, readings: Sequence[Sequence[Reading]], head
     return votes
 
 
-def _predicate_votes(tokens, readings, head: int) -> list[Vote]:
+def _owned_by_previous_noun(readings: Sequence[Sequence[Reading]], head: int, gender: str) -> bool:
+    """«петицию фермера, которая …»: a genitive noun's relative clause may belong to the noun before it."""
+    if "gen" not in _cases([r for r in readings[head] if r.pos in ("NOUN", "PROPN")]):
+        return False
+    j = head - 1
+    while j >= 0 and _is(readings[j], "ADJ", "DET"):
+        j -= 1
+    return j >= 0 and any(r.pos == "NOUN" and r.gender == gender for r in readings[j])
+
+
+def _predicate_votes(tokens: Sequence[Token], readings: Sequence[Sequence[Reading]], head: int) -> list[Vote]:
+    """The past-tense verb or short form after a subject noun, skipping adverbs and oblique phrases."""
     votes: list[Vote] = []
     after_copula = False
     for k in range(head + 1, min(len(tokens), head + 8)):
@@ -280,10 +297,12 @@ def _predicate_votes(tokens, readings, head: int) -> list[Vote]:
         past = [r for r in rs if r.marks_subject]
         if past:
             if all(r.plural for r in past):
-                break  # plural predicate: no gender
+                votes.append(Vote(k, PLURAL, "verb"))  # plural predicate: no gender, but a plural subject
+                break
             genders = {r.gender for r in past if not r.plural and r.gender}
             if len(genders) == 1:
-                votes.append(Vote(k, genders.pop(), "verb" if any(r.pos in ("VERB", "AUX") for r in past) else "predicate"))
+                role = "verb" if any(r.pos in ("VERB", "AUX") for r in past) else "predicate"
+                votes.append(Vote(k, genders.pop(), role))
                 if not any(r.lemma in _COPULAS for r in past):
                     break
                 after_copula = True
@@ -316,6 +335,7 @@ class Head:
     source: str  # where the class came from: lexicon, the tool, a guess …
     known: bool  # the class is lexical fact, not a guess
     plural: bool
+    maybe_plural: bool = False  # some analysis is plural (uk лікарі: plural or locative singular)
 
     @property
     def needs_agreement(self) -> bool:
@@ -357,7 +377,8 @@ def find_head(
             cls = adj.pop() if len(adj) == 1 else None
     rs = [r for r in readings[index] if r.pos not in ("PUNCT", "X")]
     plural = bool(rs) and all(r.plural for r in rs) and cls != "pronoun"
-    return Head(index, word, cls, source, known, plural)
+    maybe_plural = any(r.plural for r in rs) or bool(_LATIN.match(word))
+    return Head(index, word, cls, source, known, plural, maybe_plural)
 
 
 def decide(item: TargetEntity, head: Head, votes: Sequence[Vote], tool: str) -> GenderReading:
@@ -368,6 +389,10 @@ def decide(item: TargetEntity, head: Head, votes: Sequence[Vote], tool: str) -> 
     fem = [v for v in votes if v.gender == FEM]
     masc = [v for v in votes if v.gender == MASC]
     neut = [v for v in votes if v.gender == NEUT]
+    plural = [v for v in votes if v.gender == PLURAL]
+    if plural and head.maybe_plural and not (fem or masc or neut):
+        verb = item.tokens[plural[0].index].text
+        return GenderReading(Gender.UNKNOWN, f"'{word}' with plural verb '{verb}': plural, no gender", (word, verb))
 
     def shown(vs: list[Vote]) -> str:
         return ", ".join(f"{v.role} '{item.tokens[v.index].text}'" for v in vs)
@@ -383,9 +408,9 @@ def decide(item: TargetEntity, head: Head, votes: Sequence[Vote], tool: str) -> 
         return GenderReading(GENDER_OF[cls], f"{GENDER_WORD[cls]} noun '{word}' ({head.source})", (word,))
     if cls == MASC and head.known:
         if fem:
-            return GenderReading(Gender.FEMALE,
-                                 f"masculine-form noun '{word}' ({head.source}) with feminine {shown(fem)}", evidence(fem))
-        why = f" + {shown(masc)}" if masc else ", no feminine agreement"
+            why = f"masculine-form noun '{word}' ({head.source}) with feminine {shown(fem)}"
+            return GenderReading(Gender.FEMALE, why, evidence(fem))
+        why = f" + masculine {shown(masc)}" if masc else ", no feminine agreement"
         return GenderReading(Gender.MALE, f"masculine noun '{word}' ({head.source}){why}", evidence(masc))
     # common gender, foreign word, unknown word: agreement decides
     if cls == COMMON:

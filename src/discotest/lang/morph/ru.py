@@ -1,0 +1,251 @@
+"""Russian gender analyser: natasha (slovnet morphology and syntax over the whole sentence) + pymorphy3.
+
+natasha tags every token in context (case, number, the gender of verbs and adjectives) and its
+dependency parse says which verb the entity is the subject of, so «Врач сказала» and «судья,
+которая ушла» are read from the words that agree with the noun. The noun's own gender is lexical
+(the entity lexicon, then pymorphy3's dictionary): natasha's contextual tag would copy the
+agreement (it tags «бухгалтер» Fem in «главная бухгалтер»), which is what we want to see separately.
+
+The tokens given by discotest are fed to natasha as they are (no Segmenter), so readings map back
+one to one. Models load once; the tagger runs once per batch, the parser only on sentences where
+agreement can change the answer.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
+
+from natasha import NewsEmbedding, NewsMorphTagger, NewsSyntaxParser
+
+from discotest.lang.morph._slavic import (
+    FEM,
+    MASC,
+    NEUT,
+    PLURAL,
+    Head,
+    Pymorphy,
+    Reading,
+    Vote,
+    decide,
+    find_head,
+    lexicon_classes,
+    window_votes,
+)
+from discotest.lang.morph.base import GenderAnalyser, GenderReading, TargetEntity
+
+_TOOL = "pymorphy3"
+_GENDERS = {"Masc": MASC, "Fem": FEM, "Neut": NEUT}
+_CASES = {"Nom": "nom", "Gen": "gen", "Par": "gen", "Dat": "dat", "Acc": "acc", "Ins": "ins", "Loc": "loc",
+          "Voc": "voc"}
+_PRED_CHILDREN = ("cop", "aux", "aux:pass")
+_PYMORPHY_GENDERS = {"masc": MASC, "femn": FEM, "neut": NEUT}
+_PYMORPHY_CASES = {"nomn": "nom", "gent": "gen", "gen2": "gen", "datv": "dat", "accs": "acc", "acc2": "acc",
+                   "ablt": "ins", "loct": "loc", "loc2": "loc", "voct": "voc"}
+_ROLE_KIND = {"verb": "predicate", "predicate": "predicate", "adjective": "modifier", "participle": "modifier",
+              "relative pronoun": "relative"}
+# words whose lemma the rules look at: который, быть, стать, являться, possessives его/её/их/свой
+_LEMMA_PREFIXES = ("котор", "был", "буд", "быв", "бы", "ста", "явл", "ест", "его", "ее", "её", "их", "сво")
+
+
+def _version(package: str) -> str:
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+class RussianAnalyser(GenderAnalyser):
+    """Reads the gender a Russian translation gives the entity (see the module docstring)."""
+
+    lang = "ru"
+    name = "natasha+pymorphy3"
+
+    def __init__(self) -> None:
+        embedding = NewsEmbedding()
+        self.tagger = NewsMorphTagger(embedding)
+        self.parser = NewsSyntaxParser(embedding)
+        self.morph = Pymorphy("ru")
+        self._lemmas: dict[str, str] = {}
+        self._nouns: dict[tuple[str, str | None, bool], Reading] = {}
+        self._form_genders: dict[tuple[str, tuple[str, ...], str | None], str | None] = {}
+
+    def version(self) -> str:
+        parts = ("natasha", "slovnet", "navec", "pymorphy3", "pymorphy3-dicts-ru")
+        return "+".join(f"{p}-{_version(p)}" for p in parts)
+
+    # -- natasha → readings ------------------------------------------------------------------
+
+    def _lemma(self, word: str) -> str:
+        """Lemma where agreement rules need one (который, быть/стать, possessives); else the word itself."""
+        low = word.lower()
+        if not low.startswith(_LEMMA_PREFIXES):
+            return low
+        if low not in self._lemmas:
+            parses = self.morph.parses(low)
+            self._lemmas[low] = parses[0].normal_form if parses else low
+        return self._lemmas[low]
+
+    def _form_gender(self, word: str, kinds: tuple[str, ...], case: str | None) -> str | None:
+        """The gender the word form itself shows (pymorphy), not natasha's contextual guess.
+
+        natasha copies the subject's gender onto the verb («Уборщик выговорила» comes out Masc), so the
+        gender of agreeing words is read from their endings; several possible genders → None.
+        """
+        key = (word.lower(), kinds, case)
+        if key not in self._form_genders:
+            genders = set()
+            for p in self.morph.parses(word):
+                if p.tag.POS not in kinds or "plur" in p.tag:
+                    continue
+                if case and p.tag.case and _PYMORPHY_CASES.get(p.tag.case) != case:
+                    continue
+                genders |= {_PYMORPHY_GENDERS[g] for g in _PYMORPHY_GENDERS if g in p.tag}
+            self._form_genders[key] = genders.pop() if len(genders) == 1 else None
+        return self._form_genders[key]
+
+    def _reading(self, text: str, pos: str, feats: dict[str, str]) -> Reading:
+        plural = feats.get("Number") == "Plur"
+        case = _CASES.get(feats.get("Case", ""))
+        form = feats.get("VerbForm")
+        short = feats.get("Variant") == "Short"
+        lemma = self._lemma(text)
+        if pos in ("VERB", "AUX"):
+            if form == "Part" and not short:  # full participle: agrees like an adjective
+                gender = None if plural else self._form_gender(text, ("PRTF",), case)
+                return Reading("ADJ", lemma, gender, plural, case, participle=True)
+            past = form == "Fin" and feats.get("Tense") == "Past"
+            gender = None
+            if (past or short) and not plural:
+                gender = self._form_gender(text, ("VERB", "PRTS", "ADJS"), None)
+            return Reading(pos, lemma, gender, plural, None, past or short, form == "Fin")
+        if pos == "ADJ" and short:
+            gender = None if plural else self._form_gender(text, ("ADJS", "PRTS"), None)
+            return Reading("ADJ", lemma, gender, plural, None, marks_subject=True)
+        if pos in ("ADJ", "DET", "PRON", "NUM"):
+            gender = None if plural else self._form_gender(text, ("ADJF", "PRTF", "NPRO", "NUMR"), case)
+            return Reading(pos, lemma, gender, plural, case)
+        return Reading(pos, lemma, _GENDERS.get(feats.get("Gender", "")), plural, case)
+
+    def _noun_reading(self, word: str, tagged: Reading) -> Reading:
+        """A noun's number and case from the dictionary, with natasha's tag only to choose among them.
+
+        natasha mistags nouns it has rarely seen («плотнику» as a plural adjective, «эконома» plural);
+        the dictionary knows which forms a noun can be. Entity-lexicon forms are all singular.
+        """
+        key = (word.lower(), tagged.case, tagged.plural)
+        if key in self._nouns:
+            return self._nouns[key]
+        nouns = [p for p in self.morph.parses(word) if p.tag.POS == "NOUN"]
+        if not nouns:
+            self._nouns[key] = tagged
+            return tagged
+        in_lexicon = word.lower() in lexicon_classes(self.lang)
+        options = {(_PYMORPHY_CASES.get(p.tag.case), "plur" in p.tag and not in_lexicon) for p in nouns}
+        if (tagged.case, tagged.plural) in options:
+            case, plural = tagged.case, tagged.plural
+        else:
+            plural = all(pl for _, pl in options)
+            cases = {c for c, pl in options if pl == plural}
+            case = "nom" if "nom" in cases else (cases.pop() if len(cases) == 1 else None)
+        gender, _ = self.morph.noun_gender(word)
+        reading = Reading("NOUN", tagged.lemma, gender if gender in (MASC, FEM, NEUT) else None, plural, case)
+        self._nouns[key] = reading
+        return reading
+
+    def _adjectival(self, word: str) -> bool:
+        return any(p.tag.POS in ("ADJF", "PRTF", "NPRO", "NUMR") for p in self.morph.parses(word))
+
+    # -- agreement from the dependency parse -------------------------------------------------
+
+    @staticmethod
+    def _syntax_votes(item: TargetEntity, readings: Sequence[Sequence[Reading]], arcs: Sequence[tuple[int, str]],
+                      head: int) -> list[Vote]:
+        """Words the parse attaches to the noun (amod, det, acl, relative clause) and its predicate."""
+        children: dict[int, list[int]] = defaultdict(list)
+        for i, (gov, _) in enumerate(arcs):
+            children[gov].append(i)
+
+        def one(i: int) -> Reading | None:
+            return readings[i][0] if readings[i] else None
+
+        votes = []
+        head_case = {r.case for r in readings[head] if r.case}
+        for c in children[head]:
+            rel = arcs[c][1]
+            r = one(c)
+            if r is None or not r.gender or r.plural:
+                continue
+            if rel in ("amod", "det", "acl") and r.pos in ("ADJ", "DET") and not r.marks_subject \
+                    and r.lemma not in ("его", "её", "ее", "их") and (not head_case or r.case in head_case):
+                votes.append(Vote(c, r.gender, "adjective" if rel != "acl" else "participle"))
+        # «врач, которая …» — unless the clause belongs to the noun ours depends on (петицию фермера, которая)
+        owner = one(arcs[head][0]) if arcs[head][1] == "nmod" and arcs[head][0] >= 0 else None
+        for c in children[head]:
+            if arcs[c][1] != "acl:relcl":
+                continue
+            for g in children[c]:
+                r = one(g)
+                if r is not None and r.lemma == "который" and r.gender and not r.plural \
+                        and not (owner is not None and owner.pos == "NOUN" and owner.gender == r.gender):
+                    votes.append(Vote(g, r.gender, "relative pronoun"))
+        if arcs[head][1].startswith("nsubj") and arcs[head][0] >= 0:
+            gov = arcs[head][0]
+            if any(arcs[c][1].startswith("nsubj") for c in children[gov] if c != head):
+                return votes  # two subjects for one predicate (врач … она была): the parse cannot tell whose
+            preds = [gov] + [c for c in children[gov] if arcs[c][1] in _PRED_CHILDREN]
+            # conjoined predicates are left out: «водитель хромает и осмотрела его» is the nurse's verb
+            direct = [Vote(p, PLURAL if r.plural else r.gender, "verb" if r.pos in ("VERB", "AUX") else "predicate")
+                      for p in preds if (r := one(p)) is not None and r.marks_subject and (r.gender or r.plural)]
+            votes += direct
+        return votes
+
+    # -- batch --------------------------------------------------------------------------------
+
+    def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
+        keys = [tuple(t.text for t in item.tokens) for item in items]
+        unique = [k for k in dict.fromkeys(keys) if k]
+        readings: dict[tuple[str, ...], list[tuple[Reading, ...]]] = {(): []}
+        lexicon = lexicon_classes(self.lang)
+        for key, markup in zip(unique, self.tagger.map([list(k) for k in unique])):
+            rs = []
+            for t in markup.tokens:
+                r = self._reading(t.text, t.pos, t.feats)
+                if r.pos in ("NOUN", "PROPN") or t.text.lower() in lexicon:
+                    r = self._noun_reading(t.text, r)
+                rs.append((r,))
+            readings[key] = rs
+
+        heads = [find_head(item, readings[key], self.lang, self.morph.noun_gender, _TOOL)
+                 for item, key in zip(items, keys)]
+
+        def marked(key: tuple[str, ...]) -> bool:  # does anything in the sentence show fem/neut?
+            return any(r.gender in (FEM, NEUT) for rs in readings[key] for r in rs if r.pos != "NOUN")
+
+        wanted = [key for key, head in zip(keys, heads) if isinstance(head, Head) and head.needs_agreement
+                  and (head.cls != MASC or not head.known or marked(key))]
+        to_parse = list(dict.fromkeys(wanted))
+        arcs: dict[tuple[str, ...], list[tuple[int, str]]] = {}
+        for key, markup in zip(to_parse, self.parser.map([list(k) for k in to_parse])):
+            arcs[key] = [(int(t.head_id) - 1, t.rel) for t in markup.tokens]
+
+        out = []
+        for item, key, head in zip(items, keys, heads):
+            if not isinstance(head, Head):
+                out.append(head)
+                continue
+            votes: list[Vote] = []
+            if key in arcs:
+                votes = self._syntax_votes(item, readings[key], arcs[key], head.index)
+                # the positional reading fills in only what the parse did not find (it is wrong more often);
+                # when the parse makes the noun a subject, its verdict on the predicate stands, even if silent
+                found = {_ROLE_KIND[v.role] for v in votes}
+                if arcs[key][head.index][1].startswith("nsubj"):
+                    found.add("predicate")
+                votes += [v for v in window_votes(item, readings[key], head.index) if _ROLE_KIND[v.role] not in found]
+                # natasha sometimes tags a noun ADJ (бренность): a modifier must have an adjectival dictionary reading
+                votes = [v for v in votes
+                         if _ROLE_KIND[v.role] != "modifier" or self._adjectival(item.tokens[v.index].text)]
+            out.append(decide(item, head, votes, _TOOL))
+        return out

@@ -1,0 +1,110 @@
+"""Hand-written traps for the Russian analyser (natasha + pymorphy3); no shared data needed.
+
+Each case: the translation, the words aligned to the entity, the gender the *translation* gives
+the entity, and why.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("natasha")
+pytest.importorskip("pymorphy3")
+
+from discotest.lang.morph import load_analyser  # noqa: E402
+from discotest.lang.morph.base import Gender, TargetEntity  # noqa: E402
+from discotest.lang.tokenize import tokenize  # noqa: E402
+
+
+def item(sentence: str, words: str) -> TargetEntity:
+    """The sentence with ``words`` (space-separated tokens, first occurrence) as the entity span."""
+    tokens = tokenize(sentence, "ru")
+    if not words:
+        return TargetEntity(sentence, tokens, ())
+    wanted = words.split()
+    texts = [t.text for t in tokens]
+    for start in range(len(texts) - len(wanted) + 1):
+        if texts[start : start + len(wanted)] == wanted:
+            return TargetEntity(sentence, tokens, tuple(range(start, start + len(wanted))))
+    raise AssertionError(f"{words!r} not in {sentence!r}")
+
+
+CASES = [
+    # masculine-form profession noun used for a woman: only the past-tense verb shows it
+    ("Врач сказала пациенту, что всё в порядке.", "Врач", Gender.FEMALE),
+    # the same noun with masculine agreement
+    ("Врач сказал пациенту, что всё в порядке.", "Врач", Gender.MALE),
+    # agreement across an oblique phrase between subject and verb
+    ("Водитель из соседнего города остановилась у магазина.", "Водитель", Gender.FEMALE),
+    # verb-subject order: the parse still finds the subject
+    ("Вчера в офис пришла новый бухгалтер.", "бухгалтер", Gender.FEMALE),
+    # «главная бухгалтер»: a feminine adjective on a masculine-form noun
+    ("Мы поговорили с главной бухгалтером о налогах.", "главной бухгалтером", Gender.FEMALE),
+    # common-gender noun: the relative pronoun and the verb decide
+    ("Судья, которая вынесла приговор, ушла домой.", "Судья", Gender.FEMALE),
+    # common-gender noun with masculine agreement
+    ("Судья вынес приговор и ушёл.", "Судья", Gender.MALE),
+    # common-gender noun with nothing agreeing: the translation does not show the gender
+    ("Адвокат долго спорил с судьёй.", "судьёй", Gender.UNKNOWN),
+    # feminine suffix -щица, and a feminine noun in the instrumental case
+    ("Продавщица улыбнулась покупателю.", "Продавщица", Gender.FEMALE),
+    ("Механик поговорил с медсестрой.", "медсестрой", Gender.FEMALE),
+    # oblique masculine noun; «она» and «заболела» belong to another clause, not to the entity
+    ("Пациентка позвонила врачу, потому что она заболела.", "врачу", Gender.MALE),
+    # «которая» agrees with «петицию», not with the genitive «фермера»
+    ("Секретарь забрал петицию фермера, которая была очень важна.", "фермера", Gender.MALE),
+    # the nurse's verb after «и» is not the driver's: «хромает» carries no gender
+    ("Медсестра заметила, что водитель хромает, и осмотрела его.", "водитель", Gender.MALE),
+    # indefinite pronoun: no gender of its own, masculine agreement is only the default
+    ("Кто-то позвонил в дверь.", "Кто-то", Gender.NEUTRAL),
+    # ... unless the agreement is feminine
+    ("Кто-то из гостей сказала, что устала.", "Кто-то", Gender.FEMALE),
+    # a neuter epicene rendering of "attendant"
+    ("Сопровождающее лицо опоздало на поезд.", "Сопровождающее лицо", Gender.NEUTRAL),
+    # plural entity: Russian has no gender in the plural
+    ("Врачи пришли вовремя.", "Врачи", Gender.UNKNOWN),
+    # untranslated English word: the verb decides
+    ("Paralegal забыла подать документы.", "Paralegal", Gender.FEMALE),
+    # untranslated word with no agreeing word
+    ("Юрист позвонил paralegal вчера.", "paralegal", Gender.UNKNOWN),
+    # span with stray words (punctuation, conjunction) before the noun
+    ("Пассажир вышел, и водитель уехала домой.", ", и водитель", Gender.FEMALE),
+    # span holding only a verb: no noun to read
+    ("Врач сказала пациенту правду.", "сказала", Gender.UNKNOWN),
+    # empty span
+    ("Врач сказала пациенту правду.", "", Gender.UNKNOWN),
+    # a mistranslation is read for the gender it has: «двигатель» (engine) is masculine
+    ("Двигатель отказался подчиняться дизайнеру.", "Двигатель", Gender.MALE),
+    # a declined foreign surname is masculine (a woman's would not decline) ...
+    ("Менеджер уволил Бейкера вчера.", "Бейкера", Gender.MALE),
+    # ... but its nominative with no agreement does not show the gender
+    ("Продавец сказал Бейкер правду.", "Бейкер", Gender.UNKNOWN),
+]
+
+
+@pytest.fixture(scope="module")
+def analyser():
+    return load_analyser("ru")
+
+
+def test_traps(analyser):
+    items = [item(sentence, words) for sentence, words, _ in CASES]
+    readings = analyser.read(items)
+    wrong = [(s, w, want.value, got.gender.value, got.reason)
+             for (s, w, want), got in zip(CASES, readings) if got.gender != want]
+    assert not wrong, wrong
+
+
+def test_empty_span_reason(analyser):
+    (reading,) = analyser.read([item("Врач пришла.", "")])
+    assert reading.reason == "no target words aligned to the entity"
+
+
+def test_reason_and_evidence_name_the_agreeing_word(analyser):
+    (reading,) = analyser.read([item("Врач сказала пациенту правду.", "Врач")])
+    assert reading.gender == Gender.FEMALE
+    assert "сказала" in reading.reason and reading.evidence == ("Врач", "сказала")
+
+
+def test_version_names_tools(analyser):
+    assert analyser.version().startswith("natasha-") and "pymorphy3-" in analyser.version()
