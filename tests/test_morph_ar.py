@@ -10,6 +10,7 @@ import pytest
 
 from discotest.lang.morph.base import Gender, TargetEntity
 from discotest.lang.tokenize import tokenize
+from tests.morph_cases import marked  # noqa: E402
 
 pytest.importorskip("farahidi")
 
@@ -69,13 +70,7 @@ def analyser():
 
 
 def _item(sentence: str, words: str) -> TargetEntity:
-    tokens = tokenize(sentence, "ar")
-    texts = [t.text for t in tokens]
-    wanted = words.split()
-    for start in range(len(texts)):
-        if texts[start : start + len(wanted)] == wanted:
-            return TargetEntity(sentence, tokens, tuple(range(start, start + len(wanted))))
-    raise AssertionError(f"{words!r} not in {texts}")
+    return marked(sentence, words, "ar")
 
 
 def test_tricky_cases(analyser):

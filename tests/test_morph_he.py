@@ -13,6 +13,7 @@ import pytest
 from discotest.errors import InputError
 from discotest.lang.morph.base import Gender, TargetEntity
 from discotest.lang.tokenize import tokenize
+from tests.morph_cases import marked  # noqa: E402
 
 pytestmark = pytest.mark.skipif(shutil.which("hspell") is None, reason="hspell is not installed")
 
@@ -72,13 +73,7 @@ def analyser():
 
 
 def _item(sentence: str, words: str) -> TargetEntity:
-    tokens = tokenize(sentence, "he")
-    texts = [t.text for t in tokens]
-    wanted = words.split()
-    for start in range(len(texts)):
-        if texts[start : start + len(wanted)] == wanted:
-            return TargetEntity(sentence, tokens, tuple(range(start, start + len(wanted))))
-    raise AssertionError(f"{words!r} not in {texts}")
+    return marked(sentence, words, "he")
 
 
 def test_tricky_cases(analyser):

@@ -17,7 +17,7 @@ if shutil.which("lt-proc") is None or not (APERTIUM_DIR / "ita-spa.automorf.bin"
 
 from discotest.lang.morph.base import Gender, TargetEntity  # noqa: E402
 from discotest.lang.morph.it import ItalianAnalyser  # noqa: E402
-from discotest.lang.tokenize import tokenize  # noqa: E402
+from tests.morph_cases import marked  # noqa: E402
 
 M, F, N, U = Gender.MALE, Gender.FEMALE, Gender.NEUTRAL, Gender.UNKNOWN
 
@@ -61,14 +61,7 @@ def readings():
 
 
 def _entity(sentence: str, words: str) -> TargetEntity:
-    tokens = tokenize(sentence, "it")
-    texts, wanted = [t.text for t in tokens], words.split()
-    if not wanted:
-        return TargetEntity(sentence, tokens, ())
-    for start in range(len(texts) - len(wanted) + 1):
-        if texts[start : start + len(wanted)] == wanted:
-            return TargetEntity(sentence, tokens, tuple(range(start, start + len(wanted))))
-    raise AssertionError(f"{words!r} not in {texts}")
+    return marked(sentence, words, "it")
 
 
 @pytest.mark.parametrize("k", range(len(CASES)), ids=[f"{w or 'empty'}:{s[:30]}" for s, w, _ in CASES])

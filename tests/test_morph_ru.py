@@ -13,20 +13,11 @@ pytest.importorskip("pymorphy3")
 
 from discotest.lang.morph import load_analyser  # noqa: E402
 from discotest.lang.morph.base import Gender, TargetEntity  # noqa: E402
-from discotest.lang.tokenize import tokenize  # noqa: E402
+from tests.morph_cases import marked  # noqa: E402
 
 
 def item(sentence: str, words: str) -> TargetEntity:
-    """The sentence with ``words`` (space-separated tokens, first occurrence) as the entity span."""
-    tokens = tokenize(sentence, "ru")
-    if not words:
-        return TargetEntity(sentence, tokens, ())
-    wanted = words.split()
-    texts = [t.text for t in tokens]
-    for start in range(len(texts) - len(wanted) + 1):
-        if texts[start : start + len(wanted)] == wanted:
-            return TargetEntity(sentence, tokens, tuple(range(start, start + len(wanted))))
-    raise AssertionError(f"{words!r} not in {sentence!r}")
+    return marked(sentence, words, "ru")
 
 
 CASES = [
