@@ -60,7 +60,8 @@ def main() -> None:
         timed(f"all pairs, warm cache, {args.jobs} workers (loads analysers)",
               lambda: api.run_many("winomt", "all", "all", jobs=args.jobs, **opts))
         print(f"  -> {len(results)} system×language pairs")
-    print(f"peak RSS: main {peak_mb(resource.RUSAGE_SELF):.0f} MB, largest worker {peak_mb(resource.RUSAGE_CHILDREN):.0f} MB")
+    main_mb, worker_mb = peak_mb(resource.RUSAGE_SELF), peak_mb(resource.RUSAGE_CHILDREN)
+    print(f"peak RSS: main {main_mb:.0f} MB, largest worker {worker_mb:.0f} MB")
 
 
 if __name__ == "__main__":

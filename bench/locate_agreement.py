@@ -19,6 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
+from tests.gender_gold import GOLD_DIR, gold_entity, load_gold  # noqa: E402
+
 from discotest.lang.align import make_aligner  # noqa: E402
 from discotest.lang.locate import locate_entity, source_entity_tokens  # noqa: E402
 from discotest.lang.morph import load_analyser  # noqa: E402
@@ -26,7 +28,6 @@ from discotest.lang.morph.base import TargetEntity  # noqa: E402
 from discotest.pipelines.gender import Bitext, align_in_corpus  # noqa: E402
 from discotest.suites.winomt import load_winomt  # noqa: E402
 from discotest.systems.published import available_published, published_translations  # noqa: E402
-from tests.gender_gold import GOLD_DIR, gold_entity, load_gold  # noqa: E402
 
 SETTINGS = {
     "align only": dict(extra=False, lexicon="off"),
