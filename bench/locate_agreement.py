@@ -32,8 +32,8 @@ from discotest.systems.published import available_published, published_translati
 SETTINGS = {
     "align only": dict(extra=False, lexicon="off"),
     "align + extra text": dict(extra=True, lexicon="off"),
-    "align + lexicon": dict(extra=False, lexicon="on"),
-    "align + extra + lexicon (default)": dict(extra=True, lexicon="on"),
+    "align + lexicon (default)": dict(extra=False, lexicon="on"),
+    "align + extra + lexicon": dict(extra=True, lexicon="on"),
 }
 
 
