@@ -19,7 +19,7 @@ from discotest.data import registry
 from discotest.errors import InputError
 from discotest.lang.align import make_aligner
 from discotest.lang.locate import LEXICON_MODES
-from discotest.lang.morph import LANGUAGES, load_analyser
+from discotest.lang.morph import LANGUAGES, MEASURED_COST, load_analyser
 from discotest.phenomena.gender import score_gender
 from discotest.pipelines.gender import Bitext, align_in_corpus, evaluate_gender
 from discotest.report.result import GenderResult, Signature
@@ -179,8 +179,9 @@ def run_many(
             if progress:
                 progress(len(systems_))
     else:
+        slowest_first = sorted(tasks, key=lambda lang: -MEASURED_COST.get(lang, 0.0) * len(tasks[lang]))
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_evaluate_language, lang, s, opts): lang for lang, s in tasks.items()}
+            futures = {pool.submit(_evaluate_language, lang, tasks[lang], opts): lang for lang in slowest_first}
             for future in as_completed(futures):
                 by_lang[futures[future]] = future.result()
                 if progress:

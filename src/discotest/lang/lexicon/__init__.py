@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from discotest.lang.morph.base import Token
@@ -77,29 +77,48 @@ def entity_lexicon(lang: str) -> dict[str, EntityForms]:
         }
 
 
-def _candidates(word: str, lang: str) -> list[str]:
+@lru_cache(maxsize=200_000)
+def _candidates(word: str, lang: str) -> tuple[str, ...]:
+    """The normalised word and, for Hebrew/Arabic, the word without each proclitic it may carry."""
     word = normalise(word, lang)
     out = [word]
     for clitic in _PROCLITICS.get(lang, ()):
         if word.startswith(clitic) and len(word) - len(clitic) >= 2:
             out.append(word[len(clitic):])
-    return out
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class _Matcher:
+    """An entity's forms arranged for matching: multi-word forms longest first, compound heads."""
+
+    single: frozenset[str]
+    multi: tuple[tuple[str, ...], ...]
+    heads: tuple[str, ...]
+
+
+@cache
+def _matcher(lang: str, entity: str) -> _Matcher | None:
+    forms = entity_lexicon(lang).get(entity)
+    if not forms:
+        return None
+    multi = sorted((tuple(f.split()) for f in forms.all if " " in f), key=len, reverse=True)
+    heads = tuple(f for f in forms.all if len(f) >= _MIN_COMPOUND_HEAD and " " not in f)
+    return _Matcher(forms.all, tuple(multi), heads if lang in _COMPOUNDING else ())
 
 
 def find_entity_tokens(tokens: tuple[Token, ...], entity: str, lang: str) -> tuple[int, ...]:
     """Indices of tokens that are a known rendering of ``entity`` (multi-word forms matched whole)."""
-    forms = entity_lexicon(lang).get(entity.lower())
-    if not forms:
+    matcher = _matcher(lang, entity.lower())
+    if matcher is None:
         return ()
-    multi = [f.split() for f in forms.all if " " in f]
-    texts = [normalise(t.text, lang) for t in tokens]
-    for parts in sorted(multi, key=len, reverse=True):
+    candidates = [_candidates(t.text, lang) for t in tokens]
+    texts = [c[0] for c in candidates]
+    for parts in matcher.multi:
         for start in range(len(texts) - len(parts) + 1):
-            first_matches = parts[0] in _candidates(texts[start], lang)
-            if first_matches and texts[start + 1 : start + len(parts)] == parts[1:]:
+            if parts[0] in candidates[start] and tuple(texts[start + 1 : start + len(parts)]) == parts[1:]:
                 return tuple(range(start, start + len(parts)))
-    found = tuple(i for i, t in enumerate(tokens) if any(c in forms.all for c in _candidates(t.text, lang)))
-    if found or lang not in _COMPOUNDING:
+    found = tuple(i for i, cands in enumerate(candidates) if not matcher.single.isdisjoint(cands))
+    if found or not matcher.heads:
         return found
-    heads = [f for f in forms.all if len(f) >= _MIN_COMPOUND_HEAD and " " not in f]
-    return tuple(i for i, text in enumerate(texts) if any(text.endswith(h) and text != h for h in heads))
+    return tuple(i for i, text in enumerate(texts) if any(text.endswith(h) and text != h for h in matcher.heads))
