@@ -9,6 +9,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 # One BLAS thread per process: discotest parallelises across languages itself, and a multi-threaded
 # OpenBLAS on busy cores made the Russian tagger 5-20 times slower (measured). Set before numpy loads.
@@ -40,6 +41,7 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="evaluate translations on a suite", parents=[_common()])
     p.add_argument("suite", help=f"suite name ({', '.join(registry.suites())})")
     p.add_argument("--lang", "-l", help="target language, comma-separated list, or 'all' (gender suites)")
+    p.add_argument("--domain", "-d", help="mZPRT domain (QA GR MS PP WF, MS-valid, WF-valid), list, or 'all'")
     source = p.add_mutually_exclusive_group()
     source.add_argument("--system", "-s", help="published system output(s): name, comma-separated list, or 'all'")
     source.add_argument("--input", "-i", help="your translations: plain text, 'source ||| translation', or JSONL")
@@ -49,12 +51,33 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--suite-version", default="current",
                    help="WinoMT files: 'current' (repository HEAD) or '2019' (the published outputs' source)")
     p.add_argument("--aligner", choices=ALIGNERS, default="eflomal")
-    p.add_argument("--align-extra", action="store_true",
-                   help="train the aligner on all published outputs of the language as well as the evaluated bitext")
+    p.add_argument("--align-extra", choices=("none", "published", "wmt"), default=None,
+                   help="extra aligner training text: all published outputs of the language (gender suites; "
+                        "default none) or the WMT21/22 zh-en test sets (mzprt; default wmt)")
+    p.add_argument("--window", type=int, default=1, help="mzprt: candidate words each side of the aligned word")
+    p.add_argument("--reach", type=int, default=0,
+                   help="mzprt: also accept an unclaimed right pronoun up to N words beyond the window (0 = paper)")
+    p.add_argument("--bleu", action="store_true", help="mzprt: also report sacrebleu BLEU")
     p.add_argument("--lexicon", choices=LEXICON_MODES, default="on",
                    help="use the entity lexicon to confirm or find the target entity")
     p.add_argument("--no-cache", dest="use_cache", action="store_false", help="recompute alignments")
     p.add_argument("--jobs", "-j", type=int, default=None, help="worker processes for several languages")
+
+
+def _add_compare(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("compare", help="paired significance between two systems", parents=[_common()])
+    p.add_argument("suite", help="suite name (mzprt)")
+    p.add_argument("--domain", "-d", required=True, help="mZPRT domain")
+    p.add_argument("--input", "-i", action="append", default=[],
+                   help="hypothesis file (give two, or one and --system)")
+    p.add_argument("--system", "-s", action="append", default=[],
+                   help="published system (give two, or one and --input)")
+    p.add_argument("--bootstrap", type=int, default=1000, help="paired bootstrap resamples")
+    p.add_argument("--seed", type=int, default=12345)
+    p.add_argument("--window", type=int, default=1)
+    p.add_argument("--reach", type=int, default=0)
+    p.add_argument("--align-extra", choices=("none", "wmt"), default="wmt")
+    p.add_argument("--no-cache", dest="use_cache", action="store_false")
 
 
 def _add_data(sub: argparse._SubParsersAction) -> None:
@@ -71,17 +94,88 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(data_dir=None, quiet=False)
     sub = parser.add_subparsers(dest="command", required=True)
     _add_run(sub)
+    _add_compare(sub)
     _add_data(sub)
     sub.add_parser("suites", help="list the suites and their published systems", parents=[_common()])
     return parser
 
 
+def _emit(args: argparse.Namespace, report: str) -> None:
+    if getattr(args, "output", None):
+        write_text_atomic(args.output, report + "\n")
+    else:
+        print(report)
+
+
+def _progress_bar(args: argparse.Namespace, desc: str, unit: str):
+    from tqdm import tqdm
+
+    return tqdm(desc=desc, unit=unit, disable=args.quiet, file=sys.stderr)
+
+
+def _cmd_run_mzprt(args: argparse.Namespace) -> int:
+    from discotest.pipelines.azpt import run_mzprt
+    from discotest.report.azpt import render_azpt_json, render_azpt_table, write_azpt_details
+
+    if not args.domain:
+        raise InputError("mzprt needs --domain (QA GR MS PP WF, MS-valid, WF-valid, a comma-separated list, or 'all')")
+    if not (args.system or args.input):
+        raise InputError("give --system (published outputs, or 'all') or --input (your hypotheses)")
+    if args.align_extra == "published":
+        raise InputError("--align-extra for mzprt is 'wmt' or 'none'")
+    with _progress_bar(args, "domain×system results", "result") as bar:
+        results = run_mzprt(
+            _split(args.domain),
+            systems=_split(args.system) if args.system else None,
+            inputs=[args.input] if args.input else None,
+            data_dir=args.data_dir,
+            window=args.window,
+            reach=args.reach,
+            bleu=args.bleu,
+            use_cache=args.use_cache,
+            extra=args.align_extra or "wmt",
+            progress=lambda n: bar.update(n),
+        )
+    if args.details:
+        write_azpt_details(args.details, results)
+    _emit(args, render_azpt_json(results) if args.format == "json" else render_azpt_table(results))
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from discotest.pipelines.azpt import compare_mzprt, compare_results, run_mzprt
+    from discotest.report.azpt import render_comparison
+    from discotest.suites.mzprt import load_mzprt
+
+    if args.suite != "mzprt":
+        raise InputError(f"compare supports the mzprt suite, not {args.suite!r}")
+    if len(args.input) + len(args.system) != 2:
+        raise InputError("compare needs two systems: --input A --input B, --system A --system B, or one of each")
+    common = dict(window=args.window, reach=args.reach, use_cache=args.use_cache, extra=args.align_extra)
+    if len(args.input) == 2:
+        comparison = compare_mzprt(args.domain, args.input[0], args.input[1], data_dir=args.data_dir,
+                                   n_bootstrap=args.bootstrap, seed=args.seed, **common)
+    else:
+        results = run_mzprt([args.domain], systems=args.system or None, inputs=args.input or None,
+                            data_dir=args.data_dir, bleu=True, **common)
+        by_name = {r.system: r for r in results}
+        order = [*args.system, *(Path(p).name for p in args.input)]
+        a, b = (by_name.get(name, results[i]) for i, name in enumerate(order))
+        comparison = compare_results(a, b, load_mzprt(args.domain, args.data_dir), args.bootstrap, args.seed)
+    print(render_comparison(comparison))
+    return 0
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
+    if args.suite == "mzprt":
+        return _cmd_run_mzprt(args)
+    if args.align_extra == "wmt":
+        raise InputError("--align-extra for gender suites is 'published' or 'none'")
     options = dict(
         suite_version=args.suite_version,
         data_dir=args.data_dir,
         aligner=args.aligner,
-        align_extra=args.align_extra,
+        align_extra=args.align_extra == "published",
         lexicon=args.lexicon,
         use_cache=args.use_cache,
     )
@@ -95,9 +189,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
             raise InputError("--input needs exactly one --lang")
         results = [api.run(args.suite, lang=langs[0], input=args.input, **options)]
     else:
-        from tqdm import tqdm
-
-        with tqdm(desc="system×language pairs", unit="pair", disable=args.quiet, file=sys.stderr) as bar:
+        with _progress_bar(args, "system×language pairs", "pair") as bar:
             results = api.run_many(
                 args.suite, langs, _split(args.system), jobs=args.jobs,
                 progress=lambda n: bar.update(n), **options,
@@ -105,10 +197,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     report = render_json(results) if args.format == "json" else render_table(results)
     if args.details:
         write_details(args.details, results)
-    if args.output:
-        write_text_atomic(args.output, report + "\n")
-    else:
-        print(report)
+    _emit(args, report)
     for r in results:
         if r.unmatched:
             print(
@@ -148,6 +237,13 @@ def _cmd_suites(args: argparse.Namespace) -> int:
 
     for suite in registry.suites():
         print(suite)
+        if suite == "mzprt":
+            from discotest.suites.mzprt import DOMAINS
+            from discotest.systems.mzprt_outputs import published_systems as mzprt_systems
+
+            for domain in DOMAINS:
+                print(f"  {domain:<8} {' '.join(mzprt_systems(domain))}")
+            continue
         for system, langs in published_systems(suite).items():
             print(f"  {system:<8} {' '.join(langs)}")
     return 0
@@ -155,7 +251,7 @@ def _cmd_suites(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    commands = {"run": _cmd_run, "data": _cmd_data, "suites": _cmd_suites}
+    commands = {"run": _cmd_run, "compare": _cmd_compare, "data": _cmd_data, "suites": _cmd_suites}
     try:
         return commands[args.command](args)
     except InputError as exc:

@@ -116,11 +116,12 @@ def suites() -> list[str]:
 
 
 def system_outputs(suite: str) -> dict[tuple[str, str], str]:
-    """(system, language) -> source name of every published output of ``suite``."""
+    """(system, language) -> source name of every published output of the whole of ``suite``
+    (outputs of one part, such as an mZPRT domain, have their own lookup)."""
     return {
         (s.system, s.lang): s.name
         for s in SOURCES.values()
-        if s.kind == "system-output" and s.suite == suite and s.system and s.lang
+        if s.kind == "system-output" and s.suite == suite and s.system and s.lang and s.subset == "all"
     }
 
 

@@ -1,0 +1,57 @@
+"""Wall time of AZPT on mZPRT: the alignment (cold) and every published system in every domain (warm).
+
+    .venv/bin/python bench/bench_mzprt.py [--data-dir ../shared/data] [--extra wmt|none] [--bleu]
+
+Prints: segmenting + aligning the whole corpus with a fresh cache (the price of the first run, and of
+every new input file); the all-domains × all-systems run with that cache warm (goal: under 15 s);
+the same with BLEU; peak resident memory. Figures, not assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from discotest import cache  # noqa: E402
+from discotest.lang.align.eflomal_aligner import EflomalAligner  # noqa: E402
+from discotest.pipelines.azpt import azpt_aligner, build_corpus, run_mzprt  # noqa: E402
+
+
+def timed(label: str, fn):
+    start = time.perf_counter()
+    result = fn()
+    print(f"{label:<62} {time.perf_counter() - start:7.2f} s")
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--data-dir", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
+    parser.add_argument("--extra", default="wmt")
+    parser.add_argument("--samplers", type=int, default=None, help="eflomal samplers (default: the AZPT default)")
+    args = parser.parse_args()
+    aligner = azpt_aligner() if args.samplers is None else EflomalAligner(n_samplers=args.samplers)
+    with tempfile.TemporaryDirectory(prefix="discotest-bench-") as tmp:
+        os.environ[cache.ENV_VAR] = tmp
+        print(f"aligner {aligner.signature()}")
+        corpus = timed(f"cold: segment + align the corpus (extra={args.extra})",
+                       lambda: build_corpus(aligner, args.data_dir, args.extra))
+        print(f"  corpus: {corpus.description}")
+        results = timed("warm: all domains × all published systems",
+                        lambda: run_mzprt("all", "all", data_dir=args.data_dir, extra=args.extra, aligner=aligner))
+        print(f"  {len(results)} results, {sum(r.scores.n for r in results)} scored ZPs")
+        timed("warm: the same with BLEU",
+              lambda: run_mzprt("all", "all", data_dir=args.data_dir, extra=args.extra, aligner=aligner,
+                                bleu=True))
+    print(f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+
+
+if __name__ == "__main__":
+    main()

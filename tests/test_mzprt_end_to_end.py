@@ -1,0 +1,140 @@
+"""AZPT on the real mZPRT data: one domain with every published system, and a significance test.
+
+One alignment of the full corpus (about 32k sentence pairs, ~30 s) is shared by the tests here
+through a session-wide private cache directory.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from discotest.pipelines.azpt import compare_results, run_mzprt
+from discotest.report.azpt import rank_agreement, render_azpt_json, render_azpt_table, write_azpt_details
+from discotest.suites.mzprt import load_mzprt
+
+pytestmark = pytest.mark.slow
+
+RELEASED_MS = {
+    "base_tgt": 50.1, "cache_tgt": 51.2, "deep_oracle": 86.9, "deep_tgt": 47.4, "large_tgt": 47.4,
+    "rec_oracle": 88.2, "rec_tgt": 49.4, "unified_oc_tgt": 53.2, "unified_tgt": 53.5, "zhang_tgt": 48.6,
+    "zpr_grounding": 57.0, "zpr_hpy": 49.4,
+}
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("mzprt-cache")
+
+
+@pytest.fixture(autouse=True)
+def private_cache(cache_dir, monkeypatch):
+    monkeypatch.setenv("DISCOTEST_CACHE", str(cache_dir))
+
+
+@pytest.fixture(scope="module")
+def ms_results(shared_data, cache_dir):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("DISCOTEST_CACHE", str(cache_dir))
+        done = []
+        results = run_mzprt(["MS"], "all", data_dir=shared_data, bleu=True, progress=done.append)
+    assert sum(done) == len(results)
+    return results
+
+
+def test_every_published_system_of_a_domain(ms_results):
+    assert {r.system: round(r.released, 1) for r in ms_results} == RELEASED_MS
+    for r in ms_results:
+        assert r.domain == "MS" and r.kind == "published" and r.layout == "zp-segments-labelled"
+        assert r.n_segments == 382
+        # the released .details have 449 rows: the same ZPs are scored
+        assert (r.scores.n, r.scores.excluded_un, r.scores.excluded_no_form) == (449, 8, 9)
+        assert abs(r.difference) < 8, (r.system, r.scores.accuracy, r.released)
+        assert 10 < r.bleu < 60
+        if r.system.endswith("oracle"):
+            assert r.scores.accuracy > 80
+        else:
+            assert 30 < r.scores.accuracy < 65
+        assert sum(t.n for t in r.scores.by_form.values()) == 449
+        assert r.signature.get("domain") == "MS" and "eflomal" in r.signature.get("aligner")
+        matched = [v for v in r.verdicts if v.released_correct is not None]
+        assert len(matched) > 430  # released verdicts attached to our ZPs
+
+
+def test_orderings_agree_with_the_released_ones(ms_results):
+    tau, n = rank_agreement(ms_results)["MS"]
+    assert n == 12 and tau > 0.5
+
+
+def test_table_json_and_details(ms_results, tmp_path):
+    table = render_azpt_table(ms_results)
+    assert table.count("\nMS ") == 12 and "Kendall" in table and "BLEU: nrefs:1|case:lc" in table
+    payload = json.loads(render_azpt_json(ms_results))
+    assert len(payload["results"]) == 12 and payload["kendall_tau"]["MS"]["systems"] == 12
+    details = tmp_path / "ms.jsonl"
+    write_azpt_details(details, ms_results[:2])
+    rows = [json.loads(line) for line in details.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 2 * (449 + 8 + 9)
+    scored = [r for r in rows if r["correct"] is not None]
+    assert all(r["expected"] and r["found_by"] in {"aligned", "neighbours", "left-neighbour", "right-neighbour",
+                                                   "none"} for r in scored)
+
+
+def test_significance_between_two_published_systems(shared_data):
+    base, zpr = run_mzprt(["QA"], ["base_tgt", "zpr_tgt"], data_dir=shared_data)
+    comparison = compare_results(base, zpr, load_mzprt("QA", shared_data), n_bootstrap=300, seed=5)
+    azpt, bleu = comparison.metrics
+    assert azpt.n == 732 and azpt.score_b - azpt.score_a > 15  # ZPR+ restores pronouns: much better AZPT
+    assert azpt.sign.p_value < 1e-6 and azpt.bootstrap.p_value < 0.01
+    assert bleu.n == 515 and 0 <= bleu.sign.p_value <= 1 and 0 < bleu.bootstrap.p_value <= 1
+
+
+def test_cli_run_json_and_details(capsys, shared_data, tmp_path):
+    from discotest.cli import main
+
+    details = tmp_path / "zps.jsonl"
+    code = main(["--data-dir", str(shared_data), "-q", "run", "mzprt", "--domain", "MS",
+                 "--system", "base_tgt,zpr_grounding", "--format", "json", "--details", str(details)])
+    assert code == 0
+    results = json.loads(capsys.readouterr().out)["results"]
+    assert sorted(r["system"] for r in results) == ["base_tgt", "zpr_grounding"]
+    lines = [json.loads(line) for line in details.read_text(encoding="utf-8").splitlines()]
+    assert {d["system"] for d in lines} == {"base_tgt", "zpr_grounding"}
+
+
+def test_cli_compare_two_published_systems(capsys, shared_data):
+    from discotest.cli import main
+
+    code = main(["--data-dir", str(shared_data), "-q", "compare", "mzprt", "--domain", "MS",
+                 "--system", "base_tgt", "--system", "zpr_grounding", "--bootstrap", "200"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "A = base_tgt, B = zpr_grounding" in out and "sign p" in out and "bootstrap p" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("run", "mzprt", "--system", "all"), "mzprt needs --domain"),
+        (("run", "mzprt", "--domain", "XX", "--system", "all"), "XX"),
+        (("run", "mzprt", "--domain", "MS", "--system", "nosuch"), "nosuch"),
+        (("compare", "mzprt", "--domain", "MS", "--system", "base_tgt"), "compare needs two systems"),
+    ],
+)
+def test_cli_bad_input_is_one_line(capsys, shared_data, args, fragment):
+    from discotest.cli import main
+
+    code = main(["--data-dir", str(shared_data), "-q", *args])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and fragment in err[0], err
+
+
+def test_cli_wrong_line_count_names_the_file(capsys, shared_data, tmp_path):
+    from discotest.cli import main
+
+    hyp = tmp_path / "hyp.en"
+    hyp.write_text("I am here .\n" * 7, encoding="utf-8")
+    code = main(["--data-dir", str(shared_data), "-q", "run", "mzprt", "--domain", "MS", "--input", str(hyp)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and str(hyp) in err[0], err
