@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -99,3 +100,31 @@ def test_all_published_pairs_in_one_table(capsys, shared_data):
     for r in rows:
         assert int(r[2]) == 3886  # n: every matched row evaluated
     assert out.count("discotest:0.1.0|suite:winomt") == 8  # one signature per language
+
+
+def test_bug_gold_with_a_hand_translated_file(capsys, tmp_path, shared_data):
+    """12 BUG rows translated into Spanish by hand (tests/fixtures/bug_es_sample.txt); 3 give the entity
+    the wrong gender on purpose: rows 36 ("El autor" for a woman), 221 ("El niño" for a girl) and 243
+    ("la enfermera" for a man). The other 1616 gold rows have no translation and are reported."""
+    fixture = Path(__file__).parent / "fixtures" / "bug_es_sample.txt"
+    details = tmp_path / "bug.jsonl"
+    code = main(["--data-dir", str(shared_data), "-q", "run", "bug", "--lang", "es", "--input", str(fixture),
+                 "--format", "json", "--details", str(details)])
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert code == 0 and result["scores"]["n"] == 12 and result["unmatched"] == 1628 - 12
+    assert "align_extra:published" in result["signature"]  # a small input: WinoMT outputs train the aligner
+    rows = {r["index"]: r for r in map(json.loads, details.read_text(encoding="utf-8").splitlines())}
+    assert {i for i, r in rows.items() if not r["correct"]} == {36, 221, 243}
+    assert rows[171]["target_entity"] == ["autora"] and rows[171]["predicted_gender"] == "female"
+    assert result["scores"]["accuracy"] == pytest.approx(75.0)
+    assert result["scores"]["accuracy_pro"] is not None  # stereotype labels joined from the annotated CSV
+
+
+def test_bug_loader_skips_the_empty_row_and_joins_stereotypes(shared_data):
+    from discotest.suites.bug import load_bug
+
+    items = load_bug(shared_data)
+    assert len(items) == 1628 and 583 not in {i.index for i in items}
+    tags = [i.stereotype for i in items]
+    assert tags.count("pro") > 700 and tags.count("anti") > 350

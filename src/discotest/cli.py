@@ -51,9 +51,10 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--suite-version", default="current",
                    help="WinoMT files: 'current' (repository HEAD) or '2019' (the published outputs' source)")
     p.add_argument("--aligner", choices=ALIGNERS, default="eflomal")
-    p.add_argument("--align-extra", choices=("none", "published", "wmt"), default=None,
+    p.add_argument("--align-extra", choices=("auto", "none", "published", "wmt"), default=None,
                    help="extra aligner training text: all published outputs of the language (gender suites; "
-                        "default none) or the WMT21/22 zh-en test sets (mzprt; default wmt)")
+                        "default auto = only for inputs under 2000 rows) or the WMT21/22 zh-en test sets "
+                        "(mzprt; default wmt)")
     p.add_argument("--window", type=int, default=1, help="mzprt: candidate words each side of the aligned word")
     p.add_argument("--reach", type=int, default=0,
                    help="mzprt: also accept an unclaimed right pronoun up to N words beyond the window (0 = paper)")
@@ -133,7 +134,7 @@ def _cmd_run_mzprt(args: argparse.Namespace) -> int:
             reach=args.reach,
             bleu=args.bleu,
             use_cache=args.use_cache,
-            extra=args.align_extra or "wmt",
+            extra="wmt" if args.align_extra in (None, "auto") else args.align_extra,
             progress=lambda n: bar.update(n),
         )
     if args.details:
@@ -170,12 +171,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.suite == "mzprt":
         return _cmd_run_mzprt(args)
     if args.align_extra == "wmt":
-        raise InputError("--align-extra for gender suites is 'published' or 'none'")
+        raise InputError("--align-extra for gender suites is 'auto', 'published' or 'none'")
     options = dict(
         suite_version=args.suite_version,
         data_dir=args.data_dir,
         aligner=args.aligner,
-        align_extra=args.align_extra == "published",
+        align_extra=args.align_extra or "auto",
         lexicon=args.lexicon,
         use_cache=args.use_cache,
     )

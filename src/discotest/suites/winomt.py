@@ -42,14 +42,20 @@ def strip_article(entity: str) -> str:
     return entity
 
 
-def read_gender_tsv(path: str | Path) -> list[GenderItem]:
-    """Parse a WinoMT-format TSV (extra columns, e.g. BUG's corpus, are ignored)."""
+def read_gender_tsv(path: str | Path, missing_sentence: str | None = None) -> list[GenderItem]:
+    """Parse a WinoMT-format TSV (extra columns, e.g. BUG's corpus, are ignored).
+
+    ``missing_sentence``: a placeholder some exports write for an empty sentence (pandas' "nan" in
+    BUG); such rows are skipped. An item's ``index`` is always its 0-based row in the file.
+    """
     items = []
     for number, line in enumerate(read_lines(path), start=1):
         cols = line.split("\t")
         if len(cols) < 4:
             raise InputError(f"expected 4 tab-separated columns, found {len(cols)}", path, number)
         gold, index, sentence, entity = (c.strip() for c in cols[:4])
+        if missing_sentence is not None and sentence == missing_sentence:
+            continue
         if gold not in GOLD_GENDERS:
             raise InputError(f"gold gender must be one of {', '.join(GOLD_GENDERS)}, found {gold!r}", path, number)
         if not index.isdigit():
@@ -59,7 +65,7 @@ def read_gender_tsv(path: str | Path) -> list[GenderItem]:
         start = int(index)
         if not entity or start + len(entity.split()) > len(words):
             raise InputError(f"entity index {start} is outside the sentence", path, number)
-        items.append(GenderItem(len(items), gold, start, sentence, entity))
+        items.append(GenderItem(number - 1, gold, start, sentence, entity))
     return items
 
 
