@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 
 import pytest
 
@@ -104,3 +105,19 @@ def test_sample_on_real_outputs(tmp_path, shared_data, monkeypatch):
     assert len(rows) == 50 and {r["system"] for r in rows} == {"google", "bing"}
     assert {r["verdict"] for r in rows} == {"correct", "wrong"}
     assert all("[[" in r["translation_marked"] for r in rows if r["target_entity"])
+
+
+def test_cli_round_trip(tmp_path, shared_data, monkeypatch, capsys):
+    from discotest.cli import main
+
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "sample.csv"
+    args = ["--data-dir", str(shared_data), "-q", "validate", "sample", "--lang", "de", "--system", "google",
+            "-n", "10", "-o", str(path)]
+    assert main(args) == 0
+    assert main(["validate", "score", str(path)]) == 2  # not filled in yet
+    assert f"{path}:2: aligned_word_correct is empty" in capsys.readouterr().err
+    fill(path, [("yes", "yes")] * 9 + [("no", "no")])
+    assert main(["validate", "score", str(path), "--format", "json"]) == 0
+    scores = json.loads(capsys.readouterr().out)
+    assert scores[0]["lang"] == "de" and scores[0]["n"] == 10 and scores[0]["alignment_errors"] == 10.0

@@ -6,6 +6,7 @@ Bad input ends with exit status 2 and one line on stderr naming the file and lin
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -81,6 +82,23 @@ def _add_compare(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-cache", dest="use_cache", action="store_false")
 
 
+def _add_validate(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("validate", help="human validation of gender verdicts: export a sample, score it",
+                       parents=[_common()])
+    action = p.add_subparsers(dest="action", required=True)
+    s = action.add_parser("sample", help="a stratified sample of verdicts to a CSV for a person", parents=[_common()])
+    s.add_argument("--suite", default="winomt")
+    s.add_argument("--lang", "-l", required=True, help="language(s), comma-separated, or 'all'")
+    s.add_argument("--system", "-s", required=True, help="published system(s), comma-separated, or 'all'")
+    s.add_argument("-n", type=int, default=50, help="items in the sample")
+    s.add_argument("--seed", type=int, default=13)
+    s.add_argument("--output", "-o", required=True, metavar="CSV")
+    s.add_argument("--jobs", "-j", type=int, default=None)
+    f = action.add_parser("score", help="score a filled sample CSV", parents=[_common()])
+    f.add_argument("csv", help="the filled sample")
+    f.add_argument("--format", choices=("text", "json"), default="text")
+
+
 def _add_data(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("data", help="list, fetch or verify third-party data files", parents=[_common()])
     p.add_argument("action", choices=("list", "fetch", "verify"))
@@ -96,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _add_run(sub)
     _add_compare(sub)
+    _add_validate(sub)
     _add_data(sub)
     sub.add_parser("suites", help="list the suites and their published systems", parents=[_common()])
     return parser
@@ -210,6 +229,26 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from discotest import validate
+
+    if args.action == "score":
+        scores = validate.score(validate.read_filled(args.csv))
+        if args.format == "json":
+            print(json.dumps([s.to_json() for s in scores], indent=1))
+        else:
+            print(validate.render_scores(scores))
+        return 0
+    with _progress_bar(args, "system×language pairs", "pair") as bar:
+        results = api.run_many(args.suite, _split(args.lang), _split(args.system), jobs=args.jobs,
+                               progress=lambda n: bar.update(n), data_dir=args.data_dir)
+    rows = validate.sample(results, args.n, args.seed)
+    validate.write_sample(args.output, rows)
+    print(f"wrote {len(rows)} items to {args.output}: fill in aligned_word_correct and gender_correct (yes/no), "
+          f"then run `discotest validate score {args.output}`")
+    return 0
+
+
 def _cmd_data(args: argparse.Namespace) -> int:
     if args.action == "list":
         root = registry.data_dir(args.data_dir)
@@ -252,7 +291,9 @@ def _cmd_suites(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    commands = {"run": _cmd_run, "compare": _cmd_compare, "data": _cmd_data, "suites": _cmd_suites}
+    commands = {
+        "run": _cmd_run, "compare": _cmd_compare, "validate": _cmd_validate, "data": _cmd_data, "suites": _cmd_suites,
+    }
     try:
         return commands[args.command](args)
     except InputError as exc:
