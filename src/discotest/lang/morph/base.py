@@ -57,6 +57,39 @@ class GenderReading:
     evidence: tuple[str, ...] = ()
 
 
+# Why a pronoun's gender cannot be read from the translation (the item is left out of consistency).
+OMISSION_REASONS = {
+    "possessive-agrees-with-possessed": "the possessive agrees with the possessed noun (fr sa/son, es su, it sua/suo)",
+    "pronoun-dropped": "the pronoun was dropped and nothing in its place shows gender (pro-drop)",
+    "neutral-form": "the target uses a neutral or plural form (de es, ru это, fr cela, they/them)",
+    "no-target-words": "no target word renders the pronoun or carries its gender",
+}
+
+
+@dataclass(frozen=True)
+class PronounTarget:
+    """A translation, the target tokens aligned to the English pronoun (may be empty: dropped or
+    unaligned), the tokens of the entity it refers to, and the English pronoun with its role."""
+
+    sentence: str
+    tokens: tuple[Token, ...]
+    pronoun: tuple[int, ...]
+    entity: tuple[int, ...]
+    source_pronoun: str  # lower case: he she him her his hers they them their himself herself …
+    role: str  # subject / object / possessive / reflexive (of the English pronoun)
+
+
+@dataclass(frozen=True)
+class PronounReading:
+    """The gender the translation gives the pronoun (or the word that carries it: a participle, a verb
+    form, an adjective), or why it cannot show one (``omitted``, a key of OMISSION_REASONS)."""
+
+    gender: Gender
+    reason: str
+    evidence: tuple[str, ...] = ()
+    omitted: str | None = None
+
+
 class GenderAnalyser(ABC):
     """Reads grammatical gender for one language. Heavy resources load once, in ``__init__``."""
 
@@ -70,3 +103,7 @@ class GenderAnalyser(ABC):
     @abstractmethod
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
         """One reading per item, in order. Batch so that pipelines (spaCy, natasha) run once."""
+
+    def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
+        """The gender each translation gives the English pronoun (target-side consistency)."""
+        raise NotImplementedError(f"{self.name} cannot read pronoun genders yet")
