@@ -1,0 +1,67 @@
+"""The English mentions of a suite item: the pronoun (and its role) and the distracting entity."""
+
+from __future__ import annotations
+
+import pytest
+
+from discotest.suites import mentions
+from discotest.suites.mentions import english_pronoun, find_distractor, find_pronouns
+from discotest.suites.winomt import GenderItem
+
+
+def item(sentence: str, entity: str, gold: str) -> GenderItem:
+    words = sentence.split(" ")
+    return GenderItem(0, gold, words.index(entity.split()[0]), sentence, entity)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "entity", "gold", "expected"),
+    [
+        # the pronoun whose gender matches the gold, not the first pronoun of the sentence
+        ("The developer told the designer that he liked her idea.", "designer", "female", ("her", "possessive")),
+        ("The developer argued with the designer because she did not like the design.", "developer", "female",
+         ("she", "subject")),
+        # "her" + a verb or a function word: an object
+        ("The mover helped the nurse because he wanted to thank her for the help.", "nurse", "female",
+         ("her", "object")),
+        ("The guard asked the counselor a few questions and let her enter the office.", "counselor", "female",
+         ("her", "object")),
+        # "her" + a noun: a possessive
+        ("The clerk visited the physician because her back ached.", "physician", "female", ("her", "possessive")),
+        ("The chief hired the cleaner because they needed help.", "chief", "neutral", ("they", "subject")),
+        ("The tailor thanked the driver for his help.", "driver", "male", ("his", "possessive")),
+    ],
+)
+def test_pronoun_and_role(sentence, entity, gold, expected):
+    assert english_pronoun(item(sentence, entity, gold)) == expected
+
+
+def test_her_without_spacy_uses_the_following_word(monkeypatch):
+    monkeypatch.setattr(mentions, "_english_tagger", lambda: None)
+    got = find_pronouns([
+        item("The clerk visited the physician because her idea failed.", "physician", "female"),
+        item("The auditor admonished the CEO and told her that.", "CEO", "female"),
+        item("The auditor admonished the CEO harshly and greeted her warmly.", "CEO", "female"),
+    ])
+    assert [m.role for m in got] == ["possessive", "object", "object"]
+
+
+def test_no_pronoun():
+    assert english_pronoun(item("The nurse came home.", "nurse", "female")) == ("", "")
+
+
+def test_distractor_is_the_other_entity_multiword_first():
+    got = find_distractor(item("The secretary called the construction worker about the plan.", "secretary", "female"))
+    assert got is not None and got[0] == "construction worker" and len(got[1]) == 2
+    assert find_distractor(item("The technician told someone that they could pay.", "technician", "neutral")) == (
+        "someone", (3,))
+    assert find_distractor(item("The nurse came home.", "nurse", "female")) is None
+
+
+def test_every_winomt_row_has_a_pronoun_and_a_distractor(shared_data):
+    from discotest.suites.winomt import load_winomt
+
+    items = load_winomt("2019", shared_data)
+    found = find_pronouns(items)
+    assert all(found)
+    assert sum(find_distractor(i) is not None for i in items) == len(items)
