@@ -20,7 +20,7 @@ from discotest.errors import InputError
 from discotest.lang.align import make_aligner
 from discotest.lang.locate import LEXICON_MODES
 from discotest.lang.morph import LANGUAGES, MEASURED_COST, load_analyser
-from discotest.phenomena.gender import score_gender
+from discotest.phenomena.gender import score_consistency, score_gender
 from discotest.pipelines.gender import Bitext, align_in_corpus, evaluate_gender
 from discotest.report.result import GenderResult, Signature
 from discotest.suites.bug import load_bug
@@ -48,12 +48,16 @@ class RunOptions:
     align_extra: str = "auto"
     lexicon: str = "on"
     use_cache: bool = True
+    measure: tuple[str, ...] = ("accuracy",)  # add "consistency" for target-side consistency
 
     def check(self) -> None:
         registry.suite_file(self.suite, self.suite_version)  # unknown suite or version: a clear error
         if self.lexicon not in LEXICON_MODES:
             raise InputError(f"--lexicon must be one of {', '.join(LEXICON_MODES)}")
         make_aligner(self.aligner)  # fails early on an unknown name
+        unknown = set(self.measure) - set(MEASURES)
+        if unknown:
+            raise InputError(f"unknown measure {sorted(unknown)[0]!r}; choose from {', '.join(MEASURES)}")
         if self.align_extra not in ALIGN_EXTRA:
             raise InputError(f"--align-extra must be one of {', '.join(ALIGN_EXTRA)}")
 
@@ -70,6 +74,7 @@ def _load_suite(options: RunOptions) -> list[GenderItem]:
 
 
 ALIGN_EXTRA = ("auto", "published", "none")
+MEASURES = ("accuracy", "consistency")
 SMALL_BITEXT = 2000  # below this many pairs, "auto" adds the published outputs as aligner training text
 
 
@@ -111,7 +116,11 @@ def _evaluate_language(
     results = []
     for name, bitext in bitexts.items():
         links = align_in_corpus(aligner, bitext.pairs, corpus, options.use_cache)
-        verdicts = evaluate_gender(bitext, links, analyser, options.lexicon)
+        consistency = "consistency" in options.measure
+        try:
+            verdicts = evaluate_gender(bitext, links, analyser, options.lexicon, consistency)
+        except NotImplementedError as exc:
+            raise InputError(f"--measure consistency: {exc} (language {lang})") from None
         signature = Signature(
             (
                 ("discotest", package_version("discotest")),
@@ -136,6 +145,7 @@ def _evaluate_language(
                 verdicts=verdicts,
                 unmatched=translation_sets[name].unmatched,
                 located_by=dict(Counter(v.located_by for v in verdicts)),
+                consistency=score_consistency(verdicts) if consistency else None,
             )
         )
     return results

@@ -27,9 +27,29 @@ class GenderVerdict:
     reason: str
     evidence: list[str] = field(default_factory=list)
     stereotype: str | None = None
+    # target-side consistency (--measure consistency); None when not measured
+    pronoun: str | None = None  # the English pronoun
+    target_pronoun: list[str] | None = None  # target words aligned to it
+    pronoun_gender: str | None = None
+    pronoun_reason: str | None = None
+    omitted: str | None = None  # why the pronoun's gender cannot be read (OMISSION_REASONS key, or "unreadable")
+    distractor: str | None = None
+    target_distractor: list[str] | None = None
+    distractor_gender: str | None = None
+    consistent: bool | None = None  # pronoun gender == entity gender; None when omitted
 
     def to_json(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        if self.pronoun is None:  # consistency not measured: keep the details file lean
+            for key in CONSISTENCY_FIELDS:
+                out.pop(key)
+        return out
+
+
+CONSISTENCY_FIELDS = (
+    "pronoun", "target_pronoun", "pronoun_gender", "pronoun_reason", "omitted", "distractor", "target_distractor",
+    "distractor_gender", "consistent",
+)
 
 
 def _pct(num: float, den: float) -> float:
@@ -59,6 +79,41 @@ class GenderScores:
 
     def to_json(self) -> dict:
         return {k: (round(v, 2) if isinstance(v, float) else v) for k, v in asdict(self).items()}
+
+
+@dataclass(frozen=True)
+class ConsistencyScores:
+    """Target-side consistency (Yehudai et al. 2023, §3): does the pronoun agree with its entity?
+
+    ``consistency`` is over the scored items (pronoun and entity genders both read); ``omitted``
+    counts the rest by reason; ``trivial`` is the share of scored items where entity and distractor
+    have the same target gender, so agreement says nothing about which one the pronoun refers to.
+    """
+
+    n: int
+    scored: int
+    consistency: float
+    trivial: float
+    omitted: dict[str, int]
+
+    def to_json(self) -> dict:
+        return {k: (round(v, 2) if isinstance(v, float) else v) for k, v in asdict(self).items()}
+
+
+def score_consistency(verdicts: Sequence[GenderVerdict]) -> ConsistencyScores:
+    scored = [v for v in verdicts if v.consistent is not None]
+    omitted: dict[str, int] = {}
+    for v in verdicts:
+        if v.consistent is None:
+            omitted[v.omitted or "unreadable"] = omitted.get(v.omitted or "unreadable", 0) + 1
+    trivial = [v for v in scored if v.distractor_gender == v.predicted_gender]
+    return ConsistencyScores(
+        n=len(verdicts),
+        scored=len(scored),
+        consistency=_pct(sum(bool(v.consistent) for v in scored), len(scored)),
+        trivial=_pct(len(trivial), len(scored)),
+        omitted=dict(sorted(omitted.items())),
+    )
 
 
 def score_gender(verdicts: Sequence[GenderVerdict]) -> GenderScores:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from discotest.lang.align import align_cached
 from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.locate import locate_entity, source_entity_tokens
-from discotest.lang.morph.base import GenderAnalyser, TargetEntity, Token
+from discotest.lang.morph.base import GenderAnalyser, PronounTarget, TargetEntity, Token
 from discotest.lang.tokenize import normalise_moses, tokenize
 from discotest.phenomena.gender import GenderVerdict
+from discotest.suites.mentions import find_distractor, find_pronouns
 from discotest.suites.winomt import GenderItem
 
 
@@ -53,8 +55,10 @@ def evaluate_gender(
     links: Sequence[Links],
     analyser: GenderAnalyser,
     lexicon: str = "on",
+    consistency: bool = False,
 ) -> list[GenderVerdict]:
-    """One verdict per item of ``bitext`` given its alignment links."""
+    """One verdict per item of ``bitext`` given its alignment links; with ``consistency`` also the
+    pronoun's and the distractor's target words and genders."""
     targets, how = [], []
     for item, src, tgt, sentence, lk in zip(
         bitext.items, bitext.src_tokens, bitext.tgt_tokens, bitext.translations, links
@@ -64,7 +68,7 @@ def evaluate_gender(
         targets.append(TargetEntity(sentence, tgt, span))
         how.append(located_by)
     readings = analyser.read(targets)
-    return [
+    verdicts = [
         GenderVerdict(
             index=item.index,
             source=item.sentence,
@@ -81,3 +85,60 @@ def evaluate_gender(
         )
         for item, target, located_by, reading in zip(bitext.items, targets, how, readings)
     ]
+    if consistency:
+        return _add_consistency(bitext, links, analyser, verdicts, [t.entity for t in targets], lexicon)
+    return verdicts
+
+
+_READABLE = ("male", "female", "neutral")
+
+
+def _add_consistency(
+    bitext: Bitext,
+    links: Sequence[Links],
+    analyser: GenderAnalyser,
+    verdicts: Sequence[GenderVerdict],
+    entity_spans: Sequence[tuple[int, ...]],
+    lexicon: str,
+) -> list[GenderVerdict]:
+    """The verdicts with the pronoun's and the distractor's target words and genders, and whether the
+    pronoun agrees with the entity (None with the reason when the target cannot show it)."""
+    mentions = find_pronouns(bitext.items)
+    pronoun_targets, distractor_targets, distractors = [], [], []
+    for item, src, tgt, sentence, lk, entity_span, mention in zip(
+        bitext.items, bitext.src_tokens, bitext.tgt_tokens, bitext.translations, links, entity_spans, mentions
+    ):
+        aligned = tuple(sorted({t for s, t in lk if mention and s == mention.word}))
+        pronoun_targets.append(PronounTarget(
+            sentence, tgt, aligned, entity_span, mention.text if mention else "", mention.role if mention else ""
+        ))
+        found = find_distractor(item)
+        distractors.append(found[0] if found else None)
+        span: tuple[int, ...] = ()
+        if found:
+            span, _ = locate_entity(found[1], len(src), lk, tgt, found[0], bitext.lang, lexicon)
+        distractor_targets.append(TargetEntity(sentence, tgt, span))
+    pronoun_readings = analyser.read_pronouns(pronoun_targets)
+    distractor_readings = analyser.read(distractor_targets)
+    out = []
+    for verdict, mention, target, reading, distractor, d_target, d_reading in zip(
+        verdicts, mentions, pronoun_targets, pronoun_readings, distractors, distractor_targets, distractor_readings
+    ):
+        omitted = reading.omitted
+        if mention is None:
+            omitted = "no-source-pronoun"
+        elif omitted is None and (reading.gender.value not in _READABLE or verdict.predicted_gender not in _READABLE):
+            omitted = "unreadable"
+        out.append(replace(
+            verdict,
+            pronoun=mention.text if mention else "",
+            target_pronoun=[target.tokens[i].text for i in target.pronoun],
+            pronoun_gender=reading.gender.value,
+            pronoun_reason=reading.reason,
+            omitted=omitted,
+            distractor=distractor,
+            target_distractor=list(d_target.entity_words),
+            distractor_gender=d_reading.gender.value if distractor else None,
+            consistent=None if omitted else reading.gender.value == verdict.predicted_gender,
+        ))
+    return out

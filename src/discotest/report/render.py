@@ -51,6 +51,32 @@ def render_table(results: Sequence[GenderResult]) -> str:
     return "\n".join(out)
 
 
+_OMISSION_COLUMNS = (
+    ("poss", "possessive-agrees-with-possessed"), ("dropped", "pronoun-dropped"), ("neutral", "neutral-form"),
+    ("no-words", "no-target-words"), ("unread", "unreadable"),
+)
+
+
+def render_consistency_table(results: Sequence[GenderResult]) -> str:
+    """Target-side consistency per system and language, with the omitted items counted by reason."""
+    header = ["system", "lang", "n", "scored", "Cons%", "trivial%", *(name for name, _ in _OMISSION_COLUMNS)]
+    rows = []
+    for r in results:
+        c = r.consistency
+        if c is None:
+            continue
+        rows.append([r.system, r.lang, str(c.n), str(c.scored), f"{c.consistency:.1f}", f"{c.trivial:.1f}",
+                     *(str(c.omitted.get(key, 0)) for _, key in _OMISSION_COLUMNS)])
+    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(header)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+
+    title = ("target-side consistency: Cons% = pronoun gender agrees with the entity's, over the scored items; "
+             "trivial% = entity and distractor share a gender; then items left out, by reason")
+    return "\n".join([title, line(header), line(["-" * w for w in widths]), *(line(row) for row in rows)])
+
+
 def render_json(results: Sequence[GenderResult]) -> str:
     payload = [r.to_json() for r in results]
     return json.dumps(payload[0] if len(payload) == 1 else payload, ensure_ascii=False, indent=1)

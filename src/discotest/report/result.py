@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from discotest.phenomena.gender import GenderScores, GenderVerdict
+from discotest.phenomena.gender import ConsistencyScores, GenderScores, GenderVerdict
 
 
 @dataclass(frozen=True)
@@ -39,8 +39,10 @@ class GenderResult:
     verdicts: list[GenderVerdict] = field(default_factory=list, repr=False)
     unmatched: list[int] = field(default_factory=list)
     located_by: dict[str, int] = field(default_factory=dict)
+    consistency: ConsistencyScores | None = None
 
     def to_json(self) -> dict:
+        extra = {"consistency": self.consistency.to_json()} if self.consistency else {}
         return {
             "suite": self.suite,
             "version": self.version,
@@ -51,4 +53,5 @@ class GenderResult:
             "unmatched_rows": self.unmatched,
             "located_by": self.located_by,
             "signature": self.signature.format(),
+            **extra,
         }

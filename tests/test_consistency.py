@@ -1,0 +1,80 @@
+"""Target-side consistency: the scores by hand, and the pipeline on real outputs with a test double
+for the pronoun reading (each language's real reading has its own gold test)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from discotest.lang.morph.base import Gender, PronounReading
+from discotest.phenomena.gender import GenderVerdict, score_consistency
+
+
+def verdict(entity: str, pronoun: str | None, distractor: str, omitted: str | None = None) -> GenderVerdict:
+    consistent = None if omitted else pronoun == entity
+    return GenderVerdict(0, "", "", "", [], "aligned", entity, entity, True, "", pronoun="she",
+                         pronoun_gender=pronoun, omitted=omitted, distractor_gender=distractor, consistent=consistent)
+
+
+def test_consistency_by_hand():
+    scores = score_consistency([
+        verdict("female", "female", "male"),  # consistent
+        verdict("female", "female", "female"),  # consistent, trivially (distractor also female)
+        verdict("male", "female", "male"),  # inconsistent, trivially
+        verdict("male", None, "male", omitted="pronoun-dropped"),
+        verdict("male", None, "female", omitted="unreadable"),
+    ])
+    assert scores.n == 5 and scores.scored == 3
+    assert scores.consistency == pytest.approx(200 / 3)
+    assert scores.trivial == pytest.approx(200 / 3)
+    assert scores.omitted == {"pronoun-dropped": 1, "unreadable": 1}
+
+
+class GermanPronounsByWord:
+    """A stand-in for read_pronouns: er/ihn/ihm/sein* male, sie/ihr* female, es neutral-form."""
+
+    def __call__(self, items):
+        out = []
+        for item in items:
+            words = [item.tokens[i].text.lower() for i in item.pronoun]
+            if not words:
+                out.append(PronounReading(Gender.UNKNOWN, "nothing aligned", omitted="no-target-words"))
+            elif words[0] == "es":
+                out.append(PronounReading(Gender.NEUTRAL, "es", omitted="neutral-form"))
+            elif words[0] in ("er", "ihn", "ihm") or words[0].startswith("sein"):
+                out.append(PronounReading(Gender.MALE, words[0]))
+            elif words[0] == "sie" or words[0].startswith("ihr"):
+                out.append(PronounReading(Gender.FEMALE, words[0]))
+            else:
+                out.append(PronounReading(Gender.UNKNOWN, words[0]))
+        return out
+
+
+def test_pipeline_on_google_german(tmp_path, shared_data, monkeypatch):
+    import discotest
+    from discotest.lang.morph import load_analyser
+    from discotest.report.render import render_consistency_table, write_details
+
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+    analyser = load_analyser("de")
+    monkeypatch.setattr(type(analyser), "read_pronouns", lambda self, items: GermanPronounsByWord()(items))
+    details = tmp_path / "items.jsonl"
+    run = discotest.run("winomt", lang="de", system="google", suite_version="2019", data_dir=shared_data,
+                        measure=("accuracy", "consistency"))
+    write_details(details, [run])
+    result = json.loads(json.dumps(run.to_json()))
+    assert "Cons%" in render_consistency_table([run])
+    c = result["consistency"]
+    assert c["n"] == 3888 and c["scored"] + sum(c["omitted"].values()) == 3888
+    rows = [json.loads(line) for line in details.read_text(encoding="utf-8").splitlines()]
+    # row 0: "Die Entwicklerin …, weil sie das Design nicht mochte": entity female, pronoun "sie" female
+    assert rows[0]["pronoun"] == "she" and rows[0]["target_pronoun"] == ["sie"]
+    assert rows[0]["pronoun_gender"] == "female" and rows[0]["consistent"] is True
+    assert rows[0]["distractor"] == "designer" and rows[0]["target_distractor"] == ["Designer"]
+    assert rows[0]["distractor_gender"] == "male"
+    scored = [r for r in rows if r["consistent"] is not None]
+    assert len(scored) == c["scored"] and c["consistency"] == pytest.approx(
+        100 * sum(r["consistent"] for r in scored) / len(scored), abs=0.01)
+    # the pronoun's words were found by alignment for nearly every row
+    assert sum(bool(r["target_pronoun"]) for r in rows) > 0.9 * len(rows)
