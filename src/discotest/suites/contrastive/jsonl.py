@@ -1,0 +1,129 @@
+"""Contrastive suites written as files: the documented JSONL (Shimazu-style zero-pronoun sets and any user suite),
+Wino-X MT and ContraPro.
+
+JSONL, one object per line (see ``docs`` in the package's ``jazp`` data folder)::
+
+    {"id": "jazp-001", "context": ["ctx-3", "ctx-2", "ctx-1"], "source": "current sentence",
+     "target_context": [], "correct": "English", "incorrect": ["English with another pronoun"],
+     "distance": 2, "phenomenon": "zero-pronoun", "pronoun": "he", "incorrect_pronoun": ["she"], "meta": {}}
+
+``context`` and ``target_context`` are oldest first and may be empty; ``distance`` is 0..3 (0: the antecedent is in
+the current sentence). Only ``source``, ``correct`` and ``incorrect`` are required.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from discotest.data.readers import read_lines
+from discotest.errors import InputError
+from discotest.suites.contrastive.item import ContrastiveItem, candidate_pair, make_item
+from discotest.suites.contrastive.published import _read_json
+
+
+def _json_rows(path: str | Path):
+    for number, line in enumerate(read_lines(path), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not valid JSON ({exc.msg})", path, number) from None
+        if not isinstance(row, dict):
+            raise InputError("expected a JSON object", path, number)
+        yield number, row
+
+
+def _strings(value, name: str, path, number) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InputError(f"field {name!r} must be a list of strings", path, number)
+    return tuple(value)
+
+
+def load_jsonl(path: str | Path, default_phenomenon: str = "zero-pronoun") -> list[ContrastiveItem]:
+    """The documented contrastive JSONL; every problem names the file and line."""
+    items = []
+    for number, row in _json_rows(path):
+        for name in ("source", "correct", "incorrect"):
+            if name not in row:
+                raise InputError(f"missing field {name!r}", path, number)
+        incorrect = _strings(row["incorrect"], "incorrect", path, number)
+        if not incorrect:
+            raise InputError("empty list of incorrect candidates", path, number)
+        distance = row.get("distance")
+        if distance is not None and (not isinstance(distance, int) or distance < 0):
+            raise InputError(f"distance must be a whole number ≥ 0, not {distance!r}", path, number)
+        pronoun, others = row.get("pronoun"), _strings(row.get("incorrect_pronoun"), "incorrect_pronoun", path, number)
+        pair = f"{pronoun}>{others[0]}" if pronoun and others else candidate_pair(row["correct"], incorrect[0])
+        items.append(make_item(
+            len(items), src=row["source"], correct=row["correct"], incorrect=incorrect,
+            src_context=_strings(row.get("context"), "context", path, number),
+            tgt_context=_strings(row.get("target_context"), "target_context", path, number),
+            phenomenon=row.get("phenomenon", default_phenomenon), distance=distance, pair=pair,
+            meta={"id": row.get("id", f"line-{number}"), "line": number, **row.get("meta", {})},
+            where=str(path), line=number,
+        ))
+    if not items:
+        raise InputError("no items in the file", path)
+    return items
+
+
+def load_winox_mt(path: str | Path) -> list[ContrastiveItem]:
+    """Wino-X MT (Emelin & Sennrich 2021), JSONL with ``qID, sentence, translation1, translation2, answer`` (1|2):
+    single sentences, the two translations differ in the target pronoun."""
+    items = []
+    for number, row in _json_rows(path):
+        try:
+            cands = [row["translation1"], row["translation2"]]
+            answer = int(row["answer"])
+            src = row["sentence"]
+        except (KeyError, ValueError, TypeError) as exc:
+            raise InputError(f"missing or bad Wino-X field ({exc})", path, number) from None
+        if answer not in (1, 2):
+            raise InputError(f"answer must be 1 or 2, not {answer}", path, number)
+        p1, p2 = row.get("pronoun1", ""), row.get("pronoun2", "")
+        pair = f"{p1}>{p2}" if answer == 1 else f"{p2}>{p1}"
+        items.append(make_item(len(items), src=src, candidates=cands, correct_index=answer - 1,
+                               phenomenon="wino-x", distance=0, pair=pair if p1 else candidate_pair(*cands),
+                               meta={"id": row.get("qID"), "line": number}, where=str(path), line=number))
+    return items
+
+
+def load_contrapro(path: str | Path, context: tuple[str | Path, str | Path] | None = None,
+                   context_size: int = 0) -> list[ContrastiveItem]:
+    """ContraPro (Müller et al. 2018), its published ``contrapro.json``: per item the reference German sentence
+    and ``errors`` (contrastive variants). ``context`` = (``contrapro.context.en``, ``contrapro.context.de``) as
+    written by ContraPro's ``map_context.py --context N`` from OpenSubtitles2018: N lines per item, oldest first."""
+    rows = _read_json(path)
+    ctx_src: list[str] = []
+    ctx_tgt: list[str] = []
+    if context is not None:
+        if context_size < 1:
+            raise InputError("ContraPro context files need --context N (N ≥ 1, as given to map_context.py)")
+        ctx_src, ctx_tgt = read_lines(context[0]), read_lines(context[1])
+        for f, lines in zip(context, (ctx_src, ctx_tgt)):
+            if len(lines) != context_size * len(rows):
+                raise InputError(f"{len(lines)} lines, expected {context_size} × {len(rows)} items", f)
+    items = []
+    for i, row in enumerate(rows):
+        try:
+            errors = [e["contrastive"] for e in row["errors"]]
+            src, ref = row["src segment"], row["ref segment"]
+        except (KeyError, TypeError) as exc:
+            raise InputError(f"item {i}: missing field {exc}", path) from None
+        if not errors:
+            raise InputError(f"item {i}: empty list of contrastive variants", path)
+        span = slice(i * context_size, (i + 1) * context_size)
+        items.append(make_item(
+            i, src=src, correct=ref, incorrect=errors,
+            src_context=tuple(ctx_src[span]) if ctx_src else (), tgt_context=tuple(ctx_tgt[span]) if ctx_tgt else (),
+            phenomenon=f"pronoun:{row.get('src pronoun', '').lower()}", distance=row.get("ante distance"),
+            pair=f"{row.get('ref pronoun', '').lower()}>{row['errors'][0].get('replacement', '').lower()}",
+            meta={"document": row.get("document id"), "segment": row.get("segment id")}, where=str(path),
+        ))
+    return items

@@ -1,0 +1,206 @@
+"""Score contrastive candidates with a Hugging Face seq2seq model (Marian/Opus-MT, M2M100, mBART-50, NLLB).
+
+Context is k-to-1 concatenation: the k previous source sentences and the current one joined by a separator. When
+the suite gives the target context, the k previous target sentences are put in front of the candidate on the
+decoder side (teacher-forced) and only the current sentence's tokens are scored. Pairs are length-sorted and
+batched; scores are the sum of token log-probabilities, or their mean (``normalise=True``). Results are cached by
+content hash (model fingerprint + options + inputs). torch and transformers are imported only here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from discotest import cache
+from discotest.errors import InputError
+from discotest.suites.contrastive.item import ContrastiveItem
+
+CACHE_NAMESPACE = "contrastive-scores"
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """One (source, candidate) pair as token ids; target positions from ``score_from`` on are scored."""
+
+    source: list[int]
+    target: list[int]
+    score_from: int
+
+
+def context_pairs(items: Sequence[ContrastiveItem], k: int, separator: str = " ",
+                  use_target_context: bool = True) -> list[tuple[str, str, str]]:
+    """(source text, target prefix, candidate) for every candidate of every item, in suite order."""
+    out = []
+    for item in items:
+        src_ctx = list(item.src_context[-k:]) if k else []
+        source = separator.join([*src_ctx, item.src])
+        tgt_ctx = list(item.tgt_context[-k:]) if k and use_target_context else []
+        prefix = separator.join(tgt_ctx)
+        out.extend((source, prefix, cand) for cand in item.candidates)
+    return out
+
+
+def model_fingerprint(name_or_path: str, revision: str | None = None) -> str:
+    """Local model: sha256 of its files; hub model: name and revision (the cache key part naming the model)."""
+    path = Path(name_or_path)
+    if path.is_dir():
+        digest = hashlib.sha256()
+        for f in sorted(p for p in path.rglob("*") if p.is_file()):
+            digest.update(f.relative_to(path).as_posix().encode())
+            with open(f, "rb") as handle:
+                for block in iter(lambda h=handle: h.read(1 << 20), b""):
+                    digest.update(block)
+        return f"local:{digest.hexdigest()}"
+    return f"hub:{name_or_path}@{revision or 'main'}"
+
+
+class HFScorer:
+    """Scores candidates with a seq2seq model; ``model``/``tokenizer`` may be given as objects (tests, notebooks)."""
+
+    def __init__(self, name_or_path: str, *, batch_size: int = 32, device: str = "cpu", use_cache: bool = True,
+                 quiet: bool = False, separator: str = " ", normalise: bool = False, use_target_context: bool = True,
+                 src_lang: str | None = None, tgt_lang: str | None = None, revision: str | None = None,
+                 max_length: int = 512, model=None, tokenizer=None, fingerprint: str | None = None):
+        self.name = name_or_path
+        self.batch_size = max(1, batch_size)
+        self.device = device
+        self.use_cache = use_cache
+        self.quiet = quiet
+        self.separator = separator
+        self.normalise = normalise
+        self.use_target_context = use_target_context
+        self.max_length = max_length
+        self.revision = revision
+        self._model, self._tokenizer = model, tokenizer
+        self._fingerprint = fingerprint
+        self.src_lang, self.tgt_lang = src_lang, tgt_lang
+
+    # -- loading ---------------------------------------------------------------------------------------------------
+    @property
+    def tokenizer(self):
+        if self._tokenizer is None:
+            from transformers import AutoTokenizer
+
+            try:
+                self._tokenizer = AutoTokenizer.from_pretrained(self.name, revision=self.revision)
+            except (OSError, ValueError) as exc:
+                raise InputError(f"cannot load tokenizer of {self.name!r} ({str(exc).splitlines()[0]})") from None
+        for attr, value in (("src_lang", self.src_lang), ("tgt_lang", self.tgt_lang)):
+            if value and hasattr(self._tokenizer, attr):
+                setattr(self._tokenizer, attr, value)
+        return self._tokenizer
+
+    @property
+    def model(self):
+        if self._model is None:
+            from transformers import AutoModelForSeq2SeqLM
+
+            try:
+                self._model = AutoModelForSeq2SeqLM.from_pretrained(self.name, revision=self.revision)
+            except (OSError, ValueError) as exc:
+                raise InputError(f"cannot load model {self.name!r} ({str(exc).splitlines()[0]})") from None
+        self._model.to(self.device).eval()
+        return self._model
+
+    def fingerprint(self) -> str:
+        if self._fingerprint is None:
+            self._fingerprint = model_fingerprint(self.name, self.revision)
+        return self._fingerprint
+
+    def signature_fields(self, k: int) -> list[tuple[str, str]]:
+        return [("model", self.name), ("context", f"{k}to1"), ("sep", repr(self.separator)),
+                ("tgtctx", "yes" if self.use_target_context else "no"),
+                ("logprob", "mean" if self.normalise else "sum")]
+
+    # -- encoding --------------------------------------------------------------------------------------------------
+    def encode(self, source: str, prefix: str, candidate: str) -> Encoded:
+        """Token ids; the target prefix is joined at token level so the candidate's tokens are the same with or
+        without context, and only they (and the end of sentence) are scored."""
+        tok = self.tokenizer
+        src = tok(source, truncation=True, max_length=self.max_length)["input_ids"]
+        full = tok(text_target=candidate)["input_ids"]
+        plain = tok(text_target=candidate, add_special_tokens=False)["input_ids"]
+        lead = 0
+        while lead < len(full) and full[lead:lead + len(plain)] != plain:
+            lead += 1
+        lead = lead if lead < len(full) else 0
+        if not prefix:
+            return Encoded(src, full, lead)
+        pre = tok(text_target=prefix + self.separator, add_special_tokens=False)["input_ids"]
+        target = full[:lead] + pre + full[lead:]
+        return Encoded(src, target, lead + len(pre))
+
+    # -- scoring ---------------------------------------------------------------------------------------------------
+    def score_encoded(self, encoded: Sequence[Encoded]) -> list[tuple[float, int]]:
+        """(sum of log-probabilities, number of scored tokens) per pair, in input order; batched, length-sorted."""
+        import torch
+        from tqdm import tqdm
+
+        model, tok = self.model, self.tokenizer
+        pad = tok.pad_token_id if tok.pad_token_id is not None else 0
+        order = sorted(range(len(encoded)), key=lambda i: -(len(encoded[i].source) + len(encoded[i].target)))
+        out: list[tuple[float, int]] = [(0.0, 0)] * len(encoded)
+        batches = [order[i:i + self.batch_size] for i in range(0, len(order), self.batch_size)]
+        with torch.inference_mode():
+            for batch in tqdm(batches, desc=f"scoring with {Path(self.name).name}", unit="batch", disable=self.quiet,
+                              file=sys.stderr):
+                rows = [encoded[i] for i in batch]
+                s_len = max(len(r.source) for r in rows)
+                t_len = max(len(r.target) for r in rows)
+                src = torch.full((len(rows), s_len), pad, dtype=torch.long)
+                mask = torch.zeros((len(rows), s_len), dtype=torch.long)
+                labels = torch.full((len(rows), t_len), -100, dtype=torch.long)
+                scored = torch.zeros((len(rows), t_len), dtype=torch.bool)
+                for j, r in enumerate(rows):
+                    src[j, :len(r.source)] = torch.tensor(r.source)
+                    mask[j, :len(r.source)] = 1
+                    labels[j, :len(r.target)] = torch.tensor(r.target)
+                    scored[j, r.score_from:len(r.target)] = True
+                decoder_in = self._decoder_inputs(model, labels, pad)
+                logits = model(input_ids=src.to(self.device), attention_mask=mask.to(self.device),
+                               decoder_input_ids=decoder_in.to(self.device)).logits
+                logp = torch.log_softmax(logits.float(), dim=-1)
+                token_logp = logp.gather(-1, labels.clamp(min=0).to(self.device).unsqueeze(-1)).squeeze(-1)
+                token_logp = token_logp.masked_fill(~scored.to(self.device), 0.0)
+                sums, counts = token_logp.sum(-1).tolist(), scored.sum(-1).tolist()
+                for j, i in enumerate(batch):
+                    out[i] = (float(sums[j]), int(counts[j]))
+        return out
+
+    @staticmethod
+    def _decoder_inputs(model, labels, pad: int):
+        if hasattr(model, "prepare_decoder_input_ids_from_labels"):
+            return model.prepare_decoder_input_ids_from_labels(labels=labels)
+        start = model.config.decoder_start_token_id
+        shifted = labels.new_full(labels.shape, pad)
+        shifted[:, 1:] = labels[:, :-1].clone()
+        shifted[:, 0] = start if start is not None else pad
+        return shifted.masked_fill(shifted == -100, pad)
+
+    def score_pairs(self, pairs: Sequence[tuple[str, str, str]]) -> list[tuple[float, int]]:
+        """Cached scoring of (source, target prefix, candidate) triples."""
+        key = cache.content_key([CACHE_NAMESPACE, self.fingerprint(), repr(self.separator), str(self.max_length),
+                                 json.dumps(pairs, ensure_ascii=False)])
+        if self.use_cache and (hit := cache.load(CACHE_NAMESPACE, key)) is not None:
+            return [tuple(x) for x in json.loads(hit)]
+        result = self.score_encoded([self.encode(*p) for p in pairs])
+        if self.use_cache:
+            cache.store(CACHE_NAMESPACE, key, json.dumps(result))
+        return result
+
+    def score_items(self, items: Sequence[ContrastiveItem], context: int = 0) -> list[list[float]]:
+        """One score per candidate (higher = better), grouped per item."""
+        if context < 0:
+            raise InputError(f"--context must be 0 or more, not {context}")
+        raw = self.score_pairs(context_pairs(items, context, self.separator, self.use_target_context))
+        values = [(s / n if n else s) if self.normalise else s for s, n in raw]
+        out, at = [], 0
+        for item in items:
+            out.append(values[at:at + len(item.candidates)])
+            at += len(item.candidates)
+        return out

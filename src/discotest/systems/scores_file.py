@@ -1,0 +1,37 @@
+"""Candidate scores computed elsewhere: one number per line, one line per candidate, items in suite order and
+candidates in the order the suite lists them (for Voita, the ``dst`` order). Higher is better unless the file
+holds losses."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+from discotest.data.readers import read_lines
+from discotest.errors import InputError
+from discotest.suites.contrastive.item import ContrastiveItem
+
+
+def read_scores(path: str | Path, items: Sequence[ContrastiveItem], losses: bool = False) -> list[list[float]]:
+    """Per item, one score per candidate (higher = better; losses are negated)."""
+    lines = read_lines(path)
+    expected = sum(len(item.candidates) for item in items)
+    values = []
+    for number, line in enumerate(lines, start=1):
+        text = line.strip().split("\t")[0].split()[0] if line.strip() else ""
+        try:
+            value = float(text)
+        except ValueError:
+            raise InputError(f"expected one number per line, got {line[:40]!r}", path, number) from None
+        if math.isnan(value):
+            raise InputError("score is NaN", path, number)
+        values.append(-value if losses else value)
+    if len(values) != expected:
+        raise InputError(f"{len(values)} scores for {expected} candidates of {len(items)} items "
+                         "(one line per candidate, in suite order)", path)
+    out, at = [], 0
+    for item in items:
+        out.append(values[at:at + len(item.candidates)])
+        at += len(item.candidates)
+    return out

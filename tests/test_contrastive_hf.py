@@ -1,0 +1,159 @@
+"""The Hugging Face seq2seq scorer on a tiny randomly initialised Marian model built here (no network)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("transformers")
+pytest.importorskip("sentencepiece")
+
+from discotest.cli import main  # noqa: E402
+from discotest.suites.contrastive import load_suite  # noqa: E402
+from discotest.suites.contrastive.item import make_item  # noqa: E402
+from discotest.systems.hf_scorer import HFScorer, context_pairs, model_fingerprint  # noqa: E402
+from tests.tiny_marian import build_tiny_marian  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    return build_tiny_marian(tmp_path_factory.mktemp("tiny-marian"))
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+
+
+ITEMS = [
+    make_item(0, src="He came.", correct="Ils seront bientôt pleins .", incorrect=["Elles seront bientôt pleines ."],
+              src_context=("a .", "The buildings .", "They are new ."), tgt_context=("x .", "Les bâtiments .", "y ."),
+              distance=2),
+    make_item(1, src="Tu es là.", correct="Ты никогда .", incorrect=["Вы никогда ."], distance=0),
+]
+
+
+def test_k_to_1_concatenation():
+    pairs = context_pairs(ITEMS, 2, separator=" <sep> ")
+    assert pairs[0] == ("The buildings . <sep> They are new . <sep> He came.", "Les bâtiments . <sep> y .",
+                        "Ils seront bientôt pleins .")
+    assert context_pairs(ITEMS, 0)[0] == ("He came.", "", "Ils seront bientôt pleins .")
+    assert context_pairs(ITEMS, 1, use_target_context=False)[0][1] == ""
+
+
+def test_batched_equals_one_at_a_time_and_only_current_tokens_scored(tiny):
+    batched = HFScorer(str(tiny), batch_size=8, use_cache=False, quiet=True)
+    single = HFScorer(str(tiny), batch_size=1, use_cache=False, quiet=True)
+    pairs = context_pairs(ITEMS, 3)
+    a, b = batched.score_pairs(pairs), single.score_pairs(pairs)
+    assert [n for _, n in a] == [n for _, n in b]
+    assert all(abs(x - y) < 1e-3 for (x, _), (y, _) in zip(a, b))
+    # with a target prefix, exactly the candidate's own tokens (+ </s>) are scored
+    no_prefix = batched.score_pairs([(s, "", c) for s, _, c in pairs])
+    assert [n for _, n in a] == [n for _, n in no_prefix]
+    assert a[0][0] != no_prefix[0][0]  # but the prefix conditions them
+    enc = batched.encode(*pairs[0])
+    assert enc.target[enc.score_from:] == batched.tokenizer(text_target=pairs[0][2])["input_ids"]
+
+
+def test_sum_and_length_normalised(tiny):
+    total = HFScorer(str(tiny), use_cache=False, quiet=True).score_items(ITEMS, context=0)
+    mean = HFScorer(str(tiny), use_cache=False, quiet=True, normalise=True).score_items(ITEMS, context=0)
+    raw = HFScorer(str(tiny), use_cache=False, quiet=True).score_pairs(context_pairs(ITEMS, 0))
+    assert mean[0][0] == pytest.approx(total[0][0] / raw[0][1], rel=1e-5)
+    assert all(s < 0 for item in total for s in item)
+
+
+def test_cache_is_keyed_by_model_content(tiny, tmp_path):
+    scorer = HFScorer(str(tiny), quiet=True)
+    first = scorer.score_items(ITEMS, 1)
+    assert list((tmp_path / "cache" / "contrastive-scores").rglob("*.txt"))
+    def fail(_):
+        raise AssertionError("a cache hit must not run the model")
+
+    scorer.score_encoded = fail
+    assert scorer.score_items(ITEMS, 1) == first
+    with pytest.raises(AssertionError, match="cache hit"):
+        scorer.score_items(ITEMS, 2)  # other options, other key
+    assert model_fingerprint(str(tiny)).startswith("local:") and model_fingerprint("org/m") == "hub:org/m@main"
+
+
+def test_cli_end_to_end_two_context_sizes(tiny, capsys):
+    assert main(["run", "jazp", "--model", str(tiny), "--context", "0", "--context", "3", "--compare", "-q",
+                 "--batch-size", "16"]) == 0
+    out = capsys.readouterr().out
+    assert "@ctx0: accuracy" in out and "@ctx3: accuracy" in out and "d=3" in out
+    assert "context:3to1" in out and "paired bootstrap p" in out
+
+
+def test_cli_voita_subset_via_jsonl(tiny, shared_data, tmp_path, capsys):
+    items = load_suite("voita-deixis", shared_data)[:6]
+    path = tmp_path / "suite.jsonl"
+    path.write_text("\n".join(json.dumps({"source": i.src, "context": list(i.src_context),
+                                          "target_context": list(i.tgt_context), "correct": i.correct,
+                                          "incorrect": list(i.incorrect), "distance": i.distance},
+                                         ensure_ascii=False) for i in items) + "\n")
+    assert main(["run", "contrastive-jsonl", "--input", str(path), "--model", str(tiny), "--context", "3",
+                 "-q", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data[0]["scores"]["overall"]["n"] == 6
+
+
+def test_cli_bad_model_is_one_line(tmp_path, capsys):
+    assert main(["run", "jazp", "--model", str(tmp_path / "nope"), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot load" in err and err.count("\n") == 1
+
+
+class FakeResult:
+    def __init__(self, log_probs):
+        self.log_probs = log_probs
+
+
+class FakeTranslator:
+    """Stands in for ctranslate2.Translator: one log-prob per target token plus one for </s>."""
+
+    def __init__(self):
+        self.calls = []
+
+    def score_batch(self, source, target, max_batch_size=0):
+        self.calls.append((source, target))
+        return [FakeResult([-1.0] * (len(t) + 1)) for t in target]
+
+
+def test_ct2_scorer_token_conversion_and_slicing(tiny):
+    from discotest.systems.ct2_scorer import CT2Scorer, is_ct2_model
+
+    fake = FakeTranslator()
+    scorer = CT2Scorer(str(tiny), translator=fake, use_cache=False, quiet=True, batch_size=2)
+    hf = HFScorer(str(tiny), use_cache=False, quiet=True)
+    pairs = context_pairs(ITEMS, 3)
+    got = scorer.score_pairs(pairs)
+    # same number of scored positions as the HF scorer (current sentence + </s>), prefix left out
+    assert [n for _, n in got] == [n for _, n in hf.score_pairs(pairs)]
+    assert all(s == -n for s, n in got)
+    source, target = fake.calls[0][0][0], fake.calls[0][1][0]
+    assert source[-1] == "</s>" and target[-1] != "</s>"
+    enc = scorer.encode(*pairs[0])
+    assert scorer.tokenizer.convert_tokens_to_ids(scorer.to_tokens(enc)[1]) == enc.target[:-1]
+    assert not is_ct2_model(str(tiny)) and ("engine", "ctranslate2") in scorer.signature_fields(1)
+
+
+def test_ct2_convert_copies_tokenizer_files(tiny, tmp_path):
+    from discotest.systems.ct2_scorer import convert_model
+
+    seen = {}
+
+    class FakeConverter:
+        def __init__(self, name, copy_files=None):
+            seen.update(name=name, copy_files=copy_files)
+
+        def convert(self, output_dir, quantization=None, force=False):
+            seen.update(quantization=quantization, force=force)
+            return output_dir
+
+    out = convert_model(str(tiny), tmp_path / "ct2", "int8", converter_cls=FakeConverter)
+    assert out == tmp_path / "ct2" and seen["quantization"] == "int8" and seen["force"]
+    assert {"source.spm", "target.spm", "vocab.json"} <= set(seen["copy_files"])

@@ -1,0 +1,52 @@
+"""A tiny randomly initialised Marian model and its SentencePiece tokenizer, built offline for tests and bench."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+TEXT = [
+    "my mother called me when she arrived at the station .", "he took a bath when he got home .",
+    "they were tired but they kept running .", "it is old but it is still read .",
+    "Мама позвонила мне , когда приехала на вокзал .", "Ты никогда не нарушала закон .",
+    "Вас не ловили .", "Тебя не ловили .", "Les bâtiments seront terminés la semaine prochaine .",
+    "Ils seront bientôt pleins . Elles seront bientôt pleines .", "母は駅に着くと、すぐに電話をかけてきた。",
+]
+
+
+def build_tiny_marian(folder: str | Path, d_model: int = 16, layers: int = 1, seed: int = 0,
+                      corpus_lines: list[str] | None = None, vocab_size: int = 120) -> Path:
+    """Train two SentencePiece models on a few lines, make a Marian vocabulary and a random model; save it all."""
+    import sentencepiece as spm
+    import torch
+    from transformers import MarianConfig, MarianMTModel, MarianTokenizer
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    corpus = folder / "corpus.txt"
+    corpus.write_text("\n".join(corpus_lines or TEXT * 3) + "\n", "utf-8")
+    for side in ("source", "target"):
+        spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(folder / side), vocab_size=vocab_size,
+                                       character_coverage=1.0, model_type="unigram", bos_id=-1, eos_id=-1,
+                                       unk_id=0, minloglevel=2, hard_vocab_limit=False)
+    pieces = ["</s>", "<unk>", "<pad>"]
+    for side in ("source", "target"):
+        proc = spm.SentencePieceProcessor(model_file=str(folder / f"{side}.model"))
+        pieces += [proc.id_to_piece(i) for i in range(proc.get_piece_size())]
+    vocab = {p: i for i, p in enumerate(dict.fromkeys(pieces))}
+    (folder / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), "utf-8")
+    (folder / "source.spm").write_bytes((folder / "source.model").read_bytes())
+    (folder / "target.spm").write_bytes((folder / "target.model").read_bytes())
+    tokenizer = MarianTokenizer(str(folder / "source.spm"), str(folder / "target.spm"), str(folder / "vocab.json"))
+    torch.manual_seed(seed)
+    config = MarianConfig(vocab_size=len(vocab), d_model=d_model, encoder_layers=layers, decoder_layers=layers,
+                          encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=2 * d_model,
+                          decoder_ffn_dim=2 * d_model, max_position_embeddings=512, pad_token_id=vocab["<pad>"],
+                          eos_token_id=vocab["</s>"], decoder_start_token_id=vocab["<pad>"],
+                          forced_eos_token_id=vocab["</s>"])
+    model = MarianMTModel(config).eval()
+    for f in ("corpus.txt", "source.model", "target.model", "source.vocab", "target.vocab"):
+        (folder / f).unlink(missing_ok=True)
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
