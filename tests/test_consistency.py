@@ -23,12 +23,12 @@ def test_consistency_by_hand():
         verdict("female", "female", "female"),  # consistent, trivially (distractor also female)
         verdict("male", "female", "male"),  # inconsistent, trivially
         verdict("male", None, "male", omitted="pronoun-dropped"),
-        verdict("male", None, "female", omitted="unreadable"),
+        verdict("male", None, "female", omitted="entity-unreadable"),
     ])
     assert scores.n == 5 and scores.scored == 3
     assert scores.consistency == pytest.approx(200 / 3)
     assert scores.trivial == pytest.approx(200 / 3)
-    assert scores.omitted == {"pronoun-dropped": 1, "unreadable": 1}
+    assert scores.omitted == {"entity-unreadable": 1, "pronoun-dropped": 1}
 
 
 class GermanPronounsByWord:

@@ -32,7 +32,9 @@ class GenderVerdict:
     target_pronoun: list[str] | None = None  # target words aligned to it
     pronoun_gender: str | None = None
     pronoun_reason: str | None = None
-    omitted: str | None = None  # why the pronoun's gender cannot be read (OMISSION_REASONS key, or "unreadable")
+    # why the item is left out: an OMISSION_REASONS key, "pronoun-unreadable" (the target marks gender but it could
+    # not be read), "entity-unreadable" (the entity's gender could not be read), or "no-source-pronoun"
+    omitted: str | None = None
     distractor: str | None = None
     target_distractor: list[str] | None = None
     distractor_gender: str | None = None
@@ -105,7 +107,8 @@ def score_consistency(verdicts: Sequence[GenderVerdict]) -> ConsistencyScores:
     omitted: dict[str, int] = {}
     for v in verdicts:
         if v.consistent is None:
-            omitted[v.omitted or "unreadable"] = omitted.get(v.omitted or "unreadable", 0) + 1
+            reason = v.omitted or "pronoun-unreadable"
+            omitted[reason] = omitted.get(reason, 0) + 1
     trivial = [v for v in scored if v.distractor_gender == v.predicted_gender]
     return ConsistencyScores(
         n=len(verdicts),

@@ -127,8 +127,10 @@ def _add_consistency(
         omitted = reading.omitted
         if mention is None:
             omitted = "no-source-pronoun"
-        elif omitted is None and (reading.gender.value not in _READABLE or verdict.predicted_gender not in _READABLE):
-            omitted = "unreadable"
+        elif omitted is None and reading.gender.value not in _READABLE:
+            omitted = "pronoun-unreadable"
+        elif omitted is None and verdict.predicted_gender not in _READABLE:
+            omitted = "entity-unreadable"
         out.append(replace(
             verdict,
             pronoun=mention.text if mention else "",

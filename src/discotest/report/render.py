@@ -53,7 +53,7 @@ def render_table(results: Sequence[GenderResult]) -> str:
 
 _OMISSION_COLUMNS = (
     ("poss", "possessive-agrees-with-possessed"), ("dropped", "pronoun-dropped"), ("neutral", "neutral-form"),
-    ("no-words", "no-target-words"), ("unread", "unreadable"),
+    ("no-words", "no-target-words"), ("pron?", "pronoun-unreadable"), ("entity?", "entity-unreadable"),
 )
 
 
@@ -73,7 +73,8 @@ def render_consistency_table(results: Sequence[GenderResult]) -> str:
         return "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
 
     title = ("target-side consistency: Cons% = pronoun gender agrees with the entity's, over the scored items; "
-             "trivial% = entity and distractor share a gender; then items left out, by reason")
+             "trivial% = entity and distractor share a gender; then items left out, by reason (pron?/entity? = the "
+             "pronoun's/entity's gender could not be read)")
     return "\n".join([title, line(header), line(["-" * w for w in widths]), *(line(row) for row in rows)])
 
 

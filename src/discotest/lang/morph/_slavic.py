@@ -22,7 +22,7 @@ from functools import cache, lru_cache
 import pymorphy3
 
 from discotest.lang.lexicon import entity_lexicon
-from discotest.lang.morph.base import Gender, GenderReading, TargetEntity, Token
+from discotest.lang.morph.base import Gender, GenderReading, PronounReading, PronounTarget, TargetEntity, Token
 
 MASC, FEM, NEUT, COMMON, PLURAL = "masc", "fem", "neut", "common", "plural"
 GENDER_OF = {MASC: Gender.MALE, FEM: Gender.FEMALE, NEUT: Gender.NEUTRAL}
@@ -430,3 +430,253 @@ def decide(item: TargetEntity, head: Head, votes: Sequence[Vote], tool: str) -> 
     if cls in (MASC, FEM, NEUT):
         return GenderReading(GENDER_OF[cls], f"{what}, no agreeing word", (word,))
     return GenderReading(Gender.UNKNOWN, f"{what}: no agreeing word shows the gender", (word,))
+
+
+# ---------------------------------------------------------------------------------------------
+# the gender the translation gives the English pronoun (target-side consistency)
+
+# Third-person personal pronoun forms by the gender they show. The masculine and neuter forms are
+# the same word in every oblique case (его, ему, нём / його, йому, ньому), so they read as male.
+# «им/ним» (ru) and «їм» (uk) are also the dative/instrumental plural: see _AMBIGUOUS_PLURAL.
+PERSONAL = {
+    "ru": {
+        MASC: {"он", "его", "него", "ему", "нему", "им", "ним", "нём", "нем"},
+        FEM: {"она", "её", "ее", "неё", "нее", "ей", "ней", "ею", "нею"},
+        NEUT: {"оно"},
+        PLURAL: {"они", "их", "них", "ими", "ними", "ихний", "ихняя", "ихнее", "ихние"},
+    },
+    "uk": {
+        MASC: {"він", "його", "нього", "йому", "ньому", "ним", "їм", "нім"},
+        FEM: {"вона", "її", "неї", "їй", "ній", "нею", "ею"},
+        NEUT: {"воно"},
+        PLURAL: {"вони", "їх", "них", "ними", "їхній", "їхня", "їхнє", "їхні", "їхнього", "їхньої", "їхньому",
+                 "їхнім", "їхньою", "їхніх", "їхніми"},
+    },
+}
+# singular masculine forms that are also plural (ru «к ним» 'to them', «им» 'to them'; uk «їм» 'to them')
+_AMBIGUOUS_PLURAL = {"им", "ним", "їм"}
+_PLURAL_SOURCE = {"they", "them", "their", "theirs", "themselves", "themself"}
+# prepositions after which «ним»/«им» can only be the dative plural (к ним, по ним)
+_DATIVE_PREPOSITIONS = {"к", "ко", "по", "благодаря", "навстречу", "согласно", "вопреки"}
+# reflexive pronouns: no gender form (себя 'oneself'); the reflexive possessive agrees with the possessed noun
+_REFLEXIVE = {"себя", "себе", "собой", "собою", "собі"}
+_REFLEXIVE_POSSESSIVE = ("сво", "сві")
+# neuter demonstratives standing for the pronoun (это 'this', це); этот/цей are masculine, so not here
+_NEUTRAL_WORDS = {"это", "то", "це", "те"}
+# intensifier «сам/сама» (herself → сама) shows gender like an adjective
+_INTENSIFIER_LEMMAS = {"сам", "самий"}
+_CLAUSE_END = {",", ".", ";", ":", "!", "?", "(", ")", "«", "»", "\"", "—", "-"}
+
+
+def _personal_class(word: str, lang: str, tokens: Sequence[Token], index: int, source_pronoun: str) -> str | None:
+    """masc / fem / neut / plural for a personal pronoun form, None for any other word."""
+    low = word.lower()
+    if low.startswith(("ихн", "їхн")):
+        return PLURAL  # colloquial/Ukrainian declinable 'their' (їхню, їхнього)
+    found = next((cls for cls, forms in PERSONAL[lang].items() if low in forms), None)
+    if found == MASC and low in _AMBIGUOUS_PLURAL:
+        before = tokens[index - 1].text.lower() if index > 0 else ""
+        if before in _DATIVE_PREPOSITIONS or source_pronoun in _PLURAL_SOURCE:
+            return PLURAL  # «к ним» 'to them'; for English they/them the plural reading is meant
+    return found
+
+
+def _is_reflexive_possessive(word: str, readings: Sequence[Reading]) -> bool:
+    """свой/своя/своё (uk свій/своя/своє) in any form."""
+    return word.lower().startswith(_REFLEXIVE_POSSESSIVE) and any(r.lemma in ("свой", "свій") for r in readings)
+
+
+def _carrier(readings: Sequence[Reading]) -> str | None:
+    """The gender a past-tense verb or short adjective/participle shows (должна, сказал), PLURAL, or None."""
+    marks = [r for r in readings if r.marks_subject]
+    if not marks:
+        return None
+    if all(r.plural for r in marks):
+        return PLURAL
+    genders = {r.gender for r in marks if not r.plural and r.gender}
+    return genders.pop() if len(genders) == 1 else None
+
+
+def _intensifier(readings: Sequence[Reading]) -> str | None:
+    """The gender of «сам/сама» (herself → сама), PLURAL for «сами», None otherwise."""
+    own = [r for r in readings if r.lemma in _INTENSIFIER_LEMMAS]
+    if not own:
+        return None
+    if all(r.plural for r in own):
+        return PLURAL
+    genders = {r.gender for r in own if r.gender and not r.plural}
+    return genders.pop() if len(genders) == 1 else None
+
+
+def _present_verb(readings: Sequence[Reading]) -> bool:
+    return any(r.pos in ("VERB", "AUX") and r.finite and not r.marks_subject for r in readings)
+
+
+def _clause_carrier(
+    tokens: Sequence[Token], readings: Sequence[Sequence[Reading]], start: int
+) -> tuple[int, str] | None:
+    """For a dropped subject: the first finite verb or short form to the right, within the clause, and the
+    gender it shows ("present" for a present/future verb, which shows none)."""
+    for k in range(start, min(len(tokens), start + 6)):
+        rs = readings[k]
+        if tokens[k].text in _CLAUSE_END or _is(rs, "CCONJ", "SCONJ", "PUNCT"):
+            return None
+        if any(r.pos in ("NOUN", "PROPN", "PRON") and r.case == "nom" and not r.plural for r in rs) \
+                and not any(r.marks_subject for r in rs):
+            return None  # an overt subject of its own: the verb agrees with it, not with our pronoun
+        cls = _carrier(rs)
+        if cls:
+            return k, cls
+        if _present_verb(rs):
+            return k, "present"  # «что не может»: a present/future verb, no gender
+    return None
+
+
+# parts of speech that cannot carry the pronoun's gender (что parses as a conjunction or a pronoun)
+_FUNCTION_POS = ("SCONJ", "CCONJ", "ADP", "PART", "PUNCT", "ADV", "PRON")
+_NOMINATIVE = {"он", "она", "оно", "они", "він", "вона", "воно", "вони"}
+_POSSESSIVE = {"его", "ее", "её", "их", "його", "її", "їх"}
+
+
+def _fits_role(word: str, readings: Sequence[Reading], role: str, lang: str) -> bool:
+    """Can this target word render an English pronoun of this role (he: он; him: его/ему; his: его/свой)?"""
+    low = word.lower()
+    is_personal = any(low in forms for forms in PERSONAL[lang].values())
+    if role == "possessive":
+        return low in _POSSESSIVE or low.startswith(("ихн", "їхн")) or _is_reflexive_possessive(word, readings)
+    if role == "subject":
+        return low in _NOMINATIVE
+    return is_personal and low not in _NOMINATIVE  # object, reflexive: an oblique form
+
+
+def _unaligned(word: str, cls: str, role: str) -> PronounReading:
+    """The reading of the only pronoun form in the sentence that fits the role (the aligner missed it)."""
+    if cls == "reflexive":
+        return PronounReading(Gender.UNKNOWN, f"unaligned reflexive possessive '{word}' agrees with the possessed",
+                              (word,), "possessive-agrees-with-possessed")
+    return _reading_of(cls, f"unaligned; '{word}' is the only {role} pronoun form", (word,))
+
+
+def _reading_of(cls: str, what: str, words: tuple[str, ...], pronoun: bool = True) -> PronounReading:
+    """The reading for a gender class; ``pronoun`` False when it was read from a verb or short form."""
+    if cls == PLURAL:
+        return PronounReading(Gender.UNKNOWN, f"{what}: plural, no gender", words, "neutral-form")
+    if cls == NEUT and not pronoun:
+        # an impersonal verb (не вдалося 'did not manage', было): the subject is gone, not rendered neutrally
+        return PronounReading(Gender.UNKNOWN, f"{what}: impersonal neuter form", words, "pronoun-dropped")
+    if cls == NEUT:
+        return PronounReading(Gender.UNKNOWN, f"{what}: neuter pronoun", words, "neutral-form")
+    return PronounReading(GENDER_OF[cls], f"{what}: {GENDER_WORD[cls]}", words)
+
+
+def read_pronoun(
+    item: PronounTarget, readings: Sequence[Sequence[Reading]], lang: str
+) -> PronounReading:
+    """The gender the translation gives the English pronoun, from the aligned words.
+
+    In order: a personal pronoun form (он/она, його/її — possessives его/её show the possessor's gender),
+    the reflexive possessive свой/свій (agrees with the possessed noun), «сам/сама», a past-tense verb or
+    short form (сказала, должна — the pronoun was dropped), a word with no gender form (это, себя), a
+    pronoun next to aligned function words (eflomal often aligns "she" to «что» in «потому что она»),
+    and for a subject, the predicate of its clause. With nothing aligned: pronoun-dropped when the
+    sentence has no third-person pronoun, else the only pronoun form that fits the English role.
+    Nothing here looks at the English pronoun's gender; its number only decides «им/ним» (masculine
+    singular or plural) — the masculine reading is never taken from the English.
+    """
+    span = sorted(i for i in item.pronoun if 0 <= i < len(item.tokens))
+    tokens = item.tokens
+    entity = set(item.entity)
+
+    def personal(i: int) -> str | None:
+        return _personal_class(tokens[i].text, lang, tokens, i, item.source_pronoun)
+
+    if not span:
+        others = [i for i in range(len(tokens)) if i not in entity]
+        # nothing aligned: if the translation has no third-person pronoun at all, the pronoun was dropped
+        # (subject pro-drop, or an object left out: «а потім заплатив» 'and then paid')
+        if not any(personal(i) or _is_reflexive_possessive(tokens[i].text, readings[i]) for i in others):
+            return PronounReading(Gender.UNKNOWN, "nothing aligned and no third-person pronoun in the translation",
+                                  (), "pronoun-dropped")
+        # else the aligner missed it: take the pronoun forms that can fill the English role, if they agree
+        fitting = [i for i in others if _fits_role(tokens[i].text, readings[i], item.role, lang)]
+        classes = {personal(i) or "reflexive" for i in fitting}
+        if len(classes) == 1:
+            return _unaligned(tokens[fitting[0]].text, classes.pop(), item.role)
+        return PronounReading(Gender.UNKNOWN, "no target words aligned to the pronoun", (), "no-target-words")
+    words = tuple(tokens[i].text for i in span)
+    # 1. personal pronoun forms; several that disagree: the first whose case fits the role
+    forms = [(i, c) for i in span if (c := personal(i))]
+    if forms:
+        classes = {c for _, c in forms}
+        i, cls = forms[0]
+        if len(classes) > 1:
+            want = "nom" if item.role == "subject" else None
+            fit = [(j, c) for j, c in forms if want and any(r.case == want for r in readings[j])]
+            if len(fit) != 1:
+                return PronounReading(Gender.UNKNOWN, f"pronoun forms disagree: {' '.join(words)}", words)
+            i, cls = fit[0]
+        kind = "possessive" if item.role == "possessive" else "pronoun"
+        return _reading_of(cls, f"{kind} '{tokens[i].text}'", (tokens[i].text,))
+    # 2. reflexive possessive свой/своя (and свій): agrees with the possessed noun, not with the possessor
+    for i in span:
+        if _is_reflexive_possessive(tokens[i].text, readings[i]):
+            return PronounReading(Gender.UNKNOWN, f"reflexive possessive '{tokens[i].text}' agrees with the possessed",
+                                  (tokens[i].text,), "possessive-agrees-with-possessed")
+    # 3. «сам/сама» (herself), then past-tense verbs and short forms in the span (dropped subject)
+    for finder, what in ((_intensifier, "intensifier"), (_carrier, "predicate")):
+        for i in span:
+            cls = finder(readings[i])
+            if cls:
+                return _reading_of(cls, f"{what} '{tokens[i].text}'", (tokens[i].text,), what == "intensifier")
+    # 4. words without gender
+    for i in span:
+        low = tokens[i].text.lower()
+        if low in _REFLEXIVE or low in _NEUTRAL_WORDS:
+            return PronounReading(Gender.UNKNOWN, f"'{tokens[i].text}' has no gender form", (tokens[i].text,),
+                                  "neutral-form")
+    # 5. the aligner often takes the conjunction or preposition before the pronoun («потому что она»,
+    # «у него»): a pronoun right after function words, or just before an aligned verb («она хочет»)
+    def function_word(i: int) -> bool:  # «у» is also an interjection (X)
+        rs = [r for r in readings[i] if r.pos != "X"]
+        return _is(rs, *_FUNCTION_POS) or tokens[i].text in _CLAUSE_END
+
+    near = [span[0] - 1]
+    if all(function_word(i) for i in span):
+        right = span[-1] + 1
+        while right < min(len(tokens), span[-1] + 4) and function_word(right) and not personal(right):
+            right += 1  # «, что у него»: past the comma, the conjunction and the preposition
+        near.insert(0, right)
+    for i in near:
+        if 0 <= i < len(tokens) and i not in entity:
+            if cls := personal(i):
+                return _reading_of(cls, f"pronoun '{tokens[i].text}' next to the aligned '{' '.join(words)}'",
+                                   (tokens[i].text,))
+            if _is_reflexive_possessive(tokens[i].text, readings[i]) and item.role == "possessive":
+                return PronounReading(Gender.UNKNOWN, f"reflexive possessive '{tokens[i].text}' agrees with the "
+                                      "possessed", (tokens[i].text,), "possessive-agrees-with-possessed")
+    # 6. a subject with no pronoun: the predicate of its clause (aligned word, then the words to its right)
+    if item.role == "subject":
+        if any(_present_verb(readings[i]) for i in span):
+            return PronounReading(Gender.UNKNOWN, f"dropped subject, verb '{' '.join(words)}' shows no gender",
+                                  words, "pronoun-dropped")
+        found = _clause_carrier(tokens, readings, span[-1] + 1)
+        if found and found[1] == "present":
+            verb = tokens[found[0]].text
+            return PronounReading(Gender.UNKNOWN, f"dropped subject, verb '{verb}' shows no gender", (verb,),
+                                  "pronoun-dropped")
+        if found:
+            k, cls = found
+            return _reading_of(cls, f"dropped subject, predicate '{tokens[k].text}'", (tokens[k].text,), False)
+    if all(function_word(i) for i in span) and not any(
+            personal(i) or _is_reflexive_possessive(tokens[i].text, readings[i])
+            for i in range(len(tokens)) if i not in entity):
+        # «і запитав, як …» 'and asked how …': a comma aligned, no pronoun anywhere — the pronoun was dropped
+        return PronounReading(Gender.UNKNOWN, f"only '{' '.join(words)}' aligned and no third-person pronoun in the "
+                              "translation", words, "pronoun-dropped")
+    return PronounReading(Gender.UNKNOWN, f"aligned words '{' '.join(words)}' show no gender", words,
+                          "no-target-words")
+
+
+def read_pronouns(items: Sequence[PronounTarget], morph: Pymorphy) -> list[PronounReading]:
+    """read_pronoun over a batch with pymorphy's memoised readings (no tagger: the forms decide)."""
+    return [read_pronoun(item, [morph.readings(t.text) for t in item.tokens], morph.lang) for item in items]

@@ -28,7 +28,14 @@ from importlib.metadata import version as package_version
 import farahidi
 
 from discotest.lang.lexicon import entity_lexicon
-from discotest.lang.morph.base import Gender, GenderAnalyser, GenderReading, TargetEntity
+from discotest.lang.morph.base import (
+    Gender,
+    GenderAnalyser,
+    GenderReading,
+    PronounReading,
+    PronounTarget,
+    TargetEntity,
+)
 
 _M, _F = Gender.MALE, Gender.FEMALE
 _NAME = {_M: "masculine", _F: "feminine"}
@@ -123,14 +130,24 @@ class AReading:
     third_person: bool
     preposition: bool  # carries ب / ل / ك
     score: float
+    enclitic: Gender | None = None  # a 3rd-person pronoun suffix: ـه masculine, ـها feminine (ـهم, ـهن)
+    enclitic_plural: bool = False
 
     @property
     def noun(self) -> bool:
         return self.pos == "اسم" and self.type not in ("اسم علم", "ضمير", "موصول", "إشارة", "استفهام", "شرط")
 
 
+# farahidi's description of the last enclitic → (gender, plural); the dual ـهما is also "الغائبين"
+_ENCLITIC_GENDER = {
+    "ضمير الغائب": (_M, False), "ضمير الغائبة": (_F, False), "ضمير الغائبين": (_M, True), "ضمير الغائبات": (_F, True),
+}
+
+
 def _reduce(analysis: farahidi.Analysis) -> AReading:
     procl = "".join(strip_diacritics(a.form) for a in analysis.proclitics)
+    enclitics = getattr(analysis, "enclitics", None) or ()
+    enclitic = enclitics[-1].description.split("+")[-1] if enclitics else ""
     return AReading(
         pos=analysis.pos,
         type=analysis.type,
@@ -140,6 +157,8 @@ def _reduce(analysis: farahidi.Analysis) -> AReading:
         third_person=(analysis.pronoun or "") in _VERB_PRONOUNS or analysis.pronoun == "هما",
         preposition=any(c in procl.replace("ال", "") for c in "بلك"),
         score=analysis.score,
+        enclitic=_ENCLITIC_GENDER.get(enclitic, (None, False))[0],
+        enclitic_plural=_ENCLITIC_GENDER.get(enclitic, (None, False))[1],
     )
 
 
@@ -156,7 +175,7 @@ def _is_mark(char: str) -> bool:
     return unicodedata.category(char).startswith("M") or char == "\u0640"
 
 
-def _words(item: TargetEntity) -> list[_Word]:
+def _words(item: TargetEntity | PronounTarget) -> list[_Word]:
     """Tokens glued back where the tokeniser cut a word at a diacritic (no space in between)."""
     words: list[_Word] = []
     for i, tok in enumerate(item.tokens):
@@ -296,6 +315,11 @@ class ArabicAnalyser(GenderAnalyser):
 
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
         return [self._read_one(item) for item in items]
+
+    def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
+        """The gender each translation gives the English pronoun: a pronoun (هو/هي), a pronoun suffix
+        (لأنها، عمله، منها), or for a dropped subject the verb (قالت، يعمل); see ``_PronounReader``."""
+        return [_PronounReader(self, item).read() for item in items]
 
     def _function_word(self, text: str) -> bool:
         key = normalise(text)
@@ -499,3 +523,205 @@ class ArabicAnalyser(GenderAnalyser):
 
     def _is_noun_only(self, text: str) -> bool:
         return not any(r.pos == "فعل" for r in self.readings(text))
+
+
+# -- pronouns (target-side consistency) ------------------------------------------------------
+
+# 3rd-person suffixes, longest first → (gender, plural); the dual ـهما has no gender (neutral form)
+_SUFFIXES = (("هما", None, True), ("هم", _M, True), ("هن", _F, True), ("ها", _F, False), ("ه", _M, False))
+# particles and prepositions that take a pronoun suffix (normalised): أنه، لأنها، منه، عليها، إليه، نفسه …
+_SUFFIX_HOSTS = frozenset(normalise(w) for w in (
+    "ل", "ب", "من", "عن", "علي", "إلي", "الي", "في", "مع", "عند", "لدي", "أن", "إن", "لأن", "بأن", "لكن", "كأن",
+    "ليت", "لعل", "إيا", "نفس", "بنفس", "لنفس", "حول", "ضد", "بين", "أمام", "وراء", "خلف", "مثل", "عبر", "تجاه",
+    "بعد", "قبل", "دون", "بدون", "لأجل", "أجل", "بسبب", "حيال", "لصالح", "عبره",
+))
+_FREE_PRONOUNS = {"هو": (_M, False), "هي": (_F, False), "هم": (_M, True), "هن": (_F, True), "هما": (None, True)}
+# hosts whose suffix is a clause's subject (لأنه "because he"); the others' suffix is an object/possessor
+_SUBJECT_HOSTS = frozenset(normalise(w) for w in ("أن", "إن", "لأن", "بأن", "لكن", "كأن", "ليت", "لعل"))
+
+
+def subject_form(text: str) -> bool:
+    """Whether a closed form renders a subject: a free pronoun or a suffix on أن/إن/لأن/لكن …"""
+    key = normalise(text)
+    for prefix in ("", "و", "ف"):
+        rest = key[len(prefix):] if key.startswith(prefix) else ""
+        if rest in _FREE_PRONOUNS:
+            return True
+        if any(rest.endswith(suffix) and rest[: -len(suffix)] in _SUBJECT_HOSTS for suffix, _, _ in _SUFFIXES):
+            return True
+    return False
+
+
+def pronoun_form(text: str) -> tuple[Gender | None, bool] | None:
+    """(gender, plural) of a closed-class 3rd-person form: هو/هي/هم/هن/هما (with و/ف), or a particle or
+    preposition with a pronoun suffix (له، منها، لأنه، بأنها، عليهم، نفسه). Gender None: the dual."""
+    key = normalise(text)
+    for prefix in ("", "و", "ف"):
+        rest = key[len(prefix):] if key.startswith(prefix) else None
+        if not rest:
+            continue
+        if rest in _FREE_PRONOUNS:
+            return _FREE_PRONOUNS[rest]
+        for suffix, gender, plural in _SUFFIXES:
+            if rest.endswith(suffix) and rest[: -len(suffix)] in _SUFFIX_HOSTS:
+                return gender, plural
+    return None
+
+
+def _surface_suffix(text: str) -> tuple[str, Gender | None, bool] | None:
+    """The 3rd-person suffix the word ends in, if any (not after the article: الناره is a misspelt ة)."""
+    key = normalise(text)
+    if any(_definite_prefix(p) for p, _ in strip_prefixes(key)[1:]):
+        return None
+    for suffix, gender, plural in _SUFFIXES:
+        if key.endswith(suffix) and len(key) > len(suffix) + 1:
+            return suffix, gender, plural
+    return None
+
+
+def _form_name(gender: Gender | None, plural: bool) -> str:
+    return "dual" if gender is None else f"{_NAME[gender]}{' plural' if plural else ''}"
+
+
+class _PronounReader:
+    """Reads one PronounTarget with the analyser's memoised farahidi readings."""
+
+    def __init__(self, analyser: ArabicAnalyser, item: PronounTarget) -> None:
+        self.an = analyser
+        self.item = item
+        self.words = _words(item)
+        self.texts = [w.text for w in self.words]
+        index = {t: k for k, w in enumerate(self.words) for t in range(w.first, w.last + 1)}
+        span = sorted(i for i in set(item.pronoun) if 0 <= i < len(item.tokens))
+        self.span = sorted({index[i] for i in span if _ARABIC.search(self.texts[index[i]])})
+        self.aligned = tuple(item.tokens[i].text for i in span)
+        self.entity = {index[i] for i in item.entity if 0 <= i < len(item.tokens)}
+
+    def suffix(self, k: int, strict: bool = False) -> tuple[Gender | None, bool] | None:
+        """The pronoun suffix of word k: its surface ending, confirmed by a farahidi reading with that
+        enclitic (so وجه "face" or فهم "understanding" are not read as suffixed) or by an unknown word.
+        ``strict`` (words found without alignment): every reading must carry it, and the word be known."""
+        found = _surface_suffix(self.texts[k])
+        if found is None:
+            return None
+        suffix, gender, plural = found
+        readings = self.an.readings(self.texts[k])
+        matching = [r for r in readings if r.enclitic is not None and r.enclitic_plural == plural]
+        if strict:
+            return (gender, plural) if readings and len(matching) == len(readings) else None
+        if not readings or matching:
+            return gender, plural
+        return None
+
+    def verb(self, k: int) -> Gender | None:
+        """The gender of a 3rd-person subject the verb agrees with (قالت، تعمل → feminine; ت- is also 2nd
+        person masculine, but the subject is 3rd person)."""
+        text = self.texts[k]
+        if self.an._function_word(text) or pronoun_form(text):
+            return None
+        return self.an.verb_gender(text)
+
+    def read(self) -> PronounReading:
+        item = self.item
+        if not self.span:
+            if item.pronoun:
+                return PronounReading(Gender.UNKNOWN, f"no Arabic word among '{' '.join(self.aligned)}'",
+                                      self.aligned, "no-target-words")
+            return self._unaligned("nothing aligned")
+        # 1. closed class: هو/هي, لأنه/لأنها, له/لها, منه/منها …
+        for k in self.span:
+            found = pronoun_form(self.texts[k])
+            if found:
+                return self._reading(found, f"pronoun '{self.texts[k]}'", k)
+        subject = item.role == "subject"
+        # 2. a dropped subject: the aligned verb carries its gender (يحتاجه: ي- masculine; -ه is its object)
+        if subject:
+            for k in self.span:
+                gender = self.verb(k)
+                if gender:
+                    return PronounReading(gender, f"verb '{self.texts[k]}' ({_NAME[gender]})", (self.texts[k],))
+        # 3. a pronoun suffix on a noun or verb (عمله، سلوكها، وسأله)
+        for k in self.span:
+            found = self.suffix(k)
+            if found:
+                return self._reading(found, f"pronoun suffix on '{self.texts[k]}'", k)
+        # 4. a subject aligned to words that show nothing (لأن، أن): the verb to their right
+        if subject:
+            k = self.span[-1] + 1
+            while k < len(self.words) and k <= self.span[-1] + 3:
+                text = self.texts[k]
+                if not _ARABIC.search(text) or k in self.entity:
+                    break
+                if normalise(text) in _SKIPPABLE_KEYS:
+                    k += 1
+                    continue
+                gender = self.verb(k)
+                if gender:
+                    return PronounReading(gender, f"dropped subject, verb '{text}' ({_NAME[gender]})", (text,))
+                break
+        return self._unaligned(f"aligned words '{' '.join(self.aligned)}' show no gender")
+
+    def _unaligned(self, why: str) -> PronounReading:
+        """When the aligned words show nothing (the aligner often leaves clitic pronouns unaligned): the
+        sentence's pronoun forms (لأنه، لها) if they agree in gender; for a subject, the verb opening
+        the last subordinate clause; then words whose every reading carries a 3rd-person suffix
+        (سلوكها، وهنأه) if they agree; else the pronoun was dropped (nothing aligned) or is unreadable."""
+        outside = [k for k in range(len(self.words)) if k not in self.entity and k not in self.span]
+        all_forms = [(k, f) for k in outside if (f := pronoun_form(self.texts[k]))]
+        # only forms in the pronoun's role: a subject is لأنه/هو, an object or possessor لها/منه
+        subject = self.item.role == "subject"
+        forms = [(k, f) for k, f in all_forms if subject_form(self.texts[k]) == subject]
+        if forms:
+            if len({f[0] for _, f in forms}) == 1:
+                k, found = forms[0]
+                return self._reading(found, f"{why}; the sentence's pronoun '{self.texts[k]}'", k)
+            return PronounReading(Gender.UNKNOWN, f"{why}; pronoun forms of both genders", self.aligned,
+                                  "no-target-words")
+        if self.item.role == "subject":
+            found_verb = self._clause_verb(set(outside))
+            if found_verb:
+                return found_verb
+        suffixed = [(k, f) for k in outside if (f := self.suffix(k, strict=True))]
+        if suffixed and len({f[0] for _, f in suffixed}) == 1:
+            k, found = suffixed[0]
+            return self._reading(found, f"{why}; pronoun suffix on '{self.texts[k]}'", k)
+        if suffixed:
+            return PronounReading(Gender.UNKNOWN, f"{why}; pronoun suffixes of both genders", self.aligned,
+                                  "no-target-words")
+        if not self.span and not all_forms:
+            return PronounReading(Gender.UNKNOWN, f"{why}; no 3rd-person pronoun form, suffix or agreeing verb",
+                                  (), "pronoun-dropped")
+        return PronounReading(Gender.UNKNOWN, why, self.aligned, "no-target-words")
+
+    def _clause_verb(self, allowed: set[int]) -> PronounReading | None:
+        """For a dropped subject: the verb right after the last clause opener (لأن، أن، حتى، عندما …),
+        else the last verb coordinated with و/ف after the entity."""
+        for k in range(len(self.words) - 1, -1, -1):
+            if normalise(self.texts[k]) not in _OPENER_KEYS:
+                continue
+            start = k + 1
+            while start < len(self.words) and normalise(self.texts[start]) in _SKIPPABLE_KEYS:
+                start += 1
+            if start in allowed:
+                gender = self.verb(start)
+                if gender:
+                    text = self.texts[start]
+                    return PronounReading(gender, f"dropped subject, clause verb '{text}' ({_NAME[gender]})", (text,))
+            break
+        # a coordinated verb with the subject dropped: "… وابتسمت" 'and (she) smiled', after the entity
+        after = max(self.entity, default=-1)
+        for k in range(len(self.words) - 1, after, -1):
+            key = normalise(self.texts[k])
+            if k in allowed and key[:1] in ("و", "ف") and key[1:] not in _PARTICLE_KEYS:
+                gender = self.verb(k)
+                if gender:
+                    text = self.texts[k]
+                    return PronounReading(gender, f"dropped subject, coordinated verb '{text}' ({_NAME[gender]})",
+                                          (text,))
+        return None
+
+    def _reading(self, found: tuple[Gender | None, bool], what: str, k: int) -> PronounReading:
+        gender, plural = found
+        if gender is None:
+            return PronounReading(Gender.UNKNOWN, f"{what}: dual, no gender", (self.texts[k],), "neutral-form")
+        return PronounReading(gender, f"{what} ({_form_name(gender, plural)})", (self.texts[k],))

@@ -25,7 +25,14 @@ from dataclasses import dataclass
 
 from discotest.errors import InputError
 from discotest.lang.lexicon import entity_lexicon
-from discotest.lang.morph.base import Gender, GenderAnalyser, GenderReading, TargetEntity
+from discotest.lang.morph.base import (
+    Gender,
+    GenderAnalyser,
+    GenderReading,
+    PronounReading,
+    PronounTarget,
+    TargetEntity,
+)
 
 _M, _F = Gender.MALE, Gender.FEMALE
 _NAME = {_M: "masculine", _F: "feminine"}
@@ -66,6 +73,8 @@ class HReading:
     prefix: str  # proclitics hspell split off ("" for the bare word)
     proper: bool  # פרטי (proper noun)
     suffix: bool  # a possessive suffix (כינוי): מזכירה read as מזכיר+ה "her secretary"
+    suffix_gender: Gender | None = None  # the suffix's own gender when it is 3rd person (עבודתו: masculine)
+    suffix_plural: bool = False
 
     @property
     def nominal(self) -> bool:
@@ -83,6 +92,11 @@ def _parse_reading(line: str, prefix: str) -> HReading | None:
     if not match:
         return None
     feats = match.group(2).split(",")
+    cut = next((k for k, f in enumerate(feats) if f.startswith("כינוי")), len(feats))
+    suffix_feats = feats[cut:]
+    suffix_gender = None
+    if suffix_feats and "3" in suffix_feats:
+        suffix_gender = _M if suffix_feats[0].endswith("ז") else _F if suffix_feats[0].endswith("נ") else None
     gender = _M if "ז" in feats else _F if "נ" in feats else None
     person = next((f for f in feats if f in ("1", "2", "3")), None)
     tense = next((f for f in feats if f in ("עבר", "הווה", "עתיד", "ציווי", "מקור")), None)
@@ -96,6 +110,8 @@ def _parse_reading(line: str, prefix: str) -> HReading | None:
         prefix=prefix,
         proper="פרטי" in feats,
         suffix=any(f.startswith("כינוי") for f in feats),
+        suffix_gender=suffix_gender,
+        suffix_plural="רבים" in suffix_feats,
     )
 
 
@@ -155,7 +171,7 @@ def _abbreviation(left: str, quote: str, right: str) -> bool:
     return left[-1] in "צגזתץ" and len(right) <= 4
 
 
-def _words(item: TargetEntity) -> list[_Word]:
+def _words(item: TargetEntity | PronounTarget) -> list[_Word]:
     """Tokens joined back into written words where a quote mark sits inside an abbreviation.
 
     ``מנכ"ל`` is tokenised ``מנכ " ל``; outputs also write ``המנכ" ל`` and ``הצ 'יף``, so a space on one
@@ -274,6 +290,11 @@ class HebrewAnalyser(GenderAnalyser):
                         needed.extend([w.text, *w.text.split("-")])
         self.analyse_words(needed)
         return [self._read_one(item) for item in items]
+
+    def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
+        """The gender each translation gives the English pronoun: its pronoun form (הוא, אותה, שלו), a
+        pronoun suffix (עבודתה), or for a dropped subject the verb (אמרה); see ``_PronounReader``."""
+        return _read_pronouns(self, items)
 
     def _function_word(self, text: str) -> bool:
         """Prepositions, particles and the like (hspell's "שונות"): never the entity's head noun."""
@@ -515,3 +536,240 @@ class HebrewAnalyser(GenderAnalyser):
                 if gender:
                     return gender, "verb before the subject", texts[before]
         return None
+
+
+# -- pronouns (target-side consistency) ------------------------------------------------------
+
+def _pronoun_forms() -> dict[str, tuple[Gender, bool]]:
+    """Closed class: 3rd-person pronouns and prepositions with a pronoun suffix → (gender, plural).
+
+    hspell tags most of these only as "שונות" (לו, שלה) or misreads them (אותה as "her letter"), so the
+    pronoun's own forms come from this list; הם/הן and ־הם/־הן are gendered plurals (m./f.).
+    """
+    table = {
+        "ל": "לו לה להם להן", "את": "אותו אותה אותם אותן", "של": "שלו שלה שלהם שלהן",
+        "מן": "ממנו ממנה מהם מהן", "ב": "בו בה בהם בהן", "על": "עליו עליה עליהם עליהן",
+        "אל": "אליו אליה אליהם אליהן", "עם": "איתו איתה איתם איתן", "עם2": "עמו עמה עמם עמן",
+        "בשביל": "בשבילו בשבילה בשבילם בשבילן", "אצל": "אצלו אצלה אצלם אצלן", "עבור": "עבורו עבורה עבורם עבורן",
+        "לפני": "לפניו לפניה לפניהם לפניהן", "אחרי": "אחריו אחריה אחריהם אחריהן", "נגד": "נגדו נגדה נגדם נגדן",
+        "מול": "מולו מולה מולם מולן", "כלפי": "כלפיו כלפיה כלפיהם כלפיהן", "בפני": "בפניו בפניה בפניהם בפניהן",
+        "לגבי": "לגביו לגביה לגביהם לגביהן", "כמו": "כמוהו כמוה כמוהם כמוהן", "בגלל": "בגללו בגללה בגללם בגללן",
+        "אודות": "אודותיו אודותיה אודותיהם אודותיהן", "עצם": "עצמו עצמה עצמם עצמן", "אתו": "אתו",
+        "pron": "הוא היא הם הן",
+    }
+    forms: dict[str, tuple[Gender, bool]] = {}
+    for row in table.values():
+        for k, form in enumerate(row.split()):
+            forms[form] = (_M if k % 2 == 0 else _F, k >= 2)
+    return forms
+
+
+_PRONOUN_FORMS = _pronoun_forms()
+_PRONOUN_PROCLITICS = ("", "ו", "ש", "וש", "כש", "וכש")  # not ה: ההוא/ההיא are demonstratives "that"
+_REFLEXIVE_PROCLITICS = ("ב", "ל", "מ", "וב", "ול", "את")  # בעצמו, לעצמו
+# verb spellings hspell rejects but MT writes (the defective היתה for הייתה)
+_VERB_SPELLINGS = {"היתה": _F, "הייתה": _F}
+_PLURAL_SOURCE = {"they", "them", "their", "theirs", "themselves"}
+
+
+def pronoun_form(text: str) -> tuple[Gender, bool] | None:
+    """(gender, plural) of a closed-class 3rd-person pronoun form, proclitics allowed (שהוא, ולה)."""
+    word = hspell_word(text)
+    for prefix in (*_PRONOUN_PROCLITICS, *_REFLEXIVE_PROCLITICS):
+        if word.startswith(prefix) and len(word) > len(prefix):
+            rest = word[len(prefix):]
+            if rest in _PRONOUN_FORMS and (prefix not in _REFLEXIVE_PROCLITICS or rest.startswith("עצמ")):
+                return _PRONOUN_FORMS[rest]
+    return None
+
+
+def _subject_form(text: str) -> bool:
+    """Whether a closed form is a subject pronoun (הוא, שהיא, והם), not an object or possessive."""
+    word = hspell_word(text)
+    return any(word.startswith(p) and word[len(p):] in ("הוא", "היא", "הם", "הן") for p in _PRONOUN_PROCLITICS)
+
+
+def _skippable(text: str) -> bool:
+    """An adverb or negation, bare or with a conjunction (שלא, שתמיד, וכבר): it may precede the verb."""
+    return any(text.startswith(p) and text[len(p):] in _SKIPPABLE for p in ("", "ו", "ש", "וש", "כש"))
+
+
+def _gender_name(gender: Gender, plural: bool) -> str:
+    return f"{_NAME[gender]}{' plural' if plural else ''}"
+
+
+class _PronounReader:
+    """Reads one PronounTarget with the analyser's memoised hspell readings (see read_pronouns)."""
+
+    def __init__(self, analyser: HebrewAnalyser, item: PronounTarget) -> None:
+        self.an = analyser
+        self.item = item
+        self.words = _words(item)
+        self.texts = [hspell_word(w.text) for w in self.words]
+        index = {t: k for k, w in enumerate(self.words) for t in range(w.first, w.last + 1)}
+        span = sorted(i for i in set(item.pronoun) if 0 <= i < len(item.tokens))
+        self.span = sorted({index[i] for i in span if _HEBREW.search(self.texts[index[i]])})
+        self.aligned = tuple(item.tokens[i].text for i in span)
+        self.entity = {index[i] for i in item.entity if 0 <= i < len(item.tokens)}
+
+    def verb_gender(self, k: int) -> tuple[Gender | None, bool, bool]:
+        """(gender, plural, is_verb) of word k as the predicate of a 3rd-person subject.
+
+        Past/future 3rd person and participles agree in gender; past 3pl (עבדו) is common gender, so a
+        verb whose readings are plural and of both genders is a neutral form. Future ת־ is 3sg fem or
+        2sg masc: only the 3rd-person reading is kept, the subject being a 3rd-person pronoun.
+        """
+        text = self.texts[k]
+        for prefix in ("", "ו", "ש", "וש", "כש"):
+            if text.startswith(prefix) and text[len(prefix):] in _VERB_SPELLINGS:
+                return _VERB_SPELLINGS[text[len(prefix):]], False, True
+        readings = self.an.readings(text)
+        verbs = [r for r in readings if r.finite_3rd]
+        verbs = [r for r in verbs if not r.suffix] or verbs
+        # Hebrew drops a 3rd-person subject in the past and future, hardly with a participle
+        verbs = [r for r in verbs if r.tense != "הווה"] or verbs
+        if not verbs:
+            adjectives = [r for r in readings if r.pos == "ת" and not r.construct and not r.suffix]
+            return _single(r.gender for r in adjectives), any(r.plural for r in adjectives), False
+        plural = all(r.plural for r in verbs)
+        return _single(r.gender for r in verbs), plural, True
+
+    def read(self) -> PronounReading:
+        item = self.item
+        if not self.span:
+            if item.pronoun:
+                return PronounReading(Gender.UNKNOWN, f"no Hebrew word among '{' '.join(self.aligned)}'",
+                                      self.aligned, "no-target-words")
+            return self._unaligned("nothing aligned")
+        # 1. a pronoun form: הוא/היא/הם/הן, אותו/אותה, לו/לה, שלו/שלה, ממנו/ממנה … (with proclitics)
+        for k in self.span:
+            found = pronoun_form(self.texts[k])
+            if found:
+                gender, plural = found
+                word = self.words[k].text
+                return PronounReading(gender, f"pronoun '{word}' ({_gender_name(gender, plural)})", (word,))
+        subject = item.role == "subject"
+        # 2. a subject dropped in the aligned words: the verb (or predicate adjective) carries its gender
+        if subject:
+            found_verb = self._predicate(self.span)
+            if found_verb:
+                return found_verb
+        # 3. a pronoun suffix on a noun or preposition (עבודתה, פניו, בשבילה): its own gender
+        for k in self.span:
+            found_suffix = self._suffix(k, subject)
+            if found_suffix:
+                return found_suffix
+        # 4. a subject with no such word aligned: a pronoun form or the predicate just right of the
+        #    aligned words ("כי [היה לו]", "כי [עבדה]")
+        if subject:
+            k = self.span[-1] + 1
+            right = []
+            while k < len(self.words) and len(right) < 4:
+                text = self.texts[k]
+                if not _HEBREW.search(text) or text in _CLAUSE_OPENERS or k in self.entity:
+                    break
+                right.append(k)
+                if not _skippable(text) and text not in ("היה", "הייתה", "היתה", "היו"):
+                    break
+                k += 1
+            for k in right:
+                found = pronoun_form(self.texts[k])
+                if found:
+                    word = self.words[k].text
+                    return PronounReading(found[0], f"dropped subject, pronoun '{word}' "
+                                          f"({_gender_name(*found)})", (word,))
+            found_verb = self._predicate(right, "dropped subject, ")
+            if found_verb:
+                return found_verb
+        return self._unaligned(f"aligned words '{' '.join(self.aligned)}' show no gender")
+
+    def _suffix(self, k: int, subject: bool, strict: bool = False) -> PronounReading | None:
+        """Word k's 3rd-person pronoun suffix (not for a subject when k is also a finite verb);
+        ``strict``: every reading must carry it (for words found without alignment)."""
+        readings = self.an.readings(self.texts[k])
+        suffixed = [r for r in readings if r.suffix_gender is not None]
+        gender = _single(r.suffix_gender for r in suffixed)
+        if not gender or (subject and any(r.finite_3rd for r in readings)):
+            return None
+        if strict and len(suffixed) < len(readings):
+            return None
+        word = self.words[k].text
+        plural = all(r.suffix_plural for r in suffixed)
+        return PronounReading(gender, f"pronoun suffix on '{word}' ({_gender_name(gender, plural)})", (word,))
+
+    def _unaligned(self, why: str) -> PronounReading:
+        """When the aligned words show nothing: the sentence's pronoun forms (the aligner missed them),
+        else words whose every reading carries a pronoun suffix (לסיפורו), else for a subject the verb
+        opening the last subordinate clause (משום ששמעה, כי ביקשה); else the pronoun was dropped."""
+        outside = [k for k in range(len(self.words)) if k not in self.entity and k not in self.span]
+        all_forms = [(k, f) for k in outside if (f := pronoun_form(self.texts[k]))]
+        # only forms in the pronoun's role: a subject is הוא/היא (שהוא), an object or possessor לו/שלה
+        subject = self.item.role == "subject"
+        forms = [(k, f) for k, f in all_forms if _subject_form(self.texts[k]) == subject]
+        if forms:
+            genders = {f[0] for _, f in forms}
+            if len(genders) == 1:
+                k, (gender, plural) = forms[0]
+                word = self.words[k].text
+                return PronounReading(gender, f"{why}; the sentence's pronoun '{word}' "
+                                      f"({_gender_name(gender, plural)})", (word,))
+            return PronounReading(Gender.UNKNOWN, f"{why}; pronoun forms of both genders", self.aligned,
+                                  "no-target-words")
+        if not subject:
+            found = [r for k in outside if (r := self._suffix(k, False, strict=True))]
+            if len({r.gender for r in found}) == 1:
+                first = found[0]
+                return PronounReading(first.gender, f"{why}; {first.reason}", first.evidence)
+            if found:
+                return PronounReading(Gender.UNKNOWN, f"{why}; pronoun suffixes of both genders", self.aligned,
+                                      "no-target-words")
+        else:
+            found_verb = self._clause_verb(outside)
+            if found_verb:
+                return found_verb
+        if not self.span and not all_forms:
+            return PronounReading(Gender.UNKNOWN, f"{why}; no 3rd-person pronoun form or agreeing verb", (),
+                                  "pronoun-dropped")
+        return PronounReading(Gender.UNKNOWN, why, self.aligned, "no-target-words")
+
+    def _clause_verb(self, outside: Sequence[int]) -> PronounReading | None:
+        """The verb right after the last clause opener (כי, משום, ש+verb), for a dropped subject."""
+        allowed = set(outside)
+        for k in range(len(self.words) - 1, -1, -1):
+            text = self.texts[k]
+            glued = k in allowed and any(r.finite_3rd and r.prefix.endswith("ש") for r in self.an.readings(text))
+            if not glued and text not in _CLAUSE_OPENERS:
+                continue
+            start = k if glued else k + 1
+            while start < len(self.words) and start != k and (
+                    self.texts[start] in _CLAUSE_OPENERS or _skippable(self.texts[start])):
+                start += 1
+            if start < len(self.words) and start in allowed and not pronoun_form(self.texts[start]):
+                found = self._predicate([start], "dropped subject, clause verb ")
+                if found and found.gender in (_M, _F):
+                    return found
+            return None
+        return None
+
+    def _predicate(self, ks: Sequence[int], what: str = "") -> PronounReading | None:
+        """The first verb/adjective among ``ks`` agreeing with a 3rd-person subject, as a reading."""
+        for k in ks:
+            gender, plural, is_verb = self.verb_gender(k)
+            word = self.words[k].text
+            kind = "verb" if is_verb else "predicate adjective"
+            if gender:
+                return PronounReading(gender, f"{what}{kind} '{word}' ({_gender_name(gender, plural)})", (word,))
+            if is_verb and plural and self.item.source_pronoun in _PLURAL_SOURCE:
+                return PronounReading(Gender.UNKNOWN, f"{what}plural verb '{word}' is common gender", (word,),
+                                      "neutral-form")
+            if is_verb and not plural:
+                return PronounReading(Gender.UNKNOWN, f"{what}verb '{word}' reads as either gender "
+                                      "(unvocalised spelling)", (word,))
+        return None
+
+
+def _read_pronouns(analyser: HebrewAnalyser, items: Sequence[PronounTarget]) -> list[PronounReading]:
+    """Batch: one hspell call over every word of the batch (the fallbacks for unaligned pronouns look
+    beyond the aligned words)."""
+    analyser.analyse_words(w.text for item in items for w in _words(item))
+    return [_PronounReader(analyser, item).read() for item in items]

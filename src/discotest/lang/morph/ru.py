@@ -9,6 +9,9 @@ agreement (it tags «бухгалтер» Fem in «главная бухгалт
 The tokens given by discotest are fed to natasha as they are (no Segmenter), so readings map back
 one to one. Models load once; the tagger runs once per batch, the parser only on sentences where
 agreement can change the answer.
+
+Pronouns (target-side consistency) are read from word forms with pymorphy3 alone, see
+``_slavic.read_pronoun``: natasha is not needed for «он/она», «его/её» or «сказала».
 """
 
 from __future__ import annotations
@@ -31,9 +34,10 @@ from discotest.lang.morph._slavic import (
     decide,
     find_head,
     lexicon_classes,
+    read_pronouns,
     window_votes,
 )
-from discotest.lang.morph.base import GenderAnalyser, GenderReading, TargetEntity
+from discotest.lang.morph.base import GenderAnalyser, GenderReading, PronounReading, PronounTarget, TargetEntity
 
 _TOOL = "pymorphy3"
 _GENDERS = {"Masc": MASC, "Fem": FEM, "Neut": NEUT}
@@ -249,3 +253,7 @@ class RussianAnalyser(GenderAnalyser):
                          if _ROLE_KIND[v.role] != "modifier" or self._adjectival(item.tokens[v.index].text)]
             out.append(decide(item, head, votes, _TOOL))
         return out
+
+    def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
+        """Pronoun gender from word forms (он/она, его/её, сказала): pymorphy suffices, natasha is not run."""
+        return read_pronouns(items, self.morph)

@@ -4,6 +4,7 @@ There is no offline Ukrainian tagger or parser, so each token keeps all of pymor
 (pronoun readings preferred: the top parse of «вона» and «яка» is a noun) and agreement is read
 from the words around the noun: prenominal adjectives in the noun's case, «, яка/який», and the
 past-tense predicate after a nominative noun (лікар сказала → female). See ``_slavic``.
+Pronouns (target-side consistency): він/вона, його/її, past-tense verbs; see ``_slavic.read_pronoun``.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from discotest.lang.morph._slavic import Head, Pymorphy, decide, find_head, window_votes
-from discotest.lang.morph.base import GenderAnalyser, GenderReading, TargetEntity
+from discotest.lang.morph._slavic import Head, Pymorphy, decide, find_head, read_pronouns, window_votes
+from discotest.lang.morph.base import GenderAnalyser, GenderReading, PronounReading, PronounTarget, TargetEntity
 
 _TOOL = "pymorphy3"
 
@@ -47,3 +48,7 @@ class UkrainianAnalyser(GenderAnalyser):
             votes = window_votes(item, readings, head.index) if head.needs_agreement else []
             out.append(decide(item, head, votes, _TOOL))
         return out
+
+    def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
+        """Pronoun gender from word forms (він/вона, його/її, сказала); see ``_slavic.read_pronoun``."""
+        return read_pronouns(items, self.morph)

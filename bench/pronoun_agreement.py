@@ -1,0 +1,49 @@
+"""End to end: the pronoun's gender as the pipeline reads it (aligner + analyser) against the gold.
+
+    .venv/bin/python bench/pronoun_agreement.py [--langs de,he]
+
+The gold test (tests/test_pronoun_gold.py) gives the analyser the hand-marked pronoun words; here the
+aligner finds them, as in a real run. Agreement counts (omitted reason, and gender when not omitted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
+os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
+
+from tests.pronoun_gold import GOLD_DIR, load_pronoun_gold  # noqa: E402
+
+import discotest  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--langs", default=",".join(sorted(p.stem for p in GOLD_DIR.glob("*.tsv"))))
+    args = parser.parse_args()
+    for lang in args.langs.split(","):
+        gold = load_pronoun_gold(lang)
+        systems = sorted({r.system for r in gold})
+        results = discotest.run_many("winomt", [lang], systems, jobs=1, suite_version="2019",
+                                     measure=("accuracy", "consistency"))
+        by_key = {(r.system, v.index): v for r in results for v in r.verdicts}
+        agree, how = 0, Counter()
+        for row in gold:
+            v = by_key[(row.system, row.index)]
+            omitted = v.omitted if v.omitted not in ("pronoun-unreadable", "entity-unreadable") else ""
+            got_gender = v.pronoun_gender if not omitted else "unknown"
+            ok = (omitted or "") == row.omitted and (row.omitted or got_gender == row.gender)
+            agree += bool(ok)
+            how["aligned" if v.target_pronoun else "not aligned"] += 1
+        print(f"{lang}: end-to-end pronoun agreement {100 * agree / len(gold):5.1f}% of {len(gold)} "
+              f"({', '.join(f'{k} {n}' for k, n in sorted(how.items()))})")
+
+
+if __name__ == "__main__":
+    main()
