@@ -102,6 +102,42 @@ def _add_compare(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-cache", dest="use_cache", action="store_false")
 
 
+def _add_coref(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("coref", help="English coreference resolvers and MT systems scored on the same suite",
+                       parents=[_common()])
+    p.add_argument("suite", help="winomt, bug or winomt-demo")
+    p.add_argument("--resolver", action="append", choices=("rules", "fastcoref"), default=[],
+                   help="source-side resolvers (default: rules)")
+    p.add_argument("--lang", "-l", help="also score MT systems in these languages (comma-separated or 'all')")
+    p.add_argument("--system", "-s", default="all", help="published systems for --lang (default all)")
+    p.add_argument("--suite-version", default="current")
+    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    p.add_argument("--jobs", "-j", type=int, default=None)
+
+
+def _cmd_coref(args: argparse.Namespace) -> int:
+    from discotest.coref.compare import mt_resolution, render_coref_table, score_resolutions
+    from discotest.coref.resolvers import FastcorefResolver, RulesResolver
+
+    options = dict(suite_version=args.suite_version, data_dir=args.data_dir)
+    items = api._load_suite(api.RunOptions(suite=args.suite, **options))
+    scores = []
+    for name in args.resolver or ["rules"]:
+        resolver = RulesResolver() if name == "rules" else FastcorefResolver()
+        scores.append(score_resolutions(f"{name} ({resolver.version()})", resolver.resolve(items)))
+    if args.lang:
+        with _progress_bar(args, "system×language pairs", "pair") as bar:
+            results = api.run_many(args.suite, _split(args.lang), _split(args.system), jobs=args.jobs,
+                                   progress=lambda n: bar.update(n), measure=("accuracy", "consistency"), **options)
+        scores += [score_resolutions(f"{r.system}/{r.lang}", [mt_resolution(v) for v in r.verdicts])
+                   for r in results]
+    if args.format == "json":
+        print(json.dumps([s.to_json() for s in scores], indent=1))
+    else:
+        print(render_coref_table(scores))
+    return 0
+
+
 def _add_validate(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("validate", help="human validation of gender verdicts: export a sample, score it",
                        parents=[_common()])
@@ -135,6 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run(sub)
     _add_compare(sub)
     _add_validate(sub)
+    _add_coref(sub)
     _add_data(sub)
     sub.add_parser("suites", help="list the suites and their published systems", parents=[_common()])
     m = sub.add_parser("make-contrastive", help="build incorrect variants by swapping an annotated pronoun chain",
@@ -373,7 +410,8 @@ def _cmd_suites(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     commands = {
-        "run": _cmd_run, "compare": _cmd_compare, "validate": _cmd_validate, "data": _cmd_data, "suites": _cmd_suites,
+        "run": _cmd_run, "compare": _cmd_compare, "validate": _cmd_validate, "coref": _cmd_coref,
+        "data": _cmd_data, "suites": _cmd_suites,
         "make-contrastive": _cmd_make_contrastive,
     }
     try:

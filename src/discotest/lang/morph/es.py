@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import spacy
 
+from discotest.lang.morph._romance_pronouns import ES
 from discotest.lang.morph.base import Gender
 from discotest.lang.morph.fr import COMMON, F, M, N, SpacyRomanceAnalyser, _table, _words, norm
 
@@ -51,6 +52,7 @@ class SpanishAnalyser(SpacyRomanceAnalyser):
     agreeing_aux = frozenset({"ser", "estar"})
     relative_pronouns = frozenset({"que", "quien", "cual"})
     bare_prepositions = frozenset({"de", "en"})
+    pronoun_tables = ES  # read_pronouns: él/ella, lo/la, le (neutral), dropped subjects' predicates
 
     def suffix_class(self, word: str) -> object:
         if word.endswith(("ción", "sión", "ciones", "siones", "dad", "dades")):

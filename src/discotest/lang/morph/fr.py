@@ -23,7 +23,15 @@ import spacy
 
 from discotest.errors import InputError
 from discotest.lang.lexicon import entity_lexicon
-from discotest.lang.morph.base import Gender, GenderAnalyser, GenderReading, TargetEntity
+from discotest.lang.morph._romance_pronouns import FR, PronounReader, PronounTables, Tag, Tagging
+from discotest.lang.morph.base import (
+    Gender,
+    GenderAnalyser,
+    GenderReading,
+    PronounReading,
+    PronounTarget,
+    TargetEntity,
+)
 
 M, F, N = Gender.MALE, Gender.FEMALE, Gender.NEUTRAL
 COMMON = "common"  # lexical class of an epicene noun form
@@ -149,6 +157,7 @@ class SpacyRomanceAnalyser(GenderAnalyser):
     relative_pronouns: frozenset[str] = frozenset()
     elision_stems: frozenset[str] = frozenset()  # "l" of a Moses-split "l ' agent"
     bare_prepositions: frozenset[str] = frozenset()  # before a noun complement: "rédacteur en chef"
+    pronoun_tables: PronounTables | None = None  # closed classes for read_pronouns
 
     def __init__(self) -> None:
         try:
@@ -351,6 +360,36 @@ class SpacyRomanceAnalyser(GenderAnalyser):
             )
         return out
 
+    # --- target-side pronouns ------------------------------------------------------------------
+    def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
+        """Word lists first; spaCy tags (one pipe over the open items' sentences) where they do not decide."""
+        if self.pronoun_tables is None:
+            return super().read_pronouns(items)
+        return PronounReader(self.pronoun_tables, self._pronoun_tags).read(items)
+
+    def _pronoun_tags(self, items: Sequence[PronounTarget]) -> list[Tagging]:
+        sentences = list(dict.fromkeys(item.sentence for item in items))
+        with self._nlp.select_pipes(disable=[p for p in ("parser",) if p in self._nlp.pipe_names]):
+            docs = dict(zip(sentences, self._nlp.pipe(sentences, batch_size=256)))
+        out: list[Tagging] = []
+        for item in items:
+            doc = docs[item.sentence]
+            tags = [_spacy_tag(_token_at(doc, tok.start)) for tok in item.tokens]
+            out.append(tags.__getitem__)
+        return out
+
+
+def _spacy_tag(tok: spacy.tokens.Token | None) -> Tag:
+    """spaCy's coarse tag and gender, as the pronoun reader wants them."""
+    if tok is None:
+        return Tag("other")
+    g = tok.morph.get("Gender")
+    gender = M if g == ["Masc"] else F if g == ["Fem"] else None
+    if tok.pos_ in ("VERB", "AUX"):
+        return Tag("part", gender) if "Part" in tok.morph.get("VerbForm") else Tag("verb")
+    pos = {"DET": "det", "PRON": "pron", "ADJ": "adj", "NOUN": "noun", "PROPN": "noun", "ADV": "adv", "ADP": "adp"}
+    return Tag(pos.get(tok.pos_, "other"), gender)
+
 
 def _token_at(doc: spacy.tokens.Doc, char: int) -> spacy.tokens.Token | None:
     """The spaCy token covering character ``char`` (our tokens and spaCy's may split differently)."""
@@ -401,6 +440,7 @@ class FrenchAnalyser(SpacyRomanceAnalyser):
     relative_pronouns = frozenset({"qui", "que", "lequel", "laquelle"})
     elision_stems = frozenset({"l", "d", "qu", "j", "m", "n", "s", "t", "c", "quelqu"})
     bare_prepositions = frozenset({"en", "de", "d'"})
+    pronoun_tables = FR
 
     _FEM_ENDINGS = (
         "euse",

@@ -24,7 +24,15 @@ from pathlib import Path
 
 from discotest.errors import InputError
 from discotest.lang.lexicon import entity_lexicon
-from discotest.lang.morph.base import Gender, GenderAnalyser, GenderReading, TargetEntity
+from discotest.lang.morph._romance_pronouns import IT, PronounReader, Tag, Tagging
+from discotest.lang.morph.base import (
+    Gender,
+    GenderAnalyser,
+    GenderReading,
+    PronounReading,
+    PronounTarget,
+    TargetEntity,
+)
 
 M, F, N = Gender.MALE, Gender.FEMALE, Gender.NEUTRAL
 COMMON = "common"
@@ -529,3 +537,33 @@ class ItalianAnalyser(GenderAnalyser):
             f.reading if f.reading is not None else self._with_units(it, f, analysed[it.sentence])
             for it, f in zip(items, findings)
         ]
+
+    # --- target-side pronouns ------------------------------------------------------------------
+    def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
+        """Word lists first; Apertium tags (one run over the open items' sentences) where they do not decide."""
+        return PronounReader(IT, self._pronoun_tags).read(items)
+
+    def _pronoun_tags(self, items: Sequence[PronounTarget]) -> list[Tagging]:
+        sentences = list(dict.fromkeys(item.sentence for item in items))
+        analysed = dict(zip(sentences, self.analyse(sentences)))
+        out: list[Tagging] = []
+        for item in items:
+            units = analysed[item.sentence]
+            tags = []
+            for tok in item.tokens:
+                k = self._unit_at(units, tok.start)
+                tags.append(_apertium_tag(units[k]) if k is not None else Tag("other"))
+            out.append(tags.__getitem__)
+        return out
+
+
+_APERTIUM_POS = {"adj": "adj", "n": "noun", "np": "noun", "det": "det", "prn": "pron", "adv": "adv", "pr": "adp",
+                 "vblex": "verb", "vbser": "verb", "vbhaver": "verb", "vaux": "verb", "vbmod": "verb"}
+
+
+def _apertium_tag(unit: Unit) -> Tag:
+    """Apertium's first reading as the pronoun reader wants it (a participle is ``<pp>``)."""
+    if unit.has("pp"):
+        return Tag("part", unit.gender())
+    pos = _APERTIUM_POS.get(unit.pos(), "other")
+    return Tag(pos, unit.gender() if pos == "adj" else None)

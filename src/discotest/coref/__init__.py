@@ -1,0 +1,5 @@
+"""English coreference for the suites: which entity does the pronoun refer to?
+
+Resolvers (a rule-based one on spaCy's parse, offline; an adapter for fastcoref/LingMess models) and
+MT systems (through the clusters their translations imply) are scored on the same items.
+"""
