@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from discotest.lang.morph.base import TargetEntity
+from discotest.lang.morph.base import PronounTarget, TargetEntity
 from discotest.lang.tokenize import tokenize
 from tests.gender_gold import find_span
 
@@ -20,3 +20,12 @@ def marked(sentence: str, words: str, lang: str) -> TargetEntity:
     if span is None:
         raise AssertionError(f"{words!r} not in {texts}")
     return TargetEntity(sentence, tokens, span)
+
+
+def pronoun_marked(sentence: str, words: str, lang: str, source_pronoun: str, role: str,
+                   entity: str = "") -> PronounTarget:
+    """``sentence`` with ``words`` as the span aligned to the English pronoun and ``entity`` as the
+    entity's span (same notation as ``marked``)."""
+    pronoun = marked(sentence, words, lang)
+    entity_span = marked(sentence, entity, lang).entity if entity else ()
+    return PronounTarget(sentence, pronoun.tokens, pronoun.entity, entity_span, source_pronoun, role)

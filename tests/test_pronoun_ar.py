@@ -11,7 +11,9 @@ import pytest
 
 from discotest.lang.morph.ar import pronoun_form
 from discotest.lang.morph.base import Gender, PronounTarget
-from tests.morph_cases import marked
+from tests.morph_cases import (
+    pronoun_marked,  # noqa: E402
+)
 
 M, F, U = Gender.MALE, Gender.FEMALE, Gender.UNKNOWN
 
@@ -64,8 +66,7 @@ CASES = [
 
 
 def target(sentence: str, words: str, pronoun: str, role: str) -> PronounTarget:
-    entity = marked(sentence, words, "ar")
-    return PronounTarget(sentence, entity.tokens, entity.entity, (), pronoun, role)
+    return pronoun_marked(sentence, words, "ar", pronoun, role)
 
 
 @pytest.fixture(scope="module")

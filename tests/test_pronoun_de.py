@@ -13,7 +13,9 @@ pytest.importorskip("HanTa")
 
 from discotest.lang.morph.base import Gender, PronounTarget  # noqa: E402
 from discotest.lang.morph.de import GermanAnalyser  # noqa: E402
-from tests.morph_cases import marked  # noqa: E402
+from tests.morph_cases import (
+    pronoun_marked,  # noqa: E402
+)
 
 
 @pytest.fixture(scope="module")
@@ -22,9 +24,7 @@ def analyser() -> GermanAnalyser:
 
 
 def target(sentence: str, pronoun: str, entity: str, source: str, role: str) -> PronounTarget:
-    """``sentence`` with ``pronoun`` as the aligned words ("" = nothing aligned) and ``entity`` marked."""
-    p, e = marked(sentence, pronoun, "de"), marked(sentence, entity, "de")
-    return PronounTarget(sentence, p.tokens, p.entity, e.entity, source, role)
+    return pronoun_marked(sentence, pronoun, "de", source, role, entity)
 
 
 MALE, FEMALE = (Gender.MALE, None), (Gender.FEMALE, None)

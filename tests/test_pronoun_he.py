@@ -13,7 +13,9 @@ import pytest
 
 from discotest.lang.morph.base import Gender, PronounTarget
 from discotest.lang.morph.he import pronoun_form
-from tests.morph_cases import marked
+from tests.morph_cases import (
+    pronoun_marked,  # noqa: E402
+)
 
 pytestmark = pytest.mark.skipif(shutil.which("hspell") is None, reason="hspell is not installed")
 
@@ -72,8 +74,7 @@ CASES = [
 
 
 def target(sentence: str, words: str, pronoun: str, role: str) -> PronounTarget:
-    entity = marked(sentence, words, "he")
-    return PronounTarget(sentence, entity.tokens, entity.entity, (), pronoun, role)
+    return pronoun_marked(sentence, words, "he", pronoun, role)
 
 
 @pytest.fixture(scope="module")

@@ -11,16 +11,15 @@ import pytest
 from discotest.errors import InputError
 from discotest.lang.morph.base import Gender, PronounTarget
 from discotest.lang.morph.it import ItalianAnalyser
-from tests.morph_cases import marked
+from tests.morph_cases import (
+    pronoun_marked,  # noqa: E402
+)
 
 M, F, U = Gender.MALE, Gender.FEMALE, Gender.UNKNOWN
 
 
 def target(sentence: str, words: str, pronoun: str, role: str, entity: str = "") -> PronounTarget:
-    """A PronounTarget with ``words`` as the pronoun span and ``entity`` as the entity span."""
-    t = marked(sentence, words, "it")
-    e = marked(sentence, entity, "it").entity if entity else ()
-    return PronounTarget(t.sentence, t.tokens, t.entity, e, pronoun, role)
+    return pronoun_marked(sentence, words, "it", pronoun, role, entity)
 
 
 CASES = [

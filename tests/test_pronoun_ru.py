@@ -13,16 +13,15 @@ pytest.importorskip("pymorphy3")
 
 from discotest.lang.morph import load_analyser  # noqa: E402
 from discotest.lang.morph.base import Gender, PronounTarget  # noqa: E402
-from tests.morph_cases import marked  # noqa: E402
+from tests.morph_cases import (
+    pronoun_marked,  # noqa: E402
+)
 
 M, F, U = Gender.MALE, Gender.FEMALE, Gender.UNKNOWN
 
 
 def item(sentence: str, pronoun: str, source: str, role: str, entity: str = "") -> PronounTarget:
-    """The sentence with ``pronoun`` (same notation as ``marked``) as the aligned words."""
-    target = marked(sentence, pronoun, "ru")
-    span = marked(sentence, entity, "ru").entity if entity else ()
-    return PronounTarget(sentence, target.tokens, target.entity, span, source, role)
+    return pronoun_marked(sentence, pronoun, "ru", source, role, entity)
 
 
 CASES = [

@@ -13,15 +13,15 @@ pytest.importorskip("pymorphy3")
 
 from discotest.lang.morph import load_analyser  # noqa: E402
 from discotest.lang.morph.base import Gender, PronounTarget  # noqa: E402
-from tests.morph_cases import marked  # noqa: E402
+from tests.morph_cases import (
+    pronoun_marked,  # noqa: E402
+)
 
 M, F, U = Gender.MALE, Gender.FEMALE, Gender.UNKNOWN
 
 
 def item(sentence: str, pronoun: str, source: str, role: str) -> PronounTarget:
-    """The sentence with ``pronoun`` (same notation as ``marked``) as the aligned words."""
-    target = marked(sentence, pronoun, "uk")
-    return PronounTarget(sentence, target.tokens, target.entity, (), source, role)
+    return pronoun_marked(sentence, pronoun, "uk", source, role)
 
 
 CASES = [
