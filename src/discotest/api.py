@@ -67,7 +67,8 @@ def _check_lang(lang: str) -> None:
         raise InputError(f"unknown language {lang!r}; choose from {', '.join(LANGUAGES)} or 'all'")
 
 
-def _load_suite(options: RunOptions) -> list[GenderItem]:
+def load_suite(options: RunOptions) -> list[GenderItem]:
+    """The items of a gender suite (WinoMT, its demo, or BUG) as ``options`` name it."""
     if options.suite == "bug":
         return load_bug(options.data_dir)
     return load_winomt(options.suite_version, options.data_dir, options.suite)
@@ -84,10 +85,11 @@ def _extra_text_suite(suite: str) -> str:
     return suite if published_systems(suite) else "winomt"
 
 
-def _published_bitext(system: str, lang: str, options: RunOptions) -> tuple[list[GenderItem], dict[int, str], str]:
+def _published_bitext(system: str, lang: str, options: RunOptions) -> Bitext:
+    """A published output as extra aligner training text (WinoMT's when the suite has none of its own)."""
     suite = _extra_text_suite(options.suite)
-    items = load_winomt("2019", options.data_dir) if suite != options.suite else _load_suite(options)
-    return items, published_translations(system, lang, items, options.data_dir, suite).by_row, lang
+    items = load_winomt("2019", options.data_dir) if suite != options.suite else load_suite(options)
+    return Bitext(items, published_translations(system, lang, items, options.data_dir, suite).by_row, lang)
 
 
 def _evaluate_language(
@@ -101,7 +103,7 @@ def _evaluate_language(
     Runs in a worker process for ``--lang all``: the suite, the analyser and one alignment of all
     the language's bitexts are loaded or computed once here and shared by every system.
     """
-    items = _load_suite(options)
+    items = load_suite(options)
     sources = [item.sentence for item in items]
     translation_sets = {s: published_translations(s, lang, items, options.data_dir, options.suite) for s in systems}
     translation_sets.update({name: read_translations(path, sources) for name, path in inputs})
@@ -109,7 +111,7 @@ def _evaluate_language(
     corpus = []
     small = min(len(b.items) for b in bitexts.values()) < SMALL_BITEXT
     if options.align_extra == "published" or (options.align_extra == "auto" and small):
-        corpus = [bitexts[s].pairs if s in bitexts else Bitext(*_published_bitext(s, lang, options)).pairs
+        corpus = [bitexts[s].pairs if s in bitexts else _published_bitext(s, lang, options).pairs
                   for s in available_published(lang, options.data_dir, _extra_text_suite(options.suite))]
     aligner = make_aligner(options.aligner)
     analyser = load_analyser(lang)
@@ -200,7 +202,7 @@ def run_many(
         if len(system_list) == 1 and len(lang_list) == 1:
             check_system(system_list[0], lang_list[0], suite)  # says which languages it does have
         raise InputError("none of the requested systems has a published output in the requested languages")
-    _load_suite(opts)  # fail in the parent, with a clean message, if the suite is missing
+    load_suite(opts)  # fail in the parent, with a clean message, if the suite is missing
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
     by_lang: dict[str, list[GenderResult]] = {}
     if jobs == 1:

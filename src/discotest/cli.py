@@ -120,7 +120,7 @@ def _cmd_coref(args: argparse.Namespace) -> int:
     from discotest.coref.resolvers import FastcorefResolver, RulesResolver
 
     options = dict(suite_version=args.suite_version, data_dir=args.data_dir)
-    items = api._load_suite(api.RunOptions(suite=args.suite, **options))
+    items = api.load_suite(api.RunOptions(suite=args.suite, **options))
     scores = []
     for name in args.resolver or ["rules"]:
         resolver = RulesResolver() if name == "rules" else FastcorefResolver()
