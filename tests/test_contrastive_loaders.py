@@ -121,8 +121,12 @@ def test_winox_mt_format(tmp_path):
     ])
     items = load_winox_mt(path)
     assert [i.correct_index for i in items] == [0, 1] and [i.pair for i in items] == ["sie>er", "sie>er"]
-    _write(path, [{"qID": "q", "sentence": "x", "translation1": "a", "translation2": "b", "answer": 3}])
+    _write(path, [{"qID": "q", "sentence": "x", "translation1": "a", "translation2": "b", "answer": 3,
+                   "pronoun1": "er", "pronoun2": "sie"}])
     with pytest.raises(InputError, match="answer must be 1 or 2"):
+        load_winox_mt(path)
+    _write(path, [{"qID": "q", "sentence": "x", "translation1": "a", "translation2": "b", "answer": 1}])
+    with pytest.raises(InputError, match="winox.jsonl:1: missing Wino-X field 'pronoun1'"):
         load_winox_mt(path)
 
 

@@ -105,7 +105,7 @@ def test_cli_compare_two_scores(tmp_path, capsys):
     (["run", "jazp", "--baseline", "majority"], "--baseline needs --train-text"),
     (["run", "voita-deixis", "--system", "x"], "no published system 'x'"),
     (["run", "ctxpro-auxiliary-en-de-test", "--scores", "x"], "give --input"),
-    (["run", "winox-mt", "--scores", "x"], "give --suite-file"),
+    (["run", "winox-mt", "--scores", "x"], "give it with --suite-file"),
 ])
 def test_cli_bad_input_is_one_line(shared_data, capsys, argv, message):
     assert main([*argv, "--data-dir", str(shared_data)]) == 2

@@ -30,7 +30,8 @@ def test_registry_has_the_sources_the_issue_names():
     published = [n for n in names if n.count("-") == 2 and n.split("-")[1] in ("google", "bing", "aws", "systran")]
     assert len(published) == 31
     for source in registry.SOURCES.values():
-        assert len(source.sha256) == 64
+        # every checksum is pinned in the registry, except Wino-X's, which its publisher does not give
+        assert len(source.sha256) == 64 or (source.name.startswith("winox-") and source.sha256 == "")
         assert source.url.startswith("https://") or (source.bundled and source.url == "")
 
 
@@ -49,6 +50,8 @@ def test_unknown_source():
 
 def test_verify_on_the_shared_data(shared_data):
     for name in registry.SOURCES:
+        if name.startswith("winox-"):
+            continue  # Wino-X is not in ../shared/data (tests/test_winox.py uses our own files)
         status, path = registry.verify(name, shared_data)
         assert status == "ok", (name, path)
 

@@ -57,6 +57,8 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
                    help="gender suites: accuracy, consistency, or both comma-separated (consistency adds accuracy)")
     p.add_argument("--details", metavar="FILE", help="write one JSON line of evidence per item")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report here instead of stdout")
+    p.add_argument("--suite-file", metavar="FILE",
+                   help="the suite's file instead of the data directory's (winox; file suites such as jazp, winox-mt)")
     p.add_argument("--suite-version", default="current",
                    help="WinoMT files: 'current' (repository HEAD) or '2019' (the published outputs' source)")
     p.add_argument("--aligner", choices=ALIGNERS, default="eflomal")
@@ -266,7 +268,7 @@ def _cmd_run_contrastive(args: argparse.Namespace) -> int:
                          "give --scores, --model or --baseline")
     if args.baseline and not args.train_text:
         raise InputError("--baseline needs --train-text (the text the baseline learns pronoun statistics from)")
-    suite_file = args.input if args.suite in FILE_SUITES else None
+    suite_file = (args.suite_file or args.input) if args.suite in FILE_SUITES else None
     translations = args.input if is_expected_word(args.suite) else None
     if args.system:
         translations = registry.locate(published[args.system], args.data_dir)
@@ -297,11 +299,32 @@ def _cmd_make_contrastive(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_run_winox(args: argparse.Namespace) -> int:
+    from discotest.pipelines.winox import run_winox
+    from discotest.report.winox import render_winox_table
+
+    if not args.input:
+        raise InputError("winox needs --input (your translations of the Wino-X English sentences)")
+    if not args.lang or "," in args.lang or args.lang == "all":
+        raise InputError("winox needs exactly one --lang (de, fr or ru)")
+    result = run_winox(args.lang, args.input, args.data_dir, args.suite_file)
+    if args.details:
+        write_text_atomic(args.details, "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in result.details()))
+    _emit(args, json.dumps(result.to_json(), ensure_ascii=False, indent=1) if args.format == "json"
+          else render_winox_table([result]))
+    if result.unmatched:
+        print(f"discotest: winox/{args.lang}: {len(result.unmatched)} items have no translation; left out",
+              file=sys.stderr)
+    return 0
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from discotest.suites.contrastive import is_contrastive
 
     if args.suite == "mzprt":
         return _cmd_run_mzprt(args)
+    if args.suite == "winox":
+        return _cmd_run_winox(args)
     if is_contrastive(args.suite):
         return _cmd_run_contrastive(args)
     if args.align_extra == "wmt":

@@ -40,7 +40,7 @@ class Source:
     suite: str
     description: str
     url: str  # empty for files the package ships (``bundled``)
-    sha256: str
+    sha256: str  # empty when the publisher gives none: the first download is pinned (see ``fetch``)
     path: str  # relative to the data directory, or to discotest/data/bundled when bundled
     version: str = "current"
     subset: str = "all"  # all / pro / anti for WinoMT-style suites
@@ -133,16 +133,30 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+PIN_SUFFIX = ".sha256"
+
+
+def pinned_sha256(source: Source, base: Path) -> str:
+    """The checksum a file must have: the registry's, else the one recorded at its first download."""
+    if source.sha256:
+        return source.sha256
+    pin = base / (source.path + PIN_SUFFIX)
+    return pin.read_text("utf-8").strip() if pin.is_file() else ""
+
+
 def verify(name: str, root: str | Path | None = None) -> tuple[str, str]:
-    """Check one source on disk: returns (status, path) with status ok / missing / mismatch."""
+    """Check one source on disk: returns (status, path) with status ok / missing / mismatch, or unpinned for a
+    file without a published checksum that was put in place by hand (nothing to compare it with)."""
     source = get_source(name)
     if source.bundled:
         return "ok", str(locate(name))
     base = data_dir(root)
     usable = base / source.usable_path
-    expected = source.extract.sha256 if source.extract else source.sha256
+    expected = source.extract.sha256 if source.extract else pinned_sha256(source, base)
     if not usable.is_file():
         return "missing", str(usable)
+    if not expected:
+        return "unpinned", str(usable)
     if sha256_of(usable) != expected:
         return "mismatch", str(usable)
     archive = base / source.path
@@ -152,23 +166,29 @@ def verify(name: str, root: str | Path | None = None) -> tuple[str, str]:
 
 
 def fetch(name: str, root: str | Path | None = None, opener=urllib.request.urlopen) -> Path:
-    """Download a source, check its sha256, write it atomically, and unpack its member if any."""
+    """Download a source, check its sha256, write it atomically, and unpack its member if any.
+
+    A source without a published checksum is pinned on first download: its sha256 is written beside it
+    (``<file>.sha256``), and later fetches and ``verify`` hold the file to it (trust on first use)."""
     source = get_source(name)
     if source.bundled:
         return locate(name)
     base = data_dir(root)
     target = base / source.path
     target.parent.mkdir(parents=True, exist_ok=True)
-    if not (target.is_file() and sha256_of(target) == source.sha256):
+    expected = pinned_sha256(source, base)
+    if not (target.is_file() and expected and sha256_of(target) == expected):
         try:
             with opener(source.url) as response:
                 payload = response.read()
         except OSError as exc:
             raise InputError(f"cannot download {source.url} ({exc}); put the file here by hand", target) from None
         got = hashlib.sha256(payload).hexdigest()
-        if got != source.sha256:
-            raise InputError(f"checksum mismatch for {source.url}: expected {source.sha256}, got {got}", target)
+        if expected and got != expected:
+            raise InputError(f"checksum mismatch for {source.url}: expected {expected}, got {got}", target)
         write_bytes_atomic(target, payload)
+        if not expected:
+            write_bytes_atomic(base / (source.path + PIN_SUFFIX), f"{got}\n".encode())
     if source.extract:
         with zipfile.ZipFile(target) as archive:
             write_bytes_atomic(base / source.extract.path, archive.read(source.extract.member))

@@ -53,7 +53,7 @@ def load_suite(suite: str, data_dir: str | Path | None = None, input: str | Path
     if suite == "jazp":
         return jsonl.load_jsonl(input or registry.locate("jazp"))
     if suite in FILE_SUITES and input is None:
-        raise InputError(f"suite {suite!r} is read from a file: give --suite-file")
+        raise InputError(f"suite {suite!r} is read from a file: give it with --suite-file (or --input)")
     if suite == "contrastive-jsonl":
         return jsonl.load_jsonl(input, default_phenomenon="")
     if suite == "winox-mt":

@@ -74,24 +74,16 @@ def load_jsonl(path: str | Path, default_phenomenon: str = "zero-pronoun") -> li
 
 
 def load_winox_mt(path: str | Path) -> list[ContrastiveItem]:
-    """Wino-X MT (Emelin & Sennrich 2021), JSONL with ``qID, sentence, translation1, translation2, answer`` (1|2):
-    single sentences, the two translations differ in the target pronoun."""
-    items = []
-    for number, row in _json_rows(path):
-        try:
-            cands = [row["translation1"], row["translation2"]]
-            answer = int(row["answer"])
-            src = row["sentence"]
-        except (KeyError, ValueError, TypeError) as exc:
-            raise InputError(f"missing or bad Wino-X field ({exc})", path, number) from None
-        if answer not in (1, 2):
-            raise InputError(f"answer must be 1 or 2, not {answer}", path, number)
-        p1, p2 = row.get("pronoun1", ""), row.get("pronoun2", "")
-        pair = f"{p1}>{p2}" if answer == 1 else f"{p2}>{p1}"
-        items.append(make_item(len(items), src=src, candidates=cands, correct_index=answer - 1,
-                               phenomenon="wino-x", distance=0, pair=pair if p1 else candidate_pair(*cands),
-                               meta={"id": row.get("qID"), "line": number}, where=str(path), line=number))
-    return items
+    """Wino-X MT (Emelin & Sennrich 2021) as a contrastive suite: single sentences whose two translations differ
+    in the target pronoun (the format is read by ``discotest.suites.winox``)."""
+    from discotest.suites.winox import read_winox
+
+    return [
+        make_item(item.index, src=item.sentence, candidates=list(item.translations), correct_index=item.answer - 1,
+                  phenomenon="wino-x", distance=0, pair=f"{item.gold_pronoun}>{item.wrong_pronoun}",
+                  meta={"id": item.qid, "line": item.line}, where=str(path), line=item.line)
+        for item in read_winox(path)
+    ]
 
 
 def load_contrapro(path: str | Path, context: tuple[str | Path, str | Path] | None = None,
