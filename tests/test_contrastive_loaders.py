@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -144,3 +145,54 @@ def test_contrapro_json_and_context(tmp_path):
     assert items[0].tgt_context == ("Die Lampe ging kaputt.",) and items[0].pair == "sie>ihn"
     with pytest.raises(InputError, match="expected 2 × 1"):
         load_contrapro(path, (tmp_path / "c.en", tmp_path / "c.de"), context_size=2)
+
+
+def _opus(tmp_path, docs):
+    """A tiny OPUS Moses-format OpenSubtitles2018.de-en: one (de doc, en doc) id pair per line."""
+    ids, en, de = [], [], []
+    for (de_doc, en_doc), lines in docs:
+        for e, d in lines:
+            ids.append(f"de/{de_doc}.xml.gz\ten/{en_doc}.xml.gz\t1\t1")
+            en.append(e)
+            de.append(d)
+    prefix = tmp_path / "OpenSubtitles2018.de-en"
+    for suffix, lines in (("ids", ids), ("en", en), ("de", de)):
+        Path(f"{prefix}.{suffix}").write_text("\n".join(lines) + "\n", "utf-8")
+    return prefix
+
+
+def test_contrapro_context_rebuilt_from_opensubtitles(tmp_path):
+    prefix = _opus(tmp_path, [
+        (("1999/10/111", "1999/10/222"), [("I bought a lamp.", "Ich kaufte eine Lampe."),
+                                          ("It is red.", "Sie ist rot.")]),
+        (("2002/20/333", "2002/20/444"), [("Where is the dog?", "Wo ist der Hund?"),
+                                          ("Look at the car.", "Schau dir das Auto an."),
+                                          ("It is fast.", "Es ist schnell.")]),
+    ])
+    rows = [  # document ids as ContraPro writes them (the German file), segment ids 1-based within the document
+        {"document id": "1999_10_111.de", "segment id": 2, "src segment": "It is red.", "ref segment": "Sie ist rot.",
+         "ref pronoun": "Sie", "errors": [{"contrastive": "Er ist rot.", "replacement": "Er"}]},
+        {"document id": "2002/20/333", "segment id": 3, "src segment": "It is fast.", "ref segment": "Es ist schnell.",
+         "ref pronoun": "Es", "errors": [{"contrastive": "Sie ist schnell.", "replacement": "Sie"}]},
+        {"document id": "2002_20_333", "segment id": 1, "src segment": "Where is the dog?",
+         "ref segment": "Wo ist der Hund?", "errors": [{"contrastive": "x", "replacement": "x"}]},
+    ]
+    path = tmp_path / "contrapro.json"
+    path.write_text(json.dumps(rows), "utf-8")
+    items = load_contrapro(path, context_size=2, opus=prefix)
+    # item 0: only one line precedes it in its document, so the older slot is empty (as ContraPro's script does)
+    assert items[0].src_context == ("", "I bought a lamp.") and items[0].tgt_context == ("", "Ich kaufte eine Lampe.")
+    # item 1: the two previous lines of its own document, never the previous document's
+    assert items[1].src_context == ("Where is the dog?", "Look at the car.")
+    assert items[2].src_context == ("", "")  # first line of a document: no context
+    rows[1]["src segment"] = "It is slow."
+    path.write_text(json.dumps(rows), "utf-8")
+    with pytest.raises(InputError, match="line 3 of document 2002_20_333 is 'It is fast.'"):
+        load_contrapro(path, context_size=1, opus=prefix)
+    rows[1]["document id"] = "2010_1_1"
+    path.write_text(json.dumps(rows), "utf-8")
+    with pytest.raises(InputError, match="1 ContraPro items not found .* document 2010_1_1"):
+        load_contrapro(path, context_size=1, opus=prefix)
+    Path(f"{prefix}.de").write_text("only one line\n", "utf-8")
+    with pytest.raises(InputError, match="OpenSubtitles2018.de-en.de: ends at line 1"):
+        load_contrapro(path, context_size=1, opus=prefix)

@@ -77,9 +77,15 @@ def run_contrastive(
     quiet: bool = False,
     n_bootstrap: int = 1000,
     scorer_factory: Callable | None = None,
+    contrapro_context: tuple[str | Path, str | Path] | None = None,
+    opensubtitles: str | Path | None = None,
 ) -> list[ContrastiveResult]:
-    """One result per system: the scores file, each context size of the model, each baseline."""
-    items = load_suite(suite, data_dir, suite_file)
+    """One result per system: the scores file, each context size of the model, each baseline.
+
+    ContraPro's context comes from ``contrapro_context`` (its scripts' context files) or is rebuilt from the
+    OpenSubtitles2018 files at ``opensubtitles``, with as many lines as the largest context size asked for."""
+    items = load_suite(suite, data_dir, suite_file, contrapro_context=contrapro_context,
+                       opensubtitles=opensubtitles, context_size=max(contexts, default=0))
     results = []
     if is_expected_word(suite):
         if translations is None:

@@ -59,6 +59,6 @@ def load_suite(suite: str, data_dir: str | Path | None = None, input: str | Path
     if suite == "winox-mt":
         return jsonl.load_winox_mt(input)
     if suite == "contrapro":
-        ctx = options.get("contrapro_context")
-        return jsonl.load_contrapro(input, ctx, options.get("context_size", 0))
+        return jsonl.load_contrapro(input, options.get("contrapro_context"), options.get("context_size", 0),
+                                    opus=options.get("opensubtitles"))
     raise InputError(f"unknown contrastive suite {suite!r}; available: {', '.join(contrastive_suites())}")

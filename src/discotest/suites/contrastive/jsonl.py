@@ -87,16 +87,23 @@ def load_winox_mt(path: str | Path) -> list[ContrastiveItem]:
 
 
 def load_contrapro(path: str | Path, context: tuple[str | Path, str | Path] | None = None,
-                   context_size: int = 0) -> list[ContrastiveItem]:
+                   context_size: int = 0, opus: str | Path | None = None) -> list[ContrastiveItem]:
     """ContraPro (Müller et al. 2018), its published ``contrapro.json``: per item the reference German sentence
-    and ``errors`` (contrastive variants). ``context`` = (``contrapro.context.en``, ``contrapro.context.de``) as
-    written by ContraPro's ``map_context.py --context N`` from OpenSubtitles2018: N lines per item, oldest first."""
+    and ``errors`` (contrastive variants). Context, N lines per item, oldest first, either from ``context`` =
+    (``contrapro.context.en``, ``contrapro.context.de``) as ContraPro's own scripts write them, or rebuilt here
+    from the OPUS OpenSubtitles2018 de-en files named by ``opus`` (the prefix before ``.ids``/``.en``/``.de``)."""
     rows = _read_json(path)
+    if not isinstance(rows, list):
+        raise InputError("expected a JSON list of ContraPro items", path)
     ctx_src: list[str] = []
     ctx_tgt: list[str] = []
-    if context is not None:
-        if context_size < 1:
-            raise InputError("ContraPro context files need --context N (N ≥ 1, as given to map_context.py)")
+    if (context is not None or opus is not None) and context_size < 1:
+        raise InputError("ContraPro context needs --context N (N ≥ 1)")
+    if opus is not None:
+        from discotest.suites.contrastive.contrapro_context import opus_context
+
+        ctx_src, ctx_tgt = opus_context(rows, opus, context_size, where=path)
+    elif context is not None:
         ctx_src, ctx_tgt = read_lines(context[0]), read_lines(context[1])
         for f, lines in zip(context, (ctx_src, ctx_tgt)):
             if len(lines) != context_size * len(rows):
