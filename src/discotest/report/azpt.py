@@ -6,8 +6,8 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from discotest.atomic import write_text_atomic
 from discotest.report.azpt_result import AZPTResult, ComparisonResult
+from discotest.report.render import write_jsonl
 from discotest.stats import kendall_tau_b
 
 
@@ -92,14 +92,13 @@ def render_azpt_json(results: Sequence[AZPTResult]) -> str:
     return json.dumps(payload, ensure_ascii=False, indent=1)
 
 
+def azpt_detail_rows(results: Sequence[AZPTResult]) -> list[dict]:
+    """One dict per ZP (excluded ones too, with ``correct: null``), with domain and system."""
+    return [{"domain": r.domain, "system": r.system, **v.to_json()} for r in results for v in r.verdicts]
+
+
 def write_azpt_details(path: str | Path, results: Sequence[AZPTResult]) -> None:
-    """One JSON line per ZP (excluded ones too, with ``correct: null``), with domain and system."""
-    lines = [
-        json.dumps({"domain": r.domain, "system": r.system, **v.to_json()}, ensure_ascii=False)
-        for r in results
-        for v in r.verdicts
-    ]
-    write_text_atomic(path, "\n".join(lines) + ("\n" if lines else ""))
+    write_jsonl(path, azpt_detail_rows(results))
 
 
 def _p(p: float) -> str:

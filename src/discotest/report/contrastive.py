@@ -6,9 +6,9 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from discotest.atomic import write_text_atomic
 from discotest.phenomena.contrastive import Accuracy, ContrastiveComparison
 from discotest.pipelines.contrastive import ContrastiveResult
+from discotest.report.render import write_jsonl
 
 MAX_PAIRS = 15  # the text table shows the most frequent pronoun pairs; JSON has them all
 
@@ -51,7 +51,9 @@ def render_comparison(c: ContrastiveComparison) -> str:
             f"{c.wins_b} only {c.name_b}, p = {c.p_sign:.4f}")
 
 
+def contrastive_detail_rows(results: Sequence[ContrastiveResult]) -> list[dict]:
+    return [{"system": r.system, "suite": r.suite, **v.to_json()} for r in results for v in r.verdicts]
+
+
 def write_contrastive_details(path: str | Path, results: Sequence[ContrastiveResult]) -> None:
-    lines = [json.dumps({"system": r.system, "suite": r.suite, **v.to_json()}, ensure_ascii=False)
-             for r in results for v in r.verdicts]
-    write_text_atomic(path, "\n".join(lines) + "\n")
+    write_jsonl(path, contrastive_detail_rows(results))

@@ -83,10 +83,15 @@ def render_json(results: Sequence[GenderResult]) -> str:
     return json.dumps(payload[0] if len(payload) == 1 else payload, ensure_ascii=False, indent=1)
 
 
+def detail_rows(results: Sequence[GenderResult]) -> list[dict]:
+    """One dict per item; ``system`` and ``lang`` are added so several runs can share a file."""
+    return [{"system": r.system, "lang": r.lang, **v.to_json()} for r in results for v in r.verdicts]
+
+
 def write_details(path: str | Path, results: Sequence[GenderResult]) -> None:
-    """One JSON line per item; ``system`` and ``lang`` are added so several runs can share a file."""
-    lines = []
-    for r in results:
-        for v in r.verdicts:
-            lines.append(json.dumps({"system": r.system, "lang": r.lang, **v.to_json()}, ensure_ascii=False))
-    write_text_atomic(path, "\n".join(lines) + ("\n" if lines else ""))
+    write_jsonl(path, detail_rows(results))
+
+
+def write_jsonl(path: str | Path, rows: Sequence[dict]) -> None:
+    """Detail rows as JSON lines, written atomically (every --details file goes through here)."""
+    write_text_atomic(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
