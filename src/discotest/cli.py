@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,7 +23,15 @@ from discotest.data import registry
 from discotest.errors import InputError
 from discotest.lang.align import ALIGNERS
 from discotest.lang.locate import LEXICON_MODES
-from discotest.report.render import render_consistency_table, render_json, render_table, write_details
+from discotest.report.html import render_html
+from discotest.report.render import (
+    detail_rows,
+    render_consistency_table,
+    render_json,
+    render_table,
+    write_details,
+    write_jsonl,
+)
 
 
 def _split(value: str) -> list[str] | str:
@@ -52,7 +61,8 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     source = p.add_mutually_exclusive_group()
     source.add_argument("--system", "-s", help="published system output(s): name, comma-separated list, or 'all'")
     source.add_argument("--input", "-i", help="your translations: plain text, 'source ||| translation', or JSONL")
-    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    p.add_argument("--format", "-f", choices=("text", "json", "html"), default="text",
+                   help="html: one self-contained page with the summary and every item's evidence")
     p.add_argument("--measure", default="accuracy",
                    help="gender suites: accuracy, consistency, or both comma-separated (consistency adds accuracy)")
     p.add_argument("--details", metavar="FILE", help="write one JSON line of evidence per item")
@@ -84,6 +94,10 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--baseline", action="append", default=[], choices=("majority", "cooccur", "cooccur-st"),
                    help="the paper's baselines (repeatable); they learn from --train-text")
     c.add_argument("--train-text", metavar="FILE", help="baseline training text (target, or 'source ||| target')")
+    c.add_argument("--contrapro-context", nargs=2, metavar=("SRC", "TGT"),
+                   help="contrapro: context files written by ContraPro's scripts (N lines per item, N = --context)")
+    c.add_argument("--opensubtitles", metavar="PREFIX",
+                   help="contrapro: rebuild the context from OPUS OpenSubtitles2018.de-en.{ids,en,de} at PREFIX")
     c.add_argument("--batch-size", type=int, default=32, help="--model: candidates per batch")
     c.add_argument("--device", default="cpu", help="--model: torch device (cpu, cuda, cuda:1 …)")
 
@@ -192,6 +206,10 @@ def _emit(args: argparse.Namespace, report: str) -> None:
         print(report)
 
 
+def _html(args: argparse.Namespace, title: str, summaries: list[dict], rows: list[dict]) -> str:
+    return render_html(title, summaries, rows, command=getattr(args, "command_line", ""))
+
+
 def _progress_bar(args: argparse.Namespace, desc: str, unit: str):
     from tqdm import tqdm
 
@@ -200,7 +218,7 @@ def _progress_bar(args: argparse.Namespace, desc: str, unit: str):
 
 def _cmd_run_mzprt(args: argparse.Namespace) -> int:
     from discotest.pipelines.azpt import run_mzprt
-    from discotest.report.azpt import render_azpt_json, render_azpt_table, write_azpt_details
+    from discotest.report.azpt import azpt_detail_rows, render_azpt_json, render_azpt_table, write_azpt_details
 
     if not args.domain:
         raise InputError("mzprt needs --domain (QA GR MS PP WF, MS-valid, WF-valid, a comma-separated list, or 'all')")
@@ -223,7 +241,11 @@ def _cmd_run_mzprt(args: argparse.Namespace) -> int:
         )
     if args.details:
         write_azpt_details(args.details, results)
-    _emit(args, render_azpt_json(results) if args.format == "json" else render_azpt_table(results))
+    if args.format == "html":
+        _emit(args, _html(args, "discotest · mZPRT zero pronouns (AZPT)", [r.to_json() for r in results],
+                          azpt_detail_rows(results)))
+    else:
+        _emit(args, render_azpt_json(results) if args.format == "json" else render_azpt_table(results))
     return 0
 
 
@@ -254,6 +276,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 def _cmd_run_contrastive(args: argparse.Namespace) -> int:
     from discotest.pipelines.contrastive import compare_results, run_contrastive
     from discotest.report.contrastive import (
+        contrastive_detail_rows,
         render_comparison,
         render_contrastive_json,
         render_contrastive_table,
@@ -278,11 +301,16 @@ def _cmd_run_contrastive(args: argparse.Namespace) -> int:
         args.suite, scores=args.scores, scores_are_losses=args.scores_are_losses, translations=translations,
         model=args.model, contexts=args.context or [0], baselines=args.baseline, train_text=args.train_text,
         suite_file=suite_file, data_dir=args.data_dir, batch_size=args.batch_size, device=args.device,
-        use_cache=args.use_cache, quiet=args.quiet,
+        use_cache=args.use_cache, quiet=args.quiet, contrapro_context=args.contrapro_context,
+        opensubtitles=args.opensubtitles,
     )
     if args.details:
         write_contrastive_details(args.details, results)
-    report = render_contrastive_json(results) if args.format == "json" else render_contrastive_table(results)
+    if args.format == "html":
+        report = _html(args, f"discotest · {args.suite}", [r.to_json() for r in results],
+                       contrastive_detail_rows(results))
+    else:
+        report = render_contrastive_json(results) if args.format == "json" else render_contrastive_table(results)
     if args.compare:
         if len(results) != 2:
             raise InputError(f"--compare needs exactly two systems or context sizes, got {len(results)}")
@@ -309,9 +337,12 @@ def _cmd_run_winox(args: argparse.Namespace) -> int:
         raise InputError("winox needs exactly one --lang (de, fr or ru)")
     result = run_winox(args.lang, args.input, args.data_dir, args.suite_file)
     if args.details:
-        write_text_atomic(args.details, "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in result.details()))
-    _emit(args, json.dumps(result.to_json(), ensure_ascii=False, indent=1) if args.format == "json"
-          else render_winox_table([result]))
+        write_jsonl(args.details, result.details())
+    if args.format == "html":
+        _emit(args, _html(args, "discotest · Wino-X pronoun accuracy", [result.to_json()], result.details()))
+    else:
+        _emit(args, json.dumps(result.to_json(), ensure_ascii=False, indent=1) if args.format == "json"
+              else render_winox_table([result]))
     if result.unmatched:
         print(f"discotest: winox/{args.lang}: {len(result.unmatched)} items have no translation; left out",
               file=sys.stderr)
@@ -353,7 +384,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
                 args.suite, langs, _split(args.system), jobs=args.jobs,
                 progress=lambda n: bar.update(n), **options,
             )
-    report = render_json(results) if args.format == "json" else render_table(results)
+    if args.format == "html":
+        report = _html(args, f"discotest · {args.suite}", [r.to_json() for r in results], detail_rows(results))
+    else:
+        report = render_json(results) if args.format == "json" else render_table(results)
     if args.format == "text" and any(r.consistency for r in results):
         report += "\n\n" + render_consistency_table(results)
     if args.details:
@@ -432,6 +466,7 @@ def _cmd_suites(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    args.command_line = shlex.join(["discotest", *(sys.argv[1:] if argv is None else argv)])
     commands = {
         "run": _cmd_run, "compare": _cmd_compare, "validate": _cmd_validate, "coref": _cmd_coref,
         "data": _cmd_data, "suites": _cmd_suites,
