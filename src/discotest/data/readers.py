@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from pathlib import Path
 
 from discotest.errors import InputError
@@ -38,3 +40,17 @@ def read_lines(path: str | Path) -> list[str]:
         except UnicodeDecodeError as exc:
             raise InputError(f"not valid UTF-8 (byte {exc.start + 1} of the line)", path, number) from None
     return out
+
+
+def json_objects(path: str | Path) -> Iterator[tuple[int, dict]]:
+    """(line number, object) for every non-empty line of a JSONL file; anything else is an InputError there."""
+    for number, line in enumerate(read_lines(path), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not valid JSON ({exc.msg})", path, number) from None
+        if not isinstance(row, dict):
+            raise InputError("expected a JSON object", path, number)
+        yield number, row

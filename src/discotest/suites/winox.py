@@ -10,12 +10,11 @@ translations of the referents. Only the first seven are required here.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from discotest.data import registry
-from discotest.data.readers import read_lines
+from discotest.data.readers import json_objects
 from discotest.errors import InputError
 
 LANGUAGES = ("de", "fr", "ru")
@@ -57,15 +56,7 @@ class WinoxItem:
 def read_winox(path: str | Path) -> list[WinoxItem]:
     """Read a Wino-X MT file; every problem is an InputError naming the file and line."""
     items: list[WinoxItem] = []
-    for number, line in enumerate(read_lines(path), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not valid JSON ({exc.msg})", path, number) from None
-        if not isinstance(row, dict):
-            raise InputError("expected a JSON object", path, number)
+    for number, row in json_objects(path):
         missing = [name for name in REQUIRED if name not in row]
         if missing:
             raise InputError(f"missing Wino-X field {missing[0]!r}", path, number)

@@ -194,9 +194,9 @@ def build_item(row: dict, replacement: str | None = None, where: str | None = No
 
 
 def build_file(path: str | Path, output: str | Path, replacement: str | None = None) -> int:
-    from discotest.suites.contrastive.jsonl import _json_rows
+    from discotest.data.readers import json_objects
 
-    rows = [json.dumps(build_item(row, replacement, str(path), n), ensure_ascii=False) for n, row in _json_rows(path)]
+    rows = [json.dumps(build_item(row, replacement, str(path), n), ensure_ascii=False) for n, row in json_objects(path)]
     if not rows:
         raise InputError("no rows in the file", path)
     write_text_atomic(output, "\n".join(rows) + "\n")

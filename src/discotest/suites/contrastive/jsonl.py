@@ -13,26 +13,12 @@ the current sentence). Only ``source``, ``correct`` and ``incorrect`` are requir
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from discotest.data.readers import read_lines
+from discotest.data.readers import json_objects, read_lines
 from discotest.errors import InputError
 from discotest.suites.contrastive.item import ContrastiveItem, candidate_pair, make_item
 from discotest.suites.contrastive.published import _read_json
-
-
-def _json_rows(path: str | Path):
-    for number, line in enumerate(read_lines(path), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not valid JSON ({exc.msg})", path, number) from None
-        if not isinstance(row, dict):
-            raise InputError("expected a JSON object", path, number)
-        yield number, row
 
 
 def _strings(value, name: str, path, number) -> tuple[str, ...]:
@@ -48,7 +34,7 @@ def _strings(value, name: str, path, number) -> tuple[str, ...]:
 def load_jsonl(path: str | Path, default_phenomenon: str = "zero-pronoun") -> list[ContrastiveItem]:
     """The documented contrastive JSONL; every problem names the file and line."""
     items = []
-    for number, row in _json_rows(path):
+    for number, row in json_objects(path):
         for name in ("source", "correct", "incorrect"):
             if name not in row:
                 raise InputError(f"missing field {name!r}", path, number)
