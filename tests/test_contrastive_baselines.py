@@ -84,3 +84,30 @@ def test_baseline_errors(tmp_path):
     empty.write_text("\n")
     with pytest.raises(InputError, match="training text is empty"):
         run_baseline("majority", items, empty)
+
+
+def test_baseline_scores_are_cached(tmp_path, monkeypatch):
+    """A rerun on the same text and suite trains nothing; a changed text trains again."""
+    pytest.importorskip("gensim")
+    from discotest.baselines import cooccur
+
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+    text = tmp_path / "corpus.en"
+    text.write_text("she wore her dress\nhe fixed his engine\n" * 20)
+    items = [make_item(0, src="s", correct="She wore a dress .", incorrect=["He wore a dress ."])]
+    trained = []
+    real_train = cooccur.CoOccur.train.__func__
+
+    def counting_train(cls, *args, **kwargs):
+        trained.append(1)
+        return real_train(cls, *args, **kwargs)
+
+    monkeypatch.setattr(cooccur.CoOccur, "train", classmethod(counting_train))
+    first = run_baseline("cooccur", items, text)
+    second = run_baseline("cooccur", items, text)
+    assert first == second and len(trained) == 1
+    run_baseline("cooccur", items, text, use_cache=False)
+    assert len(trained) == 2
+    text.write_text("she wore her dress\n" * 20)
+    run_baseline("cooccur", items, text)
+    assert len(trained) == 3

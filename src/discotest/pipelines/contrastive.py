@@ -120,7 +120,7 @@ def run_contrastive(
     for name in baselines:
         from discotest.baselines import run_baseline
 
-        per_item, fields = run_baseline(name, items, train_text)
+        per_item, fields = run_baseline(name, items, train_text, use_cache=use_cache)
         results.append(evaluate(suite, items, per_item, name, fields, n_bootstrap))
     return results
 
