@@ -20,6 +20,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from discotest import api
 from discotest.atomic import write_text_atomic
 from discotest.data import registry
+from discotest.dip import commands as dip_commands
 from discotest.errors import InputError
 from discotest.lang.align import ALIGNERS
 from discotest.lang.locate import LEXICON_MODES
@@ -100,6 +101,7 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
                    help="contrapro: rebuild the context from OPUS OpenSubtitles2018.de-en.{ids,en,de} at PREFIX")
     c.add_argument("--batch-size", type=int, default=32, help="--model: candidates per batch")
     c.add_argument("--device", default="cpu", help="--model: torch device (cpu, cuda, cuda:1 …)")
+    dip_commands.add_run_options(p)
 
 
 def _add_compare(sub: argparse._SubParsersAction) -> None:
@@ -189,6 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_validate(sub)
     _add_coref(sub)
     _add_data(sub)
+    dip_commands.add_commands(sub, _common)
     sub.add_parser("suites", help="list the suites and their published systems", parents=[_common()])
     m = sub.add_parser("make-contrastive", help="build incorrect variants by swapping an annotated pronoun chain",
                        parents=[_common()])
@@ -352,6 +355,8 @@ def _cmd_run_winox(args: argparse.Namespace) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     from discotest.suites.contrastive import is_contrastive
 
+    if args.suite == "dip":
+        return dip_commands.cmd_run(args)
     if args.suite == "mzprt":
         return _cmd_run_mzprt(args)
     if args.suite == "winox":
@@ -470,7 +475,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = {
         "run": _cmd_run, "compare": _cmd_compare, "validate": _cmd_validate, "coref": _cmd_coref,
         "data": _cmd_data, "suites": _cmd_suites,
-        "make-contrastive": _cmd_make_contrastive,
+        "make-contrastive": _cmd_make_contrastive, "mine": dip_commands.cmd_mine, "rank": dip_commands.cmd_rank,
     }
     try:
         return commands[args.command](args)

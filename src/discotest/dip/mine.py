@@ -1,0 +1,142 @@
+"""Mining hard cases from many systems' outputs against the reference (Jwalapuram et al. 2020, §3).
+
+An item is kept when at least one mined system gets it wrong: those are the paper's hard cases. Mined
+systems exclude ``--holdout`` so a held-out system is never scored on items built from its own errors.
+Every item points into the pair's files by 0-based line index.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from discotest.dip import anaphora, connectives, lexical
+from discotest.dip.documents import PairData, blocks
+from discotest.dip.parse import Sentence, parse
+
+PHENOMENA = ("lexical", "connectives", "anaphora", "coherence")
+COHERENCE_SHARE = 0.3  # the bottom 30% of documents by system coherence
+
+Parses = dict[int, Sentence]
+Progress = Callable[[int], None] | None
+
+
+class CoherenceModel(Protocol):
+    def signature(self) -> str: ...
+
+    def score_documents(self, docs: Sequence[Sequence[str]]) -> list[float]: ...
+
+
+def parse_lines(lines: Sequence[str], wanted: Sequence[int], use_cache: bool = True) -> Parses:
+    """Parse only the wanted lines (documents kept by --max-docs, or a test set's lines)."""
+    wanted = sorted(set(wanted))
+    return dict(zip(wanted, parse([lines[i] for i in wanted], use_cache=use_cache)))
+
+
+def mine_lexical(pair: PairData, ref: Parses, systems: dict[str, Parses]) -> list[dict]:
+    items = []
+    for doc in pair.documents:
+        for block in blocks(doc):
+            ref_block = [ref[i] for i in block]
+            for lemma, n_ref in sorted(lexical.focus_lemmas(ref_block).items()):
+                counts = {name: lexical.count_lemma([p[i] for i in block], lemma) for name, p in systems.items()}
+                inconsistent = sorted(name for name, n in counts.items() if 1 <= n < n_ref)
+                if inconsistent:
+                    items.append({
+                        "doc_id": doc.doc_id, "sentences": list(block), "lemma": lemma, "ref_count": n_ref,
+                        "system_counts": counts,
+                        "reason": f"reference uses {lemma!r} {n_ref}x in the block; {', '.join(inconsistent)} "
+                                  "use it at least once but fewer times",
+                    })
+    return items
+
+
+def mine_connectives(pair: PairData, ref: Parses, systems: dict[str, Parses]) -> list[dict]:
+    items = []
+    for doc in pair.documents:
+        block_of = {i: list(block) for block in blocks(doc) for i in block}
+        for line in doc.lines:
+            found = connectives.find_connectives(ref[line])
+            if not found:
+                continue
+            matches = {name: connectives.match_sentences(ref[line], p[line])[1] for name, p in systems.items()}
+            for k, conn in enumerate(found):
+                missed = sorted(name for name, m in matches.items() if not m[k].any)
+                if missed:
+                    items.append({
+                        "doc_id": doc.doc_id, "sentences": [line], "block": block_of.get(line, [line]),
+                        "token": conn.index, "connective": conn.connective, "sense": conn.sense,
+                        "missed_by": missed,
+                        "reason": f"reference has {conn.connective!r} ({conn.sense}); "
+                                  f"{', '.join(missed)} produce no connective at the aligned place",
+                    })
+    return items
+
+
+def mine_anaphora(pair: PairData, ref: Parses, systems: dict[str, Parses]) -> list[dict]:
+    items = []
+    for doc in pair.documents:
+        for line in doc.lines:
+            variants: dict[int, dict[str, str]] = {}
+            for name, p in systems.items():
+                for diff in anaphora.differences(ref[line], p[line]):
+                    variants.setdefault(diff.token, {})[name] = diff.sys
+            for token, by_system in sorted(variants.items()):
+                pronoun = ref[line][token].text.lower()
+                items.append({
+                    "doc_id": doc.doc_id, "sentences": [*anaphora.context_lines(line, doc.start), line],
+                    "token": token, "pronoun": pronoun, "variants": dict(sorted(by_system.items())),
+                    "reason": f"reference pronoun {pronoun!r}; " + ", ".join(
+                        f"{name} has {p!r}" for name, p in sorted(by_system.items())),
+                })
+    return items
+
+
+def mine_coherence(pair: PairData, systems: Sequence[str], model: CoherenceModel) -> list[dict]:
+    """Documents whose system outputs score lowest relative to the reference (mean over mined systems of
+    score(sys) − score(ref), bottom 30%). Relative, because raw coherence scores also reflect the
+    document's length and topic, which are the reference's too."""
+    docs = [d for d in pair.documents if d.end - d.start >= 2]  # one sentence has no coherence to lose
+    if not docs or not systems:
+        return []
+    ref_scores = model.score_documents([pair.reference[d.start:d.end] for d in docs])
+    sys_scores = {name: model.score_documents([pair.systems[name][d.start:d.end] for d in docs]) for name in systems}
+    relative = [sum(sys_scores[s][k] - ref_scores[k] for s in systems) / len(systems) for k in range(len(docs))]
+    keep = sorted(range(len(docs)), key=lambda k: (relative[k], docs[k].start))[:math.ceil(COHERENCE_SHARE * len(docs))]
+    return [{
+        "doc_id": docs[k].doc_id, "sentences": list(docs[k].lines), "ref_score": ref_scores[k],
+        "system_scores": {s: sys_scores[s][k] for s in systems},
+        "reason": f"mean system coherence − reference coherence = {relative[k]:.4f}, "
+                  f"in the bottom {COHERENCE_SHARE:.0%} of {len(docs)} documents",
+    } for k in sorted(keep)]
+
+
+def mine_all(
+    pair: PairData,
+    systems: Sequence[str],
+    phenomena: Sequence[str] = PHENOMENA,
+    coherence_model: CoherenceModel | None = None,
+    use_cache: bool = True,
+    progress: Progress = None,
+) -> dict[str, list[dict]]:
+    """Mine every requested phenomenon with the given systems; items get ids ``<phenomenon>-<n>``."""
+    wanted = [i for doc in pair.documents for i in doc.lines]
+    out: dict[str, list[dict]] = {}
+    if set(phenomena) & {"lexical", "connectives", "anaphora"}:
+        ref = parse_lines(pair.reference, wanted, use_cache)
+        parsed = {}
+        for name in systems:
+            parsed[name] = parse_lines(pair.systems[name], wanted, use_cache)
+            if progress:
+                progress(1)
+        miners = {"lexical": mine_lexical, "connectives": mine_connectives, "anaphora": mine_anaphora}
+        for phenomenon, miner in miners.items():
+            if phenomenon in phenomena:
+                out[phenomenon] = miner(pair, ref, parsed)
+    if "coherence" in phenomena and coherence_model is not None:
+        out["coherence"] = mine_coherence(pair, systems, coherence_model)
+    for phenomenon, items in out.items():
+        for n, item in enumerate(items):
+            items[n] = {"id": f"{phenomenon}-{n:05d}", **item}
+    return {p: out[p] for p in PHENOMENA if p in out}

@@ -1,0 +1,63 @@
+"""Rank systems per phenomenon like the paper's Tables 4-7: score, paired bootstrap against the next system,
+and sacrebleu corpus BLEU beside it (same reference, same documents)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from discotest.dip.score import EXTRA, METRICS, PhenomenonScore
+from discotest.stats import DEFAULT_SEED, paired_bootstrap
+
+ALPHA = 0.05
+
+
+@dataclass
+class RankRow:
+    system: str
+    value: float
+    extra: float | None
+    n: int
+    bleu: float | None
+    p_next: float | None = None  # paired bootstrap p against the next system in the ranking
+    holdout: bool = False
+
+    @property
+    def significant(self) -> bool:
+        return self.p_next is not None and self.p_next < ALPHA
+
+
+@dataclass
+class Ranking:
+    phenomenon: str
+    metric: str
+    higher_is_better: bool
+    extra_label: str | None
+    rows: list[RankRow] = field(default_factory=list)
+
+
+def bleu_scores(reference: Sequence[str], systems: dict[str, Sequence[str]], lines: Sequence[int]
+                ) -> tuple[dict[str, float], str]:
+    """sacrebleu corpus BLEU of each system on the given lines, and the BLEU signature."""
+    from sacrebleu.metrics import BLEU
+
+    bleu = BLEU()
+    refs = [[reference[i] for i in lines]]
+    out = {name: bleu.corpus_score([hyp[i] for i in lines], refs).score for name, hyp in systems.items()}
+    return out, str(bleu.get_signature())
+
+
+def rank_phenomenon(phenomenon: str, scores: Sequence[PhenomenonScore], bleu: dict[str, float],
+                    holdout: str | None = None, n_bootstrap: int = 1000, seed: int = DEFAULT_SEED) -> Ranking:
+    metric = METRICS[phenomenon]
+    extra_label, extra_fn = EXTRA.get(phenomenon, (None, None))
+    ordered = sorted(scores, key=lambda s: (-s.value if metric.higher_is_better else s.value, s.system))
+    ranking = Ranking(phenomenon, metric.label, metric.higher_is_better, extra_label)
+    for k, score in enumerate(ordered):
+        row = RankRow(score.system, score.value, extra_fn(score.sums()) if extra_fn else None, len(score.stats),
+                      bleu.get(score.system), holdout=score.system == holdout)
+        if k + 1 < len(ordered) and score.stats:
+            row.p_next = paired_bootstrap(score.stats, ordered[k + 1].stats, metric.value,
+                                          n_samples=n_bootstrap, seed=seed).p_value
+        ranking.rows.append(row)
+    return ranking

@@ -1,0 +1,248 @@
+"""DiP pronoun scorers: the causal LM scorer on a tiny GPT-2 built here (no network), the offline n-gram +
+agreement scorer on hand-made text and on the real eval-anaphora pairs, and the eval-anaphora reader."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from discotest.dip.eval_anaphora import load_eval_anaphora, read_pairs, split_sentences
+from discotest.dip.ngram_lm import EOS, KneserNeyLM, normalise
+from discotest.dip.pronoun_scorer import (
+    CLASSES,
+    CausalLMScorer,
+    OfflinePronounScorer,
+    make_pronoun_scorer,
+)
+from discotest.errors import InputError
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# factory
+
+
+def test_factory_names():
+    assert isinstance(make_pronoun_scorer(), OfflinePronounScorer)
+    assert make_pronoun_scorer().signature() == "offline-v1"
+    hf = make_pronoun_scorer("hf:some/model", quiet=True)
+    assert isinstance(hf, CausalLMScorer) and hf.name == "hf:some/model"
+    for bad in ("gpt2", "hf:", "kenlm"):
+        with pytest.raises(InputError, match="unknown pronoun scorer .*choose offline or hf:MODEL"):
+            make_pronoun_scorer(bad)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# causal LM scorer on a tiny random GPT-2
+
+TRAIN_LINES = ["the cat sat on the mat .", "she said that he saw it .", "they went home and we stayed .",
+               "his mother called her son .", "it was late and the dog barked ."]
+
+
+@pytest.fixture(scope="module")
+def tiny_gpt2(tmp_path_factory):
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    path = tmp_path_factory.mktemp("tiny-gpt2")
+    raw = Tokenizer(models.WordLevel(unk_token="<unk>"))
+    raw.pre_tokenizer = pre_tokenizers.Whitespace()
+    raw.train_from_iterator(TRAIN_LINES, trainers.WordLevelTrainer(special_tokens=["<unk>", "<pad>", "<s>"]))
+    tok = transformers.PreTrainedTokenizerFast(tokenizer_object=raw, unk_token="<unk>", pad_token="<pad>",
+                                               bos_token="<s>", eos_token="<s>")
+    tok.save_pretrained(path)
+    torch.manual_seed(0)
+    config = transformers.GPT2Config(vocab_size=len(tok), n_layer=1, n_embd=16, n_head=2, n_positions=64,
+                                     bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id)
+    transformers.GPT2LMHeadModel(config).save_pretrained(path)
+    return path
+
+
+CONTEXTS = [["the cat sat on the mat .", "it was late ."], [], ["his mother called her son ."],
+            ["they went home ."]]
+SENTENCES = ["she said that he saw it .", "the dog barked .", "he saw it and we stayed on the mat .", "we stayed ."]
+
+
+def test_causal_lm_batched_equals_one_at_a_time(tiny_gpt2):
+    batched = make_pronoun_scorer(f"hf:{tiny_gpt2}", batch_size=4, use_cache=False, quiet=True)
+    single = make_pronoun_scorer(f"hf:{tiny_gpt2}", batch_size=1, use_cache=False, quiet=True)
+    a, b = batched.score_raw(CONTEXTS, SENTENCES), single.score_raw(CONTEXTS, SENTENCES)
+    assert [n for _, n in a] == [n for _, n in b]
+    assert all(abs(x - y) < 1e-4 for (x, _), (y, _) in zip(a, b))
+    assert all(x < 0 for x, _ in a)  # log-probabilities
+
+
+def test_context_tokens_condition_but_are_not_scored(tiny_gpt2):
+    scorer = make_pronoun_scorer(f"hf:{tiny_gpt2}", use_cache=False, quiet=True)
+    sentence = "he saw it ."  # WordLevel + whitespace: 4 tokens, all scored (BOS starts the input)
+    rows = scorer.score_raw([[], ["the cat sat on the mat ."], ["they went home and we stayed ."]], [sentence] * 3)
+    assert [n for _, n in rows] == [4, 4, 4]
+    assert len({round(s, 6) for s, _ in rows}) == 3  # each context changes the score
+    ids, first = scorer.encode(["the cat sat on the mat ."], sentence)
+    assert len(ids) - first == 4 and first == 1 + 7  # BOS + 7 context tokens are not scored
+    mean = make_pronoun_scorer(f"hf:{tiny_gpt2}", use_cache=False, quiet=True, normalise=True)
+    assert mean.score([[]], [sentence])[0] == pytest.approx(rows[0][0] / 4)
+    assert scorer.signature().startswith("hf:") and len(scorer.signature().rsplit("@", 1)[1]) == 8
+    assert mean.signature().endswith("-mean")
+
+
+def test_causal_lm_cache_hit(tiny_gpt2, monkeypatch):
+    scorer = make_pronoun_scorer(f"hf:{tiny_gpt2}", quiet=True)
+    first = scorer.score(CONTEXTS, SENTENCES)
+
+    def boom(*_args, **_kwargs):
+        raise AssertionError("the second call must come from the cache")
+
+    monkeypatch.setattr(CausalLMScorer, "score_encoded", boom)
+    again = make_pronoun_scorer(f"hf:{tiny_gpt2}", quiet=True)
+    assert again.score(CONTEXTS, SENTENCES) == first
+    with pytest.raises(AssertionError):  # a different input is not a hit
+        again.score([[]], ["the mat ."])
+
+
+def test_causal_lm_load_error_is_one_line(tmp_path):
+    pytest.importorskip("transformers")
+    empty = tmp_path / "not-a-model"
+    empty.mkdir()
+    with pytest.raises(InputError, match="cannot load causal LM") as err:
+        make_pronoun_scorer(f"hf:{empty}", quiet=True).score([[]], ["it ."])
+    assert "\n" not in str(err.value)
+    with pytest.raises(InputError, match="contexts but"):
+        make_pronoun_scorer(f"hf:{empty}", quiet=True).score([[]], ["a .", "b ."])
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Kneser-Ney LM and the offline scorer
+
+
+def test_normalise_matches_eval_anaphora_tokens():
+    assert normalise("He didn't say, \"Württemberg?\"") == ["he", "didn", "t", "say", "w", "rttemberg", "?"]
+
+
+def test_kneser_ney_is_a_distribution():
+    lm = KneserNeyLM(3).fit(normalise(s) for s in TRAIN_LINES)
+    vocab = list(lm.counts[1]) + ["unseen-word"]
+    for history in (["<s>", "<s>"], ["she", "said"], ["the"], ["never", "seen"]):
+        known = sum(lm.prob(history, w) for w in vocab if w != "unseen-word")
+        # the known words plus the uniform floor's share for unknown words sum to 1
+        assert known + lm.prob(history, "unseen-word") == pytest.approx(1.0, abs=1e-9), history
+    assert lm.prob(["she", "said"], "that") > lm.prob(["she", "said"], "mat")  # seen continuation wins
+    assert len(lm.token_logprobs(["the", "cat"])) == 3  # two words + end of sentence
+    restored = KneserNeyLM.from_bytes(lm.to_bytes())
+    assert restored.prob(["the"], "cat") == lm.prob(["the"], "cat")
+    assert EOS in {g.split()[-1] for g in lm.counts[3]}
+
+
+def _offline(weight: float = 1.0) -> OfflinePronounScorer:
+    lines = ["he said so .", "she said so .", "they said so .", "it said so .", "the cat sat on the mat ."]
+    lm = KneserNeyLM(3).fit(normalise(s) for s in lines)
+    priors = dict.fromkeys(CLASSES, 1 / len(CLASSES))
+    return OfflinePronounScorer(lm=lm, priors=priors, weight=weight)
+
+
+def test_offline_agreement_follows_the_antecedent():
+    scorer = _offline()
+    # "he said so ." and "she said so ." are equally likely under the LM (each seen once, in the same place), so
+    # the context decides:
+    # a female antecedent (the name "mary", the noun "mother") favours she, a male one ("mr", "john") he.
+    female, male = ["mary called her mother ."], ["mr smith met john ."]
+    she, he = "she said so .", "he said so ."
+    assert scorer._lm.logprob(normalise(she)) == pytest.approx(scorer._lm.logprob(normalise(he)))
+    s_f, h_f = scorer.score([female, female], [she, he])
+    s_m, h_m = scorer.score([male, male], [she, he])
+    assert s_f > h_f and h_m > s_m
+    # no evidence at all (one pronoun, no context): the bonus is 0 and only the LM speaks
+    assert scorer.agreement([], ["she", "left", "."]) == pytest.approx(0.0, abs=1e-12)
+    # "they" after plural cues ("people", earlier "they") beats "it"
+    plural = ["people came and they left ."]
+    they, it = scorer.score([plural, plural], ["they said so .", "it said so ."])
+    assert they > it
+    assert _offline(weight=0.0).score([plural, plural], ["they said so .", "it said so ."]) == \
+        pytest.approx([they - scorer.agreement(plural, normalise("they said so .")),
+                       it - scorer.agreement(plural, normalise("it said so ."))])
+
+
+def test_offline_missing_training_data(tmp_path):
+    with pytest.raises(InputError, match="WMT21/WMT22 English text"):
+        OfflinePronounScorer(data_dir=tmp_path).score([[]], ["he left ."])
+    refs = tmp_path / "wmt22_general" / "txt" / "references"
+    refs.mkdir(parents=True)
+    (refs / "generaltest2022.de-en.ref.A.en").write_text("he left .\n", "utf-8")
+    (tmp_path / "wmt22_general" / "txt" / "system-outputs").mkdir()
+    (tmp_path / "wmt22_general" / "txt" / "system-outputs" / "generaltest2022.de-en.hyp.X.en").write_text("x\n")
+    scorer = OfflinePronounScorer(data_dir=tmp_path, exclude=["de-en"])
+    assert scorer.signature() == "offline-v1[exclude=de-en]"
+    with pytest.raises(InputError, match="WMT21/WMT22 English text"):  # nothing left after the exclusion
+        scorer.score([[]], ["he left ."])
+    # system outputs are never training text
+    assert [p.name for p in OfflinePronounScorer(data_dir=tmp_path).training_files()] == \
+        ["generaltest2022.de-en.ref.A.en"]
+    assert OfflinePronounScorer(weight=1.0).signature() == "offline-v1[w=1.0]"
+
+
+def test_offline_trains_from_data_dir_and_caches(tmp_path):
+    refs = tmp_path / "wmt21_news" / "txt" / "references"
+    refs.mkdir(parents=True)
+    (refs / "newstest2021.de-en.ref.A.en").write_text("\n".join(TRAIN_LINES) + "\n", "utf-8")
+    first = OfflinePronounScorer(data_dir=tmp_path).score([["mary came ."]], ["she said that he saw it ."])
+    cached = list((tmp_path / "cache" / "dip-offline-lm").rglob("*.json.gz"))
+    assert len(cached) == 1
+    assert OfflinePronounScorer(data_dir=tmp_path).score([["mary came ."]], ["she said that he saw it ."]) == first
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# eval-anaphora reader
+
+
+def test_read_pairs_strips_the_sentence_from_the_context(tmp_path):
+    context = ["a", "b", ".", "c", "d", "?"]
+    record = {"reference_context": [*context, "he", "left", "."], "noisy_context": [*context, "it", "left", "."],
+              "reference_sentence": ["he", "left", "."], "noisy_sentence": ["it", "left", "."], "origin": "x_1",
+              "sample_id": 7}
+    path = tmp_path / "test_data_french.jsonl"
+    path.write_text(json.dumps(record) + "\n\n", "utf-8")
+    (pair,) = read_pairs(path)
+    assert pair.context == ("a b .", "c d ?")
+    assert (pair.reference, pair.system, pair.language, pair.sample_id) == ("he left .", "it left .", "french", 7)
+    assert split_sentences(["no", "end"]) == ["no end"]
+
+
+def test_read_pairs_errors_name_file_and_line(tmp_path):
+    path = tmp_path / "test_data_german.jsonl"
+    good = json.dumps({"reference_context": [], "reference_sentence": ["a"], "noisy_sentence": ["b"]})
+    path.write_text(good + "\n{not json\n", "utf-8")
+    with pytest.raises(InputError, match=r"test_data_german\.jsonl:2: not JSON"):
+        read_pairs(path)
+    path.write_text(good + "\n" + json.dumps({"reference_context": [], "reference_sentence": "a b",
+                                              "noisy_sentence": ["b"]}) + "\n", "utf-8")
+    with pytest.raises(InputError, match=r":2: 'reference_sentence' must be a list"):
+        read_pairs(path)
+    with pytest.raises(InputError, match="eval-anaphora test data missing"):
+        load_eval_anaphora(tmp_path)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Measured on the real eval-anaphora data by bench/dip_anaphora_agreement.py: 75.6% overall (chinese 80.8, french
+# 71.6, german 76.8, russian 73.2); the LM alone gives 65.2%. The agreement weight 2 was picked on chinese + french
+# only; german + russian went from 71.4% (first, blind default weight 1) to 75.0%.
+
+
+def test_offline_scorer_on_eval_anaphora(shared_data, monkeypatch):
+    monkeypatch.delenv("DISCOTEST_CACHE")  # reuse the trained LM of the user cache (training takes ~20 s cold)
+    scorer = OfflinePronounScorer(data_dir=shared_data)
+    wins = total = 0
+    for language, pairs in load_eval_anaphora(shared_data).items():
+        assert len(pairs) == 500
+        contexts = [p.context for p in pairs]
+        ref = scorer.score(contexts, [p.reference for p in pairs])
+        sys_ = scorer.score(contexts, [p.system for p in pairs])
+        won = sum(r > s for r, s in zip(ref, sys_))
+        assert won / len(pairs) >= 0.68, language
+        wins, total = wins + won, total + len(pairs)
+    assert wins / total >= 0.72
