@@ -217,7 +217,7 @@ def test_read_pairs_errors_name_file_and_line(tmp_path):
     path = tmp_path / "test_data_german.jsonl"
     good = json.dumps({"reference_context": [], "reference_sentence": ["a"], "noisy_sentence": ["b"]})
     path.write_text(good + "\n{not json\n", "utf-8")
-    with pytest.raises(InputError, match=r"test_data_german\.jsonl:2: not JSON"):
+    with pytest.raises(InputError, match=r"test_data_german\.jsonl:2: not valid JSON"):
         read_pairs(path)
     path.write_text(good + "\n" + json.dumps({"reference_context": [], "reference_sentence": "a b",
                                               "noisy_sentence": ["b"]}) + "\n", "utf-8")

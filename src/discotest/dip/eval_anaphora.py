@@ -8,10 +8,10 @@ sentences at sentence-final punctuation, so callers get the same shape as DiP: p
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from discotest.data.readers import json_objects
 from discotest.data.registry import data_dir
 from discotest.errors import InputError
 
@@ -59,23 +59,14 @@ def read_pairs(path: str | Path, language: str | None = None) -> list[AnaphoraPa
         raise InputError("eval-anaphora file not found", path)
     language = language or path.stem.removeprefix("test_data_")
     out = []
-    with open(path, encoding="utf-8") as handle:
-        for number, raw in enumerate(handle, 1):
-            if not raw.strip():
-                continue
-            try:
-                record = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"not JSON ({exc.msg})", path, number) from None
-            if not isinstance(record, dict):
-                raise InputError("a record must be a JSON object", path, number)
-            ctx, ref, sys_ = (_token_list(record, key, path, number) for key in REQUIRED)
-            if not ref or not sys_:
-                raise InputError("empty reference or system sentence", path, number)
-            if ctx[len(ctx) - len(ref):] == ref:  # the context ends with the sentence itself
-                ctx = ctx[:len(ctx) - len(ref)]
-            out.append(AnaphoraPair(tuple(split_sentences(ctx)), " ".join(ref), " ".join(sys_),
-                                    str(record.get("origin", "")), record.get("sample_id"), language))
+    for number, record in json_objects(path):
+        ctx, ref, sys_ = (_token_list(record, key, path, number) for key in REQUIRED)
+        if not ref or not sys_:
+            raise InputError("empty reference or system sentence", path, number)
+        if ctx[len(ctx) - len(ref):] == ref:  # the context ends with the sentence itself
+            ctx = ctx[:len(ctx) - len(ref)]
+        out.append(AnaphoraPair(tuple(split_sentences(ctx)), " ".join(ref), " ".join(sys_),
+                                str(record.get("origin", "")), record.get("sample_id"), language))
     return out
 
 
