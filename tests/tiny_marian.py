@@ -15,8 +15,11 @@ TEXT = [
 
 
 def build_tiny_marian(folder: str | Path, d_model: int = 16, layers: int = 1, seed: int = 0,
-                      corpus_lines: list[str] | None = None, vocab_size: int = 120) -> Path:
-    """Train two SentencePiece models on a few lines, make a Marian vocabulary and a random model; save it all."""
+                      corpus_lines: list[str] | None = None, vocab_size: int = 120, pad_last: bool = False) -> Path:
+    """Train two SentencePiece models on a few lines, make a Marian vocabulary and a random model; save it all.
+
+    ``pad_last``: ``<pad>`` is the last vocabulary entry, as in real Opus-MT models (CTranslate2's converter needs it).
+    """
     import sentencepiece as spm
     import torch
     from transformers import MarianConfig, MarianMTModel, MarianTokenizer
@@ -29,10 +32,11 @@ def build_tiny_marian(folder: str | Path, d_model: int = 16, layers: int = 1, se
         spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(folder / side), vocab_size=vocab_size,
                                        character_coverage=1.0, model_type="unigram", bos_id=-1, eos_id=-1,
                                        unk_id=0, minloglevel=2, hard_vocab_limit=False)
-    pieces = ["</s>", "<unk>", "<pad>"]
+    pieces = ["</s>", "<unk>"] + ([] if pad_last else ["<pad>"])
     for side in ("source", "target"):
         proc = spm.SentencePieceProcessor(model_file=str(folder / f"{side}.model"))
         pieces += [proc.id_to_piece(i) for i in range(proc.get_piece_size())]
+    pieces += ["<pad>"] if pad_last else []
     vocab = {p: i for i, p in enumerate(dict.fromkeys(pieces))}
     (folder / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), "utf-8")
     (folder / "source.spm").write_bytes((folder / "source.model").read_bytes())
@@ -48,5 +52,38 @@ def build_tiny_marian(folder: str | Path, d_model: int = 16, layers: int = 1, se
     for f in ("corpus.txt", "source.model", "target.model", "source.vocab", "target.vocab"):
         (folder / f).unlink(missing_ok=True)
     model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def build_tiny_m2m100(folder: str | Path, d_model: int = 16, seed: int = 0, corpus_lines: list[str] | None = None,
+                      vocab_size: int = 100) -> Path:
+    """A tiny random M2M100 model with a real ``M2M100Tokenizer`` (``__xx__`` language tokens), built offline."""
+    import sentencepiece as spm
+    import torch
+    from transformers import M2M100Config, M2M100ForConditionalGeneration, M2M100Tokenizer
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    corpus = folder / "corpus.txt"
+    corpus.write_text("\n".join(corpus_lines or TEXT * 3) + "\n", "utf-8")
+    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(folder / "sentencepiece.bpe"),
+                                   vocab_size=vocab_size, character_coverage=1.0, model_type="unigram",
+                                   minloglevel=2, hard_vocab_limit=False)
+    proc = spm.SentencePieceProcessor(model_file=str(folder / "sentencepiece.bpe.model"))
+    pieces = ["<s>", "<pad>", "</s>", "<unk>"] + [proc.id_to_piece(i) for i in range(proc.get_piece_size())]
+    (folder / "vocab.json").write_text(json.dumps({p: i for i, p in enumerate(dict.fromkeys(pieces))}), "utf-8")
+    tokenizer = M2M100Tokenizer(str(folder / "vocab.json"), str(folder / "sentencepiece.bpe.model"))
+    torch.manual_seed(seed)
+    from discotest.systems.hf_models import M2M100_LANGS
+
+    size = max(tokenizer.convert_tokens_to_ids(f"__{c}__") for c in M2M100_LANGS) + 1 + 8  # + the made-up words
+    config = M2M100Config(vocab_size=size, d_model=d_model, encoder_layers=1,
+                          decoder_layers=1, encoder_attention_heads=2, decoder_attention_heads=2,
+                          encoder_ffn_dim=2 * d_model, decoder_ffn_dim=2 * d_model, max_position_embeddings=128,
+                          pad_token_id=1, bos_token_id=0, eos_token_id=2, decoder_start_token_id=2)
+    for f in ("corpus.txt", "sentencepiece.bpe.vocab"):
+        (folder / f).unlink(missing_ok=True)
+    M2M100ForConditionalGeneration(config).eval().save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder

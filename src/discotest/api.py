@@ -97,8 +97,10 @@ def _evaluate_language(
     systems: Sequence[str],
     options: RunOptions,
     inputs: Sequence[tuple[str, str]] = (),
+    models: Sequence = (),
 ) -> list[GenderResult]:
-    """Evaluate published ``systems`` and user ``inputs`` (name, path) for one language.
+    """Evaluate published ``systems``, user ``inputs`` (name, path) and ``models`` (``translate.ModelSystem``, which
+    translate the suite through their cache) for one language.
 
     Runs in a worker process for ``--lang all``: the suite, the analyser and one alignment of all
     the language's bitexts are loaded or computed once here and shared by every system.
@@ -107,6 +109,8 @@ def _evaluate_language(
     sources = [item.sentence for item in items]
     translation_sets = {s: published_translations(s, lang, items, options.data_dir, options.suite) for s in systems}
     translation_sets.update({name: read_translations(path, sources) for name, path in inputs})
+    translation_sets.update({m.name: m.translations(items) for m in models})
+    model_fields = {m.name: tuple(m.signature_fields()) for m in models}
     bitexts = {name: Bitext(items, ts.by_row, lang) for name, ts in translation_sets.items()}
     corpus = []
     small = min(len(b.items) for b in bitexts.values()) < SMALL_BITEXT
@@ -130,6 +134,7 @@ def _evaluate_language(
                 ("version", options.suite_version),
                 ("lang", lang),
                 ("system", name),
+                *model_fields.get(name, ()),
                 ("aligner", aligner.signature()),
                 ("align_extra", "published" if any(block != bitext.pairs for block in corpus) else "none"),
                 ("lexicon", options.lexicon),
@@ -158,14 +163,23 @@ def run(
     lang: str = "de",
     system: str | None = None,
     input: str | os.PathLike | None = None,  # noqa: A002 - mirrors the CLI's --input
+    model: str | None = None,
+    model_options: dict | None = None,
     **options,
 ) -> GenderResult:
-    """Evaluate one published system or one translation file in one language."""
-    if (system is None) == (input is None):
-        raise InputError("give exactly one of system= (a published output) or input= (a translation file)")
+    """Evaluate one published system, one translation file, or one MT model (``model=`` a Hugging Face or
+    CTranslate2 model; ``model_options``: markers, beam, max_length, batch_size, device, … of
+    ``translate.model_system``) in one language."""
+    if sum(x is not None for x in (system, input, model)) != 1:
+        raise InputError("give exactly one of system= (a published output), input= (a translation file) "
+                         "or model= (an MT model)")
     opts = RunOptions(suite=suite, **options)
     opts.check()
     _check_lang(lang)
+    if model is not None:
+        from discotest.translate import model_system
+
+        return _evaluate_language(lang, [], opts, models=[model_system(model, lang, **(model_options or {}))])[0]
     if system is not None:
         check_system(system, lang, suite)
         return _evaluate_language(lang, [system], opts)[0]

@@ -88,7 +88,9 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     c = p.add_argument_group("contrastive suites (voita-*, bawden-*, scat, ctxpro-*, jazp, winox-mt, contrapro)")
     c.add_argument("--scores", metavar="FILE", help="one score per candidate line, suite order (higher = better)")
     c.add_argument("--scores-are-losses", action="store_true", help="the --scores file holds losses (lower = better)")
-    c.add_argument("--model", metavar="NAME_OR_PATH", help="Hugging Face seq2seq model that scores the candidates")
+    c.add_argument("--model", metavar="NAME_OR_PATH",
+                   help="Hugging Face seq2seq or CTranslate2 model: scores the candidates (contrastive suites) or "
+                        "translates the suite (gender suites)")
     c.add_argument("--context", type=int, action="append", default=[], metavar="K",
                    help="context sentences given to --model (repeat to run several sizes; default 0)")
     c.add_argument("--compare", action="store_true", help="paired test between the two systems or context sizes")
@@ -101,7 +103,28 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
                    help="contrapro: rebuild the context from OPUS OpenSubtitles2018.de-en.{ids,en,de} at PREFIX")
     c.add_argument("--batch-size", type=int, default=32, help="--model: candidates per batch")
     c.add_argument("--device", default="cpu", help="--model: torch device (cpu, cuda, cuda:1 …)")
+    _add_model_options(p.add_argument_group("gender suites with --model (winomt, winomt-demo, bug)"))
     dip_commands.add_run_options(p)
+
+
+def _add_model_options(g) -> None:
+    """Decoding and marker options of a translating model (run --model, translate)."""
+    from discotest.translate import MARKERS
+
+    g.add_argument("--beam", type=int, default=4, help="beam size (default 4)")
+    g.add_argument("--max-length", type=int, default=256, help="maximum source/output tokens (default 256)")
+    g.add_argument("--markers", choices=MARKERS, default="none",
+                   help="coreference markers on the source: from the English resolver or the suite's gold cluster")
+    g.add_argument("--resolver", choices=("rules", "fastcoref"), default="rules", help="--markers predicted: resolver")
+    g.add_argument("--src-lang", default="en", help="source language code (ISO 639-1 or the model family's own)")
+    g.add_argument("--tgt-lang", default=None, help="target code in the family's own form (default: from --lang)")
+    g.add_argument("--revision", default=None, help="hub model revision")
+
+
+def _model_options(args: argparse.Namespace) -> dict:
+    return dict(markers=args.markers, resolver=args.resolver, beam=args.beam, max_length=args.max_length,
+                batch_size=args.batch_size, device=args.device, revision=args.revision, src_code=args.src_lang,
+                tgt_code=args.tgt_lang, use_cache=args.use_cache, quiet=args.quiet)
 
 
 def _add_compare(sub: argparse._SubParsersAction) -> None:
@@ -173,6 +196,86 @@ def _add_validate(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--format", choices=("text", "json"), default="text")
 
 
+def _add_translate(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("translate", help="translate a suite's sources (or an English file) with an MT model",
+                       parents=[_common()])
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--suite", help="gender suite to translate (winomt, winomt-demo, bug)")
+    what.add_argument("--input", "-i", help="English text file, one sentence per line")
+    p.add_argument("--lang", "-l", required=True, help="target language")
+    p.add_argument("--model", "-m", required=True, metavar="NAME_OR_PATH",
+                   help="Hugging Face seq2seq (Marian, M2M100, mBART-50, NLLB) or CTranslate2 model")
+    p.add_argument("--output", "-o", required=True, help="translations, one per line (what run --input reads)")
+    p.add_argument("--suite-version", default="current")
+    p.add_argument("--batch-size", type=int, default=16, help="sentences per batch")
+    p.add_argument("--device", default="cpu", help="torch device (cpu, cuda, cuda:1 …)")
+    p.add_argument("--no-cache", dest="use_cache", action="store_false", help="translate even cached sentences")
+    _add_model_options(p)
+
+
+def _cmd_translate(args: argparse.Namespace) -> int:
+    from discotest.translate import translate_file, translate_suite
+
+    options = _model_options(args)
+    if args.suite:
+        lines = translate_suite(args.suite, args.lang, args.model, args.output, data_dir=args.data_dir,
+                                suite_version=args.suite_version, **options)
+    else:
+        lines = translate_file(args.input, args.lang, args.model, args.output, **options)
+    print(f"discotest: wrote {len(lines)} translations to {args.output}", file=sys.stderr)
+    return 0
+
+
+def _add_augment(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("augment", help="select Coref/Gender fine-tuning data from a parallel corpus",
+                       parents=[_common()])
+    p.add_argument("--input", "-i", required=True, help="English side (or a TSV: English<TAB>target)")
+    p.add_argument("--target", "-t", help="target side, line-parallel to --input (omit for a TSV)")
+    p.add_argument("--select", choices=("coref", "gender"), default="coref",
+                   help="coref: a non-singleton cluster; gender: one holding he/she/him/her/his/hers")
+    p.add_argument("--markers", action="store_true", help="mark the clusters inline: <ENT1> it </ENT1>")
+    p.add_argument("--resolver", choices=("rules", "fastcoref"), default="rules")
+    p.add_argument("--output", "-o", required=True, help="JSONL of selected pairs")
+    p.add_argument("--summary", help="the counts as JSON (default: OUTPUT.summary.json)")
+    p.add_argument("--chunk-size", type=int, default=1000, help="lines per resolver batch")
+
+
+def _cmd_augment(args: argparse.Namespace) -> int:
+    from discotest.augment import augment
+
+    counts = augment(args.input, args.output, args.target, select=args.select, markers=args.markers,
+                     resolver=args.resolver, chunk_size=args.chunk_size, quiet=args.quiet,
+                     summary=args.summary or f"{args.output}.summary.json")
+    print(counts.render(), file=sys.stderr)
+    print(f"discotest: wrote {counts.written} pairs to {args.output}", file=sys.stderr)
+    return 0
+
+
+def _add_finetune(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("finetune", help="fine-tune a Marian model on augment's JSONL, markers in its vocabulary",
+                       parents=[_common()])
+    p.add_argument("--model", "-m", required=True, help="Marian (Opus-MT) model directory or hub name")
+    p.add_argument("--data", required=True, help="JSONL from `discotest augment`")
+    p.add_argument("--output", "-o", required=True, help="directory for the fine-tuned model")
+    p.add_argument("--steps", type=int, default=1000)
+    p.add_argument("--batch-size", type=int, default=16)
+    p.add_argument("--lr", type=float, default=5e-5)
+    p.add_argument("--max-length", type=int, default=128)
+    p.add_argument("--no-markers", dest="markers", action="store_false", help="do not add <ENTk> tokens")
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--seed", type=int, default=1)
+
+
+def _cmd_finetune(args: argparse.Namespace) -> int:
+    from discotest.finetune import finetune
+
+    report = finetune(args.model, args.data, args.output, steps=args.steps, batch_size=args.batch_size, lr=args.lr,
+                      max_length=args.max_length, markers=args.markers, device=args.device, seed=args.seed,
+                      quiet=args.quiet)
+    print(json.dumps(report.to_json()))
+    return 0
+
+
 def _add_data(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("data", help="list, fetch or verify third-party data files", parents=[_common()])
     p.add_argument("action", choices=("list", "fetch", "verify"))
@@ -191,6 +294,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_validate(sub)
     _add_coref(sub)
     _add_data(sub)
+    _add_translate(sub)
+    _add_augment(sub)
+    _add_finetune(sub)
     dip_commands.add_commands(sub, _common)
     sub.add_parser("suites", help="list the suites and their published systems", parents=[_common()])
     m = sub.add_parser("make-contrastive", help="build incorrect variants by swapping an annotated pronoun chain",
@@ -376,10 +482,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
     )
     if not args.lang:
         raise InputError(f"suite {args.suite!r} needs --lang (a language, a comma-separated list, or 'all')")
-    if not (args.system or args.input):
-        raise InputError("give --system (published outputs) or --input (your translations)")
+    if not (args.system or args.input or args.model):
+        raise InputError("give --system (published outputs), --input (your translations) or --model (an MT model)")
+    if args.model and (args.system or args.input):
+        raise InputError("--model translates the suite itself: give it without --system/--input")
+    if args.markers != "none" and not args.model:
+        raise InputError("--markers marks the source a --model translates: give --model")
     langs = _split(args.lang)
-    if args.input:
+    if args.model:
+        if langs == "all" or len(langs) != 1:
+            raise InputError("--model needs exactly one --lang")
+        results = [api.run(args.suite, lang=langs[0], model=args.model, model_options=_model_options(args),
+                           **options)]
+    elif args.input:
         if langs == "all" or len(langs) != 1:
             raise InputError("--input needs exactly one --lang")
         results = [api.run(args.suite, lang=langs[0], input=args.input, **options)]
@@ -475,7 +590,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = {
         "run": _cmd_run, "compare": _cmd_compare, "validate": _cmd_validate, "coref": _cmd_coref,
         "data": _cmd_data, "suites": _cmd_suites,
-        "make-contrastive": _cmd_make_contrastive, "mine": dip_commands.cmd_mine, "rank": dip_commands.cmd_rank,
+        "make-contrastive": _cmd_make_contrastive, "translate": _cmd_translate, "augment": _cmd_augment,
+        "finetune": _cmd_finetune, "mine": dip_commands.cmd_mine, "rank": dip_commands.cmd_rank,
     }
     try:
         return commands[args.command](args)

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from discotest.errors import InputError
+from discotest.systems.hf_models import load_tokenizer
 from discotest.systems.hf_scorer import Encoded, HFScorer
 
 
@@ -43,13 +43,7 @@ class CT2Scorer(HFScorer):
     @property
     def tokenizer(self):
         if self._tokenizer is None:
-            from transformers import AutoTokenizer
-
-            try:
-                self._tokenizer = AutoTokenizer.from_pretrained(self.tokenizer_path)
-            except (OSError, ValueError) as exc:
-                reason = str(exc).splitlines()[0]
-                raise InputError(f"cannot load tokenizer {self.tokenizer_path!r} ({reason})") from None
+            self._tokenizer = load_tokenizer(self.tokenizer_path)
         return self._tokenizer
 
     @property

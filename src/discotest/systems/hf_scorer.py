@@ -9,7 +9,6 @@ content hash (model fingerprint + options + inputs). torch and transformers are 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from collections.abc import Sequence
@@ -19,6 +18,17 @@ from pathlib import Path
 from discotest import cache
 from discotest.errors import InputError
 from discotest.suites.contrastive.item import ContrastiveItem
+from discotest.systems.hf_models import (
+    LanguageCodes,
+    family_of,
+    language_codes,
+    load_model,
+    load_tokenizer,
+    model_fingerprint,
+    set_languages,
+)
+
+__all__ = ["CACHE_NAMESPACE", "Encoded", "HFScorer", "context_pairs", "model_fingerprint"]
 
 CACHE_NAMESPACE = "contrastive-scores"
 
@@ -45,20 +55,6 @@ def context_pairs(items: Sequence[ContrastiveItem], k: int, separator: str = " "
     return out
 
 
-def model_fingerprint(name_or_path: str, revision: str | None = None) -> str:
-    """Local model: sha256 of its files; hub model: name and revision (the cache key part naming the model)."""
-    path = Path(name_or_path)
-    if path.is_dir():
-        digest = hashlib.sha256()
-        for f in sorted(p for p in path.rglob("*") if p.is_file()):
-            digest.update(f.relative_to(path).as_posix().encode())
-            with open(f, "rb") as handle:
-                for block in iter(lambda h=handle: h.read(1 << 20), b""):
-                    digest.update(block)
-        return f"local:{digest.hexdigest()}"
-    return f"hub:{name_or_path}@{revision or 'main'}"
-
-
 class HFScorer:
     """Scores candidates with a seq2seq model; ``model``/``tokenizer`` may be given as objects (tests, notebooks)."""
 
@@ -79,31 +75,35 @@ class HFScorer:
         self._model, self._tokenizer = model, tokenizer
         self._fingerprint = fingerprint
         self.src_lang, self.tgt_lang = src_lang, tgt_lang
+        self._codes: LanguageCodes | None = None
 
     # -- loading ---------------------------------------------------------------------------------------------------
     @property
     def tokenizer(self):
         if self._tokenizer is None:
-            from transformers import AutoTokenizer
-
-            try:
-                self._tokenizer = AutoTokenizer.from_pretrained(self.name, revision=self.revision)
-            except (OSError, ValueError) as exc:
-                raise InputError(f"cannot load tokenizer of {self.name!r} ({str(exc).splitlines()[0]})") from None
-        for attr, value in (("src_lang", self.src_lang), ("tgt_lang", self.tgt_lang)):
-            if value and hasattr(self._tokenizer, attr):
-                setattr(self._tokenizer, attr, value)
+            self._tokenizer = load_tokenizer(self.name, self.revision)
+        set_languages(self._tokenizer, self._language_codes())
         return self._tokenizer
+
+    def _language_codes(self) -> LanguageCodes:
+        """ISO codes become the family's (de -> de_DE for mBART-50, deu_Latn for NLLB); as given when the family is
+        unknown (a tokenizer object from a caller) or only one side is given."""
+        if self._codes is None:
+            codes = LanguageCodes(self.src_lang, self.tgt_lang, None)
+            if self.src_lang and self.tgt_lang:
+                try:
+                    fam = family_of(None, self._tokenizer, self.name)
+                except InputError:
+                    fam = None
+                if fam and fam != "marian":
+                    codes = language_codes(fam, self.src_lang, self.tgt_lang)
+            self._codes = codes
+        return self._codes
 
     @property
     def model(self):
         if self._model is None:
-            from transformers import AutoModelForSeq2SeqLM
-
-            try:
-                self._model = AutoModelForSeq2SeqLM.from_pretrained(self.name, revision=self.revision)
-            except (OSError, ValueError) as exc:
-                raise InputError(f"cannot load model {self.name!r} ({str(exc).splitlines()[0]})") from None
+            self._model = load_model(self.name, self.revision)
         self._model.to(self.device).eval()
         return self._model
 

@@ -1,0 +1,175 @@
+"""Coreference fine-tuning data from a parallel corpus (Yehudai, Cattan, Abend, Stanovsky 2023, §4 and Table 5).
+
+*Coref data*: sentence pairs whose English side has a non-singleton coreference cluster; *Gender data*: the subset
+with a cluster holding he/she/him/her/his/hers. With ``markers`` the English side carries inline ``<ENTk>`` tags
+(``discotest.coref.markers``).
+
+The corpus is streamed: both sides are read line by line in chunks (spaCy ``pipe`` per chunk) and the selected
+pairs are written to a temporary JSONL file renamed into place at the end, so memory does not grow with the corpus
+and an interrupted run leaves no half-written output. A first pass (bytes only) checks that both sides have the same
+number of lines and no empty line, so bad input fails before any parsing. The rules resolver only builds clusters
+around third-person pronouns, so lines without one skip the parse (``pronominal_only``); fastcoref sees every line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from discotest.coref.clusters import THIRD_PERSON, make_clusterer
+from discotest.coref.markers import is_gender_cluster, mark
+from discotest.errors import InputError
+
+SELECTIONS = ("coref", "gender")
+_PRONOUN = re.compile(r"\b(?:" + "|".join(sorted(THIRD_PERSON, key=len, reverse=True)) + r")\b", re.IGNORECASE)
+
+
+@dataclass
+class AugmentCounts:
+    """Table 5 of the paper: corpus size and the two selections."""
+
+    total: int = 0
+    coref: int = 0
+    gender: int = 0
+    written: int = 0
+    parsed: int = 0  # lines that went through the resolver (the rest had no third-person pronoun)
+
+    def pct(self, n: int) -> float:
+        return 100 * n / self.total if self.total else 0.0
+
+    def to_json(self) -> dict:
+        return {"total": self.total, "coref": self.coref, "coref_pct": round(self.pct(self.coref), 2),
+                "gender": self.gender, "gender_pct": round(self.pct(self.gender), 2), "written": self.written,
+                "parsed": self.parsed}
+
+    def render(self) -> str:
+        return (f"{'data':<8} {'sentences':>10} {'%':>7}\n"
+                f"{'all':<8} {self.total:>10} {100.0 if self.total else 0.0:>7.2f}\n"
+                f"{'coref':<8} {self.coref:>10} {self.pct(self.coref):>7.2f}\n"
+                f"{'gender':<8} {self.gender:>10} {self.pct(self.gender):>7.2f}")
+
+
+def _check_file(path: Path, columns: int | None = None) -> int:
+    """Line count of a corpus side, failing on a missing file, an empty line or (TSV) a wrong column count."""
+    count = 0
+    try:
+        with open(path, "rb") as handle:
+            for count, raw in enumerate(handle, start=1):  # noqa: B007 - count is the result
+                line = raw.rstrip(b"\r\n")
+                if columns is None:
+                    if not line.strip():
+                        raise InputError("empty line (every sentence needs a translation)", path, count)
+                else:
+                    cells = line.split(b"\t")
+                    if len(cells) != columns or not all(c.strip() for c in cells):
+                        raise InputError("expected a source and a target separated by one tab, both non-empty",
+                                         path, count)
+    except FileNotFoundError:
+        raise InputError("file not found", path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a text file", path) from None
+    return count
+
+
+def _pairs(source: Path, target: Path | None) -> Iterator[tuple[str, str]]:
+    """(English, other side) pairs, streamed from a plain-text pair or one TSV file."""
+    if target is None:
+        with open(source, encoding="utf-8-sig", newline="") as handle:
+            for number, line in enumerate(handle, start=1):
+                try:
+                    src, tgt = line.rstrip("\r\n").split("\t")
+                except ValueError:
+                    raise InputError("expected one tab", source, number) from None
+                yield src.strip(), tgt.strip()
+        return
+    with open(source, encoding="utf-8-sig", newline="") as a, open(target, encoding="utf-8-sig", newline="") as b:
+        for src, tgt in zip(a, b):
+            yield src.rstrip("\r\n").strip(), tgt.rstrip("\r\n").strip()
+
+
+def check_corpus(source: str | Path, target: str | Path | None = None) -> int:
+    """Number of pairs; unequal sides name both files and counts, an empty line names file:line."""
+    source = Path(source)
+    if target is None:
+        return _check_file(source, columns=2)
+    target = Path(target)
+    n_src, n_tgt = _check_file(source), _check_file(target)
+    if n_src != n_tgt:
+        raise InputError(f"corpus sides differ in length: {source} has {n_src} lines, {target} has {n_tgt}")
+    if n_src == 0:
+        raise InputError("file is empty", source)
+    return n_src
+
+
+def augment(source: str | Path, output: str | Path, target: str | Path | None = None, *, select: str = "coref",
+            markers: bool = False, resolver: str = "rules", chunk_size: int = 1000, quiet: bool = False,
+            summary: str | Path | None = None, clusterer=None) -> AugmentCounts:
+    """Select Coref or Gender data from a corpus (``target`` None: ``source`` is a TSV) into JSONL at ``output``.
+
+    Each output line: ``{"src": English (marked with markers=True), "tgt": …, "select": ["coref", "gender"?],
+    "clusters": [[[start, end], …], …]}`` (spans index the unmarked English, kept as ``src_plain`` when marked).
+    """
+    from tqdm import tqdm
+
+    if select not in SELECTIONS:
+        raise InputError(f"--select must be one of {', '.join(SELECTIONS)}, not {select!r}")
+    total_lines = check_corpus(source, target)
+    clusterer = clusterer or make_clusterer(resolver)
+    counts = AugmentCounts()
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out, tqdm(total=total_lines, unit="line", disable=quiet,
+                                                              file=sys.stderr, desc="selecting") as bar:
+            chunk: list[tuple[str, str]] = []
+            for pair in _pairs(Path(source), Path(target) if target is not None else None):
+                chunk.append(pair)
+                if len(chunk) >= chunk_size:
+                    _process(chunk, clusterer, select, markers, counts, out)
+                    bar.update(len(chunk))
+                    chunk = []
+            if chunk:
+                _process(chunk, clusterer, select, markers, counts, out)
+                bar.update(len(chunk))
+        os.replace(tmp, output)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    if summary is not None:
+        from discotest.atomic import write_text_atomic
+
+        info = {**counts.to_json(), "select": select, "markers": markers, "resolver": clusterer.version(),
+                "source": str(source), "target": str(target) if target is not None else None, "output": str(output)}
+        write_text_atomic(summary, json.dumps(info, indent=1) + "\n")
+    return counts
+
+
+def _process(chunk: list[tuple[str, str]], clusterer, select: str, markers: bool, counts: AugmentCounts, out) -> None:
+    counts.total += len(chunk)
+    if getattr(clusterer, "pronominal_only", False):
+        todo = [k for k, (src, _) in enumerate(chunk) if _PRONOUN.search(src)]
+    else:
+        todo = list(range(len(chunk)))
+    counts.parsed += len(todo)
+    for k, clusters in zip(todo, clusterer.clusters(chunk[k][0] for k in todo)):
+        if not clusters:
+            continue
+        src, tgt = chunk[k]
+        gender = any(is_gender_cluster(src, c) for c in clusters)
+        counts.coref += 1
+        counts.gender += gender
+        if select == "gender" and not gender:
+            continue
+        record = {"src": mark(src, clusters) if markers else src, "tgt": tgt,
+                  "select": ["coref", "gender"] if gender else ["coref"], "clusters": clusters}
+        if markers:
+            record["src_plain"] = src
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        counts.written += 1

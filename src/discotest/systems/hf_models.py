@@ -1,0 +1,210 @@
+"""Hugging Face seq2seq models shared by the contrastive scorer and the translator: loading, families, language codes.
+
+The EasyNMT families differ only in how a language is named and chosen: Marian/Opus-MT models are one language pair
+(multi-target ones take a ``>>xx<<`` token in front of the source), M2M100 takes ``__xx__`` tokens, mBART-50 codes
+like ``de_DE`` and NLLB FLORES-200 codes like ``deu_Latn``; the last three set ``tokenizer.src_lang`` and force the
+target code as the first generated token. The family is read from the tokenizer class (present in both Transformers
+and converted CTranslate2 directories) or the model type, so an unknown family is a clear error before any work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from discotest.errors import InputError
+
+FAMILIES = ("marian", "m2m100", "mbart50", "nllb")
+
+_TOKENIZER_FAMILY = {"MarianTokenizer": "marian", "M2M100Tokenizer": "m2m100", "NllbTokenizer": "nllb",
+                     "MBart50Tokenizer": "mbart50"}
+
+_M2M100 = """
+af am ar ast az ba be bg bn br bs ca ceb cs cy da de el en es et fa ff fi fr fy ga gd gl gu ha he hi hr ht hu hy id
+ig ilo is it ja jv ka kk km kn ko lb lg ln lo lt lv mg mk ml mn mr ms my ne nl no ns oc or pa pl ps pt ro ru sd si sk
+sl so sq sr ss su sv sw ta th tl tn tr uk ur uz vi wo xh yi yo zh zu
+"""
+M2M100_LANGS = frozenset(_M2M100.split())
+
+_MBART50 = """
+ar_AR cs_CZ de_DE en_XX es_XX et_EE fi_FI fr_XX gu_IN hi_IN it_IT ja_XX kk_KZ ko_KR lt_LT lv_LV my_MM ne_NP nl_XX
+ro_RO ru_RU si_LK tr_TR vi_VN zh_CN af_ZA az_AZ bn_IN fa_IR he_IL hr_HR id_ID ka_GE km_KH mk_MK ml_IN mn_MN mr_IN
+pl_PL ps_AF pt_XX sv_SE sw_KE ta_IN te_IN th_TH tl_XX uk_UA ur_PK xh_ZA gl_ES sl_SI
+"""
+MBART50_CODES = {code.split("_")[0]: code for code in _MBART50.split()}
+
+NLLB_CODES = {
+    "ar": "arb_Arab", "bg": "bul_Cyrl", "ca": "cat_Latn", "cs": "ces_Latn", "da": "dan_Latn", "de": "deu_Latn",
+    "el": "ell_Grek", "en": "eng_Latn", "es": "spa_Latn", "et": "est_Latn", "fa": "pes_Arab", "fi": "fin_Latn",
+    "fr": "fra_Latn", "he": "heb_Hebr", "hi": "hin_Deva", "hr": "hrv_Latn", "hu": "hun_Latn", "id": "ind_Latn",
+    "it": "ita_Latn", "ja": "jpn_Jpan", "ka": "kat_Geor", "ko": "kor_Hang", "lt": "lit_Latn", "lv": "lvs_Latn",
+    "nl": "nld_Latn", "no": "nob_Latn", "pl": "pol_Latn", "pt": "por_Latn", "ro": "ron_Latn", "ru": "rus_Cyrl",
+    "sk": "slk_Latn", "sl": "slv_Latn", "sr": "srp_Cyrl", "sv": "swe_Latn", "th": "tha_Thai", "tr": "tur_Latn",
+    "uk": "ukr_Cyrl", "vi": "vie_Latn", "zh": "zho_Hans",
+}
+KNOWN_LANGS = M2M100_LANGS | set(MBART50_CODES) | set(NLLB_CODES)
+_NLLB_PATTERN = re.compile(r"^[a-z]{3}_[A-Z][a-z]{3}$")
+
+
+@dataclass(frozen=True)
+class LanguageCodes:
+    """How a family names the pair: ``src``/``tgt`` for ``tokenizer.src_lang``/``tgt_lang``, ``forced_bos`` the
+    target token generation must start with (None for Marian, whose model is the pair)."""
+
+    src: str | None
+    tgt: str | None
+    forced_bos: str | None
+
+
+def family(tokenizer_class: str | None = None, model_type: str | None = None, name: str = "") -> str:
+    """marian | m2m100 | mbart50 | nllb from the tokenizer class (preferred) or the config's model type."""
+    if tokenizer_class:
+        found = _TOKENIZER_FAMILY.get(tokenizer_class.removesuffix("Fast"))
+        if found:
+            return found
+    lowered = name.lower()
+    if model_type == "marian":
+        return "marian"
+    if model_type == "m2m_100":
+        return "nllb" if "nllb" in lowered else "m2m100"
+    if model_type == "mbart" and "50" in lowered:
+        return "mbart50"
+    what = tokenizer_class or model_type or "no config.json / tokenizer_config.json"
+    raise InputError(f"unknown model family of {name or 'the model'!r} ({what}); supported: Marian/Opus-MT, "
+                     "M2M100, mBART-50, NLLB")
+
+
+def family_of_dir(path: str | Path) -> str:
+    """The family of a local model directory (Transformers or CTranslate2) from its JSON configs, without loading."""
+    path = Path(path)
+    tok_class = model_type = None
+    for name, key in (("tokenizer_config.json", "tokenizer_class"), ("config.json", "model_type")):
+        try:
+            value = json.loads((path / name).read_text("utf-8")).get(key)
+        except (OSError, ValueError, AttributeError):
+            value = None
+        if key == "tokenizer_class":
+            tok_class = value
+        else:
+            model_type = value
+    return family(tok_class, model_type, str(path))
+
+
+def language_codes(fam: str, src: str, tgt: str) -> LanguageCodes:
+    """The family's codes for ISO 639-1 ``src``/``tgt`` (a code already in the family's form is kept)."""
+
+    def one(code: str) -> str:
+        if fam == "m2m100":
+            if code in M2M100_LANGS:
+                return code
+        elif fam == "mbart50":
+            if code in MBART50_CODES.values():
+                return code
+            if code in MBART50_CODES:
+                return MBART50_CODES[code]
+        elif fam == "nllb":
+            if _NLLB_PATTERN.match(code):
+                return code
+            if code in NLLB_CODES:
+                return NLLB_CODES[code]
+        raise InputError(f"unknown language code {code!r} for {fam} models (give the family's own code with "
+                         "--src-lang/--tgt-lang)")
+
+    if fam == "marian":
+        for code in (src, tgt):
+            if code not in KNOWN_LANGS:
+                raise InputError(f"unknown language code {code!r} (expected an ISO 639-1 code such as de, es, fr)")
+        return LanguageCodes(None, None, None)
+    if fam not in FAMILIES:
+        raise InputError(f"unknown model family {fam!r}; choose from {', '.join(FAMILIES)}")
+    s, t = one(src), one(tgt)
+    return LanguageCodes(s, t, f"__{t}__" if fam == "m2m100" else t)
+
+
+def marian_target_token(tokenizer, tgt: str) -> str | None:
+    """``>>es<<`` when a multi-target Marian model (opus-mt-en-ROMANCE) knows it, else None."""
+    token = f">>{tgt}<<"
+    vocab = tokenizer.get_vocab() if hasattr(tokenizer, "get_vocab") else {}
+    return token if token in vocab else None
+
+
+def model_fingerprint(name_or_path: str, revision: str | None = None) -> str:
+    """Local model: sha256 of its files; hub model: name and revision (the cache key part naming the model)."""
+    path = Path(name_or_path)
+    if path.is_dir():
+        digest = hashlib.sha256()
+        for f in sorted(p for p in path.rglob("*") if p.is_file()):
+            digest.update(f.relative_to(path).as_posix().encode())
+            with open(f, "rb") as handle:
+                for block in iter(lambda h=handle: h.read(1 << 20), b""):
+                    digest.update(block)
+        return f"local:{digest.hexdigest()}"
+    return f"hub:{name_or_path}@{_cached_commit(name_or_path, revision) or revision or 'main'}"
+
+
+def _cached_commit(repo: str, revision: str | None) -> str | None:
+    """The commit a hub name/branch resolves to in the local Hugging Face cache (snapshots/<commit>/), if cached:
+    a branch such as ``main`` moves, the commit does not, so the translation cache follows the weights."""
+    try:
+        from huggingface_hub import try_to_load_from_cache
+
+        found = try_to_load_from_cache(repo, "config.json", revision=revision)
+    except Exception:  # noqa: BLE001 - no huggingface_hub, a malformed name: fall back to the name
+        return None
+    if isinstance(found, str) and Path(found).parent.parent.name == "snapshots":
+        return Path(found).parent.name
+    return None
+
+
+def _reason(exc: Exception) -> str:
+    return (str(exc).splitlines() or [type(exc).__name__])[0]
+
+
+def load_tokenizer(name_or_path: str, revision: str | None = None):
+    """AutoTokenizer, with a load failure (missing dir, no network for a hub name) as one InputError line."""
+    import warnings
+
+    from transformers import AutoTokenizer
+
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*sacremoses.*")  # Marian's optional pre-tokeniser
+            return AutoTokenizer.from_pretrained(name_or_path, revision=revision)
+    except (OSError, ValueError, TypeError) as exc:
+        raise InputError(f"cannot load tokenizer of {name_or_path!r} ({_reason(exc)})") from None
+
+
+def load_model(name_or_path: str, revision: str | None = None, quiet: bool = False):
+    """AutoModelForSeq2SeqLM in eval mode, with a load failure as one InputError line."""
+    from transformers import AutoModelForSeq2SeqLM
+
+    if quiet:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+
+    try:
+        return AutoModelForSeq2SeqLM.from_pretrained(name_or_path, revision=revision).eval()
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot load model {name_or_path!r} ({_reason(exc)})") from None
+
+
+def load_seq2seq(name_or_path: str, revision: str | None = None):
+    """(model, tokenizer)."""
+    return load_model(name_or_path, revision), load_tokenizer(name_or_path, revision)
+
+
+def family_of(model=None, tokenizer=None, name: str = "") -> str:
+    """The family of loaded objects (tokenizer class first, then the model's config)."""
+    tok_class = type(tokenizer).__name__ if tokenizer is not None else None
+    model_type = getattr(getattr(model, "config", None), "model_type", None)
+    return family(tok_class, model_type, name)
+
+
+def set_languages(tokenizer, codes: LanguageCodes) -> None:
+    for attr, value in (("src_lang", codes.src), ("tgt_lang", codes.tgt)):
+        if value and hasattr(tokenizer, attr):
+            setattr(tokenizer, attr, value)

@@ -1,0 +1,110 @@
+"""Translate a gender suite (or any English text) with a local MT model, optionally with coreference markers.
+
+A ``ModelSystem`` is what ``discotest run --model`` evaluates: it turns a suite's English sources into translations
+(through the translation cache) that flow into the same evaluation as a ``--input`` file, and names the model and its
+settings for the result signature. ``markers``: ``none`` (plain source), ``predicted`` (clusters from the English
+resolver) or ``gold`` (the suite's annotated entity and pronoun), marked as in ``discotest.coref.markers``; marker
+tags a model copies into its output are removed before evaluation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from discotest.atomic import write_text_atomic
+from discotest.errors import InputError
+from discotest.systems.files import Translations
+from discotest.systems.translator import ModelTranslator, make_translator
+
+MARKERS = ("none", "predicted", "gold")
+
+
+def marked_sources(items, markers: str = "none", resolver: str = "rules") -> list[str]:
+    """The suite's English sources as given to the model."""
+    from discotest.coref.markers import mark
+
+    sources = [item.sentence for item in items]
+    if markers == "none":
+        return sources
+    if markers == "gold":
+        from discotest.coref.clusters import gold_clusters
+
+        return [mark(s, c) for s, c in zip(sources, gold_clusters(items))]
+    if markers == "predicted":
+        from discotest.coref.clusters import make_clusterer
+
+        return [mark(s, c) for s, c in zip(sources, make_clusterer(resolver).clusters(sources))]
+    raise InputError(f"--markers must be one of {', '.join(MARKERS)}, not {markers!r}")
+
+
+@dataclass
+class ModelSystem:
+    """A translation model evaluated like a translation file."""
+
+    translator: ModelTranslator
+    markers: str = "none"
+    resolver: str = "rules"
+    name: str = field(default="")
+
+    def __post_init__(self):
+        if self.markers not in MARKERS:
+            raise InputError(f"--markers must be one of {', '.join(MARKERS)}, not {self.markers!r}")
+        if not self.name:
+            base = Path(self.translator.name).name or self.translator.name
+            self.name = base if self.markers == "none" else f"{base}+{self.markers}-markers"
+
+    def translate_items(self, items) -> list[str]:
+        from discotest.coref.markers import strip_markers
+
+        sources = marked_sources(items, self.markers, self.resolver)
+        return [strip_markers(t) for t in self.translator.translate(sources)]
+
+    def translations(self, items) -> Translations:
+        return Translations(f"model:{self.translator.name}", dict(enumerate(self.translate_items(items))),
+                            format="model")
+
+    def signature_fields(self) -> list[tuple[str, str]]:
+        markers = self.markers if self.markers != "predicted" else f"predicted:{self.resolver}"
+        return [*self.translator.signature_fields(), ("markers", markers)]
+
+
+def model_system(model: str, lang: str, *, markers: str = "none", resolver: str = "rules", **options) -> ModelSystem:
+    """``options``: beam, max_length, batch_size, device, revision, src_code, tgt_code, use_cache, quiet."""
+    return ModelSystem(make_translator(model, lang, **options), markers, resolver)
+
+
+def translate_suite(suite: str, lang: str, model: str, output: str | Path | None = None, *, markers: str = "none",
+                    data_dir: str | None = None, suite_version: str = "current", **options) -> list[str]:
+    """One translation per suite row (a plain file ``run --input`` reads back when ``output`` is given)."""
+    from discotest.api import RunOptions, load_suite
+
+    items = load_suite(RunOptions(suite=suite, suite_version=suite_version, data_dir=data_dir))
+    lines = model_system(model, lang, markers=markers, **options).translate_items(items)
+    if output is not None:
+        write_text_atomic(output, "".join(line.replace("\n", " ") + "\n" for line in lines))
+    return lines
+
+
+def translate_file(path: str | Path, lang: str, model: str, output: str | Path | None = None, *,
+                   markers: str = "none", resolver: str = "rules", **options) -> list[str]:
+    """Translate an English text file, one sentence per line (empty lines are an error: they break alignment).
+    ``markers="predicted"`` marks each line's clusters first (a plain file has no gold clusters)."""
+    from discotest.coref.markers import mark, strip_markers
+    from discotest.data.readers import read_lines
+
+    if markers not in ("none", "predicted"):
+        raise InputError("a text file has no gold clusters: --markers none or predicted")
+    sources = read_lines(path)
+    for number, line in enumerate(sources, start=1):
+        if not line.strip():
+            raise InputError("empty line", path, number)
+    if markers == "predicted":
+        from discotest.coref.clusters import make_clusterer
+
+        sources = [mark(s, c) for s, c in zip(sources, make_clusterer(resolver).clusters(sources))]
+    lines = [strip_markers(t) for t in make_translator(model, lang, **options).translate(sources)]
+    if output is not None:
+        write_text_atomic(output, "".join(line.replace("\n", " ") + "\n" for line in lines))
+    return lines
+
