@@ -157,3 +157,22 @@ def test_ct2_convert_copies_tokenizer_files(tiny, tmp_path):
     out = convert_model(str(tiny), tmp_path / "ct2", "int8", converter_cls=FakeConverter)
     assert out == tmp_path / "ct2" and seen["quantization"] == "int8" and seen["force"]
     assert {"source.spm", "target.spm", "vocab.json"} <= set(seen["copy_files"])
+
+
+def test_cli_scorer_options_reach_the_scorer(tiny, capsys):
+    """--separator, --logprob mean and --no-target-context change what is scored and say so in the signature."""
+    assert main(["run", "jazp", "--model", str(tiny), "--context", "1", "-q", "--format", "json",
+                 "--separator", " <sep> ", "--logprob", "mean", "--no-target-context"]) == 0
+    signature = json.loads(capsys.readouterr().out)[0]["signature"]
+    assert "sep:' <sep> '" in signature and "logprob:mean" in signature and "tgtctx:no" in signature
+    assert main(["run", "jazp", "--model", str(tiny), "--context", "1", "-q", "--format", "json"]) == 0
+    default = json.loads(capsys.readouterr().out)[0]["signature"]
+    assert "sep:' '" in default and "logprob:sum" in default and "tgtctx:yes" in default
+
+
+def test_suites_name_their_languages_for_multilingual_scorers():
+    from discotest.suites.contrastive import language_pair
+
+    assert language_pair("voita-deixis") == ("en", "ru") and language_pair("scat") == ("en", "fr")
+    assert language_pair("ctxpro-gender-en-es-dev") == ("en", "es") and language_pair("jazp") == ("ja", "en")
+    assert language_pair("contrastive-jsonl") is None

@@ -103,6 +103,15 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
                    help="contrapro: rebuild the context from OPUS OpenSubtitles2018.de-en.{ids,en,de} at PREFIX")
     c.add_argument("--batch-size", type=int, default=32, help="--model: candidates per batch")
     c.add_argument("--device", default="cpu", help="--model: torch device (cpu, cuda, cuda:1 …)")
+    c.add_argument("--separator", default=" ",
+                   help="--model: joins context and current sentence, source and target side (default: a space)")
+    c.add_argument("--logprob", choices=("sum", "mean"), default="sum",
+                   help="--model: a candidate's score is the sum of its token log-probabilities, or their mean")
+    c.add_argument("--no-target-context", dest="target_context", action="store_false",
+                   help="--model: give the context on the source side only (default: also the target context, "
+                        "teacher-forced, when the suite has it)")
+    c.add_argument("--compute-type", default="default",
+                   help="--model with a CTranslate2 directory: int8, float16, … (default: the model's own)")
     _add_model_options(p.add_argument_group("gender suites with --model (winomt, winomt-demo, bug)"))
     dip_commands.add_run_options(p)
 
@@ -116,14 +125,17 @@ def _add_model_options(g) -> None:
     g.add_argument("--markers", choices=MARKERS, default="none",
                    help="coreference markers on the source: from the English resolver or the suite's gold cluster")
     g.add_argument("--resolver", choices=("rules", "fastcoref"), default="rules", help="--markers predicted: resolver")
-    g.add_argument("--src-lang", default="en", help="source language code (ISO 639-1 or the model family's own)")
-    g.add_argument("--tgt-lang", default=None, help="target code in the family's own form (default: from --lang)")
+    g.add_argument("--src-lang", default=None,
+                   help="source language code, ISO 639-1 or the model family's own (default: en; contrastive "
+                        "suites: the suite's)")
+    g.add_argument("--tgt-lang", default=None,
+                   help="target language code (default: from --lang; contrastive suites: the suite's)")
     g.add_argument("--revision", default=None, help="hub model revision")
 
 
 def _model_options(args: argparse.Namespace) -> dict:
     return dict(markers=args.markers, resolver=args.resolver, beam=args.beam, max_length=args.max_length,
-                batch_size=args.batch_size, device=args.device, revision=args.revision, src_code=args.src_lang,
+                batch_size=args.batch_size, device=args.device, revision=args.revision, src_code=args.src_lang or "en",
                 tgt_code=args.tgt_lang, use_cache=args.use_cache, quiet=args.quiet)
 
 
@@ -412,6 +424,10 @@ def _cmd_run_contrastive(args: argparse.Namespace) -> int:
         suite_file=suite_file, data_dir=args.data_dir, batch_size=args.batch_size, device=args.device,
         use_cache=args.use_cache, quiet=args.quiet, contrapro_context=args.contrapro_context,
         opensubtitles=args.opensubtitles,
+        scorer_options=dict(separator=args.separator.replace("\\n", "\n").replace("\\t", "\t"),
+                            normalise=args.logprob == "mean", use_target_context=args.target_context,
+                            src_lang=args.src_lang, tgt_lang=args.tgt_lang, revision=args.revision,
+                            compute_type=args.compute_type),
     )
     if args.details:
         write_contrastive_details(args.details, results)

@@ -18,7 +18,7 @@ from discotest.phenomena.contrastive import (
     score_contrastive,
 )
 from discotest.report.result import Signature
-from discotest.suites.contrastive import is_expected_word, load_suite
+from discotest.suites.contrastive import is_expected_word, language_pair, load_suite
 from discotest.suites.contrastive.item import ContrastiveItem
 
 
@@ -79,9 +79,12 @@ def run_contrastive(
     scorer_factory: Callable | None = None,
     contrapro_context: tuple[str | Path, str | Path] | None = None,
     opensubtitles: str | Path | None = None,
+    scorer_options: dict | None = None,
 ) -> list[ContrastiveResult]:
     """One result per system: the scores file, each context size of the model, each baseline.
 
+    ``scorer_options`` go to the model scorer: separator, normalise (mean log-probability), use_target_context,
+    src_lang/tgt_lang (default: the suite's languages), revision, compute_type (CTranslate2).
     ContraPro's context comes from ``contrapro_context`` (its scripts' context files) or is rebuilt from the
     OpenSubtitles2018 files at ``opensubtitles``, with as many lines as the largest context size asked for."""
     items = load_suite(suite, data_dir, suite_file, contrapro_context=contrapro_context,
@@ -110,9 +113,15 @@ def run_contrastive(
         from discotest.systems.ct2_scorer import CT2Scorer, is_ct2_model
         from discotest.systems.hf_scorer import HFScorer
 
-        factory = scorer_factory or (CT2Scorer if is_ct2_model(model) else HFScorer)
-        scorer = factory(model, batch_size=batch_size, device=device, use_cache=use_cache,
-                                              quiet=quiet)
+        ct2 = is_ct2_model(model)
+        factory = scorer_factory or (CT2Scorer if ct2 else HFScorer)
+        options = dict(scorer_options or {})
+        if not ct2:
+            options.pop("compute_type", None)
+        pair = language_pair(suite)
+        if pair and not (options.get("src_lang") or options.get("tgt_lang")):
+            options["src_lang"], options["tgt_lang"] = pair
+        scorer = factory(model, batch_size=batch_size, device=device, use_cache=use_cache, quiet=quiet, **options)
         for k in contexts:
             per_item = scorer.score_items(items, context=k)
             results.append(evaluate(suite, items, per_item, f"{Path(model).name}@ctx{k}",

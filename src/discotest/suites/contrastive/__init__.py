@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from discotest.data import registry
@@ -16,6 +17,19 @@ VOITA = {
     "voita-ellipsis-infl": "ellipsis-inflection",
 }
 FILE_SUITES = {"jazp", "contrastive-jsonl", "winox-mt", "contrapro"}  # read from a file the user gives (or bundled)
+
+
+def language_pair(suite: str) -> tuple[str, str] | None:
+    """(source, target) ISO codes of a suite, for multilingual scorers (M2M100, mBART-50, NLLB); None when the
+    suite is a file whose languages the user names (winox-mt, contrastive-jsonl)."""
+    if suite.startswith("voita-"):
+        return ("en", "ru")
+    if suite.startswith(("bawden-", "scat")):
+        return ("en", "fr")
+    if suite.startswith("ctxpro-"):
+        found = re.search(r"-([a-z]{2})-([a-z]{2})-", suite)
+        return (found.group(1), found.group(2)) if found else None
+    return {"jazp": ("ja", "en"), "contrapro": ("en", "de")}.get(suite)
 
 
 def contrastive_suites() -> list[str]:
