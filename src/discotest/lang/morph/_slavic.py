@@ -22,7 +22,15 @@ from functools import cache, lru_cache
 import pymorphy3
 
 from discotest.lang.lexicon import entity_lexicon
-from discotest.lang.morph.base import Gender, GenderReading, PronounReading, PronounTarget, TargetEntity, Token
+from discotest.lang.morph.base import (
+    Gender,
+    GenderAnalyser,
+    GenderReading,
+    PronounReading,
+    PronounTarget,
+    TargetEntity,
+    Token,
+)
 
 MASC, FEM, NEUT, COMMON, PLURAL = "masc", "fem", "neut", "common", "plural"
 GENDER_OF = {MASC: Gender.MALE, FEM: Gender.FEMALE, NEUT: Gender.NEUTRAL}
@@ -680,3 +688,14 @@ def read_pronoun(
 def read_pronouns(items: Sequence[PronounTarget], morph: Pymorphy) -> list[PronounReading]:
     """read_pronoun over a batch with pymorphy's memoised readings (no tagger: the forms decide)."""
     return [read_pronoun(item, [morph.readings(t.text) for t in item.tokens], morph.lang) for item in items]
+
+
+class PymorphyAnalyser(GenderAnalyser):
+    """What the Russian and Ukrainian analysers share: pymorphy3 (``morph``) reads pronoun forms alone."""
+
+    tool = "pymorphy3"  # named in the reasons for a noun's dictionary gender
+    morph: Pymorphy
+
+    def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
+        """Pronoun gender from word forms (он/она, його/її, сказала): pymorphy suffices, no tagger is run."""
+        return read_pronouns(items, self.morph)

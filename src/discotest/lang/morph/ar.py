@@ -13,32 +13,33 @@ are coreference, not agreement, and are never used: they would copy the English 
 reads هي/هو as verbs (وَهَى …), so pronouns and particles come from closed lists.
 
 The shared tokeniser splits words at diacritics (الميكانيكيّة → الميكانيكي ّ ة); words are rebuilt
-from the character offsets before analysis. farahidi readings are memoised per word.
+from the character offsets before analysis. farahidi readings are memoised per word. The order of
+evidence is shared with Hebrew (``_semitic``); this module gives the Arabic lists and farahidi's view.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
 
 import farahidi
 
-from discotest.lang.lexicon import entity_lexicon
-from discotest.lang.morph.base import (
-    Gender,
-    GenderAnalyser,
-    GenderReading,
-    PronounReading,
-    PronounTarget,
-    TargetEntity,
+from discotest.lang.morph._semitic import (
+    GENDER_NAME,
+    EntityLexicon,
+    SemiticAnalyser,
+    SemiticPronounReader,
+    Word,
+    proclitic_splits,
+    single_gender,
 )
+from discotest.lang.morph.base import Gender, GenderReading, PronounReading, PronounTarget, TargetEntity
 
 _M, _F = Gender.MALE, Gender.FEMALE
-_NAME = {_M: "masculine", _F: "feminine"}
 _ARABIC = re.compile(r"[\u0621-\u064a]")
 _DIACRITICS = re.compile(r"[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed\u0640]")  # harakat, shadda, tatweel
 # proclitics: conjunction و/ف, then a preposition ب/ك/ل and/or the article ال (لل = ل + ال)
@@ -101,21 +102,11 @@ _DEMONSTRATIVE_KEYS = {normalise(w): g for w, g in _DEMONSTRATIVES.items()}
 
 def strip_prefixes(word: str) -> list[tuple[str, str]]:
     """(prefix, rest) for the bare word and every valid proclitic split leaving at least two letters."""
-    out = [("", word)]
-    for k in range(1, min(6, len(word) - 1)):
-        head = word[:k]
-        if _PREFIX.fullmatch(head):
-            out.append((head, word[k:]))
-    return out
+    return proclitic_splits(word, _PREFIX, 5)
 
 
 def _definite_prefix(prefix: str) -> bool:
     return prefix.endswith("ال") or prefix.endswith("لل")
-
-
-def _single(genders: Iterable[Gender | None]) -> Gender | None:
-    found = {g for g in genders if g is not None}
-    return found.pop() if len(found) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -162,22 +153,13 @@ def _reduce(analysis: farahidi.Analysis) -> AReading:
     )
 
 
-@dataclass
-class _Word:
-    """An orthographic word rebuilt from tokens split at diacritics, and the tokens it covers."""
-
-    text: str  # as written (diacritics kept: farahidi uses them)
-    first: int
-    last: int
-
-
 def _is_mark(char: str) -> bool:
     return unicodedata.category(char).startswith("M") or char == "\u0640"
 
 
-def _words(item: TargetEntity | PronounTarget) -> list[_Word]:
+def _words(item: TargetEntity | PronounTarget) -> list[Word]:
     """Tokens glued back where the tokeniser cut a word at a diacritic (no space in between)."""
-    words: list[_Word] = []
+    words: list[Word] = []
     for i, tok in enumerate(item.tokens):
         prev = item.tokens[i - 1] if i else None
         if (
@@ -189,25 +171,15 @@ def _words(item: TargetEntity | PronounTarget) -> list[_Word]:
             words[-1].text += tok.text
             words[-1].last = i
         else:
-            words.append(_Word(tok.text, i, i))
+            words.append(Word(tok.text, i, i))
     return words
 
 
-class _Lexicon:
+class _Lexicon(EntityLexicon):
     """The entity lexicon keyed by normalised spelling: form → genders (``None`` = common form)."""
 
     def __init__(self) -> None:
-        self.single: dict[str, set[Gender | None]] = {}
-        self.multi: dict[tuple[str, ...], set[Gender | None]] = {}
-        for forms in entity_lexicon("ar").values():
-            for gender, cell in ((_M, forms.masculine), (_F, forms.feminine), (None, forms.common)):
-                for form in cell:
-                    parts = tuple(normalise(p) for p in form.split())
-                    if len(parts) > 1:
-                        self.multi.setdefault(parts, set()).add(gender)
-                    else:
-                        self.single.setdefault(parts[0], set()).add(gender)
-        self.max_len = max((len(k) for k in self.multi), default=1)
+        super().__init__("ar", normalise)
         self.by_first: dict[str, list[tuple[tuple[str, ...], set[Gender | None]]]] = {}
         for key, genders in sorted(self.multi.items(), key=lambda kv: -len(kv[0])):
             self.by_first.setdefault(key[0], []).append((key, genders))
@@ -243,11 +215,72 @@ class _Lexicon:
         return best
 
 
-class ArabicAnalyser(GenderAnalyser):
+
+# -- closed-class pronoun forms (target-side consistency) ------------------------------------------
+
+# 3rd-person suffixes, longest first → (gender, plural); the dual ـهما has no gender (neutral form)
+_SUFFIXES = (("هما", None, True), ("هم", _M, True), ("هن", _F, True), ("ها", _F, False), ("ه", _M, False))
+# particles and prepositions that take a pronoun suffix (normalised): أنه، لأنها، منه، عليها، إليه، نفسه …
+_SUFFIX_HOSTS = frozenset(normalise(w) for w in (
+    "ل", "ب", "من", "عن", "علي", "إلي", "الي", "في", "مع", "عند", "لدي", "أن", "إن", "لأن", "بأن", "لكن", "كأن",
+    "ليت", "لعل", "إيا", "نفس", "بنفس", "لنفس", "حول", "ضد", "بين", "أمام", "وراء", "خلف", "مثل", "عبر", "تجاه",
+    "بعد", "قبل", "دون", "بدون", "لأجل", "أجل", "بسبب", "حيال", "لصالح", "عبره",
+))
+_FREE_PRONOUNS = {"هو": (_M, False), "هي": (_F, False), "هم": (_M, True), "هن": (_F, True), "هما": (None, True)}
+# hosts whose suffix is a clause's subject (لأنه "because he"); the others' suffix is an object/possessor
+_SUBJECT_HOSTS = frozenset(normalise(w) for w in ("أن", "إن", "لأن", "بأن", "لكن", "كأن", "ليت", "لعل"))
+
+
+def subject_form(text: str) -> bool:
+    """Whether a closed form renders a subject: a free pronoun or a suffix on أن/إن/لأن/لكن …"""
+    key = normalise(text)
+    for prefix in ("", "و", "ف"):
+        rest = key[len(prefix):] if key.startswith(prefix) else ""
+        if rest in _FREE_PRONOUNS:
+            return True
+        if any(rest.endswith(suffix) and rest[: -len(suffix)] in _SUBJECT_HOSTS for suffix, _, _ in _SUFFIXES):
+            return True
+    return False
+
+
+def pronoun_form(text: str) -> tuple[Gender | None, bool] | None:
+    """(gender, plural) of a closed-class 3rd-person form: هو/هي/هم/هن/هما (with و/ف), or a particle or
+    preposition with a pronoun suffix (له، منها، لأنه، بأنها، عليهم، نفسه). Gender None: the dual."""
+    key = normalise(text)
+    for prefix in ("", "و", "ف"):
+        rest = key[len(prefix):] if key.startswith(prefix) else None
+        if not rest:
+            continue
+        if rest in _FREE_PRONOUNS:
+            return _FREE_PRONOUNS[rest]
+        for suffix, gender, plural in _SUFFIXES:
+            if rest.endswith(suffix) and rest[: -len(suffix)] in _SUFFIX_HOSTS:
+                return gender, plural
+    return None
+
+
+def _surface_suffix(text: str) -> tuple[str, Gender | None, bool] | None:
+    """The 3rd-person suffix the word ends in, if any (not after the article: الناره is a misspelt ة)."""
+    key = normalise(text)
+    if any(_definite_prefix(p) for p, _ in strip_prefixes(key)[1:]):
+        return None
+    for suffix, gender, plural in _SUFFIXES:
+        if key.endswith(suffix) and len(key) > len(suffix) + 1:
+            return suffix, gender, plural
+    return None
+
+
+class ArabicAnalyser(SemiticAnalyser):
     """Reads the gender an Arabic translation gives the entity (see the module docstring)."""
 
     lang = "ar"
     name = "farahidi"
+    language = "Arabic"
+    script = _ARABIC
+    lexicon_epicene = "has one form for both genders"
+    tool_epicene = "may be either gender"
+    free_pronouns = _PRONOUNS
+    pronoun_proclitics = ("", "و", "ف")
 
     def __init__(self) -> None:
         self.analyzer = farahidi.Analyzer()
@@ -305,32 +338,39 @@ class ArabicAnalyser(GenderAnalyser):
         if normalise(word) in _PARTICLE_KEYS:
             return None
         verbs = [r for r in self.readings(word) if r.pos == "فعل" and r.third_person]
-        gender = _single(r.subject for r in verbs)
+        gender = single_gender(r.subject for r in verbs)
         if gender is None and verbs:
             best = max(r.score for r in verbs)
-            gender = _single(r.subject for r in verbs if r.score == best)
+            gender = single_gender(r.subject for r in verbs if r.score == best)
         return gender
 
-    # -- reading one item --------------------------------------------------------------------
+    # -- hooks of the shared algorithm (_semitic.SemiticAnalyser) ------------------------------
 
-    def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
-        return [self._read_one(item) for item in items]
+    words = staticmethod(_words)
+    pronoun_form = staticmethod(pronoun_form)
+    subject_form = staticmethod(subject_form)
 
-    def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
-        """The gender each translation gives the English pronoun: a pronoun (هو/هي), a pronoun suffix
-        (لأنها، عمله، منها), or for a dropped subject the verb (قالت، يعمل); see ``_PronounReader``."""
-        return [_PronounReader(self, item).read() for item in items]
+    def _pronoun_reader(self, item: PronounTarget) -> _PronounReader:
+        """Pronouns: a pronoun (هو/هي), a pronoun suffix (لأنها، عمله، منها), or for a dropped subject the
+        verb (قالت، يعمل); see ``_PronounReader``."""
+        return _PronounReader(self, item)
 
     def _function_word(self, text: str) -> bool:
         key = normalise(text)
         return key in _PARTICLE_KEYS or key in _PRONOUNS or key in _RELATIVE_KEYS or key in _DEMONSTRATIVE_KEYS
 
-    def _pronoun(self, text: str) -> Gender | None:
-        key = normalise(text)
-        for prefix in ("", "و", "ف"):
-            if key.startswith(prefix) and key[len(prefix) :] in _PRONOUNS:
-                return _PRONOUNS[key[len(prefix) :]]
-        return None
+    def _closed_spelling(self, text: str) -> str:
+        return normalise(text)
+
+    def _lexicon_head(self, text: str) -> bool:
+        return not self._pronoun(text) and not self._function_word(text)
+
+    def _multi_word_starts(self, span: list[int]) -> list[int]:
+        """Also a form starting just before the aligned words: [شخص] ما, [الطبيب] الشرعي."""
+        return [*span, *(k for k in (span[0] - 1, span[0] - 2) if k >= 0)]
+
+    def _head_noun(self, words: list[Word], texts: list[str], k: int) -> bool:
+        return self._noun_like(texts[k])
 
     def _noun_like(self, text: str) -> bool:
         """A plausible head noun: a noun reading, and not a word whose best reading is a verb (باع، حصل)
@@ -347,6 +387,10 @@ class ArabicAnalyser(GenderAnalyser):
 
     def _is_noun(self, text: str) -> bool:
         return bool(self.noun_genders(text)) or any(r.noun for r in self.readings(text))
+
+    def _continues_construct(self, texts: list[str], k: int) -> bool:
+        """عامل [البناء]: a noun that is not a particle."""
+        return not self._function_word(texts[k]) and self._is_noun(texts[k])
 
     def _construct_head(self, texts: list[str], k: int) -> int:
         """The word before k when k is only the complement of a construct phrase (مدبرة [المنزل])."""
@@ -367,97 +411,23 @@ class ArabicAnalyser(GenderAnalyser):
             return k - 1
         return k
 
-    def _read_one(self, item: TargetEntity) -> GenderReading:
-        span = sorted(i for i in set(item.entity) if 0 <= i < len(item.tokens))
-        if not span:
-            return GenderReading(Gender.UNKNOWN, "no target words aligned to the entity")
-        words = _words(item)
-        texts = [w.text for w in words]
-        index = {t: k for k, w in enumerate(words) for t in range(w.first, w.last + 1)}
-        span_words = sorted({index[i] for i in span if _ARABIC.search(texts[index[i]])})
-        aligned = tuple(item.tokens[i].text for i in span)
-        if not span_words:
-            return GenderReading(Gender.UNKNOWN, f"no Arabic word among the aligned words '{' '.join(aligned)}'",
-                                 aligned)
+    def _noun_genders(self, words: list[Word], texts: list[str], k: int) -> tuple[set[Gender], bool]:
+        return self.noun_genders(texts[k]), bool(self.readings(texts[k]))
 
-        # 1. the head noun: a lexicon rendering of an entity (multi-word first, also one that starts just
-        #    before the aligned words: [شخص] ما, [الطبيب] الشرعي), else the first noun
-        head: int | None = None
-        length, lex_genders = 1, None
-        starts = [*span_words, *(k for k in (span_words[0] - 1, span_words[0] - 2) if k >= 0)]
-        for k in starts:
-            multi = self.lexicon.lookup_multi(texts, k)
-            if multi and k + multi[1] > span_words[0]:
-                head, (lex_genders, length) = k, multi
-                break
-        if head is None:
-            for k in span_words:
-                single = self.lexicon.lookup(texts[k])
-                if single and not self._pronoun(texts[k]) and not self._function_word(texts[k]):
-                    head, lex_genders = k, single[0]
-                    break
-        if head is None:
-            candidates = [k for k in span_words if not self._pronoun(texts[k]) and not self._function_word(texts[k])]
-            nouns = [k for k in candidates if self._noun_like(texts[k])]
-            if nouns:
-                head = self._construct_head(texts, nouns[0])
-                multi = self.lexicon.lookup_multi(texts, head)
-                single = self.lexicon.lookup(texts[head])
-                if multi:
-                    lex_genders, length = multi
-                elif single:
-                    lex_genders = single[0]
-        if head is None:
-            for k in span_words:
-                pronoun = self._pronoun(texts[k])
-                if pronoun:
-                    return GenderReading(pronoun, f"only a pronoun aligned: '{texts[k]}' ({_NAME[pronoun]})",
-                                         (texts[k],))
-            return GenderReading(Gender.UNKNOWN, f"no noun among the aligned words '{' '.join(aligned)}'",
-                                 aligned)
-        last = head + length - 1
-        tokens = item.tokens
-        noun = item.sentence[tokens[words[head].first].start : tokens[words[last].last].end]
-        # construct state (عامل البناء): the first word carries the gender; the phrase runs on
-        while last + 1 in span_words and not self._function_word(texts[last + 1]) and self._is_noun(texts[last + 1]):
-            last += 1
-
-        # 2. the noun's own gender: lexicon, closed list of masculine ة-nouns, farahidi
-        bare = [rest for _, rest in self.lexicon.candidates(texts[head])]
-        tool_genders = self.noun_genders(texts[head])
-        if lex_genders is not None and None not in lex_genders and len(lex_genders) == 1:
-            gender = next(iter(lex_genders))
-            assert gender is not None
-            agree = "; farahidi agrees" if tool_genders == {gender} else ""
-            return GenderReading(gender, f"noun '{noun}' {_NAME[gender]} (entity lexicon{agree})", (noun,))
-        if lex_genders is None and any(b in _MASCULINE_TA for b in bare):
+    def _closed_list(self, noun: str, text: str) -> GenderReading | None:
+        """ة-final nouns that are masculine (عمدة، المارة)."""
+        if any(rest in _MASCULINE_TA for _, rest in self.lexicon.candidates(text)):
             return GenderReading(_M, f"noun '{noun}' masculine although ة-final (closed list)", (noun,))
-        if lex_genders is None and len(tool_genders) == 1:
-            gender = next(iter(tool_genders))
-            return GenderReading(gender, f"noun '{noun}' {_NAME[gender]} (farahidi)", (noun,))
-        known = bool(self.readings(texts[head]))
-        if lex_genders is not None:
-            why = f"noun '{noun}' has one form for both genders (entity lexicon)"
-        elif tool_genders:
-            why = f"noun '{noun}' may be either gender (farahidi)"
-        elif known:
-            why = f"'{noun}' has no noun reading in farahidi"
-        else:
-            why = f"'{noun}' is unknown to farahidi"
+        return None
 
-        # 3. the words that agree with it
-        agreement = self._agreement(texts, head, last)
-        if agreement:
-            gender, what, word = agreement
-            return GenderReading(gender, f"{why}; {what} '{word}' agrees {_NAME[gender]}", (noun, word))
-
-        # 4. an unknown word's ending: ta marbuta is feminine, no feminine ending is masculine
-        if lex_genders is None and not tool_genders and not known:
-            stem = normalise(texts[head])
-            if stem.endswith("ة") or stem.endswith("ات"):
-                return GenderReading(_F, f"{why}; feminine ending ة", (noun,))
-            return GenderReading(_M, f"{why}; no feminine ending (ة)", (noun,))
-        return GenderReading(Gender.UNKNOWN, f"{why}; no agreeing word", (noun,))
+    def _from_ending(self, why: str, noun: str, text: str, known: bool) -> GenderReading | None:
+        """An unknown word: ta marbuta (or ـات) is feminine, no feminine ending is masculine."""
+        if known:
+            return None
+        stem = normalise(text)
+        if stem.endswith("ة") or stem.endswith("ات"):
+            return GenderReading(_F, f"{why}; feminine ending ة", (noun,))
+        return GenderReading(_M, f"{why}; no feminine ending (ة)", (noun,))
 
     def _oblique(self, texts: list[str], head: int) -> bool:
         """Whether the noun carries a preposition (ب+، ل+، ك+ or a preceding من، إلى، مع …)."""
@@ -478,7 +448,7 @@ class ArabicAnalyser(GenderAnalyser):
             k -= 1
         return k < 0 or not _ARABIC.search(texts[k]) or normalise(texts[k]) in _OPENER_KEYS
 
-    def _agreement(self, texts: list[str], head: int, last: int) -> tuple[Gender, str, str] | None:
+    def _agreement(self, words: list[Word], texts: list[str], head: int, last: int) -> tuple[Gender, str, str] | None:
         """The first word next to the noun phrase that shows the noun's gender, if any."""
         subject = not self._oblique(texts, head)
         if head > 0 and normalise(texts[head - 1]) in _DEMONSTRATIVE_KEYS:
@@ -491,8 +461,8 @@ class ArabicAnalyser(GenderAnalyser):
                 return _RELATIVE_KEYS[key], "relative pronoun", word
             if self._definite(word) == self._definite(texts[head]) and not self.lexicon.lookup(word):
                 adjectives = [r for r in self.readings(word) if r.noun and r.type in _ADJECTIVE_TYPES]
-                gender = _single(r.gender for r in adjectives)
-                if gender and _single(r.gender for r in self.readings(word) if r.noun) == gender:
+                gender = single_gender(r.gender for r in adjectives)
+                if gender and single_gender(r.gender for r in self.readings(word) if r.noun) == gender:
                     return gender, "adjective", word
             if subject and self._pronoun(word) and key in _PRONOUNS:
                 return _PRONOUNS[key], "copula pronoun", word
@@ -525,77 +495,15 @@ class ArabicAnalyser(GenderAnalyser):
         return not any(r.pos == "فعل" for r in self.readings(text))
 
 
-# -- pronouns (target-side consistency) ------------------------------------------------------
+# -- reading pronouns ------------------------------------------------------------------------------
 
-# 3rd-person suffixes, longest first → (gender, plural); the dual ـهما has no gender (neutral form)
-_SUFFIXES = (("هما", None, True), ("هم", _M, True), ("هن", _F, True), ("ها", _F, False), ("ه", _M, False))
-# particles and prepositions that take a pronoun suffix (normalised): أنه، لأنها، منه، عليها، إليه، نفسه …
-_SUFFIX_HOSTS = frozenset(normalise(w) for w in (
-    "ل", "ب", "من", "عن", "علي", "إلي", "الي", "في", "مع", "عند", "لدي", "أن", "إن", "لأن", "بأن", "لكن", "كأن",
-    "ليت", "لعل", "إيا", "نفس", "بنفس", "لنفس", "حول", "ضد", "بين", "أمام", "وراء", "خلف", "مثل", "عبر", "تجاه",
-    "بعد", "قبل", "دون", "بدون", "لأجل", "أجل", "بسبب", "حيال", "لصالح", "عبره",
-))
-_FREE_PRONOUNS = {"هو": (_M, False), "هي": (_F, False), "هم": (_M, True), "هن": (_F, True), "هما": (None, True)}
-# hosts whose suffix is a clause's subject (لأنه "because he"); the others' suffix is an object/possessor
-_SUBJECT_HOSTS = frozenset(normalise(w) for w in ("أن", "إن", "لأن", "بأن", "لكن", "كأن", "ليت", "لعل"))
-
-
-def subject_form(text: str) -> bool:
-    """Whether a closed form renders a subject: a free pronoun or a suffix on أن/إن/لأن/لكن …"""
-    key = normalise(text)
-    for prefix in ("", "و", "ف"):
-        rest = key[len(prefix):] if key.startswith(prefix) else ""
-        if rest in _FREE_PRONOUNS:
-            return True
-        if any(rest.endswith(suffix) and rest[: -len(suffix)] in _SUBJECT_HOSTS for suffix, _, _ in _SUFFIXES):
-            return True
-    return False
-
-
-def pronoun_form(text: str) -> tuple[Gender | None, bool] | None:
-    """(gender, plural) of a closed-class 3rd-person form: هو/هي/هم/هن/هما (with و/ف), or a particle or
-    preposition with a pronoun suffix (له، منها، لأنه، بأنها، عليهم، نفسه). Gender None: the dual."""
-    key = normalise(text)
-    for prefix in ("", "و", "ف"):
-        rest = key[len(prefix):] if key.startswith(prefix) else None
-        if not rest:
-            continue
-        if rest in _FREE_PRONOUNS:
-            return _FREE_PRONOUNS[rest]
-        for suffix, gender, plural in _SUFFIXES:
-            if rest.endswith(suffix) and rest[: -len(suffix)] in _SUFFIX_HOSTS:
-                return gender, plural
-    return None
-
-
-def _surface_suffix(text: str) -> tuple[str, Gender | None, bool] | None:
-    """The 3rd-person suffix the word ends in, if any (not after the article: الناره is a misspelt ة)."""
-    key = normalise(text)
-    if any(_definite_prefix(p) for p, _ in strip_prefixes(key)[1:]):
-        return None
-    for suffix, gender, plural in _SUFFIXES:
-        if key.endswith(suffix) and len(key) > len(suffix) + 1:
-            return suffix, gender, plural
-    return None
-
-
-def _form_name(gender: Gender | None, plural: bool) -> str:
-    return "dual" if gender is None else f"{_NAME[gender]}{' plural' if plural else ''}"
-
-
-class _PronounReader:
+class _PronounReader(SemiticPronounReader):
     """Reads one PronounTarget with the analyser's memoised farahidi readings."""
 
-    def __init__(self, analyser: ArabicAnalyser, item: PronounTarget) -> None:
-        self.an = analyser
-        self.item = item
-        self.words = _words(item)
-        self.texts = [w.text for w in self.words]
-        index = {t: k for k, w in enumerate(self.words) for t in range(w.first, w.last + 1)}
-        span = sorted(i for i in set(item.pronoun) if 0 <= i < len(item.tokens))
-        self.span = sorted({index[i] for i in span if _ARABIC.search(self.texts[index[i]])})
-        self.aligned = tuple(item.tokens[i].text for i in span)
-        self.entity = {index[i] for i in item.entity if 0 <= i < len(item.tokens)}
+    an: ArabicAnalyser
+    nothing_found = "no 3rd-person pronoun form, suffix or agreeing verb"
+    # a clitic subject left unaligned still shows on a suffixed word (سلوكها، وهنأه) when nothing else does
+    subject_from_suffixes = True
 
     def suffix(self, k: int, strict: bool = False) -> tuple[Gender | None, bool] | None:
         """The pronoun suffix of word k: its surface ending, confirmed by a farahidi reading with that
@@ -621,77 +529,34 @@ class _PronounReader:
             return None
         return self.an.verb_gender(text)
 
-    def read(self) -> PronounReading:
-        item = self.item
-        if not self.span:
-            if item.pronoun:
-                return PronounReading(Gender.UNKNOWN, f"no Arabic word among '{' '.join(self.aligned)}'",
-                                      self.aligned, "no-target-words")
-            return self._unaligned("nothing aligned")
-        # 1. closed class: هو/هي, لأنه/لأنها, له/لها, منه/منها …
+    def _aligned_predicate(self) -> PronounReading | None:
+        """يحتاجه: ي- masculine; -ه is its object."""
         for k in self.span:
-            found = pronoun_form(self.texts[k])
-            if found:
-                return self._reading(found, f"pronoun '{self.texts[k]}'", k)
-        subject = item.role == "subject"
-        # 2. a dropped subject: the aligned verb carries its gender (يحتاجه: ي- masculine; -ه is its object)
-        if subject:
-            for k in self.span:
-                gender = self.verb(k)
-                if gender:
-                    return PronounReading(gender, f"verb '{self.texts[k]}' ({_NAME[gender]})", (self.texts[k],))
-        # 3. a pronoun suffix on a noun or verb (عمله، سلوكها، وسأله)
-        for k in self.span:
-            found = self.suffix(k)
-            if found:
-                return self._reading(found, f"pronoun suffix on '{self.texts[k]}'", k)
-        # 4. a subject aligned to words that show nothing (لأن، أن): the verb to their right
-        if subject:
-            k = self.span[-1] + 1
-            while k < len(self.words) and k <= self.span[-1] + 3:
-                text = self.texts[k]
-                if not _ARABIC.search(text) or k in self.entity:
-                    break
-                if normalise(text) in _SKIPPABLE_KEYS:
-                    k += 1
-                    continue
-                gender = self.verb(k)
-                if gender:
-                    return PronounReading(gender, f"dropped subject, verb '{text}' ({_NAME[gender]})", (text,))
-                break
-        return self._unaligned(f"aligned words '{' '.join(self.aligned)}' show no gender")
+            gender = self.verb(k)
+            if gender:
+                return PronounReading(gender, f"verb '{self.texts[k]}' ({GENDER_NAME[gender]})", (self.texts[k],))
+        return None
 
-    def _unaligned(self, why: str) -> PronounReading:
-        """When the aligned words show nothing (the aligner often leaves clitic pronouns unaligned): the
-        sentence's pronoun forms (لأنه، لها) if they agree in gender; for a subject, the verb opening
-        the last subordinate clause; then words whose every reading carries a 3rd-person suffix
-        (سلوكها، وهنأه) if they agree; else the pronoun was dropped (nothing aligned) or is unreadable."""
-        outside = [k for k in range(len(self.words)) if k not in self.entity and k not in self.span]
-        all_forms = [(k, f) for k in outside if (f := pronoun_form(self.texts[k]))]
-        # only forms in the pronoun's role: a subject is لأنه/هو, an object or possessor لها/منه
-        subject = self.item.role == "subject"
-        forms = [(k, f) for k, f in all_forms if subject_form(self.texts[k]) == subject]
-        if forms:
-            if len({f[0] for _, f in forms}) == 1:
-                k, found = forms[0]
-                return self._reading(found, f"{why}; the sentence's pronoun '{self.texts[k]}'", k)
-            return PronounReading(Gender.UNKNOWN, f"{why}; pronoun forms of both genders", self.aligned,
-                                  "no-target-words")
-        if self.item.role == "subject":
-            found_verb = self._clause_verb(set(outside))
-            if found_verb:
-                return found_verb
-        suffixed = [(k, f) for k in outside if (f := self.suffix(k, strict=True))]
-        if suffixed and len({f[0] for _, f in suffixed}) == 1:
-            k, found = suffixed[0]
-            return self._reading(found, f"{why}; pronoun suffix on '{self.texts[k]}'", k)
-        if suffixed:
-            return PronounReading(Gender.UNKNOWN, f"{why}; pronoun suffixes of both genders", self.aligned,
-                                  "no-target-words")
-        if not self.span and not all_forms:
-            return PronounReading(Gender.UNKNOWN, f"{why}; no 3rd-person pronoun form, suffix or agreeing verb",
-                                  (), "pronoun-dropped")
-        return PronounReading(Gender.UNKNOWN, why, self.aligned, "no-target-words")
+    def _suffix_reading(self, k: int, subject: bool, strict: bool = False) -> PronounReading | None:
+        """A pronoun suffix on a noun or verb (عمله، سلوكها، وسأله)."""
+        found = self.suffix(k, strict)
+        return self._reading(found, f"pronoun suffix on '{self.texts[k]}'", k) if found else None
+
+    def _right_of_span(self) -> PronounReading | None:
+        """A subject aligned to words that show nothing (لأن، أن): the verb to their right."""
+        k = self.span[-1] + 1
+        while k < len(self.words) and k <= self.span[-1] + 3:
+            text = self.texts[k]
+            if not _ARABIC.search(text) or k in self.entity:
+                break
+            if normalise(text) in _SKIPPABLE_KEYS:
+                k += 1
+                continue
+            gender = self.verb(k)
+            if gender:
+                return PronounReading(gender, f"dropped subject, verb '{text}' ({GENDER_NAME[gender]})", (text,))
+            break
+        return None
 
     def _clause_verb(self, allowed: set[int]) -> PronounReading | None:
         """For a dropped subject: the verb right after the last clause opener (لأن، أن، حتى، عندما …),
@@ -706,7 +571,8 @@ class _PronounReader:
                 gender = self.verb(start)
                 if gender:
                     text = self.texts[start]
-                    return PronounReading(gender, f"dropped subject, clause verb '{text}' ({_NAME[gender]})", (text,))
+                    return PronounReading(gender, f"dropped subject, clause verb '{text}' ({GENDER_NAME[gender]})",
+                                          (text,))
             break
         # a coordinated verb with the subject dropped: "… وابتسمت" 'and (she) smiled', after the entity
         after = max(self.entity, default=-1)
@@ -716,12 +582,7 @@ class _PronounReader:
                 gender = self.verb(k)
                 if gender:
                     text = self.texts[k]
-                    return PronounReading(gender, f"dropped subject, coordinated verb '{text}' ({_NAME[gender]})",
-                                          (text,))
+                    return PronounReading(
+                        gender, f"dropped subject, coordinated verb '{text}' ({GENDER_NAME[gender]})", (text,)
+                    )
         return None
-
-    def _reading(self, found: tuple[Gender | None, bool], what: str, k: int) -> PronounReading:
-        gender, plural = found
-        if gender is None:
-            return PronounReading(Gender.UNKNOWN, f"{what}: dual, no gender", (self.texts[k],), "neutral-form")
-        return PronounReading(gender, f"{what} ({_form_name(gender, plural)})", (self.texts[k],))

@@ -11,6 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from importlib.metadata import PackageNotFoundError, version
 
 
 class Gender(str, Enum):
@@ -107,3 +108,11 @@ class GenderAnalyser(ABC):
     def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
         """The gender each translation gives the English pronoun (target-side consistency)."""
         raise NotImplementedError(f"{self.name} cannot read pronoun genders yet")
+
+
+def package_version(package: str) -> str:
+    """The installed version of ``package`` for an analyser's signature ("unknown" if not installed)."""
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "unknown"

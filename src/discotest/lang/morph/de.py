@@ -32,8 +32,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _pkg_version
 
 from german_nouns.lookup import Nouns
 from HanTa import HanoverTagger as _hanta
@@ -47,6 +45,7 @@ from discotest.lang.morph.base import (
     PronounTarget,
     TargetEntity,
     Token,
+    package_version,
 )
 
 _GENUS = {"m": Gender.MALE, "f": Gender.FEMALE, "n": Gender.NEUTRAL}
@@ -172,13 +171,6 @@ class NounInfo:
     modifier: str = ""  # person noun found only as the first part of a compound (Schriftsteller|haus)
 
 
-def _package_version(name: str) -> str:
-    try:
-        return _pkg_version(name)
-    except PackageNotFoundError:
-        return "unknown"
-
-
 class GermanAnalyser(GenderAnalyser):
     """Noun gender from german-nouns; article, adjective ending and case context where it is ambiguous."""
 
@@ -199,8 +191,8 @@ class GermanAnalyser(GenderAnalyser):
 
     def version(self) -> str:
         return (
-            f"german-nouns-{_package_version('german-nouns')}"
-            f"+hanta-{_package_version('HanTa')}+morphmodel_ger"
+            f"german-nouns-{package_version('german-nouns')}"
+            f"+hanta-{package_version('HanTa')}+morphmodel_ger"
         )
 
     # ------------------------------------------------------------------ lexicon lookups

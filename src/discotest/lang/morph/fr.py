@@ -7,156 +7,48 @@ parse is needed only where the article is elided (l'analyste) or missing: then a
 participles that agree with the noun (attributive, predicative after être, passive) decide. Only
 those sentences go through spaCy, which keeps a batch of thousands of items fast.
 
-:class:`SpacyRomanceAnalyser` holds the language-independent part and is reused by the Spanish
-analyser; the language tables are class attributes.
+:class:`SpacyRomanceAnalyser` holds the spaCy part and is reused by the Spanish analyser; the rules
+that need no tool (lexicon, article, noun ending, the order of cues) are shared with Italian in
+``_romance``. The language tables are class attributes.
 """
 
 from __future__ import annotations
 
-import unicodedata
 import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import cache
 
 import spacy
 
 from discotest.errors import InputError
-from discotest.lang.lexicon import entity_lexicon
-from discotest.lang.morph._romance_pronouns import FR, PronounReader, PronounTables, Tag, Tagging
-from discotest.lang.morph.base import (
-    Gender,
-    GenderAnalyser,
-    GenderReading,
-    PronounReading,
-    PronounTarget,
-    TargetEntity,
+from discotest.lang.morph._romance import (
+    COMMON,
+    NAMES,
+    Cue,
+    F,
+    Finding,
+    M,
+    N,
+    RomanceNounRules,
+    decide,
+    lexicon_classes,
+    no_noun,
+    norm,
 )
-
-M, F, N = Gender.MALE, Gender.FEMALE, Gender.NEUTRAL
-COMMON = "common"  # lexical class of an epicene noun form
-NO_SPAN = "no target words aligned to the entity"
-_APOSTROPHES = str.maketrans({"’": "'", "`": "'", "´": "'"})
-_NAMES = {M: "masculine", F: "feminine"}
+from discotest.lang.morph._romance_pronouns import FR, PronounReader, PronounTables, Tag, Tagging
+from discotest.lang.morph.base import Gender, GenderAnalyser, GenderReading, PronounReading, PronounTarget, TargetEntity
 
 
-def norm(word: str) -> str:
-    """Lower case, one apostrophe, NFC: the key every table below is looked up with."""
-    return unicodedata.normalize("NFC", word.translate(_APOSTROPHES).lower())
-
-
-@cache
-def lexicon_classes(lang: str) -> dict[str, object]:
-    """Noun form -> MALE, FEMALE or COMMON, from the entity lexicon of ``lang``.
-
-    A multi-word form's first word is its head (Romance noun phrases are head-initial): "femme" of
-    "femme de ménage" is feminine. Single-word entries win over such heads; a form listed with two
-    genders, or as common anywhere, is common.
-    """
-    single: dict[str, set[object]] = {}
-    heads: dict[str, set[object]] = {}
-    for forms in entity_lexicon(lang).values():
-        for cls, group in ((M, forms.masculine), (F, forms.feminine), (COMMON, forms.common)):
-            for form in group:
-                words = norm(form).split()
-                (single if len(words) == 1 else heads).setdefault(words[0], set()).add(cls)
-    out: dict[str, object] = {}
-    for table in (heads, single):  # single-word entries overwrite heads
-        for word, classes in table.items():
-            out[word] = COMMON if COMMON in classes or len(classes) > 1 else next(iter(classes))
-    return out
-
-
-@dataclass(frozen=True)
-class Cue:
-    """One word that shows a gender, and what kind of word it is."""
-
-    gender: Gender
-    kind: str  # "article", "adjective", "participle", "tagger"
-    word: str
-
-
-@dataclass
-class Finding:
-    """What the rules and the tagger found for one item."""
-
-    head: int | None = None  # token index of the head noun
-    noun: str = ""
-    noun_class: object = None  # MALE / FEMALE / COMMON / None (unknown word)
-    noun_source: str = ""  # "lexicon" or "suffix"
-    article: Cue | None = None
-    article_word: str = ""  # also an article that shows no gender (l', les)
-    agreement: list[Cue] = field(default_factory=list)
-    tagger: Cue | None = None
-    reading: GenderReading | None = None  # set when decided
-
-
-def decide(f: Finding, tagger_name: str) -> GenderReading:
-    """Combine the cues: feminine noun form > article > masculine noun form > agreement > tagger."""
-    noun = f.noun
-    evidence = tuple(w for w in (f.article_word, noun) if w)
-    src = f" ({f.noun_source})" if f.noun_source else ""
-    # a feminine form the lexicon knows decides even after "el" (el ama de llaves); one read off the
-    # ending only (collega, pediatra) yields to the article
-    if f.noun_class is F and (f.noun_source == "lexicon" or f.article is None or f.article.gender is F):
-        tail = f"; article '{f.article.word}' agrees" if f.article and f.article.gender is F else ""
-        return GenderReading(F, f"feminine noun form '{noun}'{src}{tail}", evidence)
-    if f.article is not None:
-        kind = {M: "masculine", F: "feminine", COMMON: "epicene", None: "noun"}.get(f.noun_class, "noun")
-        what = f"{kind} noun '{noun}'" if kind != "noun" else f"noun '{noun}'"
-        return GenderReading(
-            f.article.gender, f"{_NAMES[f.article.gender]} article '{f.article.word}' + {what}", evidence
-        )
-    if f.noun_class is M:
-        return GenderReading(M, f"masculine noun form '{noun}'{src}", evidence)
-    hidden = (
-        f"elided article '{f.article_word}'"
-        if f.article_word.endswith("'")
-        else (f"article '{f.article_word}' without gender" if f.article_word else "no article")
-    )
-    genders = {c.gender for c in f.agreement}
-    if len(genders) == 1:
-        g = genders.pop()
-        words = ", ".join(f"{c.kind} '{c.word}'" for c in f.agreement)
-        return GenderReading(
-            g, f"{hidden} on '{noun}'; {_NAMES[g]} {words} agrees", evidence + tuple(c.word for c in f.agreement)
-        )
-    if len(genders) > 1:
-        words = ", ".join(f"'{c.word}' ({c.gender})" for c in f.agreement)
-        return GenderReading(
-            Gender.UNKNOWN,
-            f"{hidden} on '{noun}'; agreeing words disagree: {words}",
-            evidence + tuple(c.word for c in f.agreement),
-        )
-    if f.noun_class == COMMON:
-        return GenderReading(Gender.UNKNOWN, f"epicene noun '{noun}' with {hidden} and no agreeing word", evidence)
-    if f.tagger is not None:
-        return GenderReading(
-            f.tagger.gender,
-            f"{tagger_name} tags '{noun}' {_NAMES[f.tagger.gender]} ({hidden}, no agreeing word)",
-            evidence,
-        )
-    return GenderReading(Gender.UNKNOWN, f"no gender shown for '{noun}' ({hidden}, no agreeing word)", evidence)
-
-
-class SpacyRomanceAnalyser(GenderAnalyser):
+class SpacyRomanceAnalyser(RomanceNounRules, GenderAnalyser):
     """Gender of a Romance noun phrase: article and noun form by rule, agreement from a spaCy parse."""
 
     model = ""
     install_hint = ""
-    # determiner (lower case) -> MALE / FEMALE / None (an article that shows no gender)
-    articles: dict[str, Gender | None] = {}
-    # possessives that stay masculine before a vowel-initial feminine noun (fr "son amie")
-    before_vowel_ambiguous: frozenset[str] = frozenset()
-    # adjectives that come before the noun -> gender shown (None = invariable)
-    prenominal: dict[str, Gender | None] = {}
+    tagger_name = "spaCy"
     # indefinite pronouns that render "someone": gender they show (NEUTRAL for the unmarked form)
     indefinites: dict[str, Gender] = {}
     # lemmas of the auxiliaries/copulas after which a participle agrees with the subject
     agreeing_aux: frozenset[str] = frozenset()
     relative_pronouns: frozenset[str] = frozenset()
-    elision_stems: frozenset[str] = frozenset()  # "l" of a Moses-split "l ' agent"
-    bare_prepositions: frozenset[str] = frozenset()  # before a noun complement: "rédacteur en chef"
     pronoun_tables: PronounTables | None = None  # closed classes for read_pronouns
 
     def __init__(self) -> None:
@@ -172,24 +64,12 @@ class SpacyRomanceAnalyser(GenderAnalyser):
     def version(self) -> str:
         return f"spacy-{spacy.__version__}+{self.model}-{self._nlp.meta.get('version', '?')}"
 
-    # --- language hooks -------------------------------------------------------------------
-    def suffix_class(self, word: str) -> object:
-        """Gender class a noun's ending shows when the lexicon does not know it (None: no idea)."""
-        return None
-
+    # --- language hooks (also RomanceNounRules.suffix_class) --------------------------------
     def adjective_gender(self, token: spacy.tokens.Token) -> Gender | None:
         """Gender an adjective or participle shows by its form (None for invariable forms)."""
         return None
 
     # --- rules without the tagger -----------------------------------------------------------
-    def _noun_class(self, word: str, noun: bool = True) -> tuple[object, str]:
-        """Lexical class of a head word; the ending is read only for words tagged as nouns."""
-        key = norm(word)
-        if key in self._classes:
-            return self._classes[key], "lexicon"
-        cls = self.suffix_class(key) if noun else None
-        return (cls, "suffix") if cls is not None else (None, "")
-
     def _indefinite(self, item: TargetEntity, span: list[int]) -> GenderReading | None:
         words = [norm(item.tokens[i].text) for i in span]
         # Moses-split "quelqu ' un": join the whole stretch, apostrophe token included
@@ -197,85 +77,9 @@ class SpacyRomanceAnalyser(GenderAnalyser):
         for word in [*words, joined]:
             if word in self.indefinites:
                 g = self.indefinites[word]
-                how = "gender-neutral" if g is N else _NAMES[g]
+                how = "gender-neutral" if g is N else NAMES[g]
                 return GenderReading(g, f"indefinite pronoun '{word}' is {how}", (word,))
         return None
-
-    def _article(self, item: TargetEntity, head: int, finding: Finding) -> None:
-        """Walk left from the head over prenominal adjectives to the determiner."""
-        toks = item.tokens
-        i = head - 1
-        skipped = 0
-        while i >= 0:
-            word = norm(toks[i].text)
-            if word == "'" and i > 0 and norm(toks[i - 1].text) in self.elision_stems:
-                word = norm(toks[i - 1].text) + "'"  # Moses-split elision "l ' agent"
-                i -= 1
-            if word in self.articles:
-                finding.article_word = word
-                g = self.articles[word]
-                if g is not None and word in self.before_vowel_ambiguous:
-                    nxt = norm(toks[i + 1].text) if i + 1 < len(toks) else ""
-                    if nxt[:1] in "aeiouhâàéèêëîïôûùœy":
-                        g = None
-                if g is not None:
-                    finding.article = Cue(g, "article", word)
-                return
-            if word in self.prenominal and skipped < 2:
-                g = self.prenominal[word]
-                if g is not None:
-                    finding.agreement.append(Cue(g, "adjective", word))
-                skipped += 1
-                i -= 1
-                continue
-            return
-
-    def _head(self, item: TargetEntity, span: list[int]) -> int | None:
-        """The first span token the lexicon knows as a noun (Romance heads come first).
-
-        When the span has gaps, a known noun right after a bare preposition is a complement of some
-        other noun ("rédacteur en chef"), so another candidate is preferred.
-        """
-        known = [i for i in span if norm(item.tokens[i].text) in self._classes]
-        firsts = [i for i in known if i - 1 not in known]  # one candidate per contiguous run
-        heads = [i for i in firsts if i == 0 or norm(item.tokens[i - 1].text) not in self.bare_prepositions]
-        if heads or firsts:
-            return (heads or firsts)[0]
-        # only an article was aligned: the noun right after it
-        if all(norm(item.tokens[i].text) in self.articles for i in span):
-            nxt = span[-1] + 1
-            while nxt < len(item.tokens) and norm(item.tokens[nxt].text) in self.prenominal:
-                nxt += 1
-            if nxt < len(item.tokens) and norm(item.tokens[nxt].text) in self._classes:
-                return nxt
-        return None
-
-    def _rules(self, item: TargetEntity) -> Finding:
-        finding = Finding()
-        span = sorted(
-            i
-            for i in item.entity
-            if item.tokens[i].text.strip("'’ ") and any(ch.isalnum() for ch in item.tokens[i].text)
-        )
-        if not span:
-            finding.reading = GenderReading(Gender.UNKNOWN, NO_SPAN)
-            return finding
-        indefinite = self._indefinite(item, span)
-        if indefinite is not None:
-            finding.reading = indefinite
-            return finding
-        finding.head = self._head(item, span)
-        if finding.head is not None:
-            self._fill(item, finding)
-        return finding
-
-    def _fill(self, item: TargetEntity, finding: Finding, noun: bool = True) -> None:
-        assert finding.head is not None
-        finding.noun = item.tokens[finding.head].text
-        finding.noun_class, finding.noun_source = self._noun_class(finding.noun, noun)
-        self._article(item, finding.head, finding)
-        if finding.noun_class is F or finding.noun_class is M or finding.article is not None:
-            finding.reading = decide(finding, "spaCy")
 
     # --- the parse, for what the rules left open ------------------------------------------------
     def _pick_head_with_parse(self, item: TargetEntity, span: list[int], doc: spacy.tokens.Doc) -> int | None:
@@ -329,12 +133,7 @@ class SpacyRomanceAnalyser(GenderAnalyser):
         if finding.head is None:
             finding.head = self._pick_head_with_parse(item, span, doc)
             if finding.head is None:
-                words = " ".join(item.tokens[i].text for i in span)
-                return GenderReading(
-                    Gender.UNKNOWN,
-                    f"no noun among the aligned words '{words}'",
-                    tuple(item.tokens[i].text for i in span),
-                )
+                return no_noun(item, span)
             head_tok = _token_at(doc, item.tokens[finding.head].start)
             self._fill(item, finding, noun=head_tok is not None and head_tok.pos_ in ("NOUN", "PROPN"))
             if finding.reading is not None:
@@ -346,7 +145,7 @@ class SpacyRomanceAnalyser(GenderAnalyser):
                 g = tok.morph.get("Gender")
                 if g in (["Masc"], ["Fem"]):
                     finding.tagger = Cue(M if g == ["Masc"] else F, "tagger", tok.text)
-        return decide(finding, "spaCy")
+        return decide(finding, self.tagger_name)
 
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
         findings = [self._rules(item) for item in items]

@@ -12,7 +12,8 @@ elsewhere in the sentence are coreference, not agreement, and are never used: th
 the English pronoun.
 
 hspell runs once per batch, over every word the batch needs, in one subprocess (ISO-8859-8 in and
-out); its readings are memoised for the analyser's lifetime.
+out); its readings are memoised for the analyser's lifetime. The order of evidence is shared with
+Arabic (``_semitic``); this module gives the Hebrew lists and hspell's view.
 """
 
 from __future__ import annotations
@@ -24,18 +25,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from discotest.errors import InputError
-from discotest.lang.lexicon import entity_lexicon
-from discotest.lang.morph.base import (
-    Gender,
-    GenderAnalyser,
-    GenderReading,
-    PronounReading,
-    PronounTarget,
-    TargetEntity,
+from discotest.lang.morph._semitic import (
+    EntityLexicon,
+    SemiticAnalyser,
+    SemiticPronounReader,
+    Word,
+    form_name,
+    proclitic_splits,
+    single_gender,
 )
+from discotest.lang.morph.base import Gender, GenderReading, PronounReading, PronounTarget, TargetEntity
 
 _M, _F = Gender.MALE, Gender.FEMALE
-_NAME = {_M: "masculine", _F: "feminine"}
 _HEBREW = re.compile(r"[\u05d0-\u05ea]")
 _NIQQUD = re.compile(r"[\u0591-\u05bd\u05bf-\u05c7]")
 _QUOTES = {'"', "'", "\u05f3", "\u05f4", "\u2019"}  # geresh/gershayim inside abbreviations (מנכ"ל, צ'יף)
@@ -142,26 +143,8 @@ def hspell_word(text: str) -> str:
 
 def strip_prefixes(word: str) -> list[tuple[str, str]]:
     """(prefix, rest) for the bare word and every valid proclitic split leaving at least two letters."""
-    out = [("", word)]
-    for k in range(1, min(5, len(word) - 1)):
-        head = word[:k]
-        if _PREFIX.fullmatch(head):
-            out.append((head, word[k:]))
-    return out
+    return proclitic_splits(word, _PREFIX, 4)
 
-
-def _single(genders: Iterable[Gender | None]) -> Gender | None:
-    found = {g for g in genders if g is not None}
-    return found.pop() if len(found) == 1 else None
-
-
-@dataclass
-class _Word:
-    """An orthographic word rebuilt from tokens (``מנכ " ל`` → ``מנכ"ל``) and the tokens it covers."""
-
-    text: str
-    first: int
-    last: int
 
 
 def _abbreviation(left: str, quote: str, right: str) -> bool:
@@ -171,13 +154,13 @@ def _abbreviation(left: str, quote: str, right: str) -> bool:
     return left[-1] in "צגזתץ" and len(right) <= 4
 
 
-def _words(item: TargetEntity | PronounTarget) -> list[_Word]:
+def _words(item: TargetEntity | PronounTarget) -> list[Word]:
     """Tokens joined back into written words where a quote mark sits inside an abbreviation.
 
     ``מנכ"ל`` is tokenised ``מנכ " ל``; outputs also write ``המנכ" ל`` and ``הצ 'יף``, so a space on one
     side of the quote is tolerated when the pieces look like an abbreviation or a geresh loanword.
     """
-    words: list[_Word] = []
+    words: list[Word] = []
     tokens = item.tokens
     i = 0
     while i < len(tokens):
@@ -193,24 +176,16 @@ def _words(item: TargetEntity | PronounTarget) -> list[_Word]:
                 break
             text += quote.text + right.text
             j += 2
-        words.append(_Word(text, i, j))
+        words.append(Word(text, i, j))
         i = j + 1
     return words
 
 
-class _Lexicon:
+class _Lexicon(EntityLexicon):
     """The entity lexicon as form → genders; ``None`` marks a common (epicene) form."""
 
     def __init__(self) -> None:
-        self.single: dict[str, set[Gender | None]] = {}
-        self.multi: dict[tuple[str, ...], set[Gender | None]] = {}
-        for forms in entity_lexicon("he").values():
-            for gender, cell in ((_M, forms.masculine), (_F, forms.feminine), (None, forms.common)):
-                for form in cell:
-                    parts = tuple(form.split())
-                    target = self.multi if len(parts) > 1 else self.single
-                    target.setdefault(parts if len(parts) > 1 else parts[0], set()).add(gender)  # type: ignore[arg-type]
-        self.max_len = max((len(k) for k in self.multi), default=1)
+        super().__init__("he")
 
     def lookup(self, word: str) -> tuple[set[Gender | None], str] | None:
         """Genders of the first lexicon form found by stripping proclitics, and the form."""
@@ -230,315 +205,8 @@ class _Lexicon:
         return None
 
 
-class HebrewAnalyser(GenderAnalyser):
-    """Reads the gender a Hebrew translation gives the entity (see the module docstring)."""
 
-    lang = "he"
-    name = "hspell"
-
-    def __init__(self) -> None:
-        self.binary = shutil.which("hspell")
-        if self.binary is None:
-            raise InputError("hspell is not installed: apt-get install hspell")
-        self._version = self._ask_version()
-        self.lexicon = _Lexicon()
-        self._memo: dict[str, list[HReading]] = {}
-
-    def _ask_version(self) -> str:
-        try:
-            out = subprocess.run([self.binary, "-V"], capture_output=True, check=False, timeout=30)
-        except (OSError, subprocess.SubprocessError):
-            return "unknown"
-        match = re.search(rb"Hspell\s+([\d.]+)", out.stdout + out.stderr)
-        return match.group(1).decode() if match else "unknown"
-
-    def version(self) -> str:
-        return f"hspell-{self._version}"
-
-    # -- hspell ------------------------------------------------------------------------------
-
-    def analyse_words(self, words: Iterable[str]) -> None:
-        """Run hspell once over every word not seen before and memoise the readings."""
-        todo = sorted({w for w in (hspell_word(w) for w in words) if w not in self._memo and _HEBREW.search(w)})
-        if not todo:
-            return
-        sendable = [w for w in todo if re.fullmatch(r"[\u05d0-\u05ea\"']+", w)]
-        parsed: dict[str, list[HReading]] = {}
-        if sendable:
-            data = "\n".join(sendable).encode("iso-8859-8") + b"\n"
-            try:
-                out = subprocess.run([self.binary, "-l"], input=data, capture_output=True, check=False, timeout=600)
-            except (OSError, subprocess.SubprocessError) as exc:
-                raise InputError(f"hspell failed: {exc}") from None
-            parsed = parse_hspell(out.stdout.decode("iso-8859-8", errors="replace"))
-        for word in todo:
-            self._memo[word] = parsed.get(word, [])
-
-    def readings(self, word: str) -> list[HReading]:
-        return self._memo.get(hspell_word(word), [])
-
-    # -- reading one item --------------------------------------------------------------------
-
-    def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
-        needed: list[str] = []
-        for item in items:
-            if item.entity:
-                words = _words(item)
-                lo, hi = min(item.entity), max(item.entity)
-                for w in words:
-                    if w.last >= lo - 3 and w.first <= hi + 6:
-                        needed.extend([w.text, *w.text.split("-")])
-        self.analyse_words(needed)
-        return [self._read_one(item) for item in items]
-
-    def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
-        """The gender each translation gives the English pronoun: its pronoun form (הוא, אותה, שלו), a
-        pronoun suffix (עבודתה), or for a dropped subject the verb (אמרה); see ``_PronounReader``."""
-        return _read_pronouns(self, items)
-
-    def _function_word(self, text: str) -> bool:
-        """Prepositions, particles and the like (hspell's "שונות"): never the entity's head noun."""
-        word = hspell_word(text)
-        return word in _PREPOSITIONS or word in _CLAUSE_OPENERS or word in _SKIPPABLE or any(
-            r.pos == "x" for r in self.readings(word)
-        )
-
-    def _nominal_gender(self, words: list[_Word], k: int) -> tuple[set[Gender], bool]:
-        """Genders of word k's noun/adjective/participle readings, and whether hspell knows it at all.
-
-        Construct-state readings count only when a noun follows; readings with a possessive suffix
-        only when there is nothing else (למזכירה is "to the secretary", not "to her secretary").
-        """
-        found = self.readings(words[k].text.split("-")[0])
-        followed_by_noun = k + 1 < len(words) and any(
-            r.pos in ("ע", "ת") for r in self.readings(words[k + 1].text.split("-")[0])
-        )
-        nominal = [r for r in found if r.nominal and not r.proper and (followed_by_noun or not r.construct)]
-        plain = [r for r in nominal if not r.suffix]
-        return {r.gender for r in (plain or nominal) if r.gender is not None}, bool(found)
-
-    def _construct_head(self, texts: list[str], k: int) -> int:
-        """The word before k when k is only the complement of a construct phrase (פקידת [הקבלה])."""
-        if k == 0 or self._function_word(texts[k - 1]):
-            return k
-        multi = self.lexicon.lookup_multi(texts, k - 1)
-        if multi and multi[1] >= 2:
-            return k - 1
-        if self.lexicon.lookup(texts[k]) or self._pronoun(texts[k]):
-            return k  # a person noun itself (חדר [הספרנית]): keep it
-        prev = self.readings(texts[k - 1])
-        definite = any(r.prefix.endswith("ה") for r in self.readings(texts[k]))
-        if definite and any(r.pos == "ע" and r.construct and not r.prefix for r in prev):
-            return k - 1
-        return k
-
-    def _read_one(self, item: TargetEntity) -> GenderReading:
-        span = sorted(i for i in set(item.entity) if 0 <= i < len(item.tokens))
-        if not span:
-            return GenderReading(Gender.UNKNOWN, "no target words aligned to the entity")
-        words = _words(item)
-        texts = [w.text for w in words]
-        index = {t: k for k, w in enumerate(words) for t in range(w.first, w.last + 1)}
-        span_words = sorted({index[i] for i in span if _HEBREW.search(texts[index[i]])})
-        aligned = tuple(item.tokens[i].text for i in span)
-        if not span_words:
-            return GenderReading(Gender.UNKNOWN, f"no Hebrew word among the aligned words '{' '.join(aligned)}'",
-                                 aligned)
-
-        # 1. the head noun: a lexicon rendering of an entity (multi-word first), else the first noun
-        head: int | None = None
-        length, lex_genders = 1, None
-        for k in span_words:
-            multi = self.lexicon.lookup_multi(texts, k)
-            if multi:
-                head, (lex_genders, length) = k, multi
-                break
-        if head is None:
-            for k in span_words:
-                single = self.lexicon.lookup(texts[k])
-                if single and not self._pronoun(texts[k]):
-                    head, lex_genders = k, single[0]
-                    break
-        if head is None:
-            for k in span_words:
-                if not self._pronoun(texts[k]) and not self._function_word(texts[k]):
-                    genders, known = self._nominal_gender(words, k)
-                    if genders or not known:  # a noun, or a word hspell does not know (a loanword?)
-                        head = k
-                        break
-            if head is not None:
-                head = self._construct_head(texts, head)
-                multi = self.lexicon.lookup_multi(texts, head)
-                single = self.lexicon.lookup(texts[head])
-                if multi:
-                    lex_genders, length = multi
-                elif single:
-                    lex_genders = single[0]
-        if head is None:
-            for k in span_words:
-                pronoun = self._pronoun(texts[k])
-                if pronoun:
-                    return GenderReading(pronoun, f"only a pronoun aligned: '{texts[k]}' ({_NAME[pronoun]})",
-                                         (texts[k],))
-            return GenderReading(Gender.UNKNOWN, f"no noun among the aligned words '{' '.join(aligned)}'",
-                                 aligned)
-        last = head + length - 1
-        # construct state (עובד הבניין): the first word carries the gender; the phrase runs on
-        while last + 1 in span_words and any(r.pos == "ע" for r in self.readings(texts[last + 1])):
-            last += 1
-        tokens = item.tokens
-        noun = item.sentence[tokens[words[head].first].start : tokens[words[head + length - 1].last].end]
-
-        # 2. the noun's own gender: lexicon, then hspell
-        tool_genders, known = self._nominal_gender(words, head)
-        if lex_genders is not None and None not in lex_genders and len(lex_genders) == 1:
-            gender = next(iter(lex_genders))
-            assert gender is not None
-            agree = "; hspell agrees" if tool_genders == {gender} else ""
-            return GenderReading(gender, f"noun '{noun}' {_NAME[gender]} (entity lexicon{agree})", (noun,))
-        if lex_genders is None and len(tool_genders) == 1:
-            gender = next(iter(tool_genders))
-            return GenderReading(gender, f"noun '{noun}' {_NAME[gender]} (hspell)", (noun,))
-        if lex_genders is not None:
-            why = f"noun '{noun}' is spelled the same in both genders (entity lexicon)"
-        elif tool_genders:
-            why = f"noun '{noun}' is spelled the same in both genders (hspell)"
-        elif known:
-            why = f"'{noun}' has no noun reading in hspell"
-        else:
-            why = f"'{noun}' is unknown to hspell"
-
-        # 3. the words that agree with it
-        agreement = self._agreement(words, head, last)
-        if agreement:
-            gender, what, word = agreement
-            return GenderReading(gender, f"{why}; {what} '{word}' agrees {_NAME[gender]}", (noun, word))
-
-        # 4. an unknown word's ending: ־ית is feminine; no feminine ending at all is masculine
-        if lex_genders is None and not tool_genders:
-            bare = hspell_word(texts[head])
-            if bare.endswith("ית") and len(bare) > 3:
-                return GenderReading(_F, f"{why}; feminine ending ־ית", (noun,))
-            if not known and not bare.endswith(("ה", "ת")):
-                return GenderReading(_M, f"{why}; no feminine ending (־ה, ־ת, ־ית)", (noun,))
-        return GenderReading(Gender.UNKNOWN, f"{why}; no agreeing word", (noun,))
-
-    @staticmethod
-    def _pronoun(text: str) -> Gender | None:
-        for prefix in _PRONOUN_PREFIXES:
-            if text.startswith(prefix) and text[len(prefix) :] in _PRONOUNS:
-                return _PRONOUNS[text[len(prefix) :]]
-        return None
-
-    def _oblique(self, words: list[_Word], head: int) -> bool:
-        """Whether the noun carries a preposition (ל+, ב+, מ+, כ+ or a preceding את/של/עם …)."""
-        text = hspell_word(words[head].text)
-        if head > 0 and words[head - 1].text in _PREPOSITIONS:
-            return True
-        readings = self.readings(text)
-        if text in self.lexicon.single or any(r.prefix == "" and r.nominal for r in readings):
-            return False
-        prefixes = {r.prefix for r in readings if r.nominal}
-        if not prefixes:
-            prefixes = {p for p, rest in strip_prefixes(text)[1:] if rest in self.lexicon.single}
-        return bool(prefixes) and all(_PREPOSITION_PREFIX & set(p) for p in prefixes)
-
-    def _definite(self, text: str) -> bool | None:
-        """Whether the word carries the article ה (None when ל/ב/כ may hide it: לרופא = la-rofe)."""
-        prefixes = {r.prefix for r in self.readings(text) if r.nominal}
-        if not prefixes:
-            prefixes = {p for p, rest in strip_prefixes(text)[1:] if rest in self.lexicon.single}
-            if not prefixes:
-                return text.startswith("ה") or None
-        if any(p.endswith("ה") for p in prefixes):
-            return True
-        if any(p and p[-1] in "בלכ" for p in prefixes):
-            return None
-        return False
-
-    def _clause_initial(self, texts: list[str], head: int) -> bool:
-        """Nothing but adverbs between the noun and the start of its clause (so it may be the subject)."""
-        prefixes = {r.prefix for r in self.readings(texts[head]) if r.nominal}
-        if not prefixes:
-            prefixes = {p for p, rest in strip_prefixes(texts[head]) if rest in self.lexicon.single}
-        if prefixes and all("ש" in p for p in prefixes):
-            return True  # שהמורה, כשהמורה: the noun opens a subordinate clause
-        k = head - 1
-        while k >= 0:
-            word = texts[k]
-            if not _HEBREW.search(word) or word in _CLAUSE_OPENERS:
-                return True
-            if word in _SKIPPABLE:
-                k -= 1
-                continue
-            return False
-        return True
-
-    def _agreement(self, words: list[_Word], head: int, last: int) -> tuple[Gender, str, str] | None:
-        """The first word next to the noun phrase that shows the noun's gender, if any."""
-        texts = [hspell_word(w.text) for w in words]
-        subject = not self._oblique(words, head)
-        nxt = last + 1
-        if nxt < len(words):
-            word = texts[nxt]
-            if word in _DEMONSTRATIVES:
-                return _DEMONSTRATIVES[word], "demonstrative/numeral", word
-            definite = self._definite(texts[head])
-            readings = self.readings(word)
-            # an attributive adjective: bare or with the article only, matching the noun's definiteness
-            adjectives = [
-                r for r in readings
-                if r.pos == "ת" and not r.construct and r.prefix in ("", "ה")
-                and (definite is None or (r.prefix == "ה") == definite)
-            ]
-            gender = _single(r.gender for r in adjectives)
-            nominal = _single(r.gender for r in readings if r.nominal and not r.construct and r.prefix in ("", "ה"))
-            if gender and nominal == gender and not self._function_word(word):
-                return gender, "adjective", word
-            if subject and word in _PRONOUNS:
-                return _PRONOUNS[word], "copula pronoun", word
-            plain_verb = any(r.finite_3rd and not r.prefix for r in readings)
-            if word.startswith("ש") and not self._pronoun(word) and not plain_verb:
-                gender = _single(r.gender for r in readings if r.finite_3rd and r.prefix == "ש")
-                if gender:
-                    return gender, "verb of the relative clause", word
-        if not subject:
-            return None
-        if self._clause_initial(texts, head):
-            # subject-verb order: the verb follows, maybe after adverbs or adjectives
-            k = nxt
-            while k < len(words) and k <= last + 4:
-                word = texts[k]
-                if not _HEBREW.search(word) or word in _CLAUSE_OPENERS or self._pronoun(word):
-                    break
-                if word in _SKIPPABLE:
-                    k += 1
-                    continue
-                readings = self.readings(word)
-                verbs = [r for r in readings if r.finite_3rd and r.prefix == ""]
-                verbs = [r for r in verbs if not r.suffix] or verbs  # נתנה "she gave", not "he gave her"
-                if verbs:
-                    gender = _single(r.gender for r in verbs)
-                    return (gender, "verb", word) if gender else None
-                if not any(r.pos == "ת" for r in readings):
-                    break  # only adjectives may stand between the subject and its verb
-                k += 1
-        # verb-subject order: "הופתעה המטפלת", "כשהגיע המוביל"
-        before = head - 1
-        while before >= 0 and texts[before] in _SKIPPABLE:
-            before -= 1
-        if before >= 0:
-            verbs = [r for r in self.readings(texts[before]) if r.finite_3rd and r.tense != "הווה"]
-            verbs = [r for r in verbs if not r.suffix] or verbs
-            opener = before == 0 or not _HEBREW.search(texts[before - 1]) or texts[before - 1] in _CLAUSE_OPENERS
-            if verbs and (opener or all(r.prefix in ("כש", "וכש") for r in verbs)):
-                gender = _single(r.gender for r in verbs)
-                if gender:
-                    return gender, "verb before the subject", texts[before]
-        return None
-
-
-# -- pronouns (target-side consistency) ------------------------------------------------------
+# -- closed-class pronoun forms (target-side consistency) ------------------------------------------
 
 def _pronoun_forms() -> dict[str, tuple[Gender, bool]]:
     """Closed class: 3rd-person pronouns and prepositions with a pronoun suffix → (gender, plural).
@@ -594,23 +262,266 @@ def _skippable(text: str) -> bool:
     return any(text.startswith(p) and text[len(p):] in _SKIPPABLE for p in ("", "ו", "ש", "וש", "כש"))
 
 
-def _gender_name(gender: Gender, plural: bool) -> str:
-    return f"{_NAME[gender]}{' plural' if plural else ''}"
+class HebrewAnalyser(SemiticAnalyser):
+    """Reads the gender a Hebrew translation gives the entity (see the module docstring)."""
+
+    lang = "he"
+    name = "hspell"
+    language = "Hebrew"
+    script = _HEBREW
+    free_pronouns = _PRONOUNS
+    pronoun_proclitics = _PRONOUN_PREFIXES
+
+    def __init__(self) -> None:
+        self.binary = shutil.which("hspell")
+        if self.binary is None:
+            raise InputError("hspell is not installed: apt-get install hspell")
+        self._version = self._ask_version()
+        self.lexicon = _Lexicon()
+        self._memo: dict[str, list[HReading]] = {}
+
+    def _ask_version(self) -> str:
+        try:
+            out = subprocess.run([self.binary, "-V"], capture_output=True, check=False, timeout=30)
+        except (OSError, subprocess.SubprocessError):
+            return "unknown"
+        match = re.search(rb"Hspell\s+([\d.]+)", out.stdout + out.stderr)
+        return match.group(1).decode() if match else "unknown"
+
+    def version(self) -> str:
+        return f"hspell-{self._version}"
+
+    # -- hspell ------------------------------------------------------------------------------
+
+    def analyse_words(self, words: Iterable[str]) -> None:
+        """Run hspell once over every word not seen before and memoise the readings."""
+        todo = sorted({w for w in (hspell_word(w) for w in words) if w not in self._memo and _HEBREW.search(w)})
+        if not todo:
+            return
+        sendable = [w for w in todo if re.fullmatch(r"[\u05d0-\u05ea\"']+", w)]
+        parsed: dict[str, list[HReading]] = {}
+        if sendable:
+            data = "\n".join(sendable).encode("iso-8859-8") + b"\n"
+            try:
+                out = subprocess.run([self.binary, "-l"], input=data, capture_output=True, check=False, timeout=600)
+            except (OSError, subprocess.SubprocessError) as exc:
+                raise InputError(f"hspell failed: {exc}") from None
+            parsed = parse_hspell(out.stdout.decode("iso-8859-8", errors="replace"))
+        for word in todo:
+            self._memo[word] = parsed.get(word, [])
+
+    def readings(self, word: str) -> list[HReading]:
+        return self._memo.get(hspell_word(word), [])
+
+    # -- reading items: one hspell call per batch ------------------------------------------
+
+    def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
+        needed: list[str] = []
+        for item in items:
+            if item.entity:
+                words = _words(item)
+                lo, hi = min(item.entity), max(item.entity)
+                for w in words:
+                    if w.last >= lo - 3 and w.first <= hi + 6:
+                        needed.extend([w.text, *w.text.split("-")])
+        self.analyse_words(needed)
+        return super().read(items)
+
+    def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
+        """The gender each translation gives the English pronoun: its pronoun form (הוא, אותה, שלו), a
+        pronoun suffix (עבודתה), or for a dropped subject the verb (אמרה); see ``_PronounReader``. All
+        words of the batch go to hspell (the fallbacks for unaligned pronouns look beyond the aligned words)."""
+        self.analyse_words(w.text for item in items for w in _words(item))
+        return super().read_pronouns(items)
+
+    # -- hooks of the shared algorithm (_semitic.SemiticAnalyser) ------------------------------
+
+    words = staticmethod(_words)
+    pronoun_form = staticmethod(pronoun_form)
+    subject_form = staticmethod(_subject_form)
+
+    def _pronoun_reader(self, item: PronounTarget) -> _PronounReader:
+        return _PronounReader(self, item)
+
+    def _function_word(self, text: str) -> bool:
+        """Prepositions, particles and the like (hspell's "שונות"): never the entity's head noun."""
+        word = hspell_word(text)
+        return word in _PREPOSITIONS or word in _CLAUSE_OPENERS or word in _SKIPPABLE or any(
+            r.pos == "x" for r in self.readings(word)
+        )
+
+    def _lexicon_head(self, text: str) -> bool:
+        return not self._pronoun(text)
+
+    def _head_noun(self, words: list[Word], texts: list[str], k: int) -> bool:
+        """A noun, or a word hspell does not know (a loanword?)."""
+        genders, known = self._nominal_gender(words, k)
+        return bool(genders) or not known
+
+    def _continues_construct(self, texts: list[str], k: int) -> bool:
+        """עובד [הבניין]: a noun."""
+        return any(r.pos == "ע" for r in self.readings(texts[k]))
+
+    def _noun_genders(self, words: list[Word], texts: list[str], k: int) -> tuple[set[Gender], bool]:
+        return self._nominal_gender(words, k)
+
+    def _from_ending(self, why: str, noun: str, text: str, known: bool) -> GenderReading | None:
+        """־ית is feminine; an unknown word with no feminine ending at all is masculine."""
+        bare = hspell_word(text)
+        if bare.endswith("ית") and len(bare) > 3:
+            return GenderReading(_F, f"{why}; feminine ending ־ית", (noun,))
+        if not known and not bare.endswith(("ה", "ת")):
+            return GenderReading(_M, f"{why}; no feminine ending (־ה, ־ת, ־ית)", (noun,))
+        return None
+
+    def _nominal_gender(self, words: list[Word], k: int) -> tuple[set[Gender], bool]:
+        """Genders of word k's noun/adjective/participle readings, and whether hspell knows it at all.
+
+        Construct-state readings count only when a noun follows; readings with a possessive suffix
+        only when there is nothing else (למזכירה is "to the secretary", not "to her secretary").
+        """
+        found = self.readings(words[k].text.split("-")[0])
+        followed_by_noun = k + 1 < len(words) and any(
+            r.pos in ("ע", "ת") for r in self.readings(words[k + 1].text.split("-")[0])
+        )
+        nominal = [r for r in found if r.nominal and not r.proper and (followed_by_noun or not r.construct)]
+        plain = [r for r in nominal if not r.suffix]
+        return {r.gender for r in (plain or nominal) if r.gender is not None}, bool(found)
+
+    def _construct_head(self, texts: list[str], k: int) -> int:
+        """The word before k when k is only the complement of a construct phrase (פקידת [הקבלה])."""
+        if k == 0 or self._function_word(texts[k - 1]):
+            return k
+        multi = self.lexicon.lookup_multi(texts, k - 1)
+        if multi and multi[1] >= 2:
+            return k - 1
+        if self.lexicon.lookup(texts[k]) or self._pronoun(texts[k]):
+            return k  # a person noun itself (חדר [הספרנית]): keep it
+        prev = self.readings(texts[k - 1])
+        definite = any(r.prefix.endswith("ה") for r in self.readings(texts[k]))
+        if definite and any(r.pos == "ע" and r.construct and not r.prefix for r in prev):
+            return k - 1
+        return k
+
+    def _oblique(self, words: list[Word], head: int) -> bool:
+        """Whether the noun carries a preposition (ל+, ב+, מ+, כ+ or a preceding את/של/עם …)."""
+        text = hspell_word(words[head].text)
+        if head > 0 and words[head - 1].text in _PREPOSITIONS:
+            return True
+        readings = self.readings(text)
+        if text in self.lexicon.single or any(r.prefix == "" and r.nominal for r in readings):
+            return False
+        prefixes = {r.prefix for r in readings if r.nominal}
+        if not prefixes:
+            prefixes = {p for p, rest in strip_prefixes(text)[1:] if rest in self.lexicon.single}
+        return bool(prefixes) and all(_PREPOSITION_PREFIX & set(p) for p in prefixes)
+
+    def _definite(self, text: str) -> bool | None:
+        """Whether the word carries the article ה (None when ל/ב/כ may hide it: לרופא = la-rofe)."""
+        prefixes = {r.prefix for r in self.readings(text) if r.nominal}
+        if not prefixes:
+            prefixes = {p for p, rest in strip_prefixes(text)[1:] if rest in self.lexicon.single}
+            if not prefixes:
+                return text.startswith("ה") or None
+        if any(p.endswith("ה") for p in prefixes):
+            return True
+        if any(p and p[-1] in "בלכ" for p in prefixes):
+            return None
+        return False
+
+    def _clause_initial(self, texts: list[str], head: int) -> bool:
+        """Nothing but adverbs between the noun and the start of its clause (so it may be the subject)."""
+        prefixes = {r.prefix for r in self.readings(texts[head]) if r.nominal}
+        if not prefixes:
+            prefixes = {p for p, rest in strip_prefixes(texts[head]) if rest in self.lexicon.single}
+        if prefixes and all("ש" in p for p in prefixes):
+            return True  # שהמורה, כשהמורה: the noun opens a subordinate clause
+        k = head - 1
+        while k >= 0:
+            word = texts[k]
+            if not _HEBREW.search(word) or word in _CLAUSE_OPENERS:
+                return True
+            if word in _SKIPPABLE:
+                k -= 1
+                continue
+            return False
+        return True
+
+    def _agreement(self, words: list[Word], texts: list[str], head: int, last: int) -> tuple[Gender, str, str] | None:
+        """The first word next to the noun phrase that shows the noun's gender, if any."""
+        texts = [hspell_word(w.text) for w in words]  # the closed lists are in hspell's spelling (no niqqud)
+        subject = not self._oblique(words, head)
+        nxt = last + 1
+        if nxt < len(words):
+            word = texts[nxt]
+            if word in _DEMONSTRATIVES:
+                return _DEMONSTRATIVES[word], "demonstrative/numeral", word
+            definite = self._definite(texts[head])
+            readings = self.readings(word)
+            # an attributive adjective: bare or with the article only, matching the noun's definiteness
+            adjectives = [
+                r for r in readings
+                if r.pos == "ת" and not r.construct and r.prefix in ("", "ה")
+                and (definite is None or (r.prefix == "ה") == definite)
+            ]
+            gender = single_gender(r.gender for r in adjectives)
+            nominal = single_gender(
+                r.gender for r in readings if r.nominal and not r.construct and r.prefix in ("", "ה")
+            )
+            if gender and nominal == gender and not self._function_word(word):
+                return gender, "adjective", word
+            if subject and word in _PRONOUNS:
+                return _PRONOUNS[word], "copula pronoun", word
+            plain_verb = any(r.finite_3rd and not r.prefix for r in readings)
+            if word.startswith("ש") and not self._pronoun(word) and not plain_verb:
+                gender = single_gender(r.gender for r in readings if r.finite_3rd and r.prefix == "ש")
+                if gender:
+                    return gender, "verb of the relative clause", word
+        if not subject:
+            return None
+        if self._clause_initial(texts, head):
+            # subject-verb order: the verb follows, maybe after adverbs or adjectives
+            k = nxt
+            while k < len(words) and k <= last + 4:
+                word = texts[k]
+                if not _HEBREW.search(word) or word in _CLAUSE_OPENERS or self._pronoun(word):
+                    break
+                if word in _SKIPPABLE:
+                    k += 1
+                    continue
+                readings = self.readings(word)
+                verbs = [r for r in readings if r.finite_3rd and r.prefix == ""]
+                verbs = [r for r in verbs if not r.suffix] or verbs  # נתנה "she gave", not "he gave her"
+                if verbs:
+                    gender = single_gender(r.gender for r in verbs)
+                    return (gender, "verb", word) if gender else None
+                if not any(r.pos == "ת" for r in readings):
+                    break  # only adjectives may stand between the subject and its verb
+                k += 1
+        # verb-subject order: "הופתעה המטפלת", "כשהגיע המוביל"
+        before = head - 1
+        while before >= 0 and texts[before] in _SKIPPABLE:
+            before -= 1
+        if before >= 0:
+            verbs = [r for r in self.readings(texts[before]) if r.finite_3rd and r.tense != "הווה"]
+            verbs = [r for r in verbs if not r.suffix] or verbs
+            opener = before == 0 or not _HEBREW.search(texts[before - 1]) or texts[before - 1] in _CLAUSE_OPENERS
+            if verbs and (opener or all(r.prefix in ("כש", "וכש") for r in verbs)):
+                gender = single_gender(r.gender for r in verbs)
+                if gender:
+                    return gender, "verb before the subject", texts[before]
+        return None
 
 
-class _PronounReader:
+# -- reading pronouns ------------------------------------------------------------------------------
+
+class _PronounReader(SemiticPronounReader):
     """Reads one PronounTarget with the analyser's memoised hspell readings (see read_pronouns)."""
 
-    def __init__(self, analyser: HebrewAnalyser, item: PronounTarget) -> None:
-        self.an = analyser
-        self.item = item
-        self.words = _words(item)
-        self.texts = [hspell_word(w.text) for w in self.words]
-        index = {t: k for k, w in enumerate(self.words) for t in range(w.first, w.last + 1)}
-        span = sorted(i for i in set(item.pronoun) if 0 <= i < len(item.tokens))
-        self.span = sorted({index[i] for i in span if _HEBREW.search(self.texts[index[i]])})
-        self.aligned = tuple(item.tokens[i].text for i in span)
-        self.entity = {index[i] for i in item.entity if 0 <= i < len(item.tokens)}
+    an: HebrewAnalyser
+
+    def key(self, text: str) -> str:
+        return hspell_word(text)
 
     def verb_gender(self, k: int) -> tuple[Gender | None, bool, bool]:
         """(gender, plural, is_verb) of word k as the predicate of a 3rd-person subject.
@@ -630,111 +541,54 @@ class _PronounReader:
         verbs = [r for r in verbs if r.tense != "הווה"] or verbs
         if not verbs:
             adjectives = [r for r in readings if r.pos == "ת" and not r.construct and not r.suffix]
-            return _single(r.gender for r in adjectives), any(r.plural for r in adjectives), False
+            return single_gender(r.gender for r in adjectives), any(r.plural for r in adjectives), False
         plural = all(r.plural for r in verbs)
-        return _single(r.gender for r in verbs), plural, True
+        return single_gender(r.gender for r in verbs), plural, True
 
-    def read(self) -> PronounReading:
-        item = self.item
-        if not self.span:
-            if item.pronoun:
-                return PronounReading(Gender.UNKNOWN, f"no Hebrew word among '{' '.join(self.aligned)}'",
-                                      self.aligned, "no-target-words")
-            return self._unaligned("nothing aligned")
-        # 1. a pronoun form: הוא/היא/הם/הן, אותו/אותה, לו/לה, שלו/שלה, ממנו/ממנה … (with proclitics)
-        for k in self.span:
+    def _aligned_predicate(self) -> PronounReading | None:
+        """The aligned verb (or predicate adjective) carries the dropped subject's gender."""
+        return self._predicate(self.span)
+
+    def _suffix_reading(self, k: int, subject: bool, strict: bool = False) -> PronounReading | None:
+        """A pronoun suffix on a noun or preposition (עבודתה, פניו, בשבילה): its own gender."""
+        return self._suffix(k, subject, strict)
+
+    def _right_of_span(self) -> PronounReading | None:
+        """A pronoun form or the predicate just right of the aligned words ("כי [היה לו]", "כי [עבדה]")."""
+        k = self.span[-1] + 1
+        right = []
+        while k < len(self.words) and len(right) < 4:
+            text = self.texts[k]
+            if not _HEBREW.search(text) or text in _CLAUSE_OPENERS or k in self.entity:
+                break
+            right.append(k)
+            if not _skippable(text) and text not in ("היה", "הייתה", "היתה", "היו"):
+                break
+            k += 1
+        for k in right:
             found = pronoun_form(self.texts[k])
             if found:
-                gender, plural = found
                 word = self.words[k].text
-                return PronounReading(gender, f"pronoun '{word}' ({_gender_name(gender, plural)})", (word,))
-        subject = item.role == "subject"
-        # 2. a subject dropped in the aligned words: the verb (or predicate adjective) carries its gender
-        if subject:
-            found_verb = self._predicate(self.span)
-            if found_verb:
-                return found_verb
-        # 3. a pronoun suffix on a noun or preposition (עבודתה, פניו, בשבילה): its own gender
-        for k in self.span:
-            found_suffix = self._suffix(k, subject)
-            if found_suffix:
-                return found_suffix
-        # 4. a subject with no such word aligned: a pronoun form or the predicate just right of the
-        #    aligned words ("כי [היה לו]", "כי [עבדה]")
-        if subject:
-            k = self.span[-1] + 1
-            right = []
-            while k < len(self.words) and len(right) < 4:
-                text = self.texts[k]
-                if not _HEBREW.search(text) or text in _CLAUSE_OPENERS or k in self.entity:
-                    break
-                right.append(k)
-                if not _skippable(text) and text not in ("היה", "הייתה", "היתה", "היו"):
-                    break
-                k += 1
-            for k in right:
-                found = pronoun_form(self.texts[k])
-                if found:
-                    word = self.words[k].text
-                    return PronounReading(found[0], f"dropped subject, pronoun '{word}' "
-                                          f"({_gender_name(*found)})", (word,))
-            found_verb = self._predicate(right, "dropped subject, ")
-            if found_verb:
-                return found_verb
-        return self._unaligned(f"aligned words '{' '.join(self.aligned)}' show no gender")
+                return PronounReading(found[0], f"dropped subject, pronoun '{word}' "
+                                      f"({form_name(*found)})", (word,))
+        return self._predicate(right, "dropped subject, ")
 
     def _suffix(self, k: int, subject: bool, strict: bool = False) -> PronounReading | None:
         """Word k's 3rd-person pronoun suffix (not for a subject when k is also a finite verb);
         ``strict``: every reading must carry it (for words found without alignment)."""
         readings = self.an.readings(self.texts[k])
         suffixed = [r for r in readings if r.suffix_gender is not None]
-        gender = _single(r.suffix_gender for r in suffixed)
+        gender = single_gender(r.suffix_gender for r in suffixed)
         if not gender or (subject and any(r.finite_3rd for r in readings)):
             return None
         if strict and len(suffixed) < len(readings):
             return None
         word = self.words[k].text
         plural = all(r.suffix_plural for r in suffixed)
-        return PronounReading(gender, f"pronoun suffix on '{word}' ({_gender_name(gender, plural)})", (word,))
+        return PronounReading(gender, f"pronoun suffix on '{word}' ({form_name(gender, plural)})", (word,))
 
-    def _unaligned(self, why: str) -> PronounReading:
-        """When the aligned words show nothing: the sentence's pronoun forms (the aligner missed them),
-        else words whose every reading carries a pronoun suffix (לסיפורו), else for a subject the verb
-        opening the last subordinate clause (משום ששמעה, כי ביקשה); else the pronoun was dropped."""
-        outside = [k for k in range(len(self.words)) if k not in self.entity and k not in self.span]
-        all_forms = [(k, f) for k in outside if (f := pronoun_form(self.texts[k]))]
-        # only forms in the pronoun's role: a subject is הוא/היא (שהוא), an object or possessor לו/שלה
-        subject = self.item.role == "subject"
-        forms = [(k, f) for k, f in all_forms if _subject_form(self.texts[k]) == subject]
-        if forms:
-            genders = {f[0] for _, f in forms}
-            if len(genders) == 1:
-                k, (gender, plural) = forms[0]
-                word = self.words[k].text
-                return PronounReading(gender, f"{why}; the sentence's pronoun '{word}' "
-                                      f"({_gender_name(gender, plural)})", (word,))
-            return PronounReading(Gender.UNKNOWN, f"{why}; pronoun forms of both genders", self.aligned,
-                                  "no-target-words")
-        if not subject:
-            found = [r for k in outside if (r := self._suffix(k, False, strict=True))]
-            if len({r.gender for r in found}) == 1:
-                first = found[0]
-                return PronounReading(first.gender, f"{why}; {first.reason}", first.evidence)
-            if found:
-                return PronounReading(Gender.UNKNOWN, f"{why}; pronoun suffixes of both genders", self.aligned,
-                                      "no-target-words")
-        else:
-            found_verb = self._clause_verb(outside)
-            if found_verb:
-                return found_verb
-        if not self.span and not all_forms:
-            return PronounReading(Gender.UNKNOWN, f"{why}; no 3rd-person pronoun form or agreeing verb", (),
-                                  "pronoun-dropped")
-        return PronounReading(Gender.UNKNOWN, why, self.aligned, "no-target-words")
-
-    def _clause_verb(self, outside: Sequence[int]) -> PronounReading | None:
+    def _clause_verb(self, allowed: set[int]) -> PronounReading | None:
         """The verb right after the last clause opener (כי, משום, ש+verb), for a dropped subject."""
-        allowed = set(outside)
         for k in range(len(self.words) - 1, -1, -1):
             text = self.texts[k]
             glued = k in allowed and any(r.finite_3rd and r.prefix.endswith("ש") for r in self.an.readings(text))
@@ -758,7 +612,7 @@ class _PronounReader:
             word = self.words[k].text
             kind = "verb" if is_verb else "predicate adjective"
             if gender:
-                return PronounReading(gender, f"{what}{kind} '{word}' ({_gender_name(gender, plural)})", (word,))
+                return PronounReading(gender, f"{what}{kind} '{word}' ({form_name(gender, plural)})", (word,))
             if is_verb and plural and self.item.source_pronoun in _PLURAL_SOURCE:
                 return PronounReading(Gender.UNKNOWN, f"{what}plural verb '{word}' is common gender", (word,),
                                       "neutral-form")
@@ -767,9 +621,3 @@ class _PronounReader:
                                       "(unvocalised spelling)", (word,))
         return None
 
-
-def _read_pronouns(analyser: HebrewAnalyser, items: Sequence[PronounTarget]) -> list[PronounReading]:
-    """Batch: one hspell call over every word of the batch (the fallbacks for unaligned pronouns look
-    beyond the aligned words)."""
-    analyser.analyse_words(w.text for item in items for w in _words(item))
-    return [_PronounReader(analyser, item).read() for item in items]

@@ -4,7 +4,8 @@ Why rules first: the article decides epicene nouns (il/la docente, lo/la assiste
 form decides most others (infermiera, medico), while Apertium's dictionary lacks many feminine
 professions (avvocata) and tags epicene nouns ``<mf>``. Where the article is elided (l', all', dell')
 or missing, adjectives and participles that agree with the noun decide: attributive ones next to it
-and predicative ones after essere (è stata pagata, era stanca), read from Apertium's tags.
+and predicative ones after essere (è stata pagata, era stanca), read from Apertium's tags. The rules
+and the order in which the cues decide are shared with French and Spanish (``_romance``).
 
 Pipeline: ``lt-proc -z ita-spa.automorf.bin | apertium-tagger -g -z -f -p ita-spa.prob``, run once
 per batch over all sentences, separated by NUL characters (``-z``). The Debian package has no
@@ -16,37 +17,31 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import cache
+from dataclasses import dataclass
 from pathlib import Path
 
 from discotest.errors import InputError
-from discotest.lang.lexicon import entity_lexicon
-from discotest.lang.morph._romance_pronouns import IT, PronounReader, Tag, Tagging
-from discotest.lang.morph.base import (
-    Gender,
-    GenderAnalyser,
-    GenderReading,
-    PronounReading,
-    PronounTarget,
-    TargetEntity,
+from discotest.lang.morph._romance import (
+    COMMON,
+    NAMES,
+    Cue,
+    F,
+    Finding,
+    M,
+    N,
+    RomanceNounRules,
+    decide,
+    lexicon_classes,
+    no_noun,
+    norm,
 )
+from discotest.lang.morph._romance_pronouns import IT, PronounReader, Tag, Tagging
+from discotest.lang.morph.base import Gender, GenderAnalyser, GenderReading, PronounReading, PronounTarget, TargetEntity
 
-M, F, N = Gender.MALE, Gender.FEMALE, Gender.NEUTRAL
-COMMON = "common"
-NO_SPAN = "no target words aligned to the entity"
 APERTIUM_DIR = Path("/usr/share/apertium/apertium-spa-ita")
 _HINT = "apt-get install -y apertium-spa-ita (it brings lttoolbox and apertium)"
-_NAMES = {M: "masculine", F: "feminine"}
-_APOSTROPHES = str.maketrans({"’": "'", "`": "'", "´": "'"})
 _ESCAPE = set("^$/<>{}[]\\@")
-
-
-def norm(word: str) -> str:
-    """Lower case, one apostrophe, NFC: the key every table below is looked up with."""
-    return unicodedata.normalize("NFC", word.translate(_APOSTROPHES).lower())
 
 
 def _table(text: str, gender: Gender | None) -> dict[str, Gender | None]:
@@ -95,23 +90,6 @@ ADVERBS = frozenset(
 )
 RELATIVES = frozenset({"che", "cui"})
 BARE_PREPOSITIONS = frozenset({"di", "d'", "da", "in", "per", "con"})
-
-
-@cache
-def lexicon_classes() -> dict[str, object]:
-    """Italian noun form -> MALE, FEMALE or COMMON from the entity lexicon (multi-word: first word)."""
-    single: dict[str, set[object]] = {}
-    heads: dict[str, set[object]] = {}
-    for forms in entity_lexicon("it").values():
-        for cls, group in ((M, forms.masculine), (F, forms.feminine), (COMMON, forms.common)):
-            for form in group:
-                words = norm(form).split()
-                (single if len(words) == 1 else heads).setdefault(words[0], set()).add(cls)
-    out: dict[str, object] = {}
-    for table in (heads, single):
-        for word, classes in table.items():
-            out[word] = COMMON if COMMON in classes or len(classes) > 1 else next(iter(classes))
-    return out
 
 
 def suffix_class(word: str) -> object:
@@ -260,62 +238,17 @@ def parse_stream(stream: str, sentence: str) -> list[Unit]:
     return units
 
 
-@dataclass
-class Finding:
-    head: int | None = None
-    noun: str = ""
-    noun_class: object = None
-    noun_source: str = ""
-    article: tuple[Gender, str] | None = None
-    article_word: str = ""
-    agreement: list[tuple[Gender, str, str]] = field(default_factory=list)  # (gender, kind, word)
-    tagger: Gender | None = None
-    reading: GenderReading | None = None
-
-
-def decide(f: Finding) -> GenderReading:
-    """Feminine noun form > article > masculine noun form > agreement > Apertium's noun tag."""
-    noun, src = f.noun, f" ({f.noun_source})" if f.noun_source else ""
-    evidence = tuple(w for w in (f.article_word, noun) if w)
-    if f.noun_class is F and (f.noun_source == "lexicon" or f.article is None or f.article[0] is F):
-        tail = f"; article '{f.article[1]}' agrees" if f.article and f.article[0] is F else ""
-        return GenderReading(F, f"feminine noun form '{noun}'{src}{tail}", evidence)
-    if f.article is not None:
-        g, word = f.article
-        kind = {M: "masculine ", F: "feminine ", COMMON: "epicene "}.get(f.noun_class, "")
-        return GenderReading(g, f"{_NAMES[g]} article '{word}' + {kind}noun '{noun}'", evidence)
-    if f.noun_class is M:
-        return GenderReading(M, f"masculine noun form '{noun}'{src}", evidence)
-    hidden = (
-        f"elided article '{f.article_word}'"
-        if f.article_word.endswith("'")
-        else (f"article '{f.article_word}' without gender" if f.article_word else "no article")
-    )
-    genders = {g for g, _, _ in f.agreement}
-    words = tuple(w for _, _, w in f.agreement)
-    if len(genders) == 1:
-        g = genders.pop()
-        listed = ", ".join(f"{kind} '{w}'" for _, kind, w in f.agreement)
-        return GenderReading(g, f"{hidden} on '{noun}'; {_NAMES[g]} {listed} agrees", evidence + words)
-    if genders:
-        listed = ", ".join(f"'{w}' ({g})" for g, _, w in f.agreement)
-        return GenderReading(
-            Gender.UNKNOWN, f"{hidden} on '{noun}'; agreeing words disagree: {listed}", evidence + words
-        )
-    if f.noun_class == COMMON:
-        return GenderReading(Gender.UNKNOWN, f"epicene noun '{noun}' with {hidden} and no agreeing word", evidence)
-    if f.tagger is not None:
-        return GenderReading(
-            f.tagger, f"Apertium tags '{noun}' {_NAMES[f.tagger]} ({hidden}, no agreeing word)", evidence
-        )
-    return GenderReading(Gender.UNKNOWN, f"no gender shown for '{noun}' ({hidden}, no agreeing word)", evidence)
-
-
-class ItalianAnalyser(GenderAnalyser):
+class ItalianAnalyser(RomanceNounRules, GenderAnalyser):
     """Italian: il/la, un/un', al/alla, lo/la decide; noun forms, then Apertium agreement."""
 
     lang = "it"
     name = "apertium-it"
+    tagger_name = "Apertium"
+    articles = ARTICLES
+    prenominal = PRENOMINAL
+    prenominal_as_written = True  # Apertium's reasons cite the adjective as written
+    bare_prepositions = BARE_PREPOSITIONS
+    suffix_class = staticmethod(suffix_class)
 
     def __init__(self, data_dir: Path = APERTIUM_DIR) -> None:
         self._lt_proc = shutil.which("lt-proc")
@@ -324,7 +257,7 @@ class ItalianAnalyser(GenderAnalyser):
         self._prob = data_dir / "ita-spa.prob"
         if self._lt_proc is None or not self._morf.is_file():
             raise InputError(f"the Italian analyser needs Apertium's Italian analyser ({self._morf}): {_HINT}")
-        self._classes = lexicon_classes()
+        self._classes = lexicon_classes("it")
         self._version = self._package_version()
 
     @staticmethod
@@ -368,69 +301,15 @@ class ItalianAnalyser(GenderAnalyser):
                 streams = tagged_streams
         return [parse_stream(streams[k] if k < len(streams) else "", s) for k, s in enumerate(sentences)]
 
-    # --- rules ------------------------------------------------------------------------------------
-    def _article(self, item: TargetEntity, head: int, f: Finding) -> None:
-        toks, i, skipped = item.tokens, head - 1, 0
-        while i >= 0:
-            word = norm(toks[i].text)
-            if word in ARTICLES:
-                f.article_word = word
-                if ARTICLES[word] is not None:
-                    f.article = (ARTICLES[word], word)
-                return
-            if word in PRENOMINAL and skipped < 2:
-                g = PRENOMINAL[word]
-                if g is not None:
-                    f.agreement.append((g, "adjective", toks[i].text))
-                skipped += 1
-                i -= 1
-                continue
-            return
-
-    def _head(self, item: TargetEntity, span: list[int]) -> int | None:
-        """First known noun of the span; with gaps, not one after a bare preposition (capo di cucina)."""
-        known = [i for i in span if norm(item.tokens[i].text) in self._classes]
-        firsts = [i for i in known if i - 1 not in known]
-        heads = [i for i in firsts if i == 0 or norm(item.tokens[i - 1].text) not in BARE_PREPOSITIONS]
-        if heads or firsts:
-            return (heads or firsts)[0]
-        if all(norm(item.tokens[i].text) in ARTICLES for i in span):
-            nxt = span[-1] + 1
-            while nxt < len(item.tokens) and norm(item.tokens[nxt].text) in PRENOMINAL:
-                nxt += 1
-            if nxt < len(item.tokens) and norm(item.tokens[nxt].text) in self._classes:
-                return nxt
-        return None
-
-    def _fill(self, item: TargetEntity, f: Finding, noun: bool = True) -> None:
-        assert f.head is not None
-        f.noun = item.tokens[f.head].text
-        key = norm(f.noun)
-        if key in self._classes:
-            f.noun_class, f.noun_source = self._classes[key], "lexicon"
-        elif noun and suffix_class(key) is not None:
-            f.noun_class, f.noun_source = suffix_class(key), "suffix"
-        self._article(item, f.head, f)
-        if f.noun_class is F or f.noun_class is M or f.article is not None:
-            f.reading = decide(f)
-
-    def _rules(self, item: TargetEntity) -> Finding:
-        f = Finding()
-        span = sorted(i for i in item.entity if any(ch.isalnum() for ch in item.tokens[i].text))
-        if not span:
-            f.reading = GenderReading(Gender.UNKNOWN, NO_SPAN)
-            return f
+    # --- rules (RomanceNounRules) -----------------------------------------------------------------
+    def _indefinite(self, item: TargetEntity, span: list[int]) -> GenderReading | None:
         for i in span:
             word = norm(item.tokens[i].text)
             if word in INDEFINITES:
                 g = INDEFINITES[word]
-                how = "gender-neutral" if g is N else _NAMES[g]
-                f.reading = GenderReading(g, f"indefinite pronoun '{word}' is {how}", (item.tokens[i].text,))
-                return f
-        f.head = self._head(item, span)
-        if f.head is not None:
-            self._fill(item, f)
-        return f
+                how = "gender-neutral" if g is N else NAMES[g]
+                return GenderReading(g, f"indefinite pronoun '{word}' is {how}", (item.tokens[i].text,))
+        return None
 
     # --- Apertium readings, for what the rules left open ---------------------------------------------
     @staticmethod
@@ -459,9 +338,9 @@ class ItalianAnalyser(GenderAnalyser):
         _, i, is_noun = min(ranked)
         return i, is_noun
 
-    def _agreement(self, item: TargetEntity, head: int, units: list[Unit]) -> list[tuple[Gender, str, str]]:
+    def _agreement(self, item: TargetEntity, head: int, units: list[Unit]) -> list[Cue]:
         """Adjectives/participles right after the noun, and a predicate after essere with the noun as subject."""
-        cues: list[tuple[Gender, str, str]] = []
+        cues: list[Cue] = []
         k = self._unit_at(units, item.tokens[head].start)
         if k is None:
             return cues
@@ -479,7 +358,7 @@ class ItalianAnalyser(GenderAnalyser):
                 break
             g = units[k].gender()
             if g is not None:
-                cues.append((g, "participle" if units[k].has("pp") else "adjective", units[k].surface))
+                cues.append(Cue(g, "participle" if units[k].has("pp") else "adjective", units[k].surface))
             k += 1
         # predicative: [che] [non/si/adverbs] essere|sembrare ... [stato/stata] adjective|participle
         if k < len(units) and norm(units[k].surface) in RELATIVES:
@@ -497,7 +376,7 @@ class ItalianAnalyser(GenderAnalyser):
             if (u.pos() == "adj" or u.has("pp")) and agrees(u):
                 g = u.gender()
                 if g is not None:
-                    cues.append((g, "participle" if u.has("pp") else "adjective", u.surface))
+                    cues.append(Cue(g, "participle" if u.has("pp") else "adjective", u.surface))
                 if u.lemma() in COPULAS and u.has("pp"):  # "è stata pagata": read both
                     k += 1
                     continue
@@ -509,12 +388,7 @@ class ItalianAnalyser(GenderAnalyser):
             span = sorted(i for i in item.entity if any(ch.isalnum() for ch in item.tokens[i].text))
             f.head, is_noun = self._pick_head(item, span, units)
             if f.head is None:
-                words = " ".join(item.tokens[i].text for i in span)
-                return GenderReading(
-                    Gender.UNKNOWN,
-                    f"no noun among the aligned words '{words}'",
-                    tuple(item.tokens[i].text for i in span),
-                )
+                return no_noun(item, span)
             self._fill(item, f, noun=is_noun)
             if f.reading is not None:
                 return f.reading
@@ -525,9 +399,9 @@ class ItalianAnalyser(GenderAnalyser):
             genders = units[k].singular_noun_genders()
             if len(genders) == 1 and None not in genders:
                 f.noun_class, f.noun_source = genders.pop(), f"Apertium's singular reading after '{f.article_word}'"
-        if f.noun_class is None and k is not None:
-            f.tagger = units[k].noun_gender()
-        return decide(f)
+        if f.noun_class is None and k is not None and (tagged := units[k].noun_gender()) is not None:
+            f.tagger = Cue(tagged, "tagger", units[k].surface)
+        return decide(f, self.tagger_name)
 
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
         findings = [self._rules(item) for item in items]

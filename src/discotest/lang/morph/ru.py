@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 
 from natasha import NewsEmbedding, NewsMorphTagger, NewsSyntaxParser
 
@@ -29,17 +28,16 @@ from discotest.lang.morph._slavic import (
     PLURAL,
     Head,
     Pymorphy,
+    PymorphyAnalyser,
     Reading,
     Vote,
     decide,
     find_head,
     lexicon_classes,
-    read_pronouns,
     window_votes,
 )
-from discotest.lang.morph.base import GenderAnalyser, GenderReading, PronounReading, PronounTarget, TargetEntity
+from discotest.lang.morph.base import GenderReading, TargetEntity, package_version
 
-_TOOL = "pymorphy3"
 _GENDERS = {"Masc": MASC, "Fem": FEM, "Neut": NEUT}
 _CASES = {"Nom": "nom", "Gen": "gen", "Par": "gen", "Dat": "dat", "Acc": "acc", "Ins": "ins", "Loc": "loc",
           "Voc": "voc"}
@@ -53,14 +51,7 @@ _ROLE_KIND = {"verb": "predicate", "predicate": "predicate", "adjective": "modif
 _LEMMA_PREFIXES = ("котор", "был", "буд", "быв", "бы", "ста", "явл", "ест", "его", "ее", "её", "их", "сво")
 
 
-def _version(package: str) -> str:
-    try:
-        return version(package)
-    except PackageNotFoundError:
-        return "unknown"
-
-
-class RussianAnalyser(GenderAnalyser):
+class RussianAnalyser(PymorphyAnalyser):
     """Reads the gender a Russian translation gives the entity (see the module docstring)."""
 
     lang = "ru"
@@ -77,7 +68,7 @@ class RussianAnalyser(GenderAnalyser):
 
     def version(self) -> str:
         parts = ("natasha", "slovnet", "navec", "pymorphy3", "pymorphy3-dicts-ru")
-        return "+".join(f"{p}-{_version(p)}" for p in parts)
+        return "+".join(f"{p}-{package_version(p)}" for p in parts)
 
     # -- natasha → readings ------------------------------------------------------------------
 
@@ -221,7 +212,7 @@ class RussianAnalyser(GenderAnalyser):
                 rs.append((r,))
             readings[key] = rs
 
-        heads = [find_head(item, readings[key], self.lang, self.morph.noun_gender, _TOOL)
+        heads = [find_head(item, readings[key], self.lang, self.morph.noun_gender, self.tool)
                  for item, key in zip(items, keys)]
 
         def marked(key: tuple[str, ...]) -> bool:  # does anything in the sentence show fem/neut?
@@ -251,9 +242,5 @@ class RussianAnalyser(GenderAnalyser):
                 # natasha sometimes tags a noun ADJ (бренность): a modifier must have an adjectival dictionary reading
                 votes = [v for v in votes
                          if _ROLE_KIND[v.role] != "modifier" or self._adjectival(item.tokens[v.index].text)]
-            out.append(decide(item, head, votes, _TOOL))
+            out.append(decide(item, head, votes, self.tool))
         return out
-
-    def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
-        """Pronoun gender from word forms (он/она, его/её, сказала): pymorphy suffices, natasha is not run."""
-        return read_pronouns(items, self.morph)

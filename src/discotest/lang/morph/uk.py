@@ -10,22 +10,12 @@ Pronouns (target-side consistency): він/вона, його/її, past-tense v
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 
-from discotest.lang.morph._slavic import Head, Pymorphy, decide, find_head, read_pronouns, window_votes
-from discotest.lang.morph.base import GenderAnalyser, GenderReading, PronounReading, PronounTarget, TargetEntity
-
-_TOOL = "pymorphy3"
+from discotest.lang.morph._slavic import Head, Pymorphy, PymorphyAnalyser, decide, find_head, window_votes
+from discotest.lang.morph.base import GenderReading, TargetEntity, package_version
 
 
-def _version(package: str) -> str:
-    try:
-        return version(package)
-    except PackageNotFoundError:
-        return "unknown"
-
-
-class UkrainianAnalyser(GenderAnalyser):
+class UkrainianAnalyser(PymorphyAnalyser):
     """Reads the gender a Ukrainian translation gives the entity (see the module docstring)."""
 
     lang = "uk"
@@ -35,20 +25,16 @@ class UkrainianAnalyser(GenderAnalyser):
         self.morph = Pymorphy("uk")  # loads the dictionary once; parses are memoised
 
     def version(self) -> str:
-        return f"pymorphy3-{_version('pymorphy3')}+pymorphy3-dicts-uk-{_version('pymorphy3-dicts-uk')}"
+        return f"pymorphy3-{package_version('pymorphy3')}+pymorphy3-dicts-uk-{package_version('pymorphy3-dicts-uk')}"
 
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
         out = []
         for item in items:
             readings = [self.morph.readings(t.text) for t in item.tokens]
-            head = find_head(item, readings, self.lang, self.morph.noun_gender, _TOOL)
+            head = find_head(item, readings, self.lang, self.morph.noun_gender, self.tool)
             if not isinstance(head, Head):
                 out.append(head)
                 continue
             votes = window_votes(item, readings, head.index) if head.needs_agreement else []
-            out.append(decide(item, head, votes, _TOOL))
+            out.append(decide(item, head, votes, self.tool))
         return out
-
-    def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
-        """Pronoun gender from word forms (він/вона, його/її, сказала); see ``_slavic.read_pronoun``."""
-        return read_pronouns(items, self.morph)
