@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from discotest.lang.locate import locate_entity, source_entity_tokens
 from discotest.lang.tokenize import tokenize
 
@@ -57,3 +61,11 @@ def test_arabic_lexicon_matching_ignores_vowel_marks_and_alef_forms():
     assert normalise("الميكانيكيّة", "ar") == "الميكانيكية"
     assert normalise("إمرأة", "ar") == normalise("امرأة", "ar")
     assert normalise("הַמּוֹרָה", "he") == "המורה"
+
+
+def test_multi_word_forms_do_not_depend_on_the_hash_seed():
+    """Two equally long renderings of one entity must be tried in a fixed order, or reruns could differ."""
+    code = "from discotest.lang.lexicon import _matcher; print(_matcher('ar', 'cashier').multi)"
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(4)}
+    assert len(runs) == 1

@@ -102,7 +102,9 @@ def _matcher(lang: str, entity: str) -> _Matcher | None:
     forms = entity_lexicon(lang).get(entity)
     if not forms:
         return None
-    multi = sorted((tuple(f.split()) for f in forms.all if " " in f), key=len, reverse=True)
+    # longest first; equal lengths in a fixed order (``forms.all`` is a set, whose order changes with the hash seed:
+    # without the tie-break two runs could locate a different two-word rendering of the same entity)
+    multi = sorted((tuple(f.split()) for f in forms.all if " " in f), key=lambda parts: (-len(parts), parts))
     heads = tuple(f for f in forms.all if len(f) >= _MIN_COMPOUND_HEAD and " " not in f)
     return _Matcher(forms.all, tuple(multi), heads if lang in _COMPOUNDING else ())
 
