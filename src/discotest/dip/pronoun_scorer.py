@@ -90,18 +90,15 @@ class CausalLMScorer:
             return
         key = (self.path, self.revision)
         if key not in _LOADED:  # loaded once per process
+            from discotest.systems.hf_models import load_causal_lm, load_tokenizer
+
             try:
-                from transformers import AutoModelForCausalLM, AutoTokenizer
+                import torch  # noqa: F401
+                import transformers  # noqa: F401
             except ImportError:
                 raise InputError("hf: pronoun scorers need transformers and torch: pip install 'discotest[models]'"
                                  ) from None
-            try:
-                tokenizer = AutoTokenizer.from_pretrained(self.path, revision=self.revision)
-                model = AutoModelForCausalLM.from_pretrained(self.path, revision=self.revision)
-            except (OSError, ValueError, KeyError) as exc:
-                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-                raise InputError(f"cannot load causal LM {self.path!r} ({first})") from None
-            _LOADED[key] = (model, tokenizer)
+            _LOADED[key] = (load_causal_lm(self.path, self.revision), load_tokenizer(self.path, self.revision))
         model, tokenizer = _LOADED[key]
         self._model = self._model or model
         self._tokenizer = self._tokenizer or tokenizer
@@ -118,7 +115,7 @@ class CausalLMScorer:
 
     def fingerprint(self) -> str:
         if self._fingerprint is None:
-            from discotest.systems.hf_scorer import model_fingerprint
+            from discotest.systems.hf_models import model_fingerprint
 
             self._fingerprint = model_fingerprint(self.path, self.revision)
         return self._fingerprint

