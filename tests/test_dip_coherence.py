@@ -1,5 +1,6 @@
-"""The DiP coherence model: entity-grid features on hand-written documents, the WMT reader, training on a small
-subset, JSON save/load, and on real WMT22 references against their own shuffled versions."""
+"""The DiP coherence model: entity-grid features on hand-written documents, reading its pairs through
+``documents.load_pair``, training on a small subset, JSON save/load, and on real WMT22 references against their own
+shuffled versions."""
 
 from __future__ import annotations
 
@@ -12,17 +13,16 @@ import pytest
 from discotest.dip import coherence
 from discotest.dip.coherence import (
     DEFAULT_FEATURES,
-    WMT21,
-    WMT22,
+    PAIRS,
     CoherenceModel,
-    documents_of,
     entity_grid,
     features_of_documents,
     grid_transitions,
     load_coherence_model,
-    read_pair,
+    pair_features,
     shuffled_orders,
 )
+from discotest.dip.documents import DATASETS, Document, load_pair
 from discotest.dip.parse import parse
 from discotest.errors import InputError
 
@@ -62,43 +62,66 @@ def test_order_features_see_the_order():
     assert (c["connective_first"], d["connective_first"]) == (0.0, 1.0)
 
 
-def test_documents_and_shuffles():
-    assert documents_of(["a", "a", "b", "a"]) == [("a", 0, 2), ("b", 2, 3), ("a", 3, 4)]
+def test_pairs_are_known_collections():
+    assert set(PAIRS) <= set(DATASETS) and all(pair.endswith("-en") for pairs in PAIRS.values() for pair in pairs)
+
+
+def test_shuffles():
     orders = shuffled_orders(4, 3, random.Random(0))
     assert len(orders) == 3 and len({tuple(o) for o in orders}) == 3
     assert all(sorted(o) == [0, 1, 2, 3] and o != [0, 1, 2, 3] for o in orders)
     assert shuffled_orders(2, 3, random.Random(0)) == []  # too short to shuffle meaningfully
 
 
-def _fake_collection(root, collection, pair, docs, systems):
-    base = root / collection.folder
-    (base / "docids").mkdir(parents=True, exist_ok=True)
-    (base / "txt" / "references").mkdir(parents=True, exist_ok=True)
-    (base / "txt" / "system-outputs").mkdir(parents=True, exist_ok=True)
+def _write(path, lines):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+
+
+def _fake_collection(root, data, pair, docs, systems):
+    """The layout ``documents.load_pair`` reads: sources, references, system outputs and doc ids of one pair."""
+    folder, prefix = DATASETS[data]
+    base = root / folder
     ids = [doc for doc, lines in docs for _ in lines]
-    (base / "docids" / f"{collection.prefix}.{pair}.docids").write_text("\n".join(ids) + "\n", "utf-8")
-    ref = [line for _, lines in docs for line in lines]
-    (base / "txt" / "references" / f"{collection.prefix}.{pair}.ref.A.en").write_text("\n".join(ref) + "\n", "utf-8")
+    _write(base / "docids" / f"{prefix}.{pair}.docids", ids)
+    _write(base / "txt" / "sources" / f"{prefix}.{pair}.src.{pair.split('-')[0]}", [f"source of {doc}" for doc in ids])
+    _write(base / "txt" / "references" / f"{prefix}.{pair}.ref.A.en", [line for _, lines in docs for line in lines])
     for name, lines in systems.items():
-        path = base / "txt" / "system-outputs" / f"{collection.prefix}.{pair}.hyp.{name}.en"
-        path.write_text("\n".join(lines) + "\n", "utf-8")
+        _write(base / "txt" / "system-outputs" / f"{prefix}.{pair}.hyp.{name}.en", lines)
 
 
-def test_reader_keeps_empty_lines_and_checks_alignment(tmp_path):
-    docs = [("d1", ["Anna met Tom.", "She liked him."]), ("d2", ["Prices rose.", "They fell later."])]
-    _fake_collection(tmp_path, WMT22, "de-en", docs, {"X": ["Anna met Tom.", "", "Prices rose.", "It fell."]})
-    data = read_pair(tmp_path, WMT22, "de-en")
-    assert data.documents == [("d1", 0, 2), ("d2", 2, 4)]
+def test_pairs_read_through_load_pair_keep_empty_lines_and_documents(tmp_path):
+    docs = [("d1", ["Anna met Tom.", "She liked him.", "They married."]), ("d2", ["Prices rose.", "They fell later."])]
+    _fake_collection(tmp_path, "wmt22", "de-en", docs,
+                     {"X": ["Anna met Tom.", "", "They married.", "Prices rose.", "It fell."]})
+    data = load_pair("wmt22", "de-en", root=tmp_path)
+    assert data.documents == [Document("d1", 0, 3), Document("d2", 3, 5)]
     assert data.systems["X"][1] == ""  # an empty output line is a valid empty sentence
-    assert read_pair(tmp_path, WMT22, "de-en", max_docs=1).systems["X"] == ["Anna met Tom.", ""]
-    bad = tmp_path / WMT22.folder / "txt" / "system-outputs" / f"{WMT22.prefix}.de-en.hyp.Y.en"
-    bad.write_text("one line\n", "utf-8")
-    with pytest.raises(InputError, match=r"hyp\.Y\.en: 1 lines but 4 doc ids"):
-        read_pair(tmp_path, WMT22, "de-en")
+    # the features are cut per document, the empty line counts as a sentence of the system's first document
+    pf = pair_features(data)
+    assert pf.doc_ids == ["d1", "d2"] and len(pf.reference) == len(pf.systems["X"]) == 2
+    assert pf.reference[0]["n_sentences_log"] == pf.systems["X"][0]["n_sentences_log"] == math.log1p(3)
+    assert pf.systems["X"][0]["empty_rate"] == pytest.approx(1 / 3) and pf.reference[0]["empty_rate"] == 0
+    # max_docs keeps the first documents only, and the features stop with them
+    one = pair_features(load_pair("wmt22", "de-en", root=tmp_path, max_docs=1), shuffles=2)
+    assert one.doc_ids == ["d1"] and len(one.systems["X"]) == 1 and one.systems["X"][0] == pf.systems["X"][0]
+    assert len(one.shuffled) == 1 and len(one.shuffled[0]) == 2  # two other orders of d1's three sentences
+
+
+def test_misaligned_or_missing_system_outputs_are_input_errors(tmp_path):
+    docs = [("d1", ["Anna met Tom.", "She liked him."]), ("d2", ["Prices rose.", "They fell later."])]
+    _fake_collection(tmp_path, "wmt21", "ru-en", docs, {})
+    _fake_collection(tmp_path, "wmt21", "ja-en", docs, {"X": ["a", "b", "c", "d"]})
+    with pytest.raises(InputError, match=r"system-outputs: no system outputs for this pair"):
+        load_coherence_model(tmp_path)  # ru-en has none: nothing to rank the reference against
+    folder, prefix = DATASETS["wmt21"]
+    _write(tmp_path / folder / "txt" / "system-outputs" / f"{prefix}.ru-en.hyp.Y.en", ["one line"])
+    with pytest.raises(InputError, match=r"hyp\.Y\.en: 1 lines, but the source .* has 4"):
+        load_coherence_model(tmp_path)
 
 
 def test_missing_data_is_an_input_error(tmp_path):
-    with pytest.raises(InputError, match="needs the wmt21_news folder"):
+    with pytest.raises(InputError, match=r"no wmt21 data found \(looked for .*wmt21_news"):
         load_coherence_model(tmp_path)
     with pytest.raises(InputError, match="coherence model file not found"):
         CoherenceModel.load(tmp_path / "nope.json")
@@ -127,7 +150,7 @@ def test_small_training_is_quick_and_cached(small_model, shared_data, monkeypatc
     # the same training files and settings come from the model cache, not from a new training
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
     coherence.disk_cache.store(coherence.CACHE_NAMESPACE, coherence.disk_cache.content_key(
-        coherence._files_key(shared_data, WMT21, 4)), model.to_json())
+        coherence._files_key(shared_data, "wmt21", 4)), model.to_json())
 
     def boom(*_args, **_kwargs):
         raise AssertionError("must come from the cache")
@@ -158,13 +181,13 @@ def test_save_load_round_trip(small_model, shared_data, tmp_path):
 def test_references_beat_their_shuffled_versions(shared_data, monkeypatch):
     monkeypatch.delenv("DISCOTEST_CACHE")  # reuse the user cache: the full model trains in ~20 s once parsed
     model = load_coherence_model(shared_data)
-    rows = (shared_data / WMT22.folder / "docids" / "documents.tsv").read_text("utf-8").splitlines()
+    rows = (shared_data / DATASETS["wmt22"][0] / "docids" / "documents.tsv").read_text("utf-8").splitlines()
     news = {tuple(r.split("\t")[:2]) for r in rows if r.split("\t")[2:3] == ["news"]}  # (pair, doc id)
     wins = total = 0
     rng = random.Random(0)
     for pair in ("de-en", "ru-en"):
-        data = read_pair(shared_data, WMT22, pair)
-        docs = [data.reference[a:b] for doc, a, b in data.documents if (pair, doc) in news]
+        data = load_pair("wmt22", pair, root=shared_data)
+        docs = [data.reference[d.start:d.end] for d in data.documents if (pair, d.doc_id) in news]
         docs = [d for d in docs if len(d) >= 4][:20]
         shuffled = [[d[i] for i in shuffled_orders(len(d), 1, rng)[0]] for d in docs]
         ref, shuf = model.score_documents(docs), model.score_documents(shuffled)

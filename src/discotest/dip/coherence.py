@@ -11,8 +11,8 @@ parse) summarised as a few statistics (the 80 raw transition probabilities are c
 pair), cheap document features (adjacent-sentence overlap, pronoun and connective density, sentence length, repetition,
 untranslated script), order contrasts, and the per-token log-probability under an n-gram LM of WMT text disjoint from
 training and test documents. The model is linear, so it is stored as JSON (feature names, scales, coefficients) — no
-pickle; the LM is rebuilt from the data dir (cached). Parses go through ``discotest.dip.parse`` (cached); the trained
-model is cached by a content hash of its training files.
+pickle; the LM is rebuilt from the data dir (cached). Pairs are read with ``discotest.dip.documents.load_pair``, parses
+go through ``discotest.dip.parse`` (cached); the trained model is cached by a content hash of its training files.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from pathlib import Path
 from discotest import cache as disk_cache
 from discotest.atomic import write_text_atomic
 from discotest.data.registry import data_dir as resolve_data_dir
+from discotest.dip.documents import DATASETS, PairData, load_pair
 from discotest.dip.ngram_lm import KneserNeyLM, cached_lm, normalise
 from discotest.dip.parse import Sentence, parse, pipeline_version
 from discotest.errors import InputError
@@ -40,73 +41,19 @@ MODEL_VERSION = "coherence-egrid-v1"
 CACHE_NAMESPACE = "dip-coherence-model"
 
 
-@dataclass(frozen=True)
-class Collection:
-    """A WMT test set folder: where its files live and which into-English pairs have document ids."""
-
-    folder: str
-    prefix: str
-    pairs: tuple[str, ...]
+# into-English pairs with document ids, per collection (keys of documents.DATASETS): train on WMT21, test on WMT22
+PAIRS = {"wmt21": ("ru-en", "ja-en"), "wmt22": ("de-en", "ru-en", "zh-en", "ja-en")}
+TRAIN, TEST = "wmt21", "wmt22"
 
 
-WMT21 = Collection("wmt21_news", "newstest2021", ("ru-en", "ja-en"))
-WMT22 = Collection("wmt22_general", "generaltest2022", ("de-en", "ru-en", "zh-en", "ja-en"))
-
-# ---------------------------------------------------------------------------------------------------------------
-# reading WMT files (a private reader: one reference, all system outputs, documents as contiguous doc-id runs)
-
-
-@dataclass
-class PairData:
-    pair: str
-    documents: list[tuple[str, int, int]]  # (doc id, first line, end line) — 0-based, end exclusive
-    reference: list[str]
-    systems: dict[str, list[str]] = field(default_factory=dict)
-    files: list[Path] = field(default_factory=list)
-
-
-def _lines(path: Path) -> list[str]:
-    """Lines split on '\\n' only (str.splitlines would also cut at U+2028 and break the alignment)."""
-    text = path.read_text("utf-8")
-    return text.removesuffix("\n").split("\n") if text else []
-
-
-def documents_of(doc_ids: Sequence[str]) -> list[tuple[str, int, int]]:
-    """Contiguous runs of the same doc id → (doc id, start, end)."""
-    out: list[tuple[str, int, int]] = []
-    for i, doc in enumerate(doc_ids):
-        if out and out[-1][0] == doc and out[-1][2] == i:
-            out[-1] = (doc, out[-1][1], i + 1)
-        else:
-            out.append((doc, i, i + 1))
-    return out
-
-
-def read_pair(root: Path, collection: Collection, pair: str, max_docs: int | None = None) -> PairData:
-    """Reference A, every system output and the documents of one pair; a missing file is an InputError."""
-    base = root / collection.folder
-    docids = base / "docids" / f"{collection.prefix}.{pair}.docids"
-    ref = base / "txt" / "references" / f"{collection.prefix}.{pair}.ref.A.en"
-    for path in (docids, ref):
-        if not path.is_file():
-            raise InputError(f"coherence model data missing (needs the {collection.folder} folder in the data dir)",
-                             path)
-    ids = _lines(docids)
-    documents = documents_of(ids)[:max_docs] if max_docs else documents_of(ids)
-    end = documents[-1][2] if documents else 0
-    data = PairData(pair, documents, _lines(ref)[:end], files=[docids, ref])
-    if len(_lines(ref)) != len(ids):
-        raise InputError(f"{len(_lines(ref))} lines but {len(ids)} doc ids", ref)
-    for hyp in sorted((base / "txt" / "system-outputs").glob(f"{collection.prefix}.{pair}.hyp.*.en")):
-        lines = _lines(hyp)
-        if len(lines) != len(ids):
-            raise InputError(f"{len(lines)} lines but {len(ids)} doc ids", hyp)
-        system = hyp.name[len(f"{collection.prefix}.{pair}.hyp."):-len(".en")]
-        data.systems[system] = lines[:end]
-        data.files.append(hyp)
-    if not data.systems:
-        raise InputError("no system outputs for this pair", base / "txt" / "system-outputs")
-    return data
+def _load_pair(root: Path, data: str, pair: str, max_docs: int | None = None) -> PairData:
+    """Reference A, every system output and the documents of one pair (``documents.load_pair``); a pair without
+    system outputs is an InputError (there is nothing to rank the reference against)."""
+    pair_data = load_pair(data, pair, root=root, max_docs=max_docs)
+    if not pair_data.systems:
+        raise InputError("no system outputs for this pair", pair_data.paths["reference"].parent.parent
+                         / "system-outputs")
+    return pair_data
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -263,11 +210,12 @@ def lm_files(root: Path) -> list[Path]:
     """English text for the LM feature: WMT21 de-en and zh-en (no doc ids, so in neither training nor test) and the
     English sources of the en-X pairs (English-original documents, not the X-en test documents)."""
     files = []
+    folder, prefix = DATASETS[TRAIN]
     for pair in ("de-en", "zh-en"):
         for kind in ("references", "system-outputs"):
-            files += sorted((root / WMT21.folder / "txt" / kind).glob(f"{WMT21.prefix}.{pair}.*.en"))
-    for collection in (WMT21, WMT22):
-        files += sorted((root / collection.folder / "txt" / "sources").glob(f"{collection.prefix}.en-*.src.en"))
+            files += sorted((root / folder / "txt" / kind).glob(f"{prefix}.{pair}.*.en"))
+    for folder, prefix in (DATASETS[TRAIN], DATASETS[TEST]):
+        files += sorted((root / folder / "txt" / "sources").glob(f"{prefix}.en-*.src.en"))
     if not files:
         raise InputError("the coherence model's LM feature needs WMT21/WMT22 English text (wmt21_news, "
                          "wmt22_general) in the data dir", root)
@@ -437,22 +385,29 @@ def shuffled_orders(n: int, count: int, rng: random.Random) -> list[list[int]]:
 def pair_features(data: PairData, use_cache: bool = True, shuffles: int = 0, seed: int = 0,
                   lm: KneserNeyLM | None = None) -> PairFeatures:
     """Parse each file once (cached per file) and cut it into documents; optionally features of ``shuffles``
-    sentence-shuffled copies of each reference document (the parse is reused, only the order changes)."""
+    sentence-shuffled copies of each reference document (the parse is reused, only the order changes). Only the
+    lines up to the last of ``data.documents`` are parsed (all of them unless ``max_docs`` cut the documents)."""
+    end = data.documents[-1].end if data.documents else 0
+    reference = data.reference[:end]
+
     def per_doc(lines: list[str]) -> list[dict[str, float]]:
+        lines = lines[:end]
         parsed, scores = parse(lines, use_cache=use_cache), sentence_lm_scores(lm, lines)
-        return [document_features(parsed[a:b], lines[a:b], scores[a:b] if scores is not None else None)
-                for _, a, b in data.documents]
+        return [document_features(parsed[d.start:d.end], lines[d.start:d.end],
+                                  scores[d.start:d.end] if scores is not None else None)
+                for d in data.documents]
 
     shuffled: list[list[dict[str, float]]] = []
     if shuffles:
         rng = random.Random(seed)
-        parsed, scores = parse(data.reference, use_cache=use_cache), sentence_lm_scores(lm, data.reference)
-        for _, a, b in data.documents:
-            sents, texts = parsed[a:b], data.reference[a:b]
+        parsed, scores = parse(reference, use_cache=use_cache), sentence_lm_scores(lm, reference)
+        for doc in data.documents:
+            a, b = doc.start, doc.end
+            sents, texts = parsed[a:b], reference[a:b]
             shuffled.append([document_features([sents[i] for i in order], [texts[i] for i in order],
                                                [scores[a + i] for i in order] if scores is not None else None)
                              for order in shuffled_orders(b - a, shuffles, rng)])
-    return PairFeatures(data.pair, [d for d, _, _ in data.documents], per_doc(data.reference),
+    return PairFeatures(data.pair, [d.doc_id for d in data.documents], per_doc(data.reference),
                         {name: per_doc(lines) for name, lines in data.systems.items()}, shuffled)
 
 
@@ -502,11 +457,13 @@ def pairwise_accuracy(model: CoherenceModel, pf: PairFeatures) -> dict[str, floa
     return {"pairs": total, "wins": wins, "ties": ties, "accuracy": wins / total if total else 0.0}
 
 
-def _files_key(root: Path, collection: Collection, max_docs: int | None) -> list[str]:
-    parts = [MODEL_VERSION, pipeline_version(), collection.folder, str(max_docs), str(SHUFFLES), str(SHUFFLE_WEIGHT),
+def _files_key(root: Path, data: str, max_docs: int | None) -> list[str]:
+    """What the trained model depends on: the settings and the content of every file of the training pairs
+    (``PairData.paths``: source, doc ids, reference, system outputs) and of the LM feature's text."""
+    parts = [MODEL_VERSION, pipeline_version(), data, str(max_docs), str(SHUFFLES), str(SHUFFLE_WEIGHT),
              *DEFAULT_FEATURES]
-    for pair in collection.pairs:
-        for path in read_pair(root, collection, pair, max_docs=1).files:
+    for pair in PAIRS[data]:
+        for path in _load_pair(root, data, pair, max_docs=1).paths.values():
             parts.append(hashlib.sha256(path.read_bytes()).hexdigest())
     if any(name in LM_FEATURES for name in DEFAULT_FEATURES):
         parts += [f"{p.name}:{hashlib.sha256(p.read_bytes()).hexdigest()}" for p in lm_files(root)]
@@ -521,11 +478,11 @@ def train_model(data_dir: str | Path | None = None, max_docs: int | None = None,
     root = resolve_data_dir(data_dir)
     start = time.perf_counter()
     lm = cached_lm(lm_files(root), use_cache=use_cache) if any(f in LM_FEATURES for f in features) else None
-    train = [pair_features(read_pair(root, WMT21, pair, max_docs), use_cache, shuffles, lm=lm)
-             for pair in WMT21.pairs]
+    train = [pair_features(_load_pair(root, TRAIN, pair, max_docs), use_cache, shuffles, lm=lm)
+             for pair in PAIRS[TRAIN]]
     model = fit(train, c, features, shuffle_weight)
     model.data_dir, model.lm = root, lm
-    model.info.update({"trained_on": f"{WMT21.prefix}:{','.join(WMT21.pairs)}", "max_docs": max_docs,
+    model.info.update({"trained_on": f"{DATASETS[TRAIN][1]}:{','.join(PAIRS[TRAIN])}", "max_docs": max_docs,
                        "lm_text_files": len(lm_files(root)) if lm else 0,
                        "train_seconds": round(time.perf_counter() - start, 1),
                        "train_accuracy": {pf.pair: round(pairwise_accuracy(model, pf)["accuracy"], 4)
@@ -537,7 +494,7 @@ def load_coherence_model(data_dir: str | Path | None = None, use_cache: bool = T
                          max_docs: int | None = None) -> CoherenceModel:
     """The trained model: from the disk cache when its training files are unchanged, else trained now (~1 min cold)."""
     root = resolve_data_dir(data_dir)
-    key = disk_cache.content_key(_files_key(root, WMT21, max_docs))
+    key = disk_cache.content_key(_files_key(root, TRAIN, max_docs))
     if use_cache and (hit := disk_cache.load(CACHE_NAMESPACE, key)) is not None:
         model = CoherenceModel.from_json(hit)
         model.data_dir = root
@@ -554,8 +511,8 @@ def evaluate(model: CoherenceModel, data_dir: str | Path | None = None, max_docs
     root = resolve_data_dir(data_dir)
     lm = model.language_model(use_cache)
     out = {}
-    for pair in WMT22.pairs:
-        data = read_pair(root, WMT22, pair, max_docs)
+    for pair in PAIRS[TEST]:
+        data = _load_pair(root, TEST, pair, max_docs)
         out[pair] = pairwise_accuracy(model, pair_features(data, use_cache, lm=lm))
     wins, ties, total = (sum(int(v[k]) for v in out.values()) for k in ("wins", "ties", "pairs"))
     out["all"] = {"pairs": total, "wins": wins, "ties": ties, "accuracy": wins / total if total else 0.0}
