@@ -331,10 +331,10 @@ def _html(args: argparse.Namespace, title: str, summaries: list[dict], rows: lis
     return render_html(title, summaries, rows, command=getattr(args, "command_line", ""))
 
 
-def _progress_bar(args: argparse.Namespace, desc: str, unit: str):
+def _progress_bar(args: argparse.Namespace, desc: str, unit: str, total: int | None = None):
     from tqdm import tqdm
 
-    return tqdm(desc=desc, unit=unit, disable=args.quiet, file=sys.stderr)
+    return tqdm(desc=desc, unit=unit, total=total, disable=args.quiet, file=sys.stderr)
 
 
 def _cmd_run_mzprt(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 
 from discotest.dip import api
-from discotest.dip.documents import pair_paths
+from discotest.dip.documents import pair_paths, system_paths
 from discotest.dip.mine import PHENOMENA
 from discotest.errors import InputError
 
@@ -88,13 +88,19 @@ def _systems(args: argparse.Namespace) -> list[str] | None:
     return [s.strip() for s in args.systems.split(",") if s.strip()] if args.systems else None
 
 
+def _mined_count(args: argparse.Namespace) -> int:
+    """How many system outputs mining parses (the progress bar's total)."""
+    names = _systems(args) or list(system_paths(args.data, args.pair, args.data_dir))
+    return len([n for n in names if n != args.holdout])
+
+
 def cmd_mine(args: argparse.Namespace) -> int:
     from discotest.cli import _progress_bar
 
     phenomena = _phenomena(args)
     pair_paths(args.data, args.pair, args.ref, args.data_dir)  # a wrong pair fails before any model loads
     _, coherence = _models(args, phenomena, pronoun=False)
-    with _progress_bar(args, "parsed system outputs", "system") as bar:
+    with _progress_bar(args, "parsed system outputs", "system", total=_mined_count(args)) as bar:
         manifest = api.mine(args.data, args.pair, args.output, ref=args.ref, holdout=args.holdout,
                             systems=_systems(args), max_docs=args.max_docs, phenomena=phenomena,
                             coherence_model=coherence, data_dir=args.data_dir, use_cache=args.use_cache,
@@ -119,7 +125,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
     phenomena = _phenomena(args)
     pair_paths(args.data, args.pair, args.ref, args.data_dir)
     scorer, coherence = _models(args, phenomena, pronoun=True, data=args.data, pair=args.pair)
-    with _progress_bar(args, "parsed system outputs", "system") as bar:
+    with _progress_bar(args, "parsed system outputs", "system", total=_mined_count(args)) as bar:
         report = api.rank(args.data, args.pair, ref=args.ref, holdout=args.holdout, systems=_systems(args),
                           max_docs=args.max_docs, phenomena=phenomena, pronoun_scorer=scorer,
                           coherence_model=coherence, data_dir=args.data_dir, n_bootstrap=args.bootstrap,
