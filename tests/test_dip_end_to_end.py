@@ -223,3 +223,14 @@ def test_coherence_mining_keeps_the_lowest_relative_documents() -> None:
     pair = PairData("wmt22", "de-en", "A", ref, ref, {"S": sys}, [d.doc_id for d in docs for _ in d.lines], docs)
     items = mine_coherence(pair, ["S"], FirstNumber())
     assert [i["doc_id"] for i in items] == ["d1", "d3"] and items[1]["ref_score"] == 9.0
+
+
+def test_rank_cli_html_page(synthetic: Path, tmp_path: Path) -> None:
+    page = tmp_path / "rank.html"
+    assert main(["rank", "dip", "--pair", "de-en", "--data-dir", str(synthetic), "--phenomena", "connectives",
+                 "--format", "html", "-o", str(page), "-q"]) == 0
+    text = page.read_text("utf-8")
+    # the summary lists both systems in rank order with the metric, and every item verdict follows
+    assert text.startswith("<!DOCTYPE html>") and "DiP ranking wmt22 de-en" in text
+    assert text.index("<td>Good</td>") < text.index("<td>Bad</td>") and "accuracy %" in text
+    assert text.count("<tr") == 1 + 2 + 1 + 6  # summary head + 2 systems, items head + 3 items × 2 systems
