@@ -176,3 +176,78 @@ def test_suites_name_their_languages_for_multilingual_scorers():
     assert language_pair("voita-deixis") == ("en", "ru") and language_pair("scat") == ("en", "fr")
     assert language_pair("ctxpro-gender-en-es-dev") == ("en", "es") and language_pair("jazp") == ("ja", "en")
     assert language_pair("contrastive-jsonl") is None
+
+
+# -- tiny mBART-50 and NLLB with their real tokenizers ---------------------------------------------------------------
+@pytest.fixture(scope="module")
+def tiny_mbart50(tmp_path_factory):
+    from tests.tiny_marian import build_tiny_mbart50
+
+    return build_tiny_mbart50(tmp_path_factory.mktemp("tiny-mbart50"))
+
+
+@pytest.fixture(scope="module")
+def tiny_nllb(tmp_path_factory):
+    from tests.tiny_marian import build_tiny_nllb
+
+    return build_tiny_nllb(tmp_path_factory.mktemp("tiny-nllb"))
+
+
+@pytest.mark.parametrize(("fam", "src_code", "tgt_code"),
+                         [("mbart50", "en_XX", "ru_RU"), ("nllb", "eng_Latn", "rus_Cyrl")])
+def test_mbart50_and_nllb_score_after_the_target_code(request, fam, src_code, tgt_code):
+    """The target side is what these models are trained on: [tgt code] text </s>, fed to the decoder shifted right
+    after </s> (decoder_start_token_id). The code is teacher-forced but NOT scored (``score_from`` is past it): at
+    generation time it is forced (forced_bos_token_id), and its log-probability, the same for every candidate (same
+    source, same decoder input </s>), would only add a constant and skew the mean (--logprob mean)."""
+    import torch
+
+    folder = request.getfixturevalue(f"tiny_{fam}")
+    batched = HFScorer(str(folder), src_lang="en", tgt_lang="ru", batch_size=8, use_cache=False, quiet=True)
+    single = HFScorer(str(folder), src_lang="en", tgt_lang="ru", batch_size=1, use_cache=False, quiet=True)
+    tok, model = batched.tokenizer, batched.model
+    assert (type(tok).__name__, tok.src_lang, tok.tgt_lang) == ({"mbart50": "MBart50Tokenizer",
+                                                                  "nllb": "NllbTokenizer"}[fam], src_code, tgt_code)
+    pairs = context_pairs(ITEMS, 3)  # item 0 with a target prefix, item 1 without
+    a, b = batched.score_pairs(pairs), single.score_pairs(pairs)
+    assert [n for _, n in a] == [n for _, n in b]
+    assert all(abs(x - y) < 1e-3 for (x, _), (y, _) in zip(a, b))
+    src_id, tgt_id, eos = tok.convert_tokens_to_ids(src_code), tok.convert_tokens_to_ids(tgt_code), tok.eos_token_id
+    for (source, prefix, candidate), (_, n) in zip(pairs, a):
+        enc = batched.encode(source, prefix, candidate)
+        plain = tok(text_target=candidate, add_special_tokens=False)["input_ids"]
+        assert enc.source[0] == src_id and enc.source[-1] == eos
+        # the decoder sees the code, then the context and the candidate exactly as one running text would be
+        # tokenized (no stray '▁' between them), then </s>
+        running = f"{prefix} {candidate}" if prefix else candidate
+        assert enc.target == tok(text_target=running)["input_ids"]
+        assert enc.target[0] == tgt_id and enc.target[enc.score_from:] == plain + [eos]
+        assert n == len(plain) + 1  # the candidate's pieces and </s>; neither the code nor the prefix
+    sep = HFScorer(str(folder), src_lang="en", tgt_lang="ru", separator=" <sep> ", use_cache=False, quiet=True)
+    source, prefix, candidate = context_pairs(ITEMS, 3, separator=" <sep> ")[0]
+    assert sep.encode(source, prefix, candidate).target == tok(text_target=f"{prefix} <sep> {candidate}")["input_ids"]
+    # the sum is the model's own: decoder input </s> + target[:-1], log-probs of target[score_from:]
+    enc = batched.encode(*pairs[0])
+    labels = torch.tensor([enc.target])
+    decoder_in = [[eos] + enc.target[:-1]]
+    assert batched._decoder_inputs(model, labels, tok.pad_token_id).tolist() == decoder_in
+    with torch.inference_mode():
+        logp = model(input_ids=torch.tensor([enc.source]), decoder_input_ids=torch.tensor(decoder_in)).logits
+    logp = torch.log_softmax(logp[0].float(), dim=-1)
+    expected = sum(float(logp[i, t]) for i, t in enumerate(enc.target) if i >= enc.score_from)
+    assert a[0][0] == pytest.approx(expected, abs=1e-3)
+
+
+def test_cli_jazp_with_a_tiny_mbart50(tiny_mbart50, capsys, monkeypatch):
+    """`discotest run jazp --model MBART50` end to end: jazp is ja->en, so ja_XX on the source, en_XX first on the
+    target side."""
+    seen = []
+    real = HFScorer.encode
+    monkeypatch.setattr(HFScorer, "encode", lambda self, *pair: seen.append((self, real(self, *pair))) or seen[-1][1])
+    assert main(["run", "jazp", "--model", str(tiny_mbart50), "-q", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data[0]["scores"]["overall"]["n"] > 0 and f"model:{tiny_mbart50}" in data[0]["signature"]
+    scorer, enc = seen[0]
+    tok = scorer.tokenizer
+    assert (tok.src_lang, tok.tgt_lang) == ("ja_XX", "en_XX")
+    assert tok.convert_ids_to_tokens([enc.source[0], enc.target[0]]) == ["ja_XX", "en_XX"] and enc.score_from >= 1

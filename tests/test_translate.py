@@ -342,3 +342,63 @@ def test_real_m2m100_tokenizer_and_model(tmp_path):
     assert int(generated[0][1]) == forced  # decoder start, then the target language token
     with pytest.raises(InputError, match="unknown language code 'xx' for m2m100"):
         make_translator(str(folder), "xx")
+
+
+# -- tiny mBART-50 and NLLB with their real tokenizers ---------------------------------------------------------------
+@pytest.fixture(scope="module")
+def tiny_mbart50(tmp_path_factory):
+    from tests.tiny_marian import build_tiny_mbart50
+
+    return build_tiny_mbart50(tmp_path_factory.mktemp("tiny-mbart50"))
+
+
+@pytest.fixture(scope="module")
+def tiny_nllb(tmp_path_factory):
+    from tests.tiny_marian import build_tiny_nllb
+
+    return build_tiny_nllb(tmp_path_factory.mktemp("tiny-nllb"))
+
+
+@pytest.mark.parametrize(
+    ("fam", "model_class", "src_code", "tgt_code"),
+    [("mbart50", "MBartForConditionalGeneration", "en_XX", "de_DE"),
+     ("nllb", "M2M100ForConditionalGeneration", "eng_Latn", "deu_Latn")],
+)
+def test_real_mbart50_and_nllb_translate_with_their_codes(request, tmp_path, monkeypatch, fam, model_class, src_code,
+                                                          tgt_code):
+    """`discotest translate -l de` with a tiny mBART-50 / NLLB and its real tokenizer: the family comes from the
+    saved folder, the source code is set on the tokenizer and the target code is forced as the first generated token.
+    """
+    import transformers
+
+    folder = request.getfixturevalue(f"tiny_{fam}")
+    assert family_of_dir(folder) == fam  # tokenizer_config.json names MBart50Tokenizer / NllbTokenizer
+    calls = []  # (generate's keyword arguments, its output), spied on the model class the CLI loads
+    cls = getattr(transformers, model_class)
+    real = cls.generate
+
+    def spy(self, **kwargs):
+        out = real(self, **kwargs)
+        calls.append((kwargs, out))
+        return out
+
+    monkeypatch.setattr(cls, "generate", spy)
+    src = tmp_path / "en.txt"
+    src.write_text("he took a bath when he got home .\nthey were tired .\n")
+    out = tmp_path / "out.de"
+    assert main(["translate", "-i", str(src), "-l", "de", "-m", str(folder), "-o", str(out), "-q", "--beam", "2",
+                 "--max-length", "6"]) == 0
+    assert len(out.read_text("utf-8").splitlines()) == 2 and len(calls) == 1  # one batch of the two sentences
+    kwargs, generated = calls[0]
+    translator = make_translator(str(folder), "de")
+    tok = translator.tokenizer
+    code = tok.convert_tokens_to_ids(tgt_code)
+    assert code != tok.unk_token_id and kwargs["forced_bos_token_id"] == code and kwargs["num_beams"] == 2
+    for ids, mask in zip(kwargs["input_ids"].tolist(), kwargs["attention_mask"].tolist()):
+        tokens = tok.convert_ids_to_tokens(ids[:sum(mask)])  # right-padded batch: the real tokens
+        # both tokenizers (NLLB without legacy_behaviour, the Transformers default) put the source language code
+        # first and </s> last; the pieces in between are real SentencePiece pieces, not <unk>
+        assert tokens[0] == src_code and tokens[-1] == "</s>" and "<unk>" not in tokens
+    # generation starts from decoder_start_token_id (</s>, as in the real checkpoints), then the forced target code
+    assert [tok.convert_ids_to_tokens(row[:2]) for row in generated.tolist()] == [["</s>", tgt_code]] * 2
+    assert translator.family == fam and (translator.codes.src, translator.codes.forced_bos) == (src_code, tgt_code)

@@ -87,3 +87,77 @@ def build_tiny_m2m100(folder: str | Path, d_model: int = 16, seed: int = 0, corp
     M2M100ForConditionalGeneration(config).eval().save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
+
+
+def _train_spm(folder: Path, corpus_lines: list[str] | None, vocab_size: int, model_type: str):
+    """A SentencePiece model (default ids: <unk>=0, <s>=1, </s>=2) trained on a few lines, as a processor."""
+    import sentencepiece as spm
+
+    corpus = folder / "corpus.txt"
+    corpus.write_text("\n".join(corpus_lines or TEXT * 3) + "\n", "utf-8")
+    prefix = folder / "spm"
+    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(prefix), vocab_size=vocab_size,
+                                   character_coverage=1.0, model_type=model_type, minloglevel=2,
+                                   hard_vocab_limit=False)
+    proc = spm.SentencePieceProcessor(model_file=f"{prefix}.model")
+    for f in ("corpus.txt", "spm.model", "spm.vocab"):
+        (folder / f).unlink(missing_ok=True)
+    return proc
+
+
+def build_tiny_mbart50(folder: str | Path, d_model: int = 16, seed: int = 0, corpus_lines: list[str] | None = None,
+                       vocab_size: int = 100) -> Path:
+    """A tiny random mBART-50 model with a real ``MBart50Tokenizer`` (52 ``xx_XX`` codes), built offline.
+
+    Transformers 5 tokenizers are ``tokenizers``-backed: ``MBart50Tokenizer(vocab_file=...)`` silently ignores the
+    file (a 5-piece vocabulary, every word ``<unk>``) and reading a ``.model`` file needs protobuf, so the unigram
+    pieces and scores are taken from the SentencePiece processor and passed as ``vocab=``; the tokenizer puts them
+    in fairseq order (<s> <pad> </s> <unk>, pieces, the 52 codes, <mask>) as the real mBART-50 vocabulary is.
+    """
+    import torch
+    from transformers import MBart50Tokenizer, MBartConfig, MBartForConditionalGeneration
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    proc = _train_spm(folder, corpus_lines, vocab_size, "unigram")
+    pieces = [(proc.id_to_piece(i), proc.get_score(i)) for i in range(proc.get_piece_size())]
+    tokenizer = MBart50Tokenizer(vocab=pieces)
+    torch.manual_seed(seed)
+    # as facebook/mbart-large-50-many-to-many-mmt: generation starts from </s>, then the forced target code
+    config = MBartConfig(vocab_size=len(tokenizer), d_model=d_model, encoder_layers=1, decoder_layers=1,
+                         encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=2 * d_model,
+                         decoder_ffn_dim=2 * d_model, max_position_embeddings=128, pad_token_id=1, bos_token_id=0,
+                         eos_token_id=2, decoder_start_token_id=2, forced_eos_token_id=2)
+    MBartForConditionalGeneration(config).eval().save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def build_tiny_nllb(folder: str | Path, d_model: int = 16, seed: int = 0, corpus_lines: list[str] | None = None,
+                    vocab_size: int = 100) -> Path:
+    """A tiny random NLLB model (M2M100 architecture) with a real ``NllbTokenizer`` (202 ``xxx_Xxxx`` codes).
+
+    NLLB's Transformers 5 tokenizer is a BPE ``tokenizers`` model built from ``vocab`` + ``merges`` (``vocab_file=``
+    is ignored, as for mBART-50): a BPE SentencePiece model's pieces in fairseq order (<s> <pad> </s> <unk>, pieces)
+    and the merges Transformers' own converter derives from them (``generate_merges``).
+    """
+    import torch
+    from transformers import M2M100Config, M2M100ForConditionalGeneration, NllbTokenizer
+    from transformers.tokenization_utils_base import generate_merges
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    proc = _train_spm(folder, corpus_lines, vocab_size, "bpe")
+    vocab = {"<s>": 0, "<pad>": 1, "</s>": 2, "<unk>": 3}
+    for i in range(3, proc.get_piece_size()):  # 0-2 are SentencePiece's <unk> <s> </s>
+        vocab.setdefault(proc.id_to_piece(i), len(vocab))
+    tokenizer = NllbTokenizer(vocab=vocab, merges=generate_merges(vocab))
+    torch.manual_seed(seed)
+    # as facebook/nllb-200-distilled-600M: decoder starts from </s>, then the forced target code
+    config = M2M100Config(vocab_size=len(tokenizer), d_model=d_model, encoder_layers=1, decoder_layers=1,
+                          encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=2 * d_model,
+                          decoder_ffn_dim=2 * d_model, max_position_embeddings=128, pad_token_id=1, bos_token_id=0,
+                          eos_token_id=2, decoder_start_token_id=2)
+    M2M100ForConditionalGeneration(config).eval().save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder

@@ -31,6 +31,7 @@ from discotest.systems.hf_models import (
 __all__ = ["CACHE_NAMESPACE", "Encoded", "HFScorer", "context_pairs", "model_fingerprint"]
 
 CACHE_NAMESPACE = "contrastive-scores"
+ENCODING_VERSION = "2"  # part of the cache key: bump when ``encode`` changes what a pair becomes
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,10 @@ class HFScorer:
         lead = lead if lead < len(full) else 0
         if not prefix:
             return Encoded(src, full, lead)
-        pre = tok(text_target=prefix + self.separator, add_special_tokens=False)["input_ids"]
+        # trailing whitespace is left out: the candidate brings its own word boundary (SentencePiece's leading
+        # '▁'), and the tokenizers-backed mBART-50/NLLB tokenizers would otherwise add a lone '▁' the model never
+        # sees in running text ("y . " -> '▁y', '▁.', '▁'); Marian/M2M100 SentencePiece drops it anyway
+        pre = tok(text_target=(prefix + self.separator).rstrip(), add_special_tokens=False)["input_ids"]
         target = full[:lead] + pre + full[lead:]
         return Encoded(src, target, lead + len(pre))
 
@@ -184,7 +188,8 @@ class HFScorer:
 
     def score_pairs(self, pairs: Sequence[tuple[str, str, str]]) -> list[tuple[float, int]]:
         """Cached scoring of (source, target prefix, candidate) triples."""
-        key = cache.content_key([CACHE_NAMESPACE, self.fingerprint(), repr(self.separator), str(self.max_length),
+        key = cache.content_key([CACHE_NAMESPACE, ENCODING_VERSION, self.fingerprint(), repr(self.separator),
+                                 str(self.max_length),
                                  json.dumps(pairs, ensure_ascii=False)])
         if self.use_cache and (hit := cache.load(CACHE_NAMESPACE, key)) is not None:
             return [tuple(x) for x in json.loads(hit)]
