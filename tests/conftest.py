@@ -19,3 +19,19 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not beside the repository")
     return SHARED_DATA
+
+
+# Tiny randomly initialised models with their real tokenizers, built offline (tests/tiny_marian.py); shared by the
+# translation and the contrastive-scoring tests.
+@pytest.fixture(scope="session")
+def tiny_mbart50(tmp_path_factory):
+    from tests.tiny_marian import build_tiny_mbart50
+
+    return build_tiny_mbart50(tmp_path_factory.mktemp("tiny-mbart50"))
+
+
+@pytest.fixture(scope="session")
+def tiny_nllb(tmp_path_factory):
+    from tests.tiny_marian import build_tiny_nllb
+
+    return build_tiny_nllb(tmp_path_factory.mktemp("tiny-nllb"))

@@ -178,19 +178,7 @@ def test_suites_name_their_languages_for_multilingual_scorers():
     assert language_pair("contrastive-jsonl") is None
 
 
-# -- tiny mBART-50 and NLLB with their real tokenizers ---------------------------------------------------------------
-@pytest.fixture(scope="module")
-def tiny_mbart50(tmp_path_factory):
-    from tests.tiny_marian import build_tiny_mbart50
-
-    return build_tiny_mbart50(tmp_path_factory.mktemp("tiny-mbart50"))
-
-
-@pytest.fixture(scope="module")
-def tiny_nllb(tmp_path_factory):
-    from tests.tiny_marian import build_tiny_nllb
-
-    return build_tiny_nllb(tmp_path_factory.mktemp("tiny-nllb"))
+# -- tiny mBART-50 and NLLB with their real tokenizers (fixtures in conftest.py) ----------------------------------
 
 
 @pytest.mark.parametrize(("fam", "src_code", "tgt_code"),

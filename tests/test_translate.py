@@ -344,19 +344,7 @@ def test_real_m2m100_tokenizer_and_model(tmp_path):
         make_translator(str(folder), "xx")
 
 
-# -- tiny mBART-50 and NLLB with their real tokenizers ---------------------------------------------------------------
-@pytest.fixture(scope="module")
-def tiny_mbart50(tmp_path_factory):
-    from tests.tiny_marian import build_tiny_mbart50
-
-    return build_tiny_mbart50(tmp_path_factory.mktemp("tiny-mbart50"))
-
-
-@pytest.fixture(scope="module")
-def tiny_nllb(tmp_path_factory):
-    from tests.tiny_marian import build_tiny_nllb
-
-    return build_tiny_nllb(tmp_path_factory.mktemp("tiny-nllb"))
+# -- tiny mBART-50 and NLLB with their real tokenizers (fixtures in conftest.py) ----------------------------------
 
 
 @pytest.mark.parametrize(
