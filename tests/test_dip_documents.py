@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from discotest.dip.documents import blocks, load_pair, read_lines
+from discotest.data.readers import read_lines
+from discotest.dip.documents import blocks, load_pair
 from discotest.errors import InputError
 
 

@@ -13,7 +13,8 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 
 from discotest.atomic import write_text_atomic
-from discotest.dip.documents import DATASETS, PairData, load_pair, read_lines
+from discotest.data.readers import read_lines
+from discotest.dip.documents import DATASETS, PairData, load_pair
 from discotest.dip.mine import PHENOMENA, CoherenceModel, Progress, mine_all, parse_lines
 from discotest.dip.parse import pipeline_version
 from discotest.dip.rank import Ranking, bleu_scores, rank_phenomenon

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from discotest.data.readers import read_lines
 from discotest.data.registry import data_dir as resolve_data_dir
 from discotest.errors import InputError
 
@@ -48,21 +49,6 @@ class PairData:
 
     def doc_of_line(self) -> dict[int, Document]:
         return {i: doc for doc in self.documents for i in doc.lines}
-
-
-def read_lines(path: str | Path) -> list[str]:
-    """One segment per line, split on ``\\n`` only (``str.splitlines`` would also split on U+2028 etc.
-    and shift the alignment); an empty line is a valid, empty translation."""
-    path = Path(path)
-    try:
-        text = path.read_text("utf-8")
-    except FileNotFoundError:
-        raise InputError("file not found", path) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", path) from None
-    if text.endswith("\n"):
-        text = text[:-1]
-    return [line.rstrip("\r") for line in text.split("\n")] if text else []
 
 
 def check_pair(data: str, pair: str) -> tuple[str, str]:
