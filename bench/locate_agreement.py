@@ -1,6 +1,6 @@
 """How well the aligner (with and without extra text and the entity lexicon) finds the gold target entity.
 
-    .venv/bin/python bench/locate_agreement.py [--langs de,fr] [--analyse]
+    .venv/bin/python bench/locate_agreement.py [--langs de,fr] [--analyse] [--aligner thot-eflomal]
 
 For every row of the hand-checked gold samples (tests/gold/gender/<lang>.tsv) it compares the located
 target words with the gold words: exact (same tokens), overlap (share a token), miss. With --analyse it
@@ -41,9 +41,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--langs", default=",".join(sorted(p.stem for p in GOLD_DIR.glob("*.tsv"))))
     parser.add_argument("--analyse", action="store_true")
+    parser.add_argument("--aligner", default="eflomal", help="an aligner name (discotest.lang.align.ALIGNERS)")
     args = parser.parse_args()
     items = load_winomt("2019")
-    aligner = make_aligner()
+    aligner = make_aligner(args.aligner)
     for lang in args.langs.split(","):
         gold = load_gold(lang)
         systems = sorted({r.system for r in gold})

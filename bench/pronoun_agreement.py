@@ -1,6 +1,6 @@
 """End to end: the pronoun's gender as the pipeline reads it (aligner + analyser) against the gold.
 
-    .venv/bin/python bench/pronoun_agreement.py [--langs de,he]
+    .venv/bin/python bench/pronoun_agreement.py [--langs de,he] [--aligner thot-eflomal]
 
 The gold test (tests/test_pronoun_gold.py) gives the analyser the hand-marked pronoun words; here the
 aligner finds them, as in a real run. Agreement counts (omitted reason, and gender when not omitted).
@@ -26,12 +26,13 @@ import discotest  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--langs", default=",".join(sorted(p.stem for p in GOLD_DIR.glob("*.tsv"))))
+    parser.add_argument("--aligner", default="eflomal", help="an aligner name (discotest.lang.align.ALIGNERS)")
     args = parser.parse_args()
     for lang in args.langs.split(","):
         gold = load_pronoun_gold(lang)
         systems = sorted({r.system for r in gold})
         results = discotest.run_many("winomt", [lang], systems, jobs=1, suite_version="2019",
-                                     measure=("accuracy", "consistency"))
+                                     measure=("accuracy", "consistency"), aligner=args.aligner)
         by_key = {(r.system, v.index): v for r in results for v in r.verdicts}
         agree, how = 0, Counter()
         for row in gold:

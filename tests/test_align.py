@@ -1,11 +1,13 @@
-"""The symmetrisation by hand, eflomal on a small made-up corpus, and the content-hash cache."""
+"""The symmetrisation by hand, every aligner on a small made-up corpus, the seeded default, the content-hash
+cache."""
 
 from __future__ import annotations
 
 import pytest
 
 from discotest import cache
-from discotest.lang.align import align_cached, make_aligner
+from discotest.errors import InputError
+from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER, align_cached, make_aligner
 from discotest.lang.align.base import WordAligner, grow_diag_final_and, parse_pharaoh
 from discotest.pipelines.gender import align_in_corpus
 
@@ -40,20 +42,58 @@ def test_gdfa_final_and_adds_links_between_unaligned_words():
     assert links == {(0, 0), (3, 3)}
 
 
-def test_eflomal_aligns_a_small_corpus():
-    base = [
-        ("the doctor came", "der Arzt kam"),
-        ("the nurse came", "die Krankenschwester kam"),
-        ("the doctor left", "der Arzt ging"),
-        ("the nurse left", "die Krankenschwester ging"),
-        ("a doctor came", "ein Arzt kam"),
-        ("a nurse left", "eine Krankenschwester ging"),
-    ]
-    pairs = [(s.split(), t.split()) for s, t in base] * 20
-    links = make_aligner().align(pairs)
+SMALL = [
+    ("the doctor came", "der Arzt kam"),
+    ("the nurse came", "die Krankenschwester kam"),
+    ("the doctor left", "der Arzt ging"),
+    ("the nurse left", "die Krankenschwester ging"),
+    ("a doctor came", "ein Arzt kam"),
+    ("a nurse left", "eine Krankenschwester ging"),
+]
+
+
+@pytest.mark.parametrize("name", ALIGNERS)
+def test_every_aligner_aligns_a_small_corpus(name):
+    pairs = [(s.split(), t.split()) for s, t in SMALL] * 20
+    links = make_aligner(name).align(pairs)
     assert (1, 1) in links[0]  # doctor - Arzt
     assert (1, 1) in links[1]  # nurse - Krankenschwester
     assert (2, 2) in links[3]  # left - ging
+    assert all(s < 3 and t < 3 for lk in links for s, t in lk)
+
+
+def test_the_default_aligner_is_seeded_and_says_so():
+    aligner = make_aligner()
+    assert aligner.signature().startswith("thot-eflomal-") and "seed1" in aligner.signature()
+    assert "seed7" in make_aligner(DEFAULT_ALIGNER, seed=7).signature()
+    assert "unseeded" in make_aligner("eflomal").signature()
+
+
+def test_same_seed_same_links_other_seed_other_links():
+    # a corpus where the sampler has real choices to make: every English word could go with every German one
+    words_en = ["the", "a", "doctor", "nurse", "came", "left", "saw", "met", "friend", "teacher"]
+    words_de = ["der", "ein", "Arzt", "Pflegerin", "kam", "ging", "sah", "traf", "Freund", "Lehrer"]
+    pairs = []
+    for k in range(300):
+        idx = [(k * 7 + j * 3) % 10 for j in range(4 + k % 3)]
+        pairs.append(([words_en[i] for i in idx], [words_de[(i + k) % 10] for i in reversed(idx)]))
+    first = make_aligner(seed=1).align(pairs)
+    again = make_aligner(seed=1).align(pairs)
+    other = make_aligner(seed=2).align(pairs)
+    assert first == again
+    assert first != other
+
+
+def test_empty_sides_get_no_links():
+    pairs = [(("the", "doctor"), ()), ((), ("der",)), (("the", "doctor"), ("der", "Arzt"))] * 5
+    links = make_aligner().align(pairs)
+    assert links[0] == frozenset() and links[1] == frozenset()
+    assert make_aligner().align([]) == []
+
+
+def test_unknown_aligner_is_an_input_error():
+    with pytest.raises(InputError, match="unknown aligner"):
+        make_aligner("giza")
 
 
 class CountingAligner(WordAligner):

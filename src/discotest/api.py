@@ -17,7 +17,7 @@ from pathlib import Path
 
 from discotest.data import registry
 from discotest.errors import InputError
-from discotest.lang.align import make_aligner
+from discotest.lang.align import DEFAULT_ALIGNER, make_aligner
 from discotest.lang.locate import LEXICON_MODES
 from discotest.lang.morph import LANGUAGES, MEASURED_COST, load_analyser
 from discotest.phenomena.gender import score_consistency, score_gender
@@ -41,7 +41,7 @@ class RunOptions:
     suite: str = "winomt"
     suite_version: str = "current"
     data_dir: str | None = None
-    aligner: str = "eflomal"
+    aligner: str = DEFAULT_ALIGNER
     # train the aligner on all published outputs of the language too: "published", "none", or "auto"
     # (only when an evaluated bitext is small). On the full WinoMT it found the hand-checked entity no
     # more often (bench/locate_agreement.py); on a 12-sentence BUG file it fixed 2 of 12 alignments.

@@ -22,7 +22,7 @@ from discotest.atomic import write_text_atomic
 from discotest.data import registry
 from discotest.dip import commands as dip_commands
 from discotest.errors import InputError
-from discotest.lang.align import ALIGNERS
+from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER
 from discotest.lang.locate import LEXICON_MODES
 from discotest.report.html import render_html
 from discotest.report.render import (
@@ -72,7 +72,8 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
                    help="the suite's file instead of the data directory's (winox; file suites such as jazp, winox-mt)")
     p.add_argument("--suite-version", default="current",
                    help="WinoMT files: 'current' (repository HEAD) or '2019' (the published outputs' source)")
-    p.add_argument("--aligner", choices=ALIGNERS, default="eflomal")
+    p.add_argument("--aligner", choices=ALIGNERS, default=DEFAULT_ALIGNER,
+                   help="word aligner (default: Thot's eflomal model, seeded; 'eflomal' is the unseeded binary)")
     p.add_argument("--align-extra", choices=("auto", "none", "published", "wmt"), default=None,
                    help="extra aligner training text: all published outputs of the language (gender suites; "
                         "default auto = only for inputs under 2000 rows) or the WMT21/22 zh-en test sets "
@@ -358,6 +359,7 @@ def _cmd_run_mzprt(args: argparse.Namespace) -> int:
             bleu=args.bleu,
             use_cache=args.use_cache,
             extra="wmt" if args.align_extra in (None, "auto") else args.align_extra,
+            aligner=args.aligner,
             progress=lambda n: bar.update(n),
         )
     if args.details:

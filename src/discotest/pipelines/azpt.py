@@ -1,10 +1,11 @@
 """AZPT on mZPRT: read the suite and the hypotheses, segment, align, score; compare two systems.
 
-One alignment run serves every system of a call. The aligner trains on a fixed corpus — every
-domain's ZP-labelled source with its reference, the two validation sets, every published output
-present in the data directory, and (``extra="wmt"``) the WMT21/22 zh–en test sources with their
-references — plus the input files being evaluated. A published system therefore gets the same
-alignment whichever domains or systems are asked for, and a warm run reads it from the cache.
+The aligner trains on a fixed background corpus — every domain's ZP-labelled source with its reference,
+the two validation sets, every published output present in the data directory, and (``extra="wmt"``) the
+WMT21/22 zh–en test sources with their references. One alignment of the background serves every published
+system and the references, whichever domains or systems are asked for. Each input file is aligned with the
+background plus itself alone, so its score never depends on which other files share the command
+(``run`` and ``compare`` give the same AZPT for the same file).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from discotest.data import registry
 from discotest.data.readers import read_lines
 from discotest.errors import InputError
 from discotest.lang import segment_zh
-from discotest.lang.align import align_cached, make_aligner
+from discotest.lang.align import DEFAULT_ALIGNER, align_cached, make_aligner
 from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.pronouns import load_zh_en
 from discotest.lang.tokenize import normalise_moses
@@ -59,16 +60,11 @@ def english_words(text: str) -> list[str]:
     return _EN_WORD.findall(normalise_moses(text).replace("’", "'"))
 
 
-def azpt_aligner(name: str = "eflomal") -> WordAligner:
-    """The aligner AZPT uses by default: eflomal with two samplers. eflomal seeds itself from the OS,
-    so two cold runs differ; two samplers halve that noise (mean |Δ AZPT| per system 0.6 -> 0.4
-    points between cold runs) and find more of the marked ZP translations in the references
-    (bench/mzprt_gold_spans.py) for about twice the alignment time."""
-    if name == "eflomal":
-        from discotest.lang.align.eflomal_aligner import EflomalAligner
-
-        return EflomalAligner(n_samplers=2)
-    return make_aligner(name)
+def azpt_aligner(name: str = "default") -> WordAligner:
+    """The aligner AZPT uses: the default aligner (seeded Thot eflomal) with two samplers, which found more of the
+    marked ZP translations in the references than one (bench/mzprt_gold_spans.py) for about twice the alignment
+    time; any other name as ``make_aligner`` gives it."""
+    return make_aligner(DEFAULT_ALIGNER if name == "default" else name, samplers=2)
 
 
 # ---------------------------------------------------------------- hypotheses
@@ -202,19 +198,47 @@ def _has_source(domain: str, root: str | None) -> bool:
 
 @dataclass
 class Corpus:
-    """The aligned corpus of one run: suites, segmented sources, and the links of every block."""
+    """The background corpus of one run (suites, segmented sources, blocks) and the links of each evaluated block.
+
+    Links are computed on first use: the background in one alignment run, each input in a run of its own over the
+    background plus that input (``links_of``)."""
 
     suites: dict[str, MZPRTSuite]
     sources: dict[str, _Sources]
-    blocks: dict[tuple[str, str], int]  # (domain, system) or ("input", k) -> block number
-    links: list[list[Links]]
+    blocks: dict[tuple[str, str], int]  # (domain, system) -> background block number
+    pairs: list[list[Pair]]
     segments: list[list[int]]  # the segment of each pair of each block (empty for the extra text)
-    description: str  # what the aligner trained on, for the signature
+    inputs: list[tuple[list[int], list[Pair]]]  # (segments, pairs) of input k
+    aligner: WordAligner
+    text: str  # what the background is, for the signature
+    use_cache: bool = True
+    _background: list[list[Links]] | None = field(default=None, repr=False)
+
+    def _split(self, flat: list[Links]) -> list[list[Links]]:
+        out, at = [], 0
+        for block in self.pairs:
+            out.append(flat[at : at + len(block)])
+            at += len(block)
+        return out
 
     def links_of(self, key: tuple[str, str]) -> dict[int, Links]:
-        """Segment -> links for one block."""
+        """Segment -> links for one background block or one input (``("input", k)``)."""
+        background = [pair for block in self.pairs for pair in block]
+        if key[0] == "input":
+            segments, pairs = self.inputs[int(key[1])]
+            flat = align_cached(self.aligner, background + pairs, self.use_cache)
+            return dict(zip(segments, flat[len(background) :]))
+        if self._background is None:
+            self._background = self._split(align_cached(self.aligner, background, self.use_cache))
         block = self.blocks[key]
-        return dict(zip(self.segments[block], self.links[block]))
+        return dict(zip(self.segments[block], self._background[block]))
+
+    def description(self, key: tuple[str, str]) -> str:
+        """What the aligner trained on for ``key``: the background, plus the input itself for an input."""
+        size = sum(len(block) for block in self.pairs)
+        if key[0] == "input":
+            return f"{self.text}+input:{size + len(self.inputs[int(key[1])][1])}"
+        return f"{self.text}:{size}"
 
 
 def build_corpus(
@@ -226,10 +250,10 @@ def build_corpus(
     inputs: Sequence[Hypotheses] = (),
     use_cache: bool = True,
 ) -> Corpus:
-    """Align the fixed background (every domain's labelled source with its reference — these blocks
-    are also the ``reference`` system — the validation sets, the published outputs present, the extra
-    text) and then ``inputs``. ``domains`` adds suites that must be loaded (a validation set asked for);
-    ``published`` passes outputs already read, so they are not read twice."""
+    """The fixed background (every domain's labelled source with its reference — these blocks are also the
+    ``reference`` system — the validation sets, the published outputs present, the extra text) and the
+    ``inputs``. ``domains`` adds suites that must be loaded (a validation set asked for); ``published`` passes
+    outputs already read, so they are not read twice. Nothing is aligned until ``Corpus.links_of``."""
     names = [d for d in (*DOMAINS, *VALID_FILES) if d in DOMAINS or d in domains or _has_source(d, root)]
     suites = {d: load_mzprt(d, root) for d in names}
     sources = {d: _segment_suite(s, use_cache) for d, s in suites.items()}
@@ -252,15 +276,9 @@ def build_corpus(
     present = _present_published(root)
     for d, system in present:
         add((d, system), given.get((d, system)) or published_hypotheses(d, system, suites[d], root))
-    for k, hyps in enumerate(inputs):
-        add(("input", str(k)), hyps)
-    flat = align_cached(aligner, [pair for block in block_pairs for pair in block], use_cache)
-    links, at = [], 0
-    for block in block_pairs:
-        links.append(flat[at : at + len(block)])
-        at += len(block)
+    typed_inputs = [hyps.pairs(sources[hyps.domain]) for hyps in inputs]
     text = "+".join(["mzprt-refs", *(["published"] if present else []), *extra_used])
-    return Corpus(suites, sources, blocks, links, block_segments, f"{text}:{len(flat)}")
+    return Corpus(suites, sources, blocks, block_pairs, block_segments, typed_inputs, aligner, text, use_cache)
 
 
 # ---------------------------------------------------------------- scoring
@@ -374,7 +392,7 @@ def run_mzprt(
     use_cache: bool = True,
     progress: Callable[[int], None] | None = None,
     extra: str = "wmt",
-    aligner: str | WordAligner = "eflomal",
+    aligner: str | WordAligner = "default",
     reach: int = DEFAULT_REACH,
 ) -> list[AZPTResult]:
     """AZPT of published systems and/or input files on mZPRT domains, one result per (domain, system).
@@ -419,7 +437,7 @@ def run_mzprt(
             domain=hyps.domain,
             system=hyps.system,
             scores=score_azpt(verdicts),
-            signature=_signature(hyps, aligner_obj, corpus.description, window, reach),
+            signature=_signature(hyps, aligner_obj, corpus.description(key), window, reach),
             kind=hyps.kind,
             path=hyps.path,
             layout=hyps.layout,
@@ -545,7 +563,7 @@ def compare_mzprt(
     use_cache: bool = True,
     progress: Callable[[int], None] | None = None,
     extra: str = "wmt",
-    aligner: str | WordAligner = "eflomal",
+    aligner: str | WordAligner = "default",
     reach: int = DEFAULT_REACH,
 ) -> ComparisonResult:
     """Compare two hypothesis files on one domain: AZPT and BLEU of each, sign-test and paired-bootstrap

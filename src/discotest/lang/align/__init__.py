@@ -1,4 +1,9 @@
-"""Word alignment: aligners by name and a content-hash cache around them."""
+"""Word alignment: aligners by name and a content-hash cache around them.
+
+The default is Thot's eflomal model with a fixed seed (``thot_aligner``): the same input gives the same links on
+every run and machine. The upstream eflomal binary (``eflomal``) seeds itself from the OS, so two runs differ; it
+stays available for comparison and says ``unseeded`` in its signature.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +13,22 @@ from discotest import cache
 from discotest.errors import InputError
 from discotest.lang.align.base import Links, Pair, WordAligner, parse_pharaoh
 
-ALIGNERS = ("eflomal",)
+DEFAULT_ALIGNER = "thot-eflomal"
+ALIGNERS = ("thot-eflomal", "thot-fast_align", "thot-hmm", "eflomal")
+DEFAULT_SEED = 1
 
 
-def make_aligner(name: str = "eflomal") -> WordAligner:
+def make_aligner(name: str = DEFAULT_ALIGNER, seed: int = DEFAULT_SEED, samplers: int = 1) -> WordAligner:
+    """An aligner by name; ``seed`` and ``samplers`` apply to the Thot models (eflomal's samplers)."""
     if name == "eflomal":
         from discotest.lang.align.eflomal_aligner import EflomalAligner
 
-        return EflomalAligner()
+        return EflomalAligner(n_samplers=samplers)
+    if name.startswith("thot-"):
+        from discotest.lang.align.thot_aligner import MODELS, ThotAligner
+
+        if name[5:] in MODELS:
+            return ThotAligner(name[5:], seed=seed, samplers=samplers)
     raise InputError(f"unknown aligner {name!r}; choose one of {', '.join(ALIGNERS)}")
 
 

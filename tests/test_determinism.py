@@ -1,0 +1,100 @@
+"""The same command in two fresh processes, each with a fresh cache and a different hash seed, gives byte-identical
+output and per-item details; a warm rerun gives the same bytes again; one worker or two make no difference.
+
+One main command per suite family, on the real data (kept small where a whole run would take minutes: the full
+all-pairs comparisons are in bench/determinism.py).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _run(args: list[str], cache: Path, hash_seed: str, details: Path | None) -> tuple[bytes, bytes]:
+    env = {**os.environ, "DISCOTEST_CACHE": str(cache), "PYTHONHASHSEED": hash_seed}
+    argv = [sys.executable, "-m", "discotest", *args, "-q"]
+    if details is not None:
+        argv += ["--details", str(details)]
+    done = subprocess.run(argv, env=env, capture_output=True, cwd=REPO, timeout=900)
+    assert done.returncode == 0, done.stderr.decode()
+    return done.stdout, details.read_bytes() if details is not None else b""
+
+
+def _same_twice(tmp_path: Path, args: list[str], details: bool = True) -> bytes:
+    """Cold in cache a (hash seed 1), cold in cache b (hash seed 2), warm in cache a: all identical."""
+    runs = [
+        _run(args, tmp_path / cache, seed, tmp_path / f"details-{k}.jsonl" if details else None)
+        for k, (cache, seed) in enumerate((("a", "1"), ("b", "2"), ("a", "3")))
+    ]
+    assert runs[0] == runs[1], "two cold runs differ"
+    assert runs[0] == runs[2], "the warm run differs from the cold one"
+    return runs[0][0]
+
+
+def test_winomt_gender_and_consistency(shared_data, tmp_path):
+    out = _same_twice(tmp_path, ["--data-dir", str(shared_data), "run", "winomt", "--lang", "de", "--system",
+                                 "google", "--measure", "consistency", "--format", "json"])
+    assert b'"accuracy"' in out
+
+
+def test_bug_with_a_small_input(shared_data, tmp_path):
+    # a small file: the aligner also trains on every published WinoMT output of the language ("auto")
+    fixture = REPO / "tests" / "fixtures" / "bug_es_sample.txt"
+    _same_twice(tmp_path, ["--data-dir", str(shared_data), "run", "bug", "--lang", "es", "--input", str(fixture),
+                           "--format", "json"])
+
+
+def test_workers_do_not_change_the_numbers(tmp_path):
+    args = ["run", "winomt-demo", "--lang", "all", "--system", "all", "--format", "json"]
+    one = _run([*args, "-j", "1"], tmp_path / "one", "1", None)
+    two = _run([*args, "-j", "2"], tmp_path / "two", "2", None)
+    assert one == two
+
+
+def test_mzprt_azpt(shared_data, tmp_path):
+    _same_twice(tmp_path, ["--data-dir", str(shared_data), "run", "mzprt", "--domain", "QA", "--system",
+                           "base_tgt", "--align-extra", "none", "--format", "json"])
+
+
+def test_mzprt_file_scores_alike_alone_and_beside_another(shared_data, tmp_path, monkeypatch):
+    """A file's AZPT does not depend on the other files of the command (``compare`` aligns each on its own)."""
+    from discotest.data import registry
+    from discotest.data.readers import read_lines
+    from discotest.pipelines.azpt import run_mzprt
+
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+    lines = [line for line in read_lines(registry.locate("mzprt-QA-en", shared_data)) if line.strip() != "[doc]"]
+    ref, hyp = tmp_path / "ref.en", tmp_path / "hyp.en"
+    ref.write_text("\n".join(lines) + "\n", "utf-8")
+    hyp.write_text("\n".join(" ".join(line.split()[1:]) for line in lines) + "\n", "utf-8")
+    common = dict(data_dir=shared_data, extra="none")
+    (alone,) = run_mzprt(["QA"], inputs=[hyp], **common)
+    _, beside = run_mzprt(["QA"], inputs=[ref, hyp], **common)
+    assert alone.verdicts == beside.verdicts and alone.scores == beside.scores
+    assert alone.signature.format() == beside.signature.format()
+
+
+def test_dip_rank(shared_data, tmp_path):
+    _same_twice(tmp_path, ["--data-dir", str(shared_data), "rank", "dip", "--data", "wmt22", "--pair", "de-en",
+                           "--max-docs", "4", "--format", "json"], details=False)
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    from tests.tiny_marian import build_tiny_marian
+
+    return build_tiny_marian(tmp_path_factory.mktemp("tiny-marian"))
+
+
+def test_contrastive_with_a_tiny_model_and_the_baselines(tiny, tmp_path):
+    train = tmp_path / "train.en"
+    train.write_text("she said he was here and she left .\nhe saw it and it was good .\n" * 20, "utf-8")
+    _same_twice(tmp_path, ["run", "jazp", "--model", str(tiny), "--context", "1", "--baseline", "majority",
+                           "--baseline", "cooccur", "--train-text", str(train), "--format", "json"])
