@@ -138,7 +138,8 @@ def test_ct2_scorer_token_conversion_and_slicing(tiny):
     assert source[-1] == "</s>" and target[-1] != "</s>"
     enc = scorer.encode(*pairs[0])
     assert scorer.tokenizer.convert_tokens_to_ids(scorer.to_tokens(enc)[1]) == enc.target[:-1]
-    assert not is_ct2_model(str(tiny)) and ("engine", "ctranslate2") in scorer.signature_fields(1)
+    assert not is_ct2_model(str(tiny)) and dict(scorer.signature_fields(1))["engine"].startswith("ctranslate2-")
+    assert dict(scorer.signature_fields(1))["compute"] == "default"
 
 
 def test_ct2_convert_copies_tokenizer_files(tiny, tmp_path):
@@ -239,3 +240,22 @@ def test_cli_jazp_with_a_tiny_mbart50(tiny_mbart50, capsys, monkeypatch):
     tok = scorer.tokenizer
     assert (tok.src_lang, tok.tgt_lang) == ("ja_XX", "en_XX")
     assert tok.convert_ids_to_tokens([enc.source[0], enc.target[0]]) == ["ja_XX", "en_XX"] and enc.score_from >= 1
+
+
+def test_scores_of_another_compute_type_or_batch_are_not_taken_from_the_cache(tiny, tmp_path, monkeypatch):
+    """int8 and float32 scores differ, and so can two batch sizes (padding): each keys its own cache entry."""
+    from discotest.systems.ct2_scorer import CT2Scorer
+
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+    pairs = context_pairs(ITEMS, 0)
+    fakes = []
+
+    def score(**options):
+        fakes.append(FakeTranslator())
+        CT2Scorer(str(tiny), translator=fakes[-1], quiet=True, **options).score_pairs(pairs)
+        return len(fakes[-1].calls)
+
+    assert score(compute_type="default") > 0
+    assert score(compute_type="default") == 0  # the same settings: from the cache
+    assert score(compute_type="int8") > 0
+    assert score(compute_type="int8", batch_size=1) > 0

@@ -82,8 +82,11 @@ def test_mzprt_file_scores_alike_alone_and_beside_another(shared_data, tmp_path,
 
 
 def test_dip_rank(shared_data, tmp_path):
+    # coherence is left out here: its model trains on all of WMT21 (about 2 minutes cold, twice); bench/determinism.py
+    # ranks every phenomenon, and tests/test_dip_coherence.py trains the model twice on a few documents
     _same_twice(tmp_path, ["--data-dir", str(shared_data), "rank", "dip", "--data", "wmt22", "--pair", "de-en",
-                           "--max-docs", "4", "--format", "json"], details=False)
+                           "--max-docs", "4", "--phenomena", "lexical,connectives,anaphora", "--format", "json"],
+                details=False)
 
 
 @pytest.fixture(scope="module")

@@ -88,7 +88,8 @@ def test_context_tokens_condition_but_are_not_scored(tiny_gpt2):
     assert len(ids) - first == 4 and first == 1 + 7  # BOS + 7 context tokens are not scored
     mean = make_pronoun_scorer(f"hf:{tiny_gpt2}", use_cache=False, quiet=True, normalise=True)
     assert mean.score([[]], [sentence])[0] == pytest.approx(rows[0][0] / 4)
-    assert scorer.signature().startswith("hf:") and len(scorer.signature().rsplit("@", 1)[1]) == 8
+    assert scorer.signature().startswith("hf:") and len(scorer.signature().rsplit("@", 1)[1].split("-")[0]) == 8
+    assert "-b16-cpu-torch" in scorer.signature()
     assert mean.signature().endswith("-mean")
 
 

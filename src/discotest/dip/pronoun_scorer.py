@@ -120,9 +120,16 @@ class CausalLMScorer:
             self._fingerprint = model_fingerprint(self.path, self.revision)
         return self._fingerprint
 
+    def numeric_settings(self) -> str:
+        """Batch (padding), device and torch version can change a score's last bits: in the cache key and
+        the signature."""
+        from importlib.metadata import version
+
+        return f"b{self.batch_size}-{self.device}-torch{version('torch')}"
+
     def signature(self) -> str:
         digest = hashlib.sha256(self.fingerprint().encode()).hexdigest()[:8]
-        return f"{self.name}@{digest}" + ("-mean" if self.normalise else "")
+        return f"{self.name}@{digest}-{self.numeric_settings()}" + ("-mean" if self.normalise else "")
 
     def encode(self, context: Sequence[str], sentence: str) -> tuple[list[int], int]:
         """(input ids, index of the first scored token)."""
@@ -176,7 +183,7 @@ class CausalLMScorer:
         _check(contexts, sentences)
         pairs = [[list(c), s] for c, s in zip(contexts, sentences)]
         key = disk_cache.content_key([HF_CACHE_NAMESPACE, self.fingerprint(), str(self.max_length),
-                                      json.dumps(pairs, ensure_ascii=False)])
+                                      self.numeric_settings(), json.dumps(pairs, ensure_ascii=False)])
         if self.use_cache and (hit := disk_cache.load(HF_CACHE_NAMESPACE, key)) is not None:
             return [(float(s), int(n)) for s, n in json.loads(hit)]
         result = self.score_encoded([self.encode(c, s) for c, s in pairs])

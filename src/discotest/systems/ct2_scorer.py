@@ -55,8 +55,12 @@ class CT2Scorer(HFScorer):
             self._translator = ctranslate2.Translator(self.name, device=device, compute_type=self.compute_type)
         return self._translator
 
-    def signature_fields(self, k: int) -> list[tuple[str, str]]:
-        return [*super().signature_fields(k), ("engine", "ctranslate2")]
+    def numeric_settings(self) -> list[tuple[str, str]]:
+        """int8 and float32 scores differ: the compute type keys the cache and goes in the signature."""
+        from importlib.metadata import version
+
+        return [("batch", str(self.batch_size)), ("device", self.device),
+                ("engine", f"ctranslate2-{version('ctranslate2')}"), ("compute", self.compute_type)]
 
     def to_tokens(self, enc: Encoded) -> tuple[list[str], list[str]]:
         """Source tokens as the tokenizer makes them (with ``</s>``); target tokens without the final ``</s>``."""

@@ -145,6 +145,13 @@ def model_fingerprint(name_or_path: str, revision: str | None = None) -> str:
     return f"hub:{name_or_path}@{_cached_commit(name_or_path, revision) or revision or 'main'}"
 
 
+def short_fingerprint(fingerprint: str) -> str:
+    """The part of a fingerprint a signature shows: 12 hex digits of a local model's hash, a hub model's commit."""
+    if fingerprint.startswith("local:"):
+        return fingerprint.split(":", 1)[1][:12]
+    return fingerprint.split("@", 1)[-1]
+
+
 def _cached_commit(repo: str, revision: str | None) -> str | None:
     """The commit a hub name/branch resolves to in the local Hugging Face cache (snapshots/<commit>/), if cached:
     a branch such as ``main`` moves, the commit does not, so the translation cache follows the weights."""

@@ -26,6 +26,7 @@ from discotest.systems.hf_models import (
     load_tokenizer,
     model_fingerprint,
     set_languages,
+    short_fingerprint,
 )
 
 __all__ = ["CACHE_NAMESPACE", "Encoded", "HFScorer", "context_pairs", "model_fingerprint"]
@@ -113,10 +114,17 @@ class HFScorer:
             self._fingerprint = model_fingerprint(self.name, self.revision)
         return self._fingerprint
 
+    def numeric_settings(self) -> list[tuple[str, str]]:
+        """Settings besides the model and the inputs that can change a score's last bits: the batch (padding and
+        matrix shapes), the device and the engine's version. They key the cache and go in the signature."""
+        from importlib.metadata import version
+
+        return [("batch", str(self.batch_size)), ("device", self.device), ("engine", f"torch-{version('torch')}")]
+
     def signature_fields(self, k: int) -> list[tuple[str, str]]:
-        return [("model", self.name), ("context", f"{k}to1"), ("sep", repr(self.separator)),
-                ("tgtctx", "yes" if self.use_target_context else "no"),
-                ("logprob", "mean" if self.normalise else "sum")]
+        return [("model", self.name), ("model_hash", short_fingerprint(self.fingerprint())), ("context", f"{k}to1"),
+                ("sep", repr(self.separator)), ("tgtctx", "yes" if self.use_target_context else "no"),
+                ("logprob", "mean" if self.normalise else "sum"), *self.numeric_settings()]
 
     # -- encoding --------------------------------------------------------------------------------------------------
     def encode(self, source: str, prefix: str, candidate: str) -> Encoded:
@@ -189,7 +197,7 @@ class HFScorer:
     def score_pairs(self, pairs: Sequence[tuple[str, str, str]]) -> list[tuple[float, int]]:
         """Cached scoring of (source, target prefix, candidate) triples."""
         key = cache.content_key([CACHE_NAMESPACE, ENCODING_VERSION, self.fingerprint(), repr(self.separator),
-                                 str(self.max_length),
+                                 str(self.max_length), json.dumps(self.numeric_settings()),
                                  json.dumps(pairs, ensure_ascii=False)])
         if self.use_cache and (hit := cache.load(CACHE_NAMESPACE, key)) is not None:
             return [tuple(x) for x in json.loads(hit)]

@@ -27,6 +27,7 @@ from discotest.systems.hf_models import (
     marian_target_token,
     model_fingerprint,
     set_languages,
+    short_fingerprint,
 )
 
 CACHE_NAMESPACE = "translations"
@@ -91,9 +92,8 @@ class ModelTranslator:
 
     def signature_fields(self) -> list[tuple[str, str]]:
         """What makes two model runs comparable: model, its content hash, decoding settings."""
-        fp = self.fingerprint()
-        short = fp.split(":", 1)[1][:12] if fp.startswith("local:") else fp.split("@", 1)[-1]
-        return [("model", Path(self.name).name if Path(self.name).is_dir() else self.name), ("model_hash", short),
+        return [("model", Path(self.name).name if Path(self.name).is_dir() else self.name),
+                ("model_hash", short_fingerprint(self.fingerprint())),
                 ("engine", self.engine), ("beam", str(self.beam)), ("max_len", str(self.max_length))]
 
     # -- generation ------------------------------------------------------------------------------------------------
