@@ -20,6 +20,7 @@ from discotest.dip.parse import pipeline_version
 from discotest.dip.rank import Ranking, bleu_scores, rank_phenomenon
 from discotest.dip.score import PhenomenonScore, PronounScorer, Scorers, score_system
 from discotest.errors import InputError
+from discotest.stats import DEFAULT_SEED
 
 MANIFEST = "manifest.json"
 ANAPHORA_MODES = ("swap", "system")
@@ -155,8 +156,10 @@ class ScoreReport:
     signature: str
 
 
-def _signature(manifest: dict, scorers: Scorers, tests: dict[str, list[dict]]) -> str:
+def _signature(manifest: dict, scorers: Scorers, tests: dict[str, list[dict]], bootstrap: str | None = None) -> str:
+    """What the mined items and their scores depend on; ``bootstrap`` (resamples and seed) when p-values are shown."""
     parts = [f"data:{manifest['data']}", f"pair:{manifest['pair']}", f"ref:{manifest['ref']}",
+             f"docs:{manifest.get('documents')}", f"mined_from:{len(manifest.get('systems_mined') or [])}",
              f"parser:{manifest.get('parser')}"]
     if manifest.get("holdout"):
         parts.append(f"holdout:{manifest['holdout']}")
@@ -165,6 +168,8 @@ def _signature(manifest: dict, scorers: Scorers, tests: dict[str, list[dict]]) -
     if scorers.coherence is not None and "coherence" in tests:
         parts.append(f"coherence:{scorers.coherence.signature()}")
     parts.append("n:" + ",".join(f"{p}={len(items)}" for p, items in tests.items()))
+    if bootstrap:
+        parts.append(f"bootstrap:{bootstrap}")
     parts.append(f"version:{manifest.get('discotest')}")
     return "|".join(parts)
 
@@ -191,6 +196,7 @@ class RankReport:
     signature: str
     bleu_signature: str
     scores: dict[str, dict[str, PhenomenonScore]] = field(default_factory=dict)  # system -> phenomenon -> score
+    n_bootstrap: int = 1000
 
 
 def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, systems: Sequence[str] | None = None,
@@ -216,5 +222,6 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
     for phenomenon in tests:
         scored = [s[phenomenon] for s in all_scores.values() if phenomenon in s]
         if scored:
-            rankings.append(rank_phenomenon(phenomenon, scored, bleu, holdout, n_bootstrap))
-    return RankReport(manifest, rankings, _signature(manifest, scorers, tests), bleu_signature, all_scores)
+            rankings.append(rank_phenomenon(phenomenon, scored, bleu, holdout, n_bootstrap, DEFAULT_SEED))
+    signature = _signature(manifest, scorers, tests, f"{n_bootstrap}@seed{DEFAULT_SEED}")
+    return RankReport(manifest, rankings, signature, bleu_signature, all_scores, n_bootstrap)

@@ -71,7 +71,7 @@ def render_rank_table(report: RankReport) -> str:
     skipped += m.get("skipped", [])
     if skipped:
         out += ["", f"not ranked (no model): {', '.join(dict.fromkeys(skipped))}"]
-    out += ["", f"p(next): paired bootstrap (1000 resamples) against the next system; * p < {ALPHA}",
+    out += ["", f"p(next): paired bootstrap ({report.n_bootstrap} resamples) against the next system; * p < {ALPHA}",
             report.signature, f"BLEU: {report.bleu_signature}"]
     return "\n".join(out)
 

@@ -18,6 +18,7 @@ from discotest.phenomena.contrastive import (
     score_contrastive,
 )
 from discotest.report.result import Signature
+from discotest.stats import DEFAULT_SEED
 from discotest.suites.contrastive import is_expected_word, language_pair, load_suite
 from discotest.suites.contrastive.item import ContrastiveItem
 
@@ -46,7 +47,8 @@ def evaluate(suite: str, items: Sequence[ContrastiveItem], candidate_scores: Seq
     """Judge items from per-candidate scores (higher = better)."""
     verdicts = [judge_scores(item, s) for item, s in zip(items, candidate_scores)]
     signature = Signature((("suite", suite), ("items", str(len(items))), *fields,
-                           ("test", "contrastive"), ("version", _version())))
+                           ("test", "contrastive"), ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"),
+                           ("version", _version())))
     return ContrastiveResult(suite, system, score_contrastive(verdicts, n_bootstrap), signature, verdicts)
 
 
@@ -55,7 +57,7 @@ def evaluate_translations(suite: str, items: Sequence[ContrastiveItem], translat
     """CTXPRO-style: the translation's last sentence must contain each item's expected word."""
     verdicts = [judge_translation(item, t) for item, t in zip(items, translations)]
     signature = Signature((("suite", suite), ("items", str(len(items))), ("test", "expected-word"),
-                           ("version", _version())))
+                           ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"), ("version", _version())))
     return ContrastiveResult(suite, system, score_contrastive(verdicts, n_bootstrap), signature, verdicts)
 
 
