@@ -103,7 +103,7 @@ def test_version(analyser):
 def test_missing_binary(monkeypatch):
     from discotest.lang.morph import he
 
-    monkeypatch.setattr(he.shutil, "which", lambda name: None)
+    monkeypatch.setattr(he, "program", lambda name: None)
     with pytest.raises(InputError, match="apt-get install hspell"):
         he.HebrewAnalyser()
 

