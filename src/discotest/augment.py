@@ -55,49 +55,73 @@ class AugmentCounts:
                 f"{'gender':<8} {self.gender:>10} {self.pct(self.gender):>7.2f}")
 
 
-def _check_file(path: Path, columns: int | None = None) -> int:
-    """Line count of a corpus side, failing on a missing file, an empty line or (TSV) a wrong column count."""
-    count = 0
+def _decoded(path: Path, raw: bytes, number: int) -> str:
+    """One line of a corpus side as text, checked as ``data.readers.read_lines`` checks whole files (which cannot
+    be used here: a corpus is streamed, never loaded whole)."""
+    line = raw.rstrip(b"\n")
+    line = line[:-1] if line.endswith(b"\r") else line
+    if number == 1 and line.startswith(b"\xef\xbb\xbf"):
+        line = line[3:]
+    nul = line.find(b"\0")
+    if nul >= 0:
+        raise InputError(f"NUL byte (byte {nul + 1} of the line): not a text file", path, number)
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not valid UTF-8 (byte {exc.start + 1} of the line)", path, number) from None
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, text) of a corpus side, streamed; lines end at \\n only (as everywhere in discotest)."""
     try:
         with open(path, "rb") as handle:
-            for count, raw in enumerate(handle, start=1):  # noqa: B007 - count is the result
-                line = raw.rstrip(b"\r\n")
-                if columns is None:
-                    if not line.strip():
-                        raise InputError("empty line (every sentence needs a translation)", path, count)
-                else:
-                    cells = line.split(b"\t")
-                    if len(cells) != columns or not all(c.strip() for c in cells):
-                        raise InputError("expected a source and a target separated by one tab, both non-empty",
-                                         path, count)
+            for number, raw in enumerate(handle, start=1):
+                yield number, _decoded(path, raw, number)
     except FileNotFoundError:
         raise InputError("file not found", path) from None
     except IsADirectoryError:
         raise InputError("is a directory, expected a text file", path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror})", path) from None
+
+
+def _check_file(path: Path, columns: int | None = None) -> int:
+    """Line count of a corpus side, failing on a missing, unreadable or undecodable file, an empty line or (TSV) a
+    wrong column count."""
+    count = 0
+    for count, line in _lines(path):  # noqa: B007 - count is the result
+        if columns is None:
+            if not line.strip():
+                raise InputError("empty line (every sentence needs a translation)", path, count)
+        else:
+            cells = line.split("\t")
+            if len(cells) != columns or not all(c.strip() for c in cells):
+                raise InputError("expected a source and a target separated by one tab, both non-empty", path, count)
     return count
 
 
 def _pairs(source: Path, target: Path | None) -> Iterator[tuple[str, str]]:
     """(English, other side) pairs, streamed from a plain-text pair or one TSV file."""
     if target is None:
-        with open(source, encoding="utf-8-sig", newline="") as handle:
-            for number, line in enumerate(handle, start=1):
-                try:
-                    src, tgt = line.rstrip("\r\n").split("\t")
-                except ValueError:
-                    raise InputError("expected one tab", source, number) from None
-                yield src.strip(), tgt.strip()
+        for number, line in _lines(source):
+            try:
+                src, tgt = line.split("\t")
+            except ValueError:
+                raise InputError("expected one tab", source, number) from None
+            yield src.strip(), tgt.strip()
         return
-    with open(source, encoding="utf-8-sig", newline="") as a, open(target, encoding="utf-8-sig", newline="") as b:
-        for src, tgt in zip(a, b):
-            yield src.rstrip("\r\n").strip(), tgt.rstrip("\r\n").strip()
+    for (_, src), (_, tgt) in zip(_lines(source), _lines(target)):
+        yield src.strip(), tgt.strip()
 
 
 def check_corpus(source: str | Path, target: str | Path | None = None) -> int:
     """Number of pairs; unequal sides name both files and counts, an empty line names file:line."""
     source = Path(source)
     if target is None:
-        return _check_file(source, columns=2)
+        n_pairs = _check_file(source, columns=2)
+        if n_pairs == 0:
+            raise InputError("file is empty", source)
+        return n_pairs
     target = Path(target)
     n_src, n_tgt = _check_file(source), _check_file(target)
     if n_src != n_tgt:

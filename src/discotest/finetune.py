@@ -36,18 +36,12 @@ class FinetuneReport:
 
 def read_jsonl(path: str | Path) -> list[tuple[str, str]]:
     """(src, tgt) pairs of an augment output (or any JSONL with those keys)."""
-    from discotest.data.readers import read_lines
+    from discotest.data.readers import json_objects, require
 
     pairs = []
-    for number, line in enumerate(read_lines(path), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-            src, tgt = obj["src"], obj["tgt"]
-        except (json.JSONDecodeError, KeyError, TypeError):
-            raise InputError("expected a JSON object with 'src' and 'tgt'", path, number) from None
-        if not (isinstance(src, str) and isinstance(tgt, str) and src.strip() and tgt.strip()):
+    for number, obj in json_objects(path):
+        src, tgt = require(obj, "src", str, path, number), require(obj, "tgt", str, path, number)
+        if not (src.strip() and tgt.strip()):
             raise InputError("'src' and 'tgt' must be non-empty strings", path, number)
         pairs.append((src, tgt))
     if not pairs:
