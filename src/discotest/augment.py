@@ -24,6 +24,7 @@ from pathlib import Path
 
 from discotest.coref.clusters import THIRD_PERSON, make_clusterer
 from discotest.coref.markers import is_gender_cluster, mark
+from discotest.data.readers import stream_lines
 from discotest.errors import InputError
 
 SELECTIONS = ("coref", "gender")
@@ -55,41 +56,11 @@ class AugmentCounts:
                 f"{'gender':<8} {self.gender:>10} {self.pct(self.gender):>7.2f}")
 
 
-def _decoded(path: Path, raw: bytes, number: int) -> str:
-    """One line of a corpus side as text, checked as ``data.readers.read_lines`` checks whole files (which cannot
-    be used here: a corpus is streamed, never loaded whole)."""
-    line = raw.rstrip(b"\n")
-    line = line[:-1] if line.endswith(b"\r") else line
-    if number == 1 and line.startswith(b"\xef\xbb\xbf"):
-        line = line[3:]
-    nul = line.find(b"\0")
-    if nul >= 0:
-        raise InputError(f"NUL byte (byte {nul + 1} of the line): not a text file", path, number)
-    try:
-        return line.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not valid UTF-8 (byte {exc.start + 1} of the line)", path, number) from None
-
-
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    """(line number, text) of a corpus side, streamed; lines end at \\n only (as everywhere in discotest)."""
-    try:
-        with open(path, "rb") as handle:
-            for number, raw in enumerate(handle, start=1):
-                yield number, _decoded(path, raw, number)
-    except FileNotFoundError:
-        raise InputError("file not found", path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a text file", path) from None
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", path) from None
-
-
 def _check_file(path: Path, columns: int | None = None) -> int:
     """Line count of a corpus side, failing on a missing, unreadable or undecodable file, an empty line or (TSV) a
     wrong column count."""
     count = 0
-    for count, line in _lines(path):  # noqa: B007 - count is the result
+    for count, line in stream_lines(path):  # noqa: B007 - count is the result
         if columns is None:
             if not line.strip():
                 raise InputError("empty line (every sentence needs a translation)", path, count)
@@ -103,14 +74,14 @@ def _check_file(path: Path, columns: int | None = None) -> int:
 def _pairs(source: Path, target: Path | None) -> Iterator[tuple[str, str]]:
     """(English, other side) pairs, streamed from a plain-text pair or one TSV file."""
     if target is None:
-        for number, line in _lines(source):
+        for number, line in stream_lines(source):
             try:
                 src, tgt = line.split("\t")
             except ValueError:
                 raise InputError("expected one tab", source, number) from None
             yield src.strip(), tgt.strip()
         return
-    for (_, src), (_, tgt) in zip(_lines(source), _lines(target)):
+    for (_, src), (_, tgt) in zip(stream_lines(source), stream_lines(target)):
         yield src.strip(), tgt.strip()
 
 

@@ -39,14 +39,38 @@ def read_lines(path: str | Path) -> list[str]:
     for number, line in enumerate(lines, start=1):
         if line.endswith(b"\r"):
             line = line[:-1]
-        nul = line.find(b"\0")
-        if nul >= 0:  # a binary file, or text that C tools downstream (aligners, parsers) would cut at the NUL
-            raise InputError(f"NUL byte (byte {nul + 1} of the line): not a text file", path, number)
-        try:
-            out.append(line.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise InputError(f"not valid UTF-8 (byte {exc.start + 1} of the line)", path, number) from None
+        out.append(_check_line(line, path, number))
     return out
+
+
+def _check_line(line: bytes, path: Path, number: int) -> str:
+    """One line's bytes (line end removed) as text: NUL and undecodable bytes are errors at that line."""
+    nul = line.find(b"\0")
+    if nul >= 0:  # a binary file, or text that C tools downstream (aligners, parsers) would cut at the NUL
+        raise InputError(f"NUL byte (byte {nul + 1} of the line): not a text file", path, number)
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not valid UTF-8 (byte {exc.start + 1} of the line)", path, number) from None
+
+
+def stream_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """(line number, text) of a file too big to load (corpora): the checks of ``read_lines``, one line at a time."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                line = raw[:-1] if raw.endswith(b"\n") else raw
+                line = line[:-1] if line.endswith(b"\r") else line
+                if number == 1 and line.startswith(b"\xef\xbb\xbf"):
+                    line = line[3:]
+                yield number, _check_line(line, path, number)
+    except FileNotFoundError:
+        raise InputError("file not found", path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a text file", path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror})", path) from None
 
 
 def _no_constant(name: str) -> float:
