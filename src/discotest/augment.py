@@ -26,6 +26,7 @@ from discotest.coref.clusters import THIRD_PERSON, make_clusterer
 from discotest.coref.markers import is_gender_cluster, mark
 from discotest.data.readers import stream_lines
 from discotest.errors import InputError
+from discotest.options import check_int
 
 SELECTIONS = ("coref", "gender")
 _PRONOUN = re.compile(r"\b(?:" + "|".join(sorted(THIRD_PERSON, key=len, reverse=True)) + r")\b", re.IGNORECASE)
@@ -114,6 +115,7 @@ def augment(source: str | Path, output: str | Path, target: str | Path | None = 
 
     if select not in SELECTIONS:
         raise InputError(f"--select must be one of {', '.join(SELECTIONS)}, not {select!r}")
+    check_int(chunk_size, "chunk-size")
     total_lines = check_corpus(source, target)
     clusterer = clusterer or make_clusterer(resolver)
     counts = AugmentCounts()

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from discotest.coref.markers import MARKER_TOKENS
 from discotest.errors import InputError
+from discotest.options import check_int, check_positive_float
 
 
 @dataclass
@@ -68,8 +69,9 @@ def finetune(model: str, data: str | Path, output: str | Path, *, steps: int = 1
 
     from discotest.systems.hf_models import family_of, load_seq2seq
 
-    if steps < 1 or batch_size < 1 or lr <= 0:
-        raise InputError("--steps and --batch-size must be 1 or more and --lr positive")
+    for value, name in ((steps, "steps"), (batch_size, "batch-size"), (max_length, "max-length"), (seed, "seed")):
+        check_int(value, name)
+    check_positive_float(lr, "lr")
     pairs = read_jsonl(data)
     net, tok = load_seq2seq(model, revision)
     if family_of(net, tok, model) != "marian":

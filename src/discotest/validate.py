@@ -19,6 +19,7 @@ from pathlib import Path
 from discotest.atomic import write_text_atomic
 from discotest.data.readers import csv_rows
 from discotest.errors import InputError
+from discotest.options import check_int
 from discotest.phenomena.gender import GenderVerdict
 from discotest.report.result import GenderResult
 
@@ -53,8 +54,8 @@ def _allocate(sizes: dict[tuple, int], n: int) -> dict[tuple, int]:
 
 def sample(results: Sequence[GenderResult], n: int, seed: int = 13) -> list[dict[str, str]]:
     """A stratified sample of ``n`` items across (system, language, verdict) strata."""
-    if n <= 0:
-        raise InputError("-n must be a positive number of items")
+    check_int(n, "n")
+    check_int(seed, "seed")
     strata: dict[tuple, list[tuple[GenderResult, GenderVerdict]]] = defaultdict(list)
     for result in results:
         for verdict in result.verdicts:

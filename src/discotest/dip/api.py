@@ -20,6 +20,7 @@ from discotest.dip.parse import pipeline_version
 from discotest.dip.rank import Ranking, bleu_scores, rank_phenomenon
 from discotest.dip.score import PhenomenonScore, PronounScorer, Scorers, score_system
 from discotest.errors import InputError
+from discotest.options import check_int
 
 MANIFEST = "manifest.json"
 ANAPHORA_MODES = ("swap", "system")
@@ -246,6 +247,7 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
 
     With a holdout every system is still ranked, the held-out one flagged: it is the only one not scored on
     items built from its own errors."""
+    check_int(n_bootstrap, "bootstrap")
     loaded = load_pair(data, pair, ref, data_dir, systems=systems, max_docs=max_docs)
     tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress)
     lines = _lines_of(loaded)
