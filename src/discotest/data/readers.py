@@ -164,14 +164,14 @@ def string_list(value: Any, what: str, path: str | Path | None = None, line: int
 
 
 def finite_number(text: str, what: str, path: str | Path | None = None, line: int | None = None) -> float:
-    """A number written as text (scores files): NaN and infinities are refused, they would make the
+    """A number written as text (``what`` names it: "score"). NaN and infinities are refused: they would make the
     measurement meaningless and the JSON report invalid."""
     try:
         value = float(text)
     except ValueError:
-        raise InputError(f"expected {what}, got {text[:40]!r}", path, line) from None
+        raise InputError(f"expected a {what} (one number), got {text[:40]!r}", path, line) from None
     if not math.isfinite(value):
-        raise InputError(f"{what} is {text.strip()[:20]}: only finite numbers can be compared", path, line)
+        raise InputError(f"{what} is {text.strip()[:20]!r}: only finite numbers can be compared", path, line)
     return value
 
 
@@ -183,16 +183,17 @@ def csv_rows(path: str | Path, **options) -> tuple[list[str], Iterator[tuple[int
     try:
         header = list(reader.fieldnames or [])
     except csv.Error as exc:
-        raise InputError(f"malformed CSV ({exc})", path, reader.line_num or 1) from None
+        raise InputError(f"malformed CSV ({exc})", path, 1) from None
 
     def rows() -> Iterator[tuple[int, dict[str, str]]]:
         while True:
+            start = reader.line_num + 1  # the record that fails starts after the last one read
             try:
                 row = next(reader)
             except StopIteration:
                 return
             except csv.Error as exc:
-                raise InputError(f"malformed CSV ({exc})", path, reader.line_num) from None
+                raise InputError(f"malformed CSV ({exc})", path, start) from None
             yield reader.line_num, row
 
     return header, rows()

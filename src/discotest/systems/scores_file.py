@@ -21,7 +21,7 @@ def read_scores(path: str | Path, items: Sequence[ContrastiveItem], losses: bool
         text = line.strip().split("\t")[0].split()[0] if line.strip() else ""
         if not text:
             raise InputError("empty line: expected one number per line", path, number)
-        value = finite_number(text, "one number per line", path, number)
+        value = finite_number(text, "score", path, number)
         values.append(-value if losses else value)
     if len(values) != expected:
         raise InputError(f"{len(values)} scores for {expected} candidates of {len(items)} items "
