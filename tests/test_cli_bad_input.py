@@ -130,3 +130,27 @@ def test_bad_invocation_is_one_line_exit_2(capsys, tmp_path, shared_data, name):
     assert lines[0].startswith("discotest: error: "), err
     assert "Traceback" not in err
     assert fragment in lines[0], (fragment, lines[0])
+
+
+def test_python_api_checks_numbers_too(tmp_path, shared_data):
+    """The API takes the same numbers as the CLI and refuses the same bad values, before any work is done."""
+    import discotest
+    from discotest.augment import augment
+    from discotest.dip import api as dip_api
+    from discotest.errors import InputError
+    from discotest.validate import sample
+
+    calls = [
+        (lambda: discotest.run_many("winomt", ["de"], ["google"], jobs=0), "--jobs"),
+        (lambda: discotest.run_mzprt(["QA"], inputs=["x"], window=-1), "--window"),
+        (lambda: discotest.run_mzprt(["QA"], inputs=["x"], reach=1.5), "--reach must be a whole number"),
+        (lambda: discotest.compare_mzprt("QA", "a", "b", n_bootstrap=0), "--bootstrap"),
+        (lambda: discotest.compare_mzprt("QA", "a", "b", seed=-1), "--seed"),
+        (lambda: dip_api.rank("wmt22", "de-en", n_bootstrap=10**9), "--bootstrap"),
+        (lambda: dip_api.mine("wmt22", "de-en", tmp_path / "t", max_docs=-3), "--max-docs"),
+        (lambda: sample([], n=0), "-n"),
+        (lambda: augment("x", tmp_path / "o.jsonl", chunk_size=0), "--chunk-size"),
+    ]
+    for call, fragment in calls:
+        with pytest.raises(InputError, match=fragment):
+            call()
