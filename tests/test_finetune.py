@@ -58,7 +58,7 @@ def test_finetune_three_steps_then_evaluate_with_gold_markers(tmp_path, capsys):
 def test_finetune_bad_data(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"src": "a"}\n')
-    with pytest.raises(InputError, match="bad.jsonl:1: expected a JSON object with 'src' and 'tgt'"):
+    with pytest.raises(InputError, match="bad.jsonl:1: missing field 'tgt'"):
         read_jsonl(bad)
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")

@@ -20,6 +20,7 @@ from discotest.errors import InputError
 from discotest.lang.align import DEFAULT_ALIGNER, make_aligner
 from discotest.lang.locate import LEXICON_MODES
 from discotest.lang.morph import LANGUAGES, MEASURED_COST, load_analyser
+from discotest.options import check_int
 from discotest.phenomena.gender import score_consistency, score_gender
 from discotest.pipelines.gender import Bitext, align_in_corpus, evaluate_gender
 from discotest.report.result import GenderResult, Signature
@@ -200,6 +201,8 @@ def run_many(
     """
     opts = RunOptions(suite=suite, **options)
     opts.check()
+    if jobs is not None:
+        check_int(jobs, "jobs")
     available = published_systems(suite)
     lang_list = list(LANGUAGES) if langs == "all" else list(langs)
     for lang in lang_list:

@@ -24,7 +24,9 @@ from pathlib import Path
 
 from discotest.coref.clusters import THIRD_PERSON, make_clusterer
 from discotest.coref.markers import is_gender_cluster, mark
+from discotest.data.readers import stream_lines
 from discotest.errors import InputError
+from discotest.options import check_int
 
 SELECTIONS = ("coref", "gender")
 _PRONOUN = re.compile(r"\b(?:" + "|".join(sorted(THIRD_PERSON, key=len, reverse=True)) + r")\b", re.IGNORECASE)
@@ -56,48 +58,42 @@ class AugmentCounts:
 
 
 def _check_file(path: Path, columns: int | None = None) -> int:
-    """Line count of a corpus side, failing on a missing file, an empty line or (TSV) a wrong column count."""
+    """Line count of a corpus side, failing on a missing, unreadable or undecodable file, an empty line or (TSV) a
+    wrong column count."""
     count = 0
-    try:
-        with open(path, "rb") as handle:
-            for count, raw in enumerate(handle, start=1):  # noqa: B007 - count is the result
-                line = raw.rstrip(b"\r\n")
-                if columns is None:
-                    if not line.strip():
-                        raise InputError("empty line (every sentence needs a translation)", path, count)
-                else:
-                    cells = line.split(b"\t")
-                    if len(cells) != columns or not all(c.strip() for c in cells):
-                        raise InputError("expected a source and a target separated by one tab, both non-empty",
-                                         path, count)
-    except FileNotFoundError:
-        raise InputError("file not found", path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a text file", path) from None
+    for count, line in stream_lines(path):  # noqa: B007 - count is the result
+        if columns is None:
+            if not line.strip():
+                raise InputError("empty line (every sentence needs a translation)", path, count)
+        else:
+            cells = line.split("\t")
+            if len(cells) != columns or not all(c.strip() for c in cells):
+                raise InputError("expected a source and a target separated by one tab, both non-empty", path, count)
     return count
 
 
 def _pairs(source: Path, target: Path | None) -> Iterator[tuple[str, str]]:
     """(English, other side) pairs, streamed from a plain-text pair or one TSV file."""
     if target is None:
-        with open(source, encoding="utf-8-sig", newline="") as handle:
-            for number, line in enumerate(handle, start=1):
-                try:
-                    src, tgt = line.rstrip("\r\n").split("\t")
-                except ValueError:
-                    raise InputError("expected one tab", source, number) from None
-                yield src.strip(), tgt.strip()
+        for number, line in stream_lines(source):
+            try:
+                src, tgt = line.split("\t")
+            except ValueError:
+                raise InputError("expected one tab", source, number) from None
+            yield src.strip(), tgt.strip()
         return
-    with open(source, encoding="utf-8-sig", newline="") as a, open(target, encoding="utf-8-sig", newline="") as b:
-        for src, tgt in zip(a, b):
-            yield src.rstrip("\r\n").strip(), tgt.rstrip("\r\n").strip()
+    for (_, src), (_, tgt) in zip(stream_lines(source), stream_lines(target)):
+        yield src.strip(), tgt.strip()
 
 
 def check_corpus(source: str | Path, target: str | Path | None = None) -> int:
     """Number of pairs; unequal sides name both files and counts, an empty line names file:line."""
     source = Path(source)
     if target is None:
-        return _check_file(source, columns=2)
+        n_pairs = _check_file(source, columns=2)
+        if n_pairs == 0:
+            raise InputError("file is empty", source)
+        return n_pairs
     target = Path(target)
     n_src, n_tgt = _check_file(source), _check_file(target)
     if n_src != n_tgt:
@@ -119,6 +115,7 @@ def augment(source: str | Path, output: str | Path, target: str | Path | None = 
 
     if select not in SELECTIONS:
         raise InputError(f"--select must be one of {', '.join(SELECTIONS)}, not {select!r}")
+    check_int(chunk_size, "chunk-size")
     total_lines = check_corpus(source, target)
     clusterer = clusterer or make_clusterer(resolver)
     counts = AugmentCounts()

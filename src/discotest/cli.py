@@ -24,6 +24,7 @@ from discotest.dip import commands as dip_commands
 from discotest.errors import InputError
 from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER
 from discotest.lang.locate import LEXICON_MODES
+from discotest.options import OneLineParser, float_option, int_option
 from discotest.report.html import render_html
 from discotest.report.render import (
     detail_rows,
@@ -78,21 +79,22 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
                    help="extra aligner training text: all published outputs of the language (gender suites; "
                         "default auto = only for inputs under 2000 rows) or the WMT21/22 zh-en test sets "
                         "(mzprt; default wmt)")
-    p.add_argument("--window", type=int, default=1, help="mzprt: candidate words each side of the aligned word")
-    p.add_argument("--reach", type=int, default=0,
+    p.add_argument("--window", type=int_option("window"), default=1,
+                   help="mzprt: candidate words each side of the aligned word")
+    p.add_argument("--reach", type=int_option("reach"), default=0,
                    help="mzprt: also accept an unclaimed right pronoun up to N words beyond the window (0 = paper)")
     p.add_argument("--bleu", action="store_true", help="mzprt: also report sacrebleu BLEU")
     p.add_argument("--lexicon", choices=LEXICON_MODES, default="on",
                    help="use the entity lexicon to confirm or find the target entity")
     p.add_argument("--no-cache", dest="use_cache", action="store_false", help="recompute alignments")
-    p.add_argument("--jobs", "-j", type=int, default=None, help="worker processes for several languages")
+    p.add_argument("--jobs", "-j", type=int_option("jobs"), default=None, help="worker processes for several languages")
     c = p.add_argument_group("contrastive suites (voita-*, bawden-*, scat, ctxpro-*, jazp, winox-mt, contrapro)")
     c.add_argument("--scores", metavar="FILE", help="one score per candidate line, suite order (higher = better)")
     c.add_argument("--scores-are-losses", action="store_true", help="the --scores file holds losses (lower = better)")
     c.add_argument("--model", metavar="NAME_OR_PATH",
                    help="Hugging Face seq2seq or CTranslate2 model: scores the candidates (contrastive suites) or "
                         "translates the suite (gender suites)")
-    c.add_argument("--context", type=int, action="append", default=[], metavar="K",
+    c.add_argument("--context", type=int_option("context"), action="append", default=[], metavar="K",
                    help="context sentences given to --model (repeat to run several sizes; default 0)")
     c.add_argument("--compare", action="store_true", help="paired test between the two systems or context sizes")
     c.add_argument("--baseline", action="append", default=[], choices=("majority", "cooccur", "cooccur-st"),
@@ -102,7 +104,7 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
                    help="contrapro: context files written by ContraPro's scripts (N lines per item, N = --context)")
     c.add_argument("--opensubtitles", metavar="PREFIX",
                    help="contrapro: rebuild the context from OPUS OpenSubtitles2018.de-en.{ids,en,de} at PREFIX")
-    c.add_argument("--batch-size", type=int, default=32, help="--model: candidates per batch")
+    c.add_argument("--batch-size", type=int_option("batch-size"), default=32, help="--model: candidates per batch")
     c.add_argument("--device", default="cpu", help="--model: torch device (cpu, cuda, cuda:1 …)")
     c.add_argument("--separator", default=" ",
                    help="--model: joins context and current sentence, source and target side (default: a space)")
@@ -121,8 +123,9 @@ def _add_model_options(g) -> None:
     """Decoding and marker options of a translating model (run --model, translate)."""
     from discotest.translate import MARKERS
 
-    g.add_argument("--beam", type=int, default=4, help="beam size (default 4)")
-    g.add_argument("--max-length", type=int, default=256, help="maximum source/output tokens (default 256)")
+    g.add_argument("--beam", type=int_option("beam"), default=4, help="beam size (default 4)")
+    g.add_argument("--max-length", type=int_option("max-length"), default=256,
+                   help="maximum source/output tokens (default 256)")
     g.add_argument("--markers", choices=MARKERS, default="none",
                    help="coreference markers on the source: from the English resolver or the suite's gold cluster")
     g.add_argument("--resolver", choices=("rules", "fastcoref"), default="rules", help="--markers predicted: resolver")
@@ -148,10 +151,10 @@ def _add_compare(sub: argparse._SubParsersAction) -> None:
                    help="hypothesis file (give two, or one and --system)")
     p.add_argument("--system", "-s", action="append", default=[],
                    help="published system (give two, or one and --input)")
-    p.add_argument("--bootstrap", type=int, default=1000, help="paired bootstrap resamples")
-    p.add_argument("--seed", type=int, default=12345)
-    p.add_argument("--window", type=int, default=1)
-    p.add_argument("--reach", type=int, default=0)
+    p.add_argument("--bootstrap", type=int_option("bootstrap"), default=1000, help="paired bootstrap resamples")
+    p.add_argument("--seed", type=int_option("seed"), default=12345)
+    p.add_argument("--window", type=int_option("window"), default=1)
+    p.add_argument("--reach", type=int_option("reach"), default=0)
     p.add_argument("--align-extra", choices=("none", "wmt"), default="wmt")
     p.add_argument("--no-cache", dest="use_cache", action="store_false")
 
@@ -166,7 +169,7 @@ def _add_coref(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--system", "-s", default="all", help="published systems for --lang (default all)")
     p.add_argument("--suite-version", default="current")
     p.add_argument("--format", "-f", choices=("text", "json"), default="text")
-    p.add_argument("--jobs", "-j", type=int, default=None)
+    p.add_argument("--jobs", "-j", type=int_option("jobs"), default=None)
 
 
 def _cmd_coref(args: argparse.Namespace) -> int:
@@ -200,10 +203,10 @@ def _add_validate(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--suite", default="winomt")
     s.add_argument("--lang", "-l", required=True, help="language(s), comma-separated, or 'all'")
     s.add_argument("--system", "-s", required=True, help="published system(s), comma-separated, or 'all'")
-    s.add_argument("-n", type=int, default=50, help="items in the sample")
-    s.add_argument("--seed", type=int, default=13)
+    s.add_argument("-n", type=int_option("n"), default=50, help="items in the sample")
+    s.add_argument("--seed", type=int_option("seed"), default=13)
     s.add_argument("--output", "-o", required=True, metavar="CSV")
-    s.add_argument("--jobs", "-j", type=int, default=None)
+    s.add_argument("--jobs", "-j", type=int_option("jobs"), default=None)
     f = action.add_parser("score", help="score a filled sample CSV", parents=[_common()])
     f.add_argument("csv", help="the filled sample")
     f.add_argument("--format", choices=("text", "json"), default="text")
@@ -220,7 +223,7 @@ def _add_translate(sub: argparse._SubParsersAction) -> None:
                    help="Hugging Face seq2seq (Marian, M2M100, mBART-50, NLLB) or CTranslate2 model")
     p.add_argument("--output", "-o", required=True, help="translations, one per line (what run --input reads)")
     p.add_argument("--suite-version", default="current")
-    p.add_argument("--batch-size", type=int, default=16, help="sentences per batch")
+    p.add_argument("--batch-size", type=int_option("batch-size"), default=16, help="sentences per batch")
     p.add_argument("--device", default="cpu", help="torch device (cpu, cuda, cuda:1 …)")
     p.add_argument("--no-cache", dest="use_cache", action="store_false", help="translate even cached sentences")
     _add_model_options(p)
@@ -250,7 +253,7 @@ def _add_augment(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resolver", choices=("rules", "fastcoref"), default="rules")
     p.add_argument("--output", "-o", required=True, help="JSONL of selected pairs")
     p.add_argument("--summary", help="the counts as JSON (default: OUTPUT.summary.json)")
-    p.add_argument("--chunk-size", type=int, default=1000, help="lines per resolver batch")
+    p.add_argument("--chunk-size", type=int_option("chunk-size"), default=1000, help="lines per resolver batch")
 
 
 def _cmd_augment(args: argparse.Namespace) -> int:
@@ -270,13 +273,13 @@ def _add_finetune(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", "-m", required=True, help="Marian (Opus-MT) model directory or hub name")
     p.add_argument("--data", required=True, help="JSONL from `discotest augment`")
     p.add_argument("--output", "-o", required=True, help="directory for the fine-tuned model")
-    p.add_argument("--steps", type=int, default=1000)
-    p.add_argument("--batch-size", type=int, default=16)
-    p.add_argument("--lr", type=float, default=5e-5)
-    p.add_argument("--max-length", type=int, default=128)
+    p.add_argument("--steps", type=int_option("steps"), default=1000)
+    p.add_argument("--batch-size", type=int_option("batch-size"), default=16)
+    p.add_argument("--lr", type=float_option("lr"), default=5e-5)
+    p.add_argument("--max-length", type=int_option("max-length"), default=128)
     p.add_argument("--no-markers", dest="markers", action="store_false", help="do not add <ENTk> tokens")
     p.add_argument("--device", default="cpu")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int_option("seed"), default=1)
 
 
 def _cmd_finetune(args: argparse.Namespace) -> int:
@@ -296,7 +299,7 @@ def _add_data(sub: argparse._SubParsersAction) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="discotest", description="Discourse test bench for machine translation.", parents=[_common()]
     )
     parser.add_argument("--version", action="version", version=f"discotest {api.package_version('discotest')}")

@@ -19,7 +19,10 @@ class InputError(Exception):
         super().__init__(self.one_line())
 
     def one_line(self) -> str:
+        """The message on one line, whatever text from the input it quotes (line breaks are shown escaped)."""
         if self.path is None:
-            return self.detail
-        where = self.path if self.line is None else f"{self.path}:{self.line}"
-        return f"{where}: {self.detail}"
+            text = self.detail
+        else:
+            where = self.path if self.line is None else f"{self.path}:{self.line}"
+            text = f"{where}: {self.detail}"
+        return "\\n".join(text.splitlines())

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from discotest.coref.markers import MARKER_TOKENS
 from discotest.errors import InputError
+from discotest.options import check_int, check_positive_float
 
 
 @dataclass
@@ -36,18 +37,12 @@ class FinetuneReport:
 
 def read_jsonl(path: str | Path) -> list[tuple[str, str]]:
     """(src, tgt) pairs of an augment output (or any JSONL with those keys)."""
-    from discotest.data.readers import read_lines
+    from discotest.data.readers import json_objects, require
 
     pairs = []
-    for number, line in enumerate(read_lines(path), start=1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-            src, tgt = obj["src"], obj["tgt"]
-        except (json.JSONDecodeError, KeyError, TypeError):
-            raise InputError("expected a JSON object with 'src' and 'tgt'", path, number) from None
-        if not (isinstance(src, str) and isinstance(tgt, str) and src.strip() and tgt.strip()):
+    for number, obj in json_objects(path):
+        src, tgt = require(obj, "src", str, path, number), require(obj, "tgt", str, path, number)
+        if not (src.strip() and tgt.strip()):
             raise InputError("'src' and 'tgt' must be non-empty strings", path, number)
         pairs.append((src, tgt))
     if not pairs:
@@ -74,8 +69,9 @@ def finetune(model: str, data: str | Path, output: str | Path, *, steps: int = 1
 
     from discotest.systems.hf_models import family_of, load_seq2seq
 
-    if steps < 1 or batch_size < 1 or lr <= 0:
-        raise InputError("--steps and --batch-size must be 1 or more and --lr positive")
+    for value, name in ((steps, "steps"), (batch_size, "batch-size"), (max_length, "max-length"), (seed, "seed")):
+        check_int(value, name)
+    check_positive_float(lr, "lr")
     pairs = read_jsonl(data)
     net, tok = load_seq2seq(model, revision)
     if family_of(net, tok, model) != "marian":

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from discotest.atomic import write_text_atomic
-from discotest.data.readers import read_lines
+from discotest.data.readers import csv_rows
 from discotest.errors import InputError
+from discotest.options import check_int
 from discotest.phenomena.gender import GenderVerdict
 from discotest.report.result import GenderResult
 
@@ -53,8 +54,8 @@ def _allocate(sizes: dict[tuple, int], n: int) -> dict[tuple, int]:
 
 def sample(results: Sequence[GenderResult], n: int, seed: int = 13) -> list[dict[str, str]]:
     """A stratified sample of ``n`` items across (system, language, verdict) strata."""
-    if n <= 0:
-        raise InputError("-n must be a positive number of items")
+    check_int(n, "n")
+    check_int(seed, "seed")
     strata: dict[tuple, list[tuple[GenderResult, GenderVerdict]]] = defaultdict(list)
     for result in results:
         for verdict in result.verdicts:
@@ -86,16 +87,16 @@ def write_sample(path: str | Path, rows: Sequence[dict[str, str]]) -> None:
 
 def read_filled(path: str | Path) -> list[dict[str, str]]:
     """Rows of a filled sample; every human answer must be yes or no (the note may stay empty)."""
-    text = "\n".join(read_lines(path))
-    reader = csv.DictReader(io.StringIO(text))
-    missing = [c for c in COLUMNS[:-1] if c not in (reader.fieldnames or [])]
+    header, reader = csv_rows(path)
+    missing = [c for c in COLUMNS[:-1] if c not in header]
     if missing:
         raise InputError(f"not a discotest validation sample: missing column(s) {', '.join(missing)}", path, 1)
     rows = []
-    for row in reader:
-        line = reader.line_num
+    for line, row in reader:
         if None in row:
             raise InputError("more cells than columns", path, line)
+        if None in row.values():
+            raise InputError("fewer cells than columns", path, line)
         for column in ("aligned_word_correct", "gender_correct"):
             value = (row.get(column) or "").strip().lower()
             if value not in (YES, NO):

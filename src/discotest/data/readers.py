@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from discotest.errors import InputError
 
@@ -35,11 +39,62 @@ def read_lines(path: str | Path) -> list[str]:
     for number, line in enumerate(lines, start=1):
         if line.endswith(b"\r"):
             line = line[:-1]
-        try:
-            out.append(line.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            raise InputError(f"not valid UTF-8 (byte {exc.start + 1} of the line)", path, number) from None
+        out.append(_check_line(line, path, number))
     return out
+
+
+def _check_line(line: bytes, path: Path, number: int) -> str:
+    """One line's bytes (line end removed) as text: NUL and undecodable bytes are errors at that line."""
+    nul = line.find(b"\0")
+    if nul >= 0:  # a binary file, or text that C tools downstream (aligners, parsers) would cut at the NUL
+        raise InputError(f"NUL byte (byte {nul + 1} of the line): not a text file", path, number)
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not valid UTF-8 (byte {exc.start + 1} of the line)", path, number) from None
+
+
+def stream_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """(line number, text) of a file too big to load (corpora): the checks of ``read_lines``, one line at a time."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                line = raw[:-1] if raw.endswith(b"\n") else raw
+                line = line[:-1] if line.endswith(b"\r") else line
+                if number == 1 and line.startswith(b"\xef\xbb\xbf"):
+                    line = line[3:]
+                yield number, _check_line(line, path, number)
+    except FileNotFoundError:
+        raise InputError("file not found", path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a text file", path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror})", path) from None
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number a measurement can use")
+
+
+def loads(text: str, path: str | Path | None = None, line: int | None = None) -> Any:
+    """``json.loads`` that refuses NaN/Infinity (Python accepts them, other JSON readers do not) and reports any
+    problem, too-deep nesting included, as an InputError at ``path``/``line``."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        where = line if line is not None else exc.lineno
+        raise InputError(f"not valid JSON ({exc.msg}, column {exc.colno})", path, where) from None
+    except ValueError as exc:  # from _no_constant, or a number too long to convert
+        raise InputError(f"not valid JSON ({exc})", path, line) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply", path, line) from None
+
+
+def read_json(path: str | Path) -> Any:
+    """A whole JSON file, through ``read_lines`` (so a missing, unreadable, binary or non-UTF-8 file is reported the
+    same way as for text files)."""
+    return loads("\n".join(read_lines(path)), path)
 
 
 def json_objects(path: str | Path) -> Iterator[tuple[int, dict]]:
@@ -47,10 +102,98 @@ def json_objects(path: str | Path) -> Iterator[tuple[int, dict]]:
     for number, line in enumerate(read_lines(path), start=1):
         if not line.strip():
             continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not valid JSON ({exc.msg})", path, number) from None
+        row = loads(line, path, number)
         if not isinstance(row, dict):
             raise InputError("expected a JSON object", path, number)
         yield number, row
+
+
+_TYPE_NAMES = {str: "a string", bool: "true or false", int: "a whole number", float: "a number", list: "a list",
+               dict: "an object", type(None): "null"}
+
+
+def type_name(value: Any) -> str:
+    """What a JSON value is, in the words of an error message."""
+    if isinstance(value, bool):
+        return "true/false"
+    return _TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def check_type(value: Any, types: type | tuple[type, ...], what: str, path: str | Path | None = None,
+               line: int | None = None) -> Any:
+    """``value`` if it is one of ``types``, else an InputError saying what ``what`` must be.
+
+    ``bool`` is not accepted as a number (JSON's true is not 1 here), ``float`` accepts whole numbers, and a
+    number must be finite."""
+    types = types if isinstance(types, tuple) else (types,)
+    ok = isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
+    if not ok and float in types and isinstance(value, int) and not isinstance(value, bool):
+        ok = True
+    if not ok:
+        wanted = " or ".join(_TYPE_NAMES.get(t, t.__name__) for t in types)
+        raise InputError(f"{what} must be {wanted}, not {type_name(value)}", path, line)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise InputError(f"{what} must be a finite number, not {value}", path, line)
+    return value
+
+
+_MISSING = object()
+
+
+def require(obj: dict, key: str, types: type | tuple[type, ...], path: str | Path | None = None,
+            line: int | None = None, default: Any = _MISSING, what: str | None = None) -> Any:
+    """``obj[key]`` checked against ``types``; a missing key is an InputError unless a ``default`` is given (which
+    is returned as is, unchecked). ``what`` names the item in the message (default: ``field 'key'``)."""
+    what = what or f"field {key!r}"
+    if not isinstance(obj, dict):
+        raise InputError(f"expected a JSON object, not {type_name(obj)}", path, line)
+    if key not in obj:
+        if default is not _MISSING:
+            return default
+        raise InputError(f"missing {what}", path, line)
+    return check_type(obj[key], types, what, path, line)
+
+
+def string_list(value: Any, what: str, path: str | Path | None = None, line: int | None = None) -> list[str]:
+    """A JSON list of strings (an error names ``what``)."""
+    check_type(value, list, what, path, line)
+    for element in value:
+        if not isinstance(element, str):
+            raise InputError(f"{what} must be a list of strings, but holds {type_name(element)}", path, line)
+    return value
+
+
+def finite_number(text: str, what: str, path: str | Path | None = None, line: int | None = None) -> float:
+    """A number written as text (``what`` names it: "score"). NaN and infinities are refused: they would make the
+    measurement meaningless and the JSON report invalid."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(f"expected a {what} (one number), got {text[:40]!r}", path, line) from None
+    if not math.isfinite(value):
+        raise InputError(f"{what} is {text.strip()[:20]!r}: only finite numbers can be compared", path, line)
+    return value
+
+
+def csv_rows(path: str | Path, **options) -> tuple[list[str], Iterator[tuple[int, dict[str, str]]]]:
+    """(header, iterator of (line number, row)) of a CSV file read through ``read_lines``; a malformed row
+    (a field over the csv module's size limit, a stray quote under strict dialects) is an InputError at its line."""
+    text = "\n".join(read_lines(path))
+    reader = csv.DictReader(io.StringIO(text), **options)
+    try:
+        header = list(reader.fieldnames or [])
+    except csv.Error as exc:
+        raise InputError(f"malformed CSV ({exc})", path, 1) from None
+
+    def rows() -> Iterator[tuple[int, dict[str, str]]]:
+        while True:
+            start = reader.line_num + 1  # the record that fails starts after the last one read
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                raise InputError(f"malformed CSV ({exc})", path, start) from None
+            yield reader.line_num, row
+
+    return header, rows()

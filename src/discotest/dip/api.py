@@ -13,13 +13,14 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 
 from discotest.atomic import write_text_atomic
-from discotest.data.readers import read_lines
+from discotest.data.readers import check_type, json_objects, read_json, read_lines, require
 from discotest.dip.documents import DATASETS, PairData, load_pair
-from discotest.dip.mine import PHENOMENA, CoherenceModel, Progress, mine_all, parse_lines
+from discotest.dip.mine import PHENOMENA, CoherenceModel, Parses, Progress, mine_all, parse_lines
 from discotest.dip.parse import pipeline_version
 from discotest.dip.rank import Ranking, bleu_scores, rank_phenomenon
 from discotest.dip.score import PhenomenonScore, PronounScorer, Scorers, score_system
 from discotest.errors import InputError
+from discotest.options import check_int
 from discotest.stats import DEFAULT_SEED
 
 MANIFEST = "manifest.json"
@@ -119,25 +120,65 @@ def mine(data: str, pair: str, out_dir: str | Path, ref: str = "A", holdout: str
     return manifest
 
 
+# fields every mined item of a phenomenon needs (beyond "id" and "sentences"), with their JSON types
+ITEM_FIELDS: dict[str, dict[str, type]] = {
+    "lexical": {"lemma": str, "ref_count": int},
+    "connectives": {"token": int, "connective": str, "sense": str},
+    "anaphora": {"token": int, "pronoun": str},
+    "coherence": {},
+}
+
+
+def _check_item(item: dict, phenomenon: str, file: Path, line: int, n_lines: int | None) -> dict:
+    """A mined item has the fields its scorer reads, of the right types, and line numbers inside the pair."""
+    require(item, "id", str, file, line)
+    sentences = require(item, "sentences", list, file, line)
+    if not sentences:
+        raise InputError("field 'sentences' is empty", file, line)
+    for i in sentences:
+        check_type(i, int, "field 'sentences'", file, line)
+        if i < 0 or (n_lines is not None and i >= n_lines):
+            raise InputError(f"sentence {i} is outside the pair's {n_lines} lines", file, line)
+    for key, kind in ITEM_FIELDS[phenomenon].items():
+        if require(item, key, kind, file, line) is not None and kind is int and item[key] < 0:
+            raise InputError(f"field {key!r} must be 0 or more, not {item[key]}", file, line)
+    return item
+
+
 def read_tests(tests_dir: str | Path) -> tuple[dict, dict[str, list[dict]]]:
+    """The manifest and the items of a folder written by ``mine``; a hand-edited or damaged one is an InputError
+    naming the file and line (its phenomena must be known names, so no path in it leaves the folder)."""
     folder = Path(tests_dir)
     path = folder / MANIFEST
     if not path.is_file():
         raise InputError(f"no {MANIFEST} here: not a test set made by 'discotest mine dip'", folder)
-    try:
-        manifest = json.loads(path.read_text("utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not JSON ({exc.msg})", path, exc.lineno) from None
+    manifest = check_type(read_json(path), dict, "the manifest", path)
+    for key in ("data", "pair", "ref"):
+        require(manifest, key, str, path)
+    counts = require(manifest, "counts", dict, path, default={})
+    n_lines = require(manifest, "pair_lines", int, path, default=None)
+    if n_lines is not None and n_lines < 1:
+        raise InputError(f"field 'pair_lines' must be 1 or more, not {n_lines}", path)
     tests: dict[str, list[dict]] = {}
-    for phenomenon in manifest.get("counts", {}):
+    for phenomenon in counts:
+        if phenomenon not in ITEM_FIELDS:
+            raise InputError(f"unknown phenomenon {phenomenon[:40]!r} in 'counts' (known: {', '.join(PHENOMENA)})",
+                             path)
         file = folder / f"{phenomenon}.jsonl"
-        tests[phenomenon] = []
-        for n, line in enumerate(read_lines(file), 1):
-            try:
-                tests[phenomenon].append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise InputError(f"not JSON ({exc.msg})", file, n) from None
+        tests[phenomenon] = [_check_item(item, phenomenon, file, n, n_lines) for n, item in json_objects(file)]
     return manifest, tests
+
+
+def _check_tokens(tests: dict[str, list[dict]], ref: Parses, where: Path) -> None:
+    """Token positions of the items point into the reference sentence they name (a test set mined with another
+    parser, or edited by hand, would otherwise fail deep inside scoring)."""
+    for phenomenon, items in tests.items():
+        for item in items:
+            if "token" in item:
+                line = item["sentences"][-1] if phenomenon == "anaphora" else item["sentences"][0]
+                if item["token"] >= len(ref[line]):
+                    raise InputError(f"{phenomenon} item {item['id']}: token {item['token']} is outside the "
+                                     f"{len(ref[line])} tokens of reference line {line}", where)
 
 
 def read_input(path: str | Path, n_lines: int, what: str) -> list[str]:
@@ -182,7 +223,11 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
     pair = load_pair(manifest["data"], manifest["pair"], manifest["ref"], data_dir, systems=[])
     lines = read_input(input_path, pair.n_lines, f"{pair.data} {pair.pair}")
     wanted = sorted({i for items in tests.values() for item in items for i in item["sentences"]})
+    if wanted and wanted[-1] >= pair.n_lines:
+        raise InputError(f"the test set names line {wanted[-1]}, but {pair.data} {pair.pair} has {pair.n_lines}",
+                         Path(tests_dir) / MANIFEST)
     ref = parse_lines(pair.reference, wanted, use_cache)
+    _check_tokens(tests, ref, Path(tests_dir))
     sys = parse_lines(lines, wanted, use_cache)
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
     scores = score_system(Path(input_path).name, lines, tests, pair.reference, ref, sys, scorers)
@@ -208,6 +253,7 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
 
     With a holdout every system is still ranked, the held-out one flagged: it is the only one not scored on
     items built from its own errors."""
+    check_int(n_bootstrap, "bootstrap")
     loaded = load_pair(data, pair, ref, data_dir, systems=systems, max_docs=max_docs)
     tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress)
     lines = _lines_of(loaded)

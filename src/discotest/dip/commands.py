@@ -13,6 +13,7 @@ from discotest.dip import api
 from discotest.dip.documents import pair_paths, system_paths
 from discotest.dip.mine import PHENOMENA
 from discotest.errors import InputError
+from discotest.options import int_option
 
 
 def add_run_options(p: argparse.ArgumentParser) -> None:
@@ -32,7 +33,8 @@ def _pair_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ref", default="A", help="reference to mine against (default A; some pairs have B)")
     p.add_argument("--holdout", metavar="SYSTEM", help="mine without this system")
     p.add_argument("--systems", metavar="A,B,…", help="use only these systems (default: all of the pair)")
-    p.add_argument("--max-docs", type=int, metavar="N", help="only the first N documents (quick runs)")
+    p.add_argument("--max-docs", type=int_option("max-docs"), metavar="N",
+                   help="only the first N documents (quick runs)")
     p.add_argument("--phenomena", default=",".join(PHENOMENA),
                    help=f"comma-separated subset of {','.join(PHENOMENA)} (default: all)")
     p.add_argument("--no-cache", dest="use_cache", action="store_false", help="reparse instead of using the cache")
@@ -49,7 +51,8 @@ def add_commands(sub: argparse._SubParsersAction, common: Callable[[], argparse.
     r.add_argument("--anaphora-mode", choices=api.ANAPHORA_MODES, default=api.DEFAULT_ANAPHORA_MODE,
                    help="score the reference with the system's pronoun swapped in (default), or the system "
                         "sentence in its own context (the paper's Eq. 1 taken literally)")
-    r.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="paired bootstrap resamples")
+    r.add_argument("--bootstrap", type=int_option("bootstrap"), default=1000, metavar="N",
+                   help="paired bootstrap resamples")
     r.add_argument("--format", "-f", choices=("text", "json", "html"), default="text")
     r.add_argument("--details", metavar="FILE", help="write one JSON line per item and system with its verdict")
     r.add_argument("--output", "-o", metavar="FILE", help="write the report here instead of stdout")

@@ -14,6 +14,7 @@ from pathlib import Path
 from discotest.data.readers import read_lines
 from discotest.data.registry import data_dir as resolve_data_dir
 from discotest.errors import InputError
+from discotest.options import check_int
 
 # --data name -> (folder under the data directory, file prefix)
 DATASETS = {"wmt21": ("wmt21_news", "newstest2021"), "wmt22": ("wmt22_general", "generaltest2022")}
@@ -117,6 +118,8 @@ def load_pair(
     max_docs: int | None = None,
 ) -> PairData:
     """Read a pair; every file must have the source's line count (else InputError naming file and counts)."""
+    if max_docs is not None:
+        check_int(max_docs, "max-docs")
     paths = pair_paths(data, pair, ref, root)
     available = system_paths(data, pair, root)
     if systems is not None:

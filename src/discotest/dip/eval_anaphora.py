@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from discotest.data.readers import json_objects
+from discotest.data.readers import json_objects, require
 from discotest.data.registry import data_dir
 from discotest.errors import InputError
 
@@ -66,7 +66,8 @@ def read_pairs(path: str | Path, language: str | None = None) -> list[AnaphoraPa
         if ctx[len(ctx) - len(ref):] == ref:  # the context ends with the sentence itself
             ctx = ctx[:len(ctx) - len(ref)]
         out.append(AnaphoraPair(tuple(split_sentences(ctx)), " ".join(ref), " ".join(sys_),
-                                str(record.get("origin", "")), record.get("sample_id"), language))
+                                str(record.get("origin", "")),
+                                require(record, "sample_id", (int, type(None)), path, number, default=None), language))
     return out
 
 

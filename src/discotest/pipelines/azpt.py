@@ -27,6 +27,7 @@ from discotest.lang.align import DEFAULT_ALIGNER, align_cached, make_aligner
 from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.pronouns import load_zh_en
 from discotest.lang.tokenize import normalise_moses
+from discotest.options import check_int
 from discotest.phenomena.zero_pronoun import (
     ZPVerdict,
     candidate_span,
@@ -407,8 +408,8 @@ def run_mzprt(
     published outputs). ``progress`` is called with 1 per finished result.
     """
     root = str(data_dir) if data_dir else None
-    if window < 0 or reach < 0:
-        raise InputError("--window and --reach must be 0 or more")
+    check_int(window, "window")
+    check_int(reach, "reach")
     domain_list = _domain_list(domains)
     inputs = list(inputs or [])
     if not inputs and not systems:
@@ -571,6 +572,9 @@ def compare_mzprt(
     if isinstance(domain, str) and domain == "all":
         raise InputError("compare needs one --domain")
     check_domain(domain)
+    check_int(n_bootstrap, "bootstrap")
+    if seed is not None:
+        check_int(seed, "seed")
     a, b = run_mzprt([domain], inputs=[input_a, input_b], data_dir=data_dir, window=window,
                      use_cache=use_cache, progress=progress, extra=extra, aligner=aligner, reach=reach)
     return compare_results(a, b, load_mzprt(domain, data_dir), n_bootstrap, seed)

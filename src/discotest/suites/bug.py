@@ -8,12 +8,10 @@ label, and the neutral ones, take part in accuracy but not in ΔS.
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 
 from discotest.data import registry
-from discotest.data.readers import read_lines
+from discotest.data.readers import csv_rows
 from discotest.errors import InputError
 from discotest.suites.winomt import GenderItem, read_gender_tsv
 
@@ -26,14 +24,15 @@ def _key(sentence: str, profession: str) -> tuple[str, str]:
 
 def read_stereotypes(path: str | Path) -> dict[tuple[str, str], str | None]:
     """(sentence, profession) -> pro / anti / None from BUG's annotated gold CSV."""
-    text = "\n".join(read_lines(path))
     out: dict[tuple[str, str], str | None] = {}
-    reader = csv.DictReader(io.StringIO(text))
-    for row in reader:
+    _, reader = csv_rows(path)
+    for line, row in reader:
+        if None in row.values():
+            raise InputError("fewer cells than columns", path, line)
         try:
             out[_key(row["sentence_text"], row["profession"])] = _STEREOTYPE[row["stereotype"].strip()]
         except KeyError as exc:
-            raise InputError(f"missing column or unknown stereotype value ({exc})", path, reader.line_num) from None
+            raise InputError(f"missing column or unknown stereotype value ({exc})", path, line) from None
     return out
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from discotest.data import registry
-from discotest.data.readers import json_objects
+from discotest.data.readers import json_objects, require
 from discotest.errors import InputError
 
 LANGUAGES = ("de", "fr", "ru")
@@ -60,20 +60,20 @@ def read_winox(path: str | Path) -> list[WinoxItem]:
         missing = [name for name in REQUIRED if name not in row]
         if missing:
             raise InputError(f"missing Wino-X field {missing[0]!r}", path, number)
-        try:
-            answer = int(row["answer"])
-        except (TypeError, ValueError):
-            raise InputError(f"answer must be 1 or 2, not {row['answer']!r}", path, number) from None
-        if answer not in (1, 2):
-            raise InputError(f"answer must be 1 or 2, not {answer}", path, number)
+        answer = require(row, "answer", (int, str), path, number)
+        if answer not in (1, 2, "1", "2"):
+            raise InputError(f"answer must be 1 or 2, not {answer!r}"[:80], path, number)
+        answer = int(answer)
         texts = [row[name] for name in REQUIRED if name != "answer"]
         if not all(isinstance(t, str) and t.strip() for t in texts):
             raise InputError("sentence, translations and pronouns must be non-empty strings", path, number)
+        qid = require(row, "qID", (str, int), path, number, default=f"line-{number}")
         items.append(WinoxItem(
-            index=len(items), qid=str(row.get("qID", f"line-{number}")), sentence=row["sentence"].strip(),
+            index=len(items), qid=str(qid), sentence=row["sentence"].strip(),
             translations=(row["translation1"].strip(), row["translation2"].strip()), answer=answer,
             pronouns=(row["pronoun1"].strip(), row["pronoun2"].strip()),
-            referents=(str(row.get("referent1_en", "")), str(row.get("referent2_en", ""))), line=number,
+            referents=(require(row, "referent1_en", str, path, number, default=""),
+                       require(row, "referent2_en", str, path, number, default="")), line=number,
         ))
     if not items:
         raise InputError("no Wino-X items in the file", path)

@@ -4,11 +4,10 @@ holds losses."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from discotest.data.readers import read_lines
+from discotest.data.readers import finite_number, read_lines
 from discotest.errors import InputError
 from discotest.suites.contrastive.item import ContrastiveItem
 
@@ -20,12 +19,9 @@ def read_scores(path: str | Path, items: Sequence[ContrastiveItem], losses: bool
     values = []
     for number, line in enumerate(lines, start=1):
         text = line.strip().split("\t")[0].split()[0] if line.strip() else ""
-        try:
-            value = float(text)
-        except ValueError:
-            raise InputError(f"expected one number per line, got {line[:40]!r}", path, number) from None
-        if math.isnan(value):
-            raise InputError("score is NaN", path, number)
+        if not text:
+            raise InputError("empty line: expected one number per line", path, number)
+        value = finite_number(text, "score", path, number)
         values.append(-value if losses else value)
     if len(values) != expected:
         raise InputError(f"{len(values)} scores for {expected} candidates of {len(items)} items "

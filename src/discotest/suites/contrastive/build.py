@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 from discotest.atomic import write_text_atomic
+from discotest.data.readers import check_type, json_objects, require
 from discotest.errors import InputError
 
 FORMS = {
@@ -164,18 +165,25 @@ def swap_chain(target: str, chain: list, new: str) -> str:
 
 def build_item(row: dict, replacement: str | None = None, where: str | None = None, line: int | None = None) -> dict:
     """One suite JSONL row from one annotated row."""
-    for name in ("target", "chain"):
-        if name not in row:
-            raise InputError(f"missing field {name!r}", where, line)
-    target, chain = row["target"], row["chain"]
-    if not isinstance(chain, list) or not chain:
+    target, chain = require(row, "target", str, where, line), require(row, "chain", list, where, line)
+    if not chain:
         raise InputError("field 'chain' must be a non-empty list of token positions", where, line)
     tokens = target.split()
-    try:
-        positions = [e if isinstance(e, int) else e["token"] for e in chain]
-        first = _split(tokens[positions[0]])[1].lower()
-    except (IndexError, KeyError, TypeError):
-        raise InputError(f"chain {chain} does not point into the {len(tokens)} target tokens", where, line) from None
+    positions = []
+    for entry in chain:
+        if isinstance(entry, dict):
+            position = require(entry, "token", int, where, line, what="field 'token' of a chain entry")
+            case = require(entry, "case", (str, type(None)), where, line, default=None,
+                           what="field 'case' of a chain entry")
+            if case is not None and case not in FORMS["he"]:
+                raise InputError(f"chain case {case[:20]!r} is not one of {', '.join(FORMS['he'])}", where, line)
+        else:
+            position = check_type(entry, int, "a chain entry (a token position, or an object)", where, line)
+        if not 0 <= position < len(tokens):
+            raise InputError(f"chain position {position} does not point into the {len(tokens)} target tokens",
+                             where, line)
+        positions.append(position)
+    first = _split(tokens[positions[0]])[1].lower()
     if first not in _LOOKUP:
         raise InputError(f"chain starts at {tokens[positions[0]]!r}, not a he/she/it/they pronoun", where, line)
     old = _LOOKUP[first][0]
@@ -194,8 +202,6 @@ def build_item(row: dict, replacement: str | None = None, where: str | None = No
 
 
 def build_file(path: str | Path, output: str | Path, replacement: str | None = None) -> int:
-    from discotest.data.readers import json_objects
-
     rows = [json.dumps(build_item(row, replacement, str(path), n), ensure_ascii=False) for n, row in json_objects(path)]
     if not rows:
         raise InputError("no rows in the file", path)

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from itertools import zip_longest
 from pathlib import Path
 
+from discotest.data.readers import stream_lines
 from discotest.errors import InputError
 
 _DOC = re.compile(r"(\d{4}/\d+/\d+)\.xml")
@@ -31,14 +32,7 @@ def document_key(value: str) -> str:
 
 
 def _lines(path: Path) -> Iterator[str]:
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            for line in handle:
-                yield line.rstrip("\r\n")
-    except FileNotFoundError:
-        raise InputError("file not found", path) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 ({exc.reason})", path) from None
+    return (line for _, line in stream_lines(path))
 
 
 def _norm(text: str) -> str:

@@ -10,9 +10,10 @@ import re
 import string
 from pathlib import Path
 
+from discotest.data.readers import read_lines, require
 from discotest.errors import InputError
 from discotest.suites.contrastive.item import ContrastiveItem
-from discotest.suites.contrastive.published import _read_json
+from discotest.suites.contrastive.published import _optional_int, _read_json
 
 CONTEXT_SEP = "<eos>"
 _PUNCT = str.maketrans("", "", string.punctuation)
@@ -25,22 +26,19 @@ def load_ctxpro(path: str | Path, inputs: str | Path | None = None) -> list[Cont
     rows = _read_json(path)
     contexts: list[list[str]] = []
     if inputs is not None:
-        from discotest.data.readers import read_lines
-
         lines = read_lines(inputs)
         if len(lines) != len(rows):
             raise InputError(f"{len(lines)} input lines for {len(rows)} CTXPRO items", inputs)
         contexts = [[p.strip() for p in line.split(CONTEXT_SEP)][:-1] for line in lines]
     items = []
     for i, row in enumerate(rows):
-        try:
-            src, ref, expected, rule = row["src segment"], row["ref segment"], row["expected"], row["rule"]
-        except KeyError as exc:
-            raise InputError(f"item {i}: missing field {exc}", path) from None
+        where = f"{path} item {i}"
+        src, ref, expected, rule = (require(row, key, str, where)
+                                    for key in ("src segment", "ref segment", "expected", "rule"))
         items.append(ContrastiveItem(
             index=i, src=src, candidates=(ref,), correct_index=0,
             src_context=tuple(contexts[i]) if contexts else (), phenomenon=rule,
-            distance=row.get("ante distance"), pair=rule, expected=expected,
+            distance=_optional_int(row, "ante distance", where), pair=rule, expected=expected,
             meta={"document": row.get("document id"), "segment": row.get("segment id")},
         ))
     return items

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from discotest.data.readers import json_objects, read_lines
+from discotest.data.readers import check_type, json_objects, read_lines, require, string_list
 from discotest.errors import InputError
 from discotest.suites.contrastive.item import ContrastiveItem, candidate_pair, make_item
-from discotest.suites.contrastive.published import _read_json
+from discotest.suites.contrastive.published import _optional_int, _read_json
 
 
 def _strings(value, name: str, path, number) -> tuple[str, ...]:
@@ -26,32 +26,33 @@ def _strings(value, name: str, path, number) -> tuple[str, ...]:
         return ()
     if isinstance(value, str):
         return (value,)
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InputError(f"field {name!r} must be a list of strings", path, number)
-    return tuple(value)
+    return tuple(string_list(value, f"field {name!r}", path, number))
 
 
 def load_jsonl(path: str | Path, default_phenomenon: str = "zero-pronoun") -> list[ContrastiveItem]:
     """The documented contrastive JSONL; every problem names the file and line."""
     items = []
     for number, row in json_objects(path):
-        for name in ("source", "correct", "incorrect"):
-            if name not in row:
-                raise InputError(f"missing field {name!r}", path, number)
+        for name in ("source", "correct"):
+            require(row, name, str, path, number)
+        require(row, "incorrect", (str, list), path, number)
         incorrect = _strings(row["incorrect"], "incorrect", path, number)
         if not incorrect:
             raise InputError("empty list of incorrect candidates", path, number)
         distance = row.get("distance")
-        if distance is not None and (not isinstance(distance, int) or distance < 0):
+        if distance is not None and (not isinstance(distance, int) or isinstance(distance, bool) or distance < 0):
             raise InputError(f"distance must be a whole number ≥ 0, not {distance!r}", path, number)
-        pronoun, others = row.get("pronoun"), _strings(row.get("incorrect_pronoun"), "incorrect_pronoun", path, number)
+        pronoun = require(row, "pronoun", (str, type(None)), path, number, default=None)
+        meta = require(row, "meta", (dict, type(None)), path, number, default=None) or {}
+        phenomenon = require(row, "phenomenon", str, path, number, default=default_phenomenon)
+        item_id = require(row, "id", (str, int), path, number, default=f"line-{number}")
+        others = _strings(row.get("incorrect_pronoun"), "incorrect_pronoun", path, number)
         pair = f"{pronoun}>{others[0]}" if pronoun and others else candidate_pair(row["correct"], incorrect[0])
         items.append(make_item(
             len(items), src=row["source"], correct=row["correct"], incorrect=incorrect,
             src_context=_strings(row.get("context"), "context", path, number),
             tgt_context=_strings(row.get("target_context"), "target_context", path, number),
-            phenomenon=row.get("phenomenon", default_phenomenon), distance=distance, pair=pair,
-            meta={"id": row.get("id", f"line-{number}"), "line": number, **row.get("meta", {})},
+            phenomenon=phenomenon, distance=distance, pair=pair, meta={"id": item_id, "line": number, **meta},
             where=str(path), line=number,
         ))
     if not items:
@@ -79,8 +80,8 @@ def load_contrapro(path: str | Path, context: tuple[str | Path, str | Path] | No
     (``contrapro.context.en``, ``contrapro.context.de``) as ContraPro's own scripts write them, or rebuilt here
     from the OPUS OpenSubtitles2018 de-en files named by ``opus`` (the prefix before ``.ids``/``.en``/``.de``)."""
     rows = _read_json(path)
-    if not isinstance(rows, list):
-        raise InputError("expected a JSON list of ContraPro items", path)
+    for i, row in enumerate(rows):
+        check_type(row, dict, f"item {i}", path)
     ctx_src: list[str] = []
     ctx_tgt: list[str] = []
     if (context is not None or opus is not None) and context_size < 1:
@@ -96,19 +97,22 @@ def load_contrapro(path: str | Path, context: tuple[str | Path, str | Path] | No
                 raise InputError(f"{len(lines)} lines, expected {context_size} × {len(rows)} items", f)
     items = []
     for i, row in enumerate(rows):
-        try:
-            errors = [e["contrastive"] for e in row["errors"]]
-            src, ref = row["src segment"], row["ref segment"]
-        except (KeyError, TypeError) as exc:
-            raise InputError(f"item {i}: missing field {exc}", path) from None
+        where = f"{path} item {i}"
+        variants = require(row, "errors", list, where)
+        for j, e in enumerate(variants):
+            require(e, "contrastive", str, where, what=f"field 'contrastive' of error {j}")
+            require(e, "replacement", str, where, default="", what=f"field 'replacement' of error {j}")
+        errors = [e["contrastive"] for e in variants]
+        src, ref = require(row, "src segment", str, where), require(row, "ref segment", str, where)
+        labels = {key: require(row, key, str, where, default="") for key in ("src pronoun", "ref pronoun")}
         if not errors:
             raise InputError(f"item {i}: empty list of contrastive variants", path)
         span = slice(i * context_size, (i + 1) * context_size)
         items.append(make_item(
             i, src=src, correct=ref, incorrect=errors,
             src_context=tuple(ctx_src[span]) if ctx_src else (), tgt_context=tuple(ctx_tgt[span]) if ctx_tgt else (),
-            phenomenon=f"pronoun:{row.get('src pronoun', '').lower()}", distance=row.get("ante distance"),
-            pair=f"{row.get('ref pronoun', '').lower()}>{row['errors'][0].get('replacement', '').lower()}",
+            phenomenon=f"pronoun:{labels['src pronoun'].lower()}", distance=_optional_int(row, "ante distance", where),
+            pair=f"{labels['ref pronoun'].lower()}>{variants[0].get('replacement', '').lower()}",
             meta={"document": row.get("document id"), "segment": row.get("segment id")}, where=str(path),
         ))
     return items
