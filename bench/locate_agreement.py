@@ -21,7 +21,7 @@ os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
 from tests.gender_gold import GOLD_DIR, gold_entity, load_gold  # noqa: E402
 
-from discotest.lang.align import DEFAULT_ALIGNER, DEFAULT_SEED, make_aligner  # noqa: E402
+from discotest.lang.align import DEFAULT_ALIGNER, DEFAULT_SAMPLERS, DEFAULT_SEED, make_aligner  # noqa: E402
 from discotest.lang.locate import locate_entity, source_entity_tokens  # noqa: E402
 from discotest.lang.morph import load_analyser  # noqa: E402
 from discotest.lang.morph.base import TargetEntity  # noqa: E402
@@ -43,7 +43,7 @@ def main() -> None:
     parser.add_argument("--analyse", action="store_true")
     parser.add_argument("--aligner", default=DEFAULT_ALIGNER, help="an aligner name (discotest.lang.align.ALIGNERS)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the Thot aligners' seed")
-    parser.add_argument("--samplers", type=int, default=1, help="eflomal samplers")
+    parser.add_argument("--samplers", type=int, default=DEFAULT_SAMPLERS, help="eflomal samplers")
     args = parser.parse_args()
     items = load_winomt("2019")
     aligner = make_aligner(args.aligner, seed=args.seed, samplers=args.samplers)

@@ -62,10 +62,10 @@ def english_words(text: str) -> list[str]:
 
 
 def azpt_aligner(name: str = "default") -> WordAligner:
-    """The aligner AZPT uses: the default aligner (seeded Thot eflomal) with two samplers, which found more of the
-    marked ZP translations in the references than one (bench/mzprt_gold_spans.py) for about twice the alignment
-    time; any other name as ``make_aligner`` gives it."""
-    return make_aligner(DEFAULT_ALIGNER if name == "default" else name, samplers=2)
+    """The aligner AZPT uses: ``default`` is the package default (seeded Thot eflomal, two samplers, which found more
+    of the marked ZP translations in the references than one: bench/mzprt_gold_spans.py); any other name as
+    ``make_aligner`` gives it."""
+    return make_aligner(DEFAULT_ALIGNER if name == "default" else name)
 
 
 # ---------------------------------------------------------------- hypotheses
