@@ -13,6 +13,7 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 
 from discotest.atomic import write_text_atomic
+from discotest.data import registry
 from discotest.data.readers import read_lines
 from discotest.dip.documents import DATASETS, PairData, load_pair
 from discotest.dip.mine import PHENOMENA, CoherenceModel, Progress, mine_all, parse_lines
@@ -155,7 +156,8 @@ class ScoreReport:
     signature: str
 
 
-def _signature(manifest: dict, scorers: Scorers, tests: dict[str, list[dict]]) -> str:
+def _signature(manifest: dict, scorers: Scorers, tests: dict[str, list[dict]],
+               files: tuple[str, str] = ("files", "none")) -> str:
     parts = [f"data:{manifest['data']}", f"pair:{manifest['pair']}", f"ref:{manifest['ref']}",
              f"parser:{manifest.get('parser')}"]
     if manifest.get("holdout"):
@@ -166,6 +168,7 @@ def _signature(manifest: dict, scorers: Scorers, tests: dict[str, list[dict]]) -
         parts.append(f"coherence:{scorers.coherence.signature()}")
     parts.append("n:" + ",".join(f"{p}={len(items)}" for p, items in tests.items()))
     parts.append(f"version:{manifest.get('discotest')}")
+    parts.append(":".join(files))
     return "|".join(parts)
 
 
@@ -174,14 +177,16 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
           use_cache: bool = True, anaphora_mode: str = DEFAULT_ANAPHORA_MODE) -> ScoreReport:
     """Score a new system's output (one line per line of the pair's files) on a mined test set."""
     manifest, tests = read_tests(tests_dir)
-    pair = load_pair(manifest["data"], manifest["pair"], manifest["ref"], data_dir, systems=[])
+    with registry.tracking() as files:
+        pair = load_pair(manifest["data"], manifest["pair"], manifest["ref"], data_dir, systems=[])
     lines = read_input(input_path, pair.n_lines, f"{pair.data} {pair.pair}")
     wanted = sorted({i for items in tests.values() for item in items for i in item["sentences"]})
     ref = parse_lines(pair.reference, wanted, use_cache)
     sys = parse_lines(lines, wanted, use_cache)
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
     scores = score_system(Path(input_path).name, lines, tests, pair.reference, ref, sys, scorers)
-    return ScoreReport(manifest, Path(input_path).name, scores, _signature(manifest, scorers, tests))
+    return ScoreReport(manifest, Path(input_path).name, scores,
+                       _signature(manifest, scorers, tests, registry.data_field(files)))
 
 
 @dataclass
@@ -202,7 +207,8 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
 
     With a holdout every system is still ranked, the held-out one flagged: it is the only one not scored on
     items built from its own errors."""
-    loaded = load_pair(data, pair, ref, data_dir, systems=systems, max_docs=max_docs)
+    with registry.tracking() as files:
+        loaded = load_pair(data, pair, ref, data_dir, systems=systems, max_docs=max_docs)
     tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress)
     lines = _lines_of(loaded)
     ref_parses = parse_lines(loaded.reference, lines, use_cache)
@@ -217,4 +223,5 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
         scored = [s[phenomenon] for s in all_scores.values() if phenomenon in s]
         if scored:
             rankings.append(rank_phenomenon(phenomenon, scored, bleu, holdout, n_bootstrap))
-    return RankReport(manifest, rankings, _signature(manifest, scorers, tests), bleu_signature, all_scores)
+    return RankReport(manifest, rankings, _signature(manifest, scorers, tests, registry.data_field(files)),
+                      bleu_signature, all_scores)
