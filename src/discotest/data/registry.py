@@ -288,9 +288,9 @@ def check_file(path: str | Path, root: str | Path | None = None) -> Path:
     is one, else recorded as unpinned; a file outside the data dir (the user's own) is returned unchecked."""
     path = Path(path)
     base = data_dir(root)
-    try:
-        relative = path.resolve().relative_to(base.resolve()).as_posix()
-    except (ValueError, OSError):
+    try:  # absolute, not resolved: a data dir of symlinks into another is still this data dir
+        relative = Path(os.path.abspath(path)).relative_to(os.path.abspath(base)).as_posix()
+    except ValueError:
         return path
     source = _by_usable_path().get(relative)
     if source is not None:
@@ -371,7 +371,7 @@ def _download(url: str, target: Path, opener: Callable, timeout: float) -> bytes
     return payload
 
 
-def fetch(name: str, root: str | Path | None = None, opener: Callable = urllib.request.urlopen,
+def fetch(name: str, root: str | Path | None = None, opener: Callable | None = None,
           timeout: float = FETCH_TIMEOUT) -> Path:
     """Download a source, check its sha256, write it atomically, and unpack its member if any.
 
@@ -386,7 +386,7 @@ def fetch(name: str, root: str | Path | None = None, opener: Callable = urllib.r
     target.parent.mkdir(parents=True, exist_ok=True)
     expected = pinned_sha256(source, base)
     if not (target.is_file() and expected and sha256_of(target) == expected):
-        payload = _download(source.url, target, opener, timeout)
+        payload = _download(source.url, target, opener or urllib.request.urlopen, timeout)
         got = hashlib.sha256(payload).hexdigest()
         if expected and got != expected:
             raise InputError(f"checksum mismatch for {source.url}: expected {expected}, got {got}", target)
