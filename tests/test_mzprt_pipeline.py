@@ -59,8 +59,10 @@ OTHER_EN = "[doc]\nI come\n"
 
 @pytest.fixture()
 def tiny(tmp_path, monkeypatch):
-    """A data dir with the registry's layout: QA as above, the other domains one sentence each."""
+    """A data dir with the registry's layout: QA as above, the other domains one sentence each (hand-made files at
+    pinned paths, so modified data is allowed)."""
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv(registry.ALLOW_MODIFIED_ENV, "1")
     root = tmp_path / "data"
     for domain in DOMAINS:
         texts = (QA_ZH, QA_EN) if domain == "QA" else (OTHER_ZH, OTHER_EN)

@@ -78,7 +78,7 @@ def test_fetch_checks_the_checksum_and_unpacks(tmp_path, monkeypatch, shared_dat
     payload = (shared_data / source.path).read_bytes()
     urls = []
 
-    def opener(url):
+    def opener(url, **kwargs):
         urls.append(url)
         return FakeResponse(payload)
 
@@ -91,7 +91,7 @@ def test_fetch_checks_the_checksum_and_unpacks(tmp_path, monkeypatch, shared_dat
 
 
 def test_fetch_refuses_a_corrupt_download(tmp_path):
-    def opener(url):
+    def opener(url, **kwargs):
         return FakeResponse(b"not the file")
 
     with pytest.raises(InputError, match="checksum mismatch"):
@@ -100,7 +100,7 @@ def test_fetch_refuses_a_corrupt_download(tmp_path):
 
 
 def test_fetch_offline_is_a_clear_error(tmp_path):
-    def opener(url):
+    def opener(url, **kwargs):
         raise OSError("network is unreachable")
 
     with pytest.raises(InputError, match="cannot download"):

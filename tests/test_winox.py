@@ -149,7 +149,7 @@ def test_download_without_published_checksum_is_pinned(tmp_path):
     payload = (FIXTURES / "en_de_test.jsonl").read_bytes()
     urls = []
 
-    def opener(url):
+    def opener(url, **kwargs):
         urls.append(url)
         return _Response(payload)
 
@@ -161,7 +161,7 @@ def test_download_without_published_checksum_is_pinned(tmp_path):
     path.write_bytes(payload + b"\n")
     assert registry.verify("winox-de", tmp_path)[0] == "mismatch"
     with pytest.raises(InputError, match="checksum mismatch"):
-        registry.fetch("winox-de", tmp_path, opener=lambda url: _Response(b"something else"))
+        registry.fetch("winox-de", tmp_path, opener=lambda url, **kwargs: _Response(b"something else"))
 
 
 def test_a_file_put_in_place_by_hand_is_unpinned(tmp_path):

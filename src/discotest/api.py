@@ -106,18 +106,24 @@ def _evaluate_language(
     Runs in a worker process for ``--lang all``: the suite, the analyser and one alignment of all
     the language's bitexts are loaded or computed once here and shared by every system.
     """
-    items = load_suite(options)
+    with registry.tracking() as suite_files:
+        items = load_suite(options)
     sources = [item.sentence for item in items]
-    translation_sets = {s: published_translations(s, lang, items, options.data_dir, options.suite) for s in systems}
+    read: dict[str, dict] = {}  # data files each system's translations came from, for its signature
+    translation_sets = {}
+    for s in systems:
+        with registry.tracking() as read[s]:
+            translation_sets[s] = published_translations(s, lang, items, options.data_dir, options.suite)
     translation_sets.update({name: read_translations(path, sources) for name, path in inputs})
     translation_sets.update({m.name: m.translations(items) for m in models})
     model_fields = {m.name: tuple(m.signature_fields()) for m in models}
     bitexts = {name: Bitext(items, ts.by_row, lang) for name, ts in translation_sets.items()}
     corpus = []
     small = min(len(b.items) for b in bitexts.values()) < SMALL_BITEXT
-    if options.align_extra == "published" or (options.align_extra == "auto" and small):
-        corpus = [bitexts[s].pairs if s in bitexts else _published_bitext(s, lang, options).pairs
-                  for s in available_published(lang, options.data_dir, _extra_text_suite(options.suite))]
+    with registry.tracking() as corpus_files:  # aligner training text shapes every result of the language
+        if options.align_extra == "published" or (options.align_extra == "auto" and small):
+            corpus = [bitexts[s].pairs if s in bitexts else _published_bitext(s, lang, options).pairs
+                      for s in available_published(lang, options.data_dir, _extra_text_suite(options.suite))]
     aligner = make_aligner(options.aligner)
     analyser = load_analyser(lang)
     results = []
@@ -140,6 +146,7 @@ def _evaluate_language(
                 ("align_extra", "published" if any(block != bitext.pairs for block in corpus) else "none"),
                 ("lexicon", options.lexicon),
                 ("analyser", f"{analyser.name}:{analyser.version()}"),
+                registry.data_field({**suite_files, **read.get(name, {}), **corpus_files}),
             )
         )
         results.append(

@@ -52,6 +52,9 @@ def _common() -> argparse.ArgumentParser:
     common.add_argument("--data-dir", default=argparse.SUPPRESS,
                         help=f"data directory (default: ${registry.ENV_VAR}, else the user cache)")
     common.add_argument("--quiet", "-q", action="store_true", default=argparse.SUPPRESS, help="no progress bars")
+    common.add_argument("--allow-modified-data", action="store_true", default=argparse.SUPPRESS,
+                        help="use data files that differ from their pinned checksum (the signature says so); "
+                             "without it such a file is an error")
     return common
 
 
@@ -296,6 +299,8 @@ def _add_data(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("data", help="list, fetch or verify third-party data files", parents=[_common()])
     p.add_argument("action", choices=("list", "fetch", "verify"))
     p.add_argument("names", nargs="*", help="source names (default for verify: all)")
+    p.add_argument("--timeout", type=float, default=registry.FETCH_TIMEOUT,
+                   help=f"fetch: seconds a download may stay silent (default {registry.FETCH_TIMEOUT:g})")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -303,7 +308,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="discotest", description="Discourse test bench for machine translation.", parents=[_common()]
     )
     parser.add_argument("--version", action="version", version=f"discotest {api.package_version('discotest')}")
-    parser.set_defaults(data_dir=None, quiet=False)
+    parser.set_defaults(data_dir=None, quiet=False, allow_modified_data=False)
     sub = parser.add_subparsers(dest="command", required=True)
     _add_run(sub)
     _add_compare(sub)
@@ -578,7 +583,11 @@ def _cmd_data(args: argparse.Namespace) -> int:
             raise InputError("name the sources to fetch (`discotest data list` shows them), or 'all'")
         names = list(registry.SOURCES) if args.names == ["all"] else args.names
         for name in names:
-            print(f"{name}: {registry.fetch(name, args.data_dir)}")
+            path = registry.fetch(name, args.data_dir, timeout=args.timeout)
+            source = registry.get_source(name)
+            root = registry.data_dir(args.data_dir)
+            pin = "" if source.sha256 or source.bundled else registry.pinned_sha256(source, root)
+            print(f"{name}: {path}" + (f" (no published checksum; pinned sha256 {pin})" if pin else ""))
         return 0
     bad = 0
     for name in args.names or list(registry.SOURCES):
@@ -615,7 +624,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "finetune": _cmd_finetune, "mine": dip_commands.cmd_mine, "rank": dip_commands.cmd_rank,
     }
     try:
-        return commands[args.command](args)
+        with registry.modified_allowed_while(args.allow_modified_data):  # every reader (and worker) sees it
+            return commands[args.command](args)
     except InputError as exc:
         print(f"discotest: error: {exc.one_line()}", file=sys.stderr)
         return 2

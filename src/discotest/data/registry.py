@@ -3,23 +3,43 @@
 The data directory is ``--data-dir``, else ``$DISCOTEST_DATA``, else the user cache dir. Its folder
 layout is the registry's layout (``mt_gender/…``, ``bug/…``), the same as ``../shared/data``.
 Nothing here touches the network unless ``fetch`` is called.
+
+Integrity: every file ``locate`` (or ``check_file``) hands out is held to its pinned sha256 (the registry's, or the
+one pinned on first download). A file that differs is never used silently: ``locate`` raises an InputError
+naming it, unless modified data is allowed for the process (``allow_modified()``, the CLI's
+``--allow-modified-data``, or ``$DISCOTEST_ALLOW_MODIFIED_DATA=1``; an environment variable, so worker processes
+inherit it). Hashes are remembered by (path, size, mtime, ctime) in ``<cache dir>/data-sha256.json``, so a rerun does
+not hash 100 MB again. ``tracking()`` records the files a run read and ``data_field`` turns them into the
+signature field (``files:<hash of the files>``, plus ``modified=…``/``unpinned=…`` when not all are pristine).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import http.client
+import io
 import json
 import os
+import urllib.error
 import urllib.request
 import zipfile
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from discotest.atomic import write_bytes_atomic
+from discotest.cache import cache_dir
 from discotest.errors import InputError
 
 ENV_VAR = "DISCOTEST_DATA"
+ALLOW_MODIFIED_ENV = "DISCOTEST_ALLOW_MODIFIED_DATA"
+FETCH_TIMEOUT = 60.0  # seconds without data before a download gives up
+
+
+class MissingDataError(InputError):
+    """A registry file is not in the data directory (probes catch this one; a modified file is never skipped)."""
 
 
 @dataclass(frozen=True)
@@ -92,11 +112,12 @@ def locate(name: str, root: str | Path | None = None) -> Path:
         return Path(str(resources.files("discotest.data").joinpath("bundled", source.path)))
     path = data_dir(root) / source.usable_path
     if not path.is_file():
-        raise InputError(
+        raise MissingDataError(
             f"missing data file for {name!r}: run `discotest data fetch {name}` online, "
             f"or put {source.url} at this path",
             path,
         )
+    _admit(name, path, _expected(source, data_dir(root)))
     return path
 
 
@@ -125,12 +146,55 @@ def system_outputs(suite: str) -> dict[tuple[str, str], str]:
     }
 
 
-def sha256_of(path: Path) -> str:
+def _hash_file(path: Path) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+MEMO_NAME = "data-sha256.json"
+_memo: dict[str, list] | None = None  # absolute path -> [size, mtime_ns, ctime_ns, sha256]
+
+
+def _memo_path() -> Path:
+    return cache_dir() / MEMO_NAME
+
+
+def _read_memo() -> dict[str, list]:
+    try:
+        raw = json.loads(_memo_path().read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in raw.items() if isinstance(v, list) and len(v) == 4} if isinstance(raw, dict) else {}
+
+
+def _save_memo(path: str, entry: list) -> None:
+    """Merge with what other processes wrote meanwhile, then replace the file atomically; a read-only cache dir
+    costs speed only."""
+    merged = _read_memo()
+    merged[path] = entry
+    with contextlib.suppress(OSError):
+        write_bytes_atomic(_memo_path(), json.dumps(merged, sort_keys=True).encode("utf-8"))
+
+
+def sha256_of(path: Path) -> str:
+    """The file's sha256, from the memo when its size, mtime and ctime are unchanged (ctime cannot be set back by
+    hand, so an edited file whose mtime was restored is still rehashed)."""
+    global _memo
+    if _memo is None:
+        _memo = _read_memo()
+    key = str(Path(path).resolve())
+    stat = os.stat(key)
+    stamp = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
+    hit = _memo.get(key)
+    if hit and hit[:3] == stamp:
+        return hit[3]
+    digest = _hash_file(Path(key))
+    _memo[key] = [*stamp, digest]
+    _save_memo(key, _memo[key])
+    return digest
 
 
 PIN_SUFFIX = ".sha256"
@@ -144,6 +208,125 @@ def pinned_sha256(source: Source, base: Path) -> str:
     return pin.read_text("utf-8").strip() if pin.is_file() else ""
 
 
+def _expected(source: Source, base: Path) -> str:
+    """The checksum the usable file (the extracted member for archives) must have; empty when nothing pins it."""
+    return source.extract.sha256 if source.extract else pinned_sha256(source, base)
+
+
+# -- integrity policy and the record of what a run read ---------------------------------------------------------
+
+
+def allow_modified(allowed: bool = True) -> None:
+    """Let runs use files that differ from their pinned checksum (their signature says so). Set for the whole
+    process and, through the environment, for the worker processes it starts."""
+    if allowed:
+        os.environ[ALLOW_MODIFIED_ENV] = "1"
+    else:
+        os.environ.pop(ALLOW_MODIFIED_ENV, None)
+
+
+@contextlib.contextmanager
+def modified_allowed_while(allowed: bool) -> Iterator[None]:
+    """Allow modified data inside the block when ``allowed`` (the CLI flag), then restore the previous setting."""
+    previous = os.environ.get(ALLOW_MODIFIED_ENV)
+    if allowed:
+        allow_modified()
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop(ALLOW_MODIFIED_ENV, None)
+        else:
+            os.environ[ALLOW_MODIFIED_ENV] = previous
+
+
+def modified_allowed() -> bool:
+    return os.environ.get(ALLOW_MODIFIED_ENV, "").strip().lower() not in ("", "0", "false", "no")
+
+
+@dataclass(frozen=True)
+class FileCheck:
+    """One data file a run read: its registry name (or path relative to the data dir), sha256 and status
+    (ok: matches its pin; modified: differs, used because allowed; unpinned: nothing to compare with)."""
+
+    name: str
+    sha256: str
+    status: str
+
+
+_trackers: list[dict[str, FileCheck]] = []
+
+
+@contextlib.contextmanager
+def tracking() -> Iterator[dict[str, FileCheck]]:
+    """Record every data file handed out inside the block (name -> FileCheck), for the run's signature."""
+    seen: dict[str, FileCheck] = {}
+    _trackers.append(seen)
+    try:
+        yield seen
+    finally:
+        _trackers.remove(seen)
+
+
+def _admit(name: str, path: Path, expected: str) -> None:
+    """Hash ``path``, refuse it when it differs from ``expected`` (unless allowed), and record it."""
+    got = sha256_of(path)
+    status = "unpinned" if not expected else "ok" if got == expected else "modified"
+    if status == "modified" and not modified_allowed():
+        raise InputError(
+            f"data file {name!r} differs from its pinned sha256 ({expected[:12]}…, this file {got[:12]}…); "
+            "run `discotest data verify` and fetch it again, or pass --allow-modified-data to use it anyway",
+            path,
+        )
+    for seen in _trackers:
+        seen[name] = FileCheck(name, got, status)
+
+
+def check_file(path: str | Path, root: str | Path | None = None) -> Path:
+    """The same check as ``locate`` for a file found by path (DiP's WMT folders, a published output handed over
+    by path): a registry file is held to its pin, another file inside the data dir to ``<file>.sha256`` if there
+    is one, else recorded as unpinned; a file outside the data dir (the user's own) is returned unchecked."""
+    path = Path(path)
+    base = data_dir(root)
+    try:  # absolute, not resolved: a data dir of symlinks into another is still this data dir
+        relative = Path(os.path.abspath(path)).relative_to(os.path.abspath(base)).as_posix()
+    except ValueError:
+        return path
+    source = _by_usable_path().get(relative)
+    if source is not None:
+        _admit(source.name, path, _expected(source, base))
+    else:
+        pin = path.with_name(path.name + PIN_SUFFIX)
+        _admit(relative, path, pin.read_text("utf-8").strip() if pin.is_file() else "")
+    return path
+
+
+_usable_paths: dict[str, Source] = {}
+
+
+def _by_usable_path() -> dict[str, Source]:
+    if not _usable_paths:
+        _usable_paths.update({s.usable_path: s for s in SOURCES.values() if not s.bundled})
+    return _usable_paths
+
+
+def data_field(seen: dict[str, FileCheck] | Iterable[FileCheck]) -> tuple[str, str]:
+    """The signature field for the files a run read: ``files:<8 hex>`` (sha256 over their names and hashes), then
+    ``,modified=<name>@<sha8>…`` and ``,unpinned=…`` (names up to three, else a count); ``files:none`` when the run
+    read no data-dir file. (``files``, not ``data``: DiP's signatures already name their WMT set ``data:``.)"""
+    checks = sorted(seen.values() if isinstance(seen, dict) else seen, key=lambda c: c.name)
+    if not checks:
+        return ("files", "none")
+    value = hashlib.sha256("".join(f"{c.name}\t{c.sha256}\n" for c in checks).encode()).hexdigest()[:8]
+    for status in ("modified", "unpinned"):
+        odd = [c for c in checks if c.status == status]
+        if odd and (status == "modified" or len(odd) <= 3):
+            value += f",{status}=" + "+".join(f"{c.name}@{c.sha256[:8]}" for c in odd)
+        elif odd:
+            value += f",{status}={len(odd)}files"
+    return ("files", value)
+
+
 def verify(name: str, root: str | Path | None = None) -> tuple[str, str]:
     """Check one source on disk: returns (status, path) with status ok / missing / mismatch, or unpinned for a
     file without a published checksum that was put in place by hand (nothing to compare it with)."""
@@ -152,7 +335,7 @@ def verify(name: str, root: str | Path | None = None) -> tuple[str, str]:
         return "ok", str(locate(name))
     base = data_dir(root)
     usable = base / source.usable_path
-    expected = source.extract.sha256 if source.extract else pinned_sha256(source, base)
+    expected = _expected(source, base)
     if not usable.is_file():
         return "missing", str(usable)
     if not expected:
@@ -165,11 +348,36 @@ def verify(name: str, root: str | Path | None = None) -> tuple[str, str]:
     return "ok", str(usable)
 
 
-def fetch(name: str, root: str | Path | None = None, opener=urllib.request.urlopen) -> Path:
+def _download(url: str, target: Path, opener: Callable, timeout: float) -> bytes:
+    """The whole body of ``url``, or a one-line InputError: unreachable, HTTP error, timeout, or a body shorter than
+    its Content-Length (a dropped connection must not pass for a file)."""
+    hint = "; try again, or put the file here by hand"
+    try:
+        with opener(url, timeout=timeout) as response:
+            payload = response.read()
+            length = response.headers.get("Content-Length") if getattr(response, "headers", None) else None
+    except urllib.error.HTTPError as exc:
+        raise InputError(f"cannot download {url}: HTTP {exc.code} {exc.reason}{hint}", target) from None
+    except http.client.IncompleteRead as exc:
+        raise InputError(f"download of {url} was cut off after {len(exc.partial)} bytes{hint}", target) from None
+    except TimeoutError:
+        raise InputError(f"download of {url} timed out (no data for {timeout:g} s){hint}", target) from None
+    except (OSError, http.client.HTTPException) as exc:
+        if isinstance(getattr(exc, "reason", None), TimeoutError):  # urllib wraps a connect timeout in URLError
+            raise InputError(f"download of {url} timed out (no answer in {timeout:g} s){hint}", target) from None
+        raise InputError(f"cannot download {url} ({exc}){hint}", target) from None
+    if length is not None and length.strip().isdigit() and int(length) != len(payload):
+        raise InputError(f"download of {url} was cut off: {len(payload)} of {int(length)} bytes{hint}", target)
+    return payload
+
+
+def fetch(name: str, root: str | Path | None = None, opener: Callable | None = None,
+          timeout: float = FETCH_TIMEOUT) -> Path:
     """Download a source, check its sha256, write it atomically, and unpack its member if any.
 
     A source without a published checksum is pinned on first download: its sha256 is written beside it
-    (``<file>.sha256``), and later fetches and ``verify`` hold the file to it (trust on first use)."""
+    (``<file>.sha256``), and later fetches and ``verify`` hold the file to it (trust on first use).
+    ``timeout``: seconds a connection may stay silent before the download fails."""
     source = get_source(name)
     if source.bundled:
         return locate(name)
@@ -178,18 +386,21 @@ def fetch(name: str, root: str | Path | None = None, opener=urllib.request.urlop
     target.parent.mkdir(parents=True, exist_ok=True)
     expected = pinned_sha256(source, base)
     if not (target.is_file() and expected and sha256_of(target) == expected):
-        try:
-            with opener(source.url) as response:
-                payload = response.read()
-        except OSError as exc:
-            raise InputError(f"cannot download {source.url} ({exc}); put the file here by hand", target) from None
+        payload = _download(source.url, target, opener or urllib.request.urlopen, timeout)
         got = hashlib.sha256(payload).hexdigest()
         if expected and got != expected:
             raise InputError(f"checksum mismatch for {source.url}: expected {expected}, got {got}", target)
+        if source.extract and not zipfile.is_zipfile(io.BytesIO(payload)):
+            raise InputError(f"{source.url} is not a zip archive (expected one holding {source.extract.member})",
+                             target)
         write_bytes_atomic(target, payload)
         if not expected:
             write_bytes_atomic(base / (source.path + PIN_SUFFIX), f"{got}\n".encode())
     if source.extract:
-        with zipfile.ZipFile(target) as archive:
-            write_bytes_atomic(base / source.extract.path, archive.read(source.extract.member))
+        try:
+            with zipfile.ZipFile(target) as archive:
+                member = archive.read(source.extract.member)
+        except (zipfile.BadZipFile, KeyError) as exc:
+            raise InputError(f"cannot unpack {source.extract.member} ({exc})", target) from None
+        write_bytes_atomic(base / source.extract.path, member)
     return base / source.usable_path

@@ -13,6 +13,7 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 
 from discotest.atomic import write_text_atomic
+from discotest.data import registry
 from discotest.data.readers import check_type, json_objects, read_json, read_lines, require
 from discotest.dip.documents import DATASETS, PairData, load_pair
 from discotest.dip.mine import PHENOMENA, CoherenceModel, Parses, Progress, mine_all, parse_lines
@@ -197,7 +198,8 @@ class ScoreReport:
     signature: str
 
 
-def _signature(manifest: dict, scorers: Scorers, tests: dict[str, list[dict]], bootstrap: str | None = None) -> str:
+def _signature(manifest: dict, scorers: Scorers, tests: dict[str, list[dict]],
+               files: tuple[str, str] = ("files", "none"), bootstrap: str | None = None) -> str:
     """What the mined items and their scores depend on; ``bootstrap`` (resamples and seed) when p-values are shown."""
     parts = [f"data:{manifest['data']}", f"pair:{manifest['pair']}", f"ref:{manifest['ref']}",
              f"docs:{manifest.get('documents')}", f"mined_from:{len(manifest.get('systems_mined') or [])}",
@@ -212,6 +214,7 @@ def _signature(manifest: dict, scorers: Scorers, tests: dict[str, list[dict]], b
     if bootstrap:
         parts.append(f"bootstrap:{bootstrap}")
     parts.append(f"version:{manifest.get('discotest')}")
+    parts.append(":".join(files))
     return "|".join(parts)
 
 
@@ -220,7 +223,8 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
           use_cache: bool = True, anaphora_mode: str = DEFAULT_ANAPHORA_MODE) -> ScoreReport:
     """Score a new system's output (one line per line of the pair's files) on a mined test set."""
     manifest, tests = read_tests(tests_dir)
-    pair = load_pair(manifest["data"], manifest["pair"], manifest["ref"], data_dir, systems=[])
+    with registry.tracking() as files:
+        pair = load_pair(manifest["data"], manifest["pair"], manifest["ref"], data_dir, systems=[])
     lines = read_input(input_path, pair.n_lines, f"{pair.data} {pair.pair}")
     wanted = sorted({i for items in tests.values() for item in items for i in item["sentences"]})
     if wanted and wanted[-1] >= pair.n_lines:
@@ -231,7 +235,8 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
     sys = parse_lines(lines, wanted, use_cache)
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
     scores = score_system(Path(input_path).name, lines, tests, pair.reference, ref, sys, scorers)
-    return ScoreReport(manifest, Path(input_path).name, scores, _signature(manifest, scorers, tests))
+    return ScoreReport(manifest, Path(input_path).name, scores,
+                       _signature(manifest, scorers, tests, registry.data_field(files)))
 
 
 @dataclass
@@ -254,7 +259,8 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
     With a holdout every system is still ranked, the held-out one flagged: it is the only one not scored on
     items built from its own errors."""
     check_int(n_bootstrap, "bootstrap")
-    loaded = load_pair(data, pair, ref, data_dir, systems=systems, max_docs=max_docs)
+    with registry.tracking() as files:
+        loaded = load_pair(data, pair, ref, data_dir, systems=systems, max_docs=max_docs)
     tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress)
     lines = _lines_of(loaded)
     ref_parses = parse_lines(loaded.reference, lines, use_cache)
@@ -269,5 +275,5 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
         scored = [s[phenomenon] for s in all_scores.values() if phenomenon in s]
         if scored:
             rankings.append(rank_phenomenon(phenomenon, scored, bleu, holdout, n_bootstrap, DEFAULT_SEED))
-    signature = _signature(manifest, scorers, tests, f"{n_bootstrap}@seed{DEFAULT_SEED}")
+    signature = _signature(manifest, scorers, tests, registry.data_field(files), f"{n_bootstrap}@seed{DEFAULT_SEED}")
     return RankReport(manifest, rankings, signature, bleu_signature, all_scores, n_bootstrap)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from discotest.data import registry
 from discotest.data.readers import read_lines
 from discotest.data.registry import data_dir as resolve_data_dir
 from discotest.errors import InputError
@@ -127,11 +128,11 @@ def load_pair(
         if unknown:
             raise InputError(f"{data} {pair} has no system {', '.join(unknown)} (systems: {', '.join(available)})")
         available = {s: available[s] for s in systems}
-    source = read_lines(paths["source"])
+    source = read_lines(registry.check_file(paths["source"], root))
     n = len(source)
 
     def checked(path: Path) -> list[str]:
-        lines = read_lines(path)
+        lines = read_lines(registry.check_file(path, root))
         if len(lines) != n:
             raise InputError(f"{len(lines)} lines, but the source {paths['source'].name} has {n}", path)
         return lines

@@ -182,7 +182,7 @@ def _present_published(root: str | None) -> list[tuple[str, str]]:
         for system in published_systems(domain):
             try:
                 registry.locate(f"mzprt-{domain}-{system}-tagged", root)
-            except InputError:
+            except registry.MissingDataError:  # absent; a modified file is an error, not skipped
                 continue
             present.append((domain, system))
     return present
@@ -192,7 +192,7 @@ def _has_source(domain: str, root: str | None) -> bool:
     try:
         registry.locate(f"mzprt-{domain}-zh", root)
         registry.locate(f"mzprt-{domain}-en", root)
-    except InputError:
+    except registry.MissingDataError:
         return False
     return True
 
@@ -418,10 +418,18 @@ def run_mzprt(
         raise InputError("--input needs exactly one --domain (the test set the file translates)")
     wanted = _published_requests(domain_list, systems)
     aligner_obj = aligner if isinstance(aligner, WordAligner) else azpt_aligner(aligner)
-    suites = {d: load_mzprt(d, root) for d in domain_list}
-    published = [published_hypotheses(d, s, suites[d], root) for d, s in wanted if s != REFERENCE]
+    with registry.tracking() as common:  # every domain and present output trains the aligner: shared by all
+        suites = {d: load_mzprt(d, root) for d in domain_list}
+    read: dict[tuple[str, str], dict] = {}  # a published system's own files (with its released score)
+    published = []
+    for d, s in wanted:
+        if s != REFERENCE:
+            with registry.tracking() as read[(d, s)]:
+                published.append(published_hypotheses(d, s, suites[d], root))
     typed = [read_input(path, suites[domain_list[0]]) for path in inputs]
-    corpus = build_corpus(aligner_obj, root, extra, domain_list, published, typed, use_cache)
+    with registry.tracking() as corpus_files:
+        corpus = build_corpus(aligner_obj, root, extra, domain_list, published, typed, use_cache)
+    common.update(corpus_files)
     by_name = {(h.domain, h.system): h for h in published}
     evaluated = [
         (by_name.get((d, s)) or reference_hypotheses(corpus.suites[d]), (d, s)) for d, s in wanted
@@ -438,7 +446,8 @@ def run_mzprt(
             domain=hyps.domain,
             system=hyps.system,
             scores=score_azpt(verdicts),
-            signature=_signature(hyps, aligner_obj, corpus.description(key), window, reach),
+            signature=_signature(hyps, aligner_obj, corpus.description(key), window, reach,
+                                 registry.data_field({**common, **read.get((hyps.domain, hyps.system), {})})),
             kind=hyps.kind,
             path=hyps.path,
             layout=hyps.layout,
@@ -476,7 +485,8 @@ def _published_requests(domains: list[str], systems: Sequence[str] | str | None)
     return [(d, s) for d, names in known.items() for s in systems if s in names or s == REFERENCE]
 
 
-def _signature(hyps: Hypotheses, aligner: WordAligner, align_text: str, window: int, reach: int) -> Signature:
+def _signature(hyps: Hypotheses, aligner: WordAligner, align_text: str, window: int, reach: int,
+               data: tuple[str, str] = ("files", "none")) -> Signature:
     table = content_cache.content_key(
         f"{k[0]}\t{k[1]}\t{'|'.join(sorted(v))}" for k, v in sorted(load_zh_en().entries.items())
     )[:8]
@@ -493,6 +503,7 @@ def _signature(hyps: Hypotheses, aligner: WordAligner, align_text: str, window: 
             ("reach", str(reach)),
             ("tok", f"{segment_zh.signature()}+en-clitics"),
             ("table", f"zh_en-{table}"),
+            data,
         )
     )
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from discotest.data import registry
 from discotest.errors import InputError
 from discotest.phenomena.contrastive import (
     ContrastiveComparison,
@@ -43,21 +44,22 @@ def _version() -> str:
 
 
 def evaluate(suite: str, items: Sequence[ContrastiveItem], candidate_scores: Sequence[Sequence[float]], system: str,
-             fields: Sequence[tuple[str, str]] = (), n_bootstrap: int = 1000) -> ContrastiveResult:
-    """Judge items from per-candidate scores (higher = better)."""
+             fields: Sequence[tuple[str, str]] = (), n_bootstrap: int = 1000,
+             data: tuple[str, str] = ("files", "none")) -> ContrastiveResult:
+    """Judge items from per-candidate scores (higher = better); ``data``: ``registry.data_field`` of the files read."""
     verdicts = [judge_scores(item, s) for item, s in zip(items, candidate_scores)]
     signature = Signature((("suite", suite), ("items", str(len(items))), *fields,
                            ("test", "contrastive"), ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"),
-                           ("version", _version())))
+                           ("version", _version()), data))
     return ContrastiveResult(suite, system, score_contrastive(verdicts, n_bootstrap), signature, verdicts)
 
 
 def evaluate_translations(suite: str, items: Sequence[ContrastiveItem], translations: Sequence[str], system: str,
-                          n_bootstrap: int = 1000) -> ContrastiveResult:
+                          n_bootstrap: int = 1000, data: tuple[str, str] = ("files", "none")) -> ContrastiveResult:
     """CTXPRO-style: the translation's last sentence must contain each item's expected word."""
     verdicts = [judge_translation(item, t) for item, t in zip(items, translations)]
     signature = Signature((("suite", suite), ("items", str(len(items))), ("test", "expected-word"),
-                           ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"), ("version", _version())))
+                           ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"), ("version", _version()), data))
     return ContrastiveResult(suite, system, score_contrastive(verdicts, n_bootstrap), signature, verdicts)
 
 
@@ -89,8 +91,12 @@ def run_contrastive(
     src_lang/tgt_lang (default: the suite's languages), revision, compute_type (CTranslate2).
     ContraPro's context comes from ``contrapro_context`` (its scripts' context files) or is rebuilt from the
     OpenSubtitles2018 files at ``opensubtitles``, with as many lines as the largest context size asked for."""
-    items = load_suite(suite, data_dir, suite_file, contrapro_context=contrapro_context,
-                       opensubtitles=opensubtitles, context_size=max(contexts, default=0))
+    with registry.tracking() as files:
+        items = load_suite(suite, data_dir, suite_file, contrapro_context=contrapro_context,
+                           opensubtitles=opensubtitles, context_size=max(contexts, default=0))
+        if translations is not None:
+            registry.check_file(translations, data_dir)  # a published output handed over by path
+    data = registry.data_field(files)
     results = []
     if is_expected_word(suite):
         if translations is None:
@@ -100,7 +106,7 @@ def run_contrastive(
         lines = read_lines(translations)
         if len(lines) != len(items):
             raise InputError(f"{len(lines)} translations for {len(items)} items", translations)
-        return [evaluate_translations(suite, items, lines, Path(translations).name, n_bootstrap)]
+        return [evaluate_translations(suite, items, lines, Path(translations).name, n_bootstrap, data)]
     if translations is not None and suite_file is None:
         raise InputError(f"{suite} is scored from candidate scores: give --scores, --model or --baseline")
     if not (scores or model or baselines):
@@ -110,7 +116,7 @@ def run_contrastive(
 
         per_item = read_scores(scores, items, losses=scores_are_losses)
         results.append(evaluate(suite, items, per_item, Path(scores).name,
-                                [("scores", "losses" if scores_are_losses else "higher-better")], n_bootstrap))
+                                [("scores", "losses" if scores_are_losses else "higher-better")], n_bootstrap, data))
     if model is not None:
         from discotest.systems.ct2_scorer import CT2Scorer, is_ct2_model
         from discotest.systems.hf_scorer import HFScorer
@@ -127,12 +133,12 @@ def run_contrastive(
         for k in contexts:
             per_item = scorer.score_items(items, context=k)
             results.append(evaluate(suite, items, per_item, f"{Path(model).name}@ctx{k}",
-                                    scorer.signature_fields(k), n_bootstrap))
+                                    scorer.signature_fields(k), n_bootstrap, data))
     for name in baselines:
         from discotest.baselines import run_baseline
 
         per_item, fields = run_baseline(name, items, train_text, use_cache=use_cache)
-        results.append(evaluate(suite, items, per_item, name, fields, n_bootstrap))
+        results.append(evaluate(suite, items, per_item, name, fields, n_bootstrap, data))
     return results
 
 

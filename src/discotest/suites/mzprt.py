@@ -238,13 +238,16 @@ def source_name(domain: str, lang: str) -> str:
 
 
 @cache
-def _load(domain: str, root: str) -> MZPRTSuite:
-    zh = registry.locate(source_name(domain, "zh"), root or None)
-    en = registry.locate(source_name(domain, "en"), root or None)
+def _load(domain: str, zh: Path, en: Path) -> MZPRTSuite:
     return read_suite_files(zh, en, domain)
 
 
 def load_mzprt(domain: str, root: str | Path | None = None) -> MZPRTSuite:
-    """The parsed test set of ``domain`` (QA GR MS PP WF) or a validation set (MS-valid, WF-valid)."""
+    """The parsed test set of ``domain`` (QA GR MS PP WF) or a validation set (MS-valid, WF-valid).
+
+    The files are located (and checked against their checksums) on every call, outside the parse cache, so each
+    run's data record sees them."""
     check_domain(domain)
-    return _load(domain, str(registry.data_dir(root)))
+    zh = registry.locate(source_name(domain, "zh"), root or None)
+    en = registry.locate(source_name(domain, "en"), root or None)
+    return _load(domain, zh, en)

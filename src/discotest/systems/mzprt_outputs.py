@@ -169,7 +169,7 @@ def read_published(
         output.released, output.released_counts = score, (correct, incorrect)
         try:
             details = registry.locate(output_source(domain, system, "details"), root)
-        except InputError:
+        except registry.MissingDataError:
             return output  # the verdicts only explain differences; the score is what the table needs
         rows = read_details(details)
         right = sum(v.correct for _, _, v in rows)

@@ -45,7 +45,7 @@ def available_published(lang: str, root: str | Path | None = None, suite: str = 
         if lang in langs:
             try:
                 registry.locate(registry.system_outputs(suite)[(system, lang)], root)
-            except InputError:
+            except registry.MissingDataError:  # absent; a modified file is an error, not skipped
                 continue
             present.append(system)
     return present
