@@ -44,7 +44,7 @@ def test_google_german_json_and_details(capsys, tmp_path, shared_data):
     assert result["unmatched_rows"] == [2120, 2121]
     assert "2 suite rows have no translation" in captured.err
     assert result["scores"]["n"] == 3886
-    for key in ("suite:winomt", "lang:de", "system:google", "aligner:eflomal", "analyser:"):
+    for key in ("suite:winomt", "lang:de", "system:google", "aligner:thot-eflomal-", "analyser:"):
         assert key in result["signature"]
     rows = [json.loads(line) for line in details.read_text(encoding="utf-8").splitlines()]
     assert len(rows) == 3886 and {r["index"] for r in rows} == set(range(3888)) - {2120, 2121}
