@@ -1,6 +1,8 @@
 """The ``discotest`` command. Every subcommand maps onto a function of ``discotest.api``.
 
-Bad input ends with exit status 2 and one line on stderr naming the file and line.
+Bad input ends with exit status 2 and one line on stderr naming the file and line; so does an output that
+cannot be written (checked before the work by ``check_outputs``, or failing while written). A stdout pipe closed
+by its reader ends quietly with 141 (see ``main``).
 """
 
 from __future__ import annotations
@@ -665,6 +667,20 @@ def _silence_stdout() -> None:
         pass
 
 
+def _reserve_standard_fds() -> None:
+    """Put /dev/null on a closed fd 0, 1 or 2, so that no file opened later (an output's temporary file, a cache
+    entry) takes that number and receives what a child process or a library writes to "stdout" or "stderr".
+    ``sys.stdout``/``sys.stderr`` stay None, so a closed stdout is still reported."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+
+
 SIGPIPE_STATUS = 141  # what a shell reports for a program killed by SIGPIPE (`yes | head -1`)
 
 
@@ -673,6 +689,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     permission denied …) or another system error (one line on stderr, ``discotest: error: FILE: message``);
     141 quietly when stdout is a pipe closed by its reader
     (``discotest … | head -1``), as for any Unix filter; 130 on Ctrl-C."""
+    _reserve_standard_fds()
     if sys.stderr is None:  # started with stderr closed (2>&-): progress bars and warnings go nowhere, not to stdout
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     try:
