@@ -16,6 +16,7 @@ from discotest import cache
 def private_cache(tmp_path, monkeypatch):
     monkeypatch.setenv(cache.ENV_VAR, str(tmp_path / "cache"))
     monkeypatch.setattr(cache, "_warned_unwritable", False)
+    monkeypatch.setattr(cache, "_damage_warnings", 0)
     return tmp_path / "cache"
 
 
@@ -217,6 +218,17 @@ def test_damaged_baseline_scores_are_recomputed(private_cache, tmp_path, capsys)
     short = b'{"scores": [[1.0, 0.0]], "fields": [["baseline", "majority"]]}'
     _check_recomputed(capsys, lambda: run_baseline("majority", items, train), entry, lambda _: cache.seal(short),
                       clean)
+
+
+def test_many_old_entries_warn_a_few_times_then_once(capsys):
+    n = cache.MAX_DAMAGE_WARNINGS + 10
+    for i in range(n):
+        cache.entry_path("ns", f"{i:04d}").parent.mkdir(parents=True, exist_ok=True)
+        cache.entry_path("ns", f"{i:04d}").write_text("an entry without the header")
+    assert all(cache.load("ns", f"{i:04d}") is None for i in range(n))
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == cache.MAX_DAMAGE_WARNINGS + 1
+    assert err[-1].startswith("discotest: warning: further damaged cache entries")
 
 
 # ---------------------------------------------------------------- the cache folder itself

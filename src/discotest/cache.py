@@ -35,6 +35,10 @@ PARSE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, EOF
                 InputError)
 
 _warned_unwritable = False
+# Entries written before the header existed all look damaged: after this many warnings a process says once that
+# it goes on recomputing the rest without a message, instead of one line per cached sentence.
+MAX_DAMAGE_WARNINGS = 5
+_damage_warnings = 0
 
 
 def cache_dir() -> Path:
@@ -101,7 +105,12 @@ def load_bytes(namespace: str, key: str, suffix: str = ".txt",
             return parse(payload)
         except PARSE_ERRORS:
             pass
-    _warn(f"cache entry {path} is damaged; recomputing")
+    global _damage_warnings
+    _damage_warnings += 1
+    if _damage_warnings <= MAX_DAMAGE_WARNINGS:
+        _warn(f"cache entry {path} is damaged; recomputing")
+    if _damage_warnings == MAX_DAMAGE_WARNINGS:
+        _warn("further damaged cache entries (or entries of an older discotest) are recomputed without a message")
     with contextlib.suppress(OSError):
         path.unlink(missing_ok=True)
     return None
