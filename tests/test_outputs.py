@@ -119,8 +119,18 @@ def test_a_file_of_the_data_directory_is_not_overwritten(capsys, shared_data, no
     target = shared_data / "mt_gender/translations/sota/en-de.txt"
     before = target.stat().st_mtime_ns
     code, _, err = run_cli(capsys, "run", "winomt", "-l", "de", "-s", "google", "-o", str(target), "-q")
-    assert_one_line_error(code, err, "inside the data directory")
+    assert_one_line_error(code, err, "a file of the data directory")
     assert target.stat().st_mtime_ns == before
+
+
+def test_a_new_file_beside_the_data_is_allowed(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("DISCOTEST_DATA", str(tmp_path))  # e.g. --data-dir . in a working folder
+    monkeypatch.setenv(cache.ENV_VAR, str(tmp_path / "cache"))
+    report = tmp_path / "report.txt"
+    report.write_text("an earlier report\n")
+    code, _, err = run_cli(capsys, "run", "winomt-demo", "-l", "de", "-s", "demo", "-o", str(report), "-q")
+    assert code == 0, err
+    assert "demo" in report.read_text()
 
 
 # ---------------------------------------------------------------- paths that are not a writable file

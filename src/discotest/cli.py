@@ -342,7 +342,7 @@ def _outputs(args: argparse.Namespace) -> list[str]:
 def check_outputs(args: argparse.Namespace) -> None:
     """Refuse unusable output paths before any work: one of the command's inputs, a directory where a file is
     expected, a device, FIFO or socket, a name too long, a missing or unwritable folder, two outputs on one file,
-    an existing file inside the data directory; and a closed stdout when the report goes there."""
+    a registered file of the data directory; and a closed stdout when the report goes there."""
     inputs: list[str] = []
     for name in INPUT_OPTIONS:
         value = getattr(args, name, None)
@@ -351,14 +351,15 @@ def check_outputs(args: argparse.Namespace) -> None:
         inputs += [str(v) for v in value] if isinstance(value, list) else [value] if isinstance(value, str) else []
     outputs = _outputs(args)
     data = registry.data_dir(getattr(args, "data_dir", None)).resolve()
+    registered = {data / p for source in registry.SOURCES.values() for p in (source.path, source.usable_path)}
     for i, path in enumerate(outputs):
         folder = i == 0 and args.command in FOLDER_OUTPUT
         check_output(path, inputs, folder=folder)
         resolved = Path(path).resolve()
         if any(resolved == Path(other).resolve() for other in outputs[:i]):
             raise InputError("the same file is given for two outputs", path)
-        if resolved.is_file() and resolved.is_relative_to(data):
-            raise InputError(f"is inside the data directory {data}; refusing to overwrite third-party data", path)
+        if resolved in registered:
+            raise InputError(f"is a file of the data directory {data}; refusing to overwrite third-party data", path)
     if sys.stdout is None and not (getattr(args, "output", None) or args.command in STDOUT_FREE):
         raise InputError("standard output is closed; give --output FILE or redirect it to a file")
 
