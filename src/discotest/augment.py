@@ -14,14 +14,13 @@ around third-person pronouns, so lines without one skip the parse (``pronominal_
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from discotest.atomic import output_file, write_text_atomic
 from discotest.coref.clusters import THIRD_PERSON, make_clusterer
 from discotest.coref.markers import is_gender_cluster, mark
 from discotest.data.readers import stream_lines
@@ -120,28 +119,19 @@ def augment(source: str | Path, output: str | Path, target: str | Path | None = 
     clusterer = clusterer or make_clusterer(resolver)
     counts = AugmentCounts()
     output = Path(output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out, tqdm(total=total_lines, unit="line", disable=quiet,
-                                                              file=sys.stderr, desc="selecting") as bar:
-            chunk: list[tuple[str, str]] = []
-            for pair in _pairs(Path(source), Path(target) if target is not None else None):
-                chunk.append(pair)
-                if len(chunk) >= chunk_size:
-                    _process(chunk, clusterer, select, markers, counts, out)
-                    bar.update(len(chunk))
-                    chunk = []
-            if chunk:
+    with output_file(output) as out, tqdm(total=total_lines, unit="line", disable=quiet, file=sys.stderr,
+                                          desc="selecting") as bar:
+        chunk: list[tuple[str, str]] = []
+        for pair in _pairs(Path(source), Path(target) if target is not None else None):
+            chunk.append(pair)
+            if len(chunk) >= chunk_size:
                 _process(chunk, clusterer, select, markers, counts, out)
                 bar.update(len(chunk))
-        os.replace(tmp, output)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+                chunk = []
+        if chunk:
+            _process(chunk, clusterer, select, markers, counts, out)
+            bar.update(len(chunk))
     if summary is not None:
-        from discotest.atomic import write_text_atomic
-
         info = {**counts.to_json(), "select": select, "markers": markers, "resolver": clusterer.version(),
                 "source": str(source), "target": str(target) if target is not None else None, "output": str(output)}
         write_text_atomic(summary, json.dumps(info, indent=1) + "\n")

@@ -1,20 +1,44 @@
-"""A content-addressed on-disk cache for expensive steps (alignments, model outputs).
+"""A content-addressed on-disk cache for expensive steps (alignments, parses, model outputs, trained LMs).
 
-Entries are text files named by the sha256 of everything that determines them, written atomically,
-so an interrupted run never leaves a broken entry and a rerun picks up what was finished.
+Entries are files named by the sha256 of everything that determines them, written atomically (unique temporary
+name, then a rename), so an interrupted run never leaves a broken entry and two runs sharing a cache never read
+each other's half-written files. Every entry proves it is whole: a one-line header ``discotest-cache 1 <payload
+length> <payload sha256>`` precedes the payload and is checked on load. A damaged entry (bad header, wrong
+length or checksum, or a payload the caller cannot parse) is never used: it costs one warning line and a
+recomputation. An unusable cache folder costs speed (one warning per process), never a result or a traceback.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
-from collections.abc import Iterable
+import sys
+import zlib
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 from discotest.atomic import write_bytes_atomic
+from discotest.errors import InputError
 
 ENV_VAR = "DISCOTEST_CACHE"
+MAGIC = b"discotest-cache"
+FORMAT_VERSION = 1
+
+T = TypeVar("T")
+
+# What a caller's parse function may raise on a damaged payload (json errors are ValueErrors, gzip's are OSError
+# or EOFError or zlib.error). Anything else is a bug and should surface.
+PARSE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, EOFError, OSError, zlib.error,
+                InputError)
+
+_warned_unwritable = False
+# Entries written before the header existed all look damaged: after this many warnings a process says once that
+# it goes on recomputing the rest without a message, instead of one line per cached sentence.
+MAX_DAMAGE_WARNINGS = 5
+_damage_warnings = 0
 
 
 def cache_dir() -> Path:
@@ -33,18 +57,99 @@ def content_key(parts: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
-def entry_path(namespace: str, key: str) -> Path:
-    return cache_dir() / namespace / key[:2] / f"{key}.txt"
+def entry_path(namespace: str, key: str, suffix: str = ".txt") -> Path:
+    return cache_dir() / namespace / key[:2] / f"{key}{suffix}"
 
 
-def load(namespace: str, key: str) -> str | None:
-    path = entry_path(namespace, key)
-    try:
-        return path.read_text("utf-8")
-    except (FileNotFoundError, UnicodeDecodeError):
+def _warn(message: str) -> None:
+    if sys.stderr is not None:
+        print(f"discotest: warning: {message}", file=sys.stderr)
+
+
+def seal(payload: bytes) -> bytes:
+    """The payload behind its header line (format version, length, sha256)."""
+    header = b"%s %d %d %s\n" % (MAGIC, FORMAT_VERSION, len(payload), hashlib.sha256(payload).hexdigest().encode())
+    return header + payload
+
+
+def unseal(blob: bytes) -> bytes | None:
+    """The payload if the header proves it whole, else None (damaged, truncated, or written by an older format)."""
+    header, newline, payload = blob.partition(b"\n")
+    fields = header.split(b" ")
+    if not newline or len(fields) != 4 or fields[0] != MAGIC or fields[1] != str(FORMAT_VERSION).encode():
         return None
+    if not fields[2].isdigit() or int(fields[2]) != len(payload):
+        return None
+    if hashlib.sha256(payload).hexdigest().encode() != fields[3]:
+        return None
+    return payload
+
+
+def load_bytes(namespace: str, key: str, suffix: str = ".txt",
+               parse: Callable[[bytes], T] | None = None) -> bytes | T | None:
+    """A checked entry's payload (run through ``parse`` when given), or None when absent or damaged.
+
+    A damaged entry, or one whose payload ``parse`` rejects by raising one of PARSE_ERRORS, is reported on
+    stderr once and removed, and None tells the caller to recompute (and store the fresh result).
+    """
+    path = entry_path(namespace, key, suffix)
+    try:
+        blob = path.read_bytes()
+    except OSError:  # absent, or an unreadable/misplaced cache folder: a miss
+        return None
+    payload = unseal(blob)
+    if payload is not None and parse is None:
+        return payload
+    if payload is not None:
+        try:
+            return parse(payload)
+        except PARSE_ERRORS:
+            pass
+    global _damage_warnings
+    _damage_warnings += 1
+    if _damage_warnings <= MAX_DAMAGE_WARNINGS:
+        _warn(f"cache entry {path} is damaged; recomputing")
+    if _damage_warnings == MAX_DAMAGE_WARNINGS:
+        _warn("further damaged cache entries (or entries of an older discotest) are recomputed without a message")
+    with contextlib.suppress(OSError):
+        path.unlink(missing_ok=True)
+    return None
+
+
+def load(namespace: str, key: str, parse: Callable[[str], T] | None = None) -> str | T | None:
+    """A text entry (see ``load_bytes``); ``parse`` turns it into the caller's value or raises if it cannot."""
+
+    def decode(payload: bytes):
+        text = payload.decode("utf-8")
+        return parse(text) if parse is not None else text
+
+    return load_bytes(namespace, key, ".txt", decode)
+
+
+def json_rows(n: int, row: Callable[..., T]) -> Callable[[str], list[T]]:
+    """A ``parse`` for entries holding a JSON list of exactly ``n`` rows, each given to ``row`` as arguments
+    (e.g. ``json_rows(len(pairs), lambda s, k: (float(s), int(k)))`` for cached model scores)."""
+
+    def parse(text: str) -> list[T]:
+        rows = json.loads(text)
+        if not isinstance(rows, list) or len(rows) != n:
+            raise ValueError(f"expected {n} rows")
+        return [row(*r) for r in rows]
+
+    return parse
+
+
+def store_bytes(namespace: str, key: str, payload: bytes, suffix: str = ".txt") -> None:
+    """Store an entry atomically; a cache folder that cannot be written is one warning per process."""
+    global _warned_unwritable
+    try:
+        write_bytes_atomic(entry_path(namespace, key, suffix), seal(payload))
+    except OSError as exc:
+        if not _warned_unwritable:
+            _warned_unwritable = True
+            _warn(f"cannot write the cache in {cache_dir()} ({exc.strerror or exc}); continuing without it "
+                  f"(set {ENV_VAR} to a writable folder)")
 
 
 def store(namespace: str, key: str, text: str) -> None:
-    with contextlib.suppress(OSError):  # a read-only cache dir costs speed, never a result
-        write_bytes_atomic(entry_path(namespace, key), text.encode("utf-8"))
+    store_bytes(namespace, key, text.encode("utf-8"))

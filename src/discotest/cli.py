@@ -1,6 +1,8 @@
 """The ``discotest`` command. Every subcommand maps onto a function of ``discotest.api``.
 
-Bad input ends with exit status 2 and one line on stderr naming the file and line.
+Bad input ends with exit status 2 and one line on stderr naming the file and line; so does an output that
+cannot be written (checked before the work by ``check_outputs``, or failing while written). A stdout pipe closed
+by its reader ends quietly with 141 (see ``main``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from discotest import api
-from discotest.atomic import write_text_atomic
+from discotest.atomic import check_output, write_text_atomic
 from discotest.data import registry
 from discotest.dip import commands as dip_commands
 from discotest.errors import InputError
@@ -329,6 +331,47 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Options naming files (or folders) a command reads: no output may be one of them.
+INPUT_OPTIONS = ("input", "scores", "suite_file", "train_text", "target", "data", "tests", "csv", "model",
+                 "contrapro_context")
+# Commands whose --output is a folder, and commands that print nothing but messages to stdout when -o is given.
+FOLDER_OUTPUT = ("mine", "finetune")
+STDOUT_FREE = ("translate", "augment", "make-contrastive", "mine")
+
+
+def _outputs(args: argparse.Namespace) -> list[str]:
+    """Every file or folder the command will write, as given."""
+    out = [getattr(args, "output", None), getattr(args, "details", None)]
+    if args.command == "augment" and args.output:
+        out.append(args.summary or f"{args.output}.summary.json")
+    return [o for o in out if o is not None]
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse unusable output paths before any work: one of the command's inputs, a directory where a file is
+    expected, a device, FIFO or socket, a name too long, a missing or unwritable folder, two outputs on one file,
+    a registered file of the data directory; and a closed stdout when the report goes there."""
+    inputs: list[str] = []
+    for name in INPUT_OPTIONS:
+        value = getattr(args, name, None)
+        if name == "data" and args.command != "finetune":
+            continue  # mine/rank --data names a WMT test set, not a file
+        inputs += [str(v) for v in value] if isinstance(value, list) else [value] if isinstance(value, str) else []
+    outputs = _outputs(args)
+    data = registry.data_dir(getattr(args, "data_dir", None)).resolve()
+    registered = {data / p for source in registry.SOURCES.values() for p in (source.path, source.usable_path)}
+    for i, path in enumerate(outputs):
+        folder = i == 0 and args.command in FOLDER_OUTPUT
+        check_output(path, inputs, folder=folder)
+        resolved = Path(path).resolve()
+        if any(resolved == Path(other).resolve() for other in outputs[:i]):
+            raise InputError("the same file is given for two outputs", path)
+        if resolved in registered:
+            raise InputError(f"is a file of the data directory {data}; refusing to overwrite third-party data", path)
+    if sys.stdout is None and not (getattr(args, "output", None) or args.command in STDOUT_FREE):
+        raise InputError("standard output is closed; give --output FILE or redirect it to a file")
+
+
 def _emit(args: argparse.Namespace, report: str) -> None:
     if getattr(args, "output", None):
         write_text_atomic(args.output, report + "\n")
@@ -614,7 +657,62 @@ def _cmd_suites(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stdout_problem() -> str | None:
+    """Flush stdout now (not at interpreter exit, where a failure is a traceback and exit 120); the error if any."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        _silence_stdout()
+        return f"cannot write standard output: {exc.strerror or exc}"
+    return None
+
+
+def _silence_stdout() -> None:
+    """Point fd 1 at /dev/null so the interpreter's last flush of a dead stdout cannot fail loudly."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def _reserve_standard_fds() -> None:
+    """Put /dev/null on a closed fd 0, 1 or 2, so that no file opened later (an output's temporary file, a cache
+    entry) takes that number and receives what a child process or a library writes to "stdout" or "stderr".
+    ``sys.stdout``/``sys.stderr`` stay None, so a closed stdout is still reported."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+
+
+SIGPIPE_STATUS = 141  # what a shell reports for a program killed by SIGPIPE (`yes | head -1`)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Exit status: 0 success; 2 bad input, an output that cannot be written (disk full,
+    permission denied …) or another system error (one line on stderr, ``discotest: error: FILE: message``);
+    141 quietly when stdout is a pipe closed by its reader
+    (``discotest … | head -1``), as for any Unix filter; 130 on Ctrl-C."""
+    _reserve_standard_fds()
+    if sys.stderr is None:  # started with stderr closed (2>&-): progress bars and warnings go nowhere, not to stdout
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        _silence_stdout()
+        return SIGPIPE_STATUS
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     args.command_line = shlex.join(["discotest", *(sys.argv[1:] if argv is None else argv)])
     commands = {
@@ -624,10 +722,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         "finetune": _cmd_finetune, "mine": dip_commands.cmd_mine, "rank": dip_commands.cmd_rank,
     }
     try:
+        check_outputs(args)
         with registry.modified_allowed_while(args.allow_modified_data):  # every reader (and worker) sees it
-            return commands[args.command](args)
+            status = commands[args.command](args)
+        if (problem := _stdout_problem()) is not None:
+            raise InputError(problem)
+        return status
     except InputError as exc:
         print(f"discotest: error: {exc.one_line()}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # the environment failed (stdout on a full disk, an unreadable file …): one line too
+        # a failed write to stdout leaves its buffer full, so flushing again names the culprit
+        message = _stdout_problem() or InputError(exc.strerror or str(exc), exc.filename).one_line()
+        print(f"discotest: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("discotest: interrupted", file=sys.stderr)

@@ -16,6 +16,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from discotest.atomic import write_text_atomic
 from discotest.coref.markers import MARKER_TOKENS
 from discotest.errors import InputError
 from discotest.options import check_int, check_positive_float
@@ -104,11 +105,14 @@ def finetune(model: str, data: str | Path, output: str | Path, *, steps: int = 1
             bar.update(1)
             bar.set_postfix(loss=f"{losses[-1]:.3f}")
     out = Path(output)
-    out.mkdir(parents=True, exist_ok=True)
-    net.eval().save_pretrained(out)
-    tok.save_pretrained(out)
     report = FinetuneReport(steps, len(pairs), losses, str(out), added)
-    (out / "discotest-finetune.json").write_text(json.dumps({**report.to_json(), "base": model, "data": str(data),
-                                                             "lr": lr, "batch_size": batch_size,
-                                                             "markers": markers}, indent=1) + "\n", "utf-8")
+    try:  # a full disk or a read-only folder after training is one line, not a traceback
+        out.mkdir(parents=True, exist_ok=True)
+        net.eval().save_pretrained(out)
+        tok.save_pretrained(out)
+    except OSError as exc:
+        raise InputError(f"cannot write the fine-tuned model: {exc.strerror or exc}", out) from None
+    write_text_atomic(out / "discotest-finetune.json",
+                      json.dumps({**report.to_json(), "base": model, "data": str(data), "lr": lr,
+                                  "batch_size": batch_size, "markers": markers}, indent=1) + "\n")
     return report

@@ -35,13 +35,21 @@ def run_baseline(name: str, items: Sequence[ContrastiveItem], train_text: str | 
     key = cache.content_key([CACHE_NAMESPACE, name, _settings(name), json.dumps(pairs, ensure_ascii=False),
                              json.dumps([[i.src_context, i.src, i.tgt_context, i.candidates] for i in items],
                                         ensure_ascii=False)])
-    if use_cache and (hit := cache.load(CACHE_NAMESPACE, key)) is not None:
-        stored = json.loads(hit)
-        return stored["scores"], [tuple(f) for f in stored["fields"]]
+    if use_cache and (hit := cache.load(CACHE_NAMESPACE, key, lambda text: _parse_entry(text, items))) is not None:
+        return hit
     scores, fields = _train_and_score(name, items, pairs, fields)
     if use_cache:
         cache.store(CACHE_NAMESPACE, key, json.dumps({"scores": scores, "fields": fields}))
     return scores, fields
+
+
+def _parse_entry(text: str, items: Sequence) -> tuple[list[list[float]], list[tuple[str, str]]]:
+    """Cached baseline scores: one list of numbers per item, as many as its candidates (ValueError otherwise)."""
+    stored = json.loads(text)
+    scores = [[float(x) for x in row] for row in stored["scores"]]
+    if len(scores) != len(items) or any(len(s) != len(i.candidates) for s, i in zip(scores, items)):
+        raise ValueError("scores do not match the items")
+    return scores, [(str(k), str(v)) for k, v in stored["fields"]]
 
 
 def _settings(name: str) -> str:

@@ -495,8 +495,7 @@ def load_coherence_model(data_dir: str | Path | None = None, use_cache: bool = T
     """The trained model: from the disk cache when its training files are unchanged, else trained now (~1 min cold)."""
     root = resolve_data_dir(data_dir)
     key = disk_cache.content_key(_files_key(root, TRAIN, max_docs))
-    if use_cache and (hit := disk_cache.load(CACHE_NAMESPACE, key)) is not None:
-        model = CoherenceModel.from_json(hit)
+    if use_cache and (model := disk_cache.load(CACHE_NAMESPACE, key, CoherenceModel.from_json)) is not None:
         model.data_dir = root
         return model
     model = train_model(root, max_docs=max_docs, use_cache=use_cache)

@@ -8,7 +8,6 @@ JSON in the discotest cache (content-hash key, atomic write) — the trained mod
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import hashlib
 import json
@@ -19,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 BOS, EOS, UNK = "<s>", "</s>", "<unk>"
+LM_SUFFIX = ".json.gz"  # cache entries: a sealed gzip of the counts (see discotest.cache)
 TOKEN = re.compile(r"[a-z0-9]+|[.?!]")
 
 
@@ -100,7 +100,8 @@ class KneserNeyLM:
 
     # -- storage ---------------------------------------------------------------------------------------------------
     def to_bytes(self) -> bytes:
-        return gzip.compress(json.dumps({"order": self.order, "counts": self.counts[1:]}).encode(), compresslevel=3)
+        return gzip.compress(json.dumps({"order": self.order, "counts": self.counts[1:]}).encode(), compresslevel=3,
+                             mtime=0)  # same model, same bytes
 
     @classmethod
     def from_bytes(cls, payload: bytes) -> KneserNeyLM:
@@ -115,22 +116,16 @@ def cached_lm(files: Sequence[Path], order: int = 3, use_cache: bool = True, nam
               ) -> KneserNeyLM:
     """An LM trained on the non-empty lines of ``files``, kept in the discotest cache under a hash of their bytes."""
     from discotest import cache as disk_cache
-    from discotest.atomic import write_bytes_atomic
 
     digest = hashlib.sha256()
     for path in files:
         digest.update(path.name.encode())
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     key = disk_cache.content_key([namespace, str(order), digest.hexdigest()])
-    blob = disk_cache.entry_path(namespace, key).with_suffix(".json.gz")
-    if use_cache and blob.is_file():
-        try:
-            return KneserNeyLM.from_bytes(blob.read_bytes())
-        except (OSError, ValueError, EOFError):
-            pass  # a damaged entry is retrained
+    if use_cache and (hit := disk_cache.load_bytes(namespace, key, LM_SUFFIX, KneserNeyLM.from_bytes)) is not None:
+        return hit
     lm = KneserNeyLM(order).fit(normalise(line) for path in files
                                 for line in path.read_text("utf-8").split("\n") if line.strip())
     if use_cache:
-        with contextlib.suppress(OSError):  # a read-only cache costs time, never a result
-            write_bytes_atomic(blob, lm.to_bytes())
+        disk_cache.store_bytes(namespace, key, lm.to_bytes(), LM_SUFFIX)
     return lm

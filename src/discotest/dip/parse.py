@@ -43,8 +43,8 @@ def pipeline_version() -> str:
 def parse(sentences: Sequence[str], use_cache: bool = True, batch_size: int = 256) -> list[Sentence]:
     """Parse sentences (one segment each; an empty string gives an empty tuple), cached as one entry per call."""
     key = disk_cache.content_key([CACHE_NAMESPACE, pipeline_version(), *sentences])
-    if use_cache and (hit := disk_cache.load(CACHE_NAMESPACE, key)) is not None:
-        return [tuple(Token(*t) for t in sent) for sent in json.loads(hit)]
+    if use_cache and (hit := disk_cache.load(CACHE_NAMESPACE, key, parse=lambda t: _parse_entry(t, sentences))):
+        return hit
     rows = [
         [(t.text, t.lemma_, t.pos_, t.tag_, t.dep_, t.head.i, t.idx) for t in doc]
         for doc in _pipeline().pipe(sentences, batch_size=batch_size)
@@ -52,3 +52,24 @@ def parse(sentences: Sequence[str], use_cache: bool = True, batch_size: int = 25
     if use_cache:
         disk_cache.store(CACHE_NAMESPACE, key, json.dumps(rows, ensure_ascii=False))
     return [tuple(Token(*t) for t in sent) for sent in rows]
+
+
+_FIELD_TYPES = (str, str, str, str, str, int, int)
+
+
+def _parse_entry(text: str, sentences: Sequence[str]) -> list[Sentence]:
+    """A cached parse; ValueError unless each sentence has well-typed tokens whose heads and offsets fit it."""
+    rows = json.loads(text)
+    if not isinstance(rows, list) or len(rows) != len(sentences):
+        raise ValueError("wrong number of sentences")
+    out = []
+    for sent, sentence in zip(rows, sentences):
+        tokens = tuple(Token(*t) for t in sent)
+        for tok in tokens:
+            values = (tok.text, tok.lemma, tok.pos, tok.tag, tok.dep, tok.head, tok.idx)
+            if not all(type(v) is kind for v, kind in zip(values, _FIELD_TYPES)):
+                raise ValueError("malformed token")
+            if not (0 <= tok.head < len(tokens) and sentence.startswith(tok.text, tok.idx)):
+                raise ValueError("token does not fit its sentence")
+        out.append(tokens)
+    return out

@@ -23,14 +23,21 @@ from pathlib import Path
 from typing import Protocol
 
 from discotest import cache as disk_cache
-from discotest.atomic import write_bytes_atomic
 from discotest.data.registry import data_dir as resolve_data_dir
-from discotest.dip.ngram_lm import KneserNeyLM, normalise
+from discotest.dip.ngram_lm import LM_SUFFIX, KneserNeyLM, normalise
 from discotest.errors import InputError
 
 HF_CACHE_NAMESPACE = "dip-causal-lm-scores"
 LM_CACHE_NAMESPACE = "dip-offline-lm"
 OFFLINE_VERSION = "offline-v1"
+PRIORS_KEY = "-priors"  # the pronoun-class priors sit beside the LM entry, under its key + this
+
+
+def _parse_priors(text: str) -> dict[str, float]:
+    priors = {str(c): float(p) for c, p in json.loads(text).items()}
+    if set(priors) != set(CLASSES) or not all(0 < p < 1 for p in priors.values()):
+        raise ValueError("not the pronoun-class priors")
+    return priors
 
 
 class PronounScorer(Protocol):
@@ -184,8 +191,9 @@ class CausalLMScorer:
         pairs = [[list(c), s] for c, s in zip(contexts, sentences)]
         key = disk_cache.content_key([HF_CACHE_NAMESPACE, self.fingerprint(), str(self.max_length),
                                       self.numeric_settings(), json.dumps(pairs, ensure_ascii=False)])
-        if self.use_cache and (hit := disk_cache.load(HF_CACHE_NAMESPACE, key)) is not None:
-            return [(float(s), int(n)) for s, n in json.loads(hit)]
+        parse = disk_cache.json_rows(len(pairs), lambda s, n: (float(s), int(n)))
+        if self.use_cache and (hit := disk_cache.load(HF_CACHE_NAMESPACE, key, parse)) is not None:
+            return hit
         result = self.score_encoded([self.encode(c, s) for c, s in pairs])
         if self.use_cache:
             disk_cache.store(HF_CACHE_NAMESPACE, key, json.dumps(result))
@@ -317,14 +325,11 @@ class OfflinePronounScorer:
             digest.update(path.name.encode())
             digest.update(hashlib.sha256(path.read_bytes()).digest())
         key = disk_cache.content_key([LM_CACHE_NAMESPACE, OFFLINE_VERSION, str(self.order), digest.hexdigest()])
-        blob = disk_cache.entry_path(LM_CACHE_NAMESPACE, key).with_suffix(".json.gz")
-        priors_path = blob.parent / f"{key}.priors.json"
-        if self.use_cache and blob.is_file():
-            try:
-                payload = json.loads(priors_path.read_text("utf-8"))
-                return KneserNeyLM.from_bytes(blob.read_bytes()), payload
-            except (OSError, ValueError):
-                pass  # a damaged entry is retrained
+        if self.use_cache:
+            lm = disk_cache.load_bytes(LM_CACHE_NAMESPACE, key, LM_SUFFIX, KneserNeyLM.from_bytes)
+            priors = disk_cache.load(LM_CACHE_NAMESPACE, key + PRIORS_KEY, _parse_priors) if lm is not None else None
+            if lm is not None and priors is not None:
+                return lm, priors
         sentences = []
         for path in files:
             for line in path.read_text("utf-8").split("\n"):
@@ -337,11 +342,8 @@ class OfflinePronounScorer:
         total = sum(counts.values()) or 1
         priors = {c: (counts[c] + 1) / (total + len(CLASSES)) for c in CLASSES}
         if self.use_cache:
-            try:
-                write_bytes_atomic(priors_path, json.dumps(priors).encode())
-                write_bytes_atomic(blob, lm.to_bytes())
-            except OSError:
-                pass  # a read-only cache costs time, never a result
+            disk_cache.store(LM_CACHE_NAMESPACE, key + PRIORS_KEY, json.dumps(priors))
+            disk_cache.store_bytes(LM_CACHE_NAMESPACE, key, lm.to_bytes(), LM_SUFFIX)
         return lm, priors
 
     def _ensure(self) -> None:

@@ -90,12 +90,28 @@ def segment_cached(texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int
     key = content_cache.content_key(
         [signature(), *(t + "\x01" + json.dumps(list(map(list, s))) for t, s in zip(texts, spans))]
     )
-    if use_cache:
-        hit = content_cache.load("segment-zh", key)
-        if hit is not None:
-            rows = json.loads(hit)
-            if len(rows) == len(texts):
-                return [(words, at) for words, at in rows]
+    hit = content_cache.load("segment-zh", key, parse=lambda t: _parse_entry(t, texts, spans)) if use_cache else None
+    if hit is not None:
+        return hit
     rows = [segment_with_spans(t, s) for t, s in zip(texts, spans)]
     content_cache.store("segment-zh", key, json.dumps(rows, ensure_ascii=False))
     return rows
+
+
+def _parse_entry(text: str, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]]
+                 ) -> list[tuple[list[str], list[int]]]:
+    """A cached segmentation; ValueError unless it has one (words, span word indices) row per sentence whose
+    words rebuild the sentence."""
+    rows = json.loads(text)
+    if not isinstance(rows, list) or len(rows) != len(texts):
+        raise ValueError("wrong number of rows")
+    out = []
+    for row, sentence, wanted in zip(rows, texts, spans):
+        words, at = row
+        if not (all(isinstance(w, str) for w in words) and all(isinstance(i, int) for i in at)
+                and len(at) == len(wanted) and all(0 <= i < len(words) for i in at)):
+            raise ValueError("malformed row")
+        if "".join("".join(words).split()) != "".join(sentence.split()):
+            raise ValueError("words do not rebuild the sentence")
+        out.append((words, at))
+    return out

@@ -199,8 +199,9 @@ class HFScorer:
         key = cache.content_key([CACHE_NAMESPACE, ENCODING_VERSION, self.fingerprint(), repr(self.separator),
                                  str(self.max_length), json.dumps(self.numeric_settings()),
                                  json.dumps(pairs, ensure_ascii=False)])
-        if self.use_cache and (hit := cache.load(CACHE_NAMESPACE, key)) is not None:
-            return [tuple(x) for x in json.loads(hit)]
+        parse = cache.json_rows(len(pairs), lambda s, n: (float(s), int(n)))
+        if self.use_cache and (hit := cache.load(CACHE_NAMESPACE, key, parse)) is not None:
+            return hit
         result = self.score_encoded([self.encode(*p) for p in pairs])
         if self.use_cache:
             cache.store(CACHE_NAMESPACE, key, json.dumps(result))

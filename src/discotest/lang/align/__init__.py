@@ -40,12 +40,22 @@ def make_aligner(
 def align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: bool = True) -> list[Links]:
     """Align ``pairs`` (training on exactly them), reusing a cached result for identical input."""
     key = cache.content_key([aligner.signature(), *(" ".join(s) + " ||| " + " ".join(t) for s, t in pairs)])
-    if use_cache:
-        hit = cache.load("align", key)
-        if hit is not None:
-            lines = hit.split("\n")
-            if len(lines) == len(pairs):
-                return [frozenset(parse_pharaoh(line)) for line in lines]
+    if use_cache and (hit := cache.load("align", key, parse=lambda text: _parse_entry(text, pairs))) is not None:
+        return hit
     links = aligner.align(pairs)
     cache.store("align", key, "\n".join(" ".join(f"{s}-{t}" for s, t in sorted(lk)) for lk in links))
     return links
+
+
+def _parse_entry(text: str, pairs: Sequence[Pair]) -> list[Links]:
+    """A cached alignment, one Pharaoh line per pair; ValueError unless every link indexes a word of its pair."""
+    lines = text.split("\n") if text or pairs else []
+    if len(lines) != len(pairs):
+        raise ValueError(f"{len(lines)} lines for {len(pairs)} pairs")
+    out = []
+    for line, (src, tgt) in zip(lines, pairs):
+        links = parse_pharaoh(line)
+        if any(not (0 <= s < len(src) and 0 <= t < len(tgt)) for s, t in links):
+            raise ValueError("link outside its sentence pair")
+        out.append(frozenset(links))
+    return out
