@@ -22,7 +22,6 @@ import json
 import math
 import random
 import re
-import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from pathlib import Path
 
 from discotest import cache as disk_cache
 from discotest.atomic import write_text_atomic
+from discotest.data import registry
 from discotest.data.registry import data_dir as resolve_data_dir
 from discotest.dip.documents import DATASETS, PairData, load_pair
 from discotest.dip.ngram_lm import KneserNeyLM, cached_lm, normalise
@@ -219,7 +219,7 @@ def lm_files(root: Path) -> list[Path]:
     if not files:
         raise InputError("the coherence model's LM feature needs WMT21/WMT22 English text (wmt21_news, "
                          "wmt22_general) in the data dir", root)
-    return files
+    return [registry.check_file(f, root) for f in files]
 
 
 def sentence_lm_scores(lm: KneserNeyLM | None, texts: Sequence[str]) -> list[tuple[float, int]] | None:
@@ -476,7 +476,6 @@ def train_model(data_dir: str | Path | None = None, max_docs: int | None = None,
     """Train on WMT21 into-English (ru-en, ja-en): reference vs each system output of the same document, and
     reference vs ``shuffles`` sentence-shuffled copies of itself."""
     root = resolve_data_dir(data_dir)
-    start = time.perf_counter()
     lm = cached_lm(lm_files(root), use_cache=use_cache) if any(f in LM_FEATURES for f in features) else None
     train = [pair_features(_load_pair(root, TRAIN, pair, max_docs), use_cache, shuffles, lm=lm)
              for pair in PAIRS[TRAIN]]
@@ -484,7 +483,6 @@ def train_model(data_dir: str | Path | None = None, max_docs: int | None = None,
     model.data_dir, model.lm = root, lm
     model.info.update({"trained_on": f"{DATASETS[TRAIN][1]}:{','.join(PAIRS[TRAIN])}", "max_docs": max_docs,
                        "lm_text_files": len(lm_files(root)) if lm else 0,
-                       "train_seconds": round(time.perf_counter() - start, 1),
                        "train_accuracy": {pf.pair: round(pairwise_accuracy(model, pf)["accuracy"], 4)
                                           for pf in train}})
     return model

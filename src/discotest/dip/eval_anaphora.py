@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from discotest.data import registry
 from discotest.data.readers import json_objects, require
 from discotest.data.registry import data_dir
 from discotest.errors import InputError
@@ -80,5 +81,5 @@ def load_eval_anaphora(data: str | Path | None = None, languages: tuple[str, ...
         path = folder / f"test_data_{language}.jsonl"
         if not path.is_file():
             raise InputError("eval-anaphora test data missing (put the eval_anaphora folder in the data dir)", path)
-        out[language] = read_pairs(path, language)
+        out[language] = read_pairs(registry.check_file(path, data), language)
     return out
