@@ -33,6 +33,7 @@ from discotest.report.render import (
     write_details,
     write_jsonl,
 )
+from discotest.systems.files import INPUT_FORMATS
 
 
 def _split(value: str) -> list[str] | str:
@@ -62,6 +63,9 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     source = p.add_mutually_exclusive_group()
     source.add_argument("--system", "-s", help="published system output(s): name, comma-separated list, or 'all'")
     source.add_argument("--input", "-i", help="your translations: plain text, 'source ||| translation', or JSONL")
+    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto",
+                   help="how --input is read (gender suites, winox, ctxpro-*): auto (JSONL if every line is a JSON "
+                        "object, 'source ||| translation' if every line has one '|||', else plain), or forced")
     p.add_argument("--format", "-f", choices=("text", "json", "html"), default="text",
                    help="html: one self-contained page with the summary and every item's evidence")
     p.add_argument("--measure", default="accuracy",
@@ -462,7 +466,7 @@ def _cmd_run_winox(args: argparse.Namespace) -> int:
         raise InputError("winox needs --input (your translations of the Wino-X English sentences)")
     if not args.lang or "," in args.lang or args.lang == "all":
         raise InputError("winox needs exactly one --lang (de, fr or ru)")
-    result = run_winox(args.lang, args.input, args.data_dir, args.suite_file)
+    result = run_winox(args.lang, args.input, args.data_dir, args.suite_file, args.input_format)
     if args.details:
         write_jsonl(args.details, result.details())
     if args.format == "html":
@@ -497,6 +501,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         measure=_measures(args.measure),
         lexicon=args.lexicon,
         use_cache=args.use_cache,
+        input_format=args.input_format,
     )
     if not args.lang:
         raise InputError(f"suite {args.suite!r} needs --lang (a language, a comma-separated list, or 'all')")
