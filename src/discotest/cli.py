@@ -365,6 +365,7 @@ def _cmd_run_mzprt(args: argparse.Namespace) -> int:
             extra="wmt" if args.align_extra in (None, "auto") else args.align_extra,
             aligner=args.aligner,
             progress=lambda n: bar.update(n),
+            input_format=args.input_format,
         )
     if args.details:
         write_azpt_details(args.details, results)
@@ -429,7 +430,7 @@ def _cmd_run_contrastive(args: argparse.Namespace) -> int:
         model=args.model, contexts=args.context or [0], baselines=args.baseline, train_text=args.train_text,
         suite_file=suite_file, data_dir=args.data_dir, batch_size=args.batch_size, device=args.device,
         use_cache=args.use_cache, quiet=args.quiet, contrapro_context=args.contrapro_context,
-        opensubtitles=args.opensubtitles,
+        opensubtitles=args.opensubtitles, input_format=args.input_format,
         scorer_options=dict(separator=args.separator.replace("\\n", "\n").replace("\\t", "\t"),
                             normalise=args.logprob == "mean", use_target_context=args.target_context,
                             src_lang=args.src_lang, tgt_lang=args.tgt_lang, revision=args.revision,

@@ -19,6 +19,9 @@ nothing is guessed. The rules:
   translation goes to every such row (same input, same translation); given exactly as many times as the suite has
   it, the copies go to the rows in suite order (the published WinoMT outputs); copies with one identical
   translation collapse into one. Any other repetition is refused at its second occurrence.
+- **Context-dependent suites** (``context_dependent``: mZPRT, whose repeated sentences sit in different
+  documents with different zero pronouns): a source the suite holds several times must be given exactly as many
+  times, in suite order; given fewer times it is refused as ambiguous (which occurrence is it?).
 - **Aliases** (suites whose source carries context, e.g. CTXPRO's ``context <eos> sentence`` lines): a file
   source may also be the bare sentence, but only when every suite row with that sentence has the same context;
   otherwise it is refused as ambiguous.
@@ -118,12 +121,14 @@ def read_translations(
     suite_sources: Mapping[int, str] | Sequence[str],
     input_format: str = "auto",
     aliases: Mapping[int, str] | None = None,
+    context_dependent: bool = False,
 ) -> Translations:
     """Read a translation file and match its rows to the suite.
 
     ``suite_sources``: suite row index -> source, in suite order (a sequence means indices 0, 1, …); the keys are
     what ``by_row`` is keyed by, so a suite whose indices skip rows (BUG) gets them right. ``aliases``: row ->
     a shorter form of its source a file may give instead (the sentence without its context).
+    ``context_dependent``: equal sources are different rows (see the module doc).
     """
     path = Path(path)
     sources = dict(suite_sources) if isinstance(suite_sources, Mapping) else dict(enumerate(suite_sources))
@@ -147,7 +152,7 @@ def read_translations(
                          "or on none to match by position)", path, lacking[2])
     if with_source:
         hint = _FORCE_HINT if input_format == "auto" else ""
-        result.by_row = _match_by_source(path, rows, sources, aliases or {}, hint)
+        result.by_row = _match_by_source(path, rows, sources, aliases or {}, hint, context_dependent)
     else:
         result.by_row = _match_by_position(path, rows, list(sources))
     result.unmatched = [i for i in sources if i not in result.by_row]
@@ -169,7 +174,8 @@ def _match_by_position(path: Path, rows: Sequence[Row], order: list[int]) -> dic
 
 
 def _match_by_source(
-    path: Path, rows: Sequence[Row], sources: Mapping[int, str], aliases: Mapping[int, str], hint: str
+    path: Path, rows: Sequence[Row], sources: Mapping[int, str], aliases: Mapping[int, str], hint: str,
+    context_dependent: bool = False,
 ) -> dict[int, str]:
     """Suite row -> translation under the module doc's rules; the first row that cannot be placed is refused."""
     full: dict[str, list[int]] = defaultdict(list)
@@ -202,6 +208,13 @@ def _match_by_source(
     placed_by: dict[int, int] = {}
     for key, copies in given.items():
         suite_rows = targets[key]
+        if context_dependent and len(suite_rows) > 1 and len(copies) != len(suite_rows):
+            raise InputError(
+                f"ambiguous source: the suite has this sentence {len(suite_rows)} times in different contexts and "
+                f"the file {len(copies)} time{'s' if len(copies) != 1 else ''} (give it once per suite row, in "
+                "suite order)",
+                path, copies[len(suite_rows)][1] if len(copies) > len(suite_rows) else copies[0][1],
+            )
         if len({translation for translation, _ in copies}) == 1:
             pairs = [(index, copies[0]) for index in suite_rows]
         elif len(copies) == len(suite_rows):
