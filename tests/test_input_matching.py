@@ -159,7 +159,7 @@ SOURCES = ["The nurse came.", "The doctor left."]
         "{Die Pflegerin} kam.\nDer Arzt ging.\n",  # starts with "{", is not JSON
         '{"a": 1} ist kein Satz\nDer Arzt ging.\n',
         "Die Pflegerin ||| kam.\nDer Arzt ging.\n",  # "|||" in the first line only
-        "Die Pflegerin ||| kam ||| heute.\nDer Arzt ||| ging.\n",  # not exactly one "|||" per line
+        "Die Pflegerin kam.\nDer Arzt ||| ging ||| heute.\n",  # "|||" in a minority of lines
     ],
 )
 def test_plain_text_that_looks_like_jsonl_or_bitext_is_plain(tmp_path, text):
@@ -183,6 +183,7 @@ def test_plain_text_with_a_separator_on_every_line_needs_forcing(tmp_path):
     [
         ("The nurse came. ||| A\nThe doctor left. B\n", 2, "missing '|||'"),  # a broken bitext, not plain text
         ("The nurse came. ||| A\nThe doctor left. ||| B ||| C\n", 2, "more than one '|||'"),
+        ("Die Pflegerin ||| kam ||| heute.\nDer Arzt ||| ging.\n", 1, "more than one '|||'"),  # most lines: a bitext
         ('{"translation": "A"}\nB\n', 2, "invalid JSON"),
         ('{"src": "The nurse came.", "tgt": "A"}\n{"tgt": "B"}\n', 2, "no source, while line 1 has one"),
     ],

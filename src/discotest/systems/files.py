@@ -5,10 +5,10 @@ nothing is guessed. The rules:
 
 - **Format.** ``auto`` (the default) reads JSONL when every non-empty line is a JSON object, ``source |||
   translation`` when every non-empty line holds exactly one ``|||``, and plain text otherwise. A file that is
-  neither, but where some line looks like JSONL (an object with a translation key) or like ``suite source |||
-  translation``, is refused at the first line that does not fit: it is a broken file of that kind, and read as
-  plain text it would score ``source ||| translation`` strings as translations. ``input_format`` (plain, bitext,
-  jsonl) forces a reading, e.g. for plain text in which every line holds ``|||``.
+  neither, but where some line looks like JSONL (an object with a translation key), or like ``suite source |||
+  translation``, or where most lines hold ``|||``, is refused at the first line that does not fit: it is a broken
+  file of that kind, and read as plain text it would score ``source ||| translation`` strings as translations.
+  ``input_format`` (plain, bitext, jsonl) forces a reading, e.g. for plain text in which most lines hold ``|||``.
 - **By position** (plain text, JSONL without sources): one line per suite row, in suite order. A suite that
   skips rows of its file (BUG's row without a sentence) also accepts one line per row of that file; the lines of
   skipped rows are ignored. Any other line count is refused: a subset needs sources.
@@ -83,7 +83,8 @@ def detect_format(path: Path, lines: Sequence[str], known_sources: set[str]) -> 
     sources = [_bitext_source(line) for _, line in filled]
     if filled and all(source is not None for source in sources):
         return "bitext"
-    if any(source is not None and _norm(source) in known_sources for source in sources):
+    with_separator = sum(SEPARATOR in line for _, line in filled)
+    if 2 * with_separator > len(filled) or any(s is not None and _norm(s) in known_sources for s in sources):
         number, line = next((n, line) for (n, line), s in zip(filled, sources) if s is None)
         found = "missing" if SEPARATOR not in line else "more than one"
         raise InputError(f"{found} '{SEPARATOR}' between source and translation, while other lines are "
