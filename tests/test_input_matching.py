@@ -323,3 +323,22 @@ def test_dip_input_is_by_line_count_only(tmp_path):
     with pytest.raises(InputError, match="1 lines, but wmt21 de-en has 1002") as err:
         read_dip_input(path, 1002, "wmt21 de-en")
     assert err.value.path == str(path)
+
+
+# ----------------------------------------------------------------------------- --model
+
+
+class _EchoTranslator:
+    """Translates a sentence into itself, so each translation shows which source it came from."""
+
+    name = "echo"
+
+    def translate(self, sources: list[str]) -> list[str]:
+        return list(sources)
+
+
+def test_model_translations_are_keyed_by_suite_row(bug):
+    from discotest.translate import ModelSystem
+
+    by_row = ModelSystem(_EchoTranslator()).translations(bug).by_row
+    assert all(by_row[item.index] == _norm(item.sentence) for item in bug)
