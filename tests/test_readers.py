@@ -82,9 +82,10 @@ def test_missing_and_directory_inputs(tmp_path):
 
 
 def test_no_source_matches_is_an_error(tmp_path):
-    path = write(tmp_path, "t.txt", "Something else. ||| X\n")
-    with pytest.raises(InputError, match="no row's source sentence matches"):
+    path = write(tmp_path, "t.txt", "The nurse came. ||| Y\nSomething else. ||| X\n")
+    with pytest.raises(InputError, match="source sentence is not in the suite") as err:
         read_translations(path, SOURCES)
+    assert err.value.line == 2
 
 
 @pytest.mark.parametrize(

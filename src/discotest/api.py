@@ -26,7 +26,7 @@ from discotest.pipelines.gender import Bitext, align_in_corpus, evaluate_gender
 from discotest.report.result import GenderResult, Signature
 from discotest.suites.bug import load_bug
 from discotest.suites.winomt import GenderItem, load_winomt
-from discotest.systems.files import read_translations
+from discotest.systems.files import INPUT_FORMATS, read_translations
 from discotest.systems.published import (
     available_published,
     check_system,
@@ -50,6 +50,7 @@ class RunOptions:
     lexicon: str = "on"
     use_cache: bool = True
     measure: tuple[str, ...] = ("accuracy",)  # add "consistency" for target-side consistency
+    input_format: str = "auto"  # how --input files are read: auto, plain, bitext, jsonl (systems.files)
 
     def check(self) -> None:
         registry.suite_file(self.suite, self.suite_version)  # unknown suite or version: a clear error
@@ -59,6 +60,8 @@ class RunOptions:
         unknown = set(self.measure) - set(MEASURES)
         if unknown:
             raise InputError(f"unknown measure {sorted(unknown)[0]!r}; choose from {', '.join(MEASURES)}")
+        if self.input_format not in INPUT_FORMATS:
+            raise InputError(f"--input-format must be one of {', '.join(INPUT_FORMATS)}")
         if self.align_extra not in ALIGN_EXTRA:
             raise InputError(f"--align-extra must be one of {', '.join(ALIGN_EXTRA)}")
 
@@ -108,13 +111,13 @@ def _evaluate_language(
     """
     with registry.tracking() as suite_files:
         items = load_suite(options)
-    sources = [item.sentence for item in items]
+    sources = {item.index: item.sentence for item in items}  # keyed by suite row: BUG's indices skip a row
     read: dict[str, dict] = {}  # data files each system's translations came from, for its signature
     translation_sets = {}
     for s in systems:
         with registry.tracking() as read[s]:
             translation_sets[s] = published_translations(s, lang, items, options.data_dir, options.suite)
-    translation_sets.update({name: read_translations(path, sources) for name, path in inputs})
+    translation_sets.update({name: read_translations(path, sources, options.input_format) for name, path in inputs})
     translation_sets.update({m.name: m.translations(items) for m in models})
     model_fields = {m.name: tuple(m.signature_fields()) for m in models}
     bitexts = {name: Bitext(items, ts.by_row, lang) for name, ts in translation_sets.items()}

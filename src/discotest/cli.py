@@ -36,6 +36,7 @@ from discotest.report.render import (
     write_details,
     write_jsonl,
 )
+from discotest.systems.files import INPUT_FORMATS
 
 
 def _split(value: str) -> list[str] | str:
@@ -68,6 +69,9 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     source = p.add_mutually_exclusive_group()
     source.add_argument("--system", "-s", help="published system output(s): name, comma-separated list, or 'all'")
     source.add_argument("--input", "-i", help="your translations: plain text, 'source ||| translation', or JSONL")
+    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto",
+                   help="how --input is read (gender suites, winox, ctxpro-*): auto (JSONL if every line is a JSON "
+                        "object, 'source ||| translation' if every line has one '|||', else plain), or forced")
     p.add_argument("--format", "-f", choices=("text", "json", "html"), default="text",
                    help="html: one self-contained page with the summary and every item's evidence")
     p.add_argument("--measure", default="accuracy",
@@ -412,6 +416,7 @@ def _cmd_run_mzprt(args: argparse.Namespace) -> int:
             extra="wmt" if args.align_extra in (None, "auto") else args.align_extra,
             aligner=args.aligner,
             progress=lambda n: bar.update(n),
+            input_format=args.input_format,
         )
     if args.details:
         write_azpt_details(args.details, results)
@@ -476,7 +481,7 @@ def _cmd_run_contrastive(args: argparse.Namespace) -> int:
         model=args.model, contexts=args.context or [0], baselines=args.baseline, train_text=args.train_text,
         suite_file=suite_file, data_dir=args.data_dir, batch_size=args.batch_size, device=args.device,
         use_cache=args.use_cache, quiet=args.quiet, contrapro_context=args.contrapro_context,
-        opensubtitles=args.opensubtitles,
+        opensubtitles=args.opensubtitles, input_format=args.input_format,
         scorer_options=dict(separator=args.separator.replace("\\n", "\n").replace("\\t", "\t"),
                             normalise=args.logprob == "mean", use_target_context=args.target_context,
                             src_lang=args.src_lang, tgt_lang=args.tgt_lang, revision=args.revision,
@@ -513,7 +518,7 @@ def _cmd_run_winox(args: argparse.Namespace) -> int:
         raise InputError("winox needs --input (your translations of the Wino-X English sentences)")
     if not args.lang or "," in args.lang or args.lang == "all":
         raise InputError("winox needs exactly one --lang (de, fr or ru)")
-    result = run_winox(args.lang, args.input, args.data_dir, args.suite_file)
+    result = run_winox(args.lang, args.input, args.data_dir, args.suite_file, args.input_format)
     if args.details:
         write_jsonl(args.details, result.details())
     if args.format == "html":
@@ -548,6 +553,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         measure=_measures(args.measure),
         lexicon=args.lexicon,
         use_cache=args.use_cache,
+        input_format=args.input_format,
     )
     if not args.lang:
         raise InputError(f"suite {args.suite!r} needs --lang (a language, a comma-separated list, or 'all')")

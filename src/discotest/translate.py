@@ -61,8 +61,9 @@ class ModelSystem:
         return [strip_markers(t) for t in self.translator.translate(sources)]
 
     def translations(self, items) -> Translations:
-        return Translations(f"model:{self.translator.name}", dict(enumerate(self.translate_items(items))),
-                            format="model")
+        # keyed by suite row, not position: BUG's indices skip its row without a sentence
+        by_row = {item.index: t for item, t in zip(items, self.translate_items(items), strict=True)}
+        return Translations(f"model:{self.translator.name}", by_row, format="model")
 
     def signature_fields(self) -> list[tuple[str, str]]:
         markers = self.markers if self.markers != "predicted" else f"predicted:{self.resolver}"

@@ -39,6 +39,7 @@ from discotest.report.azpt_result import AZPTResult, ComparisonResult, MetricCom
 from discotest.report.result import Signature
 from discotest.stats import DEFAULT_SEED, accuracy_from_sums, paired_bootstrap, sign_test
 from discotest.suites.mzprt import DOMAINS, VALID_FILES, MZPRTSuite, check_domain, load_mzprt
+from discotest.systems.files import detect_format, read_translations
 from discotest.systems.mzprt_outputs import PublishedOutput, published_systems, read_published
 
 # words beyond the window searched for an unclaimed rendering (our extension, --reach 3 measured +1
@@ -105,8 +106,8 @@ class Hypotheses:
         return self._pairs
 
 
-def read_input(path: str | Path, suite: MZPRTSuite) -> Hypotheses:
-    """A plain-text hypothesis file, one line per test sentence, in one of two layouts:
+def read_input(path: str | Path, suite: MZPRTSuite, input_format: str = "auto") -> Hypotheses:
+    """A hypothesis file: plain text, one line per test sentence, in one of two layouts:
 
     - one line per segment, **without** the ``[doc]`` lines (1171 lines for QA) — the usual case;
     - one line per line of the raw test file, ``[doc]`` lines included (1353 for QA); the lines at
@@ -114,9 +115,20 @@ def read_input(path: str | Path, suite: MZPRTSuite) -> Hypotheses:
 
     Empty lines are allowed (an empty translation translates no ZP). Any other line count is an
     InputError naming the file and the first line that does not fit.
+
+    Or, for part of a test set, ``Chinese source ||| hypothesis`` lines (or JSONL with ``source``), matched to
+    the segments by ``systems.files.read_translations``; a sentence the test set repeats (in other documents,
+    with other zero pronouns) must then be given once per occurrence, in test-set order.
     """
     path = Path(path)
     lines = read_lines(path)
+    sources = {seg.index: seg.source for seg in suite.segments}
+    if input_format != "plain":
+        known = {" ".join(s.split()) for s in sources.values()}
+        fmt = input_format if input_format != "auto" else detect_format(path, lines, known)
+        if fmt != "plain":
+            found = read_translations(path, sources, fmt, context_dependent=True)
+            return Hypotheses(suite.domain, path.name, "input", str(path), "by-source", found.by_row)
     n_seg, n_raw = len(suite.segments), suite.n_lines
     if len(lines) == n_seg:
         by_segment, layout = dict(enumerate(lines)), "all-segments"
@@ -395,6 +407,7 @@ def run_mzprt(
     extra: str = "wmt",
     aligner: str | WordAligner = "default",
     reach: int = DEFAULT_REACH,
+    input_format: str = "auto",
 ) -> list[AZPTResult]:
     """AZPT of published systems and/or input files on mZPRT domains, one result per (domain, system).
 
@@ -402,7 +415,8 @@ def run_mzprt(
     ``systems``: published outputs by name (``base_tgt`` …), "all", or None. A named system is
     evaluated in every requested domain that has it. ``inputs``: hypothesis files for exactly one
     domain (see ``read_input`` for the line layout: one line per sentence without the ``[doc]`` lines,
-    or the raw file's lines with them). ``window``: candidate words on each side of the aligned word.
+    or the raw file's lines with them, or ``source ||| hypothesis`` lines; ``input_format`` forces one).
+    ``window``: candidate words on each side of the aligned word.
     ``reach``: how far beyond the window an unclaimed rendering may be (0: the paper's rule only).
     ``bleu``: also sacrebleu BLEU (on the sentences each system covers: the ZP sentences for
     published outputs). ``progress`` is called with 1 per finished result.
@@ -426,7 +440,7 @@ def run_mzprt(
         if s != REFERENCE:
             with registry.tracking() as read[(d, s)]:
                 published.append(published_hypotheses(d, s, suites[d], root))
-    typed = [read_input(path, suites[domain_list[0]]) for path in inputs]
+    typed = [read_input(path, suites[domain_list[0]], input_format) for path in inputs]
     with registry.tracking() as corpus_files:
         corpus = build_corpus(aligner_obj, root, extra, domain_list, published, typed, use_cache)
     common.update(corpus_files)

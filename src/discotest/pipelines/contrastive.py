@@ -84,13 +84,16 @@ def run_contrastive(
     contrapro_context: tuple[str | Path, str | Path] | None = None,
     opensubtitles: str | Path | None = None,
     scorer_options: dict | None = None,
+    input_format: str = "auto",
 ) -> list[ContrastiveResult]:
     """One result per system: the scores file, each context size of the model, each baseline.
 
     ``scorer_options`` go to the model scorer: separator, normalise (mean log-probability), use_target_context,
     src_lang/tgt_lang (default: the suite's languages), revision, compute_type (CTranslate2).
     ContraPro's context comes from ``contrapro_context`` (its scripts' context files) or is rebuilt from the
-    OpenSubtitles2018 files at ``opensubtitles``, with as many lines as the largest context size asked for."""
+    OpenSubtitles2018 files at ``opensubtitles``, with as many lines as the largest context size asked for.
+    CTXPRO ``translations``: one per item in suite order, or ``source ||| translation`` lines for part of the
+    suite (``suites.contrastive.ctxpro.read_ctxpro_translations``; ``input_format`` forces a reading)."""
     with registry.tracking() as files:
         items = load_suite(suite, data_dir, suite_file, contrapro_context=contrapro_context,
                            opensubtitles=opensubtitles, context_size=max(contexts, default=0))
@@ -101,12 +104,12 @@ def run_contrastive(
     if is_expected_word(suite):
         if translations is None:
             raise InputError(f"{suite} scores translations: give --input (one translation per item, in suite order)")
-        from discotest.data.readers import read_lines
+        from discotest.suites.contrastive.ctxpro import read_ctxpro_translations
 
-        lines = read_lines(translations)
-        if len(lines) != len(items):
-            raise InputError(f"{len(lines)} translations for {len(items)} items", translations)
-        return [evaluate_translations(suite, items, lines, Path(translations).name, n_bootstrap, data)]
+        found = read_ctxpro_translations(translations, items, input_format)
+        matched = [item for item in items if item.index in found.by_row]
+        return [evaluate_translations(suite, matched, [found.by_row[i.index] for i in matched],
+                                      Path(translations).name, n_bootstrap, data)]
     if translations is not None and suite_file is None:
         raise InputError(f"{suite} is scored from candidate scores: give --scores, --model or --baseline")
     if not (scores or model or baselines):

@@ -14,13 +14,13 @@ from discotest.systems.files import read_translations
 
 
 def run_winox(lang: str, input: str | Path, data_dir: str | Path | None = None,
-              suite_file: str | Path | None = None) -> WinoxResult:
+              suite_file: str | Path | None = None, input_format: str = "auto") -> WinoxResult:
     """Pronoun accuracy of the translations in ``input`` (one per Wino-X item, or ``source ||| translation``)."""
     with registry.tracking() as files:
         items = load_winox(lang, data_dir, suite_file)
         if suite_file:
             registry.check_file(suite_file, data_dir)  # the data dir's own file given by path is checked too
-    translations = read_translations(input, [i.sentence for i in items])
+    translations = read_translations(input, {i.index: i.sentence for i in items}, input_format)
     verdicts = {i.index: judge(i, translations.by_row[i.index], lang) for i in items if i.index in translations.by_row}
     signature = Signature((("discotest", package_version("discotest")), ("suite", "winox"), ("lang", f"en-{lang}"),
                            ("system", Path(input).name), ("measure", "pronoun-count-v1"), ("n", str(len(verdicts))),

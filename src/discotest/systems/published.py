@@ -35,7 +35,7 @@ def published_translations(
 ) -> Translations:
     check_system(system, lang, suite)
     path = registry.locate(registry.system_outputs(suite)[(system, lang)], root)
-    return read_translations(path, [i.sentence for i in items])
+    return read_translations(path, {i.index: i.sentence for i in items})
 
 
 def available_published(lang: str, root: str | Path | None = None, suite: str = "winomt") -> list[str]:
