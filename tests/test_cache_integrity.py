@@ -59,7 +59,8 @@ DAMAGES = [truncate, rotate_lines, empty_lines, garbage_token, no_header, flippe
 
 
 def _only_entry(root: Path) -> Path:
-    entries = [p for p in root.rglob("*") if p.is_file()]
+    """The one cache entry under ``root`` (``<namespace>/<2 hex>/<key>``; the data-hash memo beside them is not one)."""
+    entries = [p for p in root.glob("*/*/*") if p.is_file()]
     assert len(entries) == 1, entries
     return entries[0]
 
