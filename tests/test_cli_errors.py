@@ -7,24 +7,9 @@ import sys
 
 import pytest
 
-from discotest.cli import main
+from tests.cli_helpers import assert_one_line_error, run_cli
 
 N = 3888  # rows of WinoMT
-
-
-def run_cli(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_one_line_error(code: int, err: str, *fragments: str) -> None:
-    assert code == 2, err
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1, err
-    assert lines[0].startswith("discotest: error: ")
-    for fragment in fragments:
-        assert fragment in lines[0], (fragment, lines[0])
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -13,6 +14,19 @@ from typing import Any
 from discotest.errors import InputError
 
 
+@contextlib.contextmanager
+def _reading(path: Path) -> Iterator[None]:
+    """A file that cannot be read (missing, a directory, no permission …) as one InputError naming it."""
+    try:
+        yield
+    except FileNotFoundError:
+        raise InputError("file not found", path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a text file", path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror})", path) from None
+
+
 def read_lines(path: str | Path) -> list[str]:
     """Lines of a UTF-8 text file without line ends; a BOM and CRLF line ends are accepted.
 
@@ -20,14 +34,8 @@ def read_lines(path: str | Path) -> list[str]:
     number of the line they are on.
     """
     path = Path(path)
-    try:
+    with _reading(path):
         raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("file not found", path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a text file", path) from None
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", path) from None
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -57,20 +65,13 @@ def _check_line(line: bytes, path: Path, number: int) -> str:
 def stream_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     """(line number, text) of a file too big to load (corpora): the checks of ``read_lines``, one line at a time."""
     path = Path(path)
-    try:
-        with open(path, "rb") as handle:
-            for number, raw in enumerate(handle, start=1):
-                line = raw[:-1] if raw.endswith(b"\n") else raw
-                line = line[:-1] if line.endswith(b"\r") else line
-                if number == 1 and line.startswith(b"\xef\xbb\xbf"):
-                    line = line[3:]
-                yield number, _check_line(line, path, number)
-    except FileNotFoundError:
-        raise InputError("file not found", path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a text file", path) from None
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", path) from None
+    with _reading(path), open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            line = raw[:-1] if raw.endswith(b"\n") else raw
+            line = line[:-1] if line.endswith(b"\r") else line
+            if number == 1 and line.startswith(b"\xef\xbb\xbf"):
+                line = line[3:]
+            yield number, _check_line(line, path, number)
 
 
 def _no_constant(name: str) -> float:

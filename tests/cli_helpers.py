@@ -1,0 +1,25 @@
+"""Running the CLI in-process and checking its one-line errors: shared by the CLI error and output tests."""
+
+from __future__ import annotations
+
+from discotest.cli import main
+
+
+def run_cli(capsys, *args: str) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of ``discotest ARGS``; an argparse error ends with its status, as on a shell."""
+    try:
+        code = main(list(args))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(code: int, err: str, *fragments: str) -> None:
+    """Exit status 2 and exactly one stderr line, ``discotest: error: …``, holding every fragment."""
+    assert code == 2, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    assert lines[0].startswith("discotest: error: ")
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
