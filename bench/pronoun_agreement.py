@@ -1,9 +1,12 @@
 """End to end: the pronoun's gender as the pipeline reads it (aligner + analyser) against the gold.
 
-    .venv/bin/python bench/pronoun_agreement.py [--langs de,he] [--aligner thot-eflomal]
+    .venv/bin/python bench/pronoun_agreement.py [--langs de,he] [--aligner thot-eflomal] [--show-misses]
 
 The gold test (tests/test_pronoun_gold.py) gives the analyser the hand-marked pronoun words; here the
 aligner finds them, as in a real run. Agreement counts (omitted reason, and gender when not omitted).
+``--show-misses`` prints every gold item the pipeline reads differently from the gold (the source, the
+translation, the target words aligned to the English pronoun, what the analyser read and why, the gold),
+so that two aligners' misses can be compared item by item.
 """
 
 from __future__ import annotations
@@ -18,15 +21,28 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
-from tests.pronoun_gold import GOLD_DIR, load_pronoun_gold  # noqa: E402
+from tests.pronoun_gold import GOLD_DIR, PronounGoldRow, load_pronoun_gold  # noqa: E402
 
 import discotest  # noqa: E402
+from discotest.phenomena.gender import GenderVerdict  # noqa: E402
+
+
+def _show_miss(lang: str, row: PronounGoldRow, v: GenderVerdict, omitted: str, got_gender: str) -> None:
+    """One disagreeing item, with what the aligner linked and what the analyser made of it."""
+    gold = row.omitted or row.gender
+    print(f"  MISS {lang} {row.system} #{row.index} ({v.pronoun}): read {omitted or got_gender}, gold {gold}")
+    print(f"    source:      {v.source}")
+    print(f"    translation: {v.translation}")
+    print(f"    aligned:     {' '.join(v.target_pronoun) or '-'} | entity: {' '.join(v.target_entity) or '-'}")
+    print(f"    analyser:    {v.pronoun_reason}")
+    print(f"    gold:        '{row.pronoun_words}' {gold}: {row.justification}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--langs", default=",".join(sorted(p.stem for p in GOLD_DIR.glob("*.tsv"))))
     parser.add_argument("--aligner", default="eflomal", help="an aligner name (discotest.lang.align.ALIGNERS)")
+    parser.add_argument("--show-misses", action="store_true", help="print each item that disagrees with the gold")
     args = parser.parse_args()
     for lang in args.langs.split(","):
         gold = load_pronoun_gold(lang)
@@ -41,6 +57,8 @@ def main() -> None:
             got_gender = v.pronoun_gender if not omitted else "unknown"
             ok = (omitted or "") == row.omitted and (row.omitted or got_gender == row.gender)
             agree += bool(ok)
+            if args.show_misses and not ok:
+                _show_miss(lang, row, v, omitted, got_gender)
             how["aligned" if v.target_pronoun else "not aligned"] += 1
         print(f"{lang}: end-to-end pronoun agreement {100 * agree / len(gold):5.1f}% of {len(gold)} "
               f"({', '.join(f'{k} {n}' for k, n in sorted(how.items()))})")

@@ -51,6 +51,20 @@ class GermanPronounsByWord:
         return out
 
 
+@pytest.mark.parametrize(("located_by", "expected"), [
+    ("lexicon-confirmed", (6,)), ("lexicon-found", (6,)), ("lexicon-override", (6,)), ("aligned", (3, 6)),
+])
+def test_pronoun_words_leave_out_the_entity_noun(located_by, expected):
+    # "for the designer and her" -> "למעצבת ... לה": the pronoun (source word 7) is linked to the entity's
+    # noun (target 3) as well; a noun the entity lexicon found is never the pronoun, an aligned-only span may be
+    from discotest.pipelines.gender import _pronoun_words
+
+    links = [(1, 0), (5, 3), (7, 3), (7, 6), (8, 7)]
+    assert _pronoun_words(links, 7, (3,), located_by) == expected
+    assert _pronoun_words(links, 7, (3, 6), "lexicon-confirmed") == ()
+    assert _pronoun_words(links, None, (3,), "lexicon-confirmed") == ()
+
+
 def test_pipeline_on_google_german(tmp_path, shared_data, monkeypatch):
     import discotest
     from discotest.lang.morph import load_analyser

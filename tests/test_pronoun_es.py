@@ -35,6 +35,10 @@ CASES = [
     ("El asistente olvidó los documentos, por lo que fue despedido.", "fue", "he", "subject", M, None),
     # dropped subject, epicene predicate: nothing shows gender
     ("El conductor recogió el pan porque era demasiado frágil.", "era", "he", "subject", U, "pronoun-dropped"),
+    # dropped subject linked to the conjunction "que" (no gender, no predicate right after it): read as an
+    # unaligned dropped subject, from the predicate of the clause; with no copula there, still dropped
+    ("El médico le dijo a la enfermera que había estado ocupada.", "que", "she", "subject", F, None),
+    ("El médico le dijo a la enfermera que quería vender el coche.", "que", "she", "subject", U, "pronoun-dropped"),
     # dropped subject and nothing aligned
     ("La vendedora habló con la limpiadora porque quería vender el coche.", "", "she", "subject", U,
      "pronoun-dropped"),

@@ -93,6 +93,19 @@ def evaluate_gender(
 _READABLE = ("male", "female", "neutral")
 
 
+def _pronoun_words(links: Links, word: int | None, entity_span: Sequence[int], located_by: str) -> tuple[int, ...]:
+    """The target words aligned to the English pronoun, less the entity's own noun when the entity
+    lexicon found it: a pronoun refers to the entity and is never its noun, so such a link is alignment
+    noise ("for the designer and her" -> "למעצבת" only) and the analysers' rules for an unaligned pronoun
+    apply. Aligned-only entity spans are kept: they may be wrong themselves and hold the pronoun."""
+    if word is None:
+        return ()
+    aligned = {t for s, t in links if s == word}
+    if located_by.startswith("lexicon"):
+        aligned -= set(entity_span)
+    return tuple(sorted(aligned))
+
+
 def _add_consistency(
     bitext: Bitext,
     links: Sequence[Links],
@@ -105,10 +118,11 @@ def _add_consistency(
     pronoun agrees with the entity (None with the reason when the target cannot show it)."""
     mentions = find_pronouns(bitext.items)
     pronoun_targets, distractor_targets, distractors = [], [], []
-    for item, src, tgt, sentence, lk, entity_span, mention in zip(
-        bitext.items, bitext.src_tokens, bitext.tgt_tokens, bitext.translations, links, entity_spans, mentions
+    for item, src, tgt, sentence, lk, entity_span, mention, verdict in zip(
+        bitext.items, bitext.src_tokens, bitext.tgt_tokens, bitext.translations, links, entity_spans, mentions,
+        verdicts,
     ):
-        aligned = tuple(sorted({t for s, t in lk if mention and s == mention.word}))
+        aligned = _pronoun_words(lk, mention.word if mention else None, entity_span, verdict.located_by)
         pronoun_targets.append(PronounTarget(
             sentence, tgt, aligned, entity_span, mention.text if mention else "", mention.role if mention else ""
         ))

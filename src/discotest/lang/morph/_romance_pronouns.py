@@ -303,8 +303,7 @@ class PronounReader:
         if not span and item.role == "subject" and t.pro_drop and not searched:
             found = self._dropped_subject_predicate(item, tags)
             if found:
-                return PronounReading(found[0], f"subject dropped; {_NAMES[found[0]]} '{found[1]}' after a copula "
-                                      "opening a clause after the entity agrees", (found[1],))
+                return _dropped_subject_reading(found)
         if not span:
             if item.role == "subject" and t.pro_drop:
                 return PronounReading(Gender.UNKNOWN, "no word aligned to the subject pronoun (dropped)",
@@ -387,10 +386,23 @@ class PronounReader:
         if neutral:
             return PronounReading(Gender.UNKNOWN, f"'{neutral[0]}' shows no gender", texts, omitted="neutral-form")
         if item.role == "subject" and t.pro_drop:
+            # the aligned words show nothing and no predicate agrees with them (the aligner linked the dropped
+            # subject to "que", an article, a verb without gender): read it as an unaligned dropped subject,
+            # so the verdict does not depend on which word the aligner linked the missing pronoun to
+            found = None if searched else self._dropped_subject_predicate(item, tags)
+            if found:
+                return _dropped_subject_reading(found, f"aligned words '{' '.join(texts)}' show no gender; ")
             return PronounReading(Gender.UNKNOWN, "subject pronoun dropped; no agreeing word",
                                   texts, omitted="pronoun-dropped")
         return PronounReading(Gender.UNKNOWN, f"no pronoun among the aligned words '{' '.join(texts)}'",
                               texts, omitted="no-target-words")
+
+
+def _dropped_subject_reading(found: tuple[Gender, str], prefix: str = "") -> PronounReading:
+    """The reading of a dropped subject from the predicate of the clause after the entity."""
+    gender, word = found
+    return PronounReading(gender, f"{prefix}subject dropped; {_NAMES[gender]} '{word}' after a copula opening a "
+                          "clause after the entity agrees", (word,))
 
 
 def romance_participle_gender(word: str) -> Gender | None:
