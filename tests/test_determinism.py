@@ -7,6 +7,7 @@ all-pairs comparisons are in bench/determinism.py).
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -124,3 +125,31 @@ def test_contrastive_with_a_tiny_model_and_the_baselines(tiny, tmp_path):
     train.write_text("she said he was here and she left .\nhe saw it and it was good .\n" * 20, "utf-8")
     _same_twice(tmp_path, ["run", "jazp", "--model", str(tiny), "--context", "1", "--baseline", "majority",
                            "--baseline", "cooccur", "--train-text", str(train), "--format", "json"])
+
+
+def test_workers_after_an_in_process_run_neither_hang_nor_change_the_numbers(tmp_path):
+    """run() aligns in this process, then run_many() starts workers: forked workers inherited the native thread
+    state of Thot's trainer and waited forever; spawned ones start clean. The timeout only turns a hang into a
+    failure."""
+    script = tmp_path / "api_script.py"
+    script.write_text(
+        "import json, discotest\n"
+        "if __name__ == '__main__':\n"
+        "    one = discotest.run('winomt-demo', lang='de', system='demo')\n"
+        "    many = discotest.run_many('winomt-demo', langs=['de', 'es'], systems='all', jobs=2)\n"
+        "    print(json.dumps([one.scores.accuracy] + [r.scores.accuracy for r in many]))\n", "utf-8")
+    env = {**os.environ, "DISCOTEST_CACHE": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, cwd=tmp_path, timeout=600)
+    assert done.returncode == 0, done.stderr.decode()
+    one, *many = json.loads(done.stdout)
+    assert len(many) == 2 and one == many[0]
+
+
+def test_a_script_without_the_main_guard_gets_one_line_not_a_hang(tmp_path):
+    script = tmp_path / "unguarded.py"
+    script.write_text("import discotest\n"
+                      "discotest.run_many('winomt-demo', langs=['de', 'es'], systems='all', jobs=2)\n", "utf-8")
+    env = {**os.environ, "DISCOTEST_CACHE": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, cwd=tmp_path, timeout=600)
+    assert done.returncode != 0
+    assert b"if __name__ ==" in done.stderr.splitlines()[-1]

@@ -7,10 +7,12 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from importlib.metadata import version as package_version
 from pathlib import Path
@@ -239,12 +241,20 @@ def run_many(
                 progress(len(systems_))
     else:
         slowest_first = sorted(tasks, key=lambda lang: -MEASURED_COST.get(lang, 0.0) * len(tasks[lang]))
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_evaluate_language, lang, tasks[lang], opts): lang for lang in slowest_first}
-            for future in as_completed(futures):
-                by_lang[futures[future]] = future.result()
-                if progress:
-                    progress(len(by_lang[futures[future]]))
+        # spawned, not forked: a fork copies the native thread state of an aligner or tagger this process already
+        # ran (the Python API: run() then run_many()), and Thot's trainer then waited forever in the children
+        # (a spawned worker imports the caller's script again: scripts call run_many under `if __name__ == ...`)
+        try:
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+                futures = {pool.submit(_evaluate_language, lang, tasks[lang], opts): lang for lang in slowest_first}
+                for future in as_completed(futures):
+                    by_lang[futures[future]] = future.result()
+                    if progress:
+                        progress(len(by_lang[futures[future]]))
+        except BrokenProcessPool:
+            raise InputError("a worker process could not start or died; in a script, call run_many under "
+                             "`if __name__ == \"__main__\":` (workers import the script again), or pass jobs=1"
+                             ) from None
     order = {s: i for i, s in enumerate(available)}
     return sorted(
         (r for results in by_lang.values() for r in results), key=lambda r: (order.get(r.system, 99), r.lang)
