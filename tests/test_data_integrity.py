@@ -277,3 +277,20 @@ def test_cli_fetch_prints_the_pin_and_one_line_errors(tmp_path, capsys, monkeypa
     assert main(["--data-dir", str(tmp_path), "data", "fetch", "winomt"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("discotest: error: ") and "cut off: 1 of 10 bytes" in err
+
+
+def test_a_table_of_systems_shows_one_signature_per_group_and_keeps_modified_marks():
+    from discotest.report.result import Signature, grouped_signatures
+
+    def sig(system: str, lang: str, files: str) -> Signature:
+        return Signature((("suite", "winomt"), ("lang", lang), ("system", system), ("files", files)))
+
+    same = grouped_signatures([sig("google", "de", "aaaa1111"), sig("bing", "de", "aaaa1111")], "system")
+    assert same == ["suite:winomt|lang:de|system:*|files:aaaa1111"]
+    merged = grouped_signatures([sig("google", "de", "aaaa1111"), sig("bing", "de", "bbbb2222,modified=x@12345678"),
+                                 sig("google", "fr", "cccc3333")], "system")
+    assert len(merged) == 2  # one per language
+    assert merged[0].startswith("suite:winomt|lang:de|system:*|files:") and merged[0].endswith(",modified=x@12345678")
+    assert "aaaa1111" not in merged[0]  # a hash over both systems' files, not either one's
+    assert grouped_signatures([sig("google", "de", "aaaa1111")], "system") == [
+        "suite:winomt|lang:de|system:google|files:aaaa1111"]

@@ -18,6 +18,7 @@ from discotest.cli import main  # noqa: E402
 from discotest.errors import InputError  # noqa: E402
 from discotest.systems.hf_models import family, family_of_dir, language_codes  # noqa: E402
 from discotest.systems.translator import CT2Translator, ModelTranslator, make_translator  # noqa: E402
+from tests.cli_helpers import assert_one_line_error, run_cli  # noqa: E402
 from tests.tiny_marian import TEXT, build_tiny_marian  # noqa: E402
 
 DEMO_LINES = [
@@ -231,7 +232,7 @@ def test_translate_then_run_input_gives_the_same_scores(tiny, tmp_path, capsys):
         (["--lang", "de", "--model", "{tmp}/missing"], "cannot load tokenizer"),
         (["--lang", "de", "--model", "{tmp}/bert"], "unknown model family"),
         (["--lang", "de", "--system", "google"], "without --system/--input"),
-        (["--lang", "de", "--beam", "0"], "--beam, --max-length and --batch-size must be 1 or more"),
+        (["--lang", "de", "--beam", "0"], "--beam: must be between 1 and 1000"),
         (["--lang", "de", "--input", "x.txt", "--markers", "gold"], "give --model"),
     ],
 )
@@ -241,9 +242,8 @@ def test_bad_model_input_is_one_line(tiny, tmp_path, capsys, args, message):
     args = [a.format(tmp=tmp_path) for a in args]
     if "--model" not in args and "--input" not in args:
         args += ["--model", str(tiny)]
-    assert main(["run", "winomt-demo", "-q", *args]) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    code, _, err = run_cli(capsys, "run", "winomt-demo", "-q", *args)
+    assert_one_line_error(code, err, message)
 
 
 def test_translate_unknown_language_and_empty_line(tiny, tmp_path, capsys):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from discotest.report.azpt_result import AZPTResult, ComparisonResult
 from discotest.report.render import write_jsonl
+from discotest.report.result import grouped_signatures
 from discotest.stats import kendall_tau_b
 
 
@@ -71,13 +72,7 @@ def render_azpt_table(results: Sequence[AZPTResult]) -> str:
     notes = [r.released_mismatch for r in results if r.released_mismatch]
     if notes:
         out += ["", "Note: " + "; ".join(notes)]
-    out.append("")
-    seen = set()
-    for r in results:
-        sig = r.signature.replace(domain="*", system="*").format() if len(results) > 1 else r.signature.format()
-        if sig not in seen:
-            seen.add(sig)
-            out.append(sig)
+    out += ["", *grouped_signatures([r.signature for r in results], "domain", "system")]
     bleu_sigs = dict.fromkeys(r.bleu_signature.rsplit("|sents:", 1)[0] for r in results if r.bleu_signature)
     out += [f"BLEU: {sig}" for sig in bleu_sigs]
     return "\n".join(out)
@@ -127,7 +122,7 @@ def render_comparison(comparison: ComparisonResult) -> str:
         "",
         "AZPT pairs ZPs, BLEU pairs sentences; sign test two-sided exact; paired bootstrap as sacrebleu "
         f"({first.n_samples if first else 0} resamples, seed {first.seed if first else '–'})",
-        comparison.a.signature.replace(system="*").format(),
+        *grouped_signatures([comparison.a.signature, comparison.b.signature], "system"),
     ]
     if comparison.a.bleu_signature:
         out.append(f"BLEU: {comparison.a.bleu_signature}")

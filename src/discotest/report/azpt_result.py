@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from discotest.phenomena.zero_pronoun import AZPTScores, ZPVerdict
-from discotest.report.result import Signature
+from discotest.report.result import Signature, grouped_signatures
 from discotest.stats import Bootstrap, SignTest
 
 
@@ -106,6 +106,7 @@ class ComparisonResult:
             "a": self.a.system,
             "b": self.b.system,
             "metrics": [m.to_json() for m in self.metrics],
-            "signature": self.a.signature.replace(system="*").format(),
+            "signature": (sigs[0] if len(sigs := grouped_signatures([self.a.signature, self.b.signature], "system"))
+                          == 1 else sigs),
             "bleu_signature": self.a.bleu_signature,
         }

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from discotest.atomic import write_text_atomic
-from discotest.report.result import GenderResult
+from discotest.report.result import GenderResult, grouped_signatures
 
 _COLUMNS = (
     ("system", "system"), ("lang", "lang"), ("n", "n"), ("Acc", "accuracy"),
@@ -41,13 +41,7 @@ def render_table(results: Sequence[GenderResult]) -> str:
     if results:
         title = f"{results[0].suite} ({results[0].version}); percentages; ΔG = F1♂ − F1♀, ΔS = Acc(pro) − Acc(anti)"
         out.insert(0, title)
-    out.append("")
-    seen = set()
-    for r in results:
-        sig = r.signature.replace(system="*").format() if len(results) > 1 else r.signature.format()
-        if sig not in seen:
-            seen.add(sig)
-            out.append(sig)
+    out += ["", *grouped_signatures([r.signature for r in results], "system")]
     return "\n".join(out)
 
 

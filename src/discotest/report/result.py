@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from discotest.phenomena.gender import ConsistencyScores, GenderScores, GenderVerdict
@@ -24,6 +26,36 @@ class Signature:
 
     def __str__(self) -> str:
         return self.format()
+
+
+FILES = "files"  # the data files a result read (``registry.data_field``): ``<8 hex>[,modified=…][,unpinned=…]``
+
+
+def _merged_files(values: Sequence[str]) -> str:
+    """One ``files`` value for several results: a hash over their own values, keeping every modified/unpinned
+    marker, so a table of many systems still says whether any input was not pristine."""
+    distinct = sorted(set(values))
+    if len(distinct) == 1:
+        return distinct[0]
+    digest = hashlib.sha256("\n".join(distinct).encode()).hexdigest()[:8]
+    marks = dict.fromkeys(part for value in distinct for part in value.split(",")[1:])
+    return ",".join([digest, *marks])
+
+
+def grouped_signatures(signatures: Sequence[Signature], *wildcards: str) -> list[str]:
+    """The signatures of a table of results, the ``wildcards`` fields (system, domain …) shown as ``*``: one line per
+    distinct remainder, its ``files`` merged over the group (the JSON keeps each result's own)."""
+    if len(signatures) == 1:
+        return [signatures[0].format()]
+    groups: dict[Signature, list[str]] = {}
+    for sig in signatures:
+        key = sig.replace(**dict.fromkeys(wildcards, "*"), **{FILES: "*"})
+        groups.setdefault(key, []).append(sig.get(FILES) or "")
+    out = []
+    for key, files in groups.items():
+        merged = key.replace(**{FILES: _merged_files(files)}) if any(files) else key
+        out.append(merged.format())
+    return out
 
 
 @dataclass
