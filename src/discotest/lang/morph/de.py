@@ -20,18 +20,14 @@ head of a compound (Rechts|berater|in -> beraterin, looked up again), nominalise
 entity lexicon picks the person reading of nouns with two genders (der Leiter, not die Leiter) and
 the gender of loanwords (der Mover). Resources load once; lookups are memoised per word.
 
-Pronouns (``read_pronouns``, target-side consistency): German keeps its subject pronouns, so the
-aligned word is read by its form — er/ihn/ihm and sein- masculine, ihr feminine, sie feminine with a
-singular finite verb and plural (no gender) with a plural one, es and polite Sie neutral forms,
-demonstratives (dieser, "weil die …") and relative pronouns by their own gender. When the aligner
-missed the pronoun, the pronoun of the aligned words' clause (or the only one fitting the role) is read.
+Pronouns (``read_pronouns``, target-side consistency) are read by ``de_pronouns`` with this
+analyser's lookups; the closed classes both use are in ``de_words``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -49,73 +45,29 @@ from discotest.lang.morph.base import (
     Token,
     package_version,
 )
+from discotest.lang.morph.de_pronouns import GermanPronounReader
+from discotest.lang.morph.de_words import (
+    CLAUSE_OPENERS,
+    DER_ENDINGS,
+    DETERMINERS,
+    GENUS_NAME,
+    PREP_CASES,
+    SKIPPABLE,
+    NounInfo,
+    Reading,
+    case_readings,
+)
 
 _GENUS = {"m": Gender.MALE, "f": Gender.FEMALE, "n": Gender.NEUTRAL}
-_GENUS_NAME = {"m": "Masc", "f": "Fem", "n": "Neut"}
 _CASE_OF = {"nominativ": "nom", "akkusativ": "acc", "dativ": "dat", "genitiv": "gen"}
 
-# (gender, case, number); gender "p" = any gender in the plural
-Reading = tuple[str, str, str]
-
-
-def _readings(spec: str) -> frozenset[Reading]:
-    """'m.nom f.dat p.gen' -> readings (p = plural of any gender)."""
-    out = set()
-    for item in spec.split():
-        gender, case = item.split(".")
-        out.add((gender, case, "pl" if gender == "p" else "sg"))
-    return frozenset(out)
-
-
-# der-words take these endings; ein-words (ein, kein, possessives) have a bare form instead of -er/-es
-_DER_ENDINGS = {
-    "er": "m.nom f.dat f.gen p.gen", "e": "f.nom f.acc p.nom p.acc", "es": "n.nom n.acc m.gen n.gen",
-    "en": "m.acc p.dat", "em": "m.dat n.dat",
-}
-_EIN_ENDINGS = {
-    "": "m.nom n.nom n.acc", "e": "f.nom f.acc p.nom p.acc", "en": "m.acc p.dat", "em": "m.dat n.dat",
-    "er": "f.dat f.gen p.gen", "es": "m.gen n.gen",
-}
-_DETERMINERS: dict[str, tuple[frozenset[Reading], str]] = {
-    "der": (_readings("m.nom f.dat f.gen p.gen"), "def"),
-    "die": (_readings("f.nom f.acc p.nom p.acc"), "def"),
-    "das": (_readings("n.nom n.acc"), "def"),
-    "den": (_readings("m.acc p.dat"), "def"),
-    "dem": (_readings("m.dat n.dat"), "def"),
-    "des": (_readings("m.gen n.gen"), "def"),
-}
-for _stem in ("dies", "jen", "jed", "welch", "manch", "solch", "jeglich"):
-    for _end, _spec in _DER_ENDINGS.items():
-        _DETERMINERS[_stem + _end] = (_readings(_spec), "def")
-for _stem in ("ein", "kein", "mein", "dein", "sein", "ihr", "unser", "euer", "eur"):
-    for _end, _spec in _EIN_ENDINGS.items():
-        if _stem == "eur" and not _end:
-            continue
-        _DETERMINERS.setdefault(_stem + _end, (_readings(_spec), "ein"))
 # preposition + article contractions
 _CONTRACTIONS: dict[str, frozenset[Reading]] = {
-    **{w: _readings("m.dat n.dat") for w in ("vom", "zum", "im", "am", "beim", "hinterm", "überm", "unterm", "vorm")},
-    **{w: _readings("n.acc") for w in ("ins", "ans", "aufs", "durchs", "fürs", "ums", "übers", "vors")},
-    "zur": _readings("f.dat"),
+    **{w: case_readings("m.dat n.dat") for w in (
+        "vom", "zum", "im", "am", "beim", "hinterm", "überm", "unterm", "vorm")},
+    **{w: case_readings("n.acc") for w in ("ins", "ans", "aufs", "durchs", "fürs", "ums", "übers", "vors")},
+    "zur": case_readings("f.dat"),
 }
-_PREP_CASES: dict[str, frozenset[str]] = {
-    **{w: frozenset({"dat"}) for w in (
-        "mit", "von", "zu", "bei", "aus", "nach", "seit", "gegenüber", "außer", "entgegen", "samt", "nebst",
-        "gemäß", "ab", "zusammen")},
-    **{w: frozenset({"acc"}) for w in ("für", "durch", "gegen", "ohne", "um", "wider")},
-    **{w: frozenset({"acc", "dat"}) for w in (
-        "an", "auf", "in", "über", "unter", "vor", "hinter", "neben", "zwischen")},
-    **{w: frozenset({"gen"}) for w in (
-        "wegen", "trotz", "statt", "anstatt", "aufgrund", "innerhalb", "außerhalb", "anstelle", "seitens")},
-    "während": frozenset({"gen"}),
-    "dank": frozenset({"gen", "dat"}),
-}
-# words that open a clause: a "der" right after them starts the subject (nominative)
-_CLAUSE_OPENERS = frozenset({
-    "und", "oder", "aber", "weil", "da", "dass", "daß", "ob", "als", "wenn", "nachdem", "obwohl", "bevor",
-    "damit", "denn", "sondern", "sobald", "wie", "wo", "doch", "sodass", "so", "dann", "also", "jedoch",
-    "deshalb", "darum", "bis", "seit", "falls", "sowie", "sowohl", "noch",
-})
 _SUBJECT_PRONOUNS = frozenset({"er", "sie", "es", "ich", "du", "wir", "ihr", "man", "jemand", "niemand", "wer"})
 _PRONOUNS = {
     "er": Gender.MALE, "ihn": Gender.MALE, "ihm": Gender.MALE,
@@ -127,8 +79,6 @@ _INCLUSIVE_TOKEN = re.compile(r"\w[*:_]innen$|\w[*:_]in$|[a-zäöüß]In(nen)?$"
 _INCLUSIVE_MARKS = frozenset({"*", ":", "_", "/", "-"})
 # endings of agent nouns (Fahrer, Autor, Polizist, Assistent, Friseur, Psychologe, Bibliothekar, Sekretär)
 _AGENT_SUFFIXES = ("er", "or", "ist", "ent", "ant", "eur", "loge", "at", "ar", "är", "ier")
-# adverbs that may stand between an article and its noun ("der sehr erfahrene Arzt")
-_SKIPPABLE = frozenset({"sehr", "so", "ganz", "besonders", "äußerst", "ziemlich", "recht"})
 # german-nouns rows that are names, not common nouns (Arzt is also a surname)
 _FORBIDDEN_POS = frozenset({"Vorname", "Nachname", "Familienname", "Eigenname", "Toponym", "Straßenname", "Buchstabe"})
 
@@ -158,19 +108,6 @@ def _adjectival_cells() -> dict[str, frozenset[tuple[str, str, str, str]]]:
 
 
 _ADJECTIVAL_CELLS = _adjectival_cells()
-
-
-@dataclass(frozen=True)
-class NounInfo:
-    """What the lexicons say about one word form."""
-
-    genders: frozenset[str]  # subset of {"m", "f", "n"}; empty when unknown
-    # (genus, case, number, declension or "") for every paradigm cell the form fills
-    cells: frozenset[tuple[str, str, str, str]]
-    source: str  # e.g. "german-nouns", "german-nouns head 'arbeiterin'", "discotest lexicon"
-    adjectival: bool = False  # declined like an adjective (der/die Angestellte)
-    person: str = ""  # "m" / "f" / "c" when the word is a known rendering of a WinoMT entity
-    modifier: str = ""  # person noun found only as the first part of a compound (Schriftsteller|haus)
 
 
 def hanta_model() -> Path:
@@ -374,7 +311,7 @@ class GermanAnalyser(GenderAnalyser):
 
     def _is_function_word(self, text: str) -> bool:
         low = text.lower()
-        return low in _DETERMINERS or low in _CONTRACTIONS or low in _PREP_CASES or not text[:1].isalnum()
+        return low in DETERMINERS or low in _CONTRACTIONS or low in PREP_CASES or not text[:1].isalnum()
 
     def _head(self, tokens: tuple[Token, ...], span: tuple[int, ...]) -> int | None:
         """The entity's noun among the aligned tokens (or right after an aligned article).
@@ -389,7 +326,7 @@ class GermanAnalyser(GenderAnalyser):
             if self._is_function_word(text):
                 continue
             low = text.lower()
-            capital = text[:1].isupper() and (i > 0 or low not in _CLAUSE_OPENERS)
+            capital = text[:1].isupper() and (i > 0 or low not in CLAUSE_OPENERS)
             if _INDEFINITE.match(text):
                 score = 6
             elif capital and low in self._person:
@@ -403,7 +340,7 @@ class GermanAnalyser(GenderAnalyser):
                 score = 1 if self._analyse(text)[0].startswith(("NN", "NE", "ADJ", "FM")) else 0
             if score > best_score:
                 best, best_score = i, score
-        articles = [i for i in span if tokens[i].text.lower() in {*_DETERMINERS, *_CONTRACTIONS}]
+        articles = [i for i in span if tokens[i].text.lower() in {*DETERMINERS, *_CONTRACTIONS}]
         if best is None and articles:
             # only an article was aligned: its noun follows within a few words
             for i in range(max(articles) + 1, min(len(tokens), max(articles) + 5)):
@@ -420,14 +357,14 @@ class GermanAnalyser(GenderAnalyser):
         j = head - 1
         while j >= 0 and head - j <= 4:
             low = tokens[j].text.lower()
-            if low in _DETERMINERS or low in _CONTRACTIONS or low in _PREP_CASES:
+            if low in DETERMINERS or low in _CONTRACTIONS or low in PREP_CASES:
                 return j, adjectives
             text = tokens[j].text
             if not text.isalpha() or text[:1].isupper() and j > 0:
                 break
-            if low in _CLAUSE_OPENERS or low in _SUBJECT_PRONOUNS:
+            if low in CLAUSE_OPENERS or low in _SUBJECT_PRONOUNS:
                 break
-            if low not in _SKIPPABLE and not low.endswith(("e", "en", "er", "em", "es", "ig", "ich", "isch")):
+            if low not in SKIPPABLE and not low.endswith(("e", "en", "er", "em", "es", "ig", "ich", "isch")):
                 break
             adjectives.append(j)
             j -= 1
@@ -436,20 +373,20 @@ class GermanAnalyser(GenderAnalyser):
     def _context_case(self, tokens: tuple[Token, ...], det: int) -> tuple[frozenset[str] | None, str]:
         """The cases the context allows for an article at ``det``: from a preposition, else a clause guess."""
         prev = det - 1
-        if prev >= 0 and tokens[prev].text.lower() in _PREP_CASES:
+        if prev >= 0 and tokens[prev].text.lower() in PREP_CASES:
             word = tokens[prev].text.lower()
-            return _PREP_CASES[word], f"after preposition '{tokens[prev].text}'"
-        if prev < 0 or not tokens[prev].text[:1].isalnum() or tokens[prev].text.lower() in _CLAUSE_OPENERS:
+            return PREP_CASES[word], f"after preposition '{tokens[prev].text}'"
+        if prev < 0 or not tokens[prev].text[:1].isalnum() or tokens[prev].text.lower() in CLAUSE_OPENERS:
             return frozenset({"nom"}), "at the start of a clause"
         if tokens[prev].text[:1].isupper() and self.noun_info(tokens[prev].text).genders:
             return frozenset({"gen"}), f"after the noun '{tokens[prev].text}' (genitive attribute)"
         # after a verb: an object if the clause already has its subject
         k = prev
-        while k >= 0 and tokens[k].text[:1].isalnum() and tokens[k].text.lower() not in _CLAUSE_OPENERS:
+        while k >= 0 and tokens[k].text[:1].isalnum() and tokens[k].text.lower() not in CLAUSE_OPENERS:
             k -= 1
         clause_start = k + 1
         first = tokens[clause_start].text.lower() if clause_start < prev else ""
-        if first in _DETERMINERS or first in _SUBJECT_PRONOUNS:
+        if first in DETERMINERS or first in _SUBJECT_PRONOUNS:
             return frozenset({"acc", "dat", "gen"}), "object position (the clause already has a subject)"
         return None, ""
 
@@ -509,9 +446,9 @@ class GermanAnalyser(GenderAnalyser):
         # 1. a noun with one gender decides (Ärztin, Arzt, Kind, Wache)
         if len(info.genders) == 1 and not info.adjectival:
             genus = next(iter(info.genders))
-            reason = f"noun '{noun}' ({_GENUS_NAME[genus]}, {info.source}){epicene}"
+            reason = f"noun '{noun}' ({GENUS_NAME[genus]}, {info.source}){epicene}"
             evidence: tuple[str, ...] = (noun,)
-            if det is not None and tokens[det].text.lower() not in _PREP_CASES:
+            if det is not None and tokens[det].text.lower() not in PREP_CASES:
                 article = tokens[det].text
                 reason = f"article '{article}' + {reason}"
                 evidence = (article, noun)
@@ -538,12 +475,12 @@ class GermanAnalyser(GenderAnalyser):
         why_case = ""
         if det_low in _CONTRACTIONS:
             readings, declension = _CONTRACTIONS[det_low], "schwach"
-        elif det_low in _DETERMINERS:
-            readings, kind = _DETERMINERS[det_low]
+        elif det_low in DETERMINERS:
+            readings, kind = DETERMINERS[det_low]
             declension = "schwach" if kind == "def" else "gemischt"
             allowed, why_case = self._context_case(tokens, det)
-        elif det_low in _PREP_CASES:
-            allowed, why_case = _PREP_CASES[det_low], f"after preposition '{det_text}'"
+        elif det_low in PREP_CASES:
+            allowed, why_case = PREP_CASES[det_low], f"after preposition '{det_text}'"
         if not readings:
             # no article: strong adjective endings, else the nominalised adjective's own ending
             ending_word = tokens[adjectives[0]].text if adjectives else (noun if info.adjectival else "")
@@ -570,7 +507,7 @@ class GermanAnalyser(GenderAnalyser):
             # article and noun disagree (poor MT): trust the noun's own readings if it has any
             genders = set(info.genders)
         evidence = tuple(w for w in (det_text, noun) if w)
-        if det_text and det_low in _DETERMINERS or det_low in _CONTRACTIONS:
+        if det_text and det_low in DETERMINERS or det_low in _CONTRACTIONS:
             what = f"article '{det_text}' + "
         elif det_text:
             what = f"adjective ending '{det_text}' + "
@@ -579,7 +516,7 @@ class GermanAnalyser(GenderAnalyser):
         if info.adjectival:
             noun_note = f"nominalised adjective '{noun}' ({info.source})"
         elif info.genders:
-            noun_note = f"noun '{noun}' ({'/'.join(_GENUS_NAME[g] for g in sorted(info.genders))}, {info.source})"
+            noun_note = f"noun '{noun}' ({'/'.join(GENUS_NAME[g] for g in sorted(info.genders))}, {info.source})"
         else:
             noun_note = f"unknown noun '{noun}'"
         case_note = f", {why_case}" if why_case else ""
@@ -589,7 +526,7 @@ class GermanAnalyser(GenderAnalyser):
                 return GenderReading(Gender.UNKNOWN, f"{what}{noun_note}: plural, no gender{case_note}", evidence)
             note = ", read as a masculine person noun" if not info.genders and genus == "m" else ""
             return GenderReading(_GENUS[genus], f"{what}{noun_note}{case_note}{note}", evidence)
-        names = "/".join(_GENUS_NAME.get(g, "Plur") for g in sorted(genders))
+        names = "/".join(GENUS_NAME.get(g, "Plur") for g in sorted(genders))
         return GenderReading(Gender.UNKNOWN, f"{what}{noun_note} fit several genders ({names}){case_note}", evidence)
 
     @staticmethod
@@ -597,7 +534,7 @@ class GermanAnalyser(GenderAnalyser):
         low = word.lower()
         for end in ("em", "er", "es", "en", "e"):
             if low.endswith(end) and len(low) > len(end) + 2:
-                return _readings(_DER_ENDINGS[end])
+                return case_readings(DER_ENDINGS[end])
         return frozenset()
 
     @staticmethod
@@ -627,341 +564,6 @@ class GermanAnalyser(GenderAnalyser):
     # ------------------------------------------------------------------ pronouns (target-side consistency)
 
     def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
-        """The gender each translation gives the English pronoun, read from German word forms.
-
-        German keeps its subject pronouns, so the reading is almost always a personal or possessive
-        pronoun: er/ihn/ihm and sein- are masculine, ihr (dative) feminine, sie feminine in the
-        singular and genderless in the plural (the finite verb tells: "sie war" / "sie waren"), es,
-        plural ihnen and polite Sie neutral forms. Only where the form itself is ambiguous between a
-        feminine singular and a plural (accusative sie, possessive ihr-) does the English pronoun's
-        number decide — never its gender. HanTa's memoised word tags find the finite verb; no
-        sentence tagging is run, so a batch costs little more than its new words.
-        """
-        return [self._read_pronoun(item) for item in items]
-
-    def _read_pronoun(self, item: PronounTarget) -> PronounReading:
-        tokens = item.tokens
-        span = sorted(i for i in set(item.pronoun) if 0 <= i < len(tokens))
-        if span:
-            found = self._best_form(item, span, "aligned")
-            if found:
-                return found
-            found = self._near_span(item, span)
-            if found:
-                return found
-            words = tuple(tokens[i].text for i in span)
-            return PronounReading(Gender.UNKNOWN, f"aligned words '{' '.join(words)}' render no pronoun", words,
-                                  "no-target-words")
-        return self._unaligned_pronoun(item)
-
-    def _best_form(self, item: PronounTarget, candidates: Sequence[int], how: str) -> PronounReading | None:
-        """The reading of the candidate pronoun forms: those fitting the English role first, then any."""
-        forms = [(i, form) for i in candidates if (form := self._pronoun_form(item, i))]
-        if not forms:
-            return None
-        fitting = [(i, form) for i, form in forms if self._fits_role(item, i)] or forms
-        i, (cls, why) = fitting[0]
-        return _pronoun_reading(cls, f"{how} {why}", (item.tokens[i].text,))
-
-    def _near_span(self, item: PronounTarget, span: list[int]) -> PronounReading | None:
-        """The aligner took a neighbour (the conjunction, the verb): the nearest pronoun in its clause."""
-        tokens = item.tokens
-        entity = set(item.entity)
-        start, end = _clause_bounds(tokens, span[0]), _clause_end(tokens, span[-1])
-        clause = [i for i in range(start, end) if i not in span and i not in entity]
-        clause.sort(key=lambda i: min(abs(i - j) for j in span))
-        candidates = [i for i in clause if self._fits_role(item, i) and _searchable(item.tokens, i)]
-        return self._best_form(item, candidates, "near the aligned words:")
-
-    def _unaligned_pronoun(self, item: PronounTarget) -> PronounReading:
-        """Nothing aligned: the pronoun forms fitting the English role, if they all read the same.
-
-        es/das/dies are left out (unaligned, they are far more often "it" or an expletive: "kam es zu");
-        for a subject, nominative forms are tried before dative experiencers (ihm, ihr).
-        """
-        entity = set(item.entity)
-        forms = {
-            i: form for i in range(len(item.tokens))
-            if i not in entity and self._fits_role(item, i) and _searchable(item.tokens, i)
-            and item.tokens[i].text.lower() not in ("es", "das", "dies") and (form := self._pronoun_form(item, i))
-        }
-        nominative = {i: form for i, form in forms.items() if item.tokens[i].text.lower() not in ("ihm", "ihr")}
-        if item.role == "subject" and nominative:
-            forms = nominative
-        if not forms:
-            return PronounReading(Gender.UNKNOWN, "nothing aligned and no pronoun fitting the role", (),
-                                  "no-target-words")
-        if len({cls for cls, _ in forms.values()}) == 1:
-            i = min(forms)
-            cls, why = forms[i]
-            return _pronoun_reading(cls, f"unaligned; the only fitting form: {why}", (item.tokens[i].text,))
-        words = tuple(item.tokens[i].text for i in sorted(forms))
-        return PronounReading(Gender.UNKNOWN, f"nothing aligned; candidate pronouns disagree: {' '.join(words)}",
-                              words)
-
-    def _fits_role(self, item: PronounTarget, i: int) -> bool:
-        """Can the German word render an English pronoun of this role? (he: er, der; his: sein-, ihr-)"""
-        low = item.tokens[i].text.lower()
-        role = item.role
-        if item.source_pronoun == "her":  # object or possessive: the English tagger may have guessed wrong
-            return low in _OBJECT_FORMS or low in _POSSESSIVE_FORMS
-        if role == "subject":
-            if low in ("sie", "die", "diese"):
-                return _subject_position(item.tokens, i)
-            return low in _SUBJECT_FORMS
-        if role == "possessive":
-            return low in _POSSESSIVE_FORMS
-        if role == "reflexive":
-            return low in _OBJECT_FORMS or low in ("sich", "selbst", "selber")
-        return low in _OBJECT_FORMS  # not sich: that is the German subject's own reflexive
-
-    def _pronoun_form(self, item: PronounTarget, i: int) -> tuple[str, str] | None:
-        """(class, why) of a German word that can render a third-person pronoun, or None.
-
-        Classes: m, f, n (neuter: es, or sein-/ihm of a neuter antecedent), p (plural), polite (Sie),
-        none (sich, selbst: no gender form).
-        """
-        tokens = item.tokens
-        text = tokens[i].text
-        low = text.lower()
-        plural_source = item.source_pronoun in _PLURAL_SOURCE
-        polite = text[:1].isupper() and not _sentence_start(tokens, i)
-        if low in ("sie", "ihnen", "ihr", "ihre", "ihrem", "ihren", "ihrer", "ihres") and polite:
-            return "polite", f"capitalised '{text}' mid-sentence (polite address)"
-        if low == "er":
-            return "m", "pronoun 'er'"
-        if low == "ihn":
-            return "m", "pronoun 'ihn'"
-        if low in ("ihm", *_SEIN, "dessen") or (low == "diesem" and self._pronominal(tokens, i)):
-            if low == "sein" and not self._determiner_use(tokens, i):
-                return None  # the verb "sein" (to be)
-            if self._neuter_entity(item):
-                return "n", f"'{text}' (masculine/neuter) with a neuter antecedent"
-            if low in _SEIN or low == "dessen":
-                return "m", f"possessive '{text}' (masculine/neuter possessor)"
-            return "m", f"pronoun '{text}' (masculine/neuter dative)"
-        if low in ("es", "dies") or (low == "dieses" and self._pronominal(tokens, i)):
-            return "n", f"neuter '{text}'"
-        if low in ("ihnen", "denen"):
-            return "p", f"plural '{text}'"
-        if low in ("sich", "selbst", "selber"):
-            if item.role != "reflexive":
-                return None  # the subject's own reflexive ("bedankte sich"), not the English object
-            return "none", f"'{text}' has no gender form"
-        if low in ("man", "jemand", "jemanden", "jemandem", "niemand"):
-            return "none", f"indefinite '{text}'"
-        if low in ("der", "die", "den", "dem") and (relative := self._relative(tokens, i)):
-            return relative
-        if low == "sie" or (low in ("die", "diese", "diejenige", "welche") and self._pronominal(tokens, i)):
-            number, why = self._subject_number(item, i)
-            if number == "pl":
-                return "p", f"'{text}' {why}: plural"
-            return "f", f"'{text}' {why}: feminine singular"
-        if low == "ihr":
-            if plural_source and not self._dative_ihr(tokens, i):
-                return "p", "possessive 'ihr' for a plural English pronoun"
-            return "f", "'ihr' (feminine dative or possessor)"
-        if low in _IHR:
-            if plural_source:
-                return "p", f"possessive '{text}' for a plural English pronoun"
-            return "f", f"possessive '{text}' (feminine possessor)"
-        if low in ("deren", "derer"):
-            return ("p", f"'{text}' for a plural English pronoun") if plural_source else \
-                ("f", f"'{text}' (feminine possessor)")
-        if low in ("derjenige", "welcher") or (
-            low in ("der", "dem", "den", "dieser", "diesen", "jener") and self._pronominal(tokens, i)
-        ):
-            if low in ("den", "diesen") and plural_source:
-                return "p", f"'{text}' for a plural English pronoun"
-            return "m", f"demonstrative '{text}' (masculine)"
-        return None
-
-    def _determiner_use(self, tokens: tuple[Token, ...], i: int) -> bool:
-        """'sein' as a possessive (sein Vorschlag, sein erster Tag), not the verb (zufrieden sein wird)."""
-        nxt = tokens[i + 1].text if i + 1 < len(tokens) else ""
-        if not nxt[:1].isalpha() or (i > 0 and tokens[i - 1].text.lower() == "zu"):
-            return False
-        return nxt[:1].isupper() or self._analyse(nxt)[0] in ("ADJ(A)", "CARD")
-
-    def _pronominal(self, tokens: tuple[Token, ...], i: int) -> bool:
-        """der/die/den used as a pronoun ("weil die keinen Computer hatte"), not as an article."""
-        nxt = tokens[i + 1].text if i + 1 < len(tokens) else ""
-        if not nxt[:1].isalpha():
-            return True
-        if nxt[:1].isupper():
-            return False  # its noun
-        tag = self._analyse(nxt)[0]
-        # an adjective or number before its noun ("die neue Ärztin") makes it an article
-        return not (tag.startswith("ADJ(A)") or tag == "CARD" or nxt.lower() in _SKIPPABLE | _QUANTIFIERS)
-
-    def _relative(self, tokens: tuple[Token, ...], i: int) -> tuple[str, str] | None:
-        """A relative pronoun after a comma ("Unterlagen , die er …") agrees with the noun before the
-        comma in gender and number: (class, why), or None when that noun does not decide."""
-        if i < 2 or tokens[i - 1].text != "," or not tokens[i - 2].text[:1].isupper():
-            return None
-        if not self._pronominal(tokens, i):
-            return None  # an article after the comma (", der Arzt")
-        noun = tokens[i - 2].text
-        readings = _DETERMINERS[tokens[i].text.lower()][0]
-        cells = self.noun_info(noun).cells
-        singular = {g for g, case, number, _ in cells for rg, rc, rn in readings
-                    if number == rn == "sg" and rg == g and rc == case}
-        plural = any(number == rn == "pl" and rc == case for _, case, number, _ in cells for _, rc, rn in readings)
-        if plural and not singular:
-            return "p", f"relative '{tokens[i].text}' of the plural '{noun}'"
-        if len(singular) == 1 and not plural:
-            genus = next(iter(singular))
-            return genus, f"relative '{tokens[i].text}' of '{noun}' ({_GENUS_NAME[genus]})"
-        return None
-
-    @staticmethod
-    def _dative_ihr(tokens: tuple[Token, ...], i: int) -> bool:
-        """'ihr' as a dative pronoun ("gab ihr einen Apfel"), not a possessive ("ihr Leben")."""
-        nxt = tokens[i + 1].text if i + 1 < len(tokens) else ""
-        return not nxt[:1].isalpha() or nxt.lower() in _DETERMINERS or nxt.lower() in _PREP_CASES or \
-            nxt.lower() in _CLAUSE_OPENERS
-
-    def _neuter_entity(self, item: PronounTarget) -> bool:
-        """Is the antecedent a neuter person noun (das Kind, das Opfer)? Then sein-/ihm are neuter too.
-
-        Only nouns the entity lexicon knows as persons count: a mislocated entity (sota's "Tribunal")
-        must not turn every "sein" into a neuter.
-        """
-        if not item.entity:
-            return False
-        head = self._head(item.tokens, item.entity)
-        if head is None or not item.tokens[head].text[:1].isupper():
-            return False
-        info = self.noun_info(item.tokens[head].text)
-        return bool(info.person) and info.genders == frozenset({"n"})
-
-    def _subject_number(self, item: PronounTarget, i: int) -> tuple[str, str]:
-        """("sg" | "pl", why) for sie/die: the number of its finite verb, else of the English pronoun."""
-        tokens = item.tokens
-        prev = tokens[i - 1].text.lower() if i > 0 else ""
-        verb: int | None = None
-        opens_clause = i == 0 or not tokens[i - 1].text[:1].isalnum() or prev in _CLAUSE_OPENERS
-        # after an oblique relative ("dem sie half") sie is the subject; after der/die/das either may be
-        if opens_clause or (prev in _OBLIQUE_RELATIVES and i > 1 and tokens[i - 2].text == ","):
-            if prev in _SUBORDINATORS or prev in _OBLIQUE_RELATIVES:
-                verb = self._final_verb(tokens, i)  # verb-final clause: weil sie ... war
-            else:
-                verb = self._next_verb(tokens, i)  # main clause: (und) sie war ...
-        elif prev in ("der", "das") and i > 1 and tokens[i - 2].text == ",":
-            # "das Haus , das sie gekauft hatten": a plural verb cannot agree with the relative
-            final = self._final_verb(tokens, i)
-            if final is not None and _plural_verb(tokens[final].text):
-                verb = final
-        elif item.role == "subject" and self._is_finite(tokens[i - 1].text):
-            verb = i - 1  # inverted: dann war sie
-        if verb is not None:
-            number = "pl" if _plural_verb(tokens[verb].text) else "sg"
-            return number, f"with the {'plural' if number == 'pl' else 'singular'} verb '{tokens[verb].text}'"
-        number = "pl" if item.source_pronoun in _PLURAL_SOURCE else "sg"
-        return number, f"(number of English '{item.source_pronoun}')"
-
-    def _is_finite(self, word: str) -> bool:
-        return word[:1].islower() and self._analyse(word)[0] in _FINITE_TAGS
-
-    def _final_verb(self, tokens: tuple[Token, ...], i: int) -> int | None:
-        """The finite verb of a verb-final clause: its last word HanTa tags finite, else a clause-final
-        -en form it tags infinitive or adjective (verlassen, benötigten: plural finite forms too).
-        A participle alone (sota's "weil sie das Buch gerne gesehen") or "zu haben" is no finite verb."""
-        end = _clause_end(tokens, i + 1)
-        words = [k for k in range(i + 1, end) if tokens[k].text[:1].islower() and tokens[k - 1].text.lower() != "zu"]
-        for k in reversed(words):
-            if self._analyse(tokens[k].text)[0] in _FINITE_TAGS:
-                return k
-        if words and words[-1] == end - 1 and self._analyse(tokens[end - 1].text)[0] in ("VV(INF)", "ADJ(A)"):
-            return end - 1
-        return None
-
-    def _next_verb(self, tokens: tuple[Token, ...], i: int) -> int | None:
-        """The finite verb of a main clause: the first finite word after the subject."""
-        end = _clause_end(tokens, i + 1)
-        for k in range(i + 1, min(end, i + 4)):
-            if self._is_finite(tokens[k].text) and tokens[k - 1].text.lower() != "zu":  # not "sie zu klagen"
-                return k
-        return None
-
-
-_SEIN = ("sein", "seine", "seinem", "seinen", "seiner", "seines")
-_IHR = ("ihre", "ihrem", "ihren", "ihrer", "ihres")
-_PLURAL_SOURCE = frozenset({"they", "them", "their", "theirs", "themselves", "themself"})
-_SUBJECT_FORMS = frozenset({
-    "er", "sie", "es", "der", "die", "dieser", "diese", "jener", "derjenige", "diejenige", "welcher", "welche",
-    "man", "jemand", "ihm", "ihr",  # dative experiencers: "weil ihm das Design nicht gefiel"
-})
-_OBJECT_FORMS = frozenset({
-    "ihn", "ihm", "sie", "ihr", "es", "ihnen", "den", "dem", "diesen", "diesem", "denen", "die", "diese",
-    "jemanden", "jemandem",
-})
-_POSSESSIVE_FORMS = frozenset({*_SEIN, "ihr", *_IHR, "dessen", "deren", "derer", "ihn", "ihm"})
-_SUBORDINATORS = frozenset({
-    "weil", "da", "dass", "daß", "ob", "als", "wenn", "nachdem", "obwohl", "bevor", "damit", "sobald", "wie",
-    "wo", "sodass", "bis", "seit", "falls", "obgleich", "während", "ehe", "indem", "sofern", "solange",
-})
-_OBLIQUE_RELATIVES = frozenset({"den", "dem", "denen", "dessen", "deren", "welchen", "welchem"})
-# words between an article and its noun that HanTa tags as pronouns: "die beiden Länder"
-_QUANTIFIERS = frozenset({"beiden", "vielen", "meisten", "wenigen", "einzelnen", "übrigen", "anderen", "ganzen"})
-_DEMONSTRATIVES = frozenset({
-    "der", "die", "den", "dem", "dieser", "diese", "diesen", "diesem", "jener", "derjenige", "diejenige", "welcher",
-    "welche",
-})
-_FINITE_TAGS = frozenset({"VV(FIN)", "VA(FIN)", "VM(FIN)"})
-_CLAUSE_MARKS = frozenset({",", ".", ";", ":", "!", "?", "(", ")", '"', "„", "“", "–", "—"})
-
-
-def _clause_bounds(tokens: tuple[Token, ...], i: int) -> int:
-    """Index of the first token of the clause holding token ``i`` (after the last punctuation)."""
-    k = i
-    while k > 0 and tokens[k - 1].text not in _CLAUSE_MARKS:
-        k -= 1
-    return k
-
-
-def _clause_end(tokens: tuple[Token, ...], i: int) -> int:
-    """Index just past the clause that starts at or holds token ``i`` (the next punctuation)."""
-    k = i
-    while k < len(tokens) and tokens[k].text not in _CLAUSE_MARKS:
-        k += 1
-    return k
-
-
-def _subject_position(tokens: tuple[Token, ...], i: int) -> bool:
-    """Can sie/die here be a subject? Yes at the start of a clause or after the finite verb of an
-    inverted clause ("dann war sie"); no right after a clause-initial verb, whose subject is shared with
-    the previous clause ("und reichte sie dann ein": sie is the object)."""
-    if i == 0 or not tokens[i - 1].text[:1].isalnum() or tokens[i - 1].text.lower() in _CLAUSE_OPENERS:
-        return True
-    before = tokens[i - 2].text if i > 1 else ","
-    return before[:1].isalnum() and before.lower() not in _CLAUSE_OPENERS
-
-
-def _searchable(tokens: tuple[Token, ...], i: int) -> bool:
-    """May a search (nothing usable aligned) take this word? der/die/dieser only right after a
-    conjunction ("weil die …"): after a comma they are mostly relative pronouns of another noun."""
-    if tokens[i].text.lower() not in _DEMONSTRATIVES:
-        return True
-    return i > 0 and tokens[i - 1].text.lower() in _CLAUSE_OPENERS
-
-
-def _sentence_start(tokens: tuple[Token, ...], i: int) -> bool:
-    """Where a capital says nothing (MT capitalises after a semicolon too: "; Ihr Tumor")."""
-    return i == 0 or tokens[i - 1].text in (".", "!", "?", ":", ";", '"', "„", "“", "«", "»")
-
-
-def _plural_verb(word: str) -> bool:
-    """Third-person plural finite forms end in -en/-ern/-eln (waren, müssten, ändern); sind, tun."""
-    low = word.lower()
-    if low.endswith("schien"):  # (er)schien: a singular past that ends in -en
-        return False
-    return low in ("sind", "tun") or low.endswith(("en", "ern", "eln"))
-
-
-def _pronoun_reading(cls: str, why: str, words: tuple[str, ...]) -> PronounReading:
-    if cls == "m":
-        return PronounReading(Gender.MALE, why, words)
-    if cls == "f":
-        return PronounReading(Gender.FEMALE, why, words)
-    return PronounReading(Gender.UNKNOWN, why, words, "neutral-form")
+        """The gender each translation gives the English pronoun, read from German word forms
+        (``de_pronouns``) with this analyser's memoised HanTa tags and noun lookups."""
+        return GermanPronounReader(self._analyse, self.noun_info, self._head).read(items)
