@@ -48,7 +48,7 @@ def main() -> None:
     print(f"cores: {os.cpu_count()}  lang: {args.lang}  system: {args.system}")
     timed(f"load analyser ({args.lang})", lambda: load_analyser(args.lang))
     r = timed("one language, cold alignment cache",
-              lambda: api.run("winomt", lang=args.lang, system=args.system, **opts))
+              lambda: api.run("winomt", lang=args.lang, system=args.system, **opts))[0]
     timed("one language, warm cache", lambda: api.run("winomt", lang=args.lang, system=args.system, **opts))
     timed("one language, aligner also trained on all published outputs, cold",
           lambda: api.run("winomt", lang=args.lang, system=args.system, align_extra="published", use_cache=False,
@@ -57,9 +57,9 @@ def main() -> None:
     if not args.skip_all:
         os.environ[cache.ENV_VAR] = tempfile.mkdtemp(prefix="discotest-bench-")
         results = timed(f"all pairs, fresh cache, {args.jobs} workers (loads analysers)",
-                        lambda: api.run_many("winomt", "all", "all", jobs=args.jobs, **opts))
+                        lambda: api.run("winomt", lang="all", system="all", jobs=args.jobs, **opts))
         timed(f"all pairs, warm cache, {args.jobs} workers (loads analysers)",
-              lambda: api.run_many("winomt", "all", "all", jobs=args.jobs, **opts))
+              lambda: api.run("winomt", lang="all", system="all", jobs=args.jobs, **opts))
         print(f"  -> {len(results)} system×language pairs")
     main_mb, worker_mb = peak_mb(resource.RUSAGE_SELF), peak_mb(resource.RUSAGE_CHILDREN)
     print(f"peak RSS: main {main_mb:.0f} MB, largest worker {worker_mb:.0f} MB")

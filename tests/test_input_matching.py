@@ -20,7 +20,7 @@ from discotest.pipelines.gender import Bitext
 from discotest.pipelines.winox import run_winox
 from discotest.suites.bug import load_bug
 from discotest.suites.contrastive import load_suite as load_contrastive
-from discotest.suites.contrastive.ctxpro import read_ctxpro_translations
+from discotest.systems.ctxpro_translations import read_ctxpro_translations
 from discotest.suites.mzprt import load_mzprt
 from discotest.suites.winomt import load_winomt
 from discotest.suites.winox import read_winox

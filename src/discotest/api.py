@@ -1,261 +1,44 @@
-"""The Python API: the same operations as the CLI, returning result objects.
+"""The Python API: the same operations as the CLI, with the same option names, returning a Report.
 
     >>> import discotest
-    >>> result = discotest.run("winomt", lang="de", system="google")
-    >>> result.scores.accuracy, result.signature.format()
+    >>> report = discotest.run("winomt", lang="de", system="google")
+    >>> report[0].scores.accuracy, report[0].signature.format()
+    >>> discotest.run("mzprt", domain="GR", input="hyp.en").to_json()
+    >>> discotest.run("voita-deixis", scores="scores.txt")
+    >>> discotest.compare("winomt", lang="de", system=["google", "bing"])
+
+Every suite a user can name on the command line works here: ``discotest.run(suite, **options)`` takes the options of
+the suite's family (``discotest run --help``, spelled with underscores: ``--input-format`` is ``input_format=``) and
+dispatches through the family registry (``discotest.families``); ``compare`` takes two systems (``system=[A, B]``,
+``input=[A, B]`` or one of each) and adds ``bootstrap=`` and ``seed=``.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-from collections import Counter
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
-from importlib.metadata import version as package_version
-from pathlib import Path
+from typing import Any
 
-from discotest.data import registry
-from discotest.errors import InputError
-from discotest.lang.align import DEFAULT_ALIGNER, make_aligner
-from discotest.lang.locate import LEXICON_MODES
-from discotest.lang.morph import LANGUAGES, MEASURED_COST, load_analyser
-from discotest.options import check_int
-from discotest.phenomena.gender import score_consistency, score_gender
-from discotest.pipelines.gender import Bitext, align_in_corpus, evaluate_gender
-from discotest.report.result import GenderResult, Signature
-from discotest.suites.bug import load_bug
-from discotest.suites.winomt import GenderItem, load_winomt
-from discotest.systems.files import INPUT_FORMATS, read_translations
-from discotest.systems.published import (
-    available_published,
-    check_system,
-    published_systems,
-    published_translations,
-)
+from discotest import families
+from discotest.report.emit import Report
+from discotest.version import VERSION
 
 
-@dataclass(frozen=True)
-class RunOptions:
-    """Settings shared by every (system, language) evaluated in one run."""
-
-    suite: str = "winomt"
-    suite_version: str = "current"
-    data_dir: str | None = None
-    aligner: str = DEFAULT_ALIGNER
-    # train the aligner on all published outputs of the language too: "published", "none", or "auto"
-    # (only when an evaluated bitext is small). On the full WinoMT it found the hand-checked entity no
-    # more often (bench/locate_agreement.py); on a 12-sentence BUG file it fixed 2 of 12 alignments.
-    align_extra: str = "auto"
-    lexicon: str = "on"
-    use_cache: bool = True
-    measure: tuple[str, ...] = ("accuracy",)  # add "consistency" for target-side consistency
-    input_format: str = "auto"  # how --input files are read: auto, plain, bitext, jsonl (systems.files)
-
-    def check(self) -> None:
-        registry.suite_file(self.suite, self.suite_version)  # unknown suite or version: a clear error
-        if self.lexicon not in LEXICON_MODES:
-            raise InputError(f"--lexicon must be one of {', '.join(LEXICON_MODES)}")
-        make_aligner(self.aligner)  # fails early on an unknown name
-        unknown = set(self.measure) - set(MEASURES)
-        if unknown:
-            raise InputError(f"unknown measure {sorted(unknown)[0]!r}; choose from {', '.join(MEASURES)}")
-        if self.input_format not in INPUT_FORMATS:
-            raise InputError(f"--input-format must be one of {', '.join(INPUT_FORMATS)}")
-        if self.align_extra not in ALIGN_EXTRA:
-            raise InputError(f"--align-extra must be one of {', '.join(ALIGN_EXTRA)}")
+def run(suite: str, **options: Any) -> Report:
+    """Evaluate on ``suite``: a Report of one Result per system (and language or domain), with per-item details."""
+    return families.run(suite, **options)
 
 
-def _check_lang(lang: str) -> None:
-    if lang not in LANGUAGES:
-        raise InputError(f"unknown language {lang!r}; choose from {', '.join(LANGUAGES)} or 'all'")
+def compare(suite: str, **options: Any) -> Report:
+    """Two systems on the same items of ``suite``: both results and, per language or domain, every metric's paired
+    bootstrap and sign test."""
+    return families.compare(suite, **options)
 
 
-def load_suite(options: RunOptions) -> list[GenderItem]:
-    """The items of a gender suite (WinoMT, its demo, or BUG) as ``options`` name it."""
-    if options.suite == "bug":
-        return load_bug(options.data_dir)
-    return load_winomt(options.suite_version, options.data_dir, options.suite)
+def suites() -> dict[str, list[str]]:
+    """Every suite name a user can run, with the published systems it has (what ``discotest suites`` prints)."""
+    out: dict[str, list[str]] = {}
+    for family in families.families():
+        out.update(family.suites())
+    return dict(sorted(out.items()))
 
 
-ALIGN_EXTRA = ("auto", "published", "none")
-MEASURES = ("accuracy", "consistency")
-SMALL_BITEXT = 2000  # below this many pairs, "auto" adds the published outputs as aligner training text
-
-
-def _extra_text_suite(suite: str) -> str:
-    """Whose published outputs train the aligner with --align-extra: the suite's own, else WinoMT's
-    (same English-to-X direction and entity vocabulary; BUG has no published outputs)."""
-    return suite if published_systems(suite) else "winomt"
-
-
-def _published_bitext(system: str, lang: str, options: RunOptions) -> Bitext:
-    """A published output as extra aligner training text (WinoMT's when the suite has none of its own)."""
-    suite = _extra_text_suite(options.suite)
-    items = load_winomt("2019", options.data_dir) if suite != options.suite else load_suite(options)
-    return Bitext(items, published_translations(system, lang, items, options.data_dir, suite).by_row, lang)
-
-
-def _evaluate_language(
-    lang: str,
-    systems: Sequence[str],
-    options: RunOptions,
-    inputs: Sequence[tuple[str, str]] = (),
-    models: Sequence = (),
-) -> list[GenderResult]:
-    """Evaluate published ``systems``, user ``inputs`` (name, path) and ``models`` (``translate.ModelSystem``, which
-    translate the suite through their cache) for one language.
-
-    Runs in a worker process for ``--lang all``: the suite, the analyser and one alignment of all
-    the language's bitexts are loaded or computed once here and shared by every system.
-    """
-    with registry.tracking() as suite_files:
-        items = load_suite(options)
-    sources = {item.index: item.sentence for item in items}  # keyed by suite row: BUG's indices skip a row
-    read: dict[str, dict] = {}  # data files each system's translations came from, for its signature
-    translation_sets = {}
-    for s in systems:
-        with registry.tracking() as read[s]:
-            translation_sets[s] = published_translations(s, lang, items, options.data_dir, options.suite)
-    translation_sets.update({name: read_translations(path, sources, options.input_format) for name, path in inputs})
-    translation_sets.update({m.name: m.translations(items) for m in models})
-    model_fields = {m.name: tuple(m.signature_fields()) for m in models}
-    bitexts = {name: Bitext(items, ts.by_row, lang) for name, ts in translation_sets.items()}
-    corpus = []
-    small = min(len(b.items) for b in bitexts.values()) < SMALL_BITEXT
-    with registry.tracking() as corpus_files:  # aligner training text shapes every result of the language
-        if options.align_extra == "published" or (options.align_extra == "auto" and small):
-            corpus = [bitexts[s].pairs if s in bitexts else _published_bitext(s, lang, options).pairs
-                      for s in available_published(lang, options.data_dir, _extra_text_suite(options.suite))]
-    aligner = make_aligner(options.aligner)
-    analyser = load_analyser(lang)
-    results = []
-    for name, bitext in bitexts.items():
-        links = align_in_corpus(aligner, bitext.pairs, corpus, options.use_cache)
-        consistency = "consistency" in options.measure
-        try:
-            verdicts = evaluate_gender(bitext, links, analyser, options.lexicon, consistency)
-        except NotImplementedError as exc:
-            raise InputError(f"--measure consistency: {exc} (language {lang})") from None
-        signature = Signature(
-            (
-                ("discotest", package_version("discotest")),
-                ("suite", options.suite),
-                ("version", options.suite_version),
-                ("lang", lang),
-                ("system", name),
-                *model_fields.get(name, ()),
-                ("aligner", aligner.signature()),
-                ("align_extra", "published" if any(block != bitext.pairs for block in corpus) else "none"),
-                ("lexicon", options.lexicon),
-                ("analyser", f"{analyser.name}:{analyser.version()}"),
-                registry.data_field({**suite_files, **read.get(name, {}), **corpus_files}),
-            )
-        )
-        results.append(
-            GenderResult(
-                suite=options.suite,
-                version=options.suite_version,
-                lang=lang,
-                system=name,
-                scores=score_gender(verdicts),
-                signature=signature,
-                verdicts=verdicts,
-                unmatched=translation_sets[name].unmatched,
-                located_by=dict(Counter(v.located_by for v in verdicts)),
-                consistency=score_consistency(verdicts) if consistency else None,
-            )
-        )
-    return results
-
-
-def run(
-    suite: str = "winomt",
-    lang: str = "de",
-    system: str | None = None,
-    input: str | os.PathLike | None = None,  # noqa: A002 - mirrors the CLI's --input
-    model: str | None = None,
-    model_options: dict | None = None,
-    **options,
-) -> GenderResult:
-    """Evaluate one published system, one translation file, or one MT model (``model=`` a Hugging Face or
-    CTranslate2 model; ``model_options``: markers, beam, max_length, batch_size, device, … of
-    ``translate.model_system``) in one language."""
-    if sum(x is not None for x in (system, input, model)) != 1:
-        raise InputError("give exactly one of system= (a published output), input= (a translation file) "
-                         "or model= (an MT model)")
-    opts = RunOptions(suite=suite, **options)
-    opts.check()
-    _check_lang(lang)
-    if model is not None:
-        from discotest.translate import model_system
-
-        return _evaluate_language(lang, [], opts, models=[model_system(model, lang, **(model_options or {}))])[0]
-    if system is not None:
-        check_system(system, lang, suite)
-        return _evaluate_language(lang, [system], opts)[0]
-    return _evaluate_language(lang, [], opts, [(Path(input).name, str(input))])[0]
-
-
-def run_many(
-    suite: str = "winomt",
-    langs: Sequence[str] | str = "all",
-    systems: Sequence[str] | str = "all",
-    jobs: int | None = None,
-    progress: Callable[[int], None] | None = None,
-    **options,
-) -> list[GenderResult]:
-    """Every requested published (system, language) pair, languages in parallel worker processes.
-
-    ``progress`` is called with the number of pairs each finished language completed.
-    """
-    opts = RunOptions(suite=suite, **options)
-    opts.check()
-    if jobs is not None:
-        check_int(jobs, "jobs")
-    available = published_systems(suite)
-    lang_list = list(LANGUAGES) if langs == "all" else list(langs)
-    for lang in lang_list:
-        _check_lang(lang)
-    system_list = list(available) if systems == "all" else list(systems)
-    for system in system_list:
-        if system not in available:
-            raise InputError(f"unknown system {system!r}; published {suite} outputs exist for {', '.join(available)}")
-    tasks = {
-        lang: [s for s in system_list if lang in available[s]] for lang in lang_list
-    }
-    tasks = {lang: systems_ for lang, systems_ in tasks.items() if systems_}
-    if not tasks:
-        if len(system_list) == 1 and len(lang_list) == 1:
-            check_system(system_list[0], lang_list[0], suite)  # says which languages it does have
-        raise InputError("none of the requested systems has a published output in the requested languages")
-    load_suite(opts)  # fail in the parent, with a clean message, if the suite is missing
-    jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
-    by_lang: dict[str, list[GenderResult]] = {}
-    if jobs == 1:
-        for lang, systems_ in tasks.items():
-            by_lang[lang] = _evaluate_language(lang, systems_, opts)
-            if progress:
-                progress(len(systems_))
-    else:
-        slowest_first = sorted(tasks, key=lambda lang: -MEASURED_COST.get(lang, 0.0) * len(tasks[lang]))
-        # spawned, not forked: a fork copies the native thread state of an aligner or tagger this process already
-        # ran (the Python API: run() then run_many()), and Thot's trainer then waited forever in the children
-        # (a spawned worker imports the caller's script again: scripts call run_many under `if __name__ == ...`)
-        try:
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-                futures = {pool.submit(_evaluate_language, lang, tasks[lang], opts): lang for lang in slowest_first}
-                for future in as_completed(futures):
-                    by_lang[futures[future]] = future.result()
-                    if progress:
-                        progress(len(by_lang[futures[future]]))
-        except BrokenProcessPool:
-            raise InputError("a worker process could not start or died; in a script, call run_many under "
-                             "`if __name__ == \"__main__\":` (workers import the script again), or pass jobs=1"
-                             ) from None
-    order = {s: i for i, s in enumerate(available)}
-    return sorted(
-        (r for results in by_lang.values() for r in results), key=lambda r: (order.get(r.system, 99), r.lang)
-    )
+__all__ = ["VERSION", "Report", "compare", "run", "suites"]

@@ -19,34 +19,20 @@ from pathlib import Path
 # OpenBLAS on busy cores made the Russian tagger 5-20 times slower (measured). Set before numpy loads.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from discotest import api
-from discotest.atomic import check_output, write_text_atomic
+from discotest import api, families
+from discotest.atomic import check_output
 from discotest.data import registry
-from discotest.dip import commands as dip_commands
 from discotest.errors import InputError
-from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER
-from discotest.lang.locate import LEXICON_MODES
+from discotest.families.options import GLOBAL_FLAGS
+from discotest.families.registry import Family, Option
 from discotest.options import OneLineParser, float_option, int_option
-from discotest.report.html import render_html
-from discotest.report.render import (
-    detail_rows,
-    render_consistency_table,
-    render_json,
-    render_table,
-    write_details,
-    write_jsonl,
-)
-from discotest.systems.files import INPUT_FORMATS
+from discotest.progress import progress_bar
+from discotest.report.emit import FORMATS, Report, emit
+from discotest.version import VERSION
 
 
 def _split(value: str) -> list[str] | str:
     return "all" if value == "all" else [v.strip() for v in value.split(",") if v.strip()]
-
-
-def _measures(value: str) -> tuple[str, ...]:
-    """--measure: accuracy always, consistency on request ("all" = both)."""
-    wanted = ["consistency"] if value == "all" else _split(value)
-    return tuple(dict.fromkeys(["accuracy", *wanted]))
 
 
 def _common() -> argparse.ArgumentParser:
@@ -61,111 +47,86 @@ def _common() -> argparse.ArgumentParser:
     return common
 
 
-def _add_run(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("run", help="evaluate translations on a suite", parents=[_common()])
-    p.add_argument("suite", help=f"suite name ({', '.join(registry.suites())})")
-    p.add_argument("--lang", "-l", help="target language, comma-separated list, or 'all' (gender suites)")
-    p.add_argument("--domain", "-d", help="mZPRT domain (QA GR MS PP WF, MS-valid, WF-valid), list, or 'all'")
-    source = p.add_mutually_exclusive_group()
-    source.add_argument("--system", "-s", help="published system output(s): name, comma-separated list, or 'all'")
-    source.add_argument("--input", "-i", help="your translations: plain text, 'source ||| translation', or JSONL")
-    p.add_argument("--input-format", choices=INPUT_FORMATS, default="auto",
-                   help="how --input is read (gender suites, winox, ctxpro-*): auto (JSONL if every line is a JSON "
-                        "object, 'source ||| translation' if every line has one '|||', else plain), or forced")
-    p.add_argument("--format", "-f", choices=("text", "json", "html"), default="text",
-                   help="html: one self-contained page with the summary and every item's evidence")
-    p.add_argument("--measure", default="accuracy",
-                   help="gender suites: accuracy, consistency, or both comma-separated (consistency adds accuracy)")
+def _emitter_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
+    p.add_argument("--format", "-f", choices=formats, default="text",
+                   help="text table, JSON (one schema for every suite: README 'JSON output'), or html (one "
+                        "self-contained page with the summary and every item's evidence)" if "html" in formats
+                   else "text table or JSON")
     p.add_argument("--details", metavar="FILE", help="write one JSON line of evidence per item")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report here instead of stdout")
-    p.add_argument("--suite-file", metavar="FILE",
-                   help="the suite's file instead of the data directory's (winox; file suites such as jazp, winox-mt)")
-    p.add_argument("--suite-version", default="current",
-                   help="WinoMT files: 'current' (repository HEAD) or '2019' (the published outputs' source)")
-    p.add_argument("--aligner", choices=ALIGNERS, default=DEFAULT_ALIGNER,
-                   help="word aligner (default: Thot's eflomal model, seeded; 'eflomal' is the unseeded binary)")
-    p.add_argument("--align-extra", choices=("auto", "none", "published", "wmt"), default=None,
-                   help="extra aligner training text: all published outputs of the language (gender suites; "
-                        "default auto = only for inputs under 2000 rows) or the WMT21/22 zh-en test sets "
-                        "(mzprt; default wmt)")
-    p.add_argument("--window", type=int_option("window"), default=1,
-                   help="mzprt: candidate words each side of the aligned word")
-    p.add_argument("--reach", type=int_option("reach"), default=0,
-                   help="mzprt: also accept an unclaimed right pronoun up to N words beyond the window (0 = paper)")
-    p.add_argument("--bleu", action="store_true", help="mzprt: also report sacrebleu BLEU")
-    p.add_argument("--lexicon", choices=LEXICON_MODES, default="on",
-                   help="use the entity lexicon to confirm or find the target entity")
-    p.add_argument("--no-cache", dest="use_cache", action="store_false", help="recompute alignments")
-    p.add_argument("--jobs", "-j", type=int_option("jobs"), default=None, help="worker processes for several languages")
-    c = p.add_argument_group("contrastive suites (voita-*, bawden-*, scat, ctxpro-*, jazp, winox-mt, contrapro)")
-    c.add_argument("--scores", metavar="FILE", help="one score per candidate line, suite order (higher = better)")
-    c.add_argument("--scores-are-losses", action="store_true", help="the --scores file holds losses (lower = better)")
-    c.add_argument("--model", metavar="NAME_OR_PATH",
-                   help="Hugging Face seq2seq or CTranslate2 model: scores the candidates (contrastive suites) or "
-                        "translates the suite (gender suites)")
-    c.add_argument("--context", type=int_option("context"), action="append", default=[], metavar="K",
-                   help="context sentences given to --model (repeat to run several sizes; default 0)")
-    c.add_argument("--compare", action="store_true", help="paired test between the two systems or context sizes")
-    c.add_argument("--baseline", action="append", default=[], choices=("majority", "cooccur", "cooccur-st"),
-                   help="the paper's baselines (repeatable); they learn from --train-text")
-    c.add_argument("--train-text", metavar="FILE", help="baseline training text (target, or 'source ||| target')")
-    c.add_argument("--contrapro-context", nargs=2, metavar=("SRC", "TGT"),
-                   help="contrapro: context files written by ContraPro's scripts (N lines per item, N = --context)")
-    c.add_argument("--opensubtitles", metavar="PREFIX",
-                   help="contrapro: rebuild the context from OPUS OpenSubtitles2018.de-en.{ids,en,de} at PREFIX")
-    c.add_argument("--batch-size", type=int_option("batch-size"), default=32, help="--model: candidates per batch")
-    c.add_argument("--device", default="cpu", help="--model: torch device (cpu, cuda, cuda:1 …)")
-    c.add_argument("--separator", default=" ",
-                   help="--model: joins context and current sentence, source and target side (default: a space)")
-    c.add_argument("--logprob", choices=("sum", "mean"), default="sum",
-                   help="--model: a candidate's score is the sum of its token log-probabilities, or their mean")
-    c.add_argument("--no-target-context", dest="target_context", action="store_false",
-                   help="--model: give the context on the source side only (default: also the target context, "
-                        "teacher-forced, when the suite has it)")
-    c.add_argument("--compute-type", default="default",
-                   help="--model with a CTranslate2 directory: int8, float16, … (default: the model's own)")
-    _add_model_options(p.add_argument_group("gender suites with --model (winomt, winomt-demo, bug)"))
-    dip_commands.add_run_options(p)
 
 
-def _add_model_options(g) -> None:
-    """Decoding and marker options of a translating model (run --model, translate)."""
-    from discotest.translate import MARKERS
+def _add_options(p: argparse.ArgumentParser, options_by_family: list[tuple[Family, tuple[Option, ...]]]) -> None:
+    """Each option once (shared ones in a group of their own), defaults left to the family (argparse leaves an
+    option out of the namespace unless it is given), so the CLI and ``discotest.run`` fill defaults alike."""
+    users: dict[tuple[str, ...], list[str]] = {}
+    specs: dict[tuple[str, ...], Option] = {}
+    for family, options in options_by_family:
+        for option in options:
+            if option.name in GLOBAL_FLAGS:
+                continue
+            if option.flags in specs and specs[option.flags] != option:
+                raise ValueError(f"{option.flags[0]} is declared twice with different meanings")
+            specs[option.flags] = option
+            users.setdefault(option.flags, []).append(family.title)
+    shared = p.add_argument_group("options of several suite families")
+    groups = {family.title: p.add_argument_group(f"{family.title}: {family.doc}" if family.doc else family.title)
+              for family, _ in options_by_family}
+    for flags, option in specs.items():
+        group = shared if len(users[flags]) > 1 else groups[users[flags][0]]
+        group.add_argument(*flags, default=argparse.SUPPRESS, **option.argparse_kwargs())
 
-    g.add_argument("--beam", type=int_option("beam"), default=4, help="beam size (default 4)")
-    g.add_argument("--max-length", type=int_option("max-length"), default=256,
-                   help="maximum source/output tokens (default 256)")
-    g.add_argument("--markers", choices=MARKERS, default="none",
-                   help="coreference markers on the source: from the English resolver or the suite's gold cluster")
-    g.add_argument("--resolver", choices=("rules", "fastcoref"), default="rules", help="--markers predicted: resolver")
-    g.add_argument("--src-lang", default=None,
-                   help="source language code, ISO 639-1 or the model family's own (default: en; contrastive "
-                        "suites: the suite's)")
-    g.add_argument("--tgt-lang", default=None,
-                   help="target language code (default: from --lang; contrastive suites: the suite's)")
-    g.add_argument("--revision", default=None, help="hub model revision")
+
+def _add_run(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="evaluate translations on a suite", parents=[_common()])
+    p.add_argument("suite", help="suite name (`discotest suites` lists them)")
+    _emitter_options(p)
+    _add_options(p, [(f, f.options) for f in families.families()])
 
 
-def _model_options(args: argparse.Namespace) -> dict:
-    return dict(markers=args.markers, resolver=args.resolver, beam=args.beam, max_length=args.max_length,
-                batch_size=args.batch_size, device=args.device, revision=args.revision, src_code=args.src_lang or "en",
-                tgt_code=args.tgt_lang, use_cache=args.use_cache, quiet=args.quiet)
+def _compare_options(family: Family) -> tuple[Option, ...]:
+    overridden = {o.name for o in family.compare_options}
+    return (*(o for o in family.options if o.name not in overridden), *family.compare_options)
 
 
 def _add_compare(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("compare", help="paired significance between two systems", parents=[_common()])
-    p.add_argument("suite", help="suite name (mzprt)")
-    p.add_argument("--domain", "-d", required=True, help="mZPRT domain")
-    p.add_argument("--input", "-i", action="append", default=[],
-                   help="hypothesis file (give two, or one and --system)")
-    p.add_argument("--system", "-s", action="append", default=[],
-                   help="published system (give two, or one and --input)")
-    p.add_argument("--bootstrap", type=int_option("bootstrap"), default=1000, help="paired bootstrap resamples")
-    p.add_argument("--seed", type=int_option("seed"), default=12345)
-    p.add_argument("--window", type=int_option("window"), default=1)
-    p.add_argument("--reach", type=int_option("reach"), default=0)
-    p.add_argument("--align-extra", choices=("none", "wmt"), default="wmt")
-    p.add_argument("--no-cache", dest="use_cache", action="store_false")
+    p = sub.add_parser("compare", help="two systems on the same items: paired bootstrap and sign test per metric",
+                       parents=[_common()])
+    p.add_argument("suite", help="suite name (`discotest suites` lists them)")
+    _emitter_options(p)
+    _add_options(p, [(f, _compare_options(f)) for f in families.families() if f.compare])
+
+
+def _family_options(args: argparse.Namespace, options: tuple[Option, ...]) -> dict:
+    """The options given on the command line, as ``discotest.run`` keywords; one for another family is an error."""
+    mine = {o.name for o in options}
+    known = {o.name for f in families.families() for o in (*f.options, *f.compare_options)}
+    given = {k: v for k, v in vars(args).items() if k in known and k not in GLOBAL_FLAGS}
+    foreign = sorted(k for k in given if k not in mine)
+    if foreign:
+        raise InputError(f"--{foreign[0].replace('_', '-')} does not apply to suite {args.suite!r}")
+    return {**given, **{k: getattr(args, k) for k in GLOBAL_FLAGS if k in mine}}
+
+
+def _emit(args: argparse.Namespace, report: Report) -> None:
+    emit(report, args.format, getattr(args, "output", None), getattr(args, "details", None),
+         getattr(args, "command_line", ""))
+    for warning in report.warnings:
+        print(f"discotest: {warning}", file=sys.stderr)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    family = families.family_of(args.suite)
+    _emit(args, api.run(args.suite, **_family_options(args, family.options)))
+    return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    family = families.family_of(args.suite)
+    if family.compare is None:
+        raise InputError(f"{args.suite} results cannot be compared item by item")
+    _emit(args, api.compare(args.suite, **_family_options(args, _compare_options(family))))
+    return 0
 
 
 def _add_coref(sub: argparse._SubParsersAction) -> None:
@@ -177,30 +138,31 @@ def _add_coref(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lang", "-l", help="also score MT systems in these languages (comma-separated or 'all')")
     p.add_argument("--system", "-s", default="all", help="published systems for --lang (default all)")
     p.add_argument("--suite-version", default="current")
-    p.add_argument("--format", "-f", choices=("text", "json"), default="text")
     p.add_argument("--jobs", "-j", type=int_option("jobs"), default=None)
+    _emitter_options(p, ("text", "json"))
 
 
 def _cmd_coref(args: argparse.Namespace) -> int:
-    from discotest.coref.compare import mt_resolution, render_coref_table, score_resolutions
+    from discotest.coref.compare import coref_result, mt_resolution, render_coref_table
     from discotest.coref.resolvers import FastcorefResolver, RulesResolver
+    from discotest.pipelines.gender_run import run_many
+    from discotest.suites.gender import load_gender_suite
 
-    options = dict(suite_version=args.suite_version, data_dir=args.data_dir)
-    items = api.load_suite(api.RunOptions(suite=args.suite, **options))
-    scores = []
+    items = load_gender_suite(args.suite, args.suite_version, args.data_dir)
+    results = []
     for name in args.resolver or ["rules"]:
         resolver = RulesResolver() if name == "rules" else FastcorefResolver()
-        scores.append(score_resolutions(f"{name} ({resolver.version()})", resolver.resolve(items)))
+        results.append(coref_result(args.suite, args.suite_version, f"{name} ({resolver.version()})",
+                                    [item.index for item in items], resolver.resolve(items),
+                                    (("resolver", resolver.version()),)))
     if args.lang:
-        with _progress_bar(args, "system×language pairs", "pair") as bar:
-            results = api.run_many(args.suite, _split(args.lang), _split(args.system), jobs=args.jobs,
-                                   progress=lambda n: bar.update(n), measure=("accuracy", "consistency"), **options)
-        scores += [score_resolutions(f"{r.system}/{r.lang}", [mt_resolution(v) for v in r.verdicts])
-                   for r in results]
-    if args.format == "json":
-        print(json.dumps([s.to_json() for s in scores], indent=1))
-    else:
-        print(render_coref_table(scores))
+        with progress_bar("system×language pairs", "pair", quiet=args.quiet) as bar:
+            gender = run_many(args.suite, _split(args.lang), _split(args.system), jobs=args.jobs, progress=bar.update,
+                              measure=("accuracy", "consistency"), suite_version=args.suite_version,
+                              data_dir=args.data_dir)
+        results += [coref_result(args.suite, args.suite_version, f"{r.system}/{r.lang}", [v.index for v in r.verdicts],
+                                 [mt_resolution(v) for v in r.verdicts], r.signature.fields, r.lang) for r in gender]
+    _emit(args, Report(f"discotest · coreference on {args.suite}", results, text=render_coref_table))
     return 0
 
 
@@ -235,13 +197,19 @@ def _add_translate(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--batch-size", type=int_option("batch-size"), default=16, help="sentences per batch")
     p.add_argument("--device", default="cpu", help="torch device (cpu, cuda, cuda:1 …)")
     p.add_argument("--no-cache", dest="use_cache", action="store_false", help="translate even cached sentences")
-    _add_model_options(p)
+    from discotest.families.gender import MODEL_OPTIONS
+
+    for option in MODEL_OPTIONS:
+        if option.name not in ("batch_size", "device"):
+            p.add_argument(*option.flags, default=option.default, **option.argparse_kwargs())
 
 
 def _cmd_translate(args: argparse.Namespace) -> int:
     from discotest.translate import translate_file, translate_suite
 
-    options = _model_options(args)
+    options = dict(markers=args.markers, resolver=args.resolver, beam=args.beam, max_length=args.max_length,
+                   batch_size=args.batch_size, device=args.device, revision=args.revision,
+                   src_code=args.src_lang or "en", tgt_code=args.tgt_lang, use_cache=args.use_cache, quiet=args.quiet)
     if args.suite:
         lines = translate_suite(args.suite, args.lang, args.model, args.output, data_dir=args.data_dir,
                                 suite_version=args.suite_version, **options)
@@ -313,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="discotest", description="Discourse test bench for machine translation.", parents=[_common()]
     )
-    parser.add_argument("--version", action="version", version=f"discotest {api.package_version('discotest')}")
+    parser.add_argument("--version", action="version", version=f"discotest {VERSION}")
     parser.set_defaults(data_dir=None, quiet=False, allow_modified_data=False)
     sub = parser.add_subparsers(dest="command", required=True)
     _add_run(sub)
@@ -324,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_translate(sub)
     _add_augment(sub)
     _add_finetune(sub)
-    dip_commands.add_commands(sub, _common)
+    _add_dip_commands(sub)
     sub.add_parser("suites", help="list the suites and their published systems", parents=[_common()])
     m = sub.add_parser("make-contrastive", help="build incorrect variants by swapping an annotated pronoun chain",
                        parents=[_common()])
@@ -376,226 +344,11 @@ def check_outputs(args: argparse.Namespace) -> None:
         raise InputError("standard output is closed; give --output FILE or redirect it to a file")
 
 
-def _emit(args: argparse.Namespace, report: str) -> None:
-    if getattr(args, "output", None):
-        write_text_atomic(args.output, report + "\n")
-    else:
-        print(report)
-
-
-def _html(args: argparse.Namespace, title: str, summaries: list[dict], rows: list[dict]) -> str:
-    return render_html(title, summaries, rows, command=getattr(args, "command_line", ""))
-
-
-def _progress_bar(args: argparse.Namespace, desc: str, unit: str, total: int | None = None):
-    from tqdm import tqdm
-
-    return tqdm(desc=desc, unit=unit, total=total, disable=args.quiet, file=sys.stderr)
-
-
-def _cmd_run_mzprt(args: argparse.Namespace) -> int:
-    from discotest.pipelines.azpt import run_mzprt
-    from discotest.report.azpt import azpt_detail_rows, render_azpt_json, render_azpt_table, write_azpt_details
-
-    if not args.domain:
-        raise InputError("mzprt needs --domain (QA GR MS PP WF, MS-valid, WF-valid, a comma-separated list, or 'all')")
-    if not (args.system or args.input):
-        raise InputError("give --system (published outputs, or 'all') or --input (your hypotheses)")
-    if args.align_extra == "published":
-        raise InputError("--align-extra for mzprt is 'wmt' or 'none'")
-    with _progress_bar(args, "domain×system results", "result") as bar:
-        results = run_mzprt(
-            _split(args.domain),
-            systems=_split(args.system) if args.system else None,
-            inputs=[args.input] if args.input else None,
-            data_dir=args.data_dir,
-            window=args.window,
-            reach=args.reach,
-            bleu=args.bleu,
-            use_cache=args.use_cache,
-            extra="wmt" if args.align_extra in (None, "auto") else args.align_extra,
-            aligner=args.aligner,
-            progress=lambda n: bar.update(n),
-            input_format=args.input_format,
-        )
-    if args.details:
-        write_azpt_details(args.details, results)
-    if args.format == "html":
-        _emit(args, _html(args, "discotest · mZPRT zero pronouns (AZPT)", [r.to_json() for r in results],
-                          azpt_detail_rows(results)))
-    else:
-        _emit(args, render_azpt_json(results) if args.format == "json" else render_azpt_table(results))
-    return 0
-
-
-def _cmd_compare(args: argparse.Namespace) -> int:
-    from discotest.pipelines.azpt import compare_mzprt, compare_results, run_mzprt
-    from discotest.report.azpt import render_comparison
-    from discotest.suites.mzprt import load_mzprt
-
-    if args.suite != "mzprt":
-        raise InputError(f"compare supports the mzprt suite, not {args.suite!r}")
-    if len(args.input) + len(args.system) != 2:
-        raise InputError("compare needs two systems: --input A --input B, --system A --system B, or one of each")
-    common = dict(window=args.window, reach=args.reach, use_cache=args.use_cache, extra=args.align_extra)
-    if len(args.input) == 2:
-        comparison = compare_mzprt(args.domain, args.input[0], args.input[1], data_dir=args.data_dir,
-                                   n_bootstrap=args.bootstrap, seed=args.seed, **common)
-    else:
-        results = run_mzprt([args.domain], systems=args.system or None, inputs=args.input or None,
-                            data_dir=args.data_dir, bleu=True, **common)
-        by_name = {r.system: r for r in results}
-        order = [*args.system, *(Path(p).name for p in args.input)]
-        a, b = (by_name.get(name, results[i]) for i, name in enumerate(order))
-        comparison = compare_results(a, b, load_mzprt(args.domain, args.data_dir), args.bootstrap, args.seed)
-    print(render_comparison(comparison))
-    return 0
-
-
-def _cmd_run_contrastive(args: argparse.Namespace) -> int:
-    from discotest.pipelines.contrastive import compare_results, run_contrastive
-    from discotest.report.contrastive import (
-        contrastive_detail_rows,
-        render_comparison,
-        render_contrastive_json,
-        render_contrastive_table,
-        write_contrastive_details,
-    )
-    from discotest.suites.contrastive import FILE_SUITES, is_expected_word
-
-    published = {system: name for (system, _), name in registry.system_outputs(args.suite).items()}
-    if args.system and args.system not in published:
-        known = ", ".join(published) or "none"
-        raise InputError(f"{args.suite} has no published system {args.system!r} (published: {known}); "
-                         "give --scores, --model or --baseline")
-    if args.baseline and not args.train_text:
-        raise InputError("--baseline needs --train-text (the text the baseline learns pronoun statistics from)")
-    suite_file = (args.suite_file or args.input) if args.suite in FILE_SUITES else None
-    translations = args.input if is_expected_word(args.suite) else None
-    if args.system:
-        translations = registry.locate(published[args.system], args.data_dir)
-    if args.input and suite_file is None and translations is None:
-        raise InputError(f"{args.suite} is scored from candidate scores: use --scores FILE, not --input")
-    results = run_contrastive(
-        args.suite, scores=args.scores, scores_are_losses=args.scores_are_losses, translations=translations,
-        model=args.model, contexts=args.context or [0], baselines=args.baseline, train_text=args.train_text,
-        suite_file=suite_file, data_dir=args.data_dir, batch_size=args.batch_size, device=args.device,
-        use_cache=args.use_cache, quiet=args.quiet, contrapro_context=args.contrapro_context,
-        opensubtitles=args.opensubtitles, input_format=args.input_format,
-        scorer_options=dict(separator=args.separator.replace("\\n", "\n").replace("\\t", "\t"),
-                            normalise=args.logprob == "mean", use_target_context=args.target_context,
-                            src_lang=args.src_lang, tgt_lang=args.tgt_lang, revision=args.revision,
-                            compute_type=args.compute_type),
-    )
-    if args.details:
-        write_contrastive_details(args.details, results)
-    if args.format == "html":
-        report = _html(args, f"discotest · {args.suite}", [r.to_json() for r in results],
-                       contrastive_detail_rows(results))
-    else:
-        report = render_contrastive_json(results) if args.format == "json" else render_contrastive_table(results)
-    if args.compare:
-        if len(results) != 2:
-            raise InputError(f"--compare needs exactly two systems or context sizes, got {len(results)}")
-        report += "\n\n" + render_comparison(compare_results(*results))
-    _emit(args, report)
-    return 0
-
-
 def _cmd_make_contrastive(args: argparse.Namespace) -> int:
     from discotest.suites.contrastive.build import build_file
 
     count = build_file(args.input, args.output, replacement=args.replacement)
     print(f"discotest: wrote {count} contrastive items to {args.output}", file=sys.stderr)
-    return 0
-
-
-def _cmd_run_winox(args: argparse.Namespace) -> int:
-    from discotest.pipelines.winox import run_winox
-    from discotest.report.winox import render_winox_table
-
-    if not args.input:
-        raise InputError("winox needs --input (your translations of the Wino-X English sentences)")
-    if not args.lang or "," in args.lang or args.lang == "all":
-        raise InputError("winox needs exactly one --lang (de, fr or ru)")
-    result = run_winox(args.lang, args.input, args.data_dir, args.suite_file, args.input_format)
-    if args.details:
-        write_jsonl(args.details, result.details())
-    if args.format == "html":
-        _emit(args, _html(args, "discotest · Wino-X pronoun accuracy", [result.to_json()], result.details()))
-    else:
-        _emit(args, json.dumps(result.to_json(), ensure_ascii=False, indent=1) if args.format == "json"
-              else render_winox_table([result]))
-    if result.unmatched:
-        print(f"discotest: winox/{args.lang}: {len(result.unmatched)} items have no translation; left out",
-              file=sys.stderr)
-    return 0
-
-
-def _cmd_run(args: argparse.Namespace) -> int:
-    from discotest.suites.contrastive import is_contrastive
-
-    if args.suite == "dip":
-        return dip_commands.cmd_run(args)
-    if args.suite == "mzprt":
-        return _cmd_run_mzprt(args)
-    if args.suite == "winox":
-        return _cmd_run_winox(args)
-    if is_contrastive(args.suite):
-        return _cmd_run_contrastive(args)
-    if args.align_extra == "wmt":
-        raise InputError("--align-extra for gender suites is 'auto', 'published' or 'none'")
-    options = dict(
-        suite_version=args.suite_version,
-        data_dir=args.data_dir,
-        aligner=args.aligner,
-        align_extra=args.align_extra or "auto",
-        measure=_measures(args.measure),
-        lexicon=args.lexicon,
-        use_cache=args.use_cache,
-        input_format=args.input_format,
-    )
-    if not args.lang:
-        raise InputError(f"suite {args.suite!r} needs --lang (a language, a comma-separated list, or 'all')")
-    if not (args.system or args.input or args.model):
-        raise InputError("give --system (published outputs), --input (your translations) or --model (an MT model)")
-    if args.model and (args.system or args.input):
-        raise InputError("--model translates the suite itself: give it without --system/--input")
-    if args.markers != "none" and not args.model:
-        raise InputError("--markers marks the source a --model translates: give --model")
-    langs = _split(args.lang)
-    if args.model:
-        if langs == "all" or len(langs) != 1:
-            raise InputError("--model needs exactly one --lang")
-        results = [api.run(args.suite, lang=langs[0], model=args.model, model_options=_model_options(args),
-                           **options)]
-    elif args.input:
-        if langs == "all" or len(langs) != 1:
-            raise InputError("--input needs exactly one --lang")
-        results = [api.run(args.suite, lang=langs[0], input=args.input, **options)]
-    else:
-        with _progress_bar(args, "system×language pairs", "pair") as bar:
-            results = api.run_many(
-                args.suite, langs, _split(args.system), jobs=args.jobs,
-                progress=lambda n: bar.update(n), **options,
-            )
-    if args.format == "html":
-        report = _html(args, f"discotest · {args.suite}", [r.to_json() for r in results], detail_rows(results))
-    else:
-        report = render_json(results) if args.format == "json" else render_table(results)
-    if args.format == "text" and any(r.consistency for r in results):
-        report += "\n\n" + render_consistency_table(results)
-    if args.details:
-        write_details(args.details, results)
-    _emit(args, report)
-    for r in results:
-        if r.unmatched:
-            print(
-                f"discotest: {r.system}/{r.lang}: {len(r.unmatched)} suite rows have no translation "
-                f"(rows {', '.join(map(str, r.unmatched[:10]))}{' …' if len(r.unmatched) > 10 else ''}); "
-                "they are left out of the scores",
-                file=sys.stderr,
-            )
     return 0
 
 
@@ -609,9 +362,11 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         else:
             print(validate.render_scores(scores))
         return 0
-    with _progress_bar(args, "system×language pairs", "pair") as bar:
-        results = api.run_many(args.suite, _split(args.lang), _split(args.system), jobs=args.jobs,
-                               progress=lambda n: bar.update(n), data_dir=args.data_dir)
+    from discotest.pipelines.gender_run import run_many
+
+    with progress_bar("system×language pairs", "pair", quiet=args.quiet) as bar:
+        results = run_many(args.suite, _split(args.lang), _split(args.system), jobs=args.jobs, progress=bar.update,
+                           data_dir=args.data_dir)
     rows = validate.sample(results, args.n, args.seed)
     validate.write_sample(args.output, rows)
     print(f"wrote {len(rows)} items to {args.output}: fill in aligned_word_correct and gender_correct (yes/no), "
@@ -647,19 +402,60 @@ def _cmd_data(args: argparse.Namespace) -> int:
 
 
 def _cmd_suites(args: argparse.Namespace) -> int:
-    from discotest.systems.published import published_systems
+    for family in families.families():
+        print(f"# {family.title}: {family.doc}" if family.doc else f"# {family.title}")
+        for suite, systems in sorted(family.suites().items()):
+            print(suite)
+            for system in systems:
+                print(f"  {system}")
+    return 0
 
-    for suite in registry.suites():
-        print(suite)
-        if suite == "mzprt":
-            from discotest.suites.mzprt import DOMAINS
-            from discotest.systems.mzprt_outputs import published_systems as mzprt_systems
 
-            for domain in DOMAINS:
-                print(f"  {domain:<8} {' '.join(mzprt_systems(domain))}")
-            continue
-        for system, langs in published_systems(suite).items():
-            print(f"  {system:<8} {' '.join(langs)}")
+def _add_dip_commands(sub: argparse._SubParsersAction) -> None:
+    from discotest.families.dip import ANAPHORA_MODE, MINE_OPTIONS, PRONOUN_SCORER
+    from discotest.families.options import BOOTSTRAP
+
+    m = sub.add_parser("mine", help="mine document-level test sets from WMT system outputs", parents=[_common()])
+    r = sub.add_parser("rank", help="rank WMT systems per phenomenon on mined test sets (same as run dip --pair)",
+                       parents=[_common()])
+    for p in (m, r):
+        p.add_argument("benchmark", choices=("dip",), help="the benchmark (dip)")
+        for option in MINE_OPTIONS:
+            p.add_argument(*option.flags, default=option.default, **option.argparse_kwargs())
+    m.add_argument("--output", "-o", required=True, metavar="DIR", help="folder for the JSONL files and manifest")
+    for option in (PRONOUN_SCORER, ANAPHORA_MODE, BOOTSTRAP):
+        r.add_argument(*option.flags, default=option.default, **option.argparse_kwargs())
+    _emitter_options(r)
+
+
+def _cmd_mine(args: argparse.Namespace) -> int:
+    from discotest.dip.documents import pair_paths
+    from discotest.families.dip import load_models, mined_count, phenomena
+    from discotest.pipelines.dip import mine
+
+    wanted = phenomena(args.phenomena)
+    settings = vars(args)
+    pair_paths(args.data, args.pair, args.ref, args.data_dir)  # a wrong pair fails before any model loads
+    _, coherence, warnings = load_models(settings, wanted, pronoun=False)
+    for warning in warnings:
+        print(f"discotest: {warning}", file=sys.stderr)
+    with progress_bar("parsed system outputs", "system", total=mined_count(settings), quiet=args.quiet) as bar:
+        manifest = mine(args.data, args.pair, args.output, ref=args.ref, holdout=args.holdout,
+                        systems=_split(args.system) if args.system else None, max_docs=args.max_docs,
+                        phenomena=wanted, coherence_model=coherence, data_dir=args.data_dir,
+                        use_cache=args.use_cache, progress=bar.update)
+    counts = ", ".join(f"{p} {n}" for p, n in manifest["counts"].items())
+    if not args.quiet:
+        print(f"discotest: mined {counts} from {len(manifest['systems_mined'])} systems into {args.output}",
+              file=sys.stderr)
+    return 0
+
+
+def _cmd_rank(args: argparse.Namespace) -> int:
+    from discotest.families.dip import FAMILY
+
+    args.suite = "dip"
+    _emit(args, api.run("dip", **_family_options(args, FAMILY.options)))
     return 0
 
 
@@ -725,7 +521,7 @@ def _main(argv: Sequence[str] | None) -> int:
         "run": _cmd_run, "compare": _cmd_compare, "validate": _cmd_validate, "coref": _cmd_coref,
         "data": _cmd_data, "suites": _cmd_suites,
         "make-contrastive": _cmd_make_contrastive, "translate": _cmd_translate, "augment": _cmd_augment,
-        "finetune": _cmd_finetune, "mine": dip_commands.cmd_mine, "rank": dip_commands.cmd_rank,
+        "finetune": _cmd_finetune, "mine": _cmd_mine, "rank": _cmd_rank,
     }
     try:
         check_outputs(args)

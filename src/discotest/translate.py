@@ -78,9 +78,9 @@ def model_system(model: str, lang: str, *, markers: str = "none", resolver: str 
 def translate_suite(suite: str, lang: str, model: str, output: str | Path | None = None, *, markers: str = "none",
                     data_dir: str | None = None, suite_version: str = "current", **options) -> list[str]:
     """One translation per suite row (a plain file ``run --input`` reads back when ``output`` is given)."""
-    from discotest.api import RunOptions, load_suite
+    from discotest.suites.gender import load_gender_suite
 
-    items = load_suite(RunOptions(suite=suite, suite_version=suite_version, data_dir=data_dir))
+    items = load_gender_suite(suite, suite_version, data_dir)
     lines = model_system(model, lang, markers=markers, **options).translate_items(items)
     if output is not None:
         write_text_atomic(output, "".join(line.replace("\n", " ") + "\n" for line in lines))

@@ -21,7 +21,7 @@ from discotest.data.readers import csv_rows
 from discotest.errors import InputError
 from discotest.options import check_int
 from discotest.phenomena.gender import GenderVerdict
-from discotest.report.result import GenderResult
+from discotest.report.gender import GenderResult
 
 SYSTEM_COLUMNS = [
     "id", "suite", "lang", "system", "index", "source", "entity", "translation_marked", "target_entity",

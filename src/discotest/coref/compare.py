@@ -8,10 +8,14 @@ distractor share a gender, or a gender cannot be read, the translation does not 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
 
 from discotest.phenomena.gender import GenderVerdict
+from discotest.report.result import Headline, PairedMetric, Result, Signature, build_signature
+from discotest.report.table import fixed_width
+from discotest.stats import accuracy_from_sums
 
 _GENDERS = ("male", "female", "neutral")
 
@@ -48,12 +52,54 @@ def score_resolutions(name: str, resolutions: Sequence[str]) -> CorefScores:
     )
 
 
-def render_coref_table(scores: Sequence[CorefScores]) -> str:
-    width = max(len("resolver / system"), *(len(s.name) for s in scores))
-    lines = [f"{'resolver / system':<{width}}  {'n':>5}  {'decided%':>8}  {'Acc%':>6}  {'Acc% of decided':>15}",
-             "-" * (width + 42)]
-    for s in scores:
-        lines.append(f"{s.name:<{width}}  {s.n:>5}  {s.decided:>8.1f}  {s.accuracy:>6.1f}  {s.accuracy_decided:>15.1f}")
-    lines.append("Acc% = pronoun resolved to the gold entity; an MT system decides only where its translation gives "
-                 "entity and distractor different genders and the pronoun agrees with one of them")
-    return "\n".join(lines)
+@dataclass
+class CorefResult(Result):
+    """A resolver's (or an MT system's) resolutions of the suite's pronouns, one per item."""
+
+    family: ClassVar[str] = "coref"
+    suite: str
+    system: str
+    scores: CorefScores
+    signature: Signature
+    resolutions: list[tuple[int, str]] = field(default_factory=list, repr=False)  # (suite row, resolution)
+    lang: str | None = None
+
+    @property
+    def n(self) -> int:
+        return self.scores.n
+
+    def headline(self) -> Headline:
+        return Headline("accuracy", self.scores.accuracy)
+
+    def summary(self) -> dict:
+        return self.scores.to_json()
+
+    def details(self) -> list[dict]:
+        return [{"system": self.system, "row": row, "resolution": r} for row, r in self.resolutions]
+
+    def paired_metrics(self) -> list[PairedMetric]:
+        rows = {row: (float(r == "entity"), 1.0) for row, r in self.resolutions}
+        return [PairedMetric("accuracy", rows, accuracy_from_sums)]
+
+
+BASE_FIELDS = ("discotest", "suite", "version", "lang", "system", "n")
+
+
+def coref_result(suite: str, suite_version: str, name: str, rows: Sequence[int], resolutions: Sequence[str],
+                 settings: Iterable[tuple[str, str]], lang: str | None = None) -> CorefResult:
+    """``settings``: the resolver's version, or the fields of the MT result's signature beyond the shared ones."""
+    settings = [(k, v) for k, v in settings if k not in BASE_FIELDS]
+    signature = build_signature(suite, suite_version, name, len(resolutions), lang=lang, settings=settings)
+    return CorefResult(suite, name, score_resolutions(name, resolutions), signature,
+                       list(zip(rows, resolutions, strict=True)), lang)
+
+
+def render_coref_table(results: Sequence[CorefResult]) -> str:
+    rows = [[r.system, str(r.scores.n), f"{r.scores.decided:.1f}", f"{r.scores.accuracy:.1f}",
+             f"{r.scores.accuracy_decided:.1f}"] for r in results]
+    return "\n".join([
+        *fixed_width(["resolver / system", "n", "decided%", "Acc%", "Acc% of decided"], rows, left=1),
+        "Acc% = pronoun resolved to the gold entity; an MT system decides only where its translation gives "
+        "entity and distractor different genders and the pronoun agrees with one of them",
+        "", *(r.signature.format() for r in results),
+    ])

@@ -1,5 +1,5 @@
 """Contrastive verdicts and their metrics: accuracy overall, by antecedent distance, phenomenon and pronoun pair,
-each with a bootstrap confidence interval; a paired comparison of two systems on the same items.
+each with a bootstrap confidence interval (two systems are compared by ``report.comparison``).
 
 An item is right when the correct candidate scores strictly higher than every incorrect one (a tie is not a win:
 Bawden's files list the correct candidate first, so ``argmax``'s first-wins rule would reward a model that cannot
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from discotest.stats import DEFAULT_SEED, accuracy_from_sums, paired_bootstrap, sign_test
+from discotest.stats import DEFAULT_SEED, accuracy_from_sums, paired_bootstrap
 from discotest.suites.contrastive.item import ContrastiveItem
 
 
@@ -116,36 +116,3 @@ def score_contrastive(verdicts: Sequence[ContrastiveVerdict], n_bootstrap: int =
         by_phenomenon=_grouped(verdicts, lambda v: v.phenomenon or "-", n_bootstrap),
         by_pair=_grouped(verdicts, lambda v: v.pair or "-", n_bootstrap),
     )
-
-
-@dataclass(frozen=True)
-class ContrastiveComparison:
-    """Two systems (or two context sizes) on the same items: accuracies, paired bootstrap and sign test."""
-
-    name_a: str
-    name_b: str
-    accuracy_a: float
-    accuracy_b: float
-    ci_a: float
-    ci_b: float
-    p_bootstrap: float
-    wins_a: int  # items only A gets right
-    wins_b: int
-    p_sign: float
-    n: int
-
-    def to_json(self) -> dict:
-        return dict(self.__dict__)
-
-
-def compare_verdicts(a: Sequence[ContrastiveVerdict], b: Sequence[ContrastiveVerdict], name_a: str = "A",
-                     name_b: str = "B", n_bootstrap: int = 1000, seed: int | None = DEFAULT_SEED
-                     ) -> ContrastiveComparison:
-    if len(a) != len(b) or not a:
-        raise ValueError("compare needs verdicts on the same, non-empty list of items")
-    rows_a = np.array([[float(v.correct), 1.0] for v in a])
-    rows_b = np.array([[float(v.correct), 1.0] for v in b])
-    boot = paired_bootstrap(rows_a, rows_b, accuracy_from_sums, n_samples=n_bootstrap, seed=seed)
-    sign = sign_test([float(v.correct) for v in a], [float(v.correct) for v in b])
-    return ContrastiveComparison(name_a, name_b, boot.score_a, boot.score_b, boot.ci_a, boot.ci_b, boot.p_value,
-                                 sign.wins_a, sign.wins_b, sign.p_value, len(a))

@@ -4,43 +4,16 @@ a baseline) or a translation per item (CTXPRO), judge every item and aggregate."
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from discotest.data import registry
 from discotest.errors import InputError
-from discotest.phenomena.contrastive import (
-    ContrastiveComparison,
-    ContrastiveScores,
-    ContrastiveVerdict,
-    compare_verdicts,
-    judge_scores,
-    judge_translation,
-    score_contrastive,
-)
-from discotest.report.result import Signature
+from discotest.phenomena.contrastive import ContrastiveVerdict, judge_scores, judge_translation, score_contrastive
+from discotest.report.contrastive import ContrastiveResult
+from discotest.report.result import build_signature
 from discotest.stats import DEFAULT_SEED
-from discotest.suites.contrastive import is_expected_word, language_pair, load_suite
+from discotest.suites.contrastive import is_expected_word, language_pair, load_suite, suite_version
 from discotest.suites.contrastive.item import ContrastiveItem
-
-
-@dataclass
-class ContrastiveResult:
-    suite: str
-    system: str
-    scores: ContrastiveScores
-    signature: Signature
-    verdicts: list[ContrastiveVerdict] = field(default_factory=list, repr=False)
-
-    def to_json(self) -> dict:
-        return {"suite": self.suite, "system": self.system, "scores": self.scores.to_json(),
-                "signature": self.signature.format()}
-
-
-def _version() -> str:
-    from discotest import api
-
-    return api.package_version("discotest")
 
 
 def evaluate(suite: str, items: Sequence[ContrastiveItem], candidate_scores: Sequence[Sequence[float]], system: str,
@@ -48,19 +21,25 @@ def evaluate(suite: str, items: Sequence[ContrastiveItem], candidate_scores: Seq
              data: tuple[str, str] = ("files", "none")) -> ContrastiveResult:
     """Judge items from per-candidate scores (higher = better); ``data``: ``registry.data_field`` of the files read."""
     verdicts = [judge_scores(item, s) for item, s in zip(items, candidate_scores)]
-    signature = Signature((("suite", suite), ("items", str(len(items))), *fields,
-                           ("test", "contrastive"), ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"),
-                           ("version", _version()), data))
-    return ContrastiveResult(suite, system, score_contrastive(verdicts, n_bootstrap), signature, verdicts)
+    settings = (*fields, ("test", "contrastive"), ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"))
+    return _result(suite, system, verdicts, settings, n_bootstrap, data)
 
 
 def evaluate_translations(suite: str, items: Sequence[ContrastiveItem], translations: Sequence[str], system: str,
                           n_bootstrap: int = 1000, data: tuple[str, str] = ("files", "none")) -> ContrastiveResult:
     """CTXPRO-style: the translation's last sentence must contain each item's expected word."""
     verdicts = [judge_translation(item, t) for item, t in zip(items, translations)]
-    signature = Signature((("suite", suite), ("items", str(len(items))), ("test", "expected-word"),
-                           ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"), ("version", _version()), data))
-    return ContrastiveResult(suite, system, score_contrastive(verdicts, n_bootstrap), signature, verdicts)
+    settings = (("test", "expected-word"), ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"))
+    return _result(suite, system, verdicts, settings, n_bootstrap, data)
+
+
+def _result(suite: str, system: str, verdicts: Sequence[ContrastiveVerdict], settings: Sequence[tuple[str, str]],
+            n_bootstrap: int, data: tuple[str, str]) -> ContrastiveResult:
+    pair = language_pair(suite)
+    lang = "-".join(pair) if pair else None
+    signature = build_signature(suite, suite_version(suite), system, len(verdicts), lang=lang, settings=settings,
+                                files=data)
+    return ContrastiveResult(suite, system, score_contrastive(verdicts, n_bootstrap), signature, list(verdicts), lang)
 
 
 def run_contrastive(
@@ -93,7 +72,7 @@ def run_contrastive(
     ContraPro's context comes from ``contrapro_context`` (its scripts' context files) or is rebuilt from the
     OpenSubtitles2018 files at ``opensubtitles``, with as many lines as the largest context size asked for.
     CTXPRO ``translations``: one per item in suite order, or ``source ||| translation`` lines for part of the
-    suite (``suites.contrastive.ctxpro.read_ctxpro_translations``; ``input_format`` forces a reading)."""
+    suite (``systems.ctxpro_translations.read_ctxpro_translations``; ``input_format`` forces a reading)."""
     with registry.tracking() as files:
         items = load_suite(suite, data_dir, suite_file, contrapro_context=contrapro_context,
                            opensubtitles=opensubtitles, context_size=max(contexts, default=0))
@@ -104,7 +83,7 @@ def run_contrastive(
     if is_expected_word(suite):
         if translations is None:
             raise InputError(f"{suite} scores translations: give --input (one translation per item, in suite order)")
-        from discotest.suites.contrastive.ctxpro import read_ctxpro_translations
+        from discotest.systems.ctxpro_translations import read_ctxpro_translations
 
         found = read_ctxpro_translations(translations, items, input_format)
         matched = [item for item in items if item.index in found.by_row]
@@ -143,7 +122,3 @@ def run_contrastive(
         per_item, fields = run_baseline(name, items, train_text, use_cache=use_cache)
         results.append(evaluate(suite, items, per_item, name, fields, n_bootstrap, data))
     return results
-
-
-def compare_results(a: ContrastiveResult, b: ContrastiveResult, n_bootstrap: int = 1000) -> ContrastiveComparison:
-    return compare_verdicts(a.verdicts, b.verdicts, a.system, b.system, n_bootstrap)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from importlib.metadata import version as package_version
 from pathlib import Path
 
 from discotest.data import registry
 from discotest.phenomena.winox_pronoun import judge
-from discotest.report.result import Signature
+from discotest.report.result import build_signature
 from discotest.report.winox import WinoxResult
 from discotest.suites.winox import load_winox
 from discotest.systems.files import read_translations
@@ -22,7 +21,8 @@ def run_winox(lang: str, input: str | Path, data_dir: str | Path | None = None,
             registry.check_file(suite_file, data_dir)  # the data dir's own file given by path is checked too
     translations = read_translations(input, {i.index: i.sentence for i in items}, input_format)
     verdicts = {i.index: judge(i, translations.by_row[i.index], lang) for i in items if i.index in translations.by_row}
-    signature = Signature((("discotest", package_version("discotest")), ("suite", "winox"), ("lang", f"en-{lang}"),
-                           ("system", Path(input).name), ("measure", "pronoun-count-v1"), ("n", str(len(verdicts))),
-                           registry.data_field(files)))
+    source = registry.SOURCES.get(f"winox-{lang}")
+    signature = build_signature("winox", source.version if source else "current", Path(input).name, len(verdicts),
+                                lang=f"en-{lang}", settings=(("measure", "pronoun-count-v1"),),
+                                files=registry.data_field(files))
     return WinoxResult(lang, Path(input).name, signature, items, translations.by_row, verdicts, translations.unmatched)

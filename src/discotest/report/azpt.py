@@ -1,30 +1,96 @@
-"""Text and JSON renderings of AZPT results and comparisons, and the per-ZP details file."""
+"""The AZPT result (mZPRT, Wang et al. 2022) and its text table, with the rank agreement against the released scores."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from pathlib import Path
+from dataclasses import dataclass, field
+from typing import ClassVar
 
-from discotest.report.azpt_result import AZPTResult, ComparisonResult
-from discotest.report.render import write_jsonl
-from discotest.report.result import grouped_signatures
-from discotest.stats import kendall_tau_b
+from discotest.phenomena.zero_pronoun import AZPTScores, ZPVerdict
+from discotest.report.result import Headline, PairedMetric, Result, Signature, grouped_signatures
+from discotest.report.table import fixed_width
+from discotest.stats import accuracy_from_sums, kendall_tau_b
+
+
+@dataclass
+class AZPTResult(Result):
+    """AZPT of one system (published output or input file) on one mZPRT domain, with the evidence."""
+
+    family: ClassVar[str] = "azpt"
+    suite: ClassVar[str] = "mzprt"
+    domain: str
+    system: str
+    scores: AZPTScores
+    signature: Signature
+    kind: str = "input"  # "published" / "input" / "reference"
+    path: str = ""
+    layout: str = "all-segments"  # which test lines the hypotheses cover (see systems/mzprt_outputs.py)
+    n_segments: int = 0  # hypotheses evaluated
+    bleu: float | None = None
+    bleu_signature: str | None = None
+    released: float | None = None  # the .score figure of a published system, percent
+    released_counts: tuple[int, int] | None = None
+    released_details_counts: tuple[int, int] | None = None  # counted in the .details rows
+    verdicts: list[ZPVerdict] = field(default_factory=list, repr=False)
+    hypotheses: dict[int, str] = field(default_factory=dict, repr=False)  # segment -> text, for BLEU tests
+
+    @property
+    def scope(self) -> str:  # type: ignore[override]
+        return self.domain
+
+    @property
+    def n(self) -> int:
+        return self.scores.n
+
+    @property
+    def released_mismatch(self) -> str | None:
+        """A note when the released .score and .details files disagree (QA unified_tgt does)."""
+        if not self.released_counts or not self.released_details_counts:
+            return None
+        right, wrong = self.released_details_counts
+        details = 100 * right / (right + wrong) if right + wrong else 0.0
+        if abs(details - self.released) < 0.05:
+            return None
+        return (f"{self.domain}/{self.system}: the released .score says {self.released:.1f} "
+                f"({self.released_counts[0]} correct), its .details {details:.1f} ({right})")
+
+    @property
+    def difference(self) -> float | None:
+        return None if self.released is None else self.scores.accuracy - self.released
+
+    def headline(self) -> Headline:
+        return Headline("AZPT", self.scores.accuracy)
+
+    def summary(self) -> dict:
+        return self.scores.to_json()
+
+    def extra_json(self) -> dict:
+        return {
+            "domain": self.domain,
+            "kind": self.kind,
+            "path": self.path,
+            "layout": self.layout,
+            "segments": self.n_segments,
+            "released_azpt": None if self.released is None else round(self.released, 2),
+            "released_note": self.released_mismatch,
+            "difference": None if self.difference is None else round(self.difference, 2),
+            "bleu": None if self.bleu is None else round(self.bleu, 2),
+            "bleu_signature": self.bleu_signature,
+        }
+
+    def details(self) -> list[dict]:
+        """One dict per ZP (excluded ones too, with ``correct: null``), with domain and system."""
+        return [{"domain": self.domain, "system": self.system, **v.to_json()} for v in self.verdicts]
+
+    def paired_metrics(self) -> list[PairedMetric]:
+        rows = {(v.segment, v.ordinal): (float(v.correct), 1.0) for v in self.verdicts if v.correct is not None}
+        return [PairedMetric("AZPT", rows, accuracy_from_sums)]
 
 
 def _fmt(value: float | None, signed: bool = False) -> str:
     if value is None:
         return "–"
     return f"{value:+.1f}" if signed else f"{value:.1f}"
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int) -> list[str]:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-
-    def line(cells: Sequence[str]) -> str:
-        return "  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
-
-    return [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
 
 
 def rank_agreement(results: Sequence[AZPTResult]) -> dict[str, tuple[float | None, int]]:
@@ -42,6 +108,11 @@ def rank_agreement(results: Sequence[AZPTResult]) -> dict[str, tuple[float | Non
     if len(by_domain) > 1 and len(pooled) >= 2:
         out["all"] = (kendall_tau_b([r.scores.accuracy for r in pooled], [r.released for r in pooled]), len(pooled))
     return out
+
+
+def rank_agreement_json(results: Sequence[AZPTResult]) -> dict:
+    return {d: {"tau": None if t is None else round(t, 4), "systems": n}
+            for d, (t, n) in rank_agreement(results).items()}
 
 
 def render_azpt_table(results: Sequence[AZPTResult]) -> str:
@@ -62,7 +133,7 @@ def render_azpt_table(results: Sequence[AZPTResult]) -> str:
     out = [
         f"mZPRT zero-pronoun translation: AZPT % (window ±{window}, reach {reach}); released = the authors' "
         ".score figure; n = scored ZPs; UN / no-form = ZPs left out",
-        *_table(header, rows, left=2),
+        *fixed_width(header, rows, left=2),
     ]
     taus = rank_agreement(results)
     if taus:
@@ -75,55 +146,4 @@ def render_azpt_table(results: Sequence[AZPTResult]) -> str:
     out += ["", *grouped_signatures([r.signature for r in results], "domain", "system")]
     bleu_sigs = dict.fromkeys(r.bleu_signature.rsplit("|sents:", 1)[0] for r in results if r.bleu_signature)
     out += [f"BLEU: {sig}" for sig in bleu_sigs]
-    return "\n".join(out)
-
-
-def render_azpt_json(results: Sequence[AZPTResult]) -> str:
-    payload = {
-        "results": [r.to_json() for r in results],
-        "kendall_tau": {d: {"tau": None if t is None else round(t, 4), "systems": n}
-                        for d, (t, n) in rank_agreement(results).items()},
-    }
-    return json.dumps(payload, ensure_ascii=False, indent=1)
-
-
-def azpt_detail_rows(results: Sequence[AZPTResult]) -> list[dict]:
-    """One dict per ZP (excluded ones too, with ``correct: null``), with domain and system."""
-    return [{"domain": r.domain, "system": r.system, **v.to_json()} for r in results for v in r.verdicts]
-
-
-def write_azpt_details(path: str | Path, results: Sequence[AZPTResult]) -> None:
-    write_jsonl(path, azpt_detail_rows(results))
-
-
-def _p(p: float) -> str:
-    if p == 0.0:
-        return "<1e-300"  # an exact sign test far beyond float range
-    return f"{p:.4f}" if p >= 0.0001 else f"{p:.1e}"
-
-
-def render_comparison(comparison: ComparisonResult) -> str:
-    """Both systems' scores, the difference, and the p-values of the sign test and the paired bootstrap."""
-    a, b = comparison.a.system, comparison.b.system
-    header = ["metric", "A", "B", "B−A", "n", "A better", "B better", "ties", "sign p", "bootstrap p",
-              "A 95% CI", "B 95% CI"]
-    rows = []
-    for m in comparison.metrics:
-        bs = m.bootstrap
-        rows.append([
-            m.metric, _fmt(m.score_a), _fmt(m.score_b), _fmt(m.score_b - m.score_a, signed=True), str(m.n),
-            str(m.sign.wins_a), str(m.sign.wins_b), str(m.sign.ties), _p(m.sign.p_value), _p(bs.p_value),
-            f"{bs.mean_a:.1f}±{bs.ci_a:.1f}", f"{bs.mean_b:.1f}±{bs.ci_b:.1f}",
-        ])
-    first = comparison.metrics[0].bootstrap if comparison.metrics else None
-    out = [
-        f"mZPRT {comparison.domain}: A = {a}, B = {b}",
-        *_table(header, rows, left=1),
-        "",
-        "AZPT pairs ZPs, BLEU pairs sentences; sign test two-sided exact; paired bootstrap as sacrebleu "
-        f"({first.n_samples if first else 0} resamples, seed {first.seed if first else '–'})",
-        *grouped_signatures([comparison.a.signature, comparison.b.signature], "system"),
-    ]
-    if comparison.a.bleu_signature:
-        out.append(f"BLEU: {comparison.a.bleu_signature}")
     return "\n".join(out)

@@ -1,16 +1,46 @@
-"""Text and JSON reports of contrastive results, and the per-item evidence (one JSON line per item)."""
+"""The contrastive suites' result (Voita, Bawden, SCAT, CTXPRO, ContraPro, jazp …) and its text report."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from pathlib import Path
+from dataclasses import dataclass, field
+from typing import ClassVar
 
-from discotest.phenomena.contrastive import Accuracy, ContrastiveComparison
-from discotest.pipelines.contrastive import ContrastiveResult
-from discotest.report.render import write_jsonl
+from discotest.phenomena.contrastive import Accuracy, ContrastiveScores, ContrastiveVerdict
+from discotest.report.result import Headline, PairedMetric, Result, Signature
+from discotest.stats import accuracy_from_sums
 
 MAX_PAIRS = 15  # the text table shows the most frequent pronoun pairs; JSON has them all
+
+
+@dataclass
+class ContrastiveResult(Result):
+    """Accuracy of one system (a scores file, a model at one context size, a baseline, a translation file)."""
+
+    family: ClassVar[str] = "contrastive"
+    suite: str
+    system: str
+    scores: ContrastiveScores
+    signature: Signature
+    verdicts: list[ContrastiveVerdict] = field(default_factory=list, repr=False)
+    lang: str | None = None  # "en-ru" …, when the suite has fixed languages
+
+    @property
+    def n(self) -> int:
+        return self.scores.overall.n
+
+    def headline(self) -> Headline:
+        return Headline("accuracy", self.scores.overall.accuracy)
+
+    def summary(self) -> dict:
+        return self.scores.to_json()
+
+    def details(self) -> list[dict]:
+        return [{"system": self.system, "suite": self.suite, **v.to_json()} for v in self.verdicts]
+
+    def paired_metrics(self) -> list[PairedMetric]:
+        return [PairedMetric("accuracy", {v.index: (float(v.correct), 1.0) for v in self.verdicts},
+                             accuracy_from_sums)]
 
 
 def _row(label: str, acc: Accuracy) -> str:
@@ -38,22 +68,3 @@ def render_contrastive_table(results: Sequence[ContrastiveResult]) -> str:
         lines.append(f" signature: {r.signature.format()}")
         lines.append("")
     return "\n".join(lines).rstrip()
-
-
-def render_contrastive_json(results: Sequence[ContrastiveResult]) -> str:
-    return json.dumps([r.to_json() for r in results], ensure_ascii=False, indent=1)
-
-
-def render_comparison(c: ContrastiveComparison) -> str:
-    return (f"{c.name_a}: {c.accuracy_a:.2f} ± {c.ci_a:.2f}   {c.name_b}: {c.accuracy_b:.2f} ± {c.ci_b:.2f}   "
-            f"(n={c.n})\n"
-            f"paired bootstrap p = {c.p_bootstrap:.4f}; sign test: {c.wins_a} items only {c.name_a} gets right, "
-            f"{c.wins_b} only {c.name_b}, p = {c.p_sign:.4f}")
-
-
-def contrastive_detail_rows(results: Sequence[ContrastiveResult]) -> list[dict]:
-    return [{"system": r.system, "suite": r.suite, **v.to_json()} for r in results for v in r.verdicts]
-
-
-def write_contrastive_details(path: str | Path, results: Sequence[ContrastiveResult]) -> None:
-    write_jsonl(path, contrastive_detail_rows(results))

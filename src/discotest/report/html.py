@@ -127,8 +127,9 @@ def _columns(rows: Sequence[Mapping[str, Any]], skip: Sequence[str] = ()) -> lis
 
 
 def render_html(title: str, summaries: Sequence[Mapping[str, Any]], details: Sequence[Mapping[str, Any]] = (),
-                command: str = "") -> str:
-    """The page: ``summaries`` (each result's JSON form) as one table, their signatures, then ``details``."""
+                command: str = "", comparisons: Sequence[Mapping[str, Any]] = ()) -> str:
+    """The page: ``summaries`` (each result's JSON form) as one table, their signatures, the ``comparisons`` (one row
+    per compared metric), then ``details``."""
     flat = [_flatten(s) for s in summaries]
     parts = [f"<h1>{html.escape(title)}</h1>"]
     if command:
@@ -138,6 +139,9 @@ def render_html(title: str, summaries: Sequence[Mapping[str, Any]], details: Seq
     if signatures:
         parts.append("<h2>Signatures</h2>" + "".join(f'<code class="sig">{html.escape(str(s))}</code>'
                                                      for s in dict.fromkeys(signatures)))
+    if comparisons:
+        flat_cmp = [_flatten(c) for c in comparisons]
+        parts += ["<h2>Comparisons</h2>", _table(_columns(flat_cmp), flat_cmp)]
     if details:
         shown = list(details[:MAX_ITEMS])
         note = f" (first {MAX_ITEMS} of {len(details)}; the --details file has all)" if len(details) > MAX_ITEMS else ""

@@ -1,17 +1,23 @@
-"""The Wino-X pronoun-accuracy result and its text table."""
+"""The Wino-X pronoun-accuracy result (Emelin and Sennrich 2021) and its text table."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from discotest.phenomena.winox_pronoun import VERDICTS, PronounVerdict
-from discotest.report.result import Signature
+from discotest.report.result import Headline, PairedMetric, Result, Signature
+from discotest.report.table import fixed_width
+from discotest.stats import accuracy_from_sums
 from discotest.suites.winox import WinoxItem
 
 
 @dataclass
-class WinoxResult:
+class WinoxResult(Result):
+    family: ClassVar[str] = "winox"
+    suite: ClassVar[str] = "winox"
     lang: str
     system: str
     signature: Signature
@@ -19,6 +25,10 @@ class WinoxResult:
     translations: dict[int, str] = field(repr=False)
     verdicts: dict[int, PronounVerdict] = field(repr=False)
     unmatched: list[int] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return len(self.verdicts)
 
     @property
     def counts(self) -> Counter:
@@ -35,11 +45,15 @@ class WinoxResult:
         decided = self.counts["correct"] + self.counts["wrong"]
         return 100.0 * self.counts["correct"] / decided if decided else 0.0
 
-    def to_json(self) -> dict:
-        return {"suite": "winox", "lang": self.lang, "system": self.system, "n": len(self.verdicts),
-                "accuracy": round(self.accuracy, 2), "decided_accuracy": round(self.decided_accuracy, 2),
-                "counts": {v: self.counts[v] for v in VERDICTS}, "unmatched_rows": self.unmatched,
-                "signature": self.signature.format()}
+    def headline(self) -> Headline:
+        return Headline("accuracy", self.accuracy)
+
+    def summary(self) -> dict:
+        return {"accuracy": round(self.accuracy, 2), "decided_accuracy": round(self.decided_accuracy, 2),
+                "counts": {v: self.counts[v] for v in VERDICTS}}
+
+    def extra_json(self) -> dict:
+        return {"unmatched": len(self.unmatched), "unmatched_rows": self.unmatched}
 
     def details(self) -> list[dict]:
         out = []
@@ -47,18 +61,20 @@ class WinoxResult:
             if item.index not in self.verdicts:
                 continue
             v = self.verdicts[item.index]
-            out.append({"index": item.index, "qID": item.qid, "source": item.sentence,
-                        "translation": self.translations[item.index], "gold_pronoun": item.gold_pronoun,
-                        "wrong_pronoun": item.wrong_pronoun, "referent": item.gold_referent, "verdict": v.verdict,
-                        "counts": list(v.counts), "expected_gold": list(v.expected_gold),
-                        "expected_wrong": list(v.expected_wrong)})
+            out.append({"system": self.system, "lang": self.lang, "index": item.index, "qID": item.qid,
+                        "source": item.sentence, "translation": self.translations[item.index],
+                        "gold_pronoun": item.gold_pronoun, "wrong_pronoun": item.wrong_pronoun,
+                        "referent": item.gold_referent, "verdict": v.verdict, "counts": list(v.counts),
+                        "expected_gold": list(v.expected_gold), "expected_wrong": list(v.expected_wrong)})
         return out
 
+    def paired_metrics(self) -> list[PairedMetric]:
+        rows = {index: (float(v.verdict == "correct"), 1.0) for index, v in self.verdicts.items()}
+        return [PairedMetric("accuracy", rows, accuracy_from_sums)]
 
-def render_winox_table(results: list[WinoxResult]) -> str:
+
+def render_winox_table(results: Sequence[WinoxResult]) -> str:
     head = ["lang", "system", "n", "acc", "acc(decided)", *VERDICTS]
     rows = [[r.lang, r.system, str(len(r.verdicts)), f"{r.accuracy:.1f}", f"{r.decided_accuracy:.1f}",
              *(str(r.counts[v]) for v in VERDICTS)] for r in results]
-    widths = [max(len(x) for x in col) for col in zip(head, *rows)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in (head, *rows)]
-    return "\n".join([*lines, *(f"signature: {r.signature}" for r in results)])
+    return "\n".join([*fixed_width(head, rows, left=2), *(f"signature: {r.signature}" for r in results)])

@@ -9,7 +9,8 @@ from discotest.data import registry
 from discotest.errors import InputError
 from discotest.suites.contrastive.item import ContrastiveItem, candidate_pair, make_item
 
-__all__ = ["ContrastiveItem", "candidate_pair", "make_item", "is_contrastive", "load_suite", "contrastive_suites"]
+__all__ = ["ContrastiveItem", "candidate_pair", "make_item", "is_contrastive", "load_suite", "contrastive_suites",
+           "suite_version"]
 
 VOITA = {
     "voita-deixis": "deixis", "voita-deixis-dev": "deixis", "voita-lexcohesion": "lexical-cohesion",
@@ -30,6 +31,12 @@ def language_pair(suite: str) -> tuple[str, str] | None:
         found = re.search(r"-([a-z]{2})-([a-z]{2})-", suite)
         return (found.group(1), found.group(2)) if found else None
     return {"jazp": ("ja", "en"), "contrapro": ("en", "de")}.get(suite)
+
+
+def suite_version(suite: str) -> str:
+    """The version of a registered suite's data ("current" …); "file" for a suite read from the user's file."""
+    source = registry.SOURCES.get(suite) or registry.SOURCES.get(f"{suite}-fr")
+    return source.version if source is not None else "file"
 
 
 def contrastive_suites() -> list[str]:

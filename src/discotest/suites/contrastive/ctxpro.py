@@ -14,7 +14,6 @@ from discotest.data.readers import read_lines, require
 from discotest.errors import InputError
 from discotest.suites.contrastive.item import ContrastiveItem
 from discotest.suites.contrastive.published import _optional_int, _read_json
-from discotest.systems.files import Translations, read_translations
 
 CONTEXT_SEP = "<eos>"
 _PUNCT = str.maketrans("", "", string.punctuation)
@@ -43,20 +42,6 @@ def load_ctxpro(path: str | Path, inputs: str | Path | None = None) -> list[Cont
             meta={"document": row.get("document id"), "segment": row.get("segment id")},
         ))
     return items
-
-
-def read_ctxpro_translations(
-    path: str | Path, items: list[ContrastiveItem], input_format: str = "auto"
-) -> Translations:
-    """A CTXPRO translations file: one line per item in suite order, or ``source ||| translation`` lines.
-
-    The source is the line of CTXPRO's inputs file the system translated (context ``<eos>`` … sentence), or the
-    bare sentence when every item with that sentence has the same context; a sentence the suite holds with
-    different contexts ("Yes, I do.") is refused as ambiguous, and one that recurs must be given once per item.
-    """
-    sources = {item.index: f"{CONTEXT_SEP} ".join((*item.src_context, item.src)) for item in items}
-    aliases = {item.index: item.src for item in items}
-    return read_translations(path, sources, input_format, aliases=aliases, context_dependent=True)
 
 
 def last_sentence(output: str) -> str:

@@ -1,15 +1,14 @@
-"""DiP benchmark commands as Python functions: ``mine`` test sets, ``score`` a new system, ``rank`` WMT systems.
+"""The DiP benchmark end to end: ``mine`` test sets, ``score`` a new system, ``rank`` WMT systems.
 
-The CLI is a thin layer over these. Models are parameters so tests (and users) can pass their own; the
-default ones are loaded by ``load_pronoun_scorer`` / ``load_coherence``.
+The dip family (``families/dip.py``) and the ``mine``/``rank`` commands are thin layers over these. Models are
+parameters so tests (and users) can pass their own; the default ones are loaded by ``load_pronoun_scorer`` /
+``load_coherence``.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from importlib.metadata import version as package_version
 from pathlib import Path
 
 from discotest.atomic import write_text_atomic
@@ -18,11 +17,14 @@ from discotest.data.readers import check_type, json_objects, read_json, read_lin
 from discotest.dip.documents import DATASETS, PairData, load_pair
 from discotest.dip.mine import PHENOMENA, CoherenceModel, Parses, Progress, mine_all, parse_lines
 from discotest.dip.parse import pipeline_version
-from discotest.dip.rank import Ranking, bleu_scores, rank_phenomenon
+from discotest.dip.rank import bleu_scores, rank_phenomenon
 from discotest.dip.score import PhenomenonScore, PronounScorer, Scorers, score_system
 from discotest.errors import InputError
 from discotest.options import check_int
+from discotest.report.dip import DipRanking, DipResult
+from discotest.report.result import Signature, build_signature
 from discotest.stats import DEFAULT_SEED
+from discotest.version import VERSION
 
 MANIFEST = "manifest.json"
 ANAPHORA_MODES = ("swap", "system")
@@ -100,7 +102,7 @@ def mine_tests(pair: PairData, holdout: str | None = None, phenomena: Sequence[s
         "parser": pipeline_version(),
         "coherence_model": coherence_model.signature() if coherence_model is not None and "coherence" in tests
         else None,
-        "discotest": package_version("discotest"),
+        "discotest": VERSION,
     }
     return tests, manifest
 
@@ -190,37 +192,30 @@ def read_input(path: str | Path, n_lines: int, what: str) -> list[str]:
     return lines
 
 
-@dataclass
-class ScoreReport:
-    manifest: dict
-    system: str
-    scores: dict[str, PhenomenonScore]
-    signature: str
-
-
-def _signature(manifest: dict, scorers: Scorers, tests: dict[str, list[dict]],
-               files: tuple[str, str] = ("files", "none"), bootstrap: str | None = None) -> str:
+def _signature(manifest: dict, system: str, scorers: Scorers, tests: dict[str, list[dict]],
+               files: tuple[str, str] = ("files", "none"), bootstrap: str | None = None) -> Signature:
     """What the mined items and their scores depend on; ``bootstrap`` (resamples and seed) when p-values are shown."""
-    parts = [f"data:{manifest['data']}", f"pair:{manifest['pair']}", f"ref:{manifest['ref']}",
-             f"docs:{manifest.get('documents')}", f"mined_from:{len(manifest.get('systems_mined') or [])}",
-             f"parser:{manifest.get('parser')}"]
+    scope = [("ref", manifest["ref"]), ("docs", str(manifest.get("documents"))),
+             ("mined_from", str(len(manifest.get("systems_mined") or []))), ("parser", str(manifest.get("parser")))]
     if manifest.get("holdout"):
-        parts.append(f"holdout:{manifest['holdout']}")
+        scope.append(("holdout", manifest["holdout"]))
+    settings = []
     if scorers.pronoun is not None and "anaphora" in tests:
-        parts.append(f"pronoun:{scorers.pronoun.signature()}+{scorers.anaphora_mode}")
+        settings.append(("pronoun", f"{scorers.pronoun.signature()}+{scorers.anaphora_mode}"))
     if scorers.coherence is not None and "coherence" in tests:
-        parts.append(f"coherence:{scorers.coherence.signature()}")
-    parts.append("n:" + ",".join(f"{p}={len(items)}" for p, items in tests.items()))
+        settings.append(("coherence", scorers.coherence.signature()))
+    settings.append(("items", ",".join(f"{p}={len(items)}" for p, items in tests.items())))
     if bootstrap:
-        parts.append(f"bootstrap:{bootstrap}")
-    parts.append(f"version:{manifest.get('discotest')}")
-    parts.append(":".join(files))
-    return "|".join(parts)
+        settings.append(("bootstrap", bootstrap))
+    settings.append(("mined_by", str(manifest.get("discotest"))))
+    n = sum(len(items) for items in tests.values())
+    return build_signature("dip", manifest["data"], system, n, lang=manifest["pair"], scope=scope, settings=settings,
+                           files=files)
 
 
 def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: PronounScorer | None = None,
           coherence_model: CoherenceModel | None = None, data_dir: str | Path | None = None,
-          use_cache: bool = True, anaphora_mode: str = DEFAULT_ANAPHORA_MODE) -> ScoreReport:
+          use_cache: bool = True, anaphora_mode: str = DEFAULT_ANAPHORA_MODE) -> DipResult:
     """Score a new system's output (one line per line of the pair's files) on a mined test set."""
     manifest, tests = read_tests(tests_dir)
     with registry.tracking() as files:
@@ -234,26 +229,16 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
     _check_tokens(tests, ref, Path(tests_dir))
     sys = parse_lines(lines, wanted, use_cache)
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
-    scores = score_system(Path(input_path).name, lines, tests, pair.reference, ref, sys, scorers)
-    return ScoreReport(manifest, Path(input_path).name, scores,
-                       _signature(manifest, scorers, tests, registry.data_field(files)))
-
-
-@dataclass
-class RankReport:
-    manifest: dict
-    rankings: list[Ranking]
-    signature: str
-    bleu_signature: str
-    scores: dict[str, dict[str, PhenomenonScore]] = field(default_factory=dict)  # system -> phenomenon -> score
-    n_bootstrap: int = 1000
+    name = Path(input_path).name
+    scores = score_system(name, lines, tests, pair.reference, ref, sys, scorers)
+    return DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, registry.data_field(files)))
 
 
 def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, systems: Sequence[str] | None = None,
          max_docs: int | None = None, phenomena: Sequence[str] = PHENOMENA,
          pronoun_scorer: PronounScorer | None = None, coherence_model: CoherenceModel | None = None,
          data_dir: str | Path | None = None, n_bootstrap: int = 1000, use_cache: bool = True,
-         progress: Progress = None, anaphora_mode: str = DEFAULT_ANAPHORA_MODE) -> RankReport:
+         progress: Progress = None, anaphora_mode: str = DEFAULT_ANAPHORA_MODE) -> DipRanking:
     """Mine (without ``holdout``), score every system, rank per phenomenon with bootstrap and BLEU.
 
     With a holdout every system is still ranked, the held-out one flagged: it is the only one not scored on
@@ -275,5 +260,8 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
         scored = [s[phenomenon] for s in all_scores.values() if phenomenon in s]
         if scored:
             rankings.append(rank_phenomenon(phenomenon, scored, bleu, holdout, n_bootstrap, DEFAULT_SEED))
-    signature = _signature(manifest, scorers, tests, registry.data_field(files), f"{n_bootstrap}@seed{DEFAULT_SEED}")
-    return RankReport(manifest, rankings, signature, bleu_signature, all_scores, n_bootstrap)
+    data_field, boot = registry.data_field(files), f"{n_bootstrap}@seed{DEFAULT_SEED}"
+    results = [DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, data_field, boot),
+                         bleu.get(name), name == holdout) for name, scores in all_scores.items()]
+    signature = _signature(manifest, "*", scorers, tests, data_field, boot)
+    return DipRanking(manifest, rankings, signature, Signature.parse(bleu_signature), n_bootstrap, results)

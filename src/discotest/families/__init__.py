@@ -1,0 +1,9 @@
+"""Suite families, registered by name (``families.registry``); importing this package registers the built-in ones.
+
+One module per family: its options, its run and compare functions, its suites. README: "Adding a suite"."""
+
+from discotest.families import azpt, contrastive, dip, gender, winox
+from discotest.families.registry import all_suites, compare, families, family_of, register, run, unregister
+
+__all__ = ["all_suites", "azpt", "compare", "contrastive", "dip", "families", "family_of", "gender", "register", "run",
+           "unregister", "winox"]

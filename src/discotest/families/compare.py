@@ -1,0 +1,46 @@
+"""``compare`` for any family: run the two systems with the same settings, pair their results (same suite, language
+and scope) and compare every per-item metric (``report.comparison``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from discotest.errors import InputError
+from discotest.options import check_int
+from discotest.report.comparison import Comparison, MetricComparison, compare_results
+from discotest.report.emit import Report
+from discotest.report.result import Result, lang_of, scope_of
+
+ExtraMetrics = Callable[[Result, Result, int, int | None], tuple[Sequence[MetricComparison], Sequence[str]]]
+
+
+def two_systems(settings: dict[str, Any]) -> list[dict[str, Any]]:
+    """The run settings of A and B: published names first, then files, as given."""
+    systems, inputs = list(settings.get("system") or []), list(settings.get("input") or [])
+    if len(systems) + len(inputs) != 2:
+        raise InputError("compare needs two systems: --input A --input B, --system A --system B, or one of each")
+    base = {k: v for k, v in settings.items() if k not in ("system", "input", "bootstrap", "seed")}
+    return [{**base, "system": s, "input": None} for s in systems] + [{**base, "system": None, "input": i}
+                                                                      for i in inputs]
+
+
+def compare_systems(suite: str, settings: dict[str, Any], run: Callable[[str, dict[str, Any]], Report],
+                    extra: ExtraMetrics | None = None) -> Report:
+    """Both systems' results and one comparison per shared (language, scope)."""
+    n_bootstrap, seed = check_int(settings["bootstrap"], "bootstrap"), settings["seed"]
+    if seed is not None:
+        check_int(seed, "seed")
+    reports = [run(suite, s) for s in two_systems(settings)]
+    first, second = (r.results for r in reports)
+    comparisons: list[Comparison] = []
+    for a in first:
+        b = next((r for r in second if (lang_of(r), scope_of(r)) == (lang_of(a), scope_of(a))), None)
+        if b is None:
+            continue
+        metrics, notes = extra(a, b, n_bootstrap, seed) if extra else ((), ())
+        comparisons.append(compare_results(a, b, n_bootstrap, seed, metrics, notes))
+    if not comparisons:
+        raise InputError("the two systems share no language or part of the suite to compare on")
+    return Report(f"discotest · compare {suite}", [*first, *second], comparisons, text=reports[0].text,
+                  warnings=[w for r in reports for w in r.warnings])

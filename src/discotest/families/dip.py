@@ -1,0 +1,141 @@
+"""The DiP family: document-level test sets mined from real WMT system outputs against their references (lexical
+consistency, connectives, anaphora, coherence; Jwalapuram et al. 2020).
+
+``run dip`` scores a new system on a mined test set (``tests`` from ``discotest mine dip``, ``input``); without
+``tests`` it ranks the WMT systems of ``pair`` (what ``discotest rank dip`` runs), mining in memory first. A model
+module missing from the installation skips its phenomenon with a warning."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discotest.dip.mine import PHENOMENA
+from discotest.errors import InputError
+from discotest.families import options as common
+from discotest.families.compare import compare_systems
+from discotest.families.registry import Family, Option, register, split_list
+from discotest.options import int_option
+from discotest.pipelines.dip import ANAPHORA_MODES, DEFAULT_ANAPHORA_MODE
+from discotest.progress import progress_bar
+from discotest.report.emit import Report
+
+TESTS = Option("tests", ("--tests",), "dip: test sets written by 'discotest mine dip'", metavar="DIR")
+PRONOUN_SCORER = Option("pronoun_scorer", ("--pronoun-scorer",),
+                        "dip: anaphora scorer ('offline', or 'hf:<causal LM name or path>')", default="offline",
+                        metavar="NAME")
+ANAPHORA_MODE = Option("anaphora_mode", ("--anaphora-mode",),
+                       "dip: score the reference with the system's pronoun swapped in (default), or the system "
+                       "sentence in its own context (the paper's Eq. 1 taken literally)", default=DEFAULT_ANAPHORA_MODE,
+                       choices=ANAPHORA_MODES)
+DATA = Option("data", ("--data",), "dip: WMT test set, wmt22 (default) or wmt21", default="wmt22")
+PAIR = Option("pair", ("--pair",), "dip: into-English language pair to mine and rank, e.g. de-en")
+REF = Option("ref", ("--ref",), "dip: reference to mine against (default A; some pairs have B)", default="A")
+HOLDOUT = Option("holdout", ("--holdout",), "dip: mine without this system", metavar="SYSTEM")
+SYSTEMS = Option("system", ("--systems",), "dip: use only these WMT systems (default: all of the pair)",
+                 metavar="A,B,…")
+MAX_DOCS = Option("max_docs", ("--max-docs",), "dip: only the first N documents (quick runs)",
+                  type=int_option("max-docs"), metavar="N")
+PHENOMENA_OPTION = Option("phenomena", ("--phenomena",),
+                          f"dip: comma-separated subset of {','.join(PHENOMENA)} (default: all)",
+                          default=",".join(PHENOMENA))
+MINE_OPTIONS = (DATA, PAIR, REF, HOLDOUT, SYSTEMS, MAX_DOCS, PHENOMENA_OPTION, common.USE_CACHE)
+OPTIONS = (TESTS, common.INPUT, PRONOUN_SCORER, ANAPHORA_MODE, *MINE_OPTIONS, common.BOOTSTRAP, common.DATA_DIR,
+           common.QUIET)
+
+
+def phenomena(value: str | list[str]) -> list[str]:
+    wanted = split_list(value) or []
+    unknown = [p for p in wanted if p not in PHENOMENA]
+    if unknown:
+        raise InputError(f"unknown phenomenon {', '.join(unknown)} (known: {', '.join(PHENOMENA)})")
+    return list(wanted)
+
+
+def load_models(s: dict[str, Any], wanted: list[str], pronoun: bool, data: str | None = None,
+                pair: str | None = None) -> tuple[Any, Any, list[str]]:
+    """The pronoun scorer and coherence model the phenomena need, and a warning per model this installation
+    lacks (its phenomenon is then skipped)."""
+    from discotest.pipelines import dip
+
+    scorer = coherence = None
+    warnings = []
+    if pronoun and "anaphora" in wanted:
+        try:
+            scorer = dip.load_pronoun_scorer(s["pronoun_scorer"], s["data_dir"], data, pair)
+        except dip.ModelUnavailable as exc:
+            warnings.append(f"anaphora not scored: {exc.one_line()}")
+    if "coherence" in wanted:
+        try:
+            coherence = dip.load_coherence(s["data_dir"], use_cache=s["use_cache"])
+        except dip.ModelUnavailable as exc:
+            warnings.append(f"coherence skipped: {exc.one_line()}")
+    return scorer, coherence, warnings
+
+
+def mined_count(s: dict[str, Any]) -> int:
+    """How many system outputs mining parses (the progress bar's total)."""
+    from discotest.dip.documents import system_paths
+
+    names = split_list(s["system"]) or list(system_paths(s["data"], s["pair"], s["data_dir"]))
+    return len([n for n in names if n != s["holdout"]])
+
+
+def _score(s: dict[str, Any]) -> Report:
+    from discotest.pipelines import dip
+    from discotest.report.dip import render_score_table
+
+    if not s["input"]:
+        raise InputError("run dip needs --tests DIR (from 'discotest mine dip') and --input FILE (your translations)")
+    manifest, _ = dip.read_tests(s["tests"])
+    if "pair_lines" in manifest:  # a misaligned input fails before any model loads
+        dip.read_input(s["input"], manifest["pair_lines"], f"{manifest['data']} {manifest['pair']}")
+    scorer, coherence, warnings = load_models(s, list(manifest.get("counts", {})), True, manifest.get("data"),
+                                              manifest.get("pair"))
+    result = dip.score(s["tests"], s["input"], pronoun_scorer=scorer, coherence_model=coherence,
+                       data_dir=s["data_dir"], use_cache=s["use_cache"], anaphora_mode=s["anaphora_mode"])
+    return Report(f"discotest · DiP {result.system}", [result], text=render_score_table, warnings=warnings)
+
+
+def _rank(s: dict[str, Any]) -> Report:
+    from discotest.dip.documents import pair_paths
+    from discotest.pipelines import dip
+    from discotest.report.dip import render_rank_table
+
+    wanted = phenomena(s["phenomena"])
+    pair_paths(s["data"], s["pair"], s["ref"], s["data_dir"])  # a wrong pair fails before any model loads
+    scorer, coherence, warnings = load_models(s, wanted, True, s["data"], s["pair"])
+    with progress_bar("parsed system outputs", "system", total=mined_count(s), quiet=s["quiet"]) as bar:
+        ranking = dip.rank(s["data"], s["pair"], ref=s["ref"], holdout=s["holdout"], systems=split_list(s["system"]),
+                           max_docs=s["max_docs"], phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
+                           data_dir=s["data_dir"], n_bootstrap=s["bootstrap"], use_cache=s["use_cache"],
+                           progress=bar.update, anaphora_mode=s["anaphora_mode"])
+    return Report(f"discotest · DiP ranking {s['data']} {s['pair']}", ranking.results, aggregates=ranking.to_json(),
+                  text=lambda _results: render_rank_table(ranking), warnings=warnings)
+
+
+def run(suite: str, s: dict[str, Any]) -> Report:
+    if s["tests"]:
+        return _score(s)
+    if s["pair"]:
+        return _rank(s)
+    raise InputError("run dip needs --tests DIR and --input FILE (score your system on a mined test set), or --pair "
+                     "(rank the WMT systems of that pair)")
+
+
+def compare(suite: str, s: dict[str, Any]) -> Report:
+    if not s["tests"] or s["system"]:
+        raise InputError("compare dip needs --tests DIR and two translation files (--input A --input B)")
+    return compare_systems(suite, s, run)
+
+
+FAMILY = register(Family(
+    name="dip",
+    title="dip",
+    suites=lambda: {"dip": ["wmt21, wmt22: every X-en system (rank dip)"]},
+    options=OPTIONS,
+    run=run,
+    compare=compare,
+    compare_options=(common.COMPARE_INPUTS, common.BOOTSTRAP, common.SEED),
+    doc="document-level phenomena mined from WMT system outputs: lexical consistency, connectives, anaphora and "
+        "coherence, with system rankings and paired bootstrap tests (Jwalapuram et al. 2020)",
+))

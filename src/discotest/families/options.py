@@ -1,0 +1,55 @@
+"""Options more than one family takes, declared once: the same flag means the same thing in every family."""
+
+from __future__ import annotations
+
+from discotest.families.registry import Option
+from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER
+from discotest.options import int_option
+from discotest.systems.files import INPUT_FORMATS
+
+DATA_DIR = Option("data_dir", ("--data-dir",), "data directory (default: $DISCOTEST_DATA, else the user cache)")
+QUIET = Option("quiet", ("--quiet", "-q"), "no progress bars", default=False, action="store_true")
+USE_CACHE = Option("use_cache", ("--no-cache",), "recompute instead of reading the cache", default=True,
+                   action="store_false")
+# data_dir and quiet are global flags of the CLI (before or after the subcommand); every family takes all three
+COMMON = (DATA_DIR, QUIET, USE_CACHE)
+GLOBAL_FLAGS = ("data_dir", "quiet")
+
+LANG = Option("lang", ("--lang", "-l"), "target language, comma-separated list, or 'all'")
+SYSTEM = Option("system", ("--system", "-s"), "published system output(s): name, comma-separated list, or 'all'")
+INPUT = Option("input", ("--input", "-i"), "your translations (file): plain text, 'source ||| translation', or JSONL")
+INPUT_FORMAT = Option("input_format", ("--input-format",),
+                      "how --input is read: auto (JSONL if every line is a JSON object, 'source ||| translation' if "
+                      "every line has one '|||', else plain), or forced", default="auto", choices=INPUT_FORMATS)
+SUITE_FILE = Option("suite_file", ("--suite-file",), "the suite's file instead of the data directory's",
+                    metavar="FILE")
+ALIGNER = Option("aligner", ("--aligner",),
+                 "word aligner (default: Thot's eflomal model, seeded; 'eflomal' is the unseeded binary)",
+                 default=DEFAULT_ALIGNER, choices=ALIGNERS)
+ALIGN_EXTRA = Option("align_extra", ("--align-extra",),
+                     "extra aligner training text: all published outputs of the language (gender suites; default "
+                     "auto = only for inputs under 2000 rows) or the WMT21/22 zh-en test sets (mzprt; default wmt)",
+                     choices=("auto", "none", "published", "wmt"))
+MODEL = Option("model", ("--model", "-m"),
+               "Hugging Face seq2seq or CTranslate2 model: scores the candidates (contrastive suites) or translates "
+               "the suite (gender suites)", metavar="NAME_OR_PATH")
+BATCH_SIZE = Option("batch_size", ("--batch-size",), "--model: sentences or candidates per batch", default=32,
+                    type=int_option("batch-size"))
+DEVICE = Option("device", ("--device",), "--model: torch device (cpu, cuda, cuda:1 …)", default="cpu")
+SRC_LANG = Option("src_lang", ("--src-lang",),
+                  "--model: source language code, ISO 639-1 or the model family's own (default: en; contrastive "
+                  "suites: the suite's)")
+TGT_LANG = Option("tgt_lang", ("--tgt-lang",),
+                  "--model: target language code (default: from --lang; contrastive suites: the suite's)")
+REVISION = Option("revision", ("--revision",), "--model: hub model revision")
+JOBS = Option("jobs", ("--jobs", "-j"), "worker processes for several languages", type=int_option("jobs"))
+
+# compare: two systems, given as two published names, two files, or one of each
+COMPARE_SYSTEMS = Option("system", ("--system", "-s"), "published system (give two, or one and --input)",
+                         default=[], action="append")
+COMPARE_INPUTS = Option("input", ("--input", "-i"), "translation file (give two, or one and --system)",
+                        default=[], action="append")
+BOOTSTRAP = Option("bootstrap", ("--bootstrap",), "paired bootstrap resamples", default=1000,
+                   type=int_option("bootstrap"))
+SEED = Option("seed", ("--seed",), "bootstrap seed", default=12345, type=int_option("seed"))
+COMPARE = (COMPARE_SYSTEMS, COMPARE_INPUTS, BOOTSTRAP, SEED)

@@ -1,0 +1,128 @@
+"""The registry of suite families: each family names its suites, declares its options and runs them into Results.
+
+``discotest run``, ``compare``, ``suites`` and ``discotest.run``/``discotest.compare`` all dispatch through here, so a
+new suite is a registration, not a new route through the code (README: "Adding a suite"). An option is declared
+once, as data: the CLI builds its flags from it and the Python API checks keyword arguments against the same names,
+so ``--input-format`` on the command line is ``input_format=`` in Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from discotest.errors import InputError
+from discotest.report.comparison import Comparison
+from discotest.report.emit import Report
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting of a family: its Python name (the CLI's ``dest``), flags, help, default and parsing."""
+
+    name: str
+    flags: tuple[str, ...]
+    help: str
+    default: Any = None
+    type: Callable[[str], Any] | None = None
+    choices: tuple[str, ...] | None = None
+    action: str | None = None  # "store_true", "store_false", "append"
+    metavar: str | None = None
+    nargs: int | str | None = None
+
+    def argparse_kwargs(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"dest": self.name, "help": self.help}
+        for key in ("type", "choices", "action", "metavar", "nargs"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
+
+
+@dataclass(frozen=True)
+class Family:
+    """A suite family. ``run(suite, settings)`` and ``compare(suite, settings)`` get every option of the family, the
+    defaults filled in, and return a Report; ``suites()`` lists the suite names it answers to (with the published
+    systems a user can name, for ``discotest suites``)."""
+
+    name: str
+    title: str
+    suites: Callable[[], dict[str, list[str]]]
+    options: tuple[Option, ...]
+    run: Callable[[str, dict[str, Any]], Report]
+    compare: Callable[[str, dict[str, Any]], Report] | None = None
+    compare_options: tuple[Option, ...] = ()
+    handles: Callable[[str], bool] | None = None  # extra names it answers to (files named by the user …)
+    doc: str = ""
+
+    def answers(self, suite: str) -> bool:
+        return suite in self.suites() or bool(self.handles and self.handles(suite))
+
+
+_FAMILIES: dict[str, Family] = {}
+
+
+def register(family: Family) -> Family:
+    if family.name in _FAMILIES and _FAMILIES[family.name] is not family:
+        raise ValueError(f"suite family {family.name!r} is registered twice")
+    _FAMILIES[family.name] = family
+    return family
+
+
+def unregister(name: str) -> None:
+    """Remove a family (tests that register one of their own)."""
+    _FAMILIES.pop(name, None)
+
+
+def families() -> list[Family]:
+    return list(_FAMILIES.values())
+
+
+def all_suites() -> list[str]:
+    return sorted({s for f in _FAMILIES.values() for s in f.suites()})
+
+
+def family_of(suite: str) -> Family:
+    for family in _FAMILIES.values():
+        if family.answers(suite):
+            return family
+    raise InputError(f"unknown suite {suite!r}; choose from {', '.join(all_suites())} (`discotest suites` lists them)")
+
+
+def settings_for(family: Family, options: dict[str, Any], compare: bool = False) -> dict[str, Any]:
+    """Every option of ``family`` with its default, overridden by ``options``; an option the family does not have is
+    an error naming the ones it has (so a typo never runs silently with a default)."""
+    declared = {o.name: o for o in (*family.options, *(family.compare_options if compare else ()))}
+    unknown = [k for k in options if k not in declared]
+    if unknown:
+        flag = unknown[0].replace("_", "-")
+        raise InputError(f"{family.title} has no option {unknown[0]!r} (--{flag}); its options: "
+                         f"{', '.join(sorted(declared))}")
+    settings = {name: (list(o.default) if isinstance(o.default, list) else o.default) for name, o in declared.items()}
+    settings.update(options)
+    return settings
+
+
+def split_list(value: str | Sequence[str] | None) -> list[str] | str | None:
+    """``"all"`` stays ``"all"``; ``"a,b"`` and ``["a", "b"]`` become a list; None stays None."""
+    if value is None or value == "all":
+        return value
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return list(value)
+
+
+def run(suite: str, **options: Any) -> Report:
+    family = family_of(suite)
+    return family.run(suite, settings_for(family, options))
+
+
+def compare(suite: str, **options: Any) -> Report:
+    family = family_of(suite)
+    if family.compare is None:
+        raise InputError(f"{family.title} results cannot be compared item by item")
+    return family.compare(suite, settings_for(family, options, compare=True))
+
+
+__all__ = ["Comparison", "Family", "Option", "Report", "all_suites", "compare", "families", "family_of", "register",
+           "run", "settings_for", "split_list", "unregister"]

@@ -1,0 +1,152 @@
+"""Two results on the same items, compared metric by metric: both scores, a paired bootstrap and a sign test.
+
+Works on any family through ``Result.paired_metrics``: each metric is per-item rows of sufficient statistics
+(``[correct, 1]`` for an accuracy, ``[difference]`` for a DiP sum …), paired by item key in A's item order, so the
+resampling is the same one the family's own tests ran before this module existed (AZPT's and the contrastive
+suites' comparisons give the same p-values). A family may add metrics that are not per item (BLEU) with
+``extra``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from discotest.errors import InputError
+from discotest.report.result import PairedMetric, Result, grouped_signatures, lang_of, scope_of
+from discotest.report.table import fixed_width
+from discotest.stats import DEFAULT_SEED, Bootstrap, SignTest, paired_bootstrap, sign_test
+
+
+@dataclass(frozen=True)
+class MetricComparison:
+    """One metric of two systems with both paired tests."""
+
+    metric: str
+    score_a: float
+    score_b: float
+    n: int  # paired items: ZPs, sentences, contrastive items …
+    sign: SignTest
+    bootstrap: Bootstrap
+    higher_is_better: bool = True
+
+    def to_json(self) -> dict:
+        return {
+            "metric": self.metric,
+            "a": round(self.score_a, 2),
+            "b": round(self.score_b, 2),
+            "n": self.n,
+            "higher_is_better": self.higher_is_better,
+            "sign_test": {"wins_a": self.sign.wins_a, "wins_b": self.sign.wins_b, "ties": self.sign.ties,
+                          "p": self.sign.p_value},
+            "bootstrap": {"mean_a": round(self.bootstrap.mean_a, 2), "ci_a": round(self.bootstrap.ci_a, 2),
+                          "mean_b": round(self.bootstrap.mean_b, 2), "ci_b": round(self.bootstrap.ci_b, 2),
+                          "p": self.bootstrap.p_value, "samples": self.bootstrap.n_samples,
+                          "seed": self.bootstrap.seed},
+        }
+
+
+@dataclass
+class Comparison:
+    """Result A against result B on the items both have."""
+
+    a: Result
+    b: Result
+    metrics: list[MetricComparison]
+    pairs: list[dict[str, Any]] = field(default_factory=list, repr=False)  # per item and metric: a, b
+    notes: list[str] = field(default_factory=list)  # extra signature lines (BLEU's)
+
+    @property
+    def title(self) -> str:
+        where = " ".join(x for x in (self.a.suite, lang_of(self.a), scope_of(self.a)) if x)
+        return f"{where}: A = {self.a.system}, B = {self.b.system}"
+
+    def to_json(self) -> dict:
+        sigs = grouped_signatures([self.a.signature, self.b.signature], "system")
+        return {"suite": self.a.suite, "lang": lang_of(self.a), "scope": scope_of(self.a), "a": self.a.system,
+                "b": self.b.system, "metrics": [m.to_json() for m in self.metrics],
+                "signature": sigs[0] if len(sigs) == 1 else sigs, "notes": self.notes}
+
+    def details(self) -> list[dict[str, Any]]:
+        return self.pairs
+
+
+def _key(key: Any) -> Any:
+    return list(key) if isinstance(key, tuple) else key
+
+
+def compare_metric(a: PairedMetric, b: PairedMetric, name_a: str, name_b: str, n_bootstrap: int = 1000,
+                   seed: int | None = DEFAULT_SEED) -> tuple[MetricComparison, list[dict]]:
+    keys = [k for k in a.rows if k in b.rows]
+    if not keys:
+        raise InputError(f"{name_a} and {name_b} share no item scored by {a.name}")
+    rows_a = np.array([a.rows[k] for k in keys], dtype=float)
+    rows_b = np.array([b.rows[k] for k in keys], dtype=float)
+    boot = paired_bootstrap(rows_a, rows_b, a.statistic, n_bootstrap, seed)
+    first_a, first_b = rows_a[:, 0], rows_b[:, 0]
+    sign = sign_test(first_a, first_b) if a.higher_is_better else sign_test(-first_a, -first_b)
+    pairs = [{"metric": a.name, "item": _key(k), "a": ra[0], "b": rb[0]}
+             for k, ra, rb in zip(keys, rows_a.tolist(), rows_b.tolist())]
+    return MetricComparison(a.name, boot.score_a, boot.score_b, len(keys), sign, boot, a.higher_is_better), pairs
+
+
+def compare_results(a: Result, b: Result, n_bootstrap: int = 1000, seed: int | None = DEFAULT_SEED,
+                    extra: Sequence[MetricComparison] = (), notes: Sequence[str] = ()) -> Comparison:
+    """Every metric both results can pair, in A's order; ``extra`` metrics (computed by the family) follow."""
+    where_a, where_b = (a.suite, lang_of(a), scope_of(a)), (b.suite, lang_of(b), scope_of(b))
+    if where_a != where_b:
+        def name(where: tuple) -> str:
+            return " ".join(x for x in where if x)
+
+        raise InputError(f"cannot compare results on different items ({name(where_a)} vs {name(where_b)})")
+    by_name = {m.name: m for m in b.paired_metrics()}
+    metrics, pairs = [], []
+    for metric in a.paired_metrics():
+        if metric.name in by_name:
+            compared, rows = compare_metric(metric, by_name[metric.name], a.system, b.system, n_bootstrap, seed)
+            metrics.append(compared)
+            pairs += rows
+    if not metrics and not extra:
+        raise InputError(f"{a.system} and {b.system} have no per-item metric to compare")
+    return Comparison(a, b, [*metrics, *extra], pairs, list(notes))
+
+
+def _fmt(value: float | None, signed: bool = False) -> str:
+    if value is None:
+        return "–"
+    return f"{value:+.1f}" if signed else f"{value:.1f}"
+
+
+def _p(p: float) -> str:
+    if p == 0.0:
+        return "<1e-300"  # an exact sign test far beyond float range
+    return f"{p:.4f}" if p >= 0.0001 else f"{p:.1e}"
+
+
+def render_comparison(comparison: Comparison) -> str:
+    """Both systems' scores, the difference, and the p-values of the sign test and the paired bootstrap."""
+    header = ["metric", "A", "B", "B−A", "n", "A better", "B better", "ties", "sign p", "bootstrap p",
+              "A 95% CI", "B 95% CI"]
+    rows = []
+    for m in comparison.metrics:
+        bs = m.bootstrap
+        rows.append([
+            m.metric, _fmt(m.score_a), _fmt(m.score_b), _fmt(m.score_b - m.score_a, signed=True), str(m.n),
+            str(m.sign.wins_a), str(m.sign.wins_b), str(m.sign.ties), _p(m.sign.p_value), _p(bs.p_value),
+            f"{bs.mean_a:.1f}±{bs.ci_a:.1f}", f"{bs.mean_b:.1f}±{bs.ci_b:.1f}",
+        ])
+    first = comparison.metrics[0].bootstrap if comparison.metrics else None
+    lower = [m.metric for m in comparison.metrics if not m.higher_is_better]
+    return "\n".join([
+        comparison.title,
+        *fixed_width(header, rows, left=1),
+        "",
+        "paired by item (sentences for BLEU); sign test two-sided exact; paired bootstrap as sacrebleu "
+        f"({first.n_samples if first else 0} resamples, seed {first.seed if first else '–'})"
+        + (f"; lower is better for {', '.join(lower)}" if lower else ""),
+        *grouped_signatures([comparison.a.signature, comparison.b.signature], "system"),
+        *comparison.notes,
+    ])

@@ -1,0 +1,148 @@
+"""DiP results (Jwalapuram et al. 2020): one system scored on mined test sets, and the ranking of WMT systems per
+phenomenon, with their text tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from discotest.dip.rank import ALPHA, Ranking
+from discotest.dip.score import METRICS, PhenomenonScore
+from discotest.report.result import Headline, PairedMetric, Result, Signature
+
+NOTES = {
+    "lexical": "share of blocks where the system uses the reference's repeated lemma at least as often",
+    "connectives": "accuracy = same connective as the reference; ANY = some connective at the aligned place",
+    "anaphora": "Σ(score(ref) − score(sys)) over items where the system's pronoun differs (Eq. 1); lower is better",
+    "coherence": "Σ(score(ref) − score(sys)) over the mined documents; lower is better",
+}
+
+
+@dataclass
+class DipResult(Result):
+    """One system's scores on every phenomenon of a mined test set (``run dip``, or one row set of ``rank dip``)."""
+
+    family: ClassVar[str] = "dip"
+    suite: ClassVar[str] = "dip"
+    system: str
+    manifest: dict[str, Any]
+    scores: dict[str, PhenomenonScore]
+    signature: Signature
+    bleu: float | None = None
+    holdout: bool = False  # the system mining left out (rank dip --holdout)
+
+    @property
+    def lang(self) -> str:  # type: ignore[override]
+        return self.manifest["pair"]
+
+    @property
+    def scope(self) -> str:  # type: ignore[override]
+        return f"{self.manifest['data']} ref {self.manifest['ref']}"
+
+    @property
+    def n(self) -> int:
+        return sum(len(s.stats) for s in self.scores.values())
+
+    def headline(self) -> Headline:
+        for phenomenon, score in self.scores.items():
+            metric = METRICS[phenomenon]
+            unit = "%" if metric.label.endswith("%") else ""
+            return Headline(f"{phenomenon} {metric.label}", score.value, metric.higher_is_better, unit)
+        return Headline("none", None)
+
+    def summary(self) -> dict:
+        return {p: s.summary for p, s in self.scores.items()}
+
+    def extra_json(self) -> dict:
+        return {"bleu": self.bleu, "holdout": self.holdout, "manifest": self.manifest}
+
+    def details(self) -> list[dict]:
+        return [{"phenomenon": p, "system": self.system, **v} for p, s in self.scores.items() for v in s.verdicts]
+
+    def paired_metrics(self) -> list[PairedMetric]:
+        out = []
+        for phenomenon, score in self.scores.items():
+            metric = METRICS[phenomenon]
+            rows = {v.get("id", k): tuple(row) for k, (v, row) in enumerate(zip(score.verdicts, score.stats))}
+            unit = "%" if metric.label.endswith("%") else ""
+            out.append(PairedMetric(f"{phenomenon} {metric.label}", rows, metric.value, metric.higher_is_better, unit))
+        return out
+
+
+@dataclass
+class DipRanking:
+    """Every system of a WMT pair ranked per phenomenon, with paired-bootstrap p-values against the next one."""
+
+    manifest: dict[str, Any]
+    rankings: list[Ranking]
+    signature: Signature
+    bleu_signature: Signature
+    n_bootstrap: int = 1000
+    results: list[DipResult] = field(default_factory=list, repr=False)
+
+    def to_json(self) -> dict:
+        return {"bleu_signature": self.bleu_signature.format(), "rankings": [{
+            "phenomenon": r.phenomenon, "metric": r.metric, "higher_is_better": r.higher_is_better,
+            "extra": r.extra_label,
+            "rows": [{"system": row.system, "score": row.value, "extra": row.extra, "n": row.n, "bleu": row.bleu,
+                      "p_next": row.p_next, "significant": row.significant, "holdout": row.holdout}
+                     for row in r.rows],
+        } for r in self.rankings]}
+
+
+def _fmt(value: float | int | None, digits: int = 2) -> str:
+    if value is None:
+        return "-"
+    return str(value) if isinstance(value, int) else f"{value:.{digits}f}"
+
+
+def _digits(label: str | None) -> int:
+    """Counts ("differs") print as integers, percentages and sums with two decimals."""
+    return 0 if label == "differs" else 2
+
+
+def render_score_table(results: Sequence[DipResult]) -> str:
+    out = []
+    for result in results:
+        m = result.manifest
+        lines = [f"DiP {m['data']} {m['pair']} (ref {m['ref']}): {result.system}", ""]
+        lines.append(f"{'phenomenon':<12} {'n':>6}  {'score':<24} details")
+        for phenomenon, score in result.scores.items():
+            summary = dict(score.summary)
+            n = summary.pop("n")
+            label, value = next(iter(summary.items()))
+            details = ", ".join(f"{k} {_fmt(v, _digits(k))}" for k, v in list(summary.items())[1:])
+            lines.append(f"{phenomenon:<12} {n:>6}  {label + ' ' + _fmt(value):<24} {details}")
+        skipped = [p for p in m.get("counts", {}) if p not in result.scores]
+        if skipped:
+            lines.append(f"not scored (no model): {', '.join(skipped)}")
+        lines += ["", *(f"{p}: {note}" for p, note in NOTES.items() if p in result.scores), result.signature.format()]
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
+
+
+def render_rank_table(report: DipRanking) -> str:
+    m = report.manifest
+    head = f"DiP ranking {m['data']} {m['pair']} (ref {m['ref']}), mined from {len(m['systems_mined'])} systems"
+    if m.get("holdout"):
+        head += f" without {m['holdout']} (marked †: never scored on its own errors)"
+    out = [head]
+    for ranking in report.rankings:
+        n = ranking.rows[0].n if ranking.rows else 0
+        better = "higher" if ranking.higher_is_better else "lower"
+        out += ["", f"{ranking.phenomenon}: {ranking.metric}, {better} is better, n={n}"]
+        extra = f" {ranking.extra_label:>8}" if ranking.extra_label else ""
+        out.append(f"{'#':>3} {'system':<22} {ranking.metric:>14}{extra} {'p(next)':>9}  {'BLEU':>6}")
+        for k, row in enumerate(ranking.rows, 1):
+            name = row.system + (" †" if row.holdout else "")
+            p = "" if row.p_next is None else f"{row.p_next:.3f}" + ("*" if row.significant else " ")
+            extra = f" {_fmt(row.extra, _digits(ranking.extra_label)):>8}" if ranking.extra_label else ""
+            out.append(f"{k:>3} {name:<22} {_fmt(row.value):>14}{extra} {p:>9}  {_fmt(row.bleu, 1):>6}")
+    skipped = [p for p in m.get("counts", {}) if p not in {r.phenomenon for r in report.rankings}]
+    skipped += m.get("skipped", [])
+    if skipped:
+        out += ["", f"not ranked (no model): {', '.join(dict.fromkeys(skipped))}"]
+    out += ["", f"p(next): paired bootstrap ({report.n_bootstrap} resamples) against the next system; * p < {ALPHA}",
+            report.signature.replace(system="*").format(), f"BLEU: {report.bleu_signature.format()}"]
+    return "\n".join(out)

@@ -1,0 +1,99 @@
+"""One emitter for every family and command: a ``Report`` (results, comparisons, family-level figures) rendered as
+text, JSON or HTML, and its per-item rows written as ``--details`` lines.
+
+The JSON document is the same for every family and any number of systems (``report/schema.json``): a top-level
+object with the discotest version, a list of results, a list of comparisons and the family's aggregates.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from discotest.atomic import write_text_atomic
+from discotest.report.comparison import Comparison, render_comparison
+from discotest.report.html import render_html
+from discotest.report.result import Result, grouped_signatures, lang_of, scope_of
+from discotest.report.table import fixed_width
+from discotest.version import VERSION
+
+FORMATS = ("text", "json", "html")
+SCHEMA_VERSION = 1
+
+
+def headline_table(results: Sequence[Result]) -> str:
+    """The generic text table: one row per result with its headline and n, then the signatures."""
+    rows = []
+    for r in results:
+        h = r.headline()
+        value = "–" if h.value is None else f"{h.value:.2f}"
+        rows.append([r.system, lang_of(r) or "", scope_of(r) or "", h.metric, value, str(r.n)])
+    header = ["system", "lang", "scope", "metric", "value", "n"]
+    keep = [i for i, h in enumerate(header) if h not in ("lang", "scope") or any(row[i] for row in rows)]
+    table = fixed_width([header[i] for i in keep], [[row[i] for i in keep] for row in rows], left=len(keep) - 3)
+    return "\n".join([*table, "", *grouped_signatures([r.signature for r in results], "system")])
+
+
+@dataclass
+class Report:
+    """What one command computed. ``text`` is the family's text rendering of the results (``headline_table`` when
+    the family has none of its own); ``aggregates`` hold figures over several results (mZPRT's Kendall τ, DiP's
+    rankings)."""
+
+    title: str
+    results: list[Result] = field(default_factory=list)
+    comparisons: list[Comparison] = field(default_factory=list)
+    aggregates: dict[str, Any] = field(default_factory=dict)
+    text: Callable[[Sequence[Result]], str] = headline_table
+    warnings: list[str] = field(default_factory=list)  # for stderr, one line each (rows without a translation …)
+
+    def __iter__(self):
+        return iter(self.results)
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def __getitem__(self, index: int) -> Result:
+        return self.results[index]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"discotest": VERSION, "schema": SCHEMA_VERSION, "title": self.title,
+                "results": [r.to_json() for r in self.results], "aggregates": self.aggregates,
+                "comparisons": [c.to_json() for c in self.comparisons]}
+
+    def detail_rows(self) -> list[dict[str, Any]]:
+        rows = [row for r in self.results for row in r.details()]
+        for c in self.comparisons:
+            rows += [{"a": c.a.system, "b": c.b.system, **pair} for pair in c.details()]
+        return rows
+
+    def render(self, fmt: str = "text", command: str = "") -> str:
+        if fmt == "json":
+            return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
+        if fmt == "html":
+            comparisons = [{"a": c.a.system, "b": c.b.system, **m.to_json()} for c in self.comparisons
+                           for m in c.metrics]
+            return render_html(self.title, [r.to_json() for r in self.results], self.detail_rows(), command=command,
+                               comparisons=comparisons)
+        parts = [self.text(self.results)] if self.results else []
+        return "\n\n".join([*parts, *(render_comparison(c) for c in self.comparisons)])
+
+
+def write_jsonl(path: str | Path, rows: Sequence[dict]) -> None:
+    """Detail rows as JSON lines, written atomically (every --details file goes through here)."""
+    write_text_atomic(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+
+
+def emit(report: Report, fmt: str = "text", output: str | Path | None = None, details: str | Path | None = None,
+         command: str = "") -> None:
+    """Write the details file (if asked), then the report to ``output`` or stdout."""
+    if details:
+        write_jsonl(details, report.detail_rows())
+    text = report.render(fmt, command)
+    if output:
+        write_text_atomic(output, text + "\n")
+    else:
+        print(text)

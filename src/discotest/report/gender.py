@@ -1,0 +1,112 @@
+"""The gender suites' result (WinoMT, BUG; Stanovsky et al. 2019, Yehudai et al. 2023) and its text tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from discotest.phenomena.gender import ConsistencyScores, GenderScores, GenderVerdict
+from discotest.report.result import Headline, PairedMetric, Result, Signature, grouped_signatures
+from discotest.report.table import fixed_width
+from discotest.stats import accuracy_from_sums
+
+
+@dataclass
+class GenderResult(Result):
+    """Scores of one system in one language on one suite, with the per-item evidence."""
+
+    family: ClassVar[str] = "gender"
+    suite: str
+    version: str
+    lang: str
+    system: str
+    scores: GenderScores
+    signature: Signature
+    verdicts: list[GenderVerdict] = field(default_factory=list, repr=False)
+    unmatched: list[int] = field(default_factory=list)
+    located_by: dict[str, int] = field(default_factory=dict)
+    consistency: ConsistencyScores | None = None
+
+    @property
+    def n(self) -> int:
+        return self.scores.n
+
+    def headline(self) -> Headline:
+        return Headline("accuracy", self.scores.accuracy)
+
+    def summary(self) -> dict:
+        extra = {"consistency": self.consistency.to_json()} if self.consistency else {}
+        return {**self.scores.to_json(), **extra}
+
+    def extra_json(self) -> dict:
+        return {"suite_version": self.version, "unmatched": len(self.unmatched), "unmatched_rows": self.unmatched,
+                "located_by": self.located_by}
+
+    def details(self) -> list[dict]:
+        """``system`` and ``lang`` first, so several runs can share a file."""
+        return [{"system": self.system, "lang": self.lang, **v.to_json()} for v in self.verdicts]
+
+    def paired_metrics(self) -> list[PairedMetric]:
+        metrics = [PairedMetric("accuracy", {v.index: (float(v.correct), 1.0) for v in self.verdicts},
+                                accuracy_from_sums)]
+        if self.consistency is not None:
+            scored = {v.index: (float(bool(v.consistent)), 1.0) for v in self.verdicts if v.consistent is not None}
+            metrics.append(PairedMetric("consistency", scored, accuracy_from_sums))
+        return metrics
+
+
+_COLUMNS = (
+    ("system", "system"), ("lang", "lang"), ("n", "n"), ("Acc", "accuracy"),
+    ("P♂", "precision_male"), ("R♂", "recall_male"), ("F1♂", "f1_male"),
+    ("P♀", "precision_female"), ("R♀", "recall_female"), ("F1♀", "f1_female"),
+    ("ΔG", "delta_g"), ("ΔS", "delta_s"), ("unk%", "unknown"), ("unmatched", "unmatched"),
+)
+
+
+def _cell(result: GenderResult, key: str) -> str:
+    if key in ("system", "lang"):
+        return getattr(result, key)
+    if key == "unmatched":
+        return str(len(result.unmatched))
+    value = getattr(result.scores, key)
+    if value is None:
+        return "–"
+    return str(value) if isinstance(value, int) else f"{value:.1f}"
+
+
+def render_gender_table(results: Sequence[GenderResult]) -> str:
+    """A fixed-width table, one row per system and language, then the signatures; the consistency table follows
+    when it was measured."""
+    out = fixed_width([name for name, _ in _COLUMNS], [[_cell(r, key) for _, key in _COLUMNS] for r in results],
+                      left=2)
+    if results:
+        title = f"{results[0].suite} ({results[0].version}); percentages; ΔG = F1♂ − F1♀, ΔS = Acc(pro) − Acc(anti)"
+        out.insert(0, title)
+    out += ["", *grouped_signatures([r.signature for r in results], "system")]
+    text = "\n".join(out)
+    if any(r.consistency for r in results):
+        text += "\n\n" + render_consistency_table(results)
+    return text
+
+
+_OMISSION_COLUMNS = (
+    ("poss", "possessive-agrees-with-possessed"), ("dropped", "pronoun-dropped"), ("neutral", "neutral-form"),
+    ("no-words", "no-target-words"), ("pron?", "pronoun-unreadable"), ("entity?", "entity-unreadable"),
+)
+
+
+def render_consistency_table(results: Sequence[GenderResult]) -> str:
+    """Target-side consistency per system and language, with the omitted items counted by reason."""
+    header = ["system", "lang", "n", "scored", "Cons%", "trivial%", *(name for name, _ in _OMISSION_COLUMNS)]
+    rows = []
+    for r in results:
+        c = r.consistency
+        if c is None:
+            continue
+        rows.append([r.system, r.lang, str(c.n), str(c.scored), f"{c.consistency:.1f}", f"{c.trivial:.1f}",
+                     *(str(c.omitted.get(key, 0)) for _, key in _OMISSION_COLUMNS)])
+    title = ("target-side consistency: Cons% = pronoun gender agrees with the entity's, over the scored items; "
+             "trivial% = entity and distractor share a gender; then items left out, by reason (pron?/entity? = the "
+             "pronoun's/entity's gender could not be read)")
+    return "\n".join([title, *fixed_width(header, rows, left=2)])

@@ -1,0 +1,102 @@
+"""The import structure: layers import only downward and no module imports itself back through others.
+
+Every import in the package (module level or inside a function) is read with ``ast``; each module belongs to a layer,
+and an import may go to the same or a lower layer only. Within one layer only a package's own modules may import each
+other, and the module graph has no cycle. Moving a result class or a helper to the wrong layer fails here with the
+two module names."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "discotest"
+
+# top-level module or package -> layer; higher layers may import lower ones, never the reverse
+LAYERS = {
+    "errors": 0, "version": 0, "options": 1, "atomic": 1, "progress": 0, "stats": 0,
+    "cache": 2, "data": 3,
+    "lang": 4,
+    "suites": 5, "systems": 6, "baselines": 6,
+    "phenomena": 7, "dip": 7,
+    "report": 8,
+    "coref": 9, "translate": 10,
+    "pipelines": 11, "augment": 11, "finetune": 11, "validate": 11,
+    "families": 12,
+    "api": 13,
+    "cli": 14, "__init__": 15, "__main__": 15,
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("discotest"):
+            base = node.module.removeprefix("discotest").lstrip(".")
+            for alias in node.names:
+                candidate = f"{base}.{alias.name}" if base else alias.name
+                found.add(candidate if (SRC / Path(*candidate.split("."))).with_suffix(".py").exists()
+                          or (SRC / Path(*candidate.split("."))).is_dir() else base)
+        elif isinstance(node, ast.Import):
+            found |= {a.name.removeprefix("discotest.") for a in node.names if a.name.startswith("discotest.")}
+    return {f for f in found if f}
+
+
+def _graph() -> dict[str, set[str]]:
+    return {_module_name(p): _imports(p) for p in SRC.rglob("*.py")}
+
+
+def _layer(module: str) -> int:
+    return LAYERS[module.split(".")[0]]
+
+
+def test_every_module_has_a_layer():
+    assert not sorted({m.split(".")[0] for m in _graph()} - set(LAYERS))
+
+
+def test_imports_only_go_down():
+    upward = []
+    for module, imported in _graph().items():
+        for other in imported:
+            if other == "discotest":
+                continue
+            same_package = module.split(".")[0] == other.split(".")[0]
+            if _layer(other) > _layer(module) or (_layer(other) == _layer(module) and not same_package):
+                upward.append(f"{module} -> {other}")
+    assert not upward, upward
+
+
+def test_no_import_cycles():
+    graph = _graph()
+    known = set(graph)
+
+    def resolve(name: str) -> str | None:
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    edges = {m: {r for r in map(resolve, imported) if r and r != m} for m, imported in graph.items()}
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(edges[node]):
+            if state.get(nxt) == 1:
+                cycles.append(" -> ".join([*path[path.index(nxt):], nxt]))
+            elif nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for node in sorted(edges):
+        if node not in state:
+            visit(node, [node])
+    # a package's __init__ re-exporting its submodules is not a cycle with them: they never import it back
+    assert not cycles, cycles
