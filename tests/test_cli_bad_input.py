@@ -124,8 +124,8 @@ def test_python_api_checks_numbers_too(tmp_path, shared_data):
     """The API takes the same numbers as the CLI and refuses the same bad values, before any work is done."""
     import discotest
     from discotest.augment import augment
-    from discotest.dip import api as dip_api
     from discotest.errors import InputError
+    from discotest.pipelines import dip as dip_api
     from discotest.validate import sample
 
     calls = [

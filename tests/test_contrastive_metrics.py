@@ -8,7 +8,9 @@ import pytest
 
 from discotest.cli import main
 from discotest.errors import InputError
-from discotest.phenomena.contrastive import accuracy, compare_verdicts, judge_scores, score_contrastive
+from discotest.phenomena.contrastive import accuracy, judge_scores, score_contrastive
+from discotest.pipelines.contrastive import evaluate
+from discotest.report.comparison import compare_results
 from discotest.suites.contrastive import load_suite
 from discotest.suites.contrastive.item import make_item
 from discotest.systems.scores_file import read_scores
@@ -44,9 +46,11 @@ def test_compare_uses_paired_tests():
     items = [_item(i, 1) for i in range(40)]
     a = [judge_scores(it, [1, 0]) for it in items]
     b = [judge_scores(it, [1, 0] if i < 10 else [0, 1]) for i, it in enumerate(items)]
-    c = compare_verdicts(a, b, "ctx3", "ctx0", n_bootstrap=300)
-    assert (c.accuracy_a, c.accuracy_b, c.wins_a, c.wins_b) == (100.0, 25.0, 30, 0)
-    assert c.p_sign < 0.001 and c.p_bootstrap < 0.01
+    results = [evaluate("test", items, [v.scores for v in verdicts], name, n_bootstrap=300)
+               for verdicts, name in ((a, "ctx3"), (b, "ctx0"))]
+    c = compare_results(*results, n_bootstrap=300).metrics[0]
+    assert (c.score_a, c.score_b, c.sign.wins_a, c.sign.wins_b) == (100.0, 25.0, 30, 0)
+    assert c.sign.p_value < 0.001 and c.bootstrap.p_value < 0.01
 
 
 def test_scores_file_order_losses_and_errors(tmp_path):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from discotest.cli import main
-from discotest.dip import api
+from discotest.pipelines import dip as api
 
 pytest.importorskip("spacy")
 
@@ -164,7 +164,7 @@ def test_anaphora_swap_mode_scores_only_the_pronoun(synthetic: Path, tmp_path: P
                       anaphora_mode="swap")
     rows = {r.system: r for r in report.rankings[0].rows}
     assert rows["Worse"].value == 1.0 and rows["Bad"].value == 0.0
-    assert "+swap" in report.signature
+    assert "+swap" in report.signature.format()
 
 
 def test_swap_keeps_case() -> None:

@@ -289,7 +289,7 @@ DIP_ITEMS = {
 @FUZZ
 @given(data=st.data())
 def test_dip_test_folder(tmp_path, data):
-    from discotest.dip.api import read_tests
+    from discotest.pipelines.dip import read_tests
 
     folder = tmp_path / "tests"
     folder.mkdir(exist_ok=True)

@@ -20,10 +20,10 @@ from discotest.pipelines.gender import Bitext
 from discotest.pipelines.winox import run_winox
 from discotest.suites.bug import load_bug
 from discotest.suites.contrastive import load_suite as load_contrastive
-from discotest.systems.ctxpro_translations import read_ctxpro_translations
 from discotest.suites.mzprt import load_mzprt
 from discotest.suites.winomt import load_winomt
 from discotest.suites.winox import read_winox
+from discotest.systems.ctxpro_translations import read_ctxpro_translations
 from discotest.systems.files import read_translations
 
 WINOX = Path(__file__).parent / "fixtures" / "winox"
@@ -316,7 +316,7 @@ def test_winox_file_for_another_language_is_refused(tmp_path):
 
 def test_dip_input_is_by_line_count_only(tmp_path):
     """DiP reads no sources: a translation file must have the pair's line count, so a single row is refused."""
-    from discotest.dip.api import read_input as read_dip_input
+    from discotest.pipelines.dip import read_input as read_dip_input
 
     path = tmp_path / "one.txt"
     path.write_text("The cat sat.\n", encoding="utf-8")

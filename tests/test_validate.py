@@ -9,7 +9,8 @@ import pytest
 
 from discotest.errors import InputError
 from discotest.phenomena.gender import GenderVerdict, score_gender
-from discotest.report.result import GenderResult, Signature
+from discotest.report.gender import GenderResult
+from discotest.report.result import Signature
 from discotest.validate import COLUMNS, _allocate, read_filled, render_scores, sample, score, write_sample
 
 

@@ -1,0 +1,189 @@
+"""The suite-family registry and the one JSON schema: every family's ``--format json`` (one system and several, run
+and compare) validates against ``report/schema.json``; ``discotest.run``/``compare`` take the CLI's option names; a
+family registered by a test (the README's "Adding a suite" followed for real) works from the CLI and Python with no
+other change."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar
+
+import jsonschema
+import pytest
+
+import discotest
+from discotest.errors import InputError
+from discotest.families import options as common
+from discotest.families.compare import compare_systems
+from discotest.families.registry import Family, register, unregister
+from discotest.report.emit import Report
+from discotest.report.result import Headline, PairedMetric, Result, Signature, build_signature
+from discotest.stats import accuracy_from_sums
+from tests.cli_helpers import assert_one_line_error, run_cli
+
+SCHEMA = json.loads(resources.files("discotest.report").joinpath("schema.json").read_text("utf-8"))
+WINOX = Path(__file__).parent / "fixtures" / "winox"
+
+
+def valid(text: str) -> dict:
+    doc = json.loads(text)
+    jsonschema.validate(doc, SCHEMA)
+    return doc
+
+
+# ---------------------------------------------------------------- a family of the test's own
+
+
+@dataclass
+class WordResult(Result):
+    """Does each translation line contain the suite line's expected word?"""
+
+    family: ClassVar[str] = "words"
+    suite: str
+    system: str
+    signature: Signature
+    verdicts: dict[int, bool] = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        return len(self.verdicts)
+
+    def headline(self) -> Headline:
+        return Headline("accuracy", 100.0 * sum(self.verdicts.values()) / self.n if self.n else None)
+
+    def summary(self) -> dict:
+        return {"correct": sum(self.verdicts.values())}
+
+    def details(self) -> list[dict]:
+        return [{"system": self.system, "row": i, "correct": ok} for i, ok in self.verdicts.items()]
+
+    def paired_metrics(self) -> list[PairedMetric]:
+        return [PairedMetric("accuracy", {i: (float(ok), 1.0) for i, ok in self.verdicts.items()}, accuracy_from_sums)]
+
+
+def _run_words(suite: str, s: dict[str, Any]) -> Report:
+    if not s["input"] or not s["suite_file"]:
+        raise InputError("words needs --input and --suite-file")
+    expected = Path(s["suite_file"]).read_text("utf-8").split()
+    lines = Path(s["input"]).read_text("utf-8").splitlines()
+    verdicts = {i: word in line.split() for i, (word, line) in enumerate(zip(expected, lines))}
+    name = Path(s["input"]).name
+    signature = build_signature(suite, "test", name, len(verdicts), settings=(("match", "word"),))
+    return Report(f"words · {name}", [WordResult(suite, name, signature, verdicts)])
+
+
+@pytest.fixture
+def words_family(tmp_path):
+    family = register(Family(
+        name="words", title="words", suites=lambda: {"words-test": []},
+        options=(common.INPUT, common.SUITE_FILE, *common.COMMON), run=_run_words,
+        compare=lambda suite, s: compare_systems(suite, s, _run_words), compare_options=common.COMPARE,
+        doc="a test-only family",
+    ))
+    (tmp_path / "suite.txt").write_text("cat\ndog\nbird\nfish\n", "utf-8")
+    (tmp_path / "a.txt").write_text("a cat\na dog\na bird\na fish\n", "utf-8")
+    (tmp_path / "b.txt").write_text("a cat\nno\nno\na fish\n", "utf-8")
+    yield tmp_path
+    unregister(family.name)
+
+
+def test_a_registered_family_runs_from_python_and_the_cli(words_family, capsys):
+    folder = words_family
+    report = discotest.run("words-test", input=str(folder / "a.txt"), suite_file=str(folder / "suite.txt"))
+    assert report[0].headline().value == 100.0 and len(report) == 1
+    code, out, _ = run_cli(capsys, "run", "words-test", "--input", str(folder / "b.txt"), "--suite-file",
+                           str(folder / "suite.txt"), "--format", "json", "--details", str(folder / "d.jsonl"))
+    assert code == 0
+    doc = valid(out)
+    assert doc["results"][0]["headline"]["value"] == 50.0 and doc["results"][0]["family"] == "words"
+    assert [json.loads(line)["correct"] for line in (folder / "d.jsonl").read_text().splitlines()] == [
+        True, False, False, True]
+    code, out, _ = run_cli(capsys, "compare", "words-test", "--input", str(folder / "a.txt"), "--input",
+                           str(folder / "b.txt"), "--suite-file", str(folder / "suite.txt"), "--format", "json")
+    metric = valid(out)["comparisons"][0]["metrics"][0]
+    assert (metric["a"], metric["b"], metric["sign_test"]["wins_a"], metric["sign_test"]["wins_b"]) == (100, 50, 2, 0)
+    code, out, _ = run_cli(capsys, "suites")
+    assert "words-test" in out.splitlines()
+
+
+def test_an_option_the_family_lacks_is_named(words_family, capsys):
+    with pytest.raises(InputError, match="no option 'inptu'"):
+        discotest.run("words-test", inptu="x")
+    code, _, err = run_cli(capsys, "run", "winomt-demo", "--lang", "de", "--system", "demo", "--domain", "GR")
+    assert_one_line_error(code, err, "--domain does not apply to suite 'winomt-demo'")
+    code, _, err = run_cli(capsys, "run", "nosuite")
+    assert_one_line_error(code, err, "unknown suite 'nosuite'")
+
+
+# ---------------------------------------------------------------- every built-in family against the schema
+
+
+def test_gender_json_one_and_several_systems(capsys):
+    code, out, _ = run_cli(capsys, "run", "winomt-demo", "--lang", "de", "--system", "demo", "--format", "json", "-q")
+    one = valid(out)
+    assert code == 0 and len(one["results"]) == 1 and one["results"][0]["family"] == "gender"
+    code, out, _ = run_cli(capsys, "run", "winomt-demo", "--lang", "all", "--system", "demo", "--measure", "all",
+                           "--format", "json", "-q", "-j", "1")
+    several = valid(out)
+    assert [r["lang"] for r in several["results"]] == ["de", "es", "fr"]
+    assert several["results"][0]["scores"]["accuracy"] == one["results"][0]["scores"]["accuracy"]
+
+
+def test_gender_compare_on_real_outputs(shared_data, tmp_path):
+    report = discotest.compare("winomt", lang="de", system=["google", "bing"], data_dir=str(shared_data))
+    doc = valid(json.dumps(report.to_json()))
+    (accuracy,) = [m for m in doc["comparisons"][0]["metrics"] if m["metric"] == "accuracy"]
+    google, bing = report.results
+    assert accuracy["n"] == google.n == bing.n == 3888
+    assert (accuracy["a"], accuracy["b"]) == (round(google.scores.accuracy, 2), round(bing.scores.accuracy, 2))
+    rows = report.detail_rows()
+    pairs = [r for r in rows if "item" in r]
+    assert len(pairs) == 3888 and {"a", "b", "metric", "item"} <= set(pairs[0])
+
+
+def test_winox_json_and_compare(tmp_path, capsys):
+    other = tmp_path / "other.fr.txt"
+    lines = (WINOX / "system.fr.txt").read_text("utf-8").splitlines()
+    swapped = [line.replace(" il ", " ELLE ").replace(" elle ", " il ").replace(" ELLE ", " elle ") for line in lines]
+    other.write_text("\n".join(swapped) + "\n", "utf-8")
+    base = ["--lang", "fr", "--suite-file", str(WINOX / "en_fr_test.jsonl"), "--format", "json"]
+    code, out, _ = run_cli(capsys, "run", "winox", "--input", str(WINOX / "system.fr.txt"), *base)
+    assert code == 0 and valid(out)["results"][0]["family"] == "winox"
+    code, out, _ = run_cli(capsys, "compare", "winox", "--input", str(WINOX / "system.fr.txt"), "--input",
+                           str(other), *base)
+    doc = valid(out)
+    assert code == 0 and len(doc["results"]) == 2 and doc["comparisons"][0]["metrics"][0]["metric"] == "accuracy"
+    metric = doc["comparisons"][0]["metrics"][0]
+    assert metric["sign_test"]["wins_a"] + metric["sign_test"]["wins_b"] > 0  # the swapped pronouns change verdicts
+
+
+def test_contrastive_json_run_compare_and_baselines(shared_data, tmp_path, capsys):
+    from discotest.suites.contrastive import load_suite
+
+    items = load_suite("voita-deixis-dev", shared_data)
+    lines = [c for item in items for c in item.candidates]
+    for name, bias in (("a.txt", 1.0), ("b.txt", -1.0)):
+        scores = [bias * (k % 2) + 0.01 * i for i, k in enumerate(range(len(lines)))]
+        (tmp_path / name).write_text("".join(f"{s}\n" for s in scores), "utf-8")
+    code, out, _ = run_cli(capsys, "run", "voita-deixis-dev", "--scores", str(tmp_path / "a.txt"), "--format", "json")
+    doc = valid(out)
+    assert doc["results"][0]["family"] == "contrastive" and doc["results"][0]["lang"] == "en-ru"
+    code, out, _ = run_cli(capsys, "compare", "voita-deixis-dev", "--input", str(tmp_path / "a.txt"), "--input",
+                           str(tmp_path / "b.txt"), "--format", "json")
+    doc = valid(out)
+    assert doc["comparisons"][0]["metrics"][0]["n"] == len(items)
+    api = discotest.run("voita-deixis-dev", scores=str(tmp_path / "a.txt"), data_dir=str(shared_data))
+    assert api.to_json()["results"][0]["scores"] == json.loads(
+        run_cli(capsys, "run", "voita-deixis-dev", "--scores", str(tmp_path / "a.txt"), "--format", "json")[1]
+    )["results"][0]["scores"]
+
+
+def test_coref_json_and_details(tmp_path, capsys):
+    code, out, _ = run_cli(capsys, "coref", "winomt-demo", "--format", "json", "--details", str(tmp_path / "d.jsonl"))
+    doc = valid(out)
+    assert code == 0 and doc["results"][0]["family"] == "coref"
+    rows = [json.loads(line) for line in (tmp_path / "d.jsonl").read_text().splitlines()]
+    assert len(rows) == doc["results"][0]["n"] and {"system", "row", "resolution"} <= set(rows[0])
