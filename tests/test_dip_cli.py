@@ -35,15 +35,15 @@ def test_unknown_data_and_holdout(shared_data: Path, capsys) -> None:
                     "--phenomena", "lexical", "-q"], "--holdout 'Nobody'")
 
 
-def test_misaligned_system_file(tmp_path: Path, capsys) -> None:
+def test_misaligned_system_file(tmp_path: Path, capsys, monkeypatch) -> None:
     # a system output one line short: the file and both counts are named
-    data = write_pair(tmp_path / "data", {"Good": GOOD, "Short": BAD[:-1]})
+    data = write_pair(monkeypatch, tmp_path / "data", {"Good": GOOD, "Short": BAD[:-1]})
     _fails(capsys, ["mine", "dip", "--pair", "de-en", "--data-dir", str(data), "-o", str(tmp_path / "t"), "-q",
                     "--phenomena", "lexical"], "hyp.Short.en", "6 lines", "has 7")
 
 
-def test_misaligned_input_and_missing_tests(tmp_path: Path, capsys) -> None:
-    data = write_pair(tmp_path / "data", {"Good": GOOD, "Bad": BAD})
+def test_misaligned_input_and_missing_tests(tmp_path: Path, capsys, monkeypatch) -> None:
+    data = write_pair(monkeypatch, tmp_path / "data", {"Good": GOOD, "Bad": BAD})
     assert main(["mine", "dip", "--pair", "de-en", "--data-dir", str(data), "-o", str(tmp_path / "t"), "-q",
                  "--phenomena", "lexical,connectives"]) == 0
     capsys.readouterr()
@@ -55,8 +55,8 @@ def test_misaligned_input_and_missing_tests(tmp_path: Path, capsys) -> None:
     _fails(capsys, ["run", "dip", "--input", str(short)], "--tests")
 
 
-def test_output_must_be_a_folder(tmp_path: Path, capsys) -> None:
-    data = write_pair(tmp_path / "data", {"Good": GOOD})
+def test_output_must_be_a_folder(tmp_path: Path, capsys, monkeypatch) -> None:
+    data = write_pair(monkeypatch, tmp_path / "data", {"Good": GOOD})
     (tmp_path / "file").write_text("x")
     _fails(capsys, ["mine", "dip", "--pair", "de-en", "--data-dir", str(data), "-o", str(tmp_path / "file"), "-q",
                     "--phenomena", "lexical"], "not a folder")

@@ -24,6 +24,7 @@ from discotest.dip.coherence import (
 from discotest.dip.documents import DATASETS, Document, load_pair
 from discotest.dip.parse import parse
 from discotest.errors import InputError
+from tests.wmt_fakes import fake_pair
 
 
 @pytest.fixture(autouse=True)
@@ -72,26 +73,16 @@ def test_shuffles():
     assert shuffled_orders(2, 3, random.Random(0)) == []  # too short to shuffle meaningfully
 
 
-def _write(path, lines):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n", "utf-8")
-
-
-def _fake_collection(root, data, pair, docs, systems):
-    """The layout ``documents.load_pair`` reads: sources, references, system outputs and doc ids of one pair."""
-    folder, prefix = DATASETS[data]
-    base = root / folder
+def _fake_collection(monkeypatch, root, data, pair, docs, systems):
+    """A hand-made pair as ``documents.load_pair`` finds it: files in ``root``, registered for the test."""
     ids = [doc for doc, lines in docs for _ in lines]
-    _write(base / "docids" / f"{prefix}.{pair}.docids", ids)
-    _write(base / "txt" / "sources" / f"{prefix}.{pair}.src.{pair.split('-')[0]}", [f"source of {doc}" for doc in ids])
-    _write(base / "txt" / "references" / f"{prefix}.{pair}.ref.A.en", [line for _, lines in docs for line in lines])
-    for name, lines in systems.items():
-        _write(base / "txt" / "system-outputs" / f"{prefix}.{pair}.hyp.{name}.en", lines)
+    fake_pair(monkeypatch, root, data, pair, [line for _, lines in docs for line in lines], ids, systems,
+              source=[f"source of {doc}" for doc in ids])
 
 
-def test_pairs_read_through_load_pair_keep_empty_lines_and_documents(tmp_path):
+def test_pairs_read_through_load_pair_keep_empty_lines_and_documents(tmp_path, monkeypatch):
     docs = [("d1", ["Anna met Tom.", "She liked him.", "They married."]), ("d2", ["Prices rose.", "They fell later."])]
-    _fake_collection(tmp_path, "wmt22", "de-en", docs,
+    _fake_collection(monkeypatch, tmp_path, "wmt22", "de-en", docs,
                      {"X": ["Anna met Tom.", "", "They married.", "Prices rose.", "It fell."]})
     data = load_pair("wmt22", "de-en", root=tmp_path)
     assert data.documents == [Document("d1", 0, 3), Document("d2", 3, 5)]
@@ -107,20 +98,19 @@ def test_pairs_read_through_load_pair_keep_empty_lines_and_documents(tmp_path):
     assert len(one.shuffled) == 1 and len(one.shuffled[0]) == 2  # two other orders of d1's three sentences
 
 
-def test_misaligned_or_missing_system_outputs_are_input_errors(tmp_path):
+def test_misaligned_or_missing_system_outputs_are_input_errors(tmp_path, monkeypatch):
     docs = [("d1", ["Anna met Tom.", "She liked him."]), ("d2", ["Prices rose.", "They fell later."])]
-    _fake_collection(tmp_path, "wmt21", "ru-en", docs, {})
-    _fake_collection(tmp_path, "wmt21", "ja-en", docs, {"X": ["a", "b", "c", "d"]})
+    _fake_collection(monkeypatch, tmp_path, "wmt21", "ru-en", docs, {})
+    _fake_collection(monkeypatch, tmp_path, "wmt21", "ja-en", docs, {"X": ["a", "b", "c", "d"]})
     with pytest.raises(InputError, match=r"system-outputs: no system outputs for this pair"):
         load_coherence_model(tmp_path)  # ru-en has none: nothing to rank the reference against
-    folder, prefix = DATASETS["wmt21"]
-    _write(tmp_path / folder / "txt" / "system-outputs" / f"{prefix}.ru-en.hyp.Y.en", ["one line"])
+    _fake_collection(monkeypatch, tmp_path, "wmt21", "ru-en", docs, {"Y": ["one line"]})
     with pytest.raises(InputError, match=r"hyp\.Y\.en: 1 lines, but the source .* has 4"):
         load_coherence_model(tmp_path)
 
 
 def test_missing_data_is_an_input_error(tmp_path):
-    with pytest.raises(InputError, match=r"no wmt21 data found \(looked for .*wmt21_news"):
+    with pytest.raises(InputError, match=r"wmt21_news/.*missing data file for 'wmt21-ru-en-src'.*data fetch"):
         load_coherence_model(tmp_path)
     with pytest.raises(InputError, match="coherence model file not found"):
         CoherenceModel.load(tmp_path / "nope.json")

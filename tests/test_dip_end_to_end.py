@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from discotest.cli import main
+from discotest.data import registry
 from discotest.pipelines import dip as api
+from tests.wmt_fakes import fake_pair
 
 pytest.importorskip("spacy")
 
@@ -29,18 +31,11 @@ BAD = ["The car was red.", "She washed the vehicle.", "He saw him yesterday.",
        "Anna met Tom.", "She left, he stayed.", "They were happy."]
 
 
-def write_pair(root: Path, systems: dict[str, list[str]], ref: list[str] = REF, doc_ids: list[str] = DOC_IDS) -> Path:
-    base = root / "wmt22_general"
-    files = {
-        base / "txt/sources/generaltest2022.de-en.src.de": [f"Quelle {i}." for i in range(len(ref))],
-        base / "txt/references/generaltest2022.de-en.ref.A.en": ref,
-        base / "docids/generaltest2022.de-en.docids": doc_ids,
-        **{base / f"txt/system-outputs/generaltest2022.de-en.hyp.{name}.en": lines for name, lines in systems.items()},
-    }
-    for path, lines in files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("".join(line + "\n" for line in lines), "utf-8")
-    return root
+def write_pair(monkeypatch: pytest.MonkeyPatch, root: Path, systems: dict[str, list[str]], ref: list[str] = REF,
+               doc_ids: list[str] = DOC_IDS) -> Path:
+    """A hand-made WMT22 de-en in ``root``, registered for the test in place of the real one."""
+    return fake_pair(monkeypatch, root, "wmt22", "de-en", ref, doc_ids, systems,
+                     source=[f"Quelle {i}." for i in range(len(ref))])
 
 
 class LengthScorer:
@@ -71,8 +66,8 @@ class WordCoherence:
 
 
 @pytest.fixture
-def synthetic(tmp_path: Path) -> Path:
-    return write_pair(tmp_path / "data", {"Good": GOOD, "Bad": BAD})
+def synthetic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return write_pair(monkeypatch, tmp_path / "data", {"Good": GOOD, "Bad": BAD})
 
 
 def test_mine_exact_items(synthetic: Path, tmp_path: Path) -> None:
@@ -110,11 +105,11 @@ def test_run_scores_a_new_system(synthetic: Path, tmp_path: Path) -> None:
     assert s["anaphora"].summary["differs"] == 0.0 and "coherence" not in s  # no model given: not scored
 
 
-def test_anaphora_sum_uses_each_side_in_its_context(synthetic: Path, tmp_path: Path) -> None:
+def test_anaphora_sum_uses_each_side_in_its_context(synthetic: Path, tmp_path: Path, monkeypatch) -> None:
     # "him" -> "them" makes the system sentence one character longer: Σ(ref − sys) = −len(ref) + len(sys) = 1
     worse = list(BAD)
     worse[2] = "He saw them yesterday."
-    data = write_pair(tmp_path / "d2", {"Good": GOOD, "Bad": BAD, "Worse": worse})
+    data = write_pair(monkeypatch, tmp_path / "d2", {"Good": GOOD, "Bad": BAD, "Worse": worse})
     report = api.rank("wmt22", "de-en", phenomena=["anaphora"], pronoun_scorer=LengthScorer(), data_dir=data)
     rows = {r.system: r for r in report.rankings[0].rows}
     assert rows["Worse"].value == 1.0 and rows["Bad"].value == 0.0 and rows["Good"].value == 0.0
@@ -148,17 +143,27 @@ def test_cli_mine_run_rank_on_real_slice(shared_data: Path, tmp_path: Path, caps
     out = json.loads(capsys.readouterr().out)
     assert set(out["scores"]) == {"lexical", "connectives"}
     assert len(details.read_text().splitlines()) == sum(manifest["counts"].values())
+    # the signature names the registry files read: source and reference (the input is the user's own file)
+    assert out["signature"].endswith("|" + _files_field("src", "ref-A"))
     assert main(["rank", "dip", *common, "--holdout", "PROMT", "--bootstrap", "200"]) == 0
     text = capsys.readouterr().out
     assert "PROMT †" in text and "BLEU" in text and "data:wmt22|pair:de-en|ref:A" in text
+    assert "|" + _files_field("src", "ref-A", "hyp-LT22", "hyp-Online-A", "hyp-PROMT") + "\n" in text
 
 
-def test_anaphora_swap_mode_scores_only_the_pronoun(synthetic: Path, tmp_path: Path) -> None:
+def _files_field(*parts: str) -> str:
+    """The ``files:`` field of a run that read these WMT22 de-en registry files, all pristine."""
+    checks = [registry.FileCheck(f"wmt22-de-en-{p}", registry.get_source(f"wmt22-de-en-{p}").sha256, "ok")
+              for p in parts]
+    return ":".join(registry.data_field(checks))
+
+
+def test_anaphora_swap_mode_scores_only_the_pronoun(synthetic: Path, tmp_path: Path, monkeypatch) -> None:
     # swap: the reference sentence with "him" for "her" -> "He saw him yesterday." in the reference's context;
     # with score = −len both sides have 21 characters: Σ = 0; "them" adds one character: Σ = 1
     worse = list(GOOD)
     worse[2] = "Yesterday, he saw them."  # rephrased: "them" still aligned to "her" via the anchor "saw"
-    data = write_pair(tmp_path / "d3", {"Good": GOOD, "Worse": worse, "Bad": BAD})
+    data = write_pair(monkeypatch, tmp_path / "d3", {"Good": GOOD, "Worse": worse, "Bad": BAD})
     scorer = LengthScorer()
     report = api.rank("wmt22", "de-en", phenomena=["anaphora"], pronoun_scorer=scorer, data_dir=data,
                       anaphora_mode="swap")

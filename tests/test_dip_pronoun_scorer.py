@@ -172,25 +172,26 @@ def test_offline_agreement_follows_the_antecedent():
 def test_offline_missing_training_data(tmp_path):
     with pytest.raises(InputError, match="WMT21/WMT22 English text"):
         OfflinePronounScorer(data_dir=tmp_path).score([[]], ["he left ."])
+    # hand-made files of a pair the registry does not have (a registered file of other content would be refused)
     refs = tmp_path / "wmt22_general" / "txt" / "references"
     refs.mkdir(parents=True)
-    (refs / "generaltest2022.de-en.ref.A.en").write_text("he left .\n", "utf-8")
+    (refs / "generaltest2022.cs-en.ref.A.en").write_text("he left .\n", "utf-8")
     (tmp_path / "wmt22_general" / "txt" / "system-outputs").mkdir()
-    (tmp_path / "wmt22_general" / "txt" / "system-outputs" / "generaltest2022.de-en.hyp.X.en").write_text("x\n")
-    scorer = OfflinePronounScorer(data_dir=tmp_path, exclude=["de-en"])
-    assert scorer.signature() == "offline-v1[exclude=de-en]"
+    (tmp_path / "wmt22_general" / "txt" / "system-outputs" / "generaltest2022.cs-en.hyp.X.en").write_text("x\n")
+    scorer = OfflinePronounScorer(data_dir=tmp_path, exclude=["cs-en"])
+    assert scorer.signature() == "offline-v1[exclude=cs-en]"
     with pytest.raises(InputError, match="WMT21/WMT22 English text"):  # nothing left after the exclusion
         scorer.score([[]], ["he left ."])
     # system outputs are never training text
     assert [p.name for p in OfflinePronounScorer(data_dir=tmp_path).training_files()] == \
-        ["generaltest2022.de-en.ref.A.en"]
+        ["generaltest2022.cs-en.ref.A.en"]
     assert OfflinePronounScorer(weight=1.0).signature() == "offline-v1[w=1.0]"
 
 
 def test_offline_trains_from_data_dir_and_caches(tmp_path):
     refs = tmp_path / "wmt21_news" / "txt" / "references"
     refs.mkdir(parents=True)
-    (refs / "newstest2021.de-en.ref.A.en").write_text("\n".join(TRAIN_LINES) + "\n", "utf-8")
+    (refs / "newstest2021.cs-en.ref.A.en").write_text("\n".join(TRAIN_LINES) + "\n", "utf-8")  # not registered
     first = OfflinePronounScorer(data_dir=tmp_path).score([["mary came ."]], ["she said that he saw it ."])
     cached = list((tmp_path / "cache" / "dip-offline-lm").rglob("*.json.gz"))
     assert len(cached) == 1

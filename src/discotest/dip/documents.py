@@ -3,6 +3,10 @@
 Lines stay addressed by their 0-based index in the pair's files, so mined items point into the files and
 a new system's output (same line count) is scored by index. Pairs that share a source keep their own
 document order, which is why the pair's own ``.docids`` file is the only grouping used.
+
+Every file is a registry entry, found with ``registry.locate``: held to its pinned sha256 and recorded for the
+signature's ``files:`` field, and a missing one is an error saying where to put it or what to fetch. The doc ids are
+ours (derived from the WMT XML), so they ship with the package (``data/bundled/wmt-docids``).
 """
 
 from __future__ import annotations
@@ -13,11 +17,12 @@ from pathlib import Path
 
 from discotest.data import registry
 from discotest.data.readers import read_lines
-from discotest.data.registry import data_dir as resolve_data_dir
 from discotest.errors import InputError
 from discotest.options import check_int
 
-# --data name -> (folder under the data directory, file prefix)
+# --data name -> (folder under the data directory, file prefix). The pair's files are registry entries (their path,
+# url and sha256 in data/sources.json) named <data>-<pair>-src, -ref-<letter>, -docids (bundled) and -hyp-<system>;
+# the folder and prefix name the text the n-gram LMs train on and the pair a scorer must not train on.
 DATASETS = {"wmt21": ("wmt21_news", "newstest2021"), "wmt22": ("wmt22_general", "generaltest2022")}
 MIN_BLOCK, MAX_BLOCK = 3, 5
 
@@ -65,31 +70,42 @@ def check_pair(data: str, pair: str) -> tuple[str, str]:
     return src, tgt
 
 
+def _entries(data: str, pair: str, part: str) -> dict[str, str]:
+    """Registry names ``<data>-<pair>-<part>-<key>`` by key (references by letter, outputs by system), in name order:
+    the order systems are mined and listed in."""
+    head = f"{data}-{pair}-{part}-"
+    return {name[len(head):]: name for name in sorted(registry.SOURCES) if name.startswith(head)}
+
+
+def _pairs(data: str, with_docids: bool = False) -> list[str]:
+    """The X-en pairs of ``data`` the registry has (with document ids only, if asked)."""
+    pairs = {s.subset for s in registry.SOURCES.values() if s.name == f"{data}-{s.subset}-src"}
+    if with_docids:
+        pairs = {p for p in pairs if f"{data}-{p}-docids" in registry.SOURCES}
+    return sorted(p for p in pairs if p.endswith("-en"))
+
+
 def pair_paths(data: str, pair: str, ref: str = "A", root: str | Path | None = None) -> dict[str, Path]:
-    src, tgt = check_pair(data, pair)
-    folder, prefix = DATASETS[data]
-    base = resolve_data_dir(root) / folder
-    source = base / "txt" / "sources" / f"{prefix}.{pair}.src.{src}"
-    if not source.is_file():
-        known = sorted(p.name.split(".")[1] for p in (base / "txt" / "sources").glob(f"{prefix}.*-en.src.*"))
-        if not known:
-            raise InputError(f"no {data} data found (looked for {source})")
-        raise InputError(f"unknown pair {pair} for {data} (X-en pairs here: {', '.join(known)})")
-    docids = base / "docids" / f"{prefix}.{pair}.docids"
-    if not docids.is_file():
-        raise InputError(f"no document ids for {data} {pair} ({docids} is missing)")
-    reference = base / "txt" / "references" / f"{prefix}.{pair}.ref.{ref}.{tgt}"
-    if not reference.is_file():
-        refs = sorted(p.name.split(".")[3] for p in (base / "txt" / "references").glob(f"{prefix}.{pair}.ref.*"))
+    """Source, doc ids and reference ``ref`` of a pair, located (and checked) through the registry; a pair, doc ids
+    or reference it does not have is one line listing what there is."""
+    check_pair(data, pair)
+    source = f"{data}-{pair}-src"
+    if source not in registry.SOURCES:
+        raise InputError(f"unknown pair {pair} for {data} (X-en pairs: {', '.join(_pairs(data))})")
+    docids = f"{data}-{pair}-docids"
+    if docids not in registry.SOURCES:
+        raise InputError(f"no document ids for {data} {pair} "
+                         f"(pairs with document ids: {', '.join(_pairs(data, with_docids=True))})")
+    refs = _entries(data, pair, "ref")
+    if ref not in refs:
         raise InputError(f"{data} {pair} has no reference {ref!r} (references: {', '.join(refs)})")
-    return {"source": source, "docids": docids, "reference": reference}
+    return {"source": registry.locate(source, root), "docids": registry.locate(docids, root),
+            "reference": registry.locate(refs[ref], root)}
 
 
 def system_paths(data: str, pair: str, root: str | Path | None = None) -> dict[str, Path]:
-    folder, prefix = DATASETS[data]
-    outputs = resolve_data_dir(root) / folder / "txt" / "system-outputs"
-    head = f"{prefix}.{pair}.hyp."
-    return {p.name[len(head):-len(".en")]: p for p in sorted(outputs.glob(f"{head}*.en"))}
+    """System -> its output of the pair, located (and checked) through the registry."""
+    return {system: registry.locate(name, root) for system, name in _entries(data, pair, "hyp").items()}
 
 
 def group_documents(doc_ids: Sequence[str], path: str | Path = "docids") -> list[Document]:
@@ -122,17 +138,18 @@ def load_pair(
     if max_docs is not None:
         check_int(max_docs, "max-docs")
     paths = pair_paths(data, pair, ref, root)
-    available = system_paths(data, pair, root)
+    available = _entries(data, pair, "hyp")
     if systems is not None:
         unknown = [s for s in systems if s not in available]
         if unknown:
             raise InputError(f"{data} {pair} has no system {', '.join(unknown)} (systems: {', '.join(available)})")
         available = {s: available[s] for s in systems}
-    source = read_lines(registry.check_file(paths["source"], root))
+    hyps = {system: registry.locate(name, root) for system, name in available.items()}
+    source = read_lines(paths["source"])
     n = len(source)
 
     def checked(path: Path) -> list[str]:
-        lines = read_lines(registry.check_file(path, root))
+        lines = read_lines(path)
         if len(lines) != n:
             raise InputError(f"{len(lines)} lines, but the source {paths['source'].name} has {n}", path)
         return lines
@@ -143,8 +160,8 @@ def load_pair(
         documents = documents[:max_docs]
     return PairData(
         data=data, pair=pair, ref_name=ref, reference=checked(paths["reference"]), source=source,
-        systems={name: checked(path) for name, path in available.items()}, doc_ids=doc_ids, documents=documents,
-        paths={**paths, **{f"hyp.{name}": p for name, p in available.items()}},
+        systems={name: checked(path) for name, path in hyps.items()}, doc_ids=doc_ids, documents=documents,
+        paths={**paths, **{f"hyp.{name}": p for name, p in hyps.items()}},
     )
 
 
