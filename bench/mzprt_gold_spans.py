@@ -32,9 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from discotest.data import registry  # noqa: E402
 from discotest.data.readers import read_lines  # noqa: E402
-from discotest.phenomena.zero_pronoun import score_azpt  # noqa: E402
+from discotest.phenomena.zero_pronoun import DEFAULT_REACH, score_azpt  # noqa: E402
 from discotest.pipelines.azpt import (  # noqa: E402
-    DEFAULT_REACH,
     REFERENCE,
     Hypotheses,
     azpt_aligner,

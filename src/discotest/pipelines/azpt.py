@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib.metadata import version as package_version
 from pathlib import Path
 
@@ -28,23 +28,14 @@ from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.pronouns import load_zh_en
 from discotest.lang.tokenize import normalise_moses
 from discotest.options import check_int
-from discotest.phenomena.zero_pronoun import (
-    ZPVerdict,
-    candidate_span,
-    match_position,
-    score_azpt,
-    unclaimed_rendering,
-)
+from discotest.phenomena.zero_pronoun import DEFAULT_REACH, ZPVerdict, judge_segment, score_azpt
 from discotest.report.azpt_result import AZPTResult, ComparisonResult, MetricComparison
 from discotest.report.result import Signature
 from discotest.stats import DEFAULT_SEED, accuracy_from_sums, paired_bootstrap, sign_test
 from discotest.suites.mzprt import DOMAINS, VALID_FILES, MZPRTSuite, check_domain, load_mzprt
 from discotest.systems.files import detect_format, read_translations
-from discotest.systems.mzprt_outputs import PublishedOutput, published_systems, read_published
+from discotest.systems.mzprt_outputs import PublishedOutput, ReleasedVerdict, published_systems, read_published
 
-# words beyond the window searched for an unclaimed rendering (our extension, --reach 3 measured +1
-# point recall / +0.4 false positives on the authors' marked references); 0 = the paper's rule only
-DEFAULT_REACH = 0
 EXTRA_TEXT = {
     "none": (),
     "wmt": (("wmt21-zh-en-src", "wmt21-zh-en-ref-A"), ("wmt22-zh-en-src", "wmt22-zh-en-ref-A"),
@@ -301,63 +292,28 @@ def evaluate(
     suite: MZPRTSuite, sources: _Sources, hyps: Hypotheses, segments: list[int], pairs: list[Pair],
     links: Sequence[Links], window: int = 1, reach: int = DEFAULT_REACH,
 ) -> list[ZPVerdict]:
-    """One verdict per ZP of the segments that have a hypothesis (excluded ZPs included, unscored).
-
-    Per sentence, the ZPs matched inside their window come first; the others may then take an
-    unclaimed rendering within ``reach`` words (``unclaimed_rendering``), each word once.
-    """
+    """One verdict per ZP of the segments that have a hypothesis (excluded ZPs included, unscored), judged
+    sentence by sentence (``judge_segment``), a published output's released verdict beside ours."""
     table = load_zh_en()
     released = hyps.published.released_verdicts if hyps.published else {}
     verdicts = []
     for seg_index, (src, hyp), lk in zip(segments, pairs, links):
-        segment = suite.segments[seg_index]
-        pronouns = [k for k, word in enumerate(src) if table.stem(word) is not None]
-        found = {}
-        for zp in segment.zps:
-            at = sources.zp_word[(zp.segment, zp.ordinal)]
-            span = candidate_span(at, lk, len(src), len(hyp), window)
-            expected = sorted(table.expected(zp.pronoun, zp.form)) if zp.scored else []
-            position = match_position(span, hyp, expected) if zp.scored else None
-            found[zp.ordinal] = (at, span, expected, position, "window" if position is not None else None)
-        taken = {position for _, _, _, position, _ in found.values() if position is not None}
-        for zp in segment.zps:
-            at, span, expected, position, how = found[zp.ordinal]
-            if zp.scored and position is None:
-                position = unclaimed_rendering(span, hyp, expected, at, lk, pronouns, reach, taken)
-                if position is not None:
-                    taken.add(position)
-                    found[zp.ordinal] = (at, span, expected, position, "unclaimed")
-        for zp in segment.zps:
-            at, span, expected, position, how = found[zp.ordinal]
-            rel = released.get((zp.segment, zp.ordinal))
-            verdicts.append(
-                ZPVerdict(
-                    segment=zp.segment,
-                    line=zp.line,
-                    ordinal=zp.ordinal,
-                    pronoun=zp.pronoun,
-                    form=zp.form,
-                    stem=table.stem(zp.pronoun),
-                    labelled_source=list(src),
-                    zp_word=at,
-                    hypothesis=list(hyp),
-                    expected=expected,
-                    candidates=[hyp[p].lower() for p in span.positions],
-                    span=list(span.positions),
-                    found_by=span.found_by,
-                    aligned=list(span.aligned),
-                    correct=(position is not None) if zp.scored else None,
-                    matched=hyp[position].lower() if position is not None else None,
-                    matched_at=position,
-                    matched_by=how,
-                    excluded=None if zp.scored else ("UN" if zp.form == "UN" else "no-form"),
-                    released_correct=rel.correct if rel else None,
-                    released_target=rel.target if rel else None,
-                    released_target_position=rel.target_position if rel else None,
-                    released_reference_word=rel.reference_word if rel else None,
-                )
-            )
+        zps = [(zp, sources.zp_word[(zp.segment, zp.ordinal)]) for zp in suite.segments[seg_index].zps]
+        for verdict in judge_segment(src, hyp, lk, zps, table, window, reach):
+            verdicts.append(_beside_released(verdict, released.get((verdict.segment, verdict.ordinal))))
     return verdicts
+
+
+def _beside_released(verdict: ZPVerdict, released: ReleasedVerdict | None) -> ZPVerdict:
+    if released is None:
+        return verdict
+    return replace(
+        verdict,
+        released_correct=released.correct,
+        released_target=released.target,
+        released_target_position=released.target_position,
+        released_reference_word=released.reference_word,
+    )
 
 
 def _bleu_texts(result: AZPTResult, suite: MZPRTSuite, segments: Sequence[int]) -> tuple[list[str], list[str]]:
