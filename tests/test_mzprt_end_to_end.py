@@ -10,7 +10,8 @@ import json
 
 import pytest
 
-from discotest.pipelines.azpt import compare_results, run_mzprt
+from discotest.pipelines.azpt import run_mzprt
+from discotest.pipelines.azpt_compare import compare_results
 from discotest.report.azpt import rank_agreement, render_azpt_json, render_azpt_table, write_azpt_details
 from discotest.suites.mzprt import load_mzprt
 

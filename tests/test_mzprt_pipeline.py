@@ -10,7 +10,8 @@ import pytest
 from discotest.data import registry
 from discotest.errors import InputError
 from discotest.lang.align.base import WordAligner
-from discotest.pipelines.azpt import compare_mzprt, english_words, run_mzprt
+from discotest.pipelines.azpt import run_mzprt
+from discotest.pipelines.azpt_compare import compare_mzprt
 from discotest.report.azpt import (
     rank_agreement,
     render_azpt_json,
@@ -19,6 +20,7 @@ from discotest.report.azpt import (
     write_azpt_details,
 )
 from discotest.suites.mzprt import DOMAINS
+from discotest.systems.mzprt_hypotheses import english_words
 
 LEXICON = {
     "我": "i", "你": "you", "他": "he", "它": "it", "觉得": "think", "很": "very", "好": "good", "喜欢": "like",

@@ -12,8 +12,8 @@ def run_mzprt(*args, **kwargs):
 
 
 def compare_mzprt(*args, **kwargs):
-    """Two hypothesis files on one mZPRT domain with significance tests (``discotest.pipelines.azpt``)."""
-    from discotest.pipelines.azpt import compare_mzprt as _compare_mzprt
+    """Two hypothesis files on one mZPRT domain with significance tests (``discotest.pipelines.azpt_compare``)."""
+    from discotest.pipelines.azpt_compare import compare_mzprt as _compare_mzprt
 
     return _compare_mzprt(*args, **kwargs)
 

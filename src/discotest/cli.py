@@ -429,7 +429,8 @@ def _cmd_run_mzprt(args: argparse.Namespace) -> int:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from discotest.pipelines.azpt import compare_mzprt, compare_results, run_mzprt
+    from discotest.pipelines.azpt import run_mzprt
+    from discotest.pipelines.azpt_compare import compare_mzprt, compare_results
     from discotest.report.azpt import render_comparison
     from discotest.suites.mzprt import load_mzprt
 
