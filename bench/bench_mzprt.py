@@ -20,7 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from discotest import cache  # noqa: E402
-from discotest.pipelines.azpt import azpt_aligner, build_corpus, run_mzprt  # noqa: E402
+from discotest.pipelines.azpt import run_mzprt  # noqa: E402
+from discotest.pipelines.azpt_corpus import azpt_aligner, build_corpus  # noqa: E402
 
 
 def _aligned(corpus):

@@ -32,18 +32,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from discotest.data import registry  # noqa: E402
 from discotest.data.readers import read_lines  # noqa: E402
-from discotest.phenomena.zero_pronoun import score_azpt  # noqa: E402
-from discotest.pipelines.azpt import (  # noqa: E402
-    DEFAULT_REACH,
-    REFERENCE,
-    Hypotheses,
-    azpt_aligner,
-    build_corpus,
-    english_words,
-    evaluate,
-    reference_hypotheses,
-)
+from discotest.phenomena.zero_pronoun import DEFAULT_REACH, score_azpt  # noqa: E402
+from discotest.pipelines.azpt import evaluate  # noqa: E402
+from discotest.pipelines.azpt_corpus import azpt_aligner, build_corpus  # noqa: E402
 from discotest.suites.mzprt import DOMAINS  # noqa: E402
+from discotest.systems.mzprt_hypotheses import REFERENCE, Hypotheses, english_words, reference_hypotheses  # noqa: E402
 
 _MARK = re.compile(r"^<(.*)>$")
 
@@ -153,7 +146,7 @@ def main() -> None:
 
 
 def _verdicts(corpus, domain, hyps, key, window, reach):
-    segments, pairs = hyps.pairs(corpus.sources[domain])
+    segments, pairs = hyps.pairs(corpus.sources[domain].words)
     by_segment = corpus.links_of(key)
     return evaluate(corpus.suites[domain], corpus.sources[domain], hyps, segments, pairs,
                     [by_segment[i] for i in segments], window, reach)

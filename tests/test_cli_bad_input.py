@@ -129,11 +129,11 @@ def test_python_api_checks_numbers_too(tmp_path, shared_data):
     from discotest.validate import sample
 
     calls = [
-        (lambda: discotest.run_many("winomt", ["de"], ["google"], jobs=0), "--jobs"),
-        (lambda: discotest.run_mzprt(["QA"], inputs=["x"], window=-1), "--window"),
-        (lambda: discotest.run_mzprt(["QA"], inputs=["x"], reach=1.5), "--reach must be a whole number"),
-        (lambda: discotest.compare_mzprt("QA", "a", "b", n_bootstrap=0), "--bootstrap"),
-        (lambda: discotest.compare_mzprt("QA", "a", "b", seed=-1), "--seed"),
+        (lambda: discotest.run("winomt", lang="de", system="google", jobs=0), "--jobs"),
+        (lambda: discotest.run("mzprt", domain="QA", input="x", window=-1), "--window"),
+        (lambda: discotest.run("mzprt", domain="QA", input="x", reach=1.5), "--reach must be a whole number"),
+        (lambda: discotest.compare("mzprt", domain="QA", input=["a", "b"], bootstrap=0), "--bootstrap"),
+        (lambda: discotest.compare("mzprt", domain="QA", input=["a", "b"], seed=-1), "--seed"),
         (lambda: dip_api.rank("wmt22", "de-en", n_bootstrap=10**9), "--bootstrap"),
         (lambda: dip_api.mine("wmt22", "de-en", tmp_path / "t", max_docs=-3), "--max-docs"),
         (lambda: sample([], n=0), "-n"),

@@ -15,7 +15,6 @@ import pytest
 
 from discotest.cli import main
 from discotest.errors import InputError
-from discotest.pipelines.azpt import read_input
 from discotest.pipelines.gender import Bitext
 from discotest.pipelines.winox import run_winox
 from discotest.suites.bug import load_bug
@@ -25,6 +24,7 @@ from discotest.suites.winomt import load_winomt
 from discotest.suites.winox import read_winox
 from discotest.systems.ctxpro_translations import read_ctxpro_translations
 from discotest.systems.files import read_translations
+from discotest.systems.mzprt_hypotheses import read_input
 
 WINOX = Path(__file__).parent / "fixtures" / "winox"
 

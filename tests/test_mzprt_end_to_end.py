@@ -10,9 +10,10 @@ import json
 
 import pytest
 
-from discotest.pipelines.azpt import compare_results, run_mzprt
-from discotest.report.azpt import rank_agreement, render_azpt_json, render_azpt_table, write_azpt_details
-from discotest.suites.mzprt import load_mzprt
+import discotest
+from discotest.pipelines.azpt import run_mzprt
+from discotest.report.azpt import rank_agreement, rank_agreement_json, render_azpt_table
+from discotest.report.emit import Report, write_jsonl
 
 pytestmark = pytest.mark.slow
 
@@ -70,10 +71,10 @@ def test_orderings_agree_with_the_released_ones(ms_results):
 def test_table_json_and_details(ms_results, tmp_path):
     table = render_azpt_table(ms_results)
     assert table.count("\nMS ") == 12 and "Kendall" in table and "BLEU: nrefs:1|case:lc" in table
-    payload = json.loads(render_azpt_json(ms_results))
-    assert len(payload["results"]) == 12 and payload["kendall_tau"]["MS"]["systems"] == 12
+    payload = Report("t", ms_results, aggregates={"kendall_tau": rank_agreement_json(ms_results)}).to_json()
+    assert len(payload["results"]) == 12 and payload["aggregates"]["kendall_tau"]["MS"]["systems"] == 12
     details = tmp_path / "ms.jsonl"
-    write_azpt_details(details, ms_results[:2])
+    write_jsonl(details, Report("t", ms_results[:2]).detail_rows())
     rows = [json.loads(line) for line in details.read_text(encoding="utf-8").splitlines()]
     assert len(rows) == 2 * (449 + 8 + 9)
     scored = [r for r in rows if r["correct"] is not None]
@@ -82,9 +83,9 @@ def test_table_json_and_details(ms_results, tmp_path):
 
 
 def test_significance_between_two_published_systems(shared_data):
-    base, zpr = run_mzprt(["QA"], ["base_tgt", "zpr_tgt"], data_dir=shared_data)
-    comparison = compare_results(base, zpr, load_mzprt("QA", shared_data), n_bootstrap=300, seed=5)
-    azpt, bleu = comparison.metrics
+    report = discotest.compare("mzprt", domain="QA", system=["base_tgt", "zpr_tgt"], data_dir=shared_data,
+                               bootstrap=300, seed=5, quiet=True)
+    azpt, bleu = report.comparisons[0].metrics
     assert azpt.n == 732 and azpt.score_b - azpt.score_a > 15  # ZPR+ restores pronouns: much better AZPT
     assert azpt.sign.p_value < 1e-6 and azpt.bootstrap.p_value < 0.01
     assert bleu.n == 515 and 0 <= bleu.sign.p_value <= 1 and 0 < bleu.bootstrap.p_value <= 1

@@ -7,18 +7,15 @@ import json
 
 import pytest
 
+import discotest
 from discotest.data import registry
 from discotest.errors import InputError
 from discotest.lang.align.base import WordAligner
-from discotest.pipelines.azpt import compare_mzprt, english_words, run_mzprt
-from discotest.report.azpt import (
-    rank_agreement,
-    render_azpt_json,
-    render_azpt_table,
-    render_comparison,
-    write_azpt_details,
-)
+from discotest.pipelines.azpt import run_mzprt
+from discotest.report.azpt import rank_agreement, rank_agreement_json, render_azpt_table
+from discotest.report.emit import Report, write_jsonl
 from discotest.suites.mzprt import DOMAINS
+from discotest.systems.mzprt_hypotheses import english_words
 
 LEXICON = {
     "我": "i", "你": "you", "他": "he", "它": "it", "觉得": "think", "很": "very", "好": "good", "喜欢": "like",
@@ -162,17 +159,19 @@ def test_bleu_and_the_reference_as_a_system(tiny, tmp_path):
 
 
 def test_compare_two_inputs(tiny, tmp_path):
-    comparison = compare_mzprt("QA", _hyp(tmp_path, "good.en", GOOD), _hyp(tmp_path, "dropped.en", DROPPED),
-                               data_dir=tiny, extra="none", aligner=DictionaryAligner(), n_bootstrap=200, seed=1)
+    report = discotest.compare("mzprt", domain="QA", input=[_hyp(tmp_path, "good.en", GOOD),
+                               _hyp(tmp_path, "dropped.en", DROPPED)], data_dir=tiny, align_extra="none",
+                               aligner=DictionaryAligner(), bootstrap=200, seed=1, quiet=True)
+    (comparison,) = report.comparisons
     azpt, bleu = comparison.metrics
     assert (azpt.metric, azpt.n, azpt.score_a, azpt.score_b) == ("AZPT", 3, 100.0, pytest.approx(100 / 3))
     assert (azpt.sign.wins_a, azpt.sign.wins_b, azpt.sign.ties) == (2, 0, 1)
     assert azpt.sign.p_value == pytest.approx(0.5)  # 2 of 2 untied pairs: 2 · (1/2)^2
     assert bleu.metric == "BLEU" and bleu.n == 4 and bleu.score_a > bleu.score_b
     assert 0 < azpt.bootstrap.p_value <= 1 and azpt.bootstrap.seed == 1
-    text = render_comparison(comparison)
+    text = report.render("text")
     assert "A = good.en, B = dropped.en" in text and "AZPT" in text and "BLEU" in text
-    assert json.loads(json.dumps(comparison.to_json()))["metrics"][0]["sign_test"]["p"] == pytest.approx(0.5)
+    assert json.loads(report.render("json"))["comparisons"][0]["metrics"][0]["sign_test"]["p"] == pytest.approx(0.5)
 
 
 def test_renderers(tiny, tmp_path):
@@ -181,10 +180,12 @@ def test_renderers(tiny, tmp_path):
     table = render_azpt_table(results)
     assert "good.en" in table and "+10.0" in table and "Kendall" in table
     assert rank_agreement(results)["QA"] == (pytest.approx(1.0), 2)
-    payload = json.loads(render_azpt_json(results))
-    assert payload["results"][1]["azpt"] == pytest.approx(33.33) and payload["kendall_tau"]["QA"]["tau"] == 1.0
+    report = Report("t", results, aggregates={"kendall_tau": rank_agreement_json(results)}, text=render_azpt_table)
+    payload = json.loads(report.render("json"))
+    assert payload["results"][1]["headline"]["value"] == pytest.approx(33.3333)
+    assert payload["aggregates"]["kendall_tau"]["QA"]["tau"] == 1.0
     details = tmp_path / "zps.jsonl"
-    write_azpt_details(details, results)
+    write_jsonl(details, report.detail_rows())
     rows = [json.loads(line) for line in details.read_text(encoding="utf-8").splitlines()]
     assert len(rows) == 8  # 4 ZPs (one _UN) × 2 systems
     assert {"domain", "system", "segment", "line", "pronoun", "form", "expected", "candidates", "correct",
@@ -246,7 +247,7 @@ def test_bad_requests(tiny, tmp_path):
     with pytest.raises(InputError, match="unknown extra alignment text"):
         run_mzprt(["QA"], inputs=[hyp], data_dir=tiny, extra="lots", aligner=DictionaryAligner())
     with pytest.raises(InputError, match="compare needs one --domain"):
-        compare_mzprt("all", hyp, hyp, data_dir=tiny)
+        discotest.compare("mzprt", domain="all", input=[hyp, hyp], data_dir=tiny)
 
 
 def test_a_published_system_whose_file_is_missing(tiny):

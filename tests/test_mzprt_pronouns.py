@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from discotest.lang.pronouns import FORMS, load_zh_en
-from discotest.phenomena.zero_pronoun import candidate_span, judge
+from discotest.phenomena.zero_pronoun import judge_segment
+from discotest.suites.mzprt import ZeroPronoun
 
 PERSONAL = {
     # stem: (S, O, Pa, P, R)
@@ -49,12 +50,16 @@ def test_every_row_through_the_scorer(stem, form):
     right = sorted(EXPECTED[(stem, form)])[0]
     src = ["说", stem, "来"]
     links = {(0, 0), (1, 1), (2, 2)}
-    span = candidate_span(1, links, len(src), 3, window=0)
-    assert judge(span, ["said", right, "come"], table.expected(stem, form))[0]
+    zps = [(ZeroPronoun(0, 1, 0, stem, form, 1, 1 + len(stem)), 1)]
+
+    def correct(hyp: list[str]) -> bool | None:
+        return judge_segment(src, hyp, links, zps, table, window=0)[0].correct
+
+    assert correct(["said", right, "come"])
     # wrong: the same pronoun in another form (I for me), else another pronoun
     others = set().union(*(words for (s, _), words in EXPECTED.items() if s == stem)) - EXPECTED[(stem, form)]
     wrong = sorted(others)[0] if others else next(w for w in ("he", "that") if w not in EXPECTED[(stem, form)])
-    assert not judge(span, ["said", wrong, "come"], table.expected(stem, form))[0]
+    assert correct(["said", wrong, "come"]) is False
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,12 @@ from discotest.phenomena.zero_pronoun import (
     Span,
     ZPVerdict,
     candidate_span,
-    judge,
+    judge_segment,
     match_position,
     score_azpt,
     unclaimed_rendering,
 )
+from discotest.suites.mzprt import ZeroPronoun
 
 # 0:我 1:觉得 2:它 3:很 4:好   /   0:i 1:think 2:it 3:is 4:very 5:good
 SRC = ["我", "觉得", "它", "很", "好"]
@@ -21,47 +22,49 @@ HYP = ["i", "think", "it", "is", "very", "good"]
 MONOTONE = {(0, 0), (1, 1), (2, 2), (3, 4), (4, 5)}
 
 
-def verdict(src, hyp, links, zp, written, form, window=1):
-    span = candidate_span(zp, links, len(src), len(hyp), window)
-    return span, judge(span, hyp, load_zh_en().expected(written, form))
+def _zp(written, form, ordinal=0):
+    return ZeroPronoun(segment=0, line=1, ordinal=ordinal, pronoun=written, form=form, start=0, end=len(written))
+
+
+def verdict(src, hyp, links, zp, written, form, window=1, reach=0) -> ZPVerdict:
+    """The verdict on one ZP at source position ``zp``, the only ZP of its sentence."""
+    return judge_segment(src, hyp, links, [(_zp(written, form), zp)], load_zh_en(), window, reach)[0]
 
 
 def test_aligned_zp_with_its_window():
-    span, (correct, words, matched) = verdict(SRC, HYP, MONOTONE, 2, "它", "S")
-    assert span.found_by == "aligned" and span.aligned == (2,)
-    assert span.positions == (1, 2, 3) and words == ["think", "it", "is"]
-    assert correct and matched == "it"
+    v = verdict(SRC, HYP, MONOTONE, 2, "它", "S")
+    assert v.found_by == "aligned" and v.aligned == [2]
+    assert v.span == [1, 2, 3] and v.candidates == ["think", "it", "is"]
+    assert v.correct and v.matched == "it" and v.matched_at == 2 and v.matched_by == "window"
+    assert (v.expected, v.stem, v.zp_word, v.labelled_source, v.hypothesis) == (["it"], "它", 2, SRC, HYP)
 
 
 def test_window_zero_is_the_aligned_word_only():
     links = MONOTONE - {(2, 2)} | {(2, 3)}  # the ZP aligned one word off
-    assert verdict(SRC, HYP, links, 2, "它", "S", window=0)[1][0] is False
-    assert verdict(SRC, HYP, links, 2, "它", "S", window=1)[1][0] is True
+    assert verdict(SRC, HYP, links, 2, "它", "S", window=0).correct is False
+    assert verdict(SRC, HYP, links, 2, "它", "S", window=1).correct is True
 
 
 def test_wider_window():
-    span, _ = verdict(SRC, HYP, MONOTONE, 2, "它", "S", window=2)
-    assert span.positions == (0, 1, 2, 3, 4)
+    assert verdict(SRC, HYP, MONOTONE, 2, "它", "S", window=2).span == [0, 1, 2, 3, 4]
 
 
 def test_several_aligned_words_each_get_a_window_not_one_long_span():
     hyp = ["i", "think", "so", "and", "and", "and", "and", "he", "is", "good"]
-    span = candidate_span(2, {(2, 1), (2, 9)}, 5, len(hyp), 1)
-    assert span.positions == (0, 1, 2, 8, 9)
-    assert not judge(span, hyp, {"he"})[0]  # "he" at 7 lies between, not beside, the aligned words
+    v = verdict(SRC, hyp, {(2, 1), (2, 9)}, 2, "他", "S")
+    assert v.span == [0, 1, 2, 8, 9]
+    assert v.correct is False  # "he" at 7 lies between, not beside, the aligned words
 
 
 def test_unaligned_zp_between_aligned_neighbours():
     # 0:我 1:觉得 2:它(ZP, unaligned) 3:很 4:好  ->  i think it is very good
     links = MONOTONE - {(2, 2)}
-    span, (correct, words, _) = verdict(SRC, HYP, links, 2, "它", "S")
-    assert span.found_by == "neighbours" and span.neighbours == (1, 3)
-    assert span.positions == (1, 2, 3, 4)  # from 觉得's word to 很's word, both included at window 1
-    assert correct and words == ["think", "it", "is", "very"]
-    span0, _ = verdict(SRC, HYP, links, 2, "它", "S", window=0)
-    assert span0.positions == (2, 3)  # strictly between
-    span2, _ = verdict(SRC, HYP, links, 2, "它", "S", window=2)
-    assert span2.positions == (0, 1, 2, 3, 4, 5)
+    v = verdict(SRC, HYP, links, 2, "它", "S")
+    assert v.found_by == "neighbours" and candidate_span(2, links, len(SRC), len(HYP)).neighbours == (1, 3)
+    assert v.span == [1, 2, 3, 4]  # from 觉得's word to 很's word, both included at window 1
+    assert v.correct and v.candidates == ["think", "it", "is", "very"]
+    assert verdict(SRC, HYP, links, 2, "它", "S", window=0).span == [2, 3]  # strictly between
+    assert verdict(SRC, HYP, links, 2, "它", "S", window=2).span == [0, 1, 2, 3, 4, 5]
 
 
 def test_unaligned_zp_whose_neighbours_cross():
@@ -74,9 +77,9 @@ def test_dropped_pronoun_is_wrong_even_if_a_pronoun_comes_later():
     src = ["我", "觉得", "很", "好", "，", "他", "说"]
     hyp = ["think", "very", "good", ",", "he", "says", ",", "i", "agree"]
     links = {(1, 0), (2, 1), (3, 2), (4, 3), (5, 4), (6, 5)}
-    span, (correct, _, _) = verdict(src, hyp, links, 0, "我", "S")
-    assert span.found_by == "right-neighbour" and span.positions == (0, 1)
-    assert not correct  # the original's span ran to the end of the sentence and found "i"
+    v = verdict(src, hyp, links, 0, "我", "S")
+    assert v.found_by == "right-neighbour" and v.span == [0, 1]
+    assert v.correct is False  # the original's span ran to the end of the sentence and found "i"
 
 
 def test_zp_after_everything_aligned_is_bounded_too():
@@ -88,15 +91,15 @@ def test_zp_after_everything_aligned_is_bounded_too():
 
 def test_subject_after_the_verb_in_a_question():
     # 它(ZP) 是 丝 -> "is it silk": the only aligned neighbour is the verb; the pronoun follows it
-    span, (correct, _, _) = verdict(["它", "是", "丝"], ["is", "it", "silk"], {(1, 0), (2, 2)}, 0, "它", "S")
-    assert span.found_by == "right-neighbour" and correct
+    v = verdict(["它", "是", "丝"], ["is", "it", "silk"], {(1, 0), (2, 2)}, 0, "它", "S")
+    assert v.found_by == "right-neighbour" and v.correct
     span0 = candidate_span(0, {(1, 0), (2, 2)}, 3, 3, 0)
     assert span0.positions == ()
 
 
 def test_nothing_aligned():
-    span, (correct, words, _) = verdict(["它", "好"], ["fine"], set(), 0, "它", "S")
-    assert span.found_by == "none" and not correct and words == []
+    v = verdict(["它", "好"], ["fine"], set(), 0, "它", "S")
+    assert v.found_by == "none" and v.correct is False and v.candidates == []
     assert candidate_span(0, set(), 1, 0, 1).positions == ()  # empty hypothesis
 
 
@@ -109,8 +112,17 @@ def test_links_outside_the_hypothesis_are_ignored_and_bad_window():
 def test_form_decides():
     src, hyp = ["看", "我的", "书"], ["look", "at", "mine"]
     links = {(0, 0), (1, 2)}
-    assert not verdict(src, hyp, links, 1, "我的", "Pa", window=0)[1][0]
-    assert verdict(src, hyp, links, 1, "我的", "P", window=0)[1][0]
+    assert verdict(src, hyp, links, 1, "我的", "Pa", window=0).correct is False
+    assert verdict(src, hyp, links, 1, "我的", "P", window=0).correct is True
+
+
+def test_un_and_formless_zps_are_judged_but_not_scored():
+    zps = [(_zp("我", "UN", 0), 0), (_zp("它", None, 1), 2)]
+    verdicts = judge_segment(SRC, HYP, MONOTONE, zps, load_zh_en())
+    assert [(v.ordinal, v.correct, v.excluded, v.expected, v.matched) for v in verdicts] == [
+        (0, None, "UN", [], None), (1, None, "no-form", [], None)
+    ]
+    assert [v.span for v in verdicts] == [[0, 1], [1, 2, 3]]  # the evidence is still there
 
 
 def _v(form, correct, pronoun="我", excluded=None, found_by="aligned", matched_by=None):
@@ -150,7 +162,9 @@ YEAR_LINKS = {(0, 0), (1, 1), (2, 3), (3, 5)}
 
 def test_an_unclaimed_pronoun_just_outside_the_window_is_credited():
     span = candidate_span(0, YEAR_LINKS, 4, 6, 1)
-    assert span.positions == (0, 1) and not judge(span, YEAR_HYP, {"he"})[0]
+    assert span.positions == (0, 1) and verdict(YEAR_SRC, YEAR_HYP, YEAR_LINKS, 0, "他", "S").correct is False
+    v = verdict(YEAR_SRC, YEAR_HYP, YEAR_LINKS, 0, "他", "S", reach=3)
+    assert (v.correct, v.matched, v.matched_at, v.matched_by) == (True, "he", 3, "unclaimed")
     assert unclaimed_rendering(span, YEAR_HYP, {"he"}, 0, YEAR_LINKS, [0], reach=3) == 3
     assert unclaimed_rendering(span, YEAR_HYP, {"he"}, 0, YEAR_LINKS, [0], reach=1) is None  # too far
     assert unclaimed_rendering(span, YEAR_HYP, {"he"}, 0, YEAR_LINKS, [0], reach=0) is None  # rule off
@@ -172,6 +186,21 @@ def test_a_word_taken_by_another_zp_is_not_reused_and_the_nearest_wins():
     assert unclaimed_rendering(span, hyp, {"he"}, 0, YEAR_LINKS, [0], reach=5) == 3
     assert unclaimed_rendering(span, hyp, {"he"}, 0, YEAR_LINKS, [0], reach=5, taken={3}) == 5
     assert unclaimed_rendering(Span((), "none"), hyp, {"he"}, 0, set(), [0], reach=5) is None
+
+
+def test_a_word_another_zp_matched_in_its_window_is_not_rescued_by_an_earlier_zp():
+    # <他>_S 2007 年 入选 ， <他>_S 走 -> "in 2007 , he was selected and left": the second ZP is aligned to
+    # "was", its window holds "he"; the first ZP, judged first, could reach that "he" only as unclaimed
+    src = ["他", "2007", "年", "入选", "，", "他", "走"]
+    hyp = ["in", "2007", ",", "he", "was", "selected", "and", "left"]
+    links = {(0, 0), (1, 1), (3, 5), (5, 4), (6, 7)}
+    first, second = (_zp("他", "S", 0), 0), (_zp("他", "S", 1), 5)
+    alone = judge_segment(src, hyp, links, [first], load_zh_en(), reach=3)
+    assert [(v.matched_at, v.matched_by) for v in alone] == [(3, "unclaimed")]
+    both = judge_segment(src, hyp, links, [first, second], load_zh_en(), reach=3)
+    assert [(v.ordinal, v.correct, v.matched_at, v.matched_by) for v in both] == [
+        (0, False, None, None), (1, True, 3, "window")
+    ]
 
 
 def test_match_position():

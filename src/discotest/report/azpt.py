@@ -18,6 +18,7 @@ class AZPTResult(Result):
 
     family: ClassVar[str] = "azpt"
     suite: ClassVar[str] = "mzprt"
+    lang: ClassVar[str] = "zh-en"
     domain: str
     system: str
     scores: AZPTScores

@@ -1,0 +1,185 @@
+"""The alignment corpus of AZPT: segmented ZP-labelled sources and the text the aligner trains on.
+
+The aligner trains on a fixed background corpus — every domain's ZP-labelled source with its reference,
+the two validation sets, every published output present in the data directory, and (``extra="wmt"``) the
+WMT21/22 zh–en test sources with their references. One alignment of the background serves every published
+system and the references, whichever domains or systems are asked for. Each input file is aligned with the
+background plus itself alone, so its score never depends on which other files share the command
+(``run`` and ``compare`` give the same AZPT for the same file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from discotest.data import registry
+from discotest.data.readers import read_lines
+from discotest.errors import InputError
+from discotest.lang import segment_zh
+from discotest.lang.align import DEFAULT_ALIGNER, align_cached, make_aligner
+from discotest.lang.align.base import Links, Pair, WordAligner
+from discotest.suites.mzprt import DOMAINS, VALID_FILES, MZPRTSuite, load_mzprt
+from discotest.systems.mzprt_hypotheses import (
+    REFERENCE,
+    Hypotheses,
+    english_words,
+    published_hypotheses,
+    reference_hypotheses,
+)
+from discotest.systems.mzprt_outputs import published_systems
+
+EXTRA_TEXT = {
+    "none": (),
+    "wmt": (("wmt21-zh-en-src", "wmt21-zh-en-ref-A"), ("wmt22-zh-en-src", "wmt22-zh-en-ref-A"),
+            ("wmt22-zh-en-src", "wmt22-zh-en-ref-B")),
+}
+
+
+def azpt_aligner(name: str = "default") -> WordAligner:
+    """The aligner AZPT uses: ``default`` is the package default (seeded Thot eflomal, two samplers, which found more
+    of the marked ZP translations in the references than one: bench/mzprt_gold_spans.py); any other name as
+    ``make_aligner`` gives it."""
+    return make_aligner(DEFAULT_ALIGNER if name == "default" else name)
+
+
+@dataclass
+class SegmentedSource:
+    """Segmented ZP-labelled source of a domain: words per segment and each ZP's word position."""
+
+    words: list[list[str]]
+    zp_word: dict[tuple[int, int], int]  # (segment, ordinal) -> word position
+
+
+def _segment_suite(suite: MZPRTSuite, use_cache: bool) -> SegmentedSource:
+    rows = segment_zh.segment_cached(
+        [s.labelled for s in suite.segments], [[(zp.start, zp.end) for zp in s.zps] for s in suite.segments], use_cache
+    )
+    zp_word = {
+        (zp.segment, zp.ordinal): at
+        for seg, (_, positions) in zip(suite.segments, rows)
+        for zp, at in zip(seg.zps, positions)
+    }
+    return SegmentedSource([words for words, _ in rows], zp_word)
+
+
+def _extra_pairs(extra: str, root: str | None, use_cache: bool) -> tuple[list[Pair], list[str]]:
+    if extra not in EXTRA_TEXT:
+        raise InputError(f"unknown extra alignment text {extra!r}; choose from {', '.join(EXTRA_TEXT)}")
+    pairs: list[Pair] = []
+    used = []
+    for src_name, ref_name in EXTRA_TEXT[extra]:
+        src_path, ref_path = registry.locate(src_name, root), registry.locate(ref_name, root)
+        src, ref = read_lines(src_path), read_lines(ref_path)
+        if len(src) != len(ref):
+            raise InputError(f"{len(ref)} lines, but {src_path.name} has {len(src)}", ref_path)
+        rows = segment_zh.segment_cached(src, None, use_cache)
+        pairs.extend((tuple(words), tuple(english_words(r))) for (words, _), r in zip(rows, ref))
+        used.append(ref_name)
+    return pairs, used
+
+
+def _present_published(root: str | None) -> list[tuple[str, str]]:
+    present = []
+    for domain in DOMAINS:
+        for system in published_systems(domain):
+            try:
+                registry.locate(f"mzprt-{domain}-{system}-tagged", root)
+            except registry.MissingDataError:  # absent; a modified file is an error, not skipped
+                continue
+            present.append((domain, system))
+    return present
+
+
+def _has_source(domain: str, root: str | None) -> bool:
+    try:
+        registry.locate(f"mzprt-{domain}-zh", root)
+        registry.locate(f"mzprt-{domain}-en", root)
+    except registry.MissingDataError:
+        return False
+    return True
+
+
+@dataclass
+class Corpus:
+    """The background corpus of one run (suites, segmented sources, blocks) and the links of each evaluated block.
+
+    Links are computed on first use: the background in one alignment run, each input in a run of its own over the
+    background plus that input (``links_of``)."""
+
+    suites: dict[str, MZPRTSuite]
+    sources: dict[str, SegmentedSource]
+    blocks: dict[tuple[str, str], int]  # (domain, system) -> background block number
+    pairs: list[list[Pair]]
+    segments: list[list[int]]  # the segment of each pair of each block (empty for the extra text)
+    inputs: list[tuple[list[int], list[Pair]]]  # (segments, pairs) of input k
+    aligner: WordAligner
+    text: str  # what the background is, for the signature
+    use_cache: bool = True
+    _background: list[list[Links]] | None = field(default=None, repr=False)
+
+    def _split(self, flat: list[Links]) -> list[list[Links]]:
+        out, at = [], 0
+        for block in self.pairs:
+            out.append(flat[at : at + len(block)])
+            at += len(block)
+        return out
+
+    def links_of(self, key: tuple[str, str]) -> dict[int, Links]:
+        """Segment -> links for one background block or one input (``("input", k)``)."""
+        background = [pair for block in self.pairs for pair in block]
+        if key[0] == "input":
+            segments, pairs = self.inputs[int(key[1])]
+            flat = align_cached(self.aligner, background + pairs, self.use_cache)
+            return dict(zip(segments, flat[len(background) :]))
+        if self._background is None:
+            self._background = self._split(align_cached(self.aligner, background, self.use_cache))
+        block = self.blocks[key]
+        return dict(zip(self.segments[block], self._background[block]))
+
+    def description(self, key: tuple[str, str]) -> str:
+        """What the aligner trained on for ``key``: the background, plus the input itself for an input."""
+        size = sum(len(block) for block in self.pairs)
+        if key[0] == "input":
+            return f"{self.text}+input:{size + len(self.inputs[int(key[1])][1])}"
+        return f"{self.text}:{size}"
+
+
+def build_corpus(
+    aligner: WordAligner,
+    root: str | None = None,
+    extra: str = "wmt",
+    domains: Sequence[str] = (),
+    published: Sequence[Hypotheses] = (),
+    inputs: Sequence[Hypotheses] = (),
+    use_cache: bool = True,
+) -> Corpus:
+    """The fixed background (every domain's labelled source with its reference — these blocks are also the
+    ``reference`` system — the validation sets, the published outputs present, the extra text) and the
+    ``inputs``. ``domains`` adds suites that must be loaded (a validation set asked for); ``published`` passes
+    outputs already read, so they are not read twice. Nothing is aligned until ``Corpus.links_of``."""
+    names = [d for d in (*DOMAINS, *VALID_FILES) if d in DOMAINS or d in domains or _has_source(d, root)]
+    suites = {d: load_mzprt(d, root) for d in names}
+    sources = {d: _segment_suite(s, use_cache) for d, s in suites.items()}
+    block_pairs: list[list[Pair]] = []
+    block_segments: list[list[int]] = []
+    blocks: dict[tuple[str, str], int] = {}
+
+    def add(key: tuple[str, str], hyps: Hypotheses) -> None:
+        segments, pairs = hyps.pairs(sources[hyps.domain].words)
+        blocks[key] = len(block_pairs)
+        block_pairs.append(pairs)
+        block_segments.append(segments)
+
+    for d, suite in suites.items():
+        add((d, REFERENCE), reference_hypotheses(suite, zp_only=False))
+    extra_pairs, extra_used = _extra_pairs(extra, root, use_cache)
+    block_pairs.append(extra_pairs)
+    block_segments.append([])
+    given = {(h.domain, h.system): h for h in published}
+    present = _present_published(root)
+    for d, system in present:
+        add((d, system), given.get((d, system)) or published_hypotheses(d, system, suites[d], root))
+    typed_inputs = [hyps.pairs(sources[hyps.domain].words) for hyps in inputs]
+    text = "+".join(["mzprt-refs", *(["published"] if present else []), *extra_used])
+    return Corpus(suites, sources, blocks, block_pairs, block_segments, typed_inputs, aligner, text, use_cache)
