@@ -23,3 +23,28 @@ def assert_one_line_error(code: int, err: str, *fragments: str) -> None:
     assert lines[0].startswith("discotest: error: ")
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
+
+
+def results_of(text: str) -> list[dict]:
+    """The results of a ``--format json`` report (the one schema: ``{"discotest", "results": [...], …}``)."""
+    import json
+
+    return json.loads(text)["results"]
+
+
+def one_result(text: str) -> dict:
+    """The only result of a ``--format json`` report."""
+    (result,) = results_of(text)
+    return result
+
+
+def valid_report(report: str | dict) -> dict:
+    """A ``--format json`` report (text or parsed), checked against the one schema (``report/schema.json``)."""
+    import json
+    from importlib import resources
+
+    import jsonschema
+
+    doc = json.loads(report) if isinstance(report, str) else report
+    jsonschema.validate(doc, json.loads(resources.files("discotest.report").joinpath("schema.json").read_text("utf-8")))
+    return doc

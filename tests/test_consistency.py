@@ -68,18 +68,19 @@ def test_pronoun_words_leave_out_the_entity_noun(located_by, expected):
 def test_pipeline_on_google_german(tmp_path, shared_data, monkeypatch):
     import discotest
     from discotest.lang.morph import load_analyser
-    from discotest.report.render import render_consistency_table, write_details
+    from discotest.report.emit import write_jsonl
+    from discotest.report.gender import render_consistency_table
 
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
     analyser = load_analyser("de")
     monkeypatch.setattr(type(analyser), "read_pronouns", lambda self, items: GermanPronounsByWord()(items))
     details = tmp_path / "items.jsonl"
-    run = discotest.run("winomt", lang="de", system="google", suite_version="2019", data_dir=shared_data,
-                        measure=("accuracy", "consistency"))
-    write_details(details, [run])
+    (run,) = discotest.run("winomt", lang="de", system="google", suite_version="2019", data_dir=shared_data,
+                           measure=("accuracy", "consistency"))
+    write_jsonl(details, run.details())
     result = json.loads(json.dumps(run.to_json()))
     assert "Cons%" in render_consistency_table([run])
-    c = result["consistency"]
+    c = result["scores"]["consistency"]
     assert c["n"] == 3888 and c["scored"] + sum(c["omitted"].values()) == 3888
     rows = [json.loads(line) for line in details.read_text(encoding="utf-8").splitlines()]
     # row 0: "Die Entwicklerin …, weil sie das Design nicht mochte": entity female, pronoun "sie" female

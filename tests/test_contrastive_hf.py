@@ -14,6 +14,7 @@ from discotest.cli import main  # noqa: E402
 from discotest.suites.contrastive import load_suite  # noqa: E402
 from discotest.suites.contrastive.item import make_item  # noqa: E402
 from discotest.systems.hf_scorer import HFScorer, context_pairs, model_fingerprint  # noqa: E402
+from tests.cli_helpers import results_of
 from tests.tiny_marian import build_tiny_marian  # noqa: E402
 
 
@@ -85,7 +86,7 @@ def test_cli_end_to_end_two_context_sizes(tiny, capsys):
                  "--batch-size", "16"]) == 0
     out = capsys.readouterr().out
     assert "@ctx0: accuracy" in out and "@ctx3: accuracy" in out and "d=3" in out
-    assert "context:3to1" in out and "paired bootstrap p" in out
+    assert "context:3to1" in out and "bootstrap p" in out and "sign p" in out
 
 
 def test_cli_voita_subset_via_jsonl(tiny, shared_data, tmp_path, capsys):
@@ -97,7 +98,7 @@ def test_cli_voita_subset_via_jsonl(tiny, shared_data, tmp_path, capsys):
                                          ensure_ascii=False) for i in items) + "\n")
     assert main(["run", "contrastive-jsonl", "--input", str(path), "--model", str(tiny), "--context", "3",
                  "-q", "--format", "json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = results_of(capsys.readouterr().out)
     assert data[0]["scores"]["overall"]["n"] == 6
 
 
@@ -164,10 +165,10 @@ def test_cli_scorer_options_reach_the_scorer(tiny, capsys):
     """--separator, --logprob mean and --no-target-context change what is scored and say so in the signature."""
     assert main(["run", "jazp", "--model", str(tiny), "--context", "1", "-q", "--format", "json",
                  "--separator", " <sep> ", "--logprob", "mean", "--no-target-context"]) == 0
-    signature = json.loads(capsys.readouterr().out)[0]["signature"]
+    signature = results_of(capsys.readouterr().out)[0]["signature"]
     assert "sep:' <sep> '" in signature and "logprob:mean" in signature and "tgtctx:no" in signature
     assert main(["run", "jazp", "--model", str(tiny), "--context", "1", "-q", "--format", "json"]) == 0
-    default = json.loads(capsys.readouterr().out)[0]["signature"]
+    default = results_of(capsys.readouterr().out)[0]["signature"]
     assert "sep:' '" in default and "logprob:sum" in default and "tgtctx:yes" in default
 
 
@@ -234,7 +235,7 @@ def test_cli_jazp_with_a_tiny_mbart50(tiny_mbart50, capsys, monkeypatch):
     real = HFScorer.encode
     monkeypatch.setattr(HFScorer, "encode", lambda self, *pair: seen.append((self, real(self, *pair))) or seen[-1][1])
     assert main(["run", "jazp", "--model", str(tiny_mbart50), "-q", "--format", "json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = results_of(capsys.readouterr().out)
     assert data[0]["scores"]["overall"]["n"] > 0 and f"model:{tiny_mbart50}" in data[0]["signature"]
     scorer, enc = seen[0]
     tok = scorer.tokenizer

@@ -14,6 +14,7 @@ from discotest.report.comparison import compare_results
 from discotest.suites.contrastive import load_suite
 from discotest.suites.contrastive.item import make_item
 from discotest.systems.scores_file import read_scores
+from tests.cli_helpers import results_of
 
 
 def _item(i, d, pair="he>she", n=2, correct=0):
@@ -85,12 +86,12 @@ def test_cli_voita_deixis_with_scores_prints_accuracy_by_distance(shared_data, t
     out = capsys.readouterr().out
     rows = {line.split()[0]: line.split()[1] for line in out.splitlines() if line.strip().startswith("d=")}
     assert "accuracy 33.84" in out and rows == {"d=1": "0.00", "d=2": "100.00", "d=3": "0.00"}
-    assert "suite:voita-deixis|items:2500|scores:losses" in out
+    assert "suite:voita-deixis|version:current|lang:en-ru|" in out and "|n:2500|scores:losses|" in out
     first = json.loads(details.read_text().splitlines()[0])
     assert first["row"] == 0 and first["distance"] == 3 and first["correct"] is False
     assert main(["run", "voita-deixis", "--scores", str(scores), "--format", "json",
                  "--data-dir", str(shared_data)]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = results_of(capsys.readouterr().out)
     assert data[0]["scores"]["by_distance"]["2"]["accuracy"] == 0.0  # higher-better reading flips it
 
 
@@ -105,7 +106,7 @@ def test_cli_compare_two_scores(tmp_path, capsys):
     assert main(["run", "jazp", "--scores", str(a), "--baseline", "majority", "--train-text",
                  str(tmp_path / "corpus.en"), "--compare"]) == 0
     out = capsys.readouterr().out
-    assert "paired bootstrap p" in out and "sign test" in out
+    assert "bootstrap p" in out and "sign p" in out and "A = a.txt, B = majority" in out
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -135,8 +136,8 @@ def test_cli_ctxpro_expected_word_on_deepl_outputs(shared_data, capsys):
     for kind in ("sentences", "contexts"):
         assert main(["run", "ctxpro-auxiliary-en-de-test", "--format", "json", "--data-dir", str(shared_data),
                      "--input", str(outputs / f"deepl.auxiliary.opensubtitles.en-de.test.{kind}")]) == 0
-        accs.append(json.loads(capsys.readouterr().out)[0]["scores"]["overall"]["accuracy"])
+        accs.append(results_of(capsys.readouterr().out)[0]["scores"]["overall"]["accuracy"])
     assert accs == [7.67, 36.38]  # context helps DeepL with VP ellipsis
     assert main(["run", "ctxpro-auxiliary-en-de-test", "--system", "deepl-contexts", "--format", "json",
                  "--data-dir", str(shared_data)]) == 0
-    assert json.loads(capsys.readouterr().out)[0]["scores"]["overall"]["accuracy"] == 36.38
+    assert results_of(capsys.readouterr().out)[0]["scores"]["overall"]["accuracy"] == 36.38

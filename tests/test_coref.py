@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from discotest.coref.compare import mt_resolution, score_resolutions
 from discotest.coref.resolvers import FastcorefResolver, RulesResolver, _decide_from_clusters, candidate_spans
 from discotest.phenomena.gender import GenderVerdict
 from discotest.suites.winomt import GenderItem
+from tests.cli_helpers import results_of
 
 
 def item(sentence: str, entity: str, gold: str) -> GenderItem:
@@ -91,7 +90,7 @@ def test_cli_on_winomt(capsys, shared_data, tmp_path, monkeypatch):
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path))
     assert main(["--data-dir", str(shared_data), "-q", "coref", "winomt", "--lang", "de", "--system", "google",
                  "--format", "json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = [r["scores"] for r in results_of(capsys.readouterr().out)]
     assert [r["name"].split(" ")[0] for r in rows] == ["rules", "google/de"]
     assert rows[0]["n"] == 3888 and 55 < rows[0]["accuracy"] < 80  # the syntactic rule: above chance, far from solved
     assert rows[1]["decided"] < 60  # most German items are undecided: entity and distractor share a gender

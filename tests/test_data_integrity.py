@@ -16,6 +16,7 @@ import pytest
 from discotest.cli import main
 from discotest.data import registry
 from discotest.errors import InputError
+from tests.cli_helpers import one_result, results_of
 
 
 def _link(shared: Path, root: Path, *names: str) -> None:
@@ -70,12 +71,12 @@ def test_modified_suite_with_the_flag_runs_and_says_so(shared_data, tmp_path, ca
     _link(shared_data, root, "winomt-pro", "winomt-anti", "winomt-google-de")
     argv = ["-q", "run", "winomt", "--lang", "de", "--system", "google", "--format", "json"]
     assert main(["--data-dir", str(root), "--allow-modified-data", *argv]) == 0
-    modified = json.loads(capsys.readouterr().out)
+    modified = one_result(capsys.readouterr().out)
     own = hashlib.sha256(path.read_bytes()).hexdigest()[:8]
     assert f",modified=winomt@{own}" in modified["signature"]
     assert registry.ALLOW_MODIFIED_ENV not in os.environ  # the flag lasts one command
     assert main(["--data-dir", str(shared_data), *argv]) == 0
-    pristine = json.loads(capsys.readouterr().out)
+    pristine = one_result(capsys.readouterr().out)
     assert "modified" not in pristine["signature"] and "files:" in pristine["signature"]
     assert pristine["scores"]["accuracy"] != modified["scores"]["accuracy"]
     assert pristine["signature"] != modified["signature"]
@@ -95,7 +96,7 @@ def test_contrastive_suite_modified_byte(shared_data, tmp_path, capsys, fresh_me
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(root / rel) in err and "discotest data verify" in err
     assert main([*argv, "--allow-modified-data"]) == 0
-    signature = json.loads(capsys.readouterr().out)[0]["signature"]
+    signature = results_of(capsys.readouterr().out)[0]["signature"]
     assert f"modified=bawden-anaphora@{hashlib.sha256(bytes(data)).hexdigest()[:8]}" in signature
 
 

@@ -15,6 +15,7 @@ import pytest
 from discotest.cli import main
 from discotest.data import registry
 from discotest.pipelines import dip as api
+from tests.cli_helpers import one_result, valid_report
 from tests.wmt_fakes import fake_pair
 
 pytest.importorskip("spacy")
@@ -140,14 +141,14 @@ def test_cli_mine_run_rank_on_real_slice(shared_data: Path, tmp_path: Path, caps
     details = tmp_path / "details.jsonl"
     assert main(["run", "dip", "--tests", str(tmp_path / "t"), "--input", str(hyp), "--details", str(details),
                  "--format", "json", "-q"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    out = one_result(json.dumps(valid_report(capsys.readouterr().out)))
     assert set(out["scores"]) == {"lexical", "connectives"}
     assert len(details.read_text().splitlines()) == sum(manifest["counts"].values())
     # the signature names the registry files read: source and reference (the input is the user's own file)
     assert out["signature"].endswith("|" + _files_field("src", "ref-A"))
     assert main(["rank", "dip", *common, "--holdout", "PROMT", "--bootstrap", "200"]) == 0
     text = capsys.readouterr().out
-    assert "PROMT †" in text and "BLEU" in text and "data:wmt22|pair:de-en|ref:A" in text
+    assert "PROMT †" in text and "BLEU" in text and "suite:dip|version:wmt22|lang:de-en|ref:A" in text
     assert "|" + _files_field("src", "ref-A", "hyp-LT22", "hyp-Online-A", "hyp-PROMT") + "\n" in text
 
 
@@ -188,7 +189,9 @@ def test_rank_cli_json_and_details(synthetic: Path, tmp_path: Path, capsys) -> N
     details = tmp_path / "rank.jsonl"
     assert main(["rank", "dip", "--pair", "de-en", "--data-dir", str(synthetic), "--phenomena", "lexical,connectives",
                  "--format", "json", "--details", str(details), "-q"]) == 0
-    out = json.loads(capsys.readouterr().out)
+    doc = valid_report(capsys.readouterr().out)  # one result per system, the rankings as aggregates
+    assert {r["system"] for r in doc["results"]} == {"Good", "Bad"} and doc["results"][0]["family"] == "dip"
+    out = doc["aggregates"]
     conn = next(r for r in out["rankings"] if r["phenomenon"] == "connectives")
     # Good keeps then/because/and: 100% accuracy and ANY; Bad drops all three
     assert [(r["system"], r["score"], r["extra"]) for r in conn["rows"]] == [("Good", 100.0, 100.0), ("Bad", 0.0, 0.0)]

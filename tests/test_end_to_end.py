@@ -9,6 +9,7 @@ import pytest
 
 from discotest.cli import main
 from discotest.phenomena.gender import GenderVerdict, score_gender
+from tests.cli_helpers import one_result, results_of
 
 DETAIL_KEYS = {
     "index", "source", "translation", "entity", "target_entity", "predicted_gender", "gold_gender", "correct", "reason",
@@ -23,7 +24,7 @@ def private_cache(tmp_path, monkeypatch):
 def test_demo_suite_scores_match_the_hand_count(capsys):
     """The demo system gets rows 3, 5 and 11 wrong in each language (see bundled ABOUT.md)."""
     assert main(["-q", "run", "winomt-demo", "--lang", "all", "--system", "all", "--format", "json"]) == 0
-    results = json.loads(capsys.readouterr().out)
+    results = results_of(capsys.readouterr().out)
     assert sorted(r["lang"] for r in results) == ["de", "es", "fr"]
     for r in results:
         s = r["scores"]
@@ -39,7 +40,7 @@ def test_google_german_json_and_details(capsys, tmp_path, shared_data):
                  "--format", "json", "--details", str(details)])
     captured = capsys.readouterr()
     assert code == 0
-    result = json.loads(captured.out)
+    result = one_result(captured.out)
     # the current WinoMT has two rows (2120, 2121) that the 2019 outputs do not contain
     assert result["unmatched_rows"] == [2120, 2121]
     assert "2 suite rows have no translation" in captured.err
@@ -64,7 +65,7 @@ def test_google_german_json_and_details(capsys, tmp_path, shared_data):
 def test_2019_suite_version_covers_every_row(capsys, shared_data):
     code = main(["--data-dir", str(shared_data), "-q", "run", "winomt", "--lang", "es", "--system", "bing",
                  "--suite-version", "2019", "--format", "json"])
-    result = json.loads(capsys.readouterr().out)
+    result = one_result(capsys.readouterr().out)
     assert code == 0 and result["unmatched"] == 0 and result["scores"]["n"] == 3888
 
 
@@ -80,10 +81,10 @@ def test_user_file_in_every_format_gives_the_same_scores(capsys, tmp_path, share
         code = main(["--data-dir", str(shared_data), "-q", "run", "winomt", "--lang", "fr", "--input", str(path),
                      "--suite-version", "2019", "--format", "json"])
         assert code == 0
-        scores.append(json.loads(capsys.readouterr().out)["scores"])
+        scores.append(one_result(capsys.readouterr().out)["scores"])
     main(["--data-dir", str(shared_data), "-q", "run", "winomt", "--lang", "fr", "--system", "systran",
           "--suite-version", "2019", "--format", "json"])
-    scores.append(json.loads(capsys.readouterr().out)["scores"])
+    scores.append(one_result(capsys.readouterr().out)["scores"])
     assert scores[0] == scores[1] == scores[2]
 
 
@@ -111,7 +112,7 @@ def test_bug_gold_with_a_hand_translated_file(capsys, tmp_path, shared_data):
     code = main(["--data-dir", str(shared_data), "-q", "run", "bug", "--lang", "es", "--input", str(fixture),
                  "--format", "json", "--details", str(details)])
     captured = capsys.readouterr()
-    result = json.loads(captured.out)
+    result = one_result(captured.out)
     assert code == 0 and result["scores"]["n"] == 12 and result["unmatched"] == 1628 - 12
     assert "align_extra:published" in result["signature"]  # a small input: WinoMT outputs train the aligner
     rows = {r["index"]: r for r in map(json.loads, details.read_text(encoding="utf-8").splitlines())}

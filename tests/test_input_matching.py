@@ -25,6 +25,7 @@ from discotest.suites.winox import read_winox
 from discotest.systems.ctxpro_translations import read_ctxpro_translations
 from discotest.systems.files import read_translations
 from discotest.systems.mzprt_hypotheses import read_input
+from tests.cli_helpers import one_result
 
 WINOX = Path(__file__).parent / "fixtures" / "winox"
 
@@ -283,8 +284,8 @@ def test_ctxpro_cli_scores_a_subset_and_refuses_another_suite(tmp_path, capsys, 
     out = tmp_path / "r.json"
     assert main(["run", "ctxpro-auxiliary-en-de-dev", "--input", str(path), "--format", "json",
                  "--output", str(out), "--data-dir", str(shared_data)]) == 0
-    (result,) = json.loads(out.read_text("utf-8"))
-    assert "items:3" in result["signature"]
+    result = one_result(out.read_text("utf-8"))
+    assert "|n:3|" in result["signature"]
     foreign = _bitext(tmp_path, [("The nurse came.", "Die Pflegerin kam.")], "foreign.txt")
     assert main(["run", "ctxpro-auxiliary-en-de-dev", "--input", str(foreign), "--data-dir", str(shared_data)]) == 2
     assert f"{foreign}:1: source sentence is not in the suite" in capsys.readouterr().err

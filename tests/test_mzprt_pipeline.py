@@ -16,6 +16,7 @@ from discotest.report.azpt import rank_agreement, rank_agreement_json, render_az
 from discotest.report.emit import Report, write_jsonl
 from discotest.suites.mzprt import DOMAINS
 from discotest.systems.mzprt_hypotheses import english_words
+from tests.cli_helpers import valid_report
 
 LEXICON = {
     "我": "i", "你": "you", "他": "he", "它": "it", "觉得": "think", "很": "very", "好": "good", "喜欢": "like",
@@ -171,7 +172,8 @@ def test_compare_two_inputs(tiny, tmp_path):
     assert 0 < azpt.bootstrap.p_value <= 1 and azpt.bootstrap.seed == 1
     text = report.render("text")
     assert "A = good.en, B = dropped.en" in text and "AZPT" in text and "BLEU" in text
-    assert json.loads(report.render("json"))["comparisons"][0]["metrics"][0]["sign_test"]["p"] == pytest.approx(0.5)
+    doc = valid_report(report.render("json"))  # two results and their comparison, in the one schema
+    assert doc["comparisons"][0]["metrics"][0]["sign_test"]["p"] == pytest.approx(0.5) and len(doc["results"]) == 2
 
 
 def test_renderers(tiny, tmp_path):
@@ -181,7 +183,7 @@ def test_renderers(tiny, tmp_path):
     assert "good.en" in table and "+10.0" in table and "Kendall" in table
     assert rank_agreement(results)["QA"] == (pytest.approx(1.0), 2)
     report = Report("t", results, aggregates={"kendall_tau": rank_agreement_json(results)}, text=render_azpt_table)
-    payload = json.loads(report.render("json"))
+    payload = valid_report(report.render("json"))
     assert payload["results"][1]["headline"]["value"] == pytest.approx(33.3333)
     assert payload["aggregates"]["kendall_tau"]["QA"]["tau"] == 1.0
     details = tmp_path / "zps.jsonl"

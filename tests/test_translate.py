@@ -3,7 +3,6 @@ network), and `discotest run GENDER-SUITE --model DIR` end to end, twice (the se
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
@@ -18,7 +17,7 @@ from discotest.cli import main  # noqa: E402
 from discotest.errors import InputError  # noqa: E402
 from discotest.systems.hf_models import family, family_of_dir, language_codes  # noqa: E402
 from discotest.systems.translator import CT2Translator, ModelTranslator, make_translator  # noqa: E402
-from tests.cli_helpers import assert_one_line_error, run_cli  # noqa: E402
+from tests.cli_helpers import assert_one_line_error, one_result, run_cli  # noqa: E402
 from tests.tiny_marian import TEXT, build_tiny_marian  # noqa: E402
 
 DEMO_LINES = [
@@ -171,7 +170,7 @@ def test_run_winomt_demo_with_a_model_twice(tiny, capsys, monkeypatch):
     start = time.perf_counter()
     assert _run(tiny) == 0
     first_seconds = time.perf_counter() - start
-    first = json.loads(capsys.readouterr().out)
+    first = one_result(capsys.readouterr().out)
     assert first["scores"]["n"] == 16 and sum(calls) == 16
     sig = first["signature"]
     assert "|system:" in sig and f"|model:{tiny.name}|" in sig and "|beam:4|max_len:24|markers:none|" in sig
@@ -183,7 +182,7 @@ def test_run_winomt_demo_with_a_model_twice(tiny, capsys, monkeypatch):
     start = time.perf_counter()
     assert _run(tiny) == 0
     second_seconds = time.perf_counter() - start
-    second = json.loads(capsys.readouterr().out)
+    second = one_result(capsys.readouterr().out)
     assert second["scores"] == first["scores"] and second["signature"] == sig
     print(f"\nwinomt-demo with a tiny Marian: first run {first_seconds:.2f} s, cached rerun {second_seconds:.2f} s")
 
@@ -193,12 +192,12 @@ def test_markers_change_the_source_and_the_signature(tiny, capsys, monkeypatch):
     real = ModelTranslator.generate
     monkeypatch.setattr(ModelTranslator, "generate", lambda self, texts: seen.extend(texts) or real(self, texts))
     assert _run(tiny, "--markers", "gold") == 0
-    result = json.loads(capsys.readouterr().out)
+    result = one_result(capsys.readouterr().out)
     assert "|markers:gold|" in result["signature"] and result["system"].endswith("+gold-markers")
     assert all("<ENT1>" in s for s in seen) and len(seen) == 16
     seen.clear()
     assert _run(tiny, "--markers", "predicted") == 0
-    assert "|markers:predicted:rules|" in json.loads(capsys.readouterr().out)["signature"]
+    assert "|markers:predicted:rules|" in one_result(capsys.readouterr().out)["signature"]
     # the rules resolver marks all 16 demo sentences, 12 exactly as the gold cluster: those come from the cache
     assert len(seen) == 4 and all("<ENT1>" in s for s in seen)
 
@@ -209,9 +208,9 @@ def test_translate_then_run_input_gives_the_same_scores(tiny, tmp_path, capsys):
                  "-o", str(out), "-q"]) == 0
     assert len(out.read_text("utf-8").splitlines()) == 16
     assert main(["run", "winomt-demo", "-l", "de", "--input", str(out), "-q", "--format", "json"]) == 0
-    by_file = json.loads(capsys.readouterr().out)
+    by_file = one_result(capsys.readouterr().out)
     assert _run(tiny) == 0
-    by_model = json.loads(capsys.readouterr().out)
+    by_model = one_result(capsys.readouterr().out)
     assert by_file["scores"] == by_model["scores"]
     src = tmp_path / "en.txt"
     src.write_text("he took a bath when he got home .\nthey were tired .\n")

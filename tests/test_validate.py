@@ -9,6 +9,7 @@ import pytest
 
 from discotest.errors import InputError
 from discotest.phenomena.gender import GenderVerdict, score_gender
+from discotest.pipelines.gender_run import run_many
 from discotest.report.gender import GenderResult
 from discotest.report.result import Signature
 from discotest.validate import COLUMNS, _allocate, read_filled, render_scores, sample, score, write_sample
@@ -98,10 +99,9 @@ def test_half_filled_and_malformed_csvs_name_the_row(tmp_path):
 
 
 def test_sample_on_real_outputs(tmp_path, shared_data, monkeypatch):
-    import discotest
 
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
-    results = discotest.run_many("winomt", ["he"], ["google", "bing"], data_dir=shared_data, jobs=1)
+    results = run_many("winomt", ["he"], ["google", "bing"], data_dir=shared_data, jobs=1)
     rows = sample(results, 50, seed=7)
     assert len(rows) == 50 and {r["system"] for r in rows} == {"google", "bing"}
     assert {r["verdict"] for r in rows} == {"correct", "wrong"}

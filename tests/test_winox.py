@@ -17,6 +17,7 @@ from discotest.errors import InputError
 from discotest.phenomena.winox_pronoun import judge
 from discotest.pipelines.winox import run_winox
 from discotest.suites.winox import read_winox
+from tests.cli_helpers import one_result
 
 FIXTURES = Path(__file__).parent / "fixtures" / "winox"
 
@@ -109,8 +110,8 @@ def test_cli_reads_the_suite_from_the_data_dir(tmp_path, capsys):
     code = main(["run", "winox", "--lang", "fr", "--input", str(FIXTURES / "system.fr.txt"), "--data-dir", str(data),
                  "--format", "json", "--details", str(details)])
     assert code == 0
-    payload = json.loads(capsys.readouterr().out)
-    assert payload["accuracy"] == 50.0 and payload["counts"]["no-pronoun"] == 1
+    payload = one_result(capsys.readouterr().out)
+    assert payload["scores"]["accuracy"] == 50.0 and payload["scores"]["counts"]["no-pronoun"] == 1
     rows = [json.loads(line) for line in details.read_text().splitlines()]
     assert [r["verdict"] for r in rows] == EXPECTED_FR and rows[1]["gold_pronoun"] == "elle"
 

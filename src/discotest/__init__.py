@@ -1,8 +1,20 @@
-"""discotest: does a translation system get discourse right? Per phenomenon, with evidence per item."""
+"""discotest: does a translation system get discourse right? Per phenomenon, with evidence per item.
 
-from discotest.api import compare, run, suites
+``discotest.run``, ``discotest.compare`` and ``discotest.suites`` (``discotest.api``) are imported on first use: the
+package itself imports nothing third-party, so ``python -m discotest`` can drop the working directory from
+``sys.path`` (``__main__``) before numpy or a model library is looked for there, and ``import discotest`` is quick.
+"""
+
 from discotest.errors import InputError
 from discotest.version import VERSION
 
 __all__ = ["run", "compare", "suites", "InputError", "VERSION"]
 __version__ = VERSION
+
+
+def __getattr__(name: str):
+    if name in ("run", "compare", "suites"):
+        from discotest import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'discotest' has no attribute {name!r}")

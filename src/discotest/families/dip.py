@@ -110,7 +110,8 @@ def _rank(s: dict[str, Any]) -> Report:
                            data_dir=s["data_dir"], n_bootstrap=s["bootstrap"], use_cache=s["use_cache"],
                            progress=bar.update, anaphora_mode=s["anaphora_mode"])
     return Report(f"discotest · DiP ranking {s['data']} {s['pair']}", ranking.results, aggregates=ranking.to_json(),
-                  text=lambda _results: render_rank_table(ranking), warnings=warnings)
+                  text=lambda _results: render_rank_table(ranking), warnings=warnings,
+                  summary_rows=ranking.summary_rows())
 
 
 def run(suite: str, s: dict[str, Any]) -> Report:
@@ -131,7 +132,7 @@ def compare(suite: str, s: dict[str, Any]) -> Report:
 FAMILY = register(Family(
     name="dip",
     title="dip",
-    suites=lambda: {"dip": ["wmt21, wmt22: every X-en system (rank dip)"]},
+    suites=lambda: {"dip": ["test sets mined from the WMT21/22 X-en system outputs (mine dip, rank dip)"]},
     options=OPTIONS,
     run=run,
     compare=compare,

@@ -84,7 +84,12 @@ def _add_bleu(result: AZPTResult, suite: MZPRTSuite) -> None:
     hyps, refs = bleu_texts(result, suite, segments)
     metric = bleu_metric(lowercase=result.kind == "published")  # published outputs are lower-cased
     result.bleu = metric.corpus_score(hyps, [refs]).score
-    result.bleu_signature = f"{metric.get_signature().format()}|sents:{len(segments)}"
+    result.bleu_signature = bleu_signature(metric, len(segments))
+
+
+def bleu_signature(metric, sentences: int) -> str:
+    """sacrebleu's own signature fields as a discotest Signature, with the number of sentences scored."""
+    return Signature(Signature.parse(metric.get_signature().format()).fields + (("sents", str(sentences)),)).format()
 
 
 def _domain_list(domains: Sequence[str] | str) -> list[str]:

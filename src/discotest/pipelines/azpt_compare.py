@@ -7,10 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-from discotest.pipelines.azpt import bleu_metric, bleu_texts
+from discotest.pipelines.azpt import bleu_metric, bleu_signature, bleu_texts
 from discotest.report.azpt import AZPTResult
 from discotest.report.comparison import MetricComparison
-from discotest.report.result import Signature
 from discotest.stats import paired_bootstrap, sign_test
 from discotest.suites.mzprt import load_mzprt
 
@@ -38,6 +37,5 @@ def bleu_comparison(a: AZPTResult, b: AZPTResult, n_bootstrap: int, seed: int | 
                                 sign_test([0.0] * len(swapped), swapped),
                                 paired_bootstrap(stats_a, stats_b, bleu_of, n_bootstrap, seed))
     a.bleu, b.bleu = compared.score_a, compared.score_b
-    signature = Signature.parse(metric.get_signature().format()).fields + (("sents", str(len(segments))),)
-    a.bleu_signature = b.bleu_signature = Signature(signature).format()
+    a.bleu_signature = b.bleu_signature = bleu_signature(metric, len(segments))
     return [compared], [f"BLEU: {a.bleu_signature}"]

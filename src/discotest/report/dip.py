@@ -81,6 +81,13 @@ class DipRanking:
     n_bootstrap: int = 1000
     results: list[DipResult] = field(default_factory=list, repr=False)
 
+    def summary_rows(self) -> list[dict]:
+        """One row per phenomenon and system, in rank order (the HTML report's table)."""
+        return [{"phenomenon": r.phenomenon, "rank": k, "system": row.system + (" †" if row.holdout else ""),
+                 r.metric: row.value, **({r.extra_label: row.extra} if r.extra_label else {}), "n": row.n,
+                 "p_next": row.p_next, "BLEU": row.bleu, "signature": self.signature.format()}
+                for r in self.rankings for k, row in enumerate(r.rows, 1)]
+
     def to_json(self) -> dict:
         return {"bleu_signature": self.bleu_signature.format(), "rankings": [{
             "phenomenon": r.phenomenon, "metric": r.metric, "higher_is_better": r.higher_is_better,

@@ -49,6 +49,9 @@ class Report:
     aggregates: dict[str, Any] = field(default_factory=dict)
     text: Callable[[Sequence[Result]], str] = headline_table
     warnings: list[str] = field(default_factory=list)  # for stderr, one line each (rows without a translation …)
+    # the HTML summary's rows when the results read better another way (DiP: one row per system in rank order);
+    # default: each result's JSON
+    summary_rows: list[dict[str, Any]] | None = None
 
     def __iter__(self):
         return iter(self.results)
@@ -76,8 +79,8 @@ class Report:
         if fmt == "html":
             comparisons = [{"a": c.a.system, "b": c.b.system, **m.to_json()} for c in self.comparisons
                            for m in c.metrics]
-            return render_html(self.title, [r.to_json() for r in self.results], self.detail_rows(), command=command,
-                               comparisons=comparisons)
+            summaries = self.summary_rows if self.summary_rows is not None else [r.to_json() for r in self.results]
+            return render_html(self.title, summaries, self.detail_rows(), command=command, comparisons=comparisons)
         parts = [self.text(self.results)] if self.results else []
         return "\n\n".join([*parts, *(render_comparison(c) for c in self.comparisons)])
 
