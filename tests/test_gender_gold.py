@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from discotest.lang.morph import LANGUAGES, load_analyser
+from discotest.lang.morph import languages, load_analyser
 from discotest.suites.winomt import GOLD_GENDERS
 from tests.gender_gold import GOLD_DIR, gold_entity, load_gold
+
+LANGUAGES = languages()
 
 MIN_AGREEMENT = 0.90
 LANGS_WITH_GOLD = [lang for lang in LANGUAGES if (GOLD_DIR / f"{lang}.tsv").is_file()]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from discotest.lang.morph import LANGUAGES, load_analyser
+from discotest.lang.morph import languages, load_analyser
 from discotest.lang.morph.base import OMISSION_REASONS
 from tests.pronoun_gold import GOLD_DIR, gold_pronoun_target, load_pronoun_gold
+
+LANGUAGES = languages()
 
 LANGS_WITH_GOLD = [lang for lang in LANGUAGES if (GOLD_DIR / f"{lang}.tsv").is_file()]
 

@@ -20,7 +20,7 @@ from discotest.data import registry
 from discotest.errors import InputError
 from discotest.lang.align import DEFAULT_ALIGNER, make_aligner
 from discotest.lang.locate import LEXICON_MODES
-from discotest.lang.morph import LANGUAGES, MEASURED_COST, load_analyser
+from discotest.lang.morph import MEASURED_COST, languages, load_analyser
 from discotest.options import check_int
 from discotest.phenomena.gender import score_consistency, score_gender
 from discotest.pipelines.gender import Bitext, align_in_corpus, evaluate_gender
@@ -69,8 +69,8 @@ class RunOptions:
 
 
 def _check_lang(lang: str) -> None:
-    if lang not in LANGUAGES:
-        raise InputError(f"unknown language {lang!r}; choose from {', '.join(LANGUAGES)} or 'all'")
+    if lang not in languages():
+        raise InputError(f"unknown language {lang!r}; choose from {', '.join(languages())} or 'all'")
 
 
 def load_suite(options: RunOptions) -> list[GenderItem]:
@@ -210,7 +210,7 @@ def run_many(
     if jobs is not None:
         check_int(jobs, "jobs")
     available = published_systems(suite)
-    lang_list = list(LANGUAGES) if langs == "all" else list(langs)
+    lang_list = list(languages()) if langs == "all" else list(langs)
     for lang in lang_list:
         _check_lang(lang)
     system_list = list(available) if systems == "all" else list(systems)

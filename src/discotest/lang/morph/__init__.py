@@ -19,23 +19,36 @@ ANALYSERS: dict[str, str] = {
     "ru": "discotest.lang.morph.ru:RussianAnalyser",
     "uk": "discotest.lang.morph.uk:UkrainianAnalyser",
 }
-LANGUAGES = tuple(sorted(ANALYSERS))
 # seconds to load the analyser and read every published WinoMT output of the language once (measured
 # with bench/bench_winomt.py on 2 cores); --lang all starts the slowest languages first
 MEASURED_COST = {"ru": 13.0, "fr": 9.0, "ar": 4.0, "de": 4.3, "he": 3.1, "it": 3.0, "es": 3.5, "uk": 1.7}
-EXTRAS = {lang: lang for lang in LANGUAGES}  # pyproject extra that installs each analyser
+EXTRAS = {lang: lang for lang in ANALYSERS}  # pyproject extra that installs each analyser
+
+
+def languages() -> tuple[str, ...]:
+    """Every language with a gender analyser, built in or registered."""
+    return tuple(sorted(ANALYSERS))
+
+
+def register_analyser(lang: str, spec: str, cost: float = 0.0, extra: str | None = None) -> None:
+    """Add a language: ``spec`` is ``"module:Class"`` of a ``GenderAnalyser`` (imported on first use), ``cost`` the
+    seconds one language takes (``--lang all`` starts the slowest first), ``extra`` the pyproject extra it needs."""
+    ANALYSERS[lang] = spec
+    MEASURED_COST[lang] = cost
+    EXTRAS[lang] = extra or lang
+    load_analyser.cache_clear()
 
 
 @cache
 def load_analyser(lang: str) -> GenderAnalyser:
     """The analyser for ``lang``, created once per process."""
     if lang not in ANALYSERS:
-        raise InputError(f"unknown language {lang!r}; gender analysers exist for {', '.join(LANGUAGES)}")
+        raise InputError(f"unknown language {lang!r}; gender analysers exist for {', '.join(languages())}")
     module_name, class_name = ANALYSERS[lang].split(":")
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise InputError(
-            f"the {lang} analyser needs extra packages ({exc.name} is missing): pip install 'discotest[{lang}]'"
+            f"the {lang} analyser needs extra packages ({exc.name} is missing): pip install 'discotest[{EXTRAS[lang]}]'"
         ) from None
     return getattr(module, class_name)()
