@@ -52,7 +52,7 @@ def main() -> None:
         for label in ("cold", "warm"):
             counted["n"] = 0
             start = time.perf_counter()
-            result = api.run(args.suite, lang=args.lang, model=model, model_options=options, data_dir=args.data_dir)
+            (result,) = api.run(args.suite, lang=args.lang, model=model, data_dir=args.data_dir, **options)
             print(f"{label}: {time.perf_counter() - start:.1f} s, {counted['n']} sentences translated, "
                   f"n={result.scores.n}, accuracy={result.scores.accuracy:.1f}")
         print(result.signature.format())

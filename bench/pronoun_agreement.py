@@ -47,8 +47,8 @@ def main() -> None:
     for lang in args.langs.split(","):
         gold = load_pronoun_gold(lang)
         systems = sorted({r.system for r in gold})
-        results = discotest.run_many("winomt", [lang], systems, jobs=1, suite_version="2019",
-                                     measure=("accuracy", "consistency"), aligner=args.aligner)
+        results = discotest.run("winomt", lang=lang, system=systems, jobs=1, suite_version="2019",
+                                measure="all", aligner=args.aligner, quiet=True)
         by_key = {(r.system, v.index): v for r in results for v in r.verdicts}
         agree, how = 0, Counter()
         for row in gold:

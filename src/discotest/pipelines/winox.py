@@ -23,6 +23,6 @@ def run_winox(lang: str, input: str | Path, data_dir: str | Path | None = None,
     verdicts = {i.index: judge(i, translations.by_row[i.index], lang) for i in items if i.index in translations.by_row}
     source = registry.SOURCES.get(f"winox-{lang}")
     signature = build_signature("winox", source.version if source else "current", Path(input).name, len(verdicts),
-                                lang=f"en-{lang}", settings=(("measure", "pronoun-count-v1"),),
+                                lang=lang, settings=(("measure", "pronoun-count-v1"),),
                                 files=registry.data_field(files))
     return WinoxResult(lang, Path(input).name, signature, items, translations.by_row, verdicts, translations.unmatched)

@@ -70,7 +70,7 @@ class Report:
     def detail_rows(self) -> list[dict[str, Any]]:
         rows = [row for r in self.results for row in r.details()]
         for c in self.comparisons:
-            rows += [{"a": c.a.system, "b": c.b.system, **pair} for pair in c.details()]
+            rows += [{"system_a": c.a.system, "system_b": c.b.system, **pair} for pair in c.details()]
         return rows
 
     def render(self, fmt: str = "text", command: str = "") -> str:
