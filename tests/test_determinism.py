@@ -128,15 +128,15 @@ def test_contrastive_with_a_tiny_model_and_the_baselines(tiny, tmp_path):
 
 
 def test_workers_after_an_in_process_run_neither_hang_nor_change_the_numbers(tmp_path):
-    """run() aligns in this process, then run_many() starts workers: forked workers inherited the native thread
+    """run() of one language aligns in this process, then a run of two starts workers: forked workers inherited the native thread
     state of Thot's trainer and waited forever; spawned ones start clean. The timeout only turns a hang into a
     failure."""
     script = tmp_path / "api_script.py"
     script.write_text(
         "import json, discotest\n"
         "if __name__ == '__main__':\n"
-        "    one = discotest.run('winomt-demo', lang='de', system='demo')\n"
-        "    many = discotest.run_many('winomt-demo', langs=['de', 'es'], systems='all', jobs=2)\n"
+        "    one = discotest.run('winomt-demo', lang='de', system='demo', quiet=True)[0]\n"
+        "    many = discotest.run('winomt-demo', lang=['de', 'es'], system='all', jobs=2, quiet=True)\n"
         "    print(json.dumps([one.scores.accuracy] + [r.scores.accuracy for r in many]))\n", "utf-8")
     env = {**os.environ, "DISCOTEST_CACHE": str(tmp_path / "cache")}
     done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, cwd=tmp_path, timeout=600)
@@ -148,7 +148,7 @@ def test_workers_after_an_in_process_run_neither_hang_nor_change_the_numbers(tmp
 def test_a_script_without_the_main_guard_gets_one_line_not_a_hang(tmp_path):
     script = tmp_path / "unguarded.py"
     script.write_text("import discotest\n"
-                      "discotest.run_many('winomt-demo', langs=['de', 'es'], systems='all', jobs=2)\n", "utf-8")
+                      "discotest.run('winomt-demo', lang=['de', 'es'], system='all', jobs=2, quiet=True)\n", "utf-8")
     env = {**os.environ, "DISCOTEST_CACHE": str(tmp_path / "cache")}
     done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, cwd=tmp_path, timeout=600)
     assert done.returncode != 0
