@@ -128,9 +128,9 @@ def test_contrastive_with_a_tiny_model_and_the_baselines(tiny, tmp_path):
 
 
 def test_workers_after_an_in_process_run_neither_hang_nor_change_the_numbers(tmp_path):
-    """run() of one language aligns in this process, then a run of two starts workers: forked workers inherited the native thread
-    state of Thot's trainer and waited forever; spawned ones start clean. The timeout only turns a hang into a
-    failure."""
+    """run() of one language aligns in this process, then a run of two starts workers: forked workers inherited the
+    native thread state of Thot's trainer and waited forever; spawned ones start clean. The timeout only turns a hang
+    into a failure."""
     script = tmp_path / "api_script.py"
     script.write_text(
         "import json, discotest\n"

@@ -242,3 +242,23 @@ def test_rank_cli_html_page(synthetic: Path, tmp_path: Path) -> None:
     assert text.startswith("<!DOCTYPE html>") and "DiP ranking wmt22 de-en" in text
     assert text.index("<td>Good</td>") < text.index("<td>Bad</td>") and "accuracy %" in text
     assert text.count("<tr") == 1 + 2 + 1 + 6  # summary head + 2 systems, items head + 3 items × 2 systems
+
+
+def test_compare_two_systems_on_a_mined_test_set(synthetic: Path, tmp_path: Path, capsys) -> None:
+    """``compare dip`` from Python and the CLI: Good keeps the reference's lemma and connectives, Bad misses them."""
+    import discotest
+
+    api.mine("wmt22", "de-en", tmp_path / "t", phenomena=["lexical", "connectives"], data_dir=synthetic)
+    files = []
+    for name, lines in (("good.txt", GOOD), ("bad.txt", BAD)):
+        files.append(tmp_path / name)
+        files[-1].write_text("\n".join(lines) + "\n", "utf-8")
+    report = discotest.compare("dip", tests=str(tmp_path / "t"), input=[str(f) for f in files], data_dir=str(synthetic),
+                               quiet=True)
+    metrics = {m.metric: m for m in report.comparisons[0].metrics}
+    assert (metrics["lexical consistency %"].score_a, metrics["lexical consistency %"].score_b) == (100.0, 0.0)
+    assert metrics["connectives accuracy %"].sign.wins_a == 3 and metrics["connectives accuracy %"].sign.wins_b == 0
+    assert main(["compare", "dip", "--tests", str(tmp_path / "t"), "--input", str(files[0]), "--input",
+                 str(files[1]), "--data-dir", str(synthetic), "--format", "json", "-q"]) == 0
+    doc = valid_report(capsys.readouterr().out)
+    assert [m["metric"] for m in doc["comparisons"][0]["metrics"]] == list(metrics)

@@ -211,3 +211,17 @@ def test_a_registered_language_runs_end_to_end(toy_language, tmp_path, capsys):
     code, out, _ = run_cli(capsys, "run", "winomt-demo", "--lang", "xx", "--input", str(german), "--lexicon", "off",
                            "--format", "json", "-q")
     assert code == 0 and valid_report(out)["results"][0]["scores"] == result.summary()
+
+
+def test_compare_from_python_for_the_file_families(shared_data, tmp_path):
+    """``discotest.compare`` with the CLI's option names for Wino-X and a contrastive suite (scores files)."""
+    report = discotest.compare("winox", lang="fr", input=[str(WINOX / "system.fr.txt")] * 2,
+                               suite_file=str(WINOX / "en_fr_test.jsonl"))
+    (metric,) = report.comparisons[0].metrics
+    assert metric.score_a == metric.score_b and metric.sign.ties == metric.n == 10
+    from discotest.suites.contrastive import load_suite
+
+    n = sum(len(item.candidates) for item in load_suite("jazp"))
+    (tmp_path / "s.txt").write_text("".join(f"{i % 3}\n" for i in range(n)), "utf-8")
+    report = discotest.compare("jazp", input=[str(tmp_path / "s.txt")] * 2, bootstrap=100, seed=1)
+    assert report.comparisons[0].metrics[0].bootstrap.n_samples == 100 and len(report.results) == 2
