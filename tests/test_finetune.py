@@ -17,6 +17,7 @@ from discotest.coref.markers import MARKER_TOKENS  # noqa: E402
 from discotest.errors import InputError  # noqa: E402
 from discotest.finetune import finetune, read_jsonl  # noqa: E402
 from discotest.systems.hf_models import load_seq2seq  # noqa: E402
+from tests.cli_helpers import one_result
 from tests.tiny_marian import build_tiny_marian  # noqa: E402
 
 EN = ["The developer argued with the designer because she did not like the design .",
@@ -51,7 +52,7 @@ def test_finetune_three_steps_then_evaluate_with_gold_markers(tmp_path, capsys):
     assert "<ENT1>" in pieces and "</ENT1>" in pieces  # one token each, never split
     assert main(["run", "winomt-demo", "--lang", "de", "--model", str(tmp_path / "ft"), "--markers", "gold",
                  "--max-length", "24", "-q", "--format", "json"]) == 0
-    result = json.loads(capsys.readouterr().out)
+    result = one_result(capsys.readouterr().out)
     assert result["scores"]["n"] == 16 and "|markers:gold|" in result["signature"]
 
 
