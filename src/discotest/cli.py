@@ -12,6 +12,7 @@ import json
 import os
 import shlex
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,7 +23,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from discotest import api, families
 from discotest.atomic import check_output
 from discotest.data import registry
-from discotest.errors import InputError
+from discotest.errors import STDIN, InputError
 from discotest.families.options import GLOBAL_FLAGS
 from discotest.families.registry import Family, Option
 from discotest.options import OneLineParser, float_option, int_option
@@ -53,7 +54,7 @@ def _emitter_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORM
                         "self-contained page with the summary and every item's evidence)" if "html" in formats
                    else "text table or JSON")
     p.add_argument("--details", metavar="FILE", help="write one JSON line of evidence per item")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the report here instead of stdout")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the report here instead of stdout ('-': stdout)")
 
 
 def _add_options(p: argparse.ArgumentParser, options_by_family: list[tuple[Family, tuple[Option, ...]]]) -> None:
@@ -77,11 +78,30 @@ def _add_options(p: argparse.ArgumentParser, options_by_family: list[tuple[Famil
         group.add_argument(*flags, default=argparse.SUPPRESS, **option.argparse_kwargs())
 
 
-def _add_run(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("run", help="evaluate translations on a suite", parents=[_common()])
+def _family_list(compare: bool) -> str:
+    """The epilog of ``run --help``/``compare --help``: each family, its suites, and how to see its options."""
+    command = "compare" if compare else "run"
+    lines = [f"suite families (options differ per family; `discotest {command} SUITE --help` shows one suite's):"]
+    for family in families.families():
+        if compare and family.compare is None:
+            continue
+        names = sorted(family.suites())
+        shown = ", ".join(names[:6]) + (f", … ({len(names)} suites)" if len(names) > 6 else "")
+        lines.append(textwrap.fill(f"{family.title}: {shown}", 100, initial_indent="  ", subsequent_indent="    "))
+    lines.append("`discotest suites` lists every suite with its size, languages and licence.")
+    return "\n".join(lines)
+
+
+def _add_run(sub: argparse._SubParsersAction, only: Family | None = None) -> None:
+    """``run``; with ``only`` (``run SUITE --help``), just that family's options, else every family's (parsing) —
+    or, for ``run --help`` without a suite, none but the common ones and a list of families (``only`` False)."""
+    p = sub.add_parser("run", help="evaluate translations on a suite", parents=[_common()],
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog=None if only else _family_list(compare=False))
     p.add_argument("suite", help="suite name (`discotest suites` lists them)")
     _emitter_options(p)
-    _add_options(p, [(f, f.options) for f in families.families()])
+    if only is not False:
+        _add_options(p, [(f, f.options) for f in ([only] if only else families.families())])
 
 
 def _compare_options(family: Family) -> tuple[Option, ...]:
@@ -89,12 +109,38 @@ def _compare_options(family: Family) -> tuple[Option, ...]:
     return (*(o for o in family.options if o.name not in overridden), *family.compare_options)
 
 
-def _add_compare(sub: argparse._SubParsersAction) -> None:
+def _add_compare(sub: argparse._SubParsersAction, only: Family | None = None) -> None:
     p = sub.add_parser("compare", help="two systems on the same items: paired bootstrap and sign test per metric",
-                       parents=[_common()])
+                       parents=[_common()], formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog=None if only else _family_list(compare=True))
     p.add_argument("suite", help="suite name (`discotest suites` lists them)")
     _emitter_options(p)
-    _add_options(p, [(f, _compare_options(f)) for f in families.families() if f.compare])
+    if only is not False:
+        chosen = [only] if only else [f for f in families.families() if f.compare]
+        _add_options(p, [(f, _compare_options(f)) for f in chosen])
+
+
+def _help_target(argv: Sequence[str]) -> tuple[str, Family | bool] | None:
+    """For ``run|compare [SUITE] --help``: the command and the suite's family (False without a known suite), so
+    the help shows only what applies; None when no such help is asked for (then every option is parsed)."""
+    if not any(a in ("-h", "--help") for a in argv):
+        return None
+    tokens = iter(argv)
+    for token in tokens:
+        if token == "--data-dir":
+            next(tokens, None)
+        elif not token.startswith("-"):
+            if token not in ("run", "compare"):
+                return None
+            rest = [t for t in tokens if not t.startswith("-")]
+            if rest:
+                try:
+                    family = families.family_of(rest[0])
+                except InputError:
+                    return token, False
+                return token, family if token == "run" or family.compare else False
+            return token, False
+    return None
 
 
 def _family_options(args: argparse.Namespace, options: tuple[Option, ...]) -> dict:
@@ -188,11 +234,12 @@ def _add_translate(sub: argparse._SubParsersAction) -> None:
                        parents=[_common()])
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--suite", help="gender suite to translate (winomt, winomt-demo, bug)")
-    what.add_argument("--input", "-i", help="English text file, one sentence per line")
+    what.add_argument("--input", "-i", help="English text file, one sentence per line ('-': stdin)")
     p.add_argument("--lang", "-l", required=True, help="target language")
     p.add_argument("--model", "-m", required=True, metavar="NAME_OR_PATH",
                    help="Hugging Face seq2seq (Marian, M2M100, mBART-50, NLLB) or CTranslate2 model")
-    p.add_argument("--output", "-o", required=True, help="translations, one per line (what run --input reads)")
+    p.add_argument("--output", "-o", required=True,
+                   help="translations, one per line (what run --input reads); '-': stdout")
     p.add_argument("--suite-version", default="current")
     p.add_argument("--batch-size", type=int_option("batch-size"), default=16, help="sentences per batch")
     p.add_argument("--device", default="cpu", help="torch device (cpu, cuda, cuda:1 …)")
@@ -215,7 +262,9 @@ def _cmd_translate(args: argparse.Namespace) -> int:
                                 suite_version=args.suite_version, **options)
     else:
         lines = translate_file(args.input, args.lang, args.model, args.output, **options)
-    print(f"discotest: wrote {len(lines)} translations to {args.output}", file=sys.stderr)
+    if args.output is None:  # -o -
+        sys.stdout.write("".join(line.replace("\n", " ") + "\n" for line in lines))
+    print(f"discotest: wrote {len(lines)} translations to {args.output or 'standard output'}", file=sys.stderr)
     return 0
 
 
@@ -277,15 +326,16 @@ def _add_data(sub: argparse._SubParsersAction) -> None:
                    help=f"fetch: seconds a download may stay silent (default {registry.FETCH_TIMEOUT:g})")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(help_for: tuple[str, Family | bool] | None = None) -> argparse.ArgumentParser:
+    """The whole parser; ``help_for`` (from ``_help_target``) narrows ``run``/``compare`` to what its help shows."""
     parser = OneLineParser(
         prog="discotest", description="Discourse test bench for machine translation.", parents=[_common()]
     )
     parser.add_argument("--version", action="version", version=f"discotest {VERSION}")
     parser.set_defaults(data_dir=None, quiet=False, allow_modified_data=False)
     sub = parser.add_subparsers(dest="command", required=True)
-    _add_run(sub)
-    _add_compare(sub)
+    _add_run(sub, help_for[1] if help_for and help_for[0] == "run" else None)
+    _add_compare(sub, help_for[1] if help_for and help_for[0] == "compare" else None)
     _add_validate(sub)
     _add_coref(sub)
     _add_data(sub)
@@ -296,8 +346,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("suites", help="list the suites and their published systems", parents=[_common()])
     m = sub.add_parser("make-contrastive", help="build incorrect variants by swapping an annotated pronoun chain",
                        parents=[_common()])
-    m.add_argument("--input", "-i", required=True, help="JSONL: target sentence and its pronoun chain")
-    m.add_argument("--output", "-o", required=True, help="contrastive suite JSONL to write")
+    m.add_argument("--input", "-i", required=True,
+                   help="JSONL: target sentence and its pronoun chain (README 'Input formats'; '-': stdin)")
+    m.add_argument("--output", "-o", required=True, help="contrastive suite JSONL to write ('-': stdout)")
     m.add_argument("--replacement", choices=("he", "she", "it", "they"), default=None,
                    help="replace the chain with this pronoun only (default: every other one)")
     return parser
@@ -340,16 +391,44 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise InputError("the same file is given for two outputs", path)
         if resolved in registered:
             raise InputError(f"is a file of the data directory {data}; refusing to overwrite third-party data", path)
-    if sys.stdout is None and not (getattr(args, "output", None) or args.command in STDOUT_FREE):
+    to_stdout = getattr(args, "output_to_stdout", False)
+    if sys.stdout is None and (to_stdout or not (getattr(args, "output", None) or args.command in STDOUT_FREE)):
         raise InputError("standard output is closed; give --output FILE or redirect it to a file")
 
 
 def _cmd_make_contrastive(args: argparse.Namespace) -> int:
-    from discotest.suites.contrastive.build import build_file
+    from discotest.suites.contrastive.build import build_file, build_item
 
-    count = build_file(args.input, args.output, replacement=args.replacement)
-    print(f"discotest: wrote {count} contrastive items to {args.output}", file=sys.stderr)
+    if args.output is None:  # -o -: the same rows on stdout
+        from discotest.data.readers import json_objects
+
+        rows = [json.dumps(build_item(row, args.replacement, args.input, n), ensure_ascii=False)
+                for n, row in json_objects(args.input)]
+        if not rows:
+            raise InputError("no rows in the file", args.input)
+        print("\n".join(rows))
+        count = len(rows)
+    else:
+        count = build_file(args.input, args.output, replacement=args.replacement)
+    print(f"discotest: wrote {count} contrastive items to {args.output or 'standard output'}", file=sys.stderr)
     return 0
+
+
+# Commands whose --output may be '-' (standard output, as for sacrebleu); for the others it names a folder or a
+# file beside which more files go, so '-' is refused.
+DASH_OUTPUT = ("run", "compare", "rank", "coref", "translate", "make-contrastive")
+
+
+def _dash_output(args: argparse.Namespace) -> None:
+    """``--output -`` means standard output: ``args.output`` becomes None and ``args.output_to_stdout`` True."""
+    if getattr(args, "details", None) == STDIN:
+        raise InputError("--details - is not possible: the report goes to standard output; name a file")
+    if getattr(args, "output", None) != STDIN:
+        return
+    if args.command not in DASH_OUTPUT:
+        raise InputError(f"--output - (standard output) is not possible for `discotest {args.command}`; name a "
+                         f"{'folder' if args.command in FOLDER_OUTPUT else 'file'}")
+    args.output, args.output_to_stdout = None, True
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -515,8 +594,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    args = build_parser().parse_args(argv)
-    args.command_line = shlex.join(["discotest", *(sys.argv[1:] if argv is None else argv)])
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(_help_target(argv)).parse_args(argv)
+    args.command_line = shlex.join(["discotest", *argv])
     commands = {
         "run": _cmd_run, "compare": _cmd_compare, "validate": _cmd_validate, "coref": _cmd_coref,
         "data": _cmd_data, "suites": _cmd_suites,
@@ -524,6 +604,7 @@ def _main(argv: Sequence[str] | None) -> int:
         "finetune": _cmd_finetune, "mine": _cmd_mine, "rank": _cmd_rank,
     }
     try:
+        _dash_output(args)
         check_outputs(args)
         with registry.modified_allowed_while(args.allow_modified_data):  # every reader (and worker) sees it
             status = commands[args.command](args)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+STDIN = "-"  # the path that means standard input (and, for outputs, standard output)
+
 
 class InputError(Exception):
     """Bad input the user can fix: a missing file, a malformed row, an unknown name.
@@ -13,7 +15,7 @@ class InputError(Exception):
     """
 
     def __init__(self, message: str, path: str | Path | None = None, line: int | None = None):
-        self.path = str(path) if path is not None else None
+        self.path = None if path is None else "<stdin>" if str(path) == STDIN else str(path)
         self.line = line
         self.detail = message
         super().__init__(self.one_line())

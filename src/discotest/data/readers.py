@@ -1,4 +1,8 @@
-"""Reading user and suite text files safely: every problem becomes an InputError naming file and line."""
+"""Reading user and suite text files safely: every problem becomes an InputError naming file and line.
+
+The path ``-`` is standard input (as for sacrebleu): it is read once, whole, and every later read of ``-`` in the
+same process gets the same bytes; errors name it ``<stdin>``.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,44 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from discotest.errors import InputError
+from discotest.errors import STDIN, InputError
+
+_stdin: bytes | None = None
+
+
+def is_stdin(path: str | Path | None) -> bool:
+    """Whether ``path`` is ``-`` (standard input)."""
+    return path is not None and str(path) == STDIN
+
+
+def _stdin_bytes() -> bytes:
+    """All of standard input, read once (a second reader of ``-`` gets the same bytes)."""
+    global _stdin
+    if _stdin is None:
+        import sys
+
+        if sys.stdin is None:
+            raise InputError("standard input is closed", STDIN)
+        try:
+            _stdin = sys.stdin.buffer.read()
+        except OSError as exc:
+            raise InputError(f"cannot read ({exc.strerror or exc})", STDIN) from None
+    return _stdin
+
+
+def set_stdin(data: bytes | None) -> None:
+    """What ``-`` reads from now on (tests; None forgets what was read, so the next read takes ``sys.stdin``)."""
+    global _stdin
+    _stdin = data
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a file, or of standard input for ``-``; a file that cannot be read is one InputError."""
+    if is_stdin(path):
+        return _stdin_bytes()
+    path = Path(path)
+    with _reading(path):
+        return path.read_bytes()
 
 
 @contextlib.contextmanager
@@ -33,9 +74,8 @@ def read_lines(path: str | Path) -> list[str]:
     A final newline does not make an extra empty line. Undecodable bytes are reported with the
     number of the line they are on.
     """
+    raw = read_bytes(path)
     path = Path(path)
-    with _reading(path):
-        raw = path.read_bytes()
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -64,8 +104,13 @@ def _check_line(line: bytes, path: Path, number: int) -> str:
 
 def stream_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     """(line number, text) of a file too big to load (corpora): the checks of ``read_lines``, one line at a time."""
-    path = Path(path)
-    with _reading(path), open(path, "rb") as handle:
+    if is_stdin(path):
+        handle: Any = io.BytesIO(_stdin_bytes())
+    else:
+        path = Path(path)
+        with _reading(path):
+            handle = open(path, "rb")  # noqa: SIM115 - closed below
+    with _reading(Path(path)), handle:
         for number, raw in enumerate(handle, start=1):
             line = raw[:-1] if raw.endswith(b"\n") else raw
             line = line[:-1] if line.endswith(b"\r") else line

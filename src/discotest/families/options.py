@@ -17,7 +17,8 @@ GLOBAL_FLAGS = ("data_dir", "quiet")
 
 LANG = Option("lang", ("--lang", "-l"), "target language, comma-separated list, or 'all'")
 SYSTEM = Option("system", ("--system", "-s"), "published system output(s): name, comma-separated list, or 'all'")
-INPUT = Option("input", ("--input", "-i"), "your translations (file): plain text, 'source ||| translation', or JSONL")
+INPUT = Option("input", ("--input", "-i"),
+               "your translations (file; '-': stdin): plain text, 'source ||| translation', or JSONL")
 INPUT_FORMAT = Option("input_format", ("--input-format",),
                       "how --input is read: auto (JSONL if every line is a JSON object, 'source ||| translation' if "
                       "every line has one '|||', else plain), or forced", default="auto", choices=INPUT_FORMATS)
