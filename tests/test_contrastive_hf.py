@@ -105,7 +105,7 @@ def test_cli_voita_subset_via_jsonl(tiny, shared_data, tmp_path, capsys):
 def test_cli_bad_model_is_one_line(tmp_path, capsys):
     assert main(["run", "jazp", "--model", str(tmp_path / "nope"), "-q"]) == 2
     err = capsys.readouterr().err
-    assert "cannot load" in err and err.count("\n") == 1
+    assert "nope: model folder not found" in err and err.count("\n") == 1
 
 
 class FakeResult:

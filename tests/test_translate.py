@@ -228,7 +228,7 @@ def test_translate_then_run_input_gives_the_same_scores(tiny, tmp_path, capsys):
     ("args", "message"),
     [
         (["--lang", "xx"], "unknown language"),  # rejected by the suite's language list first
-        (["--lang", "de", "--model", "{tmp}/missing"], "cannot load tokenizer"),
+        (["--lang", "de", "--model", "{tmp}/missing"], "missing: model folder not found"),
         (["--lang", "de", "--model", "{tmp}/bert"], "unknown model family"),
         (["--lang", "de", "--system", "google"], "without --system/--input"),
         (["--lang", "de", "--beam", "0"], "--beam: must be between 1 and 1000"),

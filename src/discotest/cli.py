@@ -396,6 +396,16 @@ def check_outputs(args: argparse.Namespace) -> None:
         raise InputError("standard output is closed; give --output FILE or redirect it to a file")
 
 
+def _check_model(args: argparse.Namespace) -> None:
+    """A --model that cannot load (missing folder; hub name, no network, not cached) fails before any work (the
+    coreference resolver of --markers predicted, aligners …), not after it."""
+    model = getattr(args, "model", None)
+    if isinstance(model, str) and model:
+        from discotest.systems.hf_models import check_model
+
+        check_model(model, getattr(args, "revision", None))
+
+
 def _cmd_make_contrastive(args: argparse.Namespace) -> int:
     from discotest.suites.contrastive.build import build_file, build_item
 
@@ -606,6 +616,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         _dash_output(args)
         check_outputs(args)
+        _check_model(args)
         with registry.modified_allowed_while(args.allow_modified_data):  # every reader (and worker) sees it
             status = commands[args.command](args)
         if (problem := _stdout_problem()) is not None:

@@ -98,6 +98,13 @@ def data_dir(explicit: str | Path | None = None) -> Path:
     return Path(platformdirs.user_cache_dir("discotest")) / "data"
 
 
+def _data_dir_origin(explicit: str | Path | None = None) -> str:
+    """Where the data directory came from, in the words of an error message."""
+    if explicit:
+        return "from --data-dir"
+    return f"from ${ENV_VAR}" if os.environ.get(ENV_VAR) else f"the default; set --data-dir or ${ENV_VAR}"
+
+
 def get_source(name: str) -> Source:
     try:
         return SOURCES[name]
@@ -113,8 +120,9 @@ def locate(name: str, root: str | Path | None = None) -> Path:
     path = data_dir(root) / source.usable_path
     if not path.is_file():
         raise MissingDataError(
-            f"missing data file for {name!r}: run `discotest data fetch {name}` online, "
-            f"or put {source.url} at this path",
+            f"missing data file for {name!r} in the data directory {data_dir(root)} ({_data_dir_origin(root)}): "
+            f"run `discotest data fetch {name}` online, put {source.url} at this path, or point --data-dir or "
+            f"${ENV_VAR} at a directory holding it",
             path,
         )
     _admit(name, path, _expected(source, data_dir(root)))

@@ -175,6 +175,92 @@ _REFUSED = ("cannot load model {!r}: its PyTorch checkpoint holds objects other 
             "when unpickled; refused (save it as safetensors if you trust it)")
 
 
+# A hub repo id: NAME or ORG/NAME of letters, digits, '-', '_', '.' (huggingface_hub's rule, without its limits).
+_HUB_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*(/[A-Za-z0-9][A-Za-z0-9_.-]*)?$")
+HUB_PROBE_TIMEOUT = 3.0  # seconds to open a TCP connection to the hub (or the proxy) before calling it unreachable
+_hub_reachable: bool | None = None
+
+
+def looks_like_path(name_or_path: str) -> bool:
+    """Whether a model argument names a local folder rather than a hub repo: it exists, or it is written like a
+    path (absolute, ./ or ~, more than one '/', a backslash), or it is not a valid hub name."""
+    text = str(name_or_path)
+    return (Path(text).expanduser().exists() or text.startswith(("/", ".", "~")) or text.count("/") > 1
+            or "\\" in text or not _HUB_NAME.match(text))
+
+
+def hub_reachable() -> bool:
+    """One cheap TCP connection to the hub (``$HF_ENDPOINT``, default huggingface.co:443; through
+    ``$HTTPS_PROXY`` when set) within ``HUB_PROBE_TIMEOUT`` s; remembered for the process."""
+    global _hub_reachable
+    if _hub_reachable is None:
+        import os
+        import socket
+        from urllib.parse import urlsplit
+
+        proxy = os.environ.get("HTTPS_PROXY") or os.environ.get("https_proxy")
+        url = urlsplit(proxy or os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
+        port = url.port or (443 if url.scheme == "https" else 80)
+        try:
+            with socket.create_connection((url.hostname or "", port), timeout=HUB_PROBE_TIMEOUT):
+                _hub_reachable = True
+        except (OSError, ValueError):
+            _hub_reachable = False
+    return _hub_reachable
+
+
+def _hub_offline() -> bool:
+    import os
+
+    return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "on", "yes", "true")
+
+
+def set_hub_offline() -> None:
+    """Offline mode for this process (``HF_HUB_OFFLINE=1``): Transformers and huggingface_hub read only their cache
+    instead of retrying the network for a minute. huggingface_hub reads the variable when imported, so its constant
+    is set too."""
+    import os
+
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    try:
+        import huggingface_hub.constants as constants
+
+        constants.HF_HUB_OFFLINE = True
+    except ImportError:
+        pass
+
+
+def check_model(name_or_path: str, revision: str | None = None) -> None:
+    """Fail at once, before any work, on a model that cannot load: a local folder that is missing or not a folder,
+    or a hub name with the hub unreachable and the model not in the local cache. With the hub unreachable and the
+    model cached, offline mode is switched on so loading does not retry the network."""
+    text = str(name_or_path)
+    if looks_like_path(text):
+        path = Path(text).expanduser()
+        if not path.exists():
+            if _HUB_NAME.match(text) or "/" in text or "\\" in text:
+                raise InputError("model folder not found", text)
+            raise InputError("neither a model folder nor a Hugging Face hub name (ORG/NAME of letters, digits, "
+                             "'-', '_', '.')", text)
+        if not path.is_dir():
+            raise InputError("is a file; --model takes a model folder (config.json, weights, tokenizer) or a "
+                             "Hugging Face hub name", text)
+        return
+    if _hub_offline():
+        if _cached_commit(text, revision) is None:
+            raise InputError(f"hub model {text!r} is not in the local Hugging Face cache and HF_HUB_OFFLINE is set; "
+                             "unset it to download, or give a local model folder")
+        return
+    if hub_reachable():
+        return
+    if _cached_commit(text, revision) is not None:
+        set_hub_offline()
+        return
+    raise InputError(f"cannot reach the Hugging Face hub to download {text!r} (no network?), and it is not in the "
+                     "local cache: connect once to download it, or give a local model folder; HF_HUB_OFFLINE=1 "
+                     "uses only the cache")
+
+
 def _reason(exc: Exception) -> str:
     return (str(exc).splitlines() or [type(exc).__name__])[0]
 
@@ -183,6 +269,7 @@ def load_tokenizer(name_or_path: str, revision: str | None = None):
     """AutoTokenizer, with a load failure (missing dir, no network for a hub name) as one InputError line."""
     import warnings
 
+    check_model(name_or_path, revision)
     from transformers import AutoTokenizer
 
     try:
@@ -195,6 +282,7 @@ def load_tokenizer(name_or_path: str, revision: str | None = None):
 
 def load_model(name_or_path: str, revision: str | None = None, quiet: bool = False):
     """AutoModelForSeq2SeqLM in eval mode, with a load failure as one InputError line."""
+    check_model(name_or_path, revision)
     from transformers import AutoModelForSeq2SeqLM
 
     if quiet:
@@ -212,6 +300,7 @@ def load_model(name_or_path: str, revision: str | None = None, quiet: bool = Fal
 
 def load_causal_lm(name_or_path: str, revision: str | None = None):
     """AutoModelForCausalLM in eval mode (the DiP pronoun scorer), with a load failure as one InputError line."""
+    check_model(name_or_path, revision)
     from transformers import AutoModelForCausalLM
 
     try:

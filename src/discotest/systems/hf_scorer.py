@@ -20,6 +20,7 @@ from discotest.errors import InputError
 from discotest.suites.contrastive.item import ContrastiveItem
 from discotest.systems.hf_models import (
     LanguageCodes,
+    check_model,
     family_of,
     language_codes,
     load_model,
@@ -78,6 +79,8 @@ class HFScorer:
         self._fingerprint = fingerprint
         self.src_lang, self.tgt_lang = src_lang, tgt_lang
         self._codes: LanguageCodes | None = None
+        if model is None and tokenizer is None:
+            check_model(name_or_path, revision)  # a missing folder or an unreachable hub fails before any work
 
     # -- loading ---------------------------------------------------------------------------------------------------
     @property
