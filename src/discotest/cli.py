@@ -319,11 +319,18 @@ def _cmd_finetune(args: argparse.Namespace) -> int:
 
 
 def _add_data(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("data", help="list, fetch or verify third-party data files", parents=[_common()])
-    p.add_argument("action", choices=("list", "fetch", "verify"))
-    p.add_argument("names", nargs="*", help="source names (default for verify: all)")
-    p.add_argument("--timeout", type=float, default=registry.FETCH_TIMEOUT,
-                   help=f"fetch: seconds a download may stay silent (default {registry.FETCH_TIMEOUT:g})")
+    p = sub.add_parser("data", help="third-party data files: `data list`, `data fetch NAME`, `data verify`",
+                       parents=[_common()])
+    action = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    ls = action.add_parser("list", parents=[_common()],
+                           help="each source by suite: status, size on disk, origin URL (checks what is present)")
+    ls.add_argument("names", nargs="*", metavar="SUITE_OR_SOURCE", help="only these suites or sources")
+    fetch = action.add_parser("fetch", parents=[_common()], help="download sources and check their sha256")
+    fetch.add_argument("names", nargs="+", metavar="NAME", help="source names (`discotest data list`), or 'all'")
+    fetch.add_argument("--timeout", type=float, default=registry.FETCH_TIMEOUT,
+                       help=f"seconds a download may stay silent (default {registry.FETCH_TIMEOUT:g})")
+    verify = action.add_parser("verify", parents=[_common()], help="check the sha256 of the files present")
+    verify.add_argument("names", nargs="*", metavar="NAME", help="source names (default: all)")
 
 
 def build_parser(help_for: tuple[str, Family | bool] | None = None) -> argparse.ArgumentParser:
@@ -343,7 +350,8 @@ def build_parser(help_for: tuple[str, Family | bool] | None = None) -> argparse.
     _add_augment(sub)
     _add_finetune(sub)
     _add_dip_commands(sub)
-    sub.add_parser("suites", help="list the suites and their published systems", parents=[_common()])
+    sub.add_parser("suites", help="every suite: size, languages, licence and published systems",
+                   parents=[_common()])
     m = sub.add_parser("make-contrastive", help="build incorrect variants by swapping an annotated pronoun chain",
                        parents=[_common()])
     m.add_argument("--input", "-i", required=True,
@@ -463,17 +471,49 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
+# How `data list` names the state of a source (registry.verify's status).
+_DATA_STATUS = {"ok": "verified", "mismatch": "MODIFIED", "missing": "missing", "unpinned": "unpinned"}
+
+
+def _sources_named(names: list[str]) -> list[registry.Source]:
+    """The sources of the named suites or sources, in registry order; an unknown name is an error."""
+    if not names:
+        return list(registry.SOURCES.values())
+    for name in names:
+        if name not in registry.SOURCES and not any(s.suite == name for s in registry.SOURCES.values()):
+            raise InputError(f"no data source or suite {name!r}; `discotest data list` shows them")
+    return [s for s in registry.SOURCES.values() if s.name in names or s.suite in names]
+
+
+def _list_data(args: argparse.Namespace) -> None:
+    root = registry.data_dir(args.data_dir)
+    sources = _sources_named(args.names)
+    print(f"data directory: {root} ({registry.data_dir_origin(args.data_dir)})")
+    print("status: verified = sha256 matches its pin; unpinned = present, no published checksum to compare; "
+          "MODIFIED = differs from its pin; missing = `discotest data fetch NAME`")
+    by_suite: dict[str, list[registry.Source]] = {}
+    for source in sources:
+        by_suite.setdefault(source.suite, []).append(source)
+    for suite, group in by_suite.items():
+        rows = []
+        for source in group:
+            status, path = registry.verify(source.name, args.data_dir)
+            status = "bundled" if source.bundled else _DATA_STATUS.get(status, status)
+            size = registry.size_text(Path(path).stat().st_size) if Path(path).is_file() else "-"
+            rows.append((status, source.name, size, source.url or "(ships with discotest)"))
+        counts = {s: sum(r[0] == s for r in rows) for s in dict.fromkeys(r[0] for r in rows)}
+        print(f"\n{suite} ({len(rows)} file{'s' * (len(rows) != 1)}: "
+              f"{', '.join(f'{n} {s}' for s, n in counts.items())}; licence: {registry.licence(group[0])})")
+        width = max(len(r[1]) for r in rows)
+        for status, name, size, url in rows:
+            print(f"  {status:<8}  {name:<{width}}  {size:>8}  {url}")
+
+
 def _cmd_data(args: argparse.Namespace) -> int:
     if args.action == "list":
-        root = registry.data_dir(args.data_dir)
-        print(f"data directory: {root}")
-        for source in registry.SOURCES.values():
-            present = "✓" if source.bundled or (root / source.usable_path).is_file() else " "
-            print(f"{present} {source.name:<26} {source.usable_path:<52} {source.description}")
+        _list_data(args)
         return 0
     if args.action == "fetch":
-        if not args.names:
-            raise InputError("name the sources to fetch (`discotest data list` shows them), or 'all'")
         names = list(registry.SOURCES) if args.names == ["all"] else args.names
         for name in names:
             path = registry.fetch(name, args.data_dir, timeout=args.timeout)
@@ -490,13 +530,65 @@ def _cmd_data(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def _count(load, what: str = "items") -> str:
+    """The size of a suite from its loader, or what to fetch when its data is not there."""
+    try:
+        return f"{load():,} {what}"
+    except registry.MissingDataError as exc:
+        name = exc.detail.split("'")[1] if "'" in exc.detail else "NAME"
+        return f"? {what} (not in the data directory: `discotest data fetch {name}`)"
+
+
+def _suite_facts(family: Family, suite: str, data_dir: str | None) -> tuple[str, str, str]:
+    """(size, languages, licence) of one suite, for ``discotest suites``; sizes are counted from the data."""
+    if family.name == "gender":
+        from discotest.pipelines.gender_run import languages
+        from discotest.suites.gender import load_gender_suite
+
+        return (_count(lambda: len(load_gender_suite(suite, "current", data_dir))),
+                "en→" + ",".join(languages()), registry.suite_licence(suite) or "")
+    if family.name == "winox":
+        from discotest.suites.winox import LANGUAGES, load_winox
+
+        sizes = {lang: _count(lambda lang=lang: len(load_winox(lang, data_dir))) for lang in LANGUAGES}
+        missing = [f"winox-{lang}" for lang, size in sizes.items() if size.startswith("?")]
+        size = ", ".join(f"{lang} {n}" for lang, n in sizes.items() if not n.startswith("?"))
+        if missing:
+            size += ("; " if size else "") + f"? items (not in the data directory: `discotest data fetch " \
+                f"{' '.join(missing)}`)"
+        return size, "en→" + ",".join(LANGUAGES), registry.suite_licence(suite) or ""
+    if family.name == "azpt":
+        from discotest.suites.mzprt import DOMAINS, load_mzprt
+
+        size = _count(lambda: sum(len(load_mzprt(d, data_dir).zps) for d in DOMAINS),
+                      f"zero pronouns in {len(DOMAINS)} domains ({', '.join(DOMAINS)})")
+        return size, "zh→en", registry.suite_licence(suite) or ""
+    if family.name == "contrastive":
+        from discotest.suites.contrastive import FILE_SUITES, language_pair, load_suite
+
+        pair = language_pair(suite)
+        langs = f"{pair[0]}→{pair[1]}" if pair else "those of your file"
+        if suite in FILE_SUITES and suite != "jazp":
+            return "your file (--suite-file)", langs, "that of your file"
+        return _count(lambda: len(load_suite(suite, data_dir))), langs, registry.suite_licence(suite) or ""
+    if family.name == "dip":
+        sources = [s for s in registry.SOURCES.values() if s.kind == "corpus"]
+        xx = sorted({s.lang for s in sources if s.lang and s.lang != "en"})
+        licences = sorted({registry.licence(s) for s in sources})
+        return ("mined from WMT21/22 outputs (`discotest mine dip`)", ",".join(xx) + "→en", "; ".join(licences))
+    return "?", "?", registry.suite_licence(suite) or ""
+
+
 def _cmd_suites(args: argparse.Namespace) -> int:
+    """Every suite by family: its size (counted from the data), languages, licence and published systems."""
     for family in families.families():
         print(f"# {family.title}: {family.doc}" if family.doc else f"# {family.title}")
         for suite, systems in sorted(family.suites().items()):
-            print(suite)
-            for system in systems:
-                print(f"  {system}")
+            size, langs, licence = _suite_facts(family, suite, args.data_dir)
+            print(f"{suite}: {size}; {langs}; licence: {licence or 'see data list'}")
+            if systems:
+                print(f"  published systems: {', '.join(systems)}")
+        print()
     return 0
 
 

@@ -98,7 +98,45 @@ def data_dir(explicit: str | Path | None = None) -> Path:
     return Path(platformdirs.user_cache_dir("discotest")) / "data"
 
 
-def _data_dir_origin(explicit: str | Path | None = None) -> str:
+# The licence of each data folder, from its PROVENANCE.md in ../shared/data (one line; the file says more).
+LICENCES = {
+    "bawden_discourse": "CC BY-SA 4.0",
+    "bug": "MIT",
+    "ctxpro": "Apache-2.0 (examples from OpenSubtitles, whose terms also apply)",
+    "eval_anaphora": "none stated (research only)",
+    "mt_gender": "MIT (outputs of commercial systems redistributed under it)",
+    "mzprt": "research use only (repository LICENSE)",
+    "scat": "none stated (built on OpenSubtitles2018)",
+    "voita_consistency": "none stated (from OpenSubtitles2018)",
+    "wino_x": "MIT",
+    "wmt21_news": "research use only (no LICENSE file)",
+    "wmt22_general": "research use only (no LICENSE file)",
+}
+BUNDLED_LICENCE = "MIT (written by the discotest authors, shipped with it)"
+
+
+def licence(source: Source) -> str:
+    """The licence of a source's data, one line (``LICENCES`` by its top folder)."""
+    if source.bundled:
+        return BUNDLED_LICENCE
+    return LICENCES.get(source.path.split("/", 1)[0], "see the source's PROVENANCE.md")
+
+
+def suite_licence(suite: str) -> str | None:
+    """The licence(s) of a registered suite's files, or None for a suite the registry does not hold."""
+    found = sorted({licence(s) for s in SOURCES.values() if s.suite == suite and s.kind == "suite"})
+    return "; ".join(found) if found else None
+
+
+def size_text(size: int) -> str:
+    """A byte count for people: 1.2 MB, 340 kB, 12 B."""
+    for unit, factor in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= factor:
+            return f"{size / factor:.1f} {unit}"
+    return f"{size} B"
+
+
+def data_dir_origin(explicit: str | Path | None = None) -> str:
     """Where the data directory came from, in the words of an error message."""
     if explicit:
         return "from --data-dir"
@@ -120,7 +158,7 @@ def locate(name: str, root: str | Path | None = None) -> Path:
     path = data_dir(root) / source.usable_path
     if not path.is_file():
         raise MissingDataError(
-            f"missing data file for {name!r} in the data directory {data_dir(root)} ({_data_dir_origin(root)}): "
+            f"missing data file for {name!r} in the data directory {data_dir(root)} ({data_dir_origin(root)}): "
             f"run `discotest data fetch {name}` online, put {source.url} at this path, or point --data-dir or "
             f"${ENV_VAR} at a directory holding it",
             path,
