@@ -22,7 +22,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from discotest import api, families
 from discotest.atomic import check_output
-from discotest.data import registry
+from discotest.data import readers, registry
 from discotest.errors import STDIN, InputError
 from discotest.families.options import GLOBAL_FLAGS
 from discotest.families.registry import Family, Option
@@ -697,6 +697,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    readers.set_stdin(None)  # '-' reads this call's standard input (main may run several times in one process)
     args = build_parser(_help_target(argv)).parse_args(argv)
     args.command_line = shlex.join(["discotest", *argv])
     commands = {
