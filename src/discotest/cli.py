@@ -408,7 +408,7 @@ def _check_model(args: argparse.Namespace) -> None:
     """A --model that cannot load (missing folder; hub name, no network, not cached) fails before any work (the
     coreference resolver of --markers predicted, aligners …), not after it."""
     model = getattr(args, "model", None)
-    if isinstance(model, str) and model:
+    if isinstance(model, str) and model and args.command != "finetune":  # finetune reads its (small) data first
         from discotest.systems.hf_models import check_model
 
         check_model(model, getattr(args, "revision", None))
@@ -539,8 +539,9 @@ def _count(load, what: str = "items") -> str:
         return f"? {what} (not in the data directory: `discotest data fetch {name}`)"
 
 
-def _suite_facts(family: Family, suite: str, data_dir: str | None) -> tuple[str, str, str]:
-    """(size, languages, licence) of one suite, for ``discotest suites``; sizes are counted from the data."""
+def _suite_facts(family: Family, suite: str, data_dir: str | None) -> tuple[str, str, str] | None:
+    """(size, languages, licence) of one suite of a built-in family, for ``discotest suites``; sizes are counted
+    from the data. None for another family."""
     if family.name == "gender":
         from discotest.pipelines.gender_run import languages
         from discotest.suites.gender import load_gender_suite
@@ -576,16 +577,21 @@ def _suite_facts(family: Family, suite: str, data_dir: str | None) -> tuple[str,
         xx = sorted({s.lang for s in sources if s.lang and s.lang != "en"})
         licences = sorted({registry.licence(s) for s in sources})
         return ("mined from WMT21/22 outputs (`discotest mine dip`)", ",".join(xx) + "→en", "; ".join(licences))
-    return "?", "?", registry.suite_licence(suite) or ""
+    return None
 
 
 def _cmd_suites(args: argparse.Namespace) -> int:
-    """Every suite by family: its size (counted from the data), languages, licence and published systems."""
+    """Every suite by family: its size (counted from the data), languages, licence and published systems (a family
+    this function does not know, e.g. one registered by a user, gets its suite names and systems only)."""
     for family in families.families():
         print(f"# {family.title}: {family.doc}" if family.doc else f"# {family.title}")
         for suite, systems in sorted(family.suites().items()):
-            size, langs, licence = _suite_facts(family, suite, args.data_dir)
-            print(f"{suite}: {size}; {langs}; licence: {licence or 'see data list'}")
+            facts = _suite_facts(family, suite, args.data_dir)
+            if facts is None:
+                print(suite)
+            else:
+                size, langs, licence = facts
+                print(f"{suite}: {size}; {langs}; licence: {licence or 'see `discotest data list`'}")
             if systems:
                 print(f"  published systems: {', '.join(systems)}")
         print()
