@@ -55,6 +55,12 @@ def test_make_contrastive_from_stdin_to_stdout(monkeypatch, capsys):
     assert not Path("-").exists()
 
 
+def test_stdin_serves_one_input_only(monkeypatch, capsys):
+    _stdin(monkeypatch, DEMO.read_bytes())
+    code, _, err = run_cli(capsys, "compare", "winomt-demo", "--lang", "de", "--input", "-", "--input", "-", "-q")
+    assert_one_line_error(code, err, "standard input ('-') can be read by one input only")
+
+
 def test_output_dash_is_refused_where_it_names_a_folder(capsys, tmp_path):
     code, _, err = run_cli(capsys, "mine", "dip", "--pair", "de-en", "-o", "-")
     assert_one_line_error(code, err, "--output - (standard output) is not possible", "name a folder")

@@ -437,8 +437,15 @@ def _cmd_make_contrastive(args: argparse.Namespace) -> int:
 DASH_OUTPUT = ("run", "compare", "rank", "coref", "translate", "make-contrastive")
 
 
+def _as_list(value: object) -> list:
+    return value if isinstance(value, list) else [value]
+
+
 def _dash_output(args: argparse.Namespace) -> None:
     """``--output -`` means standard output: ``args.output`` becomes None and ``args.output_to_stdout`` True."""
+    dashes = [name for name in INPUT_OPTIONS for value in _as_list(getattr(args, name, None)) if value == STDIN]
+    if len(dashes) > 1:
+        raise InputError("standard input ('-') can be read by one input only; name files for the others")
     if getattr(args, "details", None) == STDIN:
         raise InputError("--details - is not possible: the report goes to standard output; name a file")
     if getattr(args, "output", None) != STDIN:
