@@ -10,6 +10,7 @@ never touch stdout, so outputs stay byte-identical with and without them.
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -33,15 +34,28 @@ def quiet_scope(quiet: bool | None) -> Iterator[None]:
             _QUIET.reset(token)
 
 
+HEARTBEAT = 1.0  # seconds between redraws of a shown bar on a terminal, so a long single step's clock keeps going
+
+
 class _Bar:
-    """A tqdm bar on stderr; entering it also sets the quiet setting of the bars opened inside it."""
+    """A tqdm bar on stderr; entering it also sets the quiet setting of the bars opened inside it. On a terminal its
+    elapsed time keeps counting while one long step runs (training a model is a 1/1 stage)."""
 
     def __init__(self, desc: str, unit: str, total: int | None, quiet: bool):
         from tqdm import tqdm
 
         self.quiet = quiet
-        self._bar = tqdm(desc=desc, unit=unit, total=total, disable=quiet, file=sys.stderr, dynamic_ncols=True)
+        self._bar = tqdm(desc=desc, unit=unit, total=total, disable=quiet, file=sys.stderr)
         self._scope = quiet_scope(quiet)
+        self._stop = threading.Event()
+        self._beat: threading.Thread | None = None
+        if not quiet and getattr(sys.stderr, "isatty", lambda: False)():
+            self._beat = threading.Thread(target=self._heartbeat, daemon=True)
+            self._beat.start()
+
+    def _heartbeat(self) -> None:
+        while not self._stop.wait(HEARTBEAT):
+            self._bar.refresh()
 
     def update(self, n: int = 1) -> None:
         self._bar.update(n)
@@ -56,9 +70,12 @@ class _Bar:
 
     def __exit__(self, *exc) -> None:
         self._scope.__exit__(*exc)
-        self._bar.close()
+        self.close()
 
     def close(self) -> None:
+        self._stop.set()
+        if self._beat is not None:
+            self._beat.join()
         self._bar.close()
 
 

@@ -188,6 +188,7 @@ def run_mzprt(
             bar.update(1)
             if progress:
                 progress(1)
+        bar.set_description("mZPRT: scoring domain×system")
     return results
 
 

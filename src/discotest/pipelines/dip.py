@@ -62,7 +62,7 @@ def load_coherence(data_dir: str | Path | None = None, use_cache: bool = True) -
     except ImportError:
         raise ModelUnavailable("the DiP coherence model is not in this installation (discotest.dip.coherence)"
                                ) from None
-    with progress_bar("DiP: loading the coherence model (training it takes ~1 min when not cached)", total=1) as bar:
+    with progress_bar("DiP: loading the coherence model (trained once, minutes, then cached)", total=1) as bar:
         model = load_coherence_model(data_dir=data_dir, use_cache=use_cache)
         bar.update(1)
     return model
