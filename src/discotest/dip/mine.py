@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from typing import Protocol
 
 from discotest.dip import anaphora, connectives, lexical
@@ -136,10 +137,13 @@ def mine_all(
             ref = parse_lines(pair.reference, wanted, use_cache)
             bar.update(1)
         parsed = {}
-        for name in systems:
-            parsed[name] = parse_lines(pair.systems[name], wanted, use_cache)
-            if progress:
-                progress(1)
+        # the caller's bar (the mine command's), else a stage bar of its own that closes before the next stage
+        own = nullcontext() if progress else progress_bar("DiP: parsing system outputs to mine", "system",
+                                                          total=len(systems))
+        with own as bar:
+            for name in systems:
+                parsed[name] = parse_lines(pair.systems[name], wanted, use_cache)
+                (progress or bar.update)(1)
         miners = {"lexical": mine_lexical, "connectives": mine_connectives, "anaphora": mine_anaphora}
         for phenomenon, miner in miners.items():
             if phenomenon in phenomena:

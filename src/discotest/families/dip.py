@@ -16,7 +16,7 @@ from discotest.families.compare import compare_systems
 from discotest.families.registry import Family, Option, register, split_list
 from discotest.options import int_option
 from discotest.pipelines.dip import ANAPHORA_MODES, DEFAULT_ANAPHORA_MODE
-from discotest.progress import progress_bar, quiet_scope
+from discotest.progress import quiet_scope
 from discotest.report.emit import Report
 
 TESTS = Option("tests", ("--tests",), "dip: test sets written by 'discotest mine dip'", metavar="DIR")
@@ -105,11 +105,10 @@ def _rank(s: dict[str, Any]) -> Report:
     wanted = phenomena(s["phenomena"])
     pair_paths(s["data"], s["pair"], s["ref"], s["data_dir"])  # a wrong pair fails before any model loads
     scorer, coherence, warnings = load_models(s, wanted, True, s["data"], s["pair"])
-    with progress_bar("DiP: parsing system outputs to mine", "system", total=mined_count(s)) as bar:
-        ranking = dip.rank(s["data"], s["pair"], ref=s["ref"], holdout=s["holdout"], systems=split_list(s["system"]),
-                           max_docs=s["max_docs"], phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
-                           data_dir=s["data_dir"], n_bootstrap=s["bootstrap"], use_cache=s["use_cache"],
-                           progress=bar.update, anaphora_mode=s["anaphora_mode"])
+    ranking = dip.rank(s["data"], s["pair"], ref=s["ref"], holdout=s["holdout"], systems=split_list(s["system"]),
+                       max_docs=s["max_docs"], phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
+                       data_dir=s["data_dir"], n_bootstrap=s["bootstrap"], use_cache=s["use_cache"],
+                       anaphora_mode=s["anaphora_mode"])  # its stages: parsing, mining, scoring, ranking
     return Report(f"discotest · DiP ranking {s['data']} {s['pair']}", ranking.results, aggregates=ranking.to_json(),
                   text=lambda _results: render_rank_table(ranking), warnings=warnings,
                   summary_rows=ranking.summary_rows())
