@@ -42,7 +42,7 @@ def test_google_german_json_and_details(capsys, tmp_path, shared_data):
     assert code == 0
     result = one_result(captured.out)
     # the current WinoMT has two rows (2120, 2121) that the 2019 outputs do not contain
-    assert result["unmatched_rows"] == [2120, 2121]
+    assert result["unmatched_rows"] == "2120-2121"
     assert "2 suite rows have no translation" in captured.err
     assert result["scores"]["n"] == 3886
     for key in ("suite:winomt", "lang:de", "system:google", "aligner:thot-eflomal-", "analyser:"):
@@ -114,6 +114,9 @@ def test_bug_gold_with_a_hand_translated_file(capsys, tmp_path, shared_data):
     captured = capsys.readouterr()
     result = one_result(captured.out)
     assert code == 0 and result["scores"]["n"] == 12 and result["unmatched"] == 1628 - 12
+    # the 1616 rows as ranges around the 12 translated ones (rows 17, 36, 37, 39 …)
+    assert result["unmatched_rows"] == ("0-16,18-35,38,40-113,115-117,119-170,173-220,222-225,227-242,244-247,"
+                                        "249-582,584-1628")
     assert "align_extra:published" in result["signature"]  # a small input: WinoMT outputs train the aligner
     rows = {r["index"]: r for r in map(json.loads, details.read_text(encoding="utf-8").splitlines())}
     assert {i for i, r in rows.items() if not r["correct"]} == {36, 221, 243}

@@ -1,12 +1,85 @@
-"""Progress bars on stderr for long work (``--quiet``/``quiet=True`` silences them): one constructor for all."""
+"""Progress bars on stderr for long work (``--quiet``/``quiet=True`` silences them): one constructor for all.
+
+A long command shows its stages one bar each ("mZPRT: aligning the background 1/1", "DiP: scoring systems 3/14"),
+so a user sees what is happening. Deep code (a pipeline, a model loader) opens its stage bars with ``quiet=None``:
+they follow the innermost enclosing bar or ``quiet_scope`` — a family's ``run`` wraps its work in
+``quiet_scope(s["quiet"])`` and the CLI's own bars pass ``quiet=args.quiet`` — and show when there is none. Bars
+never touch stdout, so outputs stay byte-identical with and without them.
+"""
 
 from __future__ import annotations
 
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+_QUIET: ContextVar[bool] = ContextVar("discotest_progress_quiet", default=False)
 
 
-def progress_bar(desc: str, unit: str, total: int | None = None, quiet: bool = False):
-    """A tqdm bar on stderr, used as a context manager; ``bar.update(n)`` advances it."""
-    from tqdm import tqdm
+def is_quiet() -> bool:
+    """Whether bars opened with ``quiet=None`` here are silent."""
+    return _QUIET.get()
 
-    return tqdm(desc=desc, unit=unit, total=total, disable=quiet, file=sys.stderr)
+
+@contextmanager
+def quiet_scope(quiet: bool | None) -> Iterator[None]:
+    """Bars opened with ``quiet=None`` inside follow ``quiet`` (``None``: leave the setting as it is)."""
+    token = _QUIET.set(bool(quiet)) if quiet is not None else None
+    try:
+        yield
+    finally:
+        if token is not None:
+            _QUIET.reset(token)
+
+
+HEARTBEAT = 1.0  # seconds between redraws of a shown bar on a terminal, so a long single step's clock keeps going
+
+
+class _Bar:
+    """A tqdm bar on stderr; entering it also sets the quiet setting of the bars opened inside it. On a terminal its
+    elapsed time keeps counting while one long step runs (training a model is a 1/1 stage)."""
+
+    def __init__(self, desc: str, unit: str, total: int | None, quiet: bool):
+        from tqdm import tqdm
+
+        self.quiet = quiet
+        self._bar = tqdm(desc=desc, unit=unit, total=total, disable=quiet, file=sys.stderr)
+        self._scope = quiet_scope(quiet)
+        self._stop = threading.Event()
+        self._beat: threading.Thread | None = None
+        if not quiet and getattr(sys.stderr, "isatty", lambda: False)():
+            self._beat = threading.Thread(target=self._heartbeat, daemon=True)
+            self._beat.start()
+
+    def _heartbeat(self) -> None:
+        while not self._stop.wait(HEARTBEAT):
+            self._bar.refresh()
+
+    def update(self, n: int = 1) -> None:
+        self._bar.update(n)
+
+    def set_description(self, desc: str) -> None:
+        """Name what the bar's work is doing now (e.g. the system being scored)."""
+        self._bar.set_description(desc)
+
+    def __enter__(self) -> _Bar:
+        self._scope.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._scope.__exit__(*exc)
+        self.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._beat is not None:
+            self._beat.join()
+        self._bar.close()
+
+
+def progress_bar(desc: str, unit: str = "step", total: int | None = None, quiet: bool | None = None) -> _Bar:
+    """A bar on stderr, used as a context manager; ``bar.update(n)`` advances it. ``quiet=None`` follows the
+    enclosing bar or ``quiet_scope`` (shown when there is none)."""
+    return _Bar(desc, unit, total, is_quiet() if quiet is None else quiet)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from typing import Protocol
 
 from discotest.dip import anaphora, connectives, lexical
 from discotest.dip.documents import PairData, blocks
 from discotest.dip.parse import Sentence, parse
+from discotest.progress import progress_bar
 
 PHENOMENA = ("lexical", "connectives", "anaphora", "coherence")
 COHERENCE_SHARE = 0.3  # the bottom 30% of documents by system coherence
@@ -93,15 +95,22 @@ def mine_anaphora(pair: PairData, ref: Parses, systems: dict[str, Parses]) -> li
     return items
 
 
-def mine_coherence(pair: PairData, systems: Sequence[str], model: CoherenceModel) -> list[dict]:
+def mine_coherence(pair: PairData, systems: Sequence[str], model: CoherenceModel, progress: Progress = None
+                   ) -> list[dict]:
     """Documents whose system outputs score lowest relative to the reference (mean over mined systems of
     score(sys) − score(ref), bottom 30%). Relative, because raw coherence scores also reflect the
     document's length and topic, which are the reference's too."""
     docs = [d for d in pair.documents if d.end - d.start >= 2]  # one sentence has no coherence to lose
     if not docs or not systems:
         return []
-    ref_scores = model.score_documents([pair.reference[d.start:d.end] for d in docs])
-    sys_scores = {name: model.score_documents([pair.systems[name][d.start:d.end] for d in docs]) for name in systems}
+    def score(texts: Sequence[str]) -> list[float]:
+        scores = model.score_documents([texts[d.start:d.end] for d in docs])
+        if progress:
+            progress(1)
+        return scores
+
+    ref_scores = score(pair.reference)
+    sys_scores = {name: score(pair.systems[name]) for name in systems}
     relative = [sum(sys_scores[s][k] - ref_scores[k] for s in systems) / len(systems) for k in range(len(docs))]
     keep = sorted(range(len(docs)), key=lambda k: (relative[k], docs[k].start))[:math.ceil(COHERENCE_SHARE * len(docs))]
     return [{
@@ -124,18 +133,24 @@ def mine_all(
     wanted = [i for doc in pair.documents for i in doc.lines]
     out: dict[str, list[dict]] = {}
     if set(phenomena) & {"lexical", "connectives", "anaphora"}:
-        ref = parse_lines(pair.reference, wanted, use_cache)
+        with progress_bar(f"DiP: parsing the reference ({len(wanted)} lines)", total=1) as bar:
+            ref = parse_lines(pair.reference, wanted, use_cache)
+            bar.update(1)
         parsed = {}
-        for name in systems:
-            parsed[name] = parse_lines(pair.systems[name], wanted, use_cache)
-            if progress:
-                progress(1)
+        # the caller's bar (the mine command's), else a stage bar of its own that closes before the next stage
+        own = nullcontext() if progress else progress_bar("DiP: parsing system outputs to mine", "system",
+                                                          total=len(systems))
+        with own as bar:
+            for name in systems:
+                parsed[name] = parse_lines(pair.systems[name], wanted, use_cache)
+                (progress or bar.update)(1)
         miners = {"lexical": mine_lexical, "connectives": mine_connectives, "anaphora": mine_anaphora}
         for phenomenon, miner in miners.items():
             if phenomenon in phenomena:
                 out[phenomenon] = miner(pair, ref, parsed)
     if "coherence" in phenomena and coherence_model is not None:
-        out["coherence"] = mine_coherence(pair, systems, coherence_model)
+        with progress_bar("DiP: coherence of the reference and each system", "text", total=1 + len(systems)) as bar:
+            out["coherence"] = mine_coherence(pair, systems, coherence_model, bar.update)
     for phenomenon, items in out.items():
         for n, item in enumerate(items):
             items[n] = {"id": f"{phenomenon}-{n:05d}", **item}

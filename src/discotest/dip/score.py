@@ -168,30 +168,40 @@ class Scorers:
 
 
 def score_system(name: str, lines: Sequence[str], tests: dict[str, list[dict]], reference: Sequence[str],
-                 ref: Parses, sys: Parses, scorers: Scorers) -> dict[str, PhenomenonScore]:
-    """Score one system on every phenomenon present in ``tests`` whose model is available."""
+                 ref: Parses, sys: Parses, scorers: Scorers,
+                 progress: Callable[[int], None] | None = None) -> dict[str, PhenomenonScore]:
+    """Score one system on every phenomenon present in ``tests`` whose model is available; ``progress`` is called
+    with 1 per phenomenon done (scored or skipped)."""
     out: dict[str, PhenomenonScore] = {}
     for phenomenon, items in tests.items():
-        if phenomenon == "lexical":
-            verdicts, stats = score_lexical(items, ref, sys)
-        elif phenomenon == "connectives":
-            verdicts, stats = score_connectives(items, ref, sys)
-        elif phenomenon == "anaphora":
-            if scorers.pronoun is None:
-                continue
-            if scorers.ref_pronoun is None:
-                scorers.ref_pronoun = reference_pronoun_scores(items, reference, scorers.pronoun)
-            verdicts, stats = score_anaphora(items, lines, ref, sys, scorers.pronoun, scorers.ref_pronoun,
-                                             scorers.anaphora_mode, reference)
-        elif phenomenon == "coherence":
-            if scorers.coherence is None:
-                continue
-            if scorers.ref_coherence is None:
-                scorers.ref_coherence = reference_coherence_scores(items, reference, scorers.coherence)
-            verdicts, stats = score_coherence(items, lines, scorers.coherence, scorers.ref_coherence)
-        else:
-            continue
-        result = PhenomenonScore(phenomenon, name, verdicts, stats)
-        result.summary = _summary(result)
-        out[phenomenon] = result
+        scored = _score_phenomenon(phenomenon, items, lines, reference, ref, sys, scorers)
+        if scored is not None:
+            result = PhenomenonScore(phenomenon, name, *scored)
+            result.summary = _summary(result)
+            out[phenomenon] = result
+        if progress:
+            progress(1)
     return out
+
+
+def _score_phenomenon(phenomenon: str, items: list[dict], lines: Sequence[str], reference: Sequence[str], ref: Parses,
+                      sys: Parses, scorers: Scorers) -> tuple[list[dict], list[list[float]]] | None:
+    """(verdicts, statistics) of one phenomenon, or None when its model is missing."""
+    if phenomenon == "lexical":
+        return score_lexical(items, ref, sys)
+    if phenomenon == "connectives":
+        return score_connectives(items, ref, sys)
+    if phenomenon == "anaphora":
+        if scorers.pronoun is None:
+            return None
+        if scorers.ref_pronoun is None:
+            scorers.ref_pronoun = reference_pronoun_scores(items, reference, scorers.pronoun)
+        return score_anaphora(items, lines, ref, sys, scorers.pronoun, scorers.ref_pronoun, scorers.anaphora_mode,
+                              reference)
+    if phenomenon == "coherence":
+        if scorers.coherence is None:
+            return None
+        if scorers.ref_coherence is None:
+            scorers.ref_coherence = reference_coherence_scores(items, reference, scorers.coherence)
+        return score_coherence(items, lines, scorers.coherence, scorers.ref_coherence)
+    return None

@@ -12,7 +12,6 @@ from discotest.families import options as common
 from discotest.families.compare import compare_systems
 from discotest.families.registry import Family, Option, register, split_list
 from discotest.options import int_option
-from discotest.progress import progress_bar
 from discotest.report.emit import Report
 
 DOMAIN = Option("domain", ("--domain", "-d"), "mZPRT domain (QA GR MS PP WF, MS-valid, WF-valid), list, or 'all'")
@@ -45,21 +44,19 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         raise InputError("give --system or --input, not both")
     if s["align_extra"] == "published":
         raise InputError("--align-extra for mzprt is 'wmt' or 'none'")
-    with progress_bar("domain×system results", "result", quiet=s["quiet"]) as bar:
-        results = run_mzprt(
-            split_list(s["domain"]),
-            systems=split_list(s["system"]),
-            inputs=[s["input"]] if s["input"] else None,
-            data_dir=s["data_dir"],
-            window=s["window"],
-            reach=s["reach"],
-            bleu=s["bleu"],
-            use_cache=s["use_cache"],
-            extra="wmt" if s["align_extra"] in (None, "auto") else s["align_extra"],
-            aligner=s["aligner"],
-            progress=bar.update,
-            input_format=s["input_format"],
-        )
+    results = run_mzprt(
+        split_list(s["domain"]),
+        systems=split_list(s["system"]),
+        inputs=[s["input"]] if s["input"] else None,
+        data_dir=s["data_dir"],
+        window=s["window"],
+        reach=s["reach"],
+        bleu=s["bleu"],
+        use_cache=s["use_cache"],
+        extra="wmt" if s["align_extra"] in (None, "auto") else s["align_extra"],
+        aligner=s["aligner"],
+        input_format=s["input_format"],
+    )
     return Report("discotest · mZPRT zero pronouns (AZPT)", results, aggregates={
         "kendall_tau": rank_agreement_json(results)}, text=render_azpt_table)
 

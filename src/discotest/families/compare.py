@@ -8,6 +8,7 @@ from typing import Any
 
 from discotest.errors import InputError
 from discotest.options import check_int
+from discotest.progress import progress_bar
 from discotest.report.comparison import Comparison, MetricComparison, compare_results
 from discotest.report.emit import Report
 from discotest.report.result import Result, lang_of, scope_of
@@ -33,14 +34,24 @@ def compare_systems(suite: str, settings: dict[str, Any], run: Callable[[str, di
         check_int(seed, "seed")
     reports = [run(suite, s) for s in two_systems(settings)]
     first, second = (r.results for r in reports)
+    pairs = _pairs(first, second)
     comparisons: list[Comparison] = []
-    for a in first:
-        b = next((r for r in second if (lang_of(r), scope_of(r)) == (lang_of(a), scope_of(a))), None)
-        if b is None:
-            continue
-        metrics, notes = extra(a, b, n_bootstrap, seed) if extra else ((), ())
-        comparisons.append(compare_results(a, b, n_bootstrap, seed, metrics, notes))
+    with progress_bar(f"compare: paired tests ({n_bootstrap} resamples)", "pair", total=len(pairs)) as bar:
+        for a, b in pairs:
+            metrics, notes = extra(a, b, n_bootstrap, seed) if extra else ((), ())
+            comparisons.append(compare_results(a, b, n_bootstrap, seed, metrics, notes))
+            bar.update(1)
     if not comparisons:
         raise InputError("the two systems share no language or part of the suite to compare on")
     return Report(f"discotest · compare {suite}", [*first, *second], comparisons, text=reports[0].text,
                   warnings=[w for r in reports for w in r.warnings])
+
+
+def _pairs(first: Sequence[Result], second: Sequence[Result]) -> list[tuple[Result, Result]]:
+    """A's results each with B's of the same language and scope (those B lacks are left out)."""
+    out = []
+    for a in first:
+        b = next((r for r in second if (lang_of(r), scope_of(r)) == (lang_of(a), scope_of(a))), None)
+        if b is not None:
+            out.append((a, b))
+    return out

@@ -16,7 +16,7 @@ from discotest.families.compare import compare_systems
 from discotest.families.registry import Family, Option, register, split_list
 from discotest.options import int_option
 from discotest.pipelines.dip import ANAPHORA_MODES, DEFAULT_ANAPHORA_MODE
-from discotest.progress import progress_bar
+from discotest.progress import quiet_scope
 from discotest.report.emit import Report
 
 TESTS = Option("tests", ("--tests",), "dip: test sets written by 'discotest mine dip'", metavar="DIR")
@@ -59,16 +59,17 @@ def load_models(s: dict[str, Any], wanted: list[str], pronoun: bool, data: str |
 
     scorer = coherence = None
     warnings = []
-    if pronoun and "anaphora" in wanted:
-        try:
-            scorer = dip.load_pronoun_scorer(s["pronoun_scorer"], s["data_dir"], data, pair)
-        except dip.ModelUnavailable as exc:
-            warnings.append(f"anaphora not scored: {exc.one_line()}")
-    if "coherence" in wanted:
-        try:
-            coherence = dip.load_coherence(s["data_dir"], use_cache=s["use_cache"])
-        except dip.ModelUnavailable as exc:
-            warnings.append(f"coherence skipped: {exc.one_line()}")
+    with quiet_scope(s["quiet"]):  # 'mine dip' calls this outside the registry: its loading bars follow --quiet
+        if pronoun and "anaphora" in wanted:
+            try:
+                scorer = dip.load_pronoun_scorer(s["pronoun_scorer"], s["data_dir"], data, pair)
+            except dip.ModelUnavailable as exc:
+                warnings.append(f"anaphora not scored: {exc.one_line()}")
+        if "coherence" in wanted:
+            try:
+                coherence = dip.load_coherence(s["data_dir"], use_cache=s["use_cache"])
+            except dip.ModelUnavailable as exc:
+                warnings.append(f"coherence skipped: {exc.one_line()}")
     return scorer, coherence, warnings
 
 
@@ -104,11 +105,10 @@ def _rank(s: dict[str, Any]) -> Report:
     wanted = phenomena(s["phenomena"])
     pair_paths(s["data"], s["pair"], s["ref"], s["data_dir"])  # a wrong pair fails before any model loads
     scorer, coherence, warnings = load_models(s, wanted, True, s["data"], s["pair"])
-    with progress_bar("parsed system outputs", "system", total=mined_count(s), quiet=s["quiet"]) as bar:
-        ranking = dip.rank(s["data"], s["pair"], ref=s["ref"], holdout=s["holdout"], systems=split_list(s["system"]),
-                           max_docs=s["max_docs"], phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
-                           data_dir=s["data_dir"], n_bootstrap=s["bootstrap"], use_cache=s["use_cache"],
-                           progress=bar.update, anaphora_mode=s["anaphora_mode"])
+    ranking = dip.rank(s["data"], s["pair"], ref=s["ref"], holdout=s["holdout"], systems=split_list(s["system"]),
+                       max_docs=s["max_docs"], phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
+                       data_dir=s["data_dir"], n_bootstrap=s["bootstrap"], use_cache=s["use_cache"],
+                       anaphora_mode=s["anaphora_mode"])  # its stages: parsing, mining, scoring, ranking
     return Report(f"discotest · DiP ranking {s['data']} {s['pair']}", ranking.results, aggregates=ranking.to_json(),
                   text=lambda _results: render_rank_table(ranking), warnings=warnings,
                   summary_rows=ranking.summary_rows())

@@ -14,7 +14,7 @@ from discotest.families.registry import Family, Option, register, split_list
 from discotest.lang.locate import LEXICON_MODES
 from discotest.options import int_option
 from discotest.progress import progress_bar
-from discotest.report.emit import Report
+from discotest.report.emit import Report, row_ranges, summarise_warnings
 from discotest.translate import MARKERS
 
 SUITES = ("winomt", "winomt-demo", "bug")
@@ -62,7 +62,7 @@ def _one_lang(langs: list[str] | str | None, what: str) -> str:
 
 
 def run(suite: str, s: dict[str, Any]) -> Report:
-    from discotest.pipelines.gender_run import run_many, run_one
+    from discotest.pipelines.gender_run import planned_pairs, run_many, run_one
 
     if s["align_extra"] == "wmt":
         raise InputError("--align-extra for gender suites is 'auto', 'published' or 'none'")
@@ -91,11 +91,12 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     elif s["input"]:
         results = [run_one(suite, lang=_one_lang(langs, "--input"), input=s["input"], **settings)]
     else:
-        with progress_bar("system×language pairs", "pair", quiet=s["quiet"]) as bar:
+        total = sum(map(len, planned_pairs(suite, langs, split_list(s["system"])).values()))
+        with progress_bar(f"{suite}: system×language pairs", "pair", total=total) as bar:
             results = run_many(suite, langs, split_list(s["system"]), jobs=s["jobs"], progress=bar.update, **settings)
-    warnings = [f"{r.system}/{r.lang}: {len(r.unmatched)} suite rows have no translation (rows "
-                f"{', '.join(map(str, r.unmatched[:10]))}{' …' if len(r.unmatched) > 10 else ''}); they are left out "
-                "of the scores" for r in results if r.unmatched]
+    warnings = summarise_warnings([(f"{r.system}/{r.lang}", f"{len(r.unmatched)} suite rows have no translation "
+                                    f"(rows {row_ranges(r.unmatched, 10)}); they are left out of the scores")
+                                   for r in results if r.unmatched], "system×language pairs")
     from discotest.report.gender import render_gender_table
 
     return Report(f"discotest · {suite}", results, text=render_gender_table, warnings=warnings)

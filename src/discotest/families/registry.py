@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from discotest.errors import InputError
+from discotest.progress import quiet_scope
 from discotest.report.comparison import Comparison
 from discotest.report.emit import Report
 
@@ -114,14 +115,18 @@ def split_list(value: str | Sequence[str] | None) -> list[str] | str | None:
 
 def run(suite: str, **options: Any) -> Report:
     family = family_of(suite)
-    return family.run(suite, settings_for(family, options))
+    settings = settings_for(family, options)
+    with quiet_scope(settings.get("quiet")):  # the stage bars deep in the pipelines follow quiet
+        return family.run(suite, settings)
 
 
 def compare(suite: str, **options: Any) -> Report:
     family = family_of(suite)
     if family.compare is None:
         raise InputError(f"{family.title} results cannot be compared item by item")
-    return family.compare(suite, settings_for(family, options, compare=True))
+    settings = settings_for(family, options, compare=True)
+    with quiet_scope(settings.get("quiet")):
+        return family.compare(suite, settings)
 
 
 __all__ = ["Comparison", "Family", "Option", "Report", "all_suites", "compare", "families", "family_of", "register",

@@ -9,7 +9,7 @@ from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
 from discotest.families.registry import Family, register
-from discotest.report.emit import Report
+from discotest.report.emit import Report, row_ranges
 
 OPTIONS = (common.LANG, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, *common.COMMON)
 
@@ -25,7 +25,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         raise InputError("winox needs exactly one --lang (de, fr or ru)")
     result = run_winox(lang, s["input"], s["data_dir"], s["suite_file"], s["input_format"])
     unmatched = len(result.unmatched)
-    warnings = [f"winox/{lang}: {unmatched} items have no translation; left out"] if unmatched else []
+    warnings = [f"winox/{lang}: {unmatched} items have no translation (rows {row_ranges(result.unmatched, 10)}); "
+                "left out"] if unmatched else []
     return Report("discotest · Wino-X pronoun accuracy", [result], text=render_winox_table, warnings=warnings)
 
 

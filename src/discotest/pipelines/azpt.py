@@ -17,7 +17,8 @@ from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.pronouns import load_zh_en
 from discotest.options import check_int
 from discotest.phenomena.zero_pronoun import DEFAULT_REACH, ZPVerdict, judge_segment, score_azpt
-from discotest.pipelines.azpt_corpus import SegmentedSource, azpt_aligner, build_corpus
+from discotest.pipelines.azpt_corpus import Corpus, SegmentedSource, azpt_aligner, build_corpus
+from discotest.progress import progress_bar
 from discotest.report.azpt import AZPTResult
 from discotest.report.result import Signature, build_signature
 from discotest.suites.mzprt import DOMAINS, MZPRTSuite, check_domain, load_mzprt
@@ -146,43 +147,65 @@ def run_mzprt(
             with registry.tracking() as read[(d, s)]:
                 published.append(published_hypotheses(d, s, suites[d], root))
     typed = [read_input(path, suites[domain_list[0]], input_format) for path in inputs]
-    with registry.tracking() as corpus_files:
+    with registry.tracking() as corpus_files, progress_bar("mZPRT: segmenting the corpus", total=1) as bar:
         corpus = build_corpus(aligner_obj, root, extra, domain_list, published, typed, use_cache)
+        bar.update(1)
     common.update(corpus_files)
     by_name = {(h.domain, h.system): h for h in published}
     evaluated = [
         (by_name.get((d, s)) or reference_hypotheses(corpus.suites[d]), (d, s)) for d, s in wanted
     ] + [(h, ("input", str(k))) for k, h in enumerate(typed)]
+    links_of = _align(corpus, [key for _, key in evaluated])
 
     results = []
-    for hyps, key in evaluated:
-        suite, src = corpus.suites[hyps.domain], corpus.sources[hyps.domain]
-        segments, pairs = hyps.pairs(src.words)
-        by_segment = corpus.links_of(key)
-        links = [by_segment[i] for i in segments]
-        verdicts = evaluate(suite, src, hyps, segments, pairs, links, window, reach)
-        result = AZPTResult(
-            domain=hyps.domain,
-            system=hyps.system,
-            scores=(scores := score_azpt(verdicts)),
-            signature=_signature(hyps, scores.n, aligner_obj, corpus.description(key), window, reach,
-                                 registry.data_field({**common, **read.get((hyps.domain, hyps.system), {})})),
-            kind=hyps.kind,
-            path=hyps.path,
-            layout=hyps.layout,
-            n_segments=len(segments),
-            released=hyps.published.released if hyps.published else None,
-            released_counts=hyps.published.released_counts if hyps.published else None,
-            released_details_counts=hyps.published.released_details_counts if hyps.published else None,
-            verdicts=verdicts,
-            hypotheses=hyps.by_segment,
-        )
-        if bleu:
-            _add_bleu(result, suite)
-        results.append(result)
-        if progress:
-            progress(1)
+    with progress_bar("mZPRT: scoring domain×system", "result", total=len(evaluated)) as bar:
+        for hyps, key in evaluated:
+            bar.set_description(f"mZPRT: scoring {hyps.domain}×{hyps.system}")
+            suite, src = corpus.suites[hyps.domain], corpus.sources[hyps.domain]
+            segments, pairs = hyps.pairs(src.words)
+            by_segment = links_of[key]
+            links = [by_segment[i] for i in segments]
+            verdicts = evaluate(suite, src, hyps, segments, pairs, links, window, reach)
+            result = AZPTResult(
+                domain=hyps.domain,
+                system=hyps.system,
+                scores=(scores := score_azpt(verdicts)),
+                signature=_signature(hyps, scores.n, aligner_obj, corpus.description(key), window, reach,
+                                     registry.data_field({**common, **read.get((hyps.domain, hyps.system), {})})),
+                kind=hyps.kind,
+                path=hyps.path,
+                layout=hyps.layout,
+                n_segments=len(segments),
+                released=hyps.published.released if hyps.published else None,
+                released_counts=hyps.published.released_counts if hyps.published else None,
+                released_details_counts=hyps.published.released_details_counts if hyps.published else None,
+                verdicts=verdicts,
+                hypotheses=hyps.by_segment,
+            )
+            if bleu:
+                _add_bleu(result, suite)
+            results.append(result)
+            bar.update(1)
+            if progress:
+                progress(1)
+        bar.set_description("mZPRT: scoring domain×system")
     return results
+
+
+def _align(corpus: Corpus, keys: list[tuple[str, str]]) -> dict[tuple[str, str], dict[int, Links]]:
+    """The links of every evaluated block: one alignment run for the background (shared by the published outputs
+    and the reference) and one per input file (the background plus that input), each a step of one stage bar."""
+    runs = int(any(key[0] != "input" for key in keys)) + sum(key[0] == "input" for key in keys)
+    what = "the background" if all(key[0] != "input" for key in keys) else "the background with each input"
+    out: dict[tuple[str, str], dict[int, Links]] = {}
+    background_done = False
+    with progress_bar(f"mZPRT: aligning {what} ({corpus.aligner.name})", "run", total=runs) as bar:
+        for key in keys:
+            fresh = key[0] == "input" or not background_done
+            out[key] = corpus.links_of(key)
+            background_done = background_done or key[0] != "input"
+            bar.update(int(fresh))
+    return out
 
 
 def _published_requests(domains: list[str], systems: Sequence[str] | str | None) -> list[tuple[str, str]]:

@@ -21,6 +21,7 @@ from discotest.dip.rank import bleu_scores, rank_phenomenon
 from discotest.dip.score import PhenomenonScore, PronounScorer, Scorers, score_system
 from discotest.errors import InputError
 from discotest.options import check_int
+from discotest.progress import progress_bar
 from discotest.report.dip import DipRanking, DipResult
 from discotest.report.result import Signature, build_signature
 from discotest.stats import DEFAULT_SEED
@@ -47,10 +48,12 @@ def load_pronoun_scorer(name: str = "offline", data_dir: str | Path | None = Non
     except ImportError:
         raise ModelUnavailable("the DiP pronoun scorer is not in this installation (discotest.dip.pronoun_scorer)"
                                ) from None
-    if name != "offline":
-        return make_pronoun_scorer(name)
     exclude = (f"{DATASETS[data][1]}.{pair}.",) if data in DATASETS and pair else ()
-    return make_pronoun_scorer(name, data_dir=data_dir, exclude=exclude)
+    with progress_bar(f"DiP: loading the pronoun scorer ({name})", total=1) as bar:
+        scorer = make_pronoun_scorer(name) if name != "offline" else make_pronoun_scorer(name, data_dir=data_dir,
+                                                                                         exclude=exclude)
+        bar.update(1)
+    return scorer
 
 
 def load_coherence(data_dir: str | Path | None = None, use_cache: bool = True) -> CoherenceModel:
@@ -59,7 +62,10 @@ def load_coherence(data_dir: str | Path | None = None, use_cache: bool = True) -
     except ImportError:
         raise ModelUnavailable("the DiP coherence model is not in this installation (discotest.dip.coherence)"
                                ) from None
-    return load_coherence_model(data_dir=data_dir, use_cache=use_cache)
+    with progress_bar("DiP: loading the coherence model (trained once, minutes, then cached)", total=1) as bar:
+        model = load_coherence_model(data_dir=data_dir, use_cache=use_cache)
+        bar.update(1)
+    return model
 
 
 def _check_phenomena(phenomena: Sequence[str]) -> list[str]:
@@ -225,12 +231,16 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
     if wanted and wanted[-1] >= pair.n_lines:
         raise InputError(f"the test set names line {wanted[-1]}, but {pair.data} {pair.pair} has {pair.n_lines}",
                          Path(tests_dir) / MANIFEST)
-    ref = parse_lines(pair.reference, wanted, use_cache)
-    _check_tokens(tests, ref, Path(tests_dir))
-    sys = parse_lines(lines, wanted, use_cache)
-    scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
     name = Path(input_path).name
-    scores = score_system(name, lines, tests, pair.reference, ref, sys, scorers)
+    with progress_bar(f"DiP: parsing {len(wanted)} lines of the reference and {name}", "text", total=2) as bar:
+        ref = parse_lines(pair.reference, wanted, use_cache)
+        bar.update(1)
+        _check_tokens(tests, ref, Path(tests_dir))
+        sys = parse_lines(lines, wanted, use_cache)
+        bar.update(1)
+    scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
+    with progress_bar(f"DiP: scoring {name} per phenomenon", "phenomenon", total=len(tests)) as bar:
+        scores = score_system(name, lines, tests, pair.reference, ref, sys, scorers, bar.update)
     return DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, registry.data_field(files)))
 
 
@@ -251,15 +261,23 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
     ref_parses = parse_lines(loaded.reference, lines, use_cache)
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
     all_scores: dict[str, dict[str, PhenomenonScore]] = {}
-    for name, hyp in loaded.systems.items():
-        sys_parses = parse_lines(hyp, lines, use_cache)
-        all_scores[name] = score_system(name, hyp, tests, loaded.reference, ref_parses, sys_parses, scorers)
-    bleu, bleu_signature = bleu_scores(loaded.reference, loaded.systems, lines)
-    rankings = []
-    for phenomenon in tests:
-        scored = [s[phenomenon] for s in all_scores.values() if phenomenon in s]
-        if scored:
-            rankings.append(rank_phenomenon(phenomenon, scored, bleu, holdout, n_bootstrap, DEFAULT_SEED))
+    with progress_bar("DiP: scoring systems", "system", total=len(loaded.systems)) as bar:
+        for name, hyp in loaded.systems.items():
+            bar.set_description(f"DiP: scoring {name}")
+            sys_parses = parse_lines(hyp, lines, use_cache)
+            all_scores[name] = score_system(name, hyp, tests, loaded.reference, ref_parses, sys_parses, scorers)
+            bar.update(1)
+        bar.set_description("DiP: scoring systems")
+    with progress_bar(f"DiP: BLEU and ranking ({n_bootstrap} bootstrap resamples)", "ranking",
+                      total=1 + len(tests)) as bar:
+        bleu, bleu_signature = bleu_scores(loaded.reference, loaded.systems, lines)
+        bar.update(1)
+        rankings = []
+        for phenomenon in tests:
+            scored = [s[phenomenon] for s in all_scores.values() if phenomenon in s]
+            if scored:
+                rankings.append(rank_phenomenon(phenomenon, scored, bleu, holdout, n_bootstrap, DEFAULT_SEED))
+            bar.update(1)
     data_field, boot = registry.data_field(files), f"{n_bootstrap}@seed{DEFAULT_SEED}"
     results = [DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, data_field, boot),
                          bleu.get(name), name == holdout) for name, scores in all_scores.items()]

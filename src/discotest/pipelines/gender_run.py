@@ -193,22 +193,9 @@ def run_one(
     return _evaluate_language(lang, [], opts, [(Path(input).name, str(input))])[0]
 
 
-def run_many(
-    suite: str = "winomt",
-    langs: Sequence[str] | str = "all",
-    systems: Sequence[str] | str = "all",
-    jobs: int | None = None,
-    progress: Callable[[int], None] | None = None,
-    **options,
-) -> list[GenderResult]:
-    """Every requested published (system, language) pair, languages in parallel worker processes.
-
-    ``progress`` is called with the number of pairs each finished language completed.
-    """
-    opts = RunOptions(suite=suite, **options)
-    opts.check()
-    if jobs is not None:
-        check_int(jobs, "jobs")
+def planned_pairs(suite: str = "winomt", langs: Sequence[str] | str = "all", systems: Sequence[str] | str = "all"
+                  ) -> dict[str, list[str]]:
+    """The published systems ``run_many`` evaluates per language (their number is its progress bar's total)."""
     available = published_systems(suite)
     lang_list = list(languages()) if langs == "all" else list(langs)
     for lang in lang_list:
@@ -225,6 +212,26 @@ def run_many(
         if len(system_list) == 1 and len(lang_list) == 1:
             check_system(system_list[0], lang_list[0], suite)  # says which languages it does have
         raise InputError("none of the requested systems has a published output in the requested languages")
+    return tasks
+
+
+def run_many(
+    suite: str = "winomt",
+    langs: Sequence[str] | str = "all",
+    systems: Sequence[str] | str = "all",
+    jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    **options,
+) -> list[GenderResult]:
+    """Every requested published (system, language) pair, languages in parallel worker processes.
+
+    ``progress`` is called with the number of pairs each finished language completed.
+    """
+    opts = RunOptions(suite=suite, **options)
+    opts.check()
+    if jobs is not None:
+        check_int(jobs, "jobs")
+    tasks = planned_pairs(suite, langs, systems)
     load_suite(opts)  # fail in the parent, with a clean message, if the suite is missing
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
     by_lang: dict[str, list[GenderResult]] = {}
@@ -249,7 +256,7 @@ def run_many(
             raise InputError("a worker process could not start or died; in a script, call run_many under "
                              "`if __name__ == \"__main__\":` (workers import the script again), or pass jobs=1"
                              ) from None
-    order = {s: i for i, s in enumerate(available)}
+    order = {s: i for i, s in enumerate(published_systems(suite))}
     return sorted(
         (r for results in by_lang.values() for r in results), key=lambda r: (order.get(r.system, 99), r.lang)
     )

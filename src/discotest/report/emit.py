@@ -24,6 +24,38 @@ FORMATS = ("text", "json", "html")
 SCHEMA_VERSION = 1
 
 
+def row_ranges(rows: Sequence[int], limit: int | None = None) -> str:
+    """Row numbers compactly, as ranges: ``[0, 1, 2, 5, 7, 8]`` → ``"0-2,5,7-8"``; ``limit`` keeps the first ranges
+    and ends with ``…`` (warnings), the JSON keeps them all."""
+    spans: list[str] = []
+    rows = sorted(set(rows))
+    start = 0
+    for i in range(1, len(rows) + 1):
+        if i == len(rows) or rows[i] != rows[i - 1] + 1:
+            spans.append(str(rows[start]) if start == i - 1 else f"{rows[start]}-{rows[i - 1]}")
+            start = i
+    if limit is not None and len(spans) > limit:
+        return ",".join(spans[:limit]) + ",…"
+    return ",".join(spans)
+
+
+def summarise_warnings(warnings: Sequence[tuple[str, str]], what: str, shown: int = 3) -> list[str]:
+    """One line per distinct message: ``(subject, message)`` pairs whose message repeats across subjects (33
+    system×language pairs with the same 2 missing rows) become one line naming how many ``what`` and the first
+    ``shown`` subjects; a message of one subject stays ``"subject: message"``. First-seen order."""
+    by_message: dict[str, list[str]] = {}
+    for subject, message in warnings:
+        by_message.setdefault(message, []).append(subject)
+    lines = []
+    for message, subjects in by_message.items():
+        if len(subjects) == 1:
+            lines.append(f"{subjects[0]}: {message}")
+        else:
+            named = ", ".join(subjects[:shown]) + (", …" if len(subjects) > shown else "")
+            lines.append(f"{len(subjects)} {what} ({named}): {message}")
+    return lines
+
+
 def headline_table(results: Sequence[Result]) -> str:
     """The generic text table: one row per result with its headline and n, then the signatures."""
     rows = []

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from discotest.phenomena.gender import ConsistencyScores, GenderScores, GenderVerdict
+from discotest.report.emit import row_ranges
 from discotest.report.result import Headline, PairedMetric, Result, Signature, grouped_signatures
 from discotest.report.table import fixed_width
 from discotest.stats import accuracy_from_sums
@@ -40,8 +41,8 @@ class GenderResult(Result):
         return {**self.scores.to_json(), **extra}
 
     def extra_json(self) -> dict:
-        return {"suite_version": self.version, "unmatched": len(self.unmatched), "unmatched_rows": self.unmatched,
-                "located_by": self.located_by}
+        return {"suite_version": self.version, "unmatched": len(self.unmatched),
+                "unmatched_rows": row_ranges(self.unmatched), "located_by": self.located_by}
 
     def details(self) -> list[dict]:
         """``system`` and ``lang`` first, so several runs can share a file."""

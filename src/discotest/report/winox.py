@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from discotest.phenomena.winox_pronoun import VERDICTS, PronounVerdict
+from discotest.report.emit import row_ranges
 from discotest.report.result import Headline, PairedMetric, Result, Signature
 from discotest.report.table import fixed_width
 from discotest.stats import accuracy_from_sums
@@ -53,7 +54,7 @@ class WinoxResult(Result):
                 "counts": {v: self.counts[v] for v in VERDICTS}}
 
     def extra_json(self) -> dict:
-        return {"unmatched": len(self.unmatched), "unmatched_rows": self.unmatched}
+        return {"unmatched": len(self.unmatched), "unmatched_rows": row_ranges(self.unmatched)}
 
     def details(self) -> list[dict]:
         out = []
