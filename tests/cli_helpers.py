@@ -47,4 +47,7 @@ def valid_report(report: str | dict) -> dict:
 
     doc = json.loads(report) if isinstance(report, str) else report
     jsonschema.validate(doc, json.loads(resources.files("discotest.report").joinpath("schema.json").read_text("utf-8")))
+    for result in doc["results"]:  # each field once: a component must not repeat what the base adds
+        keys = [field.split(":", 1)[0] for field in result["signature"].split("|")]
+        assert len(keys) == len(set(keys)), result["signature"]
     return doc

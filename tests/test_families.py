@@ -174,11 +174,13 @@ def test_contrastive_json_run_compare_and_baselines(shared_data, tmp_path, capsy
 
 
 def test_coref_json_and_details(tmp_path, capsys):
-    code, out, _ = run_cli(capsys, "coref", "winomt-demo", "--format", "json", "--details", str(tmp_path / "d.jsonl"))
+    code, out, _ = run_cli(capsys, "coref", "winomt-demo", "--lang", "de", "--system", "demo", "--format", "json",
+                           "--details", str(tmp_path / "d.jsonl"), "-q")
     doc = valid_report(out)
     assert code == 0 and doc["results"][0]["family"] == "coref"
     rows = [json.loads(line) for line in (tmp_path / "d.jsonl").read_text().splitlines()]
-    assert len(rows) == doc["results"][0]["n"] and {"system", "row", "resolution"} <= set(rows[0])
+    assert len(rows) == sum(r["n"] for r in doc["results"]) == 32 and {"system", "row", "resolution"} <= set(rows[0])
+    assert [r["system"] for r in doc["results"]][1] == "demo/de"
 
 
 # ---------------------------------------------------------------- a language of the test's own

@@ -191,18 +191,24 @@ def _add_coref(sub: argparse._SubParsersAction) -> None:
 def _cmd_coref(args: argparse.Namespace) -> int:
     from discotest.coref.compare import coref_result, mt_resolution, render_coref_table
     from discotest.coref.resolvers import FastcorefResolver, RulesResolver
-    from discotest.pipelines.gender_run import run_many
+    from discotest.pipelines.gender_run import planned_pairs, run_many
     from discotest.suites.gender import load_gender_suite
 
     items = load_gender_suite(args.suite, args.suite_version, args.data_dir)
     results = []
-    for name in args.resolver or ["rules"]:
-        resolver = RulesResolver() if name == "rules" else FastcorefResolver()
-        results.append(coref_result(args.suite, args.suite_version, f"{name} ({resolver.version()})",
-                                    [item.index for item in items], resolver.resolve(items),
-                                    (("resolver", resolver.version()),)))
+    names = args.resolver or ["rules"]
+    with progress_bar(f"coref: resolving {len(items)} {args.suite} items", "resolver", total=len(names),
+                      quiet=args.quiet) as bar:
+        for name in names:
+            resolver = RulesResolver() if name == "rules" else FastcorefResolver()
+            results.append(coref_result(args.suite, args.suite_version, f"{name} ({resolver.version()})",
+                                        [item.index for item in items], resolver.resolve(items),
+                                        (("resolver", resolver.version()),)))
+            bar.update(1)
     if args.lang:
-        with progress_bar("system×language pairs", "pair", quiet=args.quiet) as bar:
+        pairs = planned_pairs(args.suite, _split(args.lang), _split(args.system))
+        with progress_bar("system×language pairs", "pair", total=sum(map(len, pairs.values())),
+                          quiet=args.quiet) as bar:
             gender = run_many(args.suite, _split(args.lang), _split(args.system), jobs=args.jobs, progress=bar.update,
                               measure=("accuracy", "consistency"), suite_version=args.suite_version,
                               data_dir=args.data_dir)
@@ -466,9 +472,10 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         else:
             print(validate.render_scores(scores))
         return 0
-    from discotest.pipelines.gender_run import run_many
+    from discotest.pipelines.gender_run import planned_pairs, run_many
 
-    with progress_bar("system×language pairs", "pair", quiet=args.quiet) as bar:
+    total = sum(map(len, planned_pairs(args.suite, _split(args.lang), _split(args.system)).values()))
+    with progress_bar("system×language pairs", "pair", total=total, quiet=args.quiet) as bar:
         results = run_many(args.suite, _split(args.lang), _split(args.system), jobs=args.jobs, progress=bar.update,
                            data_dir=args.data_dir)
     rows = validate.sample(results, args.n, args.seed)

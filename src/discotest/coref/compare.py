@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from discotest.phenomena.gender import GenderVerdict
-from discotest.report.result import Headline, PairedMetric, Result, Signature, build_signature
+from discotest.report.result import FILES, Headline, PairedMetric, Result, Signature, build_signature
 from discotest.report.table import fixed_width
 from discotest.stats import accuracy_from_sums
 
@@ -88,8 +88,10 @@ BASE_FIELDS = ("discotest", "suite", "version", "lang", "system", "n")
 def coref_result(suite: str, suite_version: str, name: str, rows: Sequence[int], resolutions: Sequence[str],
                  settings: Iterable[tuple[str, str]], lang: str | None = None) -> CorefResult:
     """``settings``: the resolver's version, or the fields of the MT result's signature beyond the shared ones."""
-    settings = [(k, v) for k, v in settings if k not in BASE_FIELDS]
-    signature = build_signature(suite, suite_version, name, len(resolutions), lang=lang, settings=settings)
+    settings = list(settings)
+    files = next(((k, v) for k, v in settings if k == FILES), (FILES, "none"))
+    kept = [(k, v) for k, v in settings if k not in BASE_FIELDS and k != FILES]
+    signature = build_signature(suite, suite_version, name, len(resolutions), lang=lang, settings=kept, files=files)
     return CorefResult(suite, name, score_resolutions(name, resolutions), signature,
                        list(zip(rows, resolutions, strict=True)), lang)
 
