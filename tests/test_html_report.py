@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from discotest.cli import main
+from discotest.report import html as html_report
 from discotest.report.charts import Chart, ChartPoint, merge_charts, render_svg
-from discotest.report.html import CORE, PAGE_SIZE, render_html
+from discotest.report.html import CORE, PAGE_SIZE, expand, read_blob, render_html
 from discotest.report.result import ItemRow, Mark, phrase_marks, token_marks
 
 FIXTURES = Path(__file__).parent / "fixtures" / "winox"
@@ -31,6 +32,7 @@ class _Page(HTMLParser):
         self.svg_text: list[str] = []
         self.legend: list[str] = []
         self.blob = ""
+        self.gzipped = False
         self._in: list[str] = []
         self._where = ""
         self.feed(page)
@@ -40,6 +42,7 @@ class _Page(HTMLParser):
         self.tags[tag] += 1
         if tag == "script" and attrs.get("id") == "items-data":
             self._where = "blob"
+            self.gzipped = attrs.get("data-gzip") == "1"
         elif tag == "text":
             self._where = "svg"
         elif tag == "p" and attrs.get("class") == "legend":
@@ -58,8 +61,13 @@ class _Page(HTMLParser):
             self.svg_text.append(data)
 
     @property
+    def raw(self) -> dict:
+        """The items as the page carries them (repeated values coded, maybe gzipped)."""
+        return read_blob(self.blob, self.gzipped)
+
+    @property
     def data(self) -> dict:
-        return json.loads(self.blob)
+        return expand(self.raw)
 
 
 def _column(data: dict, name: str) -> list:
@@ -72,7 +80,7 @@ def _view(data: dict, state: dict) -> list[int]:
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     script = CORE + ("const x=JSON.parse(require('fs').readFileSync(0,'utf8'));"
-                     "console.log(JSON.stringify(view(x.data,x.state)));")
+                     "console.log(JSON.stringify(view(expand(x.data),x.state)));")
     out = subprocess.run(["node", "-e", script], input=json.dumps({"data": data, "state": state}),
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
@@ -140,14 +148,26 @@ def test_items_blob_is_escaped_paged_and_filters_are_exact():
     gender = str(data["columns"].index("gender"))
     assert data["filters"][gender] == ["female", "male"]
     assert parsed.legend == []  # nothing is marked: the legend promises no marks
-    males = _view(data, {"filters": {gender: "male"}})
+    males = _view(parsed.raw, {"filters": {gender: "male"}})
     assert males and all(_column(data, "gender")[i] == "male" for i in males)  # "male" does not match "female"
     assert len(males) == PAGE_SIZE * 3 // 2
     correct = str(data["columns"].index("correct"))
-    assert _view(data, {"filters": {gender: "female", correct: "true"}}) == [
+    assert _view(parsed.raw, {"filters": {gender: "female", correct: "true"}}) == [
         i for i in range(PAGE_SIZE * 3) if i % 2 and i % 3 == 0]
-    assert _view(data, {"sort": data["columns"].index("index"), "desc": True})[:2] == [PAGE_SIZE * 3 - 1,
+    assert _view(parsed.raw, {"sort": data["columns"].index("index"), "desc": True})[:2] == [PAGE_SIZE * 3 - 1,
                                                                                      PAGE_SIZE * 3 - 2]
+
+
+def test_big_blobs_are_gzipped_and_read_back_the_same(monkeypatch):
+    rows = [ItemRow({"system": ("a", "b")[i % 2], "source": f"sentence {i // 2}", "verdict": "ok"}, (), str(i // 2))
+            for i in range(400)]
+    small = _Page(render_html("t", [{"n": 1}], items=rows))
+    monkeypatch.setattr(html_report, "GZIP_ABOVE", 100)
+    big = _Page(render_html("t", [{"n": 1}], items=rows))
+    assert not small.gzipped and big.gzipped and small.raw == big.raw
+    assert small.raw["dicts"]["1"][:2] == ["sentence 0", "sentence 1"]  # the source of both systems, once
+    assert big.data["rows"][3] == ["b", "sentence 1", "ok"]
+    assert _view(big.raw, {"filters": {"0": "b"}}) == list(range(1, 400, 2))
 
 
 def test_gender_page_on_winomt(shared_data, tmp_path):
@@ -168,7 +188,7 @@ def test_gender_page_on_winomt(shared_data, tmp_path):
     # exact filters: gold gender male never shows a female row, and the counts are the data's
     gold = data["columns"].index("gold_gender")
     assert data["filters"][str(gold)] == sorted(set(_column(data, "gold_gender")))
-    males = _view(data, {"filters": {str(gold): "male"}})
+    males = _view(parsed.raw, {"filters": {str(gold): "male"}})
     assert len(males) == _column(data, "gold_gender").count("male") and males
     assert {data["rows"][i][gold] for i in males} == {"male"}
     assert str(data["columns"].index("stereotype")) in data["filters"]
@@ -182,7 +202,7 @@ def test_gender_page_on_winomt(shared_data, tmp_path):
     assert 'id="group"' in page
     keys = Counter(data["keys"])
     assert keys["de/0"] == 2
-    grouped = _view(data, {"group": True})
+    grouped = _view(parsed.raw, {"group": True})
     at = grouped.index(0)
     assert data["keys"][grouped[at + 1]] == "de/0"
 

@@ -10,6 +10,8 @@ external files, and the same inputs give the same bytes.
 
 from __future__ import annotations
 
+import base64
+import gzip
 import html
 import json
 from collections.abc import Mapping, Sequence
@@ -19,6 +21,7 @@ from discotest.report.charts import Chart, merge_charts, render_charts
 from discotest.report.result import DEFAULT_MARKS, KEY_FIELDS, MARK_KINDS, ItemRow, phrase_marks
 
 PAGE_SIZE = 100
+GZIP_ABOVE = 1_000_000  # a bigger items blob is gzipped and base64-encoded (the browser's DecompressionStream)
 MAX_CATEGORIES = 40  # a column with at most this many distinct short values gets an exact select
 GOOD = {"correct", "consistent", "ok", "true", "entity"}
 BAD = {"wrong", "incorrect", "inconsistent", "false", "distractor"}
@@ -76,6 +79,8 @@ svg.chart text{font-size:11px;fill:#222}svg.chart text.axis{fill:#777;font-size:
 
 # the view logic, pure (no DOM): which rows, in which order, for the filters, search, sort and grouping chosen
 CORE = """
+function expand(d){for(const [c,vals] of Object.entries(d.dicts)){const k=+c;for(const r of d.rows)r[k]=vals[r[k]];}
+ d.dicts={};return d;}
 function cellText(v){return v===null||v===undefined?'':String(v);}
 function view(d,st){
  const idx=[];const q=(st.q||'').toLowerCase();const f=Object.entries(st.filters||{}).filter(e=>e[1]!==null);
@@ -94,7 +99,10 @@ function view(d,st){
 """
 
 UI = """
-const D=JSON.parse(document.getElementById('items-data').textContent);
+async function blob(){const el=document.getElementById('items-data');if(!el.dataset.gzip)return el.textContent;
+ const bytes=Uint8Array.from(atob(el.textContent),c=>c.charCodeAt(0));
+ return await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();}
+blob().then(t=>{const D=expand(JSON.parse(t));
 const st={q:'',filters:{},sort:null,desc:false,group:false,page:0};const N=%d;
 const tb=document.querySelector('#items tbody'),info=document.getElementById('info');
 function cell(i,c){const td=document.createElement('td');const v=D.rows[i][c];
@@ -120,7 +128,7 @@ document.getElementById('prev').addEventListener('click',()=>{st.page=Math.max(0
 document.getElementById('next').addEventListener('click',()=>{st.page++;draw();});
 document.querySelectorAll('#items th').forEach((th,c)=>th.addEventListener('click',()=>{
  st.desc=st.sort===c?!st.desc:false;st.sort=c;draw();}));
-draw();
+draw();});
 """
 
 SORT_TABLES = """
@@ -258,14 +266,43 @@ def items_data(items: Sequence[ItemRow]) -> dict[str, Any]:
         for c, value in enumerate(row):
             if isinstance(value, bool):
                 row[c] = str(value).lower()
-    return {"columns": columns, "rows": rows, "marks": marks, "kinds": kinds,
+    # a column whose values repeat (the source of every system, a verdict) as indices into its distinct values
+    dicts: dict[str, list[Any]] = {}
+    for c in range(len(columns)):
+        distinct = list(dict.fromkeys(json.dumps(row[c], ensure_ascii=False) for row in rows))
+        if 2 * len(distinct) <= len(rows):
+            index = {v: k for k, v in enumerate(distinct)}
+            dicts[str(c)] = [json.loads(v) for v in distinct]
+            for row in rows:
+                row[c] = index[json.dumps(row[c], ensure_ascii=False)]
+    return {"columns": columns, "rows": rows, "dicts": dicts, "marks": marks, "kinds": kinds,
             "keys": [item.key for item in items], "status": [_status(item.fields) for item in items],
             "filters": filters}
 
 
-def _blob(data: Mapping[str, Any]) -> str:
+def expand(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``items_data`` with its dictionary-coded columns spelled out again (the page's ``expand``)."""
+    rows = [list(row) for row in data["rows"]]
+    for c, values in data["dicts"].items():
+        for row in rows:
+            row[int(c)] = values[row[int(c)]]
+    return {**data, "rows": rows, "dicts": {}}
+
+
+def read_blob(text: str, gzipped: bool) -> dict[str, Any]:
+    """The items blob of a page as ``items_data`` wrote it (ungzipped when ``gzipped``)."""
+    if gzipped:
+        text = gzip.decompress(base64.b64decode(text)).decode("utf-8")
+    return json.loads(text)
+
+
+def _blob(data: Mapping[str, Any]) -> tuple[str, bool]:
+    """The blob's text and whether it is gzipped: compact JSON, ``</`` escaped; above ``GZIP_ABOVE`` bytes gzipped
+    (mtime 0: the same bytes every run) and base64-encoded."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+    if len(text.encode()) > GZIP_ABOVE:
+        return base64.b64encode(gzip.compress(text.encode(), compresslevel=9, mtime=0)).decode("ascii"), True
+    return text.replace("</", "<\\/").replace("<!--", "<\\!--"), False
 
 
 def _items_section(items: Sequence[ItemRow]) -> str:
@@ -287,13 +324,15 @@ def _items_section(items: Sequence[ItemRow]) -> str:
     group = ('<label><input type="checkbox" id="group"> the same item of every system together</label>'
              if len(systems) > 1 and len(set(keys)) < len(keys) else "")
     head = "".join(f"<th>{html.escape(c)}</th>" for c in data["columns"])
+    blob, gzipped = _blob(data)
+    zipped = ' data-gzip="1"' if gzipped else ""
     return "\n".join([
         f"<h2>Items ({len(items)})</h2>",
         f'<p class="legend">{legend_line}</p>' if legend_line else "",
         f'<div id="controls"><input id="q" placeholder="search any text">{"".join(selects)}{group}</div>',
         '<p><button id="prev">◀</button> <span id="info"></span> <button id="next">▶</button></p>',
         f'<table id="items"><thead><tr>{head}</tr></thead><tbody></tbody></table>',
-        f'<script type="application/json" id="items-data">{_blob(data)}</script>',
+        f'<script type="application/json" id="items-data"{zipped}>{blob}</script>',
         f"<script>{CORE}{UI % PAGE_SIZE}</script>",
     ])
 
