@@ -198,6 +198,11 @@ def summary_table(rows: Sequence[Mapping[str, Any]], skip: Sequence[str] = ("sig
     flat = [_flatten(r) for r in rows]
     columns = [c for c in dict.fromkeys(k for r in flat for k in r) if c not in skip and not _hidden(c)
                and any(not _empty(r.get(c)) for r in flat)]
+    seen: dict[str, str] = {}  # label -> column: the same label with the same values is shown once ("n", "scores.n")
+    for c in list(columns):
+        other = seen.setdefault(label(c), c)
+        if other != c and all(r.get(c) == r.get(other) for r in flat):
+            columns.remove(c)
     common = []
     if len(flat) > 1:
         for c in list(columns):
