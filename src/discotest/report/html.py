@@ -274,12 +274,12 @@ def items_data(items: Sequence[ItemRow]) -> dict[str, Any]:
     # a column whose values repeat (the source of every system, a verdict) as indices into its distinct values
     dicts: dict[str, list[Any]] = {}
     for c in range(len(columns)):
-        distinct = list(dict.fromkeys(json.dumps(row[c], ensure_ascii=False) for row in rows))
+        distinct = list(dict.fromkeys((type(row[c]).__name__, row[c]) for row in rows))  # 1 and "1" differ
         if 2 * len(distinct) <= len(rows):
             index = {v: k for k, v in enumerate(distinct)}
-            dicts[str(c)] = [json.loads(v) for v in distinct]
+            dicts[str(c)] = [v for _, v in distinct]
             for row in rows:
-                row[c] = index[json.dumps(row[c], ensure_ascii=False)]
+                row[c] = index[type(row[c]).__name__, row[c]]
     return {"columns": columns, "rows": rows, "dicts": dicts, "marks": marks, "kinds": kinds,
             "keys": [item.key for item in items], "status": [_status(item.fields) for item in items],
             "filters": filters}
@@ -306,7 +306,7 @@ def _blob(data: Mapping[str, Any]) -> tuple[str, bool]:
     (mtime 0: the same bytes every run) and base64-encoded."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     if len(text.encode()) > GZIP_ABOVE:
-        return base64.b64encode(gzip.compress(text.encode(), compresslevel=9, mtime=0)).decode("ascii"), True
+        return base64.b64encode(gzip.compress(text.encode(), compresslevel=6, mtime=0)).decode("ascii"), True
     return text.replace("</", "<\\/").replace("<!--", "<\\!--"), False
 
 
