@@ -6,10 +6,13 @@ cd "$(dirname "$0")"
 PYTHON=${PYTHON:-python3.11}
 command -v "$PYTHON" >/dev/null || PYTHON=python3
 
-# 1. Debian packages: hspell (Hebrew) and Apertium's Spanish–Italian data (Italian analyser).
+# 1. Debian packages: hspell (Hebrew), Apertium's Spanish–Italian data (Italian analyser), Chromium (HTML test).
 need=()
 command -v hspell >/dev/null || need+=(hspell)
 [ -f /usr/share/apertium/apertium-spa-ita/ita-spa.automorf.bin ] || need+=(apertium-spa-ita)
+# headless Chromium for the HTML report's browser test (tests/test_html_browser.py; it skips without them)
+command -v chromium >/dev/null || need+=(chromium)
+command -v chromedriver >/dev/null || need+=(chromium-driver)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   echo "setup: installing Debian packages: ${need[*]}"

@@ -241,7 +241,9 @@ def test_rank_cli_html_page(synthetic: Path, tmp_path: Path) -> None:
     # the summary lists both systems in rank order with the metric, and every item verdict follows
     assert text.startswith("<!DOCTYPE html>") and "DiP ranking wmt22 de-en" in text
     assert text.index("<td>Good</td>") < text.index("<td>Bad</td>") and "accuracy %" in text
-    assert text.count("<tr") == 1 + 2 + 1 + 6  # summary head + 2 systems, items head + 3 items × 2 systems
+    assert text.count("<tr") == 1 + 2 + 1  # summary head + 2 systems, items head; the page's script draws the items
+    blob = text.split('id="items-data">', 1)[1].split("</script>", 1)[0]
+    assert len(json.loads(blob)["rows"]) == 6  # 3 items × 2 systems
 
 
 def test_compare_two_systems_on_a_mined_test_set(synthetic: Path, tmp_path: Path, capsys) -> None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from discotest.phenomena.gender import GenderVerdict
+from discotest.report.charts import Chart, ChartPoint
 from discotest.report.result import FILES, Headline, PairedMetric, Result, Signature, build_signature
 from discotest.report.table import fixed_width
 from discotest.stats import accuracy_from_sums
@@ -76,6 +77,11 @@ class CorefResult(Result):
 
     def details(self) -> list[dict]:
         return [{"system": self.system, "row": row, "resolution": r} for row, r in self.resolutions]
+
+    def charts(self) -> list[Chart]:
+        return [Chart("Pronoun resolved to the gold entity", (
+            ChartPoint(self.system, "over all items", self.scores.accuracy),
+            ChartPoint(self.system, "over decided items", self.scores.accuracy_decided)))]
 
     def paired_metrics(self) -> list[PairedMetric]:
         rows = {row: (float(r == "entity"), 1.0) for row, r in self.resolutions}

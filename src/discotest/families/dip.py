@@ -111,7 +111,7 @@ def _rank(s: dict[str, Any]) -> Report:
                        anaphora_mode=s["anaphora_mode"])  # its stages: parsing, mining, scoring, ranking
     return Report(f"discotest · DiP ranking {s['data']} {s['pair']}", ranking.results, aggregates=ranking.to_json(),
                   text=lambda _results: render_rank_table(ranking), warnings=warnings,
-                  summary_rows=ranking.summary_rows())
+                  summary_rows=ranking.summary_rows(), charts=ranking.charts())
 
 
 def run(suite: str, s: dict[str, Any]) -> Report:

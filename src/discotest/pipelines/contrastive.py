@@ -22,7 +22,7 @@ def evaluate(suite: str, items: Sequence[ContrastiveItem], candidate_scores: Seq
     """Judge items from per-candidate scores (higher = better); ``data``: ``registry.data_field`` of the files read."""
     verdicts = [judge_scores(item, s) for item, s in zip(items, candidate_scores)]
     settings = (*fields, ("test", "contrastive"), ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"))
-    return _result(suite, system, verdicts, settings, n_bootstrap, data)
+    return _result(suite, system, verdicts, settings, n_bootstrap, data, items)
 
 
 def evaluate_translations(suite: str, items: Sequence[ContrastiveItem], translations: Sequence[str], system: str,
@@ -30,16 +30,17 @@ def evaluate_translations(suite: str, items: Sequence[ContrastiveItem], translat
     """CTXPRO-style: the translation's last sentence must contain each item's expected word."""
     verdicts = [judge_translation(item, t) for item, t in zip(items, translations)]
     settings = (("test", "expected-word"), ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"))
-    return _result(suite, system, verdicts, settings, n_bootstrap, data)
+    return _result(suite, system, verdicts, settings, n_bootstrap, data, items)
 
 
 def _result(suite: str, system: str, verdicts: Sequence[ContrastiveVerdict], settings: Sequence[tuple[str, str]],
-            n_bootstrap: int, data: tuple[str, str]) -> ContrastiveResult:
+            n_bootstrap: int, data: tuple[str, str], items: Sequence[ContrastiveItem] = ()) -> ContrastiveResult:
     pair = language_pair(suite)
     lang = "-".join(pair) if pair else None
     signature = build_signature(suite, suite_version(suite), system, len(verdicts), lang=lang, settings=settings,
                                 files=data)
-    return ContrastiveResult(suite, system, score_contrastive(verdicts, n_bootstrap), signature, list(verdicts), lang)
+    return ContrastiveResult(suite, system, score_contrastive(verdicts, n_bootstrap), signature, list(verdicts), lang,
+                             {item.index: item for item in items})
 
 
 def run_contrastive(

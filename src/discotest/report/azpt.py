@@ -7,7 +7,16 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from discotest.phenomena.zero_pronoun import AZPTScores, ZPVerdict
-from discotest.report.result import Headline, PairedMetric, Result, Signature, grouped_signatures
+from discotest.report.charts import Chart, ChartPoint
+from discotest.report.result import (
+    Headline,
+    ItemRow,
+    PairedMetric,
+    Result,
+    Signature,
+    grouped_signatures,
+    token_marks,
+)
 from discotest.report.table import fixed_width
 from discotest.stats import accuracy_from_sums, kendall_tau_b
 
@@ -82,6 +91,33 @@ class AZPTResult(Result):
     def details(self) -> list[dict]:
         """One dict per ZP (excluded ones too, with ``correct: null``), with domain and system."""
         return [{"domain": self.domain, "system": self.system, **v.to_json()} for v in self.verdicts]
+
+    def charts(self) -> list[Chart]:
+        s, name = self.scores, self.system
+        out = [Chart("AZPT by domain", (ChartPoint(self.domain, name, s.accuracy, f"n={s.n}"),),
+                     note="zero pronouns rendered with an acceptable English pronoun, % of the scored ZPs")]
+        for title, tallies in (("form", s.by_form), ("pronoun", s.by_pronoun)):
+            if tallies:
+                out.append(Chart(f"AZPT by {title} · {self.domain}",
+                                 tuple(ChartPoint(k, name, t.accuracy, f"n={t.n}") for k, t in tallies.items())))
+        return out
+
+    def item_rows(self) -> list[ItemRow]:
+        """Each ZP with the source (the ZP marked) and the hypothesis (the aligned words, the candidate span and
+        the matched word marked)."""
+        out = []
+        for v in self.verdicts:
+            source, hypothesis = " ".join(v.labelled_source), " ".join(v.hypothesis)
+            row = {"domain": self.domain, "system": self.system, "segment": v.segment, "line": v.line,
+                   "ordinal": v.ordinal, "pronoun": v.pronoun, "form": v.form, "correct": v.correct,
+                   "excluded": v.excluded, "source": source, "hypothesis": hypothesis, "expected": v.expected,
+                   "matched": v.matched, "found_by": v.found_by, "matched_by": v.matched_by,
+                   "released_correct": v.released_correct}
+            hits = [] if v.matched_at is None else [v.matched_at]
+            marks = [*token_marks("source", v.labelled_source, [([v.zp_word], "zp")]),
+                     *token_marks("hypothesis", v.hypothesis, [(hits, "hit"), (v.aligned, "ali"), (v.span, "span")])]
+            out.append(ItemRow(row, tuple(marks), f"{self.domain}/{v.segment}/{v.ordinal}"))
+        return out
 
     def paired_metrics(self) -> list[PairedMetric]:
         rows = {(v.segment, v.ordinal): (float(v.correct), 1.0) for v in self.verdicts if v.correct is not None}

@@ -7,8 +7,10 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from discotest.phenomena.contrastive import Accuracy, ContrastiveScores, ContrastiveVerdict
-from discotest.report.result import Headline, PairedMetric, Result, Signature
+from discotest.report.charts import Chart, ChartPoint
+from discotest.report.result import Headline, ItemRow, Mark, PairedMetric, Result, Signature, phrase_marks
 from discotest.stats import accuracy_from_sums
+from discotest.suites.contrastive.item import ContrastiveItem
 
 MAX_PAIRS = 15  # the text table shows the most frequent pronoun pairs; JSON has them all
 
@@ -24,6 +26,7 @@ class ContrastiveResult(Result):
     signature: Signature
     verdicts: list[ContrastiveVerdict] = field(default_factory=list, repr=False)
     lang: str | None = None  # "en-ru" …, when the suite has fixed languages
+    suite_items: dict[int, ContrastiveItem] = field(default_factory=dict, repr=False)  # by index: the HTML's text
 
     @property
     def n(self) -> int:
@@ -37,6 +40,50 @@ class ContrastiveResult(Result):
 
     def details(self) -> list[dict]:
         return [{"system": self.system, "suite": self.suite, **v.to_json()} for v in self.verdicts]
+
+    def charts(self) -> list[Chart]:
+        s, name = self.scores, self.system
+        out = [Chart(f"{self.suite}: accuracy", (ChartPoint(name, "accuracy", s.overall.accuracy,
+                                                              f"± {s.overall.ci:.1f}"),),
+                     note="± the half-width of the 95% bootstrap interval")]
+        if s.by_distance:
+            out.append(Chart(f"{self.suite}: accuracy by antecedent distance",
+                             tuple(ChartPoint(f"d={k}", name, v.accuracy, f"n={v.n}")
+                                   for k, v in s.by_distance.items()),
+                             note="d = sentences between the pronoun and its antecedent (0: the same sentence)"))
+        if len(s.by_phenomenon) > 1:
+            out.append(Chart(f"{self.suite}: accuracy by phenomenon",
+                             tuple(ChartPoint(k, name, v.accuracy, f"n={v.n}") for k, v in s.by_phenomenon.items())))
+        return out
+
+    def item_rows(self) -> list[ItemRow]:
+        """The details with the item's text when the suite's items are known: context, source, and the candidates
+        with the right one marked (and the chosen one, when it is wrong); CTXPRO: the expected word in the
+        translation."""
+        out = []
+        for v, row in zip(self.verdicts, self.details()):
+            row = dict(row)
+            marks = phrase_marks(row, (("translation", "expected", "gold"),))
+            item = self.suite_items.get(v.index)
+            if item is not None:
+                row["context"] = " ⏎ ".join(item.src_context)
+                row["source"] = item.src
+                if item.tgt_context:
+                    row["target context"] = " ⏎ ".join(item.tgt_context)
+                text, at = [], 0
+                for k, candidate in enumerate(item.candidates):
+                    if k:
+                        text.append(" ‖ ")
+                        at += 3
+                    kind = "gold" if k == item.correct_index else "chosen" if k == v.chosen else ""
+                    if kind:
+                        marks.append(Mark("candidates", at, at + len(candidate), kind))
+                    text.append(candidate)
+                    at += len(candidate)
+                if item.candidates:
+                    row["candidates"] = "".join(text)
+            out.append(ItemRow(row, tuple(marks), f"{self.suite}/{v.index}"))
+        return out
 
     def paired_metrics(self) -> list[PairedMetric]:
         return [PairedMetric("accuracy", {v.index: (float(v.correct), 1.0) for v in self.verdicts},

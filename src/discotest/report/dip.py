@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from discotest.dip.rank import ALPHA, Ranking
 from discotest.dip.score import METRICS, PhenomenonScore
+from discotest.report.charts import Chart, ChartPoint
 from discotest.report.result import Headline, PairedMetric, Result, Signature
 
 NOTES = {
@@ -60,6 +61,16 @@ class DipResult(Result):
     def details(self) -> list[dict]:
         return [{"phenomenon": p, "system": self.system, **v} for p, s in self.scores.items() for v in s.verdicts]
 
+    def charts(self) -> list[Chart]:
+        out = []
+        for phenomenon, score in self.scores.items():
+            metric = METRICS[phenomenon]
+            unit = "%" if metric.label.endswith("%") else ""
+            better = "higher" if metric.higher_is_better else "lower"
+            out.append(Chart(f"DiP {phenomenon}: {metric.label}", (ChartPoint(self.system, "score", score.value),),
+                             unit, f"{better} is better; " + NOTES.get(phenomenon, ""), 2))
+        return out
+
     def paired_metrics(self) -> list[PairedMetric]:
         out = []
         for phenomenon, score in self.scores.items():
@@ -87,6 +98,21 @@ class DipRanking:
                  r.metric: row.value, **({r.extra_label: row.extra} if r.extra_label else {}), "n": row.n,
                  "p_next": row.p_next, "BLEU": row.bleu, "signature": self.signature.format()}
                 for r in self.rankings for k, row in enumerate(r.rows, 1)]
+
+    def charts(self) -> list[Chart]:
+        """One chart per phenomenon, systems in rank order, each bar with its p-value against the next system
+        (three decimals, * below ALPHA: 0.001*, as in the text table)."""
+        out = []
+        for r in self.rankings:
+            unit = "%" if r.metric.endswith("%") else ""
+            better = "higher" if r.higher_is_better else "lower"
+            points = tuple(ChartPoint(f"{k}. {row.system}" + (" †" if row.holdout else ""), r.metric, row.value,
+                                      "" if row.p_next is None else
+                                      f"p={row.p_next:.3f}" + ("*" if row.significant else ""))
+                           for k, row in enumerate(r.rows, 1))
+            out.append(Chart(f"DiP ranking · {r.phenomenon}: {r.metric}", points, unit,
+                             f"{better} is better; p: paired bootstrap against the next system, * p < {ALPHA}", 2))
+        return out
 
     def to_json(self) -> dict:
         return {"bleu_signature": self.bleu_signature.format(), "rankings": [{

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from discotest.atomic import write_text_atomic
+from discotest.report.charts import Chart
 from discotest.report.comparison import Comparison, render_comparison
-from discotest.report.html import render_html
+from discotest.report.html import render_html, rows_as_items
 from discotest.report.result import Result, grouped_signatures, lang_of, scope_of
 from discotest.report.table import fixed_width
 from discotest.version import VERSION
@@ -84,6 +85,8 @@ class Report:
     # the HTML summary's rows when the results read better another way (DiP: one row per system in rank order);
     # default: each result's JSON
     summary_rows: list[dict[str, Any]] | None = None
+    # the HTML page's charts over several results (DiP's rankings); default: each result's ``charts()``, merged
+    charts: list[Chart] | None = None
 
     def __iter__(self):
         return iter(self.results)
@@ -109,10 +112,15 @@ class Report:
         if fmt == "json":
             return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
         if fmt == "html":
-            comparisons = [{"a": c.a.system, "b": c.b.system, **m.to_json()} for c in self.comparisons
+            comparisons = [{"system_a": c.a.system, "system_b": c.b.system, **m.to_json()} for c in self.comparisons
                            for m in c.metrics]
             summaries = self.summary_rows if self.summary_rows is not None else [r.to_json() for r in self.results]
-            return render_html(self.title, summaries, self.detail_rows(), command=command, comparisons=comparisons)
+            charts = self.charts if self.charts is not None else [c for r in self.results for c in r.charts()]
+            items = [item for r in self.results for item in r.item_rows()]
+            items += rows_as_items([{"system_a": c.a.system, "system_b": c.b.system, **pair}
+                                    for c in self.comparisons for pair in c.details()])
+            return render_html(self.title, summaries, command=command, comparisons=comparisons, charts=charts,
+                               items=items)
         parts = [self.text(self.results)] if self.results else []
         return "\n\n".join([*parts, *(render_comparison(c) for c in self.comparisons)])
 

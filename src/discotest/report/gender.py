@@ -7,8 +7,18 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from discotest.phenomena.gender import ConsistencyScores, GenderScores, GenderVerdict
+from discotest.report.charts import Chart, ChartPoint
 from discotest.report.emit import row_ranges
-from discotest.report.result import Headline, PairedMetric, Result, Signature, grouped_signatures
+from discotest.report.result import (
+    DEFAULT_MARKS,
+    Headline,
+    ItemRow,
+    PairedMetric,
+    Result,
+    Signature,
+    grouped_signatures,
+    phrase_marks,
+)
 from discotest.report.table import fixed_width
 from discotest.stats import accuracy_from_sums
 
@@ -47,6 +57,27 @@ class GenderResult(Result):
     def details(self) -> list[dict]:
         """``system`` and ``lang`` first, so several runs can share a file."""
         return [{"system": self.system, "lang": self.lang, **v.to_json()} for v in self.verdicts]
+
+    def charts(self) -> list[Chart]:
+        s, name = self.scores, self.system
+        out = [Chart("Gender accuracy by language", (ChartPoint(self.lang, name, s.accuracy),),
+                     note="entities translated with the gold gender, % of all items"),
+               Chart("ΔG = F1♂ − F1♀ by language", (ChartPoint(self.lang, name, s.delta_g),), unit="pp",
+                     note="positive: male entities are translated better than female ones")]
+        if s.delta_s is not None:
+            out.append(Chart("ΔS = accuracy pro − anti-stereotypical by language",
+                             (ChartPoint(self.lang, name, s.delta_s),), unit="pp",
+                             note="positive: stereotypical roles are translated better"))
+        if self.consistency is not None:
+            out.append(Chart("Target-side consistency by language",
+                             (ChartPoint(self.lang, name, self.consistency.consistency),)))
+        return out
+
+    def item_rows(self) -> list[ItemRow]:
+        """The details with entity, pronoun and distractor marked in source and translation, and the words that
+        decided the gender (article, noun ending …) in the translation."""
+        rules = (*DEFAULT_MARKS, ("translation", "evidence", "cue"))
+        return [ItemRow(row, tuple(phrase_marks(row, rules)), f"{self.lang}/{row['index']}") for row in self.details()]
 
     def paired_metrics(self) -> list[PairedMetric]:
         metrics = [PairedMetric("accuracy", {v.index: (float(v.correct), 1.0) for v in self.verdicts},

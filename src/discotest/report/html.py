@@ -1,49 +1,148 @@
-"""One self-contained HTML page per run: the summary table, the signatures, and every item's evidence.
+"""One self-contained HTML page per run: the summary, charts, the signatures, and every item's evidence.
 
-Every result type already has a JSON form (its summary) and per-item detail rows (the ``--details`` lines); the
-page is built from those two, so a new phenomenon gets an HTML report without its own renderer. Words the
-evidence names (entity, pronoun, distractor and their aligned target words) are highlighted in the sentences,
-rows are coloured by verdict, and a filter box narrows the items; no network, no external files.
+Every result has a JSON form (its summary), charts as data (``Result.charts``) and its items with their evidence
+marked (``Result.item_rows``); the page is built from those, so a new family gets an HTML report without its own
+renderer. The summary uses human labels with units; the charts are inline SVG; the items travel as one JSON blob
+rendered a page at a time by a small script (sorting, an exact select per categorical column, a text search, and
+a view grouping the same item of several systems together), so a run of 60,000 items stays usable. No network, no
+external files, and the same inputs give the same bytes.
 """
 
 from __future__ import annotations
 
+import base64
+import gzip
 import html
-import re
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-MAX_ITEMS = 20000  # beyond this the page gets slow in a browser; the JSONL details file has everything
+from discotest.report.charts import Chart, merge_charts, render_charts
+from discotest.report.result import DEFAULT_MARKS, KEY_FIELDS, MARK_KINDS, ItemRow, phrase_marks
 
-# (sentence field, evidence field, CSS class): words of the evidence field are marked inside the sentence field
-HIGHLIGHTS = (
-    ("source", "entity", "ent"), ("source", "pronoun", "pro"), ("source", "distractor", "dis"),
-    ("translation", "target_entity", "ent"), ("translation", "target_pronoun", "pro"),
-    ("translation", "target_distractor", "dis"), ("translation", "expected", "ent"),
-)
-GOOD = {"correct", "consistent", "ok", "true"}
-BAD = {"wrong", "incorrect", "inconsistent", "false"}
+PAGE_SIZE = 100
+GZIP_ABOVE = 1_000_000  # a bigger items blob is gzipped and base64-encoded (the browser's DecompressionStream)
+MAX_CATEGORIES = 40  # a column with at most this many distinct short values gets an exact select
+GOOD = {"correct", "consistent", "ok", "true", "entity"}
+BAD = {"wrong", "incorrect", "inconsistent", "false", "distractor"}
+VERDICT_FIELDS = ("correct", "consistent", "verdict", "same", "resolution")
+
+# flattened summary keys -> what a reader calls them (units in brackets); others: the key with spaces
+LABELS = {
+    "system": "System", "lang": "Language", "scope": "Scope", "suite": "Suite", "n": "Items",
+    "suite_version": "Suite version", "domain": "Domain", "kind": "Kind", "segments": "Segments",
+    "accuracy": "Accuracy (%)", "precision_male": "Precision ♂ (%)", "recall_male": "Recall ♂ (%)",
+    "f1_male": "F1 ♂ (%)", "precision_female": "Precision ♀ (%)", "recall_female": "Recall ♀ (%)",
+    "f1_female": "F1 ♀ (%)", "delta_g": "ΔG = F1♂ − F1♀ (pp)", "accuracy_pro": "Accuracy pro-stereotypical (%)",
+    "accuracy_anti": "Accuracy anti-stereotypical (%)", "delta_s": "ΔS = pro − anti (pp)",
+    "unknown": "Gender unreadable (%)", "neutral": "Read as neutral (%)", "unmatched": "Unmatched rows",
+    "consistency.consistency": "Consistency (%)", "consistency.scored": "Consistency: scored",
+    "consistency.trivial": "Consistency: trivial (%)", "consistency.n": "Consistency: items",
+    "decided_accuracy": "Accuracy of decided (%)", "overall.accuracy": "Accuracy (%)",
+    "overall.ci95": "± 95% CI (pp)", "overall.n": "Items", "correct": "Correct", "excluded_un": "Excluded: UN",
+    "excluded_no_form": "Excluded: no form", "released_azpt": "Released AZPT (%)",
+    "difference": "Ours − released (pp)", "bleu": "BLEU", "BLEU": "BLEU", "rank": "Rank", "phenomenon": "Phenomenon",
+    "p_next": "p (vs next)", "decided": "Decided (%)", "accuracy_decided": "Accuracy of decided (%)",
+    "system_a": "System A", "system_b": "System B", "metric": "Metric", "a": "Score A", "b": "Score B",
+    "sign_test.wins_a": "Sign test: A better", "sign_test.wins_b": "Sign test: B better", "sign_test.ties": "Ties",
+    "sign_test.p": "p (sign test)", "bootstrap.p": "p (paired bootstrap)", "bootstrap.ci_a": "± 95% CI A",
+    "bootstrap.ci_b": "± 95% CI B", "bootstrap.mean_a": "Bootstrap mean A", "bootstrap.mean_b": "Bootstrap mean B",
+    "bootstrap.samples": "Bootstrap samples", "bootstrap.seed": "Bootstrap seed",
+    "higher_is_better": "Higher is better",
+    "counts.correct": "Verdict correct", "counts.wrong": "Verdict wrong",
+    "counts.no-pronoun": "Verdict no pronoun", "counts.undecided": "Verdict undecided",
+    "p_value": "p (bootstrap)", "sign_p": "p (sign test)",
+}
+# summary columns left to the JSON (the breakdowns are charted; lists of rows are long)
+HIDDEN = ("family", "headline.", "unmatched_rows", "by_", "manifest", "path", "bleu_signature", "released_note",
+          "layout", "holdout", "found_by", "matched_by", "located_by")
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
 table{border-collapse:collapse;font-size:.88em;margin:.5em 0}
 th,td{border:1px solid #ccc;padding:.25em .45em;vertical-align:top;text-align:left}
-th{background:#f2f2f2;position:sticky;top:0}
+th{background:#f2f2f2;position:sticky;top:0;cursor:pointer}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
-tr.good td{background:#eef8ee}tr.bad td{background:#fbecec}
-mark.ent{background:#cfe3ff}mark.pro{background:#ffe08a}mark.dis{background:#e2d4f5}
+tr.good td{background:#eef8ee}tr.bad td{background:#fbecec}tr.grp td{background:#e8e8e8;font-weight:600}
+mark{padding:0 .1em}mark.ent{background:#cfe3ff}mark.pro{background:#ffe08a}mark.dis{background:#e2d4f5}
+mark.cue{background:none;border-bottom:2px solid #d2691e}mark.zp{background:#ffe08a}mark.ali{background:#cfe3ff}
+mark.span{background:#e6e6e6}mark.hit{background:#9fe09f}mark.gold{background:#9fe09f}mark.chosen{background:#f5a3a3}mark.alt{background:#f5a3a3}
 code.sig{display:block;font-size:.8em;color:#555;word-break:break-all;margin:.15em 0}
-#filter{margin:.5em 0;padding:.3em;width:24em}
+.common{color:#444;font-size:.9em}
+figure{display:inline-block;margin:.5em 1.5em .5em 0;vertical-align:top}figcaption{font-weight:600}
+p.note{font-size:.8em;color:#555;margin:.1em 0;max-width:40em}
+svg.chart text{font-size:11px;fill:#222}svg.chart text.axis{fill:#777;font-size:10px}
+#controls select,#controls input{margin:.15em .4em .15em 0}#controls label{font-size:.85em;margin-right:.2em}
 .legend mark{padding:0 .3em}
 """
 
-SCRIPT = """
-const box=document.getElementById('filter');
-if(box){box.addEventListener('input',()=>{const q=box.value.toLowerCase();
-for(const r of document.querySelectorAll('#items tbody tr')){
-r.style.display=r.textContent.toLowerCase().includes(q)?'':'none';}});}
+# the view logic, pure (no DOM): which rows, in which order, for the filters, search, sort and grouping chosen
+CORE = """
+function expand(d){for(const [c,vals] of Object.entries(d.dicts)){const k=+c;for(const r of d.rows)r[k]=vals[r[k]];}
+ d.dicts={};return d;}
+function cellText(v){return v===null||v===undefined?'':String(v);}
+function view(d,st){
+ const idx=[];const q=(st.q||'').toLowerCase();const f=Object.entries(st.filters||{}).filter(e=>e[1]!==null);
+ for(let i=0;i<d.rows.length;i++){const r=d.rows[i];let ok=true;
+  for(const [c,v] of f){if(cellText(r[+c])!==v){ok=false;break;}}
+  if(ok&&q){ok=r.some(x=>cellText(x).toLowerCase().includes(q));}
+  if(ok)idx.push(i);}
+ const cmp=(a,b)=>{if(a===b)return 0;if(a===null)return 1;if(b===null)return -1;
+  if(typeof a==='number'&&typeof b==='number')return a-b;return String(a)<String(b)?-1:1;};
+ if(st.sort!==null&&st.sort!==undefined){const c=st.sort,s=st.desc?-1:1;
+  idx.sort((a,b)=>s*cmp(d.rows[a][c],d.rows[b][c])||a-b);}
+ if(st.group){const first=new Map();idx.forEach((i,k)=>{const key=d.keys[i];if(!first.has(key))first.set(key,k);});
+  const at=new Map(idx.map((i,k)=>[i,k]));
+  idx.sort((a,b)=>first.get(d.keys[a])-first.get(d.keys[b])||at.get(a)-at.get(b));}
+ return idx;}
 """
+
+UI = """
+async function blob(){const el=document.getElementById('items-data');if(!el.dataset.gzip)return el.textContent;
+ const bytes=Uint8Array.from(atob(el.textContent),c=>c.charCodeAt(0));
+ return await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();}
+blob().then(t=>{const D=expand(JSON.parse(t));
+const st={q:'',filters:{},sort:null,desc:false,group:false,page:0};const N=%d;
+const tb=document.querySelector('#items tbody'),info=document.getElementById('info');
+function cell(i,c){const td=document.createElement('td');const v=D.rows[i][c];
+ if(typeof v==='number'){td.className='num';}const t=cellText(v);
+ const ms=(D.marks[i]||[]).filter(m=>m[0]===c).sort((a,b)=>a[1]-b[1]);let at=0;
+ for(const m of ms){td.append(t.slice(at,m[1]));const k=document.createElement('mark');k.className=D.kinds[m[3]];
+  k.textContent=t.slice(m[1],m[2]);td.append(k);at=m[2];}
+ td.append(t.slice(at));return td;}
+function draw(){const idx=view(D,st);const pages=Math.max(1,Math.ceil(idx.length/N));st.page=Math.min(st.page,pages-1);
+ tb.replaceChildren();let last=null;
+ for(const i of idx.slice(st.page*N,(st.page+1)*N)){
+  if(st.group&&D.keys[i]!==last){last=D.keys[i];const g=document.createElement('tr');g.className='grp';
+   const td=document.createElement('td');td.colSpan=D.columns.length;td.textContent='item '+last;
+   g.append(td);tb.append(g);}
+  const tr=document.createElement('tr');const s=D.status[i];if(s)tr.className=s>0?'good':'bad';
+  for(let c=0;c<D.columns.length;c++)tr.append(cell(i,c));tb.append(tr);}
+ info.textContent=idx.length+' of '+D.rows.length+' items · page '+(st.page+1)+' of '+pages;}
+document.getElementById('q').addEventListener('input',e=>{st.q=e.target.value;st.page=0;draw();});
+for(const s of document.querySelectorAll('#controls select'))s.addEventListener('change',e=>{
+ st.filters[e.target.dataset.col]=e.target.value===''?null:e.target.value.slice(1);st.page=0;draw();});
+const g=document.getElementById('group');if(g)g.addEventListener('change',e=>{st.group=e.target.checked;draw();});
+document.getElementById('prev').addEventListener('click',()=>{st.page=Math.max(0,st.page-1);draw();});
+document.getElementById('next').addEventListener('click',()=>{st.page++;draw();});
+document.querySelectorAll('#items th').forEach((th,c)=>th.addEventListener('click',()=>{
+ st.desc=st.sort===c?!st.desc:false;st.sort=c;draw();}));
+draw();});
+"""
+
+SORT_TABLES = """
+for(const t of document.querySelectorAll('table.sortable')){t.querySelectorAll('th').forEach((th,c)=>{
+ th.addEventListener('click',()=>{const b=t.tBodies[0];const rows=[...b.rows];const d=th.dataset.d==='1'?-1:1;
+ th.dataset.d=d===1?'1':'0';const val=r=>{const x=r.cells[c].dataset.v??r.cells[c].textContent;const f=parseFloat(x);
+ return isNaN(f)?x:f;};rows.sort((p,q)=>{const a=val(p),z=val(q);return d*(a<z?-1:a>z?1:0);});b.append(...rows);});});}
+"""
+
+
+def label(key: str) -> str:
+    """The summary column ``key`` (flattened, ``scores.`` dropped) as a reader calls it."""
+    key = key.removeprefix("scores.")
+    return LABELS.get(key) or key.replace("_", " ").replace(".", ": ")
 
 
 def _flatten(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -51,6 +150,8 @@ def _flatten(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in row.items():
         name = f"{prefix}{key}"
+        if hasattr(value, "tolist"):  # numpy numbers and arrays
+            value = value.tolist()
         if isinstance(value, Mapping):
             out.update(_flatten(value, f"{name}."))
         elif isinstance(value, list | tuple) and len(value) > 6:
@@ -60,98 +161,214 @@ def _flatten(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def _cell(value: Any) -> str:
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, str | list | tuple) and not value)
+
+
+def _hidden(key: str) -> bool:
+    bare = key.removeprefix("scores.")
+    return any(bare.startswith(h) or f".{h}" in bare for h in HIDDEN)
+
+
+def format_value(key: str, value: Any) -> str:
+    """Numbers as a reader wants them: p-values with three decimals and a star below 0.05 (PROMT's 0.001*, never
+    0.00), other floats with two decimals, integers whole, lists comma-separated."""
+    if isinstance(value, bool) or value is None:
+        return "" if value is None else str(value).lower()
     if isinstance(value, float):
-        return f'<td class="num">{value:.2f}</td>'
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f'<td class="num">{value}</td>'
+        last = key.split(".")[-1]
+        if last == "p" or last.startswith("p_"):
+            return f"{value:.3f}" + ("*" if value < 0.05 else "")
+        return f"{value:.2f}"
     if isinstance(value, list | tuple):
-        value = ", ".join(map(str, value))
-    return f"<td>{html.escape('' if value is None else str(value))}</td>"
+        return ", ".join(map(str, value))
+    return str(value)
 
 
-def _words(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value] if value.strip() else []
-    if isinstance(value, list | tuple):
-        return [v for v in value if isinstance(v, str) and v.strip()]
-    return []
+def _cell(key: str, value: Any) -> str:
+    text = html.escape(format_value(key, value))
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f'<td class="num" data-v="{value!r}">{text}</td>'
+    return f"<td>{text}</td>"
 
 
-def highlight(text: str, marks: Sequence[tuple[str, str]]) -> str:
-    """Escape ``text`` and wrap each (word or phrase, css class) in ``<mark>``, whole words only, first match."""
-    spans: list[tuple[int, int, str]] = []
-    for phrase, css in marks:
-        found = re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text)
-        if found and not any(s < found.end() and found.start() < e for s, e, _ in spans):
-            spans.append((found.start(), found.end(), css))
-    out, at = [], 0
-    for start, end, css in sorted(spans):
-        out.append(html.escape(text[at:start]))
-        out.append(f'<mark class="{css}">{html.escape(text[start:end])}</mark>')
-        at = end
-    out.append(html.escape(text[at:]))
-    return "".join(out)
+def summary_table(rows: Sequence[Mapping[str, Any]], skip: Sequence[str] = ("signature",)) -> str:
+    """Rows of flattened JSON as one sortable table with human labels; columns with one value for every row (the
+    suite, its version) go in a line above it when there are several rows."""
+    flat = [_flatten(r) for r in rows]
+    columns = [c for c in dict.fromkeys(k for r in flat for k in r) if c not in skip and not _hidden(c)
+               and any(not _empty(r.get(c)) for r in flat)]
+    seen: dict[str, str] = {}  # label -> column: the same label with the same values is shown once ("n", "scores.n")
+    for c in list(columns):
+        other = seen.setdefault(label(c), c)
+        if other != c and all(r.get(c) == r.get(other) for r in flat):
+            columns.remove(c)
+    common = []
+    if len(flat) > 1:
+        for c in list(columns):
+            values = {json.dumps(r.get(c), sort_keys=True) for r in flat}
+            if len(values) == 1 and c != "system":
+                common.append(c)
+                columns.remove(c)
+    line = ""
+    shown = [c for c in common if not _empty(flat[0].get(c))]
+    if shown:
+        line = '<p class="common">' + " · ".join(
+            f"{html.escape(label(c))}: {html.escape(format_value(c, flat[0].get(c)))}" for c in shown) + "</p>"
+    head = "".join(f'<th title="{html.escape(c)}">{html.escape(label(c))}</th>' for c in columns)
+    body = "".join("<tr>" + "".join(_cell(c, r.get(c)) for c in columns) + "</tr>" for r in flat)
+    return f'{line}<table class="sortable"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
-def _row_class(row: Mapping[str, Any]) -> str:
-    for key in ("correct", "consistent", "verdict"):
+def _status(row: Mapping[str, Any]) -> int:
+    for key in VERDICT_FIELDS:
         value = row.get(key)
         if value is None:
             continue
-        label = str(value).lower()
-        if label in GOOD:
-            return ' class="good"'
-        if label in BAD:
-            return ' class="bad"'
-    return ""
+        word = str(value).lower()
+        if word in GOOD:
+            return 1
+        if word in BAD:
+            return -1
+    return 0
 
 
-def _table(columns: Sequence[str], rows: Sequence[Mapping[str, Any]], table_id: str = "", marked: bool = False) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
-    body = []
-    for row in rows:
-        cells = []
-        for column in columns:
-            value = row.get(column)
-            marks = [(w, css) for field, evidence, css in HIGHLIGHTS if field == column
-                     for w in _words(row.get(evidence))] if marked else []
-            cells.append(f"<td>{highlight(value, marks)}</td>" if marks and isinstance(value, str) else _cell(value))
-        body.append(f"<tr{_row_class(row) if marked else ''}>{''.join(cells)}</tr>")
-    ident = f' id="{table_id}"' if table_id else ""
-    return f"<table{ident}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+def _plain(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return ", ".join(map(str, value))
+    if isinstance(value, Mapping):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return value
 
 
-def _columns(rows: Sequence[Mapping[str, Any]], skip: Sequence[str] = ()) -> list[str]:
-    return [c for c in dict.fromkeys(k for r in rows for k in r) if c not in skip]
+def items_data(items: Sequence[ItemRow]) -> dict[str, Any]:
+    """The items as the page's JSON blob: column names, rows as arrays, marks as [column, start, end, kind],
+    item keys, verdict status (1 good, −1 bad, 0 neither) and the exact values of each categorical column."""
+    columns = list(dict.fromkeys(k for item in items for k in item.fields))
+    position = {c: i for i, c in enumerate(columns)}
+    kinds = list(dict.fromkeys(m.kind for item in items for m in item.marks))
+    rows, marks = [], []
+    for item in items:
+        rows.append([_plain(item.fields.get(c)) for c in columns])
+        marks.append([[position[m.field], m.start, m.end, kinds.index(m.kind)] for m in item.marks
+                      if m.field in position])
+    filters: dict[str, list[str]] = {}
+    for c, name in enumerate(columns):
+        values: set[str] = set()
+        for row in rows:
+            value = row[c]
+            if isinstance(value, float) or (isinstance(value, str) and len(value) > 40):
+                break
+            values.add("" if value is None else str(value).lower() if isinstance(value, bool) else str(value))
+            if len(values) > MAX_CATEGORIES:
+                break
+        else:
+            few = len(values) <= 8 or 2 * len(values) <= len(rows)  # not an id: values repeat
+            if 1 < len(values) <= MAX_CATEGORIES and few and name not in KEY_FIELDS:
+                filters[str(c)] = sorted(values, key=lambda v: (len(v) > 0 and v.lstrip("-").isdigit(),
+                                                                int(v) if v.lstrip("-").isdigit() else 0, v))
+    for row in rows:  # booleans as the filters spell them
+        for c, value in enumerate(row):
+            if isinstance(value, bool):
+                row[c] = str(value).lower()
+    # a column whose values repeat (the source of every system, a verdict) as indices into its distinct values
+    dicts: dict[str, list[Any]] = {}
+    for c in range(len(columns)):
+        distinct = list(dict.fromkeys((type(row[c]).__name__, row[c]) for row in rows))  # 1 and "1" differ
+        if 2 * len(distinct) <= len(rows):
+            index = {v: k for k, v in enumerate(distinct)}
+            dicts[str(c)] = [v for _, v in distinct]
+            for row in rows:
+                row[c] = index[type(row[c]).__name__, row[c]]
+    return {"columns": columns, "rows": rows, "dicts": dicts, "marks": marks, "kinds": kinds,
+            "keys": [item.key for item in items], "status": [_status(item.fields) for item in items],
+            "filters": filters}
+
+
+def expand(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``items_data`` with its dictionary-coded columns spelled out again (the page's ``expand``)."""
+    rows = [list(row) for row in data["rows"]]
+    for c, values in data["dicts"].items():
+        for row in rows:
+            row[int(c)] = values[row[int(c)]]
+    return {**data, "rows": rows, "dicts": {}}
+
+
+def read_blob(text: str, gzipped: bool) -> dict[str, Any]:
+    """The items blob of a page as ``items_data`` wrote it (ungzipped when ``gzipped``)."""
+    if gzipped:
+        text = gzip.decompress(base64.b64decode(text)).decode("utf-8")
+    return json.loads(text)
+
+
+def _blob(data: Mapping[str, Any]) -> tuple[str, bool]:
+    """The blob's text and whether it is gzipped: compact JSON, ``</`` escaped; above ``GZIP_ABOVE`` bytes gzipped
+    (mtime 0: the same bytes every run) and base64-encoded."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    if len(text.encode()) > GZIP_ABOVE:
+        return base64.b64encode(gzip.compress(text.encode(), compresslevel=6, mtime=0)).decode("ascii"), True
+    return text.replace("</", "<\\/").replace("<!--", "<\\!--"), False
+
+
+def _items_section(items: Sequence[ItemRow]) -> str:
+    data = items_data(items)
+    kinds = data["kinds"]
+    legend = " ".join(f'<mark class="{k}">{html.escape(MARK_KINDS.get(k, k))}</mark>' for k in kinds)
+    status = set(data["status"])
+    colours = [text for s, text in ((1, "green: correct"), (-1, "red: wrong")) if s in status]
+    legend_line = " · ".join(x for x in (legend, ", ".join(colours)) if x)
+    selects = []
+    for c, values in data["filters"].items():
+        name = data["columns"][int(c)]
+        options = "".join(f'<option value="={html.escape(v)}">{html.escape(v or "(empty)")}</option>'
+                          for v in values)
+        selects.append(f'<label>{html.escape(name)}</label><select data-col="{c}"><option value="">all</option>'
+                       f"{options}</select>")
+    systems = {row.get("system") for row in (item.fields for item in items)}
+    keys = [item.key for item in items]
+    group = ('<label><input type="checkbox" id="group"> the same item of every system together</label>'
+             if len(systems) > 1 and len(set(keys)) < len(keys) else "")
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in data["columns"])
+    blob, gzipped = _blob(data)
+    zipped = ' data-gzip="1"' if gzipped else ""
+    return "\n".join([
+        f"<h2>Items ({len(items)})</h2>",
+        f'<p class="legend">{legend_line}</p>' if legend_line else "",
+        f'<div id="controls"><input id="q" placeholder="search any text">{"".join(selects)}{group}</div>',
+        '<p><button id="prev">◀</button> <span id="info"></span> <button id="next">▶</button></p>',
+        f'<table id="items"><thead><tr>{head}</tr></thead><tbody></tbody></table>',
+        f'<script type="application/json" id="items-data"{zipped}>{blob}</script>',
+        f"<script>{CORE}{UI % PAGE_SIZE}</script>",
+    ])
+
+
+def rows_as_items(details: Sequence[Mapping[str, Any]]) -> list[ItemRow]:
+    """Plain detail rows (a comparison's pairs, a caller's own rows) as items with the default marks."""
+    return [ItemRow(dict(row), tuple(phrase_marks(row, DEFAULT_MARKS)),
+                    "/".join(str(row[k]) for k in KEY_FIELDS if row.get(k) is not None)) for row in details]
 
 
 def render_html(title: str, summaries: Sequence[Mapping[str, Any]], details: Sequence[Mapping[str, Any]] = (),
-                command: str = "", comparisons: Sequence[Mapping[str, Any]] = ()) -> str:
-    """The page: ``summaries`` (each result's JSON form) as one table, their signatures, the ``comparisons`` (one row
-    per compared metric), then ``details``."""
-    flat = [_flatten(s) for s in summaries]
+                command: str = "", comparisons: Sequence[Mapping[str, Any]] = (), charts: Sequence[Chart] = (),
+                items: Sequence[ItemRow] | None = None) -> str:
+    """The page: ``summaries`` (each result's JSON form) as one table, the ``charts``, the signatures, the
+    ``comparisons`` (one row per compared metric), then the ``items`` (or plain ``details`` rows)."""
     parts = [f"<h1>{html.escape(title)}</h1>"]
     if command:
         parts.append(f"<p><code>{html.escape(command)}</code></p>")
-    parts += ["<h2>Summary</h2>", _table(_columns(flat, skip=("signature",)), flat)]
-    signatures = [s["signature"] for s in flat if s.get("signature")]
+    parts += ["<h2>Summary</h2>", summary_table(summaries)]
+    merged = merge_charts(charts)
+    if merged:
+        parts += ["<h2>Charts</h2>", render_charts(merged)]
+    signatures = [s["signature"] for s in summaries if s.get("signature")]
     if signatures:
         parts.append("<h2>Signatures</h2>" + "".join(f'<code class="sig">{html.escape(str(s))}</code>'
                                                      for s in dict.fromkeys(signatures)))
     if comparisons:
-        flat_cmp = [_flatten(c) for c in comparisons]
-        parts += ["<h2>Comparisons</h2>", _table(_columns(flat_cmp), flat_cmp)]
-    if details:
-        shown = list(details[:MAX_ITEMS])
-        note = f" (first {MAX_ITEMS} of {len(details)}; the --details file has all)" if len(details) > MAX_ITEMS else ""
-        parts += [
-            f"<h2>Items{note}</h2>",
-            '<p class="legend"><mark class="ent">entity / expected word</mark> <mark class="pro">pronoun</mark> '
-            '<mark class="dis">distractor</mark> · green: correct, red: wrong</p>',
-            '<input id="filter" placeholder="filter items (any text: a word, a verdict, a system)">',
-            _table(_columns(shown), shown, table_id="items", marked=True),
-        ]
-    body = "\n".join(parts)
+        parts += ["<h2>Comparisons</h2>", summary_table(comparisons, skip=())]
+    rows = list(items) if items is not None else rows_as_items(details)
+    if rows:
+        parts.append(_items_section(rows))
+    body = "\n".join(p for p in parts if p)
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-            f"<style>{STYLE}</style></head><body>\n{body}\n<script>{SCRIPT}</script></body></html>")
+            f"<style>{STYLE}</style></head><body>\n{body}\n<script>{SORT_TABLES}</script></body></html>")

@@ -11,12 +11,14 @@ component (aligner, analyser, scorer, model, options) adds its own ``(key, value
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Hashable, Iterable, Sequence
+import re
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
+from discotest.report.charts import Chart
 from discotest.version import VERSION
 
 FILES = "files"  # the data files a result read (``registry.data_field``): ``<8 hex>[,modified=…][,unpinned=…]``
@@ -121,6 +123,78 @@ class Headline:
         return {"metric": self.metric, "value": value, "higher_is_better": self.higher_is_better, "unit": self.unit}
 
 
+@dataclass(frozen=True)
+class Mark:
+    """Characters ``start:end`` of an item's text field ``field`` are evidence of ``kind`` (``MARK_KINDS``)."""
+
+    field: str
+    start: int
+    end: int
+    kind: str
+
+
+# what each kind of mark means (the HTML legend lists only the kinds a page uses)
+MARK_KINDS = {
+    "ent": "entity / expected word", "pro": "pronoun", "dis": "distractor", "cue": "words that decided the gender",
+    "zp": "zero pronoun", "ali": "aligned words", "span": "candidate span", "hit": "matched word",
+    "gold": "correct candidate / gold pronoun", "chosen": "chosen candidate (wrong)", "alt": "the wrong pronoun",
+}
+
+
+@dataclass(frozen=True)
+class ItemRow:
+    """One item as the HTML page shows it: its fields (text and verdict), the evidence marked in the text, and the
+    ``key`` naming the item across systems (the same key = the same test item, for the side-by-side view)."""
+
+    fields: dict[str, Any]
+    marks: tuple[Mark, ...] = ()
+    key: str = ""
+
+
+def phrase_marks(row: Mapping[str, Any], rules: Sequence[tuple[str, str, str]]) -> list[Mark]:
+    """Marks for (text field, evidence field, kind) rules: each word or phrase of the evidence field (a string or a
+    list of them), whole words, its first occurrence in the text field; overlapping marks: the first rule wins."""
+    marks: list[Mark] = []
+    for field_name, evidence, kind in rules:
+        text = row.get(field_name)
+        if not isinstance(text, str):
+            continue
+        value = row.get(evidence)
+        phrases = [value] if isinstance(value, str) else value if isinstance(value, list | tuple) else []
+        for phrase in phrases:
+            if not isinstance(phrase, str) or not phrase.strip():
+                continue
+            found = re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text)
+            if found and not any(m.field == field_name and m.start < found.end() and found.start() < m.end
+                                 for m in marks):
+                marks.append(Mark(field_name, found.start(), found.end(), kind))
+    return marks
+
+
+def token_marks(field_name: str, tokens: Sequence[str], kinds: Sequence[tuple[Iterable[int], str]]) -> list[Mark]:
+    """Marks on tokens joined by single spaces: each (token positions, kind), the first kind of a token wins."""
+    starts, at = [], 0
+    for token in tokens:
+        starts.append(at)
+        at += len(token) + 1
+    taken: set[int] = set()
+    marks = []
+    for positions, kind in kinds:
+        for p in sorted(set(positions)):
+            if 0 <= p < len(tokens) and p not in taken:
+                taken.add(p)
+                marks.append(Mark(field_name, starts[p], starts[p] + len(tokens[p]), kind))
+    return marks
+
+
+DEFAULT_MARKS = (
+    ("source", "entity", "ent"), ("source", "pronoun", "pro"), ("source", "distractor", "dis"),
+    ("translation", "target_entity", "ent"), ("translation", "target_pronoun", "pro"),
+    ("translation", "target_distractor", "dis"), ("translation", "expected", "ent"),
+)
+KEY_FIELDS = ("suite", "lang", "domain", "phenomenon", "index", "row", "segment", "ordinal", "id")
+
+
 def lang_of(result: Result) -> str | None:
     return getattr(result, "lang", None)
 
@@ -166,6 +240,21 @@ class Result:
     def extra_json(self) -> dict[str, Any]:
         """Family fields beside ``scores`` in the JSON (provenance of the input, unmatched rows …)."""
         return {}
+
+    def charts(self) -> list[Chart]:
+        """What the HTML page plots for this result, as data; charts of the same title from several results merge
+        (each result's points a series or a category)."""
+        return []
+
+    def item_rows(self) -> list[ItemRow]:
+        """The items as the HTML page shows them. Default: the ``details`` rows, with entity/pronoun/distractor
+        fields marked in ``source`` and ``translation`` (``DEFAULT_MARKS``), keyed by the fields that name an item
+        (``KEY_FIELDS``); a family overrides it to add its text or evidence."""
+        out = []
+        for row in self.details():
+            key = "/".join(f"{row[k]}" for k in KEY_FIELDS if row.get(k) is not None)
+            out.append(ItemRow(row, tuple(phrase_marks(row, DEFAULT_MARKS)), key))
+        return out
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from discotest.phenomena.winox_pronoun import VERDICTS, PronounVerdict
+from discotest.report.charts import Chart, ChartPoint
 from discotest.report.emit import row_ranges
-from discotest.report.result import Headline, PairedMetric, Result, Signature
+from discotest.report.result import Headline, ItemRow, PairedMetric, Result, Signature, phrase_marks
 from discotest.report.table import fixed_width
 from discotest.stats import accuracy_from_sums
 from discotest.suites.winox import WinoxItem
@@ -68,6 +69,16 @@ class WinoxResult(Result):
                         "referent": item.gold_referent, "verdict": v.verdict, "counts": list(v.counts),
                         "expected_gold": list(v.expected_gold), "expected_wrong": list(v.expected_wrong)})
         return out
+
+    def charts(self) -> list[Chart]:
+        return [Chart("Wino-X pronoun accuracy by language", (ChartPoint(self.lang, self.system, self.accuracy),)),
+                Chart("Wino-X verdicts (items)", tuple(ChartPoint(v, self.system, float(self.counts[v]))
+                                                       for v in VERDICTS), unit="", digits=0)]
+
+    def item_rows(self) -> list[ItemRow]:
+        rules = (("source", "referent", "ent"), ("translation", "gold_pronoun", "gold"),
+                 ("translation", "wrong_pronoun", "alt"))
+        return [ItemRow(row, tuple(phrase_marks(row, rules)), f"{self.lang}/{row['index']}") for row in self.details()]
 
     def paired_metrics(self) -> list[PairedMetric]:
         rows = {index: (float(v.verdict == "correct"), 1.0) for index, v in self.verdicts.items()}

@@ -1,0 +1,123 @@
+"""The HTML report in a real browser (headless Chromium through selenium): the script inflates the items, pages
+them, filters exactly, sorts, groups the same item of several systems, and the charts are drawn. Skips when
+Chromium, its driver or selenium are missing (setup.sh installs them). Screenshots go to $DISCOTEST_SCREENSHOTS
+(default: the test's tmp dir)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from discotest.cli import main
+from discotest.report import html as html_report
+from discotest.report.html import PAGE_SIZE, render_html
+from discotest.report.result import ItemRow, Mark
+
+webdriver = pytest.importorskip("selenium.webdriver")
+FIXTURES = Path(__file__).parent / "fixtures" / "winox"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    if not chromium or not driver_path:
+        pytest.skip("chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1400,1000"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    yield driver
+    driver.quit()
+
+
+def _open(browser, path: Path):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(path.as_uri())
+    WebDriverWait(browser, 30).until(lambda d: d.find_element("id", "info").text)
+    return browser
+
+
+def _rows(browser) -> list:
+    return browser.find_elements("css selector", "#items tbody tr:not(.grp)")
+
+
+def _shot(browser, tmp_path: Path, name: str) -> None:
+    folder = Path(os.environ.get("DISCOTEST_SCREENSHOTS", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(folder / name))
+
+
+def _select(browser, column: str, value: str) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    data = browser.execute_script("return [...document.querySelectorAll('#controls label')].map(l => l.textContent)")
+    selects = browser.find_elements("css selector", "#controls select")
+    Select(selects[data.index(column)]).select_by_value("=" + value)
+
+
+def test_compare_page_filters_groups_and_draws(browser, tmp_path):
+    b = tmp_path / "b.fr.txt"
+    lines = (FIXTURES / "system.fr.txt").read_text("utf-8").splitlines()
+    b.write_text("\n".join(["xyz", *lines[1:]]) + "\n", "utf-8")
+    page = tmp_path / "compare.html"
+    assert main(["-q", "compare", "winox", "--lang", "fr", "--suite-file", str(FIXTURES / "en_fr_test.jsonl"),
+                 "--input", str(FIXTURES / "system.fr.txt"), "--input", str(b), "--format", "html",
+                 "--output", str(page)]) == 0
+    _open(browser, page)
+    assert browser.find_elements("css selector", "svg.chart rect")  # the charts are drawn
+    assert browser.find_element("id", "info").text.startswith("30 of 30 items")  # 2 × 10 items + 10 pairs
+    _select(browser, "verdict", "correct")
+    rows = _rows(browser)
+    assert len(rows) == 9 and all(r.get_attribute("class") == "good" for r in rows)  # 5 + 4 correct, exactly
+    assert browser.find_elements("css selector", "#items mark.gold")  # the gold pronoun marked in the text
+    _select(browser, "system", "b.fr.txt")
+    assert len(_rows(browser)) == 4
+    browser.find_element("css selector", "#controls select").click()
+    browser.get(page.as_uri())  # a fresh page: the same item of both systems together
+    _open(browser, page)
+    browser.find_element("id", "group").click()
+    groups = browser.find_elements("css selector", "#items tbody tr.grp")
+    assert groups and groups[0].text.startswith("item fr/")
+    _shot(browser, tmp_path, "html-compare-winox.png")
+
+
+def test_big_gzipped_page_is_paged_and_sorted(browser, tmp_path, monkeypatch):
+    monkeypatch.setattr(html_report, "GZIP_ABOVE", 100)
+    rows = [ItemRow({"system": "s", "index": i, "gender": ("male", "female", "neutral")[i % 3],
+                     "source": f"The nurse {i} said she left."}, (Mark("source", 4, 9, "ent"),), str(i))
+            for i in range(PAGE_SIZE * 5 + 3)]
+    page = tmp_path / "big.html"
+    page.write_text(render_html("big", [{"n": len(rows)}], items=rows), "utf-8")
+    assert 'data-gzip="1"' in page.read_text("utf-8")
+    _open(browser, page)
+    assert len(_rows(browser)) == PAGE_SIZE  # one page in the DOM
+    assert browser.find_element("id", "info").text == f"{len(rows)} of {len(rows)} items · page 1 of 6"
+    _select(browser, "gender", "male")  # not "female"
+    shown = _rows(browser)
+    assert {r.find_elements("tag name", "td")[2].text for r in shown} == {"male"}
+    assert browser.find_element("id", "info").text.startswith(f"{(len(rows) + 2) // 3} of {len(rows)} items")
+    browser.find_elements("css selector", "#items th")[1].click()
+    browser.find_elements("css selector", "#items th")[1].click()  # index, descending
+    first = _rows(browser)[0].find_elements("tag name", "td")[1].text
+    assert first == str(max(i for i in range(len(rows)) if i % 3 == 0))
+    assert _rows(browser)[0].find_element("css selector", "mark.ent").text == "nurse"
+
+
+def test_winomt_page(browser, shared_data, tmp_path):
+    page = tmp_path / "winomt.html"
+    assert main(["-q", "--data-dir", str(shared_data), "run", "winomt", "--lang", "de", "--system", "google,bing",
+                 "--format", "html", "--output", str(page)]) == 0
+    _open(browser, page)
+    assert browser.find_element("id", "info").text.startswith("7772 of 7772 items")
+    _shot(browser, tmp_path, "html-winomt-top.png")
+    browser.execute_script("document.getElementById('controls').scrollIntoView()")
+    _shot(browser, tmp_path, "html-winomt-items.png")
