@@ -35,3 +35,18 @@ def tiny_nllb(tmp_path_factory):
     from tests.tiny_marian import build_tiny_nllb
 
     return build_tiny_nllb(tmp_path_factory.mktemp("tiny-nllb"))
+
+
+@pytest.fixture
+def hub_cache(tmp_path, monkeypatch) -> Path:
+    """A Hugging Face cache of the test's own holding one snapshot of ``org/mt`` (commit ``abc123``): what the cache
+    looks like after a download, without the network."""
+    import huggingface_hub.constants
+
+    repo = tmp_path / "hub" / "models--org--mt"
+    (repo / "snapshots" / "abc123").mkdir(parents=True)
+    (repo / "snapshots" / "abc123" / "config.json").write_text("{}")
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text("abc123")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    return tmp_path / "hub"

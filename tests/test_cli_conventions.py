@@ -149,17 +149,11 @@ def test_offline_hub_name_fails_at_once(capsys, monkeypatch, tmp_path):
     assert_one_line_error(code, err, "not in the local Hugging Face cache and HF_HUB_OFFLINE is set")
 
 
-def test_offline_hub_name_in_the_cache_switches_to_offline_mode(monkeypatch, tmp_path):
+def test_offline_hub_name_in_the_cache_switches_to_offline_mode(monkeypatch, hub_cache):
     import huggingface_hub.constants
 
     from discotest.systems import hf_models
 
-    repo = tmp_path / "models--org--mt"
-    (repo / "snapshots" / "abc123").mkdir(parents=True)
-    (repo / "snapshots" / "abc123" / "config.json").write_text("{}")
-    (repo / "refs").mkdir()
-    (repo / "refs" / "main").write_text("abc123")
-    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path))
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.setattr(hf_models, "_hub_reachable", False)

@@ -309,17 +309,9 @@ def test_scorer_shares_the_language_code_mapping():
     assert HFScorer("x", src_lang="en", tgt_lang="de", tokenizer=odd).tokenizer.tgt_lang == "de"
 
 
-def test_hub_fingerprint_follows_the_cached_commit(tmp_path, monkeypatch):
-    import huggingface_hub.constants
-
+def test_hub_fingerprint_follows_the_cached_commit(hub_cache):
     from discotest.systems.hf_models import model_fingerprint
 
-    repo = tmp_path / "models--org--mt"
-    (repo / "snapshots" / "abc123").mkdir(parents=True)
-    (repo / "snapshots" / "abc123" / "config.json").write_text("{}")
-    (repo / "refs").mkdir()
-    (repo / "refs" / "main").write_text("abc123")
-    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path))
     assert model_fingerprint("org/mt") == "hub:org/mt@abc123"
     assert model_fingerprint("org/other") == "hub:org/other@main"  # not cached: the name and branch
 
