@@ -8,7 +8,8 @@ import pytest
 
 from discotest.cli import main
 from discotest.progress import progress_bar, quiet_scope
-from discotest.report.emit import row_ranges, summarise_warnings
+from discotest.report.emit import summarise_warnings
+from discotest.report.table import row_ranges
 
 
 @pytest.fixture(autouse=True)

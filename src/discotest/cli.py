@@ -25,15 +25,11 @@ from discotest.atomic import check_output
 from discotest.data import readers, registry
 from discotest.errors import STDIN, InputError
 from discotest.families.options import GLOBAL_FLAGS
-from discotest.families.registry import Family, Option
+from discotest.families.registry import Family, Option, split_list
 from discotest.options import OneLineParser, float_option, int_option
 from discotest.progress import progress_bar
 from discotest.report.emit import FORMATS, Report, emit
 from discotest.version import VERSION
-
-
-def _split(value: str) -> list[str] | str:
-    return "all" if value == "all" else [v.strip() for v in value.split(",") if v.strip()]
 
 
 def _common() -> argparse.ArgumentParser:
@@ -206,11 +202,11 @@ def _cmd_coref(args: argparse.Namespace) -> int:
                                         (("resolver", resolver.version()),)))
             bar.update(1)
     if args.lang:
-        pairs = planned_pairs(args.suite, _split(args.lang), _split(args.system))
+        pairs = planned_pairs(args.suite, split_list(args.lang), split_list(args.system))
         with progress_bar("system×language pairs", "pair", total=sum(map(len, pairs.values())),
                           quiet=args.quiet) as bar:
-            gender = run_many(args.suite, _split(args.lang), _split(args.system), jobs=args.jobs, progress=bar.update,
-                              measure=("accuracy", "consistency"), suite_version=args.suite_version,
+            gender = run_many(args.suite, split_list(args.lang), split_list(args.system), jobs=args.jobs,
+                              progress=bar.update, measure=("accuracy", "consistency"), suite_version=args.suite_version,
                               data_dir=args.data_dir)
         results += [coref_result(args.suite, args.suite_version, f"{r.system}/{r.lang}", [v.index for v in r.verdicts],
                                  [mt_resolution(v) for v in r.verdicts], r.signature.fields, r.lang) for r in gender]
@@ -474,10 +470,10 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         return 0
     from discotest.pipelines.gender_run import planned_pairs, run_many
 
-    total = sum(map(len, planned_pairs(args.suite, _split(args.lang), _split(args.system)).values()))
+    total = sum(map(len, planned_pairs(args.suite, split_list(args.lang), split_list(args.system)).values()))
     with progress_bar("system×language pairs", "pair", total=total, quiet=args.quiet) as bar:
-        results = run_many(args.suite, _split(args.lang), _split(args.system), jobs=args.jobs, progress=bar.update,
-                           data_dir=args.data_dir)
+        results = run_many(args.suite, split_list(args.lang), split_list(args.system), jobs=args.jobs,
+                           progress=bar.update, data_dir=args.data_dir)
     rows = validate.sample(results, args.n, args.seed)
     validate.write_sample(args.output, rows)
     print(f"wrote {len(rows)} items to {args.output}: fill in aligned_word_correct and gender_correct (yes/no), "
@@ -642,7 +638,7 @@ def _cmd_mine(args: argparse.Namespace) -> int:
         print(f"discotest: {warning}", file=sys.stderr)
     with progress_bar("parsed system outputs", "system", total=mined_count(settings), quiet=args.quiet) as bar:
         manifest = mine(args.data, args.pair, args.output, ref=args.ref, holdout=args.holdout,
-                        systems=_split(args.system) if args.system else None, max_docs=args.max_docs,
+                        systems=split_list(args.system) if args.system else None, max_docs=args.max_docs,
                         phenomena=wanted, coherence_model=coherence, data_dir=args.data_dir,
                         use_cache=args.use_cache, progress=bar.update)
     counts = ", ".join(f"{p} {n}" for p, n in manifest["counts"].items())

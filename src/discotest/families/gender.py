@@ -14,7 +14,8 @@ from discotest.families.registry import Family, Option, register, split_list
 from discotest.lang.locate import LEXICON_MODES
 from discotest.options import int_option
 from discotest.progress import progress_bar
-from discotest.report.emit import Report, row_ranges, summarise_warnings
+from discotest.report.emit import Report, summarise_warnings
+from discotest.report.table import row_ranges
 from discotest.translate import MARKERS
 
 SUITES = ("winomt", "winomt-demo", "bug")

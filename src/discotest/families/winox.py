@@ -9,7 +9,8 @@ from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
 from discotest.families.registry import Family, register
-from discotest.report.emit import Report, row_ranges
+from discotest.report.emit import Report
+from discotest.report.table import row_ranges
 
 OPTIONS = (common.LANG, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, *common.COMMON)
 

@@ -25,21 +25,6 @@ FORMATS = ("text", "json", "html")
 SCHEMA_VERSION = 1
 
 
-def row_ranges(rows: Sequence[int], limit: int | None = None) -> str:
-    """Row numbers compactly, as ranges: ``[0, 1, 2, 5, 7, 8]`` → ``"0-2,5,7-8"``; ``limit`` keeps the first ranges
-    and ends with ``…`` (warnings), the JSON keeps them all."""
-    spans: list[str] = []
-    rows = sorted(set(rows))
-    start = 0
-    for i in range(1, len(rows) + 1):
-        if i == len(rows) or rows[i] != rows[i - 1] + 1:
-            spans.append(str(rows[start]) if start == i - 1 else f"{rows[start]}-{rows[i - 1]}")
-            start = i
-    if limit is not None and len(spans) > limit:
-        return ",".join(spans[:limit]) + ",…"
-    return ",".join(spans)
-
-
 def summarise_warnings(warnings: Sequence[tuple[str, str]], what: str, shown: int = 3) -> list[str]:
     """One line per distinct message: ``(subject, message)`` pairs whose message repeats across subjects (33
     system×language pairs with the same 2 missing rows) become one line naming how many ``what`` and the first

@@ -8,7 +8,6 @@ from typing import ClassVar
 
 from discotest.phenomena.gender import ConsistencyScores, GenderScores, GenderVerdict
 from discotest.report.charts import Chart, ChartPoint
-from discotest.report.emit import row_ranges
 from discotest.report.result import (
     DEFAULT_MARKS,
     Headline,
@@ -19,7 +18,7 @@ from discotest.report.result import (
     grouped_signatures,
     phrase_marks,
 )
-from discotest.report.table import fixed_width
+from discotest.report.table import fixed_width, row_ranges
 from discotest.stats import accuracy_from_sums
 
 

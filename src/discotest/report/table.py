@@ -13,3 +13,18 @@ def fixed_width(header: Sequence[str], rows: Sequence[Sequence[str]], left: int 
         return "  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
 
     return [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
+
+
+def row_ranges(rows: Sequence[int], limit: int | None = None) -> str:
+    """Row numbers compactly, as ranges: ``[0, 1, 2, 5, 7, 8]`` → ``"0-2,5,7-8"``; ``limit`` keeps the first ranges
+    and ends with ``…`` (warnings), the JSON keeps them all."""
+    spans: list[str] = []
+    rows = sorted(set(rows))
+    start = 0
+    for i in range(1, len(rows) + 1):
+        if i == len(rows) or rows[i] != rows[i - 1] + 1:
+            spans.append(str(rows[start]) if start == i - 1 else f"{rows[start]}-{rows[i - 1]}")
+            start = i
+    if limit is not None and len(spans) > limit:
+        return ",".join(spans[:limit]) + ",…"
+    return ",".join(spans)

@@ -9,9 +9,8 @@ from typing import ClassVar
 
 from discotest.phenomena.winox_pronoun import VERDICTS, PronounVerdict
 from discotest.report.charts import Chart, ChartPoint
-from discotest.report.emit import row_ranges
 from discotest.report.result import Headline, ItemRow, PairedMetric, Result, Signature, phrase_marks
-from discotest.report.table import fixed_width
+from discotest.report.table import fixed_width, row_ranges
 from discotest.stats import accuracy_from_sums
 from discotest.suites.winox import WinoxItem
 
