@@ -206,8 +206,8 @@ def _cmd_coref(args: argparse.Namespace) -> int:
         with progress_bar("system×language pairs", "pair", total=sum(map(len, pairs.values())),
                           quiet=args.quiet) as bar:
             gender = run_many(args.suite, split_list(args.lang), split_list(args.system), jobs=args.jobs,
-                              progress=bar.update, measure=("accuracy", "consistency"), suite_version=args.suite_version,
-                              data_dir=args.data_dir)
+                              progress=bar.update, measure=("accuracy", "consistency"),
+                              suite_version=args.suite_version, data_dir=args.data_dir)
         results += [coref_result(args.suite, args.suite_version, f"{r.system}/{r.lang}", [v.index for v in r.verdicts],
                                  [mt_resolution(v) for v in r.verdicts], r.signature.fields, r.lang) for r in gender]
     _emit(args, Report(f"discotest · coreference on {args.suite}", results, text=render_coref_table))
