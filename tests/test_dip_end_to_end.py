@@ -264,3 +264,35 @@ def test_compare_two_systems_on_a_mined_test_set(synthetic: Path, tmp_path: Path
                  str(files[1]), "--data-dir", str(synthetic), "--format", "json", "-q"]) == 0
     doc = valid_report(capsys.readouterr().out)
     assert [m["metric"] for m in doc["comparisons"][0]["metrics"]] == list(metrics)
+
+
+def test_html_items_show_the_sentences_with_the_deciding_words_marked(synthetic: Path, tmp_path: Path) -> None:
+    """Each item of the page carries the reference and system text; the marks sit on the words the verdict read."""
+    api.mine("wmt22", "de-en", tmp_path / "t", coherence_model=WordCoherence(), data_dir=synthetic)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join(BAD) + "\n", "utf-8")
+    result = api.score(tmp_path / "t", bad, pronoun_scorer=LengthScorer(), data_dir=synthetic)
+
+    def marked(row) -> dict[str, list[tuple[str, str]]]:
+        out: dict[str, list[tuple[str, str]]] = {}
+        for m in row.marks:
+            out.setdefault(m.field, []).append((row.fields[m.field][m.start:m.end], m.kind))
+        return out
+
+    rows = {(r.fields["phenomenon"], r.key): r for r in result.item_rows()}
+    lexical = rows["lexical", "lexical-00000"]
+    # the block is the d1 document: "car" three times in the reference, twice in Bad, which says "vehicle" once
+    assert lexical.fields["reference"].startswith("The car was red. ⏎ She washed the car.")
+    assert marked(lexical) == {"reference": [("car", "ref")] * 3,
+                               "output": [("car", "same"), ("vehicle", "diff"), ("car", "same")]}
+    # "because" of line 3 (the second connective there): Bad has no connective, only the reference side is marked
+    because = rows["connectives", "connectives-00001"]
+    assert because.fields["output"] == "The car broke down, it was old."
+    assert marked(because) == {"reference": [("because", "ref")]}
+    # her -> him, the two previous lines of the document as context on each side
+    her = rows["anaphora", "anaphora-00000"]
+    assert her.fields["context"] == "The car was red. ⏎ She washed the car."
+    assert her.fields["output context"] == "The car was red. ⏎ She washed the vehicle."
+    assert marked(her) == {"reference": [("her", "ref")], "output": [("him", "diff")]}
+    # the JSON and --details stay the paper's verdicts: no sentence text there
+    assert "reference" not in result.details()[0]

@@ -75,11 +75,11 @@ def test_compare_page_filters_groups_and_draws(browser, tmp_path):
     _open(browser, page)
     assert browser.find_elements("css selector", "svg.chart rect")  # the charts are drawn
     assert browser.find_element("id", "info").text.startswith("30 of 30 items")  # 2 × 10 items + 10 pairs
-    _select(browser, "verdict", "correct")
+    _select(browser, "Verdict", "correct")
     rows = _rows(browser)
     assert len(rows) == 9 and all(r.get_attribute("class") == "good" for r in rows)  # 5 + 4 correct, exactly
     assert browser.find_elements("css selector", "#items mark.gold")  # the gold pronoun marked in the text
-    _select(browser, "system", "b.fr.txt")
+    _select(browser, "System", "b.fr.txt")
     assert len(_rows(browser)) == 4
     browser.find_element("css selector", "#controls select").click()
     browser.get(page.as_uri())  # a fresh page: the same item of both systems together
@@ -101,7 +101,7 @@ def test_big_gzipped_page_is_paged_and_sorted(browser, tmp_path, monkeypatch):
     _open(browser, page)
     assert len(_rows(browser)) == PAGE_SIZE  # one page in the DOM
     assert browser.find_element("id", "info").text == f"{len(rows)} of {len(rows)} items · page 1 of 6"
-    _select(browser, "gender", "male")  # not "female"
+    _select(browser, "Gender", "male")  # not "female"
     shown = _rows(browser)
     assert {r.find_elements("tag name", "td")[2].text for r in shown} == {"male"}
     assert browser.find_element("id", "info").text.startswith(f"{(len(rows) + 2) // 3} of {len(rows)} items")

@@ -37,8 +37,13 @@ def focus_lemmas(ref_block: Sequence[Sentence]) -> Counter:
     return Counter({lemma: n for lemma, n in counts.items() if n >= 2})
 
 
+def counted_lemma(token) -> str | None:
+    """The token's lemma when it counts as an occurrence (a noun or adjective), else None."""
+    return _lemma(token) if token.pos in COUNTED_POS else None
+
+
 def count_lemma(block: Sequence[Sentence], lemma: str) -> int:
-    return sum(1 for sent in block for t in sent if t.pos in COUNTED_POS and _lemma(t) == lemma)
+    return sum(1 for sent in block for t in sent if counted_lemma(t) == lemma)
 
 
 def classify_miss(ref_block: Sequence[Sentence], sys_block: Sequence[Sentence], lemma: str) -> tuple[str, str | None]:

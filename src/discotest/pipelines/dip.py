@@ -22,7 +22,7 @@ from discotest.dip.score import PhenomenonScore, PronounScorer, Scorers, score_s
 from discotest.errors import InputError
 from discotest.options import check_int
 from discotest.progress import progress_bar
-from discotest.report.dip import DipRanking, DipResult
+from discotest.report.dip import DipRanking, DipResult, DipTexts
 from discotest.report.result import Signature, build_signature
 from discotest.stats import DEFAULT_SEED
 from discotest.version import VERSION
@@ -241,7 +241,8 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
     with progress_bar(f"DiP: scoring {name} per phenomenon", "phenomenon", total=len(tests)) as bar:
         scores = score_system(name, lines, tests, pair.reference, ref, sys, scorers, bar.update)
-    return DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, registry.data_field(files)))
+    return DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, registry.data_field(files)),
+                     texts=DipTexts(tests, pair.reference, lines, ref, sys))
 
 
 def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, systems: Sequence[str] | None = None,
@@ -261,11 +262,13 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
     ref_parses = parse_lines(loaded.reference, lines, use_cache)
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
     all_scores: dict[str, dict[str, PhenomenonScore]] = {}
+    texts: dict[str, DipTexts] = {}
     with progress_bar("DiP: scoring systems", "system", total=len(loaded.systems)) as bar:
         for name, hyp in loaded.systems.items():
             bar.set_description(f"DiP: scoring {name}")
             sys_parses = parse_lines(hyp, lines, use_cache)
             all_scores[name] = score_system(name, hyp, tests, loaded.reference, ref_parses, sys_parses, scorers)
+            texts[name] = DipTexts(tests, loaded.reference, hyp, ref_parses, sys_parses)
             bar.update(1)
         bar.set_description("DiP: scoring systems")
     with progress_bar(f"DiP: BLEU and ranking ({n_bootstrap} bootstrap resamples)", "ranking",
@@ -280,6 +283,6 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
             bar.update(1)
     data_field, boot = registry.data_field(files), f"{n_bootstrap}@seed{DEFAULT_SEED}"
     results = [DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, data_field, boot),
-                         bleu.get(name), name == holdout) for name, scores in all_scores.items()]
+                         bleu.get(name), name == holdout, texts[name]) for name, scores in all_scores.items()]
     signature = _signature(manifest, "*", scorers, tests, data_field, boot)
     return DipRanking(manifest, rankings, signature, Signature.parse(bleu_signature), n_bootstrap, results)

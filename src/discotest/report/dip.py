@@ -7,10 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from discotest.dip.evidence import item_text
+from discotest.dip.mine import Parses
 from discotest.dip.rank import ALPHA, Ranking
 from discotest.dip.score import METRICS, PhenomenonScore
 from discotest.report.charts import Chart, ChartPoint
-from discotest.report.result import Headline, PairedMetric, Result, Signature
+from discotest.report.result import Headline, ItemRow, Mark, PairedMetric, Result, Signature
 
 NOTES = {
     "lexical": "share of blocks where the system uses the reference's repeated lemma at least as often",
@@ -18,6 +20,18 @@ NOTES = {
     "anaphora": "Σ(score(ref) − score(sys)) over items where the system's pronoun differs (Eq. 1); lower is better",
     "coherence": "Σ(score(ref) − score(sys)) over the mined documents; lower is better",
 }
+
+
+@dataclass(frozen=True)
+class DipTexts:
+    """What the report needs to show an item's sentences: the mined items, both sides' lines and their parses
+    (only the lines the items name are parsed)."""
+
+    tests: dict[str, list[dict]]
+    reference: Sequence[str]
+    system: Sequence[str]
+    ref: Parses
+    sys: Parses
 
 
 @dataclass
@@ -32,6 +46,7 @@ class DipResult(Result):
     signature: Signature
     bleu: float | None = None
     holdout: bool = False  # the system mining left out (rank dip --holdout)
+    texts: DipTexts | None = field(default=None, repr=False, compare=False)  # for the HTML items; not in the JSON
 
     @property
     def lang(self) -> str:  # type: ignore[override]
@@ -60,6 +75,26 @@ class DipResult(Result):
 
     def details(self) -> list[dict]:
         return [{"phenomenon": p, "system": self.system, **v} for p, s in self.scores.items() for v in s.verdicts]
+
+    def item_rows(self) -> list[ItemRow]:
+        """The details with the item's reference and system sentences, the deciding words marked; the same mined
+        item of every system shares its key (the item id)."""
+        if self.texts is None:
+            return super().item_rows()
+        texts, out = self.texts, []
+        for phenomenon, score in self.scores.items():
+            items = {item["id"]: item for item in texts.tests.get(phenomenon, [])}
+            for verdict in score.verdicts:
+                item = items.get(verdict["id"])
+                row = {"phenomenon": phenomenon, "system": self.system, **verdict}
+                if item is None:
+                    out.append(ItemRow(row, (), verdict["id"]))
+                    continue
+                text = item_text(phenomenon, item, verdict, texts.reference, texts.system, texts.ref, texts.sys)
+                row = {"phenomenon": phenomenon, "system": self.system, "id": verdict["id"], **text.fields, **verdict}
+                marks = tuple(Mark(s.field, s.start, s.end, s.kind) for s in text.spans)
+                out.append(ItemRow(row, marks, verdict["id"]))
+        return out
 
     def charts(self) -> list[Chart]:
         out = []

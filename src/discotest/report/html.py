@@ -25,6 +25,7 @@ GZIP_ABOVE = 1_000_000  # a bigger items blob is gzipped and base64-encoded (the
 MAX_CATEGORIES = 40  # a column with at most this many distinct short values gets an exact select
 GOOD = {"correct", "consistent", "ok", "true", "entity"}
 BAD = {"wrong", "incorrect", "inconsistent", "false", "distractor"}
+ID_FIELDS = ("index", "row", "segment", "ordinal", "id")  # name one item: never a filter
 VERDICT_FIELDS = ("correct", "consistent", "verdict", "same", "resolution")
 
 # flattened summary keys -> what a reader calls them (units in brackets); others: the key with spaces
@@ -52,6 +53,19 @@ LABELS = {
     "counts.correct": "Verdict correct", "counts.wrong": "Verdict wrong",
     "counts.no-pronoun": "Verdict no pronoun", "counts.undecided": "Verdict undecided",
     "p_value": "p (bootstrap)", "sign_p": "p (sign test)",
+    # item columns
+    "index": "#", "id": "Item", "source": "Source", "translation": "Translation", "entity": "Entity",
+    "target_entity": "Entity in translation", "predicted_gender": "Gender read", "gold_gender": "Gold gender",
+    "reason": "Why", "evidence": "Cue words", "stereotype": "Stereotype", "pronoun": "Pronoun",
+    "target_pronoun": "Pronoun in translation", "pronoun_gender": "Pronoun gender", "pronoun_reason": "Pronoun: why",
+    "omitted": "Left out because", "distractor": "Distractor", "target_distractor": "Distractor in translation",
+    "distractor_gender": "Distractor gender", "consistent": "Consistent", "verdict": "Verdict",
+    "candidates": "Candidates", "context": "Context", "chosen": "Chosen", "distance": "Distance", "form": "Form",
+    "reference": "Reference", "output": "System output", "output context": "Output context",
+    "system_connective": "System connective", "system_pronoun": "System pronoun",
+    "connective": "Connective", "sense": "Sense", "same": "Same", "any": "Any connective", "lemma": "Lemma",
+    "ref_count": "Count in reference", "count": "Count in system", "miss": "Miss", "other_word": "Other word",
+    "differs": "Differs", "score_ref": "Score of reference", "score_sys": "Score of system", "diff": "ref − sys",
 }
 # summary columns left to the JSON (the breakdowns are charted; lists of rows are long)
 HIDDEN = ("family", "headline.", "unmatched_rows", "by_", "manifest", "path", "bleu_signature", "released_note",
@@ -63,11 +77,12 @@ h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
 table{border-collapse:collapse;font-size:.88em;margin:.5em 0}
 th,td{border:1px solid #ccc;padding:.25em .45em;vertical-align:top;text-align:left}
 th{background:#f2f2f2;position:sticky;top:0;cursor:pointer}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
+td.num{text-align:right;font-variant-numeric:tabular-nums}td.long{min-width:22em}
 tr.good td{background:#eef8ee}tr.bad td{background:#fbecec}tr.grp td{background:#e8e8e8;font-weight:600}
 mark{padding:0 .1em}mark.ent{background:#cfe3ff}mark.pro{background:#ffe08a}mark.dis{background:#e2d4f5}
 mark.cue{background:none;border-bottom:2px solid #d2691e}mark.zp{background:#ffe08a}mark.ali{background:#cfe3ff}
 mark.span{background:#e6e6e6}mark.hit{background:#9fe09f}mark.gold{background:#9fe09f}mark.chosen{background:#f5a3a3}mark.alt{background:#f5a3a3}
+mark.ref{background:#cfe3ff}mark.same{background:#9fe09f}mark.diff{background:#f5a3a3}
 code.sig{display:block;font-size:.8em;color:#555;word-break:break-all;margin:.15em 0}
 .common{color:#444;font-size:.9em}
 figure{display:inline-block;margin:.5em 1.5em .5em 0;vertical-align:top}figcaption{font-weight:600}
@@ -106,7 +121,7 @@ blob().then(t=>{const D=expand(JSON.parse(t));
 const st={q:'',filters:{},sort:null,desc:false,group:false,page:0};const N=%d;
 const tb=document.querySelector('#items tbody'),info=document.getElementById('info');
 function cell(i,c){const td=document.createElement('td');const v=D.rows[i][c];
- if(typeof v==='number'){td.className='num';}const t=cellText(v);
+ const t=cellText(v);if(typeof v==='number'){td.className='num';}else if(t.length>60){td.className='long';}
  const ms=(D.marks[i]||[]).filter(m=>m[0]===c).sort((a,b)=>a[1]-b[1]);let at=0;
  for(const m of ms){td.append(t.slice(at,m[1]));const k=document.createElement('mark');k.className=D.kinds[m[3]];
   k.textContent=t.slice(m[1],m[2]);td.append(k);at=m[2];}
@@ -142,7 +157,10 @@ for(const t of document.querySelectorAll('table.sortable')){t.querySelectorAll('
 def label(key: str) -> str:
     """The summary column ``key`` (flattened, ``scores.`` dropped) as a reader calls it."""
     key = key.removeprefix("scores.")
-    return LABELS.get(key) or key.replace("_", " ").replace(".", ": ")
+    if key in LABELS:
+        return LABELS[key]
+    spaced = key.replace("_", " ").replace(".", ": ")
+    return spaced[:1].upper() + spaced[1:]
 
 
 def _flatten(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -264,7 +282,7 @@ def items_data(items: Sequence[ItemRow]) -> dict[str, Any]:
                 break
         else:
             few = len(values) <= 8 or 2 * len(values) <= len(rows)  # not an id: values repeat
-            if 1 < len(values) <= MAX_CATEGORIES and few and name not in KEY_FIELDS:
+            if 1 < len(values) <= MAX_CATEGORIES and few and name not in ID_FIELDS:
                 filters[str(c)] = sorted(values, key=lambda v: (len(v) > 0 and v.lstrip("-").isdigit(),
                                                                 int(v) if v.lstrip("-").isdigit() else 0, v))
     for row in rows:  # booleans as the filters spell them
@@ -322,13 +340,13 @@ def _items_section(items: Sequence[ItemRow]) -> str:
         name = data["columns"][int(c)]
         options = "".join(f'<option value="={html.escape(v)}">{html.escape(v or "(empty)")}</option>'
                           for v in values)
-        selects.append(f'<label>{html.escape(name)}</label><select data-col="{c}"><option value="">all</option>'
+        selects.append(f'<label>{html.escape(label(name))}</label><select data-col="{c}"><option value="">all</option>'
                        f"{options}</select>")
     systems = {row.get("system") for row in (item.fields for item in items)}
     keys = [item.key for item in items]
     group = ('<label><input type="checkbox" id="group"> the same item of every system together</label>'
              if len(systems) > 1 and len(set(keys)) < len(keys) else "")
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in data["columns"])
+    head = "".join(f"<th>{html.escape(label(c))}</th>" for c in data["columns"])
     blob, gzipped = _blob(data)
     zipped = ' data-gzip="1"' if gzipped else ""
     return "\n".join([

@@ -138,6 +138,7 @@ MARK_KINDS = {
     "ent": "entity / expected word", "pro": "pronoun", "dis": "distractor", "cue": "words that decided the gender",
     "zp": "zero pronoun", "ali": "aligned words", "span": "candidate span", "hit": "matched word",
     "gold": "correct candidate / gold pronoun", "chosen": "chosen candidate (wrong)", "alt": "the wrong pronoun",
+    "ref": "the reference's word", "same": "the system's word, as the reference's", "diff": "the system's other word",
 }
 
 
