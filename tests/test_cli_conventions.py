@@ -38,6 +38,7 @@ def test_input_dash_reads_stdin_and_scores_as_the_file(monkeypatch, capsys):
     assert code == 0, err
     a, b = one_result(from_file), one_result(from_stdin)
     assert a["n"] == b["n"] == 16 and a["scores"] == b["scores"]
+    assert b["system"] == "stdin" and "|system:stdin|" in b["signature"]  # not "-"
 
 
 def test_bad_stdin_names_stdin_and_its_line(monkeypatch, capsys):

@@ -25,6 +25,11 @@ def is_stdin(path: str | Path | None) -> bool:
     return path is not None and str(path) == STDIN
 
 
+def system_name(path: str | Path) -> str:
+    """The name a system read from ``path`` is reported under: the file name, ``stdin`` for ``-``."""
+    return "stdin" if is_stdin(path) else Path(path).name
+
+
 def _stdin_bytes() -> bytes:
     """All of standard input, read once (a second reader of ``-`` gets the same bytes)."""
     global _stdin

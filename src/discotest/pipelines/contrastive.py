@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from discotest.data import registry
+from discotest.data.readers import system_name
 from discotest.errors import InputError
 from discotest.phenomena.contrastive import ContrastiveVerdict, judge_scores, judge_translation, score_contrastive
 from discotest.report.contrastive import ContrastiveResult
@@ -89,7 +90,7 @@ def run_contrastive(
         found = read_ctxpro_translations(translations, items, input_format)
         matched = [item for item in items if item.index in found.by_row]
         return [evaluate_translations(suite, matched, [found.by_row[i.index] for i in matched],
-                                      Path(translations).name, n_bootstrap, data)]
+                                      system_name(translations), n_bootstrap, data)]
     if translations is not None and suite_file is None:
         raise InputError(f"{suite} is scored from candidate scores: give --scores, --model or --baseline")
     if not (scores or model or baselines):
@@ -98,7 +99,7 @@ def run_contrastive(
         from discotest.systems.scores_file import read_scores
 
         per_item = read_scores(scores, items, losses=scores_are_losses)
-        results.append(evaluate(suite, items, per_item, Path(scores).name,
+        results.append(evaluate(suite, items, per_item, system_name(scores),
                                 [("scores", "losses" if scores_are_losses else "higher-better")], n_bootstrap, data))
     if model is not None:
         from discotest.systems.ct2_scorer import CT2Scorer, is_ct2_model

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from discotest.atomic import write_text_atomic
 from discotest.data import registry
-from discotest.data.readers import check_type, json_objects, read_json, read_lines, require
+from discotest.data.readers import check_type, json_objects, read_json, read_lines, require, system_name
 from discotest.dip.documents import DATASETS, PairData, load_pair
 from discotest.dip.mine import PHENOMENA, CoherenceModel, Parses, Progress, mine_all, parse_lines
 from discotest.dip.parse import pipeline_version
@@ -231,7 +231,7 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
     if wanted and wanted[-1] >= pair.n_lines:
         raise InputError(f"the test set names line {wanted[-1]}, but {pair.data} {pair.pair} has {pair.n_lines}",
                          Path(tests_dir) / MANIFEST)
-    name = Path(input_path).name
+    name = system_name(input_path)
     with progress_bar(f"DiP: parsing {len(wanted)} lines of the reference and {name}", "text", total=2) as bar:
         ref = parse_lines(pair.reference, wanted, use_cache)
         bar.update(1)

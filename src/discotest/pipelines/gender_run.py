@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from pathlib import Path
 
 from discotest.data import registry
+from discotest.data.readers import system_name
 from discotest.errors import InputError
 from discotest.lang.align import DEFAULT_ALIGNER, make_aligner
 from discotest.lang.locate import LEXICON_MODES
@@ -190,7 +190,7 @@ def run_one(
     if system is not None:
         check_system(system, lang, suite)
         return _evaluate_language(lang, [system], opts)[0]
-    return _evaluate_language(lang, [], opts, [(Path(input).name, str(input))])[0]
+    return _evaluate_language(lang, [], opts, [(system_name(input), str(input))])[0]
 
 
 def planned_pairs(suite: str = "winomt", langs: Sequence[str] | str = "all", systems: Sequence[str] | str = "all"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from discotest.data import registry
+from discotest.data.readers import system_name
 from discotest.phenomena.winox_pronoun import judge
 from discotest.report.result import build_signature
 from discotest.report.winox import WinoxResult
@@ -21,8 +22,8 @@ def run_winox(lang: str, input: str | Path, data_dir: str | Path | None = None,
             registry.check_file(suite_file, data_dir)  # the data dir's own file given by path is checked too
     translations = read_translations(input, {i.index: i.sentence for i in items}, input_format)
     verdicts = {i.index: judge(i, translations.by_row[i.index], lang) for i in items if i.index in translations.by_row}
-    source = registry.SOURCES.get(f"winox-{lang}")
-    signature = build_signature("winox", source.version if source else "current", Path(input).name, len(verdicts),
+    source, name = registry.SOURCES.get(f"winox-{lang}"), system_name(input)
+    signature = build_signature("winox", source.version if source else "current", name, len(verdicts),
                                 lang=lang, settings=(("measure", "pronoun-count-v1"),),
                                 files=registry.data_field(files))
-    return WinoxResult(lang, Path(input).name, signature, items, translations.by_row, verdicts, translations.unmatched)
+    return WinoxResult(lang, name, signature, items, translations.by_row, verdicts, translations.unmatched)

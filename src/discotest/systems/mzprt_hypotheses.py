@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from discotest.data.readers import read_lines
+from discotest.data.readers import read_lines, system_name
 from discotest.errors import InputError
 from discotest.lang.align.base import Pair
 from discotest.lang.tokenize import normalise_moses
@@ -74,7 +74,7 @@ def read_input(path: str | Path, suite: MZPRTSuite, input_format: str = "auto") 
         fmt = input_format if input_format != "auto" else detect_format(path, lines, known)
         if fmt != "plain":
             found = read_translations(path, sources, fmt, context_dependent=True)
-            return Hypotheses(suite.domain, path.name, "input", str(path), "by-source", found.by_row)
+            return Hypotheses(suite.domain, system_name(path), "input", str(path), "by-source", found.by_row)
     n_seg, n_raw = len(suite.segments), suite.n_lines
     if len(lines) == n_seg:
         by_segment, layout = dict(enumerate(lines)), "all-segments"
@@ -89,7 +89,7 @@ def read_input(path: str | Path, suite: MZPRTSuite, input_format: str = "auto") 
             path,
             min(len(lines), n_seg) + 1,
         )
-    return Hypotheses(suite.domain, path.name, "input", str(path), layout, by_segment)
+    return Hypotheses(suite.domain, system_name(path), "input", str(path), layout, by_segment)
 
 
 def published_hypotheses(domain: str, system: str, suite: MZPRTSuite, root: str | None) -> Hypotheses:
