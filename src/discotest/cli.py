@@ -540,68 +540,17 @@ def _cmd_data(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-def _count(load, what: str = "items") -> str:
-    """The size of a suite from its loader, or what to fetch when its data is not there."""
-    try:
-        return f"{load():,} {what}"
-    except registry.MissingDataError as exc:
-        name = exc.detail.split("'")[1] if "'" in exc.detail else "NAME"
-        return f"? {what} (not in the data directory: `discotest data fetch {name}`)"
-
-
-def _suite_facts(family: Family, suite: str, data_dir: str | None) -> tuple[str, str, str] | None:
-    """(size, languages, licence) of one suite of a built-in family, for ``discotest suites``; sizes are counted
-    from the data. None for another family."""
-    if family.name == "gender":
-        from discotest.pipelines.gender_run import languages
-        from discotest.suites.gender import load_gender_suite
-
-        return (_count(lambda: len(load_gender_suite(suite, "current", data_dir))),
-                "en→" + ",".join(languages()), registry.suite_licence(suite) or "")
-    if family.name == "winox":
-        from discotest.suites.winox import LANGUAGES, load_winox
-
-        sizes = {lang: _count(lambda lang=lang: len(load_winox(lang, data_dir))) for lang in LANGUAGES}
-        missing = [f"winox-{lang}" for lang, size in sizes.items() if size.startswith("?")]
-        size = ", ".join(f"{lang} {n}" for lang, n in sizes.items() if not n.startswith("?"))
-        if missing:
-            size += ("; " if size else "") + f"? items (not in the data directory: `discotest data fetch " \
-                f"{' '.join(missing)}`)"
-        return size, "en→" + ",".join(LANGUAGES), registry.suite_licence(suite) or ""
-    if family.name == "azpt":
-        from discotest.suites.mzprt import DOMAINS, load_mzprt
-
-        size = _count(lambda: sum(len(load_mzprt(d, data_dir).zps) for d in DOMAINS),
-                      f"zero pronouns in {len(DOMAINS)} domains ({', '.join(DOMAINS)})")
-        return size, "zh→en", registry.suite_licence(suite) or ""
-    if family.name == "contrastive":
-        from discotest.suites.contrastive import FILE_SUITES, language_pair, load_suite
-
-        pair = language_pair(suite)
-        langs = f"{pair[0]}→{pair[1]}" if pair else "those of your file"
-        if suite in FILE_SUITES and suite != "jazp":
-            return "your file (--suite-file)", langs, "that of your file"
-        return _count(lambda: len(load_suite(suite, data_dir))), langs, registry.suite_licence(suite) or ""
-    if family.name == "dip":
-        sources = [s for s in registry.SOURCES.values() if s.kind == "corpus"]
-        xx = sorted({s.lang for s in sources if s.lang and s.lang != "en"})
-        licences = sorted({registry.licence(s) for s in sources})
-        return ("mined from WMT21/22 outputs (`discotest mine dip`)", ",".join(xx) + "→en", "; ".join(licences))
-    return None
-
-
 def _cmd_suites(args: argparse.Namespace) -> int:
     """Every suite by family: its size (counted from the data), languages, licence and published systems (a family
-    this function does not know, e.g. one registered by a user, gets its suite names and systems only)."""
+    without a ``describe`` hook, e.g. one registered by a user, gets its suite names and systems only)."""
     for family in families.families():
         print(f"# {family.title}: {family.doc}" if family.doc else f"# {family.title}")
         for suite, systems in sorted(family.suites().items()):
-            facts = _suite_facts(family, suite, args.data_dir)
-            if facts is None:
+            if family.describe is None:
                 print(suite)
             else:
-                size, langs, licence = facts
-                print(f"{suite}: {size}; {langs}; licence: {licence or 'see `discotest data list`'}")
+                facts = family.describe(suite, args.data_dir)
+                print(f"{suite}: {facts.size}; {facts.langs}; licence: {facts.licence or 'see `discotest data list`'}")
             if systems:
                 print(f"  published systems: {', '.join(systems)}")
         print()

@@ -10,7 +10,7 @@ from typing import Any
 from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
-from discotest.families.registry import Family, Option, register, split_list
+from discotest.families.registry import Family, Option, SuiteFacts, count_items, register, split_list
 from discotest.options import int_option
 from discotest.report.emit import Report
 
@@ -70,6 +70,15 @@ def compare(suite: str, s: dict[str, Any]) -> Report:
         a, b, n, seed, s["data_dir"]))
 
 
+def describe(suite: str, data_dir: str | None) -> SuiteFacts:
+    from discotest.data import registry
+    from discotest.suites.mzprt import DOMAINS, load_mzprt
+
+    size = count_items(lambda: sum(len(load_mzprt(d, data_dir).zps) for d in DOMAINS),
+                       f"zero pronouns in {len(DOMAINS)} domains ({', '.join(DOMAINS)})")
+    return SuiteFacts(size, "zh→en", registry.suite_licence(suite) or "")
+
+
 FAMILY = register(Family(
     name="azpt",
     title="mzprt",
@@ -80,4 +89,5 @@ FAMILY = register(Family(
     compare_options=common.COMPARE,
     doc="accuracy of zero-pronoun translation (AZPT) from Chinese: each annotated ZP's aligned words, a ±1 window "
         "and a bilingual pronoun table (Wang et al. 2022)",
+    describe=describe,
 ))

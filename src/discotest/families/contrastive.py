@@ -12,7 +12,7 @@ from discotest.data import registry
 from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
-from discotest.families.registry import Family, Option, register
+from discotest.families.registry import Family, Option, SuiteFacts, count_items, register
 from discotest.options import int_option
 from discotest.report.comparison import compare_results
 from discotest.report.emit import Report
@@ -118,6 +118,16 @@ def _is_file_suite(suite: str) -> bool:
     return suite in FILE_SUITES
 
 
+def describe(suite: str, data_dir: str | None) -> SuiteFacts:
+    from discotest.suites.contrastive import FILE_SUITES, language_pair, load_suite
+
+    pair = language_pair(suite)
+    langs = f"{pair[0]}→{pair[1]}" if pair else "those of your file"
+    if suite in FILE_SUITES and suite != "jazp":
+        return SuiteFacts("your file (--suite-file)", langs, "that of your file")
+    return SuiteFacts(count_items(lambda: len(load_suite(suite, data_dir))), langs, registry.suite_licence(suite) or "")
+
+
 FAMILY = register(Family(
     name="contrastive",
     title="the contrastive suites",
@@ -130,4 +140,5 @@ FAMILY = register(Family(
     doc="a model's score for the correct against the incorrect translations of each item in context; accuracy by "
         "antecedent distance, phenomenon and pronoun pair, with the MAJORITY and CO-OCCUR baselines "
         "(Shimazu et al. 2020; Voita et al. 2019; Bawden et al. 2018; CTXPRO)",
+    describe=describe,
 ))

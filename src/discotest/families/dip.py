@@ -13,7 +13,7 @@ from discotest.dip.mine import PHENOMENA
 from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
-from discotest.families.registry import Family, Option, register, split_list
+from discotest.families.registry import Family, Option, SuiteFacts, register, split_list
 from discotest.options import int_option
 from discotest.pipelines.dip import ANAPHORA_MODES, DEFAULT_ANAPHORA_MODE
 from discotest.progress import quiet_scope
@@ -129,6 +129,16 @@ def compare(suite: str, s: dict[str, Any]) -> Report:
     return compare_systems(suite, s, run)
 
 
+def describe(suite: str, data_dir: str | None) -> SuiteFacts:
+    """The WMT pairs DiP mines from, and their licences."""
+    from discotest.data import registry
+
+    sources = [s for s in registry.SOURCES.values() if s.kind == "corpus"]
+    xx = sorted({s.lang for s in sources if s.lang and s.lang != "en"})
+    licences = sorted({registry.licence(s) for s in sources})
+    return SuiteFacts("mined from WMT21/22 outputs (`discotest mine dip`)", ",".join(xx) + "→en", "; ".join(licences))
+
+
 FAMILY = register(Family(
     name="dip",
     title="dip",
@@ -139,4 +149,5 @@ FAMILY = register(Family(
     compare_options=(common.COMPARE_INPUTS, common.BOOTSTRAP, common.SEED),
     doc="document-level phenomena mined from WMT system outputs: lexical consistency, connectives, anaphora and "
         "coherence, with system rankings and paired bootstrap tests (Jwalapuram et al. 2020)",
+    describe=describe,
 ))

@@ -10,7 +10,7 @@ from typing import Any
 from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
-from discotest.families.registry import Family, Option, register, split_list
+from discotest.families.registry import Family, Option, SuiteFacts, count_items, register, split_list
 from discotest.lang.locate import LEXICON_MODES
 from discotest.options import int_option
 from discotest.progress import progress_bar
@@ -107,6 +107,15 @@ def compare(suite: str, s: dict[str, Any]) -> Report:
     return compare_systems(suite, s, run)
 
 
+def describe(suite: str, data_dir: str | None) -> SuiteFacts:
+    from discotest.data import registry
+    from discotest.pipelines.gender_run import languages
+    from discotest.suites.gender import load_gender_suite
+
+    return SuiteFacts(count_items(lambda: len(load_gender_suite(suite, "current", data_dir))),
+                      "en→" + ",".join(languages()), registry.suite_licence(suite) or "")
+
+
 FAMILY = register(Family(
     name="gender",
     title="the gender suites (winomt, winomt-demo, bug)",
@@ -117,4 +126,5 @@ FAMILY = register(Family(
     compare_options=common.COMPARE,
     doc="gender accuracy, ΔG, ΔS and target-side consistency of translations, read through alignment and "
         "morphological analysers (Stanovsky et al. 2019; Yehudai et al. 2023)",
+    describe=describe,
 ))

@@ -41,6 +41,26 @@ class Option:
 
 
 @dataclass(frozen=True)
+class SuiteFacts:
+    """What ``discotest suites`` says of one suite: its size (counted from the data), languages and licence."""
+
+    size: str
+    langs: str
+    licence: str = ""
+
+
+def count_items(load: Callable[[], int], what: str = "items") -> str:
+    """The size of a suite from its loader, or what to fetch when its data is not there."""
+    from discotest.data.registry import MissingDataError
+
+    try:
+        return f"{load():,} {what}"
+    except MissingDataError as exc:
+        name = exc.detail.split("'")[1] if "'" in exc.detail else "NAME"
+        return f"? {what} (not in the data directory: `discotest data fetch {name}`)"
+
+
+@dataclass(frozen=True)
 class Family:
     """A suite family. ``run(suite, settings)`` and ``compare(suite, settings)`` get every option of the family, the
     defaults filled in, and return a Report; ``suites()`` lists the suite names it answers to (with the published
@@ -55,6 +75,7 @@ class Family:
     compare_options: tuple[Option, ...] = ()
     handles: Callable[[str], bool] | None = None  # extra names it answers to (files named by the user …)
     doc: str = ""
+    describe: Callable[[str, str | None], SuiteFacts] | None = None  # (suite, data dir) -> facts for `suites`
 
     def answers(self, suite: str) -> bool:
         return suite in self.suites() or bool(self.handles and self.handles(suite))

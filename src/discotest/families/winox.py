@@ -8,7 +8,7 @@ from typing import Any
 from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
-from discotest.families.registry import Family, register
+from discotest.families.registry import Family, SuiteFacts, count_items, register
 from discotest.report.emit import Report
 from discotest.report.table import row_ranges
 
@@ -37,6 +37,20 @@ def compare(suite: str, s: dict[str, Any]) -> Report:
     return compare_systems(suite, s, run)
 
 
+def describe(suite: str, data_dir: str | None) -> SuiteFacts:
+    """Items per language; the languages whose file is missing are named with the fetch command."""
+    from discotest.data import registry
+    from discotest.suites.winox import LANGUAGES, load_winox
+
+    sizes = {lang: count_items(lambda lang=lang: len(load_winox(lang, data_dir))) for lang in LANGUAGES}
+    missing = [f"winox-{lang}" for lang, size in sizes.items() if size.startswith("?")]
+    size = ", ".join(f"{lang} {n}" for lang, n in sizes.items() if not n.startswith("?"))
+    if missing:
+        size += ("; " if size else "") + f"? items (not in the data directory: `discotest data fetch " \
+            f"{' '.join(missing)}`)"
+    return SuiteFacts(size, "en→" + ",".join(LANGUAGES), registry.suite_licence(suite) or "")
+
+
 FAMILY = register(Family(
     name="winox",
     title="winox",
@@ -46,4 +60,5 @@ FAMILY = register(Family(
     compare=compare,
     compare_options=common.COMPARE,
     doc="pronoun accuracy on Wino-X: the translation's pronoun must agree with the gold referent's gender",
+    describe=describe,
 ))
