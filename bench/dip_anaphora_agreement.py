@@ -61,7 +61,8 @@ def report_cv(scorer: OfflinePronounScorer, data: dict[str, list[AnaphoraPair]],
     held_out = protocol.held_out_decisions(features)
     for label, decisions in (("shipped constants (in sample)", [f.prefers_reference(*shipped) for f in every]),
                              ("leave-one-language-out constants (held out)",
-                              [d for lang in sorted(held_out) for d in held_out[lang]])):
+                              [d for lang in sorted(held_out) for d in held_out[lang]]),
+                             ("baseline: always the reference", [True] * len(every))):
         rows, missing = protocol.human_agreement(study, keys, decisions)
         majority, vote, votes = protocol.overall(rows)
         covered = sum(r.scored for r in rows)
