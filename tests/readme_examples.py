@@ -1,0 +1,98 @@
+"""The README's examples as data: every shell command and Python block, in README order, with what it needs.
+
+Shared by tests/test_readme_examples.py (each command still parses and names suites and options that exist) and
+bench/readme_examples.py (each one runs, as written, in a fresh clone). A line marked ``# online`` needs a network;
+``# your files`` names data a user brings. The sections that set discotest up (the two commands, Install) are run by
+CI and bench/package_smoke.sh instead.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+SETUP_SECTIONS = ("The two commands", "Install")  # run by .ci/run and bench/package_smoke.sh
+SHELL_WORDS = {"discotest", "head", "cat", "cp", "awk", "sed", "printf", "mkdir", "echo"}
+
+
+@dataclass(frozen=True)
+class Example:
+    line: int  # 1-based line of the README where it starts
+    section: str
+    kind: str  # "shell" or "python"
+    text: str  # the command (a heredoc with its body) or the whole Python block
+    online: bool = False  # needs a network
+    user_files: bool = False  # names files a user brings
+
+    @property
+    def runnable(self) -> bool:
+        return not (self.online or self.user_files)
+
+
+def _markers(text: str) -> tuple[bool, bool]:
+    return "# online" in text, "# your files" in text
+
+
+def examples(readme: Path = README) -> list[Example]:
+    """Every example of the README outside the setup sections, in order."""
+    lines = readme.read_text("utf-8").splitlines()
+    out: list[Example] = []
+    section, k = "", 0
+    while k < len(lines):
+        line = lines[k]
+        if line.startswith("## "):
+            section = line[3:].strip()
+        if not line.startswith("```"):
+            k += 1
+            continue
+        language, start = line[3:].strip(), k + 1
+        end = next(j for j in range(start, len(lines)) if lines[j].startswith("```"))
+        k = end + 1
+        if section in SETUP_SECTIONS:
+            continue
+        body = lines[start:end]
+        if language == "python":
+            out.append(Example(start + 1, section, "python", "\n".join(body), *_markers("\n".join(body))))
+            continue
+        if language:
+            continue
+        j = 0
+        while j < len(body):
+            text = body[j].removeprefix("$ ").strip()
+            first = text.split(" ", 1)[0] if text else ""
+            if first.endswith("/discotest"):
+                first = "discotest"
+            if first not in SHELL_WORDS:
+                j += 1
+                continue
+            begin, command = j, [text]
+            heredoc = re.search(r"<<'?(\w+)'?", text)
+            if heredoc:
+                while j + 1 < len(body) and body[j + 1].strip() != heredoc.group(1):
+                    j += 1
+                    command.append(body[j])
+                j += 1
+                command.append(body[j] if j < len(body) else "")
+            joined = "\n".join(command)
+            out.append(Example(start + 1 + begin, section, "shell", joined, *_markers(joined)))
+            j += 1
+    return out
+
+
+def discotest_argv(command: str) -> list[str] | None:
+    """The arguments after ``discotest`` of a shell command (up to a redirection or pipe), or None if it runs no
+    discotest."""
+    first_line = command.splitlines()[0]
+    words = shlex.split(first_line, comments=True)
+    for i, word in enumerate(words):
+        if word == "discotest" or word.endswith("/discotest"):
+            argv = []
+            for w in words[i + 1:]:
+                if w in {">", "<", "|", "&&", ";"} or w.startswith((">", "<")):
+                    break
+                argv.append(w)
+            return argv
+    return None
