@@ -293,3 +293,13 @@ def test_cli_consistency_sheet_with_two_annotators(tmp_path, shared_data, monkey
     assert main(["--data-dir", str(shared_data), "-q", "validate", "sample", "--lang", "de", "--system", "google",
                  "--verdict", "reader?", "-o", str(path)]) == 2
     assert "unknown verdict type 'reader?'" in capsys.readouterr().err
+
+
+def test_marks_whole_words_entity_and_pronoun():
+    from discotest.validate import mark_words
+
+    v = GenderVerdict(0, "The doctor came because he was tired.", "Der Arzt kam, weil er müde war.", "doctor",
+                      ["Arzt"], "aligned", "male", "male", True, "")
+    # "er" is marked as the pronoun, not inside "Der"
+    assert mark_words(v, ["er"]) == "Der [[Arzt]] kam, weil {{er}} müde war."
+    assert mark_words(v) == "Der [[Arzt]] kam, weil er müde war."

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -201,22 +202,28 @@ def krippendorff_alpha(units: Sequence[Sequence[Hashable | None]]) -> float | No
     units with fewer than two values are not pairable and are left out. With n_c = Σ_k o_ck and n = Σ_c n_c,
     α = 1 − D_o/D_e = ((n − 1)·Σ_c o_cc − Σ_c n_c(n_c − 1)) / (n(n − 1) − Σ_c n_c(n_c − 1)).
     None when undefined: fewer than two pairable values, or only one value used (D_e = 0)."""
-    agree = Fraction(0)
+    same_by_m: Counter = Counter()  # m_u -> Σ over units with m_u values of Σ_c k_c(k_c − 1); exact, grouped by m
     totals: Counter = Counter()
     for unit in units:
-        values = [v for v in unit if v is not None]
-        m = len(values)
+        m, same, counts = _unit_values(tuple(unit))
         if m < 2:
             continue
-        counts = Counter(values)
-        # Σ_c o_cc for this unit: pairs of equal values from different coders, weighted 1/(m − 1)
-        agree += Fraction(sum(k * (k - 1) for k in counts.values()), m - 1)
+        same_by_m[m] += same
         totals.update(counts)
+    agree = sum((Fraction(same, m - 1) for m, same in same_by_m.items()), Fraction(0))  # Σ_c o_cc
     n = sum(totals.values())
     expected = n * (n - 1) - sum(k * (k - 1) for k in totals.values())
     if n < 2 or expected == 0:
         return None
     return float(((n - 1) * agree - sum(k * (k - 1) for k in totals.values())) / expected)
+
+
+@lru_cache(maxsize=4096)
+def _unit_values(unit: tuple) -> tuple[int, int, dict]:
+    """A unit's number of values m_u, Σ_c k_c(k_c − 1) (ordered pairs of equal values) and its value counts;
+    cached because a bootstrap meets the same few units thousands of times."""
+    counts = Counter(v for v in unit if v is not None)
+    return sum(counts.values()), sum(k * (k - 1) for k in counts.values()), counts
 
 
 def _pair_statistic(statistic: Callable[..., float | None]) -> Callable[[Sequence[Sequence]], float | None]:

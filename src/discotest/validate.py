@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -99,11 +100,17 @@ def sheet_columns(kind: VerdictType, annotators: int = 1) -> list[str]:
 
 
 def mark_words(verdict: GenderVerdict, pronoun: Sequence[str] = ()) -> str:
-    """The translation with the aligned entity words in [[double brackets]] and pronoun words in {{braces}}."""
+    """The translation with the aligned entity words in [[double brackets]] and pronoun words in {{braces}}.
+
+    Each word is marked once, as a whole word (so "er" is not marked inside "Der"); a word found only inside
+    another one (a tokeniser split) is marked there."""
     out = verdict.translation
     marks = {**{w: "{{" + w + "}}" for w in pronoun}, **{w: f"[[{w}]]" for w in verdict.target_entity}}
     for word in sorted(marks, key=len, reverse=True):
-        out = out.replace(word, marks[word], 1)
+        whole = re.compile(rf"(?<![\w\[{{]){re.escape(word)}(?![\w\]}}])")
+        out, found = whole.subn(lambda _, w=word: marks[w], out, count=1)
+        if not found:
+            out = out.replace(word, marks[word], 1)
     return out
 
 
