@@ -222,6 +222,11 @@ def _add_validate(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--suite", default="winomt")
     s.add_argument("--lang", "-l", required=True, help="language(s), comma-separated, or 'all'")
     s.add_argument("--system", "-s", required=True, help="published system(s), comma-separated, or 'all'")
+    s.add_argument("--verdict", default="noun", metavar="TYPE",
+                   help="which verdict the sheet validates (discotest.validate.VERDICT_TYPES): noun (the entity's "
+                        "gender, default) or consistency (does the pronoun agree with its entity?)")
+    s.add_argument("--annotators", type=int, choices=(1, 2), default=1,
+                   help="2 adds a second person's columns (suffix _2) for person-vs-person agreement")
     s.add_argument("-n", type=int_option("n"), default=50, help="items in the sample")
     s.add_argument("--seed", type=int_option("seed"), default=13)
     s.add_argument("--output", "-o", required=True, metavar="CSV")
@@ -229,6 +234,10 @@ def _add_validate(sub: argparse._SubParsersAction) -> None:
     f = action.add_parser("score", help="score a filled sample CSV", parents=[_common()])
     f.add_argument("csv", help="the filled sample")
     f.add_argument("--format", choices=("text", "json"), default="text")
+    f.add_argument("--n-samples", type=int_option("n-samples"), default=1000,
+                   help="bootstrap resamples for the agreement intervals")
+    f.add_argument("--seed", type=int_option("seed"), default=None,
+                   help="bootstrap seed (default: discotest.stats.DEFAULT_SEED)")
 
 
 def _add_translate(sub: argparse._SubParsersAction) -> None:
@@ -460,9 +469,11 @@ def _dash_output(args: argparse.Namespace) -> None:
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     from discotest import validate
+    from discotest.stats import DEFAULT_SEED
 
     if args.action == "score":
-        scores = validate.score(validate.read_filled(args.csv))
+        seed = DEFAULT_SEED if args.seed is None else args.seed
+        scores = validate.score(validate.read_filled(args.csv), n_samples=args.n_samples, seed=seed)
         if args.format == "json":
             print(json.dumps([s.to_json() for s in scores], indent=1))
         else:
@@ -470,14 +481,15 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         return 0
     from discotest.pipelines.gender_run import planned_pairs, run_many
 
+    kind = validate.verdict_kind(args.verdict)
     total = sum(map(len, planned_pairs(args.suite, split_list(args.lang), split_list(args.system)).values()))
     with progress_bar("system×language pairs", "pair", total=total, quiet=args.quiet) as bar:
         results = run_many(args.suite, split_list(args.lang), split_list(args.system), jobs=args.jobs,
-                           progress=bar.update, data_dir=args.data_dir)
-    rows = validate.sample(results, args.n, args.seed)
-    validate.write_sample(args.output, rows)
-    print(f"wrote {len(rows)} items to {args.output}: fill in aligned_word_correct and gender_correct (yes/no), "
-          f"then run `discotest validate score {args.output}`")
+                           progress=bar.update, measure=kind.measure, data_dir=args.data_dir)
+    rows = validate.sample(results, args.n, args.seed, kind.name, args.annotators)
+    validate.write_sample(args.output, rows, validate.sheet_columns(kind, args.annotators))
+    print(f"wrote {len(rows)} items to {args.output}: fill in aligned_word_correct and gender_correct (yes/no) and "
+          f"{kind.person_column}: {kind.question}; then run `discotest validate score {args.output}`")
     return 0
 
 

@@ -1,15 +1,20 @@
-"""Significance and agreement statistics: paired sign test, paired bootstrap resampling, Kendall's τ-b.
+"""Significance and agreement statistics: paired sign test, paired bootstrap resampling, Kendall's τ-b,
+and nominal agreement (Cohen's κ, Gwet's AC1, Krippendorff's α) with bootstrap confidence intervals.
 
 The tests are generic over per-item statistics so one implementation serves BLEU (per-sentence
 sufficient statistics, summed) and accuracy metrics such as AZPT (per-ZP ``[correct, 1]``).
+The agreement coefficients return None where they are undefined (one label only, nothing pairable), so a
+caller never divides by zero and renders the value as "n/a".
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -135,3 +140,167 @@ def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float | None:
     n0 = n * (n - 1) // 2
     denominator = math.sqrt((n0 - tied_x) * (n0 - tied_y))
     return (concordant - discordant) / denominator if denominator else None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Nominal agreement. Labels are any hashable values; None means "no label given" (missing).
+
+
+def _paired(a: Sequence[Hashable | None], b: Sequence[Hashable | None]) -> list[tuple[Hashable, Hashable]]:
+    """The items both raters labelled (listwise deletion of missing values)."""
+    if len(a) != len(b):
+        raise ValueError("the two raters must label the same items")
+    return [(x, y) for x, y in zip(a, b) if x is not None and y is not None]
+
+
+def observed_agreement(a: Sequence[Hashable | None], b: Sequence[Hashable | None]) -> float | None:
+    """Share of the items both raters labelled on which they give the same label; None when there is none."""
+    pairs = _paired(a, b)
+    return sum(x == y for x, y in pairs) / len(pairs) if pairs else None
+
+
+def cohen_kappa(a: Sequence[Hashable | None], b: Sequence[Hashable | None]) -> float | None:
+    """Cohen's (1960) κ for two raters: (p_o − p_e) / (1 − p_e), p_e = Σ_k p_a(k)·p_b(k) from each rater's own
+    marginals. None when undefined: no item labelled by both, or p_e = 1 (both raters use one and the same
+    label throughout, so agreement beyond chance cannot be measured)."""
+    pairs = _paired(a, b)
+    if not pairs:
+        return None
+    n = len(pairs)
+    left, right = Counter(x for x, _ in pairs), Counter(y for _, y in pairs)
+    p_o = Fraction(sum(x == y for x, y in pairs), n)
+    p_e = Fraction(sum(left[k] * right[k] for k in left), n * n)
+    return float((p_o - p_e) / (1 - p_e)) if p_e != 1 else None
+
+
+def gwet_ac1(a: Sequence[Hashable | None], b: Sequence[Hashable | None],
+             categories: Sequence[Hashable] | None = None) -> float | None:
+    """Gwet's (2008) AC1 for two raters: (p_a − p_e) / (1 − p_e) with p_e = Σ_k π_k(1 − π_k) / (q − 1), π_k the
+    mean of the two raters' shares of category k and q the number of categories.
+
+    q is ``len(categories)`` when given (the labels the question offers, as Gwet defines it), else the number of
+    distinct labels used. Unlike κ it stays near the observed agreement when one label dominates (the "kappa
+    paradox"). None when undefined: no item labelled by both, or q < 2."""
+    pairs = _paired(a, b)
+    labels = set(categories) if categories is not None else {x for pair in pairs for x in pair}
+    if not pairs or len(labels) < 2:
+        return None
+    n = len(pairs)
+    counts = Counter(x for pair in pairs for x in pair)  # each item contributes one label per rater
+    if not set(counts) <= labels:
+        raise ValueError(f"labels outside the categories: {sorted(map(str, set(counts) - labels))}")
+    p_a = Fraction(sum(x == y for x, y in pairs), n)
+    p_e = sum(Fraction(counts[k], 2 * n) * (1 - Fraction(counts[k], 2 * n)) for k in labels) / (len(labels) - 1)
+    return float((p_a - p_e) / (1 - p_e))
+
+
+def krippendorff_alpha(units: Sequence[Sequence[Hashable | None]]) -> float | None:
+    """Krippendorff's α for nominal data, any number of coders, missing values (None) allowed.
+
+    From the coincidence matrix (Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability", §C): every
+    unit with m_u ≥ 2 values adds 1/(m_u − 1) to o_ck for each ordered pair of its values from different coders;
+    units with fewer than two values are not pairable and are left out. With n_c = Σ_k o_ck and n = Σ_c n_c,
+    α = 1 − D_o/D_e = ((n − 1)·Σ_c o_cc − Σ_c n_c(n_c − 1)) / (n(n − 1) − Σ_c n_c(n_c − 1)).
+    None when undefined: fewer than two pairable values, or only one value used (D_e = 0)."""
+    same_by_m: Counter = Counter()  # m_u -> Σ over units with m_u values of Σ_c k_c(k_c − 1); exact, grouped by m
+    totals: Counter = Counter()
+    for unit in units:
+        m, same, counts = _unit_values(tuple(unit))
+        if m < 2:
+            continue
+        same_by_m[m] += same
+        totals.update(counts)
+    agree = sum((Fraction(same, m - 1) for m, same in same_by_m.items()), Fraction(0))  # Σ_c o_cc
+    n = sum(totals.values())
+    expected = n * (n - 1) - sum(k * (k - 1) for k in totals.values())
+    if n < 2 or expected == 0:
+        return None
+    return float(((n - 1) * agree - sum(k * (k - 1) for k in totals.values())) / expected)
+
+
+@lru_cache(maxsize=4096)
+def _unit_values(unit: tuple) -> tuple[int, int, dict]:
+    """A unit's number of values m_u, Σ_c k_c(k_c − 1) (ordered pairs of equal values) and its value counts;
+    cached because a bootstrap meets the same few units thousands of times."""
+    counts = Counter(v for v in unit if v is not None)
+    return sum(counts.values()), sum(k * (k - 1) for k in counts.values()), counts
+
+
+def _pair_statistic(statistic: Callable[..., float | None]) -> Callable[[Sequence[Sequence]], float | None]:
+    def on_units(units: Sequence[Sequence]) -> float | None:
+        if any(len(unit) != 2 for unit in units):
+            raise ValueError(f"{statistic.__name__} needs exactly two labels per item")
+        return statistic([u[0] for u in units], [u[1] for u in units])
+    return on_units
+
+
+# Each statistic over units (per item, the labels given; None = missing). κ and AC1 take exactly two per item.
+AGREEMENT: dict[str, Callable[[Sequence[Sequence]], float | None]] = {
+    "agreement": _pair_statistic(observed_agreement),
+    "kappa": _pair_statistic(cohen_kappa),
+    "ac1": _pair_statistic(gwet_ac1),
+    "alpha": krippendorff_alpha,
+}
+
+
+@dataclass(frozen=True)
+class AgreementCI:
+    """A coefficient and its 95% bootstrap percentile interval; None wherever undefined (rendered "n/a").
+
+    ``undefined`` counts the resamples on which the coefficient was undefined (e.g. a resample holding one
+    label only); they are left out of the interval, which is None when fewer than half the resamples are
+    defined."""
+
+    statistic: str
+    value: float | None
+    low: float | None
+    high: float | None
+    n: int  # items (units)
+    n_samples: int
+    seed: int | None
+    undefined: int = 0
+
+    def to_json(self) -> dict:
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, 4)
+        return {"statistic": self.statistic, "value": r(self.value), "low": r(self.low), "high": r(self.high),
+                "n": self.n, "n_samples": self.n_samples, "seed": self.seed, "undefined": self.undefined}
+
+    def format(self, digits: int = 2) -> str:
+        """``0.62 [0.41, 0.80]``, or ``n/a`` parts where undefined."""
+        def f(x: float | None) -> str:
+            return "n/a" if x is None else f"{x:.{digits}f}"
+        if self.value is None:
+            return "n/a"
+        return f"{f(self.value)} [{f(self.low)}, {f(self.high)}]"
+
+
+def bootstrap_agreement(
+    statistic: str,
+    units: Sequence[Sequence[Hashable | None]],
+    n_samples: int = 1000,
+    seed: int | None = DEFAULT_SEED,
+) -> AgreementCI:
+    """One of ``AGREEMENT``'s coefficients with a 95% percentile interval from resampling items.
+
+    Each resample draws len(units) items with replacement (``numpy.random.default_rng(seed)``, so a seed gives
+    the same interval every time); the bounds are the same order statistics as ``_ci`` uses (the 2.5% and
+    97.5% points of the sorted defined resamples).
+    """
+    if statistic not in AGREEMENT:
+        raise ValueError(f"unknown agreement statistic {statistic!r}: one of {', '.join(AGREEMENT)}")
+    compute = AGREEMENT[statistic]
+    units = [tuple(u) for u in units]
+    value = compute(units) if units else None
+    if not units or n_samples < 1:
+        return AgreementCI(statistic, value, None, None, len(units), n_samples, seed, n_samples)
+    rng = np.random.default_rng(seed)
+    idx = rng.choice(len(units), size=(n_samples, len(units)), replace=True)
+    values = [compute([units[i] for i in row]) for row in idx]
+    defined = np.sort(np.array([v for v in values if v is not None], dtype=float))
+    undefined = n_samples - len(defined)
+    if value is None or len(defined) * 2 < n_samples:
+        return AgreementCI(statistic, value, None, None, len(units), n_samples, seed, undefined)
+    lower = len(defined) // 40
+    return AgreementCI(statistic, value, float(defined[lower]), float(defined[len(defined) - lower - 1]),
+                       len(units), n_samples, seed, undefined)
