@@ -52,7 +52,7 @@ CASES = [
     # adverbial: "however" on the clause vs. "however much" (degree on an adverb)
     ("However, he stayed.", ["however"]),
     ("However much he tries, he fails.", []),
-    # not_of: "because" with a clause vs. "because of" + noun phrase
+    # bare: "because" with a clause vs. "because of" + noun phrase
     ("He left because it rained.", ["because"]),
     ("He left because of the rain.", []),
     # initial: "finally" clause-initially vs. mid-clause
