@@ -6,13 +6,16 @@ cd "$(dirname "$0")"
 PYTHON=${PYTHON:-python3.11}
 command -v "$PYTHON" >/dev/null || PYTHON=python3
 
-# 1. Debian packages: hspell (Hebrew), Apertium's Spanish–Italian data (Italian analyser), Chromium (HTML test).
+# 1. Debian packages: hspell (Hebrew), Apertium's Spanish–Italian data (Italian analyser), Chromium and a CJK font
+#    (HTML test).
 need=()
 command -v hspell >/dev/null || need+=(hspell)
 [ -f /usr/share/apertium/apertium-spa-ita/ita-spa.automorf.bin ] || need+=(apertium-spa-ita)
 # headless Chromium for the HTML report's browser test (tests/test_html_browser.py; it skips without them)
 command -v chromium >/dev/null || need+=(chromium)
 command -v chromedriver >/dev/null || need+=(chromium-driver)
+# a CJK font so the screenshots show the mZPRT and jazp items' Chinese and Japanese (not boxes); 10 MB
+[ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || need+=(fonts-wqy-zenhei)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   echo "setup: installing Debian packages: ${need[*]}"

@@ -296,3 +296,22 @@ def test_html_items_show_the_sentences_with_the_deciding_words_marked(synthetic:
     assert marked(her) == {"reference": [("her", "ref")], "output": [("him", "diff")]}
     # the JSON and --details stay the paper's verdicts: no sentence text there
     assert "reference" not in result.details()[0]
+
+
+def test_connective_detector_version_in_manifest_and_signature(synthetic: Path, tmp_path: Path) -> None:
+    # the detector's version travels with the mined items: a test set mined with other connective rules or
+    # senses is refused by `run dip` (scoring re-detects the reference's connectives) instead of scored wrongly
+    from discotest.dip.connectives import DETECTOR_VERSION
+    from discotest.errors import InputError
+
+    manifest = api.mine("wmt22", "de-en", tmp_path / "t", phenomena=["connectives"], data_dir=synthetic)
+    assert manifest["connectives_detector"] == DETECTOR_VERSION
+    good = tmp_path / "good.txt"
+    good.write_text("\n".join(GOOD) + "\n", "utf-8")
+    result = api.score(tmp_path / "t", good, data_dir=synthetic)
+    assert f"connectives:{DETECTOR_VERSION}" in str(result.signature)
+    old = json.loads((tmp_path / "t/manifest.json").read_text("utf-8"))
+    del old["connectives_detector"]  # as written before the detector had a version
+    (tmp_path / "t/manifest.json").write_text(json.dumps(old), "utf-8")
+    with pytest.raises(InputError, match="connectives-v1"):
+        api.score(tmp_path / "t", good, data_dir=synthetic)

@@ -14,6 +14,7 @@ from pathlib import Path
 from discotest.atomic import write_text_atomic
 from discotest.data import registry
 from discotest.data.readers import check_type, json_objects, read_json, read_lines, require, system_name
+from discotest.dip.connectives import DETECTOR_VERSION
 from discotest.dip.documents import DATASETS, PairData, load_pair
 from discotest.dip.mine import PHENOMENA, CoherenceModel, Parses, Progress, mine_all, parse_lines
 from discotest.dip.parse import pipeline_version
@@ -106,6 +107,7 @@ def mine_tests(pair: PairData, holdout: str | None = None, phenomena: Sequence[s
         "counts": {p: len(items) for p, items in tests.items()},
         "skipped": [p for p in phenomena if p not in tests],
         "parser": pipeline_version(),
+        "connectives_detector": DETECTOR_VERSION if "connectives" in tests else None,
         "coherence_model": coherence_model.signature() if coherence_model is not None and "coherence" in tests
         else None,
         "discotest": VERSION,
@@ -210,6 +212,8 @@ def _signature(manifest: dict, system: str, scorers: Scorers, tests: dict[str, l
         settings.append(("pronoun", f"{scorers.pronoun.signature()}+{scorers.anaphora_mode}"))
     if scorers.coherence is not None and "coherence" in tests:
         settings.append(("coherence", scorers.coherence.signature()))
+    if "connectives" in tests:  # test sets from before the detector had a version: "connectives-v1"
+        settings.append(("connectives", str(manifest.get("connectives_detector") or "connectives-v1")))
     settings.append(("items", ",".join(f"{p}={len(items)}" for p, items in tests.items())))
     if bootstrap:
         settings.append(("bootstrap", bootstrap))
@@ -224,6 +228,11 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
           use_cache: bool = True, anaphora_mode: str = DEFAULT_ANAPHORA_MODE) -> DipResult:
     """Score a new system's output (one line per line of the pair's files) on a mined test set."""
     manifest, tests = read_tests(tests_dir)
+    mined_with = manifest.get("connectives_detector") or "connectives-v1"
+    if tests.get("connectives") and mined_with != DETECTOR_VERSION:
+        # scoring re-detects the reference's connectives: items from other rules would not be found again
+        raise InputError(f"connective items mined with detector {mined_with}, this discotest has {DETECTOR_VERSION}: "
+                         "mine the test set again", Path(tests_dir) / MANIFEST)
     with registry.tracking() as files:
         pair = load_pair(manifest["data"], manifest["pair"], manifest["ref"], data_dir, systems=[])
     lines = read_input(input_path, pair.n_lines, f"{pair.data} {pair.pair}")
