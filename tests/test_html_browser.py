@@ -121,3 +121,28 @@ def test_winomt_page(browser, shared_data, tmp_path):
     _shot(browser, tmp_path, "html-winomt-top.png")
     browser.execute_script("document.getElementById('controls').scrollIntoView()")
     _shot(browser, tmp_path, "html-winomt-items.png")
+
+
+def test_dip_page_shows_the_mined_sentences_side_by_side(browser, tmp_path, monkeypatch):
+    """A DiP ranking page: the connective item of both systems together, the reference's "because" marked."""
+    pytest.importorskip("spacy")
+    from tests.test_dip_end_to_end import BAD, GOOD, write_pair
+
+    data = write_pair(monkeypatch, tmp_path / "data", {"Good": GOOD, "Bad": BAD})
+    page = tmp_path / "dip.html"
+    assert main(["-q", "rank", "dip", "--pair", "de-en", "--data-dir", str(data), "--phenomena", "connectives",
+                 "--format", "html", "-o", str(page)]) == 0
+    _open(browser, page)
+    assert browser.find_element("id", "info").text.startswith("6 of 6 items")  # 3 connectives × 2 systems
+    browser.find_element("id", "group").click()
+    groups = browser.find_elements("css selector", "#items tr.grp")
+    assert [g.text for g in groups] == ["item connectives-00000", "item connectives-00001", "item connectives-00002"]
+    rows = _rows(browser)
+    # second group, both systems: the reference sentence with "because" marked; Bad's output has no connective
+    because = [r for r in rows if r.find_elements("css selector", "mark.ref")
+               and r.find_element("css selector", "mark.ref").text == "because"]
+    assert len(because) == 2 and all(r.find_element("css selector", "mark.ref").is_displayed() for r in because)
+    outputs = {r.find_elements("tag name", "td")[1].text: r for r in because}
+    assert outputs["Good"].find_element("css selector", "mark.same").text == "because"
+    assert not outputs["Bad"].find_elements("css selector", "mark.same, mark.diff")
+    _shot(browser, tmp_path, "html-dip-items.png")
