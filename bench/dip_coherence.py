@@ -75,7 +75,7 @@ def main() -> None:
         data = coh._load_pair(root, coh.TEST, pair, args.max_docs)
         features[pair] = coh.pair_features(data, shuffles=args.shuffles, seed=0, lm=lm)
         documents[pair] = data.documents
-        da[pair] = ev.read_da_scores(ev.da_path(pair, root))
+        da[pair] = ev.read_da_scores(ev.da_path(pair, root), ev.sid_lines(data.doc_ids))
     print(f"WMT22 features: {time.perf_counter() - start:.1f} s")
     tasks = {
         "DiP task: reference > system output": {p: ev.reference_pairs(pf) for p, pf in features.items()},

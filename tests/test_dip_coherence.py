@@ -287,6 +287,20 @@ def test_mt_vs_mt_pairs_follow_the_human_scores(tmp_path, monkeypatch):
     assert n == 3 and tau == pytest.approx(1 / 3)
 
 
+def test_da_segment_ids_follow_documents_sorted_by_id(tmp_path):
+    from discotest.dip.coherence_eval import read_da_scores, sid_lines
+
+    # lines 0-1 are document "b", line 2 "a", line 3 "c": sorted by id, SID 1 is line 2, SIDs 2-3 lines 0-1,
+    # SID 4 line 3
+    lines = sid_lines(["b", "b", "a", "c"])
+    assert lines == [2, 0, 1, 3]
+    (tmp_path / "da.csv").write_text("SYS SID RAW.SCR Z.SCR N\nA.1 1 50 0.1 1\nA.1 4 50 0.4 1\n", "utf-8")
+    assert read_da_scores(tmp_path / "da.csv", lines) == {"A": {2: 0.1, 3: 0.4}}
+    (tmp_path / "da.csv").write_text("SYS SID RAW.SCR Z.SCR N\nA.1 5 50 0.1 1\n", "utf-8")
+    with pytest.raises(InputError, match=r"segment id 5 outside 1\.\.4"):
+        read_da_scores(tmp_path / "da.csv", lines)
+
+
 def test_da_reader_rejects_bad_rows(tmp_path):
     from discotest.dip.coherence_eval import read_da_scores
 
