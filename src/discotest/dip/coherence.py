@@ -13,6 +13,11 @@ untranslated script), order contrasts, and the per-token log-probability under a
 training and test documents. The model is linear, so it is stored as JSON (feature names, scales, coefficients) — no
 pickle; the LM is rebuilt from the data dir (cached). Pairs are read with ``discotest.dip.documents.load_pair``, parses
 go through ``discotest.dip.parse`` (cached); the trained model is cached by a content hash of its training files.
+
+A second model, ``order`` (``--coherence-model order``), trains on WMT21 references vs their shuffles alone with
+the order-sensitive summary features: it judges sentence order only. ``coherence_eval`` measures both out of sample
+(shuffled documents, MT vs MT against WMT22 DA, feature groups); the default's 75.4% comes mostly from length, LM
+and surface features, and it is at chance between two MT outputs (``dip/README.md``, "Validity").
 """
 
 from __future__ import annotations
