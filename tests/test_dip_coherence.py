@@ -187,3 +187,184 @@ def test_references_beat_their_shuffled_versions(shared_data, monkeypatch):
         total += len(docs)
     assert total == 40
     assert wins / total >= 0.85
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# out-of-sample checks (coherence_eval) and the order model, on hand-made documents
+
+
+def test_order_free_features_do_not_move_under_any_shuffle():
+    """ORDER_SENSITIVE lists every feature that can change with the sentence order: all others must be equal for
+    all 24 orders of a four-sentence document (the LM feature included), and the order-sensitive ones must move.
+    "Equal" up to float rounding: the LM feature sums per-sentence log-probabilities in document order, so its last
+    bits move (the evaluation counts score differences within 1e-12 as ties)."""
+    from itertools import permutations
+
+    from discotest.dip.coherence import ALL_FEATURES, ORDER_SENSITIVE
+    from discotest.dip.ngram_lm import KneserNeyLM, normalise
+
+    doc = ["Storm hits coast", "The storm destroyed a house.", "Its owner, a farmer, was not hurt.",
+           "However, a house nearby also lost its roof."]
+    lm = KneserNeyLM().fit(normalise(s) for s in doc[:2])
+    rows = features_of_documents([[doc[i] for i in order] for order in permutations(range(4))], lm=lm)
+    assert rows[0]["lm_per_token"] != 0
+    moved = {name for name in ALL_FEATURES if any(not math.isclose(row[name], rows[0][name], rel_tol=1e-12)
+                                                  for row in rows)}
+    assert moved <= set(ORDER_SENSITIVE)
+    assert {"adjacent_gain_content", "headline_first", "connective_first", "pronoun_first", "continuity"} <= moved
+
+
+def test_feature_groups_partition_the_features():
+    from discotest.dip.coherence import ALL_FEATURES, FEATURE_GROUPS
+
+    names = [n for group in FEATURE_GROUPS.values() for n in group]
+    assert sorted(names) == sorted(ALL_FEATURES) and len(names) == len(set(names))
+
+
+def _one_feature_model(name: str, coef: float) -> CoherenceModel:
+    return CoherenceModel([name], [1.0], [coef])
+
+
+def test_shuffled_document_evaluation(tmp_path, monkeypatch):
+    from discotest.dip import coherence_eval as ev
+
+    # d1 opens with a headline; its 5 other orders are all drawn (shuffles=5). A model that only rewards a headline
+    # in first place beats 4 of them and ties with [0, 2, 1], which keeps the headline first. d2 (2 lines) is too
+    # short to shuffle and gives no pair.
+    docs = [("d1", ["Storm hits coast", "The winds were strong.", "Thousands fled."]),
+            ("d2", ["Prices rose.", "They fell later."])]
+    _fake_collection(monkeypatch, tmp_path, "wmt22", "de-en", docs, {"X": ["a."] * 5})
+    pf = pair_features(load_pair("wmt22", "de-en", root=tmp_path), shuffles=5, seed=0)
+    assert [len(s) for s in pf.shuffled] == [5, 0]
+    pairs = ev.shuffle_pairs(pf)
+    assert len(pairs) == 5 and all(better is pf.reference[0] for better, _ in pairs)
+    assert ev.tally(_one_feature_model("headline_first", 1.0), pairs) == ev.Tally(5, 4, 1)
+    # a model of order-free features only cannot tell a document from its shuffles: all ties
+    assert ev.tally(_one_feature_model("len_mean_log", 1.0), pairs) == ev.Tally(5, 0, 5)
+    # the DiP task pairs: the reference against system X, once per document
+    assert [(b, w) for b, w in ev.reference_pairs(pf)] == list(zip(pf.reference, pf.systems["X"]))
+
+
+def _write_da(path, scores: dict[str, dict[int, float]]) -> None:
+    rows = ["SYS SID RAW.SCR Z.SCR N "] + [f"{system}.{k} {line + 1} 50 {z} 1 " for k, (system, by_line)
+                                           in enumerate(scores.items()) for line, z in by_line.items()]
+    path.write_text("\n".join(rows) + "\n", "utf-8")
+
+
+def test_mt_vs_mt_pairs_follow_the_human_scores(tmp_path, monkeypatch):
+    from discotest.dip import coherence_eval as ev
+
+    docs = [("d1", ["Anna met Tom.", "She liked him.", "They married."]), ("d2", ["Prices rose."]),
+            ("d3", ["It rained.", "Roads flooded."])]
+    systems = {"A": ["Anna met Tom.", "She liked him.", "They married.", "Prices rose.", "It rained.",
+                     "Roads flooded."],
+               "B": ["Anna met Tom.", "", "They married.", "", "It rained.", "Roads flooded."],
+               "C": ["", "", "They married.", "Prices rose.", "", "Roads flooded."]}
+    _fake_collection(monkeypatch, tmp_path, "wmt22", "de-en", docs, systems)
+    data = load_pair("wmt22", "de-en", root=tmp_path)
+    pf = pair_features(data)
+    # z-scored DA per 0-based line (lines 0-2 d1, 3 d2, 4-5 d3); B has no score for line 5; HUMAN-B is no system
+    _write_da(tmp_path / "da.csv", {"A": {0: 0.5, 1: 0.5, 2: 0.5, 3: 1.0, 4: 0.0, 5: 0.0},
+                                    "B": {0: 0.0, 1: -1.0, 2: 0.0, 3: -2.0, 4: 0.2},
+                                    "C": {0: -0.5, 1: 0.0, 2: 3.0, 3: 0.0, 4: -1.0, 5: -1.0},
+                                    "HUMAN-B": {0: 1.0}})
+    da = ev.read_da_scores(tmp_path / "da.csv")
+    assert set(da) == {"A", "B", "C", "HUMAN-B"} and da["B"] == {0: 0.0, 1: -1.0, 2: 0.0, 3: -2.0, 4: 0.2}
+    pairs = ev.human_pairs(pf, data.documents, da, margin=0.5)
+    # d1 means: A 0.5, B -1/3, C 5/6 → A > B (0.83) and C > B (1.17); A vs C differ by 1/3 < 0.5: no pair.
+    # d2 has one line: no coherence to compare, although A and B differ by 3.
+    # d3: A and B share only line 4 (< 2 segments), B and C too; A (0) > C (-1) over lines 4-5.
+    sys = pf.systems
+    assert pairs == [(sys["A"][0], sys["B"][0]), (sys["C"][0], sys["B"][0]), (sys["A"][2], sys["C"][2])]
+    # a model that penalises empty lines (B 1/3, C 2/3 of d1; C 1/2 of d3) agrees on A>B (d1) and A>C (d3), and
+    # disagrees on C>B (d1), where people preferred C for its one good line
+    model = _one_feature_model("empty_rate", -1.0)
+    assert ev.tally(model, pairs) == ev.Tally(3, 2, 0)
+    # margin 0 adds C > A on d1 (1/3 apart), which the model gets wrong (A has no empty line): 4 pairs, 2 wins
+    assert ev.tally(model, ev.human_pairs(pf, data.documents, da, margin=0.0)) == ev.Tally(4, 2, 0)
+    # systems over d1 and d3: model means A 0 > B -1/6 > C -7/12; DA means A 0.3 > C 0.1 > B -0.2 → τ_b = (2-1)/3
+    tau, n = ev.system_tau(model, pf, data.documents, da)
+    assert n == 3 and tau == pytest.approx(1 / 3)
+
+
+def test_da_segment_ids_follow_documents_sorted_by_id(tmp_path):
+    from discotest.dip.coherence_eval import read_da_scores, sid_lines
+
+    # lines 0-1 are document "b", line 2 "a", line 3 "c": sorted by id, SID 1 is line 2, SIDs 2-3 lines 0-1,
+    # SID 4 line 3
+    lines = sid_lines(["b", "b", "a", "c"])
+    assert lines == [2, 0, 1, 3]
+    (tmp_path / "da.csv").write_text("SYS SID RAW.SCR Z.SCR N\nA.1 1 50 0.1 1\nA.1 4 50 0.4 1\n", "utf-8")
+    assert read_da_scores(tmp_path / "da.csv", lines) == {"A": {2: 0.1, 3: 0.4}}
+    (tmp_path / "da.csv").write_text("SYS SID RAW.SCR Z.SCR N\nA.1 5 50 0.1 1\n", "utf-8")
+    with pytest.raises(InputError, match=r"segment id 5 outside 1\.\.4"):
+        read_da_scores(tmp_path / "da.csv", lines)
+
+
+def test_da_reader_rejects_bad_rows(tmp_path):
+    from discotest.dip.coherence_eval import read_da_scores
+
+    bad = tmp_path / "da.csv"
+    bad.write_text("SYS SID RAW.SCR Z.SCR N\nA.1 2 50 0.1 1\nA.1 x 50 0.1 1\n", "utf-8")
+    with pytest.raises(InputError, match="malformed DA row") as info:
+        read_da_scores(bad)
+    assert info.value.line == 3
+    bad.write_text("SYS SID RAW.SCR Z.SCR N\nA.1 2 50 0.1 1\nA.2 2 50 0.3 1\n", "utf-8")
+    with pytest.raises(InputError, match="second score for A segment 2"):
+        read_da_scores(bad)
+    bad.write_text("system score\n", "utf-8")
+    with pytest.raises(InputError, match="not a WMT DA segment score file"):
+        read_da_scores(bad)
+
+
+def test_decompose_by_feature_group():
+    from discotest.dip.coherence_eval import decompose, tally
+
+    # score = 2·length − 1·lm; Δ = score(better) − score(worse) per pair, split into its length and LM terms:
+    # p1 (2, 0), p2 (0, +1), p3 (−2, −1) → Δ = 2, 1, −3; Σ Δ² = 14; length share (4 + 0 + 6)/14, LM (0 + 1 + 3)/14
+    model = CoherenceModel(["len_mean_log", "lm_per_token"], [1.0, 1.0], [2.0, -1.0])
+    row = lambda length, lm: {"len_mean_log": length, "lm_per_token": lm}  # noqa: E731
+    pairs = [(row(1, 0), row(0, 0)), (row(0, 0), row(0, 1)), (row(0, 1), row(1, 0))]
+    parts = decompose(model, pairs)
+    assert set(parts) == {"length", "lm"}  # groups the model does not use are left out
+    assert parts["length"]["share"] == pytest.approx(10 / 14) and parts["lm"]["share"] == pytest.approx(4 / 14)
+    # restricted to one group, each side wins one pair of three (p1 by length, p2 by LM); the whole model two
+    assert parts["length"]["accuracy"] == parts["lm"]["accuracy"] == pytest.approx(1 / 3)
+    assert tally(model, pairs).accuracy == pytest.approx(2 / 3)
+
+
+def test_order_model_trains_on_shuffles_alone(tmp_path, monkeypatch):
+    """The order model on a hand-made WMT21: only reference-vs-shuffle pairs, only order-sensitive features, its own
+    signature and cache entry, and a JSON round trip that keeps which model it is."""
+    docs = [("d1", ["Storm hits coast", "The storm destroyed a house.", "Its owner was not hurt.",
+                    "However, the house nearby lost its roof."]),
+            ("d2", ["Markets fell", "Stocks dropped in Tokyo.", "Then they recovered.", "Analysts were surprised."])]
+    lines = [line for _, doc in docs for line in doc]
+    for pair in PAIRS["wmt21"]:
+        _fake_collection(monkeypatch, tmp_path, "wmt21", pair, docs, {"X": lines[::-1]})
+    model = load_coherence_model(tmp_path, kind="order")
+    assert model.feature_names == coherence.ORDER_FEATURES and model.signature().startswith("coherence-order-v1@")
+    assert model.info["train_pairs"] == 0 and model.info["shuffle_pairs"] > 0
+    # both documents open with a headline, which most shuffles move away: the model learns to reward it, and its
+    # training accuracy is measured on the shuffles it trained on
+    assert model.coef[model.feature_names.index("headline_first")] > 0
+    assert all(acc > 0.5 for acc in model.info["train_accuracy"].values())
+    assert "references-only" in coherence._files_key(tmp_path, "wmt21", None, "order")  # not the egrid's entry
+    again = CoherenceModel.from_json(model.to_json())
+    assert again.version == "coherence-order-v1" and again.signature() == model.signature()
+    with pytest.raises(InputError, match="unknown coherence model 'grid'"):
+        load_coherence_model(tmp_path, kind="grid")
+    with pytest.raises(InputError, match="coherence model version 'v9' is not one of"):
+        CoherenceModel.from_json('{"version": "v9", "feature_names": [], "scale": [], "coef": []}')
+
+
+def test_coherence_model_option_reaches_the_loader(monkeypatch):
+    from discotest.families import dip as family
+    from discotest.pipelines import dip
+
+    seen = []
+    monkeypatch.setattr(dip, "load_coherence", lambda data_dir, use_cache, kind: seen.append(kind))
+    settings = {"quiet": True, "data_dir": None, "use_cache": True, "coherence_model": "order"}
+    family.load_models(settings, ["coherence"], pronoun=False)
+    assert seen == ["order"] and family.COHERENCE_MODEL in family.MINE_OPTIONS
+    assert tuple(coherence.MODELS) == family.COHERENCE_MODELS

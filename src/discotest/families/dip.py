@@ -35,10 +35,16 @@ SYSTEMS = Option("system", ("--systems",), "dip: use only these WMT systems (def
                  metavar="A,B,…")
 MAX_DOCS = Option("max_docs", ("--max-docs",), "dip: only the first N documents (quick runs)",
                   type=int_option("max-docs"), metavar="N")
+# the names of discotest.dip.coherence.MODELS (not imported: a model module may be missing from an installation)
+COHERENCE_MODELS = ("egrid", "order")
+COHERENCE_MODEL = Option("coherence_model", ("--coherence-model",),
+                         "dip: coherence model, egrid (default: WMT21 references vs system outputs and shuffles; "
+                         "partly tells human from machine text) or order (references vs their shuffles only: "
+                         "sentence order alone)", default="egrid", choices=COHERENCE_MODELS)
 PHENOMENA_OPTION = Option("phenomena", ("--phenomena",),
                           f"dip: comma-separated subset of {','.join(PHENOMENA)} (default: all)",
                           default=",".join(PHENOMENA))
-MINE_OPTIONS = (DATA, PAIR, REF, HOLDOUT, SYSTEMS, MAX_DOCS, PHENOMENA_OPTION, common.USE_CACHE)
+MINE_OPTIONS = (DATA, PAIR, REF, HOLDOUT, SYSTEMS, MAX_DOCS, PHENOMENA_OPTION, COHERENCE_MODEL, common.USE_CACHE)
 OPTIONS = (TESTS, common.INPUT, PRONOUN_SCORER, ANAPHORA_MODE, *MINE_OPTIONS, common.BOOTSTRAP, common.DATA_DIR,
            common.QUIET)
 
@@ -67,7 +73,8 @@ def load_models(s: dict[str, Any], wanted: list[str], pronoun: bool, data: str |
                 warnings.append(f"anaphora not scored: {exc.one_line()}")
         if "coherence" in wanted:
             try:
-                coherence = dip.load_coherence(s["data_dir"], use_cache=s["use_cache"])
+                coherence = dip.load_coherence(s["data_dir"], use_cache=s["use_cache"],
+                                               kind=s.get("coherence_model") or "egrid")
             except dip.ModelUnavailable as exc:
                 warnings.append(f"coherence skipped: {exc.one_line()}")
     return scorer, coherence, warnings
@@ -92,6 +99,9 @@ def _score(s: dict[str, Any]) -> Report:
         dip.read_input(s["input"], manifest["pair_lines"], f"{manifest['data']} {manifest['pair']}")
     scorer, coherence, warnings = load_models(s, list(manifest.get("counts", {})), True, manifest.get("data"),
                                               manifest.get("pair"))
+    mined_with = manifest.get("coherence_model")
+    if coherence is not None and mined_with and mined_with.split("@")[0] != coherence.signature().split("@")[0]:
+        warnings.append(f"coherence items were mined with {mined_with}, scored with {coherence.signature()}")
     result = dip.score(s["tests"], s["input"], pronoun_scorer=scorer, coherence_model=coherence,
                        data_dir=s["data_dir"], use_cache=s["use_cache"], anaphora_mode=s["anaphora_mode"])
     return Report(f"discotest · DiP {result.system}", [result], text=render_score_table, warnings=warnings)

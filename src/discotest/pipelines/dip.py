@@ -57,14 +57,15 @@ def load_pronoun_scorer(name: str = "offline", data_dir: str | Path | None = Non
     return scorer
 
 
-def load_coherence(data_dir: str | Path | None = None, use_cache: bool = True) -> CoherenceModel:
+def load_coherence(data_dir: str | Path | None = None, use_cache: bool = True, kind: str = "egrid") -> CoherenceModel:
+    """The coherence model ``kind`` (``discotest.dip.coherence.MODELS``), trained once and cached."""
     try:
         from discotest.dip.coherence import load_coherence_model
     except ImportError:
         raise ModelUnavailable("the DiP coherence model is not in this installation (discotest.dip.coherence)"
                                ) from None
-    with progress_bar("DiP: loading the coherence model (trained once, minutes, then cached)", total=1) as bar:
-        model = load_coherence_model(data_dir=data_dir, use_cache=use_cache)
+    with progress_bar(f"DiP: loading the {kind} coherence model (trained once, minutes, then cached)", total=1) as bar:
+        model = load_coherence_model(data_dir=data_dir, use_cache=use_cache, kind=kind)
         bar.update(1)
     return model
 
