@@ -196,6 +196,21 @@ def test_data_list_shows_status_size_and_url_by_suite(capsys, shared_data, tmp_p
     assert_one_line_error(code, err, "no data source or suite 'nope'")
 
 
+def test_data_verify_checks_the_files_present(capsys, tmp_path):
+    """`data verify` with no names checks what is there (a source never fetched is no failure); a named source
+    must be there; a modified file (sha256 mismatch) always fails."""
+    data = tmp_path / "data"
+    code, out, err = run_cli(capsys, "--data-dir", str(data), "data", "verify")
+    assert code == 0 and "missing  winox-de" in out and " missing, " in err, (out, err)
+    code, out, err = run_cli(capsys, "--data-dir", str(data), "data", "verify", "winox-de")
+    assert code == 1 and err.strip() == "1 missing"
+    bug = data / "bug" / "49c6c8c" / "en_human_validated.txt"
+    bug.parent.mkdir(parents=True)
+    bug.write_text("not BUG\n", "utf-8")
+    code, out, err = run_cli(capsys, "--data-dir", str(data), "data", "verify")
+    assert code == 1 and any(line.split()[:2] == ["mismatch", "bug-gold"] for line in out.splitlines()), out
+
+
 def test_data_help_is_not_a_shell_pipe(capsys):
     out = " ".join(_help(capsys, "data").split())
     assert "list | fetch" not in out and "list each source by suite" in out
