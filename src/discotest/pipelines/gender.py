@@ -10,7 +10,7 @@ from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.locate import locate_entity, source_entity_tokens
 from discotest.lang.morph.base import GenderAnalyser, PronounTarget, TargetEntity, Token
 from discotest.lang.tokenize import normalise_moses, tokenize
-from discotest.phenomena.gender import GenderVerdict
+from discotest.phenomena.gender import GenderVerdict, convey
 from discotest.suites.mentions import find_distractor, find_pronouns
 from discotest.suites.winomt import GenderItem
 
@@ -56,9 +56,11 @@ def evaluate_gender(
     analyser: GenderAnalyser,
     lexicon: str = "on",
     consistency: bool = False,
+    reader: bool = False,
 ) -> list[GenderVerdict]:
     """One verdict per item of ``bitext`` given its alignment links; with ``consistency`` also the
-    pronoun's and the distractor's target words and genders."""
+    pronoun's and the distractor's target words and genders; with ``reader`` (which implies ``consistency``) also the
+    reader-level gender (``phenomena.gender.convey``)."""
     targets, how = [], []
     for item, src, tgt, sentence, lk in zip(
         bitext.items, bitext.src_tokens, bitext.tgt_tokens, bitext.translations, links
@@ -85,8 +87,8 @@ def evaluate_gender(
         )
         for item, target, located_by, reading in zip(bitext.items, targets, how, readings)
     ]
-    if consistency:
-        return _add_consistency(bitext, links, analyser, verdicts, [t.entity for t in targets], lexicon)
+    if consistency or reader:
+        return _add_consistency(bitext, links, analyser, verdicts, [t.entity for t in targets], lexicon, reader)
     return verdicts
 
 
@@ -113,9 +115,11 @@ def _add_consistency(
     verdicts: Sequence[GenderVerdict],
     entity_spans: Sequence[tuple[int, ...]],
     lexicon: str,
+    reader: bool = False,
 ) -> list[GenderVerdict]:
     """The verdicts with the pronoun's and the distractor's target words and genders, and whether the
-    pronoun agrees with the entity (None with the reason when the target cannot show it)."""
+    pronoun agrees with the entity (None with the reason when the target cannot show it); with ``reader`` also
+    the reader-level gender from the noun, this pronoun reading and the distractor's gender."""
     mentions = find_pronouns(bitext.items)
     pronoun_targets, distractor_targets, distractors = [], [], []
     for item, src, tgt, sentence, lk, entity_span, mention, verdict in zip(
@@ -145,6 +149,14 @@ def _add_consistency(
             omitted = "pronoun-unreadable"
         elif omitted is None and verdict.predicted_gender not in _READABLE:
             omitted = "entity-unreadable"
+        conveyed = None
+        if reader:
+            shown = mention is not None and reading.omitted is None and reading.gender.value in _READABLE
+            why = ("no source pronoun" if mention is None else f"pronoun {reading.omitted}" if reading.omitted
+                   else "pronoun unreadable")
+            conveyed = convey(verdict.predicted_gender, verdict.evidence, reading.gender.value if shown else None,
+                              reading.evidence or [target.tokens[i].text for i in target.pronoun],
+                              d_reading.gender.value if distractor else None, why)
         out.append(replace(
             verdict,
             pronoun=mention.text if mention else "",
@@ -156,5 +168,8 @@ def _add_consistency(
             target_distractor=list(d_target.entity_words),
             distractor_gender=d_reading.gender.value if distractor else None,
             consistent=None if omitted else reading.gender.value == verdict.predicted_gender,
+            conveyed_gender=conveyed.gender if conveyed else None,
+            conveyed_reason=conveyed.reason if conveyed else None,
+            conveyed_evidence=list(conveyed.evidence) if conveyed else None,
         ))
     return out
