@@ -20,9 +20,14 @@ RULE_CASES = [
     ("male", "female", None, "female", "generic masculine noun, feminine pronoun"),
     # "Der Entwickler stritt mit der Designerin, weil sie …": sie agrees with Designerin, so a reader takes it to
     # refer to her; the developer stays a man
-    ("male", "female", "female", "male", "noun; the female pronoun agrees with the other entity"),
+    ("male", "female", "female", "male", "noun; the female pronoun fits the other entity"),
     # "Die Ärztin … weil er …" with a masculine other entity: er is the other one
-    ("female", "male", "male", "female", "noun; the male pronoun agrees with the other entity"),
+    ("female", "male", "male", "female", "noun; the male pronoun fits the other entity"),
+    # "Die Rechtsassistentin vergaß, für jemanden Unterlagen einzureichen, deshalb wurde er gefeuert": er is the
+    # generic masculine of "jemand" (read neutral), so it refers to someone and the paralegal stays a woman
+    ("female", "male", "neutral", "female", "noun; the male pronoun fits the other entity"),
+    # but a feminine pronoun is never generic: "Der Beamte verhaftete jemanden, obwohl sie nicht im Dienst war"
+    ("male", "female", "neutral", "female", "generic masculine noun, feminine pronoun"),
     # "Die Ärztin rief die Krankenschwester, weil er …": a feminine noun names women only, er contradicts it
     ("female", "male", "female", "mixed", "feminine noun, masculine pronoun"),
     ("female", "male", None, "mixed", "feminine noun, masculine pronoun"),

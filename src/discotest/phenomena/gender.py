@@ -14,9 +14,10 @@ distractor's (the other entity of the sentence):
 - no P, or P neutral (ungendered) → N (``unknown`` when nothing is readable; a neutral P with no readable N → neutral);
 - P = N → that gender;
 - N neutral or unknown → P;
-- N ≠ P, both gendered, D = P → N: the pronoun agrees with the other entity's noun, so a reader takes it to refer to
-  that one ("Der Entwickler stritt mit der Designerin, weil sie …": sie is the designer) and it says nothing about
-  the entity;
+- N ≠ P, both gendered, and the pronoun fits the other entity (D = P, or P masculine and D neutral: masculine
+  agreement is the generic one for an indefinite or epicene noun, "Die Sekretärin bat jemanden, …, damit er …") → N:
+  a reader takes the pronoun to refer to that one ("Der Entwickler stritt mit der Designerin, weil sie …": sie is the
+  designer) and it says nothing about the entity;
 - N masculine, P feminine, D ≠ P → female: a generic masculine noun, and the only feminine cue is the pronoun
   ("Der Schriftsteller interviewte den Manager, weil sie sehr erfolgreich ist": the manager is a woman);
 - N feminine, P masculine, D ≠ P → mixed: a feminine noun names women only, so the translation contradicts itself.
@@ -130,9 +131,8 @@ def convey(
     if noun not in _GENDERED:
         return Conveyed(pronoun, f"pronoun ({'neutral noun' if noun == 'neutral' else 'noun unreadable'})",
                         noun_ev + pro_ev if noun == "neutral" else pro_ev)
-    if distractor == pronoun:
-        return Conveyed(noun, f"noun; the {pronoun} pronoun agrees with the other entity, so it refers to that one",
-                        noun_ev)
+    if distractor == pronoun or (pronoun == "male" and distractor == "neutral"):
+        return Conveyed(noun, f"noun; the {pronoun} pronoun fits the other entity, so it refers to that one", noun_ev)
     if noun == "male":
         return Conveyed("female", "generic masculine noun, feminine pronoun", noun_ev + pro_ev)
     return Conveyed("mixed", "feminine noun, masculine pronoun", noun_ev + pro_ev)

@@ -8,9 +8,9 @@ from dataclasses import replace
 from discotest.lang.align import align_cached
 from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.locate import locate_entity, source_entity_tokens
-from discotest.lang.morph.base import GenderAnalyser, PronounTarget, TargetEntity, Token
+from discotest.lang.morph.base import GenderAnalyser, PronounReading, PronounTarget, TargetEntity, Token
 from discotest.lang.tokenize import normalise_moses, tokenize
-from discotest.phenomena.gender import GenderVerdict, convey
+from discotest.phenomena.gender import Conveyed, GenderVerdict, convey
 from discotest.suites.mentions import find_distractor, find_pronouns
 from discotest.suites.winomt import GenderItem
 
@@ -108,6 +108,19 @@ def _pronoun_words(links: Links, word: int | None, entity_span: Sequence[int], l
     return tuple(sorted(aligned))
 
 
+def reader_verdict(
+    noun: str, noun_evidence: Sequence[str], pronoun: PronounReading | None, pronoun_words: Sequence[str],
+    distractor: str | None,
+) -> Conveyed:
+    """``convey`` from the analysers' readings: the pronoun counts when the source has one (``pronoun`` not None)
+    and the translation shows its gender (not omitted, readable); its evidence words, else its aligned words."""
+    shown = pronoun is not None and pronoun.omitted is None and pronoun.gender.value in _READABLE
+    why = ("no source pronoun" if pronoun is None else f"pronoun {pronoun.omitted}" if pronoun.omitted
+           else "pronoun unreadable")
+    return convey(noun, noun_evidence, pronoun.gender.value if pronoun is not None and shown else None,
+                  (pronoun.evidence if pronoun is not None else ()) or pronoun_words, distractor, why)
+
+
 def _add_consistency(
     bitext: Bitext,
     links: Sequence[Links],
@@ -151,12 +164,9 @@ def _add_consistency(
             omitted = "entity-unreadable"
         conveyed = None
         if reader:
-            shown = mention is not None and reading.omitted is None and reading.gender.value in _READABLE
-            why = ("no source pronoun" if mention is None else f"pronoun {reading.omitted}" if reading.omitted
-                   else "pronoun unreadable")
-            conveyed = convey(verdict.predicted_gender, verdict.evidence, reading.gender.value if shown else None,
-                              reading.evidence or [target.tokens[i].text for i in target.pronoun],
-                              d_reading.gender.value if distractor else None, why)
+            conveyed = reader_verdict(verdict.predicted_gender, verdict.evidence, reading if mention else None,
+                                      [target.tokens[i].text for i in target.pronoun],
+                                      d_reading.gender.value if distractor else None)
         out.append(replace(
             verdict,
             pronoun=mention.text if mention else "",
