@@ -5,9 +5,14 @@ render the English entity), pronoun_words (the words that render the English pro
 there are none), distractor_words (the words that render the other entity; empty for "someone" items) — each as
 discotest tokenises them, space-joined, contiguous — conveyed_gender (male / female / neutral / mixed / unknown: what a
 reader takes from the whole translation about the entity's gender, by the rule of ``phenomena.gender``, not
-WinoMT's gold and not what the tool says), case (agree / generic-masculine / feminine-noun-masculine-pronoun /
-distractor / no-pronoun / neutral-noun: the kind of item, so each kind is sampled), justification (one line a
-reviewer can check against the translation).
+WinoMT's gold and not what the tool says), case (the kind of item, so each kind is sampled: agree = noun and pronoun
+show the same gender; generic-masculine = masculine noun, feminine pronoun that cannot be the other entity's;
+feminine-noun-masculine-pronoun = the reverse; distractor = noun and pronoun disagree and the pronoun reads as the
+other entity's; no-pronoun = the translation shows no gender for the pronoun; neutral-noun = the noun shows none),
+justification (one line a reviewer can check against the translation).
+
+The rows were drawn from google's published outputs (all eight languages have them), a few per kind of item the
+tool's reasons suggested, and each label was decided by reading the translation, before the tool was run on them.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from discotest.lang.morph.base import GenderAnalyser, PronounTarget, TargetEntit
 from discotest.lang.tokenize import tokenize
 from discotest.phenomena.gender import Conveyed
 from discotest.pipelines.gender import reader_verdict
-from discotest.suites.mentions import english_pronoun
+from discotest.suites.mentions import find_distractor, find_pronouns, object_of_distractor
 from discotest.suites.winomt import load_winomt
 from tests.gender_gold import find_span, published_translation
 
@@ -65,14 +70,17 @@ def tool_reading(rows: list[ReaderGoldRow], analyser: GenderAnalyser) -> list[Co
     """The tool's reader-level verdict for each row, given the gold words (so the analysers and the conflict rule are
     tested, not the aligner): noun, pronoun and distractor read as the pipeline reads them."""
     items = load_winomt("2019")
-    entities, distractors, pronouns, sources = [], [], [], []
+    entities, distractors, pronouns, sources, bound = [], [], [], [], []
     for row in rows:
         sentence = published_translation(row.system, row.lang, row.index)
         tokens = tokenize(sentence, row.lang)
         entity = _span(row, tokens, row.target_entity)
         entities.append(TargetEntity(sentence, tokens, entity))
         distractors.append(TargetEntity(sentence, tokens, _span(row, tokens, row.distractor_words)))
-        pronoun, role = english_pronoun(items[row.index])
+        (mention,) = find_pronouns([items[row.index]])
+        found = find_distractor(items[row.index])
+        bound.append(object_of_distractor(items[row.index], mention, found[1] if found else None))
+        pronoun, role = (mention.text, mention.role) if mention else ("", "")
         sources.append(pronoun)
         pronouns.append(PronounTarget(sentence, tokens, _span(row, tokens, row.pronoun_words), entity, pronoun, role))
     nouns = analyser.read(entities)
@@ -80,6 +88,6 @@ def tool_reading(rows: list[ReaderGoldRow], analyser: GenderAnalyser) -> list[Co
     pronoun_readings = analyser.read_pronouns(pronouns)
     return [
         reader_verdict(noun.gender.value, noun.evidence, pro if source else None, row.pronoun_words.split(),
-                       dis.gender.value if row.distractor_words else None)
-        for row, noun, pro, dis, source in zip(rows, nouns, pronoun_readings, distractor_readings, sources)
+                       dis.gender.value if row.distractor_words else None, b)
+        for row, noun, pro, dis, source, b in zip(rows, nouns, pronoun_readings, distractor_readings, sources, bound)
     ]

@@ -31,8 +31,13 @@ RULE_CASES = [
     # "Die Ärztin rief die Krankenschwester, weil er …": a feminine noun names women only, er contradicts it
     ("female", "male", "female", "mixed", "feminine noun, masculine pronoun"),
     ("female", "male", None, "mixed", "feminine noun, masculine pronoun"),
-    # "Die Lehrkraft … weil er" read neutral noun (epicene) + gendered pronoun: the pronoun's
-    ("neutral", "male", "female", "male", "pronoun (neutral noun)"),
+    # "Der Tierarzt informierte jemanden darüber, dass seine Katze …": seine is the obligatory (generic masculine)
+    # agreement of jemand and shows no sex
+    ("neutral", "male", "male", "neutral", "neutral noun; a masculine pronoun is its generic agreement"),
+    # "Jemand bat darum, mit dem Manager zu sprechen, weil sie …": a feminine pronoun is never generic
+    ("neutral", "female", "male", "female", "pronoun (neutral noun)"),
+    # "L'analyste … il": epicene noun read unknown, the pronoun decides
+    ("unknown", "male", "female", "male", "pronoun (noun unreadable)"),
     # compatible with both entities (neutral noun, distractor of the pronoun's gender): the English pronoun refers to
     # the entity and a reader resolves it by meaning, so still the pronoun's
     ("neutral", "female", "female", "female", "pronoun (neutral noun)"),
@@ -128,3 +133,33 @@ def test_unknown_verdict_is_an_input_error():
 
     with pytest.raises(InputError, match="--verdict must be one of noun, reader"):
         discotest.run("winomt-demo", lang="de", system="demo", verdict="pronoun", quiet=True)
+
+
+def test_an_object_pronoun_cannot_refer_to_the_subject():
+    # "הספרית דיברה עם המנהל וביקשה ממנה עזרה" (he, WinoMT 821): ממנה is not the hairdresser (the subject; that
+    # would be a reflexive), so the manager, a masculine noun, is a woman although the hairdresser is feminine too
+    out = convey("male", ["המנהל"], "female", ["ממנה"], "female", bound=True)
+    assert out.gender == "female" and out.reason.endswith("the other entity is the subject")
+    # "Der Bauarbeiter winkte die Haushälterin in den Raum und stellte ihm eine Frage" (de 301): ihm is not the
+    # construction worker, and die Haushälterin names a woman: the translation contradicts itself
+    assert convey("female", ["die", "Haushälterin"], "male", ["ihm"], "male", bound=True).gender == "mixed"
+
+
+@pytest.mark.parametrize(("sentence", "entity", "gold", "expected"), [
+    # object pronoun, the other entity first (the subject): bound
+    ("The hairdresser spoke with the manager and asked her for help.", "manager", "female", True),
+    # the entity first (the subject): the object pronoun is left to the rule ("asked the hairdresser to help him")
+    ("The manager asked the hairdresser to help him.", "manager", "male", False),
+    ("The guard admired the secretary and wanted his job.", "secretary", "male", False),  # possessive: may be anyone's
+    ("The developer argued with the designer because she did not like the design.", "developer", "female", False),
+])
+def test_object_of_distractor(sentence, entity, gold, expected):
+    from discotest.suites.mentions import find_distractor, find_pronouns, object_of_distractor
+    from discotest.suites.winomt import GenderItem
+
+    words = sentence.split(" ")
+    position = [w.strip(".").lower() for w in words].index(entity)
+    item = GenderItem(index=0, gold=gold, entity_index=position, sentence=sentence, entity=entity)
+    (mention,) = find_pronouns([item])
+    found = find_distractor(item)
+    assert object_of_distractor(item, mention, found[1] if found else None) is expected

@@ -13,11 +13,15 @@ distractor's (the other entity of the sentence):
 
 - no P, or P neutral (ungendered) → N (``unknown`` when nothing is readable; a neutral P with no readable N → neutral);
 - P = N → that gender;
-- N neutral or unknown → P;
+- N unknown (unreadable, or epicene with nothing agreeing) → P; N neutral → P when feminine, neutral when masculine
+  (masculine agreement is the generic one for an indefinite or neuter noun: "jemanden …, dass seine Katze …",
+  "quelqu'un … il" show no sex);
 - N ≠ P, both gendered, and the pronoun fits the other entity (D = P, or P masculine and D neutral: masculine
   agreement is the generic one for an indefinite or epicene noun, "Die Sekretärin bat jemanden, …, damit er …") → N:
   a reader takes the pronoun to refer to that one ("Der Entwickler stritt mit der Designerin, weil sie …": sie is the
-  designer) and it says nothing about the entity;
+  designer) and it says nothing about the entity — unless the pronoun is the object of a clause whose subject is the
+  other entity (``bound``: "Die Friseurin sprach mit dem Manager und bat sie um Hilfe": sie is not the hairdresser,
+  that would be sich), then the pronoun is the entity's and the next two rules apply;
 - N masculine, P feminine, D ≠ P → female: a generic masculine noun, and the only feminine cue is the pronoun
   ("Der Schriftsteller interviewte den Manager, weil sie sehr erfolgreich ist": the manager is a woman);
 - N feminine, P masculine, D ≠ P → mixed: a feminine noun names women only, so the translation contradicts itself.
@@ -112,10 +116,13 @@ def convey(
     pronoun_evidence: Sequence[str] = (),
     distractor: str | None = None,
     no_pronoun: str = "no pronoun gender",
+    bound: bool = False,
 ) -> Conveyed:
     """What a reader takes about the entity's gender from its noun (``noun``: male / female / neutral / unknown) and
     its coreferent pronoun (``pronoun``: the gender the translation shows for it, None when it shows none, and then
-    ``no_pronoun`` says why), given the distractor's noun gender (None: no distractor). The rule is the module's."""
+    ``no_pronoun`` says why), given the distractor's noun gender (None: no distractor) and whether the pronoun cannot
+    refer to the distractor (``bound``: an object of its clause, the distractor the subject). The rule is the
+    module's."""
     noun_ev, pro_ev = tuple(noun_evidence), tuple(pronoun_evidence)
     if pronoun not in (*_GENDERED, "neutral"):
         if noun == "unknown":
@@ -128,13 +135,16 @@ def convey(
                         noun_ev + pro_ev)
     if noun == pronoun:
         return Conveyed(noun, "noun and pronoun agree", noun_ev + pro_ev)
+    if noun == "neutral" and pronoun == "male":
+        return Conveyed("neutral", "neutral noun; a masculine pronoun is its generic agreement", noun_ev + pro_ev)
     if noun not in _GENDERED:
         return Conveyed(pronoun, f"pronoun ({'neutral noun' if noun == 'neutral' else 'noun unreadable'})",
                         noun_ev + pro_ev if noun == "neutral" else pro_ev)
-    if distractor == pronoun or (pronoun == "male" and distractor == "neutral"):
+    if not bound and (distractor == pronoun or (pronoun == "male" and distractor == "neutral")):
         return Conveyed(noun, f"noun; the {pronoun} pronoun fits the other entity, so it refers to that one", noun_ev)
     if noun == "male":
-        return Conveyed("female", "generic masculine noun, feminine pronoun", noun_ev + pro_ev)
+        why = "; the other entity is the subject" if bound and distractor == pronoun else ""
+        return Conveyed("female", f"generic masculine noun, feminine pronoun{why}", noun_ev + pro_ev)
     return Conveyed("mixed", "feminine noun, masculine pronoun", noun_ev + pro_ev)
 
 

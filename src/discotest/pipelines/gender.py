@@ -11,7 +11,7 @@ from discotest.lang.locate import locate_entity, source_entity_tokens
 from discotest.lang.morph.base import GenderAnalyser, PronounReading, PronounTarget, TargetEntity, Token
 from discotest.lang.tokenize import normalise_moses, tokenize
 from discotest.phenomena.gender import Conveyed, GenderVerdict, convey
-from discotest.suites.mentions import find_distractor, find_pronouns
+from discotest.suites.mentions import find_distractor, find_pronouns, object_of_distractor
 from discotest.suites.winomt import GenderItem
 
 
@@ -111,6 +111,7 @@ def _pronoun_words(links: Links, word: int | None, entity_span: Sequence[int], l
 def reader_verdict(
     noun: str, noun_evidence: Sequence[str], pronoun: PronounReading | None, pronoun_words: Sequence[str],
     distractor: str | None,
+    bound: bool = False,
 ) -> Conveyed:
     """``convey`` from the analysers' readings: the pronoun counts when the source has one (``pronoun`` not None)
     and the translation shows its gender (not omitted, readable); its evidence words, else its aligned words."""
@@ -118,7 +119,7 @@ def reader_verdict(
     why = ("no source pronoun" if pronoun is None else f"pronoun {pronoun.omitted}" if pronoun.omitted
            else "pronoun unreadable")
     return convey(noun, noun_evidence, pronoun.gender.value if pronoun is not None and shown else None,
-                  (pronoun.evidence if pronoun is not None else ()) or pronoun_words, distractor, why)
+                  (pronoun.evidence if pronoun is not None else ()) or pronoun_words, distractor, why, bound)
 
 
 def _add_consistency(
@@ -134,7 +135,7 @@ def _add_consistency(
     pronoun agrees with the entity (None with the reason when the target cannot show it); with ``reader`` also
     the reader-level gender from the noun, this pronoun reading and the distractor's gender."""
     mentions = find_pronouns(bitext.items)
-    pronoun_targets, distractor_targets, distractors = [], [], []
+    pronoun_targets, distractor_targets, distractors, bound = [], [], [], []
     for item, src, tgt, sentence, lk, entity_span, mention, verdict in zip(
         bitext.items, bitext.src_tokens, bitext.tgt_tokens, bitext.translations, links, entity_spans, mentions,
         verdicts,
@@ -145,6 +146,7 @@ def _add_consistency(
         ))
         found = find_distractor(item)
         distractors.append(found[0] if found else None)
+        bound.append(reader and object_of_distractor(item, mention, found[1] if found else None))
         span: tuple[int, ...] = ()
         if found:
             span, _ = locate_entity(found[1], len(src), lk, tgt, found[0], bitext.lang, lexicon)
@@ -152,8 +154,9 @@ def _add_consistency(
     pronoun_readings = analyser.read_pronouns(pronoun_targets)
     distractor_readings = analyser.read(distractor_targets)
     out = []
-    for verdict, mention, target, reading, distractor, d_target, d_reading in zip(
-        verdicts, mentions, pronoun_targets, pronoun_readings, distractors, distractor_targets, distractor_readings
+    for verdict, mention, target, reading, distractor, d_target, d_reading, bound_ in zip(
+        verdicts, mentions, pronoun_targets, pronoun_readings, distractors, distractor_targets, distractor_readings,
+        bound,
     ):
         omitted = reading.omitted
         if mention is None:
@@ -166,7 +169,7 @@ def _add_consistency(
         if reader:
             conveyed = reader_verdict(verdict.predicted_gender, verdict.evidence, reading if mention else None,
                                       [target.tokens[i].text for i in target.pronoun],
-                                      d_reading.gender.value if distractor else None)
+                                      d_reading.gender.value if distractor else None, bound_)
         out.append(replace(
             verdict,
             pronoun=mention.text if mention else "",
