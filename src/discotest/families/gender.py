@@ -1,4 +1,5 @@
-"""The gender family: WinoMT, its demo and BUG (reference-free gender accuracy, ΔG, ΔS, target-side consistency).
+"""The gender family: WinoMT, its demo and BUG (reference-free gender accuracy, ΔG, ΔS, target-side consistency),
+scored on the noun's gender (``--verdict noun``, the default) or on what a reader takes from noun and pronoun.
 
 Translations come from published outputs (``system``), a file (``input``) or an MT model (``model``, translated
 through the cache); ``lang`` is one language, a list or ``all`` (published outputs only)."""

@@ -22,12 +22,15 @@ distractor's (the other entity of the sentence):
   designer) and it says nothing about the entity — unless the pronoun is the object of a clause whose subject is the
   other entity (``bound``: "Die Friseurin sprach mit dem Manager und bat sie um Hilfe": sie is not the hairdresser,
   that would be sich), then the pronoun is the entity's and the next two rules apply;
-- N masculine, P feminine, D ≠ P → female: a generic masculine noun, and the only feminine cue is the pronoun
+- otherwise N masculine, P feminine → female: a generic masculine noun, and the only feminine cue is the pronoun
   ("Der Schriftsteller interviewte den Manager, weil sie sehr erfolgreich ist": the manager is a woman);
-- N feminine, P masculine, D ≠ P → mixed: a feminine noun names women only, so the translation contradicts itself.
+- otherwise N feminine, P masculine → mixed: a feminine noun names women only, so the translation contradicts itself.
 
 When the pronoun is compatible with both entities (N neutral, or N = P) the rule follows the English sentence,
-whose pronoun refers to the entity: a reader resolves it by meaning, as the Winograd schema intends.
+whose pronoun refers to the entity: a reader resolves it by meaning, as the Winograd schema intends. Known limits
+(tests/test_reader_gold.py lists the gold rows they cost): N does not say whether a masculine reading came from the
+noun alone or from a verb agreeing with it (ru "Менеджер согласился …, потому что она …" shows a man, not a generic
+masculine noun), and an epicene noun counts by its grammatical gender (it "la guardia … lo").
 """
 
 from __future__ import annotations
