@@ -1,4 +1,5 @@
-"""The gender family: WinoMT, its demo and BUG (reference-free gender accuracy, ΔG, ΔS, target-side consistency).
+"""The gender family: WinoMT, its demo and BUG (reference-free gender accuracy, ΔG, ΔS, target-side consistency),
+scored on the noun's gender (``--verdict noun``, the default) or on what a reader takes from noun and pronoun.
 
 Translations come from published outputs (``system``), a file (``input``) or an MT model (``model``, translated
 through the cache); ``lang`` is one language, a list or ``all`` (published outputs only)."""
@@ -13,6 +14,7 @@ from discotest.families.compare import compare_systems
 from discotest.families.registry import Family, Option, SuiteFacts, count_items, register, split_list
 from discotest.lang.locate import LEXICON_MODES
 from discotest.options import int_option
+from discotest.phenomena.gender import VERDICTS
 from discotest.progress import progress_bar
 from discotest.report.emit import Report, summarise_warnings
 from discotest.report.table import row_ranges
@@ -26,6 +28,10 @@ MEASURE = Option("measure", ("--measure",),
 SUITE_VERSION = Option("suite_version", ("--suite-version",),
                        "WinoMT files: 'current' (repository HEAD) or '2019' (the published outputs' source)",
                        default="current")
+VERDICT = Option("verdict", ("--verdict",),
+                 "gender suites: compute accuracy, ΔG and ΔS on the noun's gender (WinoMT's) or on what a reader takes "
+                 "from noun and coreferent pronoun together (turns --measure consistency on)", default="noun",
+                 choices=VERDICTS)
 LEXICON = Option("lexicon", ("--lexicon",), "use the entity lexicon to confirm or find the target entity",
                  default="on", choices=LEXICON_MODES)
 BEAM = Option("beam", ("--beam",), "--model: beam size", default=4, type=int_option("beam"))
@@ -39,8 +45,8 @@ RESOLVER = Option("resolver", ("--resolver",), "--markers predicted: the English
 MODEL_OPTIONS = (BEAM, MAX_LENGTH, MARKERS_OPTION, RESOLVER, common.SRC_LANG, common.TGT_LANG, common.REVISION,
                  common.BATCH_SIZE, common.DEVICE)
 
-OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, MEASURE, SUITE_VERSION, common.ALIGNER,
-           common.ALIGN_EXTRA, LEXICON, common.JOBS, common.MODEL, *MODEL_OPTIONS, *common.COMMON)
+OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, MEASURE, VERDICT, SUITE_VERSION,
+           common.ALIGNER, common.ALIGN_EXTRA, LEXICON, common.JOBS, common.MODEL, *MODEL_OPTIONS, *common.COMMON)
 
 
 def measures(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -69,7 +75,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         raise InputError("--align-extra for gender suites is 'auto', 'published' or 'none'")
     settings = dict(suite_version=s["suite_version"], data_dir=s["data_dir"], aligner=s["aligner"],
                     align_extra=s["align_extra"] or "auto", measure=measures(s["measure"]), lexicon=s["lexicon"],
-                    use_cache=s["use_cache"], input_format=s["input_format"])
+                    use_cache=s["use_cache"], input_format=s["input_format"], verdict=s["verdict"])
     if not s["lang"]:
         raise InputError(f"suite {suite!r} needs --lang (a language, a comma-separated list, or 'all')")
     given = [k for k in ("system", "input", "model") if s[k]]

@@ -3,6 +3,34 @@
 Accuracy counts every evaluated item (neutral gold included, as in the original evaluation);
 precision/recall/F1 per gender; ΔG = F1(male) − F1(female); ΔS = accuracy on the pro-stereotypical
 rows − accuracy on the anti-stereotypical rows. Figures are percentages.
+
+Two verdicts per item. The *noun* verdict (``predicted_gender``, Stanovsky's WinoMT) is the grammatical gender of
+the entity's noun and the words agreeing with it. The *reader* verdict (``conveyed_gender``, ``convey``) is what a
+reader takes from the whole translation: the noun plus the coreferent pronoun (the target words aligned to the
+English pronoun, read by the consistency reading). The conflict rule, with N the noun's gender, P the pronoun's
+(only when the translation shows one: not omitted, dropped, possessive-agreeing or unreadable) and D the
+distractor's (the other entity of the sentence):
+
+- no P, or P neutral (ungendered) → N (``unknown`` when nothing is readable; a neutral P with no readable N → neutral);
+- P = N → that gender;
+- N unknown (unreadable, or epicene with nothing agreeing) → P; N neutral → P when feminine, neutral when masculine
+  (masculine agreement is the generic one for an indefinite or neuter noun: "jemanden …, dass seine Katze …",
+  "quelqu'un … il" show no sex);
+- N ≠ P, both gendered, and the pronoun fits the other entity (D = P, or P masculine and D neutral: masculine
+  agreement is the generic one for an indefinite or epicene noun, "Die Sekretärin bat jemanden, …, damit er …") → N:
+  a reader takes the pronoun to refer to that one ("Der Entwickler stritt mit der Designerin, weil sie …": sie is the
+  designer) and it says nothing about the entity — unless the pronoun is the object of a clause whose subject is the
+  other entity (``bound``: "Die Friseurin sprach mit dem Manager und bat sie um Hilfe": sie is not the hairdresser,
+  that would be sich), then the pronoun is the entity's and the next two rules apply;
+- otherwise N masculine, P feminine → female: a generic masculine noun, and the only feminine cue is the pronoun
+  ("Der Schriftsteller interviewte den Manager, weil sie sehr erfolgreich ist": the manager is a woman);
+- otherwise N feminine, P masculine → mixed: a feminine noun names women only, so the translation contradicts itself.
+
+When the pronoun is compatible with both entities (N neutral, or N = P) the rule follows the English sentence,
+whose pronoun refers to the entity: a reader resolves it by meaning, as the Winograd schema intends. Known limits
+(tests/test_reader_gold.py lists the gold rows they cost): N does not say whether a masculine reading came from the
+noun alone or from a verb agreeing with it (ru "Менеджер согласился …, потому что она …" shows a man, not a generic
+masculine noun), and an epicene noun counts by its grammatical gender (it "la guardia … lo").
 """
 
 from __future__ import annotations
@@ -39,19 +67,88 @@ class GenderVerdict:
     target_distractor: list[str] | None = None
     distractor_gender: str | None = None
     consistent: bool | None = None  # pronoun gender == entity gender; None when omitted
+    # the reader-level verdict (--verdict reader, ``convey``); None when not computed
+    conveyed_gender: str | None = None
+    conveyed_reason: str | None = None
+    conveyed_evidence: list[str] | None = None
 
     def to_json(self) -> dict:
         out = asdict(self)
         if self.pronoun is None:  # consistency not measured: keep the details file lean
             for key in CONSISTENCY_FIELDS:
                 out.pop(key)
+        if self.conveyed_gender is None:
+            for key in READER_FIELDS:
+                out.pop(key)
         return out
+
+    def gender(self, verdict: str = "noun") -> str:
+        """The item's gender under ``verdict`` (noun: ``predicted_gender``; reader: ``conveyed_gender``)."""
+        if verdict == "noun":
+            return self.predicted_gender
+        if self.conveyed_gender is None:
+            raise ValueError(f"item {self.index}: the reader-level verdict was not computed")
+        return self.conveyed_gender
+
+    def is_correct(self, verdict: str = "noun") -> bool:
+        return self.correct if verdict == "noun" else self.gender(verdict) == self.gold_gender
 
 
 CONSISTENCY_FIELDS = (
     "pronoun", "target_pronoun", "pronoun_gender", "pronoun_reason", "omitted", "distractor", "target_distractor",
     "distractor_gender", "consistent",
 )
+READER_FIELDS = ("conveyed_gender", "conveyed_reason", "conveyed_evidence")
+VERDICTS = ("noun", "reader")  # what accuracy, ΔG and ΔS are computed on (--verdict)
+_GENDERED = ("male", "female")
+
+
+@dataclass(frozen=True)
+class Conveyed:
+    """The reader-level gender of one entity, why, and the words it was read from."""
+
+    gender: str  # male / female / neutral / mixed / unknown
+    reason: str
+    evidence: tuple[str, ...] = ()
+
+
+def convey(
+    noun: str,
+    noun_evidence: Sequence[str],
+    pronoun: str | None,
+    pronoun_evidence: Sequence[str] = (),
+    distractor: str | None = None,
+    no_pronoun: str = "no pronoun gender",
+    bound: bool = False,
+) -> Conveyed:
+    """What a reader takes about the entity's gender from its noun (``noun``: male / female / neutral / unknown) and
+    its coreferent pronoun (``pronoun``: the gender the translation shows for it, None when it shows none, and then
+    ``no_pronoun`` says why), given the distractor's noun gender (None: no distractor) and whether the pronoun cannot
+    refer to the distractor (``bound``: an object of its clause, the distractor the subject). The rule is the
+    module's."""
+    noun_ev, pro_ev = tuple(noun_evidence), tuple(pronoun_evidence)
+    if pronoun not in (*_GENDERED, "neutral"):
+        if noun == "unknown":
+            return Conveyed("unknown", f"nothing readable: noun unreadable, {no_pronoun}")
+        return Conveyed(noun, f"noun only ({no_pronoun})", noun_ev)
+    if pronoun == "neutral":
+        if noun in _GENDERED:
+            return Conveyed(noun, "noun; the pronoun is ungendered", noun_ev)
+        return Conveyed("neutral", f"{'neutral noun' if noun == 'neutral' else 'noun unreadable'}, ungendered pronoun",
+                        noun_ev + pro_ev)
+    if noun == pronoun:
+        return Conveyed(noun, "noun and pronoun agree", noun_ev + pro_ev)
+    if noun == "neutral" and pronoun == "male":
+        return Conveyed("neutral", "neutral noun; a masculine pronoun is its generic agreement", noun_ev + pro_ev)
+    if noun not in _GENDERED:
+        return Conveyed(pronoun, f"pronoun ({'neutral noun' if noun == 'neutral' else 'noun unreadable'})",
+                        noun_ev + pro_ev if noun == "neutral" else pro_ev)
+    if not bound and (distractor == pronoun or (pronoun == "male" and distractor == "neutral")):
+        return Conveyed(noun, f"noun; the {pronoun} pronoun fits the other entity, so it refers to that one", noun_ev)
+    if noun == "male":
+        why = "; the other entity is the subject" if bound and distractor == pronoun else ""
+        return Conveyed("female", f"generic masculine noun, feminine pronoun{why}", noun_ev + pro_ev)
+    return Conveyed("mixed", "feminine noun, masculine pronoun", noun_ev + pro_ev)
 
 
 def _pct(num: float, den: float) -> float:
@@ -78,9 +175,11 @@ class GenderScores:
     delta_s: float | None
     unknown: float  # share of items whose gender could not be read
     neutral: float  # share read as neutral
+    mixed: float | None = None  # reader verdict only: share whose noun and pronoun contradict each other
 
     def to_json(self) -> dict:
-        return {k: (round(v, 2) if isinstance(v, float) else v) for k, v in asdict(self).items()}
+        return {k: (round(v, 2) if isinstance(v, float) else v) for k, v in asdict(self).items()
+                if not (k == "mixed" and v is None)}
 
 
 @dataclass(frozen=True)
@@ -119,19 +218,22 @@ def score_consistency(verdicts: Sequence[GenderVerdict]) -> ConsistencyScores:
     )
 
 
-def score_gender(verdicts: Sequence[GenderVerdict]) -> GenderScores:
+def score_gender(verdicts: Sequence[GenderVerdict], verdict: str = "noun") -> GenderScores:
+    """The scores on the noun-level (``predicted_gender``) or reader-level (``conveyed_gender``) verdict."""
     n = len(verdicts)
+    correct = [v.is_correct(verdict) for v in verdicts]
+    genders = [v.gender(verdict) for v in verdicts]
     per_gender = {}
     for gender in ("male", "female"):
-        gold = [v for v in verdicts if v.gold_gender == gender]
-        predicted = [v for v in verdicts if v.predicted_gender == gender]
-        hits = sum(v.correct for v in gold)
+        gold = [ok for v, ok in zip(verdicts, correct) if v.gold_gender == gender]
+        predicted = [g for g in genders if g == gender]
+        hits = sum(gold)
         p, r = _pct(hits, len(predicted)), _pct(hits, len(gold))
         per_gender[gender] = (p, r, _f1(p, r))
     subset_acc = {}
     for subset in ("pro", "anti"):
-        rows = [v for v in verdicts if v.stereotype == subset]
-        subset_acc[subset] = _pct(sum(v.correct for v in rows), len(rows)) if rows else None
+        rows = [ok for v, ok in zip(verdicts, correct) if v.stereotype == subset]
+        subset_acc[subset] = _pct(sum(rows), len(rows)) if rows else None
     delta_s = (
         subset_acc["pro"] - subset_acc["anti"]
         if subset_acc["pro"] is not None and subset_acc["anti"] is not None
@@ -139,7 +241,7 @@ def score_gender(verdicts: Sequence[GenderVerdict]) -> GenderScores:
     )
     return GenderScores(
         n=n,
-        accuracy=_pct(sum(v.correct for v in verdicts), n),
+        accuracy=_pct(sum(correct), n),
         precision_male=per_gender["male"][0],
         recall_male=per_gender["male"][1],
         f1_male=per_gender["male"][2],
@@ -150,6 +252,7 @@ def score_gender(verdicts: Sequence[GenderVerdict]) -> GenderScores:
         accuracy_pro=subset_acc["pro"],
         accuracy_anti=subset_acc["anti"],
         delta_s=delta_s,
-        unknown=_pct(sum(v.predicted_gender == "unknown" for v in verdicts), n),
-        neutral=_pct(sum(v.predicted_gender == "neutral" for v in verdicts), n),
+        unknown=_pct(genders.count("unknown"), n),
+        neutral=_pct(genders.count("neutral"), n),
+        mixed=_pct(genders.count("mixed"), n) if verdict == "reader" else None,
     )

@@ -8,10 +8,10 @@ from dataclasses import replace
 from discotest.lang.align import align_cached
 from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.locate import locate_entity, source_entity_tokens
-from discotest.lang.morph.base import GenderAnalyser, PronounTarget, TargetEntity, Token
+from discotest.lang.morph.base import GenderAnalyser, PronounReading, PronounTarget, TargetEntity, Token
 from discotest.lang.tokenize import normalise_moses, tokenize
-from discotest.phenomena.gender import GenderVerdict
-from discotest.suites.mentions import find_distractor, find_pronouns
+from discotest.phenomena.gender import Conveyed, GenderVerdict, convey
+from discotest.suites.mentions import find_distractor, find_pronouns, object_of_distractor
 from discotest.suites.winomt import GenderItem
 
 
@@ -56,9 +56,11 @@ def evaluate_gender(
     analyser: GenderAnalyser,
     lexicon: str = "on",
     consistency: bool = False,
+    reader: bool = False,
 ) -> list[GenderVerdict]:
     """One verdict per item of ``bitext`` given its alignment links; with ``consistency`` also the
-    pronoun's and the distractor's target words and genders."""
+    pronoun's and the distractor's target words and genders; with ``reader`` (which implies ``consistency``) also the
+    reader-level gender (``phenomena.gender.convey``)."""
     targets, how = [], []
     for item, src, tgt, sentence, lk in zip(
         bitext.items, bitext.src_tokens, bitext.tgt_tokens, bitext.translations, links
@@ -85,8 +87,8 @@ def evaluate_gender(
         )
         for item, target, located_by, reading in zip(bitext.items, targets, how, readings)
     ]
-    if consistency:
-        return _add_consistency(bitext, links, analyser, verdicts, [t.entity for t in targets], lexicon)
+    if consistency or reader:
+        return _add_consistency(bitext, links, analyser, verdicts, [t.entity for t in targets], lexicon, reader)
     return verdicts
 
 
@@ -106,6 +108,20 @@ def _pronoun_words(links: Links, word: int | None, entity_span: Sequence[int], l
     return tuple(sorted(aligned))
 
 
+def reader_verdict(
+    noun: str, noun_evidence: Sequence[str], pronoun: PronounReading | None, pronoun_words: Sequence[str],
+    distractor: str | None,
+    bound: bool = False,
+) -> Conveyed:
+    """``convey`` from the analysers' readings: the pronoun counts when the source has one (``pronoun`` not None)
+    and the translation shows its gender (not omitted, readable); its evidence words, else its aligned words."""
+    shown = pronoun is not None and pronoun.omitted is None and pronoun.gender.value in _READABLE
+    why = ("no source pronoun" if pronoun is None else f"pronoun {pronoun.omitted}" if pronoun.omitted
+           else "pronoun unreadable")
+    return convey(noun, noun_evidence, pronoun.gender.value if pronoun is not None and shown else None,
+                  (pronoun.evidence if pronoun is not None else ()) or pronoun_words, distractor, why, bound)
+
+
 def _add_consistency(
     bitext: Bitext,
     links: Sequence[Links],
@@ -113,11 +129,13 @@ def _add_consistency(
     verdicts: Sequence[GenderVerdict],
     entity_spans: Sequence[tuple[int, ...]],
     lexicon: str,
+    reader: bool = False,
 ) -> list[GenderVerdict]:
     """The verdicts with the pronoun's and the distractor's target words and genders, and whether the
-    pronoun agrees with the entity (None with the reason when the target cannot show it)."""
+    pronoun agrees with the entity (None with the reason when the target cannot show it); with ``reader`` also
+    the reader-level gender from the noun, this pronoun reading and the distractor's gender."""
     mentions = find_pronouns(bitext.items)
-    pronoun_targets, distractor_targets, distractors = [], [], []
+    pronoun_targets, distractor_targets, distractors, bound = [], [], [], []
     for item, src, tgt, sentence, lk, entity_span, mention, verdict in zip(
         bitext.items, bitext.src_tokens, bitext.tgt_tokens, bitext.translations, links, entity_spans, mentions,
         verdicts,
@@ -128,6 +146,7 @@ def _add_consistency(
         ))
         found = find_distractor(item)
         distractors.append(found[0] if found else None)
+        bound.append(reader and object_of_distractor(item, mention, found[1] if found else None))
         span: tuple[int, ...] = ()
         if found:
             span, _ = locate_entity(found[1], len(src), lk, tgt, found[0], bitext.lang, lexicon)
@@ -135,8 +154,9 @@ def _add_consistency(
     pronoun_readings = analyser.read_pronouns(pronoun_targets)
     distractor_readings = analyser.read(distractor_targets)
     out = []
-    for verdict, mention, target, reading, distractor, d_target, d_reading in zip(
-        verdicts, mentions, pronoun_targets, pronoun_readings, distractors, distractor_targets, distractor_readings
+    for verdict, mention, target, reading, distractor, d_target, d_reading, bound_ in zip(
+        verdicts, mentions, pronoun_targets, pronoun_readings, distractors, distractor_targets, distractor_readings,
+        bound,
     ):
         omitted = reading.omitted
         if mention is None:
@@ -145,6 +165,11 @@ def _add_consistency(
             omitted = "pronoun-unreadable"
         elif omitted is None and verdict.predicted_gender not in _READABLE:
             omitted = "entity-unreadable"
+        conveyed = None
+        if reader:
+            conveyed = reader_verdict(verdict.predicted_gender, verdict.evidence, reading if mention else None,
+                                      [target.tokens[i].text for i in target.pronoun],
+                                      d_reading.gender.value if distractor else None, bound_)
         out.append(replace(
             verdict,
             pronoun=mention.text if mention else "",
@@ -156,5 +181,8 @@ def _add_consistency(
             target_distractor=list(d_target.entity_words),
             distractor_gender=d_reading.gender.value if distractor else None,
             consistent=None if omitted else reading.gender.value == verdict.predicted_gender,
+            conveyed_gender=conveyed.gender if conveyed else None,
+            conveyed_reason=conveyed.reason if conveyed else None,
+            conveyed_evidence=list(conveyed.evidence) if conveyed else None,
         ))
     return out

@@ -22,7 +22,7 @@ from discotest.lang.align import DEFAULT_ALIGNER, make_aligner
 from discotest.lang.locate import LEXICON_MODES
 from discotest.lang.morph import MEASURED_COST, languages, load_analyser
 from discotest.options import check_int
-from discotest.phenomena.gender import score_consistency, score_gender
+from discotest.phenomena.gender import VERDICTS, score_consistency, score_gender
 from discotest.pipelines.gender import Bitext, align_in_corpus, evaluate_gender
 from discotest.report.gender import GenderResult
 from discotest.report.result import build_signature
@@ -53,6 +53,9 @@ class RunOptions:
     use_cache: bool = True
     measure: tuple[str, ...] = ("accuracy",)  # add "consistency" for target-side consistency
     input_format: str = "auto"  # how --input files are read: auto, plain, bitext, jsonl (systems.files)
+    # what accuracy, ΔG and ΔS are computed on: "noun" (WinoMT's) or "reader" (noun + coreferent pronoun; it
+    # turns the consistency reading on and adds verdict:reader to the signature)
+    verdict: str = "noun"
 
     def check(self) -> None:
         registry.suite_file(self.suite, self.suite_version)  # unknown suite or version: a clear error
@@ -66,6 +69,8 @@ class RunOptions:
             raise InputError(f"--input-format must be one of {', '.join(INPUT_FORMATS)}")
         if self.align_extra not in ALIGN_EXTRA:
             raise InputError(f"--align-extra must be one of {', '.join(ALIGN_EXTRA)}")
+        if self.verdict not in VERDICTS:
+            raise InputError(f"--verdict must be one of {', '.join(VERDICTS)}")
 
 
 def _check_lang(lang: str) -> None:
@@ -132,9 +137,10 @@ def _evaluate_language(
     results = []
     for name, bitext in bitexts.items():
         links = align_in_corpus(aligner, bitext.pairs, corpus, options.use_cache)
-        consistency = "consistency" in options.measure
+        reader = options.verdict == "reader"
+        consistency = "consistency" in options.measure or reader
         try:
-            verdicts = evaluate_gender(bitext, links, analyser, options.lexicon, consistency)
+            verdicts = evaluate_gender(bitext, links, analyser, options.lexicon, consistency, reader)
         except NotImplementedError as exc:
             raise InputError(f"--measure consistency: {exc} (language {lang})") from None
         signature = build_signature(
@@ -145,6 +151,7 @@ def _evaluate_language(
                 ("align_extra", "published" if any(block != bitext.pairs for block in corpus) else "none"),
                 ("lexicon", options.lexicon),
                 ("analyser", f"{analyser.name}:{analyser.version()}"),
+                *((("verdict", options.verdict),) if reader else ()),  # the noun default: today's signature
             ),
             files=registry.data_field({**suite_files, **read.get(name, {}), **corpus_files}),
         )
@@ -154,12 +161,13 @@ def _evaluate_language(
                 version=options.suite_version,
                 lang=lang,
                 system=name,
-                scores=score_gender(verdicts),
+                scores=score_gender(verdicts, options.verdict),
                 signature=signature,
                 verdicts=verdicts,
                 unmatched=translation_sets[name].unmatched,
                 located_by=dict(Counter(v.located_by for v in verdicts)),
                 consistency=score_consistency(verdicts) if consistency else None,
+                verdict=options.verdict,
             )
         )
     return results

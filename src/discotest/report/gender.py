@@ -37,6 +37,7 @@ class GenderResult(Result):
     unmatched: list[int] = field(default_factory=list)
     located_by: dict[str, int] = field(default_factory=dict)
     consistency: ConsistencyScores | None = None
+    verdict: str = "noun"  # what the scores are computed on: noun (predicted_gender) or reader (conveyed_gender)
 
     @property
     def n(self) -> int:
@@ -50,7 +51,8 @@ class GenderResult(Result):
         return {**self.scores.to_json(), **extra}
 
     def extra_json(self) -> dict:
-        return {"suite_version": self.version, "unmatched": len(self.unmatched),
+        reader = {"verdict": self.verdict} if self.verdict != "noun" else {}  # the noun default: today's JSON
+        return {"suite_version": self.version, **reader, "unmatched": len(self.unmatched),
                 "unmatched_rows": row_ranges(self.unmatched), "located_by": self.located_by}
 
     def details(self) -> list[dict]:
@@ -59,8 +61,9 @@ class GenderResult(Result):
 
     def charts(self) -> list[Chart]:
         s, name = self.scores, self.system
+        on = "; reader-level verdict (noun and coreferent pronoun)" if self.verdict == "reader" else ""
         out = [Chart("Gender accuracy by language", (ChartPoint(self.lang, name, s.accuracy),),
-                     note="entities translated with the gold gender, % of all items"),
+                     note=f"entities translated with the gold gender, % of all items{on}"),
                Chart("ΔG = F1♂ − F1♀ by language", (ChartPoint(self.lang, name, s.delta_g),), unit="pp",
                      note="positive: male entities are translated better than female ones")]
         if s.delta_s is not None:
@@ -75,11 +78,11 @@ class GenderResult(Result):
     def item_rows(self) -> list[ItemRow]:
         """The details with entity, pronoun and distractor marked in source and translation, and the words that
         decided the gender (article, noun ending …) in the translation."""
-        rules = (*DEFAULT_MARKS, ("translation", "evidence", "cue"))
+        rules = (*DEFAULT_MARKS, ("translation", "evidence", "cue"), ("translation", "conveyed_evidence", "cue"))
         return [ItemRow(row, tuple(phrase_marks(row, rules)), f"{self.lang}/{row['index']}") for row in self.details()]
 
     def paired_metrics(self) -> list[PairedMetric]:
-        metrics = [PairedMetric("accuracy", {v.index: (float(v.correct), 1.0) for v in self.verdicts},
+        metrics = [PairedMetric("accuracy", {v.index: (float(v.is_correct(self.verdict)), 1.0) for v in self.verdicts},
                                 accuracy_from_sums)]
         if self.consistency is not None:
             scored = {v.index: (float(bool(v.consistent)), 1.0) for v in self.verdicts if v.consistent is not None}
@@ -109,10 +112,17 @@ def _cell(result: GenderResult, key: str) -> str:
 def render_gender_table(results: Sequence[GenderResult]) -> str:
     """A fixed-width table, one row per system and language, then the signatures; the consistency table follows
     when it was measured."""
-    out = fixed_width([name for name, _ in _COLUMNS], [[_cell(r, key) for _, key in _COLUMNS] for r in results],
+    columns = _COLUMNS
+    if any(r.verdict == "reader" for r in results):
+        columns = (*_COLUMNS[:-1], ("mixed%", "mixed"), _COLUMNS[-1])
+    out = fixed_width([name for name, _ in columns], [[_cell(r, key) for _, key in columns] for r in results],
                       left=2)
     if results:
         title = f"{results[0].suite} ({results[0].version}); percentages; ΔG = F1♂ − F1♀, ΔS = Acc(pro) − Acc(anti)"
+        readers = sorted({r.verdict for r in results} - {"noun"})
+        if readers:  # the noun default keeps today's title
+            title += ("; on the reader-level verdict (noun and coreferent pronoun; mixed% = they contradict)"
+                      if len(readers) == len({r.verdict for r in results}) else "; verdict per row in its signature")
         out.insert(0, title)
     out += ["", *grouped_signatures([r.signature for r in results], "system")]
     text = "\n".join(out)

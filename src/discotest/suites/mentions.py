@@ -99,6 +99,25 @@ def english_pronoun(item: GenderItem) -> tuple[str, str]:
     return (mention.text, mention.role) if mention else ("", "")
 
 
+def _entity_span(words: list[str], item: GenderItem) -> range:
+    """The token indices of the first occurrence of the item's entity (empty if absent)."""
+    entity_words = tuple(item.entity.lower().split())
+    for start in range(len(words) - len(entity_words) + 1):
+        if tuple(words[start : start + len(entity_words)]) == entity_words:
+            return range(start, start + len(entity_words))
+    return range(0)
+
+
+def object_of_distractor(item: GenderItem, mention: Mention | None, distractor: tuple[int, ...] | None) -> bool:
+    """Whether the pronoun is an object of a clause whose subject is the other entity, so it cannot refer to it (a
+    reflexive would): an object pronoun, the other entity first in the sentence (WinoMT's subject). "The hairdresser
+    spoke with the manager and asked her for help": her is the manager, whatever genders a translation gives."""
+    if mention is None or mention.role != "object" or not distractor:
+        return False
+    entity = _entity_span([t.text.lower() for t in tokenize(item.sentence, "en")], item)
+    return bool(entity) and min(distractor) < entity.start
+
+
 @cache
 def _entity_vocabulary() -> tuple[tuple[str, ...], ...]:
     """English entity nouns of the suites, longest first (multi-word entities before their heads)."""
@@ -107,14 +126,8 @@ def _entity_vocabulary() -> tuple[tuple[str, ...], ...]:
 
 def find_distractor(item: GenderItem) -> tuple[str, tuple[int, ...]] | None:
     """The other entity of the sentence and its token indices, or None (e.g. "someone" items)."""
-    tokens = tokenize(item.sentence, "en")
-    words = [t.text.lower() for t in tokens]
-    own = set()
-    entity_words = tuple(item.entity.lower().split())
-    for start in range(len(words) - len(entity_words) + 1):
-        if tuple(words[start : start + len(entity_words)]) == entity_words:
-            own = set(range(start, start + len(entity_words)))
-            break
+    words = [t.text.lower() for t in tokenize(item.sentence, "en")]
+    own = set(_entity_span(words, item))
     for vocab in _entity_vocabulary():
         for start in range(len(words) - len(vocab) + 1):
             span = set(range(start, start + len(vocab)))

@@ -1,0 +1,53 @@
+"""End to end: the reader-level gender as a real run reads it (aligner + analysers + conflict rule) against the gold.
+
+    .venv/bin/python bench/reader_agreement.py DETAILS.jsonl [--show-misses]
+
+DETAILS.jsonl is the ``--details`` file of ``discotest run winomt --lang all --system google --verdict reader``. The
+gold test (tests/test_reader_gold.py) gives the analysers the hand-marked words; here the aligner finds them. The
+noun-level verdict's agreement with the same gold is printed beside it: how often the noun alone already says what a
+reader takes from the translation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
+
+from tests.reader_gold import GOLD_DIR, load_reader_gold  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("details")
+    parser.add_argument("--show-misses", action="store_true")
+    args = parser.parse_args()
+    rows = {}
+    with open(args.details, encoding="utf-8") as handle:
+        for line in handle:
+            row = json.loads(line)
+            rows[(row["system"], row["lang"], row["index"])] = row
+    totals = [0, 0, 0]
+    for lang in sorted(p.stem for p in GOLD_DIR.glob("*.tsv")):
+        gold = [g for g in load_reader_gold(lang) if (g.system, lang, g.index) in rows]
+        if not gold:
+            continue
+        reader = noun = 0
+        for g in gold:
+            item = rows[(g.system, lang, g.index)]
+            reader += item["conveyed_gender"] == g.conveyed_gender
+            noun += item["predicted_gender"] == g.conveyed_gender
+            if args.show_misses and item["conveyed_gender"] != g.conveyed_gender:
+                print(f"  MISS {lang} #{g.index}: {item['conveyed_gender']} ({item['conveyed_reason']}), gold "
+                      f"{g.conveyed_gender}: {g.justification}")
+        totals = [totals[0] + reader, totals[1] + noun, totals[2] + len(gold)]
+        print(f"{lang}: reader {reader}/{len(gold)}   noun {noun}/{len(gold)}")
+    print(f"all: reader {totals[0]}/{totals[2]}   noun {totals[1]}/{totals[2]}")
+
+
+if __name__ == "__main__":
+    main()
