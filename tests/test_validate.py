@@ -303,3 +303,33 @@ def test_marks_whole_words_entity_and_pronoun():
     # "er" is marked as the pronoun, not inside "Der"
     assert mark_words(v, ["er"]) == "Der [[Arzt]] kam, weil {{er}} müde war."
     assert mark_words(v) == "Der [[Arzt]] kam, weil er müde war."
+
+
+def test_reader_sheet_asks_for_the_conveyed_gender(tmp_path):
+    """A reader-level sheet: only items of a reader run, the tool's label is conveyed_gender and its verdict is
+    conveyed_gender == gold; the person's label is scored against the same column."""
+    from dataclasses import replace
+
+    def conveyed(index: int, gender: str) -> GenderVerdict:
+        base = verdict(index, gender == "female")
+        return replace(base, conveyed_gender=gender, conveyed_reason="noun and pronoun agree", pronoun="she",
+                       target_pronoun=["sie"], pronoun_gender=gender, consistent=True)
+
+    noun_only = result("google", "de", 2, 1)
+    assert sample([noun_only], 10, verdict_type="reader") == []  # a noun run has no reader verdict: nothing to ask
+    vs = [conveyed(0, "female"), conveyed(1, "female"), conveyed(2, "mixed"), conveyed(3, "male")]
+    reader = GenderResult("winomt", "current", "de", "google", score_gender(vs), Signature((("suite", "winomt"),)),
+                          vs)
+    rows = sample([reader], 10, verdict_type="reader")
+    assert sorted((r["conveyed_gender"], r["verdict"]) for r in rows) == [
+        ("female", "correct"), ("female", "correct"), ("male", "wrong"), ("mixed", "wrong")]
+    assert list(rows[0]) == sheet_columns(VERDICT_TYPES["reader"]) and VERDICT_TYPES["reader"].run_verdict == "reader"
+    for row in rows:  # the person reads what the tool read, except on the mixed item, which they call female
+        row.update(aligned_word_correct="yes", gender_correct="yes",
+                   person_gender="female" if row["conveyed_gender"] == "mixed" else row["conveyed_gender"])
+    path = tmp_path / "reader.csv"
+    write_sample(path, rows, sheet_columns(VERDICT_TYPES["reader"]))
+    (scores,) = [s for s in score(read_filled(path)) if s.lang == "de"]
+    gender = scores.to_json()["agreement"][0]
+    assert gender["compared"].startswith("tool~person conveyed_gender/person_gender") and gender["n"] == 4
+    assert gender["observed"] == 0.75  # 3 of 4 labels the same

@@ -225,7 +225,8 @@ def _add_validate(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--system", "-s", required=True, help="published system(s), comma-separated, or 'all'")
     s.add_argument("--verdict", default="noun", metavar="TYPE",
                    help="which verdict the sheet validates (discotest.validate.VERDICT_TYPES): noun (the entity's "
-                        "gender, default) or consistency (does the pronoun agree with its entity?)")
+                        "gender, default), consistency (does the pronoun agree with its entity?) or reader (the gender "
+                        "a reader takes from the whole translation)")
     s.add_argument("--annotators", type=int, choices=(1, 2), default=1,
                    help="2 adds a second person's columns (suffix _2) for person-vs-person agreement")
     s.add_argument("-n", type=int_option("n"), default=50, help="items in the sample")
@@ -486,7 +487,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     total = sum(map(len, planned_pairs(args.suite, split_list(args.lang), split_list(args.system)).values()))
     with progress_bar("system×language pairs", "pair", total=total, quiet=args.quiet) as bar:
         results = run_many(args.suite, split_list(args.lang), split_list(args.system), jobs=args.jobs,
-                           progress=bar.update, measure=kind.measure, data_dir=args.data_dir)
+                           progress=bar.update, measure=kind.measure, verdict=kind.run_verdict,
+                           data_dir=args.data_dir)
     rows = validate.sample(results, args.n, args.seed, kind.name, args.annotators)
     validate.write_sample(args.output, rows, validate.sheet_columns(kind, args.annotators))
     print(f"wrote {len(rows)} items to {args.output}: fill in aligned_word_correct and gender_correct (yes/no) and "

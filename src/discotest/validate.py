@@ -61,6 +61,7 @@ class VerdictType:
     person_verdict: Callable[[dict[str, str]], str] | None
     measure: tuple[str, ...]  # what the gender run must measure
     person_required: bool = True  # False for noun: sheets from before person_gender existed stay readable
+    run_verdict: str = "noun"  # the gender run's --verdict (reader: conveyed_gender is read)
 
 
 def _noun_cells(v: GenderVerdict) -> dict[str, str]:
@@ -77,6 +78,18 @@ def _consistency_cells(v: GenderVerdict) -> dict[str, str] | None:
     }
 
 
+def _reader_cells(v: GenderVerdict) -> dict[str, str] | None:
+    if v.conveyed_gender is None:  # not a reader-level run
+        return None
+    return {
+        "verdict": "correct" if v.conveyed_gender == v.gold_gender else "wrong", "pronoun": v.pronoun or "",
+        "target_pronoun": " ".join(v.target_pronoun or []), "conveyed_gender": v.conveyed_gender,
+        "conveyed_reason": v.conveyed_reason or "", "translation_marked": mark_words(v, v.target_pronoun or []),
+    }
+
+
+READER_GENDERS = ("male", "female", "neutral", "mixed", "unknown")
+
 VERDICT_TYPES: dict[str, VerdictType] = {
     "noun": VerdictType(
         "noun", "the gender the translation gives the entity's noun (male, female, neutral or unknown)",
@@ -88,6 +101,13 @@ VERDICT_TYPES: dict[str, VerdictType] = {
         "consistency", "do the [[entity]] and the {{pronoun}} agree in gender in the translation (agree or disagree)",
         _consistency_cells, ("pronoun", "target_pronoun", "pronoun_gender"), "verdict", "person_consistency",
         ("agree", "disagree"), ("agree", "disagree"), None, ("accuracy", "consistency"),
+    ),
+    "reader": VerdictType(
+        "reader", "the gender a reader takes the whole translation to give the entity (male, female, neutral, mixed "
+        "or unknown)", _reader_cells, ("pronoun", "target_pronoun", "conveyed_gender", "conveyed_reason"),
+        "conveyed_gender", "person_gender", READER_GENDERS, ("correct", "wrong"),
+        lambda row: "correct" if row["person_gender"] == row["gold_gender"] else "wrong", ("accuracy", "consistency"),
+        run_verdict="reader",
     ),
 }
 
