@@ -20,21 +20,22 @@ from discotest.dip.eval_anaphora import (
     split_sentences,
 )
 from discotest.dip.ngram_lm import EOS, KneserNeyLM, normalise
+from discotest.dip.pronoun_factory import make_pronoun_scorer
+from discotest.dip.pronoun_pairs import SwapPair, swap_pairs
 from discotest.dip.pronoun_scorer import (
     CLASSES,
     CausalLMScorer,
     OfflinePronounScorer,
-    make_pronoun_scorer,
 )
-from discotest.dip.pronoun_pairs import SwapPair, swap_pairs
 from discotest.dip.pronoun_trained import (
     CACHE_NAMESPACE,
+    FEATURE_SETS,
     FEATURES,
     L2_GRID,
     TrainedModel,
     TrainedPronounScorer,
     accuracy,
-    choose_l2,
+    choose,
     fit,
     sentence_features,
     training_excludes,
@@ -52,12 +53,15 @@ def _cache(tmp_path, monkeypatch):
 
 
 def test_factory_names():
+    # "offline" is offline-v1 (the trained scorer ties with it out of sample: an option, by name)
     assert isinstance(make_pronoun_scorer(), OfflinePronounScorer)
-    assert make_pronoun_scorer().signature() == "offline-v1"
+    assert make_pronoun_scorer().signature() == make_pronoun_scorer("offline-v1").signature() == "offline-v1"
+    assert isinstance(make_pronoun_scorer("offline-trained"), TrainedPronounScorer)
     hf = make_pronoun_scorer("hf:some/model", quiet=True)
     assert isinstance(hf, CausalLMScorer) and hf.name == "hf:some/model"
-    for bad in ("gpt2", "hf:", "kenlm"):
-        with pytest.raises(InputError, match="unknown pronoun scorer .*choose offline or hf:MODEL"):
+    for bad in ("gpt2", "hf:", "kenlm", "offline-v2"):
+        with pytest.raises(InputError, match="unknown pronoun scorer .*choose offline, offline-v1, "
+                                             "offline-trained or hf:MODEL"):
             make_pronoun_scorer(bad)
 
 
@@ -392,7 +396,7 @@ def test_offline_scorer_out_of_sample_on_eval_anaphora(shared_data, monkeypatch)
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# the trained scorer (offline-v2): features, logistic fit, L2 choice, caching, swap pairs
+# the trained scorer (offline-trained): features, logistic fit, L2 choice, caching, swap pairs
 
 
 def test_fit_logistic_by_hand():
@@ -411,21 +415,40 @@ def test_fit_logistic_by_hand():
     assert accuracy(weights, np.array([[1.0, 5.0], [-1.0, 0.0], [0.0, 3.0]])) == (1, 3)
 
 
-def test_choose_l2_leaves_one_language_out():
-    # language a: three rows for the feature; language b (two references, held out together): two for, one against.
-    # Every L2 fits a positive weight on either side, so a keeps 3/3 and b 2/3 held out: all tie at 5 of 6, and the
-    # strongest penalty (the simpler model) is chosen
-    rows = np.array([[1.0]] * 3 + [[1.0], [1.0], [-1.0]])
+def _rows(*rows: dict[str, float]) -> np.ndarray:
+    """Feature-difference rows, all features 0 but the ones named."""
+    out = np.zeros((len(rows), len(FEATURES)))
+    for k, row in enumerate(rows):
+        for name, value in row.items():
+            out[k, FEATURES.index(name)] = value
+    return out
+
+
+def test_choose_leaves_one_language_out():
+    # language a: three rows for the LM; language b (two references, held out together): two for, one against.
+    # Every set and penalty fits a positive LM weight on either side (the other features never differ), so a keeps
+    # 3/3 and b 2/3 held out: all tie at 5 of 6, and the simplest set with the strongest penalty is chosen
+    rows = _rows(*[{"lm": 1.0}] * 3, {"lm": 1.0}, {"lm": 1.0}, {"lm": -1.0})
     groups = ["wmt21:a-en:A"] * 3 + ["wmt21:b-en:A", "wmt21:b-en:B", "wmt21:b-en:B"]
-    chosen, choices = choose_l2(rows, groups, grid=(0.01, 1.0))
-    assert [(c.l2, c.wins, c.n) for c in choices] == [(0.01, 5, 6), (1.0, 5, 6)] and chosen == 1.0
+    best, choices = choose(rows, groups, grid=(0.01, 1.0))
+    assert {(c.wins, c.n) for c in choices} == {(5, 6)} and len(choices) == 2 * len(FEATURE_SETS)
+    assert (best.features, best.l2) == ("lm+agreement", 1.0)
+    # the LM and the agreement bonus never differ, the count of F pronouns always does (the reference has "she"):
+    # LM + agreement wins nothing (ties are not wins), every set with the class counts wins all 4 held out; the
+    # smallest of those is chosen
+    rows = _rows(*[{"n[F]": 1.0, "n[M]": -1.0}] * 4)
+    best, _ = choose(rows, ["wmt21:a-en:A", "wmt21:a-en:A", "wmt21:b-en:A", "wmt21:b-en:A"], grid=(1.0,))
+    assert (best.features, best.wins, best.n) == ("+classes", 4, 4)
     # a second feature that agrees with the first on language a and contradicts it on b. Fitted on a, the weights
     # point along (1, 1) and b's rows (1 - 3 < 0) are lost; fitted on b, along (1, -1/3) after unscaling, and a's
     # rows (1 - 1/3 > 0) are kept: 3 of 5 held out, whatever the penalty
-    rows = np.array([[1.0, 1.0]] * 3 + [[1.0, -3.0]] * 2)
+    rows = _rows(*[{"lm": 1.0, "agreement": 1.0}] * 3, *[{"lm": 1.0, "agreement": -3.0}] * 2)
     groups = ["wmt21:a-en:A"] * 3 + ["wmt21:b-en:A"] * 2
-    chosen, choices = choose_l2(rows, groups, grid=(1e-4, 1.0))
-    assert [(c.wins, c.n) for c in choices] == [(3, 5), (3, 5)] and chosen == 1.0
+    best, choices = choose(rows, groups, sets=("lm+agreement",), grid=(1e-4, 1.0))
+    assert [(c.wins, c.n) for c in choices] == [(3, 5), (3, 5)] and best.l2 == 1.0
+    # one language: nothing to hold out, the simplest set with the strongest penalty
+    best, _ = choose(rows[:3], groups[:3], grid=(0.1, 10.0))
+    assert (best.features, best.l2, best.n) == ("lm+agreement", 10.0, 0)
 
 
 def _feature(name: str) -> int:
@@ -469,6 +492,7 @@ def test_trained_scorer_learns_agreement_and_caches(tmp_path):
     scorer = TrainedPronounScorer(base=_offline())
     model = scorer.train(pairs)
     assert model.n == 5 and model.l2 in L2_GRID and len(model.weights) == len(FEATURES)
+    assert model.features in FEATURE_SETS
     scorer = TrainedPronounScorer(base=_offline(), model=model)
     # pairs it never saw: a female context prefers she to they, a male one he to it
     ref, other = scorer.score([[female], [female]], ["she said so .", "they said so ."])
@@ -482,7 +506,7 @@ def test_trained_scorer_learns_agreement_and_caches(tmp_path):
     assert len(list((tmp_path / "cache" / CACHE_NAMESPACE).rglob("*.txt"))) == 2
     assert TrainedModel.from_json(model.to_json()) == model
     # the signature names the version, the training data and the hash of the mined pairs
-    assert scorer.signature() == f"offline-v2[train=wmt21:de-en.A,de-en.B,ja-en.A,ru-en.A,ru-en.B,zh-en.A@" \
+    assert scorer.signature() == f"offline-trained-v1[train=wmt21:de-en.A,de-en.B,ja-en.A,ru-en.A,ru-en.B,zh-en.A@" \
                                  f"{model.data[:8]}]"
     with pytest.raises(InputError, match="no pronoun pairs"):
         TrainedPronounScorer(base=_offline()).train([])

@@ -163,7 +163,7 @@ def load_pair(
         return lines
 
     doc_ids = [d.strip() for d in checked(paths["docids"])] if "docids" in paths else [f"{data}.{pair}"] * n
-    documents = group_documents(doc_ids, paths["docids"])
+    documents = group_documents(doc_ids, paths.get("docids", paths["source"]))
     if max_docs is not None:
         documents = documents[:max_docs]
     return PairData(

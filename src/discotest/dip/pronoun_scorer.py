@@ -52,15 +52,6 @@ class PronounScorer(Protocol):
     def score(self, contexts: Sequence[Sequence[str]], sentences: Sequence[str]) -> list[float]: ...
 
 
-def make_pronoun_scorer(name: str = "offline", **kwargs) -> PronounScorer:
-    """``offline`` → the n-gram + agreement scorer; ``hf:<name or path>`` → a causal LM scorer."""
-    if name == "offline":
-        return OfflinePronounScorer(**kwargs)
-    if name.startswith("hf:") and name[3:].strip():
-        return CausalLMScorer(name[3:].strip(), **kwargs)
-    raise InputError(f"unknown pronoun scorer {name!r}; choose offline or hf:MODEL")
-
-
 def _check(contexts: Sequence[Sequence[str]], sentences: Sequence[str]) -> None:
     if len(contexts) != len(sentences):
         raise InputError(f"{len(contexts)} contexts but {len(sentences)} sentences")

@@ -1,4 +1,4 @@
-"""The offline pronoun scorer with weights learnt out of sample: logistic regression on WMT21 mined pronoun pairs.
+"""``offline-trained``: the offline pronoun scorer's parts with weights learnt on WMT21 mined pronoun pairs.
 
 ``OfflinePronounScorer`` (offline-v1) adds an n-gram log-probability and an agreement bonus with two constants
 picked on eval-anaphora. This scorer keeps its parts as features and learns how to combine them from data that is
@@ -7,10 +7,12 @@ view (``pronoun_pairs``), the reference preferred. A sentence's score is w·φ(c
 the logistic loss of w·(φ(reference) − φ(swapped)) with an L2 penalty, no intercept (a pair is symmetric: swapping
 its sentences flips the sign). Features: the LM log-probability, the v1 agreement bonus, per pronoun class its count,
 its count by the class the context evidence points to (the "pronoun class × antecedent class" indicators a
-sentence score can carry), and the share and amount of evidence for and against each pronoun.
+sentence score can carry: pair indicators "reference class × system class" cannot be, as Eq. 1 needs a score per
+sentence), and the share and amount of evidence for and against each pronoun.
 
-The L2 strength is chosen on WMT21 alone (train on one source language, validate on the others, every split);
-eval-anaphora and WMT22 are never used for training or choosing. The n-gram LM behind the features never sees the
+Which features are used (``FEATURE_SETS``, simplest first) and the L2 strength are chosen on WMT21 alone (fit on
+three source languages, count wins on the fourth, every split); eval-anaphora and WMT22 are never used for training
+or choosing. The n-gram LM behind the features never sees the
 WMT21 training pairs' files (nor, as before, the pair being scored): their references would otherwise be in its
 training text and the LM weight would learn to trust memory. Weights are cached as JSON under a key made of the
 version, the content hash of the mined pairs and the LM's training files.
@@ -34,18 +36,28 @@ from discotest.dip.pronoun_pairs import SwapPair, mine_swap_pairs, pairs_to_json
 from discotest.dip.pronoun_scorer import CLASSES, OfflinePronounScorer, agreement_bonus, pronoun_evidence
 from discotest.errors import InputError
 
-TRAINED_VERSION = "offline-v2"
+TRAINED_VERSION = "offline-trained-v1"
 CACHE_NAMESPACE = "dip-pronoun-trained"
 # (data, pair, reference) mined for training: every WMT21 into-English pair of the data dir, every reference
 TRAINING: tuple[tuple[str, str, str], ...] = (
     ("wmt21", "de-en", "A"), ("wmt21", "de-en", "B"), ("wmt21", "ja-en", "A"), ("wmt21", "ru-en", "A"),
     ("wmt21", "ru-en", "B"), ("wmt21", "zh-en", "A"))
-L2_GRID = (1e-4, 1e-3, 1e-2, 1e-1, 1.0)
+L2_GRID = (1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0)
 NEWTON_STEPS = 25
 AGREEMENT_BETA = 2.0
 CONTEXT_CLASSES = (*CLASSES, "none")
 FEATURES = ("lm", "agreement", *(f"n[{c}]" for c in CLASSES),
             *(f"n[{c}|{d}]" for c in CLASSES for d in CONTEXT_CLASSES), "support", "log_for", "log_against")
+_CLASS_COUNTS = tuple(f"n[{c}]" for c in CLASSES)
+_CUES = ("support", "log_for", "log_against")
+# candidate feature sets, simplest first: which one is used is chosen on WMT21 (``choose``)
+FEATURE_SETS: dict[str, tuple[str, ...]] = {
+    "lm+agreement": ("lm", "agreement"),
+    "+cues": ("lm", "agreement", *_CUES),
+    "+classes": ("lm", "agreement", *_CLASS_COUNTS),
+    "+classes+cues": ("lm", "agreement", *_CLASS_COUNTS, *_CUES),
+    "all": FEATURES,
+}
 
 
 def sentence_features(base: OfflinePronounScorer, context: Sequence[str], sentence: str) -> np.ndarray:
@@ -108,46 +120,63 @@ def accuracy(weights: np.ndarray, diffs: np.ndarray) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Choice:
-    """One L2 strength tried on a WMT21 split: wins on the held-out languages, pooled over the splits."""
+    """One (feature set, L2 strength) tried on WMT21: wins on the held-out languages, pooled over the splits."""
 
+    features: str
     l2: float
     wins: int
     n: int
 
 
-def choose_l2(diffs: np.ndarray, groups: Sequence[str], grid: Sequence[float] = L2_GRID) -> tuple[float, list[Choice]]:
-    """The L2 strength with the most held-out wins, leaving out one source language (``wmt21:de-en:A`` and
-    ``wmt21:de-en:B`` go together) at a time; among equals the strongest (the simpler model)."""
+def choose(diffs: np.ndarray, groups: Sequence[str], sets: Sequence[str] = tuple(FEATURE_SETS),
+           grid: Sequence[float] = L2_GRID) -> tuple[Choice, list[Choice]]:
+    """The feature set and L2 strength with the most held-out wins, leaving out one source language at a time
+    (``wmt21:de-en:A`` and ``wmt21:de-en:B`` go together); among equals the smaller set, then the stronger penalty
+    (the simpler model). One language only: no held-out split, so the smallest set with the strongest penalty."""
     language = np.array([g.split(":")[1] for g in groups])
+    held_out = sorted(set(language)) if len(set(language)) > 1 else []
     choices = []
-    for l2 in grid:
-        wins = n = 0
-        for held in sorted(set(language)):
-            w = fit(diffs[language != held], l2)
-            won, total = accuracy(w, diffs[language == held])
-            wins, n = wins + won, n + total
-        choices.append(Choice(l2, wins, n))
-    best = max(choices, key=lambda c: (c.wins, c.l2))
-    return best.l2, choices
+    for name in sets:
+        cols = [FEATURES.index(f) for f in FEATURE_SETS[name]]
+        for l2 in grid:
+            wins = n = 0
+            for held in held_out:
+                w = fit(diffs[language != held][:, cols], l2)
+                won, total = accuracy(w, diffs[language == held][:, cols])
+                wins, n = wins + won, n + total
+            choices.append(Choice(name, l2, wins, n))
+    rank = {name: k for k, name in enumerate(sets)}
+    best = max(choices, key=lambda c: (c.wins, -rank[c.features], c.l2))
+    return best, choices
+
+
+def fit_features(diffs: np.ndarray, features: str, l2: float) -> np.ndarray:
+    """``fit`` on the columns of one feature set; the other features get weight 0."""
+    cols = [FEATURES.index(f) for f in FEATURE_SETS[features]]
+    out = np.zeros(len(FEATURES))
+    out[cols] = fit(diffs[:, cols], l2)
+    return out
 
 
 @dataclass(frozen=True)
 class TrainedModel:
-    weights: tuple[float, ...]
+    weights: tuple[float, ...]  # one per FEATURES entry, 0 outside the chosen set
+    features: str  # the chosen FEATURE_SETS entry
     l2: float
     n: int  # training pairs
     data: str  # sha256 of the training pairs (JSON)
 
     def to_json(self) -> str:
-        return json.dumps({"features": list(FEATURES), "weights": list(self.weights), "l2": self.l2, "n": self.n,
-                           "data": self.data})
+        return json.dumps({"features": list(FEATURES), "weights": list(self.weights), "set": self.features,
+                           "l2": self.l2, "n": self.n, "data": self.data})
 
     @classmethod
     def from_json(cls, text: str) -> TrainedModel:
         raw = json.loads(text)
-        if raw["features"] != list(FEATURES) or len(raw["weights"]) != len(FEATURES):
+        if raw["features"] != list(FEATURES) or len(raw["weights"]) != len(FEATURES) or raw["set"] not in FEATURE_SETS:
             raise ValueError("weights of another feature set")
-        return cls(tuple(float(w) for w in raw["weights"]), float(raw["l2"]), int(raw["n"]), str(raw["data"]))
+        return cls(tuple(float(w) for w in raw["weights"]), str(raw["set"]), float(raw["l2"]), int(raw["n"]),
+                   str(raw["data"]))
 
 
 def training_excludes(training: Sequence[tuple[str, str, str]] = TRAINING) -> tuple[str, ...]:
@@ -158,7 +187,7 @@ def training_excludes(training: Sequence[tuple[str, str, str]] = TRAINING) -> tu
 class TrainedPronounScorer:
     """w·φ(context, sentence) with w learnt on WMT21 mined pairs (module docstring); ``model`` skips training."""
 
-    name = "offline"
+    name = "offline-trained"
 
     def __init__(self, data_dir: str | Path | None = None, *, use_cache: bool = True, exclude: Sequence[str] = (),
                  quiet: bool = True, training: Sequence[tuple[str, str, str]] = TRAINING,
@@ -186,20 +215,21 @@ class TrainedPronounScorer:
 
 
     def train(self, pairs: Sequence[SwapPair]) -> TrainedModel:
-        """Fit on ``pairs`` (L2 chosen by ``choose_l2`` when they span several languages), cached by their content."""
+        """Fit on ``pairs`` (feature set and L2 chosen by ``choose``), cached by their content."""
         text = pairs_to_json(pairs)
         data = hashlib.sha256(text.encode("utf-8")).hexdigest()
         base = self.training_base()
-        key = disk_cache.content_key([CACHE_NAMESPACE, TRAINED_VERSION, *FEATURES, *map(str, L2_GRID),
+        sets = [f"{name}={'+'.join(features)}" for name, features in FEATURE_SETS.items()]
+        key = disk_cache.content_key([CACHE_NAMESPACE, TRAINED_VERSION, *FEATURES, *sets, *map(str, L2_GRID),
                                       str(NEWTON_STEPS), data, base.signature(), base.lm_key()])
         if self.use_cache and (hit := disk_cache.load(CACHE_NAMESPACE, key, TrainedModel.from_json)) is not None:
             return hit
         if not pairs:
             raise InputError("no pronoun pairs to train the offline pronoun scorer on")
         diffs = pair_differences(base, pairs)
-        groups = [p.group for p in pairs]
-        l2 = choose_l2(diffs, groups)[0] if len({g.split(":")[1] for g in groups}) > 1 else L2_GRID[-1]
-        model = TrainedModel(tuple(float(w) for w in fit(diffs, l2)), l2, len(pairs), data)
+        best = choose(diffs, [p.group for p in pairs])[0]
+        weights = fit_features(diffs, best.features, best.l2)
+        model = TrainedModel(tuple(float(w) for w in weights), best.features, best.l2, len(pairs), data)
         if self.use_cache:
             disk_cache.store(CACHE_NAMESPACE, key, model.to_json())
         return model
@@ -211,7 +241,7 @@ class TrainedPronounScorer:
         return self._model
 
     def signature(self) -> str:
-        """``offline-v2[train=wmt21:de-en.A,…@<hash of the mined pairs>]``, plus any excluded files."""
+        """``offline-trained-v1[train=wmt21:de-en.A,…@<hash of the mined pairs>]``, plus any excluded files."""
         train = ",".join(f"{data}:{pair}.{ref}" if k == 0 or data != self.training[k - 1][0] else f"{pair}.{ref}"
                          for k, (data, pair, ref) in enumerate(self.training))
         out = f"{TRAINED_VERSION}[train={train}@{self.model.data[:8]}"
