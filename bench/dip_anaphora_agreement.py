@@ -1,13 +1,13 @@
 """How often does a pronoun scorer rate the reference above the system sentence on eval-anaphora (4 × 500 pairs)?
 
-Usage: .venv/bin/python bench/dip_anaphora_agreement.py [--scorer offline|hf:MODEL] [--data-dir DIR] [--ablate]
-                                                         [--protocol cv] [--show-pairs]
+Usage: .venv/bin/python bench/dip_anaphora_agreement.py [--scorer offline-v1|offline|hf:MODEL] [--data-dir DIR]
+                                                         [--ablate] [--protocol cv] [--show-pairs]
 Prints, per language and overall, the share of pairs with score(ref) > score(sys), ties counted apart.
-``--ablate`` also prints the LM alone and the agreement feature alone (offline scorer only).
-``--protocol cv`` (offline scorer): the figure with the agreement weight and beta tuned on other languages than
-the ones counted (leave one language out, and every two against two), beside the in-sample figure; the agreement
-with the user study of Jwalapuram et al. (2019) for the shipped and the held-out constants (``--show-pairs``: per
-pronoun pair); and how many eval-anaphora sentences occur in the scorer's LM training text.
+``--ablate`` also prints the LM alone and the agreement feature alone (offline-v1 only).
+``--protocol cv`` (offline-v1, the default here): the figure with the agreement weight and beta tuned on other
+languages than the ones counted (leave one language out, and every two against two), beside the in-sample figure; the
+agreement with the user study of Jwalapuram et al. (2019) for the shipped and the held-out constants
+(``--show-pairs``: per pronoun pair); and how many eval-anaphora sentences occur in the scorer's LM training text.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import time
 from discotest.dip import pronoun_protocol as protocol
 from discotest.dip.eval_anaphora import AnaphoraPair, load_eval_anaphora, load_pronoun_pair_list
 from discotest.dip.ngram_lm import normalise
-from discotest.dip.pronoun_scorer import OfflinePronounScorer, make_pronoun_scorer
+from discotest.dip.pronoun_factory import OFFLINE_NAMES, make_pronoun_scorer
+from discotest.dip.pronoun_scorer import OfflinePronounScorer
 
 
 def agreement(ref_scores: list[float], sys_scores: list[float]) -> tuple[int, int, int]:
@@ -88,14 +89,14 @@ def report_cv(scorer: OfflinePronounScorer, data: dict[str, list[AnaphoraPair]],
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scorer", default="offline")
+    parser.add_argument("--scorer", default="offline-v1", help="default offline-v1: the scorer --protocol cv tunes")
     parser.add_argument("--data-dir")
     parser.add_argument("--ablate", action="store_true")
     parser.add_argument("--protocol", choices=("cv",), help="out-of-sample figures (offline scorer)")
     parser.add_argument("--show-pairs", action="store_true", help="with --protocol cv: per pronoun pair")
     args = parser.parse_args()
     data = load_eval_anaphora(args.data_dir)
-    kwargs = {"data_dir": args.data_dir} if args.scorer == "offline" else {}
+    kwargs = {"data_dir": args.data_dir} if args.scorer in OFFLINE_NAMES else {}
     scorer = make_pronoun_scorer(args.scorer, **kwargs)
     start = time.perf_counter()
     rows, parts = {}, {"lm": {}, "agreement": {}}
@@ -116,7 +117,7 @@ def main() -> None:
             report(f"{part} alone", part_rows)
     if args.protocol == "cv":
         if not isinstance(scorer, OfflinePronounScorer):
-            parser.error("--protocol cv tunes the offline scorer's constants: use --scorer offline")
+            parser.error("--protocol cv tunes the offline scorer's constants: use --scorer offline-v1")
         report_cv(scorer, data, args.data_dir, args.show_pairs)
 
 

@@ -54,6 +54,11 @@ def test_wmt21_ru_en(shared_data: Path) -> None:
 def test_wmt21_de_en_has_no_doc_ids(shared_data: Path) -> None:
     with pytest.raises(InputError, match=r"no document ids for wmt21 de-en \(pairs with document ids: ja-en, ru-en\)"):
         load_pair("wmt21", "de-en", root=shared_data)
+    # training data for the pronoun scorer may do without: the whole file is one document (19 systems, refs A and B)
+    pair = load_pair("wmt21", "de-en", ref="B", root=shared_data, need_docids=False)
+    assert [(d.doc_id, d.start, d.end) for d in pair.documents] == [("wmt21.de-en", 0, 1000)]
+    assert len(pair.systems) == 19 and "docids" not in pair.paths and pair.reference[0] != \
+        load_pair("wmt21", "de-en", root=shared_data, systems=[], need_docids=False).reference[0]
 
 
 def test_english_target_only_and_unknown_pair(shared_data: Path) -> None:

@@ -4,7 +4,9 @@ agreement scorer on hand-made text and on the real eval-anaphora pairs, and the 
 from __future__ import annotations
 
 import json
+import math
 
+import numpy as np
 import pytest
 
 from discotest.dip import pronoun_protocol as protocol
@@ -18,11 +20,25 @@ from discotest.dip.eval_anaphora import (
     split_sentences,
 )
 from discotest.dip.ngram_lm import EOS, KneserNeyLM, normalise
+from discotest.dip.pronoun_factory import make_pronoun_scorer
+from discotest.dip.pronoun_pairs import SwapPair, swap_pairs
 from discotest.dip.pronoun_scorer import (
     CLASSES,
     CausalLMScorer,
     OfflinePronounScorer,
-    make_pronoun_scorer,
+)
+from discotest.dip.pronoun_trained import (
+    CACHE_NAMESPACE,
+    FEATURE_SETS,
+    FEATURES,
+    L2_GRID,
+    TrainedModel,
+    TrainedPronounScorer,
+    accuracy,
+    choose,
+    fit,
+    sentence_features,
+    training_excludes,
 )
 from discotest.errors import InputError
 
@@ -37,12 +53,15 @@ def _cache(tmp_path, monkeypatch):
 
 
 def test_factory_names():
+    # "offline" is offline-v1 (the trained scorer ties with it out of sample: an option, by name)
     assert isinstance(make_pronoun_scorer(), OfflinePronounScorer)
-    assert make_pronoun_scorer().signature() == "offline-v1"
+    assert make_pronoun_scorer().signature() == make_pronoun_scorer("offline-v1").signature() == "offline-v1"
+    assert isinstance(make_pronoun_scorer("offline-trained"), TrainedPronounScorer)
     hf = make_pronoun_scorer("hf:some/model", quiet=True)
     assert isinstance(hf, CausalLMScorer) and hf.name == "hf:some/model"
-    for bad in ("gpt2", "hf:", "kenlm"):
-        with pytest.raises(InputError, match="unknown pronoun scorer .*choose offline or hf:MODEL"):
+    for bad in ("gpt2", "hf:", "kenlm", "offline-v2"):
+        with pytest.raises(InputError, match="unknown pronoun scorer .*choose offline, offline-v1, "
+                                             "offline-trained or hf:MODEL"):
             make_pronoun_scorer(bad)
 
 
@@ -374,3 +393,146 @@ def test_offline_scorer_out_of_sample_on_eval_anaphora(shared_data, monkeypatch)
     rows, missing = protocol.human_agreement(load_pronoun_pair_list(shared_data), keys, decisions)
     assert missing == [] and protocol.overall(rows)[2] == 2640
     assert 0.70 <= protocol.overall(rows)[1] <= 0.80
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the trained scorer (offline-trained): features, logistic fit, L2 choice, caching, swap pairs
+
+
+def test_fit_logistic_by_hand():
+    # one feature, rows +1, +1, -1: the unpenalised optimum of mean log(1 + exp(-w d)) solves 2·σ(-w) = σ(w), i.e.
+    # e^w = 2, so w = ln 2
+    rows = np.array([[1.0], [1.0], [-1.0]])
+    assert fit(rows, 0.0)[0] == pytest.approx(math.log(2), abs=1e-9)
+    # the same rows in other units (×2): the same decisions, the weight in the feature's own units (ln 2 / 2)
+    assert fit(2 * rows, 0.0)[0] == pytest.approx(math.log(2) / 2, abs=1e-9)
+    # separable rows need the penalty: the optimum of log(1 + e^-w) + 0.05 w² has σ(-w) = 0.1 w
+    w = fit(np.array([[1.0], [1.0]]), 0.1)[0]
+    assert 1 / (1 + math.exp(w)) == pytest.approx(0.1 * w, abs=1e-9) and w > 0
+    # a feature that never differs keeps weight 0; accuracy counts strict wins only
+    weights = fit(np.array([[1.0, 0.0], [1.0, 0.0], [-1.0, 0.0]]), 0.0)
+    assert weights[1] == 0.0
+    assert accuracy(weights, np.array([[1.0, 5.0], [-1.0, 0.0], [0.0, 3.0]])) == (1, 3)
+
+
+def _rows(*rows: dict[str, float]) -> np.ndarray:
+    """Feature-difference rows, all features 0 but the ones named."""
+    out = np.zeros((len(rows), len(FEATURES)))
+    for k, row in enumerate(rows):
+        for name, value in row.items():
+            out[k, FEATURES.index(name)] = value
+    return out
+
+
+def test_choose_leaves_one_language_out():
+    # language a: three rows for the LM; language b (two references, held out together): two for, one against.
+    # Every set and penalty fits a positive LM weight on either side (the other features never differ), so a keeps
+    # 3/3 and b 2/3 held out: all tie at 5 of 6, and the simplest set with the strongest penalty is chosen
+    rows = _rows(*[{"lm": 1.0}] * 3, {"lm": 1.0}, {"lm": 1.0}, {"lm": -1.0})
+    groups = ["wmt21:a-en:A"] * 3 + ["wmt21:b-en:A", "wmt21:b-en:B", "wmt21:b-en:B"]
+    best, choices = choose(rows, groups, grid=(0.01, 1.0))
+    assert {(c.wins, c.n) for c in choices} == {(5, 6)} and len(choices) == 2 * len(FEATURE_SETS)
+    assert (best.features, best.l2) == ("lm+agreement", 1.0)
+    # the LM and the agreement bonus never differ, the count of F pronouns always does (the reference has "she"):
+    # LM + agreement wins nothing (ties are not wins), every set with the class counts wins all 4 held out; the
+    # smallest of those is chosen
+    rows = _rows(*[{"n[F]": 1.0, "n[M]": -1.0}] * 4)
+    best, _ = choose(rows, ["wmt21:a-en:A", "wmt21:a-en:A", "wmt21:b-en:A", "wmt21:b-en:A"], grid=(1.0,))
+    assert (best.features, best.wins, best.n) == ("+classes", 4, 4)
+    # a second feature that agrees with the first on language a and contradicts it on b. Fitted on a, the weights
+    # point along (1, 1) and b's rows (1 - 3 < 0) are lost; fitted on b, along (1, -1/3) after unscaling, and a's
+    # rows (1 - 1/3 > 0) are kept: 3 of 5 held out, whatever the penalty
+    rows = _rows(*[{"lm": 1.0, "agreement": 1.0}] * 3, *[{"lm": 1.0, "agreement": -3.0}] * 2)
+    groups = ["wmt21:a-en:A"] * 3 + ["wmt21:b-en:A"] * 2
+    best, choices = choose(rows, groups, sets=("lm+agreement",), grid=(1e-4, 1.0))
+    assert [(c.wins, c.n) for c in choices] == [(3, 5), (3, 5)] and best.l2 == 1.0
+    # one language: nothing to hold out, the simplest set with the strongest penalty
+    best, _ = choose(rows[:3], groups[:3], grid=(0.1, 10.0))
+    assert (best.features, best.l2, best.n) == ("lm+agreement", 10.0, 0)
+
+
+def _feature(name: str) -> int:
+    return FEATURES.index(name)
+
+
+def test_sentence_features_by_hand():
+    base = _offline()
+    female = ["mary called her mother ."]  # evidence F = 3 (mary, her, mother)
+    she = sentence_features(base, female, "she said so .")
+    he = sentence_features(base, female, "he said so .")
+    assert she[_feature("lm")] == pytest.approx(base.lm_logprob(normalise("she said so .")))
+    assert she[_feature("agreement")] == pytest.approx(base.agreement(female, normalise("she said so .")))
+    # she: one F pronoun whose context points to F; all of its evidence is for it
+    assert she[_feature("n[F]")] == 1 and she[_feature("n[F|F]")] == 1
+    assert she[_feature("support")] == 1.0 and she[_feature("log_for")] == pytest.approx(math.log(4))
+    assert she[_feature("log_against")] == 0.0
+    # he: one M pronoun in a context pointing to F; none of the evidence is for it
+    assert he[_feature("n[M]")] == 1 and he[_feature("n[M|F]")] == 1 and he[_feature("support")] == 0.0
+    assert he[_feature("log_against")] == pytest.approx(math.log(4))
+    # no context, no other cue: the pronoun's context class is "none"; a sentence without pronouns has only the LM
+    alone = sentence_features(base, [], "she left .")
+    assert alone[_feature("n[F|none]")] == 1 and alone[_feature("support")] == 0.0
+    plain = sentence_features(base, female, "the cat sat on the mat .")
+    assert np.count_nonzero(plain) == 1 and plain[_feature("lm")] < 0
+
+
+def _swap(lang: str, context: str, ref: str, sys_: str) -> SwapPair:
+    return SwapPair(f"wmt21:{lang}:A", (context,), ref, sys_, ref.split()[0], sys_.split()[0])
+
+
+def test_trained_scorer_learns_agreement_and_caches(tmp_path):
+    # two "languages" of hand-made pairs whose reference pronoun agrees with the context and the swapped one does
+    # not; the LM cannot tell them apart (each sentence seen once), so only the pronoun features can decide
+    female, male, plural = "mary called her mother .", "mr smith met john .", "people came ."
+    pairs = [_swap("a-en", female, "she said so .", "he said so ."),
+             _swap("a-en", male, "he said so .", "she said so ."),
+             _swap("a-en", plural, "they said so .", "it said so ."),
+             _swap("b-en", female, "she said so .", "it said so ."),
+             _swap("b-en", male, "he said so .", "they said so .")]
+    scorer = TrainedPronounScorer(base=_offline())
+    model = scorer.train(pairs)
+    assert model.n == 5 and model.l2 in L2_GRID and len(model.weights) == len(FEATURES)
+    assert model.features in FEATURE_SETS
+    scorer = TrainedPronounScorer(base=_offline(), model=model)
+    # pairs it never saw: a female context prefers she to they, a male one he to it
+    ref, other = scorer.score([[female], [female]], ["she said so .", "they said so ."])
+    assert ref > other
+    ref, other = scorer.score([[male], [male]], ["he said so .", "it said so ."])
+    assert ref > other
+    # cached by the pairs' content: a second fit is the stored one; other pairs are another entry
+    assert TrainedPronounScorer(base=_offline()).train(pairs) == model
+    assert len(list((tmp_path / "cache" / CACHE_NAMESPACE).rglob("*.txt"))) == 1
+    TrainedPronounScorer(base=_offline()).train(pairs[:4])
+    assert len(list((tmp_path / "cache" / CACHE_NAMESPACE).rglob("*.txt"))) == 2
+    assert TrainedModel.from_json(model.to_json()) == model
+    # the signature names the version, the training data and the hash of the mined pairs
+    assert scorer.signature() == f"offline-trained-v1[train=wmt21:de-en.A,de-en.B,ja-en.A,ru-en.A,ru-en.B,zh-en.A@" \
+                                 f"{model.data[:8]}]"
+    with pytest.raises(InputError, match="no pronoun pairs"):
+        TrainedPronounScorer(base=_offline()).train([])
+
+
+def test_training_pairs_keep_out_of_the_lm():
+    assert training_excludes() == ("newstest2021.de-en.", "newstest2021.ja-en.", "newstest2021.ru-en.",
+                                   "newstest2021.zh-en.")
+    scorer = TrainedPronounScorer(data_dir="/nowhere", exclude=("generaltest2022.de-en.",))
+    assert scorer.base.exclude == (*training_excludes(), "generaltest2022.de-en.")
+    assert scorer.training_base().exclude == training_excludes()  # the fit does not depend on the scored pair
+
+
+def test_swap_pairs_from_a_hand_made_pair():
+    from discotest.dip.documents import Document, PairData
+
+    ref = ["Mary came home.", "She was tired.", "Her son waited.", "He smiled at her."]
+    one = ["Mary came home.", "He was tired.", "Her son waited.", "He smiled at him."]
+    two = ["Mary came home.", "It was tired.", "Her son waited.", "He smiled at her."]
+    docs = [Document("d", 0, 4)]
+    pair = PairData("wmt21", "xx-en", "A", ref, ref, {"S1": one, "S2": two}, ["d"] * 4, docs)
+    got = [(p.context, p.reference, p.swapped, p.ref_pronoun, p.sys_pronoun) for p in swap_pairs(pair)]
+    # line 1: she -> he (S1) and it (S2), one pair each, pronoun order; line 3: her -> him (S1 only); the context is
+    # the two previous reference lines
+    assert got == [
+        (("Mary came home.",), "She was tired.", "He was tired.", "she", "he"),
+        (("Mary came home.",), "She was tired.", "It was tired.", "she", "it"),
+        (("She was tired.", "Her son waited."), "He smiled at her.", "He smiled at him.", "her", "him")]
+    assert {p.group for p in swap_pairs(pair)} == {"wmt21:xx-en:A"}

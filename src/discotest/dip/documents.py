@@ -85,22 +85,26 @@ def _pairs(data: str, with_docids: bool = False) -> list[str]:
     return sorted(p for p in pairs if p.endswith("-en"))
 
 
-def pair_paths(data: str, pair: str, ref: str = "A", root: str | Path | None = None) -> dict[str, Path]:
+def pair_paths(data: str, pair: str, ref: str = "A", root: str | Path | None = None, need_docids: bool = True
+               ) -> dict[str, Path]:
     """Source, doc ids and reference ``ref`` of a pair, located (and checked) through the registry; a pair, doc ids
-    or reference it does not have is one line listing what there is."""
+    or reference it does not have is one line listing what there is. ``need_docids=False``: a pair without doc ids
+    comes without the ``docids`` entry."""
     check_pair(data, pair)
     source = f"{data}-{pair}-src"
     if source not in registry.SOURCES:
         raise InputError(f"unknown pair {pair} for {data} (X-en pairs: {', '.join(_pairs(data))})")
     docids = f"{data}-{pair}-docids"
-    if docids not in registry.SOURCES:
+    if docids not in registry.SOURCES and need_docids:
         raise InputError(f"no document ids for {data} {pair} "
                          f"(pairs with document ids: {', '.join(_pairs(data, with_docids=True))})")
     refs = _entries(data, pair, "ref")
     if ref not in refs:
         raise InputError(f"{data} {pair} has no reference {ref!r} (references: {', '.join(refs)})")
-    return {"source": registry.locate(source, root), "docids": registry.locate(docids, root),
-            "reference": registry.locate(refs[ref], root)}
+    out = {"source": registry.locate(source, root), "reference": registry.locate(refs[ref], root)}
+    if docids in registry.SOURCES:
+        out["docids"] = registry.locate(docids, root)
+    return out
 
 
 def system_paths(data: str, pair: str, root: str | Path | None = None) -> dict[str, Path]:
@@ -133,11 +137,15 @@ def load_pair(
     root: str | Path | None = None,
     systems: Sequence[str] | None = None,
     max_docs: int | None = None,
+    need_docids: bool = True,
 ) -> PairData:
-    """Read a pair; every file must have the source's line count (else InputError naming file and counts)."""
+    """Read a pair; every file must have the source's line count (else InputError naming file and counts).
+
+    ``need_docids=False`` reads a pair without doc ids (WMT21 de-en, zh-en) as one document per file: only for
+    mining training data, where a context crossing a document boundary now and then costs little."""
     if max_docs is not None:
         check_int(max_docs, "max-docs")
-    paths = pair_paths(data, pair, ref, root)
+    paths = pair_paths(data, pair, ref, root, need_docids)
     available = _entries(data, pair, "hyp")
     if systems is not None:
         unknown = [s for s in systems if s not in available]
@@ -154,8 +162,8 @@ def load_pair(
             raise InputError(f"{len(lines)} lines, but the source {paths['source'].name} has {n}", path)
         return lines
 
-    doc_ids = [d.strip() for d in checked(paths["docids"])]
-    documents = group_documents(doc_ids, paths["docids"])
+    doc_ids = [d.strip() for d in checked(paths["docids"])] if "docids" in paths else [f"{data}.{pair}"] * n
+    documents = group_documents(doc_ids, paths.get("docids", paths["source"]))
     if max_docs is not None:
         documents = documents[:max_docs]
     return PairData(

@@ -12,6 +12,9 @@ A scorer rates how plausible an English sentence is given its document context (
   tuned on the other languages (leave one language out; 75.4% two languages against two); the shipped weight 2 was
   picked on chinese + french, and on german + russian, never looked at, it gives 75.0%. In sample: 75.6%.
   ``bench/dip_anaphora_agreement.py --protocol cv`` reproduces all of these (``dip/pronoun_protocol.py``).
+  ``offline-trained`` (``dip/pronoun_trained.py``) learns how to combine the same parts on WMT21 mined pairs instead
+  and ties with it out of sample (75.5% on eval-anaphora; ``bench/dip_pronoun_trained.py``). Scorers by name:
+  ``dip/pronoun_factory.py``.
 """
 
 from __future__ import annotations
@@ -50,15 +53,6 @@ class PronounScorer(Protocol):
     def signature(self) -> str: ...
 
     def score(self, contexts: Sequence[Sequence[str]], sentences: Sequence[str]) -> list[float]: ...
-
-
-def make_pronoun_scorer(name: str = "offline", **kwargs) -> PronounScorer:
-    """``offline`` → the n-gram + agreement scorer; ``hf:<name or path>`` → a causal LM scorer."""
-    if name == "offline":
-        return OfflinePronounScorer(**kwargs)
-    if name.startswith("hf:") and name[3:].strip():
-        return CausalLMScorer(name[3:].strip(), **kwargs)
-    raise InputError(f"unknown pronoun scorer {name!r}; choose offline or hf:MODEL")
 
 
 def _check(contexts: Sequence[Sequence[str]], sentences: Sequence[str]) -> None:
@@ -272,6 +266,18 @@ def agreement_evidence(words: Sequence[str]) -> Counter[str]:
     return evidence
 
 
+def pronoun_evidence(context: Sequence[str], tokens: Sequence[str]) -> list[tuple[str, Counter[str]]]:
+    """(class, evidence) of each personal pronoun of a normalised sentence: the evidence of the context sentences
+    and of the rest of the sentence (``agreement_evidence``)."""
+    base = agreement_evidence([w for s in context for w in normalise(s)])
+    out = []
+    for i, w in enumerate(tokens):
+        cls = PRONOUN_CLASS.get(w)
+        if cls is not None:
+            out.append((cls, base + agreement_evidence(tokens[:i]) + agreement_evidence(tokens[i + 1:])))
+    return out
+
+
 def agreement_bonus(terms: Sequence[tuple[int, int, float]], beta: float) -> float:
     """Σ log((E_c + β·π_c) / (E + β)) − log π_c over the (E_c, E, π_c) of a sentence's pronouns."""
     total = 0.0
@@ -302,6 +308,7 @@ class OfflinePronounScorer:
         self.quiet = quiet
         self._lm = lm
         self._priors = priors
+        self._lm_key: str | None = None
 
     def signature(self) -> str:
         """``offline-v1`` with the defaults; changed settings are spelled out."""
@@ -337,6 +344,7 @@ class OfflinePronounScorer:
             digest.update(path.name.encode())
             digest.update(hashlib.sha256(path.read_bytes()).digest())
         key = disk_cache.content_key([LM_CACHE_NAMESPACE, OFFLINE_VERSION, str(self.order), digest.hexdigest()])
+        self._lm_key = self._lm_key or key
         if self.use_cache:
             lm = disk_cache.load_bytes(LM_CACHE_NAMESPACE, key, LM_SUFFIX, KneserNeyLM.from_bytes)
             priors = disk_cache.load(LM_CACHE_NAMESPACE, key + PRIORS_KEY, _parse_priors) if lm is not None else None
@@ -358,6 +366,17 @@ class OfflinePronounScorer:
             disk_cache.store_bytes(LM_CACHE_NAMESPACE, key, lm.to_bytes(), LM_SUFFIX)
         return lm, priors
 
+    def lm_key(self) -> str:
+        """What the LM is: the cache key of its training (files, order), or the digest of an LM passed in. Models
+        fitted on this scorer's features (``pronoun_trained``) are cached under it."""
+        if self._lm_key is None:
+            if self._lm is not None:
+                self._lm_key = hashlib.sha256(self._lm.to_bytes()).hexdigest()
+            else:
+                self._ensure()
+        assert self._lm_key is not None
+        return self._lm_key
+
     def _ensure(self) -> None:
         if self._lm is None or self._priors is None:
             lm, priors = self._train()
@@ -369,15 +388,8 @@ class OfflinePronounScorer:
         """(E_c, E, π_c) of each personal pronoun of the sentence: what the bonus needs besides β, so that β and
         the weight can be tuned (``dip/pronoun_protocol.py``) without reading the text again."""
         self._ensure()
-        base = agreement_evidence([w for s in context for w in normalise(s)])
-        terms = []
-        for i, w in enumerate(tokens):
-            cls = PRONOUN_CLASS.get(w)
-            if cls is None:
-                continue
-            evidence = base + agreement_evidence(tokens[:i]) + agreement_evidence(tokens[i + 1:])
-            terms.append((evidence[cls], sum(evidence.values()), self._priors[cls]))
-        return terms
+        return [(evidence[cls], sum(evidence.values()), self._priors[cls])
+                for cls, evidence in pronoun_evidence(context, tokens)]
 
     def agreement(self, context: Sequence[str], tokens: Sequence[str]) -> float:
         """Σ over personal pronouns of the sentence of the agreement bonus (see the class docstring)."""

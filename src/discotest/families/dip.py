@@ -21,8 +21,8 @@ from discotest.report.emit import Report
 
 TESTS = Option("tests", ("--tests",), "dip: test sets written by 'discotest mine dip'", metavar="DIR")
 PRONOUN_SCORER = Option("pronoun_scorer", ("--pronoun-scorer",),
-                        "dip: anaphora scorer ('offline', or 'hf:<causal LM name or path>')", default="offline",
-                        metavar="NAME")
+                        "dip: anaphora scorer ('offline' = 'offline-v1', 'offline-trained', or "
+                        "'hf:<causal LM name or path>')", default="offline", metavar="NAME")
 ANAPHORA_MODE = Option("anaphora_mode", ("--anaphora-mode",),
                        "dip: score the reference with the system's pronoun swapped in (default), or the system "
                        "sentence in its own context (the paper's Eq. 1 taken literally)", default=DEFAULT_ANAPHORA_MODE,

@@ -45,14 +45,14 @@ def load_pronoun_scorer(name: str = "offline", data_dir: str | Path | None = Non
     """The pronoun scorer ``name``; the offline one never trains on the pair being scored (``data``/``pair``):
     its reference would otherwise be in the n-gram model's training text and win by memory."""
     try:
-        from discotest.dip.pronoun_scorer import make_pronoun_scorer
+        from discotest.dip.pronoun_factory import OFFLINE_NAMES, make_pronoun_scorer
     except ImportError:
         raise ModelUnavailable("the DiP pronoun scorer is not in this installation (discotest.dip.pronoun_scorer)"
                                ) from None
     exclude = (f"{DATASETS[data][1]}.{pair}.",) if data in DATASETS and pair else ()
     with progress_bar(f"DiP: loading the pronoun scorer ({name})", total=1) as bar:
-        scorer = make_pronoun_scorer(name) if name != "offline" else make_pronoun_scorer(name, data_dir=data_dir,
-                                                                                         exclude=exclude)
+        scorer = make_pronoun_scorer(name) if name not in OFFLINE_NAMES else make_pronoun_scorer(
+            name, data_dir=data_dir, exclude=exclude)
         bar.update(1)
     return scorer
 
