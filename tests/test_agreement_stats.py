@@ -150,3 +150,18 @@ def test_bootstrap_of_undefined_values_is_na():
     with pytest.raises(ValueError, match="two labels per item"):
         bootstrap_agreement("kappa", KRIPPENDORFF_2011)
     assert bootstrap_agreement("alpha", KRIPPENDORFF_2011).format().startswith("0.74 [")
+
+
+def test_gwet_published_three_by_three_table():
+    """Gwet's own irrCAC package (README, `cont3x3abstractors`, Gwet 2014 Handbook): two abstractors classify 100
+    pregnancies as Ectopic / AIU / NIU; rows rater 1, columns rater 2:
+        13  0  0
+         0 20  7
+         0  4 56
+    irrCAC prints Cohen's kappa 0.7964094, Gwet's AC1 0.8493305 and Krippendorff's alpha 0.7972585 (percent
+    agreement 0.89)."""
+    cells = {("E", "E"): 13, ("A", "A"): 20, ("A", "N"): 7, ("N", "A"): 4, ("N", "N"): 56}
+    a, b = table(cells)
+    assert cohen_kappa(a, b) == pytest.approx(0.7964094, abs=5e-8)
+    assert gwet_ac1(a, b) == pytest.approx(0.8493305, abs=5e-8)
+    assert krippendorff_alpha(list(zip(a, b))) == pytest.approx(0.7972585, abs=5e-8)
