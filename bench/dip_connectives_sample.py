@@ -6,6 +6,8 @@ Detects connectives on every line of WMT22 de-en reference A (the documents ``mi
     explicit connective with the right sense), and whether each "after" row is still what the detector finds;
   - for ``tests/gold/dip_connectives_wmt22_changed.tsv``: how many of the changed decisions are right, and whether
     the detector still makes each "after" decision.
+  - for ``tests/gold/dip_connectives_wmt22_zh-en_heldout.tsv``: the out-of-sample precision (40 detections in the
+    WMT22 zh-en reference, a pair no rule was written on, drawn after the rules were fixed).
 ``--draw`` prints a fresh random sample of 60 current detections (seed 14) to label, in the gold file's columns.
 """
 
@@ -56,6 +58,10 @@ def main() -> None:
     print(f"after rows the detector no longer reproduces: {len(stale)}")
     changed = read_gold(GOLD / "dip_connectives_wmt22_changed.tsv")
     print("changed decisions:", dict(Counter(r["right"] for r in changed)), f"of {len(changed)}")
+    held_out = read_gold(GOLD / "dip_connectives_wmt22_zh-en_heldout.tsv")
+    labels = Counter(r["label"] for r in held_out)
+    print(f"held out (WMT22 zh-en, drawn after the rules were fixed): {labels['ok']}/{len(held_out)} ok "
+          f"({labels['ok'] / len(held_out):.1%}), {labels['sense']} wrong sense, {labels['no']} not a connective")
 
 
 if __name__ == "__main__":
