@@ -227,3 +227,13 @@ def test_compare_from_python_for_the_file_families(shared_data, tmp_path):
     (tmp_path / "s.txt").write_text("".join(f"{i % 3}\n" for i in range(n)), "utf-8")
     report = discotest.compare("jazp", input=[str(tmp_path / "s.txt")] * 2, bootstrap=100, seed=1)
     assert report.comparisons[0].metrics[0].bootstrap.n_samples == 100 and len(report.results) == 2
+
+
+def test_discotest_suites_stays_the_api_function_after_a_run():
+    """The suite loaders live in the subpackage ``discotest.suites``; importing one (every run does) must not turn
+    ``discotest.suites`` into that module (the README's API example calls ``discotest.suites()`` after runs)."""
+    import discotest.suites.gender  # noqa: F401  (what a run imports)
+
+    discotest.run("winomt-demo", lang="de", system="demo", quiet=True)
+    listed = discotest.suites()
+    assert callable(discotest.suites) and listed["winomt-demo"] == ["demo (de es fr)"] and "jazp" in listed
