@@ -2,9 +2,10 @@
 
 A five-row german-nouns CSV written here, in the package's own column layout (lemma, pos, genus, genus 1..4, then
 case forms), stands in for the 20 MB original; each expected entry is worked out by hand from the rows below. The
-last test reads the installed german-nouns through the cache. That every form of the installed german-nouns reads
-the same as through ``german_nouns.lookup.Nouns`` before this module existed was checked once over all 273,642
-index keys and by ``cmp`` of the German per-item outputs of all five published systems (issue 15 note).
+last test reads the installed german-nouns through the cache. That every form of the installed german-nouns (1.2.5)
+reads the same as through ``german_nouns.lookup.Nouns`` and its index.txt before this module existed was checked
+once over all 273,642 index keys, and by ``cmp`` of the German per-item outputs of all five published systems
+(issue 15 note).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ HEADER = ["lemma", "pos", "genus", "genus 1", "genus 2", "genus 3", "genus 4",
           "dativ singular", "genitiv singular*", "nominativ singular stark", "nominativ singular schwach"]
 
 
-def write_nouns(folder: Path) -> tuple[Path, Path]:
+def write_nouns(folder: Path) -> Path:
     rows = [
         # 0: a plain masculine noun
         ["Arzt", "Substantiv", "m", "", "", "", "", "Arzt", "", "", "Ärzte", "Arzt", "Arztes", "", ""],
@@ -36,18 +37,14 @@ def write_nouns(folder: Path) -> tuple[Path, Path]:
         # 4: not a noun at all
         ["blau", "Adjektiv", "", "", "", "", "", "blau", "", "", "", "", "", "", ""],
     ]
-    csv_path, index_path = folder / "nouns.csv", folder / "index.txt"
+    csv_path = folder / "nouns.csv"
     with open(csv_path, "w", encoding="utf-8", newline="") as f:
         csv.writer(f).writerows([HEADER, *rows])
-    # german-nouns' own index: lower-cased form -> row numbers, in row order
-    index = {"arzt": [0, 1], "ärzte": [0], "arztes": [0], "leiter": [2], "angestellter": [3],
-             "angestellte": [3], "blau": [4]}
-    index_path.write_text("".join(f"{k}\t" + "\t".join(map(str, v)) + "\n" for k, v in index.items()), "utf-8")
-    return csv_path, index_path
+    return csv_path
 
 
 def test_compiled_entries(tmp_path):
-    data = compile_lexicon(*write_nouns(tmp_path))
+    data = compile_lexicon(write_nouns(tmp_path))
     lines = data.decode().splitlines()
     # sorted by the form's bytes ("ä" after every ASCII letter); blau (no noun) and nothing-filling forms are absent
     assert [line.split("\t")[0] for line in lines] == ["angestellte", "angestellter", "arzt", "arztes", "leiter",
@@ -71,7 +68,7 @@ def lexicon(data: bytes) -> GermanNounLexicon:
 
 
 def test_lookup_finds_every_line_and_nothing_else(tmp_path):
-    data = compile_lexicon(*write_nouns(tmp_path))
+    data = compile_lexicon(write_nouns(tmp_path))
     lex = lexicon(data)
     assert lex.lookup("arzt") == (frozenset({("m", "nom", "sg", ""), ("m", "dat", "sg", "")}), False)
     assert lex.lookup("ärzte") == (frozenset({("m", "nom", "pl", "")}), False)
@@ -90,18 +87,18 @@ def test_search_on_a_longer_sorted_file():
 
 
 def test_cache_key_follows_the_data(tmp_path):
-    csv_path, index_path = write_nouns(tmp_path)
-    key = cache_key(csv_path, index_path)
-    assert cache_key(csv_path, index_path) == key
-    with open(index_path, "a", encoding="utf-8") as f:
-        f.write("arztes\t0\n")  # another german-nouns version: another compiled file
-    assert cache_key(csv_path, index_path) != key
+    csv_path = write_nouns(tmp_path)
+    key = cache_key(csv_path)
+    assert cache_key(csv_path) == key
+    with open(csv_path, "a", encoding="utf-8") as f:
+        f.write("Ärztin,Substantiv,f,,,,,Ärztin,,,,,,,\n")  # another german-nouns version: another compiled file
+    assert cache_key(csv_path) != key
 
 
 def test_compiled_once_then_read_from_the_cache(tmp_path, monkeypatch):
-    csv_path, index_path = write_nouns(tmp_path)
+    csv_path = write_nouns(tmp_path)
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(de_lexicon, "_data_files", lambda: (csv_path, index_path))
+    monkeypatch.setattr(de_lexicon, "_data_file", lambda: csv_path)
     first = de_lexicon.load_compiled()
     monkeypatch.setattr(de_lexicon, "compile_lexicon", lambda *a: pytest.fail("compiled again"))
     assert de_lexicon.load_compiled() == first

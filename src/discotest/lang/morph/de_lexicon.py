@@ -3,14 +3,15 @@
 Why: ``german_nouns.lookup.Nouns()`` parses its 20 MB CSV and 5 MB index on every start (~3 s, a third of a cold
 German run), while a WinoMT run looks up a few thousand word forms, and for each form the analyser needs only the
 paradigm cells (genus, case, number, declension) it fills in the common-noun rows, or the cells of a person noun
-declined like an adjective. ``compile_lexicon`` computes exactly that for every form of german-nouns' own index
-(same rows, same order, same filters as the analyser read them from ``Nouns``); the result is one line per form,
-sorted by its UTF-8 bytes, ``form<TAB>kind cells`` with kind ``A`` (adjectival) or ``N`` and each cell four letters::
+declined like an adjective. ``compile_lexicon`` computes exactly that for every form german-nouns lists (same
+rows, same order, same filters as the analyser read them from ``Nouns``); the result is one line per form, sorted
+by its UTF-8 bytes, ``form<TAB>kind cells`` with kind ``A`` (adjectival) or ``N`` and each cell four letters (genus,
+case, number, declension ``-`` none, ``s`` stark, ``w`` schwach, ``g`` gemischt)::
 
-    arzt	Nmns-mas-mds-        (masculine nominative, accusative, dative singular; no declension column)
+    arzt	Nmas-mds-mns-        (masculine accusative, dative, nominative singular)
 
 The file lives in discotest's content-addressed cache (``discotest.cache``), keyed by the sha256 of german-nouns'
-two data files, ``COMPILE_VERSION`` and this module's source (a change to these rules recompiles); it is read
+CSV, ``COMPILE_VERSION`` and this module's source (a change to these rules recompiles); it is read
 through the cache's checked loader and never from the working directory. ``GermanNounLexicon`` loads it on the
 first lookup and finds a form by binary search over the bytes: nothing is parsed up front.
 """
@@ -62,6 +63,7 @@ def _adjectival_cells() -> dict[str, frozenset[Cell]]:
 
 
 ADJECTIVAL_CELLS = _adjectival_cells()
+_GENERA = frozenset({"m", "f", "n"})
 
 # four letters per cell in the compiled file
 _CASE_CODE = {"nom": "n", "acc": "a", "dat": "d", "gen": "g"}
@@ -80,6 +82,9 @@ def encode_cell(cell: Cell) -> str:
     return genus + _CASE_CODE[case] + _NUMBER_CODE[number] + _DECLENSION_CODE[declension]
 
 
+_ADJECTIVAL_CODES = {ending: "".join(sorted(map(encode_cell, cells))) for ending, cells in ADJECTIVAL_CELLS.items()}
+
+
 def decode_cells(text: str) -> frozenset[Cell]:
     return frozenset(
         (text[i], _DECODE[1][text[i + 1]], _DECODE[2][text[i + 2]], _DECODE[3][text[i + 3]])
@@ -87,11 +92,11 @@ def decode_cells(text: str) -> frozenset[Cell]:
     )
 
 
-def _data_files() -> tuple[Path, Path]:
-    """german-nouns' CSV and index, by absolute path inside the installed package (where ``Nouns`` reads them)."""
-    from german_nouns.config import CSV_FILE_PATH, PACKAGE_PATH  # a namespace package: its own absolute paths
+def _data_file() -> Path:
+    """german-nouns' CSV, by absolute path inside the installed package (where ``Nouns`` reads it)."""
+    from german_nouns.config import CSV_FILE_PATH  # a namespace package: its config holds its absolute path
 
-    return Path(CSV_FILE_PATH), Path(PACKAGE_PATH) / "index.txt"
+    return Path(CSV_FILE_PATH)
 
 
 def _column_code(column: str) -> tuple[str, str] | None:
@@ -106,70 +111,54 @@ def _column_code(column: str) -> tuple[str, str] | None:
     return code + _DECLENSION_CODE[declension], f"genus {extra}" if extra.isdigit() else ""
 
 
-def _read_index(path: Path) -> dict[str, list[str]]:
-    """german-nouns' index as ``Nouns.load_index`` reads it (stripped lines; a later line wins), row numbers as text."""
-    index: dict[str, list[str]] = {}
-    with open(path, encoding="utf8") as f:
-        for line in f:
-            key, *rows = line.strip().split("\t")
-            index[key] = [x for x in rows if x]
-    return index
+def compile_lexicon(csv_path: Path) -> bytes:
+    """The compiled file (see the module docstring) for german-nouns' ``csv_path``.
 
-
-def compile_lexicon(csv_path: Path, index_path: Path) -> bytes:
-    """The compiled file (see the module docstring) for german-nouns' ``csv_path`` and ``index_path``.
-
-    It reads the rows as ``Nouns`` gives them to ``row_to_dict`` (every non-empty column that is not the lemma, the
-    part of speech or a genus is a flexion form) and keeps the common nouns the analyser kept."""
+    The rows are read as ``Nouns.row_to_dict`` gives them (every non-empty column that is not the lemma, the part of
+    speech or a genus is a form) and the common nouns the analyser used are kept. A form's rows are those having it
+    as lemma or form, in file order: german-nouns' own index (``create_index``) and its shipped ``index.txt`` for
+    every form a token can be (``index.txt`` strips its lines: a few keys with leading blanks differ there)."""
     with open(csv_path, encoding="utf-8") as f:  # as Nouns opens it (universal newlines)
         data = list(csv.reader(f))
     header, rows = data[0], data[1:]
     lemma_col, pos_col = header.index("lemma"), header.index("pos")
-    genus_cols = {name: i for i, name in enumerate(header) if name in _GENUS_COLUMNS}
+    genus_cols = [(name, i) for i, name in enumerate(header) if name in _GENUS_COLUMNS]
     flexion = [(i, _column_code(name)) for i, name in enumerate(header)
                if name not in ("lemma", "pos", *_GENUS_COLUMNS)]
-    flexion_cols = [i for i, code in flexion]
+    flexion_cols = [i for i, _ in flexion]
     codes = [code for _, code in flexion]
-    kept: dict[str, tuple[str, bool, dict[str, set[str]]]] = {}  # row number -> lemma, adjectival, form -> cells
-    for r, row in enumerate(rows):
+    cells: dict[str, set[str]] = {}  # form -> cells it fills in any common-noun row
+    adjectival: dict[str, str] = {}  # form -> its ending on the first adjectival row that gives it one
+    for row in rows:
         pos = set(row[pos_col].split(",")) if row[pos_col] else set()
         if "Substantiv" not in pos or pos & FORBIDDEN_POS:
             continue
-        genera = {name: row[i] for name, i in genus_cols.items() if row[i]}
-        every = set(genera.values()) & {"m", "f", "n"}
-        forms: dict[str, set[str]] = {}
+        genera = {name: row[i] for name, i in genus_cols if row[i]}
+        every = set(genera.values()) & _GENERA
         values = [row[i] for i in flexion_cols]
         for value, code in zip(compress(values, values), compress(codes, values)):
-            if code is None:
-                continue
-            cell, numbered = code
-            own = ({genera[numbered]} & {"m", "f", "n"}) if numbered and numbered in genera else every
-            cells = forms.setdefault(value.lower(), set())
-            cells.update(genus + cell for genus in own)
-        kept[str(r)] = (row[lemma_col], "adjektivische Deklination" in pos, forms)
-    lines = []
-    for form, row_ids in _read_index(index_path).items():
-        entry = _entry(form, [kept[r] for r in row_ids if r in kept])
-        if entry is not None and "\t" not in form and "\n" not in form:
-            lines.append(f"{form}\t{entry}\n".encode())
+            if code is not None:
+                cell, numbered = code
+                own = ({genera[numbered]} & _GENERA) if numbered and numbered in genera else every
+                form_cells = cells.get(low := value.lower())
+                if form_cells is None:
+                    form_cells = cells[low] = set()
+                form_cells.update([genus + cell for genus in own])
+        if "adjektivische Deklination" in pos:
+            # german-nouns often lists only one gender of a nominalised adjective (Sachverständiger);
+            # a person noun declined like an adjective has both, with predictable endings
+            lemma = row[lemma_col].lower()
+            stem = lemma[:-2] if lemma.endswith("er") else lemma[:-1]
+            for form in {lemma, *(v.lower() for v in values if v)}:
+                ending = form[len(stem) :] if form.startswith(stem) else None
+                if ending in ADJECTIVAL_CELLS and form not in adjectival:
+                    adjectival[form] = ending
+    entries = {form: "N" + "".join(sorted(c)) for form, c in cells.items() if c}
+    entries.update({form: "A" + _ADJECTIVAL_CODES[ending] for form, ending in adjectival.items()})
+    # a form with leading blanks is no token (german-nouns' index.txt has it without them, as another form)
+    lines = [f"{form}\t{entry}\n".encode() for form, entry in entries.items() if form == form.lstrip()]
     lines.sort(key=lambda line: line.split(b"\t", 1)[0])  # by the form's bytes: the order _search relies on
     return b"".join(lines)
-
-
-def _entry(form: str, rows: list[tuple[str, bool, dict[str, set[str]]]]) -> str | None:
-    """What the analyser reads for ``form`` from its common-noun rows (index order), encoded; None for nothing."""
-    for lemma, adjectival, _ in rows:
-        if not adjectival:
-            continue
-        # german-nouns often lists only one gender of a nominalised adjective (Sachverständiger);
-        # a person noun declined like an adjective has both, with predictable endings
-        lemma = lemma.lower()
-        stem = lemma[:-2] if lemma.endswith("er") else lemma[:-1]
-        ending = form[len(stem) :] if form.startswith(stem) else None
-        if ending in ADJECTIVAL_CELLS:
-            return "A" + "".join(sorted(encode_cell(c) for c in ADJECTIVAL_CELLS[ending]))
-    cells = set().union(*(forms.get(form, ()) for _, _, forms in rows))
-    return "N" + "".join(sorted(cells)) if cells else None
 
 
 def _file_sha256(path: Path) -> str:
@@ -180,22 +169,22 @@ def _file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def cache_key(csv_path: Path, index_path: Path) -> str:
+def cache_key(csv_path: Path) -> str:
     try:
         rules = Path(__file__).read_bytes()
     except OSError:  # installed without sources: the version constant alone
         rules = b""
     return cache.content_key(["german-nouns lexicon", COMPILE_VERSION, hashlib.sha256(rules).hexdigest(),
-                              _file_sha256(csv_path), _file_sha256(index_path)])
+                              _file_sha256(csv_path)])
 
 
 def load_compiled() -> bytes:
     """The compiled lexicon of the installed german-nouns: from the cache, else compiled now and stored."""
-    csv_path, index_path = _data_files()
-    key = cache_key(csv_path, index_path)
+    csv_path = _data_file()
+    key = cache_key(csv_path)
     data = cache.load_bytes(NAMESPACE, key)
     if data is None:
-        data = compile_lexicon(csv_path, index_path)
+        data = compile_lexicon(csv_path)
         cache.store_bytes(NAMESPACE, key, data)
     return data
 
