@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+from collections.abc import Iterator
 from itertools import compress
 from pathlib import Path
 
@@ -118,9 +119,12 @@ def compile_lexicon(csv_path: Path) -> bytes:
     speech or a genus is a form) and the common nouns the analyser used are kept. A form's rows are those having it
     as lemma or form, in file order: german-nouns' own index (``create_index``) and its shipped ``index.txt`` for
     every form a token can be (``index.txt`` strips its lines: a few keys with leading blanks differ there)."""
-    with open(csv_path, encoding="utf-8") as f:  # as Nouns opens it (universal newlines)
-        data = list(csv.reader(f))
-    header, rows = data[0], data[1:]
+    with open(csv_path, encoding="utf-8") as f:  # as Nouns opens it (universal newlines); one row at a time
+        return _compile_rows(csv.reader(f))
+
+
+def _compile_rows(reader: Iterator[list[str]]) -> bytes:
+    header = next(reader)
     lemma_col, pos_col = header.index("lemma"), header.index("pos")
     genus_cols = [(name, i) for i, name in enumerate(header) if name in _GENUS_COLUMNS]
     flexion = [(i, _column_code(name)) for i, name in enumerate(header)
@@ -129,7 +133,7 @@ def compile_lexicon(csv_path: Path) -> bytes:
     codes = [code for _, code in flexion]
     cells: dict[str, set[str]] = {}  # form -> cells it fills in any common-noun row
     adjectival: dict[str, str] = {}  # form -> its ending on the first adjectival row that gives it one
-    for row in rows:
+    for row in reader:
         pos = set(row[pos_col].split(",")) if row[pos_col] else set()
         if "Substantiv" not in pos or pos & FORBIDDEN_POS:
             continue
