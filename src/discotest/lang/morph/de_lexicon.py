@@ -174,6 +174,7 @@ def _file_sha256(path: Path) -> str:
 
 
 def cache_key(csv_path: Path) -> str:
+    """What the compiled file depends on: german-nouns' CSV (by content, not version) and these rules."""
     try:
         rules = Path(__file__).read_bytes()
     except OSError:  # installed without sources: the version constant alone
