@@ -257,6 +257,15 @@ def print_stages(figures: dict) -> None:
             print(f"{'(process total)':<24}" + "".join(f"{totals[lang]:>7.2f}" for lang in langs))
 
 
+def rounded(value):
+    """Figures to the thousandth (seconds, MiB) for the recorded file."""
+    if isinstance(value, float):
+        return round(value, 3)
+    if isinstance(value, dict):
+        return {k: rounded(v) for k, v in value.items()}
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--langs", default=",".join(LANGS))
@@ -338,7 +347,7 @@ def main() -> None:
 
     if args.record:
         Path(args.figures).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.figures).write_text(json.dumps(figures, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+        Path(args.figures).write_text(json.dumps(rounded(figures), indent=1) + "\n", encoding="utf-8")
         print(f"\nrecorded in {args.figures}")
 
 
