@@ -289,7 +289,7 @@ def main() -> None:
           f"system {args.system}, {args.repeats} repeats, sources {src}")
 
     figures: dict = {"date": date.today().isoformat(), "system": args.system, "repeats": args.repeats,
-                     "cores": os.cpu_count(), "langs": {}}
+                     "cores": os.cpu_count(), "load_average_at_start": os.getloadavg()[0], "langs": {}}
     mt_runs: dict[str, dict[str, list[dict]]] = {}
     for lang in langs:
         runs: dict[str, list[dict]] = {temp: [] for temp in TEMPERATURES}
