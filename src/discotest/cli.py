@@ -21,7 +21,7 @@ from pathlib import Path
 # OpenBLAS on busy cores made the Russian tagger 5-20 times slower (measured). Set before numpy loads.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from discotest import api, families
+from discotest import api, families, timing
 from discotest.atomic import check_output
 from discotest.data import readers, registry
 from discotest.errors import STDIN, InputError
@@ -152,8 +152,9 @@ def _family_options(args: argparse.Namespace, options: tuple[Option, ...]) -> di
 
 
 def _emit(args: argparse.Namespace, report: Report) -> None:
-    emit(report, args.format, getattr(args, "output", None), getattr(args, "details", None),
-         getattr(args, "command_line", ""))
+    with timing.stage("output"):
+        emit(report, args.format, getattr(args, "output", None), getattr(args, "details", None),
+             getattr(args, "command_line", ""))
     for warning in report.warnings:
         print(f"discotest: {warning}", file=sys.stderr)
 
@@ -679,6 +680,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    timing.mark_started()
     argv = sys.argv[1:] if argv is None else list(argv)
     readers.set_stdin(None)  # '-' reads this call's standard input (main may run several times in one process)
     args = build_parser(_help_target(argv)).parse_args(argv)

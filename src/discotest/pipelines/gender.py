@@ -13,6 +13,7 @@ from discotest.lang.tokenize import normalise_moses, tokenize
 from discotest.phenomena.gender import Conveyed, GenderVerdict, convey
 from discotest.suites.mentions import find_distractor, find_pronouns, object_of_distractor
 from discotest.suites.winomt import GenderItem
+from discotest.timing import stage
 
 
 class Bitext:
@@ -62,14 +63,16 @@ def evaluate_gender(
     pronoun's and the distractor's target words and genders; with ``reader`` (which implies ``consistency``) also the
     reader-level gender (``phenomena.gender.convey``)."""
     targets, how = [], []
-    for item, src, tgt, sentence, lk in zip(
-        bitext.items, bitext.src_tokens, bitext.tgt_tokens, bitext.translations, links
-    ):
-        src_entity = source_entity_tokens(item.sentence, src, item.entity_word_span)
-        span, located_by = locate_entity(src_entity, len(src), lk, tgt, item.entity, bitext.lang, lexicon)
-        targets.append(TargetEntity(sentence, tgt, span))
-        how.append(located_by)
-    readings = analyser.read(targets)
+    with stage("locate"):
+        for item, src, tgt, sentence, lk in zip(
+            bitext.items, bitext.src_tokens, bitext.tgt_tokens, bitext.translations, links
+        ):
+            src_entity = source_entity_tokens(item.sentence, src, item.entity_word_span)
+            span, located_by = locate_entity(src_entity, len(src), lk, tgt, item.entity, bitext.lang, lexicon)
+            targets.append(TargetEntity(sentence, tgt, span))
+            how.append(located_by)
+    with stage("morphology"):
+        readings = analyser.read(targets)
     verdicts = [
         GenderVerdict(
             index=item.index,
@@ -134,7 +137,8 @@ def _add_consistency(
     """The verdicts with the pronoun's and the distractor's target words and genders, and whether the
     pronoun agrees with the entity (None with the reason when the target cannot show it); with ``reader`` also
     the reader-level gender from the noun, this pronoun reading and the distractor's gender."""
-    mentions = find_pronouns(bitext.items)
+    with stage("locate"):
+        mentions = find_pronouns(bitext.items)
     pronoun_targets, distractor_targets, distractors, bound = [], [], [], []
     for item, src, tgt, sentence, lk, entity_span, mention, verdict in zip(
         bitext.items, bitext.src_tokens, bitext.tgt_tokens, bitext.translations, links, entity_spans, mentions,
@@ -151,8 +155,9 @@ def _add_consistency(
         if found:
             span, _ = locate_entity(found[1], len(src), lk, tgt, found[0], bitext.lang, lexicon)
         distractor_targets.append(TargetEntity(sentence, tgt, span))
-    pronoun_readings = analyser.read_pronouns(pronoun_targets)
-    distractor_readings = analyser.read(distractor_targets)
+    with stage("morphology"):
+        pronoun_readings = analyser.read_pronouns(pronoun_targets)
+        distractor_readings = analyser.read(distractor_targets)
     out = []
     for verdict, mention, target, reading, distractor, d_target, d_reading, bound_ in zip(
         verdicts, mentions, pronoun_targets, pronoun_readings, distractors, distractor_targets, distractor_readings,

@@ -35,6 +35,7 @@ from discotest.systems.published import (
     published_systems,
     published_translations,
 )
+from discotest.timing import stage
 
 
 @dataclass(frozen=True)
@@ -114,62 +115,68 @@ def _evaluate_language(
     Runs in a worker process for ``--lang all``: the suite, the analyser and one alignment of all
     the language's bitexts are loaded or computed once here and shared by every system.
     """
-    with registry.tracking() as suite_files:
-        items = load_suite(options)
-    sources = {item.index: item.sentence for item in items}  # keyed by suite row: BUG's indices skip a row
-    read: dict[str, dict] = {}  # data files each system's translations came from, for its signature
-    translation_sets = {}
-    for s in systems:
-        with registry.tracking() as read[s]:
-            translation_sets[s] = published_translations(s, lang, items, options.data_dir, options.suite)
-    translation_sets.update({name: read_translations(path, sources, options.input_format) for name, path in inputs})
-    translation_sets.update({m.name: m.translations(items) for m in models})
+    with stage("suite and translations"):
+        with registry.tracking() as suite_files:
+            items = load_suite(options)
+        sources = {item.index: item.sentence for item in items}  # keyed by suite row: BUG's indices skip a row
+        read: dict[str, dict] = {}  # data files each system's translations came from, for its signature
+        translation_sets = {}
+        for s in systems:
+            with registry.tracking() as read[s]:
+                translation_sets[s] = published_translations(s, lang, items, options.data_dir, options.suite)
+        translation_sets.update({name: read_translations(path, sources, options.input_format)
+                                 for name, path in inputs})
+        translation_sets.update({m.name: m.translations(items) for m in models})
     model_fields = {m.name: tuple(m.signature_fields()) for m in models}
-    bitexts = {name: Bitext(items, ts.by_row, lang) for name, ts in translation_sets.items()}
+    with stage("tokenise"):
+        bitexts = {name: Bitext(items, ts.by_row, lang) for name, ts in translation_sets.items()}
     corpus = []
     small = min(len(b.items) for b in bitexts.values()) < SMALL_BITEXT
-    with registry.tracking() as corpus_files:  # aligner training text shapes every result of the language
+    with stage("tokenise"), registry.tracking() as corpus_files:  # aligner training text shapes every result
         if options.align_extra == "published" or (options.align_extra == "auto" and small):
             corpus = [bitexts[s].pairs if s in bitexts else _published_bitext(s, lang, options).pairs
                       for s in available_published(lang, options.data_dir, _extra_text_suite(options.suite))]
     aligner = make_aligner(options.aligner)
-    analyser = load_analyser(lang)
+    with stage("analyser load"):
+        analyser = load_analyser(lang)
     results = []
     for name, bitext in bitexts.items():
-        links = align_in_corpus(aligner, bitext.pairs, corpus, options.use_cache)
+        with stage("alignment"):
+            links = align_in_corpus(aligner, bitext.pairs, corpus, options.use_cache)
         reader = options.verdict == "reader"
         consistency = "consistency" in options.measure or reader
         try:
             verdicts = evaluate_gender(bitext, links, analyser, options.lexicon, consistency, reader)
         except NotImplementedError as exc:
             raise InputError(f"--measure consistency: {exc} (language {lang})") from None
-        signature = build_signature(
-            options.suite, options.suite_version, name, len(verdicts), lang=lang,
-            settings=(
-                *model_fields.get(name, ()),
-                ("aligner", aligner.signature()),
-                ("align_extra", "published" if any(block != bitext.pairs for block in corpus) else "none"),
-                ("lexicon", options.lexicon),
-                ("analyser", f"{analyser.name}:{analyser.version()}"),
-                *((("verdict", options.verdict),) if reader else ()),  # the noun default: today's signature
-            ),
-            files=registry.data_field({**suite_files, **read.get(name, {}), **corpus_files}),
-        )
-        results.append(
-            GenderResult(
-                suite=options.suite,
-                version=options.suite_version,
-                lang=lang,
-                system=name,
-                scores=score_gender(verdicts, options.verdict),
-                signature=signature,
-                verdicts=verdicts,
-                unmatched=translation_sets[name].unmatched,
-                located_by=dict(Counter(v.located_by for v in verdicts)),
-                consistency=score_consistency(verdicts) if consistency else None,
-                verdict=options.verdict,
+        with stage("scoring"):
+            signature = build_signature(
+                options.suite, options.suite_version, name, len(verdicts), lang=lang,
+                settings=(
+                    *model_fields.get(name, ()),
+                    ("aligner", aligner.signature()),
+                    ("align_extra", "published" if any(block != bitext.pairs for block in corpus) else "none"),
+                    ("lexicon", options.lexicon),
+                    ("analyser", f"{analyser.name}:{analyser.version()}"),
+                    *((("verdict", options.verdict),) if reader else ()),  # the noun default: today's signature
+                ),
+                files=registry.data_field({**suite_files, **read.get(name, {}), **corpus_files}),
             )
-        )
+            results.append(
+                GenderResult(
+                    suite=options.suite,
+                    version=options.suite_version,
+                    lang=lang,
+                    system=name,
+                    scores=score_gender(verdicts, options.verdict),
+                    signature=signature,
+                    verdicts=verdicts,
+                    unmatched=translation_sets[name].unmatched,
+                    located_by=dict(Counter(v.located_by for v in verdicts)),
+                    consistency=score_consistency(verdicts) if consistency else None,
+                    verdict=options.verdict,
+                )
+            )
     return results
 
 

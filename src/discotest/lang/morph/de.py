@@ -13,7 +13,8 @@ das Mitglied) and gender-neutral forms (jemand, Lehrer*in, LehrerIn, "Lehrerinne
 neutral. Epicene nouns with a fixed gender keep it (die Person, die Wache, die Reinigungskraft are
 female; der Gast is male); the reason says the noun is epicene.
 
-Tools: ``german-nouns`` (Wiktionary: genus and every case form of ~100k nouns) and HanTa
+Tools: ``german-nouns`` (Wiktionary: genus and every case form of ~100k nouns; read through ``de_lexicon``, which
+compiles what this analyser needs once and looks it up in place) and HanTa
 (HanoverTagger, ``morphmodel_ger.pgz``) for words german-nouns lacks: its morpheme analysis gives the
 head of a compound (Rechts|berater|in -> beraterin, looked up again), nominalised participles
 (Praktizierende) and the feminine suffix; a lowercase word is never read as a noun. The discotest
@@ -31,7 +32,6 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
-from german_nouns.lookup import Nouns
 from HanTa import HanoverTagger as _hanta
 
 from discotest.lang.lexicon import entity_lexicon
@@ -45,6 +45,8 @@ from discotest.lang.morph.base import (
     Token,
     package_version,
 )
+from discotest.lang.morph.de_lexicon import ADJECTIVAL_CELLS as _ADJECTIVAL_CELLS
+from discotest.lang.morph.de_lexicon import GermanNounLexicon
 from discotest.lang.morph.de_pronouns import GermanPronounReader
 from discotest.lang.morph.de_words import (
     CLAUSE_OPENERS,
@@ -59,7 +61,6 @@ from discotest.lang.morph.de_words import (
 )
 
 _GENUS = {"m": Gender.MALE, "f": Gender.FEMALE, "n": Gender.NEUTRAL}
-_CASE_OF = {"nominativ": "nom", "akkusativ": "acc", "dativ": "dat", "genitiv": "gen"}
 
 # preposition + article contractions
 _CONTRACTIONS: dict[str, frozenset[Reading]] = {
@@ -79,35 +80,6 @@ _INCLUSIVE_TOKEN = re.compile(r"\w[*:_]innen$|\w[*:_]in$|[a-zäöüß]In(nen)?$"
 _INCLUSIVE_MARKS = frozenset({"*", ":", "_", "/", "-"})
 # endings of agent nouns (Fahrer, Autor, Polizist, Assistent, Friseur, Psychologe, Bibliothekar, Sekretär)
 _AGENT_SUFFIXES = ("er", "or", "ist", "ent", "ant", "eur", "loge", "at", "ar", "är", "ier")
-# german-nouns rows that are names, not common nouns (Arzt is also a surname)
-_FORBIDDEN_POS = frozenset({"Vorname", "Nachname", "Familienname", "Eigenname", "Toponym", "Straßenname", "Buchstabe"})
-
-
-def _adjectival_cells() -> dict[str, frozenset[tuple[str, str, str, str]]]:
-    """Ending -> paradigm cells of a person noun declined like an adjective (der/die Angestellte)."""
-    table = {
-        # (genus, case, number): {declension: ending}; genus "p" for the plural of both genders
-        ("m", "nom", "sg"): {"stark": "er", "schwach": "e", "gemischt": "er"},
-        ("m", "acc", "sg"): {"stark": "en", "schwach": "en", "gemischt": "en"},
-        ("m", "dat", "sg"): {"stark": "em", "schwach": "en", "gemischt": "en"},
-        ("m", "gen", "sg"): {"stark": "en", "schwach": "en", "gemischt": "en"},
-        ("f", "nom", "sg"): {"stark": "e", "schwach": "e", "gemischt": "e"},
-        ("f", "acc", "sg"): {"stark": "e", "schwach": "e", "gemischt": "e"},
-        ("f", "dat", "sg"): {"stark": "er", "schwach": "en", "gemischt": "en"},
-        ("f", "gen", "sg"): {"stark": "er", "schwach": "en", "gemischt": "en"},
-        ("p", "nom", "pl"): {"stark": "e", "schwach": "en", "gemischt": "en"},
-        ("p", "acc", "pl"): {"stark": "e", "schwach": "en", "gemischt": "en"},
-        ("p", "dat", "pl"): {"stark": "en", "schwach": "en", "gemischt": "en"},
-        ("p", "gen", "pl"): {"stark": "er", "schwach": "en", "gemischt": "en"},
-    }
-    out: dict[str, set[tuple[str, str, str, str]]] = {}
-    for (genus, case, number), endings in table.items():
-        for declension, ending in endings.items():
-            out.setdefault(ending, set()).add((genus, case, number, declension))
-    return {ending: frozenset(cells) for ending, cells in out.items()}
-
-
-_ADJECTIVAL_CELLS = _adjectival_cells()
 
 
 def hanta_model() -> Path:
@@ -125,7 +97,7 @@ class GermanAnalyser(GenderAnalyser):
     name = "german-nouns+hanta"
 
     def __init__(self) -> None:
-        self._nouns = Nouns()
+        self._nouns = GermanNounLexicon()  # compiled from german-nouns, read on the first lookup
         self._tagger = _hanta.HanoverTagger(str(hanta_model()))
         self._person: dict[str, str] = {}
         for forms in entity_lexicon("de").values():
@@ -143,39 +115,6 @@ class GermanAnalyser(GenderAnalyser):
         )
 
     # ------------------------------------------------------------------ lexicon lookups
-
-    def _rows(self, key: str) -> list[dict]:
-        """german-nouns rows of common nouns having the form ``key`` (lower case)."""
-        rows = []
-        for idx in self._nouns.index.get(key, ()):
-            row = self._nouns.row_to_dict(self._nouns.data[idx])
-            pos = set(row.get("pos", ()))
-            if "Substantiv" in pos and not pos & _FORBIDDEN_POS:
-                rows.append(row)
-        return rows
-
-    @staticmethod
-    def _cells(rows: list[dict], form: str) -> set[tuple[str, str, str, str]]:
-        """The paradigm cells (genus, case, number, declension) that ``form`` fills in german-nouns rows."""
-        cells = set()
-        for row in rows:
-            genera = {k: row[k] for k in ("genus", "genus 1", "genus 2", "genus 3", "genus 4") if k in row}
-            for column, value in row["flexion"].items():
-                if value.lower() != form:
-                    continue
-                parts = column.replace("*", "").split()
-                if len(parts) < 2 or parts[0] not in _CASE_OF:
-                    continue
-                case, number = _CASE_OF[parts[0]], "sg" if parts[1] == "singular" else "pl"
-                extra = parts[2] if len(parts) > 2 else ""
-                declension = extra if extra in ("stark", "schwach", "gemischt") else ""
-                if extra.isdigit() and f"genus {extra}" in genera:
-                    own = {genera[f"genus {extra}"]}
-                else:
-                    own = set(genera.values())
-                for genus in own & {"m", "f", "n"}:
-                    cells.add((genus, case, number, declension))
-        return cells
 
     def noun_info(self, word: str) -> NounInfo:
         """Genders and case cells of ``word`` (memoised).
@@ -207,19 +146,14 @@ class GermanAnalyser(GenderAnalyser):
 
     def _direct(self, low: str, person: str = "") -> tuple[frozenset[str], frozenset, bool]:
         """german-nouns' genders and cells for an exact form; the person reading if the lexicon knows it."""
-        rows = self._rows(low)
-        for row in rows:
-            if "adjektivische Deklination" not in row.get("pos", ()):
-                continue
-            # german-nouns often lists only one gender of a nominalised adjective (Sachverständiger);
-            # a person noun declined like an adjective has both, with predictable endings
-            lemma = row["lemma"].lower()
-            stem = lemma[:-2] if lemma.endswith("er") else lemma[:-1]
-            ending = low[len(stem) :] if low.startswith(stem) else None
-            if ending in _ADJECTIVAL_CELLS:
-                cells = _ADJECTIVAL_CELLS[ending]
-                return frozenset(c[0] for c in cells) - {"p"}, cells, True
-        cells = frozenset(self._cells(rows, low))
+        found = self._nouns.lookup(low)
+        if found is None:
+            return frozenset(), frozenset(), False
+        cells, adjectival = found
+        if adjectival:
+            # german-nouns often lists only one gender of a nominalised adjective (Sachverständiger); a person
+            # noun declined like an adjective has both, with predictable endings (de_lexicon reads them)
+            return frozenset(c[0] for c in cells) - {"p"}, cells, True
         genders = frozenset(c[0] for c in cells)
         if person in ("m", "f") and person in genders:
             # the lexicon knows which reading is the person noun: der Leiter (not die Leiter, ladder)

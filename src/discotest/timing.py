@@ -1,0 +1,89 @@
+"""Where a run spends its time: always-on, near-free stage timers, reported only when asked.
+
+The pipelines wrap each stage in ``with stage("alignment"):``; a stage's own time excludes the stages nested in it
+(the German lexicon loads inside "morphology" and is counted once, under its own name). Wall time and CPU time are
+both kept; CPU time (``os.times``: user + system of this process and of the subprocesses it waited for, such as the
+aligner) moves less with the load of a shared machine. Nothing is printed, written or changed unless
+``DISCOTEST_TIMING`` names a file: then, at exit, the process appends one JSON line (pid, stages in first-seen
+order, seconds) to it. ``DISCOTEST_TIMING_T0`` (a ``time.time()`` of the launcher) lets ``mark_started`` count the
+interpreter start-up and imports as the stage "imports". Used by bench/bench_gender_speed.py.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+ENV_VAR = "DISCOTEST_TIMING"
+T0_VAR = "DISCOTEST_TIMING_T0"
+
+_wall: dict[str, float] = {}
+_cpu: dict[str, float] = {}
+_stack: list[list[float]] = []  # per open stage: [wall start, cpu start, nested wall, nested cpu]
+
+
+def _cpu_now() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def _add(name: str, wall: float, cpu: float) -> None:
+    _wall[name] = _wall.get(name, 0.0) + wall
+    _cpu[name] = _cpu.get(name, 0.0) + cpu
+
+
+@contextmanager
+def stage(name: str) -> Iterator[None]:
+    """Count the time spent inside the block under ``name`` (less any stage nested in it)."""
+    _stack.append([time.perf_counter(), _cpu_now(), 0.0, 0.0])
+    try:
+        yield
+    finally:
+        start_wall, start_cpu, nested_wall, nested_cpu = _stack.pop()
+        wall, cpu = time.perf_counter() - start_wall, _cpu_now() - start_cpu
+        _add(name, wall - nested_wall, cpu - nested_cpu)
+        if _stack:
+            _stack[-1][2] += wall
+            _stack[-1][3] += cpu
+
+
+_started = False
+
+
+def mark_started() -> None:
+    """Count everything before this call in this process as "imports" (once per process; only when the launcher
+    set ``DISCOTEST_TIMING_T0``: the interpreter's own start-up happens before any code of ours can time it)."""
+    global _started
+    if _started or not os.environ.get(T0_VAR):
+        return
+    _started = True
+    try:
+        t0 = float(os.environ[T0_VAR])
+    except ValueError:
+        return
+    t = os.times()
+    _add("imports", max(0.0, time.time() - t0), t.user + t.system)
+
+
+def totals() -> dict[str, dict[str, float]]:
+    """Seconds per stage so far in this process: {"wall": {...}, "cpu": {...}}."""
+    return {"wall": dict(_wall), "cpu": dict(_cpu)}
+
+
+def _report() -> None:
+    path = os.environ.get(ENV_VAR)
+    if not path or not _wall:
+        return
+    line = json.dumps({"pid": os.getpid(), **totals()}) + "\n"
+    try:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(line)
+    except OSError:
+        pass  # a figure for a benchmark, never a reason to fail a run
+
+
+atexit.register(_report)
