@@ -266,6 +266,24 @@ def rounded(value):
     return value
 
 
+
+def runs_by_temperature(cmd: list[str], src: Path, repeats: int, beside=None, **run_kwargs) -> dict[str, list[dict]]:
+    """``repeats`` times, in a fresh cache: the first run (empty cache), the cold one (compiled resources kept,
+    alignments dropped) and the warm one; ``beside(temp)`` runs after each (mt_gender's interleaved run)."""
+    runs: dict[str, list[dict]] = {temp: [] for temp in TEMPERATURES}
+    for _ in range(repeats):
+        cache_dir = tempfile.mkdtemp(prefix="discotest-speed-")
+        try:
+            for temp in TEMPERATURES:
+                if temp == "cold":
+                    keep_resources_only(Path(cache_dir))
+                runs[temp].append(run_process(cmd, discotest_env(src, cache_dir), **run_kwargs))
+                if beside is not None:
+                    beside(temp)
+        finally:
+            shutil.rmtree(cache_dir, ignore_errors=True)
+    return runs
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--langs", default=",".join(LANGS))
@@ -292,20 +310,13 @@ def main() -> None:
                      "cores": os.cpu_count(), "load_average_at_start": os.getloadavg()[0], "langs": {}}
     mt_runs: dict[str, dict[str, list[dict]]] = {}
     for lang in langs:
-        runs: dict[str, list[dict]] = {temp: [] for temp in TEMPERATURES}
-        for _ in range(args.repeats):
-            cache_dir = tempfile.mkdtemp(prefix="discotest-speed-")
-            try:
-                for temp in TEMPERATURES:
-                    if temp == "cold":
-                        keep_resources_only(Path(cache_dir))
-                    runs[temp].append(run_process(discotest_cmd(lang, args.system, args.data_dir),
-                                                  discotest_env(src, cache_dir), stages=True))
-                    if args.mt_gender and temp != "first":
-                        mt_runs.setdefault(lang, {"cold": [], "warm": []})[temp].append(run_mt_gender(
-                            Path(args.mt_gender), args.fast_align, args.mt_gender_python, lang, args.system))
-            finally:
-                shutil.rmtree(cache_dir, ignore_errors=True)
+        def beside(temp: str, lang: str = lang) -> None:  # mt_gender's run interleaved with ours
+            if args.mt_gender and temp != "first":
+                mt_runs.setdefault(lang, {"cold": [], "warm": []})[temp].append(run_mt_gender(
+                    Path(args.mt_gender), args.fast_align, args.mt_gender_python, lang, args.system))
+
+        runs = runs_by_temperature(discotest_cmd(lang, args.system, args.data_dir), src, args.repeats, beside,
+                                   stages=True)
         figures["langs"][lang] = {temp: {**summary(r), "stages": stage_medians(r)} for temp, r in runs.items()}
         f = figures["langs"][lang]
         print(f"  {lang}: " + ", ".join(f"{temp} {f[temp]['wall']:.2f} s (CPU {f[temp]['cpu']:.2f})"
@@ -323,17 +334,8 @@ def main() -> None:
     print_stages(figures)
 
     if not args.skip_all:
-        runs = {temp: [] for temp in TEMPERATURES}
-        for _ in range(args.all_repeats):
-            cache_dir = tempfile.mkdtemp(prefix="discotest-speed-")
-            try:
-                for temp in TEMPERATURES:
-                    if temp == "cold":
-                        keep_resources_only(Path(cache_dir))
-                    runs[temp].append(run_process(discotest_cmd("all", "all", args.data_dir),
-                                                  discotest_env(src, cache_dir), sample_tree=True))
-            finally:
-                shutil.rmtree(cache_dir, ignore_errors=True)
+        runs = runs_by_temperature(discotest_cmd("all", "all", args.data_dir), src, args.all_repeats,
+                                   sample_tree=True)
         figures["all_pairs"] = {temp: summary(r) for temp, r in runs.items()}
         before = {}
         if not args.mt_gender and Path(args.figures).exists():

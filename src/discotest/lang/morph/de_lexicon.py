@@ -25,6 +25,7 @@ from itertools import compress
 from pathlib import Path
 
 from discotest import cache
+from discotest.data import registry
 from discotest.timing import stage
 
 COMPILE_VERSION = "1"
@@ -165,14 +166,6 @@ def _compile_rows(reader: Iterator[list[str]]) -> bytes:
     return b"".join(lines)
 
 
-def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def cache_key(csv_path: Path) -> str:
     """What the compiled file depends on: german-nouns' CSV (by content, not version) and these rules."""
     try:
@@ -180,7 +173,7 @@ def cache_key(csv_path: Path) -> str:
     except OSError:  # installed without sources: the version constant alone
         rules = b""
     return cache.content_key(["german-nouns lexicon", COMPILE_VERSION, hashlib.sha256(rules).hexdigest(),
-                              _file_sha256(csv_path)])
+                              registry.sha256_of(csv_path)])
 
 
 def load_compiled() -> bytes:
