@@ -152,4 +152,7 @@ def test_a_script_without_the_main_guard_gets_one_line_not_a_hang(tmp_path):
     env = {**os.environ, "DISCOTEST_CACHE": str(tmp_path / "cache")}
     done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, cwd=tmp_path, timeout=600)
     assert done.returncode != 0
-    assert b"if __name__ ==" in done.stderr.splitlines()[-1]
+    # the last line is ours; Python's multiprocessing resource tracker may add a "leaked semaphore" warning after it
+    # when the dead workers' queues are not yet collected at exit (seen once in CI, not in 12 local runs)
+    ours = [line for line in done.stderr.splitlines() if b"resource_tracker" not in line]
+    assert b"if __name__ ==" in ours[-1]
