@@ -7,7 +7,7 @@ import pytest
 
 from discotest import cache
 from discotest.errors import InputError
-from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER, align_cached, make_aligner
+from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER, align_cached, make_aligner, start_align_cached
 from discotest.lang.align.base import WordAligner, grow_diag_final_and, parse_pharaoh
 from discotest.pipelines.gender import align_in_corpus
 
@@ -128,3 +128,36 @@ def test_align_in_corpus_reuses_a_block_and_slices_the_right_links():
     assert got == [frozenset({(0, 0), (1, 1)})]
     align_in_corpus(aligner, block_a, [block_a, block_b])  # same corpus: served from the cache
     assert aligner.calls == 1
+
+
+def test_both_directions_in_child_processes_give_the_links_of_one_process():
+    # the same corpus as the seed test: the sampler has choices, so a difference in the children's input or settings
+    # (lower-casing, order, seed, samplers, iterations) would show as other links
+    words_en = ["the", "a", "doctor", "nurse", "came", "left", "saw", "met", "friend", "teacher"]
+    words_de = ["der", "ein", "Arzt", "Pflegerin", "kam", "ging", "sah", "traf", "Freund", "Lehrer"]
+    pairs = [([words_en[i] for i in idx], [words_de[(i + k) % 10] for i in reversed(idx)])
+             for k in range(300) for idx in [[(k * 7 + j * 3) % 10 for j in range(4 + k % 3)]]]
+    pairs[3] = (pairs[3][0], [])  # an empty side travels through the child too
+    children = make_aligner()
+    assert children.processes == 2
+    here = make_aligner()
+    here.processes = 1
+    assert children.align(pairs) == here.align(pairs)
+    assert children.signature() == here.signature()  # where it ran never changes a link
+
+
+def test_a_failing_aligner_process_is_a_clear_error(monkeypatch):
+    aligner = make_aligner()
+    monkeypatch.setattr(aligner, "settings", lambda: {"model": "giza"})  # the child refuses an unknown model
+    pending = aligner.start([(["a"], ["x"])])
+    with pytest.raises(RuntimeError, match=r"thot-eflomal aligner process failed \(exit 1\): .*unknown Thot model"):
+        pending()
+
+
+def test_start_returns_before_the_links_and_the_cache_serves_them_after(tmp_path):
+    aligner = CountingAligner()
+    pairs = [(("a", "b"), ("x", "y"))]
+    pending = start_align_cached(aligner, pairs)
+    assert aligner.calls == 0  # the base class aligns when the result is asked for
+    assert pending() == pending() == [frozenset({(0, 0), (1, 1)})] and aligner.calls == 1
+    assert start_align_cached(aligner, pairs)() == pending() and aligner.calls == 1  # from the cache

@@ -11,6 +11,7 @@ recomputation. An unusable cache folder costs speed (one warning per process), n
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -54,6 +55,18 @@ def content_key(parts: Iterable[str]) -> str:
     for part in parts:
         digest.update(part.encode("utf-8"))
         digest.update(b"\x00")
+    return digest.hexdigest()
+
+
+@functools.cache
+def code_key() -> str:
+    """sha256 of every file of the installed discotest package (sources and the tables shipped with them), in path
+    order: part of the key of entries that our own rules compute (analyser readings), so an edited rule or word list
+    never serves a result cached before the edit. Computed once per process (2 MB, a few milliseconds)."""
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\x00" + path.read_bytes() + b"\x00")
     return digest.hexdigest()
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from discotest.lang.align import align_cached
+from discotest.lang.align import start_align_cached
 from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.locate import locate_entity, source_entity_tokens
 from discotest.lang.morph.base import GenderAnalyser, PronounReading, PronounTarget, TargetEntity, Token
@@ -42,13 +42,20 @@ def align_in_corpus(
     The corpus order is fixed by the caller, so every system of a language shares one cached
     alignment run; ``evaluated`` is appended only when it is not already one of the blocks.
     """
+    return start_align_in_corpus(aligner, evaluated, corpus, use_cache)()
+
+
+def start_align_in_corpus(
+    aligner: WordAligner, evaluated: list[Pair], corpus: Sequence[list[Pair]], use_cache: bool = True
+) -> Callable[[], list[Links]]:
+    """``align_in_corpus`` begun now, finished by calling the result (``start_align_cached``)."""
     blocks = list(corpus)
     if evaluated not in blocks:
         blocks.append(evaluated)
     position = blocks.index(evaluated)
-    links = align_cached(aligner, [pair for block in blocks for pair in block], use_cache)
+    pending = start_align_cached(aligner, [pair for block in blocks for pair in block], use_cache)
     offset = sum(len(block) for block in blocks[:position])
-    return links[offset : offset + len(evaluated)]
+    return lambda: pending()[offset : offset + len(evaluated)]
 
 
 def evaluate_gender(

@@ -20,10 +20,11 @@ from discotest.data.readers import system_name
 from discotest.errors import InputError
 from discotest.lang.align import DEFAULT_ALIGNER, make_aligner
 from discotest.lang.locate import LEXICON_MODES
-from discotest.lang.morph import MEASURED_COST, languages, load_analyser
+from discotest.lang.morph import MEASURED_COST, languages
+from discotest.lang.morph.cached import CachedReads
 from discotest.options import check_int
 from discotest.phenomena.gender import VERDICTS, score_consistency, score_gender
-from discotest.pipelines.gender import Bitext, align_in_corpus, evaluate_gender
+from discotest.pipelines.gender import Bitext, evaluate_gender, start_align_in_corpus
 from discotest.report.gender import GenderResult
 from discotest.report.result import build_signature
 from discotest.suites.gender import load_gender_suite
@@ -137,12 +138,21 @@ def _evaluate_language(
             corpus = [bitexts[s].pairs if s in bitexts else _published_bitext(s, lang, options).pairs
                       for s in available_published(lang, options.data_dir, _extra_text_suite(options.suite))]
     aligner = make_aligner(options.aligner)
+    names = list(bitexts)
+    # the aligner trains in its own processes: the analyser loads meanwhile, and the next bitext's alignment
+    # starts before this one's morphology (one bitext ahead, so at most two alignments run at once)
+    with stage("alignment"):
+        pending = [start_align_in_corpus(aligner, bitexts[names[0]].pairs, corpus, options.use_cache)]
     with stage("analyser load"):
-        analyser = load_analyser(lang)
+        analyser = CachedReads(lang, options.use_cache)  # loads the analyser itself only when a reading is not cached
     results = []
-    for name, bitext in bitexts.items():
+    for position, name in enumerate(names):
+        bitext = bitexts[name]
         with stage("alignment"):
-            links = align_in_corpus(aligner, bitext.pairs, corpus, options.use_cache)
+            if position + 1 < len(names):
+                pending.append(start_align_in_corpus(aligner, bitexts[names[position + 1]].pairs, corpus,
+                                                     options.use_cache))
+            links = pending[position]()
         reader = options.verdict == "reader"
         consistency = "consistency" in options.measure or reader
         try:

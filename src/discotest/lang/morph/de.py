@@ -108,7 +108,8 @@ class GermanAnalyser(GenderAnalyser):
         self._info_cache: dict[str, NounInfo] = {}
         self._tag_cache: dict[str, tuple[str, list[tuple[str, str]]]] = {}
 
-    def version(self) -> str:
+    @classmethod
+    def static_version(cls) -> str:
         return (
             f"german-nouns-{package_version('german-nouns')}"
             f"+hanta-{package_version('HanTa')}+morphmodel_ger"

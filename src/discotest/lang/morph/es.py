@@ -10,11 +10,14 @@ stressed a- feminine noun (el ama de llaves) does not make it masculine.
 
 from __future__ import annotations
 
-import spacy
+from typing import TYPE_CHECKING
 
 from discotest.lang.morph._romance_pronouns import ES
 from discotest.lang.morph.base import Gender
 from discotest.lang.morph.fr import COMMON, F, M, N, SpacyRomanceAnalyser, _table, _words, norm
+
+if TYPE_CHECKING:
+    import spacy
 
 
 class SpanishAnalyser(SpacyRomanceAnalyser):

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable, Sequence
-
-import spacy
+from typing import TYPE_CHECKING
 
 from discotest.errors import InputError
 from discotest.lang.installed import spacy_package
@@ -36,7 +35,18 @@ from discotest.lang.morph._romance import (
     norm,
 )
 from discotest.lang.morph._romance_pronouns import FR, PronounReader, PronounTables, Tag, Tagging
-from discotest.lang.morph.base import Gender, GenderAnalyser, GenderReading, PronounReading, PronounTarget, TargetEntity
+from discotest.lang.morph.base import (
+    Gender,
+    GenderAnalyser,
+    GenderReading,
+    PronounReading,
+    PronounTarget,
+    TargetEntity,
+    package_version,
+)
+
+if TYPE_CHECKING:  # spaCy itself is imported when the model loads (spacy_package), not with this module
+    import spacy
 
 
 class SpacyRomanceAnalyser(RomanceNounRules, GenderAnalyser):
@@ -62,8 +72,11 @@ class SpacyRomanceAnalyser(RomanceNounRules, GenderAnalyser):
             raise InputError(f"spaCy model {self.model} is not installed: {self.install_hint}") from exc
         self._classes = lexicon_classes(self.lang)
 
-    def version(self) -> str:
-        return f"spacy-{spacy.__version__}+{self.model}-{self._nlp.meta.get('version', '?')}"
+    @classmethod
+    def static_version(cls) -> str:
+        # the spaCy package's and the model package's versions: what spacy.__version__ and the loaded model's
+        # meta "version" say (tests/test_cached_reads.py checks), known without importing spaCy (1.6 s)
+        return f"spacy-{package_version('spacy')}+{cls.model}-{package_version(cls.model)}"
 
     # --- language hooks (also RomanceNounRules.suffix_class) --------------------------------
     def adjective_gender(self, token: spacy.tokens.Token) -> Gender | None:

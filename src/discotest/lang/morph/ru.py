@@ -66,7 +66,8 @@ class RussianAnalyser(PymorphyAnalyser):
         self._nouns: dict[tuple[str, str | None, bool], Reading] = {}
         self._form_genders: dict[tuple[str, tuple[str, ...], str | None], str | None] = {}
 
-    def version(self) -> str:
+    @classmethod
+    def static_version(cls) -> str:
         parts = ("natasha", "slovnet", "navec", "pymorphy3", "pymorphy3-dicts-ru")
         return "+".join(f"{p}-{package_version(p)}" for p in parts)
 

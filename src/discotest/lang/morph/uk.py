@@ -24,7 +24,8 @@ class UkrainianAnalyser(PymorphyAnalyser):
     def __init__(self) -> None:
         self.morph = Pymorphy("uk")  # loads the dictionary once; parses are memoised
 
-    def version(self) -> str:
+    @classmethod
+    def static_version(cls) -> str:
         return f"pymorphy3-{package_version('pymorphy3')}+pymorphy3-dicts-uk-{package_version('pymorphy3-dicts-uk')}"
 
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:

@@ -1,0 +1,95 @@
+"""Every per-item verdict of the published WinoMT pairs, before and after a change: sha256 per pair, compared.
+
+    .venv/bin/python bench/verdict_identity.py [--data-dir ../shared/data] [--record] [--only noun,reader]
+
+Runs, in fresh processes with one fresh cache: ``run winomt --lang all --system all --details F`` (all 33 pairs, the
+noun verdict) and ``run winomt --lang all --system google --verdict reader --details F`` (8 languages, the reader
+verdict, which reads pronouns and distractors too), each with ``--format json``. Per (mode, language, system) the
+sha256 of that pair's detail lines (in item order) and of its JSON result are compared with
+``bench/figures/winomt_verdicts.json``; ``--record`` writes them there instead. A speed change must leave every
+hash as recorded: exit 1 names each pair that differs (``--keep DIR`` keeps the details files to diff).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIGURES = ROOT / "bench" / "figures" / "winomt_verdicts.json"
+MODES = {
+    "noun": ["--lang", "all", "--system", "all"],
+    "reader": ["--lang", "all", "--system", "google", "--verdict", "reader"],
+}
+
+
+def run_mode(mode: str, data_dir: str, cache: str, tmp: Path) -> dict[str, dict]:
+    """Hashes per ``lang/system`` of one mode's details and JSON result."""
+    details, report = tmp / f"{mode}.jsonl", tmp / f"{mode}.json"
+    cmd = [sys.executable, "-m", "discotest", "--data-dir", data_dir, "run", "winomt", *MODES[mode], "-q",
+           "--format", "json", "--details", str(details), "-o", str(report)]
+    env = {**os.environ, "DISCOTEST_CACHE": cache, "PYTHONPATH": str(ROOT / "src")}
+    subprocess.run(cmd, env=env, check=True)
+    lines: dict[str, list[str]] = {}
+    for line in details.read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        lines.setdefault(f"{item['lang']}/{item['system']}", []).append(line)
+    results = json.loads(report.read_text(encoding="utf-8"))
+    results = results if isinstance(results, list) else results.get("results", [results])
+    out = {}
+    for key, pair_lines in sorted(lines.items()):
+        lang, system = key.split("/")
+        result = [r for r in results if r.get("lang") == lang and r.get("system") == system]
+        out[key] = {
+            "items": len(pair_lines),
+            "details_sha256": hashlib.sha256("\n".join(pair_lines).encode()).hexdigest(),
+            "result_sha256": hashlib.sha256(json.dumps(result, sort_keys=True).encode()).hexdigest(),
+        }
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data-dir", default=str(ROOT.parent / "shared" / "data"))
+    parser.add_argument("--record", action="store_true", help="write today's hashes as the reference")
+    parser.add_argument("--only", default=",".join(MODES), help="modes to run: noun, reader")
+    parser.add_argument("--keep", help="a folder to keep the details in (to diff by hand)")
+    args = parser.parse_args()
+    recorded = json.loads(FIGURES.read_text()) if FIGURES.exists() else {}
+    differ = []
+    with tempfile.TemporaryDirectory(prefix="verdict-identity-") as tmp:
+        folder = Path(args.keep or tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        for mode in args.only.split(","):
+            pairs = run_mode(mode, args.data_dir, str(Path(tmp) / "cache"), folder)
+            for key, now in pairs.items():
+                before = recorded.get(mode, {}).get(key)
+                same = before is not None and before == now
+                print(f"{mode:6} {key:16} {now['items']:5} items  {now['details_sha256'][:12]}  "
+                      f"{'same' if same else 'NEW' if before is None else 'DIFFERENT'}")
+                if before is not None and not same:
+                    differ.append(f"{mode} {key}: details {before['details_sha256'][:12]} -> "
+                                  f"{now['details_sha256'][:12]}, result {before['result_sha256'][:12]} -> "
+                                  f"{now['result_sha256'][:12]} (--keep DIR keeps the details to diff)")
+            missing = set(recorded.get(mode, {})) - set(pairs)
+            differ += [f"{mode} {key}: missing from this run" for key in sorted(missing)]
+            if args.record:
+                recorded[mode] = pairs
+    if args.record:
+        FIGURES.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
+        print(f"recorded {FIGURES.relative_to(ROOT)}")
+    if differ and not args.record:
+        print("\n".join(differ))
+        sys.exit(1)
+    if not args.record:
+        print("every per-item verdict and result as recorded")
+
+
+if __name__ == "__main__":
+    main()
