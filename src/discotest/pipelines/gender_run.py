@@ -25,6 +25,7 @@ from discotest.lang.morph.cached import CachedReads
 from discotest.options import check_int
 from discotest.phenomena.gender import VERDICTS, score_consistency, score_gender
 from discotest.pipelines.gender import Bitext, evaluate_gender, start_align_in_corpus
+from discotest.pipelines.gender_cache import load_verdicts, store_verdicts, verdicts_key
 from discotest.report.gender import GenderResult
 from discotest.report.result import build_signature
 from discotest.suites.gender import load_gender_suite
@@ -129,43 +130,68 @@ def _evaluate_language(
                                  for name, path in inputs})
         translation_sets.update({m.name: m.translations(items) for m in models})
     model_fields = {m.name: tuple(m.signature_fields()) for m in models}
-    with stage("tokenise"):
-        bitexts = {name: Bitext(items, ts.by_row, lang) for name, ts in translation_sets.items()}
-    corpus = []
-    small = min(len(b.items) for b in bitexts.values()) < SMALL_BITEXT
-    with stage("tokenise"), registry.tracking() as corpus_files:  # aligner training text shapes every result
-        if options.align_extra == "published" or (options.align_extra == "auto" and small):
-            corpus = [bitexts[s].pairs if s in bitexts else _published_bitext(s, lang, options).pairs
-                      for s in available_published(lang, options.data_dir, _extra_text_suite(options.suite))]
+    names = list(translation_sets)
     aligner = make_aligner(options.aligner)
-    names = list(bitexts)
-    # the aligner trains in its own processes: the analyser loads meanwhile, and the next bitext's alignment
-    # starts before this one's morphology (one bitext ahead, so at most two alignments run at once)
-    with stage("alignment"):
-        pending = [start_align_in_corpus(aligner, bitexts[names[0]].pairs, corpus, options.use_cache)]
     with stage("analyser load"):
         analyser = CachedReads(lang, options.use_cache)  # loads the analyser itself only when a reading is not cached
-    results = []
-    for position, name in enumerate(names):
+    reader = options.verdict == "reader"
+    consistency = "consistency" in options.measure or reader
+    small = min(sum(item.index in ts.by_row for item in items) for ts in translation_sets.values()) < SMALL_BITEXT
+    extra_text = options.align_extra == "published" or (options.align_extra == "auto" and small)
+    # a rerun on the same suite and translations: the verdicts come back whole (gender_cache), nothing is tokenised
+    keys: dict[str, str] = {}
+    verdict_sets: dict[str, list] = {}
+    if not extra_text:
+        settings = (aligner.signature(), analyser.name, analyser.version(), options.lexicon, str(consistency),
+                    str(reader))
+        with stage("verdict cache"):
+            for name, ts in translation_sets.items():
+                keys[name] = verdicts_key(items, ts.by_row, lang, settings)
+                if options.use_cache and (hit := load_verdicts(keys[name])) is not None:
+                    verdict_sets[name] = hit
+    todo = [name for name in names if name not in verdict_sets]
+    with stage("tokenise"):
+        bitexts = {name: Bitext(items, translation_sets[name].by_row, lang) for name in todo}
+    corpus = []
+    with stage("tokenise"), registry.tracking() as corpus_files:  # aligner training text shapes every result
+        if extra_text:
+            corpus = [bitexts[s].pairs if s in bitexts else _published_bitext(s, lang, options).pairs
+                      for s in available_published(lang, options.data_dir, _extra_text_suite(options.suite))]
+    # the aligner trains in its own processes: the analyser loads meanwhile, and the next bitext's alignment
+    # starts before this one's morphology (one bitext ahead, so at most two alignments run at once)
+    pending = []
+    if todo:
+        with stage("alignment"):
+            pending.append(start_align_in_corpus(aligner, bitexts[todo[0]].pairs, corpus, options.use_cache))
+        if not pending[0].from_cache:  # new translations, so new readings: load and prepare while the aligner runs
+            analyser.prepare(bitexts[todo[0]].tgt_tokens)
+    for position, name in enumerate(todo):
         bitext = bitexts[name]
         with stage("alignment"):
-            if position + 1 < len(names):
-                pending.append(start_align_in_corpus(aligner, bitexts[names[position + 1]].pairs, corpus,
+            if position + 1 < len(todo):
+                pending.append(start_align_in_corpus(aligner, bitexts[todo[position + 1]].pairs, corpus,
                                                      options.use_cache))
             links = pending[position]()
-        reader = options.verdict == "reader"
-        consistency = "consistency" in options.measure or reader
+        if position > 0 and not pending[position].from_cache:
+            analyser.prepare(bitext.tgt_tokens)
         try:
-            verdicts = evaluate_gender(bitext, links, analyser, options.lexicon, consistency, reader)
+            verdict_sets[name] = evaluate_gender(bitext, links, analyser, options.lexicon, consistency, reader)
         except NotImplementedError as exc:
             raise InputError(f"--measure consistency: {exc} (language {lang})") from None
+        if name in keys:
+            with stage("verdict cache"):
+                store_verdicts(keys[name], verdict_sets[name])
+    results = []
+    for name in names:
+        verdicts = verdict_sets[name]
+        extra = any(block != bitexts[name].pairs for block in corpus) if corpus else False
         with stage("scoring"):
             signature = build_signature(
                 options.suite, options.suite_version, name, len(verdicts), lang=lang,
                 settings=(
                     *model_fields.get(name, ()),
                     ("aligner", aligner.signature()),
-                    ("align_extra", "published" if any(block != bitext.pairs for block in corpus) else "none"),
+                    ("align_extra", "published" if extra else "none"),
                     ("lexicon", options.lexicon),
                     ("analyser", f"{analyser.name}:{analyser.version()}"),
                     *((("verdict", options.verdict),) if reader else ()),  # the noun default: today's signature

@@ -10,6 +10,7 @@ comparison and says ``unseeded`` in its signature.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from discotest import cache
 from discotest.errors import InputError
@@ -42,13 +43,24 @@ def align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: bool = 
     return start_align_cached(aligner, pairs, use_cache)()
 
 
-def start_align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: bool = True
-                       ) -> Callable[[], list[Links]]:
+@dataclass(frozen=True)
+class PendingLinks:
+    """An alignment begun (``start_align_cached``): call it for the links; ``from_cache`` says whether they were
+    cached (nothing is being computed, so there is no time to fill meanwhile)."""
+
+    finish: Callable[[], list[Links]]
+    from_cache: bool
+
+    def __call__(self) -> list[Links]:
+        return self.finish()
+
+
+def start_align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: bool = True) -> PendingLinks:
     """``align_cached`` begun now and finished by calling the result (``WordAligner.start``): the caller can do
     other work while the aligner's processes train."""
     key = cache.content_key([aligner.signature(), *(" ".join(s) + " ||| " + " ".join(t) for s, t in pairs)])
     if use_cache and (hit := cache.load("align", key, parse=lambda text: _parse_entry(text, pairs))) is not None:
-        return lambda: hit
+        return PendingLinks(lambda: hit, from_cache=True)
     pending = aligner.start(pairs)
     done: list[list[Links]] = []
 
@@ -58,7 +70,7 @@ def start_align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: b
             cache.store("align", key, "\n".join(" ".join(f"{s}-{t}" for s, t in sorted(lk)) for lk in done[0]))
         return done[0]
 
-    return finish
+    return PendingLinks(finish, from_cache=False)
 
 
 def _parse_entry(text: str, pairs: Sequence[Pair]) -> list[Links]:

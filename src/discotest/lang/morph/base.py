@@ -111,6 +111,12 @@ class GenderAnalyser(ABC):
             raise NotImplementedError(f"{type(self).__name__} must define version() or static_version()")
         return static
 
+    def prepare(self, sentences: Sequence[Sequence[Token]]) -> None:
+        """Optional: the work on whole translations that does not need to know where the entity is (a tagger over
+        every sentence), done while the aligner runs; ``read`` then takes it instead of doing it again. The result
+        must be what ``read`` would compute itself (the same batch, in the same order)."""
+        return None
+
     @abstractmethod
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
         """One reading per item, in order. Batch so that pipelines (spaCy, natasha) run once."""

@@ -23,6 +23,7 @@ from discotest.lang.morph.base import (
     PronounReading,
     PronounTarget,
     TargetEntity,
+    Token,
 )
 from discotest.timing import stage
 
@@ -48,6 +49,13 @@ class CachedReads(GenderAnalyser):
 
     def version(self) -> str:
         return self._version
+
+    def prepare(self, sentences: Sequence[Sequence[Token]]) -> None:
+        """Load the analyser and let it prepare (``GenderAnalyser.prepare``): call it only when the readings are not
+        going to come from the cache, while something else (the aligner) runs."""
+        analyser = self.analyser()
+        with stage("morphology"):
+            analyser.prepare(sentences)
 
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
         return self._through_cache("read", items, lambda: self.analyser().read(items), _gender_reading)

@@ -36,7 +36,7 @@ from discotest.lang.morph._slavic import (
     lexicon_classes,
     window_votes,
 )
-from discotest.lang.morph.base import GenderReading, TargetEntity, package_version
+from discotest.lang.morph.base import GenderReading, TargetEntity, Token, package_version
 
 _GENDERS = {"Masc": MASC, "Fem": FEM, "Neut": NEUT}
 _CASES = {"Nom": "nom", "Gen": "gen", "Par": "gen", "Dat": "dat", "Acc": "acc", "Ins": "ins", "Loc": "loc",
@@ -65,6 +65,7 @@ class RussianAnalyser(PymorphyAnalyser):
         self._lemmas: dict[str, str] = {}
         self._nouns: dict[tuple[str, str | None, bool], Reading] = {}
         self._form_genders: dict[tuple[str, tuple[str, ...], str | None], str | None] = {}
+        self._prepared: dict[tuple[str, ...], list[tuple[Reading, ...]]] = {}  # tagged by prepare(), taken by read()
 
     @classmethod
     def static_version(cls) -> str:
@@ -199,11 +200,16 @@ class RussianAnalyser(PymorphyAnalyser):
 
     # -- batch --------------------------------------------------------------------------------
 
-    def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
-        keys = [tuple(t.text for t in item.tokens) for item in items]
+    def prepare(self, sentences: Sequence[Sequence[Token]]) -> None:
+        """natasha's tags of every sentence (the tagger is most of ``read``'s time): one batch, in the order ``read``
+        would tag them when given these sentences' items."""
+        self._prepared.update(self._tag([tuple(t.text for t in tokens) for tokens in sentences]))
+
+    def _tag(self, keys: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], list[tuple[Reading, ...]]]:
+        """Readings of every token of each distinct non-empty sentence, from one natasha batch."""
         unique = [k for k in dict.fromkeys(keys) if k]
-        readings: dict[tuple[str, ...], list[tuple[Reading, ...]]] = {(): []}
         lexicon = lexicon_classes(self.lang)
+        readings = {}
         for key, markup in zip(unique, self.tagger.map([list(k) for k in unique])):
             rs = []
             for t in markup.tokens:
@@ -212,6 +218,15 @@ class RussianAnalyser(PymorphyAnalyser):
                     r = self._noun_reading(t.text, r)
                 rs.append((r,))
             readings[key] = rs
+        return readings
+
+    def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
+        keys = [tuple(t.text for t in item.tokens) for item in items]
+        readings: dict[tuple[str, ...], list[tuple[Reading, ...]]] = {(): []}
+        if self._prepared and all(k in self._prepared for k in keys if k):  # exactly the sentences prepared
+            readings.update((k, self._prepared.pop(k)) for k in dict.fromkeys(keys) if k)
+        else:
+            readings.update(self._tag(keys))
 
         heads = [find_head(item, readings[key], self.lang, self.morph.noun_gender, self.tool)
                  for item, key in zip(items, keys)]
