@@ -19,7 +19,9 @@ its root with ``build/``): its per-language pipeline exactly as its ``scripts/ev
 load_alignments.py --ds=../data/aggregates/en.txt --bi=… --align=… --lang=L --out=…`` (its Python needs
 mt_gender's own requirements) — on the same translation file, interleaved with ours (one mt_gender run after each
 cold and after each warm discotest run), and the ratios discotest / mt_gender. Without it, the ratios are to the
-last figures recorded in ``bench/figures/gender_speed.json`` (``--record`` writes today's there).
+last figures recorded in ``bench/figures/gender_speed.json`` (``--record`` writes today's there), and to the
+mt_gender figures recorded there (kept until mt_gender is measured again). The "first" column of mt_gender is
+empty: it has no cache, so its cold run is its first.
 
 Per-stage split: every run sets ``DISCOTEST_TIMING`` (``discotest.timing``), so the split (imports, suite and
 translations, tokenise, analyser load, alignment, locate, morphology, scoring, output, and nested loads such as
@@ -221,12 +223,13 @@ def ratio(a: float, b: float | None) -> str:
     return f"{a / b:5.2f}x" if b else "    - "
 
 
-def print_table(figures: dict, anchor: dict, anchor_name: str) -> None:
-    print(f"\nper language, median of {figures['repeats']}: wall s / CPU s / peak MiB")
-    print(f"{'lang':<5}" + "".join(f"{temp:>20}" for temp in TEMPERATURES))
-    for lang, f in figures["langs"].items():
-        print(f"{lang:<5}" + "".join(f"{f[t]['wall']:>9.2f}{f[t]['cpu']:>6.2f}{f[t]['rss_mb']:>5.0f}"
-                                     for t in TEMPERATURES))
+def print_table(figures: dict, anchor: dict, anchor_name: str, header: bool = True) -> None:
+    if header:
+        print(f"\nper language, median of {figures['repeats']}: wall s / CPU s / peak MiB")
+        print(f"{'lang':<5}" + "".join(f"{temp:>20}" for temp in TEMPERATURES))
+        for lang, f in figures["langs"].items():
+            print(f"{lang:<5}" + "".join(f"{f[t]['wall']:>9.2f}{f[t]['cpu']:>6.2f}{f[t]['rss_mb']:>5.0f}"
+                                         for t in TEMPERATURES))
     print(f"\nagainst {anchor_name}: its wall s, and the ratios now / {anchor_name} (wall; CPU)")
     print(f"{'lang':<5}" + "".join(f"{t + ' wall':>11}{t + ' ratio':>16}" for t in TEMPERATURES))
     for lang, f in figures["langs"].items():
@@ -308,6 +311,7 @@ def main() -> None:
 
     figures: dict = {"date": date.today().isoformat(), "system": args.system, "repeats": args.repeats,
                      "cores": os.cpu_count(), "load_average_at_start": os.getloadavg()[0], "langs": {}}
+    recorded = json.loads(Path(args.figures).read_text()) if Path(args.figures).exists() else {}
     mt_runs: dict[str, dict[str, list[dict]]] = {}
     for lang in langs:
         def beside(temp: str, lang: str = lang) -> None:  # mt_gender's run interleaved with ours
@@ -327,19 +331,20 @@ def main() -> None:
         figures["mt_gender"] = anchor
         anchor_name = "mt_gender"
     else:
-        recorded = json.loads(Path(args.figures).read_text()) if Path(args.figures).exists() else {}
         anchor = recorded.get("langs", {})
         anchor_name = f"recorded {recorded.get('date', '(none)')}"
+        if recorded.get("mt_gender"):  # mt_gender's recorded figures stay the anchor until it is measured again
+            figures["mt_gender"] = recorded["mt_gender"]
     print_table(figures, anchor, anchor_name)
+    if not args.mt_gender and recorded.get("mt_gender"):
+        print_table(figures, recorded["mt_gender"], f"mt_gender as recorded {recorded.get('date')}", header=False)
     print_stages(figures)
 
     if not args.skip_all:
         runs = runs_by_temperature(discotest_cmd("all", "all", args.data_dir), src, args.all_repeats,
                                    sample_tree=True)
         figures["all_pairs"] = {temp: summary(r) for temp, r in runs.items()}
-        before = {}
-        if not args.mt_gender and Path(args.figures).exists():
-            before = json.loads(Path(args.figures).read_text()).get("all_pairs", {})
+        before = recorded.get("all_pairs", {})
         print(f"\nall pairs (--lang all --system all), median of {args.all_repeats}")
         for temp, f in figures["all_pairs"].items():
             was = before.get(temp, {})
