@@ -110,12 +110,14 @@ def _evaluate_language(
     options: RunOptions,
     inputs: Sequence[tuple[str, str]] = (),
     models: Sequence = (),
+    in_worker: bool = False,
 ) -> list[GenderResult]:
     """Evaluate published ``systems``, user ``inputs`` (name, path) and ``models`` (``translate.ModelSystem``, which
     translate the suite through their cache) for one language.
 
-    Runs in a worker process for ``--lang all``: the suite, the analyser and one alignment of all
-    the language's bitexts are loaded or computed once here and shared by every system.
+    Runs in a worker process for ``--lang all`` (``in_worker``): the suite and the analyser are loaded once here and
+    shared by every system. A worker aligns in its own process, one bitext at a time: the other workers keep the
+    cores busy, and aligner child processes next to every worker's analyser would only add memory.
     """
     with stage("suite and translations"):
         with registry.tracking() as suite_files:
@@ -132,6 +134,8 @@ def _evaluate_language(
     model_fields = {m.name: tuple(m.signature_fields()) for m in models}
     names = list(translation_sets)
     aligner = make_aligner(options.aligner)
+    if in_worker and hasattr(aligner, "processes"):
+        aligner.processes = 1
     with stage("analyser load"):
         analyser = CachedReads(lang, options.use_cache)  # loads the analyser itself only when a reading is not cached
     reader = options.verdict == "reader"
@@ -158,7 +162,7 @@ def _evaluate_language(
             corpus = [bitexts[s].pairs if s in bitexts else _published_bitext(s, lang, options).pairs
                       for s in available_published(lang, options.data_dir, _extra_text_suite(options.suite))]
     # the aligner trains in its own processes: the analyser loads meanwhile, and the next bitext's alignment
-    # starts before this one's morphology (one bitext ahead, so at most two alignments run at once)
+    # starts before this one's morphology (one bitext ahead, so at most two alignments run at once; not in a worker)
     pending = []
     if todo:
         with stage("alignment"):
@@ -168,7 +172,9 @@ def _evaluate_language(
     for position, name in enumerate(todo):
         bitext = bitexts[name]
         with stage("alignment"):
-            if position + 1 < len(todo):
+            if position == len(pending):
+                pending.append(start_align_in_corpus(aligner, bitext.pairs, corpus, options.use_cache))
+            if position + 1 < len(todo) and not in_worker:
                 pending.append(start_align_in_corpus(aligner, bitexts[todo[position + 1]].pairs, corpus,
                                                      options.use_cache))
             links = pending[position]()
@@ -297,8 +303,12 @@ def run_many(
         # ran (the Python API: run() then run_many()), and Thot's trainer then waited forever in the children
         # (a spawned worker imports the caller's script again: scripts call run_many under `if __name__ == ...`)
         try:
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-                futures = {pool.submit(_evaluate_language, lang, tasks[lang], opts): lang for lang in slowest_first}
+            # one language per worker process (max_tasks_per_child): a worker that went on to the next language kept
+            # the last one's analyser loaded (the French spaCy model and natasha together: 870 MB in one process)
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                                     max_tasks_per_child=1) as pool:
+                futures = {pool.submit(_evaluate_language, lang, tasks[lang], opts, in_worker=True): lang
+                           for lang in slowest_first}
                 for future in as_completed(futures):
                     by_lang[futures[future]] = future.result()
                     if progress:
