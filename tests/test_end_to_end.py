@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from discotest.cli import main
 from discotest.phenomena.gender import GenderVerdict, score_gender
 from tests.cli_helpers import one_result, results_of
 
+ROOT = Path(__file__).resolve().parents[1]
 DETAIL_KEYS = {
     "index", "source", "translation", "entity", "target_entity", "predicted_gender", "gold_gender", "correct", "reason",
 }
@@ -106,14 +108,26 @@ def test_every_published_output_matches_its_suite_rows(shared_data):
 
 
 @pytest.mark.slow
-def test_all_languages_in_one_table(capsys, shared_data):
-    code = main(["--data-dir", str(shared_data), "-q", "run", "winomt", "--lang", "all", "--system", "google"])
+def test_all_languages_in_one_table(capsys, tmp_path, shared_data):
+    details = tmp_path / "items.jsonl"
+    code = main(["--data-dir", str(shared_data), "-q", "run", "winomt", "--lang", "all", "--system", "google",
+                 "--details", str(details)])
     out = capsys.readouterr().out
     assert code == 0
     rows = [line.split() for line in out.splitlines() if line.split()[:1] == ["google"]]
     assert [r[1] for r in rows] == ["ar", "de", "es", "fr", "he", "it", "ru", "uk"]
     assert all(int(r[2]) == 3886 for r in rows)  # n: every matched row evaluated
     assert out.count("discotest:0.1.0|suite:winomt") == 8  # one signature per language
+    # every per-item verdict as recorded by bench/verdict_identity.py (hashed the same way: a pair's detail lines
+    # joined by newlines); a change that moves one must re-record there, on purpose
+    recorded = json.loads((ROOT / "bench" / "figures" / "winomt_verdicts.json").read_text())["noun"]
+    lines: dict[str, list[str]] = {}
+    for line in details.read_text(encoding="utf-8").splitlines():
+        lines.setdefault(json.loads(line)["lang"], []).append(line)
+    assert sorted(lines) == [r[1] for r in rows]
+    for lang, pair_lines in lines.items():
+        digest = hashlib.sha256("\n".join(pair_lines).encode()).hexdigest()
+        assert digest == recorded[f"{lang}/google"]["details_sha256"], lang
 
 
 def test_bug_gold_with_a_hand_translated_file(capsys, tmp_path, shared_data):
