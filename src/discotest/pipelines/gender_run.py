@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from discotest.data import registry
 from discotest.data.readers import system_name
 from discotest.errors import InputError
-from discotest.lang.align import DEFAULT_ALIGNER, make_aligner
+from discotest.lang.align import DEFAULT_ALIGNER, PendingLinks, make_aligner
 from discotest.lang.locate import LEXICON_MODES
 from discotest.lang.morph import MEASURED_COST, languages
 from discotest.lang.morph.cached import CachedReads
@@ -154,31 +154,39 @@ def _evaluate_language(
                 if options.use_cache and (hit := load_verdicts(keys[name])) is not None:
                     verdict_sets[name] = hit
     todo = [name for name in names if name not in verdict_sets]
-    with stage("tokenise"):
-        bitexts = {name: Bitext(items, translation_sets[name].by_row, lang) for name in todo}
+    bitexts: dict[str, Bitext] = {}  # tokenised when first needed, dropped once read (unless they train the aligner)
+
+    def bitext_of(name: str) -> Bitext:
+        if name not in bitexts:
+            with stage("tokenise"):
+                bitexts[name] = Bitext(items, translation_sets[name].by_row, lang)
+        return bitexts[name]
+
     corpus = []
-    with stage("tokenise"), registry.tracking() as corpus_files:  # aligner training text shapes every result
+    with registry.tracking() as corpus_files:  # aligner training text shapes every result
         if extra_text:
-            corpus = [bitexts[s].pairs if s in bitexts else _published_bitext(s, lang, options).pairs
+            corpus = [bitext_of(s).pairs if s in todo else _published_bitext(s, lang, options).pairs
                       for s in available_published(lang, options.data_dir, _extra_text_suite(options.suite))]
     # the aligner trains in its own processes: the analyser loads meanwhile, and the next bitext's alignment
     # starts before this one's morphology (one bitext ahead, so at most two alignments run at once; not in a worker)
-    pending = []
+    pending: dict[str, PendingLinks] = {}
     if todo:
         with stage("alignment"):
-            pending.append(start_align_in_corpus(aligner, bitexts[todo[0]].pairs, corpus, options.use_cache))
-        if not pending[0].from_cache:  # new translations, so new readings: load and prepare while the aligner runs
-            analyser.prepare(bitexts[todo[0]].tgt_tokens)
+            pending[todo[0]] = start_align_in_corpus(aligner, bitext_of(todo[0]).pairs, corpus, options.use_cache)
+        if not pending[todo[0]].from_cache:  # new translations, so new readings: load and prepare meanwhile
+            analyser.prepare(bitext_of(todo[0]).tgt_tokens)
     for position, name in enumerate(todo):
-        bitext = bitexts[name]
+        bitext = bitext_of(name)
         with stage("alignment"):
-            if position == len(pending):
-                pending.append(start_align_in_corpus(aligner, bitext.pairs, corpus, options.use_cache))
+            if name not in pending:
+                pending[name] = start_align_in_corpus(aligner, bitext.pairs, corpus, options.use_cache)
             if position + 1 < len(todo) and not in_worker:
-                pending.append(start_align_in_corpus(aligner, bitexts[todo[position + 1]].pairs, corpus,
-                                                     options.use_cache))
-            links = pending[position]()
-        if position > 0 and not pending[position].from_cache:
+                following = todo[position + 1]
+                pending[following] = start_align_in_corpus(aligner, bitext_of(following).pairs, corpus,
+                                                           options.use_cache)
+            current = pending.pop(name)
+            links = current()
+        if position > 0 and not current.from_cache:
             analyser.prepare(bitext.tgt_tokens)
         try:
             verdict_sets[name] = evaluate_gender(bitext, links, analyser, options.lexicon, consistency, reader)
@@ -187,6 +195,9 @@ def _evaluate_language(
         if name in keys:
             with stage("verdict cache"):
                 store_verdicts(keys[name], verdict_sets[name])
+        if not corpus:
+            del bitexts[name]
+        del bitext, links, current
     results = []
     for name in names:
         verdicts = verdict_sets[name]
