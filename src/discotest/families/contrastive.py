@@ -49,7 +49,7 @@ COMPUTE_TYPE = Option("compute_type", ("--compute-type",),
 OPTIONS = (common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, SCORES, LOSSES, common.MODEL, CONTEXT,
            COMPARE, BASELINE, TRAIN_TEXT, CONTRAPRO_CONTEXT, OPENSUBTITLES, common.BATCH_SIZE, common.DEVICE,
            SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE, common.SRC_LANG, common.TGT_LANG, common.REVISION,
-           *common.COMMON)
+           *common.ENGINE_OPTIONS, common.RAY_ACTORS, *common.COMMON)
 
 
 def _suites() -> dict[str, list[str]]:
