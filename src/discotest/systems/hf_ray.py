@@ -13,14 +13,11 @@ import dataclasses
 import json
 import logging
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from discotest.engine import ray_engine, worker_env
 from discotest.errors import InputError
-from discotest.systems.hf_scorer import Encoded, score_batch
-
-if TYPE_CHECKING:
-    from discotest.systems.hf_scorer import HFScorer
+from discotest.systems.hf_batch import Encoded, score_batch
 
 
 class BatchScorer:
@@ -47,9 +44,10 @@ class BatchScorer:
         return {"scores": np.array(out, dtype=object)}
 
 
-def score_batches_on_ray(scorer: HFScorer, batches: Sequence[Sequence[Encoded]], pad: int,
+def score_batches_on_ray(scorer: Any, batches: Sequence[Sequence[Encoded]], pad: int,
                          on_batch: Callable[[int], None] | None = None) -> list[tuple[list[float], list[int]]]:
-    """(sums, counts) per batch, in the order of ``batches``, from ``scorer.ray_actors`` actors."""
+    """(sums, counts) per batch, in the order of ``batches``, from ``scorer.ray_actors`` actors (``scorer``: the
+    ``HFScorer`` whose model, device and Ray settings are used)."""
     import torch
 
     ray = ray_engine(scorer.ray_address).start()
