@@ -50,6 +50,8 @@ def score_batches_on_ray(scorer: Any, batches: Sequence[Sequence[Encoded]], pad:
     ``HFScorer`` whose model, device and Ray settings are used)."""
     import torch
 
+    if not batches:
+        return []
     ray = ray_engine(scorer.ray_address).start()
     import ray.data  # noqa: F811 - the same module, its data package loaded
 

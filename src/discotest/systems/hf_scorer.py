@@ -207,4 +207,3 @@ class HFScorer:
             out.append(values[at:at + len(item.candidates)])
             at += len(item.candidates)
         return out
-
