@@ -49,10 +49,10 @@ JOBS = Option("jobs", ("--jobs", "-j"), "worker processes for several languages"
 ENGINE = Option("engine", ("--engine",), "run the heavy stages here (local) or on Ray (default: $DISCOTEST_ENGINE, "
                 "else local)", choices=ENGINES)
 RAY_ADDRESS = Option("ray_address", ("--ray-address",),
-                     "--engine ray: the cluster to join, HOST:PORT (default: $RAY_ADDRESS, else a local Ray instance "
-                     "with --jobs CPUs)", metavar="HOST:PORT")
+                     "--engine ray: the cluster to join (default: $RAY_ADDRESS, else a local Ray instance, with --jobs "
+                     "CPUs where the suite takes --jobs)", metavar="HOST:PORT")
 RAY_ACTORS = Option("ray_actors", ("--ray-actors",), "--engine ray with --model: actors, each holding one copy of "
-                    "the model", default=2, type=int_option("ray-actors"))
+                    "the model (default: 2)", default=2, type=int_option("ray-actors"), metavar="N")
 ENGINE_OPTIONS = (ENGINE, RAY_ADDRESS)
 
 # compare: two systems, given as two published names, two files, or one of each
