@@ -14,7 +14,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "discotest"
 
 # top-level module or package -> layer; higher layers may import lower ones, never the reverse
 LAYERS = {
-    "errors": 0, "version": 0, "options": 1, "atomic": 1, "progress": 0, "stats": 0, "timing": 0,
+    "errors": 0, "version": 0, "options": 1, "atomic": 1, "engine": 1, "progress": 0, "stats": 0, "timing": 0,
     "cache": 2, "data": 3,
     "lang": 4,
     "suites": 5, "systems": 6, "baselines": 6,

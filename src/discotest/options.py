@@ -20,6 +20,7 @@ LIMITS: dict[str, tuple[float, float]] = {
     "bootstrap": (1, 1_000_000),
     "seed": (0, SEED_MAX),
     "jobs": (1, 1024),
+    "ray-actors": (1, 10_000),
     "window": (0, 1000),
     "reach": (0, 1000),
     "context": (0, 100),

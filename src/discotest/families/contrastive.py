@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from discotest.data import registry
+from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
@@ -49,7 +50,7 @@ COMPUTE_TYPE = Option("compute_type", ("--compute-type",),
 OPTIONS = (common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, SCORES, LOSSES, common.MODEL, CONTEXT,
            COMPARE, BASELINE, TRAIN_TEXT, CONTRAPRO_CONTEXT, OPENSUBTITLES, common.BATCH_SIZE, common.DEVICE,
            SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE, common.SRC_LANG, common.TGT_LANG, common.REVISION,
-           *common.COMMON)
+           *common.ENGINE_OPTIONS, common.RAY_ACTORS, *common.COMMON)
 
 
 def _suites() -> dict[str, list[str]]:
@@ -86,7 +87,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         model=s["model"], contexts=s["context"] or [0], baselines=s["baseline"], train_text=s["train_text"],
         suite_file=suite_file, data_dir=s["data_dir"], batch_size=s["batch_size"], device=s["device"],
         use_cache=s["use_cache"], quiet=s["quiet"], contrapro_context=s["contrapro_context"],
-        opensubtitles=s["opensubtitles"], input_format=s["input_format"],
+        opensubtitles=s["opensubtitles"], input_format=s["input_format"], engine=resolve_engine(s["engine"]),
+        ray_address=s["ray_address"], ray_actors=s["ray_actors"],
         scorer_options=dict(separator=s["separator"].replace("\\n", "\n").replace("\\t", "\t"),
                             normalise=s["logprob"] == "mean", use_target_context=s["target_context"],
                             src_lang=s["src_lang"], tgt_lang=s["tgt_lang"], revision=s["revision"],

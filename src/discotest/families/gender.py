@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
@@ -46,7 +47,8 @@ MODEL_OPTIONS = (BEAM, MAX_LENGTH, MARKERS_OPTION, RESOLVER, common.SRC_LANG, co
                  common.BATCH_SIZE, common.DEVICE)
 
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, MEASURE, VERDICT, SUITE_VERSION,
-           common.ALIGNER, common.ALIGN_EXTRA, LEXICON, common.JOBS, common.MODEL, *MODEL_OPTIONS, *common.COMMON)
+           common.ALIGNER, common.ALIGN_EXTRA, LEXICON, common.JOBS, *common.ENGINE_OPTIONS, common.MODEL,
+           *MODEL_OPTIONS, *common.COMMON)
 
 
 def measures(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -71,6 +73,7 @@ def _one_lang(langs: list[str] | str | None, what: str) -> str:
 def run(suite: str, s: dict[str, Any]) -> Report:
     from discotest.pipelines.gender_run import planned_pairs, run_many, run_one
 
+    resolve_engine(s["engine"])  # a bad name fails before any work, whatever is evaluated
     if s["align_extra"] == "wmt":
         raise InputError("--align-extra for gender suites is 'auto', 'published' or 'none'")
     settings = dict(suite_version=s["suite_version"], data_dir=s["data_dir"], aligner=s["aligner"],
@@ -100,7 +103,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     else:
         total = sum(map(len, planned_pairs(suite, langs, split_list(s["system"])).values()))
         with progress_bar(f"{suite}: system×language pairs", "pair", total=total) as bar:
-            results = run_many(suite, langs, split_list(s["system"]), jobs=s["jobs"], progress=bar.update, **settings)
+            results = run_many(suite, langs, split_list(s["system"]), jobs=s["jobs"], progress=bar.update,
+                               engine=resolve_engine(s["engine"]), ray_address=s["ray_address"], **settings)
     warnings = summarise_warnings([(f"{r.system}/{r.lang}", f"{len(r.unmatched)} suite rows have no translation "
                                     f"(rows {row_ranges(r.unmatched, 10)}); they are left out of the scores")
                                    for r in results if r.unmatched], "system×language pairs")

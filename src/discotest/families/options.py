@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from discotest.engine import ENGINES
 from discotest.families.registry import Option
 from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER
 from discotest.options import int_option
@@ -44,6 +45,15 @@ TGT_LANG = Option("tgt_lang", ("--tgt-lang",),
                   "--model: target language code (default: from --lang; contrastive suites: the suite's)")
 REVISION = Option("revision", ("--revision",), "--model: hub model revision")
 JOBS = Option("jobs", ("--jobs", "-j"), "worker processes for several languages", type=int_option("jobs"))
+# where the heavy stages run; the numbers are the same on both, so neither is in the signature
+ENGINE = Option("engine", ("--engine",), "run the heavy stages here (local) or on Ray (default: $DISCOTEST_ENGINE, "
+                "else local)", choices=ENGINES)
+RAY_ADDRESS = Option("ray_address", ("--ray-address",),
+                     "--engine ray: the cluster to join (default: $RAY_ADDRESS, else a local Ray instance, with --jobs "
+                     "CPUs where the suite takes --jobs)", metavar="HOST:PORT")
+RAY_ACTORS = Option("ray_actors", ("--ray-actors",), "--engine ray with --model: actors, each holding one copy of "
+                    "the model (default: 2)", default=2, type=int_option("ray-actors"), metavar="N")
+ENGINE_OPTIONS = (ENGINE, RAY_ADDRESS)
 
 # compare: two systems, given as two published names, two files, or one of each
 COMPARE_SYSTEMS = Option("system", ("--system", "-s"), "published system (give two, or one and --input)",

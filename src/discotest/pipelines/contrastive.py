@@ -66,6 +66,9 @@ def run_contrastive(
     opensubtitles: str | Path | None = None,
     scorer_options: dict | None = None,
     input_format: str = "auto",
+    engine: str = "local",
+    ray_address: str | None = None,
+    ray_actors: int = 2,
 ) -> list[ContrastiveResult]:
     """One result per system: the scores file, each context size of the model, each baseline.
 
@@ -74,7 +77,8 @@ def run_contrastive(
     ContraPro's context comes from ``contrapro_context`` (its scripts' context files) or is rebuilt from the
     OpenSubtitles2018 files at ``opensubtitles``, with as many lines as the largest context size asked for.
     CTXPRO ``translations``: one per item in suite order, or ``source ||| translation`` lines for part of the
-    suite (``systems.ctxpro_translations.read_ctxpro_translations``; ``input_format`` forces a reading)."""
+    suite (``systems.ctxpro_translations.read_ctxpro_translations``; ``input_format`` forces a reading).
+    ``engine="ray"``: a Hugging Face model's batches are scored by ``ray_actors`` Ray actors (same scores)."""
     with registry.tracking() as files:
         items = load_suite(suite, data_dir, suite_file, contrapro_context=contrapro_context,
                            opensubtitles=opensubtitles, context_size=max(contexts, default=0))
@@ -110,6 +114,11 @@ def run_contrastive(
         options = dict(scorer_options or {})
         if not ct2:
             options.pop("compute_type", None)
+        if engine == "ray":
+            if ct2:
+                raise InputError("--engine ray scores Hugging Face models; a CTranslate2 model runs with "
+                                 "--engine local")
+            options.update(engine=engine, ray_address=ray_address, ray_actors=ray_actors)
         pair = language_pair(suite)
         if pair and not (options.get("src_lang") or options.get("tgt_lang")):
             options["src_lang"], options["tgt_lang"] = pair

@@ -289,11 +289,15 @@ def run_many(
     systems: Sequence[str] | str = "all",
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
+    engine: str = "local",
+    ray_address: str | None = None,
     **options,
 ) -> list[GenderResult]:
-    """Every requested published (system, language) pair, languages in parallel worker processes.
+    """Every requested published (system, language) pair, languages in parallel worker processes (``engine="local"``)
+    or one Ray task per pair (``engine="ray"``, on a local Ray instance with ``jobs`` CPUs or the cluster at
+    ``ray_address``); the results are the same, in the same order.
 
-    ``progress`` is called with the number of pairs each finished language completed.
+    ``progress`` is called with the number of pairs each finished language (local) or task (ray) completed.
     """
     opts = RunOptions(suite=suite, **options)
     opts.check()
@@ -301,6 +305,8 @@ def run_many(
         check_int(jobs, "jobs")
     tasks = planned_pairs(suite, langs, systems)
     load_suite(opts)  # fail in the parent, with a clean message, if the suite is missing
+    if engine == "ray":
+        return _sorted(suite, _run_on_ray(tasks, opts, jobs, ray_address, progress))
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
     by_lang: dict[str, list[GenderResult]] = {}
     if jobs == 1:
@@ -328,7 +334,25 @@ def run_many(
             raise InputError("a worker process could not start or died; in a script, call run_many under "
                              "`if __name__ == \"__main__\":` (workers import the script again), or pass jobs=1"
                              ) from None
+    return _sorted(suite, [r for results in by_lang.values() for r in results])
+
+
+def _sorted(suite: str, results: list[GenderResult]) -> list[GenderResult]:
+    """Published systems in the registry's order, then languages: the order whatever ran them."""
     order = {s: i for i, s in enumerate(published_systems(suite))}
-    return sorted(
-        (r for results in by_lang.values() for r in results), key=lambda r: (order.get(r.system, 99), r.lang)
-    )
+    return sorted(results, key=lambda r: (order.get(r.system, 99), r.lang))
+
+
+def _run_on_ray(tasks: dict[str, list[str]], opts: RunOptions, jobs: int | None, address: str | None,
+                progress: Callable[[int], None] | None) -> list[GenderResult]:
+    """One Ray task per (language, system), the slowest languages first. A task is the local engine's work for one
+    language narrowed to one system: the same alignment of the same bitext (each bitext is aligned on its own, or
+    with the same published extra text), the same analyser, so the same verdicts."""
+    from discotest.engine import ray_engine
+
+    slowest_first = sorted(tasks, key=lambda lang: -MEASURED_COST.get(lang, 0.0) * len(tasks[lang]))
+    pairs = [(lang, system) for lang in slowest_first for system in tasks[lang]]
+    done = ray_engine(address, jobs).map_ordered(
+        _evaluate_language, [(lang, [system], opts, (), (), True) for lang, system in pairs],
+        on_done=(lambda _, results: progress(len(results))) if progress else None)
+    return [r for results in done for r in results]

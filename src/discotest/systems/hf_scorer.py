@@ -4,7 +4,9 @@ Context is k-to-1 concatenation: the k previous source sentences and the current
 the suite gives the target context, the k previous target sentences are put in front of the candidate on the
 decoder side (teacher-forced) and only the current sentence's tokens are scored. Pairs are length-sorted and
 batched; scores are the sum of token log-probabilities, or their mean (``normalise=True``). Results are cached by
-content hash (model fingerprint + options + inputs). torch and transformers are imported only here.
+content hash (model fingerprint + options + inputs), by the driver only. A batch's arithmetic is ``hf_batch``'s;
+with ``engine="ray"`` the same batches go to Ray actors (``hf_ray``). torch and transformers are imported only in
+these modules.
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from discotest import cache
 from discotest.errors import InputError
 from discotest.suites.contrastive.item import ContrastiveItem
+from discotest.systems.hf_batch import Encoded, decoder_inputs, score_batch
 from discotest.systems.hf_models import (
     LanguageCodes,
     check_model,
@@ -34,15 +36,6 @@ __all__ = ["CACHE_NAMESPACE", "Encoded", "HFScorer", "context_pairs", "model_fin
 
 CACHE_NAMESPACE = "contrastive-scores"
 ENCODING_VERSION = "2"  # part of the cache key: bump when ``encode`` changes what a pair becomes
-
-
-@dataclass(frozen=True)
-class Encoded:
-    """One (source, candidate) pair as token ids; target positions from ``score_from`` on are scored."""
-
-    source: list[int]
-    target: list[int]
-    score_from: int
 
 
 def context_pairs(items: Sequence[ContrastiveItem], k: int, separator: str = " ",
@@ -64,8 +57,10 @@ class HFScorer:
     def __init__(self, name_or_path: str, *, batch_size: int = 32, device: str = "cpu", use_cache: bool = True,
                  quiet: bool = False, separator: str = " ", normalise: bool = False, use_target_context: bool = True,
                  src_lang: str | None = None, tgt_lang: str | None = None, revision: str | None = None,
-                 max_length: int = 512, model=None, tokenizer=None, fingerprint: str | None = None):
+                 max_length: int = 512, model=None, tokenizer=None, fingerprint: str | None = None,
+                 engine: str = "local", ray_address: str | None = None, ray_actors: int = 2):
         self.name = name_or_path
+        self.engine, self.ray_address, self.ray_actors = engine, ray_address, ray_actors
         self.batch_size = max(1, batch_size)
         self.device = device
         self.use_cache = use_cache
@@ -151,51 +146,42 @@ class HFScorer:
         return Encoded(src, target, lead + len(pre))
 
     # -- scoring ---------------------------------------------------------------------------------------------------
+    def batches(self, encoded: Sequence[Encoded]) -> list[list[int]]:
+        """Positions of ``encoded`` in scoring batches: longest first, ``batch_size`` per batch. Every engine scores
+        these very batches, so padding and matrix shapes (and with them a score's last bits) are the same."""
+        order = sorted(range(len(encoded)), key=lambda i: -(len(encoded[i].source) + len(encoded[i].target)))
+        return [order[i:i + self.batch_size] for i in range(0, len(order), self.batch_size)]
+
     def score_encoded(self, encoded: Sequence[Encoded]) -> list[tuple[float, int]]:
-        """(sum of log-probabilities, number of scored tokens) per pair, in input order; batched, length-sorted."""
-        import torch
+        """(sum of log-probabilities, number of scored tokens) per pair, in input order; batched, length-sorted.
+        With ``engine="ray"`` the batches are scored by an actor pool (``systems.hf_ray``), one model per actor."""
         from tqdm import tqdm
 
-        model, tok = self.model, self.tokenizer
+        batches = self.batches(encoded)
+        rows = [[encoded[i] for i in batch] for batch in batches]
+        tok = self.tokenizer
         pad = tok.pad_token_id if tok.pad_token_id is not None else 0
-        order = sorted(range(len(encoded)), key=lambda i: -(len(encoded[i].source) + len(encoded[i].target)))
+        bar = tqdm(total=len(batches), desc=f"scoring with {Path(self.name).name}", unit="batch",
+                   disable=self.quiet, file=sys.stderr)
+        with bar:
+            if self.engine == "ray":
+                from discotest.systems.hf_ray import score_batches_on_ray
+
+                scored = score_batches_on_ray(self, rows, pad, on_batch=bar.update)
+            else:
+                model, scored = self.model, []
+                for batch_rows in rows:
+                    scored.append(score_batch(model, batch_rows, pad, self.device))
+                    bar.update(1)
         out: list[tuple[float, int]] = [(0.0, 0)] * len(encoded)
-        batches = [order[i:i + self.batch_size] for i in range(0, len(order), self.batch_size)]
-        with torch.inference_mode():
-            for batch in tqdm(batches, desc=f"scoring with {Path(self.name).name}", unit="batch", disable=self.quiet,
-                              file=sys.stderr):
-                rows = [encoded[i] for i in batch]
-                s_len = max(len(r.source) for r in rows)
-                t_len = max(len(r.target) for r in rows)
-                src = torch.full((len(rows), s_len), pad, dtype=torch.long)
-                mask = torch.zeros((len(rows), s_len), dtype=torch.long)
-                labels = torch.full((len(rows), t_len), -100, dtype=torch.long)
-                scored = torch.zeros((len(rows), t_len), dtype=torch.bool)
-                for j, r in enumerate(rows):
-                    src[j, :len(r.source)] = torch.tensor(r.source)
-                    mask[j, :len(r.source)] = 1
-                    labels[j, :len(r.target)] = torch.tensor(r.target)
-                    scored[j, r.score_from:len(r.target)] = True
-                decoder_in = self._decoder_inputs(model, labels, pad)
-                logits = model(input_ids=src.to(self.device), attention_mask=mask.to(self.device),
-                               decoder_input_ids=decoder_in.to(self.device)).logits
-                logp = torch.log_softmax(logits.float(), dim=-1)
-                token_logp = logp.gather(-1, labels.clamp(min=0).to(self.device).unsqueeze(-1)).squeeze(-1)
-                token_logp = token_logp.masked_fill(~scored.to(self.device), 0.0)
-                sums, counts = token_logp.sum(-1).tolist(), scored.sum(-1).tolist()
-                for j, i in enumerate(batch):
-                    out[i] = (float(sums[j]), int(counts[j]))
+        for batch, (sums, counts) in zip(batches, scored):
+            for j, i in enumerate(batch):
+                out[i] = (float(sums[j]), int(counts[j]))
         return out
 
     @staticmethod
     def _decoder_inputs(model, labels, pad: int):
-        if hasattr(model, "prepare_decoder_input_ids_from_labels"):
-            return model.prepare_decoder_input_ids_from_labels(labels=labels)
-        start = model.config.decoder_start_token_id
-        shifted = labels.new_full(labels.shape, pad)
-        shifted[:, 1:] = labels[:, :-1].clone()
-        shifted[:, 0] = start if start is not None else pad
-        return shifted.masked_fill(shifted == -100, pad)
+        return decoder_inputs(model, labels, pad)
 
     def score_pairs(self, pairs: Sequence[tuple[str, str, str]]) -> list[tuple[float, int]]:
         """Cached scoring of (source, target prefix, candidate) triples."""

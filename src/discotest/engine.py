@@ -1,0 +1,130 @@
+"""Where the expensive stages run: ``local`` (this process and a local process pool) or ``ray`` (Ray tasks and
+actors, on a local Ray instance or a cluster). Both run the same functions on the same inputs, so the numbers are
+the same; the engine is therefore not part of any signature.
+
+Ray is an optional dependency (``pip install 'discotest[ray]'``): it is imported only when the ray engine starts.
+Ray is started (or joined, at ``--ray-address``/``$RAY_ADDRESS``) once per process; a Ray instance the caller already
+started (a script, a test) is used as it is.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from discotest.errors import InputError
+
+ENGINES = ("local", "ray")
+ENV_ENGINE = "DISCOTEST_ENGINE"
+ENV_ADDRESS = "RAY_ADDRESS"
+# what a worker must see as the driver does: the cache (entries are shared by content hash), the data directory,
+# and this very copy of discotest
+FORWARDED_ENV = ("DISCOTEST_CACHE", "DISCOTEST_DATA", "HF_HOME", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+
+
+def resolve_engine(name: str | None) -> str:
+    """``name``, else ``$DISCOTEST_ENGINE``, else ``local``; an unknown name is an InputError."""
+    chosen = name or os.environ.get(ENV_ENGINE) or "local"
+    if chosen not in ENGINES:
+        source = "--engine" if name else f"${ENV_ENGINE}"
+        raise InputError(f"{source} must be one of {', '.join(ENGINES)}, not {chosen!r}")
+    return chosen
+
+
+def import_ray():
+    """The ``ray`` module, or an InputError saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise InputError("--engine ray needs Ray: pip install 'discotest[ray]'") from None
+    return ray
+
+
+def package_root() -> str:
+    """The folder this discotest was imported from (workers import the same copy)."""
+    return str(Path(__file__).resolve().parents[1])
+
+
+def worker_env() -> dict[str, str]:
+    """Environment variables every Ray worker gets: PYTHONPATH to this discotest first, and the settings a result
+    depends on (cache and data directories, offline switches) as the driver has them now."""
+    env = {k: os.environ[k] for k in FORWARDED_ENV if os.environ.get(k)}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, (package_root(), os.environ.get("PYTHONPATH"))))
+    return env
+
+
+class RayEngine:
+    """Ray started or joined once per process; ``map_ordered`` runs a function over argument tuples as tasks."""
+
+    def __init__(self, address: str | None = None, jobs: int | None = None):
+        self.address = address or os.environ.get(ENV_ADDRESS) or None
+        self.jobs = jobs
+
+    def start(self):
+        """Join the cluster at ``address``, or start a local instance with ``jobs`` CPUs (all by default); a Ray
+        already initialised in this process is used as it is. Returns the ``ray`` module."""
+        ray = import_ray()
+        if not ray.is_initialized():
+            options: dict[str, Any] = dict(log_to_driver=False, include_dashboard=False, logging_level="ERROR",
+                                           configure_logging=True, runtime_env={"env_vars": worker_env()})
+            if self.address:
+                options["address"] = self.address
+            elif self.jobs:
+                options["num_cpus"] = self.jobs
+            try:
+                ray.init(**options)
+            except ConnectionError as exc:
+                raise InputError(f"cannot join the Ray cluster at {self.address!r}: {exc}") from None
+        return ray
+
+    def map_ordered(self, fn: Callable[..., Any], args_list: Sequence[tuple], retries: int = 3,
+                    on_done: Callable[[int, Any], None] | None = None, max_calls: int = 0) -> list:
+        """``fn(*args)`` for every tuple of ``args_list`` as Ray tasks; results in the order of ``args_list``.
+
+        A task whose worker dies is run again, up to ``retries`` times (finished tasks are kept); an exception
+        ``fn`` raises is raised here as itself. ``on_done(position, result)`` is called as each task finishes
+        (progress bars); ``max_calls=1`` gives every task a fresh worker process.
+        """
+        ray = self.start()
+        remote = ray.remote(max_retries=retries, max_calls=max_calls,
+                            runtime_env={"env_vars": worker_env()})(fn)
+        refs = [remote.remote(*args) for args in args_list]
+        position = {ref: i for i, ref in enumerate(refs)}
+        results: list[Any] = [None] * len(refs)
+        pending = list(refs)
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                for ref in done:
+                    results[position[ref]] = value = get(ray, ref)
+                    if on_done:
+                        on_done(position[ref], value)
+        except BaseException:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            raise
+        return results
+
+
+def get(ray, ref):
+    """``ray.get``, with an exception the task raised re-raised as itself (an InputError stays one line)."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as exc:
+        cause = getattr(exc, "cause", None)
+        if isinstance(cause, Exception):
+            raise cause from None
+        raise
+
+
+_ENGINE: RayEngine | None = None
+
+
+def ray_engine(address: str | None = None, jobs: int | None = None) -> RayEngine:
+    """The process's RayEngine (one Ray start per process; the first caller's address and jobs are used)."""
+    global _ENGINE
+    if _ENGINE is None:
+        _ENGINE = RayEngine(address, jobs)
+    return _ENGINE
