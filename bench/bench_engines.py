@@ -13,12 +13,11 @@ and checks that both engines print the same bytes. Ray's overhead is then measur
 starting a local instance (``ray.init``), one round of trivial tasks (``RayEngine.map_ordered``), and a trivial Ray
 Data ``map_batches`` over a 2-actor pool (the pipeline the contrastive scorer builds).
 
-Measured 2026-11-25 on 2 shared CPU cores (4 sessions on the machine), ray 2.60.0, --jobs 2, both outputs identical:
-WinoMT all×all (33 pairs) local cold 103.7 s, warm 17.6 s; ray cold 116.4 s, warm 8.8 s (Ray reuses its workers;
-the local pool spawns one process per language). jazp, tiny Marian, contexts 0 and 1, batch 8: local 5.0 s, ray
-23.0 s. Ray alone: starting a local instance 2.7 s; 4 trivial tasks 1.0 s on new workers, 0.01 s on warm ones; a
-trivial Ray Data map_batches over 2 actors 4.4 s (the contrastive run builds one pool per context size, each actor
-importing torch and loading the model: the fixed cost a tiny model cannot hide).
+Measured 2026-11-25 on 2 CPU cores, quiet machine, ray 2.60.0, --jobs 2, both outputs identical: WinoMT all×all
+(33 pairs) local cold 100.5 s, warm 4.4 s; ray cold 119.6 s, warm 9.3 s. jazp, tiny Marian, contexts 0 and 1, batch 8:
+local 4.9 s, ray 22.2 s. Ray alone: starting a local instance 2.6 s; 4 trivial tasks 0.97 s on new workers, 0.01 s
+on warm ones; a trivial Ray Data map_batches over 2 actors 4.0 s (the contrastive run builds one pool per context
+size, each actor importing torch and loading the model: the fixed cost a tiny model cannot hide).
 """
 
 from __future__ import annotations
