@@ -47,11 +47,17 @@ def package_root() -> str:
     return str(Path(__file__).resolve().parents[1])
 
 
+def own_pythonpath() -> str:
+    """``$PYTHONPATH`` with this discotest's folder first: what a child process or worker needs to import the very copy
+    of discotest the parent runs (the aligner's child processes, Ray workers)."""
+    return os.pathsep.join(filter(None, (package_root(), os.environ.get("PYTHONPATH"))))
+
+
 def worker_env() -> dict[str, str]:
     """Environment variables every Ray worker gets: PYTHONPATH to this discotest first, and the settings a result
     depends on (cache and data directories, offline switches) as the driver has them now."""
     env = {k: os.environ[k] for k in FORWARDED_ENV if os.environ.get(k)}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, (package_root(), os.environ.get("PYTHONPATH"))))
+    env["PYTHONPATH"] = own_pythonpath()
     return env
 
 

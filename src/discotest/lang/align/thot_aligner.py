@@ -23,8 +23,8 @@ import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from importlib.metadata import version
-from pathlib import Path
 
+from discotest.engine import own_pythonpath
 from discotest.lang.align.base import Links, Pair, WordAligner, grow_diag_final_and, parse_pharaoh
 
 MODELS = {"eflomal": "EflomalAlignmentModel", "fast_align": "FastAlignModel", "hmm": "HmmAlignmentModel"}
@@ -133,8 +133,7 @@ class ThotAligner(WordAligner):
         The child reads all of stdin before it writes anything, so writing the request here cannot block for long;
         its messages go to a file, not a pipe nobody reads yet. It imports this very copy of discotest (PYTHONPATH
         names the folder this package was imported from)."""
-        package_root = str(Path(__file__).resolve().parents[3])
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (package_root, os.environ.get("PYTHONPATH"))))}
+        env = {**os.environ, "PYTHONPATH": own_pythonpath()}
         errors = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this call; links() closes it
         child = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=errors, env=env)
