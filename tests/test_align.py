@@ -140,8 +140,7 @@ def test_both_directions_in_child_processes_give_the_links_of_one_process():
     pairs[3] = (pairs[3][0], [])  # an empty side travels through the child too
     children = make_aligner()
     assert children.processes == 2
-    here = make_aligner()
-    here.processes = 1
+    here = make_aligner(processes=1)
     assert children.align(pairs) == here.align(pairs)
     assert children.signature() == here.signature()  # where it ran never changes a link
 

@@ -100,8 +100,19 @@ def test_what_changes_a_reading_misses_the_cache(counting, monkeypatch, change):
     assert counting.reads == 2
 
 
-def test_code_key_follows_the_package_files():
-    assert cache.code_key() == cache.code_key() and len(cache.code_key()) == 64
+def test_code_key_is_the_package_files_and_nothing_else():
+    """Recomputed here from the package's files: byte-compiled files (written by setup.sh, or not at all where
+    PYTHONDONTWRITEBYTECODE is set) must not be part of it, or the same code would key differently per machine."""
+    import hashlib
+    from pathlib import Path
+
+    root = Path(cache.__file__).resolve().parent
+    files = sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    assert any(p.name == "cached.py" for p in files) and not any(p.suffix == ".pyc" for p in files)
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\x00" + path.read_bytes() + b"\x00")
+    assert cache.code_key() == digest.hexdigest()
 
 
 def test_a_damaged_entry_is_read_again(counting):

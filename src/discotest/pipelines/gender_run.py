@@ -133,9 +133,7 @@ def _evaluate_language(
         translation_sets.update({m.name: m.translations(items) for m in models})
     model_fields = {m.name: tuple(m.signature_fields()) for m in models}
     names = list(translation_sets)
-    aligner = make_aligner(options.aligner)
-    if in_worker and hasattr(aligner, "processes"):
-        aligner.processes = 1
+    aligner = make_aligner(options.aligner, processes=1 if in_worker else 2)
     with stage("analyser load"):
         analyser = CachedReads(lang, options.use_cache)  # loads the analyser itself only when a reading is not cached
     reader = options.verdict == "reader"
@@ -315,7 +313,7 @@ def run_many(
             if progress:
                 progress(len(systems_))
     else:
-        slowest_first = sorted(tasks, key=lambda lang: -MEASURED_COST.get(lang, 0.0) * len(tasks[lang]))
+        slowest_first = _slowest_first(tasks)
         # spawned, not forked: a fork copies the native thread state of an aligner or tagger this process already
         # ran (the Python API: run() then run_many()), and Thot's trainer then waited forever in the children
         # (a spawned worker imports the caller's script again: scripts call run_many under `if __name__ == ...`)
@@ -337,6 +335,11 @@ def run_many(
     return _sorted(suite, [r for results in by_lang.values() for r in results])
 
 
+def _slowest_first(tasks: dict[str, list[str]]) -> list[str]:
+    """The languages with the most work first (``MEASURED_COST`` per system times their systems), on either engine."""
+    return sorted(tasks, key=lambda lang: -MEASURED_COST.get(lang, 0.0) * len(tasks[lang]))
+
+
 def _sorted(suite: str, results: list[GenderResult]) -> list[GenderResult]:
     """Published systems in the registry's order, then languages: the order whatever ran them."""
     order = {s: i for i, s in enumerate(published_systems(suite))}
@@ -350,8 +353,7 @@ def _run_on_ray(tasks: dict[str, list[str]], opts: RunOptions, jobs: int | None,
     with the same published extra text), the same analyser, so the same verdicts."""
     from discotest.engine import ray_engine
 
-    slowest_first = sorted(tasks, key=lambda lang: -MEASURED_COST.get(lang, 0.0) * len(tasks[lang]))
-    pairs = [(lang, system) for lang in slowest_first for system in tasks[lang]]
+    pairs = [(lang, system) for lang in _slowest_first(tasks) for system in tasks[lang]]
     done = ray_engine(address, jobs).map_ordered(
         _evaluate_language, [(lang, [system], opts, (), (), True) for lang, system in pairs],
         on_done=(lambda _, results: progress(len(results))) if progress else None)

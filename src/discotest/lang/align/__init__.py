@@ -23,9 +23,10 @@ DEFAULT_SAMPLERS = 2
 
 
 def make_aligner(
-    name: str = DEFAULT_ALIGNER, seed: int = DEFAULT_SEED, samplers: int = DEFAULT_SAMPLERS
+    name: str = DEFAULT_ALIGNER, seed: int = DEFAULT_SEED, samplers: int = DEFAULT_SAMPLERS, processes: int = 2
 ) -> WordAligner:
-    """An aligner by name; ``seed`` and ``samplers`` apply to the Thot models (eflomal's samplers)."""
+    """An aligner by name; ``seed`` and ``samplers`` apply to the Thot models (eflomal's samplers), and so does
+    ``processes`` (2: each direction trains in a child process; 1: here, one after the other — same links)."""
     if name == "eflomal":
         from discotest.lang.align.eflomal_aligner import EflomalAligner
 
@@ -34,7 +35,7 @@ def make_aligner(
         from discotest.lang.align.thot_aligner import MODELS, ThotAligner
 
         if name[5:] in MODELS:
-            return ThotAligner(name[5:], seed=seed, samplers=samplers)
+            return ThotAligner(name[5:], seed=seed, samplers=samplers, processes=processes)
     raise InputError(f"unknown aligner {name!r}; choose one of {', '.join(ALIGNERS)}")
 
 
