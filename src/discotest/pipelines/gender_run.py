@@ -10,7 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -19,6 +19,7 @@ from discotest.data import registry
 from discotest.data.readers import system_name
 from discotest.errors import InputError
 from discotest.lang.align import DEFAULT_ALIGNER, PendingLinks, make_aligner
+from discotest.lang.align.base import Pair, WordAligner
 from discotest.lang.locate import LEXICON_MODES
 from discotest.lang.morph import MEASURED_COST, languages
 from discotest.lang.morph.cached import CachedReads
@@ -30,7 +31,7 @@ from discotest.report.gender import GenderResult
 from discotest.report.result import build_signature
 from discotest.suites.gender import load_gender_suite
 from discotest.suites.winomt import GenderItem, load_winomt
-from discotest.systems.files import INPUT_FORMATS, read_translations
+from discotest.systems.files import INPUT_FORMATS, Translations, read_translations
 from discotest.systems.published import (
     available_published,
     check_system,
@@ -122,113 +123,161 @@ def _evaluate_language(
     with stage("suite and translations"):
         with registry.tracking() as suite_files:
             items = load_suite(options)
-        sources = {item.index: item.sentence for item in items}  # keyed by suite row: BUG's indices skip a row
-        read: dict[str, dict] = {}  # data files each system's translations came from, for its signature
-        translation_sets = {}
-        for s in systems:
-            with registry.tracking() as read[s]:
-                translation_sets[s] = published_translations(s, lang, items, options.data_dir, options.suite)
-        translation_sets.update({name: read_translations(path, sources, options.input_format)
-                                 for name, path in inputs})
-        translation_sets.update({m.name: m.translations(items) for m in models})
-    model_fields = {m.name: tuple(m.signature_fields()) for m in models}
-    names = list(translation_sets)
+        translation_sets, read = _translation_sets(lang, systems, options, items, inputs, models)
     aligner = make_aligner(options.aligner, processes=1 if in_worker else 2)
     with stage("analyser load"):
         analyser = CachedReads(lang, options.use_cache)  # loads the analyser itself only when a reading is not cached
+    reading = _LanguageReading(lang, items, translation_sets, options, aligner, analyser)
+    with registry.tracking() as corpus_files:  # aligner training text shapes every result
+        corpus = reading.corpus()
+    verdict_sets = reading.verdict_sets(corpus, in_worker)
+    model_fields = {m.name: tuple(m.signature_fields()) for m in models}
+    results = []
+    for name, verdicts in verdict_sets.items():
+        extra = any(block != reading.bitext_of(name).pairs for block in corpus) if corpus else False
+        files = registry.data_field({**suite_files, **read.get(name, {}), **corpus_files})
+        with stage("scoring"):
+            results.append(_result(lang, name, verdicts, options, translation_sets[name].unmatched,
+                                   (*model_fields.get(name, ()), ("aligner", aligner.signature()),
+                                    ("align_extra", "published" if extra else "none")),
+                                   analyser, files))
+    return results
+
+
+def _translation_sets(lang: str, systems: Sequence[str], options: RunOptions, items: Sequence[GenderItem],
+                      inputs: Sequence[tuple[str, str]], models: Sequence) -> tuple[dict[str, Translations],
+                                                                                    dict[str, dict]]:
+    """Every evaluated system's translations by name (published outputs, files, models, in that order) and the data
+    files each published output was read from (for its signature)."""
+    sources = {item.index: item.sentence for item in items}  # keyed by suite row: BUG's indices skip a row
+    read: dict[str, dict] = {}
+    translation_sets: dict[str, Translations] = {}
+    for s in systems:
+        with registry.tracking() as read[s]:
+            translation_sets[s] = published_translations(s, lang, items, options.data_dir, options.suite)
+    translation_sets.update({name: read_translations(path, sources, options.input_format) for name, path in inputs})
+    translation_sets.update({m.name: m.translations(items) for m in models})
+    return translation_sets, read
+
+
+class _LanguageReading:
+    """One language's verdicts for every translation set: from the verdict cache, else tokenise, align (in the
+    aligner's own processes, the next bitext started before this one's morphology) and read.
+
+    Bitexts are tokenised when first needed and dropped once read (unless they train the aligner): a worker holds
+    one system's tokens at a time."""
+
+    def __init__(self, lang: str, items: Sequence[GenderItem], translation_sets: dict[str, Translations],
+                 options: RunOptions, aligner: WordAligner, analyser: CachedReads):
+        self.lang, self.items, self.translation_sets = lang, items, translation_sets
+        self.options, self.aligner, self.analyser = options, aligner, analyser
+        self.reader = options.verdict == "reader"
+        self.consistency = "consistency" in options.measure or self.reader
+        small = min(sum(item.index in ts.by_row for item in items) for ts in translation_sets.values()) < SMALL_BITEXT
+        self.extra_text = options.align_extra == "published" or (options.align_extra == "auto" and small)
+        self.bitexts: dict[str, Bitext] = {}
+
+    def bitext_of(self, name: str) -> Bitext:
+        if name not in self.bitexts:
+            with stage("tokenise"):
+                self.bitexts[name] = Bitext(self.items, self.translation_sets[name].by_row, self.lang)
+        return self.bitexts[name]
+
+    def corpus(self) -> list[list[Pair]]:
+        """The aligner's extra training text: every published output of the language (``--align-extra``), else
+        nothing. Call it inside ``registry.tracking()``: the files it reads shape every result."""
+        if not self.extra_text:
+            return []
+        options = self.options
+        return [self.bitext_of(s).pairs if s in self.translation_sets else
+                _published_bitext(s, self.lang, options).pairs
+                for s in available_published(self.lang, options.data_dir, _extra_text_suite(options.suite))]
+
+    def verdict_sets(self, corpus: list[list[Pair]], in_worker: bool) -> dict[str, list]:
+        """Verdicts by name, in the order of the translation sets. A rerun on the same suite and translations gets
+        them back whole (``gender_cache``): nothing is tokenised."""
+        keys: dict[str, str] = {}
+        found: dict[str, list] = {}
+        if not self.extra_text:  # the key would need the extra text; small suites only
+            settings = (self.aligner.signature(), self.analyser.name, self.analyser.version(), self.options.lexicon,
+                        str(self.consistency), str(self.reader))
+            with stage("verdict cache"):
+                for name, ts in self.translation_sets.items():
+                    keys[name] = verdicts_key(self.items, ts.by_row, self.lang, settings)
+                    if self.options.use_cache and (hit := load_verdicts(keys[name])) is not None:
+                        found[name] = hit
+        todo = [name for name in self.translation_sets if name not in found]
+        for name, verdicts in self._read(todo, corpus, in_worker):
+            found[name] = verdicts
+            if name in keys:
+                with stage("verdict cache"):
+                    store_verdicts(keys[name], verdicts)
+        return {name: found[name] for name in self.translation_sets}
+
+    def _read(self, todo: list[str], corpus: list[list[Pair]], in_worker: bool) -> Iterator[tuple[str, list]]:
+        """Align and read ``todo`` in order. Outside a worker the next bitext's alignment starts before this one's
+        morphology (one ahead: at most two alignments at once), and the analyser loads and prepares while the first
+        alignment runs (new translations mean new readings)."""
+        use_cache = self.options.use_cache
+        pending: dict[str, PendingLinks] = {}
+        if todo:
+            with stage("alignment"):
+                pending[todo[0]] = start_align_in_corpus(self.aligner, self.bitext_of(todo[0]).pairs, corpus,
+                                                         use_cache)
+            if not pending[todo[0]].from_cache:
+                self.analyser.prepare(self.bitext_of(todo[0]).tgt_tokens)
+        for position, name in enumerate(todo):
+            bitext = self.bitext_of(name)
+            with stage("alignment"):
+                if name not in pending:
+                    pending[name] = start_align_in_corpus(self.aligner, bitext.pairs, corpus, use_cache)
+                if position + 1 < len(todo) and not in_worker:
+                    following = todo[position + 1]
+                    pending[following] = start_align_in_corpus(self.aligner, self.bitext_of(following).pairs, corpus,
+                                                               use_cache)
+                current = pending.pop(name)
+                links = current()
+            if position > 0 and not current.from_cache:
+                self.analyser.prepare(bitext.tgt_tokens)
+            try:
+                verdicts = evaluate_gender(bitext, links, self.analyser, self.options.lexicon, self.consistency,
+                                           self.reader)
+            except NotImplementedError as exc:
+                raise InputError(f"--measure consistency: {exc} (language {self.lang})") from None
+            if not corpus:
+                del self.bitexts[name]
+            del bitext, links, current
+            yield name, verdicts
+
+
+def _result(lang: str, name: str, verdicts: list, options: RunOptions, unmatched, settings: tuple,
+            analyser: CachedReads, files: tuple[str, str]) -> GenderResult:
+    """One (language, system)'s scores and signature; ``settings``: the model's and the aligner's fields."""
     reader = options.verdict == "reader"
     consistency = "consistency" in options.measure or reader
-    small = min(sum(item.index in ts.by_row for item in items) for ts in translation_sets.values()) < SMALL_BITEXT
-    extra_text = options.align_extra == "published" or (options.align_extra == "auto" and small)
-    # a rerun on the same suite and translations: the verdicts come back whole (gender_cache), nothing is tokenised
-    keys: dict[str, str] = {}
-    verdict_sets: dict[str, list] = {}
-    if not extra_text:
-        settings = (aligner.signature(), analyser.name, analyser.version(), options.lexicon, str(consistency),
-                    str(reader))
-        with stage("verdict cache"):
-            for name, ts in translation_sets.items():
-                keys[name] = verdicts_key(items, ts.by_row, lang, settings)
-                if options.use_cache and (hit := load_verdicts(keys[name])) is not None:
-                    verdict_sets[name] = hit
-    todo = [name for name in names if name not in verdict_sets]
-    bitexts: dict[str, Bitext] = {}  # tokenised when first needed, dropped once read (unless they train the aligner)
-
-    def bitext_of(name: str) -> Bitext:
-        if name not in bitexts:
-            with stage("tokenise"):
-                bitexts[name] = Bitext(items, translation_sets[name].by_row, lang)
-        return bitexts[name]
-
-    corpus = []
-    with registry.tracking() as corpus_files:  # aligner training text shapes every result
-        if extra_text:
-            corpus = [bitext_of(s).pairs if s in todo else _published_bitext(s, lang, options).pairs
-                      for s in available_published(lang, options.data_dir, _extra_text_suite(options.suite))]
-    # the aligner trains in its own processes: the analyser loads meanwhile, and the next bitext's alignment
-    # starts before this one's morphology (one bitext ahead, so at most two alignments run at once; not in a worker)
-    pending: dict[str, PendingLinks] = {}
-    if todo:
-        with stage("alignment"):
-            pending[todo[0]] = start_align_in_corpus(aligner, bitext_of(todo[0]).pairs, corpus, options.use_cache)
-        if not pending[todo[0]].from_cache:  # new translations, so new readings: load and prepare meanwhile
-            analyser.prepare(bitext_of(todo[0]).tgt_tokens)
-    for position, name in enumerate(todo):
-        bitext = bitext_of(name)
-        with stage("alignment"):
-            if name not in pending:
-                pending[name] = start_align_in_corpus(aligner, bitext.pairs, corpus, options.use_cache)
-            if position + 1 < len(todo) and not in_worker:
-                following = todo[position + 1]
-                pending[following] = start_align_in_corpus(aligner, bitext_of(following).pairs, corpus,
-                                                           options.use_cache)
-            current = pending.pop(name)
-            links = current()
-        if position > 0 and not current.from_cache:
-            analyser.prepare(bitext.tgt_tokens)
-        try:
-            verdict_sets[name] = evaluate_gender(bitext, links, analyser, options.lexicon, consistency, reader)
-        except NotImplementedError as exc:
-            raise InputError(f"--measure consistency: {exc} (language {lang})") from None
-        if name in keys:
-            with stage("verdict cache"):
-                store_verdicts(keys[name], verdict_sets[name])
-        if not corpus:
-            del bitexts[name]
-        del bitext, links, current
-    results = []
-    for name in names:
-        verdicts = verdict_sets[name]
-        extra = any(block != bitexts[name].pairs for block in corpus) if corpus else False
-        with stage("scoring"):
-            signature = build_signature(
-                options.suite, options.suite_version, name, len(verdicts), lang=lang,
-                settings=(
-                    *model_fields.get(name, ()),
-                    ("aligner", aligner.signature()),
-                    ("align_extra", "published" if extra else "none"),
-                    ("lexicon", options.lexicon),
-                    ("analyser", f"{analyser.name}:{analyser.version()}"),
-                    *((("verdict", options.verdict),) if reader else ()),  # the noun default: today's signature
-                ),
-                files=registry.data_field({**suite_files, **read.get(name, {}), **corpus_files}),
-            )
-            results.append(
-                GenderResult(
-                    suite=options.suite,
-                    version=options.suite_version,
-                    lang=lang,
-                    system=name,
-                    scores=score_gender(verdicts, options.verdict),
-                    signature=signature,
-                    verdicts=verdicts,
-                    unmatched=translation_sets[name].unmatched,
-                    located_by=dict(Counter(v.located_by for v in verdicts)),
-                    consistency=score_consistency(verdicts) if consistency else None,
-                    verdict=options.verdict,
-                )
-            )
-    return results
+    signature = build_signature(
+        options.suite, options.suite_version, name, len(verdicts), lang=lang,
+        settings=(
+            *settings,
+            ("lexicon", options.lexicon),
+            ("analyser", f"{analyser.name}:{analyser.version()}"),
+            *((("verdict", options.verdict),) if reader else ()),  # the noun default: today's signature
+        ),
+        files=files,
+    )
+    return GenderResult(
+        suite=options.suite,
+        version=options.suite_version,
+        lang=lang,
+        system=name,
+        scores=score_gender(verdicts, options.verdict),
+        signature=signature,
+        verdicts=verdicts,
+        unmatched=unmatched,
+        located_by=dict(Counter(v.located_by for v in verdicts)),
+        consistency=score_consistency(verdicts) if consistency else None,
+        verdict=options.verdict,
+    )
 
 
 def run_one(
