@@ -194,6 +194,8 @@ class ModelTranslator:
         """``generate`` of every batch on ``ray_actors`` actors; ``finished(batch, translations)`` as each is back."""
         from discotest.systems import ray_pool
 
+        if not batches:
+            return  # all from the cache: no Ray at all
         kwargs = dict(cls=type(self), name=self.name, tgt_lang=self.tgt_lang, src_lang=self.src_lang,
                       options=self.worker_options(), threads=self.worker_threads())
         ray_pool.map_on_actors(translation_worker, kwargs, [json.dumps(b, ensure_ascii=False) for b in batches],
