@@ -8,6 +8,7 @@ Every run is a fresh ``discotest`` process, as a user runs it, with a cache of i
   same command again in the same cache: the verdicts come back from it, so what is left is start-up and Ray's own
   cost);
 - ``run jazp --model TINY --context 0 --context 1``, the tiny Marian of tests/tiny_marian.py, cold cache;
+- ``translate --suite winomt-demo --model TINY`` (16 sentences), cold cache;
 
 and checks that both engines print the same bytes. Ray's overhead is then measured alone, in fresh processes:
 starting a local instance (``ray.init``), one round of trivial tasks (``RayEngine.map_ordered``), and a trivial Ray
@@ -18,6 +19,11 @@ Measured 2026-11-25 on 2 CPU cores, quiet machine, ray 2.60.0, --jobs 2, both ou
 local 4.9 s, ray 22.2 s. Ray alone: starting a local instance 2.6 s; 4 trivial tasks 0.97 s on new workers, 0.01 s
 on warm ones; a trivial Ray Data map_batches over 2 actors 4.0 s (the contrastive run builds one pool per context
 size, each actor importing torch and loading the model: the fixed cost a tiny model cannot hide).
+
+One actor pool for every context size (i16-translate), measured 2026-11-25 on the same 2 cores but a BUSY machine
+(other sessions running; the local run took 12-15 s instead of 4.9 s), --skip-winomt --jobs 2 --batch-size 8: jazp
+contexts 0 and 1 on ray 55.1 s before (two pools, main at fd60829) and 28.7 s after (one pool), local 12.2 / 15.1 s,
+identical JSON; translate winomt-demo local 17.5 s, ray 30.0 s, identical lines. Re-measure on a quiet machine.
 """
 
 from __future__ import annotations
@@ -113,6 +119,15 @@ def main() -> None:
             wall, outputs[engine] = _discotest([*contrastive, "--engine", engine], tmp_path / f"jazp-{engine}")
             print(f"jazp tiny model {engine:5}  cold {wall:7.1f} s", flush=True)
         print(f"jazp tiny model identical JSON on both engines: {outputs['local'] == outputs['ray']}", flush=True)
+        translate = ["translate", "--suite", "winomt-demo", "--lang", "de", "--model", str(model), "--max-length", "24",
+                     "--batch-size", str(args.batch_size)]
+        lines = {}
+        for engine in ("local", "ray"):
+            out = tmp_path / f"demo.{engine}.de"
+            wall, _ = _discotest([*translate, "-o", str(out), "--engine", engine], tmp_path / f"translate-{engine}")
+            lines[engine] = out.read_bytes()
+            print(f"translate winomt-demo tiny model {engine:5}  cold {wall:7.1f} s", flush=True)
+        print(f"translate winomt-demo identical lines on both engines: {lines['local'] == lines['ray']}", flush=True)
         tasks = 2 * args.jobs
         init, first, second, data = _python(OVERHEAD.format(jobs=args.jobs, tasks=tasks), tmp_path / "probe").split()
         print(f"ray overhead: start a local instance {init} s; {tasks} trivial tasks {first} s (new workers), "

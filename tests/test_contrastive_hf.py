@@ -74,7 +74,7 @@ def test_cache_is_keyed_by_model_content(tiny, tmp_path):
     def fail(_):
         raise AssertionError("a cache hit must not run the model")
 
-    scorer.score_encoded = fail
+    scorer.score_encoded_sets = fail
     assert scorer.score_items(ITEMS, 1) == first
     with pytest.raises(AssertionError, match="cache hit"):
         scorer.score_items(ITEMS, 2)  # other options, other key

@@ -258,19 +258,23 @@ def _add_translate(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--batch-size", type=int_option("batch-size"), default=16, help="sentences per batch")
     p.add_argument("--device", default="cpu", help="torch device (cpu, cuda, cuda:1 …)")
     p.add_argument("--no-cache", dest="use_cache", action="store_false", help="translate even cached sentences")
+    from discotest.families import options as common
     from discotest.families.gender import MODEL_OPTIONS
 
-    for option in MODEL_OPTIONS:
+    engine_options = (*common.ENGINE_OPTIONS, common.RAY_ACTORS)  # --engine ray: generated on an actor pool
+    for option in (*MODEL_OPTIONS, *engine_options):
         if option.name not in ("batch_size", "device"):
             p.add_argument(*option.flags, default=option.default, **option.argparse_kwargs())
 
 
 def _cmd_translate(args: argparse.Namespace) -> int:
+    from discotest.engine import resolve_engine
     from discotest.translate import translate_file, translate_suite
 
     options = dict(markers=args.markers, resolver=args.resolver, beam=args.beam, max_length=args.max_length,
                    batch_size=args.batch_size, device=args.device, revision=args.revision,
-                   src_code=args.src_lang or "en", tgt_code=args.tgt_lang, use_cache=args.use_cache, quiet=args.quiet)
+                   src_code=args.src_lang or "en", tgt_code=args.tgt_lang, use_cache=args.use_cache, quiet=args.quiet,
+                   runner=resolve_engine(args.engine), ray_address=args.ray_address, ray_actors=args.ray_actors)
     if args.suite:
         lines = translate_suite(args.suite, args.lang, args.model, args.output, data_dir=args.data_dir,
                                 suite_version=args.suite_version, **options)

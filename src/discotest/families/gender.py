@@ -47,8 +47,8 @@ MODEL_OPTIONS = (BEAM, MAX_LENGTH, MARKERS_OPTION, RESOLVER, common.SRC_LANG, co
                  common.BATCH_SIZE, common.DEVICE)
 
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, MEASURE, VERDICT, SUITE_VERSION,
-           common.ALIGNER, common.ALIGN_EXTRA, LEXICON, common.JOBS, *common.ENGINE_OPTIONS, common.MODEL,
-           *MODEL_OPTIONS, *common.COMMON)
+           common.ALIGNER, common.ALIGN_EXTRA, LEXICON, common.JOBS, *common.ENGINE_OPTIONS, common.RAY_ACTORS,
+           common.MODEL, *MODEL_OPTIONS, *common.COMMON)
 
 
 def measures(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -95,7 +95,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         model_options = dict(markers=s["markers"], resolver=s["resolver"], beam=s["beam"], max_length=s["max_length"],
                              batch_size=s["batch_size"], device=s["device"], revision=s["revision"],
                              src_code=s["src_lang"] or "en", tgt_code=s["tgt_lang"], use_cache=s["use_cache"],
-                             quiet=s["quiet"])
+                             quiet=s["quiet"], runner=resolve_engine(s["engine"]), ray_address=s["ray_address"],
+                             ray_actors=s["ray_actors"])
         results = [run_one(suite, lang=_one_lang(langs, "--model"), model=s["model"], model_options=model_options,
                            **settings)]
     elif s["input"]:

@@ -78,7 +78,8 @@ def run_contrastive(
     OpenSubtitles2018 files at ``opensubtitles``, with as many lines as the largest context size asked for.
     CTXPRO ``translations``: one per item in suite order, or ``source ||| translation`` lines for part of the
     suite (``systems.ctxpro_translations.read_ctxpro_translations``; ``input_format`` forces a reading).
-    ``engine="ray"``: a Hugging Face model's batches are scored by ``ray_actors`` Ray actors (same scores)."""
+    ``engine="ray"``: the model's batches (Hugging Face or CTranslate2), of every context size together, are scored by
+    one pool of ``ray_actors`` Ray actors (same scores)."""
     with registry.tracking() as files:
         items = load_suite(suite, data_dir, suite_file, contrapro_context=contrapro_context,
                            opensubtitles=opensubtitles, context_size=max(contexts, default=0))
@@ -115,16 +116,13 @@ def run_contrastive(
         if not ct2:
             options.pop("compute_type", None)
         if engine == "ray":
-            if ct2:
-                raise InputError("--engine ray scores Hugging Face models; a CTranslate2 model runs with "
-                                 "--engine local")
             options.update(engine=engine, ray_address=ray_address, ray_actors=ray_actors)
         pair = language_pair(suite)
         if pair and not (options.get("src_lang") or options.get("tgt_lang")):
             options["src_lang"], options["tgt_lang"] = pair
         scorer = factory(model, batch_size=batch_size, device=device, use_cache=use_cache, quiet=quiet, **options)
-        for k in contexts:
-            per_item = scorer.score_items(items, context=k)
+        # every context size at once: on Ray, one actor pool (one model load per actor) for the whole run
+        for k, per_item in zip(contexts, scorer.score_contexts(items, contexts)):
             results.append(evaluate(suite, items, per_item, f"{Path(model).name}@ctx{k}",
                                     scorer.signature_fields(k), n_bootstrap, data))
     for name in baselines:

@@ -2,18 +2,63 @@
 
 Same pairs, context and target-prefix handling as ``HFScorer`` (its tokenizer makes the token ids); the ids become
 token strings for ``Translator.score_batch``, which adds the decoder start and ``</s>`` itself and returns one
-log-probability per target token plus one for ``</s>``; only the current sentence's positions are summed.
-``ctranslate2`` is imported only here.
+log-probability per target token plus one for ``</s>``; only the current sentence's positions are summed. With
+``engine="ray"`` the same batches, as token strings, go to an actor pool (``systems.ray_pool``): each actor opens its
+own ``ctranslate2.Translator`` with the same device, compute type and number of threads. ``ctranslate2`` is imported
+only here and in ``translator``.
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Sequence
+import json
+import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from discotest.errors import InputError
 from discotest.systems.hf_models import load_tokenizer
 from discotest.systems.hf_scorer import Encoded, HFScorer
+
+DEFAULT_THREADS = 4  # ctranslate2's own default for intra_threads=0 (src/utils.cc: at most 4, at most the cores)
+
+
+def intra_threads() -> int:
+    """The threads ``ctranslate2`` takes for ``intra_threads=0`` in this process: ``$OMP_NUM_THREADS``, else 4 or the
+    number of cores if fewer. Resolved by the driver and given to every translator explicitly, so a Ray actor (where
+    Ray sets ``OMP_NUM_THREADS=1``) computes with the threads the local engine uses."""
+    given = os.environ.get("OMP_NUM_THREADS", "")
+    if given.isdigit() and int(given) > 0:
+        return int(given)
+    return min(DEFAULT_THREADS, os.cpu_count() or DEFAULT_THREADS)
+
+
+def open_translator(model_dir: str, device: str, compute_type: str, threads: int):
+    """A ``ctranslate2.Translator`` on the CPU or the GPU of ``device`` (``cuda:1`` is a CUDA device)."""
+    try:
+        import ctranslate2
+    except ImportError:
+        raise InputError("a CTranslate2 model needs: pip install ctranslate2") from None
+    return ctranslate2.Translator(model_dir, device="cuda" if device.startswith("cuda") else "cpu",
+                                  compute_type=compute_type, intra_threads=threads)
+
+
+def score_tokens(translator, rows: Sequence[Sequence], batch_size: int) -> tuple[list[float], list[int]]:
+    """Sums of the scored log-probabilities and their counts for one batch of (source tokens, target tokens,
+    score_from) rows: every engine's arithmetic."""
+    results = translator.score_batch([r[0] for r in rows], [r[1] for r in rows], max_batch_size=batch_size)
+    sums, counts = [], []
+    for row, result in zip(rows, results):
+        scored = list(result.log_probs)[row[2]:]
+        sums.append(float(sum(scored)))
+        counts.append(len(scored))
+    return sums, counts
+
+
+def scoring_worker(model_dir: str, device: str, compute_type: str, threads: int,
+                   batch_size: int) -> Callable[[str], str]:
+    """On a Ray actor: open the translator once; the worker scores one batch (JSON rows of ``score_tokens``)."""
+    translator = open_translator(model_dir, device, compute_type, threads)
+    return lambda payload: json.dumps(score_tokens(translator, json.loads(payload), batch_size))
 
 
 def is_ct2_model(path: str) -> bool:
@@ -49,10 +94,7 @@ class CT2Scorer(HFScorer):
     @property
     def translator(self):
         if self._translator is None:
-            import ctranslate2
-
-            device = "cuda" if self.device.startswith("cuda") else "cpu"
-            self._translator = ctranslate2.Translator(self.name, device=device, compute_type=self.compute_type)
+            self._translator = open_translator(self.name, self.device, self.compute_type, intra_threads())
         return self._translator
 
     def numeric_settings(self) -> list[tuple[str, str]]:
@@ -68,18 +110,22 @@ class CT2Scorer(HFScorer):
         target = enc.target[:-1] if enc.target and enc.target[-1] == tok.eos_token_id else enc.target
         return tok.convert_ids_to_tokens(enc.source), tok.convert_ids_to_tokens(target)
 
-    def score_encoded(self, encoded: Sequence[Encoded]) -> list[tuple[float, int]]:
-        from tqdm import tqdm
+    def score_rows(self, rows: Sequence[Sequence[Encoded]],
+                   on_batch: Callable[[], None]) -> list[tuple[list[float], list[int]]]:
+        """(sums, counts) of every batch, in order: here or on Ray actors, both through ``score_tokens``."""
+        batches = [[[*self.to_tokens(enc), enc.score_from] for enc in batch] for batch in rows]
+        if self.engine == "ray":
+            from discotest.systems import ray_pool
 
-        order = sorted(range(len(encoded)), key=lambda i: -(len(encoded[i].source) + len(encoded[i].target)))
-        out: list[tuple[float, int]] = [(0.0, 0)] * len(encoded)
-        batches = [order[i:i + self.batch_size] for i in range(0, len(order), self.batch_size)]
-        for batch in tqdm(batches, desc=f"scoring with {Path(self.name).name}", unit="batch", disable=self.quiet,
-                          file=sys.stderr):
-            tokens = [self.to_tokens(encoded[i]) for i in batch]
-            results = self.translator.score_batch([s for s, _ in tokens], [t for _, t in tokens],
-                                                  max_batch_size=self.batch_size)
-            for i, result in zip(batch, results):
-                scored = list(result.log_probs)[encoded[i].score_from:]
-                out[i] = (float(sum(scored)), len(scored))
+            kwargs = dict(model_dir=self.name, device=self.device, compute_type=self.compute_type,
+                          threads=intra_threads(), batch_size=self.batch_size)
+            results = ray_pool.map_on_actors(scoring_worker, kwargs, [json.dumps(b) for b in batches],
+                                             actors=self.ray_actors, address=self.ray_address,
+                                             gpus=self.device.startswith("cuda"),
+                                             on_done=lambda _position, _result: on_batch())
+            return [tuple(json.loads(r)) for r in results]
+        out = []
+        for batch in batches:
+            out.append(score_tokens(self.translator, batch, self.batch_size))
+            on_batch()
         return out

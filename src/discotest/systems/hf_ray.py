@@ -1,85 +1,51 @@
-"""Contrastive scoring on Ray: the scorer's own length-sorted batches, scored by a Ray Data ``map_batches`` over an
-actor pool, one model load per actor (a GPU each with ``--device cuda``).
+"""Contrastive scoring with a Hugging Face model on Ray: the scorer's own length-sorted batches, scored on an actor
+pool (``systems.ray_pool``), one model load per actor (a GPU each with ``--device cuda``).
 
-One Ray Data row is one of our batches (``batch_size=1``), so every batch has the rows, order and padding the local
-engine gives it, and ``score_batch`` does the same arithmetic with the same number of torch threads (the driver's).
-Output order is preserved. The content-hash cache stays with the driver (``HFScorer.score_pairs``): actors never
-write it.
+Every batch has the rows, order and padding the local engine gives it, and ``score_batch`` does the same arithmetic
+with the same number of torch threads (the driver's; Ray would give an actor one). The content-hash cache stays with
+the driver (``HFScorer.score_pair_sets``): actors never write it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from discotest.engine import ray_engine, worker_env
-from discotest.errors import InputError
+from discotest.systems import ray_pool
 from discotest.systems.hf_batch import Encoded, score_batch
 
 
-class BatchScorer:
-    """A Ray Data actor holding one loaded model; ``__call__`` scores a block of our batches (one per row)."""
+def scoring_worker(name: str, revision: str | None, device: str, pad: int, threads: int,
+                   model=None) -> Callable[[str], str]:
+    """On an actor: load the model once; the worker scores one batch (JSON rows of ``Encoded``) per call."""
+    import torch
 
-    def __init__(self, name: str, revision: str | None, device: str, pad: int, threads: int, model=None) -> None:
-        import torch
+    torch.set_num_threads(threads)
+    if model is None:
+        from discotest.systems.hf_models import load_model
 
-        torch.set_num_threads(threads)
-        if model is None:
-            from discotest.systems.hf_models import load_model
+        model = load_model(name, revision)
+    model = model.to(device).eval()
 
-            model = load_model(name, revision)
-        self.model = model.to(device).eval()
-        self.device, self.pad = device, pad
+    def work(payload: str) -> str:
+        rows = [Encoded(*r) for r in json.loads(payload)]
+        return json.dumps(score_batch(model, rows, pad, device))
 
-    def __call__(self, block: dict[str, Any]) -> dict[str, Any]:
-        import numpy as np
-
-        out = []
-        for payload in block["rows"]:
-            rows = [Encoded(*r) for r in json.loads(payload)]
-            out.append(json.dumps(score_batch(self.model, rows, self.pad, self.device)))
-        return {"scores": np.array(out, dtype=object)}
+    return work
 
 
 def score_batches_on_ray(scorer: Any, batches: Sequence[Sequence[Encoded]], pad: int,
                          on_batch: Callable[[int], None] | None = None) -> list[tuple[list[float], list[int]]]:
     """(sums, counts) per batch, in the order of ``batches``, from ``scorer.ray_actors`` actors (``scorer``: the
-    ``HFScorer`` whose model, device and Ray settings are used)."""
+    ``HFScorer`` whose model, device and Ray settings are used). ``on_batch(position)`` as each batch comes back."""
     import torch
 
-    if not batches:
-        return []
-    ray = ray_engine(scorer.ray_address).start()
-    import ray.data  # noqa: F811 - the same module, its data package loaded
-
-    context = ray.data.DataContext.get_current()
-    context.execution_options.preserve_order = True
-    context.enable_progress_bars = False  # the scorer's own bar counts batches
-    context.print_on_execution_start = False
-    logging.getLogger("ray.data").setLevel(logging.ERROR)
-    given = scorer._model  # a model object handed to the scorer (tests, notebooks) travels to the actors
-    cuda = scorer.device.startswith("cuda")
-    payloads = [{"rows": json.dumps([dataclasses.astuple(r) for r in batch])} for batch in batches]
-    dataset = ray.data.from_items(payloads).map_batches(
-        BatchScorer, batch_size=1, compute=ray.data.ActorPoolStrategy(size=scorer.ray_actors),
-        fn_constructor_kwargs=dict(name=scorer.name, revision=scorer.revision, device=scorer.device, pad=pad,
-                                   threads=torch.get_num_threads(), model=given),
-        num_gpus=1 if cuda else None, runtime_env={"env_vars": worker_env()})
-    out = []
-    try:
-        for row in dataset.iter_rows():
-            sums, counts = json.loads(row["scores"])
-            out.append((sums, counts))
-            if on_batch:
-                on_batch(1)
-    except ray.exceptions.RayTaskError as exc:
-        cause = getattr(exc, "cause", None)
-        if isinstance(cause, InputError):
-            raise cause from None
-        raise
-    if len(out) != len(batches):
-        raise RuntimeError(f"Ray Data returned {len(out)} scored batches for {len(batches)}")
-    return out
+    kwargs = dict(name=scorer.name, revision=scorer.revision, device=scorer.device, pad=pad,
+                  threads=torch.get_num_threads(), model=scorer._model)  # a model object handed over travels along
+    payloads = [json.dumps([dataclasses.astuple(r) for r in batch]) for batch in batches]
+    results = ray_pool.map_on_actors(scoring_worker, kwargs, payloads, actors=scorer.ray_actors,
+                                     address=scorer.ray_address, gpus=scorer.device.startswith("cuda"),
+                                     on_done=(lambda position, _result: on_batch(position)) if on_batch else None)
+    return [tuple(json.loads(r)) for r in results]

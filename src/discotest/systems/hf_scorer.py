@@ -5,15 +5,15 @@ the suite gives the target context, the k previous target sentences are put in f
 decoder side (teacher-forced) and only the current sentence's tokens are scored. Pairs are length-sorted and
 batched; scores are the sum of token log-probabilities, or their mean (``normalise=True``). Results are cached by
 content hash (model fingerprint + options + inputs), by the driver only. A batch's arithmetic is ``hf_batch``'s;
-with ``engine="ray"`` the same batches go to Ray actors (``hf_ray``). torch and transformers are imported only in
-these modules.
+with ``engine="ray"`` the same batches go to Ray actors (``hf_ray``), the batches of every context size of a run to
+one actor pool. torch and transformers are imported only in these modules.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from discotest import cache
@@ -153,57 +153,96 @@ class HFScorer:
         return [order[i:i + self.batch_size] for i in range(0, len(order), self.batch_size)]
 
     def score_encoded(self, encoded: Sequence[Encoded]) -> list[tuple[float, int]]:
-        """(sum of log-probabilities, number of scored tokens) per pair, in input order; batched, length-sorted.
-        With ``engine="ray"`` the batches are scored by an actor pool (``systems.hf_ray``), one model per actor."""
+        """(sum of log-probabilities, number of scored tokens) per pair, in input order; batched, length-sorted."""
+        return self.score_encoded_sets([encoded])[0]
+
+    def score_encoded_sets(self, sets: Sequence[Sequence[Encoded]]) -> list[list[tuple[float, int]]]:
+        """``score_encoded`` of every set (one per context size) in one go: each set is batched on its own, exactly
+        as alone, and all the batches are scored together — with ``engine="ray"`` by one actor pool
+        (``systems.hf_ray``), so every actor loads the model once per run, not once per context size."""
         from tqdm import tqdm
 
-        batches = self.batches(encoded)
-        rows = [[encoded[i] for i in batch] for batch in batches]
-        tok = self.tokenizer
-        pad = tok.pad_token_id if tok.pad_token_id is not None else 0
-        bar = tqdm(total=len(batches), desc=f"scoring with {Path(self.name).name}", unit="batch",
+        plans = [self.batches(encoded) for encoded in sets]
+        rows = [[encoded[i] for i in batch] for encoded, batches in zip(sets, plans) for batch in batches]
+        bar = tqdm(total=len(rows), desc=f"scoring with {Path(self.name).name}", unit="batch",
                    disable=self.quiet, file=sys.stderr)
         with bar:
-            if self.engine == "ray":
-                from discotest.systems.hf_ray import score_batches_on_ray
-
-                scored = score_batches_on_ray(self, rows, pad, on_batch=bar.update)
-            else:
-                model, scored = self.model, []
-                for batch_rows in rows:
-                    scored.append(score_batch(model, batch_rows, pad, self.device))
-                    bar.update(1)
-        out: list[tuple[float, int]] = [(0.0, 0)] * len(encoded)
-        for batch, (sums, counts) in zip(batches, scored):
-            for j, i in enumerate(batch):
-                out[i] = (float(sums[j]), int(counts[j]))
+            scored = iter(self.score_rows(rows, lambda: bar.update(1)))
+        out = []
+        for encoded, batches in zip(sets, plans):
+            result: list[tuple[float, int]] = [(0.0, 0)] * len(encoded)
+            for batch in batches:
+                sums, counts = next(scored)
+                for j, i in enumerate(batch):
+                    result[i] = (float(sums[j]), int(counts[j]))
+            out.append(result)
         return out
+
+    def score_rows(self, rows: Sequence[Sequence[Encoded]],
+                   on_batch: Callable[[], None]) -> list[tuple[list[float], list[int]]]:
+        """(sums, counts) of every batch, in order: here (``hf_batch.score_batch``) or on Ray actors."""
+        if not rows:
+            return []
+        tok = self.tokenizer
+        pad = tok.pad_token_id if tok.pad_token_id is not None else 0
+        if self.engine == "ray":
+            from discotest.systems.hf_ray import score_batches_on_ray
+
+            return score_batches_on_ray(self, rows, pad, on_batch=lambda _position: on_batch())
+        model, scored = self.model, []
+        for batch_rows in rows:
+            scored.append(score_batch(model, batch_rows, pad, self.device))
+            on_batch()
+        return scored
 
     @staticmethod
     def _decoder_inputs(model, labels, pad: int):
         return decoder_inputs(model, labels, pad)
 
+    def _key(self, pairs: Sequence[tuple[str, str, str]]) -> str:
+        return cache.content_key([CACHE_NAMESPACE, ENCODING_VERSION, self.fingerprint(), repr(self.separator),
+                                  str(self.max_length), json.dumps(self.numeric_settings()),
+                                  json.dumps(pairs, ensure_ascii=False)])
+
     def score_pairs(self, pairs: Sequence[tuple[str, str, str]]) -> list[tuple[float, int]]:
         """Cached scoring of (source, target prefix, candidate) triples."""
-        key = cache.content_key([CACHE_NAMESPACE, ENCODING_VERSION, self.fingerprint(), repr(self.separator),
-                                 str(self.max_length), json.dumps(self.numeric_settings()),
-                                 json.dumps(pairs, ensure_ascii=False)])
-        parse = cache.json_rows(len(pairs), lambda s, n: (float(s), int(n)))
-        if self.use_cache and (hit := cache.load(CACHE_NAMESPACE, key, parse)) is not None:
-            return hit
-        result = self.score_encoded([self.encode(*p) for p in pairs])
-        if self.use_cache:
-            cache.store(CACHE_NAMESPACE, key, json.dumps(result))
-        return result
+        return self.score_pair_sets([pairs])[0]
+
+    def score_pair_sets(self, pair_sets: Sequence[Sequence[tuple[str, str, str]]]) -> list[list[tuple[float, int]]]:
+        """``score_pairs`` of every set, each cached under its own key; the sets not in the cache are scored together
+        (``score_encoded_sets``)."""
+        keys = [self._key(pairs) for pairs in pair_sets]
+        results: list[list[tuple[float, int]] | None] = [None] * len(pair_sets)
+        for n, (pairs, key) in enumerate(zip(pair_sets, keys)):
+            parse = cache.json_rows(len(pairs), lambda s, c: (float(s), int(c)))
+            if self.use_cache:
+                results[n] = cache.load(CACHE_NAMESPACE, key, parse)
+        todo = [n for n, result in enumerate(results) if result is None]
+        if todo:
+            scored = self.score_encoded_sets([[self.encode(*p) for p in pair_sets[n]] for n in todo])
+            for n, result in zip(todo, scored):
+                results[n] = result
+                if self.use_cache:
+                    cache.store(CACHE_NAMESPACE, keys[n], json.dumps(result))
+        return [r for r in results if r is not None]
+
+    def score_contexts(self, items: Sequence[ContrastiveItem], contexts: Sequence[int]) -> list[list[list[float]]]:
+        """``score_items`` for every context size, the model's work for all of them done in one go."""
+        for k in contexts:
+            if k < 0:
+                raise InputError(f"--context must be 0 or more, not {k}")
+        raws = self.score_pair_sets([context_pairs(items, k, self.separator, self.use_target_context)
+                                     for k in contexts])
+        out = []
+        for raw in raws:
+            values = [(s / n if n else s) if self.normalise else s for s, n in raw]
+            per_item, at = [], 0
+            for item in items:
+                per_item.append(values[at:at + len(item.candidates)])
+                at += len(item.candidates)
+            out.append(per_item)
+        return out
 
     def score_items(self, items: Sequence[ContrastiveItem], context: int = 0) -> list[list[float]]:
         """One score per candidate (higher = better), grouped per item."""
-        if context < 0:
-            raise InputError(f"--context must be 0 or more, not {context}")
-        raw = self.score_pairs(context_pairs(items, context, self.separator, self.use_target_context))
-        values = [(s / n if n else s) if self.normalise else s for s, n in raw]
-        out, at = [], 0
-        for item in items:
-            out.append(values[at:at + len(item.candidates)])
-            at += len(item.candidates)
-        return out
+        return self.score_contexts(items, [context])[0]

@@ -3,7 +3,10 @@
 Every sentence's translation is a cache entry keyed by the model's fingerprint (sha256 of a local directory's files,
 or hub name and revision), the language codes, beam size, maximum length and the source text, so rerunning an
 evaluation, or evaluating another suite that shares sentences, never translates a sentence twice. Sentences not in
-the cache are de-duplicated, sorted by length (less padding) and generated in batches. torch, transformers and
+the cache are de-duplicated, sorted by length (less padding) and generated in batches. With ``runner="ray"`` the same
+batches are generated on a Ray actor pool (``systems.ray_pool``, one model load per actor, the driver's torch or
+CTranslate2 threads) and come back in order; the driver writes the cache either way. (``engine`` names the backend,
+transformers or ctranslate2, in the signature; where the work runs is not in it.) torch, transformers and
 ctranslate2 are imported only when a sentence actually needs translating.
 """
 
@@ -11,12 +14,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from discotest import cache
 from discotest.errors import InputError
-from discotest.systems.ct2_scorer import is_ct2_model
+from discotest.systems.ct2_scorer import intra_threads, is_ct2_model, open_translator
 from discotest.systems.hf_models import (
     LanguageCodes,
     check_model,
@@ -42,9 +46,12 @@ class ModelTranslator:
     def __init__(self, name_or_path: str, tgt_lang: str, src_lang: str = "en", *, beam: int = 4,
                  max_length: int = 256, batch_size: int = 16, device: str = "cpu", revision: str | None = None,
                  use_cache: bool = True, quiet: bool = False, src_code: str | None = None,
-                 tgt_code: str | None = None, model=None, tokenizer=None, fingerprint: str | None = None):
+                 tgt_code: str | None = None, model=None, tokenizer=None, fingerprint: str | None = None,
+                 runner: str = "local", ray_address: str | None = None, ray_actors: int = 2):
         if beam < 1 or max_length < 1 or batch_size < 1:
             raise InputError("--beam, --max-length and --batch-size must be 1 or more")
+        self.runner, self.ray_address, self.ray_actors = runner, ray_address, ray_actors
+        self._given = dict(model=model, tokenizer=tokenizer)  # objects a caller handed over travel to Ray actors
         self.name = str(name_or_path)
         self.src_lang, self.tgt_lang = src_lang, tgt_lang
         self.src_code, self.tgt_code = src_code, tgt_code
@@ -153,14 +160,59 @@ class ModelTranslator:
         batches = [todo[i:i + self.batch_size] for i in range(0, len(todo), self.batch_size)]
         with tqdm(total=len(todo), desc=desc or f"translating with {Path(self.name).name}", unit="sent",
                   disable=self.quiet or not todo, file=sys.stderr) as bar:
-            for batch in batches:
-                for text, translation in zip(batch, self.generate(batch)):
+
+            def finished(batch: list[str], translations: list[str]) -> None:
+                for text, translation in zip(batch, translations, strict=True):
                     done[text] = translation
                     if self.use_cache:
                         cache.store(CACHE_NAMESPACE, self._key(text), translation)
                 self.translated += len(batch)
                 bar.update(len(batch))
+
+            if self.runner == "ray":
+                self.generate_on_ray(batches, finished)
+            else:
+                for batch in batches:
+                    finished(batch, self.generate(batch))
         return [done[t] for t in sources]
+
+    # -- on Ray ----------------------------------------------------------------------------------------------------
+    def worker_options(self) -> dict[str, Any]:
+        """What an actor's own copy of this translator is built with: the same model and decoding settings, no cache
+        (the driver writes it), no bar."""
+        return dict(beam=self.beam, max_length=self.max_length, batch_size=self.batch_size, device=self.device,
+                    revision=self.revision, src_code=self.src_code, tgt_code=self.tgt_code, use_cache=False,
+                    quiet=True, fingerprint=self._fingerprint, **self._given)
+
+    def worker_threads(self) -> int | None:
+        """torch threads for an actor: the driver's (Ray would give it one)."""
+        import torch
+
+        return torch.get_num_threads()
+
+    def generate_on_ray(self, batches: list[list[str]], finished: Callable[[list[str], list[str]], None]) -> None:
+        """``generate`` of every batch on ``ray_actors`` actors; ``finished(batch, translations)`` as each is back."""
+        from discotest.systems import ray_pool
+
+        if not batches:
+            return  # all from the cache: no Ray at all
+        kwargs = dict(cls=type(self), name=self.name, tgt_lang=self.tgt_lang, src_lang=self.src_lang,
+                      options=self.worker_options(), threads=self.worker_threads())
+        ray_pool.map_on_actors(translation_worker, kwargs, [json.dumps(b, ensure_ascii=False) for b in batches],
+                               actors=self.ray_actors, address=self.ray_address, gpus=self.device.startswith("cuda"),
+                               on_done=lambda position, result: finished(batches[position], json.loads(result)))
+
+
+def translation_worker(cls: type[ModelTranslator], name: str, tgt_lang: str, src_lang: str, options: dict[str, Any],
+                       threads: int | None) -> Callable[[str], str]:
+    """On a Ray actor: one translator of the driver's class and settings; the worker generates one batch (a JSON
+    list of sources) per call."""
+    if threads is not None:
+        import torch
+
+        torch.set_num_threads(threads)
+    translator = cls(name, tgt_lang, src_lang, **options)
+    return lambda payload: json.dumps(translator.generate(json.loads(payload)), ensure_ascii=False)
 
 
 class CT2Translator(ModelTranslator):
@@ -169,21 +221,23 @@ class CT2Translator(ModelTranslator):
     engine = "ctranslate2"
 
     def __init__(self, model_dir: str, tgt_lang: str, src_lang: str = "en", *, translator=None,
-                 compute_type: str = "default", **options):
+                 compute_type: str = "default", threads: int | None = None, **options):
         super().__init__(model_dir, tgt_lang, src_lang, **options)
         self.compute_type = compute_type
+        self.threads = threads or intra_threads()  # resolved here, so Ray actors get the driver's number
         self._translator = translator
 
     @property
     def translator(self):
         if self._translator is None:
-            try:
-                import ctranslate2
-            except ImportError:
-                raise InputError("a CTranslate2 model needs: pip install ctranslate2") from None
-            device = "cuda" if self.device.startswith("cuda") else "cpu"
-            self._translator = ctranslate2.Translator(self.name, device=device, compute_type=self.compute_type)
+            self._translator = open_translator(self.name, self.device, self.compute_type, self.threads)
         return self._translator
+
+    def worker_options(self) -> dict[str, Any]:
+        return {**super().worker_options(), "compute_type": self.compute_type, "threads": self.threads}
+
+    def worker_threads(self) -> int | None:
+        return None  # CTranslate2 takes its threads from ``threads``; torch is not used
 
     @property
     def family(self) -> str:
