@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from discotest.dip.documents import SHARD_LINES, Document, shard_documents
+from discotest.dip import documents as _documents
+from discotest.dip.documents import Document, shard_documents
 from discotest.dip.parse import Sentence, parse
 
 if TYPE_CHECKING:
@@ -36,9 +37,10 @@ def run_tasks(fn: Callable[..., Any], args_list: Sequence[tuple], engine: RayEng
     return results
 
 
-def line_shards(wanted: Sequence[int], documents: Sequence[Document], size: int = SHARD_LINES) -> list[list[int]]:
+def line_shards(wanted: Sequence[int], documents: Sequence[Document], size: int | None = None) -> list[list[int]]:
     """The wanted lines (sorted, once each) grouped by the document shard they are in, shards with none dropped; lines
     outside every document (none in a pair read by ``load_pair``) follow, ``size`` at a time."""
+    size = _documents.SHARD_LINES if size is None else size
     lines = sorted(set(wanted))
     shard_of = {i: k for k, shard in enumerate(shard_documents(documents, size)) for doc in shard for i in doc.lines}
     grouped: dict[int, list[int]] = {}
