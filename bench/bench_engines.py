@@ -1,6 +1,6 @@
 """The local engine against the ray engine (a local Ray instance): wall time, identical output, Ray's overhead.
 
-    .venv/bin/python bench/bench_engines.py [--skip-winomt] [--jobs 2] [--batch-size 8]
+    .venv/bin/python bench/bench_engines.py [--skip-winomt] [--only-dip] [--jobs 2] [--batch-size 8]
 
 Every run is a fresh ``discotest`` process, as a user runs it, with a cache of its own:
 
@@ -8,6 +8,8 @@ Every run is a fresh ``discotest`` process, as a user runs it, with a cache of i
   same command again in the same cache: the verdicts come back from it, so what is left is start-up and Ray's own
   cost);
 - ``run jazp --model TINY --context 0 --context 1``, the tiny Marian of tests/tiny_marian.py, cold cache;
+- ``rank dip --data wmt22 --pair de-en`` (lexical, connectives, anaphora: the whole pair, reference and 9 systems
+  parsed shard by shard), cold and warm (``--only-dip`` runs only this case);
 
 and checks that both engines print the same bytes. Ray's overhead is then measured alone, in fresh processes:
 starting a local instance (``ray.init``), one round of trivial tasks (``RayEngine.map_ordered``), and a trivial Ray
@@ -86,15 +88,35 @@ print(f"{{t1 - t0:.2f}} {{t2 - t1:.2f}} {{t3 - t2:.2f}} {{t4 - t3:.2f}}")
 """
 
 
+DIP = ["rank", "dip", "--data", "wmt22", "--pair", "de-en", "--phenomena", "lexical,connectives,anaphora", "--format",
+       "json"]
+
+
+def bench_dip(tmp_path: Path, jobs: int) -> None:
+    """rank dip on both engines, cold then warm; --jobs is the local Ray's CPUs (the local engine parses here)."""
+    outputs = {}
+    for engine, extra in (("local", []), ("ray", ["--jobs", str(jobs)])):
+        cache = tmp_path / f"dip-{engine}"
+        cold, outputs[engine] = _discotest([*DIP, "--engine", engine, *extra], cache)
+        warm, again = _discotest([*DIP, "--engine", engine, *extra], cache)
+        assert again == outputs[engine], f"{engine}: the warm run printed other bytes than the cold one"
+        print(f"rank dip de-en  {engine:5}  cold {cold:7.1f} s   warm {warm:6.1f} s", flush=True)
+    print(f"rank dip de-en  identical JSON on both engines: {outputs['local'] == outputs['ray']}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-winomt", action="store_true", help="only the contrastive run and the overheads")
+    parser.add_argument("--only-dip", action="store_true", help="only the rank dip case")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (local) and Ray CPUs (ray)")
     parser.add_argument("--batch-size", type=int, default=8)
     args = parser.parse_args()
     jobs = ["--jobs", str(args.jobs)]
     with tempfile.TemporaryDirectory(prefix="bench-engines-") as tmp:
         tmp_path = Path(tmp)
+        bench_dip(tmp_path, args.jobs)
+        if args.only_dip:
+            return
         if not args.skip_winomt:
             winomt = ["run", "winomt", "--lang", "all", "--system", "all", "--format", "json", *jobs]
             outputs = {}

@@ -1,4 +1,4 @@
-"""DiP on the ray engine: shard parsing, mining and coherence scoring as Ray tasks give the local engine's bytes.
+"""DiP on the ray engine: shard parsing and coherence scoring as Ray tasks give the local engine's bytes.
 
 One local Ray instance with 2 CPUs serves the module. The pair is a real slice of WMT22 de-en (12 documents, 3
 systems) with shards narrowed to 30 lines (``documents.SHARD_LINES``), so each stage has several shards to spread;
@@ -101,12 +101,12 @@ def test_rank_dip_gives_the_same_json_on_both_engines(ray_instance, shared_data,
         assert code == 0, err
     assert outputs["ray"] == outputs["local"]
     # what Ray ran (the local run calls no map_ordered): a parse task per text (reference + 3 systems) and shard, a
-    # mining task per shard, a coherence task per text and shard of documents of 2 lines or more
+    # coherence task per text and shard of documents of 2 lines or more (mining stays in the driver)
     pair = _slice(shared_data)
     shards = shard_documents(pair.documents)
     coherent = [s for s in shards if any(d.end - d.start >= 2 for d in s)]
     assert len(shards) == 3
-    assert calls == [("parse", 4 * len(shards)), ("_mine_shard", len(shards)), ("_score_documents", 4 * len(coherent))]
+    assert calls == [("parse", 4 * len(shards)), ("_score_documents", 4 * len(coherent))]
     # a real ranking: every phenomenon scored for the 3 systems, with items
     results = results_of(outputs["ray"])
     assert [r["system"] for r in results] == SYSTEMS
@@ -126,8 +126,8 @@ def test_mine_dip_writes_the_same_files_on_both_engines(ray_instance, shared_dat
         assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "local" / name).read_bytes(), name
     counts = json.loads((tmp_path / "local" / "manifest.json").read_text())["counts"]
     assert counts["lexical"] > 0 and counts["connectives"] > 0 and counts["coherence"] > 0
-    # mining parses the reference, then the systems: two parse calls on Ray, then mining and coherence
-    assert [name for name, _ in calls] == ["parse", "parse", "_mine_shard", "_score_documents"]
+    # mining parses the reference (3 shards), then the systems (3 × 3), then scores coherence (4 texts × 3 shards)
+    assert calls == [("parse", 3), ("parse", 9), ("_score_documents", 12)]
 
 
 def test_shards_parsed_by_ray_workers_are_cache_hits_locally(ray_instance, shared_data, tmp_path, monkeypatch, capsys):
@@ -149,6 +149,11 @@ def test_shards_parsed_by_ray_workers_are_cache_hits_locally(ray_instance, share
     assert code == 0, err
     assert local == on_ray
     assert "english-parse" not in stored
+    # and a warm ray run reads the parses in the driver: no task goes to Ray
+    calls = _spy(monkeypatch)
+    code, again, err = run_cli(capsys, *args, "--engine", "ray")
+    assert code == 0, err
+    assert again == on_ray and calls == []
 
 
 def test_jobs_without_ray_is_an_input_error(shared_data, capsys):

@@ -137,7 +137,7 @@ def mine(data: str, pair: str, out_dir: str | Path, ref: str = "A", holdout: str
          use_cache: bool = True, progress: Progress = None, engine: str = "local", ray_address: str | None = None,
          jobs: int | None = None) -> dict:
     """Mine test sets into ``out_dir``: one JSONL per phenomenon plus ``manifest.json``; returns the manifest.
-    ``engine="ray"`` parses, mines and scores coherence shard by shard as Ray tasks (the same files)."""
+    ``engine="ray"`` parses and scores coherence shard by shard as Ray tasks (the same files)."""
     if Path(out_dir).exists() and not Path(out_dir).is_dir():
         raise InputError("exists and is not a folder (mine writes a folder of JSONL files)", out_dir)
     ray = _engine(engine, ray_address, jobs)
@@ -293,7 +293,7 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
     """Mine (without ``holdout``), score every system, rank per phenomenon with bootstrap and BLEU.
 
     With a holdout every system is still ranked, the held-out one flagged: it is the only one not scored on
-    items built from its own errors. ``engine="ray"`` parses, mines and scores coherence shard by shard as Ray tasks
+    items built from its own errors. ``engine="ray"`` parses and scores coherence shard by shard as Ray tasks
     (on a local Ray with ``jobs`` CPUs, or the cluster at ``ray_address``): the same ranking."""
     check_int(n_bootstrap, "bootstrap")
     ray = _engine(engine, ray_address, jobs)
