@@ -599,12 +599,14 @@ def _add_dip_commands(sub: argparse._SubParsersAction) -> None:
 
 def _cmd_mine(args: argparse.Namespace) -> int:
     from discotest.dip.documents import pair_paths
+    from discotest.engine import resolve_engine
     from discotest.families.dip import load_models, mined_count, phenomena
     from discotest.pipelines.dip import mine
 
     wanted = phenomena(args.phenomena)
     settings = vars(args)
-    pair_paths(args.data, args.pair, args.ref, args.data_dir)  # a wrong pair fails before any model loads
+    engine = resolve_engine(args.engine)  # a wrong engine or pair fails before any model loads
+    pair_paths(args.data, args.pair, args.ref, args.data_dir)
     _, coherence, warnings = load_models(settings, wanted, pronoun=False)
     for warning in warnings:
         print(f"discotest: {warning}", file=sys.stderr)
@@ -612,7 +614,8 @@ def _cmd_mine(args: argparse.Namespace) -> int:
         manifest = mine(args.data, args.pair, args.output, ref=args.ref, holdout=args.holdout,
                         systems=split_list(args.system) if args.system else None, max_docs=args.max_docs,
                         phenomena=wanted, coherence_model=coherence, data_dir=args.data_dir,
-                        use_cache=args.use_cache, progress=bar.update)
+                        use_cache=args.use_cache, progress=bar.update, engine=engine,
+                        ray_address=args.ray_address, jobs=args.jobs)
     counts = ", ".join(f"{p} {n}" for p, n in manifest["counts"].items())
     if not args.quiet:
         print(f"discotest: mined {counts} from {len(manifest['systems_mined'])} systems into {args.output}",

@@ -40,11 +40,21 @@ def pipeline_version() -> str:
     return f"{nlp.meta['name']}-{nlp.meta['version']}"
 
 
+def _key(sentences: Sequence[str]) -> str:
+    return disk_cache.content_key([CACHE_NAMESPACE, pipeline_version(), *sentences])
+
+
+def cached(sentences: Sequence[str]) -> list[Sentence] | None:
+    """The cached parse of exactly these sentences (one ``parse`` call's entry), else None: what the ray engine's
+    driver reads first, so only the shards not parsed yet travel to Ray."""
+    return disk_cache.load(CACHE_NAMESPACE, _key(sentences), parse=lambda t: _parse_entry(t, sentences)) or None
+
+
 def parse(sentences: Sequence[str], use_cache: bool = True, batch_size: int = 256) -> list[Sentence]:
     """Parse sentences (one segment each; an empty string gives an empty tuple), cached as one entry per call."""
-    key = disk_cache.content_key([CACHE_NAMESPACE, pipeline_version(), *sentences])
-    if use_cache and (hit := disk_cache.load(CACHE_NAMESPACE, key, parse=lambda t: _parse_entry(t, sentences))):
+    if use_cache and (hit := cached(sentences)):
         return hit
+    key = _key(sentences)
     rows = [
         [(t.text, t.lemma_, t.pos_, t.tag_, t.dep_, t.head.i, t.idx) for t in doc]
         for doc in _pipeline().pipe(sentences, batch_size=batch_size)

@@ -73,8 +73,8 @@ def mine_swap_pairs(data: str, pair: str, ref: str = "A", data_dir: str | Path |
 def swap_pairs(loaded: PairData, use_cache: bool = True) -> list[SwapPair]:
     """The pairs of a loaded WMT pair (``mine_swap_pairs`` without the loading and caching)."""
     lines = [i for doc in loaded.documents for i in doc.lines]
-    ref_parses = parse_lines(loaded.reference, lines, use_cache)
-    systems = {name: parse_lines(hyp, lines, use_cache) for name, hyp in loaded.systems.items()}
+    ref_parses = parse_lines(loaded.reference, lines, loaded.documents, use_cache)
+    systems = {name: parse_lines(hyp, lines, loaded.documents, use_cache) for name, hyp in loaded.systems.items()}
     group = f"{loaded.data}:{loaded.pair}:{loaded.ref_name}"
     out = []
     for item in mine_anaphora(loaded, ref_parses, systems):

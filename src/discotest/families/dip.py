@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from discotest.dip.mine import PHENOMENA
+from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
@@ -44,7 +45,8 @@ COHERENCE_MODEL = Option("coherence_model", ("--coherence-model",),
 PHENOMENA_OPTION = Option("phenomena", ("--phenomena",),
                           f"dip: comma-separated subset of {','.join(PHENOMENA)} (default: all)",
                           default=",".join(PHENOMENA))
-MINE_OPTIONS = (DATA, PAIR, REF, HOLDOUT, SYSTEMS, MAX_DOCS, PHENOMENA_OPTION, COHERENCE_MODEL, common.USE_CACHE)
+MINE_OPTIONS = (DATA, PAIR, REF, HOLDOUT, SYSTEMS, MAX_DOCS, PHENOMENA_OPTION, COHERENCE_MODEL, common.USE_CACHE,
+                *common.ENGINE_OPTIONS, common.JOBS)
 OPTIONS = (TESTS, common.INPUT, PRONOUN_SCORER, ANAPHORA_MODE, *MINE_OPTIONS, common.BOOTSTRAP, common.DATA_DIR,
            common.QUIET)
 
@@ -113,12 +115,14 @@ def _rank(s: dict[str, Any]) -> Report:
     from discotest.report.dip import render_rank_table
 
     wanted = phenomena(s["phenomena"])
-    pair_paths(s["data"], s["pair"], s["ref"], s["data_dir"])  # a wrong pair fails before any model loads
+    engine = resolve_engine(s["engine"])  # a wrong engine or pair fails before any model loads
+    pair_paths(s["data"], s["pair"], s["ref"], s["data_dir"])
     scorer, coherence, warnings = load_models(s, wanted, True, s["data"], s["pair"])
     ranking = dip.rank(s["data"], s["pair"], ref=s["ref"], holdout=s["holdout"], systems=split_list(s["system"]),
                        max_docs=s["max_docs"], phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
                        data_dir=s["data_dir"], n_bootstrap=s["bootstrap"], use_cache=s["use_cache"],
-                       anaphora_mode=s["anaphora_mode"])  # its stages: parsing, mining, scoring, ranking
+                       anaphora_mode=s["anaphora_mode"], engine=engine,
+                       ray_address=s["ray_address"], jobs=s["jobs"])  # its stages: parsing, mining, scoring, ranking
     return Report(f"discotest · DiP ranking {s['data']} {s['pair']}", ranking.results, aggregates=ranking.to_json(),
                   text=lambda _results: render_rank_table(ranking), warnings=warnings,
                   summary_rows=ranking.summary_rows(), charts=ranking.charts())

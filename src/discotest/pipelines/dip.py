@@ -20,6 +20,8 @@ from discotest.dip.mine import PHENOMENA, CoherenceModel, Parses, Progress, mine
 from discotest.dip.parse import pipeline_version
 from discotest.dip.rank import bleu_scores, rank_phenomenon
 from discotest.dip.score import PhenomenonScore, PronounScorer, Scorers, score_system
+from discotest.dip.shards import parse_texts
+from discotest.engine import RayEngine, ray_engine, resolve_engine
 from discotest.errors import InputError
 from discotest.options import check_int
 from discotest.progress import progress_bar
@@ -96,11 +98,13 @@ def _lines_of(pair: PairData) -> list[int]:
 
 def mine_tests(pair: PairData, holdout: str | None = None, phenomena: Sequence[str] = PHENOMENA,
                coherence_model: CoherenceModel | None = None, use_cache: bool = True,
-               progress: Progress = None) -> tuple[dict[str, list[dict]], dict]:
-    """Mine in memory: the items per phenomenon and the manifest describing them."""
+               progress: Progress = None, engine: RayEngine | None = None,
+               parses: tuple[Parses, dict[str, Parses]] | None = None) -> tuple[dict[str, list[dict]], dict]:
+    """Mine in memory: the items per phenomenon and the manifest describing them (``engine``, ``parses``: see
+    ``mine_all``)."""
     phenomena = _check_phenomena(phenomena)
     systems = _mined_systems(pair, holdout)
-    tests = mine_all(pair, systems, phenomena, coherence_model, use_cache, progress)
+    tests = mine_all(pair, systems, phenomena, coherence_model, use_cache, progress, engine, parses)
     manifest = {
         "data": pair.data, "pair": pair.pair, "ref": pair.ref_name, "holdout": holdout,
         "systems_mined": systems, "documents": len(pair.documents), "lines": len(_lines_of(pair)),
@@ -116,15 +120,29 @@ def mine_tests(pair: PairData, holdout: str | None = None, phenomena: Sequence[s
     return tests, manifest
 
 
+def _engine(engine: str, address: str | None, jobs: int | None) -> RayEngine | None:
+    """The RayEngine the shard tasks run on (``engine="ray"``), else None: here, in this process. ``jobs`` (CPUs of a
+    local Ray) means nothing to the local engine, which parses in this process."""
+    engine = resolve_engine(engine)
+    if jobs is not None:
+        check_int(jobs, "jobs")
+        if engine != "ray":
+            raise InputError("--jobs applies to dip with --engine ray only (the CPUs of its local Ray)")
+    return ray_engine(address, jobs) if engine == "ray" else None
+
+
 def mine(data: str, pair: str, out_dir: str | Path, ref: str = "A", holdout: str | None = None,
          systems: Sequence[str] | None = None, max_docs: int | None = None, phenomena: Sequence[str] = PHENOMENA,
          coherence_model: CoherenceModel | None = None, data_dir: str | Path | None = None,
-         use_cache: bool = True, progress: Progress = None) -> dict:
-    """Mine test sets into ``out_dir``: one JSONL per phenomenon plus ``manifest.json``; returns the manifest."""
+         use_cache: bool = True, progress: Progress = None, engine: str = "local", ray_address: str | None = None,
+         jobs: int | None = None) -> dict:
+    """Mine test sets into ``out_dir``: one JSONL per phenomenon plus ``manifest.json``; returns the manifest.
+    ``engine="ray"`` parses and scores coherence shard by shard as Ray tasks (the same files)."""
     if Path(out_dir).exists() and not Path(out_dir).is_dir():
         raise InputError("exists and is not a folder (mine writes a folder of JSONL files)", out_dir)
+    ray = _engine(engine, ray_address, jobs)
     loaded = load_pair(data, pair, ref, data_dir, systems=systems, max_docs=max_docs)
-    tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress)
+    tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress, ray)
     out = Path(out_dir)
     for phenomenon, items in tests.items():
         write_text_atomic(out / f"{phenomenon}.jsonl", "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items))
@@ -243,10 +261,10 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
                          Path(tests_dir) / MANIFEST)
     name = system_name(input_path)
     with progress_bar(f"DiP: parsing {len(wanted)} lines of the reference and {name}", "text", total=2) as bar:
-        ref = parse_lines(pair.reference, wanted, use_cache)
+        ref = parse_lines(pair.reference, wanted, pair.documents, use_cache)
         bar.update(1)
         _check_tokens(tests, ref, Path(tests_dir))
-        sys = parse_lines(lines, wanted, use_cache)
+        sys = parse_lines(lines, wanted, pair.documents, use_cache)
         bar.update(1)
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
     with progress_bar(f"DiP: scoring {name} per phenomenon", "phenomenon", total=len(tests)) as bar:
@@ -255,28 +273,43 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
                      texts=DipTexts(tests, pair.reference, lines, ref, sys))
 
 
+def _parse_pair(pair: PairData, lines: list[int], use_cache: bool, engine: RayEngine | None
+                ) -> tuple[Parses, dict[str, Parses]]:
+    """The parses of the reference and of every system, shard by shard (Ray tasks with an ``engine``): mining and
+    scoring both read them."""
+    texts = {"": pair.reference, **pair.systems}
+    with progress_bar(f"DiP: parsing the reference and {len(pair.systems)} systems ({len(lines)} lines each)", "text",
+                      total=len(texts)) as bar:
+        parsed = parse_texts(texts, lines, pair.documents, use_cache, engine, bar.update)
+    return parsed.pop(""), parsed
+
+
 def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, systems: Sequence[str] | None = None,
          max_docs: int | None = None, phenomena: Sequence[str] = PHENOMENA,
          pronoun_scorer: PronounScorer | None = None, coherence_model: CoherenceModel | None = None,
          data_dir: str | Path | None = None, n_bootstrap: int = 1000, use_cache: bool = True,
-         progress: Progress = None, anaphora_mode: str = DEFAULT_ANAPHORA_MODE) -> DipRanking:
+         progress: Progress = None, anaphora_mode: str = DEFAULT_ANAPHORA_MODE, engine: str = "local",
+         ray_address: str | None = None, jobs: int | None = None) -> DipRanking:
     """Mine (without ``holdout``), score every system, rank per phenomenon with bootstrap and BLEU.
 
     With a holdout every system is still ranked, the held-out one flagged: it is the only one not scored on
-    items built from its own errors."""
+    items built from its own errors. ``engine="ray"`` parses and scores coherence shard by shard as Ray tasks
+    (on a local Ray with ``jobs`` CPUs, or the cluster at ``ray_address``): the same ranking."""
     check_int(n_bootstrap, "bootstrap")
+    ray = _engine(engine, ray_address, jobs)
     with registry.tracking() as files:
         loaded = load_pair(data, pair, ref, data_dir, systems=systems, max_docs=max_docs)
-    tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress)
     lines = _lines_of(loaded)
-    ref_parses = parse_lines(loaded.reference, lines, use_cache)
+    ref_parses, parsed = _parse_pair(loaded, lines, use_cache, ray)
+    tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress, ray,
+                                 (ref_parses, parsed))
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
     all_scores: dict[str, dict[str, PhenomenonScore]] = {}
     texts: dict[str, DipTexts] = {}
     with progress_bar("DiP: scoring systems", "system", total=len(loaded.systems)) as bar:
         for name, hyp in loaded.systems.items():
             bar.set_description(f"DiP: scoring {name}")
-            sys_parses = parse_lines(hyp, lines, use_cache)
+            sys_parses = parsed[name]
             all_scores[name] = score_system(name, hyp, tests, loaded.reference, ref_parses, sys_parses, scorers)
             texts[name] = DipTexts(tests, loaded.reference, hyp, ref_parses, sys_parses)
             bar.update(1)
