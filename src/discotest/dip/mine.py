@@ -120,7 +120,6 @@ def mine_coherence(pair: PairData, systems: Sequence[str], model: CoherenceModel
 
     shipped: Any = Shared(engine, model) if engine is not None else model
     tasks = [(shipped, [texts[name][d.start:d.end] for d in shard]) for name, shard in args]
-    tasks = [(shipped, [texts[name][d.start:d.end] for d in shard]) for name, shard in args]
     scored = run_tasks(_score_documents, tasks, engine, done)
     by_text: dict[str, list[float]] = {name: [] for name in texts}
     for (name, _), scores in zip(args, scored):
