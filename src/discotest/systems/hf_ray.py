@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -54,6 +55,7 @@ def score_batches_on_ray(scorer: Any, batches: Sequence[Sequence[Encoded]], pad:
         return []
     ray = ray_engine(scorer.ray_address).start()
     import ray.data  # noqa: F811 - the same module, its data package loaded
+    from ray.util.annotations import RayDeprecationWarning
 
     context = ray.data.DataContext.get_current()
     context.execution_options.preserve_order = True
@@ -63,11 +65,16 @@ def score_batches_on_ray(scorer: Any, batches: Sequence[Sequence[Encoded]], pad:
     given = scorer._model  # a model object handed to the scorer (tests, notebooks) travels to the actors
     cuda = scorer.device.startswith("cuda")
     payloads = [{"rows": json.dumps([dataclasses.astuple(r) for r in batch])} for batch in batches]
-    dataset = ray.data.from_items(payloads).map_batches(
-        BatchScorer, batch_size=1, compute=ray.data.ActorPoolStrategy(size=scorer.ray_actors),
-        fn_constructor_kwargs=dict(name=scorer.name, revision=scorer.revision, device=scorer.device, pad=pad,
-                                   threads=torch.get_num_threads(), model=given),
-        num_gpus=1 if cuda else None, runtime_env={"env_vars": worker_env()})
+    # max_restarts=0: Ray Data passes every actor its context by object reference, and Ray's core worker logs an
+    # error line on stderr for any such actor that may restart (ray-project/ray#57733), even with -q; the only
+    # setting for it is the deprecated **ray_remote_args, hence the narrow filter. An actor that dies fails the run.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RayDeprecationWarning)
+        dataset = ray.data.from_items(payloads).map_batches(
+            BatchScorer, batch_size=1, compute=ray.data.ActorPoolStrategy(size=scorer.ray_actors),
+            fn_constructor_kwargs=dict(name=scorer.name, revision=scorer.revision, device=scorer.device, pad=pad,
+                                       threads=torch.get_num_threads(), model=given),
+            num_gpus=1 if cuda else None, runtime_env={"env_vars": worker_env()}, max_restarts=0)
     out = []
     try:
         for row in dataset.iter_rows():
