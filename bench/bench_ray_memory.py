@@ -14,6 +14,19 @@ cache, the summed RSS of its process tree (driver, Ray's daemons, its workers, t
   (``max_tasks_per_child=1``).
 
 ``--local`` also runs the local engine, and every output is compared with the first one's bytes.
+
+Measured 2026-11-25 at 998ad00 on 2 CPU cores shared with three other busy sessions (load average 9-12, so the wall
+times say little), ray 2.60.0, --jobs 2, cold caches:
+
+    pair        wall 620.5 s  tree peak 2914 MiB  (workers reused: one held 1 GB of analysers)
+    pair-fresh  wall 613.3 s  tree peak 2079 MiB  (again: 537.5 s, 2100 MiB)
+    lang        wall 421.5 s  tree peak 1793 MiB  same bytes as pair and local   <- gender_run._run_on_ray since
+    local       wall 290.0 s  tree peak  937 MiB
+
+A local Ray instance alone (its daemons and two idle workers) is 861 MiB, so no Ray variant fits in 1 GB. pair-fresh
+printed other bytes than the others: ru/systran evaluated alone in a process scores 45.83, after google, bing and aws
+in the same process (local ``--system all``, lang, pair) 46.14, so a verdict of Russian depends on what the process
+read before (not yet fixed; ``run winomt --lang ru --system systran`` against ``--system all`` shows it).
 """
 
 from __future__ import annotations
