@@ -3,13 +3,15 @@ actors, on a local Ray instance or a cluster). Both run the same functions on th
 the same; the engine is therefore not part of any signature.
 
 Ray is an optional dependency (``pip install 'discotest[ray]'``): it is imported only when the ray engine starts.
-Ray is started (or joined, at ``--ray-address``/``$RAY_ADDRESS``) once per process; a Ray instance the caller already
-started (a script, a test) is used as it is.
+Ray is started (or joined, at ``--ray-address``/``$RAY_ADDRESS``) once per process, and a later run in the process
+asking for another address is an InputError (``ray_engine``); a Ray instance the caller already started (a script, a
+test) is used as it is.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -67,6 +69,7 @@ class RayEngine:
     def __init__(self, address: str | None = None, jobs: int | None = None):
         self.address = address or os.environ.get(ENV_ADDRESS) or None
         self.jobs = jobs
+        self.started = False  # whether this engine started or joined Ray (not the caller's own ray.init)
 
     def start(self):
         """Join the cluster at ``address``, or start a local instance with ``jobs`` CPUs (all by default); a Ray
@@ -83,6 +86,7 @@ class RayEngine:
                 ray.init(**options)
             except ConnectionError as exc:
                 raise InputError(f"cannot join the Ray cluster at {self.address!r}: {exc}") from None
+            self.started = True
         return ray
 
     def map_ordered(self, fn: Callable[..., Any], args_list: Sequence[tuple], retries: int = 3,
@@ -129,8 +133,21 @@ _ENGINE: RayEngine | None = None
 
 
 def ray_engine(address: str | None = None, jobs: int | None = None) -> RayEngine:
-    """The process's RayEngine (one Ray start per process; the first caller's address and jobs are used)."""
+    """The process's RayEngine: Ray is started or joined once per process, so every later run reuses it.
+
+    A later run asking for the same address (``None``: ``$RAY_ADDRESS``, else a local instance) gets the same engine;
+    one asking for another address while that Ray is still up is an InputError, not silently the first one's cluster.
+    A Ray the caller started itself (``ray.init`` in a script or test) is used as it is, whatever the address; after
+    ``ray.shutdown()`` the next run starts or joins afresh. ``jobs`` (a local instance's CPUs) is the first caller's.
+    """
     global _ENGINE
-    if _ENGINE is None:
-        _ENGINE = RayEngine(address, jobs)
+    wanted = RayEngine(address, jobs)
+    ray = sys.modules.get("ray")
+    if _ENGINE is not None and _ENGINE.started and ray is not None and ray.is_initialized():
+        if wanted.address != _ENGINE.address:
+            where = f"the cluster at {_ENGINE.address}" if _ENGINE.address else "a local Ray instance"
+            raise InputError(f"Ray is already connected to {where} in this process; run the one at "
+                             f"{wanted.address or 'a local instance'} in a process of its own")
+        return _ENGINE
+    _ENGINE = wanted  # nothing started by us yet, or shut down since: start or join afresh (or the caller's Ray)
     return _ENGINE

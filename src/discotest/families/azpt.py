@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
@@ -21,8 +22,10 @@ REACH = Option("reach", ("--reach",),
                "mzprt: also accept an unclaimed right pronoun up to N words beyond the window (0 = paper)", default=0,
                type=int_option("reach"))
 BLEU = Option("bleu", ("--bleu",), "mzprt: also report sacrebleu BLEU", default=False, action="store_true")
+# --engine ray: the alignment run is a Ray task; a command aligns once (the background, or it with the one --input),
+# so there is no --jobs to share out
 OPTIONS = (DOMAIN, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, WINDOW, REACH, BLEU, common.ALIGNER,
-           common.ALIGN_EXTRA, *common.COMMON)
+           common.ALIGN_EXTRA, *common.ENGINE_OPTIONS, *common.COMMON)
 
 
 def _suites() -> dict[str, list[str]]:
@@ -36,6 +39,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     from discotest.pipelines.azpt import run_mzprt
     from discotest.report.azpt import rank_agreement_json, render_azpt_table
 
+    engine = resolve_engine(s["engine"])  # a bad name fails before any work
     if not s["domain"]:
         raise InputError("mzprt needs --domain (QA GR MS PP WF, MS-valid, WF-valid, a comma-separated list, or 'all')")
     if not (s["system"] or s["input"]):
@@ -56,6 +60,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         extra="wmt" if s["align_extra"] in (None, "auto") else s["align_extra"],
         aligner=s["aligner"],
         input_format=s["input_format"],
+        engine=engine,
+        ray_address=s["ray_address"],
     )
     return Report("discotest · mZPRT zero pronouns (AZPT)", results, aggregates={
         "kendall_tau": rank_agreement_json(results)}, text=render_azpt_table)

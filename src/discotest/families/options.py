@@ -47,7 +47,7 @@ REVISION = Option("revision", ("--revision",), "--model: hub model revision")
 JOBS = Option("jobs", ("--jobs", "-j"), "worker processes for several languages", type=int_option("jobs"))
 # where the heavy stages run; the numbers are the same on both, so neither is in the signature
 ENGINE = Option("engine", ("--engine",), "run the heavy stages here (local) or on Ray (default: $DISCOTEST_ENGINE, "
-                "else local)", choices=ENGINES)
+                "else local); winox has none and runs here on both", choices=ENGINES)
 RAY_ADDRESS = Option("ray_address", ("--ray-address",),
                      "--engine ray: the cluster to join (default: $RAY_ADDRESS, else a local Ray instance, with --jobs "
                      "CPUs where the suite takes --jobs)", metavar="HOST:PORT")

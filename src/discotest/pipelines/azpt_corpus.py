@@ -105,7 +105,7 @@ class Corpus:
     """The background corpus of one run (suites, segmented sources, blocks) and the links of each evaluated block.
 
     Links are computed on first use: the background in one alignment run, each input in a run of its own over the
-    background plus that input (``links_of``)."""
+    background plus that input (``links_of``), unless an engine put the run's links in ``aligned`` first."""
 
     suites: dict[str, MZPRTSuite]
     sources: dict[str, SegmentedSource]
@@ -116,26 +116,30 @@ class Corpus:
     aligner: WordAligner
     text: str  # what the background is, for the signature
     use_cache: bool = True
-    _background: list[list[Links]] | None = field(default=None, repr=False)
+    aligned: dict[str, list[Links]] = field(default_factory=dict, repr=False)  # run -> links of its pairs, in order
 
-    def _split(self, flat: list[Links]) -> list[list[Links]]:
-        out, at = [], 0
-        for block in self.pairs:
-            out.append(flat[at : at + len(block)])
-            at += len(block)
-        return out
+    def run_of(self, key: tuple[str, str]) -> str:
+        """The alignment run that gives ``key`` its links: ``background`` (every published output and the references
+        share it) or ``input:K``."""
+        return f"input:{key[1]}" if key[0] == "input" else "background"
+
+    def run_pairs(self, run: str) -> list[Pair]:
+        """What alignment run ``run`` trains on and aligns: the background, plus the input itself for an input."""
+        background = [pair for block in self.pairs for pair in block]
+        return background + self.inputs[int(run[6:])][1] if run.startswith("input:") else background
 
     def links_of(self, key: tuple[str, str]) -> dict[int, Links]:
-        """Segment -> links for one background block or one input (``("input", k)``)."""
-        background = [pair for block in self.pairs for pair in block]
+        """Segment -> links for one background block or one input (``("input", k)``); a run not in ``aligned`` yet
+        is aligned here (through the cache)."""
+        run = self.run_of(key)
+        if run not in self.aligned:
+            self.aligned[run] = align_cached(self.aligner, self.run_pairs(run), self.use_cache)
+        flat = self.aligned[run]
         if key[0] == "input":
-            segments, pairs = self.inputs[int(key[1])]
-            flat = align_cached(self.aligner, background + pairs, self.use_cache)
-            return dict(zip(segments, flat[len(background) :]))
-        if self._background is None:
-            self._background = self._split(align_cached(self.aligner, background, self.use_cache))
+            return dict(zip(self.inputs[int(key[1])][0], flat[len(flat) - len(self.inputs[int(key[1])][1]) :]))
         block = self.blocks[key]
-        return dict(zip(self.segments[block], self._background[block]))
+        at = sum(len(b) for b in self.pairs[:block])
+        return dict(zip(self.segments[block], flat[at : at + len(self.pairs[block])]))
 
     def description(self, key: tuple[str, str]) -> str:
         """What the aligner trained on for ``key``: the background, plus the input itself for an input."""

@@ -10,6 +10,7 @@ its own, quiet logging) are made here only; callers keep their own progress bars
 from __future__ import annotations
 
 import logging
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -45,10 +46,17 @@ def map_on_actors(make: Callable[..., Callable[[str], str]], kwargs: dict[str, A
     context.enable_progress_bars = False  # the caller's own bar counts batches
     context.print_on_execution_start = False
     logging.getLogger("ray.data").setLevel(logging.ERROR)
-    dataset = ray.data.from_items([{"payload": p} for p in payloads]).map_batches(
-        PoolActor, batch_size=1, compute=ray.data.ActorPoolStrategy(size=actors),
-        fn_constructor_kwargs=dict(make=make, kwargs=kwargs), num_gpus=1 if gpus else None,
-        runtime_env={"env_vars": worker_env()})
+    from ray.util.annotations import RayDeprecationWarning
+
+    # max_restarts=0: Ray Data passes every actor its context by object reference, and Ray's core worker logs an
+    # error line on stderr for any such actor that may restart (ray-project/ray#57733), even with -q; the only
+    # setting for it is the deprecated **ray_remote_args, hence the narrow filter. An actor that dies fails the run.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RayDeprecationWarning)
+        dataset = ray.data.from_items([{"payload": p} for p in payloads]).map_batches(
+            PoolActor, batch_size=1, compute=ray.data.ActorPoolStrategy(size=actors),
+            fn_constructor_kwargs=dict(make=make, kwargs=kwargs), num_gpus=1 if gpus else None,
+            runtime_env={"env_vars": worker_env()}, max_restarts=0)
     out: list[str] = []
     try:
         for row in dataset.iter_rows():

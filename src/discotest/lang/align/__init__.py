@@ -59,8 +59,8 @@ class PendingLinks:
 def start_align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: bool = True) -> PendingLinks:
     """``align_cached`` begun now and finished by calling the result (``WordAligner.start``): the caller can do
     other work while the aligner's processes train."""
-    key = cache.content_key([aligner.signature(), *(" ".join(s) + " ||| " + " ".join(t) for s, t in pairs)])
-    if use_cache and (hit := cache.load("align", key, parse=lambda text: _parse_entry(text, pairs))) is not None:
+    key = _key(aligner, pairs)
+    if use_cache and (hit := _load(key, pairs)) is not None:
         return PendingLinks(lambda: hit, from_cache=True)
     pending = aligner.start(pairs)
     done: list[list[Links]] = []
@@ -72,6 +72,20 @@ def start_align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: b
         return done[0]
 
     return PendingLinks(finish, from_cache=False)
+
+
+def cached_links(aligner: WordAligner, pairs: Sequence[Pair]) -> list[Links] | None:
+    """The cached alignment of ``pairs`` (what ``align_cached`` would reuse), or None: nothing is computed. The
+    ray engine asks this before it sends a run to a worker."""
+    return _load(_key(aligner, pairs), pairs)
+
+
+def _key(aligner: WordAligner, pairs: Sequence[Pair]) -> str:
+    return cache.content_key([aligner.signature(), *(" ".join(s) + " ||| " + " ".join(t) for s, t in pairs)])
+
+
+def _load(key: str, pairs: Sequence[Pair]) -> list[Links] | None:
+    return cache.load("align", key, parse=lambda text: _parse_entry(text, pairs))
 
 
 def _parse_entry(text: str, pairs: Sequence[Pair]) -> list[Links]:
