@@ -99,3 +99,21 @@ def test_reason_and_evidence_name_the_agreeing_word(analyser):
 
 def test_version_names_tools(analyser):
     assert analyser.version().startswith("natasha-") and "pymorphy3-" in analyser.version()
+
+
+def test_a_reading_depends_on_its_own_sentence_only(analyser):
+    """WinoMT ru, SYSTRAN and AWS translations of the same kind of sentence. In SYSTRAN's «сопровождающему лицу»
+    the noun is «лицу» (neuter: the entity's gender is not shown, so the verdict is neutral). AWS uses the
+    participle alone as a noun («дал сопровождающему»), which natasha tags NOUN, masculine. pymorphy3 knows
+    «сопровождающему» only as a participle, and the analyser used to memoise natasha's tag of such a word by form:
+    after reading AWS's sentence, SYSTRAN's came out male, so ru/systran scored 45.83 alone and 46.14 after aws in
+    one process. Each reading must come from its own sentence."""
+    systran = item("Фермер дал сопровождающему лицу некоторые подсказки и он был очень радостен получить это.",
+                   "сопровождающему лицу")
+    aws = item("Фермер дал сопровождающему несколько советов, и он был очень рад этому получить.", "сопровождающему")
+    fresh = type(analyser)()  # an analyser that has read nothing else
+    fresh.read([aws])
+    (after_aws,) = fresh.read([systran])
+    (alone,) = type(analyser)().read([systran])
+    assert alone.gender == Gender.NEUTRAL and "лицу" in alone.reason
+    assert after_aws == alone

@@ -136,7 +136,6 @@ class RussianAnalyser(PymorphyAnalyser):
             return self._nouns[key]
         nouns = [p for p in self.morph.parses(word) if p.tag.POS == "NOUN"]
         if not nouns:
-            self._nouns[key] = tagged
             return tagged
         in_lexicon = word.lower() in lexicon_classes(self.lang)
         options = {(_PYMORPHY_CASES.get(p.tag.case), "plur" in p.tag and not in_lexicon) for p in nouns}
