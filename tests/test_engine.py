@@ -147,3 +147,13 @@ def test_without_ray_the_error_says_what_to_install(monkeypatch):
     monkeypatch.setitem(__import__("sys").modules, "ray", None)  # `import ray` now raises ImportError
     with pytest.raises(InputError, match=r"pip install 'discotest\[ray\]'"):
         import_ray()
+
+
+def test_every_family_takes_the_engine_options():
+    """--engine and --ray-address on every suite family: gender and contrastive here, translation and gender --model in
+    test_engine_models, dip in test_engine_dip, mzprt and winox in test_engine_families (identical JSON each)."""
+    from discotest.families.registry import families
+
+    names = {f.name: {o.name for o in f.options} for f in families()}
+    assert set(names) == {"gender", "contrastive", "azpt", "winox", "dip"}
+    assert all({"engine", "ray_address"} <= options for options in names.values()), names
