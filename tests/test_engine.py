@@ -18,17 +18,12 @@ import discotest  # noqa: E402 - after the skip
 from discotest.engine import ENGINES, RayEngine, import_ray, resolve_engine  # noqa: E402
 from discotest.errors import InputError  # noqa: E402
 from tests.cli_helpers import results_of, run_cli  # noqa: E402
+from tests.ray_helpers import local_ray, spy  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def ray_instance():
-    import sys
-
-    # the tasks below are this module's functions: workers get them by value (they cannot import tests/)
-    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-    yield ray
-    ray.shutdown()
+    yield from local_ray(__name__)  # the tasks below are this module's functions: workers get them by value
 
 
 @pytest.fixture(scope="module")
@@ -42,25 +37,12 @@ def _fresh_cache(monkeypatch, tmp_path: Path, name: str) -> None:
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / name))
 
 
-def _spy(monkeypatch, owner, name: str) -> list:
-    """Record the calls of ``owner.name`` (still calling it): proof that a run went through Ray."""
-    calls: list = []
-    original = getattr(owner, name)
-
-    def spy(*args, **kwargs):
-        calls.append(args)
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(owner, name, spy)
-    return calls
-
-
 def test_winomt_gives_the_same_json_on_both_engines(ray_instance, shared_data, tmp_path, monkeypatch, capsys):
     # German (HanTa + german-nouns) and Hebrew (hspell) are the fastest analysers; two languages make the local
     # engine use its process pool and the ray engine submit two tasks
     args = ["--data-dir", str(shared_data), "run", "winomt", "--lang", "de,he", "--system", "google", "--format",
             "json", "-q"]
-    tasks = _spy(monkeypatch, RayEngine, "map_ordered")
+    tasks = spy(monkeypatch, RayEngine, "map_ordered")
     outputs = {}
     for engine in ENGINES:
         _fresh_cache(monkeypatch, tmp_path, engine)
@@ -73,11 +55,39 @@ def test_winomt_gives_the_same_json_on_both_engines(ray_instance, shared_data, t
                                                                                        ("google", "he", 3886)]
 
 
+def test_all_winomt_pairs_on_ray_give_the_local_verdicts(ray_instance, shared_data, tmp_path, monkeypatch, capsys):
+    """``run winomt --lang all --system all --engine ray``: all 33 published pairs, every per-item verdict and every
+    JSON result byte-identical to the local engine's, as bench/verdict_identity.py recorded them from local runs
+    (tests/test_end_to_end.py checks google's 8 local pairs against the same file on every run)."""
+    import hashlib
+
+    recorded = json.loads((Path(__file__).parents[1] / "bench" / "figures" / "winomt_verdicts.json").read_text())
+    recorded = recorded["noun"]
+    details = tmp_path / "items.jsonl"
+    _fresh_cache(monkeypatch, tmp_path, "all-pairs")
+    code, out, err = run_cli(capsys, "--data-dir", str(shared_data), "run", "winomt", "--lang", "all", "--system",
+                             "all", "--format", "json", "-q", "--details", str(details), "--engine", "ray",
+                             "--jobs", "2")
+    assert code == 0, err
+    lines: dict[str, list[str]] = {}
+    for line in details.read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        lines.setdefault(f"{item['lang']}/{item['system']}", []).append(line)
+    assert sorted(lines) == sorted(recorded) and len(recorded) == 33
+    results = results_of(out)
+    for key, pair_lines in lines.items():
+        lang, system = key.split("/")
+        result = [r for r in results if r["lang"] == lang and r["system"] == system]
+        assert hashlib.sha256("\n".join(pair_lines).encode()).hexdigest() == recorded[key]["details_sha256"], key
+        assert hashlib.sha256(json.dumps(result, sort_keys=True).encode()).hexdigest() == \
+            recorded[key]["result_sha256"], key
+
+
 def test_contrastive_model_scores_are_the_same_on_both_engines(ray_instance, tiny, tmp_path, monkeypatch):
     # batch size 8 on jazp's 44 items × 2 candidates: 11 batches over 2 actors, so the order has to be put back
     from discotest.systems import hf_ray
 
-    on_ray = _spy(monkeypatch, hf_ray, "score_batches_on_ray")
+    on_ray = spy(monkeypatch, hf_ray, "score_batches_on_ray")
     reports, details = {}, {}
     for engine in ENGINES:
         _fresh_cache(monkeypatch, tmp_path, engine)

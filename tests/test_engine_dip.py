@@ -25,6 +25,7 @@ from discotest.dip.shards import line_shards  # noqa: E402
 from discotest.engine import ENGINES, RayEngine  # noqa: E402
 from discotest.pipelines import dip  # noqa: E402
 from tests.cli_helpers import assert_one_line_error, results_of, run_cli  # noqa: E402
+from tests.ray_helpers import local_ray  # noqa: E402
 
 SYSTEMS = ["LT22", "Online-A", "PROMT"]
 MAX_DOCS = 12
@@ -36,9 +37,7 @@ FEATURES = ["overlap_adjacent", "pronoun_rate", "connective_rate", "adjacent_gai
 
 @pytest.fixture(scope="module")
 def ray_instance():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-    yield ray
-    ray.shutdown()
+    yield from local_ray()
 
 
 @pytest.fixture(autouse=True)

@@ -26,6 +26,7 @@ from discotest.lang.align import align_cached  # noqa: E402
 from discotest.lang.align.thot_aligner import ThotAligner  # noqa: E402
 from discotest.suites.mzprt import DOMAINS  # noqa: E402
 from tests.cli_helpers import results_of, run_cli  # noqa: E402
+from tests.ray_helpers import local_ray, spy  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 WINOX = REPO / "tests" / "fixtures" / "winox"
@@ -40,9 +41,7 @@ OTHER_EN = "[doc]\nI come\n"
 
 @pytest.fixture(scope="module")
 def ray_instance():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-    yield ray
-    ray.shutdown()
+    yield from local_ray()
 
 
 @pytest.fixture()
@@ -58,19 +57,6 @@ def tiny_mzprt(tmp_path, monkeypatch) -> Path:
     return root
 
 
-def _spy(monkeypatch, owner, name: str) -> list:
-    """Record the calls of ``owner.name`` (still calling it): proof that a run went through Ray."""
-    calls: list = []
-    original = getattr(owner, name)
-
-    def spy(*args, **kwargs):
-        calls.append(args)
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(owner, name, spy)
-    return calls
-
-
 def _no_aligning_here(monkeypatch) -> None:
     """The aligner fails if it trains in this process (a worker unpickles the class unpatched, from its module)."""
     def refuse(self, pairs):
@@ -83,7 +69,7 @@ def test_mzprt_gives_the_same_json_on_both_engines_and_aligns_on_a_worker(ray_in
                                                                           monkeypatch, capsys):
     args = ["--data-dir", str(tiny_mzprt), "run", "mzprt", "--domain", "QA", "--system", "reference",
             "--align-extra", "none", "--format", "json", "-q"]
-    tasks = _spy(monkeypatch, RayEngine, "map_ordered")
+    tasks = spy(monkeypatch, RayEngine, "map_ordered")
     outputs = {}
     for name in ENGINES:
         monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / name))
@@ -124,7 +110,7 @@ def test_mzprt_inputs_align_in_one_task_each_and_come_back_in_order(ray_instance
     dropped = tmp_path / "dropped.en"
     dropped.write_text("think it very good\nlike cats\nsaid book good\nsaid very good\nGood\nLike books ?\n",
                        encoding="utf-8")
-    tasks = _spy(monkeypatch, RayEngine, "map_ordered")
+    tasks = spy(monkeypatch, RayEngine, "map_ordered")
     reports = {}
     for name in ENGINES:
         monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / name))
@@ -140,7 +126,7 @@ def test_mzprt_inputs_align_in_one_task_each_and_come_back_in_order(ray_instance
 def test_winox_judges_in_the_driver_on_both_engines(ray_instance, tmp_path, monkeypatch, capsys):
     args = ["run", "winox", "--lang", "fr", "--suite-file", str(WINOX / "en_fr_test.jsonl"), "--input",
             str(WINOX / "system.fr.txt"), "--format", "json", "-q"]
-    started = _spy(monkeypatch, RayEngine, "start")
+    started = spy(monkeypatch, RayEngine, "start")
     outputs = {}
     for name in ENGINES:
         monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / name))

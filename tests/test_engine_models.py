@@ -19,6 +19,7 @@ from discotest.engine import ENGINES  # noqa: E402 - after the skip
 from discotest.systems import ray_pool  # noqa: E402
 from discotest.systems.translator import CT2Translator, ModelTranslator  # noqa: E402
 from tests.cli_helpers import one_result, results_of, run_cli  # noqa: E402
+from tests.ray_helpers import local_ray  # noqa: E402
 
 SENTENCES = ["my mother called me when she arrived at the station .", "he took a bath when he got home .",
              "they were tired but they kept running .", "it is old but it is still read .",
@@ -28,9 +29,7 @@ SENTENCES = ["my mother called me when she arrived at the station .", "he took a
 
 @pytest.fixture(scope="module")
 def ray_instance():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
-    yield ray
-    ray.shutdown()
+    yield from local_ray()
 
 
 @pytest.fixture(scope="module")
