@@ -22,10 +22,13 @@ local 4.9 s, ray 22.2 s. Ray alone: starting a local instance 2.6 s; 4 trivial t
 on warm ones; a trivial Ray Data map_batches over 2 actors 4.0 s (the contrastive run builds one pool per context
 size, each actor importing torch and loading the model: the fixed cost a tiny model cannot hide).
 
-One actor pool for every context size (i16-translate), measured 2026-11-25 on the same 2 cores but a BUSY machine
-(other sessions running; the local run took 12-15 s instead of 4.9 s), --skip-winomt --jobs 2 --batch-size 8: jazp
-contexts 0 and 1 on ray 55.1 s before (two pools, main at fd60829) and 28.7 s after (one pool), local 12.2 / 15.1 s,
-identical JSON; translate winomt-demo local 17.5 s, ray 30.0 s, identical lines. Re-measure on a quiet machine.
+Every case again at 25449f4 (one actor pool for all context sizes, translation and DiP on Ray, one gender task per
+language in a fresh worker), 2026-11-25, quiet machine (load 0.06 at the start), --jobs 2, every output identical on
+both engines: rank dip de-en local cold 43.5 s / warm 8.8 s, ray 35.6 / 8.5 s; WinoMT all×all local 105.0 / 4.3 s,
+ray 114.1 / 12.9 s (warm: eight fresh workers, one per language, each importing discotest to read its cached
+verdicts); jazp tiny model local 4.9 s, ray 16.5 s (22.2 s with a pool per context); translate winomt-demo local
+4.8 s, ray 15.7 s. Ray alone: start 2.47 s, 4 trivial tasks 0.97 s (new workers) / 0.01 s, a trivial 2-actor Ray Data
+map_batches 3.98 s.
 
 rank dip, WMT22 de-en whole (271 documents, 1,984 lines, reference + 9 systems, 5 shards each), measured 2026-11-25 at
 bdfe385 on the same 2 cores shared with other work (load average 7-9), ray 2.60.0, --jobs 2, both outputs identical:
