@@ -50,6 +50,10 @@ def test_winomt_gives_the_same_json_on_both_engines(ray_instance, shared_data, t
         assert code == 0, err
     assert outputs["ray"] == outputs["local"]
     assert [len(call[2]) for call in tasks] == [2]  # a task per language, ray run only
+    # again in the ray run's cache: every verdict is cached, so they are read back here and Ray gets no task
+    code, again, err = run_cli(capsys, *args, "--engine", "ray")
+    assert code == 0 and again == outputs["ray"], err
+    assert len(tasks) == 1
     # a real run, not two empty reports: both pairs, with WinoMT's 3,888 rows less the 2 google lacks in each
     assert [(r["system"], r["lang"], r["n"]) for r in results_of(outputs["ray"])] == [("google", "de", 3886),
                                                                                        ("google", "he", 3886)]

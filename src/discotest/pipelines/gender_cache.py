@@ -40,6 +40,11 @@ def load_verdicts(key: str) -> list[GenderVerdict] | None:
     return cache.load(NAMESPACE, key, parse=_parse)
 
 
+def has_verdicts(key: str) -> bool:
+    """Whether an entry exists for ``key`` (not whether it reads back: ``load_verdicts`` says that)."""
+    return cache.entry_path(NAMESPACE, key).is_file()
+
+
 def store_verdicts(key: str, verdicts: Sequence[GenderVerdict]) -> None:
     rows = [[getattr(v, name) for name in _VERDICT_FIELDS] for v in verdicts]
     cache.store(NAMESPACE, key, json.dumps({"fields": _VERDICT_FIELDS, "rows": rows}, ensure_ascii=False))

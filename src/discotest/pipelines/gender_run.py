@@ -26,7 +26,7 @@ from discotest.lang.morph.cached import CachedReads
 from discotest.options import check_int
 from discotest.phenomena.gender import VERDICTS, score_consistency, score_gender
 from discotest.pipelines.gender import Bitext, evaluate_gender, start_align_in_corpus
-from discotest.pipelines.gender_cache import load_verdicts, store_verdicts, verdicts_key
+from discotest.pipelines.gender_cache import has_verdicts, load_verdicts, store_verdicts, verdicts_key
 from discotest.report.gender import GenderResult
 from discotest.report.result import build_signature
 from discotest.suites.gender import load_gender_suite
@@ -193,18 +193,26 @@ class _LanguageReading:
                 _published_bitext(s, self.lang, options).pairs
                 for s in available_published(self.lang, options.data_dir, _extra_text_suite(options.suite))]
 
+    def verdict_keys(self) -> dict[str, str]:
+        """The verdict cache key of every translation set; none with aligner extra text (the key would need it; small
+        suites only)."""
+        if self.extra_text:
+            return {}
+        settings = (self.aligner.signature(), self.analyser.name, self.analyser.version(), self.options.lexicon,
+                    str(self.consistency), str(self.reader))
+        with stage("verdict cache"):
+            return {name: verdicts_key(self.items, ts.by_row, self.lang, settings)
+                    for name, ts in self.translation_sets.items()}
+
     def verdict_sets(self, corpus: list[list[Pair]], in_worker: bool) -> dict[str, list]:
         """Verdicts by name, in the order of the translation sets. A rerun on the same suite and translations gets
         them back whole (``gender_cache``): nothing is tokenised."""
-        keys: dict[str, str] = {}
+        keys = self.verdict_keys()
         found: dict[str, list] = {}
-        if not self.extra_text:  # the key would need the extra text; small suites only
-            settings = (self.aligner.signature(), self.analyser.name, self.analyser.version(), self.options.lexicon,
-                        str(self.consistency), str(self.reader))
+        if self.options.use_cache:
             with stage("verdict cache"):
-                for name, ts in self.translation_sets.items():
-                    keys[name] = verdicts_key(self.items, ts.by_row, self.lang, settings)
-                    if self.options.use_cache and (hit := load_verdicts(keys[name])) is not None:
+                for name, key in keys.items():
+                    if (hit := load_verdicts(key)) is not None:
                         found[name] = hit
         todo = [name for name in self.translation_sets if name not in found]
         for name, verdicts in self._read(todo, corpus, in_worker):
@@ -401,11 +409,33 @@ def _run_on_ray(tasks: dict[str, list[str]], opts: RunOptions, jobs: int | None,
     (``max_calls=1``): the local engine's work for one language, so the same verdicts. A reused worker kept every
     language's analyser it had run (WinoMT all×all, 2 CPUs: tree peak 2.9 GB with a task per (language, system) on
     reused workers, 2.1 GB with a fresh worker per such task, 1.8 GB per language; a local Ray alone is 0.86 GB;
-    bench/bench_ray_memory.py)."""
+    bench/bench_ray_memory.py). A language whose verdicts are all cached is read back here instead: a fresh worker
+    per language only to read them took 12.9 s for all pairs warm, 4.3 s here."""
     from discotest.engine import ray_engine
 
     langs = _slowest_first(tasks)
-    done = ray_engine(address, jobs).map_ordered(
-        _evaluate_language, [(lang, tasks[lang], opts, (), (), True) for lang in langs], max_calls=1,
-        on_done=(lambda _, results: progress(len(results))) if progress else None)
-    return [r for results in done for r in results]
+    here = [lang for lang in langs if _verdicts_cached(lang, tasks[lang], opts)]
+    out = []
+    for lang in here:  # a language whose verdicts are all cached is read back here: a warm run starts no Ray
+        out += _evaluate_language(lang, tasks[lang], opts)
+        if progress:
+            progress(len(tasks[lang]))
+    remote = [lang for lang in langs if lang not in here]
+    if remote:
+        done = ray_engine(address, jobs).map_ordered(
+            _evaluate_language, [(lang, tasks[lang], opts, (), (), True) for lang in remote], max_calls=1,
+            on_done=(lambda _, results: progress(len(results))) if progress else None)
+        out += [r for results in done for r in results]
+    return out
+
+
+def _verdicts_cached(lang: str, systems: Sequence[str], options: RunOptions) -> bool:
+    """Whether every verdict list of ``systems`` in ``lang`` is in the cache (a run would read them, not compute)."""
+    if not options.use_cache:
+        return False
+    items = load_suite(options)
+    translation_sets, _ = _translation_sets(lang, systems, options, items, (), ())
+    reading = _LanguageReading(lang, items, translation_sets, options, make_aligner(options.aligner, processes=1),
+                               CachedReads(lang, options.use_cache))
+    keys = reading.verdict_keys()
+    return bool(keys) and all(has_verdicts(key) for key in keys.values())
