@@ -44,7 +44,8 @@ SRC_LANG = Option("src_lang", ("--src-lang",),
 TGT_LANG = Option("tgt_lang", ("--tgt-lang",),
                   "--model: target language code (default: from --lang; contrastive suites: the suite's)")
 REVISION = Option("revision", ("--revision",), "--model: hub model revision")
-JOBS = Option("jobs", ("--jobs", "-j"), "worker processes for several languages", type=int_option("jobs"))
+JOBS = Option("jobs", ("--jobs", "-j"), "worker processes for several languages (local), or the CPUs of a local Ray "
+              "instance (--engine ray)", type=int_option("jobs"))
 # where the heavy stages run; the numbers are the same on both, so neither is in the signature
 ENGINE = Option("engine", ("--engine",), "run the heavy stages here (local) or on Ray (default: $DISCOTEST_ENGINE, "
                 "else local); winox has none and runs here on both", choices=ENGINES)
