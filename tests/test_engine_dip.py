@@ -25,7 +25,7 @@ from discotest.dip.shards import line_shards  # noqa: E402
 from discotest.engine import ENGINES, RayEngine  # noqa: E402
 from discotest.pipelines import dip  # noqa: E402
 from tests.cli_helpers import assert_one_line_error, results_of, run_cli  # noqa: E402
-from tests.ray_helpers import local_ray  # noqa: E402
+from tests.ray_helpers import local_ray, spy  # noqa: E402
 
 SYSTEMS = ["LT22", "Online-A", "PROMT"]
 MAX_DOCS = 12
@@ -49,16 +49,9 @@ def _narrow_shards(monkeypatch, shared_data):
 
 
 def _spy(monkeypatch) -> list:
-    """The argument lists RayEngine.map_ordered is called with (still running them): what Ray really ran."""
-    calls: list = []
-    original = RayEngine.map_ordered
-
-    def spy(self, fn, args_list, *args, **kwargs):
-        calls.append((fn.__name__, len(args_list)))
-        return original(self, fn, args_list, *args, **kwargs)
-
-    monkeypatch.setattr(RayEngine, "map_ordered", spy)
-    return calls
+    """(function name, number of tasks) of every RayEngine.map_ordered call (still running them): what Ray ran."""
+    return spy(monkeypatch, RayEngine, "map_ordered",
+               record=lambda self, fn, args_list, *args, **kwargs: (fn.__name__, len(args_list)))
 
 
 def _slice(shared_data: Path):

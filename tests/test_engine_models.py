@@ -19,7 +19,7 @@ from discotest.engine import ENGINES  # noqa: E402 - after the skip
 from discotest.systems import ray_pool  # noqa: E402
 from discotest.systems.translator import CT2Translator, ModelTranslator  # noqa: E402
 from tests.cli_helpers import one_result, results_of, run_cli  # noqa: E402
-from tests.ray_helpers import local_ray  # noqa: E402
+from tests.ray_helpers import local_ray, spy  # noqa: E402
 
 SENTENCES = ["my mother called me when she arrived at the station .", "he took a bath when he got home .",
              "they were tired but they kept running .", "it is old but it is still read .",
@@ -51,15 +51,8 @@ def tiny_ct2(tmp_path_factory):
 
 def _spy_pool(monkeypatch) -> list[dict]:
     """Record every actor-pool map (its worker factory, its payloads) and still run it."""
-    calls: list[dict] = []
-    original = ray_pool.map_on_actors
-
-    def spy(make, kwargs, payloads, **options):
-        calls.append(dict(make=make.__qualname__, module=make.__module__, payloads=list(payloads)))
-        return original(make, kwargs, payloads, **options)
-
-    monkeypatch.setattr(ray_pool, "map_on_actors", spy)
-    return calls
+    return spy(monkeypatch, ray_pool, "map_on_actors", record=lambda make, kwargs, payloads, **options: dict(
+        make=make.__qualname__, module=make.__module__, payloads=list(payloads)))
 
 
 def _driver_cannot(monkeypatch, owner, name: str) -> None:
@@ -84,22 +77,29 @@ def _per_engine(monkeypatch, tmp_path: Path, capsys, args: list[str], before_ray
     return outputs
 
 
+def _translate_per_engine(monkeypatch, tmp_path: Path, capsys, translator: type, args: list[str]) -> dict[str, bytes]:
+    """``discotest translate ARGS -o F --engine E`` for both engines, each with a fresh cache, ``translator.generate``
+    failing in the driver on the ray run: {engine: the bytes of F}."""
+    lines = {}
+    for engine in ENGINES:
+        monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / f"cache-{engine}"))
+        if engine == "ray":
+            _driver_cannot(monkeypatch, translator, "generate")
+        out = tmp_path / f"de.{engine}.txt"
+        code, _, err = run_cli(capsys, "translate", *args, "-o", str(out), "--engine", engine)
+        assert code == 0, err
+        lines[engine] = out.read_bytes()
+    return lines
+
+
 def test_translate_gives_the_same_lines_on_both_engines(ray_instance, tiny, tmp_path, monkeypatch, capsys):
     # six sentences, batch size 2: three batches over two actors, put back in order by the driver
     source = tmp_path / "en.txt"
     source.write_text("\n".join(SENTENCES) + "\n", "utf-8")
     calls = _spy_pool(monkeypatch)
-    lines = {}
-    for engine in ENGINES:
-        monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / f"cache-{engine}"))
-        if engine == "ray":
-            _driver_cannot(monkeypatch, ModelTranslator, "generate")
-        out = tmp_path / f"de.{engine}.txt"
-        code, _, err = run_cli(capsys, "translate", "--input", str(source), "--lang", "de", "--model", str(tiny),
-                               "--beam", "2", "--max-length", "12", "--batch-size", "2", "-o", str(out), "-q",
-                               "--engine", engine, "--ray-actors", "2")
-        assert code == 0, err
-        lines[engine] = out.read_bytes()
+    lines = _translate_per_engine(monkeypatch, tmp_path, capsys, ModelTranslator, [
+        "--input", str(source), "--lang", "de", "--model", str(tiny), "--beam", "2", "--max-length", "12",
+        "--batch-size", "2", "-q", "--ray-actors", "2"])
     assert lines["ray"] == lines["local"]
     assert len(lines["ray"].decode("utf-8").splitlines()) == 6
     # one pool for the ray run only, fed the local engine's batches: longest first, two sentences each
@@ -144,17 +144,9 @@ def test_ct2_scores_and_translations_are_the_same_on_both_engines(ray_instance, 
     # translation with the same CTranslate2 model
     source = tmp_path / "en.txt"
     source.write_text("\n".join(SENTENCES[:4]) + "\n", "utf-8")
-    lines = {}
-    for engine in ENGINES:
-        monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / f"translations-{engine}"))
-        if engine == "ray":
-            _driver_cannot(monkeypatch, CT2Translator, "generate")
-        out = tmp_path / f"de.{engine}.txt"
-        code, _, err = run_cli(capsys, "translate", "--input", str(source), "--lang", "de", "--model", str(tiny_ct2),
-                               "--beam", "1", "--max-length", "10", "--batch-size", "2", "-o", str(out), "-q",
-                               "--engine", engine)
-        assert code == 0, err
-        lines[engine] = out.read_bytes()
+    lines = _translate_per_engine(monkeypatch, tmp_path, capsys, CT2Translator, [
+        "--input", str(source), "--lang", "de", "--model", str(tiny_ct2), "--beam", "1", "--max-length", "10",
+        "--batch-size", "2", "-q"])
     assert lines["ray"] == lines["local"] and len(lines["ray"].decode("utf-8").splitlines()) == 4
     assert [(c["make"], len(c["payloads"])) for c in calls[1:]] == [("translation_worker", 2)]
 
