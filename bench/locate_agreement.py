@@ -1,10 +1,17 @@
-"""How well the aligner (with and without extra text and the entity lexicon) finds the gold target entity.
+"""How well the aligner (trained on what, with and without the entity lexicon) finds the gold target entity.
 
     .venv/bin/python bench/locate_agreement.py [--langs de,fr] [--analyse] [--aligner thot-eflomal]
+        [--texts input,input+extra,suite,suite-loo]
 
 For every row of the hand-checked gold samples (tests/gold/gender/<lang>.tsv) it compares the located
 target words with the gold words: exact (same tokens), overlap (share a token), miss. With --analyse it
 also runs the analyser on the located words and reports end-to-end gender agreement with the gold.
+
+What the aligner is trained on (``--texts``): ``input`` = the gold row's system's own output (``--align-train input``,
+the default before 2026-11), ``input+extra`` = that plus every published output, ``suite`` = the language's alignment
+model (``--align-train suite``, the default: trained once on every published output, each sentence decoded),
+``suite-loo`` = the same model trained without the gold row's own system (the leave-one-out question of issue 23: is a
+published system that is in the model's training text advantaged over a new file?).
 """
 
 from __future__ import annotations
@@ -21,7 +28,9 @@ os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
 from tests.gender_gold import GOLD_DIR, gold_entity, load_gold  # noqa: E402
 
+from discotest import cache  # noqa: E402
 from discotest.lang.align import DEFAULT_ALIGNER, DEFAULT_SAMPLERS, DEFAULT_SEED, make_aligner  # noqa: E402
+from discotest.lang.align.model import AlignmentModel  # noqa: E402
 from discotest.lang.locate import locate_entity, source_entity_tokens  # noqa: E402
 from discotest.lang.morph import load_analyser  # noqa: E402
 from discotest.lang.morph.base import TargetEntity  # noqa: E402
@@ -29,12 +38,7 @@ from discotest.pipelines.gender import Bitext, align_in_corpus  # noqa: E402
 from discotest.suites.winomt import load_winomt  # noqa: E402
 from discotest.systems.published import available_published, published_translations  # noqa: E402
 
-SETTINGS = {
-    "align only": dict(extra=False, lexicon="off"),
-    "align + extra text": dict(extra=True, lexicon="off"),
-    "align + lexicon (default)": dict(extra=False, lexicon="on"),
-    "align + extra + lexicon": dict(extra=True, lexicon="on"),
-}
+TEXTS = ("input", "input+extra", "suite", "suite-loo")
 
 
 def main() -> None:
@@ -44,6 +48,7 @@ def main() -> None:
     parser.add_argument("--aligner", default=DEFAULT_ALIGNER, help="an aligner name (discotest.lang.align.ALIGNERS)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the Thot aligners' seed")
     parser.add_argument("--samplers", type=int, default=DEFAULT_SAMPLERS, help="eflomal samplers")
+    parser.add_argument("--texts", default=",".join(TEXTS), help=f"aligner training texts to compare ({TEXTS})")
     args = parser.parse_args()
     items = load_winomt("2019")
     aligner = make_aligner(args.aligner, seed=args.seed, samplers=args.samplers)
@@ -58,13 +63,13 @@ def main() -> None:
         ]
         analyser = load_analyser(lang) if args.analyse else None
         print(f"\n{lang}: {len(gold)} gold rows from {', '.join(systems)}")
-        for label, setting in SETTINGS.items():
+        settings = [(text, lexicon) for text in args.texts.split(",") for lexicon in ("off", "on")]
+        for text, lexicon in settings:
+            label = f"{text} · lexicon {lexicon}" + (" (default)" if (text, lexicon) == ("suite", "on") else "")
             counts: Counter[str] = Counter()
             how: Counter[str] = Counter()
             located = []
-            links_by_system = {
-                s: align_in_corpus(aligner, b.pairs, corpus if setting["extra"] else []) for s, b in bitexts.items()
-            }
+            links_by_system = _links(text, aligner, lang, bitexts, corpus, available_published(lang))
             position = defaultdict(dict)
             for s, b in bitexts.items():
                 for k, item in enumerate(b.items):
@@ -75,7 +80,7 @@ def main() -> None:
                 item, src, tgt = b.items[k], b.src_tokens[k], b.tgt_tokens[k]
                 src_entity = source_entity_tokens(item.sentence, src, item.entity_word_span)
                 span, by = locate_entity(
-                    src_entity, len(src), links_by_system[row.system][k], tgt, item.entity, lang, setting["lexicon"]
+                    src_entity, len(src), links_by_system[row.system][k], tgt, item.entity, lang, lexicon
                 )
                 how[by] += 1
                 want = set(gold_entity(row).entity)
@@ -90,6 +95,28 @@ def main() -> None:
                 agree = sum(r.gender.value == g.gender for r, g in zip(readings, gold))
                 extra = f"  end-to-end gender agreement {100 * agree / n:5.1f}%"
             print(f"  {label:<36} {line}{extra}   [{', '.join(f'{k}:{v}' for k, v in sorted(how.items()))}]")
+
+
+_links_memo: dict[tuple[str, str], dict] = {}
+
+
+def _links(text: str, aligner, lang: str, bitexts: dict, corpus: list, systems: list[str]) -> dict:
+    """The links of every gold system's bitext with the aligner trained on ``text`` (memoised per language)."""
+    if (text, lang) in _links_memo:
+        return _links_memo[(text, lang)]
+    if text in ("input", "input+extra"):
+        extra = corpus if text == "input+extra" else []
+        out = {s: align_in_corpus(aligner, b.pairs, extra) for s, b in bitexts.items()}
+    else:
+        out = {}
+        for s, b in bitexts.items():
+            kept = [k for k, name in enumerate(systems) if text == "suite" or name != s]
+            model = AlignmentModel(aligner, f"bench-{lang}:{'+'.join(systems[k] for k in kept)}",
+                                   cache.content_key(["bench-2019", lang, *map(str, kept), cache.code_key()]),
+                                   lambda kept=kept: [pair for k in kept for pair in corpus[k]])
+            out[s] = model.align(b.pairs)
+    _links_memo[(text, lang)] = out
+    return out
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,11 @@ SHARED_DATA = REPO.parent / "shared" / "data"
 
 if "DISCOTEST_DATA" not in os.environ and SHARED_DATA.is_dir():
     os.environ["DISCOTEST_DATA"] = str(SHARED_DATA)
+
+# Trained alignment models (one per suite and language, ~10 s each to train) are shared by every test of the session,
+# whatever cache a test gives itself: they depend on the data alone (discotest.cache.NAMESPACE_ENV). The tests of the
+# model's own caching set a folder of their own.
+os.environ.setdefault("DISCOTEST_MODELS", tempfile.mkdtemp(prefix="discotest-test-models-"))
 
 
 @pytest.fixture(scope="session")

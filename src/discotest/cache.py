@@ -25,6 +25,10 @@ from discotest.atomic import write_bytes_atomic
 from discotest.errors import InputError
 
 ENV_VAR = "DISCOTEST_CACHE"
+# Namespaces whose entries may be kept in a folder of their own: trained alignment models are large, slow to make and
+# the same for everyone who has the same data (keyed by their training text), so a team, an offline machine prepared
+# beforehand, or a test session can share one folder of them while each keeps its own cache.
+NAMESPACE_ENV = {"align-model": "DISCOTEST_MODELS"}
 MAGIC = b"discotest-cache"
 FORMAT_VERSION = 1
 
@@ -71,7 +75,9 @@ def code_key() -> str:
 
 
 def entry_path(namespace: str, key: str, suffix: str = ".txt") -> Path:
-    return cache_dir() / namespace / key[:2] / f"{key}{suffix}"
+    env = NAMESPACE_ENV.get(namespace)
+    base = Path(os.environ[env]).expanduser() if env and os.environ.get(env) else cache_dir()
+    return base / namespace / key[:2] / f"{key}{suffix}"
 
 
 def _warn(message: str) -> None:

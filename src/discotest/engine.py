@@ -23,7 +23,8 @@ ENV_ENGINE = "DISCOTEST_ENGINE"
 ENV_ADDRESS = "RAY_ADDRESS"
 # what a worker must see as the driver does: the cache (entries are shared by content hash), the data directory,
 # and this very copy of discotest
-FORWARDED_ENV = ("DISCOTEST_CACHE", "DISCOTEST_DATA", "HF_HOME", "HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+FORWARDED_ENV = ("DISCOTEST_CACHE", "DISCOTEST_MODELS", "DISCOTEST_DATA", "HF_HOME", "HF_HUB_OFFLINE",
+                 "TRANSFORMERS_OFFLINE")
 
 
 def resolve_engine(name: str | None) -> str:

@@ -25,7 +25,7 @@ BLEU = Option("bleu", ("--bleu",), "mzprt: also report sacrebleu BLEU", default=
 # --engine ray: the alignment run is a Ray task; a command aligns once (the background, or it with the one --input),
 # so there is no --jobs to share out
 OPTIONS = (DOMAIN, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, WINDOW, REACH, BLEU, common.ALIGNER,
-           common.ALIGN_EXTRA, *common.ENGINE_OPTIONS, *common.COMMON)
+           common.ALIGN_TRAIN, common.ALIGN_EXTRA, *common.ENGINE_OPTIONS, *common.COMMON)
 
 
 def _suites() -> dict[str, list[str]]:
@@ -59,6 +59,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         use_cache=s["use_cache"],
         extra="wmt" if s["align_extra"] in (None, "auto") else s["align_extra"],
         aligner=s["aligner"],
+        align_train=s["align_train"],
         input_format=s["input_format"],
         engine=engine,
         ray_address=s["ray_address"],

@@ -47,8 +47,8 @@ MODEL_OPTIONS = (BEAM, MAX_LENGTH, MARKERS_OPTION, RESOLVER, common.SRC_LANG, co
                  common.BATCH_SIZE, common.DEVICE)
 
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, MEASURE, VERDICT, SUITE_VERSION,
-           common.ALIGNER, common.ALIGN_EXTRA, LEXICON, common.JOBS, *common.ENGINE_OPTIONS, common.RAY_ACTORS,
-           common.MODEL, *MODEL_OPTIONS, *common.COMMON)
+           common.ALIGNER, common.ALIGN_TRAIN, common.ALIGN_EXTRA, LEXICON, common.JOBS, *common.ENGINE_OPTIONS,
+           common.RAY_ACTORS, common.MODEL, *MODEL_OPTIONS, *common.COMMON)
 
 
 def measures(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -76,8 +76,12 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     resolve_engine(s["engine"])  # a bad name fails before any work, whatever is evaluated
     if s["align_extra"] == "wmt":
         raise InputError("--align-extra for gender suites is 'auto', 'published' or 'none'")
+    if s["align_extra"] and s["align_train"] == "suite":
+        raise InputError("--align-extra adds training text to an aligner trained on your file: give it with "
+                         "--align-train input")
     settings = dict(suite_version=s["suite_version"], data_dir=s["data_dir"], aligner=s["aligner"],
-                    align_extra=s["align_extra"] or "auto", measure=measures(s["measure"]), lexicon=s["lexicon"],
+                    align_train=s["align_train"], align_extra=s["align_extra"] or "auto",
+                    measure=measures(s["measure"]), lexicon=s["lexicon"],
                     use_cache=s["use_cache"], input_format=s["input_format"], verdict=s["verdict"])
     if not s["lang"]:
         raise InputError(f"suite {suite!r} needs --lang (a language, a comma-separated list, or 'all')")

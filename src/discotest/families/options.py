@@ -32,6 +32,11 @@ ALIGN_EXTRA = Option("align_extra", ("--align-extra",),
                      "extra aligner training text: all published outputs of the language (gender suites; default "
                      "auto = only for inputs under 2000 rows) or the WMT21/22 zh-en test sets (mzprt; default wmt)",
                      choices=("auto", "none", "published", "wmt"))
+ALIGN_TRAIN = Option("align_train", ("--align-train",),
+                     "what the aligner learns from: 'suite' (default) = a model trained once on text that does not "
+                     "depend on your file (the language's published outputs; mzprt: its background corpus), every "
+                     "sentence decoded with it, so a verdict depends on its own sentence alone; 'input' = trained on "
+                     "each evaluated file (with --align-extra), as before", default="suite", choices=("suite", "input"))
 MODEL = Option("model", ("--model", "-m"),
                "Hugging Face seq2seq or CTranslate2 model: scores the candidates (contrastive suites) or translates "
                "the suite (gender suites)", metavar="NAME_OR_PATH")

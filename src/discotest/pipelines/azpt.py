@@ -16,6 +16,7 @@ from discotest.errors import InputError
 from discotest.lang import segment_zh
 from discotest.lang.align import align_cached, cached_links
 from discotest.lang.align.base import Links, Pair, WordAligner
+from discotest.lang.align.model import AlignmentModel
 from discotest.lang.pronouns import load_zh_en
 from discotest.options import check_int
 from discotest.phenomena.zero_pronoun import DEFAULT_REACH, ZPVerdict, judge_segment, score_azpt
@@ -118,6 +119,7 @@ def run_mzprt(
     input_format: str = "auto",
     engine: str = "local",
     ray_address: str | None = None,
+    align_train: str = "suite",
 ) -> list[AZPTResult]:
     """AZPT of published systems and/or input files on mZPRT domains, one result per (domain, system).
 
@@ -130,6 +132,8 @@ def run_mzprt(
     ``reach``: how far beyond the window an unclaimed rendering may be (0: the paper's rule only).
     ``bleu``: also sacrebleu BLEU (on the sentences each system covers: the ZP sentences for
     published outputs). ``progress`` is called with 1 per finished result.
+    ``align_train``: ``suite`` decodes every text with the model trained once on the background; ``input`` aligns an
+    input file by training on the background plus that file (``azpt_corpus``).
     ``engine``: where the alignment runs go (``local``, or ``ray``: one Ray task per run, at ``ray_address`` or on a
     local Ray instance). Judging and scoring stay here on both engines: every ZP of the 33 published (domain, system)
     results is judged in about 1 s, against about 60 s for one alignment of the background.
@@ -156,7 +160,7 @@ def run_mzprt(
                 published.append(published_hypotheses(d, s, suites[d], root))
     typed = [read_input(path, suites[domain_list[0]], input_format) for path in inputs]
     with registry.tracking() as corpus_files, progress_bar("mZPRT: segmenting the corpus", total=1) as bar:
-        corpus = build_corpus(aligner_obj, root, extra, domain_list, published, typed, use_cache)
+        corpus = build_corpus(aligner_obj, root, extra, domain_list, published, typed, use_cache, align_train)
         bar.update(1)
     common.update(corpus_files)
     by_name = {(h.domain, h.system): h for h in published}
@@ -225,18 +229,29 @@ def _align_on_ray(corpus: Corpus, runs: list[str], address: str | None, done: Ca
     child process per direction), as on the local engine."""
     from discotest.engine import ray_engine
 
+    if corpus.model:  # training the background's model is the work; decoding the runs here is quick
+        if not (corpus.use_cache and corpus.model.cached()):
+            ray_engine(address).map_ordered(_train_model, [(corpus.model,)])
+        done(len(runs))
+        return
     todo = []
     for run in runs:
         pairs = corpus.run_pairs(run)
-        if corpus.use_cache and (hit := cached_links(corpus.aligner, pairs)) is not None:
+        if corpus.use_cache and (hit := cached_links(corpus.runner, pairs)) is not None:
             corpus.aligned[run] = hit
             done(1)
         else:
             todo.append((run, pairs))
     if todo:
-        links = ray_engine(address).map_ordered(align_cached, [(corpus.aligner, pairs, corpus.use_cache)
+        links = ray_engine(address).map_ordered(align_cached, [(corpus.runner, pairs, corpus.use_cache)
                                                                for _, pairs in todo], on_done=lambda *_: done(1))
         corpus.aligned.update(zip([run for run, _ in todo], links))
+
+
+def _train_model(model: AlignmentModel) -> str:
+    """A Ray task: train ``model`` (stored in the shared cache, where the driver then finds it)."""
+    model.folder()
+    return model.key
 
 
 def _published_requests(domains: list[str], systems: Sequence[str] | str | None) -> list[tuple[str, str]]:

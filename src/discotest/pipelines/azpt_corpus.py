@@ -2,10 +2,12 @@
 
 The aligner trains on a fixed background corpus — every domain's ZP-labelled source with its reference,
 the two validation sets, every published output present in the data directory, and (``extra="wmt"``) the
-WMT21/22 zh–en test sources with their references. One alignment of the background serves every published
-system and the references, whichever domains or systems are asked for. Each input file is aligned with the
-background plus itself alone, so its score never depends on which other files share the command
-(``run`` and ``compare`` give the same AZPT for the same file).
+WMT21/22 zh–en test sources with their references. With ``align_train="suite"`` (the default) the model trained on
+the background is kept (``lang.align.model``) and every block — the background's own and each input file — is decoded
+with it: the background's links are exactly those of training on it, and an input's links depend on its own sentences
+alone (a new file is decoded in seconds, not trained with the background for a minute). With ``"input"`` each input
+file is aligned by training on the background plus itself, as before. Either way an input's score never depends on
+which other files share the command (``run`` and ``compare`` give the same AZPT for the same file).
 """
 
 from __future__ import annotations
@@ -13,12 +15,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from discotest import cache
 from discotest.data import registry
 from discotest.data.readers import read_lines
 from discotest.errors import InputError
 from discotest.lang import segment_zh
 from discotest.lang.align import DEFAULT_ALIGNER, align_cached, make_aligner
 from discotest.lang.align.base import Links, Pair, WordAligner
+from discotest.lang.align.model import AlignmentModel
+from discotest.lang.align.thot_aligner import ThotAligner
 from discotest.suites.mzprt import DOMAINS, VALID_FILES, MZPRTSuite, load_mzprt
 from discotest.systems.mzprt_hypotheses import (
     REFERENCE,
@@ -116,7 +121,24 @@ class Corpus:
     aligner: WordAligner
     text: str  # what the background is, for the signature
     use_cache: bool = True
+    align_train: str = "suite"  # "suite": decode every block with the background's model; "input": see run_pairs
     aligned: dict[str, list[Links]] = field(default_factory=dict, repr=False)  # run -> links of its pairs, in order
+    model: AlignmentModel | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.align_train == "suite" and isinstance(self.aligner, ThotAligner):
+            background = self.background_pairs()
+            identity = cache.content_key(" ".join(s) + " ||| " + " ".join(t) for s, t in background)
+            self.model = AlignmentModel(self.aligner, f"mzprt-{self.text}:{len(background)}", identity,
+                                        lambda: background, self.use_cache)
+
+    @property
+    def runner(self) -> WordAligner:
+        """What aligns a run: the background's model (decoding), else the aligner (training on the run's pairs)."""
+        return self.model or self.aligner
+
+    def background_pairs(self) -> list[Pair]:
+        return [pair for block in self.pairs for pair in block]
 
     def run_of(self, key: tuple[str, str]) -> str:
         """The alignment run that gives ``key`` its links: ``background`` (every published output and the references
@@ -124,16 +146,19 @@ class Corpus:
         return f"input:{key[1]}" if key[0] == "input" else "background"
 
     def run_pairs(self, run: str) -> list[Pair]:
-        """What alignment run ``run`` trains on and aligns: the background, plus the input itself for an input."""
-        background = [pair for block in self.pairs for pair in block]
-        return background + self.inputs[int(run[6:])][1] if run.startswith("input:") else background
+        """What alignment run ``run`` aligns: the background, or an input — decoded alone with the model, or (without
+        one) trained on together with the background."""
+        if not run.startswith("input:"):
+            return self.background_pairs()
+        own = self.inputs[int(run[6:])][1]
+        return own if self.model else self.background_pairs() + own
 
     def links_of(self, key: tuple[str, str]) -> dict[int, Links]:
         """Segment -> links for one background block or one input (``("input", k)``); a run not in ``aligned`` yet
         is aligned here (through the cache)."""
         run = self.run_of(key)
         if run not in self.aligned:
-            self.aligned[run] = align_cached(self.aligner, self.run_pairs(run), self.use_cache)
+            self.aligned[run] = align_cached(self.runner, self.run_pairs(run), self.use_cache)
         flat = self.aligned[run]
         if key[0] == "input":
             return dict(zip(self.inputs[int(key[1])][0], flat[len(flat) - len(self.inputs[int(key[1])][1]) :]))
@@ -142,8 +167,11 @@ class Corpus:
         return dict(zip(self.segments[block], flat[at : at + len(self.pairs[block])]))
 
     def description(self, key: tuple[str, str]) -> str:
-        """What the aligner trained on for ``key``: the background, plus the input itself for an input."""
+        """What the aligner trained on for ``key``: the background (the model's key too), plus the input itself for
+        an input aligned without a model."""
         size = sum(len(block) for block in self.pairs)
+        if self.model:
+            return f"{self.text}:{size}@{self.model.key[:10]}"
         if key[0] == "input":
             return f"{self.text}+input:{size + len(self.inputs[int(key[1])][1])}"
         return f"{self.text}:{size}"
@@ -157,6 +185,7 @@ def build_corpus(
     published: Sequence[Hypotheses] = (),
     inputs: Sequence[Hypotheses] = (),
     use_cache: bool = True,
+    align_train: str = "suite",
 ) -> Corpus:
     """The fixed background (every domain's labelled source with its reference — these blocks are also the
     ``reference`` system — the validation sets, the published outputs present, the extra text) and the
@@ -186,4 +215,5 @@ def build_corpus(
         add((d, system), given.get((d, system)) or published_hypotheses(d, system, suites[d], root))
     typed_inputs = [hyps.pairs(sources[hyps.domain].words) for hyps in inputs]
     text = "+".join(["mzprt-refs", *(["published"] if present else []), *extra_used])
-    return Corpus(suites, sources, blocks, block_pairs, block_segments, typed_inputs, aligner, text, use_cache)
+    return Corpus(suites, sources, blocks, block_pairs, block_segments, typed_inputs, aligner, text, use_cache,
+                  align_train)

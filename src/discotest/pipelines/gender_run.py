@@ -15,11 +15,14 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
+from discotest import cache
 from discotest.data import registry
 from discotest.data.readers import system_name
 from discotest.errors import InputError
 from discotest.lang.align import DEFAULT_ALIGNER, PendingLinks, make_aligner
 from discotest.lang.align.base import Pair, WordAligner
+from discotest.lang.align.model import AlignmentModel
+from discotest.lang.align.thot_aligner import ThotAligner
 from discotest.lang.locate import LEXICON_MODES
 from discotest.lang.morph import MEASURED_COST, languages
 from discotest.lang.morph.cached import CachedReads
@@ -49,8 +52,11 @@ class RunOptions:
     suite_version: str = "current"
     data_dir: str | None = None
     aligner: str = DEFAULT_ALIGNER
-    # train the aligner on all published outputs of the language too: "published", "none", or "auto"
-    # (only when an evaluated bitext is small). On the full WinoMT it found the hand-checked entity no
+    # what the aligner is trained on: "suite" (a model trained once per language on the suite's published outputs,
+    # every sentence decoded with it) or "input" (trained on each evaluated file, with ``align_extra``)
+    align_train: str = "suite"
+    # --align-train input: train the aligner on all published outputs of the language too: "published", "none", or
+    # "auto" (only when an evaluated bitext is small). On the full WinoMT it found the hand-checked entity no
     # more often (bench/locate_agreement.py); on a 12-sentence BUG file it fixed 2 of 12 alignments.
     align_extra: str = "auto"
     lexicon: str = "on"
@@ -73,6 +79,8 @@ class RunOptions:
             raise InputError(f"--input-format must be one of {', '.join(INPUT_FORMATS)}")
         if self.align_extra not in ALIGN_EXTRA:
             raise InputError(f"--align-extra must be one of {', '.join(ALIGN_EXTRA)}")
+        if self.align_train not in ALIGN_TRAIN:
+            raise InputError(f"--align-train must be one of {', '.join(ALIGN_TRAIN)}")
         if self.verdict not in VERDICTS:
             raise InputError(f"--verdict must be one of {', '.join(VERDICTS)}")
 
@@ -88,6 +96,7 @@ def load_suite(options: RunOptions) -> list[GenderItem]:
 
 
 ALIGN_EXTRA = ("auto", "published", "none")
+ALIGN_TRAIN = ("suite", "input")
 MEASURES = ("accuracy", "consistency")
 SMALL_BITEXT = 2000  # below this many pairs, "auto" adds the published outputs as aligner training text
 
@@ -103,6 +112,40 @@ def _published_bitext(system: str, lang: str, options: RunOptions) -> Bitext:
     suite = _extra_text_suite(options.suite)
     items = load_winomt("2019", options.data_dir) if suite != options.suite else load_suite(options)
     return Bitext(items, published_translations(system, lang, items, options.data_dir, suite).by_row, lang)
+
+
+def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> WordAligner:
+    """The aligner of ``lang``: with ``--align-train suite`` (the default) the language's alignment model, trained once
+    on the English sources with every published output of the language present (the suite's own, else WinoMT's) and
+    decoding every sentence, so a verdict depends on its sentence alone and every system of the language is judged by
+    the same model; with ``input``, or an aligner that cannot keep a model (the unseeded eflomal binary), or no
+    published output present, the aligner itself, trained on each evaluated file (``corpus`` adds the extra text)."""
+    aligner = make_aligner(options.aligner, processes=processes)
+    if options.align_train != "suite" or not isinstance(aligner, ThotAligner):
+        return aligner
+    suite = _extra_text_suite(options.suite)
+    version = options.suite_version if suite == options.suite else "2019"
+    with registry.tracking() as files:  # what fixes the training text, read from the pins (nothing is tokenised)
+        registry.locate(registry.suite_file(suite, version), options.data_dir)
+        systems = available_published(lang, options.data_dir, suite)
+    if not systems:
+        return aligner
+    identity = cache.content_key([*(f"{c.name}\t{c.sha256}" for c in sorted(files.values(), key=lambda c: c.name)),
+                                  cache.code_key()])
+
+    def training() -> list[Pair]:
+        return [pair for s in systems for pair in _published_bitext(s, lang, options).pairs]
+
+    return AlignmentModel(aligner, f"{suite}-{version}-{lang}:{'+'.join(systems)}", identity, training,
+                          options.use_cache)
+
+
+def _align_text(aligner: WordAligner, extra: bool) -> str:
+    """The signature's ``align_text``: the model's recipe and key, else the evaluated file (plus the published
+    outputs with ``--align-extra``)."""
+    if isinstance(aligner, AlignmentModel):
+        return aligner.text
+    return "input+published" if extra else "input"
 
 
 def _evaluate_language(
@@ -124,7 +167,7 @@ def _evaluate_language(
         with registry.tracking() as suite_files:
             items = load_suite(options)
         translation_sets, read = _translation_sets(lang, systems, options, items, inputs, models)
-    aligner = make_aligner(options.aligner, processes=1 if in_worker else 2)
+    aligner = language_aligner(lang, options, processes=1 if in_worker else 2)
     with stage("analyser load"):
         analyser = CachedReads(lang, options.use_cache)  # loads the analyser itself only when a reading is not cached
     reading = _LanguageReading(lang, items, translation_sets, options, aligner, analyser)
@@ -138,10 +181,15 @@ def _evaluate_language(
         files = registry.data_field({**suite_files, **read.get(name, {}), **corpus_files})
         with stage("scoring"):
             results.append(_result(lang, name, verdicts, options, translation_sets[name].unmatched,
-                                   (*model_fields.get(name, ()), ("aligner", aligner.signature()),
-                                    ("align_extra", "published" if extra else "none")),
+                                   (*model_fields.get(name, ()), ("aligner", _base(aligner).signature()),
+                                    ("align_text", _align_text(aligner, extra))),
                                    analyser, files))
     return results
+
+
+def _base(aligner: WordAligner) -> WordAligner:
+    """The aligner itself (a model's base aligner): its signature names the settings; ``align_text`` the text."""
+    return aligner.aligner if isinstance(aligner, AlignmentModel) else aligner
 
 
 def _translation_sets(lang: str, systems: Sequence[str], options: RunOptions, items: Sequence[GenderItem],
@@ -174,7 +222,8 @@ class _LanguageReading:
         self.reader = options.verdict == "reader"
         self.consistency = "consistency" in options.measure or self.reader
         small = min(sum(item.index in ts.by_row for item in items) for ts in translation_sets.values()) < SMALL_BITEXT
-        self.extra_text = options.align_extra == "published" or (options.align_extra == "auto" and small)
+        self.extra_text = not isinstance(aligner, AlignmentModel) and (
+            options.align_extra == "published" or (options.align_extra == "auto" and small))
         self.bitexts: dict[str, Bitext] = {}
 
     def bitext_of(self, name: str) -> Bitext:
@@ -435,7 +484,7 @@ def _verdicts_cached(lang: str, systems: Sequence[str], options: RunOptions) -> 
         return False
     items = load_suite(options)
     translation_sets, _ = _translation_sets(lang, systems, options, items, (), ())
-    reading = _LanguageReading(lang, items, translation_sets, options, make_aligner(options.aligner, processes=1),
+    reading = _LanguageReading(lang, items, translation_sets, options, language_aligner(lang, options, processes=1),
                                CachedReads(lang, options.use_cache))
     keys = reading.verdict_keys()
     return bool(keys) and all(has_verdicts(key) for key in keys.values())

@@ -87,13 +87,7 @@ class ThotAligner(WordAligner):
 
     def _directional(self, pairs: Sequence[tuple[list[str], list[str]]]) -> list[set[tuple[int, int]]]:
         """Links (source index, target index) of the model trained source→target, for every pair."""
-        model = self._train(pairs)
-        best = model.get_best_alignments([s for s, _ in pairs], [t for _, t in pairs])
-        out = []
-        for _, matrix in best:
-            grid = matrix.to_numpy()  # rows: source positions, columns: target positions (NULL links are absent)
-            out.append({(int(i), int(j)) for i, j in zip(*grid.nonzero())})
-        return out
+        return _best_links(self._train(pairs), pairs)
 
     def settings(self) -> dict:
         """What a child process needs to build the same aligner (``processes`` aside)."""
@@ -104,31 +98,67 @@ class ThotAligner(WordAligner):
         return self.start(pairs)()
 
     def start(self, pairs: Sequence[Pair]) -> Callable[[], list[Links]]:
+        """Train on ``pairs`` and align them (each direction in a child process when ``processes`` > 1)."""
+        return self._both_directions({"task": "align"}, pairs)
+
+    def train_model(self, pairs: Sequence[Pair], prefix: str) -> None:
+        """Train both directions on ``pairs`` and write them as Thot model files ``<prefix>.fwd.*`` and
+        ``<prefix>.rev.*`` (``decode`` reads them back: a read-back model aligns exactly as the trained one)."""
+        self._both_directions({"task": "train", "prefix": prefix}, pairs, links=False)()
+
+    def decode(self, pairs: Sequence[Pair], prefix: str) -> Callable[[], list[Links]]:
+        """Align ``pairs`` with the models ``train_model`` wrote at ``prefix``; nothing is trained, so each pair's
+        links depend on that pair and the model alone."""
+        return self._both_directions({"task": "decode", "prefix": prefix}, pairs)
+
+    def _both_directions(self, request: dict, pairs: Sequence[Pair], links: bool = True
+                         ) -> Callable[[], list[Links]]:
+        """Run ``request`` (align, train or decode) for both directions, here or in two child processes, and
+        symmetrise the links (grow-diag-final-and); ``links=False`` for training, which returns none."""
         if not pairs:
             return list
         # lowercased like the eflomal binary's input; an empty side gets a placeholder whose links are dropped
         lowered = [([w.lower() for w in s] or ["<empty>"], [w.lower() for w in t] or ["<empty>"]) for s, t in pairs]
         reverse_pairs = [(t, s) for s, t in lowered]
+        jobs = [({**request, "direction": "fwd"}, lowered), ({**request, "direction": "rev"}, reverse_pairs)]
         if self.processes > 1:
-            forward_links, reverse_links = self._in_child(lowered), self._in_child(reverse_pairs)
+            forward_links, reverse_links = (self._in_child(r, p) for r, p in jobs)
         else:
             def forward_links() -> list[set[tuple[int, int]]]:
-                return self._directional(lowered)
+                return self._run(*jobs[0])
 
             def reverse_links() -> list[set[tuple[int, int]]]:
-                return self._directional(reverse_pairs)
+                return self._run(*jobs[1])
 
         def result() -> list[Links]:
+            fwd_all, rev_all = forward_links(), reverse_links()
+            if not links:
+                return []
             out = []
-            for (src, trg), fwd, rev in zip(pairs, forward_links(), reverse_links()):
-                links = grow_diag_final_and(fwd, {(s, t) for t, s in rev})
-                out.append(frozenset((s, t) for s, t in links if s < len(src) and t < len(trg)))
+            for (src, trg), fwd, rev in zip(pairs, fwd_all, rev_all):
+                both = grow_diag_final_and(fwd, {(s, t) for t, s in rev})
+                out.append(frozenset((s, t) for s, t in both if s < len(src) and t < len(trg)))
             return out
 
         return result
 
-    def _in_child(self, pairs: list[tuple[list[str], list[str]]]) -> Callable[[], list[set[tuple[int, int]]]]:
-        """Start training one direction in a child process; the returned function waits for its links.
+    def _run(self, request: dict, pairs: list[tuple[list[str], list[str]]]) -> list[set[tuple[int, int]]]:
+        """One direction of ``request`` here: the links (none for ``train``)."""
+        if request["task"] == "align":
+            return self._directional(pairs)
+        if request["task"] == "train":
+            self._train(pairs).print(f"{request['prefix']}.{request['direction']}")
+            return []
+        import thot.alignment as thot
+
+        model = getattr(thot, MODELS[self.model])()
+        if not model.load(f"{request['prefix']}.{request['direction']}"):
+            raise RuntimeError(f"cannot read the alignment model at {request['prefix']}.{request['direction']}")
+        return _best_links(model, pairs)
+
+    def _in_child(self, request: dict, pairs: list[tuple[list[str], list[str]]]
+                  ) -> Callable[[], list[set[tuple[int, int]]]]:
+        """Start one direction of ``request`` in a child process; the returned function waits for its links.
 
         The child reads all of stdin before it writes anything, so writing the request here cannot block for long;
         its messages go to a file, not a pipe nobody reads yet. It imports this very copy of discotest (PYTHONPATH
@@ -139,10 +169,12 @@ class ThotAligner(WordAligner):
                                  stderr=errors, env=env)
         assert child.stdin is not None and child.stdout is not None
         try:
-            child.stdin.write(json.dumps({"settings": self.settings(), "pairs": pairs}, ensure_ascii=False).encode())
+            child.stdin.write(json.dumps({"settings": self.settings(), "request": request, "pairs": pairs},
+                                         ensure_ascii=False).encode())
             child.stdin.close()
         except BrokenPipeError:
             pass  # the child died at start-up: its message is read below
+        expected = len(pairs) if request["task"] != "train" else 0
         done: list[list[set[tuple[int, int]]]] = []
 
         def links() -> list[set[tuple[int, int]]]:
@@ -150,8 +182,8 @@ class ThotAligner(WordAligner):
                 out = child.stdout.read().decode()
                 child.stdout.close()
                 child.wait()
-                lines = out.split("\n")[: len(pairs)]
-                if child.returncode != 0 or len(lines) != len(pairs):
+                lines = out.split("\n")[:expected]
+                if child.returncode != 0 or len(lines) != expected:
                     errors.seek(0)
                     detail = errors.read().decode(errors="replace").strip().splitlines()[-1:]
                     errors.close()
@@ -164,13 +196,23 @@ class ThotAligner(WordAligner):
         return links
 
 
+def _best_links(model, pairs: Sequence[tuple[list[str], list[str]]]) -> list[set[tuple[int, int]]]:
+    """The model's best alignment of every pair as (source index, target index) links (NULL links are absent)."""
+    best = model.get_best_alignments([s for s, _ in pairs], [t for _, t in pairs])
+    out = []
+    for _, matrix in best:
+        grid = matrix.to_numpy()  # rows: source positions, columns: target positions
+        out.append({(int(i), int(j)) for i, j in zip(*grid.nonzero())})
+    return out
+
+
 def _serve() -> None:
-    """The child's side: settings and pairs on stdin, the links of that one direction on stdout."""
+    """The child's side: settings, request and pairs on stdin, the links of that one direction on stdout."""
     request = json.loads(sys.stdin.buffer.read())
     aligner = ThotAligner(**request["settings"], processes=1)
     pairs = [(list(s), list(t)) for s, t in request["pairs"]]
-    lines = [" ".join(f"{s}-{t}" for s, t in sorted(links)) for links in aligner._directional(pairs)]
-    sys.stdout.write("\n".join(lines) + "\n")
+    lines = [" ".join(f"{s}-{t}" for s, t in sorted(links)) for links in aligner._run(request["request"], pairs)]
+    sys.stdout.write("\n".join(lines) + ("\n" if lines else ""))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,113 @@
+"""An alignment model trained once on text that does not depend on the input, and every sentence decoded with it.
+
+Training an aligner on the evaluated file made a sentence's links (and so its verdict) depend on the rest of the file,
+judged the two sides of a comparison with different aligners, and made every new file pay the training. An
+``AlignmentModel`` is trained once per recipe (for WinoMT: the suite's sources with every published output of the
+language; for mZPRT: its background corpus), kept in the content-hash cache (namespace ``align-model``: both
+directions' Thot model files in one gzipped tar), and aligns any pair by decoding: the same source–translation pair gets
+the same links in any file, alone or in company, on any engine (tests/test_align_model.py).
+
+Its key is the base aligner's signature, the recipe and an ``identity`` string the caller derives cheaply from what
+fixes the training text (the pinned sha256 of every file it is read from and the code that tokenises it), so a warm
+run never reads or tokenises the training text.
+"""
+
+from __future__ import annotations
+
+import atexit
+import io
+import shutil
+import tarfile
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from discotest import cache
+from discotest.lang.align.base import Links, Pair, WordAligner
+from discotest.lang.align.thot_aligner import ThotAligner
+
+NAMESPACE = "align-model"
+_extracted: dict[str, Path] = {}  # model key -> folder of its files in this process
+
+
+class AlignmentModel(WordAligner):
+    """A ``WordAligner`` whose ``align`` decodes with a model trained once on ``training()`` (called only when the
+    model is not in the cache); ``text`` names the training text for the signature (``recipe@key``)."""
+
+    def __init__(self, aligner: ThotAligner, recipe: str, identity: str, training: Callable[[], Sequence[Pair]],
+                 use_cache: bool = True):
+        self.aligner = aligner
+        self.recipe = recipe
+        self.key = cache.content_key([NAMESPACE, aligner.signature(), recipe, identity])
+        self.training = training
+        self.use_cache = use_cache
+        self.name = aligner.name
+
+    @property
+    def text(self) -> str:
+        """What the model was trained on, as the signature's ``align_text`` field."""
+        return f"model:{self.recipe}@{self.key[:10]}"
+
+    def signature(self) -> str:
+        return f"{self.aligner.signature()}+{self.text}"
+
+    def align(self, pairs: Sequence[Pair]) -> list[Links]:
+        return self.start(pairs)()
+
+    def start(self, pairs: Sequence[Pair]) -> Callable[[], list[Links]]:
+        if not pairs:
+            return list
+        return self.aligner.decode(pairs, str(self.folder() / "model"))
+
+    def folder(self) -> Path:
+        """The folder holding this model's files (``model.fwd.*``, ``model.rev.*``): unpacked from the cache, else
+        trained now and stored."""
+        if self.use_cache and self.key in _extracted:
+            return _extracted[self.key]
+        folder = Path(tempfile.mkdtemp(prefix="discotest-align-model-"))
+        atexit.register(shutil.rmtree, folder, True)
+        packed = cache.load_bytes(NAMESPACE, self.key, ".tar.gz", parse=_checked_tar) if self.use_cache else None
+        if packed is not None:
+            _unpack(packed, folder)
+        else:
+            pairs = list(self.training())
+            if not pairs:
+                raise ValueError(f"no training text for the alignment model {self.recipe}")
+            self.aligner.train_model(pairs, str(folder / "model"))
+            cache.store_bytes(NAMESPACE, self.key, _pack(folder), ".tar.gz")
+        _extracted[self.key] = folder
+        return folder
+
+    def cached(self) -> bool:
+        """Whether the model is ready without training (unpacked here or in the cache)."""
+        return self.use_cache and self.key in _extracted or cache.entry_path(NAMESPACE, self.key, ".tar.gz").is_file()
+
+
+def _pack(folder: Path) -> bytes:
+    """The model files as a gzipped tar, members sorted and stripped of times and owners."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as tar:
+        for path in sorted(folder.iterdir()):
+            info = tarfile.TarInfo(path.name)
+            data = path.read_bytes()
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def _checked_tar(payload: bytes) -> bytes:
+    """The payload if it is a tar of plain files named ``model.fwd.*`` / ``model.rev.*`` (ValueError otherwise)."""
+    with tarfile.open(fileobj=io.BytesIO(payload), mode="r:gz") as tar:
+        names = [m.name for m in tar.getmembers() if m.isfile()]
+        if len(names) != len(tar.getmembers()) or not all(n.startswith(("model.fwd.", "model.rev.")) and "/" not in n
+                                                          for n in names):
+            raise ValueError("not an alignment model")
+    return payload
+
+
+def _unpack(payload: bytes, folder: Path) -> None:
+    with tarfile.open(fileobj=io.BytesIO(payload), mode="r:gz") as tar:
+        for member in tar.getmembers():
+            extracted = tar.extractfile(member)
+            assert extracted is not None
+            (folder / member.name).write_bytes(extracted.read())

@@ -1,0 +1,87 @@
+"""The alignment model trained once and decoding every pair (lang.align.model): a pair's links depend on the pair and
+the model alone, a read-back model aligns as the trained one, and the cache keeps it."""
+
+from __future__ import annotations
+
+import pytest
+
+from discotest import cache
+from discotest.lang.align import make_aligner
+from discotest.lang.align import model as model_module
+from discotest.lang.align.model import AlignmentModel
+
+# a corpus where the sampler has real choices (as in test_align's seed test): a difference in what the model saw
+# or how it was read back shows as other links
+WORDS_EN = ["the", "a", "doctor", "nurse", "came", "left", "saw", "met", "friend", "teacher"]
+WORDS_DE = ["der", "ein", "Arzt", "Pflegerin", "kam", "ging", "sah", "traf", "Freund", "Lehrer"]
+PAIRS = [([WORDS_EN[i] for i in idx], [WORDS_DE[(i + k) % 10] for i in reversed(idx)])
+         for k in range(300) for idx in [[(k * 7 + j * 3) % 10 for j in range(4 + k % 3)]]]
+
+
+@pytest.fixture(autouse=True)
+def private_caches(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.ENV_VAR, str(tmp_path / "cache"))
+    monkeypatch.setenv("DISCOTEST_MODELS", str(tmp_path / "models"))
+    monkeypatch.setattr(model_module, "_extracted", {})
+
+
+def _model(processes: int = 2, training=lambda: PAIRS, identity: str = "test") -> AlignmentModel:
+    return AlignmentModel(make_aligner(processes=processes), "test-corpus", identity, training)
+
+
+def test_decoding_the_training_text_gives_the_links_of_training_on_it():
+    """The model written to disk and read back decodes its own training text exactly as the aligner that trains on
+    that text and aligns it (what --align-train input does): a read-back model loses nothing."""
+    assert _model().align(PAIRS) == make_aligner().align(PAIRS)
+
+
+def test_a_pair_gets_the_same_links_alone_and_in_company():
+    model = _model()
+    together = model.align(PAIRS)
+    assert [model.align([pair])[0] for pair in PAIRS[40:60]] == together[40:60]
+    assert model.align(PAIRS[::-1]) == together[::-1]
+
+
+def test_here_and_in_child_processes_give_the_same_links():
+    assert _model(processes=1).align(PAIRS[:50]) == _model(processes=2).align(PAIRS[:50])
+
+
+def test_unseen_words_and_empty_sides_are_decoded():
+    links = _model().align([(["the", "surgeon", "came"], ["der", "Chirurg", "kam"]), (["the", "nurse"], [])])
+    assert (0, 0) in links[0] and (2, 2) in links[0]
+    assert links[1] == frozenset()
+
+
+def test_the_model_is_trained_once_and_read_back_from_the_cache(monkeypatch):
+    first = _model()
+    links = first.align(PAIRS[:30])
+    assert cache.entry_path(model_module.NAMESPACE, first.key, ".tar.gz").is_file()
+    monkeypatch.setattr(model_module, "_extracted", {})  # a new process: only the cache entry is left
+
+    def no_training():
+        raise AssertionError("the cached model was trained again")
+
+    again = _model(training=no_training)
+    assert again.cached() and again.align(PAIRS[:30]) == links
+    assert again.signature() == first.signature() and first.key[:10] in first.signature()
+
+
+def test_another_training_text_is_another_key_and_signature():
+    assert _model(identity="a").signature() != _model(identity="b").signature()
+
+
+def test_a_damaged_model_entry_is_retrained(capsys, monkeypatch):
+    first = _model()
+    links = first.align(PAIRS[:30])
+    path = cache.entry_path(model_module.NAMESPACE, first.key, ".tar.gz")
+    path.write_bytes(path.read_bytes()[:-100])  # truncated: its header no longer matches
+    monkeypatch.setattr(model_module, "_extracted", {})
+    assert _model().align(PAIRS[:30]) == links
+    assert "is damaged; recomputing" in capsys.readouterr().err
+
+
+def test_models_live_in_their_own_folder_when_one_is_set(tmp_path):
+    model = _model()
+    model.folder()
+    assert (tmp_path / "models" / model_module.NAMESPACE).is_dir()
+    assert not (tmp_path / "cache" / model_module.NAMESPACE).exists()
