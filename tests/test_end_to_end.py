@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,37 @@ def test_bug_loader_skips_the_empty_row_and_joins_stereotypes(shared_data):
     assert len(items) == 1628 and 583 not in {i.index for i in items}
     tags = [i.stereotype for i in items]
     assert tags.count("pro") > 700 and tags.count("anti") > 350
+
+
+def test_a_row_scores_the_same_alone_and_inside_its_file(capsys, tmp_path, shared_data):
+    """Align once (issue 23): 50 rows given alone get per-item details identical to the same rows inside google's whole
+    German output, because every sentence is decoded with the language's alignment model (before, the aligner trained
+    on the file, and an unchanged row 1476 changed verdict when 30 other lines were edited); ``compare`` judges both
+    systems with that one model."""
+    from collections import Counter
+
+    from discotest.suites.winomt import load_winomt
+    from discotest.systems.published import published_translations
+
+    items = load_winomt("current", shared_data)
+    by_row = published_translations("google", "de", items, shared_data).by_row
+    once = Counter(item.sentence for item in items)
+    chosen = [item for item in items if item.index in by_row and once[item.sentence] == 1][1440:1490]
+    assert 1476 in {item.index for item in chosen}
+    part = tmp_path / "part.txt"
+    part.write_text("".join(f"{item.sentence} ||| {by_row[item.index]}\n" for item in chosen), encoding="utf-8")
+    details = {}
+    for name, given in (("whole", ["--system", "google"]), ("part", ["--input", str(part)])):
+        out = tmp_path / f"{name}.jsonl"
+        assert main(["--data-dir", str(shared_data), "-q", "run", "winomt", "--lang", "de", *given,
+                     "--details", str(out)]) == 0
+        details[name] = [{k: v for k, v in json.loads(line).items() if k != "system"}
+                         for line in out.read_text(encoding="utf-8").splitlines()]
+    wanted = {item.index for item in chosen}
+    assert len(details["part"]) == 50
+    assert details["part"] == [d for d in details["whole"] if d["index"] in wanted]
+    capsys.readouterr()
+    assert main(["--data-dir", str(shared_data), "-q", "compare", "winomt", "--lang", "de", "--system", "google",
+                 "--input", str(part), "--format", "json", "--bootstrap", "10"]) == 0
+    signatures = re.findall(r"align_text:[^|\"]+", capsys.readouterr().out)
+    assert len(signatures) >= 2 and len(set(signatures)) == 1 and "model:winomt-current-de" in signatures[0]

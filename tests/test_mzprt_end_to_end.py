@@ -139,3 +139,32 @@ def test_cli_wrong_line_count_names_the_file(capsys, shared_data, tmp_path):
     code = main(["--data-dir", str(shared_data), "-q", "run", "mzprt", "--domain", "MS", "--input", str(hyp)])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and str(hyp) in err[0], err
+
+
+def test_a_segment_scores_the_same_alone_and_inside_its_file(capsys, shared_data, tmp_path):
+    """Align once (issue 23): 50 segments given alone (``source ||| hypothesis``) get per-ZP details identical to the
+    same segments inside the whole file, because an input is decoded with the background's model, never trained with;
+    the signature's alignment text is the background's, as for the published systems."""
+    from discotest.cli import main
+    from discotest.suites.mzprt import load_mzprt
+    from discotest.systems.mzprt_hypotheses import published_hypotheses
+
+    suite = load_mzprt("MS", shared_data)
+    hyps = published_hypotheses("MS", "zpr_grounding", suite, shared_data).by_segment
+    whole = tmp_path / "whole.en"
+    whole.write_text("".join(hyps.get(seg.index, "") + "\n" for seg in suite.segments), encoding="utf-8")
+    chosen = [seg for seg in suite.zp_segments() if seg.index in hyps][10:60]
+    part = tmp_path / "part.en"
+    part.write_text("".join(f"{seg.source} ||| {hyps[seg.index]}\n" for seg in chosen), encoding="utf-8")
+    details, signatures = {}, {}
+    for name, path in (("whole", whole), ("part", part)):
+        out = tmp_path / f"{name}.jsonl"
+        assert main(["--data-dir", str(shared_data), "-q", "run", "mzprt", "--domain", "MS", "--input", str(path),
+                     "--format", "json", "--details", str(out)]) == 0
+        signatures[name] = json.loads(capsys.readouterr().out)["results"][0]["signature"]
+        details[name] = [{k: v for k, v in json.loads(line).items() if k != "system"}
+                         for line in out.read_text(encoding="utf-8").splitlines()]
+    wanted = {seg.index for seg in chosen}
+    assert details["part"] and details["part"] == [d for d in details["whole"] if d["segment"] in wanted]
+    text = {name: next(f for f in s.split("|") if f.startswith("align_text:")) for name, s in signatures.items()}
+    assert text["part"] == text["whole"] and "+input" not in text["part"]
