@@ -6,8 +6,9 @@
 
 Every run is its own process, as a user starts it: ``python -m discotest run winomt --lang L --system S``. Per
 language and repeat: *first* with a fresh, empty ``DISCOTEST_CACHE`` (what the first run after installing sees:
-alignments and compiled resources such as the German lexicon are computed); *cold*, the same cache with only the
-compiled resources kept (``RESOURCE_NAMESPACES``; what a new translation file sees: it is aligned); then *warm*,
+the language's alignment model is trained and compiled resources such as the German lexicon are computed); *cold*,
+the same cache with only the compiled resources and alignment models kept (``RESOURCE_NAMESPACES``; what a new
+translation file sees: it is decoded with the model); then *warm*,
 the same cache again (the alignment is cached too). Each run's wall time, CPU time (user + system of the run
 and every process it waited for, such as the aligner: ``os.wait4``; it moves less with the load of a shared
 machine than wall time) and peak RSS (the largest single process of the run's tree, from the same rusage).
@@ -51,8 +52,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "bench" / "figures" / "gender_speed.json"
 LANGS = ("ar", "de", "es", "fr", "he", "it", "ru", "uk")
-# cache folders that hold compiled third-party resources (not results for one input): kept for the "cold" runs
-RESOURCE_NAMESPACES = ("german-nouns",)
+# cache folders that hold compiled third-party resources and the alignment models trained once per language (not
+# results for one input): kept for the "cold" runs
+RESOURCE_NAMESPACES = ("german-nouns", "align-model")
 TEMPERATURES = ("first", "cold", "warm")
 STAGE_ORDER = ("imports", "suite and translations", "tokenise", "analyser load", "alignment", "locate", "morphology",
                "scoring", "output")
@@ -166,6 +168,7 @@ def discotest_env(src: Path, cache_dir: str) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(src) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env["DISCOTEST_CACHE"] = cache_dir
+    env.pop("DISCOTEST_MODELS", None)  # the models live in that cache: "first" trains them, "cold" keeps them
     return env
 
 

@@ -22,8 +22,9 @@ from discotest import engine  # noqa: E402 - after the skip
 from discotest.data import registry  # noqa: E402
 from discotest.engine import ENGINES, RayEngine, ray_engine  # noqa: E402
 from discotest.errors import InputError  # noqa: E402
-from discotest.lang.align import align_cached  # noqa: E402
+from discotest.lang.align import model as model_module  # noqa: E402
 from discotest.lang.align.thot_aligner import ThotAligner  # noqa: E402
+from discotest.pipelines.azpt import _train_model  # noqa: E402
 from discotest.suites.mzprt import DOMAINS  # noqa: E402
 from tests.cli_helpers import results_of, run_cli  # noqa: E402
 from tests.ray_helpers import local_ray, spy  # noqa: E402
@@ -59,10 +60,18 @@ def tiny_mzprt(tmp_path, monkeypatch) -> Path:
 
 def _no_aligning_here(monkeypatch) -> None:
     """The aligner fails if it trains in this process (a worker unpickles the class unpatched, from its module)."""
-    def refuse(self, pairs):
-        raise AssertionError("the driver aligned")
+    def refuse(self, *args):
+        raise AssertionError("the driver trained an aligner")
 
     monkeypatch.setattr(ThotAligner, "start", refuse)
+    monkeypatch.setattr(ThotAligner, "train_model", refuse)
+
+
+def _own_models(monkeypatch, folder) -> None:
+    """A models folder of this engine's own, and nothing unpacked in this process yet: the model is trained here or
+    on Ray as the engine decides, never found from the other engine's run."""
+    monkeypatch.setenv("DISCOTEST_MODELS", str(folder))
+    monkeypatch.setattr(model_module, "_extracted", {})
 
 
 def test_mzprt_gives_the_same_json_on_both_engines_and_aligns_on_a_worker(ray_instance, tiny_mzprt, tmp_path,
@@ -73,14 +82,16 @@ def test_mzprt_gives_the_same_json_on_both_engines_and_aligns_on_a_worker(ray_in
     outputs = {}
     for name in ENGINES:
         monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / name))
+        _own_models(monkeypatch, tmp_path / name / "models")
         with monkeypatch.context() as patched:
             if name == "ray":
                 _no_aligning_here(patched)
             code, outputs[name], err = run_cli(capsys, *args, "--engine", name)
         assert code == 0, err
     assert outputs["ray"] == outputs["local"]
-    # one task, the background's alignment run (6 QA sentences + 1 for each of the 4 other domains), from the ray run
-    assert [(call[1], [len(a[1]) for a in call[2]]) for call in tasks] == [(align_cached, [10])]
+    # one task from the ray run: training the background's alignment model (6 QA sentences + 1 for each of the 4
+    # other domains); the driver decodes with it
+    assert [(call[1], [len(a[0].training()) for a in call[2]]) for call in tasks] == [(_train_model, [10])]
     # a real result: the reference translates QA's three scored ZPs, and the _UN one is set aside
     (result,) = results_of(outputs["ray"])
     assert (result["system"], result["n"], result["scores"]["excluded_un"]) == ("reference", 3, 1)
@@ -88,19 +99,21 @@ def test_mzprt_gives_the_same_json_on_both_engines_and_aligns_on_a_worker(ray_in
     # the worker's cache entry is the driver's: the local engine reads it and never aligns (and the other way round:
     # the local engine's entry sends no task to Ray)
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "ray"))
+    _own_models(monkeypatch, tmp_path / "ray" / "models")
     with monkeypatch.context() as patched:
         _no_aligning_here(patched)
         code, again, err = run_cli(capsys, *args, "--engine", "local")
     assert code == 0 and again == outputs["local"], err
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "local"))
+    _own_models(monkeypatch, tmp_path / "local" / "models")
     code, again, err = run_cli(capsys, *args, "--engine", "ray")
     assert code == 0 and again == outputs["local"], err
     assert len(tasks) == 1
 
 
 def test_mzprt_inputs_align_in_one_task_each_and_come_back_in_order(ray_instance, tiny_mzprt, tmp_path, monkeypatch):
-    # the reference and two inputs: three alignment runs (the background, and it with each input) as three tasks
-    # on two CPUs, so the links must be put back in the order of the runs
+    # --align-train input: the reference and two inputs are three alignment runs (the background, and it with each
+    # input) as three tasks on two CPUs, so the links must be put back in the order of the runs
     from discotest.pipelines.azpt import run_mzprt
     from discotest.report.emit import Report
 
@@ -115,7 +128,7 @@ def test_mzprt_inputs_align_in_one_task_each_and_come_back_in_order(ray_instance
     for name in ENGINES:
         monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / name))
         results = run_mzprt(["QA"], systems=["reference"], inputs=[good, dropped], data_dir=tiny_mzprt, extra="none",
-                            engine=name)
+                            engine=name, align_train="input")
         report = Report("mzprt", results)
         reports[name] = (json.dumps(report.to_json()), report.detail_rows())
     assert reports["ray"] == reports["local"]  # scores, and each ZP's aligned words and verdict

@@ -204,7 +204,7 @@ def test_a_registered_language_runs_end_to_end(toy_language, tmp_path, capsys):
     from discotest.data import registry
 
     german = registry.locate("winomt-demo-demo-de")
-    report = discotest.run("winomt-demo", lang="xx", input=str(german), lexicon="off", align_extra="none")
+    report = discotest.run("winomt-demo", lang="xx", input=str(german), lexicon="off")
     (result,) = report
     assert result.lang == "xx" and "analyser:toy-articles:toy-articles-1" in result.signature.format()
     assert result.n == 16 and result.scores.unknown < 50

@@ -96,7 +96,7 @@ def test_bug_reported_file_scores_the_architect_row(tmp_path, monkeypatch, capsy
     path = _bitext(tmp_path, [("The architect died in 1867 and he was buried in Odessa .",
                                "El arquitecto murió en 1867 y fue enterrado en Odesa .")])
     details = tmp_path / "d.jsonl"
-    assert main(["run", "bug", "--lang", "es", "--input", str(path), "--align-extra", "none",
+    assert main(["run", "bug", "--lang", "es", "--input", str(path),
                  "--details", str(details), "--data-dir", str(shared_data)]) == 0
     (row,) = [json.loads(line) for line in details.read_text("utf-8").splitlines()]
     assert row["index"] == 1022 and row["source"].startswith("The architect died in 1867")
