@@ -1,0 +1,87 @@
+"""MT-GenEval (Currey et al. 2022), the gender suite with references: counterfactual sentence pairs and
+two-sentence inputs whose first sentence alone states the person's gender (``--subset``).
+
+Registered as a family of its own beside the reference-free gender suites (WinoMT, BUG): it reads no alignment and
+takes none of their options, and ``--subset``/``--split`` mean nothing to them. Translations come from a file
+(``input``) or are the suite's references (``system``: ``reference`` = oracle, ``other-reference`` = anti-oracle).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discotest.errors import InputError
+from discotest.families import options as common
+from discotest.families.compare import compare_systems
+from discotest.families.registry import Family, Option, SuiteFacts, count_items, register, split_list
+from discotest.report.emit import Report, summarise_warnings
+from discotest.report.table import row_ranges
+from discotest.suites.mt_geneval import LANGS, SPLITS, SUBSETS, SUITE
+
+SUBSET = Option("subset", ("--subset",), "mt-geneval: counterfactual (feminine/masculine sentence pairs; --input "
+                "holds the feminine translations, then the masculine ones) or contextual (the translation of the "
+                "second sentence; the first, the context, states the gender)", choices=SUBSETS)
+SPLIT = Option("split", ("--split",), "mt-geneval: test or dev", default="test", choices=SPLITS)
+
+OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, SUBSET, SPLIT, *common.COMMON)
+
+
+def _langs(value: Any) -> list[str]:
+    langs = split_list(value)
+    if not langs:
+        raise InputError(f"{SUITE} needs --lang (a language, a comma-separated list, or 'all')")
+    return list(LANGS) if langs == "all" else list(langs)
+
+
+def run(suite: str, s: dict[str, Any]) -> Report:
+    from discotest.pipelines.mt_geneval import REFERENCE_SYSTEMS, run_one
+    from discotest.report.mt_geneval import render_geneval_table
+
+    if not s["subset"]:
+        raise InputError(f"{SUITE} needs --subset ({' or '.join(SUBSETS)})")
+    langs = _langs(s["lang"])
+    if bool(s["system"]) == bool(s["input"]):
+        raise InputError(f"give --input (your translations) or --system ({', '.join(REFERENCE_SYSTEMS)}: the "
+                         "references as translations)" + (", not both" if s["system"] else ""))
+    if s["input"]:
+        if len(langs) != 1:
+            raise InputError("--input needs exactly one --lang")
+        results = [run_one(langs[0], s["subset"], split=s["split"], input=s["input"], input_format=s["input_format"],
+                           data_dir=s["data_dir"])]
+    else:
+        systems = split_list(s["system"])
+        systems = list(REFERENCE_SYSTEMS) if systems == "all" else systems
+        results = [run_one(lang, s["subset"], split=s["split"], system=system, data_dir=s["data_dir"])
+                   for system in systems for lang in langs]
+    warnings = summarise_warnings([(f"{r.system}/{r.lang}", f"{len(r.unmatched)} items have no translation (rows "
+                                    f"{row_ranges(r.unmatched, 10)}); they are left out of the scores")
+                                   for r in results if r.unmatched], "system×language pairs")
+    return Report(f"discotest · {suite} {s['subset']}", results, text=render_geneval_table, warnings=warnings)
+
+
+def compare(suite: str, s: dict[str, Any]) -> Report:
+    return compare_systems(suite, s, run)
+
+
+def describe(suite: str, data_dir: str | None) -> SuiteFacts:
+    from discotest.data import registry
+    from discotest.suites.mt_geneval import load_mt_geneval
+
+    def size() -> int:
+        return sum(len(load_mt_geneval(subset, lang, "test", data_dir)) for subset in SUBSETS for lang in LANGS)
+
+    return SuiteFacts(count_items(size, "test items"), "en→" + ",".join(LANGS), registry.suite_licence(suite) or "")
+
+
+FAMILY = register(Family(
+    name="mt-geneval",
+    title="MT-GenEval (mt-geneval)",
+    suites=lambda: {SUITE: [f"reference, other-reference ({' '.join(LANGS)})"]},
+    options=OPTIONS,
+    run=run,
+    compare=compare,
+    compare_options=common.COMPARE,
+    doc="gender accuracy against a reference of each gender, counterfactual sentences and gender stated only in "
+        "the previous sentence (Currey et al. 2022)",
+    describe=describe,
+))
