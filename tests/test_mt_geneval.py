@@ -9,6 +9,7 @@ import pytest
 
 import discotest
 from discotest.data import registry
+from discotest.errors import InputError
 from discotest.phenomena.mt_geneval import count, judge, score, words
 from discotest.pipelines.mt_geneval import run_one
 from discotest.suites.mt_geneval import LANGS, SUBSETS, context_gender, load_mt_geneval, marked_words
@@ -184,3 +185,64 @@ def test_bad_input_is_one_line(shared_data, tmp_path, capsys, args, fragments):
     fragments = tuple(f.replace("SHORT", str(short)) for f in fragments)
     code, _, err = run_cli(capsys, "run", "mt-geneval", *args, "-q")
     assert_one_line_error(code, err, *fragments)
+
+
+# -- the reference-free reading beside it ----------------------------------------------------------------------------
+
+def _reading(gender: str, reason: str = "r", evidence: tuple[str, ...] = ()):
+    from discotest.lang.morph.base import Gender, GenderReading
+
+    return GenderReading(Gender(gender), reason, evidence)
+
+
+def test_combine_readings_by_hand():
+    from discotest.phenomena.mt_geneval import combine_readings
+
+    female = judge(0, "female", "s", "Sie ist eine Ärztin.", REF_F, REF_M)
+    unlabelled = judge(1, "unknown", "s", "Sie ist eine Ärztin.", REF_F, REF_M)
+    same = judge(2, "male", "s", "Der Arzt kam.", "Der Arzt kam.", "Der Arzt kam.")
+    a, w = ("doctor",), ("Ärztin",)
+    cases = [
+        (same, (), (), [], False, ("none", "undecided", "reference-has-no-own-word")),
+        (female, (), (), [], True, ("none", "undecided", "no-anchor-aligned")),
+        (female, a, (), [], True, ("none", "undecided", "anchor-not-aligned-in-translation")),
+        (female, a, w, [_reading("unknown", "x")], True, ("none", "undecided", "unreadable: x")),
+        (female, a, w, [_reading("female"), _reading("male")], True, ("mixed", "undecided", "mixed: r")),
+        (female, a, w, [_reading("female"), _reading("neutral")], True, ("female", "correct", "r")),
+        (female, a, w, [_reading("male")], True, ("male", "wrong", "r")),
+        (unlabelled, a, w, [_reading("female")], True, ("female", "undecided", "no-gender-label")),
+    ]
+    for verdict, anchors, found, readings, has_own, expected in cases:
+        got = combine_readings(verdict, anchors, found, readings, has_own)
+        assert (got.gender, got.verdict, got.reason) == expected, expected
+
+
+def test_agreement_counts_only_items_both_decide():
+    from discotest.phenomena.mt_geneval import FreeReading, agreement
+
+    verdicts = [judge(0, "female", "s", "Sie ist eine Ärztin.", REF_F, REF_M),   # correct
+                judge(1, "female", "s", "Sie ist ein Arzt.", REF_F, REF_M),      # tie: wrong
+                judge(2, "male", "s", "Das ist gut.", REF_M, REF_F),             # undecided
+                judge(3, "male", "s", "Er ist ein Arzt.", REF_M, REF_F)]         # correct
+    free = [FreeReading("female", "correct", ""), FreeReading("female", "correct", ""),
+            FreeReading("male", "correct", ""), FreeReading("none", "undecided", "no-anchor-aligned")]
+    a = agreement(verdicts, free)
+    assert (a.n, a.free_decided, a.both, a.agree) == (4, 3, 2, 1)
+    assert a.agreement == 50.0 and a.confusion == {"correct/correct": 1, "wrong/correct": 1}
+
+
+def test_reference_free_on_real_references(shared_data, tmp_path):
+    """The German references of 120 contextual items as translations: the reading finds anchors, reads a gender and
+    mostly agrees with the reference-based verdict; hi has no analyser."""
+    items = load_mt_geneval("contextual", "de")[:120]
+    path = tmp_path / "part.de"
+    path.write_text("".join(f"{i.published} ||| {i.reference}\n" for i in items), "utf-8")
+    result = run_one("de", "contextual", input=path, reference_free=True)
+    a = result.agreement
+    assert len(result.free) == 120 and a.both > 60 and a.agreement > 85, a
+    assert "reference_free:thot-eflomal" in result.signature.format()
+    assert result.signature.fields[-1][0] == "files"
+    row = next(r for r in result.details() if r["agree"])
+    assert row["reference_free"]["anchors"] and row["reference_free"]["words"]
+    with pytest.raises(InputError, match="no analyser|there is none for 'hi'"):
+        run_one("hi", "contextual", system="reference", reference_free=True)

@@ -23,7 +23,13 @@ SUBSET = Option("subset", ("--subset",), "mt-geneval: counterfactual (feminine/m
                 "second sentence; the first, the context, states the gender)", choices=SUBSETS)
 SPLIT = Option("split", ("--split",), "mt-geneval: test or dev", default="test", choices=SPLITS)
 
-OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, SUBSET, SPLIT, *common.COMMON)
+REFERENCE_FREE = Option("reference_free", ("--reference-free",),
+                        "mt-geneval: also read the person's gender from the translation with the aligner and the "
+                        "gender analysers (ar de es fr it ru), and say how often it agrees with the references",
+                        default=False, action="store_true")
+
+OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, SUBSET, SPLIT, REFERENCE_FREE,
+           common.ALIGNER, *common.COMMON)
 
 
 def _langs(value: Any) -> list[str]:
@@ -40,6 +46,12 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     if not s["subset"]:
         raise InputError(f"{SUITE} needs --subset ({' or '.join(SUBSETS)})")
     langs = _langs(s["lang"])
+    free = dict(reference_free=s["reference_free"], aligner=s["aligner"], use_cache=s["use_cache"])
+    without = []
+    if s["reference_free"] and s["lang"] == "all":  # every language with an analyser; hi and pt have none
+        from discotest.lang.morph import languages
+
+        without = [lang for lang in langs if lang not in languages()]
     if bool(s["system"]) == bool(s["input"]):
         raise InputError(f"give --input (your translations) or --system ({', '.join(REFERENCE_SYSTEMS)}: the "
                          "references as translations)" + (", not both" if s["system"] else ""))
@@ -47,15 +59,19 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         if len(langs) != 1:
             raise InputError("--input needs exactly one --lang")
         results = [run_one(langs[0], s["subset"], split=s["split"], input=s["input"], input_format=s["input_format"],
-                           data_dir=s["data_dir"])]
+                           data_dir=s["data_dir"], **free)]
     else:
         systems = split_list(s["system"])
         systems = list(REFERENCE_SYSTEMS) if systems == "all" else systems
-        results = [run_one(lang, s["subset"], split=s["split"], system=system, data_dir=s["data_dir"])
+        results = [run_one(lang, s["subset"], split=s["split"], system=system, data_dir=s["data_dir"],
+                           **{**free, "reference_free": free["reference_free"] and lang not in without})
                    for system in systems for lang in langs]
     warnings = summarise_warnings([(f"{r.system}/{r.lang}", f"{len(r.unmatched)} items have no translation (rows "
                                     f"{row_ranges(r.unmatched, 10)}); they are left out of the scores")
                                    for r in results if r.unmatched], "system×language pairs")
+    if without:
+        warnings.append(f"--reference-free: no gender analyser for {', '.join(without)} (none offline); those "
+                        "languages have the reference-based verdict only")
     return Report(f"discotest · {suite} {s['subset']}", results, text=render_geneval_table, warnings=warnings)
 
 

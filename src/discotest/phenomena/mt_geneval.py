@@ -22,6 +22,7 @@ from __future__ import annotations
 import string
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 OUTCOMES = ("correct", "wrong", "tie", "undecided")
 PUNCTUATION_AS_SPACE = str.maketrans(string.punctuation, " " * len(string.punctuation))
@@ -157,3 +158,81 @@ def score(verdicts: Sequence[GenEvalVerdict], subset: str, pairs: dict[int, int]
         scorer_n = len(verdicts)
         good = sum(v.scorer_correct for v in verdicts)
     return GenEvalScores(count(verdicts), by_gender, 100.0 * good / scorer_n if scorer_n else None, scorer_n)
+
+
+# -- the reference-free reading beside it (pipelines.mt_geneval_free) ----------------------------------------
+
+_GENDERS = ("male", "female")
+
+
+@dataclass(frozen=True)
+class FreeReading:
+    """What the translation says of the person's gender, read without the references' verdict."""
+
+    gender: str  # male / female / mixed / none
+    verdict: str  # correct / wrong / undecided
+    reason: str  # why undecided, else the analysers' reasons joined
+    anchors: tuple[str, ...] = ()  # English words
+    words: tuple[str, ...] = ()  # translation words aligned to them
+    evidence: tuple[str, ...] = ()  # the words the analyser read the gender from
+
+    def to_json(self) -> dict:
+        return {"gender": self.gender, "verdict": self.verdict, "reason": self.reason, "anchors": list(self.anchors),
+                "words": list(self.words), "evidence": list(self.evidence)}
+
+
+def combine_readings(v: GenEvalVerdict, anchors: tuple[str, ...], found: tuple[str, ...], readings: Sequence[Any],
+                     has_own: bool) -> FreeReading:
+    """The reference-free verdict from the analysers' readings of the words aligned to each anchor
+    (``pipelines.mt_geneval_free``): the shown genders must agree, and the item must have a gender label."""
+    if not has_own:
+        return FreeReading("none", "undecided", "reference-has-no-own-word")
+    if not anchors:
+        return FreeReading("none", "undecided", "no-anchor-aligned", anchors, found)
+    if not readings:
+        return FreeReading("none", "undecided", "anchor-not-aligned-in-translation", anchors, found)
+    shown = {r.gender.value for r in readings} & set(_GENDERS)
+    evidence = tuple(w for r in readings for w in r.evidence)
+    reasons = "; ".join(dict.fromkeys(r.reason for r in readings if r.reason))
+    if not shown:
+        return FreeReading("none", "undecided", f"unreadable: {reasons}", anchors, found, evidence)
+    if len(shown) > 1:
+        return FreeReading("mixed", "undecided", f"mixed: {reasons}", anchors, found, evidence)
+    gender = shown.pop()
+    if v.gender not in _GENDERS:
+        return FreeReading(gender, "undecided", "no-gender-label", anchors, found, evidence)
+    return FreeReading(gender, "correct" if gender == v.gender else "wrong", reasons, anchors, found, evidence)
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """The reference-based verdict against the reference-free one, on the items both decide."""
+
+    n: int  # all items
+    free_decided: int
+    both: int
+    agree: int
+    confusion: dict[str, int]  # "reference-based/reference-free" -> count, over the items both decide
+
+    @property
+    def agreement(self) -> float | None:
+        return 100.0 * self.agree / self.both if self.both else None
+
+    def to_json(self) -> dict:
+        return {"n": self.n, "free_decided": self.free_decided, "both_decided": self.both, "agree": self.agree,
+                "agreement": None if self.agreement is None else round(self.agreement, 4),
+                "confusion": dict(sorted(self.confusion.items()))}
+
+
+def based(v: GenEvalVerdict) -> str:
+    """The reference-based verdict as correct / wrong (a tie is wrong) / undecided."""
+    return "undecided" if not v.decided else "correct" if v.outcome == "correct" else "wrong"
+
+
+def agreement(verdicts: Sequence[GenEvalVerdict], free: Sequence[FreeReading]) -> Agreement:
+    both = [(based(v), f.verdict) for v, f in zip(verdicts, free) if v.decided and f.verdict != "undecided"]
+    confusion: dict[str, int] = {}
+    for a, b in both:
+        confusion[f"{a}/{b}"] = confusion.get(f"{a}/{b}", 0) + 1
+    return Agreement(len(verdicts), sum(f.verdict != "undecided" for f in free), len(both),
+                     sum(a == b for a, b in both), confusion)

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 
 from discotest.data import registry
 from discotest.data.readers import system_name
 from discotest.errors import InputError
-from discotest.phenomena.mt_geneval import judge, score
+from discotest.lang.align import DEFAULT_ALIGNER
+from discotest.phenomena.mt_geneval import agreement, judge, score
+from discotest.pipelines.mt_geneval_free import aligner_signature, check_language, read_free
 from discotest.report.mt_geneval import GenEvalResult
-from discotest.report.result import build_signature
+from discotest.report.result import Signature, build_signature
 from discotest.suites.mt_geneval import SUITE, GenEvalItem, load_mt_geneval
 from discotest.systems.files import Translations, read_translations
 
@@ -58,8 +61,11 @@ def evaluate(items: Sequence[GenEvalItem], translations: Translations, *, lang: 
 
 
 def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.PathLike | None = None,  # noqa: A002
-            system: str | None = None, input_format: str = "auto", data_dir: str | None = None) -> GenEvalResult:
-    """One translation file (``input``) or one reference set (``system``) on one subset and language."""
+            system: str | None = None, input_format: str = "auto", data_dir: str | None = None,
+            reference_free: bool = False, aligner: str = DEFAULT_ALIGNER, use_cache: bool = True) -> GenEvalResult:
+    """One translation file (``input``) or one reference set (``system``) on one subset and language; with
+    ``reference_free`` also the gender read from the translation by the aligner and the analyser, and its agreement
+    with the reference-based verdict (``pipelines.mt_geneval_free``)."""
     if (input is None) == (system is None):
         raise InputError("give exactly one of input= (a translation file) or system= (reference, other-reference)")
     with registry.tracking() as seen:
@@ -68,5 +74,15 @@ def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.Path
         translations, name = reference_translations(items, system), system
     else:
         translations, name = file_translations(items, input, subset, input_format), system_name(input)
-    return evaluate(items, translations, lang=lang, subset=subset, split=split, system=name,
-                    files=registry.data_field(seen))
+    if reference_free:
+        check_language(lang)
+    result = evaluate(items, translations, lang=lang, subset=subset, split=split, system=name,
+                      files=registry.data_field(seen))
+    if reference_free:
+        readings, analyser = read_free(result.verdicts, lang, aligner, use_cache)
+        fields = list(result.signature.fields)
+        at = len(fields) - 1  # before the files, which stay last
+        fields[at:at] = [("reference_free", f"{aligner_signature(aligner)}+{analyser}")]
+        result = replace(result, free=readings, agreement=agreement(result.verdicts, readings),
+                         signature=Signature(tuple(fields)))
+    return result

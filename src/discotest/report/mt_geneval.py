@@ -8,7 +8,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from discotest.phenomena.mt_geneval import PUNCTUATION_AS_SPACE, GenEvalScores, GenEvalVerdict, words
+from discotest.phenomena.mt_geneval import (
+    PUNCTUATION_AS_SPACE,
+    Agreement,
+    FreeReading,
+    GenEvalScores,
+    GenEvalVerdict,
+    based,
+    words,
+)
 from discotest.report.charts import Chart, ChartPoint
 from discotest.report.result import Headline, ItemRow, Mark, PairedMetric, Result, Signature, grouped_signatures
 from discotest.report.table import fixed_width, row_ranges
@@ -29,6 +37,9 @@ class GenEvalResult(Result):
     signature: Signature
     verdicts: list[GenEvalVerdict] = field(default_factory=list, repr=False)
     unmatched: list[int] = field(default_factory=list)
+    # the reference-free reading beside it (``--reference-free``): one per verdict, and its agreement
+    free: list[FreeReading] | None = field(default=None, repr=False)
+    agreement: Agreement | None = None
 
     @property
     def scope(self) -> str:
@@ -42,15 +53,20 @@ class GenEvalResult(Result):
         return Headline("accuracy", self.scores.overall.accuracy)
 
     def summary(self) -> dict:
-        return self.scores.to_json()
+        free = {"reference_free": self.agreement.to_json()} if self.agreement else {}
+        return {**self.scores.to_json(), **free}
 
     def extra_json(self) -> dict:
         return {"subset": self.subset, "split": self.split, "unmatched": len(self.unmatched),
                 "unmatched_rows": row_ranges(self.unmatched)}
 
     def details(self) -> list[dict]:
-        return [{"system": self.system, "lang": self.lang, "subset": self.subset, **v.to_json()}
+        rows = [{"system": self.system, "lang": self.lang, "subset": self.subset, **v.to_json()}
                 for v in self.verdicts]
+        for row, v, f in zip(rows, self.verdicts, self.free or ()):
+            both = v.decided and f.verdict != "undecided"
+            row.update(reference_free=f.to_json(), agree=(based(v) == f.verdict) if both else None)
+        return rows
 
     def charts(self) -> list[Chart]:
         points = [ChartPoint(f"{self.lang} {g}", self.system, c.accuracy, f"n={c.decided}")
@@ -67,6 +83,10 @@ class GenEvalResult(Result):
                      *word_marks("translation", v.translation, v.wrong_words, "alt"),
                      *word_marks("reference", v.reference, v.right_only, "ref"),
                      *word_marks("other_reference", v.other, v.other_only, "alt")]
+            if row.get("reference_free"):  # the words the reference-free reading read the gender from
+                marks += [m for m in word_marks("translation", v.translation, [w.lower() for w in
+                                                                               row["reference_free"]["words"]], "ali")
+                          if not any(o.field == m.field and o.start == m.start for o in marks)]
             out.append(ItemRow(row, tuple(marks), f"{self.lang}/{self.scope}/{v.index}"))
         return out
 
@@ -110,5 +130,25 @@ def render_geneval_table(results: Sequence[GenEvalResult]) -> str:
     title = ("MT-GenEval; Acc = correct / decided items (a word of one reference only); undec% = items with no such "
              "word (left out of Acc); ties (words of both: wrong) are in Acc; scorer = the authors' accuracy_metric.py "
              "figure (undecided counted correct; counterfactual: both of a pair)")
-    return "\n".join([title, *fixed_width(header, rows, left=3), "",
+    text = "\n".join([title, *fixed_width(header, rows, left=3), "",
                       *grouped_signatures([r.signature for r in results], "system")])
+    if any(r.agreement for r in results):
+        text += "\n\n" + render_agreement_table(results)
+    return text
+
+
+def render_agreement_table(results: Sequence[GenEvalResult]) -> str:
+    """The reference-free reading beside the reference-based verdict, per result that has one."""
+    rows = []
+    for r in results:
+        a = r.agreement
+        if a is None:
+            continue
+        confusion = " ".join(f"{k}:{v}" for k, v in sorted(a.confusion.items()))
+        rows.append([r.system, r.lang, r.scope, str(a.n), str(a.free_decided), str(a.both), _pct(a.agreement),
+                     confusion])
+    title = ("reference-free reading (aligner + gender analyser on the words aligned to the English anchors): "
+             "free = items it decides; agree% = same verdict as the reference-based one, over the items both decide; "
+             "confusion: reference-based/reference-free")
+    return "\n".join([title, *fixed_width(["system", "lang", "subset", "n", "free", "both", "agree%", "confusion"],
+                                          rows, left=3)])
