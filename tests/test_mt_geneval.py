@@ -246,3 +246,28 @@ def test_reference_free_on_real_references(shared_data, tmp_path):
     assert row["reference_free"]["anchors"] and row["reference_free"]["words"]
     with pytest.raises(InputError, match="no analyser|there is none for 'hi'"):
         run_one("hi", "contextual", system="reference", reference_free=True)
+
+
+# -- --model ---------------------------------------------------------------------------------------------------------
+
+def test_model_translates_the_items_and_the_contextual_input_joins_the_context(shared_data, tmp_path, capsys):
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    pytest.importorskip("sentencepiece")
+    from discotest.pipelines.mt_geneval import model_inputs
+    from tests.tiny_marian import TEXT, build_tiny_marian
+
+    items = load_mt_geneval("contextual", "ru")
+    joined = model_inputs(items, "contextual")
+    assert joined[0] == f"{items[0].context} {items[0].source}" and all("<sep>" not in s for s in joined)
+    counterfactual = load_mt_geneval("counterfactual", "ru")
+    assert model_inputs(counterfactual, "counterfactual") == [i.source for i in counterfactual]
+    tiny = build_tiny_marian(tmp_path / "tiny", corpus_lines=TEXT * 3)
+    code, out, _ = run_cli(capsys, "run", "mt-geneval", "--subset", "counterfactual", "--lang", "ru", "--model",
+                           str(tiny), "--max-length", "4", "--beam", "1", "--batch-size", "300", "-q", "-f", "json")
+    assert code == 0
+    result = valid_report(out)["results"][0]
+    assert result["scores"]["n"] == 600 and f"|model:{tiny.name}|" in result["signature"]
+    code, _, err = run_cli(capsys, "run", "mt-geneval", "--subset", "counterfactual", "--lang", "ru", "--model",
+                           str(tiny), "--system", "reference", "-q")
+    assert_one_line_error(code, err, "not --system and --model")

@@ -3,7 +3,8 @@ two-sentence inputs whose first sentence alone states the person's gender (``--s
 
 Registered as a family of its own beside the reference-free gender suites (WinoMT, BUG): it reads no alignment and
 takes none of their options, and ``--subset``/``--split`` mean nothing to them. Translations come from a file
-(``input``) or are the suite's references (``system``: ``reference`` = oracle, ``other-reference`` = anti-oracle).
+(``input``), an MT model (``model``; contextual: context and sentence joined, the whole output scored) or are the
+suite's references (``system``: ``reference`` = oracle, ``other-reference`` = anti-oracle).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
+from discotest.families.gender import BEAM, MAX_LENGTH
 from discotest.families.registry import Family, Option, SuiteFacts, count_items, register, split_list
 from discotest.report.emit import Report, summarise_warnings
 from discotest.report.table import row_ranges
@@ -28,8 +30,9 @@ REFERENCE_FREE = Option("reference_free", ("--reference-free",),
                         "gender analysers (ar de es fr it ru), and say how often it agrees with the references",
                         default=False, action="store_true")
 
+MODEL_OPTIONS = (BEAM, MAX_LENGTH, common.SRC_LANG, common.TGT_LANG, common.REVISION, common.BATCH_SIZE, common.DEVICE)
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, SUBSET, SPLIT, REFERENCE_FREE,
-           common.ALIGNER, *common.COMMON)
+           common.ALIGNER, common.MODEL, *MODEL_OPTIONS, *common.COMMON)
 
 
 def _langs(value: Any) -> list[str]:
@@ -52,13 +55,19 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         from discotest.lang.morph import languages
 
         without = [lang for lang in langs if lang not in languages()]
-    if bool(s["system"]) == bool(s["input"]):
-        raise InputError(f"give --input (your translations) or --system ({', '.join(REFERENCE_SYSTEMS)}: the "
-                         "references as translations)" + (", not both" if s["system"] else ""))
-    if s["input"]:
+    given = [k for k in ("system", "input", "model") if s[k]]
+    if len(given) != 1:
+        raise InputError(f"give --input (your translations), --model (an MT model) or --system "
+                         f"({', '.join(REFERENCE_SYSTEMS)}: the references as translations)"
+                         + (f", not --{given[0]} and --{given[1]}" if given else ""))
+    if s["input"] or s["model"]:
         if len(langs) != 1:
-            raise InputError("--input needs exactly one --lang")
-        results = [run_one(langs[0], s["subset"], split=s["split"], input=s["input"], input_format=s["input_format"],
+            raise InputError(f"--{given[0]} needs exactly one --lang")
+        model_options = dict(beam=s["beam"], max_length=s["max_length"], batch_size=s["batch_size"],
+                             device=s["device"], revision=s["revision"], src_code=s["src_lang"] or "en",
+                             tgt_code=s["tgt_lang"], use_cache=s["use_cache"], quiet=s["quiet"])
+        results = [run_one(langs[0], s["subset"], split=s["split"], input=s["input"] or None,
+                           model=s["model"] or None, model_options=model_options, input_format=s["input_format"],
                            data_dir=s["data_dir"], **free)]
     else:
         systems = split_list(s["system"])

@@ -60,24 +60,52 @@ def evaluate(items: Sequence[GenEvalItem], translations: Translations, *, lang: 
                          list(translations.unmatched))
 
 
+def model_inputs(items: Sequence[GenEvalItem], subset: str) -> list[str]:
+    """What a model translates: each sentence (counterfactual), or the context and the sentence joined by a space
+    (contextual: 2-to-1, the whole output is scored, so words of the context's translation count too)."""
+    if subset == "contextual":
+        return [f"{i.context} {i.source}".strip() for i in items]
+    return [i.source for i in items]
+
+
+def model_translations(items: Sequence[GenEvalItem], subset: str, model: str, lang: str,
+                       model_options: dict | None) -> tuple[Translations, str, list[tuple[str, str]]]:
+    """A model's translations of the items (through the translation cache), its name and signature fields."""
+    from discotest.translate import model_system
+
+    system = model_system(model, lang, **(model_options or {}))
+    lines = system.translator.translate(model_inputs(items, subset))
+    fields = [*system.translator.signature_fields()]
+    if subset == "contextual":
+        fields.append(("input", "context+sentence"))
+    return (Translations(f"model:{system.translator.name}", {i.index: t for i, t in zip(items, lines, strict=True)},
+                         format="model"), system.name, fields)
+
+
 def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.PathLike | None = None,  # noqa: A002
-            system: str | None = None, input_format: str = "auto", data_dir: str | None = None,
-            reference_free: bool = False, aligner: str = DEFAULT_ALIGNER, use_cache: bool = True) -> GenEvalResult:
-    """One translation file (``input``) or one reference set (``system``) on one subset and language; with
-    ``reference_free`` also the gender read from the translation by the aligner and the analyser, and its agreement
-    with the reference-based verdict (``pipelines.mt_geneval_free``)."""
-    if (input is None) == (system is None):
-        raise InputError("give exactly one of input= (a translation file) or system= (reference, other-reference)")
+            system: str | None = None, model: str | None = None, model_options: dict | None = None,
+            input_format: str = "auto", data_dir: str | None = None, reference_free: bool = False,
+            aligner: str = DEFAULT_ALIGNER, use_cache: bool = True) -> GenEvalResult:
+    """One translation file (``input``), one reference set (``system``) or one MT model (``model``, options as
+    ``translate.model_system``'s) on one subset and language; with ``reference_free`` also the gender read from the
+    translation by the aligner and the analyser, and its agreement with the reference-based verdict
+    (``pipelines.mt_geneval_free``)."""
+    if sum(x is not None for x in (input, system, model)) != 1:
+        raise InputError("give exactly one of input= (a translation file), system= (reference, other-reference) "
+                         "or model= (an MT model)")
     with registry.tracking() as seen:
         items = load_mt_geneval(subset, lang, split, data_dir)
+    settings: list[tuple[str, str]] = []
     if system is not None:
         translations, name = reference_translations(items, system), system
+    elif model is not None:
+        translations, name, settings = model_translations(items, subset, model, lang, model_options)
     else:
         translations, name = file_translations(items, input, subset, input_format), system_name(input)
     if reference_free:
         check_language(lang)
     result = evaluate(items, translations, lang=lang, subset=subset, split=split, system=name,
-                      files=registry.data_field(seen))
+                      files=registry.data_field(seen), settings=settings)
     if reference_free:
         readings, analyser = read_free(result.verdicts, lang, aligner, use_cache)
         fields = list(result.signature.fields)
