@@ -175,8 +175,10 @@ def test_same_input_same_bytes(shared_data):
     (("--subset", "contextual", "--lang", "de,fr", "--input", "SHORT"), ("exactly one --lang",)),
     (("--subset", "contextual", "--lang", "nl", "--system", "reference"), ("no language 'nl'",)),
     (("--subset", "contextual", "--lang", "de", "--system", "google"), ("publishes no system outputs",)),
-    (("--subset", "contextual", "--lang", "de", "--system", "reference", "--aligner", "eflomal"),
-     ("--aligner does not apply",)),
+    (("--subset", "contextual", "--lang", "de", "--system", "reference", "--measure", "all"),
+     ("--measure does not apply",)),
+    (("--subset", "contextual", "--lang", "pt", "--system", "reference", "--reference-free"),
+     ("there is none for 'pt'",)),
 ])
 def test_bad_input_is_one_line(shared_data, tmp_path, capsys, args, fragments):
     short = tmp_path / "short.txt"
@@ -271,3 +273,18 @@ def test_model_translates_the_items_and_the_contextual_input_joins_the_context(s
     code, _, err = run_cli(capsys, "run", "mt-geneval", "--subset", "counterfactual", "--lang", "ru", "--model",
                            str(tiny), "--system", "reference", "-q")
     assert_one_line_error(code, err, "not --system and --model")
+
+
+def test_both_engines_judge_here_with_the_same_bytes(shared_data, capsys, monkeypatch):
+    from discotest.engine import RayEngine
+
+    monkeypatch.setattr(RayEngine, "start", lambda self, *a, **k: pytest.fail("mt-geneval asked Ray to start"))
+    outputs = {}
+    for name in ("local", "ray"):
+        code, outputs[name], err = run_cli(capsys, "run", "mt-geneval", "--subset", "counterfactual", "--lang", "ar",
+                                           "--system", "other-reference", "--engine", name, "-q", "-f", "json")
+        assert code == 0, err
+    assert outputs["ray"] == outputs["local"]
+    code, _, err = run_cli(capsys, "run", "mt-geneval", "--subset", "contextual", "--lang", "ar", "--system",
+                           "reference", "--engine", "spark", "-q")
+    assert code == 2 and "spark" in err

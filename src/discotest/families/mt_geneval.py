@@ -4,13 +4,15 @@ two-sentence inputs whose first sentence alone states the person's gender (``--s
 Registered as a family of its own beside the reference-free gender suites (WinoMT, BUG): it reads no alignment and
 takes none of their options, and ``--subset``/``--split`` mean nothing to them. Translations come from a file
 (``input``), an MT model (``model``; contextual: context and sentence joined, the whole output scored) or are the
-suite's references (``system``: ``reference`` = oracle, ``other-reference`` = anti-oracle).
+suite's references (``system``: ``reference`` = oracle, ``other-reference`` = anti-oracle). The verdicts are word
+sets, computed here on both engines (``--engine``); only a ``--model``'s translation runs on Ray's actors.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
@@ -32,7 +34,7 @@ REFERENCE_FREE = Option("reference_free", ("--reference-free",),
 
 MODEL_OPTIONS = (BEAM, MAX_LENGTH, common.SRC_LANG, common.TGT_LANG, common.REVISION, common.BATCH_SIZE, common.DEVICE)
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, SUBSET, SPLIT, REFERENCE_FREE,
-           common.ALIGNER, common.MODEL, *MODEL_OPTIONS, *common.COMMON)
+           common.ALIGNER, common.MODEL, *MODEL_OPTIONS, *common.ENGINE_OPTIONS, common.RAY_ACTORS, *common.COMMON)
 
 
 def _langs(value: Any) -> list[str]:
@@ -46,6 +48,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     from discotest.pipelines.mt_geneval import REFERENCE_SYSTEMS, run_one
     from discotest.report.mt_geneval import render_geneval_table
 
+    runner = resolve_engine(s["engine"])  # a bad name fails here too; only --model translates on Ray
     if not s["subset"]:
         raise InputError(f"{SUITE} needs --subset ({' or '.join(SUBSETS)})")
     langs = _langs(s["lang"])
@@ -65,7 +68,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
             raise InputError(f"--{given[0]} needs exactly one --lang")
         model_options = dict(beam=s["beam"], max_length=s["max_length"], batch_size=s["batch_size"],
                              device=s["device"], revision=s["revision"], src_code=s["src_lang"] or "en",
-                             tgt_code=s["tgt_lang"], use_cache=s["use_cache"], quiet=s["quiet"])
+                             tgt_code=s["tgt_lang"], use_cache=s["use_cache"], quiet=s["quiet"], runner=runner,
+                             ray_address=s["ray_address"], ray_actors=s["ray_actors"])
         results = [run_one(langs[0], s["subset"], split=s["split"], input=s["input"] or None,
                            model=s["model"] or None, model_options=model_options, input_format=s["input_format"],
                            data_dir=s["data_dir"], **free)]
