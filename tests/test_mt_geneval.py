@@ -288,3 +288,26 @@ def test_both_engines_judge_here_with_the_same_bytes(shared_data, capsys, monkey
     code, _, err = run_cli(capsys, "run", "mt-geneval", "--subset", "contextual", "--lang", "ar", "--system",
                            "reference", "--engine", "spark", "-q")
     assert code == 2 and "spark" in err
+
+
+# what the authors' accuracy_metric.py (commit c77132c) printed for these hypotheses, run by hand on 2026-11-26:
+# de counterfactual 0.6, contextual 0.7027272727272728; hi counterfactual 0.65, contextual 0.7158469945355191
+AUTHORS_FIGURES = {("de", "counterfactual"): 60.0, ("de", "contextual"): 70.27272727272728,
+                   ("hi", "counterfactual"): 65.0, ("hi", "contextual"): 71.58469945355191}
+
+
+@pytest.mark.parametrize("lang", ["de", "hi"])
+def test_scorer_figure_is_the_authors_on_mixed_hypotheses(shared_data, tmp_path, lang):
+    """Feminine items: the feminine reference on 3 rows in 5, else the masculine one; masculine items: their own on 4
+    in 5; contextual: the original reference on 7 rows in 10, else the flipped one."""
+    cf = load_mt_geneval("counterfactual", lang)
+    half = len(cf) // 2
+    lines = [i.reference if (i.index % half) % 5 < (3 if i.gender == "female" else 4) else i.other for i in cf]
+    path = tmp_path / "cf.txt"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    assert run_one(lang, "counterfactual", input=path).scores.scorer_accuracy == pytest.approx(
+        AUTHORS_FIGURES[lang, "counterfactual"])
+    ctx = load_mt_geneval("contextual", lang)
+    path.write_text("\n".join(i.reference if i.index % 10 < 7 else i.other for i in ctx) + "\n", "utf-8")
+    assert run_one(lang, "contextual", input=path).scores.scorer_accuracy == pytest.approx(
+        AUTHORS_FIGURES[lang, "contextual"])
