@@ -165,9 +165,10 @@ def test_without_ray_the_error_says_what_to_install(monkeypatch):
 
 def test_every_family_takes_the_engine_options():
     """--engine and --ray-address on every suite family: gender and contrastive here, translation and gender --model in
-    test_engine_models, dip in test_engine_dip, mzprt and winox in test_engine_families (identical JSON each)."""
+    test_engine_models, dip in test_engine_dip, mzprt and winox in test_engine_families (identical JSON each);
+    mt-geneval judges in the driver on both (test_mt_geneval)."""
     from discotest.families.registry import families
 
     names = {f.name: {o.name for o in f.options} for f in families()}
-    assert set(names) == {"gender", "contrastive", "azpt", "winox", "dip"}
+    assert set(names) == {"gender", "contrastive", "azpt", "winox", "dip", "mt-geneval"}
     assert all({"engine", "ray_address"} <= options for options in names.values()), names

@@ -247,7 +247,7 @@ def _add_translate(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("translate", help="translate a suite's sources (or an English file) with an MT model",
                        parents=[_common()])
     what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument("--suite", help="gender suite to translate (winomt, winomt-demo, bug)")
+    what.add_argument("--suite", help="gender suite to translate (winomt, winomt-demo, winomt-adj, bug)")
     what.add_argument("--input", "-i", help="English text file, one sentence per line ('-': stdin)")
     p.add_argument("--lang", "-l", required=True, help="target language")
     p.add_argument("--model", "-m", required=True, metavar="NAME_OR_PATH",

@@ -105,6 +105,7 @@ LICENCES = {
     "ctxpro": "Apache-2.0 (examples from OpenSubtitles, whose terms also apply)",
     "eval_anaphora": "none stated (research only)",
     "mt_gender": "MIT (outputs of commercial systems redistributed under it)",
+    "mt_geneval": "CC BY-SA 3.0 (text from Wikipedia)",
     "mzprt": "research use only (repository LICENSE)",
     "scat": "none stated (built on OpenSubtitles2018)",
     "voita_consistency": "none stated (from OpenSubtitles2018)",

@@ -14,14 +14,14 @@ from discotest.families import options as common
 from discotest.families.compare import compare_systems
 from discotest.families.registry import Family, Option, SuiteFacts, count_items, register, split_list
 from discotest.lang.locate import LEXICON_MODES
-from discotest.options import int_option
+from discotest.options import check_int, int_option
 from discotest.phenomena.gender import VERDICTS
 from discotest.progress import progress_bar
 from discotest.report.emit import Report, summarise_warnings
 from discotest.report.table import row_ranges
 from discotest.translate import MARKERS
 
-SUITES = ("winomt", "winomt-demo", "bug")
+SUITES = ("winomt", "winomt-demo", "winomt-adj", "bug")
 
 MEASURE = Option("measure", ("--measure",),
                  "gender suites: accuracy, consistency, or both comma-separated (consistency adds accuracy)",
@@ -119,7 +119,38 @@ def run(suite: str, s: dict[str, Any]) -> Report:
 
 
 def compare(suite: str, s: dict[str, Any]) -> Report:
+    """Two systems on the same items; for ``winomt-adj`` with one published system, that system without the
+    adjective (its WinoMT 2019 output on the same rows) against with it (Stanovsky et al. 2019 §5)."""
+    if suite == "winomt-adj" and len(s["system"] or []) == 1 and not s["input"]:
+        return adjective_effect(s)
     return compare_systems(suite, s, run)
+
+
+def adjective_effect(s: dict[str, Any]) -> Report:
+    """One published system's accuracy on WinoMT's anti-stereotypical rows without and with the stereotypical
+    adjective, per language: both results and a paired comparison (A = without, B = with)."""
+    from discotest.pipelines.winomt_adj import plain_on_adjective_rows
+    from discotest.report.comparison import compare_results
+    from discotest.report.gender import adjective_rows, render_adjective_effect, render_gender_table
+    from discotest.suites.gender import load_gender_suite
+
+    n_bootstrap, seed = check_int(s["bootstrap"], "bootstrap"), s["seed"]
+    if seed is not None:
+        check_int(seed, "seed")
+    base = {k: v for k, v in s.items() if k not in ("bootstrap", "seed")}
+    system = s["system"][0]
+    with_adjective = run("winomt-adj", {**base, "system": system, "input": None}).results
+    langs = ",".join(r.lang for r in with_adjective)
+    plain = {r.lang: r for r in run("winomt", {**base, "system": system, "input": None, "lang": langs,
+                                               "suite_version": "2019"}).results}
+    plain_items = load_gender_suite("winomt", "2019", s["data_dir"])
+    adjective_items = load_gender_suite("winomt-adj", "current", s["data_dir"])
+    without = [plain_on_adjective_rows(plain[r.lang], plain_items, adjective_items) for r in with_adjective]
+    comparisons = [compare_results(a, b, n_bootstrap, seed) for a, b in zip(without, with_adjective)]
+
+    return Report(f"discotest · winomt-adj: {system} without and with the adjective", [*without, *with_adjective],
+                  comparisons, aggregates={"adjective_effect": adjective_rows(comparisons)},
+                  text=lambda results: render_adjective_effect(comparisons) + "\n\n" + render_gender_table(results))
 
 
 def describe(suite: str, data_dir: str | None) -> SuiteFacts:
@@ -133,7 +164,7 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
 
 FAMILY = register(Family(
     name="gender",
-    title="the gender suites (winomt, winomt-demo, bug)",
+    title="the gender suites (winomt, winomt-demo, winomt-adj, bug)",
     suites=_suites,
     options=OPTIONS,
     run=run,

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from discotest.phenomena.gender import ConsistencyScores, GenderScores, GenderVerdict
 from discotest.report.charts import Chart, ChartPoint
+from discotest.report.comparison import Comparison
 from discotest.report.result import (
     DEFAULT_MARKS,
     Headline,
@@ -16,6 +17,7 @@ from discotest.report.result import (
     Result,
     Signature,
     grouped_signatures,
+    lang_of,
     phrase_marks,
 )
 from discotest.report.table import fixed_width, row_ranges
@@ -151,3 +153,24 @@ def render_consistency_table(results: Sequence[GenderResult]) -> str:
              "trivial% = entity and distractor share a gender; then items left out, by reason (pron?/entity? = the "
              "pronoun's/entity's gender could not be read)")
     return "\n".join([title, *fixed_width(header, rows, left=2)])
+
+
+def adjective_rows(comparisons: Sequence[Comparison]) -> list[dict]:
+    """Per language: accuracy without (A) and with (B) the adjective on the same rows, the change and its tests."""
+    rows = []
+    for c in comparisons:
+        m = next(m for m in c.metrics if m.metric == "accuracy")
+        rows.append({"system": c.b.system, "lang": lang_of(c.b), "n": m.n, "without": round(m.score_a, 4),
+                     "with": round(m.score_b, 4), "change": round(m.score_b - m.score_a, 4),
+                     "sign_p": m.sign.p_value, "bootstrap_p": m.bootstrap.p_value})
+    return rows
+
+
+def render_adjective_effect(comparisons: Sequence[Comparison]) -> str:
+    """The paper's comparison as one table: gender accuracy without and with the stereotypical adjective."""
+    rows = [[r["system"], r["lang"], str(r["n"]), f"{r['without']:.1f}", f"{r['with']:.1f}", f"{r['change']:+.1f}",
+             f"{r['sign_p']:.2g}", f"{r['bootstrap_p']:.2g}"] for r in adjective_rows(comparisons)]
+    title = ("winomt-adj: gender accuracy on WinoMT's anti-stereotypical rows without the adjective (the system's "
+             "WinoMT 2019 output) and with it (Stanovsky et al. 2019 §5); paired by row")
+    return "\n".join([title, *fixed_width(["system", "lang", "n", "without", "with", "change", "sign p",
+                                           "bootstrap p"], rows, left=2)])
