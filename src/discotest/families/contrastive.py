@@ -44,12 +44,16 @@ LOGPROB = Option("logprob", ("--logprob",), "--model: a candidate's score is the
 TARGET_CONTEXT = Option("target_context", ("--no-target-context",),
                         "--model: give the context on the source side only (default: also the target context, "
                         "teacher-forced, when the suite has it)", default=True, action="store_false")
+KV = Option("kv", ("--kv",), "--model with a decoder-only LLM: compute each item's prompt once and share its "
+            "key/value cache among the candidates, or score every prompt + candidate in full (the same scores up to "
+            "float rounding)", default="shared", choices=("shared", "full"))
 COMPUTE_TYPE = Option("compute_type", ("--compute-type",),
                       "--model with a CTranslate2 directory: int8, float16, … (default: the model's own)",
                       default="default")
 OPTIONS = (common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, SCORES, LOSSES, common.MODEL, CONTEXT,
            COMPARE, BASELINE, TRAIN_TEXT, CONTRAPRO_CONTEXT, OPENSUBTITLES, common.BATCH_SIZE, common.DEVICE,
-           SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE, common.SRC_LANG, common.TGT_LANG, common.REVISION,
+           SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE, common.PROMPT, KV, common.SRC_LANG, common.TGT_LANG,
+           common.REVISION,
            *common.ENGINE_OPTIONS, common.RAY_ACTORS, *common.COMMON)
 
 
@@ -92,7 +96,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         scorer_options=dict(separator=s["separator"].replace("\\n", "\n").replace("\\t", "\t"),
                             normalise=s["logprob"] == "mean", use_target_context=s["target_context"],
                             src_lang=s["src_lang"], tgt_lang=s["tgt_lang"], revision=s["revision"],
-                            compute_type=s["compute_type"]),
+                            compute_type=s["compute_type"], prompt_file=s["prompt_file"],
+                            share_prompt=s["kv"] == "shared"),
     )
     comparisons = []
     if s["compare"]:

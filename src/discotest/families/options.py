@@ -33,8 +33,11 @@ ALIGN_EXTRA = Option("align_extra", ("--align-extra",),
                      "auto = only for inputs under 2000 rows) or the WMT21/22 zh-en test sets (mzprt; default wmt)",
                      choices=("auto", "none", "published", "wmt"))
 MODEL = Option("model", ("--model", "-m"),
-               "Hugging Face seq2seq or CTranslate2 model: scores the candidates (contrastive suites) or translates "
-               "the suite (gender suites)", metavar="NAME_OR_PATH")
+               "Hugging Face seq2seq, decoder-only LLM (AutoModelForCausalLM) or CTranslate2 model: scores the "
+               "candidates (contrastive suites) or translates the suite (gender suites)", metavar="NAME_OR_PATH")
+PROMPT = Option("prompt_file", ("--prompt",), "--model with a decoder-only LLM: your request template (Jinja; "
+                "variables: source, source_context, target_context, src_lang, tgt_lang, src_code, tgt_code, "
+                "examples), wrapped in the model's chat template when it has one", metavar="FILE")
 BATCH_SIZE = Option("batch_size", ("--batch-size",), "--model: sentences or candidates per batch", default=32,
                     type=int_option("batch-size"))
 DEVICE = Option("device", ("--device",), "--model: torch device (cpu, cuda, cuda:1 …)", default="cpu")

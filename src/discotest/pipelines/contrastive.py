@@ -73,7 +73,9 @@ def run_contrastive(
     """One result per system: the scores file, each context size of the model, each baseline.
 
     ``scorer_options`` go to the model scorer: separator, normalise (mean log-probability), use_target_context,
-    src_lang/tgt_lang (default: the suite's languages), revision, compute_type (CTranslate2).
+    src_lang/tgt_lang (default: the suite's languages), revision, compute_type (CTranslate2); prompt_file and
+    share_prompt (decoder-only LLMs, ``systems.causal_scorer``; a model is one when its config maps to
+    ``AutoModelForCausalLM``).
     ContraPro's context comes from ``contrapro_context`` (its scripts' context files) or is rebuilt from the
     OpenSubtitles2018 files at ``opensubtitles``, with as many lines as the largest context size asked for.
     CTXPRO ``translations``: one per item in suite order, or ``source ||| translation`` lines for part of the
@@ -107,12 +109,22 @@ def run_contrastive(
         results.append(evaluate(suite, items, per_item, system_name(scores),
                                 [("scores", "losses" if scores_are_losses else "higher-better")], n_bootstrap, data))
     if model is not None:
+        from discotest.systems.causal_lm import is_causal_lm
         from discotest.systems.ct2_scorer import CT2Scorer, is_ct2_model
         from discotest.systems.hf_scorer import HFScorer
 
         ct2 = is_ct2_model(model)
-        factory = scorer_factory or (CT2Scorer if ct2 else HFScorer)
+        causal = not ct2 and is_causal_lm(model)
         options = dict(scorer_options or {})
+        if causal:
+            from discotest.systems.causal_scorer import CausalScorer
+
+            factory = scorer_factory or CausalScorer
+            options.pop("separator", None)  # the prompt template lays out the context instead
+        else:
+            factory = scorer_factory or (CT2Scorer if ct2 else HFScorer)
+            for name in ("prompt_file", "share_prompt"):
+                options.pop(name, None)
         if not ct2:
             options.pop("compute_type", None)
         if engine == "ray":
