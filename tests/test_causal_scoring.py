@@ -14,8 +14,8 @@ from discotest.cli import main  # noqa: E402
 from discotest.suites.contrastive import load_suite  # noqa: E402
 from discotest.suites.contrastive.item import make_item  # noqa: E402
 from discotest.systems.causal_lm import is_causal_lm, score_full, score_shared  # noqa: E402
-from discotest.systems.causal_scorer import CausalScorer, bos_prefix  # noqa: E402
-from discotest.systems.llm_prompt import Prompt  # noqa: E402
+from discotest.systems.causal_scorer import CausalScorer  # noqa: E402
+from discotest.systems.llm_prompt import Prompt, bos_prefix  # noqa: E402
 from tests.cli_helpers import results_of  # noqa: E402
 from tests.tiny_llm import FAMILIES  # noqa: E402
 

@@ -251,7 +251,8 @@ def _add_translate(sub: argparse._SubParsersAction) -> None:
     what.add_argument("--input", "-i", help="English text file, one sentence per line ('-': stdin)")
     p.add_argument("--lang", "-l", required=True, help="target language")
     p.add_argument("--model", "-m", required=True, metavar="NAME_OR_PATH",
-                   help="Hugging Face seq2seq (Marian, M2M100, mBART-50, NLLB) or CTranslate2 model")
+                   help="Hugging Face seq2seq (Marian, M2M100, mBART-50, NLLB), decoder-only LLM or CTranslate2 "
+                   "model")
     p.add_argument("--output", "-o", required=True,
                    help="translations, one per line (what run --input reads); '-': stdout")
     p.add_argument("--suite-version", default="current")
@@ -262,19 +263,21 @@ def _add_translate(sub: argparse._SubParsersAction) -> None:
     from discotest.families.gender import MODEL_OPTIONS
 
     engine_options = (*common.ENGINE_OPTIONS, common.RAY_ACTORS)  # --engine ray: generated on an actor pool
-    for option in (*MODEL_OPTIONS, *engine_options):
+    for option in (*MODEL_OPTIONS, *engine_options, common.CONTEXT):
         if option.name not in ("batch_size", "device"):
             p.add_argument(*option.flags, default=option.default, **option.argparse_kwargs())
 
 
 def _cmd_translate(args: argparse.Namespace) -> int:
     from discotest.engine import resolve_engine
+    from discotest.families.gender import one_context
     from discotest.translate import translate_file, translate_suite
 
     options = dict(markers=args.markers, resolver=args.resolver, beam=args.beam, max_length=args.max_length,
                    batch_size=args.batch_size, device=args.device, revision=args.revision,
                    src_code=args.src_lang or "en", tgt_code=args.tgt_lang, use_cache=args.use_cache, quiet=args.quiet,
-                   runner=resolve_engine(args.engine), ray_address=args.ray_address, ray_actors=args.ray_actors)
+                   runner=resolve_engine(args.engine), ray_address=args.ray_address, ray_actors=args.ray_actors,
+                   prompt_file=args.prompt_file, context=one_context(args.context))
     if args.suite:
         lines = translate_suite(args.suite, args.lang, args.model, args.output, data_dir=args.data_dir,
                                 suite_version=args.suite_version, **options)

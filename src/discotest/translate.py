@@ -20,6 +20,26 @@ from discotest.systems.translator import ModelTranslator, make_translator
 MARKERS = ("none", "predicted", "gold")
 
 
+def any_translator(model: str, lang: str, *, prompt_file: str | None = None, context: int = 0,
+                   **options) -> ModelTranslator:
+    """A decoder-only LLM's translator (``systems.causal_translator``) for a model whose config maps to
+    ``AutoModelForCausalLM``, else ``make_translator``'s (CTranslate2 or seq2seq). ``prompt_file`` and ``context``
+    are the LLM's; given for another model they are an error rather than ignored."""
+    from discotest.systems.causal_lm import is_causal_lm
+    from discotest.systems.ct2_scorer import is_ct2_model
+
+    if not is_ct2_model(model) and is_causal_lm(model):
+        from discotest.systems.causal_translator import CausalTranslator
+
+        return CausalTranslator(model, lang, prompt_file=prompt_file, context=context, **options)
+    if context:
+        raise InputError("--context when translating needs a decoder-only LLM (a seq2seq model translates each "
+                         "sentence alone)")
+    if prompt_file:
+        raise InputError("--prompt needs a decoder-only LLM (a seq2seq model takes no prompt)")
+    return make_translator(model, lang, **options)
+
+
 def marked_sources(items, markers: str = "none", resolver: str = "rules") -> list[str]:
     """The suite's English sources as given to the model."""
     from discotest.coref.markers import mark
@@ -71,8 +91,9 @@ class ModelSystem:
 
 
 def model_system(model: str, lang: str, *, markers: str = "none", resolver: str = "rules", **options) -> ModelSystem:
-    """``options``: beam, max_length, batch_size, device, revision, src_code, tgt_code, use_cache, quiet."""
-    return ModelSystem(make_translator(model, lang, **options), markers, resolver)
+    """``options``: beam, max_length, batch_size, device, revision, src_code, tgt_code, use_cache, quiet; prompt_file
+    and context (decoder-only LLMs)."""
+    return ModelSystem(any_translator(model, lang, **options), markers, resolver)
 
 
 def translate_suite(suite: str, lang: str, model: str, output: str | Path | None = None, *, markers: str = "none",
@@ -104,7 +125,7 @@ def translate_file(path: str | Path, lang: str, model: str, output: str | Path |
         from discotest.coref.clusters import make_clusterer
 
         sources = [mark(s, c) for s, c in zip(sources, make_clusterer(resolver).clusters(sources))]
-    lines = [strip_markers(t) for t in make_translator(model, lang, **options).translate(sources)]
+    lines = [strip_markers(t) for t in any_translator(model, lang, **options).translate(sources)]
     if output is not None:
         write_text_atomic(output, "".join(line.replace("\n", " ") + "\n" for line in lines))
     return lines

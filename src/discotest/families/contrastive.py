@@ -14,7 +14,6 @@ from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
 from discotest.families.registry import Family, Option, SuiteFacts, count_items, register
-from discotest.options import int_option
 from discotest.report.comparison import compare_results
 from discotest.report.emit import Report
 
@@ -22,8 +21,6 @@ SCORES = Option("scores", ("--scores",), "one score per candidate line, suite or
                 metavar="FILE")
 LOSSES = Option("scores_are_losses", ("--scores-are-losses",), "the --scores file holds losses (lower = better)",
                 default=False, action="store_true")
-CONTEXT = Option("context", ("--context",), "context sentences given to --model (repeat to run several sizes; "
-                 "default 0)", default=[], type=int_option("context"), action="append", metavar="K")
 COMPARE = Option("compare", ("--compare",), "paired test between the two systems or context sizes of this run",
                  default=False, action="store_true")
 BASELINE = Option("baseline", ("--baseline",), "the paper's baselines (repeatable); they learn from --train-text",
@@ -50,11 +47,10 @@ KV = Option("kv", ("--kv",), "--model with a decoder-only LLM: compute each item
 COMPUTE_TYPE = Option("compute_type", ("--compute-type",),
                       "--model with a CTranslate2 directory: int8, float16, … (default: the model's own)",
                       default="default")
-OPTIONS = (common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, SCORES, LOSSES, common.MODEL, CONTEXT,
-           COMPARE, BASELINE, TRAIN_TEXT, CONTRAPRO_CONTEXT, OPENSUBTITLES, common.BATCH_SIZE, common.DEVICE,
-           SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE, common.PROMPT, KV, common.SRC_LANG, common.TGT_LANG,
-           common.REVISION,
-           *common.ENGINE_OPTIONS, common.RAY_ACTORS, *common.COMMON)
+OPTIONS = (common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, SCORES, LOSSES, common.MODEL,
+           common.CONTEXT, COMPARE, BASELINE, TRAIN_TEXT, CONTRAPRO_CONTEXT, OPENSUBTITLES, common.BATCH_SIZE,
+           common.DEVICE, SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE, common.PROMPT, KV, common.SRC_LANG,
+           common.TGT_LANG, common.REVISION, *common.ENGINE_OPTIONS, common.RAY_ACTORS, *common.COMMON)
 
 
 def _suites() -> dict[str, list[str]]:

@@ -44,11 +44,19 @@ MARKERS_OPTION = Option("markers", ("--markers",),
 RESOLVER = Option("resolver", ("--resolver",), "--markers predicted: the English resolver", default="rules",
                   choices=("rules", "fastcoref"))
 MODEL_OPTIONS = (BEAM, MAX_LENGTH, MARKERS_OPTION, RESOLVER, common.SRC_LANG, common.TGT_LANG, common.REVISION,
-                 common.BATCH_SIZE, common.DEVICE)
+                 common.BATCH_SIZE, common.DEVICE, common.PROMPT)
+
+
+def one_context(value: list[int] | int | None) -> int:
+    """The single ``--context`` size a translating model takes (default 0)."""
+    sizes = value if isinstance(value, list) else [] if value is None else [value]
+    if len(sizes) > 1:
+        raise InputError("--context: a translating model takes one context size")
+    return sizes[0] if sizes else 0
 
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, MEASURE, VERDICT, SUITE_VERSION,
            common.ALIGNER, common.ALIGN_EXTRA, LEXICON, common.JOBS, *common.ENGINE_OPTIONS, common.RAY_ACTORS,
-           common.MODEL, *MODEL_OPTIONS, *common.COMMON)
+           common.MODEL, *MODEL_OPTIONS, common.CONTEXT, *common.COMMON)
 
 
 def measures(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -96,7 +104,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
                              batch_size=s["batch_size"], device=s["device"], revision=s["revision"],
                              src_code=s["src_lang"] or "en", tgt_code=s["tgt_lang"], use_cache=s["use_cache"],
                              quiet=s["quiet"], runner=resolve_engine(s["engine"]), ray_address=s["ray_address"],
-                             ray_actors=s["ray_actors"])
+                             ray_actors=s["ray_actors"], prompt_file=s["prompt_file"],
+                             context=one_context(s["context"]))
         results = [run_one(suite, lang=_one_lang(langs, "--model"), model=s["model"], model_options=model_options,
                            **settings)]
     elif s["input"]:

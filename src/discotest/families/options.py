@@ -38,6 +38,10 @@ MODEL = Option("model", ("--model", "-m"),
 PROMPT = Option("prompt_file", ("--prompt",), "--model with a decoder-only LLM: your request template (Jinja; "
                 "variables: source, source_context, target_context, src_lang, tgt_lang, src_code, tgt_code, "
                 "examples), wrapped in the model's chat template when it has one", metavar="FILE")
+CONTEXT = Option("context", ("--context",), "--model: previous sentences in the input; contrastive suites score at "
+                 "each size given (repeat to run several; default 0); a decoder-only LLM translating sees the previous "
+                 "K source sentences and its own translations of them (one size; default 0)", default=[],
+                 type=int_option("context"), action="append", metavar="K")
 BATCH_SIZE = Option("batch_size", ("--batch-size",), "--model: sentences or candidates per batch", default=32,
                     type=int_option("batch-size"))
 DEVICE = Option("device", ("--device",), "--model: torch device (cpu, cuda, cuda:1 …)", default="cpu")

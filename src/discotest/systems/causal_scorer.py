@@ -34,18 +34,10 @@ from discotest.systems.hf_models import (
     model_fingerprint,
     short_fingerprint,
 )
-from discotest.systems.llm_prompt import Prompt, PromptBuilder
+from discotest.systems.llm_prompt import Prompt, PromptBuilder, prompt_ids
 
 CACHE_NAMESPACE = "contrastive-scores"
 ENCODING_VERSION = "causal-1"  # part of the cache key: bump when ``encode`` changes what a candidate becomes
-
-
-def bos_prefix(tokenizer) -> list[int]:
-    """The special tokens the tokenizer puts in front of a text (Llama's and Gemma's BOS; none for Qwen)."""
-    plain = tokenizer("a", add_special_tokens=False)["input_ids"]
-    full = tokenizer("a", add_special_tokens=True)["input_ids"]
-    at = next((i for i in range(len(full)) if full[i:i + len(plain)] == plain), 0)
-    return full[:at]
 
 
 class CausalScorer:
@@ -117,9 +109,7 @@ class CausalScorer:
         return self.prompts.render(item.src, self.src_lang, self.tgt_lang, src_ctx, tgt_ctx)
 
     def prompt_ids(self, prompt: Prompt) -> list[int]:
-        tok = self.tokenizer
-        specials = [] if prompt.chat else bos_prefix(tok)
-        return specials + tok(prompt.text, add_special_tokens=False)["input_ids"]
+        return prompt_ids(self.tokenizer, prompt)
 
     def encode(self, prompt: Prompt, candidates: Sequence[str]) -> CausalItem:
         """The prompt's ids and each candidate's own ids (see the module docstring for a merge at the boundary)."""

@@ -130,3 +130,17 @@ class PromptBuilder:
         is passed to every template (those that do not read it ignore it: Jinja templates see only what they use)."""
         return self.tokenizer.apply_chat_template([{"role": "user", "content": message}], tokenize=False,
                                                   add_generation_prompt=True, enable_thinking=False)
+
+
+def bos_prefix(tokenizer) -> list[int]:
+    """The special tokens the tokenizer puts in front of a text (Llama's and Gemma's BOS; none for Qwen)."""
+    plain = tokenizer("a", add_special_tokens=False)["input_ids"]
+    full = tokenizer("a", add_special_tokens=True)["input_ids"]
+    at = next((i for i in range(len(full)) if full[i:i + len(plain)] == plain), 0)
+    return full[:at]
+
+
+def prompt_ids(tokenizer, prompt: Prompt) -> list[int]:
+    """A prompt's token ids: a chat prompt as rendered (its text holds BOS), a plain one after the tokenizer's BOS."""
+    specials = [] if prompt.chat else bos_prefix(tokenizer)
+    return specials + tokenizer(prompt.text, add_special_tokens=False)["input_ids"]
