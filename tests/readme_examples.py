@@ -2,8 +2,8 @@
 
 Shared by tests/test_readme_examples.py (each command still parses and names suites and options that exist) and
 bench/readme_examples.py (each one runs, as written, in a fresh clone). A line marked ``# online`` needs a network;
-``# your files`` names data a user brings. The sections that set discotest up (the two commands, Install) are run by
-CI and bench/package_smoke.sh instead.
+``# your files`` names data a user brings, ``# your model`` a model (or a model server) of theirs. The sections that
+set discotest up (the two commands, Install) are run by CI and bench/package_smoke.sh instead.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class Example:
 
 
 def _markers(text: str) -> tuple[bool, bool]:
-    return "# online" in text, "# your files" in text
+    return "# online" in text, "# your files" in text or "# your model" in text
 
 
 def examples(readme: Path = README) -> list[Example]:

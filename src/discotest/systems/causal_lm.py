@@ -32,7 +32,9 @@ class CausalItem:
 
 def is_causal_lm_dir(path: str | Path) -> bool:
     """Whether a local model folder is a decoder-only LM, from its config.json alone: its model type maps to
-    ``AutoModelForCausalLM`` and not to ``AutoModelForSeq2SeqLM`` (Marian and mBART have both: they stay seq2seq)."""
+    ``AutoModelForCausalLM`` and not to ``AutoModelForSeq2SeqLM`` (Marian and mBART have both: they stay seq2seq), and
+    its listed architectures include that class (a BERT is ``BertForMaskedLM``, though ``BertLMHeadModel`` exists);
+    a config listing none must not be an encoder (masked LM) type."""
     try:
         config = json.loads((Path(path) / "config.json").read_text("utf-8"))
     except (OSError, ValueError):
@@ -41,11 +43,19 @@ def is_causal_lm_dir(path: str | Path) -> bool:
         return False
     from transformers.models.auto.modeling_auto import (
         MODEL_FOR_CAUSAL_LM_MAPPING_NAMES,
+        MODEL_FOR_MASKED_LM_MAPPING_NAMES,
         MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES,
     )
 
     kind = config.get("model_type")
-    return kind in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES and kind not in MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES
+    if kind not in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES or kind in MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES:
+        return False
+    causal = MODEL_FOR_CAUSAL_LM_MAPPING_NAMES[kind]
+    causal = {causal} if isinstance(causal, str) else set(causal)
+    architectures = config.get("architectures") or []
+    if architectures:
+        return any(a in causal or str(a).endswith("ForCausalLM") for a in architectures)
+    return kind not in MODEL_FOR_MASKED_LM_MAPPING_NAMES
 
 
 def is_causal_lm(name_or_path: str) -> bool:
