@@ -27,7 +27,7 @@ def _driver_cannot(monkeypatch, owner, name: str) -> None:
     monkeypatch.setattr(owner, name, fail)
 
 
-@pytest.mark.parametrize("kv", ["shared", "full"])
+@pytest.mark.parametrize("kv", ["shared"])
 def test_causal_scores_are_the_same_on_both_engines(ray_instance, tiny_llms, kv, tmp_path, monkeypatch, capsys):
     pools = spy(monkeypatch, ray_pool, "map_on_actors", record=lambda make, kwargs, payloads, **o: make.__name__)
     outputs = {}

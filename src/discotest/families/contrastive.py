@@ -49,8 +49,9 @@ COMPUTE_TYPE = Option("compute_type", ("--compute-type",),
                       default="default")
 OPTIONS = (common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, SCORES, LOSSES, common.MODEL,
            common.CONTEXT, COMPARE, BASELINE, TRAIN_TEXT, CONTRAPRO_CONTEXT, OPENSUBTITLES, common.BATCH_SIZE,
-           common.DEVICE, SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE, common.PROMPT, KV, common.SRC_LANG,
-           common.TGT_LANG, common.REVISION, *common.ENGINE_OPTIONS, common.RAY_ACTORS, *common.COMMON)
+           common.DEVICE, SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE, common.PROMPT, KV, common.ENDPOINT,
+           common.CONCURRENCY, common.SRC_LANG, common.TGT_LANG, common.REVISION, *common.ENGINE_OPTIONS,
+           common.RAY_ACTORS, *common.COMMON)
 
 
 def _suites() -> dict[str, list[str]]:
@@ -88,7 +89,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         suite_file=suite_file, data_dir=s["data_dir"], batch_size=s["batch_size"], device=s["device"],
         use_cache=s["use_cache"], quiet=s["quiet"], contrapro_context=s["contrapro_context"],
         opensubtitles=s["opensubtitles"], input_format=s["input_format"], engine=resolve_engine(s["engine"]),
-        ray_address=s["ray_address"], ray_actors=s["ray_actors"],
+        ray_address=s["ray_address"], ray_actors=s["ray_actors"], endpoint=s["endpoint"],
+        concurrency=s["concurrency"],
         scorer_options=dict(separator=s["separator"].replace("\\n", "\n").replace("\\t", "\t"),
                             normalise=s["logprob"] == "mean", use_target_context=s["target_context"],
                             src_lang=s["src_lang"], tgt_lang=s["tgt_lang"], revision=s["revision"],
