@@ -26,14 +26,15 @@ class Example:
     text: str  # the command (a heredoc with its body) or the whole Python block
     online: bool = False  # needs a network
     user_files: bool = False  # names files a user brings
+    user_model: bool = False  # needs a model (or model server) a user brings: an LLM is too big to ship
 
     @property
     def runnable(self) -> bool:
-        return not (self.online or self.user_files)
+        return not (self.online or self.user_files or self.user_model)
 
 
-def _markers(text: str) -> tuple[bool, bool]:
-    return "# online" in text, "# your files" in text or "# your model" in text
+def _markers(text: str) -> tuple[bool, bool, bool]:
+    return "# online" in text, "# your files" in text, "# your model" in text
 
 
 def examples(readme: Path = README) -> list[Example]:

@@ -30,11 +30,8 @@ ITEMS = [
 
 
 @pytest.fixture(scope="module")
-def loaded(tiny_llms):
-    """(model, tokenizer) per family, loaded once for the module."""
-    from discotest.systems.hf_models import load_causal_lm, load_tokenizer
-
-    return {f: (load_causal_lm(str(tiny_llms[f]), quiet=True), load_tokenizer(str(tiny_llms[f]))) for f in FAMILIES}
+def loaded(tiny_llms_loaded):
+    return tiny_llms_loaded
 
 
 @pytest.fixture(autouse=True)

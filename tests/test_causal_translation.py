@@ -24,6 +24,12 @@ SOURCES = ["The doctor asked the nurse to help her.", "He left.",
            "The developer argued with the designer because she did not like the design."]
 
 
+def translator(tiny_llms, loaded, family: str, **options) -> CausalTranslator:
+    """A translator of the family's tiny model, the session's loaded objects handed over."""
+    model, tok = loaded[family]
+    return CausalTranslator(str(tiny_llms[family]), "de", model=model, tokenizer=tok, quiet=True, **options)
+
+
 @pytest.fixture(autouse=True)
 def _cache(tmp_path, monkeypatch):
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
@@ -42,12 +48,12 @@ def test_postprocessing_rules():
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-def test_end_of_turn_and_line_break_stops(tiny_llms, family):
+def test_end_of_turn_and_line_break_stops(tiny_llms, tiny_llms_loaded, family):
     """Rule 1 cuts at the family's own end-of-turn token; the line-break criterion waits for a closed reasoning
     block."""
     import torch
 
-    t = CausalTranslator(str(tiny_llms[family]), "de", use_cache=False, quiet=True)
+    t = translator(tiny_llms, tiny_llms_loaded, family, use_cache=False)
     tok = t.tokenizer
     turn_end = {"qwen3": "<|im_end|>", "llama3_1": "<|eot_id|>", "gemma3": "<end_of_turn>"}[family]
     stops = stop_ids(tok, t.model)
@@ -64,15 +70,13 @@ def test_end_of_turn_and_line_break_stops(tiny_llms, family):
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-def test_batched_generation_equals_one_unpadded_prompt_at_a_time(tiny_llms, family):
+def test_batched_generation_equals_one_unpadded_prompt_at_a_time(tiny_llms, tiny_llms_loaded, family):
     """Left-padded batches give what generate gives each prompt alone, unpadded: batch size does not matter."""
     import torch
 
-    batched = CausalTranslator(str(tiny_llms[family]), "de", max_length=10, batch_size=8, use_cache=False,
-                               quiet=True)
+    batched = translator(tiny_llms, tiny_llms_loaded, family, max_length=10, batch_size=8, use_cache=False)
     out = batched.translate(SOURCES)
-    single = CausalTranslator(str(tiny_llms[family]), "de", max_length=10, batch_size=1, use_cache=False,
-                              quiet=True, model=batched.model, tokenizer=batched.tokenizer)
+    single = translator(tiny_llms, tiny_llms_loaded, family, max_length=10, batch_size=1, use_cache=False)
     assert single.translate(SOURCES) == out
     tok, model = batched.tokenizer, batched.model
     stops = stop_ids(tok, model)
@@ -85,18 +89,18 @@ def test_batched_generation_equals_one_unpadded_prompt_at_a_time(tiny_llms, fami
         assert got == batched.decode(alone, stops)  # without the line-break stop: the first line is the same
 
 
-def test_context_holds_previous_sources_and_own_translations(tiny_llms, monkeypatch):
+def test_context_holds_previous_sources_and_own_translations(tiny_llms, tiny_llms_loaded, monkeypatch):
     seen = []
     real = CausalTranslator.generate_prompts
     monkeypatch.setattr(CausalTranslator, "generate_prompts", lambda self, p: seen.extend(p) or real(self, p))
-    t = CausalTranslator(str(tiny_llms["qwen3"]), "de", max_length=6, context=1, quiet=True)
+    t = translator(tiny_llms, tiny_llms_loaded, "qwen3", max_length=6, context=1)
     out = t.translate(SOURCES)
     assert len(seen) == 3 and t.translated == 3
     assert "Context (English):\nHe left.\nIts translation (German):\n" + out[1] + "\n" in seen[2].text
     assert SOURCES[0] not in seen[2].text and "Context" not in seen[0].text
-    again = CausalTranslator(str(tiny_llms["qwen3"]), "de", max_length=6, context=1, quiet=True)
+    again = translator(tiny_llms, tiny_llms_loaded, "qwen3", max_length=6, context=1)
     assert again.translate(SOURCES) == out and again.cache_hits == 3 and len(seen) == 3
-    alone = CausalTranslator(str(tiny_llms["qwen3"]), "de", max_length=6, quiet=True)
+    alone = translator(tiny_llms, tiny_llms_loaded, "qwen3", max_length=6)
     alone.translate(SOURCES[1:2])
     assert alone.translated == 1  # no context, another prompt: another cache entry
     assert dict(t.signature_fields())["context"] == "1" and dict(alone.signature_fields())["context"] == "0"

@@ -34,7 +34,8 @@ OPENSUBTITLES = Option("opensubtitles", ("--opensubtitles",),
                        "contrapro: rebuild the context from OPUS OpenSubtitles2018.de-en.{ids,en,de} at PREFIX",
                        metavar="PREFIX")
 SEPARATOR = Option("separator", ("--separator",),
-                   "--model: joins context and current sentence, source and target side (default: a space)",
+                   "--model (seq2seq): joins context and current sentence, source and target side (default: a "
+                   "space; an LLM's prompt template lays out the context instead)",
                    default=" ")
 LOGPROB = Option("logprob", ("--logprob",), "--model: a candidate's score is the sum of its token log-probabilities, "
                  "or their mean", default="sum", choices=("sum", "mean"))
