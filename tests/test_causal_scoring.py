@@ -210,3 +210,19 @@ def test_cli_jazp_and_voita_subset(tiny_llms, family, shared_data, tmp_path, cap
                  "3", "-q", "--format", "json", "--kv", "full"]) == 0
     data = results_of(capsys.readouterr().out)
     assert data[0]["scores"]["overall"]["n"] == 6 and "kv:full" in data[0]["signature"]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_dip_pronoun_scorer_takes_the_same_llms(tiny_llms, loaded, family):
+    """DiP's ``hf:<model>`` pronoun scorer is a causal LM scorer already: with each family's real tokenizer its score is
+    the direct forward pass of the sentence's tokens after BOS (or EOS) and the context."""
+    from discotest.dip.pronoun_scorer import CausalLMScorer
+
+    model, tok = loaded[family]
+    scorer = CausalLMScorer(str(tiny_llms[family]), model=model, tokenizer=tok, use_cache=False, quiet=True)
+    contexts, sentences = [["The buildings are tall."], []], ["They are new.", "She left."]
+    got = scorer.score(contexts, sentences)
+    for context, sentence, value in zip(contexts, sentences, got):
+        ids, start = scorer.encode(context, sentence)
+        assert ids[0] == (tok.bos_token_id if tok.bos_token_id is not None else tok.eos_token_id)
+        assert value == pytest.approx(direct(model, ids, start), abs=1e-4)
