@@ -226,3 +226,15 @@ def test_dip_pronoun_scorer_takes_the_same_llms(tiny_llms, loaded, family):
         ids, start = scorer.encode(context, sentence)
         assert ids[0] == (tok.bos_token_id if tok.bos_token_id is not None else tok.eos_token_id)
         assert value == pytest.approx(direct(model, ids, start), abs=1e-4)
+
+
+def test_default_request_with_examples_and_context():
+    from discotest.systems.llm_prompt import PromptBuilder
+
+    builder = PromptBuilder(None, examples=[{"source": "Hi.", "target": "Salut."}])
+    assert builder.request("It is old.", "en", "fr", ["The book ."], ["Le livre ."]) == (
+        "Examples of English sentences and their French translations:\nEnglish: Hi.\nFrench: Salut.\n\n"
+        "Context (English):\nThe book .\nIts translation (French):\nLe livre .\n\n"
+        "Translate this English sentence into French. Answer with the translation only.\nIt is old.")
+    assert PromptBuilder(None).render("x", "en", "xx") == Prompt(
+        "Translate this English sentence into xx. Answer with the translation only.\nx\nxx:", " ", False)

@@ -48,7 +48,7 @@ class CausalScorer:
                  src_lang: str | None = None, tgt_lang: str | None = None, revision: str | None = None,
                  prompt_file: str | None = None, share_prompt: bool = True, model=None, tokenizer=None,
                  fingerprint: str | None = None, engine: str = "local", ray_address: str | None = None,
-                 ray_actors: int = 2, **_ignored):
+                 ray_actors: int = 2):
         self.name = str(name_or_path)
         self.batch_size = max(1, batch_size)
         self.device, self.use_cache, self.quiet = device, use_cache, quiet

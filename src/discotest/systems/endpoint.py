@@ -147,7 +147,9 @@ class EndpointTranslator:
                  max_length: int = 256, context: int = 0, prompt_file: str | None = None, use_cache: bool = True,
                  quiet: bool = False, concurrency: int = 4, timeout: float = 120.0,
                  client: EndpointClient | None = None, src_code: str | None = None, tgt_code: str | None = None,
-                 sentence: bool = True, **_ignored: Any):
+                 sentence: bool = True, **_local: Any):
+        """``_local``: the local model settings the family passes along (beam, batch size, device, revision, Ray):
+        the server decides those."""
         if context < 0:
             raise InputError(f"--context must be 0 or more, not {context}")
         self.client = client or EndpointClient(url, concurrency=concurrency, timeout=timeout)
@@ -240,7 +242,7 @@ class EndpointScorer:
     def __init__(self, url: str, *, model: str | None = None, normalise: bool = False, use_target_context: bool = True,
                  src_lang: str | None = None, tgt_lang: str | None = None, prompt_file: str | None = None,
                  use_cache: bool = True, quiet: bool = False, concurrency: int = 4, timeout: float = 120.0,
-                 client: EndpointClient | None = None, **_ignored: Any):
+                 client: EndpointClient | None = None):
         self.client = client or EndpointClient(url, concurrency=concurrency, timeout=timeout)
         self.model = self.client.served_model(model)
         self.name = self.model

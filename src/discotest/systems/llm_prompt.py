@@ -8,7 +8,8 @@ The request template sees these variables (``--prompt FILE`` replaces the defaul
 - ``target_context``: list of their translations (the suite's for contrastive suites, the model's own when it
   translates), oldest first; empty when not given;
 - ``src_lang``/``tgt_lang``: English language names ("English", "Russian"); ``src_code``/``tgt_code``: the codes;
-- ``examples``: list of ``{"source": …, "target": …}`` few-shot pairs (empty unless given).
+- ``examples``: list of ``{"source": …, "target": …}`` few-shot pairs: ``PromptBuilder(examples=…)`` from Python;
+  empty from the CLI, where a ``--prompt`` file writes its few-shot pairs into the template itself.
 
 With a chat template (``tokenizer.chat_template``), the rendered request is one user message, rendered by the model's
 own template with the generation prompt added and reasoning turned off where the template takes ``enable_thinking``
