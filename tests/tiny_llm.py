@@ -14,7 +14,8 @@ from pathlib import Path
 FAMILIES = ("qwen3", "llama3_1", "gemma3")
 
 
-def build_tiny_llm(family: str, tokenizers: Path, folder: str | Path, seed: int = 0, hidden: int = 16) -> Path:
+def build_tiny_llm(family: str, tokenizers: Path, folder: str | Path, seed: int = 0, hidden: int = 16,
+                   layers: int = 2) -> Path:
     """Save a tiny random ``family`` model with its real tokenizer files in ``folder``."""
     import torch
     from transformers import AutoTokenizer
@@ -23,7 +24,7 @@ def build_tiny_llm(family: str, tokenizers: Path, folder: str | Path, seed: int 
     folder.mkdir(parents=True, exist_ok=True)
     source = Path(tokenizers) / family
     tok = AutoTokenizer.from_pretrained(source)
-    size = dict(vocab_size=len(tok), hidden_size=hidden, intermediate_size=2 * hidden, num_hidden_layers=2,
+    size = dict(vocab_size=len(tok), hidden_size=hidden, intermediate_size=2 * hidden, num_hidden_layers=layers,
                 num_attention_heads=2, num_key_value_heads=1, head_dim=hidden // 2, max_position_embeddings=2048,
                 bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id,
                 pad_token_id=tok.pad_token_id if tok.pad_token_id is not None else tok.eos_token_id)
