@@ -56,3 +56,21 @@ def hub_cache(tmp_path, monkeypatch) -> Path:
     (repo / "refs" / "main").write_text("abc123")
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
     return tmp_path / "hub"
+
+
+@pytest.fixture(scope="session")
+def tiny_llms(tmp_path_factory, shared_data) -> dict[str, Path]:
+    """A tiny random Qwen3, Llama 3.1 and Gemma 3 with their real tokenizers (tests/tiny_llm.py), by family."""
+    from tests.tiny_llm import FAMILIES, build_tiny_llm
+
+    return {family: build_tiny_llm(family, shared_data / "llm_tokenizers", tmp_path_factory.mktemp(f"tiny-{family}"))
+            for family in FAMILIES}
+
+
+@pytest.fixture(scope="session")
+def tiny_llms_loaded(tiny_llms) -> dict[str, tuple]:
+    """(model, tokenizer) of each tiny LLM, loaded once per session (tests hand them to scorers and translators)."""
+    from discotest.systems.hf_models import load_causal_lm, load_tokenizer
+
+    return {family: (load_causal_lm(str(path), quiet=True), load_tokenizer(str(path)))
+            for family, path in tiny_llms.items()}

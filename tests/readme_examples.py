@@ -2,8 +2,8 @@
 
 Shared by tests/test_readme_examples.py (each command still parses and names suites and options that exist) and
 bench/readme_examples.py (each one runs, as written, in a fresh clone). A line marked ``# online`` needs a network;
-``# your files`` names data a user brings. The sections that set discotest up (the two commands, Install) are run by
-CI and bench/package_smoke.sh instead.
+``# your files`` names data a user brings, ``# your model`` a model (or a model server) of theirs. The sections that
+set discotest up (the two commands, Install) are run by CI and bench/package_smoke.sh instead.
 """
 
 from __future__ import annotations
@@ -26,14 +26,15 @@ class Example:
     text: str  # the command (a heredoc with its body) or the whole Python block
     online: bool = False  # needs a network
     user_files: bool = False  # names files a user brings
+    user_model: bool = False  # needs a model (or model server) a user brings: an LLM is too big to ship
 
     @property
     def runnable(self) -> bool:
-        return not (self.online or self.user_files)
+        return not (self.online or self.user_files or self.user_model)
 
 
-def _markers(text: str) -> tuple[bool, bool]:
-    return "# online" in text, "# your files" in text
+def _markers(text: str) -> tuple[bool, bool, bool]:
+    return "# online" in text, "# your files" in text, "# your model" in text
 
 
 def examples(readme: Path = README) -> list[Example]:

@@ -23,7 +23,9 @@ def test_the_readme_has_examples_of_every_family_and_few_that_need_a_network():
               for c in ("run", "compare") if c in argv}
     assert {registry.family_of(s).name for s in suites} == {f.name for f in registry.families()}
     offline = [e for e in SHELL if e.runnable]
-    assert len(offline) >= 40 and len(SHELL) - len(offline) <= 8, [e.text for e in SHELL if not e.runnable]
+    # '# your model' lines (Evaluating an LLM) need the user's LLM, not a network: they are checked to parse only
+    needy = [e.text for e in SHELL if not e.runnable and not e.user_model]
+    assert len(offline) >= 40 and len(needy) <= 8, needy
 
 
 @pytest.mark.parametrize("example", SHELL, ids=lambda e: f"README:{e.line}")

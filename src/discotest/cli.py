@@ -250,8 +250,9 @@ def _add_translate(sub: argparse._SubParsersAction) -> None:
     what.add_argument("--suite", help="gender suite to translate (winomt, winomt-demo, winomt-adj, bug)")
     what.add_argument("--input", "-i", help="English text file, one sentence per line ('-': stdin)")
     p.add_argument("--lang", "-l", required=True, help="target language")
-    p.add_argument("--model", "-m", required=True, metavar="NAME_OR_PATH",
-                   help="Hugging Face seq2seq (Marian, M2M100, mBART-50, NLLB) or CTranslate2 model")
+    p.add_argument("--model", "-m", metavar="NAME_OR_PATH",
+                   help="Hugging Face seq2seq (Marian, M2M100, mBART-50, NLLB), decoder-only LLM or CTranslate2 "
+                   "model")
     p.add_argument("--output", "-o", required=True,
                    help="translations, one per line (what run --input reads); '-': stdout")
     p.add_argument("--suite-version", default="current")
@@ -262,19 +263,24 @@ def _add_translate(sub: argparse._SubParsersAction) -> None:
     from discotest.families.gender import MODEL_OPTIONS
 
     engine_options = (*common.ENGINE_OPTIONS, common.RAY_ACTORS)  # --engine ray: generated on an actor pool
-    for option in (*MODEL_OPTIONS, *engine_options):
+    for option in (*MODEL_OPTIONS, *engine_options, common.CONTEXT):
         if option.name not in ("batch_size", "device"):
             p.add_argument(*option.flags, default=option.default, **option.argparse_kwargs())
 
 
 def _cmd_translate(args: argparse.Namespace) -> int:
     from discotest.engine import resolve_engine
+    from discotest.families.gender import one_context
     from discotest.translate import translate_file, translate_suite
 
     options = dict(markers=args.markers, resolver=args.resolver, beam=args.beam, max_length=args.max_length,
                    batch_size=args.batch_size, device=args.device, revision=args.revision,
                    src_code=args.src_lang or "en", tgt_code=args.tgt_lang, use_cache=args.use_cache, quiet=args.quiet,
-                   runner=resolve_engine(args.engine), ray_address=args.ray_address, ray_actors=args.ray_actors)
+                   runner=resolve_engine(args.engine), ray_address=args.ray_address, ray_actors=args.ray_actors,
+                   prompt_file=args.prompt_file, context=one_context(args.context), endpoint=args.endpoint,
+                   concurrency=args.concurrency)
+    if not (args.model or args.endpoint):
+        raise InputError("give --model (a model folder or hub name) or --endpoint URL")
     if args.suite:
         lines = translate_suite(args.suite, args.lang, args.model, args.output, data_dir=args.data_dir,
                                 suite_version=args.suite_version, **options)
@@ -424,8 +430,11 @@ def check_outputs(args: argparse.Namespace) -> None:
 
 def _check_model(args: argparse.Namespace) -> None:
     """A --model that cannot load (missing folder; hub name, no network, not cached) fails before any work (the
-    coreference resolver of --markers predicted, aligners …), not after it."""
+    coreference resolver of --markers predicted, aligners …), not after it. With --endpoint, --model names the
+    served model: the server is asked, not the disk or the hub."""
     model = getattr(args, "model", None)
+    if getattr(args, "endpoint", None):
+        return
     if isinstance(model, str) and model and args.command != "finetune":  # finetune reads its (small) data first
         from discotest.systems.hf_models import check_model
 

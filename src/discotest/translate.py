@@ -11,13 +11,46 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from discotest.atomic import write_text_atomic
 from discotest.errors import InputError
 from discotest.systems.files import Translations
 from discotest.systems.translator import ModelTranslator, make_translator
 
+if TYPE_CHECKING:
+    from discotest.systems.endpoint import EndpointTranslator
+
 MARKERS = ("none", "predicted", "gold")
+
+
+def any_translator(model: str | None, lang: str, *, prompt_file: str | None = None, context: int = 0,
+                   endpoint: str | None = None, concurrency: int = 4,
+                   **options) -> ModelTranslator | EndpointTranslator:
+    """A served model's translator (``systems.endpoint``) with ``endpoint``; a decoder-only LLM's
+    (``systems.causal_translator``) for a model whose config maps to ``AutoModelForCausalLM``; else
+    ``make_translator``'s (CTranslate2 or seq2seq). ``prompt_file`` and ``context`` are the LLMs'; given for another
+    model they are an error rather than ignored."""
+    if endpoint:
+        from discotest.systems.endpoint import EndpointTranslator
+
+        return EndpointTranslator(endpoint, lang, model=model or None, prompt_file=prompt_file, context=context,
+                                  concurrency=concurrency, **options)
+    if model is None:
+        raise InputError("give --model (a model folder or hub name) or --endpoint URL")
+    from discotest.systems.causal_lm import is_causal_lm
+    from discotest.systems.ct2_scorer import is_ct2_model
+
+    if not is_ct2_model(model) and is_causal_lm(model):
+        from discotest.systems.causal_translator import CausalTranslator
+
+        return CausalTranslator(model, lang, prompt_file=prompt_file, context=context, **options)
+    if context:
+        raise InputError("--context when translating needs a decoder-only LLM (a seq2seq model translates each "
+                         "sentence alone)")
+    if prompt_file:
+        raise InputError("--prompt needs a decoder-only LLM (a seq2seq model takes no prompt)")
+    return make_translator(model, lang, **options)
 
 
 def marked_sources(items, markers: str = "none", resolver: str = "rules") -> list[str]:
@@ -42,7 +75,7 @@ def marked_sources(items, markers: str = "none", resolver: str = "rules") -> lis
 class ModelSystem:
     """A translation model evaluated like a translation file."""
 
-    translator: ModelTranslator
+    translator: ModelTranslator | EndpointTranslator
     markers: str = "none"
     resolver: str = "rules"
     name: str = field(default="")
@@ -70,13 +103,16 @@ class ModelSystem:
         return [*self.translator.signature_fields(), ("markers", markers)]
 
 
-def model_system(model: str, lang: str, *, markers: str = "none", resolver: str = "rules", **options) -> ModelSystem:
-    """``options``: beam, max_length, batch_size, device, revision, src_code, tgt_code, use_cache, quiet."""
-    return ModelSystem(make_translator(model, lang, **options), markers, resolver)
+def model_system(model: str | None, lang: str, *, markers: str = "none", resolver: str = "rules",
+                 **options) -> ModelSystem:
+    """``options``: beam, max_length, batch_size, device, revision, src_code, tgt_code, use_cache, quiet; prompt_file
+    and context (decoder-only LLMs)."""
+    return ModelSystem(any_translator(model, lang, **options), markers, resolver)
 
 
-def translate_suite(suite: str, lang: str, model: str, output: str | Path | None = None, *, markers: str = "none",
-                    data_dir: str | None = None, suite_version: str = "current", **options) -> list[str]:
+def translate_suite(suite: str, lang: str, model: str | None, output: str | Path | None = None, *,
+                    markers: str = "none", data_dir: str | None = None, suite_version: str = "current",
+                    **options) -> list[str]:
     """One translation per suite row (a plain file ``run --input`` reads back when ``output`` is given)."""
     from discotest.suites.gender import load_gender_suite
 
@@ -87,7 +123,7 @@ def translate_suite(suite: str, lang: str, model: str, output: str | Path | None
     return lines
 
 
-def translate_file(path: str | Path, lang: str, model: str, output: str | Path | None = None, *,
+def translate_file(path: str | Path, lang: str, model: str | None, output: str | Path | None = None, *,
                    markers: str = "none", resolver: str = "rules", **options) -> list[str]:
     """Translate an English text file, one sentence per line (empty lines are an error: they break alignment).
     ``markers="predicted"`` marks each line's clusters first (a plain file has no gold clusters)."""
@@ -104,7 +140,7 @@ def translate_file(path: str | Path, lang: str, model: str, output: str | Path |
         from discotest.coref.clusters import make_clusterer
 
         sources = [mark(s, c) for s, c in zip(sources, make_clusterer(resolver).clusters(sources))]
-    lines = [strip_markers(t) for t in make_translator(model, lang, **options).translate(sources)]
+    lines = [strip_markers(t) for t in any_translator(model, lang, **options).translate(sources)]
     if output is not None:
         write_text_atomic(output, "".join(line.replace("\n", " ") + "\n" for line in lines))
     return lines

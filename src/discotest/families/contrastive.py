@@ -14,7 +14,6 @@ from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
 from discotest.families.registry import Family, Option, SuiteFacts, count_items, register
-from discotest.options import int_option
 from discotest.report.comparison import compare_results
 from discotest.report.emit import Report
 
@@ -22,8 +21,6 @@ SCORES = Option("scores", ("--scores",), "one score per candidate line, suite or
                 metavar="FILE")
 LOSSES = Option("scores_are_losses", ("--scores-are-losses",), "the --scores file holds losses (lower = better)",
                 default=False, action="store_true")
-CONTEXT = Option("context", ("--context",), "context sentences given to --model (repeat to run several sizes; "
-                 "default 0)", default=[], type=int_option("context"), action="append", metavar="K")
 COMPARE = Option("compare", ("--compare",), "paired test between the two systems or context sizes of this run",
                  default=False, action="store_true")
 BASELINE = Option("baseline", ("--baseline",), "the paper's baselines (repeatable); they learn from --train-text",
@@ -37,20 +34,25 @@ OPENSUBTITLES = Option("opensubtitles", ("--opensubtitles",),
                        "contrapro: rebuild the context from OPUS OpenSubtitles2018.de-en.{ids,en,de} at PREFIX",
                        metavar="PREFIX")
 SEPARATOR = Option("separator", ("--separator",),
-                   "--model: joins context and current sentence, source and target side (default: a space)",
+                   "--model (seq2seq): joins context and current sentence, source and target side (default: a "
+                   "space; an LLM's prompt template lays out the context instead)",
                    default=" ")
 LOGPROB = Option("logprob", ("--logprob",), "--model: a candidate's score is the sum of its token log-probabilities, "
                  "or their mean", default="sum", choices=("sum", "mean"))
 TARGET_CONTEXT = Option("target_context", ("--no-target-context",),
                         "--model: give the context on the source side only (default: also the target context, "
                         "teacher-forced, when the suite has it)", default=True, action="store_false")
+KV = Option("kv", ("--kv",), "--model with a decoder-only LLM: compute each item's prompt once and share its "
+            "key/value cache among the candidates, or score every prompt + candidate in full (the same scores up to "
+            "float rounding)", default="shared", choices=("shared", "full"))
 COMPUTE_TYPE = Option("compute_type", ("--compute-type",),
                       "--model with a CTranslate2 directory: int8, float16, … (default: the model's own)",
                       default="default")
-OPTIONS = (common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, SCORES, LOSSES, common.MODEL, CONTEXT,
-           COMPARE, BASELINE, TRAIN_TEXT, CONTRAPRO_CONTEXT, OPENSUBTITLES, common.BATCH_SIZE, common.DEVICE,
-           SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE, common.SRC_LANG, common.TGT_LANG, common.REVISION,
-           *common.ENGINE_OPTIONS, common.RAY_ACTORS, *common.COMMON)
+OPTIONS = (common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, SCORES, LOSSES, common.MODEL,
+           common.CONTEXT, COMPARE, BASELINE, TRAIN_TEXT, CONTRAPRO_CONTEXT, OPENSUBTITLES, common.BATCH_SIZE,
+           common.DEVICE, SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE, common.PROMPT, KV, common.ENDPOINT,
+           common.CONCURRENCY, common.SRC_LANG, common.TGT_LANG, common.REVISION, *common.ENGINE_OPTIONS,
+           common.RAY_ACTORS, *common.COMMON)
 
 
 def _suites() -> dict[str, list[str]]:
@@ -88,11 +90,13 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         suite_file=suite_file, data_dir=s["data_dir"], batch_size=s["batch_size"], device=s["device"],
         use_cache=s["use_cache"], quiet=s["quiet"], contrapro_context=s["contrapro_context"],
         opensubtitles=s["opensubtitles"], input_format=s["input_format"], engine=resolve_engine(s["engine"]),
-        ray_address=s["ray_address"], ray_actors=s["ray_actors"],
+        ray_address=s["ray_address"], ray_actors=s["ray_actors"], endpoint=s["endpoint"],
+        concurrency=s["concurrency"],
         scorer_options=dict(separator=s["separator"].replace("\\n", "\n").replace("\\t", "\t"),
                             normalise=s["logprob"] == "mean", use_target_context=s["target_context"],
                             src_lang=s["src_lang"], tgt_lang=s["tgt_lang"], revision=s["revision"],
-                            compute_type=s["compute_type"]),
+                            compute_type=s["compute_type"], prompt_file=s["prompt_file"],
+                            share_prompt=s["kv"] == "shared"),
     )
     comparisons = []
     if s["compare"]:

@@ -44,11 +44,19 @@ MARKERS_OPTION = Option("markers", ("--markers",),
 RESOLVER = Option("resolver", ("--resolver",), "--markers predicted: the English resolver", default="rules",
                   choices=("rules", "fastcoref"))
 MODEL_OPTIONS = (BEAM, MAX_LENGTH, MARKERS_OPTION, RESOLVER, common.SRC_LANG, common.TGT_LANG, common.REVISION,
-                 common.BATCH_SIZE, common.DEVICE)
+                 common.BATCH_SIZE, common.DEVICE, common.PROMPT, common.ENDPOINT, common.CONCURRENCY)
+
+
+def one_context(value: list[int] | int | None) -> int:
+    """The single ``--context`` size a translating model takes (default 0)."""
+    sizes = value if isinstance(value, list) else [] if value is None else [value]
+    if len(sizes) > 1:
+        raise InputError("--context: a translating model takes one context size")
+    return sizes[0] if sizes else 0
 
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, MEASURE, VERDICT, SUITE_VERSION,
            common.ALIGNER, common.ALIGN_TRAIN, common.ALIGN_EXTRA, LEXICON, common.JOBS, *common.ENGINE_OPTIONS,
-           common.RAY_ACTORS, common.MODEL, *MODEL_OPTIONS, *common.COMMON)
+           common.RAY_ACTORS, common.MODEL, *MODEL_OPTIONS, common.CONTEXT, *common.COMMON)
 
 
 def measures(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -85,24 +93,27 @@ def run(suite: str, s: dict[str, Any]) -> Report:
                     use_cache=s["use_cache"], input_format=s["input_format"], verdict=s["verdict"])
     if not s["lang"]:
         raise InputError(f"suite {suite!r} needs --lang (a language, a comma-separated list, or 'all')")
-    given = [k for k in ("system", "input", "model") if s[k]]
+    has_model = bool(s["model"] or s["endpoint"])  # a local model, or a served one
+    given = [k for k in ("system", "input") if s[k]] + (["model"] if has_model else [])
     if not given:
         raise InputError("give --system (published outputs), --input (your translations) or --model (an MT model)")
-    if s["model"] and len(given) > 1:
+    if has_model and len(given) > 1:
         raise InputError("--model translates the suite itself: give it without --system/--input")
     if len(given) > 1:
         raise InputError("give --system or --input, not both")
-    if s["markers"] != "none" and not s["model"]:
+    if s["markers"] != "none" and not has_model:
         raise InputError("--markers marks the source a --model translates: give --model")
     langs = split_list(s["lang"])
-    if s["model"]:
+    if has_model:
         model_options = dict(markers=s["markers"], resolver=s["resolver"], beam=s["beam"], max_length=s["max_length"],
                              batch_size=s["batch_size"], device=s["device"], revision=s["revision"],
                              src_code=s["src_lang"] or "en", tgt_code=s["tgt_lang"], use_cache=s["use_cache"],
                              quiet=s["quiet"], runner=resolve_engine(s["engine"]), ray_address=s["ray_address"],
-                             ray_actors=s["ray_actors"])
-        results = [run_one(suite, lang=_one_lang(langs, "--model"), model=s["model"], model_options=model_options,
-                           **settings)]
+                             ray_actors=s["ray_actors"], prompt_file=s["prompt_file"],
+                             context=one_context(s["context"]), endpoint=s["endpoint"],
+                             concurrency=s["concurrency"])
+        results = [run_one(suite, lang=_one_lang(langs, "--model"), model=s["model"] or "",
+                           model_options=model_options, **settings)]
     elif s["input"]:
         results = [run_one(suite, lang=_one_lang(langs, "--input"), input=s["input"], **settings)]
     else:

@@ -38,8 +38,21 @@ ALIGN_TRAIN = Option("align_train", ("--align-train",),
                      "sentence decoded with it, so a verdict depends on its own sentence alone; 'input' = trained on "
                      "each evaluated file (with --align-extra), as before", default="suite", choices=("suite", "input"))
 MODEL = Option("model", ("--model", "-m"),
-               "Hugging Face seq2seq or CTranslate2 model: scores the candidates (contrastive suites) or translates "
-               "the suite (gender suites)", metavar="NAME_OR_PATH")
+               "Hugging Face seq2seq, decoder-only LLM (AutoModelForCausalLM) or CTranslate2 model: scores the "
+               "candidates (contrastive suites) or translates the suite (gender suites)", metavar="NAME_OR_PATH")
+PROMPT = Option("prompt_file", ("--prompt",), "--model with a decoder-only LLM: your request template (Jinja; "
+                "variables: source, source_context, target_context, src_lang, tgt_lang, src_code, tgt_code, "
+                "examples), wrapped in the model's chat template when it has one", metavar="FILE")
+ENDPOINT = Option("endpoint", ("--endpoint",), "an OpenAI-compatible server (vLLM, llama.cpp, Ollama, transformers "
+                  "serve): it translates (gender suites, translate: /v1/chat/completions) or scores (contrastive "
+                  "suites: /v1/completions prompt log-probabilities); --model names the served model (default: the "
+                  "only one); API key from $DISCOTEST_API_KEY or $OPENAI_API_KEY", metavar="URL")
+CONCURRENCY = Option("concurrency", ("--concurrency",), "--endpoint: requests under way at once", default=4,
+                     type=int_option("concurrency"), metavar="N")
+CONTEXT = Option("context", ("--context",), "--model: previous sentences in the input; contrastive suites score at "
+                 "each size given (repeat to run several; default 0); a decoder-only LLM translating sees the previous "
+                 "K source sentences and its own translations of them (one size; default 0)", default=[],
+                 type=int_option("context"), action="append", metavar="K")
 BATCH_SIZE = Option("batch_size", ("--batch-size",), "--model: sentences or candidates per batch", default=32,
                     type=int_option("batch-size"))
 DEVICE = Option("device", ("--device",), "--model: torch device (cpu, cuda, cuda:1 …)", default="cpu")

@@ -69,17 +69,22 @@ def run_contrastive(
     engine: str = "local",
     ray_address: str | None = None,
     ray_actors: int = 2,
+    endpoint: str | None = None,
+    concurrency: int = 4,
 ) -> list[ContrastiveResult]:
     """One result per system: the scores file, each context size of the model, each baseline.
 
     ``scorer_options`` go to the model scorer: separator, normalise (mean log-probability), use_target_context,
-    src_lang/tgt_lang (default: the suite's languages), revision, compute_type (CTranslate2).
+    src_lang/tgt_lang (default: the suite's languages), revision, compute_type (CTranslate2); prompt_file and
+    share_prompt (decoder-only LLMs, ``systems.causal_scorer``; a model is one when its config maps to
+    ``AutoModelForCausalLM``).
     ContraPro's context comes from ``contrapro_context`` (its scripts' context files) or is rebuilt from the
     OpenSubtitles2018 files at ``opensubtitles``, with as many lines as the largest context size asked for.
     CTXPRO ``translations``: one per item in suite order, or ``source ||| translation`` lines for part of the
     suite (``systems.ctxpro_translations.read_ctxpro_translations``; ``input_format`` forces a reading).
     ``engine="ray"``: the model's batches (Hugging Face or CTranslate2), of every context size together, are scored by
-    one pool of ``ray_actors`` Ray actors (same scores)."""
+    one pool of ``ray_actors`` Ray actors (same scores). ``endpoint``: an OpenAI-compatible server scores the
+    candidates (``systems.endpoint``; ``model`` then names the served model)."""
     with registry.tracking() as files:
         items = load_suite(suite, data_dir, suite_file, contrapro_context=contrapro_context,
                            opensubtitles=opensubtitles, context_size=max(contexts, default=0))
@@ -98,21 +103,46 @@ def run_contrastive(
                                       system_name(translations), n_bootstrap, data)]
     if translations is not None and suite_file is None:
         raise InputError(f"{suite} is scored from candidate scores: give --scores, --model or --baseline")
-    if not (scores or model or baselines):
-        raise InputError("give --scores FILE, --model NAME_OR_PATH, or --baseline majority|cooccur|cooccur-st")
+    if not (scores or model or baselines or endpoint):
+        raise InputError("give --scores FILE, --model NAME_OR_PATH, --endpoint URL, or --baseline "
+                         "majority|cooccur|cooccur-st")
     if scores is not None:
         from discotest.systems.scores_file import read_scores
 
         per_item = read_scores(scores, items, losses=scores_are_losses)
         results.append(evaluate(suite, items, per_item, system_name(scores),
                                 [("scores", "losses" if scores_are_losses else "higher-better")], n_bootstrap, data))
+    if endpoint:
+        from discotest.systems.endpoint import EndpointScorer
+
+        options = {k: v for k, v in (scorer_options or {}).items()
+                   if k in ("normalise", "use_target_context", "src_lang", "tgt_lang", "prompt_file")}
+        pair = language_pair(suite)
+        if pair and not (options.get("src_lang") or options.get("tgt_lang")):
+            options["src_lang"], options["tgt_lang"] = pair
+        served = EndpointScorer(endpoint, model=model, use_cache=use_cache, quiet=quiet, concurrency=concurrency,
+                                **options)
+        for k, per_item in zip(contexts, served.score_contexts(items, contexts)):
+            results.append(evaluate(suite, items, per_item, f"{Path(served.name).name}@ctx{k}",
+                                    served.signature_fields(k), n_bootstrap, data))
+        model = None  # --model named the served model
     if model is not None:
+        from discotest.systems.causal_lm import is_causal_lm
         from discotest.systems.ct2_scorer import CT2Scorer, is_ct2_model
         from discotest.systems.hf_scorer import HFScorer
 
         ct2 = is_ct2_model(model)
-        factory = scorer_factory or (CT2Scorer if ct2 else HFScorer)
+        causal = not ct2 and is_causal_lm(model)
         options = dict(scorer_options or {})
+        if causal:
+            from discotest.systems.causal_scorer import CausalScorer
+
+            factory = scorer_factory or CausalScorer
+            options.pop("separator", None)  # the prompt template lays out the context instead
+        else:
+            factory = scorer_factory or (CT2Scorer if ct2 else HFScorer)
+            for name in ("prompt_file", "share_prompt"):
+                options.pop(name, None)
         if not ct2:
             options.pop("compute_type", None)
         if engine == "ray":

@@ -298,10 +298,16 @@ def load_model(name_or_path: str, revision: str | None = None, quiet: bool = Fal
         raise InputError(f"cannot load model {name_or_path!r} ({_reason(exc)})") from None
 
 
-def load_causal_lm(name_or_path: str, revision: str | None = None):
-    """AutoModelForCausalLM in eval mode (the DiP pronoun scorer), with a load failure as one InputError line."""
+def load_causal_lm(name_or_path: str, revision: str | None = None, quiet: bool = False):
+    """AutoModelForCausalLM in eval mode (the DiP pronoun scorer, decoder-only LLMs), with a load failure as one
+    InputError line."""
     check_model(name_or_path, revision)
     from transformers import AutoModelForCausalLM
+
+    if quiet:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
 
     try:
         return AutoModelForCausalLM.from_pretrained(name_or_path, revision=revision, **_SAFE_LOADING).eval()

@@ -49,3 +49,40 @@ def score_batches_on_ray(scorer: Any, batches: Sequence[Sequence[Encoded]], pad:
                                      address=scorer.ray_address, gpus=scorer.device.startswith("cuda"),
                                      on_done=(lambda position, _result: on_batch(position)) if on_batch else None)
     return [tuple(json.loads(r)) for r in results]
+
+
+def causal_scoring_worker(name: str, revision: str | None, device: str, pad: int, threads: int, share_prompt: bool,
+                          model=None) -> Callable[[str], str]:
+    """On an actor: load the causal LM once; the worker scores one batch (JSON [prompt ids, candidates' ids] per
+    item) per call with ``causal_lm.score_items_batch``, the local engine's arithmetic."""
+    import torch
+
+    from discotest.systems.causal_lm import CausalItem, score_items_batch
+
+    torch.set_num_threads(threads)
+    if model is None:
+        from discotest.systems.hf_models import load_causal_lm
+
+        model = load_causal_lm(name, revision)
+    model = model.to(device).eval()
+
+    def work(payload: str) -> str:
+        batch = [CausalItem(p, c) for p, c in json.loads(payload)]
+        return json.dumps(score_items_batch(model, batch, pad, device, share_prompt))
+
+    return work
+
+
+def score_causal_batches_on_ray(scorer: Any, batches: Sequence[Sequence[Any]]) -> list[list[list[float]]]:
+    """Per batch of ``causal_lm.CausalItem``, its items' candidate sums, from ``scorer.ray_actors`` actors (``scorer``:
+    the ``CausalScorer`` whose model, device, prompt sharing and Ray settings are used), in order."""
+    import torch
+
+    from discotest.systems.causal_lm import pad_id
+
+    kwargs = dict(name=scorer.name, revision=scorer.revision, device=scorer.device, pad=pad_id(scorer.tokenizer),
+                  threads=torch.get_num_threads(), share_prompt=scorer.share_prompt, model=scorer._model)
+    payloads = [json.dumps([[item.prompt, item.candidates] for item in batch]) for batch in batches]
+    results = ray_pool.map_on_actors(causal_scoring_worker, kwargs, payloads, actors=scorer.ray_actors,
+                                     address=scorer.ray_address, gpus=scorer.device.startswith("cuda"))
+    return [json.loads(r) for r in results]

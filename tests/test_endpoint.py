@@ -1,0 +1,192 @@
+"""Served LLMs (``--endpoint``): a REAL OpenAI-compatible server on 127.0.0.1 — ``transformers serve`` from the
+installed Transformers, serving the tiny random Qwen3 of tests/tiny_llm.py — translates; its ``/v1/completions``
+returns no prompt log-probabilities, so scoring against it is refused with one line. Retries and error lines are
+checked against a small standard-library HTTP server that answers 503, 429 and 400 on purpose."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("transformers")
+
+from discotest.errors import InputError  # noqa: E402
+from discotest.systems.causal_translator import CausalTranslator  # noqa: E402
+from discotest.systems.endpoint import EndpointClient, EndpointTranslator, read_prompt_logprobs  # noqa: E402
+from tests.cli_helpers import one_result, run_cli  # noqa: E402
+
+SOURCES = ["The doctor asked the nurse to help her.", "He left."]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def served(tiny_llms, tmp_path_factory):
+    """``transformers serve MODEL --host 127.0.0.1``: (base URL, model path); the server is stopped afterwards."""
+    from transformers.utils.import_utils import is_serve_available
+
+    if not is_serve_available():
+        pytest.skip("transformers serve needs transformers[serving] (fastapi, uvicorn, openai)")
+    port, model = _free_port(), str(tiny_llms["qwen3"])
+    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    command = [str(Path(sys.executable).parent / "transformers"), "serve", model, "--host", "127.0.0.1", "--port",
+               str(port), "--reasoning", "off"]
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+                                   env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 240
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/models", timeout=5) as answer:
+                    if json.loads(answer.read()).get("data"):
+                        break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"transformers serve did not start: {log.read_text()[-2000:]}")
+            time.sleep(1)
+        yield url, model
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+
+
+def test_served_translation_equals_the_local_one(served, tiny_llms):
+    """The server applies the same chat template (reasoning off) and decodes greedily: after the same
+    post-processing, the served translations are the local model's."""
+    url, model = served
+    remote = EndpointTranslator(url, "de", max_length=8, quiet=True)
+    assert remote.model == model and dict(remote.signature_fields())["model"] == model
+    local = CausalTranslator(model, "de", max_length=8, use_cache=False, quiet=True)
+    assert remote.translate(SOURCES) == local.translate(SOURCES)
+    assert remote.translated == 2 and remote.client.requests == 3  # /models + two completions
+    again = EndpointTranslator(url, "de", max_length=8, quiet=True)
+    assert again.translate(SOURCES) == remote.translate(SOURCES) and again.translated == 0
+
+
+def test_run_winomt_demo_on_the_server_key_never_written(served, tmp_path, monkeypatch, capsys):
+    url, model = served
+    monkeypatch.setenv("DISCOTEST_API_KEY", "sk-test-never-written-4242")
+    code, out, err = run_cli(capsys, "run", "winomt-demo", "--lang", "de", "--endpoint", url, "--max-length", "6",
+                             "--format", "json", "--concurrency", "2")
+    assert code == 0, err
+    result = one_result(out)
+    assert result["scores"]["n"] == 16
+    for part in (f"|model:{model}|", "|served:openai-api|", "|lm:causal|", "|prompt:chat:", "|max_len:6|"):
+        assert part in result["signature"]
+    written = out + err + "".join(p.read_text("utf-8", "replace") for p in (tmp_path / "cache").rglob("*")
+                                  if p.is_file())
+    assert "sk-test-never-written-4242" not in written
+
+
+def test_scoring_is_refused_by_a_server_without_prompt_logprobs(served, capsys):
+    url, _ = served
+    code, _, err = run_cli(capsys, "run", "jazp", "--endpoint", url, "-q")
+    assert code == 2 and err.count("\n") == 1
+    assert "/v1/completions returns no prompt log-probabilities" in err
+
+
+def test_a_4xx_is_one_line_and_an_unknown_model_is_named(served, tmp_path, capsys):
+    url, model = served
+    source = tmp_path / "doc.txt"
+    source.write_text("He left.\n", "utf-8")
+    with pytest.raises(InputError, match="HTTP 404"):
+        EndpointClient(url).call("/no-such-route", {})
+    code, _, err = run_cli(capsys, "translate", "--input", str(source), "--lang", "de", "--endpoint", url, "--model",
+                           "other", "-o", "-")
+    assert code == 2 and err.count("\n") == 1 and f"it serves: {model}" in err
+
+
+class _Flaky(http.server.BaseHTTPRequestHandler):
+    """Answers the n-th POST from a script: 503, 429 (Retry-After 0), then a completion; '/bad' is a 400."""
+
+    script: list[int] = []
+
+    def do_GET(self):  # noqa: N802 - http.server's name
+        return self._send(200, {"data": [{"id": "m"}]})
+
+    def do_POST(self):  # noqa: N802 - http.server's name
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        if self.path.endswith("/bad"):
+            return self._send(400, {"error": {"message": "max_tokens must be positive"}})
+        status = self.script.pop(0) if self.script else 200
+        if status != 200:
+            return self._send(status, {"error": {"message": "busy"}}, {"Retry-After": "0"} if status == 429 else {})
+        return self._send(200, {"choices": [{"message": {"content": "<think>x</think>Hallo.\nmore"}}]})
+
+    def _send(self, status, body, headers=None):
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        for k, v in {"Content-Type": "application/json", **(headers or {})}.items():
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def flaky():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Flaky)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+
+
+def test_retries_with_backoff_then_one_line_errors(flaky):
+    waits = []
+    _Flaky.script = [503, 429]
+    client = EndpointClient(flaky, retries=3, backoff=0.5, sleep=waits.append)
+    answer = client.call("/chat/completions", {"model": "m"})
+    assert answer["choices"][0]["message"]["content"].endswith("more") and client.requests == 3
+    assert waits == [0.5, 0.0]  # 503: backoff · 2^0; 429: the server's Retry-After
+    with pytest.raises(InputError, match=r"HTTP 400: max_tokens must be positive$"):
+        client.call("/bad", {})
+    _Flaky.script = [503] * 5
+    with pytest.raises(InputError, match=r"no answer after 3 attempts \(HTTP 503: busy\)"):
+        EndpointClient(flaky, retries=2, backoff=0.5, sleep=waits.append).call("/chat/completions", {})
+    assert waits[-2:] == [0.5, 1.0]
+    _Flaky.script = []
+    translator = EndpointTranslator(flaky, "de", model="m", client=client, use_cache=False)
+    assert translator.complete("x") == "Hallo."  # reasoning stripped, first line kept
+
+
+def test_openai_echo_logprobs_are_read_from_the_boundary_on():
+    """The OpenAI completions format: the candidate's tokens start at or after the prompt's last character."""
+    prompt = "Text\nGerman:"
+    answer = {"choices": [{"logprobs": {"tokens": ["Text", "\n", "German", ":", " Hal", "lo", "!"],
+                                        "token_logprobs": [None, -1.0, -2.0, -0.5, -3.0, -0.25, -4.0],
+                                        "text_offset": [0, 4, 5, 11, 12, 16, 18]}}]}
+    assert read_prompt_logprobs(answer, len(prompt), 18) == (-3.0 - 0.25, 2, False)  # the generated '!' is past it
+    merged = {"choices": [{"logprobs": {"tokens": ["Text", "\n", "German", ": Hal", "lo"],
+                                        "token_logprobs": [None, -1.0, -2.0, -0.5, -0.25],
+                                        "text_offset": [0, 4, 5, 11, 16]}}]}
+    assert read_prompt_logprobs(merged, len(prompt), 18) == (-0.75, 2, True)
+    assert read_prompt_logprobs({"choices": [{"text": " x"}]}, len(prompt), 14) is None
