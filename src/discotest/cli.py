@@ -35,7 +35,7 @@ from discotest.version import VERSION
 
 def _common() -> argparse.ArgumentParser:
     """Options accepted before or after the subcommand (``discotest -q run …`` and ``discotest run … -q``)."""
-    common = argparse.ArgumentParser(add_help=False)
+    common = OneLineParser(add_help=False)
     common.add_argument("--data-dir", default=argparse.SUPPRESS,
                         help=f"data directory (default: ${registry.ENV_VAR}, else the user cache)")
     common.add_argument("--quiet", "-q", action="store_true", default=argparse.SUPPRESS, help="no progress bars")
@@ -228,7 +228,7 @@ def _add_validate(sub: argparse._SubParsersAction) -> None:
                    help="which verdict the sheet validates (discotest.validate.VERDICT_TYPES): noun (the entity's "
                         "gender, default), consistency (does the pronoun agree with its entity?) or reader (the gender "
                         "a reader takes from the whole translation)")
-    s.add_argument("--annotators", type=int, choices=(1, 2), default=1,
+    s.add_argument("--annotators", type=int_option("annotators"), choices=(1, 2), default=1,
                    help="2 adds a second person's columns (suffix _2) for person-vs-person agreement")
     s.add_argument("-n", type=int_option("n"), default=50, help="items in the sample")
     s.add_argument("--seed", type=int_option("seed"), default=13)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from discotest.errors import STDIN, InputError
+from discotest.options import NUMBER_GRAMMAR, WHOLE_GRAMMAR, is_number, is_whole_number
 
 _stdin: bytes | None = None
 
@@ -215,14 +216,26 @@ def string_list(value: Any, what: str, path: str | Path | None = None, line: int
 
 
 def finite_number(text: str, what: str, path: str | Path | None = None, line: int | None = None) -> float:
-    """A number written as text (``what`` names it: "score"). NaN and infinities are refused: they would make the
-    measurement meaningless and the JSON report invalid."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(f"expected a {what} (one number), got {text[:40]!r}", path, line) from None
+    """A number written as text (``what`` names it: "score"), in JSON's grammar. NaN and infinities are refused:
+    they would make the measurement meaningless and the JSON report invalid."""
+    if not is_number(text):
+        if text.strip().lower().lstrip("+-") in ("nan", "inf", "infinity"):
+            raise InputError(f"{what} is {text.strip()[:20]!r}: only finite numbers can be compared", path, line)
+        raise InputError(f"expected a {what} (one number, {NUMBER_GRAMMAR}), got {text[:40]!r}", path, line)
+    value = float(text)
     if not math.isfinite(value):
         raise InputError(f"{what} is {text.strip()[:20]!r}: only finite numbers can be compared", path, line)
+    return value
+
+
+def whole_number(text: str, what: str, path: str | Path | None = None, line: int | None = None,
+                 minimum: int | None = None) -> int:
+    """A whole number written as text (``what`` names it), in JSON's grammar, at least ``minimum``."""
+    if not is_whole_number(text):
+        raise InputError(f"expected {what} (a whole number, {WHOLE_GRAMMAR}), got {text[:40]!r}", path, line)
+    value = int(text)
+    if minimum is not None and value < minimum:
+        raise InputError(f"{what} must be at least {minimum}, got {value}", path, line)
     return value
 
 

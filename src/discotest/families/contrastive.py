@@ -97,7 +97,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     comparisons = []
     if s["compare"]:
         if len(results) != 2:
-            raise InputError(f"--compare needs exactly two systems or context sizes, got {len(results)}")
+            raise InputError(f"--compare needs exactly two systems or context sizes in this run, got {len(results)} "
+                             f"(two files or systems: `discotest compare {suite} --input A --input B`)")
         comparisons.append(compare_results(*results))
     return Report(f"discotest · {suite}", results, comparisons, text=render_contrastive_table)
 

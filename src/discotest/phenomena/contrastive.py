@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from discotest.data.readers import is_whole_number
 from discotest.stats import DEFAULT_SEED, accuracy_from_sums, paired_bootstrap
 from discotest.suites.contrastive.item import ContrastiveItem
 
@@ -104,7 +105,7 @@ def _grouped(verdicts: Sequence[ContrastiveVerdict], key: Callable[[ContrastiveV
 
 
 def _natural(key: str):
-    return (0, int(key), "") if key.isdigit() else (1, 0, key)
+    return (0, int(key), "") if is_whole_number(key) and key.strip() == key else (1, 0, key)
 
 
 def score_contrastive(verdicts: Sequence[ContrastiveVerdict], n_bootstrap: int = 1000) -> ContrastiveScores:

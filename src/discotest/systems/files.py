@@ -89,7 +89,18 @@ def detect_format(path: Path, lines: Sequence[str], known_sources: set[str]) -> 
         found = "missing" if SEPARATOR not in line else "more than one"
         raise InputError(f"{found} '{SEPARATOR}' between source and translation, while other lines are "
                          f"'source {SEPARATOR} translation'{_FORCE_HINT}", path, number)
+    for number, line in filled:  # ["src", "tgt"] or ["tgt"]: a JSON export, which plain text would score verbatim
+        if line.lstrip().startswith("[") and isinstance(_json_value(line), list):
+            raise InputError("a JSON array, not a plain translation: write JSONL objects ({\"translation\": …}) "
+                             f"or plain text{_FORCE_HINT}", path, number)
     return "plain"
+
+
+def _json_value(line: str) -> object:
+    try:
+        return json.loads(line)
+    except (json.JSONDecodeError, RecursionError):
+        return None
 
 
 def _parse_line(fmt: str, path: Path, line: str, number: int) -> Row:
