@@ -345,8 +345,13 @@ def _add_data(sub: argparse._SubParsersAction) -> None:
     ls.add_argument("names", nargs="*", metavar="SUITE_OR_SOURCE", help="only these suites or sources")
     fetch = action.add_parser("fetch", parents=[_common()], help="download sources and check their sha256")
     fetch.add_argument("names", nargs="+", metavar="NAME", help="source names (`discotest data list`), or 'all'")
-    fetch.add_argument("--timeout", type=float, default=registry.FETCH_TIMEOUT,
+    fetch.add_argument("--timeout", type=float_option("timeout"), default=registry.FETCH_TIMEOUT,
                        help=f"seconds a download may stay silent (default {registry.FETCH_TIMEOUT:g})")
+    fetch.add_argument("--deadline", type=float_option("deadline"), default=registry.FETCH_DEADLINE,
+                       help=f"seconds a whole download may take (default {registry.FETCH_DEADLINE:g})")
+    fetch.add_argument("--max-size", type=float_option("max-size"), default=registry.FETCH_MAX_SIZE / 1e6,
+                       metavar="MB", help="largest download of a source whose size the registry does not know "
+                                          f"(default {registry.FETCH_MAX_SIZE / 1e6:g} MB; a known size is a cap)")
     verify = action.add_parser("verify", parents=[_common()], help="check the sha256 of the files present")
     verify.add_argument("names", nargs="*", metavar="NAME", help="source names (default: all)")
 
@@ -546,7 +551,8 @@ def _cmd_data(args: argparse.Namespace) -> int:
     if args.action == "fetch":
         names = list(registry.SOURCES) if args.names == ["all"] else args.names
         for name in names:
-            path = registry.fetch(name, args.data_dir, timeout=args.timeout)
+            path = registry.fetch(name, args.data_dir, limits=registry.Limits(
+                timeout=args.timeout, deadline=args.deadline, max_size=int(args.max_size * 1e6)))
             source = registry.get_source(name)
             root = registry.data_dir(args.data_dir)
             pin = "" if source.sha256 or source.bundled else registry.pinned_sha256(source, root)

@@ -52,6 +52,9 @@ LIMITS: dict[str, tuple[float, float]] = {
     "max-docs": (1, 10_000_000),
     "steps": (1, 100_000_000),
     "lr": (0.0, 10.0),  # exclusive of 0
+    "timeout": (0.0, 86_400.0),  # seconds, exclusive of 0
+    "deadline": (0.0, 30 * 86_400.0),
+    "max-size": (0.0, 2.0**20),  # MB
 }
 
 
