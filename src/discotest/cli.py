@@ -677,6 +677,31 @@ def _reserve_standard_fds() -> None:
 SIGPIPE_STATUS = 141  # what a shell reports for a program killed by SIGPIPE (`yes | head -1`)
 
 
+class _NamedStdout:
+    """``sys.stdout`` whose write errors name it: a full disk under ``discotest … > file`` is reported as
+    ``standard output: No space left on device``, not as a bare "No space left on device"."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _named(self, call, *args):
+        try:
+            return call(*args)
+        except OSError as exc:
+            if exc.filename is None:
+                exc.filename = "standard output"
+            raise
+
+    def write(self, text: str) -> int:
+        return self._named(self._stream.write, text)
+
+    def flush(self) -> None:
+        self._named(self._stream.flush)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command. Exit status: 0 success; 2 bad input, an output that cannot be written (disk full,
     permission denied …) or another system error (one line on stderr, ``discotest: error: FILE: message``);
@@ -685,11 +710,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     _reserve_standard_fds()
     if sys.stderr is None:  # started with stderr closed (2>&-): progress bars and warnings go nowhere, not to stdout
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    plain = sys.stdout
+    if plain is not None and not isinstance(plain, _NamedStdout):
+        sys.stdout = _NamedStdout(plain)
     try:
         return _main(argv)
     except BrokenPipeError:
         _silence_stdout()
         return SIGPIPE_STATUS
+    finally:
+        if isinstance(sys.stdout, _NamedStdout) and sys.stdout._stream is plain:
+            sys.stdout = plain
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -86,6 +86,8 @@ def read_lines(path: str | Path) -> list[str]:
         raw = raw[3:]
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise InputError("file is UTF-16; save it as UTF-8", path, 1)
+    if b"\r" in raw and b"\n" not in raw.rstrip(b"\r"):
+        _cr_only(raw, path)
     lines = raw.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
@@ -97,10 +99,26 @@ def read_lines(path: str | Path) -> list[str]:
     return out
 
 
+def _cr_only(raw: bytes, path: Path) -> None:
+    """Refuse a file whose lines end in CR alone (classic Mac): read as one line it would fail a line count with
+    "found 1 line", which does not say why."""
+    count = raw.rstrip(b"\r").count(b"\r") + 1
+    raise InputError(f"line ends are CR only ({count} lines end in CR, none in LF): save it with LF line ends "
+                     "(tr '\\r' '\\n')", path, 1)
+
+
+def _looks_utf16(line: bytes) -> bool:
+    """Whether NUL bytes sit at every other position, as in UTF-16 text without a byte-order mark."""
+    pairs = len(line) // 2
+    return pairs >= 2 and max(line[0::2].count(0), line[1::2].count(0)) >= 0.8 * pairs
+
+
 def _check_line(line: bytes, path: Path, number: int) -> str:
     """One line's bytes (line end removed) as text: NUL and undecodable bytes are errors at that line."""
     nul = line.find(b"\0")
     if nul >= 0:  # a binary file, or text that C tools downstream (aligners, parsers) would cut at the NUL
+        if _looks_utf16(line):
+            raise InputError("file is UTF-16 (a NUL byte every other byte); save it as UTF-8", path, number)
         raise InputError(f"NUL byte (byte {nul + 1} of the line): not a text file", path, number)
     try:
         return line.decode("utf-8")
@@ -122,6 +140,10 @@ def stream_lines(path: str | Path) -> Iterator[tuple[int, str]]:
             line = line[:-1] if line.endswith(b"\r") else line
             if number == 1 and line.startswith(b"\xef\xbb\xbf"):
                 line = line[3:]
+            if number == 1 and line.startswith((b"\xff\xfe", b"\xfe\xff")):
+                raise InputError("file is UTF-16; save it as UTF-8", path, 1)  # as read_lines says
+            if number == 1 and b"\r" in line.rstrip(b"\r") and not raw.endswith(b"\n"):
+                _cr_only(line + b"\r", Path(path))
             yield number, _check_line(line, path, number)
 
 

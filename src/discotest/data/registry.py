@@ -161,8 +161,13 @@ def locate(name: str, root: str | Path | None = None) -> Path:
     source = get_source(name)
     if source.bundled:
         return Path(str(resources.files("discotest.data").joinpath("bundled", source.path)))
-    path = data_dir(root) / source.usable_path
+    base = data_dir(root)
+    path = base / source.usable_path
     if not path.is_file():
+        if base.exists() and not base.is_dir():
+            raise InputError(f"the data directory ({data_dir_origin(root)}) is not a folder but a file", base)
+        if path.is_dir():
+            raise InputError(f"is a folder where the data file of {name!r} should be", path)
         raise MissingDataError(
             f"missing data file for {name!r} in the data directory {data_dir(root)} ({data_dir_origin(root)}): "
             f"run `discotest data fetch {name}` online, put {source.url} at this path, or point --data-dir or "

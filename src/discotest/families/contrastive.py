@@ -115,6 +115,14 @@ def compare(suite: str, s: dict[str, Any]) -> Report:
     return compare_systems(suite, s, lambda name, t: run(name, {**t, "scores": t["input"], "input": None}))
 
 
+def _translation_language(suite: str, s: dict[str, Any]) -> str | None:
+    """The target language of a suite scored from translations (CTXPRO): --input is a translation file there."""
+    from discotest.suites.contrastive import is_expected_word, language_pair
+
+    pair = language_pair(suite)
+    return pair[1] if pair and is_expected_word(suite) else None
+
+
 def _is_file_suite(suite: str) -> bool:
     from discotest.suites.contrastive import FILE_SUITES
 
@@ -144,4 +152,5 @@ FAMILY = register(Family(
         "antecedent distance, phenomenon and pronoun pair, with the MAJORITY and CO-OCCUR baselines "
         "(Shimazu et al. 2020; Voita et al. 2019; Bawden et al. 2018; CTXPRO)",
     describe=describe,
+    input_language=_translation_language,
 ))

@@ -84,9 +84,10 @@ class Report:
         return self.results[index]
 
     def to_json(self) -> dict[str, Any]:
+        warnings = {"warnings": list(self.warnings)} if self.warnings else {}  # also on stderr
         return {"discotest": VERSION, "schema": SCHEMA_VERSION, "title": self.title,
                 "results": [r.to_json() for r in self.results], "aggregates": self.aggregates,
-                "comparisons": [c.to_json() for c in self.comparisons]}
+                "comparisons": [c.to_json() for c in self.comparisons], **warnings}
 
     def detail_rows(self) -> list[dict[str, Any]]:
         rows = [row for r in self.results for row in r.details()]
@@ -106,7 +107,7 @@ class Report:
             items += rows_as_items([{"system_a": c.a.system, "system_b": c.b.system, **pair}
                                     for c in self.comparisons for pair in c.details()])
             return render_html(self.title, summaries, command=command, comparisons=comparisons, charts=charts,
-                               items=items)
+                               items=items, warnings=self.warnings)
         parts = [self.text(self.results)] if self.results else []
         return _LONE_SURROGATE.sub("\ufffd", "\n\n".join([*parts, *(render_comparison(c) for c in self.comparisons)]))
 

@@ -91,6 +91,7 @@ p.note{font-size:.8em;color:#555;margin:.1em 0;max-width:40em}
 svg.chart text{font-size:11px;fill:#222}svg.chart text.axis{fill:#777;font-size:10px}
 #controls select,#controls input{margin:.15em .4em .15em 0}#controls label{font-size:.85em;margin-right:.2em}
 .legend mark{padding:0 .3em}
+ul.warnings{background:#fff4d6;border:1px solid #e0b84c;padding:.4em 1.6em;max-width:60em}
 """
 
 # the view logic, pure (no DOM): which rows, in which order, for the filters, search, sort and grouping chosen
@@ -405,12 +406,14 @@ def rows_as_items(details: Sequence[Mapping[str, Any]]) -> list[ItemRow]:
 
 def render_html(title: str, summaries: Sequence[Mapping[str, Any]], details: Sequence[Mapping[str, Any]] = (),
                 command: str = "", comparisons: Sequence[Mapping[str, Any]] = (), charts: Sequence[Chart] = (),
-                items: Sequence[ItemRow] | None = None) -> str:
+                items: Sequence[ItemRow] | None = None, warnings: Sequence[str] = ()) -> str:
     """The page: ``summaries`` (each result's JSON form) as one table, the ``charts``, the signatures, the
     ``comparisons`` (one row per compared metric), then the ``items`` (or plain ``details`` rows)."""
     parts = [f"<h1>{html.escape(title)}</h1>"]
     if command:
         parts.append(f"<p><code>{html.escape(command)}</code></p>")
+    if warnings:
+        parts.append('<ul class="warnings">' + "".join(f"<li>{html.escape(w)}</li>" for w in warnings) + "</ul>")
     parts += ["<h2>Summary</h2>", summary_table(summaries)]
     merged = merge_charts(charts)
     if merged:

@@ -128,6 +128,24 @@ def _parse_line(fmt: str, path: Path, line: str, number: int) -> Row:
     return (source.strip() if source else None), translation.strip(), number
 
 
+def translation_texts(path: str | Path, input_format: str = "auto") -> list[str]:
+    """The translations of a file, without matching them to a suite (the input language check reads these)."""
+    lines = read_lines(path)
+    fmt = detect_format(Path(path), lines, set()) if input_format == "auto" else input_format
+    return [_parse_line(fmt, Path(path), line, number)[1] for number, line in enumerate(lines, start=1)
+            if line.strip()]
+
+
+def with_sources(lines: Sequence[str], input_format: str = "auto") -> list[str] | None:
+    """The source of every line when every line has one (``|||`` or JSONL with a source), else None."""
+    fmt = detect_format(Path("-"), lines, set()) if input_format == "auto" else input_format
+    if fmt == "plain":
+        return None
+    sources = [_parse_line(fmt, Path("-"), line, number)[0] for number, line in enumerate(lines, start=1)
+               if line.strip()]
+    return None if any(s is None for s in sources) else [s for s in sources if s is not None]
+
+
 def read_translations(
     path: str | Path,
     suite_sources: Mapping[int, str] | Sequence[str],
