@@ -160,7 +160,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         raise InputError("give --system or --input, not both")
     if s["markers"] != "none" and not s["model"]:
         raise InputError("--markers marks the source a --model translates: give --model")
-    langs = split_list(s["lang"])
+    langs = split_list(s["lang"], "--lang")
     if s["model"]:
         model_options = dict(markers=s["markers"], resolver=s["resolver"], beam=s["beam"], max_length=s["max_length"],
                              batch_size=s["batch_size"], device=s["device"], revision=s["revision"],
@@ -174,7 +174,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         made_from = other_version(suite, s["suite_version"], s["input"], s["input_format"], s["data_dir"])
         extra_warnings.extend([made_from] if made_from else [])
     else:
-        total = sum(map(len, planned_pairs(suite, langs, split_list(s["system"])).values()))
+        total = sum(map(len, planned_pairs(suite, langs, split_list(s["system"], "--system")).values()))
         with progress_bar(f"{suite}: system×language pairs", "pair", total=total) as bar:
             results = run_many(suite, langs, split_list(s["system"]), jobs=s["jobs"], progress=bar.update,
                                engine=resolve_engine(s["engine"]), ray_address=s["ray_address"], **settings)

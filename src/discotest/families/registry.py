@@ -128,12 +128,18 @@ def settings_for(family: Family, options: dict[str, Any], compare: bool = False)
     return settings
 
 
-def split_list(value: str | Sequence[str] | None) -> list[str] | str | None:
-    """``"all"`` stays ``"all"``; ``"a,b"`` and ``["a", "b"]`` become a list; None stays None."""
+def split_list(value: str | Sequence[str] | None, what: str = "") -> list[str] | str | None:
+    """``"all"`` stays ``"all"``; ``"a,b"`` and ``["a", "b"]`` become a list; None stays None. A value of commas
+    alone (``--lang ',,'``) is an InputError saying so (``what`` names the option), not an empty list that would
+    surface later as "no system has an output"."""
     if value is None or value == "all":
         return value
     if isinstance(value, str):
-        return [v.strip() for v in value.split(",") if v.strip()]
+        out = [v.strip() for v in value.split(",") if v.strip()]
+        if not out and value.strip():
+            raise InputError(f"{what + ' ' if what else ''}{value!r} names nothing (only commas and spaces): give "
+                             "a name, a comma-separated list, or 'all'")
+        return out
     return list(value)
 
 

@@ -63,6 +63,8 @@ class ContrastiveResult(Result):
         out = []
         for v, row in zip(self.verdicts, self.details()):
             row = dict(row)
+            if row.get("tied"):  # a tie is shown as one: no candidate was chosen, and it counts as wrong
+                row["chosen"] = "tie: " + ", ".join(map(str, row.pop("tied")))
             marks = phrase_marks(row, (("translation", "expected", "gold"),))
             item = self.suite_items.get(v.index)
             if item is not None:
@@ -75,7 +77,9 @@ class ContrastiveResult(Result):
                     if k:
                         text.append(" ‖ ")
                         at += 3
-                    kind = "gold" if k == item.correct_index else "chosen" if k == v.chosen else ""
+                    tie = v.chosen is None and len(v.scores) > 1 and k in v.tied
+                    kind = ("gold" if k == item.correct_index else "tie" if tie else "chosen" if k == v.chosen
+                            else "")
                     if kind:
                         marks.append(Mark("candidates", at, at + len(candidate), kind))
                     text.append(candidate)

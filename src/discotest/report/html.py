@@ -83,7 +83,7 @@ tr.good td{background:#eef8ee}tr.bad td{background:#fbecec}tr.grp td{background:
 mark{padding:0 .1em}mark.ent{background:#cfe3ff}mark.pro{background:#ffe08a}mark.dis{background:#e2d4f5}
 mark.cue{background:none;border-bottom:2px solid #d2691e}mark.zp{background:#ffe08a}mark.ali{background:#cfe3ff}
 mark.span{background:#e6e6e6}mark.hit{background:#9fe09f}mark.gold{background:#9fe09f}mark.chosen{background:#f5a3a3}mark.alt{background:#f5a3a3}
-mark.ref{background:#cfe3ff}mark.same{background:#9fe09f}mark.diff{background:#f5a3a3}
+mark.ref{background:#cfe3ff}mark.same{background:#9fe09f}mark.diff{background:#f5a3a3}mark.tie{background:#f7c77e}
 code.sig{display:block;font-size:.8em;color:#555;word-break:break-all;margin:.15em 0}
 .common{color:#444;font-size:.9em}
 figure{display:inline-block;margin:.5em 1.5em .5em 0;vertical-align:top}figcaption{font-weight:600}
