@@ -63,11 +63,11 @@ def judge_scores(item: ContrastiveItem, scores: Sequence[float]) -> ContrastiveV
                               scores, chosen, meta=item.meta)
 
 
-def judge_translation(item: ContrastiveItem, translation: str) -> ContrastiveVerdict:
-    """CTXPRO verdict: does the translation's last sentence contain the expected word?"""
+def judge_translation(item: ContrastiveItem, translation: str, lang: str = "de") -> ContrastiveVerdict:
+    """CTXPRO verdict: does the translation's last sentence (in ``lang``) contain the expected word?"""
     from discotest.suites.contrastive.ctxpro import contains_expected
 
-    return ContrastiveVerdict(item.index, contains_expected(translation, item.expected or ""), item.phenomenon,
+    return ContrastiveVerdict(item.index, contains_expected(translation, item.expected or "", lang), item.phenomenon,
                               item.distance, item.pair, translation=translation, expected=item.expected,
                               meta=item.meta)
 
