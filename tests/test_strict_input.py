@@ -110,3 +110,12 @@ def test_suite_and_released_files_use_the_same_grammar(tmp_path):
         read_da_scores(da)
     da.write_text("SYS SID RAW.SCR Z.SCR N\nsys.1 1 50 -0.25 1\n", "utf-8")
     assert read_da_scores(da) == {"sys": {0: -0.25}}
+
+
+@pytest.mark.parametrize("segment", ["1_2", 2.7, True, "+3"])
+def test_contrapro_segment_ids_are_whole_numbers(tmp_path, segment):
+    """``int()`` read "1_2" as 12 and 2.7 as 2: the context of another sentence."""
+    from discotest.suites.contrastive.contrapro_context import opus_context
+
+    with pytest.raises(InputError, match="item 0: missing or bad document/segment id"):
+        opus_context([{"document id": "d", "segment id": segment}], tmp_path / "OpenSubtitles", 1)
