@@ -249,6 +249,8 @@ def test_fetch_truncated_download(tmp_path):
         def read(self, *args):
             raise http.client.IncompleteRead(b"12345", 100)
 
+        read1 = read
+
     assert "cut off after 5 bytes" in _fetch_error(tmp_path, lambda url, timeout: Broken(b""))
 
 

@@ -5,6 +5,7 @@ Chromium, its driver or selenium are missing (setup.sh installs them). Screensho
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -146,3 +147,90 @@ def test_dip_page_shows_the_mined_sentences_side_by_side(browser, tmp_path, monk
     assert outputs["Good"].find_element("css selector", "mark.same").text == "because"
     assert not outputs["Bad"].find_elements("css selector", "mark.same, mark.diff")
     _shot(browser, tmp_path, "html-dip-items.png")
+
+
+# the hostile text of issue 24: comment openers and script closers, the two JavaScript line ends, lone surrogates,
+# control characters (C0 and C1, DEL), noncharacters, characters beyond U+FFFF (two UTF-16 units: marks after them
+# must still mark the right word), HTML entities and markup
+HOSTILE = ("<!--", "-->", "</script", "</SCRIPT>", "<script>", "<\\!--", "\u2028", "\u2029", "\ud800", "\udfff",
+           "\udc80x", "\x01", "\x1f", "\x7f", "\x85", "\x9f", "\ufffe", "\ufdd0", "\U0001f600", "\U00020000",
+           "&amp;", "&lt;", "]]>", "\\", '"', "'", "\r\n", "\r", "\t", "\u0000", "é", "ש")
+
+
+def _hostile_text():
+    from hypothesis import strategies as st
+
+    any_char = st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=())
+    return st.lists(st.one_of(st.sampled_from(HOSTILE), st.text(any_char, max_size=4)), max_size=8).map("".join)
+
+
+def _units(text: str) -> list[int]:
+    """``text`` as JavaScript sees it: UTF-16 code units (a lone surrogate is one unit)."""
+    raw = text.encode("utf-16-le", "surrogatepass")
+    return [int.from_bytes(raw[i:i + 2], "little") for i in range(0, len(raw), 2)]
+
+
+_READ_PAGE = """
+const units=s=>[...Array(s.length).keys()].map(i=>s.charCodeAt(i));
+const data=expand(JSON.parse(document.getElementById('items-data').textContent));
+const src=data.columns.indexOf('source');
+const rows=[...document.querySelectorAll('#items tbody tr')];
+return {parsed:data.rows.map(r=>units(r[src])),
+        shown:rows.map(tr=>units(tr.children[src].textContent)),
+        marked:rows.map(tr=>[...tr.querySelectorAll('mark')].map(m=>m.textContent)),
+        info:document.getElementById('info').textContent};
+"""
+
+
+def test_hostile_text_round_trips_through_the_page(browser):
+    """Any item text (hypothesis: hostile fragments and any code point, lone surrogates included) survives the page:
+    ``JSON.parse`` of the embedded blob gives back exactly the input, every item is drawn with exactly that text, and
+    the word marked after it is still the one marked. One page of many items per example, one browser."""
+    import tempfile
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(_hostile_text(), min_size=1, max_size=PAGE_SIZE))
+    def check(texts: list[str]) -> None:
+        rows = [ItemRow({"system": "s\ud800<!--", "index": i, "gender": texts[i % 2 and i - 1 or i][:10],
+                         "source": f"{t} nurse"}, (Mark("source", len(t) + 1, len(t) + 6, "ent"),), str(i))
+                for i, t in enumerate(texts)]
+        page = render_html("t </script><!-- \ud800", [{"system": "s\ud800 </script>", "n": len(rows)}],
+                           command="run --input '\udcff.txt'", items=rows)
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "hostile.html"
+            path.write_text(page, "utf-8")  # a lone surrogate would make this fail
+            _open(browser, path)
+            got = browser.execute_script(_READ_PAGE)
+        want = [_units(f"{t} nurse") for t in texts]
+        assert got["info"].startswith(f"{len(texts)} of {len(texts)} items")
+        assert got["parsed"] == want  # JSON.parse gives back the input
+        assert got["shown"] == want  # and every item is drawn with it
+        assert got["marked"] == [["nurse"]] * len(texts)
+
+    check()
+
+
+def test_a_filter_on_hostile_values_is_exact(browser, tmp_path):
+    """A categorical column whose values hold a lone surrogate, a script closer, a comment opener: choosing one in
+    the select shows exactly its rows (the value is read from the blob, not from the option's text)."""
+    values = ["a\ud800", "a\ufffd", "</script>", "<!--", "x\u2028y"]
+    rows = [ItemRow({"system": "s", "index": i, "kind": values[i % len(values)], "source": f"item {i}"}, (), str(i))
+            for i in range(50)]
+    page = tmp_path / "filter.html"
+    page.write_text(render_html("t", [{"n": 50}], items=rows), "utf-8")
+    _open(browser, page)
+    from selenium.webdriver.support.ui import Select
+
+    select = Select(browser.find_element("css selector", "#controls select"))
+    for value in values:
+        at = browser.execute_script(  # the option whose value (in the blob) is this one; passed as ASCII JSON
+            "const d=JSON.parse(document.getElementById('items-data').textContent);const s=arguments[0];"
+            "return [...s.options].findIndex(o=>o.dataset.i!==undefined&&"
+            "d.filters[s.dataset.col][+o.dataset.i]===JSON.parse(arguments[1]))",
+            select._el, json.dumps(value))
+        select.select_by_index(at)
+        shown = [r.find_elements("tag name", "td")[1].text for r in _rows(browser)]
+        assert shown == [str(i) for i in range(50) if values[i % len(values)] == value], value

@@ -93,7 +93,7 @@ def test_no_source_matches_is_an_error(tmp_path):
     [
         ("male\t1\tThe nurse came.", "expected 4 tab-separated columns"),
         ("man\t1\tThe nurse came.\tnurse", "gold gender must be one of"),
-        ("male\tx\tThe nurse came.\tnurse", "non-negative integer"),
+        ("male\tx\tThe nurse came.\tnurse", r"expected the entity index \(a whole number"),
         ("male\t7\tThe nurse came.\tnurse", "outside the sentence"),
     ],
 )

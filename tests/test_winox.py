@@ -118,7 +118,8 @@ def test_cli_reads_the_suite_from_the_data_dir(tmp_path, capsys):
 
 @pytest.mark.parametrize("extra, message", [
     ([], "winox needs --input"),
-    (["--input", str(FIXTURES / "system.de.txt")], "expected 10 lines"),
+    (["--input", str(FIXTURES / "system.de.txt")], "is mostly German (de: 100% of 4 sampled lines), not French"),
+    (["--input", str(FIXTURES / "system.de.txt"), "--skip-language-check"], "expected 10 lines"),
     (["--input", str(FIXTURES / "system.fr.txt"), "--lang", "es"], "Wino-X has no language 'es'"),
 ])
 def test_cli_errors_are_one_line(tmp_path, capsys, extra, message):
@@ -132,8 +133,9 @@ def test_cli_errors_are_one_line(tmp_path, capsys, extra, message):
 
 
 def test_missing_suite_file_says_how_to_fetch(tmp_path, capsys):
-    assert main(["run", "winox", "--lang", "ru", "--input", str(FIXTURES / "system.fr.txt"),
-                 "--data-dir", str(tmp_path)]) == 2
+    russian = tmp_path / "system.ru.txt"  # in the language scored: the language check lets it through
+    russian.write_text("Он сказал, что она придёт.\nОна не пришла.\n", "utf-8")
+    assert main(["run", "winox", "--lang", "ru", "--input", str(russian), "--data-dir", str(tmp_path)]) == 2
     assert "discotest data fetch winox-ru" in capsys.readouterr().err
 
 

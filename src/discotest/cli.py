@@ -35,7 +35,7 @@ from discotest.version import VERSION
 
 def _common() -> argparse.ArgumentParser:
     """Options accepted before or after the subcommand (``discotest -q run …`` and ``discotest run … -q``)."""
-    common = argparse.ArgumentParser(add_help=False)
+    common = OneLineParser(add_help=False)
     common.add_argument("--data-dir", default=argparse.SUPPRESS,
                         help=f"data directory (default: ${registry.ENV_VAR}, else the user cache)")
     common.add_argument("--quiet", "-q", action="store_true", default=argparse.SUPPRESS, help="no progress bars")
@@ -228,7 +228,7 @@ def _add_validate(sub: argparse._SubParsersAction) -> None:
                    help="which verdict the sheet validates (discotest.validate.VERDICT_TYPES): noun (the entity's "
                         "gender, default), consistency (does the pronoun agree with its entity?) or reader (the gender "
                         "a reader takes from the whole translation)")
-    s.add_argument("--annotators", type=int, choices=(1, 2), default=1,
+    s.add_argument("--annotators", type=int_option("annotators"), choices=(1, 2), default=1,
                    help="2 adds a second person's columns (suffix _2) for person-vs-person agreement")
     s.add_argument("-n", type=int_option("n"), default=50, help="items in the sample")
     s.add_argument("--seed", type=int_option("seed"), default=13)
@@ -351,8 +351,13 @@ def _add_data(sub: argparse._SubParsersAction) -> None:
     ls.add_argument("names", nargs="*", metavar="SUITE_OR_SOURCE", help="only these suites or sources")
     fetch = action.add_parser("fetch", parents=[_common()], help="download sources and check their sha256")
     fetch.add_argument("names", nargs="+", metavar="NAME", help="source names (`discotest data list`), or 'all'")
-    fetch.add_argument("--timeout", type=float, default=registry.FETCH_TIMEOUT,
+    fetch.add_argument("--timeout", type=float_option("timeout"), default=registry.FETCH_TIMEOUT,
                        help=f"seconds a download may stay silent (default {registry.FETCH_TIMEOUT:g})")
+    fetch.add_argument("--deadline", type=float_option("deadline"), default=registry.FETCH_DEADLINE,
+                       help=f"seconds a whole download may take (default {registry.FETCH_DEADLINE:g})")
+    fetch.add_argument("--max-size", type=float_option("max-size"), default=registry.FETCH_MAX_SIZE / 1e6,
+                       metavar="MB", help="largest download of a source whose size the registry does not know "
+                                          f"(default {registry.FETCH_MAX_SIZE / 1e6:g} MB; a known size is a cap)")
     verify = action.add_parser("verify", parents=[_common()], help="check the sha256 of the files present")
     verify.add_argument("names", nargs="*", metavar="NAME", help="source names (default: all)")
 
@@ -555,7 +560,8 @@ def _cmd_data(args: argparse.Namespace) -> int:
     if args.action == "fetch":
         names = list(registry.SOURCES) if args.names == ["all"] else args.names
         for name in names:
-            path = registry.fetch(name, args.data_dir, timeout=args.timeout)
+            path = registry.fetch(name, args.data_dir, limits=registry.Limits(
+                timeout=args.timeout, deadline=args.deadline, max_size=int(args.max_size * 1e6)))
             source = registry.get_source(name)
             root = registry.data_dir(args.data_dir)
             pin = "" if source.sha256 or source.bundled else registry.pinned_sha256(source, root)
@@ -680,6 +686,31 @@ def _reserve_standard_fds() -> None:
 SIGPIPE_STATUS = 141  # what a shell reports for a program killed by SIGPIPE (`yes | head -1`)
 
 
+class _NamedStdout:
+    """``sys.stdout`` whose write errors name it: a full disk under ``discotest … > file`` is reported as
+    ``standard output: No space left on device``, not as a bare "No space left on device"."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _named(self, call, *args):
+        try:
+            return call(*args)
+        except OSError as exc:
+            if exc.filename is None:
+                exc.filename = "standard output"
+            raise
+
+    def write(self, text: str) -> int:
+        return self._named(self._stream.write, text)
+
+    def flush(self) -> None:
+        self._named(self._stream.flush)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command. Exit status: 0 success; 2 bad input, an output that cannot be written (disk full,
     permission denied …) or another system error (one line on stderr, ``discotest: error: FILE: message``);
@@ -688,11 +719,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     _reserve_standard_fds()
     if sys.stderr is None:  # started with stderr closed (2>&-): progress bars and warnings go nowhere, not to stdout
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    plain = sys.stdout
+    if plain is not None and not isinstance(plain, _NamedStdout):
+        sys.stdout = _NamedStdout(plain)
     try:
         return _main(argv)
     except BrokenPipeError:
         _silence_stdout()
         return SIGPIPE_STATUS
+    finally:
+        if isinstance(sys.stdout, _NamedStdout) and sys.stdout._stream is plain:
+            sys.stdout = plain
 
 
 def _main(argv: Sequence[str] | None) -> int:

@@ -56,6 +56,51 @@ def own_pythonpath() -> str:
     return os.pathsep.join(filter(None, (package_root(), os.environ.get("PYTHONPATH"))))
 
 
+PARENT_PID_ENV = "DISCOTEST_PARENT_PID"
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def child_env() -> dict[str, str]:
+    """The environment of a child process discotest starts itself (``python -m discotest.…``): this discotest first on
+    PYTHONPATH, and this process's pid, so the child can check at its start that its parent is still the one that
+    started it (``end_with_parent``)."""
+    return {**os.environ, "PYTHONPATH": own_pythonpath(), PARENT_PID_ENV: str(os.getpid())}
+
+
+def end_with_parent() -> None:
+    """Called first thing in a child process (an aligner's, a pool worker's): the child ends when its parent does,
+    even when the parent is SIGKILLed and cannot clean up (it would otherwise run on for seconds or minutes, holding
+    CPU and memory for a result nobody reads). On Linux the kernel sends it SIGKILL (``prctl(PR_SET_PDEATHSIG)``;
+    Linux sends it when the parent *thread* that started the child ends, and discotest starts children from the
+    thread that waits for them); elsewhere a daemon thread polls the parent pid. A parent that died before this
+    call (its pid is in ``DISCOTEST_PARENT_PID``, else the parent at the time of the call) ends the child now."""
+    expected = os.environ.pop(PARENT_PID_ENV, None)  # not inherited by this child's own children
+    parent = int(expected) if expected and expected.isascii() and expected.isdigit() else os.getppid()
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) != 0:
+            _watch_parent(parent)
+    else:
+        _watch_parent(parent)
+    if os.getppid() != parent:  # the parent died between fork and here: nobody will read our result
+        os._exit(1)
+
+
+def _watch_parent(parent: int) -> None:
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="discotest-parent-watch", daemon=True).start()
+
+
 def worker_env() -> dict[str, str]:
     """Environment variables every Ray worker gets: PYTHONPATH to this discotest first, and the settings a result
     depends on (cache and data directories, offline switches) as the driver has them now."""

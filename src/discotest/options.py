@@ -9,9 +9,29 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from collections.abc import Callable
 
 from discotest.errors import InputError
+
+# the one grammar of a number written as text, in every reader and option: JSON's (ASCII digits; no "1_000", "+1",
+# ".5", "1.", "nan", "inf", "０", "١"; surrounding spaces allowed). Python's float()/int() accept all of those.
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_JSON_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
+NUMBER_GRAMMAR = "written as in JSON: 12, -0.5, 1e-3"
+WHOLE_GRAMMAR = "written as in JSON: 12, 1000"
+
+
+def is_number(text: str) -> bool:
+    """Whether ``text`` (spaces around it aside) is one number in JSON's grammar."""
+    return _JSON_NUMBER.fullmatch(text.strip(" \t")) is not None
+
+
+def is_whole_number(text: str) -> bool:
+    """Whether ``text`` (spaces around it aside) is one integer in JSON's grammar (no sign "+", no leading 0)."""
+    return _JSON_INTEGER.fullmatch(text.strip(" \t")) is not None
+
+
 
 SEED_MAX = 2**32 - 1  # numpy and torch refuse larger seeds
 
@@ -32,6 +52,9 @@ LIMITS: dict[str, tuple[float, float]] = {
     "max-docs": (1, 10_000_000),
     "steps": (1, 100_000_000),
     "lr": (0.0, 10.0),  # exclusive of 0
+    "timeout": (0.0, 86_400.0),  # seconds, exclusive of 0
+    "deadline": (0.0, 30 * 86_400.0),
+    "max-size": (0.0, 2.0**20),  # MB
 }
 
 
@@ -59,7 +82,14 @@ def check_positive_float(value: object, name: str, high: float | None = None) ->
 
 
 def _argtype(name: str, convert: Callable[[str], object], check: Callable[[object, str], object]):
+    whole = convert is int
+
     def parse(text: str):
+        # the readers' grammar (JSON numbers): int("1_000"), int("٣"), float("nan") would be accepted otherwise
+        if not (is_whole_number(text) if whole else is_number(text)):
+            kind = "a whole number" if whole else "a number"
+            grammar = WHOLE_GRAMMAR if whole else NUMBER_GRAMMAR
+            raise argparse.ArgumentTypeError(f"expected {kind} ({grammar}), got {text[:40]!r}")
         try:
             value = convert(text)
         except ValueError:
@@ -83,9 +113,44 @@ def float_option(name: str):
     return _argtype(name, float, check_positive_float)
 
 
+# what to do instead of repeating a single-value option of `run` (the option's dest -> advice)
+REPEAT_HINTS = {
+    "input": "to compare two translation files use `discotest compare SUITE --input A --input B`",
+    "scores": "to compare two scores files use `discotest compare SUITE --input A --input B`",
+    "system": "several systems are one comma-separated list (--system a,b); to compare two use "
+              "`discotest compare SUITE --system a --system b`",
+    "lang": "several languages are one comma-separated list (--lang de,fr)",
+    "phenomena": "several phenomena are one comma-separated list",
+}
+
+
+class StoreOnce(argparse._StoreAction):
+    """argparse's ``store``, except that a second occurrence is an error naming the option (argparse would keep the
+    last value without a word: ``--input A --input B`` scored B alone). Options that take several values say so
+    with ``action="append"``."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(namespace, "_options_given", None)
+        if given is None:
+            given = set()
+            namespace._options_given = given
+        if self.dest in given:
+            hint = REPEAT_HINTS.get(self.dest) if parser.prog.endswith(" run") else None
+            hint = hint and hint.replace("SUITE", str(getattr(namespace, "suite", None) or "SUITE"))
+            raise argparse.ArgumentError(self, "given twice; it takes one value" + (f": {hint}" if hint else ""))
+        given.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
 class OneLineParser(argparse.ArgumentParser):
     """Usage errors as the one line every discotest error is (``discotest: error: …``, exit status 2), not
-    argparse's usage block; subparsers inherit the class, so every subcommand behaves the same."""
+    argparse's usage block; subparsers inherit the class, so every subcommand behaves the same. Every single-value
+    option of every parser (and its argument groups, which share the registry) is ``StoreOnce``."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", None, StoreOnce)
+        self.register("action", "store", StoreOnce)
 
     def error(self, message: str):
         self.exit(2, f"discotest: error: {' '.join(message.split())} (see {self.prog} --help)\n")

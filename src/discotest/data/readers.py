@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from discotest.errors import STDIN, InputError
+from discotest.options import NUMBER_GRAMMAR, WHOLE_GRAMMAR, is_number, is_whole_number
 
 _stdin: bytes | None = None
 
@@ -85,6 +86,8 @@ def read_lines(path: str | Path) -> list[str]:
         raw = raw[3:]
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise InputError("file is UTF-16; save it as UTF-8", path, 1)
+    if b"\r" in raw and b"\n" not in raw.rstrip(b"\r"):
+        _cr_only(raw, path)
     lines = raw.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
@@ -96,10 +99,26 @@ def read_lines(path: str | Path) -> list[str]:
     return out
 
 
+def _cr_only(raw: bytes, path: Path) -> None:
+    """Refuse a file whose lines end in CR alone (classic Mac): read as one line it would fail a line count with
+    "found 1 line", which does not say why."""
+    count = raw.rstrip(b"\r").count(b"\r") + 1
+    raise InputError(f"line ends are CR only ({count} lines end in CR, none in LF): save it with LF line ends "
+                     "(tr '\\r' '\\n')", path, 1)
+
+
+def _looks_utf16(line: bytes) -> bool:
+    """Whether NUL bytes sit at every other position, as in UTF-16 text without a byte-order mark."""
+    pairs = len(line) // 2
+    return pairs >= 2 and max(line[0::2].count(0), line[1::2].count(0)) >= 0.8 * pairs
+
+
 def _check_line(line: bytes, path: Path, number: int) -> str:
     """One line's bytes (line end removed) as text: NUL and undecodable bytes are errors at that line."""
     nul = line.find(b"\0")
     if nul >= 0:  # a binary file, or text that C tools downstream (aligners, parsers) would cut at the NUL
+        if _looks_utf16(line):
+            raise InputError("file is UTF-16 (a NUL byte every other byte); save it as UTF-8", path, number)
         raise InputError(f"NUL byte (byte {nul + 1} of the line): not a text file", path, number)
     try:
         return line.decode("utf-8")
@@ -121,6 +140,10 @@ def stream_lines(path: str | Path) -> Iterator[tuple[int, str]]:
             line = line[:-1] if line.endswith(b"\r") else line
             if number == 1 and line.startswith(b"\xef\xbb\xbf"):
                 line = line[3:]
+            if number == 1 and line.startswith((b"\xff\xfe", b"\xfe\xff")):
+                raise InputError("file is UTF-16; save it as UTF-8", path, 1)  # as read_lines says
+            if number == 1 and b"\r" in line.rstrip(b"\r") and not raw.endswith(b"\n"):
+                _cr_only(line + b"\r", Path(path))
             yield number, _check_line(line, path, number)
 
 
@@ -215,14 +238,26 @@ def string_list(value: Any, what: str, path: str | Path | None = None, line: int
 
 
 def finite_number(text: str, what: str, path: str | Path | None = None, line: int | None = None) -> float:
-    """A number written as text (``what`` names it: "score"). NaN and infinities are refused: they would make the
-    measurement meaningless and the JSON report invalid."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(f"expected a {what} (one number), got {text[:40]!r}", path, line) from None
+    """A number written as text (``what`` names it: "score"), in JSON's grammar. NaN and infinities are refused:
+    they would make the measurement meaningless and the JSON report invalid."""
+    if not is_number(text):
+        if text.strip().lower().lstrip("+-") in ("nan", "inf", "infinity"):
+            raise InputError(f"{what} is {text.strip()[:20]!r}: only finite numbers can be compared", path, line)
+        raise InputError(f"expected a {what} (one number, {NUMBER_GRAMMAR}), got {text[:40]!r}", path, line)
+    value = float(text)
     if not math.isfinite(value):
         raise InputError(f"{what} is {text.strip()[:20]!r}: only finite numbers can be compared", path, line)
+    return value
+
+
+def whole_number(text: str, what: str, path: str | Path | None = None, line: int | None = None,
+                 minimum: int | None = None) -> int:
+    """A whole number written as text (``what`` names it), in JSON's grammar, at least ``minimum``."""
+    if not is_whole_number(text):
+        raise InputError(f"expected {what} (a whole number, {WHOLE_GRAMMAR}), got {text[:40]!r}", path, line)
+    value = int(text)
+    if minimum is not None and value < minimum:
+        raise InputError(f"{what} must be at least {minimum}, got {value}", path, line)
     return value
 
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import http.client
-import io
 import json
 import os
+import tempfile
+import time
 import urllib.error
 import urllib.request
 import zipfile
@@ -32,10 +33,14 @@ from pathlib import Path
 from discotest.atomic import write_bytes_atomic
 from discotest.cache import cache_dir
 from discotest.errors import InputError
+from discotest.options import is_whole_number
 
 ENV_VAR = "DISCOTEST_DATA"
 ALLOW_MODIFIED_ENV = "DISCOTEST_ALLOW_MODIFIED_DATA"
 FETCH_TIMEOUT = 60.0  # seconds without data before a download gives up
+FETCH_DEADLINE = 1800.0  # seconds a whole download may take (a server trickling one byte a second never ends)
+FETCH_MAX_SIZE = 250_000_000  # bytes a download without a known size may have (the largest source is 4 MB)
+_CHUNK = 2**20
 
 
 class MissingDataError(InputError):
@@ -68,6 +73,7 @@ class Source:
     lang: str | None = None
     extract: Extract | None = None
     bundled: bool = False
+    size: int | None = None  # bytes of the download, when its sha256 is pinned: a bigger body is refused early
 
     @property
     def usable_path(self) -> str:
@@ -156,8 +162,13 @@ def locate(name: str, root: str | Path | None = None) -> Path:
     source = get_source(name)
     if source.bundled:
         return Path(str(resources.files("discotest.data").joinpath("bundled", source.path)))
-    path = data_dir(root) / source.usable_path
+    base = data_dir(root)
+    path = base / source.usable_path
     if not path.is_file():
+        if base.exists() and not base.is_dir():
+            raise InputError(f"the data directory ({data_dir_origin(root)}) is not a folder but a file", base)
+        if path.is_dir():
+            raise InputError(f"is a folder where the data file of {name!r} should be", path)
         raise MissingDataError(
             f"missing data file for {name!r} in the data directory {data_dir(root)} ({data_dir_origin(root)}): "
             f"run `discotest data fetch {name}` online, put {source.url} at this path, or point --data-dir or "
@@ -395,59 +406,151 @@ def verify(name: str, root: str | Path | None = None) -> tuple[str, str]:
     return "ok", str(usable)
 
 
-def _download(url: str, target: Path, opener: Callable, timeout: float) -> bytes:
-    """The whole body of ``url``, or a one-line InputError: unreachable, HTTP error, timeout, or a body shorter than
-    its Content-Length (a dropped connection must not pass for a file)."""
-    hint = "; try again, or put the file here by hand"
+def _check_no_links(target: Path, base: Path) -> None:
+    """Refuse when a folder between the data directory and ``target`` is a symbolic link: a write there would land
+    outside the data directory. (The file itself may be a link: it is replaced, not written through.)"""
     try:
-        with opener(url, timeout=timeout) as response:
-            payload = response.read()
-            length = response.headers.get("Content-Length") if getattr(response, "headers", None) else None
-    except urllib.error.HTTPError as exc:
-        raise InputError(f"cannot download {url}: HTTP {exc.code} {exc.reason}{hint}", target) from None
-    except http.client.IncompleteRead as exc:
-        raise InputError(f"download of {url} was cut off after {len(exc.partial)} bytes{hint}", target) from None
-    except TimeoutError:
-        raise InputError(f"download of {url} timed out (no data for {timeout:g} s){hint}", target) from None
-    except (OSError, http.client.HTTPException) as exc:
-        if isinstance(getattr(exc, "reason", None), TimeoutError):  # urllib wraps a connect timeout in URLError
-            raise InputError(f"download of {url} timed out (no answer in {timeout:g} s){hint}", target) from None
-        raise InputError(f"cannot download {url} ({exc}){hint}", target) from None
-    if length is not None and length.strip().isdigit() and int(length) != len(payload):
-        raise InputError(f"download of {url} was cut off: {len(payload)} of {int(length)} bytes{hint}", target)
-    return payload
+        parts = target.parent.relative_to(base).parts
+    except ValueError:
+        parts = ()
+    folder = base
+    for part in parts:
+        folder = folder / part
+        if folder.is_symlink():
+            raise InputError(f"is a symbolic link (to {os.readlink(folder)}); data fetch writes only inside the data "
+                             "directory: remove the link or fetch into another --data-dir", folder)
+
+
+def _replace(target: Path, payload: bytes) -> None:
+    """Write ``payload`` to a temporary file in ``target``'s folder and rename it over ``target``: a symbolic link
+    there is replaced by the file, never written through (``atomic.write_bytes_atomic`` follows links, as an
+    output should)."""
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:32]}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How long and how big a download may be: ``timeout`` seconds of silence, ``deadline`` seconds in all,
+    ``max_size`` bytes (a source's known size replaces it)."""
+
+    timeout: float = FETCH_TIMEOUT
+    deadline: float = FETCH_DEADLINE
+    max_size: int = FETCH_MAX_SIZE
+
+
+def _download(url: str, target: Path, opener: Callable, limits: Limits, size: int | None = None) -> tuple[Path, str]:
+    """Stream the body of ``url`` into a temporary file beside ``target`` (never the whole body in memory), hashing
+    as it comes; returns (temporary file, sha256). A one-line InputError instead: unreachable, HTTP error, silent
+    for ``limits.timeout`` s, still running after ``limits.deadline`` s, bigger than ``size`` (the registry's) or
+    ``limits.max_size``, or shorter than its Content-Length (a dropped connection must not pass for a file)."""
+    hint = "; try again, or put the file here by hand"
+    cap = size if size is not None else limits.max_size
+    why = "the registry's size of this file" if size is not None else "the limit; raise it with --max-size"
+    started = time.monotonic()
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:32]}.", suffix=".part")
+    digest, got = hashlib.sha256(), 0
+    try:
+        with os.fdopen(fd, "wb") as out:
+            try:
+                with opener(url, timeout=limits.timeout) as response:
+                    headers = getattr(response, "headers", None)
+                    length = headers.get("Content-Length") if headers else None
+                    announced = int(length) if length is not None and is_whole_number(length) else None
+                    if announced is not None and announced > cap:
+                        raise InputError(f"{url} announces {size_text(announced)}, more than {size_text(cap)} "
+                                         f"({why})", target)
+                    read = getattr(response, "read1", None) or response.read  # read1: what has arrived, no waiting
+                    while chunk := read(_CHUNK):
+                        got += len(chunk)
+                        if got > cap:
+                            raise InputError(f"download of {url} passed {size_text(cap)} ({why}); stopped", target)
+                        if time.monotonic() - started > limits.deadline:
+                            raise InputError(f"download of {url} still running after {limits.deadline:g} s (got "
+                                             f"{size_text(got)}); raise --deadline{hint}", target)
+                        digest.update(chunk)
+                        out.write(chunk)
+            except urllib.error.HTTPError as exc:
+                raise InputError(f"cannot download {url}: HTTP {exc.code} {exc.reason}{hint}", target) from None
+            except http.client.IncompleteRead as exc:
+                raise InputError(f"download of {url} was cut off after {got + len(exc.partial)} bytes{hint}",
+                                 target) from None
+            except TimeoutError:
+                raise InputError(f"download of {url} timed out (no data for {limits.timeout:g} s){hint}",
+                                 target) from None
+            except InputError:
+                raise
+            except (OSError, http.client.HTTPException) as exc:
+                if isinstance(getattr(exc, "reason", None), TimeoutError):  # urllib wraps a connect timeout
+                    raise InputError(f"download of {url} timed out (no answer in {limits.timeout:g} s){hint}",
+                                     target) from None
+                raise InputError(f"cannot download {url} ({exc}){hint}", target) from None
+        if announced is not None and announced != got:
+            raise InputError(f"download of {url} was cut off: {got} of {announced} bytes{hint}", target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return Path(tmp), digest.hexdigest()
 
 
 def fetch(name: str, root: str | Path | None = None, opener: Callable | None = None,
-          timeout: float = FETCH_TIMEOUT) -> Path:
-    """Download a source, check its sha256, write it atomically, and unpack its member if any.
+          timeout: float = FETCH_TIMEOUT, limits: Limits | None = None) -> Path:
+    """Download a source, check its sha256, put it in place atomically, and unpack its member if any.
 
     A source without a published checksum is pinned on first download: its sha256 is written beside it
     (``<file>.sha256``), and later fetches and ``verify`` hold the file to it (trust on first use).
-    ``timeout``: seconds a connection may stay silent before the download fails."""
+    ``limits`` (default: ``timeout`` seconds of silence, ``FETCH_DEADLINE``, ``FETCH_MAX_SIZE``) bound the download.
+    Nothing is written through a symbolic link: a link at a file's place is replaced, a linked folder refused."""
+    limits = limits or Limits(timeout=timeout)
     source = get_source(name)
     if source.bundled:
         return locate(name)
     base = data_dir(root)
     target = base / source.path
+    _check_no_links(target, base)
     target.parent.mkdir(parents=True, exist_ok=True)
     expected = pinned_sha256(source, base)
-    if not (target.is_file() and expected and sha256_of(target) == expected):
-        payload = _download(source.url, target, opener or urllib.request.urlopen, timeout)
-        got = hashlib.sha256(payload).hexdigest()
-        if expected and got != expected:
-            raise InputError(f"checksum mismatch for {source.url}: expected {expected}, got {got}", target)
-        if source.extract and not zipfile.is_zipfile(io.BytesIO(payload)):
-            raise InputError(f"{source.url} is not a zip archive (expected one holding {source.extract.member})",
-                             target)
-        write_bytes_atomic(target, payload)
+    if not (target.is_file() and not target.is_symlink() and expected and sha256_of(target) == expected):
+        part, got = _download(source.url, target, opener or urllib.request.urlopen, limits,
+                              source.size if source.sha256 else None)
+        try:
+            if expected and got != expected:
+                raise InputError(f"checksum mismatch for {source.url}: expected {expected}, got {got}", target)
+            if source.extract and not zipfile.is_zipfile(part):
+                raise InputError(f"{source.url} is not a zip archive (expected one holding "
+                                 f"{source.extract.member})", target)
+            os.chmod(part, 0o666 & ~_umask())
+            os.replace(part, target)  # over a link, not through it
+        finally:
+            part.unlink(missing_ok=True)
         if not expected:
-            write_bytes_atomic(base / (source.path + PIN_SUFFIX), f"{got}\n".encode())
+            pin = base / (source.path + PIN_SUFFIX)
+            _replace(pin, f"{got}\n".encode())
     if source.extract:
+        member_path = base / source.extract.path
+        _check_no_links(member_path, base)
+        member_path.parent.mkdir(parents=True, exist_ok=True)
         try:
             with zipfile.ZipFile(target) as archive:
-                member = archive.read(source.extract.member)
+                info = archive.getinfo(source.extract.member)
+                if info.file_size > limits.max_size:
+                    raise InputError(f"{source.extract.member} unpacks to {size_text(info.file_size)}, more than "
+                                     f"{size_text(limits.max_size)}", target)
+                member = archive.read(info)
         except (zipfile.BadZipFile, KeyError) as exc:
             raise InputError(f"cannot unpack {source.extract.member} ({exc})", target) from None
-        write_bytes_atomic(base / source.extract.path, member)
+        _replace(member_path, member)
     return base / source.usable_path

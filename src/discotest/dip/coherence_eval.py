@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from discotest.data import registry
+from discotest.data.readers import finite_number, is_number, is_whole_number
 from discotest.dip.coherence import FEATURE_GROUPS, CoherenceModel, PairFeatures
 from discotest.dip.documents import DATASETS, Document
 from discotest.errors import InputError
@@ -134,10 +135,9 @@ def read_da_scores(path: str | Path, lines: Sequence[int] | None = None) -> dict
         fields = row.split()
         if not fields:
             continue
-        try:
-            system, sid, z = fields[0].rsplit(".", 1)[0], int(fields[1]), float(fields[3])
-        except (IndexError, ValueError):
-            raise InputError("malformed DA row (want SYS SID RAW.SCR Z.SCR N)", path, number) from None
+        if len(fields) < 4 or not is_whole_number(fields[1]) or not is_number(fields[3]):
+            raise InputError("malformed DA row (want SYS SID RAW.SCR Z.SCR N; numbers as in JSON)", path, number)
+        system, sid, z = fields[0].rsplit(".", 1)[0], int(fields[1]), finite_number(fields[3], "Z.SCR", path, number)
         if sid < 1 or (lines is not None and sid > len(lines)):
             raise InputError(f"segment id {sid} outside 1..{len(lines) if lines is not None else 'N'}", path, number)
         line = lines[sid - 1] if lines is not None else sid - 1

@@ -97,4 +97,5 @@ FAMILY = register(Family(
     doc="accuracy of zero-pronoun translation (AZPT) from Chinese: each annotated ZP's aligned words, a ±1 window "
         "and a bilingual pronoun table (Wang et al. 2022)",
     describe=describe,
+    input_language=lambda suite, s: "en",  # Chinese to English
 ))

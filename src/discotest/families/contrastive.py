@@ -101,7 +101,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     comparisons = []
     if s["compare"]:
         if len(results) != 2:
-            raise InputError(f"--compare needs exactly two systems or context sizes, got {len(results)}")
+            raise InputError(f"--compare needs exactly two systems or context sizes in this run, got {len(results)} "
+                             f"(two files or systems: `discotest compare {suite} --input A --input B`)")
         comparisons.append(compare_results(*results))
     return Report(f"discotest · {suite}", results, comparisons, text=render_contrastive_table)
 
@@ -116,6 +117,14 @@ def compare(suite: str, s: dict[str, Any]) -> Report:
     if s["system"] or len(files) != 2:
         raise InputError(f"compare {suite}: give two scores files as --input A --input B")
     return compare_systems(suite, s, lambda name, t: run(name, {**t, "scores": t["input"], "input": None}))
+
+
+def _translation_language(suite: str, s: dict[str, Any]) -> str | None:
+    """The target language of a suite scored from translations (CTXPRO): --input is a translation file there."""
+    from discotest.suites.contrastive import is_expected_word, language_pair
+
+    pair = language_pair(suite)
+    return pair[1] if pair and is_expected_word(suite) else None
 
 
 def _is_file_suite(suite: str) -> bool:
@@ -147,4 +156,5 @@ FAMILY = register(Family(
         "antecedent distance, phenomenon and pronoun pair, with the MAJORITY and CO-OCCUR baselines "
         "(Shimazu et al. 2020; Voita et al. 2019; Bawden et al. 2018; CTXPRO)",
     describe=describe,
+    input_language=_translation_language,
 ))

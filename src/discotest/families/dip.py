@@ -109,6 +109,13 @@ def _score(s: dict[str, Any]) -> Report:
     return Report(f"discotest · DiP {result.system}", [result], text=render_score_table, warnings=warnings)
 
 
+def mining_pool_warning(n: int) -> str:
+    """Why a ranking without --holdout is not the paper's protocol: the ranked systems chose their own test items."""
+    return (f"warning: the {n} ranked systems were also the mining pool (their outputs chose the test items: the "
+            "signature's mined_from); the DiP paper scores systems held out of mining: give --holdout SYSTEM to rank "
+            "with that system's tests mined without it")
+
+
 def _rank(s: dict[str, Any]) -> Report:
     from discotest.dip.documents import pair_paths
     from discotest.pipelines import dip
@@ -123,6 +130,8 @@ def _rank(s: dict[str, Any]) -> Report:
                        data_dir=s["data_dir"], n_bootstrap=s["bootstrap"], use_cache=s["use_cache"],
                        anaphora_mode=s["anaphora_mode"], engine=engine,
                        ray_address=s["ray_address"], jobs=s["jobs"])  # its stages: parsing, mining, scoring, ranking
+    if not s["holdout"] and ranking.results:
+        warnings = [*warnings, mining_pool_warning(len(ranking.results))]
     return Report(f"discotest · DiP ranking {s['data']} {s['pair']}", ranking.results, aggregates=ranking.to_json(),
                   text=lambda _results: render_rank_table(ranking), warnings=warnings,
                   summary_rows=ranking.summary_rows(), charts=ranking.charts())

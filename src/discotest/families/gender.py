@@ -72,10 +72,79 @@ def _suites() -> dict[str, list[str]]:
             for suite in SUITES}
 
 
+UNREADABLE_WARN = 20.0  # % of items whose gender could not be read (google/de reads 0.1%; the French file as de 99.7%)
+
+
+def unreadable_warning(result) -> str:
+    """The warning for a result whose gender was unreadable in many items (a file in another language, a broken
+    output): it is scored, but its accuracy says little."""
+    return (f"warning: {result.system}/{result.lang}: the gender of {result.scores.unknown:.1f}% of the items could "
+            f"not be read (above {UNREADABLE_WARN:g}%): its accuracy says little; is the translation in "
+            f"{result.lang}, one sentence per suite row?")
+
+
+def _single_lang(langs: list[str] | str | None) -> str | None:
+    """The one language of --lang (the language --input is in), else None (the run refuses --input then)."""
+    langs = split_list(langs)
+    return langs[0] if isinstance(langs, list) and len(langs) == 1 else None
+
+
 def _one_lang(langs: list[str] | str | None, what: str) -> str:
     if langs == "all" or not langs or len(langs) != 1:
         raise InputError(f"{what} needs exactly one --lang")
     return langs[0]
+
+
+def _versions(suite: str) -> list[str]:
+    from discotest.data import registry
+
+    return sorted({src.version for src in registry.SOURCES.values() if src.kind == "suite" and src.suite == suite})
+
+
+def other_version(suite: str, version: str, path: str, input_format: str, data_dir: str | None) -> str | None:
+    """A warning when the --input file was made from another version of the suite than the one scored (WinoMT 2019
+    against the current one, whose rows 2120-2121 differ), else None. A file with sources: they are the other
+    version's sentences, row for row. A file matched by position: the rows where the versions differ hold, in the
+    other version, a sentence it also has elsewhere (2019's rows 2120-2121 repeat rows 536-537), and the file repeats
+    the translation there too, where the scored version's two sentences differ (a deterministic system translates
+    the same sentence the same way)."""
+    from discotest.data.registry import MissingDataError
+    from discotest.suites.gender import load_gender_suite
+    from discotest.systems.files import read_lines, translation_texts, with_sources
+
+    others = [v for v in _versions(suite) if v != version]
+    if not others:
+        return None
+    try:
+        mine = [item.sentence for item in load_gender_suite(suite, version, data_dir)]
+        texts = translation_texts(path, input_format)
+        sources = with_sources(read_lines(path), input_format)
+    except (MissingDataError, InputError):
+        return None
+    for other in others:
+        try:
+            theirs = [item.sentence for item in load_gender_suite(suite, other, data_dir)]
+        except MissingDataError:
+            continue
+        differ = [i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b] + list(range(len(mine), len(theirs)))
+        if not differ or len(theirs) != len(texts):
+            continue
+        rows = row_ranges(differ)
+        if sources is not None:
+            if [" ".join(x.split()) for x in sources] == [" ".join(x.split()) for x in theirs]:
+                return (f"warning: {path}: made from {suite} {other}, not {version} (its sources are {other}'s, row "
+                        f"for row): the versions differ at rows {rows}; give --suite-version {other}")
+            continue
+        where: dict[str, list[int]] = {}
+        for i, sentence in enumerate(theirs):
+            where.setdefault(sentence, []).append(i)
+        pairs = [(i, j) for i in differ for j in where[theirs[i]] if j != i and mine[i] != mine[j]]
+        if pairs and all(texts[i] == texts[j] for i, j in pairs):
+            shown = ", ".join(f"{i} and {j}" for i, j in pairs[:2])
+            return (f"warning: {path}: made from {suite} {other}, not {version}: its rows {shown} hold the same "
+                    f"translation, as {other}'s same sentences there would; the versions differ at rows {rows}, "
+                    f"scored against {version}'s sentences; give --suite-version {other}")
+    return None
 
 
 def run(suite: str, s: dict[str, Any]) -> Report:
@@ -95,6 +164,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         raise InputError(f"suite {suite!r} needs --lang (a language, a comma-separated list, or 'all')")
     has_model = bool(s["model"] or s["endpoint"])  # a local model, or a served one
     given = [k for k in ("system", "input") if s[k]] + (["model"] if has_model else [])
+    extra_warnings: list[str] = []
     if not given:
         raise InputError("give --system (published outputs), --input (your translations) or --model (an MT model)")
     if has_model and len(given) > 1:
@@ -103,7 +173,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         raise InputError("give --system or --input, not both")
     if s["markers"] != "none" and not has_model:
         raise InputError("--markers marks the source a --model translates: give --model")
-    langs = split_list(s["lang"])
+    langs = split_list(s["lang"], "--lang")
     if has_model:
         model_options = dict(markers=s["markers"], resolver=s["resolver"], beam=s["beam"], max_length=s["max_length"],
                              batch_size=s["batch_size"], device=s["device"], revision=s["revision"],
@@ -116,14 +186,17 @@ def run(suite: str, s: dict[str, Any]) -> Report:
                            model_options=model_options, **settings)]
     elif s["input"]:
         results = [run_one(suite, lang=_one_lang(langs, "--input"), input=s["input"], **settings)]
+        made_from = other_version(suite, s["suite_version"], s["input"], s["input_format"], s["data_dir"])
+        extra_warnings.extend([made_from] if made_from else [])
     else:
-        total = sum(map(len, planned_pairs(suite, langs, split_list(s["system"])).values()))
+        total = sum(map(len, planned_pairs(suite, langs, split_list(s["system"], "--system")).values()))
         with progress_bar(f"{suite}: system×language pairs", "pair", total=total) as bar:
             results = run_many(suite, langs, split_list(s["system"]), jobs=s["jobs"], progress=bar.update,
                                engine=resolve_engine(s["engine"]), ray_address=s["ray_address"], **settings)
     warnings = summarise_warnings([(f"{r.system}/{r.lang}", f"{len(r.unmatched)} suite rows have no translation "
                                     f"(rows {row_ranges(r.unmatched, 10)}); they are left out of the scores")
                                    for r in results if r.unmatched], "system×language pairs")
+    warnings += [unreadable_warning(r) for r in results if r.scores.unknown >= UNREADABLE_WARN] + extra_warnings
     from discotest.report.gender import render_gender_table
 
     return Report(f"discotest · {suite}", results, text=render_gender_table, warnings=warnings)
@@ -184,4 +257,5 @@ FAMILY = register(Family(
     doc="gender accuracy, ΔG, ΔS and target-side consistency of translations, read through alignment and "
         "morphological analysers (Stanovsky et al. 2019; Yehudai et al. 2023)",
     describe=describe,
+    input_language=lambda suite, s: _single_lang(s.get("lang")),
 ))

@@ -12,8 +12,11 @@ DATA_DIR = Option("data_dir", ("--data-dir",), "data directory (default: $DISCOT
 QUIET = Option("quiet", ("--quiet", "-q"), "no progress bars", default=False, action="store_true")
 USE_CACHE = Option("use_cache", ("--no-cache",), "recompute instead of reading the cache", default=True,
                    action="store_false")
-# data_dir and quiet are global flags of the CLI (before or after the subcommand); every family takes all three
-COMMON = (DATA_DIR, QUIET, USE_CACHE)
+SKIP_LANGUAGE_CHECK = Option("skip_language_check", ("--skip-language-check",),
+                             "score --input even when it is mostly another language or script than the one scored "
+                             "(the signature then says langcheck:off)", default=False, action="store_true")
+# data_dir and quiet are global flags of the CLI (before or after the subcommand); every family takes them
+COMMON = (DATA_DIR, QUIET, USE_CACHE, SKIP_LANGUAGE_CHECK)
 GLOBAL_FLAGS = ("data_dir", "quiet")
 
 LANG = Option("lang", ("--lang", "-l"), "target language, comma-separated list, or 'all'")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from discotest.errors import InputError
@@ -76,6 +77,8 @@ class Family:
     handles: Callable[[str], bool] | None = None  # extra names it answers to (files named by the user …)
     doc: str = ""
     describe: Callable[[str, str | None], SuiteFacts] | None = None  # (suite, data dir) -> facts for `suites`
+    # (suite, settings) -> the language --input files must be in (checked before the run), None: not checked
+    input_language: Callable[[str, dict[str, Any]], str | None] | None = None
 
     def answers(self, suite: str) -> bool:
         return suite in self.suites() or bool(self.handles and self.handles(suite))
@@ -125,20 +128,68 @@ def settings_for(family: Family, options: dict[str, Any], compare: bool = False)
     return settings
 
 
-def split_list(value: str | Sequence[str] | None) -> list[str] | str | None:
-    """``"all"`` stays ``"all"``; ``"a,b"`` and ``["a", "b"]`` become a list; None stays None."""
+def split_list(value: str | Sequence[str] | None, what: str = "") -> list[str] | str | None:
+    """``"all"`` stays ``"all"``; ``"a,b"`` and ``["a", "b"]`` become a list; None stays None. A value of commas
+    alone (``--lang ',,'``) is an InputError saying so (``what`` names the option), not an empty list that would
+    surface later as "no system has an output"."""
     if value is None or value == "all":
         return value
     if isinstance(value, str):
-        return [v.strip() for v in value.split(",") if v.strip()]
+        out = [v.strip() for v in value.split(",") if v.strip()]
+        if not out and value.strip():
+            raise InputError(f"{what + ' ' if what else ''}{value!r} names nothing (only commas and spaces): give "
+                             "a name, a comma-separated list, or 'all'")
+        return out
     return list(value)
+
+
+def _input_paths(settings: dict[str, Any]) -> list[str]:
+    given = settings.get("input")
+    return [] if not given else [given] if isinstance(given, str | Path) else [str(p) for p in given]
+
+
+def check_input_language(family: Family, suite: str, settings: dict[str, Any]) -> list[str]:
+    """Refuse an ``--input`` file that is mostly another language or script than the family scores (one line naming
+    the file and both languages; ``lang.identify``), before any work; returns the inputs that were not checked
+    because ``skip_language_check`` is set (their results' signatures say so)."""
+    paths = _input_paths(settings)
+    expected = family.input_language(suite, settings) if family.input_language and paths else None
+    if not expected:
+        return []
+    if settings.get("skip_language_check"):
+        return paths
+    from discotest.data.readers import is_stdin
+    from discotest.lang.identify import check_language, knows
+    from discotest.systems.files import translation_texts
+
+    if not knows(expected):  # a language the check cannot judge (a registered toy language): not checked
+        return []
+    for path in paths:
+        if is_stdin(path) or Path(path).is_file():  # a missing file is the family's error, in its own words
+            check_language(path, translation_texts(path, settings.get("input_format") or "auto"), expected)
+    return []
+
+
+def _mark_unchecked(report: Report, paths: list[str]) -> Report:
+    """``langcheck:off`` in the signature of every result read from one of ``paths``."""
+    from discotest.data.readers import system_name
+    from discotest.report.result import Signature
+
+    names = {system_name(p) for p in paths}
+    for result in report.results:
+        if getattr(result, "system", None) in names and isinstance(getattr(result, "signature", None), Signature):
+            fields = list(result.signature.fields)
+            at = next((i for i, (key, _) in enumerate(fields) if key == "files"), len(fields))  # files: stays last
+            result.signature = Signature((*fields[:at], ("langcheck", "off"), *fields[at:]))
+    return report
 
 
 def run(suite: str, **options: Any) -> Report:
     family = family_of(suite)
     settings = settings_for(family, options)
+    unchecked = check_input_language(family, suite, settings)
     with quiet_scope(settings.get("quiet")):  # the stage bars deep in the pipelines follow quiet
-        return family.run(suite, settings)
+        return _mark_unchecked(family.run(suite, settings), unchecked)
 
 
 def compare(suite: str, **options: Any) -> Report:
@@ -146,8 +197,9 @@ def compare(suite: str, **options: Any) -> Report:
     if family.compare is None:
         raise InputError(f"{family.title} results cannot be compared item by item")
     settings = settings_for(family, options, compare=True)
+    unchecked = check_input_language(family, suite, settings)
     with quiet_scope(settings.get("quiet")):
-        return family.compare(suite, settings)
+        return _mark_unchecked(family.compare(suite, settings), unchecked)
 
 
 __all__ = ["Comparison", "Family", "Option", "Report", "all_suites", "compare", "families", "family_of", "register",

@@ -1,9 +1,10 @@
 """Contrastive verdicts and their metrics: accuracy overall, by antecedent distance, phenomenon and pronoun pair,
 each with a bootstrap confidence interval (two systems are compared by ``report.comparison``).
 
-An item is right when the correct candidate scores strictly higher than every incorrect one (a tie is not a win:
+An item is right when the correct candidate scores strictly higher than every incorrect one. A tie for the top score
+is wrong and chooses nothing (``chosen`` is null and ``tied`` lists the candidates; the HTML marks them "tied"):
 Bawden's files list the correct candidate first, so ``argmax``'s first-wins rule would reward a model that cannot
-tell them apart). CTXPRO-style items are right when the translation contains the expected word.
+tell them apart. CTXPRO-style items are right when the translation contains the expected word.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from discotest.data.readers import is_whole_number
 from discotest.stats import DEFAULT_SEED, accuracy_from_sums, paired_bootstrap
 from discotest.suites.contrastive.item import ContrastiveItem
 
@@ -27,16 +29,24 @@ class ContrastiveVerdict:
     distance: int | None
     pair: str
     scores: tuple[float, ...] = ()
-    chosen: int | None = None
+    chosen: int | None = None  # the candidate scored highest; None when several tie for the top score
     translation: str | None = None
     expected: str | None = None
     meta: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def tied(self) -> list[int]:
+        """The candidates sharing the top score (more than one: a tie)."""
+        top = max(self.scores) if self.scores else None
+        return [i for i, s in enumerate(self.scores) if s == top]
 
     def to_json(self) -> dict:
         out = {"row": self.index, "correct": self.correct, "phenomenon": self.phenomenon,
                "distance": self.distance, "pair": self.pair}
         if self.scores:
             out.update(scores=list(self.scores), chosen=self.chosen)
+            if self.chosen is None:  # a tie for the top score: no candidate was chosen, and it counts as wrong
+                out["tied"] = self.tied
         if self.expected is not None:
             out.update(expected=self.expected, translation=self.translation)
         return {**out, **({"meta": self.meta} if self.meta else {})}
@@ -47,15 +57,17 @@ def judge_scores(item: ContrastiveItem, scores: Sequence[float]) -> ContrastiveV
     scores = tuple(float(s) for s in scores)
     right = scores[item.correct_index]
     others = [s for i, s in enumerate(scores) if i != item.correct_index]
+    top = max(scores)
+    chosen = scores.index(top) if scores.count(top) == 1 else None  # a tie chooses nothing (and is wrong)
     return ContrastiveVerdict(item.index, all(right > s for s in others), item.phenomenon, item.distance, item.pair,
-                              scores, int(np.argmax(scores)), meta=item.meta)
+                              scores, chosen, meta=item.meta)
 
 
-def judge_translation(item: ContrastiveItem, translation: str) -> ContrastiveVerdict:
-    """CTXPRO verdict: does the translation's last sentence contain the expected word?"""
+def judge_translation(item: ContrastiveItem, translation: str, lang: str = "de") -> ContrastiveVerdict:
+    """CTXPRO verdict: does the translation's last sentence (in ``lang``) contain the expected word?"""
     from discotest.suites.contrastive.ctxpro import contains_expected
 
-    return ContrastiveVerdict(item.index, contains_expected(translation, item.expected or ""), item.phenomenon,
+    return ContrastiveVerdict(item.index, contains_expected(translation, item.expected or "", lang), item.phenomenon,
                               item.distance, item.pair, translation=translation, expected=item.expected,
                               meta=item.meta)
 
@@ -104,7 +116,7 @@ def _grouped(verdicts: Sequence[ContrastiveVerdict], key: Callable[[ContrastiveV
 
 
 def _natural(key: str):
-    return (0, int(key), "") if key.isdigit() else (1, 0, key)
+    return (0, int(key), "") if is_whole_number(key) and key.strip() == key else (1, 0, key)
 
 
 def score_contrastive(verdicts: Sequence[ContrastiveVerdict], n_bootstrap: int = 1000) -> ContrastiveScores:

@@ -29,8 +29,13 @@ def evaluate(suite: str, items: Sequence[ContrastiveItem], candidate_scores: Seq
 def evaluate_translations(suite: str, items: Sequence[ContrastiveItem], translations: Sequence[str], system: str,
                           n_bootstrap: int = 1000, data: tuple[str, str] = ("files", "none")) -> ContrastiveResult:
     """CTXPRO-style: the translation's last sentence must contain each item's expected word."""
-    verdicts = [judge_translation(item, t) for item, t in zip(items, translations)]
-    settings = (("test", "expected-word"), ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"))
+    from discotest.suites.contrastive.ctxpro import splitter_name
+
+    pair = language_pair(suite)
+    lang = pair[1] if pair else "en"
+    verdicts = [judge_translation(item, t, lang) for item, t in zip(items, translations)]
+    settings = (("test", "expected-word"), ("split", splitter_name(lang)),
+                ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"))
     return _result(suite, system, verdicts, settings, n_bootstrap, data, items)
 
 

@@ -15,7 +15,7 @@ from discotest.atomic import write_text_atomic
 from discotest.data import registry
 from discotest.data.readers import check_type, json_objects, read_json, read_lines, require, system_name
 from discotest.dip.connectives import DETECTOR_VERSION
-from discotest.dip.documents import DATASETS, PairData, load_pair
+from discotest.dip.documents import DATASETS, PairData, check_pair, load_pair
 from discotest.dip.mine import PHENOMENA, CoherenceModel, Parses, Progress, mine_all, parse_lines
 from discotest.dip.parse import pipeline_version
 from discotest.dip.rank import bleu_scores, rank_phenomenon
@@ -185,6 +185,11 @@ def read_tests(tests_dir: str | Path) -> tuple[dict, dict[str, list[dict]]]:
     manifest = check_type(read_json(path), dict, "the manifest", path)
     for key in ("data", "pair", "ref"):
         require(manifest, key, str, path)
+    try:  # its names are the manifest's, not the command line's: say where they come from
+        check_pair(manifest["data"], manifest["pair"])
+    except InputError as exc:
+        detail = exc.detail.replace("unknown --data", "unknown 'data'").replace("--pair must", "'pair' must")
+        raise InputError(f"{detail} (read from the manifest, not the command line)", path) from None
     counts = require(manifest, "counts", dict, path, default={})
     n_lines = require(manifest, "pair_lines", int, path, default=None)
     if n_lines is not None and n_lines < 1:

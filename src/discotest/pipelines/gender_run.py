@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from discotest import cache
 from discotest.data import registry
 from discotest.data.readers import system_name
+from discotest.engine import end_with_parent
 from discotest.errors import InputError
 from discotest.lang.align import DEFAULT_ALIGNER, PendingLinks, make_aligner
 from discotest.lang.align.base import Pair, WordAligner
@@ -427,7 +428,7 @@ def run_many(
             # one language per worker process (max_tasks_per_child): a worker that went on to the next language kept
             # the last one's analyser loaded (the French spaCy model and natasha together: 870 MB in one process)
             with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                                     max_tasks_per_child=1) as pool:
+                                     max_tasks_per_child=1, initializer=end_with_parent) as pool:
                 futures = {pool.submit(_evaluate_language, lang, tasks[lang], opts, in_worker=True): lang
                            for lang in slowest_first}
                 for future in as_completed(futures):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from discotest.phenomena.contrastive import Accuracy, ContrastiveScores, ContrastiveVerdict
 from discotest.report.charts import Chart, ChartPoint
-from discotest.report.result import Headline, ItemRow, Mark, PairedMetric, Result, Signature, phrase_marks
+from discotest.report.result import Headline, ItemRow, Mark, PairedMetric, Result, Signature
 from discotest.stats import accuracy_from_sums
 from discotest.suites.contrastive.item import ContrastiveItem
 
@@ -63,7 +64,9 @@ class ContrastiveResult(Result):
         out = []
         for v, row in zip(self.verdicts, self.details()):
             row = dict(row)
-            marks = phrase_marks(row, (("translation", "expected", "gold"),))
+            if row.get("tied"):  # a tie is shown as one: no candidate was chosen, and it counts as wrong
+                row["chosen"] = "tie: " + ", ".join(map(str, row.pop("tied")))
+            marks = self._expected_mark(v)
             item = self.suite_items.get(v.index)
             if item is not None:
                 row["context"] = " ⏎ ".join(item.src_context)
@@ -75,7 +78,9 @@ class ContrastiveResult(Result):
                     if k:
                         text.append(" ‖ ")
                         at += 3
-                    kind = "gold" if k == item.correct_index else "chosen" if k == v.chosen else ""
+                    tie = v.chosen is None and len(v.scores) > 1 and k in v.tied
+                    kind = ("gold" if k == item.correct_index else "tie" if tie else "chosen" if k == v.chosen
+                            else "")
                     if kind:
                         marks.append(Mark("candidates", at, at + len(candidate), kind))
                     text.append(candidate)
@@ -84,6 +89,18 @@ class ContrastiveResult(Result):
                     row["candidates"] = "".join(text)
             out.append(ItemRow(row, tuple(marks), f"{self.suite}/{v.index}"))
         return out
+
+    def _expected_mark(self, v: ContrastiveVerdict) -> list[Mark]:
+        """The expected word where the verdict found it: in the translation's last sentence, in any case (as the
+        authors' test lower-cases)."""
+        if not v.expected or not v.translation:
+            return []
+        from discotest.suites.contrastive.ctxpro import last_sentence
+
+        last = last_sentence(v.translation, (self.lang or "en-de").split("-")[-1])
+        at = v.translation.rfind(last) if last else -1
+        found = re.search(rf"(?<!\w){re.escape(v.expected)}(?!\w)", last, re.IGNORECASE) if at >= 0 else None
+        return [Mark("translation", at + found.start(), at + found.end(), "gold")] if found else []
 
     def paired_metrics(self) -> list[PairedMetric]:
         return [PairedMetric("accuracy", {v.index: (float(v.correct), 1.0) for v in self.verdicts},

@@ -8,6 +8,7 @@ object with the discotest version, a list of results, a list of comparisons and 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,9 +84,10 @@ class Report:
         return self.results[index]
 
     def to_json(self) -> dict[str, Any]:
+        warnings = {"warnings": list(self.warnings)} if self.warnings else {}  # also on stderr
         return {"discotest": VERSION, "schema": SCHEMA_VERSION, "title": self.title,
                 "results": [r.to_json() for r in self.results], "aggregates": self.aggregates,
-                "comparisons": [c.to_json() for c in self.comparisons]}
+                "comparisons": [c.to_json() for c in self.comparisons], **warnings}
 
     def detail_rows(self) -> list[dict[str, Any]]:
         rows = [row for r in self.results for row in r.details()]
@@ -95,7 +97,7 @@ class Report:
 
     def render(self, fmt: str = "text", command: str = "") -> str:
         if fmt == "json":
-            return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
+            return json_text(self.to_json(), indent=1)
         if fmt == "html":
             comparisons = [{"system_a": c.a.system, "system_b": c.b.system, **m.to_json()} for c in self.comparisons
                            for m in c.metrics]
@@ -105,14 +107,24 @@ class Report:
             items += rows_as_items([{"system_a": c.a.system, "system_b": c.b.system, **pair}
                                     for c in self.comparisons for pair in c.details()])
             return render_html(self.title, summaries, command=command, comparisons=comparisons, charts=charts,
-                               items=items)
+                               items=items, warnings=self.warnings)
         parts = [self.text(self.results)] if self.results else []
-        return "\n\n".join([*parts, *(render_comparison(c) for c in self.comparisons)])
+        return _LONE_SURROGATE.sub("\ufffd", "\n\n".join([*parts, *(render_comparison(c) for c in self.comparisons)]))
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(data: Any, indent: int | None = None) -> str:
+    """``data`` as JSON, non-ASCII kept readable, but a lone surrogate (a file name that is not UTF-8, a ``\\ud800``
+    escape in a suite file) written as its escape: it has no UTF-8 form, and ``json.loads`` gives it back."""
+    text = json.dumps(data, ensure_ascii=False, indent=indent)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def write_jsonl(path: str | Path, rows: Sequence[dict]) -> None:
     """Detail rows as JSON lines, written atomically (every --details file goes through here)."""
-    write_text_atomic(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    write_text_atomic(path, "".join(json_text(r) + "\n" for r in rows))
 
 
 def emit(report: Report, fmt: str = "text", output: str | Path | None = None, details: str | Path | None = None,

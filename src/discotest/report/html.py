@@ -14,6 +14,7 @@ import base64
 import gzip
 import html
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -82,7 +83,7 @@ tr.good td{background:#eef8ee}tr.bad td{background:#fbecec}tr.grp td{background:
 mark{padding:0 .1em}mark.ent{background:#cfe3ff}mark.pro{background:#ffe08a}mark.dis{background:#e2d4f5}
 mark.cue{background:none;border-bottom:2px solid #d2691e}mark.zp{background:#ffe08a}mark.ali{background:#cfe3ff}
 mark.span{background:#e6e6e6}mark.hit{background:#9fe09f}mark.gold{background:#9fe09f}mark.chosen{background:#f5a3a3}mark.alt{background:#f5a3a3}
-mark.ref{background:#cfe3ff}mark.same{background:#9fe09f}mark.diff{background:#f5a3a3}
+mark.ref{background:#cfe3ff}mark.same{background:#9fe09f}mark.diff{background:#f5a3a3}mark.tie{background:#f7c77e}
 code.sig{display:block;font-size:.8em;color:#555;word-break:break-all;margin:.15em 0}
 .common{color:#444;font-size:.9em}
 figure{display:inline-block;margin:.5em 1.5em .5em 0;vertical-align:top}figcaption{font-weight:600}
@@ -90,6 +91,7 @@ p.note{font-size:.8em;color:#555;margin:.1em 0;max-width:40em}
 svg.chart text{font-size:11px;fill:#222}svg.chart text.axis{fill:#777;font-size:10px}
 #controls select,#controls input{margin:.15em .4em .15em 0}#controls label{font-size:.85em;margin-right:.2em}
 .legend mark{padding:0 .3em}
+ul.warnings{background:#fff4d6;border:1px solid #e0b84c;padding:.4em 1.6em;max-width:60em}
 """
 
 # the view logic, pure (no DOM): which rows, in which order, for the filters, search, sort and grouping chosen
@@ -137,7 +139,8 @@ function draw(){const idx=view(D,st);const pages=Math.max(1,Math.ceil(idx.length
  info.textContent=idx.length+' of '+D.rows.length+' items · page '+(st.page+1)+' of '+pages;}
 document.getElementById('q').addEventListener('input',e=>{st.q=e.target.value;st.page=0;draw();});
 for(const s of document.querySelectorAll('#controls select'))s.addEventListener('change',e=>{
- st.filters[e.target.dataset.col]=e.target.value===''?null:e.target.value.slice(1);st.page=0;draw();});
+ const o=e.target.selectedOptions[0],c=e.target.dataset.col;
+ st.filters[c]=!o||o.value===''?null:D.filters[c][+o.dataset.i];st.page=0;draw();});
 const g=document.getElementById('group');if(g)g.addEventListener('change',e=>{st.group=e.target.checked;draw();});
 document.getElementById('prev').addEventListener('click',()=>{st.page=Math.max(0,st.page-1);draw();});
 document.getElementById('next').addEventListener('click',()=>{st.page++;draw();});
@@ -259,6 +262,28 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _utf16_span(text: Any, start: int, end: int) -> tuple[int, int]:
+    """A mark's character offsets as the page's JavaScript counts them (UTF-16 code units): a character beyond
+    U+FFFF (an emoji, a CJK extension) counts two, so the words after it are still the ones marked."""
+    if not isinstance(text, str) or not text or max(text) <= "\uffff":
+        return start, end
+
+    def units(i: int) -> int:
+        return len(text[:i].encode("utf-16-le", "surrogatepass")) // 2
+
+    return units(start), units(end)
+
+
+_WHOLE_NUMBER = re.compile("-?[0-9]+")
+
+
+def _filter_order(value: str) -> tuple[bool, int, str]:
+    """A select's values: words first, then whole numbers by value (ASCII digits only: ``'¹'.isdigit()`` is true but
+    ``int('¹')`` fails)."""
+    number = _WHOLE_NUMBER.fullmatch(value) is not None
+    return number, int(value) if number else 0, value
+
+
 def items_data(items: Sequence[ItemRow]) -> dict[str, Any]:
     """The items as the page's JSON blob: column names, rows as arrays, marks as [column, start, end, kind],
     item keys, verdict status (1 good, −1 bad, 0 neither) and the exact values of each categorical column."""
@@ -268,8 +293,8 @@ def items_data(items: Sequence[ItemRow]) -> dict[str, Any]:
     rows, marks = [], []
     for item in items:
         rows.append([_plain(item.fields.get(c)) for c in columns])
-        marks.append([[position[m.field], m.start, m.end, kinds.index(m.kind)] for m in item.marks
-                      if m.field in position])
+        marks.append([[position[m.field], *_utf16_span(item.fields.get(m.field), m.start, m.end),
+                       kinds.index(m.kind)] for m in item.marks if m.field in position])
     filters: dict[str, list[str]] = {}
     for c, name in enumerate(columns):
         values: set[str] = set()
@@ -283,8 +308,7 @@ def items_data(items: Sequence[ItemRow]) -> dict[str, Any]:
         else:
             few = len(values) <= 8 or 2 * len(values) <= len(rows)  # not an id: values repeat
             if 1 < len(values) <= MAX_CATEGORIES and few and name not in ID_FIELDS:
-                filters[str(c)] = sorted(values, key=lambda v: (len(v) > 0 and v.lstrip("-").isdigit(),
-                                                                int(v) if v.lstrip("-").isdigit() else 0, v))
+                filters[str(c)] = sorted(values, key=_filter_order)
     for row in rows:  # booleans as the filters spell them
         for c, value in enumerate(row):
             if isinstance(value, bool):
@@ -319,13 +343,27 @@ def read_blob(text: str, gzipped: bool) -> dict[str, Any]:
     return json.loads(text)
 
 
-def _blob(data: Mapping[str, Any]) -> tuple[str, bool]:
-    """The blob's text and whether it is gzipped: compact JSON, ``</`` escaped; above ``GZIP_ABOVE`` bytes gzipped
-    (mtime 0: the same bytes every run) and base64-encoded."""
+# characters a JSON string may hold raw but the page may not: ``<`` ``>`` ``&`` (a script's ``</script``, ``<!--``),
+# U+2028/2029 (line ends to older JavaScript), lone surrogates (no UTF-8 form: the page could not be written), DEL
+# and the C1 controls (HTML parse errors), noncharacters; each is written as its JSON escape ``\\uXXXX``
+_UNSAFE_IN_SCRIPT = re.compile("[<>&\u2028\u2029\ud800-\udfff\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def script_json(data: Any) -> str:
+    """``data`` as compact JSON that can sit inside ``<script type="application/json">`` and still parse back to
+    exactly ``data`` (``JSON.parse`` in the page, ``json.loads`` here), whatever text its strings hold."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return _UNSAFE_IN_SCRIPT.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _blob(data: Mapping[str, Any]) -> tuple[str, bool]:
+    """The blob's text and whether it is gzipped: ``script_json``; above ``GZIP_ABOVE`` bytes gzipped (mtime 0: the
+    same bytes every run) and base64-encoded."""
+    text = script_json(data)
     if len(text.encode()) > GZIP_ABOVE:
         return base64.b64encode(gzip.compress(text.encode(), compresslevel=6, mtime=0)).decode("ascii"), True
-    return text.replace("</", "<\\/").replace("<!--", "<\\!--"), False
+    return text, False
 
 
 def _items_section(items: Sequence[ItemRow]) -> str:
@@ -338,8 +376,8 @@ def _items_section(items: Sequence[ItemRow]) -> str:
     selects = []
     for c, values in data["filters"].items():
         name = data["columns"][int(c)]
-        options = "".join(f'<option value="={html.escape(v)}">{html.escape(v or "(empty)")}</option>'
-                          for v in values)
+        options = "".join(f'<option value="={html.escape(v)}" data-i="{i}">{html.escape(v or "(empty)")}</option>'
+                          for i, v in enumerate(values))
         selects.append(f'<label>{html.escape(label(name))}</label><select data-col="{c}"><option value="">all</option>'
                        f"{options}</select>")
     systems = {row.get("system") for row in (item.fields for item in items)}
@@ -368,12 +406,14 @@ def rows_as_items(details: Sequence[Mapping[str, Any]]) -> list[ItemRow]:
 
 def render_html(title: str, summaries: Sequence[Mapping[str, Any]], details: Sequence[Mapping[str, Any]] = (),
                 command: str = "", comparisons: Sequence[Mapping[str, Any]] = (), charts: Sequence[Chart] = (),
-                items: Sequence[ItemRow] | None = None) -> str:
+                items: Sequence[ItemRow] | None = None, warnings: Sequence[str] = ()) -> str:
     """The page: ``summaries`` (each result's JSON form) as one table, the ``charts``, the signatures, the
     ``comparisons`` (one row per compared metric), then the ``items`` (or plain ``details`` rows)."""
     parts = [f"<h1>{html.escape(title)}</h1>"]
     if command:
         parts.append(f"<p><code>{html.escape(command)}</code></p>")
+    if warnings:
+        parts.append('<ul class="warnings">' + "".join(f"<li>{html.escape(w)}</li>" for w in warnings) + "</ul>")
     parts += ["<h2>Summary</h2>", summary_table(summaries)]
     merged = merge_charts(charts)
     if merged:
@@ -388,5 +428,9 @@ def render_html(title: str, summaries: Sequence[Mapping[str, Any]], details: Seq
     if rows:
         parts.append(_items_section(rows))
     body = "\n".join(p for p in parts if p)
+    # a lone surrogate (a file name that is not UTF-8, a JSON escape in a suite file) has no UTF-8 form: shown as
+    # U+FFFD in the page's text; the items blob keeps it exactly (escaped), and the filters read their values there
+    body = _LONE_SURROGATE.sub("\ufffd", body)
+    title = _LONE_SURROGATE.sub("\ufffd", title)
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
             f"<style>{STYLE}</style></head><body>\n{body}\n<script>{SORT_TABLES}</script></body></html>")

@@ -139,6 +139,7 @@ MARK_KINDS = {
     "zp": "zero pronoun", "ali": "aligned words", "span": "candidate span", "hit": "matched word",
     "gold": "correct candidate / gold pronoun", "chosen": "chosen candidate (wrong)", "alt": "the wrong pronoun",
     "ref": "the reference's word", "same": "the system's word, as the reference's", "diff": "the system's other word",
+    "tie": "tied for the top score (counts as wrong)",
 }
 
 

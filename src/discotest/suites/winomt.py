@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from discotest.data import registry
-from discotest.data.readers import read_lines
+from discotest.data.readers import read_lines, whole_number
 from discotest.errors import InputError
 
 GOLD_GENDERS = ("male", "female", "neutral")
@@ -59,11 +59,9 @@ def read_gender_tsv(path: str | Path, missing_sentence: str | None = None) -> li
             continue
         if gold not in GOLD_GENDERS:
             raise InputError(f"gold gender must be one of {', '.join(GOLD_GENDERS)}, found {gold!r}", path, number)
-        if not index.isdigit():
-            raise InputError(f"entity index must be a non-negative integer, found {index!r}", path, number)
+        start = whole_number(index, "the entity index", path, number, minimum=0)
         entity = strip_article(entity)
         words = sentence.split(" ")
-        start = int(index)
         if not entity or start + len(entity.split()) > len(words):
             raise InputError(f"entity index {start} is outside the sentence", path, number)
         items.append(GenderItem(number - 1, gold, start, sentence, entity))

@@ -27,7 +27,7 @@ def intra_threads() -> int:
     number of cores if fewer. Resolved by the driver and given to every translator explicitly, so a Ray actor (where
     Ray sets ``OMP_NUM_THREADS=1``) computes with the threads the local engine uses."""
     given = os.environ.get("OMP_NUM_THREADS", "")
-    if given.isdigit() and int(given) > 0:
+    if given.isascii() and given.isdigit() and int(given) > 0:
         return int(given)
     return min(DEFAULT_THREADS, os.cpu_count() or DEFAULT_THREADS)
 

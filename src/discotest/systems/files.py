@@ -89,7 +89,18 @@ def detect_format(path: Path, lines: Sequence[str], known_sources: set[str]) -> 
         found = "missing" if SEPARATOR not in line else "more than one"
         raise InputError(f"{found} '{SEPARATOR}' between source and translation, while other lines are "
                          f"'source {SEPARATOR} translation'{_FORCE_HINT}", path, number)
+    for number, line in filled:  # ["src", "tgt"] or ["tgt"]: a JSON export, which plain text would score verbatim
+        if line.lstrip().startswith("[") and isinstance(_json_value(line), list):
+            raise InputError("a JSON array, not a plain translation: write JSONL objects ({\"translation\": …}) "
+                             f"or plain text{_FORCE_HINT}", path, number)
     return "plain"
+
+
+def _json_value(line: str) -> object:
+    try:
+        return json.loads(line)
+    except (json.JSONDecodeError, RecursionError):
+        return None
 
 
 def _parse_line(fmt: str, path: Path, line: str, number: int) -> Row:
@@ -115,6 +126,24 @@ def _parse_line(fmt: str, path: Path, line: str, number: int) -> Row:
     if source is not None and (not isinstance(source, str) or not source.strip()):
         raise InputError("'source' must be a non-empty string", path, number)
     return (source.strip() if source else None), translation.strip(), number
+
+
+def translation_texts(path: str | Path, input_format: str = "auto") -> list[str]:
+    """The translations of a file, without matching them to a suite (the input language check reads these)."""
+    lines = read_lines(path)
+    fmt = detect_format(Path(path), lines, set()) if input_format == "auto" else input_format
+    return [_parse_line(fmt, Path(path), line, number)[1] for number, line in enumerate(lines, start=1)
+            if line.strip()]
+
+
+def with_sources(lines: Sequence[str], input_format: str = "auto") -> list[str] | None:
+    """The source of every line when every line has one (``|||`` or JSONL with a source), else None."""
+    fmt = detect_format(Path("-"), lines, set()) if input_format == "auto" else input_format
+    if fmt == "plain":
+        return None
+    sources = [_parse_line(fmt, Path("-"), line, number)[0] for number, line in enumerate(lines, start=1)
+               if line.strip()]
+    return None if any(s is None for s in sources) else [s for s in sources if s is not None]
 
 
 def read_translations(

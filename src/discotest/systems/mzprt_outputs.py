@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from discotest.data import registry
-from discotest.data.readers import read_lines
+from discotest.data.readers import finite_number, is_whole_number, read_lines
 from discotest.errors import InputError
 from discotest.suites.mzprt import DOMAINS, MZPRTSuite
 
 LAYOUTS = ("all-segments", "zp-segments", "zp-segments-labelled")
-_FINAL = re.compile(r"Finally Correct entities:\s*(\d+)\s+Incorrect:\s*(\d+)\s+Score:\s*([0-9.eE-]+)")
+_FINAL = re.compile(r"Finally Correct entities:\s*([0-9]+)\s+Incorrect:\s*([0-9]+)\s+Score:\s*(\S+)")
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,8 @@ def read_score(path: str | Path) -> tuple[float, int, int]:
             match = _FINAL.search(line)
             if not match:
                 raise InputError("cannot read the final score line", path, number)
-            return 100.0 * float(match.group(3)), int(match.group(1)), int(match.group(2))
+            return (100.0 * finite_number(match.group(3), "score", path, number), int(match.group(1)),
+                    int(match.group(2)))
     raise InputError("no 'Finally Correct entities' line", path)
 
 
@@ -113,7 +114,7 @@ def read_details(path: str | Path) -> list[tuple[int, str, ReleasedVerdict]]:
         if number == 1 and line.startswith("Sent"):
             continue
         cols = line.split("\t")
-        if len(cols) != 7 or not cols[0].isdigit() or cols[6] not in ("1", "-1"):
+        if len(cols) != 7 or not is_whole_number(cols[0]) or cols[6] not in ("1", "-1"):
             raise InputError("expected 7 tab-separated columns: Sent, positions, ZP, reference, target, Case", path,
                              number)
         tag = cols[2]

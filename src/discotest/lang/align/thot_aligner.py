@@ -17,14 +17,13 @@ both directions here, one after the other; the links are the same either way (te
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from importlib.metadata import version
 
-from discotest.engine import own_pythonpath
+from discotest.engine import child_env, end_with_parent
 from discotest.lang.align.base import Links, Pair, WordAligner, grow_diag_final_and, parse_pharaoh
 
 MODELS = {"eflomal": "EflomalAlignmentModel", "fast_align": "FastAlignModel", "hmm": "HmmAlignmentModel"}
@@ -163,7 +162,7 @@ class ThotAligner(WordAligner):
         The child reads all of stdin before it writes anything, so writing the request here cannot block for long;
         its messages go to a file, not a pipe nobody reads yet. It imports this very copy of discotest (PYTHONPATH
         names the folder this package was imported from)."""
-        env = {**os.environ, "PYTHONPATH": own_pythonpath()}
+        env = child_env()  # the child ends with this process (engine.end_with_parent)
         errors = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this call; links() closes it
         child = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=errors, env=env)
@@ -208,6 +207,7 @@ def _best_links(model, pairs: Sequence[tuple[list[str], list[str]]]) -> list[set
 
 def _serve() -> None:
     """The child's side: settings, request and pairs on stdin, the links of that one direction on stdout."""
+    end_with_parent()
     request = json.loads(sys.stdin.buffer.read())
     aligner = ThotAligner(**request["settings"], processes=1)
     pairs = [(list(s), list(t)) for s, t in request["pairs"]]

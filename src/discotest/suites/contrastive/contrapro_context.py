@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from itertools import zip_longest
 from pathlib import Path
 
-from discotest.data.readers import stream_lines
+from discotest.data.readers import is_whole_number, stream_lines
 from discotest.errors import InputError
 
 _DOC = re.compile(r"(\d{4}/\d+/\d+)\.xml")
@@ -50,7 +50,12 @@ def opus_context(rows: Sequence[dict], opus_prefix: str | Path, size: int, src: 
     wanted: dict[tuple[str, int], list[int]] = {}
     for i, row in enumerate(rows):
         try:
-            key = (document_key(str(row["document id"])), int(row["segment id"]))
+            segment = row["segment id"]
+            if isinstance(segment, str) and is_whole_number(segment):  # "12" as in ContraPro's JSON; not "1_2"
+                segment = int(segment)
+            if isinstance(segment, bool) or not isinstance(segment, int):
+                raise ValueError(f"segment id {segment!r} is not a whole number")
+            key = (document_key(str(row["document id"])), segment)
         except (KeyError, TypeError, ValueError) as exc:
             raise InputError(f"item {i}: missing or bad document/segment id ({exc})", where) from None
         wanted.setdefault(key, []).append(i)
