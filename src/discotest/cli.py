@@ -29,7 +29,7 @@ from discotest.families.options import GLOBAL_FLAGS
 from discotest.families.registry import Family, Option, split_list
 from discotest.options import OneLineParser, float_option, int_option
 from discotest.progress import progress_bar
-from discotest.report.emit import FORMATS, Report, emit
+from discotest.report.emit import FORMATS, SCORE_ONLY, Report, emit
 from discotest.version import VERSION
 
 
@@ -47,9 +47,12 @@ def _common() -> argparse.ArgumentParser:
 
 def _emitter_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
     p.add_argument("--format", "-f", choices=formats, default="text",
-                   help="text table, JSON (one schema for every suite: README 'JSON output'), or html (one "
-                        "self-contained page with the summary and every item's evidence)" if "html" in formats
-                   else "text table or JSON")
+                   help="text table, JSON (one schema for every suite: README 'JSON output'), html (one "
+                        "self-contained page with the summary and every item's evidence), or a table for a paper: "
+                        "latex, markdown or csv (one row per system and language/domain, signatures as a note)"
+                   if "html" in formats else "text table or JSON")
+    p.add_argument("--score-only", "-b", action="store_true",
+                   help="print only the headline number of each result, one line each (as sacrebleu -b)")
     p.add_argument("--details", metavar="FILE", help="write one JSON line of evidence per item")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report here instead of stdout ('-': stdout)")
 
@@ -153,7 +156,8 @@ def _family_options(args: argparse.Namespace, options: tuple[Option, ...]) -> di
 
 def _emit(args: argparse.Namespace, report: Report) -> None:
     with timing.stage("output"):
-        emit(report, args.format, getattr(args, "output", None), getattr(args, "details", None),
+        fmt = SCORE_ONLY if getattr(args, "score_only", False) else args.format
+        emit(report, fmt, getattr(args, "output", None), getattr(args, "details", None),
              getattr(args, "command_line", ""))
     for warning in report.warnings:
         print(f"discotest: {warning}", file=sys.stderr)
@@ -368,8 +372,10 @@ def build_parser(help_for: tuple[str, Family | bool] | None = None) -> argparse.
     _add_augment(sub)
     _add_finetune(sub)
     _add_dip_commands(sub)
-    sub.add_parser("suites", help="every suite: size, languages, licence and published systems",
-                   parents=[_common()])
+    suites = sub.add_parser("suites", help="every suite: size, languages, licence and published systems",
+                            parents=[_common()])
+    suites.add_argument("--format", "-f", choices=("text", "json"), default="text",
+                        help="text, or JSON: one object per suite (family, size, languages, licence, systems)")
     m = sub.add_parser("make-contrastive", help="build incorrect variants by swapping an annotated pronoun chain",
                        parents=[_common()])
     m.add_argument("--input", "-i", required=True,
@@ -566,6 +572,9 @@ def _cmd_data(args: argparse.Namespace) -> int:
 def _cmd_suites(args: argparse.Namespace) -> int:
     """Every suite by family: its size (counted from the data), languages, licence and published systems (a family
     without a ``describe`` hook, e.g. one registered by a user, gets its suite names and systems only)."""
+    if args.format == "json":
+        print(json.dumps(api.suite_facts(args.data_dir), ensure_ascii=False, indent=1))
+        return 0
     for family in families.families():
         print(f"# {family.title}: {family.doc}" if family.doc else f"# {family.title}")
         for suite, systems in sorted(family.suites().items()):

@@ -68,8 +68,21 @@ class AZPTResult(Result):
     def difference(self) -> float | None:
         return None if self.released is None else self.scores.accuracy - self.released
 
+    table_legend: ClassVar[str] = ("AZPT % = zero pronouns rendered with an acceptable English pronoun; released = the "
+                                   "authors' .score figure; diff = AZPT − released; n = scored ZPs; UN / no-form = ZPs "
+                                   "left out (unlabelled, no pronoun form)")
+    signature_wildcards: ClassVar[tuple[str, ...]] = ("domain", "system")
+
     def headline(self) -> Headline:
         return Headline("AZPT", self.scores.accuracy)
+
+    def table_row(self) -> dict:
+        return {"domain": self.domain, "system": self.system, "AZPT": self.scores.accuracy, "released": self.released,
+                "diff": self.difference, "n": self.scores.n, "UN": self.scores.excluded_un,
+                "no-form": self.scores.excluded_no_form, "BLEU": self.bleu}
+
+    def table_notes(self) -> list[str]:
+        return [f"BLEU: {self.bleu_signature.rsplit('|sents:', 1)[0]}"] if self.bleu_signature else []
 
     def summary(self) -> dict:
         return self.scores.to_json()

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from discotest.errors import InputError
+from discotest.report.export import Table, build_table
 from discotest.report.result import PairedMetric, Result, grouped_signatures, lang_of, scope_of
 from discotest.report.table import fixed_width
 from discotest.stats import DEFAULT_SEED, Bootstrap, SignTest, paired_bootstrap, sign_test
@@ -150,3 +151,15 @@ def render_comparison(comparison: Comparison) -> str:
         *grouped_signatures([comparison.a.signature, comparison.b.signature], "system"),
         *comparison.notes,
     ])
+
+
+def comparison_table(comparison: Comparison) -> Table:
+    """The comparison as a paper table: per metric both scores, B−A, n and both tests' p-values; the signatures and
+    the test settings as notes."""
+    rows = [{"metric": m.metric, "A": m.score_a, "B": m.score_b, "B−A": m.score_b - m.score_a, "n": m.n,
+             "sign p": _p(m.sign.p_value), "bootstrap p": _p(m.bootstrap.p_value)} for m in comparison.metrics]
+    first = comparison.metrics[0].bootstrap if comparison.metrics else None
+    notes = [f"paired bootstrap ({first.n_samples if first else 0} resamples, seed {first.seed if first else '–'}); "
+             "sign test two-sided exact",
+             *grouped_signatures([comparison.a.signature, comparison.b.signature], "system"), *comparison.notes]
+    return build_table(rows, notes, 2, comparison.title)

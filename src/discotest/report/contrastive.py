@@ -32,8 +32,18 @@ class ContrastiveResult(Result):
     def n(self) -> int:
         return self.scores.overall.n
 
+    table_legend: ClassVar[str] = ("accuracy % = items where the correct candidate scores best; ± = half-width of the "
+                                   "95% bootstrap interval; d=k: accuracy when the antecedent is k sentences back")
+    table_digits: ClassVar[int] = 2
+
     def headline(self) -> Headline:
         return Headline("accuracy", self.scores.overall.accuracy)
+
+    def table_row(self) -> dict:
+        """System, suite, accuracy ± CI, n, then accuracy by antecedent distance (Shimazu et al.'s table)."""
+        s = self.scores
+        return {"suite": self.suite, "lang": self.lang, "system": self.system, "accuracy": s.overall.accuracy,
+                "±": s.overall.ci, "n": s.overall.n, **{f"d={k}": v.accuracy for k, v in s.by_distance.items()}}
 
     def summary(self) -> dict:
         return self.scores.to_json()

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from discotest.dip.evidence import item_text
 from discotest.dip.mine import Parses
 from discotest.dip.rank import ALPHA, Ranking
-from discotest.dip.score import METRICS, PhenomenonScore
+from discotest.dip.score import EXTRA, METRICS, PhenomenonScore
 from discotest.report.charts import Chart, ChartPoint
 from discotest.report.result import Headline, ItemRow, Mark, PairedMetric, Result, Signature
 
@@ -67,8 +67,24 @@ class DipResult(Result):
             return Headline(f"{phenomenon} {metric.label}", score.value, metric.higher_is_better, unit)
         return Headline("none", None)
 
+    table_digits: ClassVar[int] = 2
+    table_legend: ClassVar[str] = "; ".join(f"{p}: {note}" for p, note in NOTES.items())
+
     def summary(self) -> dict:
         return {p: s.summary for p, s in self.scores.items()}
+
+    def table_row(self) -> dict:
+        """Pair, system, then each phenomenon's score (and its extra figure: ANY %, differs) and n, then BLEU."""
+        row: dict[str, Any] = {"pair": self.lang, "system": self.system + (" †" if self.holdout else "")}
+        for phenomenon, score in self.scores.items():
+            row[f"{phenomenon} {METRICS[phenomenon].label}"] = score.value
+            if phenomenon in EXTRA:
+                label, fn = EXTRA[phenomenon]
+                value = float(fn(score.sums()))
+                row[f"{phenomenon} {label}"] = round(value) if label == "differs" else value
+            row[f"{phenomenon} n"] = len(score.stats)
+        row["BLEU"] = self.bleu
+        return row
 
     def extra_json(self) -> dict:
         return {"bleu": self.bleu, "holdout": self.holdout, "manifest": self.manifest}

@@ -15,13 +15,15 @@ from typing import Any
 
 from discotest.atomic import write_text_atomic
 from discotest.report.charts import Chart
-from discotest.report.comparison import Comparison, render_comparison
+from discotest.report.comparison import Comparison, comparison_table, render_comparison
+from discotest.report.export import TABLE_FORMATS, Table, build_table, render_tables
 from discotest.report.html import render_html, rows_as_items
 from discotest.report.result import Result, grouped_signatures, lang_of, scope_of
 from discotest.report.table import fixed_width
 from discotest.version import VERSION
 
-FORMATS = ("text", "json", "html")
+FORMATS = ("text", "json", "html", *TABLE_FORMATS)
+SCORE_ONLY = "score"  # ``--score-only``/``-b``: the headline numbers alone, one line per result (as sacrebleu -b)
 SCHEMA_VERSION = 1
 
 
@@ -87,6 +89,25 @@ class Report:
                 "results": [r.to_json() for r in self.results], "aggregates": self.aggregates,
                 "comparisons": [c.to_json() for c in self.comparisons]}
 
+    def tables(self) -> list[Table]:
+        """The paper tables: one row per result (``Result.table_row``), the legends, the signatures grouped as in
+        the text table and any other scorer's (BLEU) as notes; then one table per comparison."""
+        out = []
+        if self.results:
+            notes = [r.table_legend for r in self.results if r.table_legend]
+            wildcards = tuple(dict.fromkeys(w for r in self.results for w in r.signature_wildcards))
+            notes += grouped_signatures([r.signature for r in self.results], *wildcards)
+            notes += [note for r in self.results for note in r.table_notes()]
+            out.append(build_table([r.table_row() for r in self.results], notes,
+                                   max(r.table_digits for r in self.results), self.title,
+                                   [r.signature.format() for r in self.results]))
+        out += [comparison_table(c) for c in self.comparisons]
+        return out
+
+    def score_lines(self) -> str:
+        """Each result's headline number, one line each in the results' order (``nan`` where there is none)."""
+        return "\n".join("nan" if (h := r.headline()).value is None else f"{h.value:.2f}" for r in self.results)
+
     def detail_rows(self) -> list[dict[str, Any]]:
         rows = [row for r in self.results for row in r.details()]
         for c in self.comparisons:
@@ -96,6 +117,10 @@ class Report:
     def render(self, fmt: str = "text", command: str = "") -> str:
         if fmt == "json":
             return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
+        if fmt in TABLE_FORMATS:
+            return render_tables(self.tables(), fmt)
+        if fmt == SCORE_ONLY:
+            return self.score_lines()
         if fmt == "html":
             comparisons = [{"system_a": c.a.system, "system_b": c.b.system, **m.to_json()} for c in self.comparisons
                            for m in c.metrics]

@@ -46,8 +46,15 @@ class WinoxResult(Result):
         decided = self.counts["correct"] + self.counts["wrong"]
         return 100.0 * self.counts["correct"] / decided if decided else 0.0
 
+    table_legend: ClassVar[str] = ("acc % = translations using the gold pronoun; acc(decided) = the same among those "
+                                   "using one of the two; then items per verdict")
+
     def headline(self) -> Headline:
         return Headline("accuracy", self.accuracy)
+
+    def table_row(self) -> dict:
+        return {"lang": self.lang, "system": self.system, "n": len(self.verdicts), "acc": self.accuracy,
+                "acc(decided)": self.decided_accuracy, **{v: self.counts[v] for v in VERDICTS}}
 
     def summary(self) -> dict:
         return {"accuracy": round(self.accuracy, 2), "decided_accuracy": round(self.decided_accuracy, 2),
