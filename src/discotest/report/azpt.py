@@ -129,7 +129,8 @@ class AZPTResult(Result):
             hits = [] if v.matched_at is None else [v.matched_at]
             marks = [*token_marks("source", v.labelled_source, [([v.zp_word], "zp")]),
                      *token_marks("hypothesis", v.hypothesis, [(hits, "hit"), (v.aligned, "ali"), (v.span, "span")])]
-            out.append(ItemRow(row, tuple(marks), f"{self.domain}/{v.segment}/{v.ordinal}"))
+            out.append(ItemRow(row, tuple(marks), f"{self.domain}/{v.segment}/{v.ordinal}",
+                               (v.segment, v.ordinal)))
         return out
 
     def paired_metrics(self) -> list[PairedMetric]:

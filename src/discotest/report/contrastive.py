@@ -92,7 +92,7 @@ class ContrastiveResult(Result):
                     at += len(candidate)
                 if item.candidates:
                     row["candidates"] = "".join(text)
-            out.append(ItemRow(row, tuple(marks), f"{self.suite}/{v.index}"))
+            out.append(ItemRow(row, tuple(marks), f"{self.suite}/{v.index}", v.index))
         return out
 
     def paired_metrics(self) -> list[PairedMetric]:

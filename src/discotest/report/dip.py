@@ -104,12 +104,12 @@ class DipResult(Result):
                 item = items.get(verdict["id"])
                 row = {"phenomenon": phenomenon, "system": self.system, **verdict}
                 if item is None:
-                    out.append(ItemRow(row, (), verdict["id"]))
+                    out.append(ItemRow(row, (), verdict["id"], verdict["id"]))
                     continue
                 text = item_text(phenomenon, item, verdict, texts.reference, texts.system, texts.ref, texts.sys)
                 row = {"phenomenon": phenomenon, "system": self.system, "id": verdict["id"], **text.fields, **verdict}
                 marks = tuple(Mark(s.field, s.start, s.end, s.kind) for s in text.spans)
-                out.append(ItemRow(row, marks, verdict["id"]))
+                out.append(ItemRow(row, marks, verdict["id"], verdict["id"]))
         return out
 
     def charts(self) -> list[Chart]:

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from discotest.atomic import write_text_atomic
 from discotest.report.charts import Chart
-from discotest.report.comparison import Comparison, comparison_table, render_comparison
+from discotest.report.comparison import Comparison, comparison_table, render_comparison, row_item
 from discotest.report.export import TABLE_FORMATS, Table, build_table, render_tables
-from discotest.report.html import render_html, rows_as_items
-from discotest.report.result import Result, grouped_signatures, lang_of, scope_of
+from discotest.report.html import render_html
+from discotest.report.result import ItemRow, Result, grouped_signatures, lang_of, scope_of
 from discotest.report.table import fixed_width
 from discotest.version import VERSION
 
@@ -110,9 +110,28 @@ class Report:
 
     def detail_rows(self) -> list[dict[str, Any]]:
         rows = [row for r in self.results for row in r.details()]
-        for c in self.comparisons:
-            rows += [{"system_a": c.a.system, "system_b": c.b.system, **pair} for pair in c.details()]
+        for c in self.comparisons:  # the items whose verdict changed, with both systems' evidence
+            rows += c.changed_items()
         return rows
+
+    def item_rows(self) -> list[ItemRow]:
+        """Every result's items for the HTML page; in a comparison each item also says whether its verdicts differ
+        between the two systems and which way (``A≠B`` yes/no, ``A→B``: a filter and a column of the page)."""
+        changes: dict[int, dict[str, str]] = {}
+        for c in self.comparisons:
+            found = c.changes()
+            changes[id(c.a)] = changes[id(c.b)] = found
+        out = []
+        for r in self.results:
+            found = changes.get(id(r))
+            for row in r.item_rows():
+                key = row_item(row) if found is not None else None
+                if key is not None and key in found:
+                    change = found[key]
+                    fields = {"A≠B": "no" if change == "same" else "yes", "A→B": change, **row.fields}
+                    row = replace(row, fields=fields)
+                out.append(row)
+        return out
 
     def render(self, fmt: str = "text", command: str = "") -> str:
         if fmt == "json":
@@ -126,9 +145,7 @@ class Report:
                            for m in c.metrics]
             summaries = self.summary_rows if self.summary_rows is not None else [r.to_json() for r in self.results]
             charts = self.charts if self.charts is not None else [c for r in self.results for c in r.charts()]
-            items = [item for r in self.results for item in r.item_rows()]
-            items += rows_as_items([{"system_a": c.a.system, "system_b": c.b.system, **pair}
-                                    for c in self.comparisons for pair in c.details()])
+            items = self.item_rows()
             return render_html(self.title, summaries, command=command, comparisons=comparisons, charts=charts,
                                items=items)
         parts = [self.text(self.results)] if self.results else []

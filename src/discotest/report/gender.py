@@ -93,7 +93,8 @@ class GenderResult(Result):
         """The details with entity, pronoun and distractor marked in source and translation, and the words that
         decided the gender (article, noun ending …) in the translation."""
         rules = (*DEFAULT_MARKS, ("translation", "evidence", "cue"), ("translation", "conveyed_evidence", "cue"))
-        return [ItemRow(row, tuple(phrase_marks(row, rules)), f"{self.lang}/{row['index']}") for row in self.details()]
+        return [ItemRow(row, tuple(phrase_marks(row, rules)), f"{self.lang}/{row['index']}", row["index"])
+                for row in self.details()]
 
     def paired_metrics(self) -> list[PairedMetric]:
         metrics = [PairedMetric("accuracy", {v.index: (float(v.is_correct(self.verdict)), 1.0) for v in self.verdicts},

@@ -150,6 +150,7 @@ class ItemRow:
     fields: dict[str, Any]
     marks: tuple[Mark, ...] = ()
     key: str = ""
+    item: Any = None  # the item's key in ``paired_metrics`` (a comparison marks what changed on it); None: ``index``
 
 
 def phrase_marks(row: Mapping[str, Any], rules: Sequence[tuple[str, str, str]]) -> list[Mark]:

@@ -84,7 +84,8 @@ class WinoxResult(Result):
     def item_rows(self) -> list[ItemRow]:
         rules = (("source", "referent", "ent"), ("translation", "gold_pronoun", "gold"),
                  ("translation", "wrong_pronoun", "alt"))
-        return [ItemRow(row, tuple(phrase_marks(row, rules)), f"{self.lang}/{row['index']}") for row in self.details()]
+        return [ItemRow(row, tuple(phrase_marks(row, rules)), f"{self.lang}/{row['index']}", row["index"])
+                for row in self.details()]
 
     def paired_metrics(self) -> list[PairedMetric]:
         rows = {index: (float(v.verdict == "correct"), 1.0) for index, v in self.verdicts.items()}
