@@ -116,7 +116,7 @@ def render_contrastive_table(results: Sequence[ContrastiveResult]) -> str:
         if len(s.by_phenomenon) > 1:
             lines.append(" by phenomenon")
             lines += [_row(k, v) for k, v in s.by_phenomenon.items()]
-        if len(s.by_pair) > 1:
+        if len(s.by_pair) > 1 and set(s.by_pair) != set(s.by_phenomenon):  # CTXPRO: pairs are its phenomena
             frequent = sorted(s.by_pair.items(), key=lambda kv: -kv[1].n)[:MAX_PAIRS]
             more = len(s.by_pair) - len(frequent)
             lines.append(" by pair (correct>incorrect)" + (f", {len(frequent)} most frequent of {len(s.by_pair)}"

@@ -80,8 +80,7 @@ class DipResult(Result):
             row[f"{phenomenon} {METRICS[phenomenon].label}"] = score.value
             if phenomenon in EXTRA:
                 label, fn = EXTRA[phenomenon]
-                value = float(fn(score.sums()))
-                row[f"{phenomenon} {label}"] = round(value) if label == "differs" else value
+                row[f"{phenomenon} {label}"] = fn(score.sums())
             row[f"{phenomenon} n"] = len(score.stats)
         row["BLEU"] = self.bleu
         return row

@@ -88,7 +88,9 @@ code.sig{display:block;font-size:.8em;color:#555;word-break:break-all;margin:.15
 .common{color:#444;font-size:.9em}
 figure{display:inline-block;margin:.5em 1.5em .5em 0;vertical-align:top}figcaption{font-weight:600}
 p.note{font-size:.8em;color:#555;margin:.1em 0;max-width:40em}
-svg.chart text{font-size:11px;fill:#222}svg.chart text.axis{fill:#777;font-size:10px}
+svg.chart text{font-size:11px;fill:#222}svg.chart text.axis{fill:#555;font-size:10px}
+svg.chart text.none{fill:#888;font-style:italic}
+div.wide{max-width:100%;overflow-x:auto}table.sortable th{max-width:9em;white-space:normal}
 #controls select,#controls input{margin:.15em .4em .15em 0}#controls label{font-size:.85em;margin-right:.2em}
 .legend mark{padding:0 .3em}
 """
@@ -236,7 +238,8 @@ def summary_table(rows: Sequence[Mapping[str, Any]], skip: Sequence[str] = ("sig
             f"{html.escape(label(c))}: {html.escape(format_value(c, flat[0].get(c)))}" for c in shown) + "</p>"
     head = "".join(f'<th title="{html.escape(c)}">{html.escape(label(c))}</th>' for c in columns)
     body = "".join("<tr>" + "".join(_cell(c, r.get(c)) for c in columns) + "</tr>" for r in flat)
-    return f'{line}<table class="sortable"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return (f'{line}<div class="wide"><table class="sortable"><thead><tr>{head}</tr></thead><tbody>{body}</tbody>'
+            "</table></div>")
 
 
 def _status(row: Mapping[str, Any]) -> int:

@@ -36,6 +36,8 @@ from discotest.lang.pronouns import PronounTable, load_zh_en
 
 DOC_MARK = "[doc]"
 ZP_FORMS = ("S", "O", "P", "Pa", "R", "UN")
+FORM_NAMES = {"S": "subject", "O": "object", "Pa": "possessive adjective", "P": "possessive pronoun",
+              "R": "reflexive", "UN": "unlabelled (not scored)"}  # the legend wherever a form code is shown
 
 # domain code -> file name stem in 1_testset_mzprt/raw/ (paper names in DOMAIN_NAMES)
 TEST_FILES = {
