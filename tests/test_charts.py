@@ -83,3 +83,25 @@ def test_ctxpro_text_has_no_second_copy_of_its_phenomena(shared_data):
                          quiet=True).render("text")
     assert " by phenomenon" in text and " by pair" not in text
     assert len(re.findall(r"^\s+DO\.ELL\s", text, re.M)) == 1
+
+
+def test_figures_are_written_as_svg_files_with_their_numbers(tmp_path):
+    from pathlib import Path
+
+    from discotest.cli import main
+
+    fixtures = Path(__file__).parent / "fixtures" / "winox"
+    folder = tmp_path / "figs"
+    assert main(["-q", "run", "winox", "--lang", "fr", "--input", str(fixtures / "system.fr.txt"), "--suite-file",
+                 str(fixtures / "en_fr_test.jsonl"), "--figures", str(folder), "-b"]) == 0
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["winox-wino-x-pronoun-accuracy-by-language.svg", "winox-wino-x-verdicts-items.svg"]
+    accuracy = _parse((folder / names[0]).read_text("utf-8"))
+    assert "50.0%" in _texts(accuracy, "v") and "Wino-X pronoun accuracy by language" in _texts(accuracy, "title")
+    assert _texts(accuracy, "axis")[:2] == ["0%", "20%"]
+    verdicts = _parse((folder / names[1]).read_text("utf-8"))
+    assert {"5", "3", "1"} <= set(_texts(verdicts, "v"))  # items per verdict, whole numbers
+    first = (folder / names[0]).read_bytes()
+    assert main(["-q", "run", "winox", "--lang", "fr", "--input", str(fixtures / "system.fr.txt"), "--suite-file",
+                 str(fixtures / "en_fr_test.jsonl"), "--figures", str(folder), "-b"]) == 0
+    assert (folder / names[0]).read_bytes() == first  # the same bytes for the same inputs

@@ -51,6 +51,8 @@ def _emitter_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORM
                         "self-contained page with the summary and every item's evidence), or a table for a paper: "
                         "latex, markdown or csv (one row per system and language/domain, signatures as a note)"
                    if "html" in formats else "text table or JSON")
+    p.add_argument("--figures", metavar="DIR",
+                   help="also write each chart of the HTML page as an SVG file in DIR (FAMILY-MEASURE.svg)")
     p.add_argument("--score-only", "-b", action="store_true",
                    help="print only the headline number of each result, one line each (as sacrebleu -b)")
     p.add_argument("--details", metavar="FILE", help="write one JSON line of evidence per item")
@@ -158,7 +160,7 @@ def _emit(args: argparse.Namespace, report: Report) -> None:
     with timing.stage("output"):
         fmt = SCORE_ONLY if getattr(args, "score_only", False) else args.format
         emit(report, fmt, getattr(args, "output", None), getattr(args, "details", None),
-             getattr(args, "command_line", ""))
+             getattr(args, "command_line", ""), getattr(args, "figures", None))
     for warning in report.warnings:
         print(f"discotest: {warning}", file=sys.stderr)
 
@@ -423,6 +425,8 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise InputError("the same file is given for two outputs", path)
         if resolved in registered:
             raise InputError(f"is a file of the data directory {data}; refusing to overwrite third-party data", path)
+    if getattr(args, "figures", None):
+        check_output(args.figures, inputs, folder=True)
     to_stdout = getattr(args, "output_to_stdout", False)
     if sys.stdout is None and (to_stdout or not (getattr(args, "output", None) or args.command in STDOUT_FREE)):
         raise InputError("standard output is closed; give --output FILE or redirect it to a file")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import html
 import math
+import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -176,6 +178,17 @@ def render_svg(chart: Chart, standalone: bool = False) -> str:
                'stroke="#555"/>')
     out.append("</svg>")
     return "".join(out)
+
+
+_SLUG_SYMBOLS = {"Δ": "delta", "♂": "m", "♀": "f", "%": "pct", "τ": "tau", "Σ": "sum"}
+
+
+def slug(title: str) -> str:
+    """A chart title as a file name: ASCII words joined by ``-`` ("ΔG = F1♂ − F1♀ by language" ->
+    ``deltag-f1m-f1f-by-language``)."""
+    text = "".join(_SLUG_SYMBOLS.get(c, c) for c in title)
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "chart"
 
 
 def render_charts(charts: Sequence[Chart]) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from discotest.atomic import write_text_atomic
-from discotest.report.charts import Chart
+from discotest.report.charts import Chart, merge_charts, render_svg, slug
 from discotest.report.comparison import Comparison, comparison_table, render_comparison, row_item
 from discotest.report.export import TABLE_FORMATS, Table, build_table, render_tables
 from discotest.report.html import render_html
@@ -89,6 +89,23 @@ class Report:
                 "results": [r.to_json() for r in self.results], "aggregates": self.aggregates,
                 "comparisons": [c.to_json() for c in self.comparisons]}
 
+    def all_charts(self) -> list[Chart]:
+        """The page's charts: the report's own (DiP's rankings), else every result's, merged by title."""
+        return merge_charts(self.charts if self.charts is not None else [c for r in self.results for c in r.charts()])
+
+    def figures(self) -> dict[str, str]:
+        """Each chart as a standalone SVG file (``--figures DIR``): file name ``FAMILY-MEASURE.svg`` -> its text."""
+        family = self.results[0].family if self.results else "report"
+        out: dict[str, str] = {}
+        for chart in self.all_charts():
+            measure = slug(chart.title)
+            stem = measure if measure.startswith(f"{family}-") else f"{family}-{measure}"
+            name, k = f"{stem}.svg", 2
+            while name in out:
+                name, k = f"{stem}-{k}.svg", k + 1
+            out[name] = render_svg(chart, standalone=True) + "\n"
+        return out
+
     def tables(self) -> list[Table]:
         """The paper tables: one row per result (``Result.table_row``), the legends, the signatures grouped as in
         the text table and any other scorer's (BLEU) as notes; then one table per comparison."""
@@ -144,7 +161,7 @@ class Report:
             comparisons = [{"system_a": c.a.system, "system_b": c.b.system, **m.to_json()} for c in self.comparisons
                            for m in c.metrics]
             summaries = self.summary_rows if self.summary_rows is not None else [r.to_json() for r in self.results]
-            charts = self.charts if self.charts is not None else [c for r in self.results for c in r.charts()]
+            charts = self.all_charts()
             items = self.item_rows()
             return render_html(self.title, summaries, command=command, comparisons=comparisons, charts=charts,
                                items=items)
@@ -157,11 +174,24 @@ def write_jsonl(path: str | Path, rows: Sequence[dict]) -> None:
     write_text_atomic(path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
 
 
+def write_figures(report: Report, folder: str | Path) -> list[Path]:
+    """Every chart of the report as an SVG file in ``folder`` (made if missing), each written atomically."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, text in report.figures().items():
+        write_text_atomic(folder / name, text)
+        paths.append(folder / name)
+    return paths
+
+
 def emit(report: Report, fmt: str = "text", output: str | Path | None = None, details: str | Path | None = None,
-         command: str = "") -> None:
-    """Write the details file (if asked), then the report to ``output`` or stdout."""
+         command: str = "", figures: str | Path | None = None) -> None:
+    """Write the details file and the figures (if asked), then the report to ``output`` or stdout."""
     if details:
         write_jsonl(details, report.detail_rows())
+    if figures:
+        write_figures(report, figures)
     text = report.render(fmt, command)
     if output:
         write_text_atomic(output, text + "\n")
