@@ -26,7 +26,7 @@ from discotest.atomic import check_output
 from discotest.data import readers, registry
 from discotest.errors import STDIN, InputError
 from discotest.families.options import GLOBAL_FLAGS
-from discotest.families.registry import Family, Option, split_list
+from discotest.families.registry import Family, Option, lang_codes, split_list
 from discotest.options import OneLineParser, float_option, int_option
 from discotest.progress import progress_bar
 from discotest.report.emit import FORMATS, SCORE_ONLY, Report, emit
@@ -210,10 +210,10 @@ def _cmd_coref(args: argparse.Namespace) -> int:
                                         (("resolver", resolver.version()),)))
             bar.update(1)
     if args.lang:
-        pairs = planned_pairs(args.suite, split_list(args.lang), split_list(args.system))
+        pairs = planned_pairs(args.suite, lang_codes(args.lang), split_list(args.system))
         with progress_bar("system×language pairs", "pair", total=sum(map(len, pairs.values())),
                           quiet=args.quiet) as bar:
-            gender = run_many(args.suite, split_list(args.lang), split_list(args.system), jobs=args.jobs,
+            gender = run_many(args.suite, lang_codes(args.lang), split_list(args.system), jobs=args.jobs,
                               progress=bar.update, measure=("accuracy", "consistency"),
                               suite_version=args.suite_version, data_dir=args.data_dir)
         results += [coref_result(args.suite, args.suite_version, f"{r.system}/{r.lang}", [v.index for v in r.verdicts],
@@ -229,7 +229,9 @@ def _add_validate(sub: argparse._SubParsersAction) -> None:
     s = action.add_parser("sample", help="a stratified sample of verdicts to a CSV for a person", parents=[_common()])
     s.add_argument("--suite", default="winomt")
     s.add_argument("--lang", "-l", required=True, help="language(s), comma-separated, or 'all'")
-    s.add_argument("--system", "-s", required=True, help="published system(s), comma-separated, or 'all'")
+    s.add_argument("--system", "-s", help="published system(s), comma-separated, or 'all'")
+    s.add_argument("--input", "-i", help="your translations of the suite (one --lang; the formats of `run --input`) "
+                                         "instead of --system")
     s.add_argument("--verdict", default="noun", metavar="TYPE",
                    help="which verdict the sheet validates (discotest.validate.VERDICT_TYPES): noun (the entity's "
                         "gender, default), consistency (does the pronoun agree with its entity?) or reader (the gender "
@@ -499,11 +501,22 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from discotest.pipelines.gender_run import planned_pairs, run_many
 
     kind = validate.verdict_kind(args.verdict)
-    total = sum(map(len, planned_pairs(args.suite, split_list(args.lang), split_list(args.system)).values()))
-    with progress_bar("system×language pairs", "pair", total=total, quiet=args.quiet) as bar:
-        results = run_many(args.suite, split_list(args.lang), split_list(args.system), jobs=args.jobs,
-                           progress=bar.update, measure=kind.measure, verdict=kind.run_verdict,
-                           data_dir=args.data_dir)
+    if (args.system is None) == (args.input is None):
+        raise InputError("validate sample: give --system (published outputs) or --input (your translations)")
+    if args.input is not None:
+        from discotest.pipelines.gender_run import run_one
+
+        langs = lang_codes(args.lang)
+        if not isinstance(langs, list) or len(langs) != 1:
+            raise InputError("validate sample --input needs exactly one --lang")
+        results = [run_one(args.suite, lang=langs[0], input=args.input, measure=kind.measure,
+                           verdict=kind.run_verdict, data_dir=args.data_dir)]
+    else:
+        total = sum(map(len, planned_pairs(args.suite, lang_codes(args.lang), split_list(args.system)).values()))
+        with progress_bar("system×language pairs", "pair", total=total, quiet=args.quiet) as bar:
+            results = run_many(args.suite, lang_codes(args.lang), split_list(args.system), jobs=args.jobs,
+                               progress=bar.update, measure=kind.measure, verdict=kind.run_verdict,
+                               data_dir=args.data_dir)
     rows = validate.sample(results, args.n, args.seed, kind.name, args.annotators)
     validate.write_sample(args.output, rows, validate.sheet_columns(kind, args.annotators))
     print(f"wrote {len(rows)} items to {args.output}: fill in aligned_word_correct and gender_correct (yes/no) and "

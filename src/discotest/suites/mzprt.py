@@ -31,7 +31,7 @@ from pathlib import Path
 
 from discotest.data import registry
 from discotest.data.readers import read_lines
-from discotest.errors import InputError
+from discotest.errors import InputError, did_you_mean
 from discotest.lang.pronouns import PronounTable, load_zh_en
 
 DOC_MARK = "[doc]"
@@ -230,7 +230,8 @@ def read_suite_files(zh_path: str | Path, en_path: str | Path, domain: str = "?"
 def check_domain(domain: str, allow_valid: bool = True) -> str:
     known = (*DOMAINS, *VALID_FILES) if allow_valid else DOMAINS
     if domain not in known:
-        raise InputError(f"unknown mZPRT domain {domain!r}; choose from {', '.join(known)} or 'all'")
+        raise InputError(f"unknown mZPRT domain {domain!r}{did_you_mean(domain, known)}; choose from "
+                         f"{', '.join(known)} or 'all'")
     return domain
 
 
