@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 import discotest
 from discotest.cli import main
 from discotest.report.html import expand, items_data
@@ -58,3 +60,17 @@ def test_winomt_changes_agree_with_the_verdicts(shared_data):
     col = data["columns"].index("A≠B")
     assert [row[col] for row in data["rows"]].count("yes") == 2 * 898
     assert str(col) in data["filters"] and "metric" not in data["columns"]
+
+
+def test_azpt_changes_are_keyed_by_zp_and_add_up_to_the_difference(shared_data):
+    report = discotest.compare("mzprt", domain="GR", system=["base_tgt", "zpr_tgt"], data_dir=str(shared_data),
+                               quiet=True)
+    comparison = report.comparisons[0]
+    changed = comparison.changed_items()
+    better_b = sum(r["change"] == "AZPT: B better" for r in changed)
+    better_a = sum(r["change"] == "AZPT: A better" for r in changed)
+    assert better_a + better_b == len(changed) and changed[0]["item"] == [8, 0]  # (segment, ordinal)
+    metric = comparison.metrics[0]
+    assert 100 * (better_b - better_a) / metric.n == pytest.approx(metric.score_b - metric.score_a)
+    assert all(r["a"]["correct"] != r["b"]["correct"] for r in changed)
+    assert f"verdicts differ on {len(changed)} of {metric.n} items" in report.render("text")
