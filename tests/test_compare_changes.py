@@ -60,6 +60,7 @@ def test_winomt_changes_agree_with_the_verdicts(shared_data):
     col = data["columns"].index("A≠B")
     assert [row[col] for row in data["rows"]].count("yes") == 2 * 898
     assert str(col) in data["filters"] and "metric" not in data["columns"]
+    assert 'data-v="898">898</td>' in report.render("html")  # the Comparisons section counts them too
 
 
 def test_azpt_changes_are_keyed_by_zp_and_add_up_to_the_difference(shared_data):

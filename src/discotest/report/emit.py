@@ -158,8 +158,11 @@ class Report:
         if fmt == SCORE_ONLY:
             return self.score_lines()
         if fmt == "html":
-            comparisons = [{"system_a": c.a.system, "system_b": c.b.system, **m.to_json()} for c in self.comparisons
-                           for m in c.metrics]
+            comparisons = []
+            for c in self.comparisons:
+                changed = sum(change != "same" for change in c.changes().values())
+                comparisons += [{"system_a": c.a.system, "system_b": c.b.system, **m.to_json(),
+                                 "changed_items": changed} for m in c.metrics]
             summaries = self.summary_rows if self.summary_rows is not None else [r.to_json() for r in self.results]
             charts = self.all_charts()
             items = self.item_rows()

@@ -66,7 +66,7 @@ LABELS = {
     "connective": "Connective", "sense": "Sense", "same": "Same", "any": "Any connective", "lemma": "Lemma",
     "ref_count": "Count in reference", "count": "Count in system", "miss": "Miss", "other_word": "Other word",
     "differs": "Differs", "score_ref": "Score of reference", "score_sys": "Score of system", "diff": "ref − sys",
-    "A≠B": "Verdicts differ", "A→B": "Change A→B",
+    "A≠B": "Verdicts differ", "A→B": "Change A→B", "changed_items": "Items whose verdict differs",
 }
 # summary columns left to the JSON (the breakdowns are charted; lists of rows are long)
 HIDDEN = ("family", "headline.", "unmatched_rows", "by_", "manifest", "path", "bleu_signature", "released_note",
