@@ -105,3 +105,15 @@ def test_figures_are_written_as_svg_files_with_their_numbers(tmp_path):
     assert main(["-q", "run", "winox", "--lang", "fr", "--input", str(fixtures / "system.fr.txt"), "--suite-file",
                  str(fixtures / "en_fr_test.jsonl"), "--figures", str(folder), "-b"]) == 0
     assert (folder / names[0]).read_bytes() == first  # the same bytes for the same inputs
+
+
+def test_mzprt_form_codes_are_explained_everywhere(shared_data):
+    import discotest
+
+    report = discotest.run("mzprt", domain="GR", system="base_tgt", data_dir=str(shared_data), quiet=True)
+    legend = "S subject, O object, Pa possessive adjective, P possessive pronoun, R reflexive"
+    assert legend in report.render("text") and legend in report.render("html")  # table note and summary note
+    assert report.to_json()["results"][0]["form_names"]["Pa"] == "possessive adjective"
+    assert legend in report.render("markdown")
+    form_chart = next(c for c in report.all_charts() if c.title.startswith("AZPT by form"))
+    assert legend in form_chart.note

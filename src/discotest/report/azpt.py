@@ -75,7 +75,7 @@ class AZPTResult(Result):
 
     table_legend: ClassVar[str] = ("AZPT % = zero pronouns rendered with an acceptable English pronoun; released = the "
                                    "authors' .score figure; diff = AZPT − released; n = scored ZPs; UN / no-form = ZPs "
-                                   "left out (unlabelled, no pronoun form)")
+                                   "left out (unlabelled, no pronoun form); " + FORM_LEGEND)
     signature_wildcards: ClassVar[tuple[str, ...]] = ("domain", "system")
 
     def headline(self) -> Headline:

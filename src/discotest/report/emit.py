@@ -166,8 +166,9 @@ class Report:
             summaries = self.summary_rows if self.summary_rows is not None else [r.to_json() for r in self.results]
             charts = self.all_charts()
             items = self.item_rows()
+            legends = list(dict.fromkeys(r.table_legend for r in self.results if r.table_legend))
             return render_html(self.title, summaries, command=command, comparisons=comparisons, charts=charts,
-                               items=items)
+                               items=items, legends=legends)
         parts = [self.text(self.results)] if self.results else []
         return "\n\n".join([*parts, *(render_comparison(c) for c in self.comparisons)])
 

@@ -372,13 +372,15 @@ def rows_as_items(details: Sequence[Mapping[str, Any]]) -> list[ItemRow]:
 
 def render_html(title: str, summaries: Sequence[Mapping[str, Any]], details: Sequence[Mapping[str, Any]] = (),
                 command: str = "", comparisons: Sequence[Mapping[str, Any]] = (), charts: Sequence[Chart] = (),
-                items: Sequence[ItemRow] | None = None) -> str:
-    """The page: ``summaries`` (each result's JSON form) as one table, the ``charts``, the signatures, the
-    ``comparisons`` (one row per compared metric), then the ``items`` (or plain ``details`` rows)."""
+                items: Sequence[ItemRow] | None = None, legends: Sequence[str] = ()) -> str:
+    """The page: ``summaries`` (each result's JSON form) as one table with the ``legends`` of its codes under it, the
+    ``charts``, the signatures, the ``comparisons`` (one row per compared metric), then the ``items`` (or plain
+    ``details`` rows)."""
     parts = [f"<h1>{html.escape(title)}</h1>"]
     if command:
         parts.append(f"<p><code>{html.escape(command)}</code></p>")
-    parts += ["<h2>Summary</h2>", summary_table(summaries)]
+    parts += ["<h2>Summary</h2>", summary_table(summaries),
+              *(f'<p class="note">{html.escape(legend)}</p>' for legend in legends)]
     merged = merge_charts(charts)
     if merged:
         parts += ["<h2>Charts</h2>", render_charts(merged)]
