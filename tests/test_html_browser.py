@@ -75,7 +75,12 @@ def test_compare_page_filters_groups_and_draws(browser, tmp_path):
                  "--output", str(page)]) == 0
     _open(browser, page)
     assert browser.find_elements("css selector", "svg.chart rect")  # the charts are drawn
-    assert browser.find_element("id", "info").text.startswith("30 of 30 items")  # 2 × 10 items + 10 pairs
+    assert browser.find_element("id", "info").text.startswith("20 of 20 items")  # 2 × 10 items, no pair rows
+    _select(browser, "Verdicts differ", "yes")  # item 0: correct in A, no pronoun in B
+    rows = _rows(browser)
+    assert len(rows) == 2 and {r.find_elements("tag name", "td")[1].text for r in rows} == {"accuracy: A better"}
+    browser.get(page.as_uri())
+    _open(browser, page)
     _select(browser, "Verdict", "correct")
     rows = _rows(browser)
     assert len(rows) == 9 and all(r.get_attribute("class") == "good" for r in rows)  # 5 + 4 correct, exactly
@@ -122,6 +127,28 @@ def test_winomt_page(browser, shared_data, tmp_path):
     _shot(browser, tmp_path, "html-winomt-top.png")
     browser.execute_script("document.getElementById('controls').scrollIntoView()")
     _shot(browser, tmp_path, "html-winomt-items.png")
+
+
+def test_winomt_compare_page_shows_the_differing_items(browser, shared_data, tmp_path):
+    """google vs bing on German: the "Differs" filter keeps both systems' rows of the 898 items whose verdict
+    changed (the text report's count), grouped item by item; then the summary and its charts."""
+    page = tmp_path / "winomt-compare.html"
+    assert main(["-q", "--data-dir", str(shared_data), "compare", "winomt", "--lang", "de", "--system", "google",
+                 "--system", "bing", "--format", "html", "--output", str(page)]) == 0
+    _open(browser, page)
+    assert browser.find_element("id", "info").text.startswith("7772 of 7772 items")
+    _select(browser, "Verdicts differ", "yes")
+    assert browser.find_element("id", "info").text.startswith("1796 of 7772 items")
+    browser.find_element("id", "group").click()
+    rows = _rows(browser)
+    changes = {r.find_elements("tag name", "td")[1].text for r in rows}
+    assert changes <= {"accuracy: A better", "accuracy: B better"} and len(changes) == 2
+    first = rows[:2]
+    assert {r.get_attribute("class") for r in first} == {"good", "bad"}  # one system right, the other wrong
+    browser.execute_script("document.getElementById('controls').scrollIntoView()")
+    _shot(browser, tmp_path, "html-winomt-compare-differs.png")
+    browser.execute_script("window.scrollTo(0, 0)")
+    _shot(browser, tmp_path, "html-winomt-compare-summary.png")
 
 
 def test_dip_page_shows_the_mined_sentences_side_by_side(browser, tmp_path, monkeypatch):

@@ -70,7 +70,12 @@ def test_orderings_agree_with_the_released_ones(ms_results):
 
 def test_table_json_and_details(ms_results, tmp_path):
     table = render_azpt_table(ms_results)
-    assert table.count("\nMS ") == 12 and "Kendall" in table and "BLEU: nrefs:1|case:lc" in table
+    main_table, breakdowns = table.split("\nAZPT by ZP form", 1)
+    assert main_table.count("\nMS ") == 12 and "Kendall" in table and "BLEU: nrefs:1|case:lc" in table
+    # the breakdowns by form (with the codes' legend) and by pronoun, a row per system each, as in the JSON
+    assert "S subject, O object, Pa possessive adjective" in breakdowns and breakdowns.count("\nMS ") == 24
+    first = ms_results[0].scores.by_form["S"]
+    assert f"{first.accuracy:.1f}/{first.n}" in breakdowns.split("\n")[3]
     payload = Report("t", ms_results, aggregates={"kendall_tau": rank_agreement_json(ms_results)}).to_json()
     assert len(payload["results"]) == 12 and payload["aggregates"]["kendall_tau"]["MS"]["systems"] == 12
     details = tmp_path / "ms.jsonl"

@@ -41,4 +41,17 @@ def suites() -> dict[str, list[str]]:
     return dict(sorted(out.items()))
 
 
-__all__ = ["VERSION", "Report", "compare", "run", "suites"]
+def suite_facts(data_dir: str | None = None) -> list[dict[str, Any]]:
+    """What ``discotest suites --format json`` prints: per suite its family, size, languages, licence and published
+    systems (size, languages and licence null for a family that cannot describe its suites)."""
+    out = []
+    for family in families.families():
+        for suite, systems in sorted(family.suites().items()):
+            facts = family.describe(suite, data_dir) if family.describe is not None else None
+            out.append({"suite": suite, "family": family.name, "size": facts.size if facts else None,
+                        "langs": facts.langs if facts else None, "licence": (facts.licence or None) if facts else None,
+                        "systems": list(systems)})
+    return out
+
+
+__all__ = ["VERSION", "Report", "compare", "run", "suite_facts", "suites"]

@@ -26,10 +26,10 @@ from discotest.atomic import check_output
 from discotest.data import readers, registry
 from discotest.errors import STDIN, InputError
 from discotest.families.options import GLOBAL_FLAGS
-from discotest.families.registry import Family, Option, split_list
+from discotest.families.registry import Family, Option, lang_codes, split_list
 from discotest.options import OneLineParser, float_option, int_option
 from discotest.progress import progress_bar
-from discotest.report.emit import FORMATS, Report, emit
+from discotest.report.emit import FORMATS, SCORE_ONLY, Report, emit
 from discotest.version import VERSION
 
 
@@ -47,9 +47,14 @@ def _common() -> argparse.ArgumentParser:
 
 def _emitter_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
     p.add_argument("--format", "-f", choices=formats, default="text",
-                   help="text table, JSON (one schema for every suite: README 'JSON output'), or html (one "
-                        "self-contained page with the summary and every item's evidence)" if "html" in formats
-                   else "text table or JSON")
+                   help="text table, JSON (one schema for every suite: README 'JSON output'), html (one "
+                        "self-contained page with the summary and every item's evidence), or a table for a paper: "
+                        "latex, markdown or csv (one row per system and language/domain, signatures as a note)"
+                   if "html" in formats else "text table or JSON")
+    p.add_argument("--figures", metavar="DIR",
+                   help="also write each chart of the HTML page as an SVG file in DIR (FAMILY-MEASURE.svg)")
+    p.add_argument("--score-only", "-b", action="store_true",
+                   help="print only the headline number of each result, one line each (as sacrebleu -b)")
     p.add_argument("--details", metavar="FILE", help="write one JSON line of evidence per item")
     p.add_argument("--output", "-o", metavar="FILE", help="write the report here instead of stdout ('-': stdout)")
 
@@ -153,8 +158,9 @@ def _family_options(args: argparse.Namespace, options: tuple[Option, ...]) -> di
 
 def _emit(args: argparse.Namespace, report: Report) -> None:
     with timing.stage("output"):
-        emit(report, args.format, getattr(args, "output", None), getattr(args, "details", None),
-             getattr(args, "command_line", ""))
+        fmt = SCORE_ONLY if getattr(args, "score_only", False) else args.format
+        emit(report, fmt, getattr(args, "output", None), getattr(args, "details", None),
+             getattr(args, "command_line", ""), getattr(args, "figures", None))
     for warning in report.warnings:
         print(f"discotest: {warning}", file=sys.stderr)
 
@@ -204,10 +210,10 @@ def _cmd_coref(args: argparse.Namespace) -> int:
                                         (("resolver", resolver.version()),)))
             bar.update(1)
     if args.lang:
-        pairs = planned_pairs(args.suite, split_list(args.lang), split_list(args.system))
+        pairs = planned_pairs(args.suite, lang_codes(args.lang), split_list(args.system))
         with progress_bar("system×language pairs", "pair", total=sum(map(len, pairs.values())),
                           quiet=args.quiet) as bar:
-            gender = run_many(args.suite, split_list(args.lang), split_list(args.system), jobs=args.jobs,
+            gender = run_many(args.suite, lang_codes(args.lang), split_list(args.system), jobs=args.jobs,
                               progress=bar.update, measure=("accuracy", "consistency"),
                               suite_version=args.suite_version, data_dir=args.data_dir)
         results += [coref_result(args.suite, args.suite_version, f"{r.system}/{r.lang}", [v.index for v in r.verdicts],
@@ -223,7 +229,9 @@ def _add_validate(sub: argparse._SubParsersAction) -> None:
     s = action.add_parser("sample", help="a stratified sample of verdicts to a CSV for a person", parents=[_common()])
     s.add_argument("--suite", default="winomt")
     s.add_argument("--lang", "-l", required=True, help="language(s), comma-separated, or 'all'")
-    s.add_argument("--system", "-s", required=True, help="published system(s), comma-separated, or 'all'")
+    s.add_argument("--system", "-s", help="published system(s), comma-separated, or 'all'")
+    s.add_argument("--input", "-i", help="your translations of the suite (one --lang; the formats of `run --input`) "
+                                         "instead of --system")
     s.add_argument("--verdict", default="noun", metavar="TYPE",
                    help="which verdict the sheet validates (discotest.validate.VERDICT_TYPES): noun (the entity's "
                         "gender, default), consistency (does the pronoun agree with its entity?) or reader (the gender "
@@ -379,8 +387,10 @@ def build_parser(help_for: tuple[str, Family | bool] | None = None) -> argparse.
     _add_augment(sub)
     _add_finetune(sub)
     _add_dip_commands(sub)
-    sub.add_parser("suites", help="every suite: size, languages, licence and published systems",
-                   parents=[_common()])
+    suites = sub.add_parser("suites", help="every suite: size, languages, licence and published systems",
+                            parents=[_common()])
+    suites.add_argument("--format", "-f", choices=("text", "json"), default="text",
+                        help="text, or JSON: one object per suite (family, size, languages, licence, systems)")
     m = sub.add_parser("make-contrastive", help="build incorrect variants by swapping an annotated pronoun chain",
                        parents=[_common()])
     m.add_argument("--input", "-i", required=True,
@@ -428,6 +438,8 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise InputError("the same file is given for two outputs", path)
         if resolved in registered:
             raise InputError(f"is a file of the data directory {data}; refusing to overwrite third-party data", path)
+    if getattr(args, "figures", None):
+        check_output(args.figures, inputs, folder=True)
     to_stdout = getattr(args, "output_to_stdout", False)
     if sys.stdout is None and (to_stdout or not (getattr(args, "output", None) or args.command in STDOUT_FREE)):
         raise InputError("standard output is closed; give --output FILE or redirect it to a file")
@@ -503,11 +515,22 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from discotest.pipelines.gender_run import planned_pairs, run_many
 
     kind = validate.verdict_kind(args.verdict)
-    total = sum(map(len, planned_pairs(args.suite, split_list(args.lang), split_list(args.system)).values()))
-    with progress_bar("system×language pairs", "pair", total=total, quiet=args.quiet) as bar:
-        results = run_many(args.suite, split_list(args.lang), split_list(args.system), jobs=args.jobs,
-                           progress=bar.update, measure=kind.measure, verdict=kind.run_verdict,
-                           data_dir=args.data_dir)
+    if (args.system is None) == (args.input is None):
+        raise InputError("validate sample: give --system (published outputs) or --input (your translations)")
+    if args.input is not None:
+        from discotest.pipelines.gender_run import run_one
+
+        langs = lang_codes(args.lang)
+        if not isinstance(langs, list) or len(langs) != 1:
+            raise InputError("validate sample --input needs exactly one --lang")
+        results = [run_one(args.suite, lang=langs[0], input=args.input, measure=kind.measure,
+                           verdict=kind.run_verdict, data_dir=args.data_dir)]
+    else:
+        total = sum(map(len, planned_pairs(args.suite, lang_codes(args.lang), split_list(args.system)).values()))
+        with progress_bar("system×language pairs", "pair", total=total, quiet=args.quiet) as bar:
+            results = run_many(args.suite, lang_codes(args.lang), split_list(args.system), jobs=args.jobs,
+                               progress=bar.update, measure=kind.measure, verdict=kind.run_verdict,
+                               data_dir=args.data_dir)
     rows = validate.sample(results, args.n, args.seed, kind.name, args.annotators)
     validate.write_sample(args.output, rows, validate.sheet_columns(kind, args.annotators))
     print(f"wrote {len(rows)} items to {args.output}: fill in aligned_word_correct and gender_correct (yes/no) and "
@@ -581,6 +604,9 @@ def _cmd_data(args: argparse.Namespace) -> int:
 def _cmd_suites(args: argparse.Namespace) -> int:
     """Every suite by family: its size (counted from the data), languages, licence and published systems (a family
     without a ``describe`` hook, e.g. one registered by a user, gets its suite names and systems only)."""
+    if args.format == "json":
+        print(json.dumps(api.suite_facts(args.data_dir), ensure_ascii=False, indent=1))
+        return 0
     for family in families.families():
         print(f"# {family.title}: {family.doc}" if family.doc else f"# {family.title}")
         for suite, systems in sorted(family.suites().items()):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from pathlib import Path
 
 STDIN = "-"  # the path that means standard input (and, for outputs, standard output)
@@ -28,3 +30,11 @@ class InputError(Exception):
             where = self.path if self.line is None else f"{self.path}:{self.line}"
             text = f"{where}: {self.detail}"
         return "\\n".join(text.splitlines())
+
+
+def did_you_mean(name: str, choices: Iterable[str]) -> str:
+    """``" (did you mean 'winomt'?)"`` for a name close to one of ``choices`` (difflib, case-insensitive), else
+    ``""``: appended to an "unknown suite/system/language" message."""
+    by_lower = {c.lower(): c for c in choices}
+    close = difflib.get_close_matches(str(name).lower(), list(by_lower), n=1, cutoff=0.6)
+    return f" (did you mean {by_lower[close[0]]!r}?)" if close else ""

@@ -16,7 +16,7 @@ ALPHA = 0.05
 class RankRow:
     system: str
     value: float
-    extra: float | None
+    extra: float | int | None  # ANY % (connectives) or the count of items whose pronoun differs (anaphora)
     n: int
     bleu: float | None
     p_next: float | None = None  # paired bootstrap p against the next system in the ranking

@@ -44,7 +44,7 @@ METRICS = {
     "anaphora": Metric("Σ(ref−sys)", False, lambda s: float(s[0])),
     "coherence": Metric("Σ(ref−sys)", False, lambda s: float(s[0])),
 }
-EXTRA = {"connectives": ("ANY %", _pct(1, 2)), "anaphora": ("differs", lambda s: float(s[1]))}
+EXTRA = {"connectives": ("ANY %", _pct(1, 2)), "anaphora": ("differs", lambda s: int(round(s[1])))}  # differs: a count
 
 
 @dataclass

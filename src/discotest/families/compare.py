@@ -16,9 +16,17 @@ from discotest.report.result import Result, lang_of, scope_of
 ExtraMetrics = Callable[[Result, Result, int, int | None], tuple[Sequence[MetricComparison], Sequence[str]]]
 
 
+def as_list(value: Any) -> list:
+    """A setting naming one thing or several: ``"google"`` (Python's ``system="google"``) is one, not six letters."""
+    if value is None or value == "":
+        return []
+    return [value] if isinstance(value, str | bytes) or not isinstance(value, Sequence) else list(value)
+
+
 def two_systems(settings: dict[str, Any]) -> list[dict[str, Any]]:
-    """The run settings of A and B: published names first, then files, as given."""
-    systems, inputs = list(settings.get("system") or []), list(settings.get("input") or [])
+    """The run settings of A and B: published names first, then files, as given (one of each may be a single
+    value: ``compare("winomt", lang="de", system="google", input="f.txt")``)."""
+    systems, inputs = as_list(settings.get("system")), as_list(settings.get("input"))
     if len(systems) + len(inputs) != 2:
         raise InputError("compare needs two systems: --input A --input B, --system A --system B, or one of each")
     base = {k: v for k, v in settings.items() if k not in ("system", "input", "bootstrap", "seed")}

@@ -12,7 +12,7 @@ from discotest.data import registry
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.families import options as common
-from discotest.families.compare import compare_systems
+from discotest.families.compare import as_list, compare_systems
 from discotest.families.registry import Family, Option, SuiteFacts, count_items, register
 from discotest.report.comparison import compare_results
 from discotest.report.emit import Report
@@ -113,7 +113,7 @@ def compare(suite: str, s: dict[str, Any]) -> Report:
 
     if is_expected_word(suite):
         return compare_systems(suite, s, run)
-    files = list(s["input"] or [])
+    files = as_list(s["input"])
     if s["system"] or len(files) != 2:
         raise InputError(f"compare {suite}: give two scores files as --input A --input B")
     return compare_systems(suite, s, lambda name, t: run(name, {**t, "scores": t["input"], "input": None}))

@@ -12,7 +12,7 @@ from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
-from discotest.families.registry import Family, Option, SuiteFacts, count_items, register, split_list
+from discotest.families.registry import Family, Option, SuiteFacts, count_items, lang_codes, register, split_list
 from discotest.lang.locate import LEXICON_MODES
 from discotest.options import check_int, int_option
 from discotest.phenomena.gender import VERDICTS
@@ -173,7 +173,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         raise InputError("give --system or --input, not both")
     if s["markers"] != "none" and not has_model:
         raise InputError("--markers marks the source a --model translates: give --model")
-    langs = split_list(s["lang"], "--lang")
+    langs = lang_codes(s["lang"])
     if has_model:
         model_options = dict(markers=s["markers"], resolver=s["resolver"], beam=s["beam"], max_length=s["max_length"],
                              batch_size=s["batch_size"], device=s["device"], revision=s["revision"],

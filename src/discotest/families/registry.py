@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from discotest.errors import InputError
+from discotest.errors import InputError, did_you_mean
 from discotest.progress import quiet_scope
 from discotest.report.comparison import Comparison
 from discotest.report.emit import Report
@@ -111,7 +111,8 @@ def family_of(suite: str) -> Family:
     for family in _FAMILIES.values():
         if family.answers(suite):
             return family
-    raise InputError(f"unknown suite {suite!r}; choose from {', '.join(all_suites())} (`discotest suites` lists them)")
+    raise InputError(f"unknown suite {suite!r}{did_you_mean(suite, all_suites())}; choose from "
+                     f"{', '.join(all_suites())} (`discotest suites` lists them)")
 
 
 def settings_for(family: Family, options: dict[str, Any], compare: bool = False) -> dict[str, Any]:
@@ -182,6 +183,12 @@ def _mark_unchecked(report: Report, paths: list[str]) -> Report:
             at = next((i for i, (key, _) in enumerate(fields) if key == "files"), len(fields))  # files: stays last
             result.signature = Signature((*fields[:at], ("langcheck", "off"), *fields[at:]))
     return report
+
+
+def lang_codes(value: str | Sequence[str] | None) -> list[str] | str | None:
+    """``split_list`` of language codes, lower-cased: ``--lang DE`` is ``de`` (codes are case-insensitive)."""
+    langs = split_list(value.lower() if isinstance(value, str) else value, "--lang")
+    return [lang.lower() for lang in langs] if isinstance(langs, list) else langs
 
 
 def run(suite: str, **options: Any) -> Report:

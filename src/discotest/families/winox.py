@@ -28,7 +28,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     resolve_engine(s["engine"])  # a bad name is an error here too; the judging itself runs here on both engines
     if not s["input"]:
         raise InputError("winox needs --input (your translations of the Wino-X English sentences)")
-    lang = s["lang"]
+    lang = s["lang"].lower() if isinstance(s["lang"], str) else s["lang"]  # codes are case-insensitive
     if not lang or not isinstance(lang, str) or "," in lang or lang == "all":
         raise InputError("winox needs exactly one --lang (de, fr or ru)")
     result = run_winox(lang, s["input"], s["data_dir"], s["suite_file"], s["input_format"])

@@ -19,7 +19,7 @@ from discotest import cache
 from discotest.data import registry
 from discotest.data.readers import system_name
 from discotest.engine import end_with_parent
-from discotest.errors import InputError
+from discotest.errors import InputError, did_you_mean
 from discotest.lang.align import DEFAULT_ALIGNER, PendingLinks, make_aligner
 from discotest.lang.align.base import Pair, WordAligner
 from discotest.lang.align.model import AlignmentModel
@@ -88,7 +88,8 @@ class RunOptions:
 
 def _check_lang(lang: str) -> None:
     if lang not in languages():
-        raise InputError(f"unknown language {lang!r}; choose from {', '.join(languages())} or 'all'")
+        raise InputError(f"unknown language {lang!r}{did_you_mean(lang, languages())}; choose from "
+                         f"{', '.join(languages())} or 'all'")
 
 
 def load_suite(options: RunOptions) -> list[GenderItem]:
@@ -376,7 +377,8 @@ def planned_pairs(suite: str = "winomt", langs: Sequence[str] | str = "all", sys
     system_list = list(available) if systems == "all" else list(systems)
     for system in system_list:
         if system not in available:
-            raise InputError(f"unknown system {system!r}; published {suite} outputs exist for {', '.join(available)}")
+            raise InputError(f"unknown system {system!r}{did_you_mean(system, available)}; published {suite} outputs "
+                             f"exist for {', '.join(available)}")
     tasks = {
         lang: [s for s in system_list if lang in available[s]] for lang in lang_list
     }

@@ -19,6 +19,11 @@ from discotest.report.result import (
 )
 from discotest.report.table import fixed_width
 from discotest.stats import accuracy_from_sums, kendall_tau_b
+from discotest.suites.mzprt import FORM_NAMES
+
+FORM_LEGEND = "ZP forms: " + ", ".join(f"{code} {name}" for code, name in FORM_NAMES.items())
+PRONOUN_NOTE = "the Chinese pronoun the ZP stands for, by stem (我 covers 我, 我的, 我自己)"
+MAX_PRONOUNS = 12  # the text table's pronoun breakdown shows the most frequent; JSON has them all
 
 
 @dataclass
@@ -68,8 +73,21 @@ class AZPTResult(Result):
     def difference(self) -> float | None:
         return None if self.released is None else self.scores.accuracy - self.released
 
+    table_legend: ClassVar[str] = ("AZPT % = zero pronouns rendered with an acceptable English pronoun; released = the "
+                                   "authors' .score figure; diff = AZPT − released; n = scored ZPs; UN / no-form = ZPs "
+                                   "left out (unlabelled, no pronoun form); " + FORM_LEGEND)
+    signature_wildcards: ClassVar[tuple[str, ...]] = ("domain", "system")
+
     def headline(self) -> Headline:
         return Headline("AZPT", self.scores.accuracy)
+
+    def table_row(self) -> dict:
+        return {"domain": self.domain, "system": self.system, "AZPT": self.scores.accuracy, "released": self.released,
+                "diff": self.difference, "n": self.scores.n, "UN": self.scores.excluded_un,
+                "no-form": self.scores.excluded_no_form, "BLEU": self.bleu}
+
+    def table_notes(self) -> list[str]:
+        return [f"BLEU: {self.bleu_signature.rsplit('|sents:', 1)[0]}"] if self.bleu_signature else []
 
     def summary(self) -> dict:
         return self.scores.to_json()
@@ -86,6 +104,7 @@ class AZPTResult(Result):
             "difference": None if self.difference is None else round(self.difference, 2),
             "bleu": None if self.bleu is None else round(self.bleu, 2),
             "bleu_signature": self.bleu_signature,
+            "form_names": FORM_NAMES,
         }
 
     def details(self) -> list[dict]:
@@ -96,10 +115,11 @@ class AZPTResult(Result):
         s, name = self.scores, self.system
         out = [Chart("AZPT by domain", (ChartPoint(self.domain, name, s.accuracy, f"n={s.n}"),),
                      note="zero pronouns rendered with an acceptable English pronoun, % of the scored ZPs")]
-        for title, tallies in (("form", s.by_form), ("pronoun", s.by_pronoun)):
+        for title, tallies, note in (("form", s.by_form, FORM_LEGEND), ("pronoun", s.by_pronoun, PRONOUN_NOTE)):
             if tallies:
                 out.append(Chart(f"AZPT by {title} · {self.domain}",
-                                 tuple(ChartPoint(k, name, t.accuracy, f"n={t.n}") for k, t in tallies.items())))
+                                 tuple(ChartPoint(k, name, t.accuracy, f"n={t.n}") for k, t in tallies.items()),
+                                 note=note))
         return out
 
     def item_rows(self) -> list[ItemRow]:
@@ -116,7 +136,8 @@ class AZPTResult(Result):
             hits = [] if v.matched_at is None else [v.matched_at]
             marks = [*token_marks("source", v.labelled_source, [([v.zp_word], "zp")]),
                      *token_marks("hypothesis", v.hypothesis, [(hits, "hit"), (v.aligned, "ali"), (v.span, "span")])]
-            out.append(ItemRow(row, tuple(marks), f"{self.domain}/{v.segment}/{v.ordinal}"))
+            out.append(ItemRow(row, tuple(marks), f"{self.domain}/{v.segment}/{v.ordinal}",
+                               (v.segment, v.ordinal)))
         return out
 
     def paired_metrics(self) -> list[PairedMetric]:
@@ -180,7 +201,34 @@ def render_azpt_table(results: Sequence[AZPTResult]) -> str:
     notes = [r.released_mismatch for r in results if r.released_mismatch]
     if notes:
         out += ["", "Note: " + "; ".join(notes)]
+    out += _breakdowns(results)
     out += ["", *grouped_signatures([r.signature for r in results], "domain", "system")]
     bleu_sigs = dict.fromkeys(r.bleu_signature.rsplit("|sents:", 1)[0] for r in results if r.bleu_signature)
     out += [f"BLEU: {sig}" for sig in bleu_sigs]
     return "\n".join(out)
+
+
+def _breakdowns(results: Sequence[AZPTResult]) -> list[str]:
+    """AZPT by ZP form and by pronoun, one row per domain × system, each cell ``accuracy/n`` (the JSON's
+    ``by_form``/``by_pronoun``); the pronouns most frequent over all rows first."""
+    out: list[str] = []
+    forms = [f for f in FORM_NAMES if any(f in r.scores.by_form for r in results)]
+    counts: dict[str, int] = {}
+    for r in results:
+        for k, t in r.scores.by_pronoun.items():
+            counts[k] = counts.get(k, 0) + t.n
+    pronouns = sorted(counts, key=lambda k: (-counts[k], k))[:MAX_PRONOUNS]
+    for title, keys, attr, legend in (
+            ("by ZP form", forms, "by_form", FORM_LEGEND),
+            ("by pronoun" + (f" ({len(pronouns)} most frequent of {len(counts)})" if len(counts) > len(pronouns)
+                             else ""), pronouns, "by_pronoun", "")):
+        if not keys:
+            continue
+        rows = []
+        for r in results:
+            tallies = getattr(r.scores, attr)
+            rows.append([r.domain, r.system, *(f"{tallies[k].accuracy:.1f}/{tallies[k].n}" if k in tallies else "–"
+                                               for k in keys)])
+        out += ["", f"AZPT {title}, accuracy %/n" + (f"; {legend}" if legend else ""),
+                *fixed_width(["domain", "system", *keys], rows, left=2)]
+    return out

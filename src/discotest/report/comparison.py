@@ -9,6 +9,8 @@ suites' comparisons give the same p-values). A family may add metrics that are n
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from discotest.errors import InputError
-from discotest.report.result import PairedMetric, Result, grouped_signatures, lang_of, scope_of
+from discotest.report.export import Table, build_table
+from discotest.report.result import ItemRow, PairedMetric, Result, grouped_signatures, lang_of, scope_of
 from discotest.report.table import fixed_width
 from discotest.stats import DEFAULT_SEED, Bootstrap, SignTest, paired_bootstrap, sign_test
 
@@ -68,14 +71,57 @@ class Comparison:
         sigs = grouped_signatures([self.a.signature, self.b.signature], "system")
         return {"suite": self.a.suite, "lang": lang_of(self.a), "scope": scope_of(self.a), "a": self.a.system,
                 "b": self.b.system, "metrics": [m.to_json() for m in self.metrics],
+                "changed_items": sum(change != "same" for change in self.changes().values()),
                 "signature": sigs[0] if len(sigs) == 1 else sigs, "notes": self.notes}
 
     def details(self) -> list[dict[str, Any]]:
         return self.pairs
 
+    def changes(self) -> dict[str, str]:
+        """Per paired item (``item_id`` of its key) what changed from A to B: ``"same"``, or each metric that differs
+        and which system it favours (``"accuracy: B better"``), in A's item order."""
+        better = {m.metric: m.higher_is_better for m in self.metrics}
+        out: dict[str, list[str]] = {}
+        for pair in self.pairs:
+            said = out.setdefault(item_id(pair["item"]), [])
+            if pair["a"] != pair["b"]:
+                b_up = (pair["b"] > pair["a"]) == better.get(pair["metric"], True)
+                said.append(f"{pair['metric']}: {'B' if b_up else 'A'} better")
+        return {key: "; ".join(said) or "same" for key, said in out.items()}
+
+    def changed_items(self) -> list[dict[str, Any]]:
+        """The items whose verdict differs, each with both systems' evidence (their item rows): what ``compare
+        --details`` writes and the text report counts."""
+        changes = self.changes()
+        evidence_a, evidence_b = item_evidence(self.a), item_evidence(self.b)
+        return [{"system_a": self.a.system, "system_b": self.b.system, "item": _key(json.loads(key)),
+                 "change": change, "a": evidence_a.get(key), "b": evidence_b.get(key)}
+                for key, change in changes.items() if change != "same"]
+
 
 def _key(key: Any) -> Any:
     return list(key) if isinstance(key, tuple) else key
+
+
+def item_id(key: Any) -> str:
+    """A paired item's key as text, the same for a tuple and its JSON list (an AZPT ZP's ``(segment, ordinal)``)."""
+    return json.dumps(_key(key), ensure_ascii=False)
+
+
+def row_item(row: ItemRow) -> str | None:
+    """The paired key of an item row (``ItemRow.item``, else its ``index`` field) as ``item_id`` text."""
+    key = row.item if row.item is not None else row.fields.get("index")
+    return None if key is None else item_id(key)
+
+
+def item_evidence(result: Result) -> dict[str, dict[str, Any]]:
+    """A result's item rows by paired key: the fields the HTML shows (text, evidence, verdict)."""
+    out: dict[str, dict[str, Any]] = {}
+    for row in result.item_rows():
+        key = row_item(row)
+        if key is not None:
+            out.setdefault(key, row.fields)
+    return out
 
 
 def compare_metric(a: PairedMetric, b: PairedMetric, name_a: str, name_b: str, n_bootstrap: int = 1000,
@@ -149,4 +195,38 @@ def render_comparison(comparison: Comparison) -> str:
         + (f"; lower is better for {', '.join(lower)}" if lower else ""),
         *grouped_signatures([comparison.a.signature, comparison.b.signature], "system"),
         *comparison.notes,
+        *_change_lines(comparison),
     ])
+
+
+SHOWN_CHANGES = 10  # items whose verdict differs listed in the text report; --details has them all, with evidence
+
+
+def _change_lines(comparison: Comparison) -> list[str]:
+    """How many items changed verdict and which way, and the first few of them."""
+    changes = comparison.changes()
+    differ = [(key, change) for key, change in changes.items() if change != "same"]
+    if not changes:
+        return []
+    ways = Counter(tuple(part.split(": ", 1)) for _, change in differ for part in change.split("; "))
+    metrics = dict.fromkeys(metric for metric, _ in ways)
+    counted = "; ".join(f"{metric}: " + ", ".join(f"{way} on {n}" for (m, way), n in sorted(ways.items())
+                                                  if m == metric) for metric in metrics)
+    out = ["", f"verdicts differ on {len(differ)} of {len(changes)} items" + (f" ({counted})" if counted else "")
+           + ("; `compare … --details FILE` writes each with both systems' evidence" if differ else "")]
+    out += [f"  item {json.loads(key)}: {change}" for key, change in differ[:SHOWN_CHANGES]]
+    if len(differ) > SHOWN_CHANGES:
+        out.append(f"  … {len(differ) - SHOWN_CHANGES} more")
+    return out
+
+
+def comparison_table(comparison: Comparison) -> Table:
+    """The comparison as a paper table: per metric both scores, B−A, n and both tests' p-values; the signatures and
+    the test settings as notes."""
+    rows = [{"metric": m.metric, "A": m.score_a, "B": m.score_b, "B−A": m.score_b - m.score_a, "n": m.n,
+             "sign p": _p(m.sign.p_value), "bootstrap p": _p(m.bootstrap.p_value)} for m in comparison.metrics]
+    first = comparison.metrics[0].bootstrap if comparison.metrics else None
+    notes = [f"paired bootstrap ({first.n_samples if first else 0} resamples, seed {first.seed if first else '–'}); "
+             "sign test two-sided exact",
+             *grouped_signatures([comparison.a.signature, comparison.b.signature], "system"), *comparison.notes]
+    return build_table(rows, notes, 2, comparison.title)

@@ -33,8 +33,18 @@ class ContrastiveResult(Result):
     def n(self) -> int:
         return self.scores.overall.n
 
+    table_legend: ClassVar[str] = ("accuracy % = items where the correct candidate scores best; ± = half-width of the "
+                                   "95% bootstrap interval; d=k: accuracy when the antecedent is k sentences back")
+    table_digits: ClassVar[int] = 2
+
     def headline(self) -> Headline:
         return Headline("accuracy", self.scores.overall.accuracy)
+
+    def table_row(self) -> dict:
+        """System, suite, accuracy ± CI, n, then accuracy by antecedent distance (Shimazu et al.'s table)."""
+        s = self.scores
+        return {"suite": self.suite, "lang": self.lang, "system": self.system, "accuracy": s.overall.accuracy,
+                "±": s.overall.ci, "n": s.overall.n, **{f"d={k}": v.accuracy for k, v in s.by_distance.items()}}
 
     def summary(self) -> dict:
         return self.scores.to_json()
@@ -87,7 +97,7 @@ class ContrastiveResult(Result):
                     at += len(candidate)
                 if item.candidates:
                     row["candidates"] = "".join(text)
-            out.append(ItemRow(row, tuple(marks), f"{self.suite}/{v.index}"))
+            out.append(ItemRow(row, tuple(marks), f"{self.suite}/{v.index}", v.index))
         return out
 
     def _expected_mark(self, v: ContrastiveVerdict) -> list[Mark]:
@@ -123,7 +133,7 @@ def render_contrastive_table(results: Sequence[ContrastiveResult]) -> str:
         if len(s.by_phenomenon) > 1:
             lines.append(" by phenomenon")
             lines += [_row(k, v) for k, v in s.by_phenomenon.items()]
-        if len(s.by_pair) > 1:
+        if len(s.by_pair) > 1 and set(s.by_pair) != set(s.by_phenomenon):  # CTXPRO: pairs are its phenomena
             frequent = sorted(s.by_pair.items(), key=lambda kv: -kv[1].n)[:MAX_PAIRS]
             more = len(s.by_pair) - len(frequent)
             lines.append(" by pair (correct>incorrect)" + (f", {len(frequent)} most frequent of {len(s.by_pair)}"

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from discotest.dip.evidence import item_text
 from discotest.dip.mine import Parses
 from discotest.dip.rank import ALPHA, Ranking
-from discotest.dip.score import METRICS, PhenomenonScore
+from discotest.dip.score import EXTRA, METRICS, PhenomenonScore
 from discotest.report.charts import Chart, ChartPoint
 from discotest.report.result import Headline, ItemRow, Mark, PairedMetric, Result, Signature
 
@@ -67,8 +67,23 @@ class DipResult(Result):
             return Headline(f"{phenomenon} {metric.label}", score.value, metric.higher_is_better, unit)
         return Headline("none", None)
 
+    table_digits: ClassVar[int] = 2
+    table_legend: ClassVar[str] = "; ".join(f"{p}: {note}" for p, note in NOTES.items())
+
     def summary(self) -> dict:
         return {p: s.summary for p, s in self.scores.items()}
+
+    def table_row(self) -> dict:
+        """Pair, system, then each phenomenon's score (and its extra figure: ANY %, differs) and n, then BLEU."""
+        row: dict[str, Any] = {"pair": self.lang, "system": self.system + (" †" if self.holdout else "")}
+        for phenomenon, score in self.scores.items():
+            row[f"{phenomenon} {METRICS[phenomenon].label}"] = score.value
+            if phenomenon in EXTRA:
+                label, fn = EXTRA[phenomenon]
+                row[f"{phenomenon} {label}"] = fn(score.sums())
+            row[f"{phenomenon} n"] = len(score.stats)
+        row["BLEU"] = self.bleu
+        return row
 
     def extra_json(self) -> dict:
         return {"bleu": self.bleu, "holdout": self.holdout, "manifest": self.manifest}
@@ -88,12 +103,12 @@ class DipResult(Result):
                 item = items.get(verdict["id"])
                 row = {"phenomenon": phenomenon, "system": self.system, **verdict}
                 if item is None:
-                    out.append(ItemRow(row, (), verdict["id"]))
+                    out.append(ItemRow(row, (), verdict["id"], verdict["id"]))
                     continue
                 text = item_text(phenomenon, item, verdict, texts.reference, texts.system, texts.ref, texts.sys)
                 row = {"phenomenon": phenomenon, "system": self.system, "id": verdict["id"], **text.fields, **verdict}
                 marks = tuple(Mark(s.field, s.start, s.end, s.kind) for s in text.spans)
-                out.append(ItemRow(row, marks, verdict["id"]))
+                out.append(ItemRow(row, marks, verdict["id"], verdict["id"]))
         return out
 
     def charts(self) -> list[Chart]:

@@ -10,19 +10,21 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from discotest.atomic import write_text_atomic
-from discotest.report.charts import Chart
-from discotest.report.comparison import Comparison, render_comparison
-from discotest.report.html import render_html, rows_as_items
-from discotest.report.result import Result, grouped_signatures, lang_of, scope_of
+from discotest.report.charts import Chart, merge_charts, render_svg, slug
+from discotest.report.comparison import Comparison, comparison_table, render_comparison, row_item
+from discotest.report.export import TABLE_FORMATS, Table, build_table, render_tables
+from discotest.report.html import render_html
+from discotest.report.result import ItemRow, Result, grouped_signatures, lang_of, scope_of
 from discotest.report.table import fixed_width
 from discotest.version import VERSION
 
-FORMATS = ("text", "json", "html")
+FORMATS = ("text", "json", "html", *TABLE_FORMATS)
+SCORE_ONLY = "score"  # ``--score-only``/``-b``: the headline numbers alone, one line per result (as sacrebleu -b)
 SCHEMA_VERSION = 1
 
 
@@ -89,25 +91,86 @@ class Report:
                 "results": [r.to_json() for r in self.results], "aggregates": self.aggregates,
                 "comparisons": [c.to_json() for c in self.comparisons], **warnings}
 
+    def all_charts(self) -> list[Chart]:
+        """The page's charts: the report's own (DiP's rankings), else every result's, merged by title."""
+        return merge_charts(self.charts if self.charts is not None else [c for r in self.results for c in r.charts()])
+
+    def figures(self) -> dict[str, str]:
+        """Each chart as a standalone SVG file (``--figures DIR``): file name ``FAMILY-MEASURE.svg`` -> its text."""
+        family = self.results[0].family if self.results else "report"
+        out: dict[str, str] = {}
+        for chart in self.all_charts():
+            measure = slug(chart.title)
+            stem = measure if measure.startswith(f"{family}-") else f"{family}-{measure}"
+            name, k = f"{stem}.svg", 2
+            while name in out:
+                name, k = f"{stem}-{k}.svg", k + 1
+            out[name] = render_svg(chart, standalone=True) + "\n"
+        return out
+
+    def tables(self) -> list[Table]:
+        """The paper tables: one row per result (``Result.table_row``), the legends, the signatures grouped as in
+        the text table and any other scorer's (BLEU) as notes; then one table per comparison."""
+        out = []
+        if self.results:
+            notes = [r.table_legend for r in self.results if r.table_legend]
+            wildcards = tuple(dict.fromkeys(w for r in self.results for w in r.signature_wildcards))
+            notes += grouped_signatures([r.signature for r in self.results], *wildcards)
+            notes += [note for r in self.results for note in r.table_notes()]
+            out.append(build_table([r.table_row() for r in self.results], notes,
+                                   max(r.table_digits for r in self.results), self.title,
+                                   [r.signature.format() for r in self.results]))
+        out += [comparison_table(c) for c in self.comparisons]
+        return out
+
+    def score_lines(self) -> str:
+        """Each result's headline number, one line each in the results' order (``nan`` where there is none)."""
+        return "\n".join("nan" if (h := r.headline()).value is None else f"{h.value:.2f}" for r in self.results)
+
     def detail_rows(self) -> list[dict[str, Any]]:
         rows = [row for r in self.results for row in r.details()]
-        for c in self.comparisons:
-            rows += [{"system_a": c.a.system, "system_b": c.b.system, **pair} for pair in c.details()]
+        for c in self.comparisons:  # the items whose verdict changed, with both systems' evidence
+            rows += c.changed_items()
         return rows
+
+    def item_rows(self) -> list[ItemRow]:
+        """Every result's items for the HTML page; in a comparison each item also says whether its verdicts differ
+        between the two systems and which way (``A≠B`` yes/no, ``A→B``: a filter and a column of the page)."""
+        changes: dict[int, dict[str, str]] = {}
+        for c in self.comparisons:
+            found = c.changes()
+            changes[id(c.a)] = changes[id(c.b)] = found
+        out = []
+        for r in self.results:
+            found = changes.get(id(r))
+            for row in r.item_rows():
+                key = row_item(row) if found is not None else None
+                if key is not None and key in found:
+                    change = found[key]
+                    fields = {"A≠B": "no" if change == "same" else "yes", "A→B": change, **row.fields}
+                    row = replace(row, fields=fields)
+                out.append(row)
+        return out
 
     def render(self, fmt: str = "text", command: str = "") -> str:
         if fmt == "json":
             return json_text(self.to_json(), indent=1)
+        if fmt in TABLE_FORMATS:
+            return render_tables(self.tables(), fmt)
+        if fmt == SCORE_ONLY:
+            return self.score_lines()
         if fmt == "html":
-            comparisons = [{"system_a": c.a.system, "system_b": c.b.system, **m.to_json()} for c in self.comparisons
-                           for m in c.metrics]
+            comparisons = []
+            for c in self.comparisons:
+                changed = sum(change != "same" for change in c.changes().values())
+                comparisons += [{"system_a": c.a.system, "system_b": c.b.system, **m.to_json(),
+                                 "changed_items": changed} for m in c.metrics]
             summaries = self.summary_rows if self.summary_rows is not None else [r.to_json() for r in self.results]
-            charts = self.charts if self.charts is not None else [c for r in self.results for c in r.charts()]
-            items = [item for r in self.results for item in r.item_rows()]
-            items += rows_as_items([{"system_a": c.a.system, "system_b": c.b.system, **pair}
-                                    for c in self.comparisons for pair in c.details()])
+            charts = self.all_charts()
+            items = self.item_rows()
+            legends = list(dict.fromkeys(r.table_legend for r in self.results if r.table_legend))
             return render_html(self.title, summaries, command=command, comparisons=comparisons, charts=charts,
-                               items=items, warnings=self.warnings)
+                               items=items, warnings=self.warnings, legends=legends)
         parts = [self.text(self.results)] if self.results else []
         return _LONE_SURROGATE.sub("\ufffd", "\n\n".join([*parts, *(render_comparison(c) for c in self.comparisons)]))
 
@@ -127,11 +190,24 @@ def write_jsonl(path: str | Path, rows: Sequence[dict]) -> None:
     write_text_atomic(path, "".join(json_text(r) + "\n" for r in rows))
 
 
+def write_figures(report: Report, folder: str | Path) -> list[Path]:
+    """Every chart of the report as an SVG file in ``folder`` (made if missing), each written atomically."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, text in report.figures().items():
+        write_text_atomic(folder / name, text)
+        paths.append(folder / name)
+    return paths
+
+
 def emit(report: Report, fmt: str = "text", output: str | Path | None = None, details: str | Path | None = None,
-         command: str = "") -> None:
-    """Write the details file (if asked), then the report to ``output`` or stdout."""
+         command: str = "", figures: str | Path | None = None) -> None:
+    """Write the details file and the figures (if asked), then the report to ``output`` or stdout."""
     if details:
         write_jsonl(details, report.detail_rows())
+    if figures:
+        write_figures(report, figures)
     text = report.render(fmt, command)
     if output:
         write_text_atomic(output, text + "\n")

@@ -41,12 +41,26 @@ class GenderResult(Result):
     consistency: ConsistencyScores | None = None
     verdict: str = "noun"  # what the scores are computed on: noun (predicted_gender) or reader (conveyed_gender)
 
+    table_legend: ClassVar[str] = ("percentages; Acc = entities translated with the gold gender; ♂ male, ♀ female "
+                                   "(P precision, R recall); ΔG = F1♂ − F1♀; ΔS = Acc(pro) − Acc(anti-stereotypical); "
+                                   "unk% = gender not read; unmatched = suite rows without a translation; Cons% = "
+                                   "pronoun agrees with its entity (target-side consistency)")
+
     @property
     def n(self) -> int:
         return self.scores.n
 
     def headline(self) -> Headline:
         return Headline("accuracy", self.scores.accuracy)
+
+    def table_row(self) -> dict:
+        """The text table's columns (mixed% on the reader verdict, Cons% when consistency was measured)."""
+        columns = _COLUMNS if self.verdict != "reader" else (*_COLUMNS[:-1], ("mixed%", "mixed"), _COLUMNS[-1])
+        row = {name: (len(self.unmatched) if key == "unmatched" else getattr(self, key) if key in ("system", "lang")
+                      else getattr(self.scores, key)) for name, key in columns}
+        if self.consistency is not None:
+            row["Cons%"] = self.consistency.consistency
+        return row
 
     def summary(self) -> dict:
         extra = {"consistency": self.consistency.to_json()} if self.consistency else {}
@@ -81,7 +95,8 @@ class GenderResult(Result):
         """The details with entity, pronoun and distractor marked in source and translation, and the words that
         decided the gender (article, noun ending …) in the translation."""
         rules = (*DEFAULT_MARKS, ("translation", "evidence", "cue"), ("translation", "conveyed_evidence", "cue"))
-        return [ItemRow(row, tuple(phrase_marks(row, rules)), f"{self.lang}/{row['index']}") for row in self.details()]
+        return [ItemRow(row, tuple(phrase_marks(row, rules)), f"{self.lang}/{row['index']}", row["index"])
+                for row in self.details()]
 
     def paired_metrics(self) -> list[PairedMetric]:
         metrics = [PairedMetric("accuracy", {v.index: (float(v.is_correct(self.verdict)), 1.0) for v in self.verdicts},

@@ -67,6 +67,7 @@ LABELS = {
     "connective": "Connective", "sense": "Sense", "same": "Same", "any": "Any connective", "lemma": "Lemma",
     "ref_count": "Count in reference", "count": "Count in system", "miss": "Miss", "other_word": "Other word",
     "differs": "Differs", "score_ref": "Score of reference", "score_sys": "Score of system", "diff": "ref − sys",
+    "A≠B": "Verdicts differ", "A→B": "Change A→B", "changed_items": "Items whose verdict differs",
 }
 # summary columns left to the JSON (the breakdowns are charted; lists of rows are long)
 HIDDEN = ("family", "headline.", "unmatched_rows", "by_", "manifest", "path", "bleu_signature", "released_note",
@@ -88,7 +89,9 @@ code.sig{display:block;font-size:.8em;color:#555;word-break:break-all;margin:.15
 .common{color:#444;font-size:.9em}
 figure{display:inline-block;margin:.5em 1.5em .5em 0;vertical-align:top}figcaption{font-weight:600}
 p.note{font-size:.8em;color:#555;margin:.1em 0;max-width:40em}
-svg.chart text{font-size:11px;fill:#222}svg.chart text.axis{fill:#777;font-size:10px}
+svg.chart text{font-size:11px;fill:#222}svg.chart text.axis{fill:#555;font-size:10px}
+svg.chart text.none{fill:#888;font-style:italic}
+div.wide{max-width:100%;overflow-x:auto}table.sortable th{max-width:9em;white-space:normal}
 #controls select,#controls input{margin:.15em .4em .15em 0}#controls label{font-size:.85em;margin-right:.2em}
 .legend mark{padding:0 .3em}
 ul.warnings{background:#fff4d6;border:1px solid #e0b84c;padding:.4em 1.6em;max-width:60em}
@@ -238,7 +241,8 @@ def summary_table(rows: Sequence[Mapping[str, Any]], skip: Sequence[str] = ("sig
             f"{html.escape(label(c))}: {html.escape(format_value(c, flat[0].get(c)))}" for c in shown) + "</p>"
     head = "".join(f'<th title="{html.escape(c)}">{html.escape(label(c))}</th>' for c in columns)
     body = "".join("<tr>" + "".join(_cell(c, r.get(c)) for c in columns) + "</tr>" for r in flat)
-    return f'{line}<table class="sortable"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return (f'{line}<div class="wide"><table class="sortable"><thead><tr>{head}</tr></thead><tbody>{body}</tbody>'
+            "</table></div>")
 
 
 def _status(row: Mapping[str, Any]) -> int:
@@ -406,15 +410,18 @@ def rows_as_items(details: Sequence[Mapping[str, Any]]) -> list[ItemRow]:
 
 def render_html(title: str, summaries: Sequence[Mapping[str, Any]], details: Sequence[Mapping[str, Any]] = (),
                 command: str = "", comparisons: Sequence[Mapping[str, Any]] = (), charts: Sequence[Chart] = (),
-                items: Sequence[ItemRow] | None = None, warnings: Sequence[str] = ()) -> str:
-    """The page: ``summaries`` (each result's JSON form) as one table, the ``charts``, the signatures, the
-    ``comparisons`` (one row per compared metric), then the ``items`` (or plain ``details`` rows)."""
+                items: Sequence[ItemRow] | None = None, warnings: Sequence[str] = (),
+                legends: Sequence[str] = ()) -> str:
+    """The page: ``summaries`` (each result's JSON form) as one table with the ``legends`` of its codes under it, the
+    ``charts``, the signatures, the ``comparisons`` (one row per compared metric), then the ``items`` (or plain
+    ``details`` rows); ``warnings`` at the top."""
     parts = [f"<h1>{html.escape(title)}</h1>"]
     if command:
         parts.append(f"<p><code>{html.escape(command)}</code></p>")
     if warnings:
         parts.append('<ul class="warnings">' + "".join(f"<li>{html.escape(w)}</li>" for w in warnings) + "</ul>")
-    parts += ["<h2>Summary</h2>", summary_table(summaries)]
+    parts += ["<h2>Summary</h2>", summary_table(summaries),
+              *(f'<p class="note">{html.escape(legend)}</p>' for legend in legends)]
     merged = merge_charts(charts)
     if merged:
         parts += ["<h2>Charts</h2>", render_charts(merged)]

@@ -151,6 +151,7 @@ class ItemRow:
     fields: dict[str, Any]
     marks: tuple[Mark, ...] = ()
     key: str = ""
+    item: Any = None  # the item's key in ``paired_metrics`` (a comparison marks what changed on it); None: ``index``
 
 
 def phrase_marks(row: Mapping[str, Any], rules: Sequence[tuple[str, str, str]]) -> list[Mark]:
@@ -218,6 +219,12 @@ class Result:
     # Optional attributes (a field or a property of the subclass; read with ``lang_of``/``scope_of``): ``lang``, the
     # language (pair) when the suite has several; ``scope``, the part of the suite (an mZPRT domain, a WMT test set).
 
+    # the paper tables (``--format latex|markdown|csv``): what the columns' codes mean, decimals of a float, and the
+    # signature fields that differ between the rows of one table (shown as ``*`` in its note)
+    table_legend: ClassVar[str] = ""
+    table_digits: ClassVar[int] = 1
+    signature_wildcards: ClassVar[tuple[str, ...]] = ("system",)
+
     @property
     def n(self) -> int:
         """Items the headline is computed on."""
@@ -257,6 +264,18 @@ class Result:
             key = "/".join(f"{row[k]}" for k in KEY_FIELDS if row.get(k) is not None)
             out.append(ItemRow(row, tuple(phrase_marks(row, DEFAULT_MARKS)), key))
         return out
+
+    def table_row(self) -> dict[str, Any]:
+        """This result as one row of the paper tables: column -> value, numbers left as numbers (the renderer rounds
+        them). Default: system, language, scope, the headline and n; a family gives the columns of its text table."""
+        h = self.headline()
+        unit = f" ({h.unit})" if h.unit else ""
+        return {"system": self.system, "lang": lang_of(self), "scope": scope_of(self), f"{h.metric}{unit}": h.value,
+                "n": self.n}
+
+    def table_notes(self) -> list[str]:
+        """Notes under the paper table beside the signatures (another scorer's signature: BLEU's)."""
+        return []
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -46,8 +46,15 @@ class WinoxResult(Result):
         decided = self.counts["correct"] + self.counts["wrong"]
         return 100.0 * self.counts["correct"] / decided if decided else 0.0
 
+    table_legend: ClassVar[str] = ("acc % = translations using the gold pronoun; acc(decided) = the same among those "
+                                   "using one of the two; then items per verdict")
+
     def headline(self) -> Headline:
         return Headline("accuracy", self.accuracy)
+
+    def table_row(self) -> dict:
+        return {"lang": self.lang, "system": self.system, "n": len(self.verdicts), "acc": self.accuracy,
+                "acc(decided)": self.decided_accuracy, **{v: self.counts[v] for v in VERDICTS}}
 
     def summary(self) -> dict:
         return {"accuracy": round(self.accuracy, 2), "decided_accuracy": round(self.decided_accuracy, 2),
@@ -77,7 +84,8 @@ class WinoxResult(Result):
     def item_rows(self) -> list[ItemRow]:
         rules = (("source", "referent", "ent"), ("translation", "gold_pronoun", "gold"),
                  ("translation", "wrong_pronoun", "alt"))
-        return [ItemRow(row, tuple(phrase_marks(row, rules)), f"{self.lang}/{row['index']}") for row in self.details()]
+        return [ItemRow(row, tuple(phrase_marks(row, rules)), f"{self.lang}/{row['index']}", row["index"])
+                for row in self.details()]
 
     def paired_metrics(self) -> list[PairedMetric]:
         rows = {index: (float(v.verdict == "correct"), 1.0) for index, v in self.verdicts.items()}

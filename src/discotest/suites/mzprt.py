@@ -31,11 +31,13 @@ from pathlib import Path
 
 from discotest.data import registry
 from discotest.data.readers import read_lines
-from discotest.errors import InputError
+from discotest.errors import InputError, did_you_mean
 from discotest.lang.pronouns import PronounTable, load_zh_en
 
 DOC_MARK = "[doc]"
 ZP_FORMS = ("S", "O", "P", "Pa", "R", "UN")
+FORM_NAMES = {"S": "subject", "O": "object", "Pa": "possessive adjective", "P": "possessive pronoun",
+              "R": "reflexive", "UN": "unlabelled (not scored)"}  # the legend wherever a form code is shown
 
 # domain code -> file name stem in 1_testset_mzprt/raw/ (paper names in DOMAIN_NAMES)
 TEST_FILES = {
@@ -228,7 +230,8 @@ def read_suite_files(zh_path: str | Path, en_path: str | Path, domain: str = "?"
 def check_domain(domain: str, allow_valid: bool = True) -> str:
     known = (*DOMAINS, *VALID_FILES) if allow_valid else DOMAINS
     if domain not in known:
-        raise InputError(f"unknown mZPRT domain {domain!r}; choose from {', '.join(known)} or 'all'")
+        raise InputError(f"unknown mZPRT domain {domain!r}{did_you_mean(domain, known)}; choose from "
+                         f"{', '.join(known)} or 'all'")
     return domain
 
 

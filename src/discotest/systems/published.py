@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from discotest.data import registry
-from discotest.errors import InputError
+from discotest.errors import InputError, did_you_mean
 from discotest.suites.winomt import GenderItem
 from discotest.systems.files import Translations, read_translations
 
@@ -25,7 +25,8 @@ def check_system(system: str, lang: str, suite: str = "winomt") -> None:
     systems = published_systems(suite)
     if system not in systems:
         known = ", ".join(systems) or "no system"
-        raise InputError(f"unknown system {system!r}; published {suite} outputs exist for {known}")
+        raise InputError(f"unknown system {system!r}{did_you_mean(system, systems)}; published {suite} outputs "
+                         f"exist for {known}")
     if lang not in systems[system]:
         raise InputError(f"{system} has no published {suite} output for {lang!r} (it has {', '.join(systems[system])})")
 
