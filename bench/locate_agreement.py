@@ -29,7 +29,13 @@ os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 from tests.gender_gold import GOLD_DIR, gold_entity, load_gold  # noqa: E402
 
 from discotest import cache  # noqa: E402
-from discotest.lang.align import DEFAULT_ALIGNER, DEFAULT_SAMPLERS, DEFAULT_SEED, make_aligner  # noqa: E402
+from discotest.lang.align import (  # noqa: E402
+    DEFAULT_ALIGNER,
+    DEFAULT_SAMPLERS,
+    DEFAULT_SEED,
+    MODEL_REL_ITERATIONS,
+    make_aligner,
+)
 from discotest.lang.align.model import AlignmentModel  # noqa: E402
 from discotest.lang.locate import locate_entity, source_entity_tokens  # noqa: E402
 from discotest.lang.morph import load_analyser  # noqa: E402
@@ -108,6 +114,8 @@ def _links(text: str, aligner, lang: str, bitexts: dict, corpus: list, systems: 
         extra = corpus if text == "input+extra" else []
         out = {s: align_in_corpus(aligner, b.pairs, extra) for s, b in bitexts.items()}
     else:
+        aligner = make_aligner(aligner.name, seed=aligner.seed, samplers=aligner.samplers,
+                               rel_iterations=MODEL_REL_ITERATIONS)  # the pipeline's model settings
         out = {}
         for s, b in bitexts.items():
             kept = [k for k, name in enumerate(systems) if text == "suite" or name != s]

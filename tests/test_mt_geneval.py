@@ -246,6 +246,12 @@ def test_reference_free_on_real_references(shared_data, tmp_path):
     assert result.signature.fields[-1][0] == "files"
     row = next(r for r in result.details() if r["agree"])
     assert row["reference_free"]["anchors"] and row["reference_free"]["words"]
+    # align once (issue 23): the references and translations are decoded with the model of the subset's references,
+    # so the 120 rows read alone as inside the whole set
+    whole = run_one("de", "contextual", system="reference", reference_free=True)
+    by_index = dict(zip((v.index for v in whole.verdicts), whole.free))
+    assert [by_index[v.index] for v in result.verdicts] == list(result.free)
+    assert "+model:mt-geneval-contextual-test-de:references@" in result.signature.format()
     with pytest.raises(InputError, match="no analyser|there is none for 'hi'"):
         run_one("hi", "contextual", system="reference", reference_free=True)
 

@@ -20,7 +20,7 @@ from discotest.data import registry
 from discotest.data.readers import system_name
 from discotest.engine import end_with_parent
 from discotest.errors import InputError, did_you_mean
-from discotest.lang.align import DEFAULT_ALIGNER, PendingLinks, make_aligner
+from discotest.lang.align import DEFAULT_ALIGNER, MODEL_REL_ITERATIONS, PendingLinks, make_aligner
 from discotest.lang.align.base import Pair, WordAligner
 from discotest.lang.align.model import AlignmentModel
 from discotest.lang.align.thot_aligner import ThotAligner
@@ -125,6 +125,7 @@ def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> Word
     aligner = make_aligner(options.aligner, processes=processes)
     if options.align_train != "suite" or not isinstance(aligner, ThotAligner):
         return aligner
+    aligner = make_aligner(options.aligner, processes=processes, rel_iterations=MODEL_REL_ITERATIONS)
     suite = _extra_text_suite(options.suite)
     version = options.suite_version if suite == options.suite else "2019"
     with registry.tracking() as files:  # what fixes the training text, read from the pins (nothing is tokenised)

@@ -12,7 +12,7 @@ from discotest.data.readers import system_name
 from discotest.errors import InputError
 from discotest.lang.align import DEFAULT_ALIGNER
 from discotest.phenomena.mt_geneval import agreement, judge, score
-from discotest.pipelines.mt_geneval_free import aligner_signature, check_language, read_free
+from discotest.pipelines.mt_geneval_free import aligner_signature, check_language, read_free, reference_model
 from discotest.report.mt_geneval import GenEvalResult
 from discotest.report.result import Signature, build_signature
 from discotest.suites.mt_geneval import SUITE, GenEvalItem, load_mt_geneval
@@ -107,10 +107,11 @@ def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.Path
     result = evaluate(items, translations, lang=lang, subset=subset, split=split, system=name,
                       files=registry.data_field(seen), settings=settings)
     if reference_free:
-        readings, analyser = read_free(result.verdicts, lang, aligner, use_cache)
+        model = reference_model(items, lang, f"mt-geneval-{subset}-{split}-{lang}:references", aligner, use_cache)
+        readings, analyser = read_free(result.verdicts, lang, model, use_cache)
         fields = list(result.signature.fields)
         at = len(fields) - 1  # before the files, which stay last
-        fields[at:at] = [("reference_free", f"{aligner_signature(aligner)}+{analyser}")]
+        fields[at:at] = [("reference_free", f"{aligner_signature(model)}+{analyser}")]
         result = replace(result, free=readings, agreement=agreement(result.verdicts, readings),
                          signature=Signature(tuple(fields)))
     return result
