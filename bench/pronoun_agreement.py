@@ -24,6 +24,7 @@ os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 from tests.pronoun_gold import GOLD_DIR, PronounGoldRow, load_pronoun_gold  # noqa: E402
 
 import discotest  # noqa: E402
+from discotest.lang.align import DEFAULT_ALIGNER  # noqa: E402
 from discotest.phenomena.gender import GenderVerdict  # noqa: E402
 
 
@@ -41,14 +42,16 @@ def _show_miss(lang: str, row: PronounGoldRow, v: GenderVerdict, omitted: str, g
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--langs", default=",".join(sorted(p.stem for p in GOLD_DIR.glob("*.tsv"))))
-    parser.add_argument("--aligner", default="eflomal", help="an aligner name (discotest.lang.align.ALIGNERS)")
+    parser.add_argument("--aligner", default=DEFAULT_ALIGNER, help="an aligner name (discotest.lang.align.ALIGNERS)")
+    parser.add_argument("--align-train", default="suite", choices=("suite", "input"),
+                        help="the language's alignment model (suite, the default) or an aligner trained on each file")
     parser.add_argument("--show-misses", action="store_true", help="print each item that disagrees with the gold")
     args = parser.parse_args()
     for lang in args.langs.split(","):
         gold = load_pronoun_gold(lang)
         systems = sorted({r.system for r in gold})
         results = discotest.run("winomt", lang=lang, system=systems, jobs=1, suite_version="2019",
-                                measure="all", aligner=args.aligner, quiet=True)
+                                measure="all", aligner=args.aligner, align_train=args.align_train, quiet=True)
         by_key = {(r.system, v.index): v for r in results for v in r.verdicts}
         agree, how = 0, Counter()
         for row in gold:
