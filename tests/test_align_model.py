@@ -63,7 +63,7 @@ def test_the_model_is_trained_once_and_read_back_from_the_cache(monkeypatch):
 
     again = _model(training=no_training)
     assert again.cached() and again.align(PAIRS[:30]) == links
-    assert again.signature() == first.signature() and first.key[:10] in first.signature()
+    assert again.signature() == first.signature() and first.data[:10] in first.signature()
 
 
 def test_another_training_text_is_another_key_and_signature():
@@ -85,3 +85,12 @@ def test_models_live_in_their_own_folder_when_one_is_set(tmp_path):
     model.folder()
     assert (tmp_path / "models" / model_module.NAMESPACE).is_dir()
     assert not (tmp_path / "cache" / model_module.NAMESPACE).exists()
+
+
+def test_the_signature_names_the_data_not_the_code(monkeypatch):
+    """An edit to discotest retrains the model (its cache key holds the code) but leaves the signature alone (it names
+    the recipe and the data; the discotest version stands for the code, as for every other field)."""
+    before = _model()
+    monkeypatch.setattr(cache, "code_key", lambda: "an edited discotest")
+    after = _model()
+    assert after.key != before.key and after.signature() == before.signature()

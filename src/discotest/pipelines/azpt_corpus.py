@@ -171,7 +171,7 @@ class Corpus:
         an input aligned without a model."""
         size = sum(len(block) for block in self.pairs)
         if self.model:
-            return f"{self.text}:{size}@{self.model.key[:10]}"
+            return f"{self.text}:{size}@{self.model.data[:10]}"
         if key[0] == "input":
             return f"{self.text}+input:{size + len(self.inputs[int(key[1])][1])}"
         return f"{self.text}:{size}"

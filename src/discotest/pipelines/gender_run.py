@@ -133,8 +133,7 @@ def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> Word
         systems = available_published(lang, options.data_dir, suite)
     if not systems:
         return aligner
-    identity = cache.content_key([*(f"{c.name}\t{c.sha256}" for c in sorted(files.values(), key=lambda c: c.name)),
-                                  cache.code_key()])
+    identity = cache.content_key(f"{c.name}\t{c.sha256}" for c in sorted(files.values(), key=lambda c: c.name))
 
     def training() -> list[Pair]:
         return [pair for s in systems for pair in _published_bitext(s, lang, options).pairs]

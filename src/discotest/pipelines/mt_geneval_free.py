@@ -53,7 +53,7 @@ def reference_model(items: Sequence[GenEvalItem], lang: str, recipe: str, aligne
     def training() -> list[Pair]:
         return [(_texts(tokenize(src, "en")), _texts(tokenize(ref, lang))) for src, ref in texts]
 
-    identity = cache.content_key([lang, *(f"{src}\t{ref}" for src, ref in texts), cache.code_key()])
+    identity = cache.content_key([lang, *(f"{src}\t{ref}" for src, ref in texts)])
     return AlignmentModel(base, recipe, identity, training, use_cache)
 
 

@@ -7,9 +7,11 @@ language; for mZPRT: its background corpus), kept in the content-hash cache (nam
 directions' Thot model files in one gzipped tar), and aligns any pair by decoding: the same source–translation pair gets
 the same links in any file, alone or in company, on any engine (tests/test_align_model.py).
 
-Its key is the base aligner's signature, the recipe and an ``identity`` string the caller derives cheaply from what
-fixes the training text (the pinned sha256 of every file it is read from and the code that tokenises it), so a warm
-run never reads or tokenises the training text.
+Its key is the base aligner's signature, the recipe, an ``identity`` string the caller derives cheaply from what
+fixes the training text (e.g. the pinned sha256 of every file it is read from), so a warm run never reads or tokenises
+the training text, and discotest's own code (``cache.code_key``: the tokeniser shapes the text). The signature names
+the recipe and the data (``recipe@<hash of recipe and identity>``), not the code: like every other field it stands for
+this discotest version, and it does not change with an edit that leaves the model alone.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ class AlignmentModel(WordAligner):
                  use_cache: bool = True):
         self.aligner = aligner
         self.recipe = recipe
-        self.key = cache.content_key([NAMESPACE, aligner.signature(), recipe, identity])
+        self.key = cache.content_key([NAMESPACE, aligner.signature(), recipe, identity, cache.code_key()])
+        self.data = cache.content_key([recipe, identity])  # what the signature names
         self.training = training
         self.use_cache = use_cache
         self.name = aligner.name
@@ -46,7 +49,7 @@ class AlignmentModel(WordAligner):
     @property
     def text(self) -> str:
         """What the model was trained on, as the signature's ``align_text`` field."""
-        return f"model:{self.recipe}@{self.key[:10]}"
+        return f"model:{self.recipe}@{self.data[:10]}"
 
     def signature(self) -> str:
         return f"{self.aligner.signature()}+{self.text}"
