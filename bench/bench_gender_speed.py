@@ -180,10 +180,19 @@ def fast_align_binary(path: str) -> str:
 
 def run_mt_gender(checkout: Path, fast_align: str, python: str, lang: str, system: str) -> dict:
     """mt_gender's evaluate_language.sh for one language, minus translating: fast_align, then load_alignments.py,
-    from its src/ folder, into a temporary folder. Wall and CPU are summed over both steps, RSS is the larger."""
+    from its src/ folder, into a temporary folder. Wall and CPU are summed over both steps, RSS is the larger.
+
+    A checkout built by ``../shared/tools/build-anchors DIR`` (``DIR/mt_gender``) brings its dataset
+    (``DIR/data/en.txt``, the rows every google output covers) and its compatibility shims (``DIR/shims`` on
+    PYTHONPATH): both are used when present, as ``../shared/tools/mt_gender-lang`` uses them."""
     src = checkout / "src"
     bitext = (checkout / "translations" / system / f"en-{lang}.txt").resolve()
-    dataset = "../data/aggregates/en.txt"
+    anchors = checkout.resolve().parent
+    built = (anchors / "data" / "en.txt").is_file()
+    dataset = str(anchors / "data" / "en.txt") if built else "../data/aggregates/en.txt"
+    env = dict(os.environ)
+    if (anchors / "shims").is_dir():
+        env["PYTHONPATH"] = str(anchors / "shims")
     with tempfile.TemporaryDirectory(prefix="mt_gender-bench-") as tmp:
         align_fn = Path(tmp) / f"forward.en-{lang}.align"
         with open(align_fn, "wb") as out:
@@ -191,7 +200,7 @@ def run_mt_gender(checkout: Path, fast_align: str, python: str, lang: str, syste
                                 dict(os.environ), cwd=str(src), stdout=out)
         second = run_process([python, "load_alignments.py", f"--ds={dataset}", f"--bi={bitext}",
                               f"--align={align_fn}", f"--lang={lang}", f"--out={Path(tmp) / f'{lang}.pred.csv'}"],
-                             dict(os.environ), cwd=str(src))
+                             env, cwd=str(src))
     return {"wall": first["wall"] + second["wall"], "cpu": first["cpu"] + second["cpu"],
             "rss_mb": max(first["rss_mb"], second["rss_mb"])}
 

@@ -207,6 +207,8 @@ def test_a_registered_language_runs_end_to_end(toy_language, tmp_path, capsys):
     report = discotest.run("winomt-demo", lang="xx", input=str(german), lexicon="off")
     (result,) = report
     assert result.lang == "xx" and "analyser:toy-articles:toy-articles-1" in result.signature.format()
+    # no published output in "xx": the aligner trains on the file, with the per-file settings, and the signature says so
+    assert result.signature.get("align_text") == "input" and "-i0.5+" in result.signature.get("aligner")
     assert result.n == 16 and result.scores.unknown < 50
     wrong = {v.index for v in result.verdicts if not v.correct and v.predicted_gender != "unknown"}
     assert wrong == {3, 5, 6, 11}

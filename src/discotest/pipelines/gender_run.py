@@ -125,7 +125,6 @@ def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> Word
     aligner = make_aligner(options.aligner, processes=processes)
     if options.align_train != "suite" or not isinstance(aligner, ThotAligner):
         return aligner
-    aligner = make_aligner(options.aligner, processes=processes, rel_iterations=MODEL_REL_ITERATIONS)
     suite = _extra_text_suite(options.suite)
     version = options.suite_version if suite == options.suite else "2019"
     with registry.tracking() as files:  # what fixes the training text, read from the pins (nothing is tokenised)
@@ -138,7 +137,8 @@ def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> Word
     def training() -> list[Pair]:
         return [pair for s in systems for pair in _published_bitext(s, lang, options).pairs]
 
-    return AlignmentModel(aligner, f"{suite}-{version}-{lang}:{'+'.join(systems)}", identity, training,
+    model_aligner = make_aligner(options.aligner, processes=processes, rel_iterations=MODEL_REL_ITERATIONS)
+    return AlignmentModel(model_aligner, f"{suite}-{version}-{lang}:{'+'.join(systems)}", identity, training,
                           options.use_cache)
 
 
