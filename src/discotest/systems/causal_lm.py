@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from discotest.suites.contrastive.item import split_by_item
+
 
 @dataclass(frozen=True)
 class CausalItem:
@@ -193,8 +195,4 @@ def score_items_batch(model, batch: Sequence[CausalItem], pad: int, device: str 
     if share_prompt:
         return score_shared(model, batch, pad, device)
     flat = score_full(model, [(item.prompt, c) for item in batch for c in item.candidates], pad, device)
-    out, at = [], 0
-    for item in batch:
-        out.append(flat[at:at + len(item.candidates)])
-        at += len(item.candidates)
-    return out
+    return split_by_item(flat, batch)

@@ -39,6 +39,7 @@ from urllib.parse import urlsplit
 from discotest import cache
 from discotest.errors import InputError
 from discotest.suites.contrastive.item import ContrastiveItem
+from discotest.systems.hf_scorer import per_item_scores
 from discotest.systems.llm_prompt import PromptBuilder
 
 API_KEY_VARIABLES = ("DISCOTEST_API_KEY", "OPENAI_API_KEY")
@@ -307,12 +308,7 @@ class EndpointScorer:
                           "prompt/candidate boundary; it was counted as the candidate's", file=sys.stderr)
                 if self.use_cache:
                     cache.store(CACHE_SCORES, key, json.dumps(raw))
-            values = [(s / n if n else s) if self.normalise else s for s, n in raw]
-            per_item, at = [], 0
-            for item in items:
-                per_item.append(values[at:at + len(item.candidates)])
-                at += len(item.candidates)
-            out.append(per_item)
+            out.append(per_item_scores(raw, items, self.normalise))
         return out
 
     def prompts_language(self) -> str:

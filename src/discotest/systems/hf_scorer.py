@@ -18,7 +18,7 @@ from pathlib import Path
 
 from discotest import cache
 from discotest.errors import InputError
-from discotest.suites.contrastive.item import ContrastiveItem
+from discotest.suites.contrastive.item import ContrastiveItem, split_by_item
 from discotest.systems.hf_batch import Encoded, decoder_inputs, score_batch
 from discotest.systems.hf_models import (
     LanguageCodes,
@@ -233,16 +233,15 @@ class HFScorer:
                 raise InputError(f"--context must be 0 or more, not {k}")
         raws = self.score_pair_sets([context_pairs(items, k, self.separator, self.use_target_context)
                                      for k in contexts])
-        out = []
-        for raw in raws:
-            values = [(s / n if n else s) if self.normalise else s for s, n in raw]
-            per_item, at = [], 0
-            for item in items:
-                per_item.append(values[at:at + len(item.candidates)])
-                at += len(item.candidates)
-            out.append(per_item)
-        return out
+        return [per_item_scores(raw, items, self.normalise) for raw in raws]
 
     def score_items(self, items: Sequence[ContrastiveItem], context: int = 0) -> list[list[float]]:
         """One score per candidate (higher = better), grouped per item."""
         return self.score_contexts(items, [context])[0]
+
+
+def per_item_scores(raw: Sequence[Sequence[float]], items: Sequence[ContrastiveItem], normalise: bool
+                    ) -> list[list[float]]:
+    """Flat (log-probability sum, token count) rows, candidate after candidate, regrouped per item: the sum, or the
+    per-token mean with ``normalise``. Every scorer (local models, served endpoints) returns its scores this way."""
+    return split_by_item([(s / n if n else s) if normalise else s for s, n in raw], items)

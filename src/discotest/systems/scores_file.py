@@ -11,7 +11,7 @@ from pathlib import Path
 
 from discotest.data.readers import finite_number, read_lines
 from discotest.errors import InputError
-from discotest.suites.contrastive.item import ContrastiveItem
+from discotest.suites.contrastive.item import ContrastiveItem, split_by_item
 
 
 def read_scores(path: str | Path, items: Sequence[ContrastiveItem], losses: bool = False) -> list[list[float]]:
@@ -28,8 +28,4 @@ def read_scores(path: str | Path, items: Sequence[ContrastiveItem], losses: bool
     if len(values) != expected:
         raise InputError(f"{len(values)} scores for {expected} candidates of {len(items)} items "
                          "(one line per candidate, in suite order)", path)
-    out, at = [], 0
-    for item in items:
-        out.append(values[at:at + len(item.candidates)])
-        at += len(item.candidates)
-    return out
+    return split_by_item(values, items)
