@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
+from discotest.gender.pipeline import Bitext  # noqa: E402
+from discotest.gender.published import published_translations  # noqa: E402
+from discotest.gender.winomt import load_winomt  # noqa: E402
 from discotest.lang.align import ALIGNERS, make_aligner  # noqa: E402
-from discotest.pipelines.gender import Bitext  # noqa: E402
-from discotest.suites.winomt import load_winomt  # noqa: E402
-from discotest.systems.published import published_translations  # noqa: E402
 
 
 def main() -> None:

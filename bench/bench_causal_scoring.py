@@ -31,9 +31,9 @@ sys.path.insert(0, str(REPO))
 
 from tests.tiny_llm import FAMILIES, build_tiny_llm  # noqa: E402
 
-from discotest.suites.contrastive import load_suite  # noqa: E402
-from discotest.systems.causal_scorer import CausalScorer  # noqa: E402
-from discotest.systems.hf_models import load_causal_lm, load_tokenizer  # noqa: E402
+from discotest.contrastive.suites import load_suite  # noqa: E402
+from discotest.models.causal_scorer import CausalScorer  # noqa: E402
+from discotest.models.hf_models import load_causal_lm, load_tokenizer  # noqa: E402
 
 
 def main() -> None:

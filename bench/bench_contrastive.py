@@ -23,9 +23,9 @@ sys.path.insert(0, str(REPO))
 
 from tests.tiny_marian import build_tiny_marian  # noqa: E402
 
+from discotest.contrastive.suites import load_suite  # noqa: E402
 from discotest.errors import InputError  # noqa: E402
-from discotest.suites.contrastive import load_suite  # noqa: E402
-from discotest.systems.hf_scorer import HFScorer, context_pairs  # noqa: E402
+from discotest.models.hf_scorer import HFScorer, context_pairs  # noqa: E402
 
 
 def main() -> None:

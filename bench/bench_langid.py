@@ -21,7 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from discotest.lang import identify
-from discotest.systems.mzprt_outputs import strip_marks
+from discotest.zero_pronoun.outputs import strip_marks
 
 
 def files(data: Path) -> dict[str, list[tuple[Path, str, list[str]]]]:

@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from discotest import cache  # noqa: E402
-from discotest.pipelines.azpt import run_mzprt  # noqa: E402
-from discotest.pipelines.azpt_corpus import azpt_aligner, build_corpus  # noqa: E402
+from discotest.zero_pronoun.corpus import azpt_aligner, build_corpus  # noqa: E402
+from discotest.zero_pronoun.run import run_mzprt  # noqa: E402
 
 
 def _aligned(corpus):

@@ -44,7 +44,7 @@ from bench.bench_gender_speed import _TreeSampler  # noqa: E402
 
 LAUNCH = """
 import sys
-from discotest.pipelines import gender_run
+from discotest.gender import run as gender_run
 variant = {variant!r}
 if variant:
     def _run_on_ray(tasks, opts, jobs, address, progress):

@@ -33,7 +33,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["DISCOTEST_CACHE"] = str(Path(tmp) / "cache")
         import discotest.api as api
-        from discotest.systems.translator import ModelTranslator
+        from discotest.models.translator import ModelTranslator
 
         model = args.model
         if model is None:

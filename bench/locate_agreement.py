@@ -29,6 +29,9 @@ os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 from tests.gender_gold import GOLD_DIR, gold_entity, load_gold  # noqa: E402
 
 from discotest import cache  # noqa: E402
+from discotest.gender.pipeline import Bitext, align_in_corpus  # noqa: E402
+from discotest.gender.published import available_published, published_translations  # noqa: E402
+from discotest.gender.winomt import load_winomt  # noqa: E402
 from discotest.lang.align import (  # noqa: E402
     DEFAULT_ALIGNER,
     DEFAULT_SAMPLERS,
@@ -40,9 +43,6 @@ from discotest.lang.align.model import AlignmentModel  # noqa: E402
 from discotest.lang.locate import locate_entity, source_entity_tokens  # noqa: E402
 from discotest.lang.morph import load_analyser  # noqa: E402
 from discotest.lang.morph.base import TargetEntity  # noqa: E402
-from discotest.pipelines.gender import Bitext, align_in_corpus  # noqa: E402
-from discotest.suites.winomt import load_winomt  # noqa: E402
-from discotest.systems.published import available_published, published_translations  # noqa: E402
 
 TEXTS = ("input", "input+extra", "suite", "suite-loo")
 

@@ -32,11 +32,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from discotest.data import registry  # noqa: E402
 from discotest.data.readers import read_lines  # noqa: E402
-from discotest.phenomena.zero_pronoun import DEFAULT_REACH, score_azpt  # noqa: E402
-from discotest.pipelines.azpt import evaluate  # noqa: E402
-from discotest.pipelines.azpt_corpus import azpt_aligner, build_corpus  # noqa: E402
-from discotest.suites.mzprt import DOMAINS  # noqa: E402
-from discotest.systems.mzprt_hypotheses import REFERENCE, Hypotheses, english_words, reference_hypotheses  # noqa: E402
+from discotest.zero_pronoun.corpus import azpt_aligner, build_corpus  # noqa: E402
+from discotest.zero_pronoun.hypotheses import REFERENCE, Hypotheses, english_words, reference_hypotheses  # noqa: E402
+from discotest.zero_pronoun.judge import DEFAULT_REACH, score_azpt  # noqa: E402
+from discotest.zero_pronoun.mzprt import DOMAINS  # noqa: E402
+from discotest.zero_pronoun.run import evaluate  # noqa: E402
 
 _MARK = re.compile(r"^<(.*)>$")
 

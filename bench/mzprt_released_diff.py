@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from discotest.phenomena.zero_pronoun import DEFAULT_REACH  # noqa: E402
-from discotest.pipelines.azpt import run_mzprt  # noqa: E402
+from discotest.zero_pronoun.judge import DEFAULT_REACH  # noqa: E402
+from discotest.zero_pronoun.run import run_mzprt  # noqa: E402
 
 
 def released_position(v, their_words: list[str]) -> int | None:

@@ -45,7 +45,7 @@ needed=(
   discotest/data/sources.json
   discotest/report/schema.json
   discotest/lang/lexicon/entities/de.tsv
-  discotest/lang/pronouns/zh_en.tsv
+  discotest/zero_pronoun/pronouns/zh_en.tsv
   discotest/dip/connectives_en.tsv
   discotest/dip/anaphora_acceptable.tsv
   discotest/suites/mzprt_errata.tsv

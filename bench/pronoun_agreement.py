@@ -24,8 +24,8 @@ os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 from tests.pronoun_gold import GOLD_DIR, PronounGoldRow, load_pronoun_gold  # noqa: E402
 
 import discotest  # noqa: E402
+from discotest.gender.judge import GenderVerdict  # noqa: E402
 from discotest.lang.align import DEFAULT_ALIGNER  # noqa: E402
-from discotest.phenomena.gender import GenderVerdict  # noqa: E402
 
 
 def _show_miss(lang: str, row: PronounGoldRow, v: GenderVerdict, omitted: str, got_gender: str) -> None:

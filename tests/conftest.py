@@ -70,7 +70,7 @@ def tiny_llms(tmp_path_factory, shared_data) -> dict[str, Path]:
 @pytest.fixture(scope="session")
 def tiny_llms_loaded(tiny_llms) -> dict[str, tuple]:
     """(model, tokenizer) of each tiny LLM, loaded once per session (tests hand them to scorers and translators)."""
-    from discotest.systems.hf_models import load_causal_lm, load_tokenizer
+    from discotest.models.hf_models import load_causal_lm, load_tokenizer
 
     return {family: (load_causal_lm(str(path), quiet=True), load_tokenizer(str(path)))
             for family, path in tiny_llms.items()}

@@ -14,11 +14,11 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
+from discotest.gender.mentions import english_pronoun
+from discotest.gender.winomt import load_winomt
 from discotest.lang.lexicon import find_entity_tokens
 from discotest.lang.morph.base import PronounTarget
 from discotest.lang.tokenize import tokenize
-from discotest.suites.mentions import english_pronoun
-from discotest.suites.winomt import load_winomt
 from tests.gender_gold import find_span, published_translation
 
 GOLD_DIR = Path(__file__).parent / "gold" / "pronoun"

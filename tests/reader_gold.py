@@ -4,7 +4,7 @@ Columns: index (0-based row of WinoMT 2019, = line of the published output), sys
 render the English entity), pronoun_words (the words that render the English pronoun or carry its gender; empty when
 there are none), distractor_words (the words that render the other entity; empty for "someone" items) — each as
 discotest tokenises them, space-joined, contiguous — conveyed_gender (male / female / neutral / mixed / unknown: what a
-reader takes from the whole translation about the entity's gender, by the rule of ``phenomena.gender``, not
+reader takes from the whole translation about the entity's gender, by the rule of ``gender.judge``, not
 WinoMT's gold and not what the tool says), case (the kind of item, so each kind is sampled: agree = noun and pronoun
 show the same gender; generic-masculine = masculine noun, feminine pronoun that cannot be the other entity's;
 feminine-noun-masculine-pronoun = the reverse; distractor = noun and pronoun disagree and the pronoun reads as the
@@ -21,12 +21,12 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
+from discotest.gender.judge import Conveyed
+from discotest.gender.mentions import find_distractor, find_pronouns, object_of_distractor
+from discotest.gender.pipeline import reader_verdict
+from discotest.gender.winomt import load_winomt
 from discotest.lang.morph.base import GenderAnalyser, PronounTarget, TargetEntity
 from discotest.lang.tokenize import tokenize
-from discotest.phenomena.gender import Conveyed
-from discotest.pipelines.gender import reader_verdict
-from discotest.suites.mentions import find_distractor, find_pronouns, object_of_distractor
-from discotest.suites.winomt import load_winomt
 from tests.gender_gold import find_span, published_translation
 
 GOLD_DIR = Path(__file__).parent / "gold" / "reader"

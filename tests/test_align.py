@@ -7,9 +7,9 @@ import pytest
 
 from discotest import cache
 from discotest.errors import InputError
+from discotest.gender.pipeline import align_in_corpus
 from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER, align_cached, make_aligner, start_align_cached
 from discotest.lang.align.base import WordAligner, grow_diag_final_and, parse_pharaoh
-from discotest.pipelines.gender import align_in_corpus
 
 
 @pytest.fixture(autouse=True)

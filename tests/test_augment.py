@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from discotest.augment import augment, check_corpus
 from discotest.cli import main
-from discotest.coref.clusters import FastcorefClusterer, RulesClusterer, gold_clusters
-from discotest.coref.markers import is_gender_cluster, mark, strip_markers
 from discotest.errors import InputError
-from discotest.suites.winomt import GenderItem
+from discotest.gender.augment import augment, check_corpus
+from discotest.gender.coref.clusters import FastcorefClusterer, RulesClusterer, gold_clusters
+from discotest.gender.coref.markers import is_gender_cluster, mark, strip_markers
+from discotest.gender.winomt import GenderItem
 
 pytest.importorskip("spacy")
 
@@ -99,7 +99,7 @@ def test_gold_clusters_from_suite_items():
 
 
 def test_gold_clusters_from_winox_items():
-    from discotest.suites.winox import WinoxItem
+    from discotest.data.winox import WinoxItem
 
     sentence = "The trophy didn't fit in the suitcase because it was too small."
     item = WinoxItem(0, "q", sentence, ("… er …", "… er …"), 2, ("er", "er"), ("trophy", "suitcase"), 1)
@@ -207,8 +207,8 @@ def test_augment_on_real_winomt_source(shared_data, tmp_path):
 
 MEMORY_SCRIPT = textwrap.dedent("""
     import json, resource, sys, time, tracemalloc
-    from discotest.augment import augment
-    from discotest.coref.clusters import RulesClusterer
+    from discotest.gender.augment import augment
+    from discotest.gender.coref.clusters import RulesClusterer
 
     def rss_kb():
         with open("/proc/self/statm") as handle:

@@ -149,8 +149,8 @@ def test_alignment_entry_with_links_outside_the_sentences_is_not_used(shared_dat
 @pytest.mark.parametrize("damage", [truncate, garbage_token, no_header, lambda b: cache.seal(b'[[["x"], []]]')])
 def test_damaged_segmentation_entry_is_recomputed(shared_data, private_cache, capsys, damage):
     pytest.importorskip("jieba")
-    from discotest.lang.segment_zh import segment_cached
-    from discotest.suites.mzprt import load_mzprt
+    from discotest.zero_pronoun.mzprt import load_mzprt
+    from discotest.zero_pronoun.segment_zh import segment_cached
 
     segments = load_mzprt("MS", shared_data).segments[:40]
     texts = [s.labelled for s in segments]
@@ -207,8 +207,8 @@ def test_damaged_gzip_lm_blob_is_recomputed(shared_data, private_cache, tmp_path
 
 
 def test_damaged_baseline_scores_are_recomputed(private_cache, tmp_path, capsys):
-    from discotest.baselines import run_baseline
-    from discotest.suites.contrastive.item import ContrastiveItem
+    from discotest.contrastive.baselines import run_baseline
+    from discotest.data.contrastive_item import ContrastiveItem
 
     train = tmp_path / "train.txt"
     train.write_text("he said it was fine\nshe said he was late\nit was raining\n", "utf-8")

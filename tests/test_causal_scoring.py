@@ -11,11 +11,11 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 from discotest.cli import main  # noqa: E402
-from discotest.suites.contrastive import load_suite  # noqa: E402
-from discotest.suites.contrastive.item import make_item  # noqa: E402
-from discotest.systems.causal_lm import is_causal_lm, score_full, score_shared  # noqa: E402
-from discotest.systems.causal_scorer import CausalScorer  # noqa: E402
-from discotest.systems.llm_prompt import Prompt, bos_prefix  # noqa: E402
+from discotest.contrastive.suites import load_suite  # noqa: E402
+from discotest.data.contrastive_item import make_item  # noqa: E402
+from discotest.models.causal_lm import is_causal_lm, score_full, score_shared  # noqa: E402
+from discotest.models.causal_scorer import CausalScorer  # noqa: E402
+from discotest.models.llm_prompt import Prompt, bos_prefix  # noqa: E402
 from tests.cli_helpers import results_of  # noqa: E402
 from tests.tiny_llm import FAMILIES  # noqa: E402
 
@@ -229,7 +229,7 @@ def test_dip_pronoun_scorer_takes_the_same_llms(tiny_llms, loaded, family):
 
 
 def test_default_request_with_examples_and_context():
-    from discotest.systems.llm_prompt import PromptBuilder
+    from discotest.models.llm_prompt import PromptBuilder
 
     builder = PromptBuilder(None, examples=[{"source": "Hi.", "target": "Salut."}])
     assert builder.request("It is old.", "en", "fr", ["The book ."], ["Le livre ."]) == (

@@ -9,14 +9,14 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 from discotest.cli import main  # noqa: E402
-from discotest.systems.causal_translator import (  # noqa: E402
+from discotest.models.causal_translator import (  # noqa: E402
     CausalTranslator,
     LineBreakStop,
     postprocess,
     stop_ids,
     strip_reasoning,
 )
-from discotest.systems.llm_prompt import prompt_ids  # noqa: E402
+from discotest.models.llm_prompt import prompt_ids  # noqa: E402
 from tests.cli_helpers import one_result  # noqa: E402
 from tests.tiny_llm import FAMILIES  # noqa: E402
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from discotest.validate import COLUMNS
+from discotest.gender.validate import COLUMNS
 from tests.cli_helpers import assert_one_line_error, run_cli
 
 JAZP_ROW = {"source": "s", "correct": "He came.", "incorrect": ["She came."]}
@@ -123,10 +123,10 @@ def test_bad_invocation_is_one_line_exit_2(capsys, tmp_path, shared_data, name):
 def test_python_api_checks_numbers_too(tmp_path, shared_data):
     """The API takes the same numbers as the CLI and refuses the same bad values, before any work is done."""
     import discotest
-    from discotest.augment import augment
+    from discotest.dip import run as dip_api
     from discotest.errors import InputError
-    from discotest.pipelines import dip as dip_api
-    from discotest.validate import sample
+    from discotest.gender.augment import augment
+    from discotest.gender.validate import sample
 
     calls = [
         (lambda: discotest.run("winomt", lang="de", system="google", jobs=0), "--jobs"),

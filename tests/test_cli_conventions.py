@@ -113,7 +113,7 @@ def test_missing_data_names_data_dir_env_and_fetch(capsys, tmp_path, monkeypatch
 
 
 def test_missing_model_folder_fails_before_the_resolver(capsys, tmp_path, monkeypatch):
-    from discotest.coref import resolvers
+    from discotest.gender.coref import resolvers
 
     def boom(*_a, **_k):
         raise AssertionError("the resolver ran before the model path was checked")
@@ -137,7 +137,7 @@ def test_model_names_that_are_neither_folder_nor_hub_name(capsys, tmp_path):
 def test_offline_hub_name_fails_at_once(capsys, monkeypatch, tmp_path):
     import huggingface_hub.constants
 
-    from discotest.systems import hf_models
+    from discotest.models import hf_models
 
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path))
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
@@ -153,7 +153,7 @@ def test_offline_hub_name_fails_at_once(capsys, monkeypatch, tmp_path):
 def test_offline_hub_name_in_the_cache_switches_to_offline_mode(monkeypatch, hub_cache):
     import huggingface_hub.constants
 
-    from discotest.systems import hf_models
+    from discotest.models import hf_models
 
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
@@ -166,7 +166,7 @@ def test_offline_hub_name_in_the_cache_switches_to_offline_mode(monkeypatch, hub
 
 
 def test_hub_probe_without_a_route_says_unreachable(monkeypatch):
-    from discotest.systems import hf_models
+    from discotest.models import hf_models
 
     monkeypatch.setattr(hf_models, "_hub_reachable", None)
     monkeypatch.delenv("HTTPS_PROXY", raising=False)
@@ -176,7 +176,7 @@ def test_hub_probe_without_a_route_says_unreachable(monkeypatch):
 
 
 def test_tiny_local_model_passes_the_check(tmp_path):
-    from discotest.systems.hf_models import check_model
+    from discotest.models.hf_models import check_model
     from tests.tiny_marian import build_tiny_marian
 
     check_model(str(build_tiny_marian(tmp_path / "tiny")))  # no error, no network

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from discotest.gender.judge import GenderVerdict, score_consistency
 from discotest.lang.morph.base import Gender, PronounReading
-from discotest.phenomena.gender import GenderVerdict, score_consistency
 
 
 def verdict(entity: str, pronoun: str | None, distractor: str, omitted: str | None = None) -> GenderVerdict:
@@ -57,7 +57,7 @@ class GermanPronounsByWord:
 def test_pronoun_words_leave_out_the_entity_noun(located_by, expected):
     # "for the designer and her" -> "למעצבת ... לה": the pronoun (source word 7) is linked to the entity's
     # noun (target 3) as well; a noun the entity lexicon found is never the pronoun, an aligned-only span may be
-    from discotest.pipelines.gender import _pronoun_words
+    from discotest.gender.pipeline import _pronoun_words
 
     links = [(1, 0), (5, 3), (7, 3), (7, 6), (8, 7)]
     assert _pronoun_words(links, 7, (3,), located_by) == expected
@@ -67,9 +67,9 @@ def test_pronoun_words_leave_out_the_entity_noun(located_by, expected):
 
 def test_pipeline_on_google_german(tmp_path, shared_data, monkeypatch):
     import discotest
+    from discotest.gender.result import render_consistency_table
     from discotest.lang.morph import load_analyser
     from discotest.report.emit import write_jsonl
-    from discotest.report.gender import render_consistency_table
 
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
     analyser = load_analyser("de")

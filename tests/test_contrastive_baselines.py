@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from discotest.baselines import run_baseline
-from discotest.baselines.majority import Majority
-from discotest.baselines.text import differing_words, read_training_text, tokens
+from discotest.contrastive.baselines import run_baseline
+from discotest.contrastive.baselines.majority import Majority
+from discotest.contrastive.baselines.text import differing_words, read_training_text, tokens
+from discotest.data.contrastive_item import make_item
 from discotest.errors import InputError
-from discotest.suites.contrastive.item import make_item
 
 
 def test_tokens_and_differing_words():
@@ -34,7 +34,7 @@ def test_majority_on_items(tmp_path):
 
 def test_cooccur_learns_pronoun_context(tmp_path):
     pytest.importorskip("gensim")
-    from discotest.baselines.cooccur import CoOccur
+    from discotest.contrastive.baselines.cooccur import CoOccur
 
     rng = random.Random(0)
     fem, mas = ["dress", "skirt", "necklace", "handbag"], ["engine", "truck", "beard", "hammer"]
@@ -55,7 +55,7 @@ def test_cooccur_learns_pronoun_context(tmp_path):
 
 def test_cooccur_source_and_target(tmp_path):
     pytest.importorskip("gensim")
-    from discotest.baselines.cooccur import CoOccur
+    from discotest.contrastive.baselines.cooccur import CoOccur
 
     rng = random.Random(1)
     verbs = [("来た", "came"), ("寝た", "slept"), ("笑った", "laughed"), ("泣いた", "cried")]
@@ -89,7 +89,7 @@ def test_baseline_errors(tmp_path):
 def test_baseline_scores_are_cached(tmp_path, monkeypatch):
     """A rerun on the same text and suite trains nothing; a changed text trains again."""
     pytest.importorskip("gensim")
-    from discotest.baselines import cooccur
+    from discotest.contrastive.baselines import cooccur
 
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
     text = tmp_path / "corpus.en"

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from discotest.cli import main
+from discotest.contrastive.build import build_item, swap_chain
+from discotest.contrastive.jsonl import load_jsonl
 from discotest.errors import InputError
-from discotest.suites.contrastive.build import build_item, swap_chain
-from discotest.suites.contrastive.jsonl import load_jsonl
 
 CASES = [
     # (target, chain, replacement, expected)

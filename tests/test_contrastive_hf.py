@@ -11,9 +11,9 @@ pytest.importorskip("transformers")
 pytest.importorskip("sentencepiece")
 
 from discotest.cli import main  # noqa: E402
-from discotest.suites.contrastive import load_suite  # noqa: E402
-from discotest.suites.contrastive.item import make_item  # noqa: E402
-from discotest.systems.hf_scorer import HFScorer, context_pairs, model_fingerprint  # noqa: E402
+from discotest.contrastive.suites import load_suite  # noqa: E402
+from discotest.data.contrastive_item import make_item  # noqa: E402
+from discotest.models.hf_scorer import HFScorer, context_pairs, model_fingerprint  # noqa: E402
 from tests.cli_helpers import results_of
 from tests.tiny_marian import build_tiny_marian  # noqa: E402
 
@@ -125,7 +125,7 @@ class FakeTranslator:
 
 
 def test_ct2_scorer_token_conversion_and_slicing(tiny):
-    from discotest.systems.ct2_scorer import CT2Scorer, is_ct2_model
+    from discotest.models.ct2_scorer import CT2Scorer, is_ct2_model
 
     fake = FakeTranslator()
     scorer = CT2Scorer(str(tiny), translator=fake, use_cache=False, quiet=True, batch_size=2)
@@ -144,7 +144,7 @@ def test_ct2_scorer_token_conversion_and_slicing(tiny):
 
 
 def test_ct2_convert_copies_tokenizer_files(tiny, tmp_path):
-    from discotest.systems.ct2_scorer import convert_model
+    from discotest.models.ct2_scorer import convert_model
 
     seen = {}
 
@@ -173,7 +173,7 @@ def test_cli_scorer_options_reach_the_scorer(tiny, capsys):
 
 
 def test_suites_name_their_languages_for_multilingual_scorers():
-    from discotest.suites.contrastive import language_pair
+    from discotest.contrastive.suites import language_pair
 
     assert language_pair("voita-deixis") == ("en", "ru") and language_pair("scat") == ("en", "fr")
     assert language_pair("ctxpro-gender-en-es-dev") == ("en", "es") and language_pair("jazp") == ("ja", "en")
@@ -245,7 +245,7 @@ def test_cli_jazp_with_a_tiny_mbart50(tiny_mbart50, capsys, monkeypatch):
 
 def test_scores_of_another_compute_type_or_batch_are_not_taken_from_the_cache(tiny, tmp_path, monkeypatch):
     """int8 and float32 scores differ, and so can two batch sizes (padding): each keys its own cache entry."""
-    from discotest.systems.ct2_scorer import CT2Scorer
+    from discotest.models.ct2_scorer import CT2Scorer
 
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
     pairs = context_pairs(ITEMS, 0)

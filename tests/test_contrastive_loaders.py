@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from discotest.contrastive.ctxpro import contains_expected, last_sentence
+from discotest.contrastive.jsonl import load_contrapro, load_jsonl, load_winox_mt
+from discotest.contrastive.suites import contrastive_suites, load_suite
 from discotest.errors import InputError
-from discotest.suites.contrastive import contrastive_suites, load_suite
-from discotest.suites.contrastive.ctxpro import contains_expected, last_sentence
-from discotest.suites.contrastive.jsonl import load_contrapro, load_jsonl, load_winox_mt
 
 VOITA = {  # suite: (items, candidates = lines of their scoring_data/*.dst)
     "voita-deixis": (2500, 5000), "voita-deixis-dev": (500, 1000), "voita-lexcohesion": (1500, 3428),

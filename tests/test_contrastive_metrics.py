@@ -7,13 +7,13 @@ import json
 import pytest
 
 from discotest.cli import main
+from discotest.contrastive.judge import accuracy, judge_scores, score_contrastive
+from discotest.contrastive.run import evaluate
+from discotest.contrastive.scores_file import read_scores
+from discotest.contrastive.suites import load_suite
+from discotest.data.contrastive_item import make_item
 from discotest.errors import InputError
-from discotest.phenomena.contrastive import accuracy, judge_scores, score_contrastive
-from discotest.pipelines.contrastive import evaluate
 from discotest.report.comparison import compare_results
-from discotest.suites.contrastive import load_suite
-from discotest.suites.contrastive.item import make_item
-from discotest.systems.scores_file import read_scores
 from tests.cli_helpers import results_of
 
 

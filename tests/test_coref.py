@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from discotest.coref.compare import mt_resolution, score_resolutions
-from discotest.coref.resolvers import FastcorefResolver, RulesResolver, _decide_from_clusters, candidate_spans
-from discotest.phenomena.gender import GenderVerdict
-from discotest.suites.winomt import GenderItem
+from discotest.gender.coref.compare import mt_resolution, score_resolutions
+from discotest.gender.coref.resolvers import FastcorefResolver, RulesResolver, _decide_from_clusters, candidate_spans
+from discotest.gender.judge import GenderVerdict
+from discotest.gender.winomt import GenderItem
 from tests.cli_helpers import results_of
 
 

@@ -53,7 +53,7 @@ def test_discotest_gives_the_authors_figure_and_verdicts(capsys, shared_data, tm
 
 def test_the_dialogue_segment_is_kept_whole():
     """The case the regex got wrong: a subtitle segment of two turns is one sentence for the authors' splitter."""
-    from discotest.suites.contrastive.ctxpro import contains_expected, last_sentence
+    from discotest.contrastive.ctxpro import contains_expected, last_sentence
 
     segment = "Schmeckt immer besser, wenn's umsonst ist. - Ja, ein bisschen schon."
     assert last_sentence(segment, "de") == segment

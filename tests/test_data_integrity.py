@@ -158,7 +158,7 @@ def test_check_file_inside_and_outside_the_data_dir(shared_data, tmp_path, fresh
 
 def test_probes_do_not_skip_a_modified_output(shared_data, tmp_path, fresh_memo):
     """Looking for published outputs as aligner text: a missing one is skipped, a modified one is an error."""
-    from discotest.systems.published import available_published
+    from discotest.gender.published import available_published
 
     root = tmp_path / "data"
     _link(shared_data, root, "winomt-google-de")

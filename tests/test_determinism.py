@@ -85,7 +85,7 @@ def test_mzprt_file_scores_alike_alone_and_beside_another(shared_data, tmp_path,
     whenever the corpus it trains on differs, so a shared alignment run would change the verdicts."""
     from discotest.data import registry
     from discotest.data.readers import read_lines
-    from discotest.pipelines.azpt import run_mzprt
+    from discotest.zero_pronoun.run import run_mzprt
 
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
     lines = [line for line in read_lines(registry.locate("mzprt-QA-en", shared_data)) if line.strip() != "[doc]"]

@@ -359,8 +359,8 @@ def test_order_model_trains_on_shuffles_alone(tmp_path, monkeypatch):
 
 
 def test_coherence_model_option_reaches_the_loader(monkeypatch):
-    from discotest.families import dip as family
-    from discotest.pipelines import dip
+    from discotest.dip import family as family
+    from discotest.dip import run as dip
 
     seen = []
     monkeypatch.setattr(dip, "load_coherence", lambda data_dir, use_cache, kind: seen.append(kind))

@@ -14,7 +14,7 @@ import pytest
 
 from discotest.cli import main
 from discotest.data import registry
-from discotest.pipelines import dip as api
+from discotest.dip import run as api
 from tests.cli_helpers import one_result, valid_report
 from tests.wmt_fakes import fake_pair
 

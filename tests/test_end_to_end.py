@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from discotest.cli import main
-from discotest.phenomena.gender import GenderVerdict, score_gender
+from discotest.gender.judge import GenderVerdict, score_gender
 from tests.cli_helpers import one_result, results_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,9 +95,9 @@ def test_every_published_output_matches_its_suite_rows(shared_data):
     """All 33 published outputs (31 commercial + sota de, fr; aws has no uk): each matches every WinoMT row but the two
     fixed in 2021 (rows 2120-2121). Reading is what a run does first; the whole pipeline over all 33 pairs is
     bench/bench_winomt.py (minutes cold), the 8-language table on one system below."""
-    from discotest.pipelines.gender_run import planned_pairs
-    from discotest.suites.gender import load_gender_suite
-    from discotest.systems.published import published_translations
+    from discotest.gender.published import published_translations
+    from discotest.gender.run import planned_pairs
+    from discotest.gender.suites import load_gender_suite
 
     pairs = planned_pairs("winomt", "all", "all")
     assert sum(map(len, pairs.values())) == 33 and "aws" not in pairs["uk"] and "sota" in pairs["de"]
@@ -155,7 +155,7 @@ def test_bug_gold_with_a_hand_translated_file(capsys, tmp_path, shared_data):
 
 
 def test_bug_loader_skips_the_empty_row_and_joins_stereotypes(shared_data):
-    from discotest.suites.bug import load_bug
+    from discotest.gender.bug import load_bug
 
     items = load_bug(shared_data)
     assert len(items) == 1628 and 583 not in {i.index for i in items}
@@ -170,8 +170,8 @@ def test_a_row_scores_the_same_alone_and_inside_its_file(capsys, tmp_path, share
     systems with that one model."""
     from collections import Counter
 
-    from discotest.suites.winomt import load_winomt
-    from discotest.systems.published import published_translations
+    from discotest.gender.published import published_translations
+    from discotest.gender.winomt import load_winomt
 
     items = load_winomt("current", shared_data)
     by_row = published_translations("google", "de", items, shared_data).by_row

@@ -21,8 +21,8 @@ import pytest
 pytest.importorskip("transformers")
 
 from discotest.errors import InputError  # noqa: E402
-from discotest.systems.causal_translator import CausalTranslator  # noqa: E402
-from discotest.systems.endpoint import EndpointClient, EndpointTranslator, read_prompt_logprobs  # noqa: E402
+from discotest.models.causal_translator import CausalTranslator  # noqa: E402
+from discotest.models.endpoint import EndpointClient, EndpointTranslator, read_prompt_logprobs  # noqa: E402
 from tests.cli_helpers import one_result, run_cli  # noqa: E402
 
 SOURCES = ["The doctor asked the nurse to help her.", "He left."]

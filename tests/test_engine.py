@@ -89,7 +89,7 @@ def test_all_winomt_pairs_on_ray_give_the_local_verdicts(ray_instance, shared_da
 
 def test_contrastive_model_scores_are_the_same_on_both_engines(ray_instance, tiny, tmp_path, monkeypatch):
     # batch size 8 on jazp's 44 items × 2 candidates: 11 batches over 2 actors, so the order has to be put back
-    from discotest.systems import hf_ray
+    from discotest.models import hf_ray
 
     on_ray = spy(monkeypatch, hf_ray, "score_batches_on_ray")
     reports, details = {}, {}
@@ -167,7 +167,7 @@ def test_every_family_takes_the_engine_options():
     """--engine and --ray-address on every suite family: gender and contrastive here, translation and gender --model in
     test_engine_models, dip in test_engine_dip, mzprt and winox in test_engine_families (identical JSON each);
     mt-geneval judges in the driver on both (test_mt_geneval)."""
-    from discotest.families.registry import families
+    from discotest.registry import families
 
     names = {f.name: {o.name for o in f.options} for f in families()}
     assert set(names) == {"gender", "contrastive", "azpt", "winox", "dip", "mt-geneval"}

@@ -24,8 +24,8 @@ from discotest.engine import ENGINES, RayEngine, ray_engine  # noqa: E402
 from discotest.errors import InputError  # noqa: E402
 from discotest.lang.align import model as model_module  # noqa: E402
 from discotest.lang.align.thot_aligner import ThotAligner  # noqa: E402
-from discotest.pipelines.azpt import _train_model  # noqa: E402
-from discotest.suites.mzprt import DOMAINS  # noqa: E402
+from discotest.zero_pronoun.mzprt import DOMAINS  # noqa: E402
+from discotest.zero_pronoun.run import _train_model  # noqa: E402
 from tests.cli_helpers import results_of, run_cli  # noqa: E402
 from tests.ray_helpers import local_ray, spy  # noqa: E402
 
@@ -114,8 +114,8 @@ def test_mzprt_gives_the_same_json_on_both_engines_and_aligns_on_a_worker(ray_in
 def test_mzprt_inputs_align_in_one_task_each_and_come_back_in_order(ray_instance, tiny_mzprt, tmp_path, monkeypatch):
     # --align-train input: the reference and two inputs are three alignment runs (the background, and it with each
     # input) as three tasks on two CPUs, so the links must be put back in the order of the runs
-    from discotest.pipelines.azpt import run_mzprt
     from discotest.report.emit import Report
+    from discotest.zero_pronoun.run import run_mzprt
 
     good = tmp_path / "good.en"
     good.write_text("I think it very good\nI like cats\nHe said my book very good\nHe said you are very good\nGood\n"

@@ -15,9 +15,10 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="the ray engine needs Ray (pip install 'discotest[ray]'; CI installs it)")
 
-from discotest.engine import ENGINES  # noqa: E402 - after the skip
 from discotest.systems import ray_pool  # noqa: E402
-from discotest.systems.translator import CT2Translator, ModelTranslator  # noqa: E402
+
+from discotest.engine import ENGINES  # noqa: E402 - after the skip
+from discotest.models.translator import CT2Translator, ModelTranslator  # noqa: E402
 from tests.cli_helpers import one_result, results_of, run_cli  # noqa: E402
 from tests.ray_helpers import local_ray, spy  # noqa: E402
 
@@ -42,7 +43,7 @@ def tiny(tmp_path_factory):
 @pytest.fixture(scope="module")
 def tiny_ct2(tmp_path_factory):
     pytest.importorskip("ctranslate2", reason="CTranslate2 is an optional extra")
-    from discotest.systems.ct2_scorer import convert_model
+    from discotest.models.ct2_scorer import convert_model
     from tests.tiny_marian import build_tiny_marian
 
     hf_dir = build_tiny_marian(tmp_path_factory.mktemp("tiny-marian-pad-last"), pad_last=True)  # as Opus-MT
@@ -103,7 +104,7 @@ def test_translate_gives_the_same_lines_on_both_engines(ray_instance, tiny, tmp_
     assert lines["ray"] == lines["local"]
     assert len(lines["ray"].decode("utf-8").splitlines()) == 6
     # one pool for the ray run only, fed the local engine's batches: longest first, two sentences each
-    assert [(c["module"], c["make"]) for c in calls] == [("discotest.systems.translator", "translation_worker")]
+    assert [(c["module"], c["make"]) for c in calls] == [("discotest.models.translator", "translation_worker")]
     by_length = sorted(SENTENCES, key=len, reverse=True)
     assert [json.loads(p) for p in calls[0]["payloads"]] == [by_length[0:2], by_length[2:4], by_length[4:6]]
     # the driver wrote the cache: the same command again translates nothing (generate still fails in the driver)
@@ -140,7 +141,7 @@ def test_ct2_scores_and_translations_are_the_same_on_both_engines(ray_instance, 
     (result,) = results_of(outputs["ray"][0])
     assert result["n"] == 44 and "|engine:ctranslate2-" in result["signature"]
     assert [(c["make"], len(c["payloads"])) for c in calls] == [("scoring_worker", 6)]
-    assert calls[0]["module"] == "discotest.systems.ct2_scorer"
+    assert calls[0]["module"] == "discotest.models.ct2_scorer"
     # translation with the same CTranslate2 model
     source = tmp_path / "en.txt"
     source.write_text("\n".join(SENTENCES[:4]) + "\n", "utf-8")
@@ -152,7 +153,7 @@ def test_ct2_scores_and_translations_are_the_same_on_both_engines(ray_instance, 
 
 
 def test_every_context_size_is_scored_on_one_actor_pool(ray_instance, tiny, tmp_path, monkeypatch, capsys):
-    from discotest.systems import hf_scorer
+    from discotest.models import hf_scorer
 
     calls = _spy_pool(monkeypatch)
     # jazp, 88 candidates per context size at batch size 8: 11 batches each, 22 in the ray run's one map

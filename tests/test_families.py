@@ -14,9 +14,9 @@ import pytest
 
 import discotest
 from discotest.errors import InputError
-from discotest.families import options as common
-from discotest.families.compare import compare_systems
-from discotest.families.registry import Family, register, unregister
+from discotest.registry import Family, register, unregister
+from discotest.registry import options as common
+from discotest.registry.compare import compare_systems
 from discotest.report.emit import Report
 from discotest.report.result import Headline, PairedMetric, Result, Signature, build_signature
 from discotest.stats import accuracy_from_sums
@@ -153,7 +153,7 @@ def test_winox_json_and_compare(tmp_path, capsys):
 
 
 def test_contrastive_json_run_compare_and_baselines(shared_data, tmp_path, capsys):
-    from discotest.suites.contrastive import load_suite
+    from discotest.contrastive.suites import load_suite
 
     items = load_suite("voita-deixis-dev", shared_data)
     lines = [c for item in items for c in item.candidates]
@@ -223,7 +223,7 @@ def test_compare_from_python_for_the_file_families(shared_data, tmp_path):
                                suite_file=str(WINOX / "en_fr_test.jsonl"))
     (metric,) = report.comparisons[0].metrics
     assert metric.score_a == metric.score_b and metric.sign.ties == metric.n == 10
-    from discotest.suites.contrastive import load_suite
+    from discotest.contrastive.suites import load_suite
 
     n = sum(len(item.candidates) for item in load_suite("jazp"))
     (tmp_path / "s.txt").write_text("".join(f"{i % 3}\n" for i in range(n)), "utf-8")
@@ -234,7 +234,7 @@ def test_compare_from_python_for_the_file_families(shared_data, tmp_path):
 def test_discotest_suites_stays_the_api_function_after_a_run():
     """The suite loaders live in the subpackage ``discotest.suites``; importing one (every run does) must not turn
     ``discotest.suites`` into that module (the README's API example calls ``discotest.suites()`` after runs)."""
-    import discotest.suites.gender  # noqa: F401  (what a run imports)
+    import discotest.gender.suites  # noqa: F401  (what a run imports)
 
     discotest.run("winomt-demo", lang="de", system="demo", quiet=True)
     listed = discotest.suites()

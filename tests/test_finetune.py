@@ -11,12 +11,12 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("sentencepiece")
 
-from discotest.augment import augment  # noqa: E402
 from discotest.cli import main  # noqa: E402
-from discotest.coref.markers import MARKER_TOKENS  # noqa: E402
 from discotest.errors import InputError  # noqa: E402
-from discotest.finetune import finetune, read_jsonl  # noqa: E402
-from discotest.systems.hf_models import load_seq2seq  # noqa: E402
+from discotest.gender.augment import augment  # noqa: E402
+from discotest.gender.coref.markers import MARKER_TOKENS  # noqa: E402
+from discotest.gender.finetune import finetune, read_jsonl  # noqa: E402
+from discotest.models.hf_models import load_seq2seq  # noqa: E402
 from tests.cli_helpers import one_result
 from tests.tiny_marian import build_tiny_marian  # noqa: E402
 

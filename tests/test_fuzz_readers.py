@@ -114,7 +114,7 @@ JSONL_ROW = {"id": "a", "context": ["c1", "c2"], "source": "s", "target_context"
 @FUZZ
 @given(data=st.data())
 def test_contrastive_jsonl(tmp_path, data):
-    from discotest.suites.contrastive.jsonl import load_jsonl
+    from discotest.contrastive.jsonl import load_jsonl
 
     path = tmp_path / "suite.jsonl"
     path.write_bytes(damaged_jsonl([JSONL_ROW, JSONL_ROW], data))
@@ -127,7 +127,7 @@ BUILD_ROW = {"target": "He said he was late .", "chain": [0, {"token": 2, "case"
 @FUZZ
 @given(data=st.data())
 def test_make_contrastive_input(tmp_path, data):
-    from discotest.suites.contrastive.build import build_file
+    from discotest.contrastive.build import build_file
 
     path = tmp_path / "chains.jsonl"
     path.write_bytes(damaged_jsonl([BUILD_ROW, BUILD_ROW], data))
@@ -146,7 +146,7 @@ CONTRAPRO = [{"src segment": "s", "ref segment": "r", "errors": [{"contrastive":
 
 
 def _published(kind: str):
-    from discotest.suites.contrastive import ctxpro, jsonl, published
+    from discotest.contrastive import ctxpro, jsonl, published
 
     return {
         "voita": (VOITA, lambda p: published.load_voita(p, "deixis")),
@@ -177,7 +177,7 @@ def test_published_json_suites(tmp_path, kind, data):
 @FUZZ
 @given(data=st.data())
 def test_contrapro_context_files(tmp_path, data):
-    from discotest.suites.contrastive.jsonl import load_contrapro
+    from discotest.contrastive.jsonl import load_contrapro
 
     suite = tmp_path / "contrapro.json"
     suite.write_text(json.dumps(CONTRAPRO), "utf-8")
@@ -190,7 +190,7 @@ def test_contrapro_context_files(tmp_path, data):
 @FUZZ
 @given(data=st.data())
 def test_scat_folder(tmp_path, data):
-    from discotest.suites.contrastive.published import load_scat
+    from discotest.contrastive.published import load_scat
 
     names = [f"highlighted.test.{s}" for s in ("en", "fr", "context.en", "context.fr")]
     for name in names:
@@ -208,8 +208,8 @@ WINOX_ROW = {"qID": "q1", "sentence": "The cup did not fit in the bag because it
 @FUZZ
 @given(data=st.data())
 def test_winox(tmp_path, data):
-    from discotest.suites.contrastive.jsonl import load_winox_mt
-    from discotest.suites.winox import read_winox
+    from discotest.contrastive.jsonl import load_winox_mt
+    from discotest.data.winox import read_winox
 
     path = tmp_path / "winox.jsonl"
     path.write_bytes(damaged_jsonl([WINOX_ROW, WINOX_ROW], data))
@@ -220,8 +220,8 @@ def test_winox(tmp_path, data):
 @FUZZ
 @given(data=st.data(), numbers=st.lists(st.floats() | st.integers() | st.text(max_size=6), min_size=3, max_size=5))
 def test_scores_file(tmp_path, data, numbers):
-    from discotest.suites.contrastive.item import make_item
-    from discotest.systems.scores_file import read_scores
+    from discotest.contrastive.scores_file import read_scores
+    from discotest.data.contrastive_item import make_item
 
     items = [make_item(i, src="s", correct="a", incorrect=["b"]) for i in range(2)]
     raw = "".join(f"{n}\n" for n in numbers).encode("utf-8")
@@ -238,7 +238,7 @@ def test_scores_file(tmp_path, data, numbers):
 @FUZZ
 @given(data=st.data())
 def test_train_text(tmp_path, data):
-    from discotest.baselines.text import read_training_text
+    from discotest.contrastive.baselines.text import read_training_text
 
     path = tmp_path / "train.txt"
     path.write_bytes(corrupt(b"src ||| he came\nshe left\n", data))
@@ -250,7 +250,7 @@ def test_train_text(tmp_path, data):
 @FUZZ
 @given(data=st.data())
 def test_mzprt_suite_files(tmp_path, data):
-    from discotest.suites.mzprt import read_suite_files
+    from discotest.zero_pronoun.mzprt import read_suite_files
 
     zh, en = tmp_path / "x.zh", tmp_path / "x.en"
     zh.write_bytes("[doc]\n手动还是自动，<你>_S确定离合掌握好了？\n".encode())
@@ -263,8 +263,8 @@ def test_mzprt_suite_files(tmp_path, data):
 @FUZZ
 @given(data=st.data())
 def test_gender_suite_files(tmp_path, data):
-    from discotest.suites.bug import read_stereotypes
-    from discotest.suites.winomt import read_gender_tsv
+    from discotest.gender.bug import read_stereotypes
+    from discotest.gender.winomt import read_gender_tsv
 
     tsv = tmp_path / "en.txt"
     tsv.write_bytes(corrupt(b"female\t1\tThe nurse said she came.\tnurse\n", data))
@@ -289,7 +289,7 @@ DIP_ITEMS = {
 @FUZZ
 @given(data=st.data())
 def test_dip_test_folder(tmp_path, data):
-    from discotest.pipelines.dip import read_tests
+    from discotest.dip.run import read_tests
 
     folder = tmp_path / "tests"
     folder.mkdir(exist_ok=True)
@@ -324,7 +324,7 @@ def test_eval_anaphora(tmp_path, data):
 @FUZZ
 @given(data=st.data())
 def test_validate_csv(tmp_path, data):
-    from discotest.validate import COLUMNS, read_filled
+    from discotest.gender.validate import COLUMNS, read_filled
 
     row = {c: "x" for c in COLUMNS} | {"aligned_word_correct": "yes", "gender_correct": "no", "verdict": "wrong",
                                        "lang": "de"}
@@ -337,7 +337,7 @@ def test_validate_csv(tmp_path, data):
 @FUZZ
 @given(data=st.data())
 def test_augment_corpus(tmp_path, data):
-    from discotest.augment import _pairs, check_corpus
+    from discotest.gender.augment import _pairs, check_corpus
 
     src, tgt, tsv = tmp_path / "c.en", tmp_path / "c.de", tmp_path / "c.tsv"
     src.write_bytes(corrupt(b"He came.\nShe left.\n", data))
@@ -350,7 +350,7 @@ def test_augment_corpus(tmp_path, data):
 @FUZZ
 @given(data=st.data())
 def test_finetune_data(tmp_path, data):
-    from discotest.finetune import read_jsonl
+    from discotest.gender.finetune import read_jsonl
 
     path = tmp_path / "train.jsonl"
     path.write_bytes(damaged_jsonl([{"src": "a", "tgt": "b"}, {"src": "c", "tgt": "d"}], data))
@@ -361,9 +361,9 @@ def test_finetune_data(tmp_path, data):
 
 def test_directories_and_unreadable_files(tmp_path, monkeypatch):
     """A folder where a file belongs, and a file the user may not read (simulated: the tests may run as root)."""
-    from discotest.augment import check_corpus
+    from discotest.contrastive.jsonl import load_jsonl
     from discotest.data.readers import read_json, read_lines
-    from discotest.suites.contrastive.jsonl import load_jsonl
+    from discotest.gender.augment import check_corpus
 
     for read in (read_lines, read_json, load_jsonl, check_corpus):
         with pytest.raises(InputError, match="is a directory"):

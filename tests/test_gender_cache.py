@@ -8,8 +8,8 @@ import pytest
 import discotest
 from discotest import cache
 from discotest.data import registry
-from discotest.pipelines import gender_run
-from discotest.pipelines.gender_cache import NAMESPACE
+from discotest.gender import run as gender_run
+from discotest.gender.verdict_cache import NAMESPACE
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from discotest.gender.winomt import GOLD_GENDERS
 from discotest.lang.morph import languages, load_analyser
-from discotest.suites.winomt import GOLD_GENDERS
 from tests.gender_gold import GOLD_DIR, gold_entity, load_gold
 
 LANGUAGES = languages()

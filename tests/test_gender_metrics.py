@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from discotest.phenomena.gender import GenderVerdict, score_gender
+from discotest.gender.judge import GenderVerdict, score_gender
 
 
 def verdict(gold: str, predicted: str, stereotype: str | None = None) -> GenderVerdict:

@@ -208,7 +208,7 @@ def test_gender_page_on_winomt(shared_data, tmp_path):
 
 
 def test_contrastive_page_marks_the_candidates_and_charts_distance(shared_data, tmp_path):
-    from discotest.suites.contrastive import load_suite
+    from discotest.contrastive.suites import load_suite
 
     items = load_suite("voita-deixis", shared_data)
     lines = [str(0.0 if (j == it.correct_index) == (it.distance == 2) else 1.0)

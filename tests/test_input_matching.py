@@ -14,17 +14,17 @@ from pathlib import Path
 import pytest
 
 from discotest.cli import main
+from discotest.contrastive.ctxpro_translations import read_ctxpro_translations
+from discotest.contrastive.suites import load_suite as load_contrastive
+from discotest.data.translations import read_translations
+from discotest.data.winox import read_winox
 from discotest.errors import InputError
-from discotest.pipelines.gender import Bitext
-from discotest.pipelines.winox import run_winox
-from discotest.suites.bug import load_bug
-from discotest.suites.contrastive import load_suite as load_contrastive
-from discotest.suites.mzprt import load_mzprt
-from discotest.suites.winomt import load_winomt
-from discotest.suites.winox import read_winox
-from discotest.systems.ctxpro_translations import read_ctxpro_translations
-from discotest.systems.files import read_translations
-from discotest.systems.mzprt_hypotheses import read_input
+from discotest.gender.bug import load_bug
+from discotest.gender.pipeline import Bitext
+from discotest.gender.winomt import load_winomt
+from discotest.winox.run import run_winox
+from discotest.zero_pronoun.hypotheses import read_input
+from discotest.zero_pronoun.mzprt import load_mzprt
 from tests.cli_helpers import one_result
 
 WINOX = Path(__file__).parent / "fixtures" / "winox"
@@ -317,7 +317,7 @@ def test_winox_file_for_another_language_is_refused(tmp_path):
 
 def test_dip_input_is_by_line_count_only(tmp_path):
     """DiP reads no sources: a translation file must have the pair's line count, so a single row is refused."""
-    from discotest.pipelines.dip import read_input as read_dip_input
+    from discotest.dip.run import read_input as read_dip_input
 
     path = tmp_path / "one.txt"
     path.write_text("The cat sat.\n", encoding="utf-8")
@@ -339,7 +339,7 @@ class _EchoTranslator:
 
 
 def test_model_translations_are_keyed_by_suite_row(bug):
-    from discotest.translate import ModelSystem
+    from discotest.gender.translate import ModelSystem
 
     by_row = ModelSystem(_EchoTranslator()).translations(bug).by_row
     assert all(by_row[item.index] == _norm(item.sentence) for item in bug)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from discotest.families.gender import other_version
+from discotest.data.translations import translation_texts
+from discotest.gender.family import other_version
 from discotest.lang import identify
-from discotest.systems.files import translation_texts
 from tests.cli_helpers import assert_one_line_error, run_cli
 
 pytest.importorskip("py3langid")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from discotest.suites import mentions
-from discotest.suites.mentions import english_pronoun, find_distractor, find_pronouns
-from discotest.suites.winomt import GenderItem
+from discotest.gender import mentions
+from discotest.gender.mentions import english_pronoun, find_distractor, find_pronouns
+from discotest.gender.winomt import GenderItem
 
 
 def item(sentence: str, entity: str, gold: str) -> GenderItem:
@@ -59,7 +59,7 @@ def test_distractor_is_the_other_entity_multiword_first():
 
 
 def test_every_winomt_row_has_a_pronoun_and_a_distractor(shared_data):
-    from discotest.suites.winomt import load_winomt
+    from discotest.gender.winomt import load_winomt
 
     items = load_winomt("2019", shared_data)
     found = find_pronouns(items)

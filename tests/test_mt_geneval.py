@@ -10,9 +10,9 @@ import pytest
 import discotest
 from discotest.data import registry
 from discotest.errors import InputError
-from discotest.phenomena.mt_geneval import count, judge, score, words
-from discotest.pipelines.mt_geneval import run_one
-from discotest.suites.mt_geneval import LANGS, SUBSETS, context_gender, load_mt_geneval, marked_words
+from discotest.gender.mt_geneval.judge import count, judge, score, words
+from discotest.gender.mt_geneval.run import run_one
+from discotest.gender.mt_geneval.suite import LANGS, SUBSETS, context_gender, load_mt_geneval, marked_words
 from tests.cli_helpers import assert_one_line_error, run_cli, valid_report
 
 # -- the metric, by hand -----------------------------------------------------------------------------------------
@@ -198,7 +198,7 @@ def _reading(gender: str, reason: str = "r", evidence: tuple[str, ...] = ()):
 
 
 def test_combine_readings_by_hand():
-    from discotest.phenomena.mt_geneval import combine_readings
+    from discotest.gender.mt_geneval.judge import combine_readings
 
     female = judge(0, "female", "s", "Sie ist eine Ärztin.", REF_F, REF_M)
     unlabelled = judge(1, "unknown", "s", "Sie ist eine Ärztin.", REF_F, REF_M)
@@ -220,7 +220,7 @@ def test_combine_readings_by_hand():
 
 
 def test_agreement_counts_only_items_both_decide():
-    from discotest.phenomena.mt_geneval import FreeReading, agreement
+    from discotest.gender.mt_geneval.judge import FreeReading, agreement
 
     verdicts = [judge(0, "female", "s", "Sie ist eine Ärztin.", REF_F, REF_M),   # correct
                 judge(1, "female", "s", "Sie ist ein Arzt.", REF_F, REF_M),      # tie: wrong
@@ -262,7 +262,7 @@ def test_model_translates_the_items_and_the_contextual_input_joins_the_context(s
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
     pytest.importorskip("sentencepiece")
-    from discotest.pipelines.mt_geneval import model_inputs
+    from discotest.gender.mt_geneval.run import model_inputs
     from tests.tiny_marian import TEXT, build_tiny_marian
 
     items = load_mt_geneval("contextual", "ru")

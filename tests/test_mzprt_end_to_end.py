@@ -11,9 +11,9 @@ import json
 import pytest
 
 import discotest
-from discotest.pipelines.azpt import run_mzprt
-from discotest.report.azpt import rank_agreement, rank_agreement_json, render_azpt_table
 from discotest.report.emit import Report, write_jsonl
+from discotest.zero_pronoun.result import rank_agreement, rank_agreement_json, render_azpt_table
+from discotest.zero_pronoun.run import run_mzprt
 
 pytestmark = pytest.mark.slow
 
@@ -151,8 +151,8 @@ def test_a_segment_scores_the_same_alone_and_inside_its_file(capsys, shared_data
     same segments inside the whole file, because an input is decoded with the background's model, never trained with;
     the signature's alignment text is the background's, as for the published systems."""
     from discotest.cli import main
-    from discotest.suites.mzprt import load_mzprt
-    from discotest.systems.mzprt_hypotheses import published_hypotheses
+    from discotest.zero_pronoun.hypotheses import published_hypotheses
+    from discotest.zero_pronoun.mzprt import load_mzprt
 
     suite = load_mzprt("MS", shared_data)
     hyps = published_hypotheses("MS", "zpr_grounding", suite, shared_data).by_segment

@@ -9,8 +9,8 @@ import pytest
 
 from discotest.data import registry
 from discotest.errors import InputError
-from discotest.suites.mzprt import DOMAINS, load_mzprt, read_suite_files
-from discotest.systems.mzprt_outputs import (
+from discotest.zero_pronoun.mzprt import DOMAINS, load_mzprt, read_suite_files
+from discotest.zero_pronoun.outputs import (
     published_systems,
     read_details,
     read_published,

@@ -11,11 +11,11 @@ import discotest
 from discotest.data import registry
 from discotest.errors import InputError
 from discotest.lang.align.base import WordAligner
-from discotest.pipelines.azpt import run_mzprt
-from discotest.report.azpt import rank_agreement, rank_agreement_json, render_azpt_table
 from discotest.report.emit import Report, write_jsonl
-from discotest.suites.mzprt import DOMAINS
-from discotest.systems.mzprt_hypotheses import english_words
+from discotest.zero_pronoun.hypotheses import english_words
+from discotest.zero_pronoun.mzprt import DOMAINS
+from discotest.zero_pronoun.result import rank_agreement, rank_agreement_json, render_azpt_table
+from discotest.zero_pronoun.run import run_mzprt
 from tests.cli_helpers import valid_report
 
 LEXICON = {

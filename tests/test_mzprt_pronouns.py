@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from discotest.lang.pronouns import FORMS, load_zh_en
-from discotest.phenomena.zero_pronoun import judge_segment
-from discotest.suites.mzprt import ZeroPronoun
+from discotest.zero_pronoun.judge import judge_segment
+from discotest.zero_pronoun.mzprt import ZeroPronoun
+from discotest.zero_pronoun.pronouns import FORMS, load_zh_en
 
 PERSONAL = {
     # stem: (S, O, Pa, P, R)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from discotest.lang.pronouns import load_zh_en
-from discotest.phenomena.zero_pronoun import (
+from discotest.zero_pronoun.judge import (
     Span,
     ZPVerdict,
     candidate_span,
@@ -14,7 +13,8 @@ from discotest.phenomena.zero_pronoun import (
     score_azpt,
     unclaimed_rendering,
 )
-from discotest.suites.mzprt import ZeroPronoun
+from discotest.zero_pronoun.mzprt import ZeroPronoun
+from discotest.zero_pronoun.pronouns import load_zh_en
 
 # 0:我 1:觉得 2:它 3:很 4:好   /   0:i 1:think 2:it 3:is 4:very 5:good
 SRC = ["我", "觉得", "它", "很", "好"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from discotest.errors import InputError
-from discotest.suites.mzprt import (
+from discotest.zero_pronoun.mzprt import (
     DOMAINS,
     VALID_FILES,
     apply_errata,

@@ -244,7 +244,7 @@ def test_jieba_cache_in_temp_or_working_directory_is_not_read(tmp_path, decoy_di
     import marshal
     import tempfile
 
-    from discotest.lang import segment_zh
+    from discotest.zero_pronoun import segment_zh
 
     text = "我们今天去北京，他的朋友也来了。"
     clean_tmp = tmp_path / "clean-tmp"
@@ -274,7 +274,7 @@ def test_pickled_checkpoint_with_code_is_refused(loader, tmp_path):
     torch = pytest.importorskip("torch")
     pytest.importorskip("transformers")
     pytest.importorskip("sentencepiece")
-    from discotest.systems import hf_models
+    from discotest.models import hf_models
     from tests.tiny_marian import build_tiny_marian
 
     folder = build_tiny_marian(tmp_path / "model")

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from discotest.phenomena.zero_pronoun import ZPVerdict, score_azpt
-from discotest.systems.mzprt_outputs import read_details, read_score
+from discotest.zero_pronoun.judge import ZPVerdict, score_azpt
+from discotest.zero_pronoun.outputs import read_details, read_score
 
 SELF_INCONSISTENT = {("M.S", "rec_oracle"): ((396, 53), (403, 46)), ("QA", "unified_tgt"): ((223, 509), (192, 540))}
 

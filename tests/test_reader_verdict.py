@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from discotest.phenomena.gender import Conveyed, GenderVerdict, convey, score_gender
+from discotest.gender.judge import Conveyed, GenderVerdict, convey, score_gender
 
 # (noun gender, pronoun gender or None, distractor gender) -> conveyed gender; each case is a translation a reader
 # could meet, the German words given as the example
@@ -154,8 +154,8 @@ def test_an_object_pronoun_cannot_refer_to_the_subject():
     ("The developer argued with the designer because she did not like the design.", "developer", "female", False),
 ])
 def test_object_of_distractor(sentence, entity, gold, expected):
-    from discotest.suites.mentions import find_distractor, find_pronouns, object_of_distractor
-    from discotest.suites.winomt import GenderItem
+    from discotest.gender.mentions import find_distractor, find_pronouns, object_of_distractor
+    from discotest.gender.winomt import GenderItem
 
     words = sentence.split(" ")
     position = [w.strip(".").lower() for w in words].index(entity)

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from discotest.data.readers import read_lines
+from discotest.data.translations import read_translations
 from discotest.errors import InputError
-from discotest.suites.winomt import read_gender_tsv
-from discotest.systems.files import read_translations
+from discotest.gender.winomt import read_gender_tsv
 
 SOURCES = ["The nurse came.", "The doctor left.", "The nurse came."]
 

@@ -9,8 +9,7 @@ import ast
 
 import pytest
 
-from discotest import cli
-from discotest.families import registry
+from discotest import cli, registry
 from tests.readme_examples import discotest_argv, examples
 
 EXAMPLES = examples()

@@ -93,8 +93,8 @@ def test_suite_and_released_files_use_the_same_grammar(tmp_path):
     """A WinoMT-format entity index, an mZPRT .details sentence number, a WMT DA score: '²', '٣', '1_0' were read by
     int()/float() (or crashed it after str.isdigit() said yes)."""
     from discotest.dip.coherence_eval import read_da_scores
-    from discotest.suites.winomt import read_gender_tsv
-    from discotest.systems.mzprt_outputs import read_details
+    from discotest.gender.winomt import read_gender_tsv
+    from discotest.zero_pronoun.outputs import read_details
 
     tsv = tmp_path / "w.txt"
     tsv.write_text("female\t²\tThe nurse said she left.\tnurse\n", "utf-8")
@@ -115,7 +115,7 @@ def test_suite_and_released_files_use_the_same_grammar(tmp_path):
 @pytest.mark.parametrize("segment", ["1_2", 2.7, True, "+3"])
 def test_contrapro_segment_ids_are_whole_numbers(tmp_path, segment):
     """``int()`` read "1_2" as 12 and 2.7 as 2: the context of another sentence."""
-    from discotest.suites.contrastive.contrapro_context import opus_context
+    from discotest.contrastive.contrapro_context import opus_context
 
     with pytest.raises(InputError, match="item 0: missing or bad document/segment id"):
         opus_context([{"document id": "d", "segment id": segment}], tmp_path / "OpenSubtitles", 1)

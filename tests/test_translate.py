@@ -15,8 +15,8 @@ import torch  # noqa: E402
 
 from discotest.cli import main  # noqa: E402
 from discotest.errors import InputError  # noqa: E402
-from discotest.systems.hf_models import family, family_of_dir, language_codes  # noqa: E402
-from discotest.systems.translator import CT2Translator, ModelTranslator, make_translator  # noqa: E402
+from discotest.models.hf_models import family, family_of_dir, language_codes  # noqa: E402
+from discotest.models.translator import CT2Translator, ModelTranslator, make_translator  # noqa: E402
 from tests.cli_helpers import assert_one_line_error, one_result, run_cli  # noqa: E402
 from tests.tiny_marian import TEXT, build_tiny_marian  # noqa: E402
 
@@ -286,7 +286,7 @@ def test_ct2_translator_passes_tokens_and_options(tiny):
 def test_ct2_real_conversion_translates_like_transformers(tmp_path):
     """Only where ctranslate2 is installed: convert a tiny Marian (pad last, as Opus-MT) and decode greedily."""
     pytest.importorskip("ctranslate2")
-    from discotest.systems.ct2_scorer import convert_model
+    from discotest.models.ct2_scorer import convert_model
 
     hf_dir = build_tiny_marian(tmp_path / "tiny", pad_last=True)
     ct2_dir = convert_model(str(hf_dir), tmp_path / "ct2")
@@ -302,7 +302,7 @@ def test_ct2_real_conversion_translates_like_transformers(tmp_path):
 
 
 def test_scorer_shares_the_language_code_mapping():
-    from discotest.systems.hf_scorer import HFScorer
+    from discotest.models.hf_scorer import HFScorer
 
     tok = type("NllbTokenizerFast", (FakeTokenizer,), {})()
     scorer = HFScorer("facebook/nllb-200-distilled-600M", src_lang="en", tgt_lang="de", tokenizer=tok)
@@ -312,7 +312,7 @@ def test_scorer_shares_the_language_code_mapping():
 
 
 def test_hub_fingerprint_follows_the_cached_commit(hub_cache):
-    from discotest.systems.hf_models import model_fingerprint
+    from discotest.models.hf_models import model_fingerprint
 
     assert model_fingerprint("org/mt") == "hub:org/mt@abc123"
     assert model_fingerprint("org/other") == "hub:org/other@main"  # not cached: the name and branch

@@ -8,11 +8,10 @@ import json
 import pytest
 
 from discotest.errors import InputError
-from discotest.phenomena.gender import GenderVerdict, score_gender
-from discotest.pipelines.gender_run import run_many
-from discotest.report.gender import GenderResult
-from discotest.report.result import Signature
-from discotest.validate import (
+from discotest.gender.judge import GenderVerdict, score_gender
+from discotest.gender.result import GenderResult
+from discotest.gender.run import run_many
+from discotest.gender.validate import (
     COLUMNS,
     VERDICT_TYPES,
     _allocate,
@@ -23,6 +22,7 @@ from discotest.validate import (
     sheet_columns,
     write_sample,
 )
+from discotest.report.result import Signature
 
 
 def verdict(index: int, correct: bool) -> GenderVerdict:
@@ -296,7 +296,7 @@ def test_cli_consistency_sheet_with_two_annotators(tmp_path, shared_data, monkey
 
 
 def test_marks_whole_words_entity_and_pronoun():
-    from discotest.validate import mark_words
+    from discotest.gender.validate import mark_words
 
     v = GenderVerdict(0, "The doctor came because he was tired.", "Der Arzt kam, weil er müde war.", "doctor",
                       ["Arzt"], "aligned", "male", "male", True, "")

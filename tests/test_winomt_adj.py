@@ -10,15 +10,15 @@ import pytest
 from discotest.data import registry
 from discotest.data.readers import read_lines
 from discotest.errors import InputError
-from discotest.phenomena.gender import GenderVerdict, score_gender
-from discotest.pipelines.winomt_adj import plain_on_adjective_rows
+from discotest.gender.judge import GenderVerdict, score_gender
+from discotest.gender.published import published_systems
+from discotest.gender.result import GenderResult, adjective_rows, render_adjective_effect
+from discotest.gender.suites import load_gender_suite
+from discotest.gender.winomt import GenderItem
+from discotest.gender.winomt_adj import ADJECTIVES, adjective_item
+from discotest.gender.winomt_adj_run import plain_on_adjective_rows
 from discotest.report.comparison import compare_results
-from discotest.report.gender import GenderResult, adjective_rows, render_adjective_effect
 from discotest.report.result import Signature
-from discotest.suites.gender import load_gender_suite
-from discotest.suites.winomt import GenderItem
-from discotest.suites.winomt_adj import ADJECTIVES, adjective_item
-from discotest.systems.published import published_systems
 
 
 def test_items_are_the_anti_rows_with_the_gold_gender_adjective(shared_data):

@@ -13,10 +13,10 @@ import pytest
 
 from discotest.cli import main
 from discotest.data import registry
+from discotest.data.winox import read_winox
 from discotest.errors import InputError
-from discotest.phenomena.winox_pronoun import judge
-from discotest.pipelines.winox import run_winox
-from discotest.suites.winox import read_winox
+from discotest.winox.judge import judge
+from discotest.winox.run import run_winox
 from tests.cli_helpers import one_result
 
 FIXTURES = Path(__file__).parent / "fixtures" / "winox"

@@ -75,7 +75,7 @@ def build_tiny_m2m100(folder: str | Path, d_model: int = 16, seed: int = 0, corp
     (folder / "vocab.json").write_text(json.dumps({p: i for i, p in enumerate(dict.fromkeys(pieces))}), "utf-8")
     tokenizer = M2M100Tokenizer(str(folder / "vocab.json"), str(folder / "sentencepiece.bpe.model"))
     torch.manual_seed(seed)
-    from discotest.systems.hf_models import M2M100_LANGS
+    from discotest.models.hf_models import M2M100_LANGS
 
     size = max(tokenizer.convert_tokens_to_ids(f"__{c}__") for c in M2M100_LANGS) + 1 + 8  # + the made-up words
     config = M2M100Config(vocab_size=size, d_model=d_model, encoder_layers=1,

@@ -25,10 +25,10 @@ from discotest import api, families, timing
 from discotest.atomic import check_output
 from discotest.data import readers, registry
 from discotest.errors import STDIN, InputError
-from discotest.families.options import GLOBAL_FLAGS
-from discotest.families.registry import Family, Option, lang_codes, split_list
 from discotest.options import OneLineParser, float_option, int_option
 from discotest.progress import progress_bar
+from discotest.registry import Family, Option, lang_codes, split_list
+from discotest.registry.options import GLOBAL_FLAGS
 from discotest.report.emit import FORMATS, SCORE_ONLY, Report, emit
 from discotest.version import VERSION
 
@@ -193,10 +193,10 @@ def _add_coref(sub: argparse._SubParsersAction) -> None:
 
 
 def _cmd_coref(args: argparse.Namespace) -> int:
-    from discotest.coref.compare import coref_result, mt_resolution, render_coref_table
-    from discotest.coref.resolvers import FastcorefResolver, RulesResolver
-    from discotest.pipelines.gender_run import planned_pairs, run_many
-    from discotest.suites.gender import load_gender_suite
+    from discotest.gender.coref.compare import coref_result, mt_resolution, render_coref_table
+    from discotest.gender.coref.resolvers import FastcorefResolver, RulesResolver
+    from discotest.gender.run import planned_pairs, run_many
+    from discotest.gender.suites import load_gender_suite
 
     items = load_gender_suite(args.suite, args.suite_version, args.data_dir)
     results = []
@@ -233,7 +233,7 @@ def _add_validate(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--input", "-i", help="your translations of the suite (one --lang; the formats of `run --input`) "
                                          "instead of --system")
     s.add_argument("--verdict", default="noun", metavar="TYPE",
-                   help="which verdict the sheet validates (discotest.validate.VERDICT_TYPES): noun (the entity's "
+                   help="which verdict the sheet validates (gender.validate.VERDICT_TYPES): noun (the entity's "
                         "gender, default), consistency (does the pronoun agree with its entity?) or reader (the gender "
                         "a reader takes from the whole translation)")
     s.add_argument("--annotators", type=int_option("annotators"), choices=(1, 2), default=1,
@@ -267,8 +267,8 @@ def _add_translate(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--batch-size", type=int_option("batch-size"), default=16, help="sentences per batch")
     p.add_argument("--device", default="cpu", help="torch device (cpu, cuda, cuda:1 …)")
     p.add_argument("--no-cache", dest="use_cache", action="store_false", help="translate even cached sentences")
-    from discotest.families import options as common
-    from discotest.families.gender import MODEL_OPTIONS
+    from discotest.gender.family import MODEL_OPTIONS
+    from discotest.registry import options as common
 
     engine_options = (*common.ENGINE_OPTIONS, common.RAY_ACTORS)  # --engine ray: generated on an actor pool
     for option in (*MODEL_OPTIONS, *engine_options, common.CONTEXT):
@@ -278,8 +278,8 @@ def _add_translate(sub: argparse._SubParsersAction) -> None:
 
 def _cmd_translate(args: argparse.Namespace) -> int:
     from discotest.engine import resolve_engine
-    from discotest.families.gender import one_context
-    from discotest.translate import translate_file, translate_suite
+    from discotest.gender.family import one_context
+    from discotest.gender.translate import translate_file, translate_suite
 
     options = dict(markers=args.markers, resolver=args.resolver, beam=args.beam, max_length=args.max_length,
                    batch_size=args.batch_size, device=args.device, revision=args.revision,
@@ -315,7 +315,7 @@ def _add_augment(sub: argparse._SubParsersAction) -> None:
 
 
 def _cmd_augment(args: argparse.Namespace) -> int:
-    from discotest.augment import augment
+    from discotest.gender.augment import augment
 
     counts = augment(args.input, args.output, args.target, select=args.select, markers=args.markers,
                      resolver=args.resolver, chunk_size=args.chunk_size, quiet=args.quiet,
@@ -341,7 +341,7 @@ def _add_finetune(sub: argparse._SubParsersAction) -> None:
 
 
 def _cmd_finetune(args: argparse.Namespace) -> int:
-    from discotest.finetune import finetune
+    from discotest.gender.finetune import finetune
 
     report = finetune(args.model, args.data, args.output, steps=args.steps, batch_size=args.batch_size, lr=args.lr,
                       max_length=args.max_length, markers=args.markers, device=args.device, seed=args.seed,
@@ -453,13 +453,13 @@ def _check_model(args: argparse.Namespace) -> None:
     if getattr(args, "endpoint", None):
         return
     if isinstance(model, str) and model and args.command != "finetune":  # finetune reads its (small) data first
-        from discotest.systems.hf_models import check_model
+        from discotest.models.hf_models import check_model
 
         check_model(model, getattr(args, "revision", None))
 
 
 def _cmd_make_contrastive(args: argparse.Namespace) -> int:
-    from discotest.suites.contrastive.build import build_file, build_item
+    from discotest.contrastive.build import build_file, build_item
 
     if args.output is None:  # -o -: the same rows on stdout
         from discotest.data.readers import json_objects
@@ -501,7 +501,7 @@ def _dash_output(args: argparse.Namespace) -> None:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from discotest import validate
+    from discotest.gender import validate
     from discotest.stats import DEFAULT_SEED
 
     if args.action == "score":
@@ -512,13 +512,13 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         else:
             print(validate.render_scores(scores))
         return 0
-    from discotest.pipelines.gender_run import planned_pairs, run_many
+    from discotest.gender.run import planned_pairs, run_many
 
     kind = validate.verdict_kind(args.verdict)
     if (args.system is None) == (args.input is None):
         raise InputError("validate sample: give --system (published outputs) or --input (your translations)")
     if args.input is not None:
-        from discotest.pipelines.gender_run import run_one
+        from discotest.gender.run import run_one
 
         langs = lang_codes(args.lang)
         if not isinstance(langs, list) or len(langs) != 1:
@@ -622,8 +622,8 @@ def _cmd_suites(args: argparse.Namespace) -> int:
 
 
 def _add_dip_commands(sub: argparse._SubParsersAction) -> None:
-    from discotest.families.dip import ANAPHORA_MODE, MINE_OPTIONS, PRONOUN_SCORER
-    from discotest.families.options import BOOTSTRAP
+    from discotest.dip.family import ANAPHORA_MODE, MINE_OPTIONS, PRONOUN_SCORER
+    from discotest.registry.options import BOOTSTRAP
 
     m = sub.add_parser("mine", help="mine document-level test sets from WMT system outputs", parents=[_common()])
     r = sub.add_parser("rank", help="rank WMT systems per phenomenon on mined test sets (same as run dip --pair)",
@@ -640,9 +640,9 @@ def _add_dip_commands(sub: argparse._SubParsersAction) -> None:
 
 def _cmd_mine(args: argparse.Namespace) -> int:
     from discotest.dip.documents import pair_paths
+    from discotest.dip.family import load_models, mined_count, phenomena
+    from discotest.dip.run import mine
     from discotest.engine import resolve_engine
-    from discotest.families.dip import load_models, mined_count, phenomena
-    from discotest.pipelines.dip import mine
 
     wanted = phenomena(args.phenomena)
     settings = vars(args)
@@ -665,7 +665,7 @@ def _cmd_mine(args: argparse.Namespace) -> int:
 
 
 def _cmd_rank(args: argparse.Namespace) -> int:
-    from discotest.families.dip import FAMILY
+    from discotest.dip.family import FAMILY
 
     args.suite = "dip"
     _emit(args, api.run("dip", **_family_options(args, FAMILY.options)))

@@ -95,7 +95,7 @@ class CausalLMScorer:
             return
         key = (self.path, self.revision)
         if key not in _LOADED:  # loaded once per process
-            from discotest.systems.hf_models import load_causal_lm, load_tokenizer
+            from discotest.models.hf_models import load_causal_lm, load_tokenizer
 
             try:
                 import torch  # noqa: F401
@@ -120,7 +120,7 @@ class CausalLMScorer:
 
     def fingerprint(self) -> str:
         if self._fingerprint is None:
-            from discotest.systems.hf_models import model_fingerprint
+            from discotest.models.hf_models import model_fingerprint
 
             self._fingerprint = model_fingerprint(self.path, self.revision)
         return self._fingerprint

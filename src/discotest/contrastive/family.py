@@ -1,0 +1,160 @@
+"""The contrastive family: a correct and incorrect translations scored in context (Voita, Bawden, SCAT, ContraPro,
+jazp, Wino-X MT, your own JSONL) and CTXPRO's expected-word suites, accuracy by antecedent distance.
+
+Scores come from a file (``scores``), a seq2seq model at one or more context sizes (``model``, ``context``) or the
+papers' baselines (``baseline``); CTXPRO suites score a translation file (``input`` or a published ``system``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discotest.data import registry
+from discotest.engine import resolve_engine
+from discotest.errors import InputError
+from discotest.registry import Family, Option, SuiteFacts, count_items, register
+from discotest.registry import options as common
+from discotest.registry.compare import as_list, compare_systems
+from discotest.report.comparison import compare_results
+from discotest.report.emit import Report
+
+SCORES = Option("scores", ("--scores",), "one score per candidate line, suite order (higher = better)",
+                metavar="FILE")
+LOSSES = Option("scores_are_losses", ("--scores-are-losses",), "the --scores file holds losses (lower = better)",
+                default=False, action="store_true")
+COMPARE = Option("compare", ("--compare",), "paired test between the two systems or context sizes of this run",
+                 default=False, action="store_true")
+BASELINE = Option("baseline", ("--baseline",), "the paper's baselines (repeatable); they learn from --train-text",
+                  default=[], action="append", choices=("majority", "cooccur", "cooccur-st"))
+TRAIN_TEXT = Option("train_text", ("--train-text",), "baseline training text (target, or 'source ||| target')",
+                    metavar="FILE")
+CONTRAPRO_CONTEXT = Option("contrapro_context", ("--contrapro-context",),
+                           "contrapro: context files written by ContraPro's scripts (N lines per item, N = --context)",
+                           nargs=2, metavar=("SRC", "TGT"))
+OPENSUBTITLES = Option("opensubtitles", ("--opensubtitles",),
+                       "contrapro: rebuild the context from OPUS OpenSubtitles2018.de-en.{ids,en,de} at PREFIX",
+                       metavar="PREFIX")
+SEPARATOR = Option("separator", ("--separator",),
+                   "--model (seq2seq): joins context and current sentence, source and target side (default: a "
+                   "space; an LLM's prompt template lays out the context instead)",
+                   default=" ")
+LOGPROB = Option("logprob", ("--logprob",), "--model: a candidate's score is the sum of its token log-probabilities, "
+                 "or their mean", default="sum", choices=("sum", "mean"))
+TARGET_CONTEXT = Option("target_context", ("--no-target-context",),
+                        "--model: give the context on the source side only (default: also the target context, "
+                        "teacher-forced, when the suite has it)", default=True, action="store_false")
+KV = Option("kv", ("--kv",), "--model with a decoder-only LLM: compute each item's prompt once and share its "
+            "key/value cache among the candidates, or score every prompt + candidate in full (the same scores up to "
+            "float rounding)", default="shared", choices=("shared", "full"))
+COMPUTE_TYPE = Option("compute_type", ("--compute-type",),
+                      "--model with a CTranslate2 directory: int8, float16, … (default: the model's own)",
+                      default="default")
+OPTIONS = (common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, SCORES, LOSSES, common.MODEL,
+           common.CONTEXT, COMPARE, BASELINE, TRAIN_TEXT, CONTRAPRO_CONTEXT, OPENSUBTITLES, common.BATCH_SIZE,
+           common.DEVICE, SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE, common.PROMPT, KV, common.ENDPOINT,
+           common.CONCURRENCY, common.SRC_LANG, common.TGT_LANG, common.REVISION, *common.ENGINE_OPTIONS,
+           common.RAY_ACTORS, *common.COMMON)
+
+
+def _suites() -> dict[str, list[str]]:
+    from discotest.contrastive.suites import contrastive_suites
+
+    published: dict[str, list[str]] = {}
+    for suite in contrastive_suites():
+        published[suite] = [f"{system} ({lang})" for (system, lang) in registry.system_outputs(suite)]
+    return published
+
+
+def run(suite: str, s: dict[str, Any]) -> Report:
+    from discotest.contrastive.result import render_contrastive_table
+    from discotest.contrastive.run import run_contrastive
+    from discotest.contrastive.suites import FILE_SUITES, is_expected_word
+
+    published = {system: name for (system, _), name in registry.system_outputs(suite).items()}
+    if s["system"] and s["system"] not in published:
+        known = ", ".join(published) or "none"
+        raise InputError(f"{suite} has no published system {s['system']!r} (published: {known}); "
+                         "give --scores, --model or --baseline")
+    if s["system"] and s["input"]:
+        raise InputError("give --system or --input, not both")
+    if s["baseline"] and not s["train_text"]:
+        raise InputError("--baseline needs --train-text (the text the baseline learns pronoun statistics from)")
+    suite_file = (s["suite_file"] or s["input"]) if suite in FILE_SUITES else None
+    translations = s["input"] if is_expected_word(suite) else None
+    if s["system"]:
+        translations = registry.locate(published[s["system"]], s["data_dir"])
+    if s["input"] and suite_file is None and translations is None:
+        raise InputError(f"{suite} is scored from candidate scores: use --scores FILE, not --input")
+    results = run_contrastive(
+        suite, scores=s["scores"], scores_are_losses=s["scores_are_losses"], translations=translations,
+        model=s["model"], contexts=s["context"] or [0], baselines=s["baseline"], train_text=s["train_text"],
+        suite_file=suite_file, data_dir=s["data_dir"], batch_size=s["batch_size"], device=s["device"],
+        use_cache=s["use_cache"], quiet=s["quiet"], contrapro_context=s["contrapro_context"],
+        opensubtitles=s["opensubtitles"], input_format=s["input_format"], engine=resolve_engine(s["engine"]),
+        ray_address=s["ray_address"], ray_actors=s["ray_actors"], endpoint=s["endpoint"],
+        concurrency=s["concurrency"],
+        scorer_options=dict(separator=s["separator"].replace("\\n", "\n").replace("\\t", "\t"),
+                            normalise=s["logprob"] == "mean", use_target_context=s["target_context"],
+                            src_lang=s["src_lang"], tgt_lang=s["tgt_lang"], revision=s["revision"],
+                            compute_type=s["compute_type"], prompt_file=s["prompt_file"],
+                            share_prompt=s["kv"] == "shared"),
+    )
+    comparisons = []
+    if s["compare"]:
+        if len(results) != 2:
+            raise InputError(f"--compare needs exactly two systems or context sizes in this run, got {len(results)} "
+                             f"(two files or systems: `discotest compare {suite} --input A --input B`)")
+        comparisons.append(compare_results(*results))
+    return Report(f"discotest · {suite}", results, comparisons, text=render_contrastive_table)
+
+
+def compare(suite: str, s: dict[str, Any]) -> Report:
+    """Two systems of a CTXPRO suite (published names or translation files), or two scores files (``--input``)."""
+    from discotest.contrastive.suites import is_expected_word
+
+    if is_expected_word(suite):
+        return compare_systems(suite, s, run)
+    files = as_list(s["input"])
+    if s["system"] or len(files) != 2:
+        raise InputError(f"compare {suite}: give two scores files as --input A --input B")
+    return compare_systems(suite, s, lambda name, t: run(name, {**t, "scores": t["input"], "input": None}))
+
+
+def _translation_language(suite: str, s: dict[str, Any]) -> str | None:
+    """The target language of a suite scored from translations (CTXPRO): --input is a translation file there."""
+    from discotest.contrastive.suites import is_expected_word, language_pair
+
+    pair = language_pair(suite)
+    return pair[1] if pair and is_expected_word(suite) else None
+
+
+def _is_file_suite(suite: str) -> bool:
+    from discotest.contrastive.suites import FILE_SUITES
+
+    return suite in FILE_SUITES
+
+
+def describe(suite: str, data_dir: str | None) -> SuiteFacts:
+    from discotest.contrastive.suites import FILE_SUITES, language_pair, load_suite
+
+    pair = language_pair(suite)
+    langs = f"{pair[0]}→{pair[1]}" if pair else "those of your file"
+    if suite in FILE_SUITES and suite != "jazp":
+        return SuiteFacts("your file (--suite-file)", langs, "that of your file")
+    return SuiteFacts(count_items(lambda: len(load_suite(suite, data_dir))), langs, registry.suite_licence(suite) or "")
+
+
+FAMILY = register(Family(
+    name="contrastive",
+    title="the contrastive suites",
+    suites=_suites,
+    options=OPTIONS,
+    run=run,
+    compare=compare,
+    compare_options=common.COMPARE,
+    handles=_is_file_suite,
+    doc="a model's score for the correct against the incorrect translations of each item in context; accuracy by "
+        "antecedent distance, phenomenon and pronoun pair, with the MAJORITY and CO-OCCUR baselines "
+        "(Shimazu et al. 2020; Voita et al. 2019; Bawden et al. 2018; CTXPRO)",
+    describe=describe,
+    input_language=_translation_language,
+))

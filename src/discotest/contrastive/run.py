@@ -1,0 +1,168 @@
+"""Contrastive evaluation end to end: load a suite, get one score per candidate (a scores file, a seq2seq model or
+a baseline) or a translation per item (CTXPRO), judge every item and aggregate."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from discotest.contrastive.judge import ContrastiveVerdict, judge_scores, judge_translation, score_contrastive
+from discotest.contrastive.result import ContrastiveResult
+from discotest.contrastive.suites import is_expected_word, language_pair, load_suite, suite_version
+from discotest.data import registry
+from discotest.data.contrastive_item import ContrastiveItem
+from discotest.data.readers import system_name
+from discotest.errors import InputError
+from discotest.report.result import build_signature
+from discotest.stats import DEFAULT_SEED
+
+
+def evaluate(suite: str, items: Sequence[ContrastiveItem], candidate_scores: Sequence[Sequence[float]], system: str,
+             fields: Sequence[tuple[str, str]] = (), n_bootstrap: int = 1000,
+             data: tuple[str, str] = ("files", "none")) -> ContrastiveResult:
+    """Judge items from per-candidate scores (higher = better); ``data``: ``registry.data_field`` of the files read."""
+    verdicts = [judge_scores(item, s) for item, s in zip(items, candidate_scores)]
+    settings = (*fields, ("test", "contrastive"), ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"))
+    return _result(suite, system, verdicts, settings, n_bootstrap, data, items)
+
+
+def evaluate_translations(suite: str, items: Sequence[ContrastiveItem], translations: Sequence[str], system: str,
+                          n_bootstrap: int = 1000, data: tuple[str, str] = ("files", "none")) -> ContrastiveResult:
+    """CTXPRO-style: the translation's last sentence must contain each item's expected word."""
+    from discotest.contrastive.ctxpro import splitter_name
+
+    pair = language_pair(suite)
+    lang = pair[1] if pair else "en"
+    verdicts = [judge_translation(item, t, lang) for item, t in zip(items, translations)]
+    settings = (("test", "expected-word"), ("split", splitter_name(lang)),
+                ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"))
+    return _result(suite, system, verdicts, settings, n_bootstrap, data, items)
+
+
+def _result(suite: str, system: str, verdicts: Sequence[ContrastiveVerdict], settings: Sequence[tuple[str, str]],
+            n_bootstrap: int, data: tuple[str, str], items: Sequence[ContrastiveItem] = ()) -> ContrastiveResult:
+    pair = language_pair(suite)
+    lang = "-".join(pair) if pair else None
+    signature = build_signature(suite, suite_version(suite), system, len(verdicts), lang=lang, settings=settings,
+                                files=data)
+    return ContrastiveResult(suite, system, score_contrastive(verdicts, n_bootstrap), signature, list(verdicts), lang,
+                             {item.index: item for item in items})
+
+
+def run_contrastive(
+    suite: str,
+    *,
+    scores: str | Path | None = None,
+    scores_are_losses: bool = False,
+    translations: str | Path | None = None,
+    model: str | None = None,
+    contexts: Sequence[int] = (0,),
+    baselines: Sequence[str] = (),
+    train_text: str | Path | None = None,
+    suite_file: str | Path | None = None,
+    data_dir: str | Path | None = None,
+    batch_size: int = 32,
+    device: str = "cpu",
+    use_cache: bool = True,
+    quiet: bool = False,
+    n_bootstrap: int = 1000,
+    scorer_factory: Callable | None = None,
+    contrapro_context: tuple[str | Path, str | Path] | None = None,
+    opensubtitles: str | Path | None = None,
+    scorer_options: dict | None = None,
+    input_format: str = "auto",
+    engine: str = "local",
+    ray_address: str | None = None,
+    ray_actors: int = 2,
+    endpoint: str | None = None,
+    concurrency: int = 4,
+) -> list[ContrastiveResult]:
+    """One result per system: the scores file, each context size of the model, each baseline.
+
+    ``scorer_options`` go to the model scorer: separator, normalise (mean log-probability), use_target_context,
+    src_lang/tgt_lang (default: the suite's languages), revision, compute_type (CTranslate2); prompt_file and
+    share_prompt (decoder-only LLMs, ``models.causal_scorer``; a model is one when its config maps to
+    ``AutoModelForCausalLM``).
+    ContraPro's context comes from ``contrapro_context`` (its scripts' context files) or is rebuilt from the
+    OpenSubtitles2018 files at ``opensubtitles``, with as many lines as the largest context size asked for.
+    CTXPRO ``translations``: one per item in suite order, or ``source ||| translation`` lines for part of the
+    suite (``systems.ctxpro_translations.read_ctxpro_translations``; ``input_format`` forces a reading).
+    ``engine="ray"``: the model's batches (Hugging Face or CTranslate2), of every context size together, are scored by
+    one pool of ``ray_actors`` Ray actors (same scores). ``endpoint``: an OpenAI-compatible server scores the
+    candidates (``models.endpoint``; ``model`` then names the served model)."""
+    with registry.tracking() as files:
+        items = load_suite(suite, data_dir, suite_file, contrapro_context=contrapro_context,
+                           opensubtitles=opensubtitles, context_size=max(contexts, default=0))
+        if translations is not None:
+            registry.check_file(translations, data_dir)  # a published output handed over by path
+    data = registry.data_field(files)
+    results = []
+    if is_expected_word(suite):
+        if translations is None:
+            raise InputError(f"{suite} scores translations: give --input (one translation per item, in suite order)")
+        from discotest.contrastive.ctxpro_translations import read_ctxpro_translations
+
+        found = read_ctxpro_translations(translations, items, input_format)
+        matched = [item for item in items if item.index in found.by_row]
+        return [evaluate_translations(suite, matched, [found.by_row[i.index] for i in matched],
+                                      system_name(translations), n_bootstrap, data)]
+    if translations is not None and suite_file is None:
+        raise InputError(f"{suite} is scored from candidate scores: give --scores, --model or --baseline")
+    if not (scores or model or baselines or endpoint):
+        raise InputError("give --scores FILE, --model NAME_OR_PATH, --endpoint URL, or --baseline "
+                         "majority|cooccur|cooccur-st")
+    if scores is not None:
+        from discotest.contrastive.scores_file import read_scores
+
+        per_item = read_scores(scores, items, losses=scores_are_losses)
+        results.append(evaluate(suite, items, per_item, system_name(scores),
+                                [("scores", "losses" if scores_are_losses else "higher-better")], n_bootstrap, data))
+    if endpoint:
+        from discotest.models.endpoint import EndpointScorer
+
+        options = {k: v for k, v in (scorer_options or {}).items()
+                   if k in ("normalise", "use_target_context", "src_lang", "tgt_lang", "prompt_file")}
+        pair = language_pair(suite)
+        if pair and not (options.get("src_lang") or options.get("tgt_lang")):
+            options["src_lang"], options["tgt_lang"] = pair
+        served = EndpointScorer(endpoint, model=model, use_cache=use_cache, quiet=quiet, concurrency=concurrency,
+                                **options)
+        for k, per_item in zip(contexts, served.score_contexts(items, contexts)):
+            results.append(evaluate(suite, items, per_item, f"{Path(served.name).name}@ctx{k}",
+                                    served.signature_fields(k), n_bootstrap, data))
+        model = None  # --model named the served model
+    if model is not None:
+        from discotest.models.causal_lm import is_causal_lm
+        from discotest.models.ct2_scorer import CT2Scorer, is_ct2_model
+        from discotest.models.hf_scorer import HFScorer
+
+        ct2 = is_ct2_model(model)
+        causal = not ct2 and is_causal_lm(model)
+        options = dict(scorer_options or {})
+        if causal:
+            from discotest.models.causal_scorer import CausalScorer
+
+            factory = scorer_factory or CausalScorer
+            options.pop("separator", None)  # the prompt template lays out the context instead
+        else:
+            factory = scorer_factory or (CT2Scorer if ct2 else HFScorer)
+            for name in ("prompt_file", "share_prompt"):
+                options.pop(name, None)
+        if not ct2:
+            options.pop("compute_type", None)
+        if engine == "ray":
+            options.update(engine=engine, ray_address=ray_address, ray_actors=ray_actors)
+        pair = language_pair(suite)
+        if pair and not (options.get("src_lang") or options.get("tgt_lang")):
+            options["src_lang"], options["tgt_lang"] = pair
+        scorer = factory(model, batch_size=batch_size, device=device, use_cache=use_cache, quiet=quiet, **options)
+        # every context size at once: on Ray, one actor pool (one model load per actor) for the whole run
+        for k, per_item in zip(contexts, scorer.score_contexts(items, contexts)):
+            results.append(evaluate(suite, items, per_item, f"{Path(model).name}@ctx{k}",
+                                    scorer.signature_fields(k), n_bootstrap, data))
+    for name in baselines:
+        from discotest.contrastive.baselines import run_baseline
+
+        per_item, fields = run_baseline(name, items, train_text, use_cache=use_cache)
+        results.append(evaluate(suite, items, per_item, name, fields, n_bootstrap, data))
+    return results

@@ -1,0 +1,176 @@
+"""The DiP family: document-level test sets mined from real WMT system outputs against their references (lexical
+consistency, connectives, anaphora, coherence; Jwalapuram et al. 2020).
+
+``run dip`` scores a new system on a mined test set (``tests`` from ``discotest mine dip``, ``input``); without
+``tests`` it ranks the WMT systems of ``pair`` (what ``discotest rank dip`` runs), mining in memory first. A model
+module missing from the installation skips its phenomenon with a warning."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discotest.dip.mine import PHENOMENA
+from discotest.dip.run import ANAPHORA_MODES, DEFAULT_ANAPHORA_MODE
+from discotest.engine import resolve_engine
+from discotest.errors import InputError
+from discotest.options import int_option
+from discotest.progress import quiet_scope
+from discotest.registry import Family, Option, SuiteFacts, register, split_list
+from discotest.registry import options as common
+from discotest.registry.compare import compare_systems
+from discotest.report.emit import Report
+
+TESTS = Option("tests", ("--tests",), "dip: test sets written by 'discotest mine dip'", metavar="DIR")
+PRONOUN_SCORER = Option("pronoun_scorer", ("--pronoun-scorer",),
+                        "dip: anaphora scorer ('offline' = 'offline-v1', 'offline-trained', or "
+                        "'hf:<causal LM name or path>')", default="offline", metavar="NAME")
+ANAPHORA_MODE = Option("anaphora_mode", ("--anaphora-mode",),
+                       "dip: score the reference with the system's pronoun swapped in (default), or the system "
+                       "sentence in its own context (the paper's Eq. 1 taken literally)", default=DEFAULT_ANAPHORA_MODE,
+                       choices=ANAPHORA_MODES)
+DATA = Option("data", ("--data",), "dip: WMT test set, wmt22 (default) or wmt21", default="wmt22")
+PAIR = Option("pair", ("--pair",), "dip: into-English language pair to mine and rank, e.g. de-en")
+REF = Option("ref", ("--ref",), "dip: reference to mine against (default A; some pairs have B)", default="A")
+HOLDOUT = Option("holdout", ("--holdout",), "dip: mine without this system", metavar="SYSTEM")
+SYSTEMS = Option("system", ("--systems",), "dip: use only these WMT systems (default: all of the pair)",
+                 metavar="A,B,…")
+MAX_DOCS = Option("max_docs", ("--max-docs",), "dip: only the first N documents (quick runs)",
+                  type=int_option("max-docs"), metavar="N")
+# the names of discotest.dip.coherence.MODELS (not imported: a model module may be missing from an installation)
+COHERENCE_MODELS = ("egrid", "order")
+COHERENCE_MODEL = Option("coherence_model", ("--coherence-model",),
+                         "dip: coherence model, egrid (default: WMT21 references vs system outputs and shuffles; "
+                         "partly tells human from machine text) or order (references vs their shuffles only: "
+                         "sentence order alone)", default="egrid", choices=COHERENCE_MODELS)
+PHENOMENA_OPTION = Option("phenomena", ("--phenomena",),
+                          f"dip: comma-separated subset of {','.join(PHENOMENA)} (default: all)",
+                          default=",".join(PHENOMENA))
+MINE_OPTIONS = (DATA, PAIR, REF, HOLDOUT, SYSTEMS, MAX_DOCS, PHENOMENA_OPTION, COHERENCE_MODEL, common.USE_CACHE,
+                *common.ENGINE_OPTIONS, common.JOBS)
+OPTIONS = (TESTS, common.INPUT, PRONOUN_SCORER, ANAPHORA_MODE, *MINE_OPTIONS, common.BOOTSTRAP, common.DATA_DIR,
+           common.QUIET)
+
+
+def phenomena(value: str | list[str]) -> list[str]:
+    wanted = split_list(value) or []
+    unknown = [p for p in wanted if p not in PHENOMENA]
+    if unknown:
+        raise InputError(f"unknown phenomenon {', '.join(unknown)} (known: {', '.join(PHENOMENA)})")
+    return list(wanted)
+
+
+def load_models(s: dict[str, Any], wanted: list[str], pronoun: bool, data: str | None = None,
+                pair: str | None = None) -> tuple[Any, Any, list[str]]:
+    """The pronoun scorer and coherence model the phenomena need, and a warning per model this installation
+    lacks (its phenomenon is then skipped)."""
+    from discotest.dip import run as dip
+
+    scorer = coherence = None
+    warnings = []
+    with quiet_scope(s["quiet"]):  # 'mine dip' calls this outside the registry: its loading bars follow --quiet
+        if pronoun and "anaphora" in wanted:
+            try:
+                scorer = dip.load_pronoun_scorer(s["pronoun_scorer"], s["data_dir"], data, pair)
+            except dip.ModelUnavailable as exc:
+                warnings.append(f"anaphora not scored: {exc.one_line()}")
+        if "coherence" in wanted:
+            try:
+                coherence = dip.load_coherence(s["data_dir"], use_cache=s["use_cache"],
+                                               kind=s.get("coherence_model") or "egrid")
+            except dip.ModelUnavailable as exc:
+                warnings.append(f"coherence skipped: {exc.one_line()}")
+    return scorer, coherence, warnings
+
+
+def mined_count(s: dict[str, Any]) -> int:
+    """How many system outputs mining parses (the progress bar's total)."""
+    from discotest.dip.documents import system_paths
+
+    names = split_list(s["system"]) or list(system_paths(s["data"], s["pair"], s["data_dir"]))
+    return len([n for n in names if n != s["holdout"]])
+
+
+def _score(s: dict[str, Any]) -> Report:
+    from discotest.dip import run as dip
+    from discotest.dip.result import render_score_table
+
+    if not s["input"]:
+        raise InputError("run dip needs --tests DIR (from 'discotest mine dip') and --input FILE (your translations)")
+    manifest, _ = dip.read_tests(s["tests"])
+    if "pair_lines" in manifest:  # a misaligned input fails before any model loads
+        dip.read_input(s["input"], manifest["pair_lines"], f"{manifest['data']} {manifest['pair']}")
+    scorer, coherence, warnings = load_models(s, list(manifest.get("counts", {})), True, manifest.get("data"),
+                                              manifest.get("pair"))
+    mined_with = manifest.get("coherence_model")
+    if coherence is not None and mined_with and mined_with.split("@")[0] != coherence.signature().split("@")[0]:
+        warnings.append(f"coherence items were mined with {mined_with}, scored with {coherence.signature()}")
+    result = dip.score(s["tests"], s["input"], pronoun_scorer=scorer, coherence_model=coherence,
+                       data_dir=s["data_dir"], use_cache=s["use_cache"], anaphora_mode=s["anaphora_mode"])
+    return Report(f"discotest · DiP {result.system}", [result], text=render_score_table, warnings=warnings)
+
+
+def mining_pool_warning(n: int) -> str:
+    """Why a ranking without --holdout is not the paper's protocol: the ranked systems chose their own test items."""
+    return (f"warning: the {n} ranked systems were also the mining pool (their outputs chose the test items: the "
+            "signature's mined_from); the DiP paper scores systems held out of mining: give --holdout SYSTEM to rank "
+            "with that system's tests mined without it")
+
+
+def _rank(s: dict[str, Any]) -> Report:
+    from discotest.dip import run as dip
+    from discotest.dip.documents import pair_paths
+    from discotest.dip.result import render_rank_table
+
+    wanted = phenomena(s["phenomena"])
+    engine = resolve_engine(s["engine"])  # a wrong engine or pair fails before any model loads
+    pair_paths(s["data"], s["pair"], s["ref"], s["data_dir"])
+    scorer, coherence, warnings = load_models(s, wanted, True, s["data"], s["pair"])
+    ranking = dip.rank(s["data"], s["pair"], ref=s["ref"], holdout=s["holdout"], systems=split_list(s["system"]),
+                       max_docs=s["max_docs"], phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
+                       data_dir=s["data_dir"], n_bootstrap=s["bootstrap"], use_cache=s["use_cache"],
+                       anaphora_mode=s["anaphora_mode"], engine=engine,
+                       ray_address=s["ray_address"], jobs=s["jobs"])  # its stages: parsing, mining, scoring, ranking
+    if not s["holdout"] and ranking.results:
+        warnings = [*warnings, mining_pool_warning(len(ranking.results))]
+    return Report(f"discotest · DiP ranking {s['data']} {s['pair']}", ranking.results, aggregates=ranking.to_json(),
+                  text=lambda _results: render_rank_table(ranking), warnings=warnings,
+                  summary_rows=ranking.summary_rows(), charts=ranking.charts())
+
+
+def run(suite: str, s: dict[str, Any]) -> Report:
+    if s["tests"]:
+        return _score(s)
+    if s["pair"]:
+        return _rank(s)
+    raise InputError("run dip needs --tests DIR and --input FILE (score your system on a mined test set), or --pair "
+                     "(rank the WMT systems of that pair)")
+
+
+def compare(suite: str, s: dict[str, Any]) -> Report:
+    if not s["tests"] or s["system"]:
+        raise InputError("compare dip needs --tests DIR and two translation files (--input A --input B)")
+    return compare_systems(suite, s, run)
+
+
+def describe(suite: str, data_dir: str | None) -> SuiteFacts:
+    """The WMT pairs DiP mines from, and their licences."""
+    from discotest.data import registry
+
+    sources = [s for s in registry.SOURCES.values() if s.kind == "corpus"]
+    xx = sorted({s.lang for s in sources if s.lang and s.lang != "en"})
+    licences = sorted({registry.licence(s) for s in sources})
+    return SuiteFacts("mined from WMT21/22 outputs (`discotest mine dip`)", ",".join(xx) + "→en", "; ".join(licences))
+
+
+FAMILY = register(Family(
+    name="dip",
+    title="dip",
+    suites=lambda: {"dip": ["test sets mined from the WMT21/22 X-en system outputs (mine dip, rank dip)"]},
+    options=OPTIONS,
+    run=run,
+    compare=compare,
+    compare_options=(common.COMPARE_INPUTS, common.BOOTSTRAP, common.SEED),
+    doc="document-level phenomena mined from WMT system outputs: lexical consistency, connectives, anaphora and "
+        "coherence, with system rankings and paired bootstrap tests (Jwalapuram et al. 2020)",
+    describe=describe,
+))

@@ -1,0 +1,336 @@
+"""The DiP benchmark end to end: ``mine`` test sets, ``score`` a new system, ``rank`` WMT systems.
+
+The dip family (``families/dip.py``) and the ``mine``/``rank`` commands are thin layers over these. Models are
+parameters so tests (and users) can pass their own; the default ones are loaded by ``load_pronoun_scorer`` /
+``load_coherence``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from discotest.atomic import write_text_atomic
+from discotest.data import registry
+from discotest.data.readers import check_type, json_objects, read_json, read_lines, require, system_name
+from discotest.dip.connectives import DETECTOR_VERSION
+from discotest.dip.documents import DATASETS, PairData, check_pair, load_pair
+from discotest.dip.mine import PHENOMENA, CoherenceModel, Parses, Progress, mine_all, parse_lines
+from discotest.dip.parse import pipeline_version
+from discotest.dip.rank import bleu_scores, rank_phenomenon
+from discotest.dip.result import DipRanking, DipResult, DipTexts
+from discotest.dip.score import PhenomenonScore, PronounScorer, Scorers, score_system
+from discotest.dip.shards import parse_texts
+from discotest.engine import RayEngine, ray_engine, resolve_engine
+from discotest.errors import InputError
+from discotest.options import check_int
+from discotest.progress import progress_bar
+from discotest.report.result import Signature, build_signature
+from discotest.stats import DEFAULT_SEED
+from discotest.version import VERSION
+
+MANIFEST = "manifest.json"
+ANAPHORA_MODES = ("swap", "system")
+# swap by default: a sentence score of a whole system sentence follows its wording and length more than its pronoun.
+# WMT22 de-en, offline scorer (not trained on that pair): the reference beats the system on 44.5% of the 438
+# differing items in "system" mode, which ranked LT22 (BLEU 26.0) best; in "swap" mode 63.2%, LT22 last.
+DEFAULT_ANAPHORA_MODE = "swap"
+
+
+class ModelUnavailable(InputError):
+    """The other DiP model module is not part of this installation: callers may skip its phenomenon."""
+
+
+def load_pronoun_scorer(name: str = "offline", data_dir: str | Path | None = None, data: str | None = None,
+                        pair: str | None = None) -> PronounScorer:
+    """The pronoun scorer ``name``; the offline one never trains on the pair being scored (``data``/``pair``):
+    its reference would otherwise be in the n-gram model's training text and win by memory."""
+    try:
+        from discotest.dip.pronoun_factory import OFFLINE_NAMES, make_pronoun_scorer
+    except ImportError:
+        raise ModelUnavailable("the DiP pronoun scorer is not in this installation (discotest.dip.pronoun_scorer)"
+                               ) from None
+    exclude = (f"{DATASETS[data][1]}.{pair}.",) if data in DATASETS and pair else ()
+    with progress_bar(f"DiP: loading the pronoun scorer ({name})", total=1) as bar:
+        scorer = make_pronoun_scorer(name) if name not in OFFLINE_NAMES else make_pronoun_scorer(
+            name, data_dir=data_dir, exclude=exclude)
+        bar.update(1)
+    return scorer
+
+
+def load_coherence(data_dir: str | Path | None = None, use_cache: bool = True, kind: str = "egrid") -> CoherenceModel:
+    """The coherence model ``kind`` (``discotest.dip.coherence.MODELS``), trained once and cached."""
+    try:
+        from discotest.dip.coherence import load_coherence_model
+    except ImportError:
+        raise ModelUnavailable("the DiP coherence model is not in this installation (discotest.dip.coherence)"
+                               ) from None
+    with progress_bar(f"DiP: loading the {kind} coherence model (trained once, minutes, then cached)", total=1) as bar:
+        model = load_coherence_model(data_dir=data_dir, use_cache=use_cache, kind=kind)
+        bar.update(1)
+    return model
+
+
+def _check_phenomena(phenomena: Sequence[str]) -> list[str]:
+    unknown = [p for p in phenomena if p not in PHENOMENA]
+    if unknown:
+        raise InputError(f"unknown phenomenon {', '.join(unknown)} (known: {', '.join(PHENOMENA)})")
+    return [p for p in PHENOMENA if p in phenomena]
+
+
+def _mode(anaphora_mode: str) -> str:
+    if anaphora_mode not in ANAPHORA_MODES:
+        raise InputError(f"unknown anaphora mode {anaphora_mode!r} (known: {', '.join(ANAPHORA_MODES)})")
+    return anaphora_mode
+
+
+def _mined_systems(pair: PairData, holdout: str | None) -> list[str]:
+    if holdout is not None and holdout not in pair.systems:
+        raise InputError(f"--holdout {holdout!r} is not a system of {pair.data} {pair.pair} "
+                         f"(systems: {', '.join(pair.systems)})")
+    return [s for s in pair.systems if s != holdout]
+
+
+def _lines_of(pair: PairData) -> list[int]:
+    return [i for doc in pair.documents for i in doc.lines]
+
+
+def mine_tests(pair: PairData, holdout: str | None = None, phenomena: Sequence[str] = PHENOMENA,
+               coherence_model: CoherenceModel | None = None, use_cache: bool = True,
+               progress: Progress = None, engine: RayEngine | None = None,
+               parses: tuple[Parses, dict[str, Parses]] | None = None) -> tuple[dict[str, list[dict]], dict]:
+    """Mine in memory: the items per phenomenon and the manifest describing them (``engine``, ``parses``: see
+    ``mine_all``)."""
+    phenomena = _check_phenomena(phenomena)
+    systems = _mined_systems(pair, holdout)
+    tests = mine_all(pair, systems, phenomena, coherence_model, use_cache, progress, engine, parses)
+    manifest = {
+        "data": pair.data, "pair": pair.pair, "ref": pair.ref_name, "holdout": holdout,
+        "systems_mined": systems, "documents": len(pair.documents), "lines": len(_lines_of(pair)),
+        "pair_lines": pair.n_lines,
+        "counts": {p: len(items) for p, items in tests.items()},
+        "skipped": [p for p in phenomena if p not in tests],
+        "parser": pipeline_version(),
+        "connectives_detector": DETECTOR_VERSION if "connectives" in tests else None,
+        "coherence_model": coherence_model.signature() if coherence_model is not None and "coherence" in tests
+        else None,
+        "discotest": VERSION,
+    }
+    return tests, manifest
+
+
+def _engine(engine: str, address: str | None, jobs: int | None) -> RayEngine | None:
+    """The RayEngine the shard tasks run on (``engine="ray"``), else None: here, in this process. ``jobs`` (CPUs of a
+    local Ray) means nothing to the local engine, which parses in this process."""
+    engine = resolve_engine(engine)
+    if jobs is not None:
+        check_int(jobs, "jobs")
+        if engine != "ray":
+            raise InputError("--jobs applies to dip with --engine ray only (the CPUs of its local Ray)")
+    return ray_engine(address, jobs) if engine == "ray" else None
+
+
+def mine(data: str, pair: str, out_dir: str | Path, ref: str = "A", holdout: str | None = None,
+         systems: Sequence[str] | None = None, max_docs: int | None = None, phenomena: Sequence[str] = PHENOMENA,
+         coherence_model: CoherenceModel | None = None, data_dir: str | Path | None = None,
+         use_cache: bool = True, progress: Progress = None, engine: str = "local", ray_address: str | None = None,
+         jobs: int | None = None) -> dict:
+    """Mine test sets into ``out_dir``: one JSONL per phenomenon plus ``manifest.json``; returns the manifest.
+    ``engine="ray"`` parses and scores coherence shard by shard as Ray tasks (the same files)."""
+    if Path(out_dir).exists() and not Path(out_dir).is_dir():
+        raise InputError("exists and is not a folder (mine writes a folder of JSONL files)", out_dir)
+    ray = _engine(engine, ray_address, jobs)
+    loaded = load_pair(data, pair, ref, data_dir, systems=systems, max_docs=max_docs)
+    tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress, ray)
+    out = Path(out_dir)
+    for phenomenon, items in tests.items():
+        write_text_atomic(out / f"{phenomenon}.jsonl", "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items))
+    write_text_atomic(out / MANIFEST, json.dumps(manifest, indent=1, ensure_ascii=False) + "\n")
+    return manifest
+
+
+# fields every mined item of a phenomenon needs (beyond "id" and "sentences"), with their JSON types
+ITEM_FIELDS: dict[str, dict[str, type]] = {
+    "lexical": {"lemma": str, "ref_count": int},
+    "connectives": {"token": int, "connective": str, "sense": str},
+    "anaphora": {"token": int, "pronoun": str},
+    "coherence": {},
+}
+
+
+def _check_item(item: dict, phenomenon: str, file: Path, line: int, n_lines: int | None) -> dict:
+    """A mined item has the fields its scorer reads, of the right types, and line numbers inside the pair."""
+    require(item, "id", str, file, line)
+    sentences = require(item, "sentences", list, file, line)
+    if not sentences:
+        raise InputError("field 'sentences' is empty", file, line)
+    for i in sentences:
+        check_type(i, int, "field 'sentences'", file, line)
+        if i < 0 or (n_lines is not None and i >= n_lines):
+            raise InputError(f"sentence {i} is outside the pair's {n_lines} lines", file, line)
+    for key, kind in ITEM_FIELDS[phenomenon].items():
+        if require(item, key, kind, file, line) is not None and kind is int and item[key] < 0:
+            raise InputError(f"field {key!r} must be 0 or more, not {item[key]}", file, line)
+    return item
+
+
+def read_tests(tests_dir: str | Path) -> tuple[dict, dict[str, list[dict]]]:
+    """The manifest and the items of a folder written by ``mine``; a hand-edited or damaged one is an InputError
+    naming the file and line (its phenomena must be known names, so no path in it leaves the folder)."""
+    folder = Path(tests_dir)
+    path = folder / MANIFEST
+    if not path.is_file():
+        raise InputError(f"no {MANIFEST} here: not a test set made by 'discotest mine dip'", folder)
+    manifest = check_type(read_json(path), dict, "the manifest", path)
+    for key in ("data", "pair", "ref"):
+        require(manifest, key, str, path)
+    try:  # its names are the manifest's, not the command line's: say where they come from
+        check_pair(manifest["data"], manifest["pair"])
+    except InputError as exc:
+        detail = exc.detail.replace("unknown --data", "unknown 'data'").replace("--pair must", "'pair' must")
+        raise InputError(f"{detail} (read from the manifest, not the command line)", path) from None
+    counts = require(manifest, "counts", dict, path, default={})
+    n_lines = require(manifest, "pair_lines", int, path, default=None)
+    if n_lines is not None and n_lines < 1:
+        raise InputError(f"field 'pair_lines' must be 1 or more, not {n_lines}", path)
+    tests: dict[str, list[dict]] = {}
+    for phenomenon in counts:
+        if phenomenon not in ITEM_FIELDS:
+            raise InputError(f"unknown phenomenon {phenomenon[:40]!r} in 'counts' (known: {', '.join(PHENOMENA)})",
+                             path)
+        file = folder / f"{phenomenon}.jsonl"
+        tests[phenomenon] = [_check_item(item, phenomenon, file, n, n_lines) for n, item in json_objects(file)]
+    return manifest, tests
+
+
+def _check_tokens(tests: dict[str, list[dict]], ref: Parses, where: Path) -> None:
+    """Token positions of the items point into the reference sentence they name (a test set mined with another
+    parser, or edited by hand, would otherwise fail deep inside scoring)."""
+    for phenomenon, items in tests.items():
+        for item in items:
+            if "token" in item:
+                line = item["sentences"][-1] if phenomenon == "anaphora" else item["sentences"][0]
+                if item["token"] >= len(ref[line]):
+                    raise InputError(f"{phenomenon} item {item['id']}: token {item['token']} is outside the "
+                                     f"{len(ref[line])} tokens of reference line {line}", where)
+
+
+def read_input(path: str | Path, n_lines: int, what: str) -> list[str]:
+    lines = read_lines(path)
+    if len(lines) != n_lines:
+        raise InputError(f"{len(lines)} lines, but {what} has {n_lines} "
+                         "(one translation per source line, empty lines included)", path)
+    return lines
+
+
+def _signature(manifest: dict, system: str, scorers: Scorers, tests: dict[str, list[dict]],
+               files: tuple[str, str] = ("files", "none"), bootstrap: str | None = None) -> Signature:
+    """What the mined items and their scores depend on; ``bootstrap`` (resamples and seed) when p-values are shown."""
+    scope = [("ref", manifest["ref"]), ("docs", str(manifest.get("documents"))),
+             ("mined_from", str(len(manifest.get("systems_mined") or []))), ("parser", str(manifest.get("parser")))]
+    if manifest.get("holdout"):
+        scope.append(("holdout", manifest["holdout"]))
+    settings = []
+    if scorers.pronoun is not None and "anaphora" in tests:
+        settings.append(("pronoun", f"{scorers.pronoun.signature()}+{scorers.anaphora_mode}"))
+    if scorers.coherence is not None and "coherence" in tests:
+        settings.append(("coherence", scorers.coherence.signature()))
+    if "connectives" in tests:  # test sets from before the detector had a version: "connectives-v1"
+        settings.append(("connectives", str(manifest.get("connectives_detector") or "connectives-v1")))
+    settings.append(("items", ",".join(f"{p}={len(items)}" for p, items in tests.items())))
+    if bootstrap:
+        settings.append(("bootstrap", bootstrap))
+    settings.append(("mined_by", str(manifest.get("discotest"))))
+    n = sum(len(items) for items in tests.values())
+    return build_signature("dip", manifest["data"], system, n, lang=manifest["pair"], scope=scope, settings=settings,
+                           files=files)
+
+
+def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: PronounScorer | None = None,
+          coherence_model: CoherenceModel | None = None, data_dir: str | Path | None = None,
+          use_cache: bool = True, anaphora_mode: str = DEFAULT_ANAPHORA_MODE) -> DipResult:
+    """Score a new system's output (one line per line of the pair's files) on a mined test set."""
+    manifest, tests = read_tests(tests_dir)
+    mined_with = manifest.get("connectives_detector") or "connectives-v1"
+    if tests.get("connectives") and mined_with != DETECTOR_VERSION:
+        # scoring re-detects the reference's connectives: items from other rules would not be found again
+        raise InputError(f"connective items mined with detector {mined_with}, this discotest has {DETECTOR_VERSION}: "
+                         "mine the test set again", Path(tests_dir) / MANIFEST)
+    with registry.tracking() as files:
+        pair = load_pair(manifest["data"], manifest["pair"], manifest["ref"], data_dir, systems=[])
+    lines = read_input(input_path, pair.n_lines, f"{pair.data} {pair.pair}")
+    wanted = sorted({i for items in tests.values() for item in items for i in item["sentences"]})
+    if wanted and wanted[-1] >= pair.n_lines:
+        raise InputError(f"the test set names line {wanted[-1]}, but {pair.data} {pair.pair} has {pair.n_lines}",
+                         Path(tests_dir) / MANIFEST)
+    name = system_name(input_path)
+    with progress_bar(f"DiP: parsing {len(wanted)} lines of the reference and {name}", "text", total=2) as bar:
+        ref = parse_lines(pair.reference, wanted, pair.documents, use_cache)
+        bar.update(1)
+        _check_tokens(tests, ref, Path(tests_dir))
+        sys = parse_lines(lines, wanted, pair.documents, use_cache)
+        bar.update(1)
+    scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
+    with progress_bar(f"DiP: scoring {name} per phenomenon", "phenomenon", total=len(tests)) as bar:
+        scores = score_system(name, lines, tests, pair.reference, ref, sys, scorers, bar.update)
+    return DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, registry.data_field(files)),
+                     texts=DipTexts(tests, pair.reference, lines, ref, sys))
+
+
+def _parse_pair(pair: PairData, lines: list[int], use_cache: bool, engine: RayEngine | None
+                ) -> tuple[Parses, dict[str, Parses]]:
+    """The parses of the reference and of every system, shard by shard (Ray tasks with an ``engine``): mining and
+    scoring both read them."""
+    texts = {"": pair.reference, **pair.systems}
+    with progress_bar(f"DiP: parsing the reference and {len(pair.systems)} systems ({len(lines)} lines each)", "text",
+                      total=len(texts)) as bar:
+        parsed = parse_texts(texts, lines, pair.documents, use_cache, engine, bar.update)
+    return parsed.pop(""), parsed
+
+
+def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, systems: Sequence[str] | None = None,
+         max_docs: int | None = None, phenomena: Sequence[str] = PHENOMENA,
+         pronoun_scorer: PronounScorer | None = None, coherence_model: CoherenceModel | None = None,
+         data_dir: str | Path | None = None, n_bootstrap: int = 1000, use_cache: bool = True,
+         progress: Progress = None, anaphora_mode: str = DEFAULT_ANAPHORA_MODE, engine: str = "local",
+         ray_address: str | None = None, jobs: int | None = None) -> DipRanking:
+    """Mine (without ``holdout``), score every system, rank per phenomenon with bootstrap and BLEU.
+
+    With a holdout every system is still ranked, the held-out one flagged: it is the only one not scored on
+    items built from its own errors. ``engine="ray"`` parses and scores coherence shard by shard as Ray tasks
+    (on a local Ray with ``jobs`` CPUs, or the cluster at ``ray_address``): the same ranking."""
+    check_int(n_bootstrap, "bootstrap")
+    ray = _engine(engine, ray_address, jobs)
+    with registry.tracking() as files:
+        loaded = load_pair(data, pair, ref, data_dir, systems=systems, max_docs=max_docs)
+    lines = _lines_of(loaded)
+    ref_parses, parsed = _parse_pair(loaded, lines, use_cache, ray)
+    tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress, ray,
+                                 (ref_parses, parsed))
+    scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
+    all_scores: dict[str, dict[str, PhenomenonScore]] = {}
+    texts: dict[str, DipTexts] = {}
+    with progress_bar("DiP: scoring systems", "system", total=len(loaded.systems)) as bar:
+        for name, hyp in loaded.systems.items():
+            bar.set_description(f"DiP: scoring {name}")
+            sys_parses = parsed[name]
+            all_scores[name] = score_system(name, hyp, tests, loaded.reference, ref_parses, sys_parses, scorers)
+            texts[name] = DipTexts(tests, loaded.reference, hyp, ref_parses, sys_parses)
+            bar.update(1)
+        bar.set_description("DiP: scoring systems")
+    with progress_bar(f"DiP: BLEU and ranking ({n_bootstrap} bootstrap resamples)", "ranking",
+                      total=1 + len(tests)) as bar:
+        bleu, bleu_signature = bleu_scores(loaded.reference, loaded.systems, lines)
+        bar.update(1)
+        rankings = []
+        for phenomenon in tests:
+            scored = [s[phenomenon] for s in all_scores.values() if phenomenon in s]
+            if scored:
+                rankings.append(rank_phenomenon(phenomenon, scored, bleu, holdout, n_bootstrap, DEFAULT_SEED))
+            bar.update(1)
+    data_field, boot = registry.data_field(files), f"{n_bootstrap}@seed{DEFAULT_SEED}"
+    results = [DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, data_field, boot),
+                         bleu.get(name), name == holdout, texts[name]) for name, scores in all_scores.items()]
+    signature = _signature(manifest, "*", scorers, tests, data_field, boot)
+    return DipRanking(manifest, rankings, signature, Signature.parse(bleu_signature), n_bootstrap, results)

@@ -1,0 +1,14 @@
+"""Suite families, registered by name (``registry``); importing this package registers the built-in ones.
+
+One module per family: its options, its run and compare functions, its suites. README: "Adding a suite"."""
+
+from discotest.contrastive import family as contrastive
+from discotest.dip import family as dip
+from discotest.gender import family as gender
+from discotest.gender.mt_geneval import family as mt_geneval
+from discotest.registry import all_suites, compare, families, family_of, register, run, unregister
+from discotest.winox import family as winox
+from discotest.zero_pronoun import family as azpt
+
+__all__ = ["all_suites", "azpt", "compare", "contrastive", "dip", "families", "family_of", "gender", "mt_geneval",
+           "register", "run", "unregister", "winox"]

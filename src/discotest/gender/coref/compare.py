@@ -1,0 +1,113 @@
+"""Resolvers and MT systems side by side (Yehudai et al. 2023, Table 2): how often is the pronoun
+resolved to the right entity?
+
+An MT system resolves through its translation: the pronoun's target gender matches the entity's and
+not the distractor's (entity), or the distractor's and not the entity's (distractor). When entity and
+distractor share a gender, or a gender cannot be read, the translation does not decide ("none").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from discotest.gender.judge import GenderVerdict
+from discotest.report.charts import Chart, ChartPoint
+from discotest.report.result import FILES, Headline, PairedMetric, Result, Signature, build_signature
+from discotest.report.table import fixed_width
+from discotest.stats import accuracy_from_sums
+
+_GENDERS = ("male", "female", "neutral")
+
+
+def mt_resolution(v: GenderVerdict) -> str:
+    if v.omitted or v.pronoun_gender not in _GENDERS or v.distractor_gender not in _GENDERS:
+        return "none"
+    if v.predicted_gender == v.distractor_gender:
+        return "none"  # both candidates agree with the pronoun, or neither does: undecided
+    if v.pronoun_gender == v.predicted_gender:
+        return "entity"
+    return "distractor" if v.pronoun_gender == v.distractor_gender else "none"
+
+
+@dataclass(frozen=True)
+class CorefScores:
+    name: str
+    n: int
+    decided: float  # share of items the resolver decided
+    accuracy: float  # resolved to the gold entity, over all items
+    accuracy_decided: float  # over the decided items
+
+    def to_json(self) -> dict:
+        return {k: round(v, 2) if isinstance(v, float) else v for k, v in self.__dict__.items()}
+
+
+def score_resolutions(name: str, resolutions: Sequence[str]) -> CorefScores:
+    n = len(resolutions)
+    decided = [r for r in resolutions if r != "none"]
+    right = sum(r == "entity" for r in resolutions)
+    return CorefScores(
+        name, n, 100 * len(decided) / n if n else 0.0, 100 * right / n if n else 0.0,
+        100 * right / len(decided) if decided else 0.0,
+    )
+
+
+@dataclass
+class CorefResult(Result):
+    """A resolver's (or an MT system's) resolutions of the suite's pronouns, one per item."""
+
+    family: ClassVar[str] = "coref"
+    suite: str
+    system: str
+    scores: CorefScores
+    signature: Signature
+    resolutions: list[tuple[int, str]] = field(default_factory=list, repr=False)  # (suite row, resolution)
+    lang: str | None = None
+
+    @property
+    def n(self) -> int:
+        return self.scores.n
+
+    def headline(self) -> Headline:
+        return Headline("accuracy", self.scores.accuracy)
+
+    def summary(self) -> dict:
+        return self.scores.to_json()
+
+    def details(self) -> list[dict]:
+        return [{"system": self.system, "row": row, "resolution": r} for row, r in self.resolutions]
+
+    def charts(self) -> list[Chart]:
+        return [Chart("Pronoun resolved to the gold entity", (
+            ChartPoint(self.system, "over all items", self.scores.accuracy),
+            ChartPoint(self.system, "over decided items", self.scores.accuracy_decided)))]
+
+    def paired_metrics(self) -> list[PairedMetric]:
+        rows = {row: (float(r == "entity"), 1.0) for row, r in self.resolutions}
+        return [PairedMetric("accuracy", rows, accuracy_from_sums)]
+
+
+BASE_FIELDS = ("discotest", "suite", "version", "lang", "system", "n")
+
+
+def coref_result(suite: str, suite_version: str, name: str, rows: Sequence[int], resolutions: Sequence[str],
+                 settings: Iterable[tuple[str, str]], lang: str | None = None) -> CorefResult:
+    """``settings``: the resolver's version, or the fields of the MT result's signature beyond the shared ones."""
+    settings = list(settings)
+    files = next(((k, v) for k, v in settings if k == FILES), (FILES, "none"))
+    kept = [(k, v) for k, v in settings if k not in BASE_FIELDS and k != FILES]
+    signature = build_signature(suite, suite_version, name, len(resolutions), lang=lang, settings=kept, files=files)
+    return CorefResult(suite, name, score_resolutions(name, resolutions), signature,
+                       list(zip(rows, resolutions, strict=True)), lang)
+
+
+def render_coref_table(results: Sequence[CorefResult]) -> str:
+    rows = [[r.system, str(r.scores.n), f"{r.scores.decided:.1f}", f"{r.scores.accuracy:.1f}",
+             f"{r.scores.accuracy_decided:.1f}"] for r in results]
+    return "\n".join([
+        *fixed_width(["resolver / system", "n", "decided%", "Acc%", "Acc% of decided"], rows, left=1),
+        "Acc% = pronoun resolved to the gold entity; an MT system decides only where its translation gives "
+        "entity and distractor different genders and the pronoun agrees with one of them",
+        "", *(r.signature.format() for r in results),
+    ])

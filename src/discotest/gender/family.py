@@ -1,0 +1,261 @@
+"""The gender family: WinoMT, its demo and BUG (reference-free gender accuracy, ΔG, ΔS, target-side consistency),
+scored on the noun's gender (``--verdict noun``, the default) or on what a reader takes from noun and pronoun.
+
+Translations come from published outputs (``system``), a file (``input``) or an MT model (``model``, translated
+through the cache); ``lang`` is one language, a list or ``all`` (published outputs only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discotest.engine import resolve_engine
+from discotest.errors import InputError
+from discotest.gender.judge import VERDICTS
+from discotest.gender.translate import MARKERS
+from discotest.lang.locate import LEXICON_MODES
+from discotest.options import check_int, int_option
+from discotest.progress import progress_bar
+from discotest.registry import Family, Option, SuiteFacts, count_items, lang_codes, register, split_list
+from discotest.registry import options as common
+from discotest.registry.compare import compare_systems
+from discotest.report.emit import Report, summarise_warnings
+from discotest.report.table import row_ranges
+
+SUITES = ("winomt", "winomt-demo", "winomt-adj", "bug")
+
+MEASURE = Option("measure", ("--measure",),
+                 "gender suites: accuracy, consistency, or both comma-separated (consistency adds accuracy)",
+                 default="accuracy")
+SUITE_VERSION = Option("suite_version", ("--suite-version",),
+                       "WinoMT files: 'current' (repository HEAD) or '2019' (the published outputs' source)",
+                       default="current")
+VERDICT = Option("verdict", ("--verdict",),
+                 "gender suites: compute accuracy, ΔG and ΔS on the noun's gender (WinoMT's) or on what a reader takes "
+                 "from noun and coreferent pronoun together (turns --measure consistency on)", default="noun",
+                 choices=VERDICTS)
+LEXICON = Option("lexicon", ("--lexicon",), "use the entity lexicon to confirm or find the target entity",
+                 default="on", choices=LEXICON_MODES)
+BEAM = Option("beam", ("--beam",), "--model: beam size", default=4, type=int_option("beam"))
+MAX_LENGTH = Option("max_length", ("--max-length",), "--model: maximum source/output tokens", default=256,
+                    type=int_option("max-length"))
+MARKERS_OPTION = Option("markers", ("--markers",),
+                        "--model: coreference markers on the source, from the English resolver or the suite's gold "
+                        "cluster", default="none", choices=MARKERS)
+RESOLVER = Option("resolver", ("--resolver",), "--markers predicted: the English resolver", default="rules",
+                  choices=("rules", "fastcoref"))
+MODEL_OPTIONS = (BEAM, MAX_LENGTH, MARKERS_OPTION, RESOLVER, common.SRC_LANG, common.TGT_LANG, common.REVISION,
+                 common.BATCH_SIZE, common.DEVICE, common.PROMPT, common.ENDPOINT, common.CONCURRENCY)
+
+
+def one_context(value: list[int] | int | None) -> int:
+    """The single ``--context`` size a translating model takes (default 0)."""
+    sizes = value if isinstance(value, list) else [] if value is None else [value]
+    if len(sizes) > 1:
+        raise InputError("--context: a translating model takes one context size")
+    return sizes[0] if sizes else 0
+
+OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, MEASURE, VERDICT, SUITE_VERSION,
+           common.ALIGNER, common.ALIGN_TRAIN, common.ALIGN_EXTRA, LEXICON, common.JOBS, *common.ENGINE_OPTIONS,
+           common.RAY_ACTORS, common.MODEL, *MODEL_OPTIONS, common.CONTEXT, *common.COMMON)
+
+
+def measures(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """Accuracy always, consistency on request ("all" = both)."""
+    wanted = ["consistency"] if value == "all" else (split_list(value) or [])
+    return tuple(dict.fromkeys(["accuracy", *wanted]))
+
+
+def _suites() -> dict[str, list[str]]:
+    from discotest.gender.published import published_systems
+
+    return {suite: [f"{system} ({' '.join(langs)})" for system, langs in published_systems(suite).items()]
+            for suite in SUITES}
+
+
+UNREADABLE_WARN = 20.0  # % of items whose gender could not be read (google/de reads 0.1%; the French file as de 99.7%)
+
+
+def unreadable_warning(result) -> str:
+    """The warning for a result whose gender was unreadable in many items (a file in another language, a broken
+    output): it is scored, but its accuracy says little."""
+    return (f"warning: {result.system}/{result.lang}: the gender of {result.scores.unknown:.1f}% of the items could "
+            f"not be read (above {UNREADABLE_WARN:g}%): its accuracy says little; is the translation in "
+            f"{result.lang}, one sentence per suite row?")
+
+
+def _single_lang(langs: list[str] | str | None) -> str | None:
+    """The one language of --lang (the language --input is in), else None (the run refuses --input then)."""
+    langs = split_list(langs)
+    return langs[0] if isinstance(langs, list) and len(langs) == 1 else None
+
+
+def _one_lang(langs: list[str] | str | None, what: str) -> str:
+    if langs == "all" or not langs or len(langs) != 1:
+        raise InputError(f"{what} needs exactly one --lang")
+    return langs[0]
+
+
+def _versions(suite: str) -> list[str]:
+    from discotest.data import registry
+
+    return sorted({src.version for src in registry.SOURCES.values() if src.kind == "suite" and src.suite == suite})
+
+
+def other_version(suite: str, version: str, path: str, input_format: str, data_dir: str | None) -> str | None:
+    """A warning when the --input file was made from another version of the suite than the one scored (WinoMT 2019
+    against the current one, whose rows 2120-2121 differ), else None. A file with sources: they are the other
+    version's sentences, row for row. A file matched by position: the rows where the versions differ hold, in the
+    other version, a sentence it also has elsewhere (2019's rows 2120-2121 repeat rows 536-537), and the file repeats
+    the translation there too, where the scored version's two sentences differ (a deterministic system translates
+    the same sentence the same way)."""
+    from discotest.data.registry import MissingDataError
+    from discotest.data.translations import read_lines, translation_texts, with_sources
+    from discotest.gender.suites import load_gender_suite
+
+    others = [v for v in _versions(suite) if v != version]
+    if not others:
+        return None
+    try:
+        mine = [item.sentence for item in load_gender_suite(suite, version, data_dir)]
+        texts = translation_texts(path, input_format)
+        sources = with_sources(read_lines(path), input_format)
+    except (MissingDataError, InputError):
+        return None
+    for other in others:
+        try:
+            theirs = [item.sentence for item in load_gender_suite(suite, other, data_dir)]
+        except MissingDataError:
+            continue
+        differ = [i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b] + list(range(len(mine), len(theirs)))
+        if not differ or len(theirs) != len(texts):
+            continue
+        rows = row_ranges(differ)
+        if sources is not None:
+            if [" ".join(x.split()) for x in sources] == [" ".join(x.split()) for x in theirs]:
+                return (f"warning: {path}: made from {suite} {other}, not {version} (its sources are {other}'s, row "
+                        f"for row): the versions differ at rows {rows}; give --suite-version {other}")
+            continue
+        where: dict[str, list[int]] = {}
+        for i, sentence in enumerate(theirs):
+            where.setdefault(sentence, []).append(i)
+        pairs = [(i, j) for i in differ for j in where[theirs[i]] if j != i and mine[i] != mine[j]]
+        if pairs and all(texts[i] == texts[j] for i, j in pairs):
+            shown = ", ".join(f"{i} and {j}" for i, j in pairs[:2])
+            return (f"warning: {path}: made from {suite} {other}, not {version}: its rows {shown} hold the same "
+                    f"translation, as {other}'s same sentences there would; the versions differ at rows {rows}, "
+                    f"scored against {version}'s sentences; give --suite-version {other}")
+    return None
+
+
+def run(suite: str, s: dict[str, Any]) -> Report:
+    from discotest.gender.run import planned_pairs, run_many, run_one
+
+    resolve_engine(s["engine"])  # a bad name fails before any work, whatever is evaluated
+    if s["align_extra"] == "wmt":
+        raise InputError("--align-extra for gender suites is 'auto', 'published' or 'none'")
+    if s["align_extra"] and s["align_train"] == "suite":
+        raise InputError("--align-extra adds training text to an aligner trained on your file: give it with "
+                         "--align-train input")
+    settings = dict(suite_version=s["suite_version"], data_dir=s["data_dir"], aligner=s["aligner"],
+                    align_train=s["align_train"], align_extra=s["align_extra"] or "auto",
+                    measure=measures(s["measure"]), lexicon=s["lexicon"],
+                    use_cache=s["use_cache"], input_format=s["input_format"], verdict=s["verdict"])
+    if not s["lang"]:
+        raise InputError(f"suite {suite!r} needs --lang (a language, a comma-separated list, or 'all')")
+    has_model = bool(s["model"] or s["endpoint"])  # a local model, or a served one
+    given = [k for k in ("system", "input") if s[k]] + (["model"] if has_model else [])
+    extra_warnings: list[str] = []
+    if not given:
+        raise InputError("give --system (published outputs), --input (your translations) or --model (an MT model)")
+    if has_model and len(given) > 1:
+        raise InputError("--model translates the suite itself: give it without --system/--input")
+    if len(given) > 1:
+        raise InputError("give --system or --input, not both")
+    if s["markers"] != "none" and not has_model:
+        raise InputError("--markers marks the source a --model translates: give --model")
+    langs = lang_codes(s["lang"])
+    if has_model:
+        model_options = dict(markers=s["markers"], resolver=s["resolver"], beam=s["beam"], max_length=s["max_length"],
+                             batch_size=s["batch_size"], device=s["device"], revision=s["revision"],
+                             src_code=s["src_lang"] or "en", tgt_code=s["tgt_lang"], use_cache=s["use_cache"],
+                             quiet=s["quiet"], runner=resolve_engine(s["engine"]), ray_address=s["ray_address"],
+                             ray_actors=s["ray_actors"], prompt_file=s["prompt_file"],
+                             context=one_context(s["context"]), endpoint=s["endpoint"],
+                             concurrency=s["concurrency"])
+        results = [run_one(suite, lang=_one_lang(langs, "--model"), model=s["model"] or "",
+                           model_options=model_options, **settings)]
+    elif s["input"]:
+        results = [run_one(suite, lang=_one_lang(langs, "--input"), input=s["input"], **settings)]
+        made_from = other_version(suite, s["suite_version"], s["input"], s["input_format"], s["data_dir"])
+        extra_warnings.extend([made_from] if made_from else [])
+    else:
+        total = sum(map(len, planned_pairs(suite, langs, split_list(s["system"], "--system")).values()))
+        with progress_bar(f"{suite}: system×language pairs", "pair", total=total) as bar:
+            results = run_many(suite, langs, split_list(s["system"]), jobs=s["jobs"], progress=bar.update,
+                               engine=resolve_engine(s["engine"]), ray_address=s["ray_address"], **settings)
+    warnings = summarise_warnings([(f"{r.system}/{r.lang}", f"{len(r.unmatched)} suite rows have no translation "
+                                    f"(rows {row_ranges(r.unmatched, 10)}); they are left out of the scores")
+                                   for r in results if r.unmatched], "system×language pairs")
+    warnings += [unreadable_warning(r) for r in results if r.scores.unknown >= UNREADABLE_WARN] + extra_warnings
+    from discotest.gender.result import render_gender_table
+
+    return Report(f"discotest · {suite}", results, text=render_gender_table, warnings=warnings)
+
+
+def compare(suite: str, s: dict[str, Any]) -> Report:
+    """Two systems on the same items; for ``winomt-adj`` with one published system, that system without the
+    adjective (its WinoMT 2019 output on the same rows) against with it (Stanovsky et al. 2019 §5)."""
+    if suite == "winomt-adj" and len(s["system"] or []) == 1 and not s["input"]:
+        return adjective_effect(s)
+    return compare_systems(suite, s, run)
+
+
+def adjective_effect(s: dict[str, Any]) -> Report:
+    """One published system's accuracy on WinoMT's anti-stereotypical rows without and with the stereotypical
+    adjective, per language: both results and a paired comparison (A = without, B = with)."""
+    from discotest.gender.result import adjective_rows, render_adjective_effect, render_gender_table
+    from discotest.gender.suites import load_gender_suite
+    from discotest.gender.winomt_adj_run import plain_on_adjective_rows
+    from discotest.report.comparison import compare_results
+
+    n_bootstrap, seed = check_int(s["bootstrap"], "bootstrap"), s["seed"]
+    if seed is not None:
+        check_int(seed, "seed")
+    base = {k: v for k, v in s.items() if k not in ("bootstrap", "seed")}
+    system = s["system"][0]
+    with_adjective = run("winomt-adj", {**base, "system": system, "input": None}).results
+    langs = ",".join(r.lang for r in with_adjective)
+    plain = {r.lang: r for r in run("winomt", {**base, "system": system, "input": None, "lang": langs,
+                                               "suite_version": "2019"}).results}
+    plain_items = load_gender_suite("winomt", "2019", s["data_dir"])
+    adjective_items = load_gender_suite("winomt-adj", "current", s["data_dir"])
+    without = [plain_on_adjective_rows(plain[r.lang], plain_items, adjective_items) for r in with_adjective]
+    comparisons = [compare_results(a, b, n_bootstrap, seed) for a, b in zip(without, with_adjective)]
+
+    return Report(f"discotest · winomt-adj: {system} without and with the adjective", [*without, *with_adjective],
+                  comparisons, aggregates={"adjective_effect": adjective_rows(comparisons)},
+                  text=lambda results: render_adjective_effect(comparisons) + "\n\n" + render_gender_table(results))
+
+
+def describe(suite: str, data_dir: str | None) -> SuiteFacts:
+    from discotest.data import registry
+    from discotest.gender.run import languages
+    from discotest.gender.suites import load_gender_suite
+
+    return SuiteFacts(count_items(lambda: len(load_gender_suite(suite, "current", data_dir))),
+                      "en→" + ",".join(languages()), registry.suite_licence(suite) or "")
+
+
+FAMILY = register(Family(
+    name="gender",
+    title="the gender suites (winomt, winomt-demo, winomt-adj, bug)",
+    suites=_suites,
+    options=OPTIONS,
+    run=run,
+    compare=compare,
+    compare_options=common.COMPARE,
+    doc="gender accuracy, ΔG, ΔS and target-side consistency of translations, read through alignment and "
+        "morphological analysers (Stanovsky et al. 2019; Yehudai et al. 2023)",
+    describe=describe,
+    input_language=lambda suite, s: _single_lang(s.get("lang")),
+))

@@ -1,0 +1,136 @@
+"""The mentions of a WinoMT/BUG item in its English source: the pronoun that refers to the entity
+(and its role), and the distracting entity.
+
+The pronoun is the first personal pronoun whose gender matches the item's gold gender (WinoMT
+sentences hold one, rarely two: "he … his"). Its role decides what the target can show: a French or
+Spanish possessive agrees with the possessed noun, a subject pronoun may be dropped. "her" is told
+apart (possessive "her idea" / object "told her that") by spaCy's English tagger when the ``en`` extra
+is installed, else by the word that follows it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from discotest.gender.winomt import GenderItem
+from discotest.lang.english import english_pipeline
+from discotest.lang.lexicon import entity_lexicon
+from discotest.lang.tokenize import tokenize
+
+PRONOUNS = {
+    "male": {"he": "subject", "him": "object", "his": "possessive", "himself": "reflexive"},
+    "female": {"she": "subject", "her": "object", "hers": "possessive", "herself": "reflexive"},
+    "neutral": {"they": "subject", "them": "object", "their": "possessive", "theirs": "possessive",
+                "themselves": "reflexive", "themself": "reflexive"},
+}
+_ALL = {p: (g, r) for g, table in PRONOUNS.items() for p, r in table.items()}
+# words after which "her" is an object, not a possessive determiner (fallback without spaCy)
+_OBJECT_HER_NEXT = """
+to that a an the and but or because about for with in on at of if how what when where why who whom whose which so
+up out back down off over away around through some any this these those it him her them me us you as from into
+by since while until after before whether was is were are be been would will could should can might must may
+again too very well immediately now later yesterday today tomorrow directly personally once twice
+not never also just still even only already soon here there home anything everything something nothing
+"""
+_AFTER_OBJECT_HER = frozenset(_OBJECT_HER_NEXT.split())
+def _english_tagger():
+    """spaCy's English tagger if installed (extra ``en``), else None and a word-list fallback is used."""
+    return english_pipeline(("ner", "lemmatizer", "parser"), required=False)
+
+
+def _her_roles(sentences: list[str]) -> list[str]:
+    """object / possessive for the first "her" of each sentence."""
+    tagger = _english_tagger()
+    if tagger is None:
+        roles = []
+        for sentence in sentences:
+            words = [t.text.lower() for t in tokenize(sentence, "en")]
+            i = words.index("her")
+            nxt = words[i + 1] if i + 1 < len(words) else "."
+            is_object = nxt in _AFTER_OBJECT_HER or not nxt.isalpha() or nxt.endswith("ly")
+            roles.append("object" if is_object else "possessive")
+        return roles
+    roles = []
+    for doc in tagger.pipe(sentences):
+        her = next(t for t in doc if t.lower_ == "her")
+        roles.append("possessive" if her.tag_ == "PRP$" else "object")
+    return roles
+
+
+@dataclass(frozen=True)
+class Mention:
+    """An English pronoun: its token index (discotest tokenisation), text and role."""
+
+    word: int
+    text: str
+    role: str
+
+
+def find_pronouns(items: list[GenderItem]) -> list[Mention | None]:
+    """The pronoun of each item (batched: one tagger pass over the sentences with "her")."""
+    mentions: list[Mention | None] = []
+    for item in items:
+        words = [t.text.lower() for t in tokenize(item.sentence, "en")]
+        candidates = [i for i, w in enumerate(words) if w in _ALL]
+        if not candidates:
+            mentions.append(None)
+            continue
+        matching = [i for i in candidates if _ALL[words[i]][0] == item.gold]
+        i = (matching or candidates)[0]
+        mentions.append(Mention(i, words[i], _ALL[words[i]][1]))
+    ambiguous = [k for k, m in enumerate(mentions) if m and m.text == "her"]
+    roles = _her_roles([_first_her_sentence(items[k].sentence, mentions[k]) for k in ambiguous])
+    for k, role in zip(ambiguous, roles):
+        mentions[k] = Mention(mentions[k].word, "her", role)
+    return mentions
+
+
+def _first_her_sentence(sentence: str, mention: Mention) -> str:
+    """The sentence cut so that the mention is its first "her" (a "her" may come earlier as a non-mention)."""
+    tokens = tokenize(sentence, "en")
+    earlier = [t for t in tokens[: mention.word] if t.text.lower() == "her"]
+    return sentence[tokens[mention.word].start :] if earlier else sentence
+
+
+def english_pronoun(item: GenderItem) -> tuple[str, str]:
+    """(pronoun, role) of the item's pronoun; ("", "") when the sentence has none."""
+    (mention,) = find_pronouns([item])
+    return (mention.text, mention.role) if mention else ("", "")
+
+
+def _entity_span(words: list[str], item: GenderItem) -> range:
+    """The token indices of the first occurrence of the item's entity (empty if absent)."""
+    entity_words = tuple(item.entity.lower().split())
+    for start in range(len(words) - len(entity_words) + 1):
+        if tuple(words[start : start + len(entity_words)]) == entity_words:
+            return range(start, start + len(entity_words))
+    return range(0)
+
+
+def object_of_distractor(item: GenderItem, mention: Mention | None, distractor: tuple[int, ...] | None) -> bool:
+    """Whether the pronoun is an object of a clause whose subject is the other entity, so it cannot refer to it (a
+    reflexive would): an object pronoun, the other entity first in the sentence (WinoMT's subject). "The hairdresser
+    spoke with the manager and asked her for help": her is the manager, whatever genders a translation gives."""
+    if mention is None or mention.role != "object" or not distractor:
+        return False
+    entity = _entity_span([t.text.lower() for t in tokenize(item.sentence, "en")], item)
+    return bool(entity) and min(distractor) < entity.start
+
+
+@cache
+def _entity_vocabulary() -> tuple[tuple[str, ...], ...]:
+    """English entity nouns of the suites, longest first (multi-word entities before their heads)."""
+    return tuple(sorted((tuple(e.split()) for e in entity_lexicon("de")), key=len, reverse=True))
+
+
+def find_distractor(item: GenderItem) -> tuple[str, tuple[int, ...]] | None:
+    """The other entity of the sentence and its token indices, or None (e.g. "someone" items)."""
+    words = [t.text.lower() for t in tokenize(item.sentence, "en")]
+    own = set(_entity_span(words, item))
+    for vocab in _entity_vocabulary():
+        for start in range(len(words) - len(vocab) + 1):
+            span = set(range(start, start + len(vocab)))
+            if tuple(words[start : start + len(vocab)]) == vocab and not span & own:
+                return " ".join(vocab), tuple(sorted(span))
+    return None

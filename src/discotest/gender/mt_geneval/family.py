@@ -1,0 +1,116 @@
+"""MT-GenEval (Currey et al. 2022), the gender suite with references: counterfactual sentence pairs and
+two-sentence inputs whose first sentence alone states the person's gender (``--subset``).
+
+Registered as a family of its own beside the reference-free gender suites (WinoMT, BUG): it reads no alignment and
+takes none of their options, and ``--subset``/``--split`` mean nothing to them. Translations come from a file
+(``input``), an MT model (``model``; contextual: context and sentence joined, the whole output scored) or are the
+suite's references (``system``: ``reference`` = oracle, ``other-reference`` = anti-oracle). The verdicts are word
+sets, computed here on both engines (``--engine``); only a ``--model``'s translation runs on Ray's actors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discotest.engine import resolve_engine
+from discotest.errors import InputError
+from discotest.gender.family import BEAM, MAX_LENGTH
+from discotest.gender.mt_geneval.suite import LANGS, SPLITS, SUBSETS, SUITE
+from discotest.registry import Family, Option, SuiteFacts, count_items, register, split_list
+from discotest.registry import options as common
+from discotest.registry.compare import compare_systems
+from discotest.report.emit import Report, summarise_warnings
+from discotest.report.table import row_ranges
+
+SUBSET = Option("subset", ("--subset",), "mt-geneval: counterfactual (feminine/masculine sentence pairs; --input "
+                "holds the feminine translations, then the masculine ones) or contextual (the translation of the "
+                "second sentence; the first, the context, states the gender)", choices=SUBSETS)
+SPLIT = Option("split", ("--split",), "mt-geneval: test or dev", default="test", choices=SPLITS)
+
+REFERENCE_FREE = Option("reference_free", ("--reference-free",),
+                        "mt-geneval: also read the person's gender from the translation with the aligner and the "
+                        "gender analysers (ar de es fr it ru), and say how often it agrees with the references",
+                        default=False, action="store_true")
+
+MODEL_OPTIONS = (BEAM, MAX_LENGTH, common.SRC_LANG, common.TGT_LANG, common.REVISION, common.BATCH_SIZE, common.DEVICE)
+OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, SUBSET, SPLIT, REFERENCE_FREE,
+           common.ALIGNER, common.MODEL, *MODEL_OPTIONS, *common.ENGINE_OPTIONS, common.RAY_ACTORS, *common.COMMON)
+
+
+def _langs(value: Any) -> list[str]:
+    langs = split_list(value)
+    if not langs:
+        raise InputError(f"{SUITE} needs --lang (a language, a comma-separated list, or 'all')")
+    return list(LANGS) if langs == "all" else list(langs)
+
+
+def run(suite: str, s: dict[str, Any]) -> Report:
+    from discotest.gender.mt_geneval.result import render_geneval_table
+    from discotest.gender.mt_geneval.run import REFERENCE_SYSTEMS, run_one
+
+    runner = resolve_engine(s["engine"])  # a bad name fails here too; only --model translates on Ray
+    if not s["subset"]:
+        raise InputError(f"{SUITE} needs --subset ({' or '.join(SUBSETS)})")
+    langs = _langs(s["lang"])
+    free = dict(reference_free=s["reference_free"], aligner=s["aligner"], use_cache=s["use_cache"])
+    without = []
+    if s["reference_free"] and s["lang"] == "all":  # every language with an analyser; hi and pt have none
+        from discotest.lang.morph import languages
+
+        without = [lang for lang in langs if lang not in languages()]
+    given = [k for k in ("system", "input", "model") if s[k]]
+    if len(given) != 1:
+        raise InputError(f"give --input (your translations), --model (an MT model) or --system "
+                         f"({', '.join(REFERENCE_SYSTEMS)}: the references as translations)"
+                         + (f", not --{given[0]} and --{given[1]}" if given else ""))
+    if s["input"] or s["model"]:
+        if len(langs) != 1:
+            raise InputError(f"--{given[0]} needs exactly one --lang")
+        model_options = dict(beam=s["beam"], max_length=s["max_length"], batch_size=s["batch_size"],
+                             device=s["device"], revision=s["revision"], src_code=s["src_lang"] or "en",
+                             tgt_code=s["tgt_lang"], use_cache=s["use_cache"], quiet=s["quiet"], runner=runner,
+                             ray_address=s["ray_address"], ray_actors=s["ray_actors"])
+        results = [run_one(langs[0], s["subset"], split=s["split"], input=s["input"] or None,
+                           model=s["model"] or None, model_options=model_options, input_format=s["input_format"],
+                           data_dir=s["data_dir"], **free)]
+    else:
+        systems = split_list(s["system"])
+        systems = list(REFERENCE_SYSTEMS) if systems == "all" else systems
+        results = [run_one(lang, s["subset"], split=s["split"], system=system, data_dir=s["data_dir"],
+                           **{**free, "reference_free": free["reference_free"] and lang not in without})
+                   for system in systems for lang in langs]
+    warnings = summarise_warnings([(f"{r.system}/{r.lang}", f"{len(r.unmatched)} items have no translation (rows "
+                                    f"{row_ranges(r.unmatched, 10)}); they are left out of the scores")
+                                   for r in results if r.unmatched], "system×language pairs")
+    if without:
+        warnings.append(f"--reference-free: no gender analyser for {', '.join(without)} (none offline); those "
+                        "languages have the reference-based verdict only")
+    return Report(f"discotest · {suite} {s['subset']}", results, text=render_geneval_table, warnings=warnings)
+
+
+def compare(suite: str, s: dict[str, Any]) -> Report:
+    return compare_systems(suite, s, run)
+
+
+def describe(suite: str, data_dir: str | None) -> SuiteFacts:
+    from discotest.data import registry
+    from discotest.gender.mt_geneval.suite import load_mt_geneval
+
+    def size() -> int:
+        return sum(len(load_mt_geneval(subset, lang, "test", data_dir)) for subset in SUBSETS for lang in LANGS)
+
+    return SuiteFacts(count_items(size, "test items"), "en→" + ",".join(LANGS), registry.suite_licence(suite) or "")
+
+
+FAMILY = register(Family(
+    name="mt-geneval",
+    title="MT-GenEval (mt-geneval)",
+    suites=lambda: {SUITE: [f"reference, other-reference ({' '.join(LANGS)})"]},
+    options=OPTIONS,
+    run=run,
+    compare=compare,
+    compare_options=common.COMPARE,
+    doc="gender accuracy against a reference of each gender, counterfactual sentences and gender stated only in "
+        "the previous sentence (Currey et al. 2022)",
+    describe=describe,
+))

@@ -1,0 +1,117 @@
+"""MT-GenEval end to end: the suite's items, one system's translations (a file, or the references themselves as an
+oracle and an anti-oracle), the reference-based verdicts and the result with its signature."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+
+from discotest.data import registry
+from discotest.data.readers import system_name
+from discotest.data.translations import Translations, read_translations
+from discotest.errors import InputError
+from discotest.gender.mt_geneval.judge import agreement, judge, score
+from discotest.gender.mt_geneval.reference_free import aligner_signature, check_language, read_free, reference_model
+from discotest.gender.mt_geneval.result import GenEvalResult
+from discotest.gender.mt_geneval.suite import SUITE, GenEvalItem, load_mt_geneval
+from discotest.lang.align import DEFAULT_ALIGNER
+from discotest.report.result import Signature, build_signature
+
+# the references as translations: the right-gender ones (every decided item correct) and the other-gender ones
+# (every decided item wrong), to check the bench and to read the references with other tools
+REFERENCE_SYSTEMS = ("reference", "other-reference")
+
+
+def reference_translations(items: Sequence[GenEvalItem], system: str) -> Translations:
+    """The right-gender (``reference``) or the other-gender (``other-reference``) references as a translation set."""
+    if system not in REFERENCE_SYSTEMS:
+        raise InputError(f"{SUITE} publishes no system outputs: --system is one of {', '.join(REFERENCE_SYSTEMS)} "
+                         "(the references as translations), or give --input")
+    return Translations(f"references:{system}",
+                        {i.index: i.reference if system == "reference" else i.other for i in items}, format="reference")
+
+
+def file_translations(items: Sequence[GenEvalItem], path: str | os.PathLike, subset: str,
+                      input_format: str = "auto") -> Translations:
+    """A translation file read against the items: one line per item in their order (counterfactual: the feminine
+    sentences, then the masculine ones), or ``source ||| translation`` lines (contextual: the source with its
+    context as published, or the second sentence alone when that is unambiguous)."""
+    if subset == "contextual":
+        return read_translations(path, {i.index: i.published for i in items}, input_format,
+                                 aliases={i.index: i.source for i in items})
+    return read_translations(path, {i.index: i.source for i in items}, input_format)
+
+
+def evaluate(items: Sequence[GenEvalItem], translations: Translations, *, lang: str, subset: str, split: str,
+             system: str, files: tuple[str, str], settings: Sequence[tuple[str, str]] = ()) -> GenEvalResult:
+    """The verdicts of the translated items and their scores."""
+    by_row = translations.by_row
+    verdicts = [judge(i.index, i.gender, i.source, by_row[i.index], i.reference, i.other, i.context)
+                for i in items if i.index in by_row]
+    if not verdicts:
+        raise InputError(f"no item of {SUITE} {subset} {lang} has a translation", translations.path)
+    half = len(items) // 2
+    pairs = {f: f + half for f in range(half)} if subset == "counterfactual" else None
+    gender_rule = (("gender", "context-pronouns"),) if subset == "contextual" else ()
+    signature = build_signature(SUITE, split, system, len(verdicts), lang=lang, scope=(("subset", subset),),
+                                settings=(*settings, ("metric", "reference-words"), *gender_rule), files=files)
+    return GenEvalResult(SUITE, lang, subset, split, system, score(verdicts, subset, pairs), signature, verdicts,
+                         list(translations.unmatched))
+
+
+def model_inputs(items: Sequence[GenEvalItem], subset: str) -> list[str]:
+    """What a model translates: each sentence (counterfactual), or the context and the sentence joined by a space
+    (contextual: 2-to-1, the whole output is scored, so words of the context's translation count too)."""
+    if subset == "contextual":
+        return [f"{i.context} {i.source}".strip() for i in items]
+    return [i.source for i in items]
+
+
+def model_translations(items: Sequence[GenEvalItem], subset: str, model: str, lang: str,
+                       model_options: dict | None) -> tuple[Translations, str, list[tuple[str, str]]]:
+    """A model's translations of the items (through the translation cache), its name and signature fields."""
+    from discotest.gender.translate import model_system
+
+    system = model_system(model, lang, **(model_options or {}))
+    lines = system.translator.translate(model_inputs(items, subset))
+    fields = [*system.translator.signature_fields()]
+    if subset == "contextual":
+        fields.append(("input", "context+sentence"))
+    return (Translations(f"model:{system.translator.name}", {i.index: t for i, t in zip(items, lines, strict=True)},
+                         format="model"), system.name, fields)
+
+
+def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.PathLike | None = None,  # noqa: A002
+            system: str | None = None, model: str | None = None, model_options: dict | None = None,
+            input_format: str = "auto", data_dir: str | None = None, reference_free: bool = False,
+            aligner: str = DEFAULT_ALIGNER, use_cache: bool = True) -> GenEvalResult:
+    """One translation file (``input``), one reference set (``system``) or one MT model (``model``, options as
+    ``translate.model_system``'s) on one subset and language; with ``reference_free`` also the gender read from the
+    translation by the aligner and the analyser, and its agreement with the reference-based verdict
+    (``gender.mt_geneval.reference_free``)."""
+    if sum(x is not None for x in (input, system, model)) != 1:
+        raise InputError("give exactly one of input= (a translation file), system= (reference, other-reference) "
+                         "or model= (an MT model)")
+    with registry.tracking() as seen:
+        items = load_mt_geneval(subset, lang, split, data_dir)
+    settings: list[tuple[str, str]] = []
+    if system is not None:
+        translations, name = reference_translations(items, system), system
+    elif model is not None:
+        translations, name, settings = model_translations(items, subset, model, lang, model_options)
+    else:
+        translations, name = file_translations(items, input, subset, input_format), system_name(input)
+    if reference_free:
+        check_language(lang)
+    result = evaluate(items, translations, lang=lang, subset=subset, split=split, system=name,
+                      files=registry.data_field(seen), settings=settings)
+    if reference_free:
+        model = reference_model(items, lang, f"mt-geneval-{subset}-{split}-{lang}:references", aligner, use_cache)
+        readings, analyser = read_free(result.verdicts, lang, model, use_cache)
+        fields = list(result.signature.fields)
+        at = len(fields) - 1  # before the files, which stay last
+        fields[at:at] = [("reference_free", f"{aligner_signature(model)}+{analyser}")]
+        result = replace(result, free=readings, agreement=agreement(result.verdicts, readings),
+                         signature=Signature(tuple(fields)))
+    return result

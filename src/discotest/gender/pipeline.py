@@ -1,0 +1,200 @@
+"""Gender evaluation of one translation set: tokenise, align, locate the entity, read its gender."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from discotest.gender.judge import Conveyed, GenderVerdict, convey
+from discotest.gender.mentions import find_distractor, find_pronouns, object_of_distractor
+from discotest.gender.winomt import GenderItem
+from discotest.lang.align import PendingLinks, start_align_cached
+from discotest.lang.align.base import Links, Pair, WordAligner
+from discotest.lang.locate import locate_entity, source_entity_tokens
+from discotest.lang.morph.base import GenderAnalyser, PronounReading, PronounTarget, TargetEntity, Token
+from discotest.lang.tokenize import normalise_moses, tokenize
+from discotest.timing import stage
+
+
+class Bitext:
+    """Tokenised source/translation pairs for the suite rows that have a translation."""
+
+    def __init__(self, items: Sequence[GenderItem], translations: Mapping[int, str], lang: str):
+        self.items = [item for item in items if item.index in translations]
+        self.lang = lang
+        self.translations = [normalise_moses(translations[item.index]) for item in self.items]
+        self.src_tokens: list[tuple[Token, ...]] = [tokenize(item.sentence, "en") for item in self.items]
+        self.tgt_tokens: list[tuple[Token, ...]] = [tokenize(t, lang) for t in self.translations]
+
+    @property
+    def pairs(self) -> list[Pair]:
+        return [
+            (tuple(t.text for t in s), tuple(t.text for t in t_))
+            for s, t_ in zip(self.src_tokens, self.tgt_tokens)
+        ]
+
+
+def align_in_corpus(
+    aligner: WordAligner, evaluated: list[Pair], corpus: Sequence[list[Pair]], use_cache: bool = True
+) -> list[Links]:
+    """Align ``evaluated`` trained together with the ``corpus`` blocks (more statistics).
+
+    The corpus order is fixed by the caller, so every system of a language shares one cached
+    alignment run; ``evaluated`` is appended only when it is not already one of the blocks.
+    """
+    return start_align_in_corpus(aligner, evaluated, corpus, use_cache)()
+
+
+def start_align_in_corpus(
+    aligner: WordAligner, evaluated: list[Pair], corpus: Sequence[list[Pair]], use_cache: bool = True
+) -> PendingLinks:
+    """``align_in_corpus`` begun now, finished by calling the result (``start_align_cached``)."""
+    blocks = list(corpus)
+    if evaluated not in blocks:
+        blocks.append(evaluated)
+    position = blocks.index(evaluated)
+    pending = start_align_cached(aligner, [pair for block in blocks for pair in block], use_cache)
+    offset = sum(len(block) for block in blocks[:position])
+    return PendingLinks(lambda: pending()[offset : offset + len(evaluated)], pending.from_cache)
+
+
+def evaluate_gender(
+    bitext: Bitext,
+    links: Sequence[Links],
+    analyser: GenderAnalyser,
+    lexicon: str = "on",
+    consistency: bool = False,
+    reader: bool = False,
+) -> list[GenderVerdict]:
+    """One verdict per item of ``bitext`` given its alignment links; with ``consistency`` also the
+    pronoun's and the distractor's target words and genders; with ``reader`` (which implies ``consistency``) also the
+    reader-level gender (``phenomena.gender.convey``)."""
+    targets, how = [], []
+    with stage("locate"):
+        for item, src, tgt, sentence, lk in zip(
+            bitext.items, bitext.src_tokens, bitext.tgt_tokens, bitext.translations, links
+        ):
+            src_entity = source_entity_tokens(item.sentence, src, item.entity_word_span)
+            span, located_by = locate_entity(src_entity, len(src), lk, tgt, item.entity, bitext.lang, lexicon)
+            targets.append(TargetEntity(sentence, tgt, span))
+            how.append(located_by)
+    with stage("morphology"):
+        readings = analyser.read(targets)
+    verdicts = [
+        GenderVerdict(
+            index=item.index,
+            source=item.sentence,
+            translation=target.sentence,
+            entity=item.entity,
+            target_entity=list(target.entity_words),
+            located_by=located_by,
+            predicted_gender=reading.gender.value,
+            gold_gender=item.gold,
+            correct=reading.gender.value == item.gold,
+            reason=reading.reason,
+            evidence=list(reading.evidence),
+            stereotype=item.stereotype,
+        )
+        for item, target, located_by, reading in zip(bitext.items, targets, how, readings)
+    ]
+    if consistency or reader:
+        return _add_consistency(bitext, links, analyser, verdicts, [t.entity for t in targets], lexicon, reader)
+    return verdicts
+
+
+_READABLE = ("male", "female", "neutral")
+
+
+def _pronoun_words(links: Links, word: int | None, entity_span: Sequence[int], located_by: str) -> tuple[int, ...]:
+    """The target words aligned to the English pronoun, less the entity's own noun when the entity
+    lexicon found it: a pronoun refers to the entity and is never its noun, so such a link is alignment
+    noise ("for the designer and her" -> "למעצבת" only) and the analysers' rules for an unaligned pronoun
+    apply. Aligned-only entity spans are kept: they may be wrong themselves and hold the pronoun."""
+    if word is None:
+        return ()
+    aligned = {t for s, t in links if s == word}
+    if located_by.startswith("lexicon"):
+        aligned -= set(entity_span)
+    return tuple(sorted(aligned))
+
+
+def reader_verdict(
+    noun: str, noun_evidence: Sequence[str], pronoun: PronounReading | None, pronoun_words: Sequence[str],
+    distractor: str | None,
+    bound: bool = False,
+) -> Conveyed:
+    """``convey`` from the analysers' readings: the pronoun counts when the source has one (``pronoun`` not None)
+    and the translation shows its gender (not omitted, readable); its evidence words, else its aligned words."""
+    shown = pronoun is not None and pronoun.omitted is None and pronoun.gender.value in _READABLE
+    why = ("no source pronoun" if pronoun is None else f"pronoun {pronoun.omitted}" if pronoun.omitted
+           else "pronoun unreadable")
+    return convey(noun, noun_evidence, pronoun.gender.value if pronoun is not None and shown else None,
+                  (pronoun.evidence if pronoun is not None else ()) or pronoun_words, distractor, why, bound)
+
+
+def _add_consistency(
+    bitext: Bitext,
+    links: Sequence[Links],
+    analyser: GenderAnalyser,
+    verdicts: Sequence[GenderVerdict],
+    entity_spans: Sequence[tuple[int, ...]],
+    lexicon: str,
+    reader: bool = False,
+) -> list[GenderVerdict]:
+    """The verdicts with the pronoun's and the distractor's target words and genders, and whether the
+    pronoun agrees with the entity (None with the reason when the target cannot show it); with ``reader`` also
+    the reader-level gender from the noun, this pronoun reading and the distractor's gender."""
+    with stage("locate"):
+        mentions = find_pronouns(bitext.items)
+    pronoun_targets, distractor_targets, distractors, bound = [], [], [], []
+    for item, src, tgt, sentence, lk, entity_span, mention, verdict in zip(
+        bitext.items, bitext.src_tokens, bitext.tgt_tokens, bitext.translations, links, entity_spans, mentions,
+        verdicts,
+    ):
+        aligned = _pronoun_words(lk, mention.word if mention else None, entity_span, verdict.located_by)
+        pronoun_targets.append(PronounTarget(
+            sentence, tgt, aligned, entity_span, mention.text if mention else "", mention.role if mention else ""
+        ))
+        found = find_distractor(item)
+        distractors.append(found[0] if found else None)
+        bound.append(reader and object_of_distractor(item, mention, found[1] if found else None))
+        span: tuple[int, ...] = ()
+        if found:
+            span, _ = locate_entity(found[1], len(src), lk, tgt, found[0], bitext.lang, lexicon)
+        distractor_targets.append(TargetEntity(sentence, tgt, span))
+    with stage("morphology"):
+        pronoun_readings = analyser.read_pronouns(pronoun_targets)
+        distractor_readings = analyser.read(distractor_targets)
+    out = []
+    for verdict, mention, target, reading, distractor, d_target, d_reading, bound_ in zip(
+        verdicts, mentions, pronoun_targets, pronoun_readings, distractors, distractor_targets, distractor_readings,
+        bound,
+    ):
+        omitted = reading.omitted
+        if mention is None:
+            omitted = "no-source-pronoun"
+        elif omitted is None and reading.gender.value not in _READABLE:
+            omitted = "pronoun-unreadable"
+        elif omitted is None and verdict.predicted_gender not in _READABLE:
+            omitted = "entity-unreadable"
+        conveyed = None
+        if reader:
+            conveyed = reader_verdict(verdict.predicted_gender, verdict.evidence, reading if mention else None,
+                                      [target.tokens[i].text for i in target.pronoun],
+                                      d_reading.gender.value if distractor else None, bound_)
+        out.append(replace(
+            verdict,
+            pronoun=mention.text if mention else "",
+            target_pronoun=[target.tokens[i].text for i in target.pronoun],
+            pronoun_gender=reading.gender.value,
+            pronoun_reason=reading.reason,
+            omitted=omitted,
+            distractor=distractor,
+            target_distractor=list(d_target.entity_words),
+            distractor_gender=d_reading.gender.value if distractor else None,
+            consistent=None if omitted else reading.gender.value == verdict.predicted_gender,
+            conveyed_gender=conveyed.gender if conveyed else None,
+            conveyed_reason=conveyed.reason if conveyed else None,
+            conveyed_evidence=list(conveyed.evidence) if conveyed else None,
+        ))
+    return out

@@ -1,0 +1,493 @@
+"""The gender suites end to end: translations of each (system, language) → alignment → gender verdicts → result.
+
+``run_one`` evaluates one published system, translation file or model in one language; ``run_many`` every requested
+published pair, languages in parallel worker processes. The suite, the analyser and one alignment of all the
+language's bitexts are loaded or computed once per language and shared by every system.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+
+from discotest import cache
+from discotest.data import registry
+from discotest.data.readers import system_name
+from discotest.data.translations import INPUT_FORMATS, Translations, read_translations
+from discotest.engine import end_with_parent
+from discotest.errors import InputError, did_you_mean
+from discotest.gender.judge import VERDICTS, score_consistency, score_gender
+from discotest.gender.pipeline import Bitext, evaluate_gender, start_align_in_corpus
+from discotest.gender.published import (
+    available_published,
+    check_system,
+    published_systems,
+    published_translations,
+)
+from discotest.gender.result import GenderResult
+from discotest.gender.suites import load_gender_suite
+from discotest.gender.verdict_cache import has_verdicts, load_verdicts, store_verdicts, verdicts_key
+from discotest.gender.winomt import GenderItem, load_winomt
+from discotest.lang.align import DEFAULT_ALIGNER, MODEL_REL_ITERATIONS, PendingLinks, make_aligner
+from discotest.lang.align.base import Pair, WordAligner
+from discotest.lang.align.model import AlignmentModel
+from discotest.lang.align.thot_aligner import ThotAligner
+from discotest.lang.locate import LEXICON_MODES
+from discotest.lang.morph import MEASURED_COST, languages
+from discotest.lang.morph.cached import CachedReads
+from discotest.options import check_int
+from discotest.report.result import build_signature
+from discotest.timing import stage
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Settings shared by every (system, language) evaluated in one run."""
+
+    suite: str = "winomt"
+    suite_version: str = "current"
+    data_dir: str | None = None
+    aligner: str = DEFAULT_ALIGNER
+    # what the aligner is trained on: "suite" (a model trained once per language on the suite's published outputs,
+    # every sentence decoded with it) or "input" (trained on each evaluated file, with ``align_extra``)
+    align_train: str = "suite"
+    # --align-train input: train the aligner on all published outputs of the language too: "published", "none", or
+    # "auto" (only when an evaluated bitext is small). On the full WinoMT it found the hand-checked entity no
+    # more often (bench/locate_agreement.py); on a 12-sentence BUG file it fixed 2 of 12 alignments.
+    align_extra: str = "auto"
+    lexicon: str = "on"
+    use_cache: bool = True
+    measure: tuple[str, ...] = ("accuracy",)  # add "consistency" for target-side consistency
+    input_format: str = "auto"  # how --input files are read: auto, plain, bitext, jsonl (data.translations)
+    # what accuracy, ΔG and ΔS are computed on: "noun" (WinoMT's) or "reader" (noun + coreferent pronoun; it
+    # turns the consistency reading on and adds verdict:reader to the signature)
+    verdict: str = "noun"
+
+    def check(self) -> None:
+        registry.suite_file(self.suite, self.suite_version)  # unknown suite or version: a clear error
+        if self.lexicon not in LEXICON_MODES:
+            raise InputError(f"--lexicon must be one of {', '.join(LEXICON_MODES)}")
+        make_aligner(self.aligner)  # fails early on an unknown name
+        unknown = set(self.measure) - set(MEASURES)
+        if unknown:
+            raise InputError(f"unknown measure {sorted(unknown)[0]!r}; choose from {', '.join(MEASURES)}")
+        if self.input_format not in INPUT_FORMATS:
+            raise InputError(f"--input-format must be one of {', '.join(INPUT_FORMATS)}")
+        if self.align_extra not in ALIGN_EXTRA:
+            raise InputError(f"--align-extra must be one of {', '.join(ALIGN_EXTRA)}")
+        if self.align_train not in ALIGN_TRAIN:
+            raise InputError(f"--align-train must be one of {', '.join(ALIGN_TRAIN)}")
+        if self.verdict not in VERDICTS:
+            raise InputError(f"--verdict must be one of {', '.join(VERDICTS)}")
+
+
+def _check_lang(lang: str) -> None:
+    if lang not in languages():
+        raise InputError(f"unknown language {lang!r}{did_you_mean(lang, languages())}; choose from "
+                         f"{', '.join(languages())} or 'all'")
+
+
+def load_suite(options: RunOptions) -> list[GenderItem]:
+    """The items of the gender suite ``options`` name."""
+    return load_gender_suite(options.suite, options.suite_version, options.data_dir)
+
+
+ALIGN_EXTRA = ("auto", "published", "none")
+ALIGN_TRAIN = ("suite", "input")
+MEASURES = ("accuracy", "consistency")
+SMALL_BITEXT = 2000  # below this many pairs, "auto" adds the published outputs as aligner training text
+
+
+def _extra_text_suite(suite: str) -> str:
+    """Whose published outputs train the aligner with --align-extra: the suite's own, else WinoMT's
+    (same English-to-X direction and entity vocabulary; BUG has no published outputs)."""
+    return suite if published_systems(suite) else "winomt"
+
+
+def _published_bitext(system: str, lang: str, options: RunOptions) -> Bitext:
+    """A published output as extra aligner training text (WinoMT's when the suite has none of its own)."""
+    suite = _extra_text_suite(options.suite)
+    items = load_winomt("2019", options.data_dir) if suite != options.suite else load_suite(options)
+    return Bitext(items, published_translations(system, lang, items, options.data_dir, suite).by_row, lang)
+
+
+def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> WordAligner:
+    """The aligner of ``lang``: with ``--align-train suite`` (the default) the language's alignment model, trained once
+    on the English sources with every published output of the language present (the suite's own, else WinoMT's) and
+    decoding every sentence, so a verdict depends on its sentence alone and every system of the language is judged by
+    the same model; with ``input``, or an aligner that cannot keep a model (the unseeded eflomal binary), or no
+    published output present, the aligner itself, trained on each evaluated file (``corpus`` adds the extra text)."""
+    aligner = make_aligner(options.aligner, processes=processes)
+    if options.align_train != "suite" or not isinstance(aligner, ThotAligner):
+        return aligner
+    suite = _extra_text_suite(options.suite)
+    version = options.suite_version if suite == options.suite else "2019"
+    with registry.tracking() as files:  # what fixes the training text, read from the pins (nothing is tokenised)
+        registry.locate(registry.suite_file(suite, version), options.data_dir)
+        systems = available_published(lang, options.data_dir, suite)
+    if not systems:
+        return aligner
+    identity = cache.content_key(f"{c.name}\t{c.sha256}" for c in sorted(files.values(), key=lambda c: c.name))
+
+    def training() -> list[Pair]:
+        return [pair for s in systems for pair in _published_bitext(s, lang, options).pairs]
+
+    model_aligner = make_aligner(options.aligner, processes=processes, rel_iterations=MODEL_REL_ITERATIONS)
+    return AlignmentModel(model_aligner, f"{suite}-{version}-{lang}:{'+'.join(systems)}", identity, training,
+                          options.use_cache)
+
+
+def _align_text(aligner: WordAligner, extra: bool) -> str:
+    """The signature's ``align_text``: the model's recipe and key, else the evaluated file (plus the published
+    outputs with ``--align-extra``)."""
+    if isinstance(aligner, AlignmentModel):
+        return aligner.text
+    return "input+published" if extra else "input"
+
+
+def _evaluate_language(
+    lang: str,
+    systems: Sequence[str],
+    options: RunOptions,
+    inputs: Sequence[tuple[str, str]] = (),
+    models: Sequence = (),
+    in_worker: bool = False,
+) -> list[GenderResult]:
+    """Evaluate published ``systems``, user ``inputs`` (name, path) and ``models`` (``translate.ModelSystem``, which
+    translate the suite through their cache) for one language.
+
+    Runs in a worker process for ``--lang all`` (``in_worker``): the suite and the analyser are loaded once here and
+    shared by every system. A worker aligns in its own process, one bitext at a time: the other workers keep the
+    cores busy, and aligner child processes next to every worker's analyser would only add memory.
+    """
+    with stage("suite and translations"):
+        with registry.tracking() as suite_files:
+            items = load_suite(options)
+        translation_sets, read = _translation_sets(lang, systems, options, items, inputs, models)
+    aligner = language_aligner(lang, options, processes=1 if in_worker else 2)
+    with stage("analyser load"):
+        analyser = CachedReads(lang, options.use_cache)  # loads the analyser itself only when a reading is not cached
+    reading = _LanguageReading(lang, items, translation_sets, options, aligner, analyser)
+    with registry.tracking() as corpus_files:  # aligner training text shapes every result
+        corpus = reading.corpus()
+    verdict_sets = reading.verdict_sets(corpus, in_worker)
+    model_fields = {m.name: tuple(m.signature_fields()) for m in models}
+    results = []
+    for name, verdicts in verdict_sets.items():
+        extra = any(block != reading.bitext_of(name).pairs for block in corpus) if corpus else False
+        files = registry.data_field({**suite_files, **read.get(name, {}), **corpus_files})
+        with stage("scoring"):
+            results.append(_result(lang, name, verdicts, options, translation_sets[name].unmatched,
+                                   (*model_fields.get(name, ()), ("aligner", _base(aligner).signature()),
+                                    ("align_text", _align_text(aligner, extra))),
+                                   analyser, files))
+    return results
+
+
+def _base(aligner: WordAligner) -> WordAligner:
+    """The aligner itself (a model's base aligner): its signature names the settings; ``align_text`` the text."""
+    return aligner.aligner if isinstance(aligner, AlignmentModel) else aligner
+
+
+def _translation_sets(lang: str, systems: Sequence[str], options: RunOptions, items: Sequence[GenderItem],
+                      inputs: Sequence[tuple[str, str]], models: Sequence) -> tuple[dict[str, Translations],
+                                                                                    dict[str, dict]]:
+    """Every evaluated system's translations by name (published outputs, files, models, in that order) and the data
+    files each published output was read from (for its signature)."""
+    sources = {item.index: item.sentence for item in items}  # keyed by suite row: BUG's indices skip a row
+    read: dict[str, dict] = {}
+    translation_sets: dict[str, Translations] = {}
+    for s in systems:
+        with registry.tracking() as read[s]:
+            translation_sets[s] = published_translations(s, lang, items, options.data_dir, options.suite)
+    translation_sets.update({name: read_translations(path, sources, options.input_format) for name, path in inputs})
+    translation_sets.update({m.name: m.translations(items) for m in models})
+    return translation_sets, read
+
+
+class _LanguageReading:
+    """One language's verdicts for every translation set: from the verdict cache, else tokenise, align (in the
+    aligner's own processes, the next bitext started before this one's morphology) and read.
+
+    Bitexts are tokenised when first needed and dropped once read (unless they train the aligner): a worker holds
+    one system's tokens at a time."""
+
+    def __init__(self, lang: str, items: Sequence[GenderItem], translation_sets: dict[str, Translations],
+                 options: RunOptions, aligner: WordAligner, analyser: CachedReads):
+        self.lang, self.items, self.translation_sets = lang, items, translation_sets
+        self.options, self.aligner, self.analyser = options, aligner, analyser
+        self.reader = options.verdict == "reader"
+        self.consistency = "consistency" in options.measure or self.reader
+        small = min(sum(item.index in ts.by_row for item in items) for ts in translation_sets.values()) < SMALL_BITEXT
+        self.extra_text = not isinstance(aligner, AlignmentModel) and (
+            options.align_extra == "published" or (options.align_extra == "auto" and small))
+        self.bitexts: dict[str, Bitext] = {}
+
+    def bitext_of(self, name: str) -> Bitext:
+        if name not in self.bitexts:
+            with stage("tokenise"):
+                self.bitexts[name] = Bitext(self.items, self.translation_sets[name].by_row, self.lang)
+        return self.bitexts[name]
+
+    def corpus(self) -> list[list[Pair]]:
+        """The aligner's extra training text: every published output of the language (``--align-extra``), else
+        nothing. Call it inside ``registry.tracking()``: the files it reads shape every result."""
+        if not self.extra_text:
+            return []
+        options = self.options
+        return [self.bitext_of(s).pairs if s in self.translation_sets else
+                _published_bitext(s, self.lang, options).pairs
+                for s in available_published(self.lang, options.data_dir, _extra_text_suite(options.suite))]
+
+    def verdict_keys(self) -> dict[str, str]:
+        """The verdict cache key of every translation set; none with aligner extra text (the key would need it; small
+        suites only)."""
+        if self.extra_text:
+            return {}
+        settings = (self.aligner.signature(), self.analyser.name, self.analyser.version(), self.options.lexicon,
+                    str(self.consistency), str(self.reader))
+        with stage("verdict cache"):
+            return {name: verdicts_key(self.items, ts.by_row, self.lang, settings)
+                    for name, ts in self.translation_sets.items()}
+
+    def verdict_sets(self, corpus: list[list[Pair]], in_worker: bool) -> dict[str, list]:
+        """Verdicts by name, in the order of the translation sets. A rerun on the same suite and translations gets
+        them back whole (``gender_cache``): nothing is tokenised."""
+        keys = self.verdict_keys()
+        found: dict[str, list] = {}
+        if self.options.use_cache:
+            with stage("verdict cache"):
+                for name, key in keys.items():
+                    if (hit := load_verdicts(key)) is not None:
+                        found[name] = hit
+        todo = [name for name in self.translation_sets if name not in found]
+        for name, verdicts in self._read(todo, corpus, in_worker):
+            found[name] = verdicts
+            if name in keys:
+                with stage("verdict cache"):
+                    store_verdicts(keys[name], verdicts)
+        return {name: found[name] for name in self.translation_sets}
+
+    def _read(self, todo: list[str], corpus: list[list[Pair]], in_worker: bool) -> Iterator[tuple[str, list]]:
+        """Align and read ``todo`` in order. Outside a worker the next bitext's alignment starts before this one's
+        morphology (one ahead: at most two alignments at once), and the analyser loads and prepares while the first
+        alignment runs (new translations mean new readings)."""
+        use_cache = self.options.use_cache
+        pending: dict[str, PendingLinks] = {}
+        if todo:
+            with stage("alignment"):
+                pending[todo[0]] = start_align_in_corpus(self.aligner, self.bitext_of(todo[0]).pairs, corpus,
+                                                         use_cache)
+            if not pending[todo[0]].from_cache:
+                self.analyser.prepare(self.bitext_of(todo[0]).tgt_tokens)
+        for position, name in enumerate(todo):
+            bitext = self.bitext_of(name)
+            with stage("alignment"):
+                if name not in pending:
+                    pending[name] = start_align_in_corpus(self.aligner, bitext.pairs, corpus, use_cache)
+                if position + 1 < len(todo) and not in_worker:
+                    following = todo[position + 1]
+                    pending[following] = start_align_in_corpus(self.aligner, self.bitext_of(following).pairs, corpus,
+                                                               use_cache)
+                current = pending.pop(name)
+                links = current()
+            if position > 0 and not current.from_cache:
+                self.analyser.prepare(bitext.tgt_tokens)
+            try:
+                verdicts = evaluate_gender(bitext, links, self.analyser, self.options.lexicon, self.consistency,
+                                           self.reader)
+            except NotImplementedError as exc:
+                raise InputError(f"--measure consistency: {exc} (language {self.lang})") from None
+            if not corpus:
+                del self.bitexts[name]
+            del bitext, links, current
+            yield name, verdicts
+
+
+def _result(lang: str, name: str, verdicts: list, options: RunOptions, unmatched, settings: tuple,
+            analyser: CachedReads, files: tuple[str, str]) -> GenderResult:
+    """One (language, system)'s scores and signature; ``settings``: the model's and the aligner's fields."""
+    reader = options.verdict == "reader"
+    consistency = "consistency" in options.measure or reader
+    signature = build_signature(
+        options.suite, options.suite_version, name, len(verdicts), lang=lang,
+        settings=(
+            *settings,
+            ("lexicon", options.lexicon),
+            ("analyser", f"{analyser.name}:{analyser.version()}"),
+            *((("verdict", options.verdict),) if reader else ()),  # the noun default: today's signature
+        ),
+        files=files,
+    )
+    return GenderResult(
+        suite=options.suite,
+        version=options.suite_version,
+        lang=lang,
+        system=name,
+        scores=score_gender(verdicts, options.verdict),
+        signature=signature,
+        verdicts=verdicts,
+        unmatched=unmatched,
+        located_by=dict(Counter(v.located_by for v in verdicts)),
+        consistency=score_consistency(verdicts) if consistency else None,
+        verdict=options.verdict,
+    )
+
+
+def run_one(
+    suite: str = "winomt",
+    lang: str = "de",
+    system: str | None = None,
+    input: str | os.PathLike | None = None,  # noqa: A002 - mirrors the CLI's --input
+    model: str | None = None,
+    model_options: dict | None = None,
+    **options,
+) -> GenderResult:
+    """Evaluate one published system, one translation file, or one MT model (``model=`` a Hugging Face or
+    CTranslate2 model; ``model_options``: markers, beam, max_length, batch_size, device, … of
+    ``translate.model_system``) in one language."""
+    if sum(x is not None for x in (system, input, model)) != 1:
+        raise InputError("give exactly one of system= (a published output), input= (a translation file) "
+                         "or model= (an MT model)")
+    opts = RunOptions(suite=suite, **options)
+    opts.check()
+    _check_lang(lang)
+    if model is not None:
+        from discotest.gender.translate import model_system
+
+        return _evaluate_language(lang, [], opts, models=[model_system(model, lang, **(model_options or {}))])[0]
+    if system is not None:
+        check_system(system, lang, suite)
+        return _evaluate_language(lang, [system], opts)[0]
+    return _evaluate_language(lang, [], opts, [(system_name(input), str(input))])[0]
+
+
+def planned_pairs(suite: str = "winomt", langs: Sequence[str] | str = "all", systems: Sequence[str] | str = "all"
+                  ) -> dict[str, list[str]]:
+    """The published systems ``run_many`` evaluates per language (their number is its progress bar's total)."""
+    available = published_systems(suite)
+    lang_list = list(languages()) if langs == "all" else list(langs)
+    for lang in lang_list:
+        _check_lang(lang)
+    system_list = list(available) if systems == "all" else list(systems)
+    for system in system_list:
+        if system not in available:
+            raise InputError(f"unknown system {system!r}{did_you_mean(system, available)}; published {suite} outputs "
+                             f"exist for {', '.join(available)}")
+    tasks = {
+        lang: [s for s in system_list if lang in available[s]] for lang in lang_list
+    }
+    tasks = {lang: systems_ for lang, systems_ in tasks.items() if systems_}
+    if not tasks:
+        if len(system_list) == 1 and len(lang_list) == 1:
+            check_system(system_list[0], lang_list[0], suite)  # says which languages it does have
+        raise InputError("none of the requested systems has a published output in the requested languages")
+    return tasks
+
+
+def run_many(
+    suite: str = "winomt",
+    langs: Sequence[str] | str = "all",
+    systems: Sequence[str] | str = "all",
+    jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    engine: str = "local",
+    ray_address: str | None = None,
+    **options,
+) -> list[GenderResult]:
+    """Every requested published (system, language) pair, languages in parallel worker processes (``engine="local"``)
+    or one Ray task per language (``engine="ray"``, on a local Ray instance with ``jobs`` CPUs or the cluster at
+    ``ray_address``); the results are the same, in the same order.
+
+    ``progress`` is called with the number of pairs each finished language completed.
+    """
+    opts = RunOptions(suite=suite, **options)
+    opts.check()
+    if jobs is not None:
+        check_int(jobs, "jobs")
+    tasks = planned_pairs(suite, langs, systems)
+    load_suite(opts)  # fail in the parent, with a clean message, if the suite is missing
+    if engine == "ray":
+        return _sorted(suite, _run_on_ray(tasks, opts, jobs, ray_address, progress))
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
+    by_lang: dict[str, list[GenderResult]] = {}
+    if jobs == 1:
+        for lang, systems_ in tasks.items():
+            by_lang[lang] = _evaluate_language(lang, systems_, opts)
+            if progress:
+                progress(len(systems_))
+    else:
+        slowest_first = _slowest_first(tasks)
+        # spawned, not forked: a fork copies the native thread state of an aligner or tagger this process already
+        # ran (the Python API: run() then run_many()), and Thot's trainer then waited forever in the children
+        # (a spawned worker imports the caller's script again: scripts call run_many under `if __name__ == ...`)
+        try:
+            # one language per worker process (max_tasks_per_child): a worker that went on to the next language kept
+            # the last one's analyser loaded (the French spaCy model and natasha together: 870 MB in one process)
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                                     max_tasks_per_child=1, initializer=end_with_parent) as pool:
+                futures = {pool.submit(_evaluate_language, lang, tasks[lang], opts, in_worker=True): lang
+                           for lang in slowest_first}
+                for future in as_completed(futures):
+                    by_lang[futures[future]] = future.result()
+                    if progress:
+                        progress(len(by_lang[futures[future]]))
+        except BrokenProcessPool:
+            raise InputError("a worker process could not start or died; in a script, call run_many under "
+                             "`if __name__ == \"__main__\":` (workers import the script again), or pass jobs=1"
+                             ) from None
+    return _sorted(suite, [r for results in by_lang.values() for r in results])
+
+
+def _slowest_first(tasks: dict[str, list[str]]) -> list[str]:
+    """The languages with the most work first (``MEASURED_COST`` per system times their systems), on either engine."""
+    return sorted(tasks, key=lambda lang: -MEASURED_COST.get(lang, 0.0) * len(tasks[lang]))
+
+
+def _sorted(suite: str, results: list[GenderResult]) -> list[GenderResult]:
+    """Published systems in the registry's order, then languages: the order whatever ran them."""
+    order = {s: i for i, s in enumerate(published_systems(suite))}
+    return sorted(results, key=lambda r: (order.get(r.system, 99), r.lang))
+
+
+def _run_on_ray(tasks: dict[str, list[str]], opts: RunOptions, jobs: int | None, address: str | None,
+                progress: Callable[[int], None] | None) -> list[GenderResult]:
+    """One Ray task per language (all its systems), the slowest languages first, each in a fresh worker process
+    (``max_calls=1``): the local engine's work for one language, so the same verdicts. A reused worker kept every
+    language's analyser it had run (WinoMT all×all, 2 CPUs: tree peak 2.9 GB with a task per (language, system) on
+    reused workers, 2.1 GB with a fresh worker per such task, 1.8 GB per language; a local Ray alone is 0.86 GB;
+    bench/bench_ray_memory.py). A language whose verdicts are all cached is read back here instead: a fresh worker
+    per language only to read them took 12.9 s for all pairs warm, 4.3 s here."""
+    from discotest.engine import ray_engine
+
+    langs = _slowest_first(tasks)
+    here = [lang for lang in langs if _verdicts_cached(lang, tasks[lang], opts)]
+    out = []
+    for lang in here:  # a language whose verdicts are all cached is read back here: a warm run starts no Ray
+        out += _evaluate_language(lang, tasks[lang], opts)
+        if progress:
+            progress(len(tasks[lang]))
+    remote = [lang for lang in langs if lang not in here]
+    if remote:
+        done = ray_engine(address, jobs).map_ordered(
+            _evaluate_language, [(lang, tasks[lang], opts, (), (), True) for lang in remote], max_calls=1,
+            on_done=(lambda _, results: progress(len(results))) if progress else None)
+        out += [r for results in done for r in results]
+    return out
+
+
+def _verdicts_cached(lang: str, systems: Sequence[str], options: RunOptions) -> bool:
+    """Whether every verdict list of ``systems`` in ``lang`` is in the cache (a run would read them, not compute)."""
+    if not options.use_cache:
+        return False
+    items = load_suite(options)
+    translation_sets, _ = _translation_sets(lang, systems, options, items, (), ())
+    reading = _LanguageReading(lang, items, translation_sets, options, language_aligner(lang, options, processes=1),
+                               CachedReads(lang, options.use_cache))
+    keys = reading.verdict_keys()
+    return bool(keys) and all(has_verdicts(key) for key in keys.values())

@@ -1,0 +1,147 @@
+"""Translate a gender suite (or any English text) with a local MT model, optionally with coreference markers.
+
+A ``ModelSystem`` is what ``discotest run --model`` evaluates: it turns a suite's English sources into translations
+(through the translation cache) that flow into the same evaluation as a ``--input`` file, and names the model and its
+settings for the result signature. ``markers``: ``none`` (plain source), ``predicted`` (clusters from the English
+resolver) or ``gold`` (the suite's annotated entity and pronoun), marked as in ``gender.coref.markers``; marker tags a
+model copies into its output are removed before evaluation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from discotest.atomic import write_text_atomic
+from discotest.data.translations import Translations
+from discotest.errors import InputError
+from discotest.models.translator import ModelTranslator, make_translator
+
+if TYPE_CHECKING:
+    from discotest.models.endpoint import EndpointTranslator
+
+MARKERS = ("none", "predicted", "gold")
+
+
+def any_translator(model: str | None, lang: str, *, prompt_file: str | None = None, context: int = 0,
+                   endpoint: str | None = None, concurrency: int = 4,
+                   **options) -> ModelTranslator | EndpointTranslator:
+    """A served model's translator (``models.endpoint``) with ``endpoint``; a decoder-only LLM's
+    (``models.causal_translator``) for a model whose config maps to ``AutoModelForCausalLM``; else
+    ``make_translator``'s (CTranslate2 or seq2seq). ``prompt_file`` and ``context`` are the LLMs'; given for another
+    model they are an error rather than ignored."""
+    if endpoint:
+        from discotest.models.endpoint import EndpointTranslator
+
+        return EndpointTranslator(endpoint, lang, model=model or None, prompt_file=prompt_file, context=context,
+                                  concurrency=concurrency, **options)
+    if model is None:
+        raise InputError("give --model (a model folder or hub name) or --endpoint URL")
+    from discotest.models.causal_lm import is_causal_lm
+    from discotest.models.ct2_scorer import is_ct2_model
+
+    if not is_ct2_model(model) and is_causal_lm(model):
+        from discotest.models.causal_translator import CausalTranslator
+
+        return CausalTranslator(model, lang, prompt_file=prompt_file, context=context, **options)
+    if context:
+        raise InputError("--context when translating needs a decoder-only LLM (a seq2seq model translates each "
+                         "sentence alone)")
+    if prompt_file:
+        raise InputError("--prompt needs a decoder-only LLM (a seq2seq model takes no prompt)")
+    return make_translator(model, lang, **options)
+
+
+def marked_sources(items, markers: str = "none", resolver: str = "rules") -> list[str]:
+    """The suite's English sources as given to the model."""
+    from discotest.gender.coref.markers import mark
+
+    sources = [item.sentence for item in items]
+    if markers == "none":
+        return sources
+    if markers == "gold":
+        from discotest.gender.coref.clusters import gold_clusters
+
+        return [mark(s, c) for s, c in zip(sources, gold_clusters(items))]
+    if markers == "predicted":
+        from discotest.gender.coref.clusters import make_clusterer
+
+        return [mark(s, c) for s, c in zip(sources, make_clusterer(resolver).clusters(sources))]
+    raise InputError(f"--markers must be one of {', '.join(MARKERS)}, not {markers!r}")
+
+
+@dataclass
+class ModelSystem:
+    """A translation model evaluated like a translation file."""
+
+    translator: ModelTranslator | EndpointTranslator
+    markers: str = "none"
+    resolver: str = "rules"
+    name: str = field(default="")
+
+    def __post_init__(self):
+        if self.markers not in MARKERS:
+            raise InputError(f"--markers must be one of {', '.join(MARKERS)}, not {self.markers!r}")
+        if not self.name:
+            base = Path(self.translator.name).name or self.translator.name
+            self.name = base if self.markers == "none" else f"{base}+{self.markers}-markers"
+
+    def translate_items(self, items) -> list[str]:
+        from discotest.gender.coref.markers import strip_markers
+
+        sources = marked_sources(items, self.markers, self.resolver)
+        return [strip_markers(t) for t in self.translator.translate(sources)]
+
+    def translations(self, items) -> Translations:
+        # keyed by suite row, not position: BUG's indices skip its row without a sentence
+        by_row = {item.index: t for item, t in zip(items, self.translate_items(items), strict=True)}
+        return Translations(f"model:{self.translator.name}", by_row, format="model")
+
+    def signature_fields(self) -> list[tuple[str, str]]:
+        markers = self.markers if self.markers != "predicted" else f"predicted:{self.resolver}"
+        return [*self.translator.signature_fields(), ("markers", markers)]
+
+
+def model_system(model: str | None, lang: str, *, markers: str = "none", resolver: str = "rules",
+                 **options) -> ModelSystem:
+    """``options``: beam, max_length, batch_size, device, revision, src_code, tgt_code, use_cache, quiet; prompt_file
+    and context (decoder-only LLMs)."""
+    return ModelSystem(any_translator(model, lang, **options), markers, resolver)
+
+
+def translate_suite(suite: str, lang: str, model: str | None, output: str | Path | None = None, *,
+                    markers: str = "none", data_dir: str | None = None, suite_version: str = "current",
+                    **options) -> list[str]:
+    """One translation per suite row (a plain file ``run --input`` reads back when ``output`` is given)."""
+    from discotest.gender.suites import load_gender_suite
+
+    items = load_gender_suite(suite, suite_version, data_dir)
+    lines = model_system(model, lang, markers=markers, **options).translate_items(items)
+    if output is not None:
+        write_text_atomic(output, "".join(line.replace("\n", " ") + "\n" for line in lines))
+    return lines
+
+
+def translate_file(path: str | Path, lang: str, model: str | None, output: str | Path | None = None, *,
+                   markers: str = "none", resolver: str = "rules", **options) -> list[str]:
+    """Translate an English text file, one sentence per line (empty lines are an error: they break alignment).
+    ``markers="predicted"`` marks each line's clusters first (a plain file has no gold clusters)."""
+    from discotest.data.readers import read_lines
+    from discotest.gender.coref.markers import mark, strip_markers
+
+    if markers not in ("none", "predicted"):
+        raise InputError("a text file has no gold clusters: --markers none or predicted")
+    sources = read_lines(path)
+    for number, line in enumerate(sources, start=1):
+        if not line.strip():
+            raise InputError("empty line", path, number)
+    if markers == "predicted":
+        from discotest.gender.coref.clusters import make_clusterer
+
+        sources = [mark(s, c) for s, c in zip(sources, make_clusterer(resolver).clusters(sources))]
+    lines = [strip_markers(t) for t in any_translator(model, lang, **options).translate(sources)]
+    if output is not None:
+        write_text_atomic(output, "".join(line.replace("\n", " ") + "\n" for line in lines))
+    return lines
+

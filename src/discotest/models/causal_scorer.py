@@ -1,0 +1,201 @@
+"""Score contrastive candidates with a decoder-only LLM: the log-probability of the candidate's own tokens as the
+answer to a translation prompt (``models.llm_prompt``) holding the source sentence and its context.
+
+Tokens. The prompt is tokenized alone (chat prompts without special tokens: the rendered template holds BOS; plain
+prompts with the tokenizer's BOS) and prompt + lead + candidate as one text. When the prompt's tokens are a prefix of
+the whole text's tokens (the rule with every chat template, whose generation prompt ends in a special token or a
+line break, and with the plain prompt's ``Language:`` + space), the candidate's tokens are the rest. When the
+tokenizer merges across the boundary (a ``--prompt`` template ending inside a word), the prompt's tokens are kept and
+the candidate (with its lead) is tokenized on its own and appended: every candidate of an item is then scored after
+the very same prompt tokens, on tokens of its own only; ``boundary_merges`` counts such candidates and the run says
+how many on stderr.
+
+The candidates of an item share the prompt: by default (``share_prompt=True``) it is computed once per item and its
+key/value cache reused (``causal_lm.score_shared``); ``share_prompt=False`` scores each prompt + candidate in full
+(``causal_lm.score_full``). Items are length-sorted into batches of ``batch_size`` items; scores are cached by content
+hash (model fingerprint, prompt template, settings, prompts and candidates), by the driver only.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from discotest import cache
+from discotest.data.contrastive_item import ContrastiveItem
+from discotest.errors import InputError
+from discotest.models.causal_lm import CausalItem, pad_id, score_items_batch
+from discotest.models.hf_models import (
+    check_model,
+    load_causal_lm,
+    load_tokenizer,
+    model_fingerprint,
+    short_fingerprint,
+)
+from discotest.models.llm_prompt import Prompt, PromptBuilder, prompt_ids
+
+CACHE_NAMESPACE = "contrastive-scores"
+ENCODING_VERSION = "causal-1"  # part of the cache key: bump when ``encode`` changes what a candidate becomes
+
+
+class CausalScorer:
+    """Scores candidates with a causal LM; ``model``/``tokenizer`` may be given as objects (tests, notebooks)."""
+
+    def __init__(self, name_or_path: str, *, batch_size: int = 8, device: str = "cpu", use_cache: bool = True,
+                 quiet: bool = False, normalise: bool = False, use_target_context: bool = True,
+                 src_lang: str | None = None, tgt_lang: str | None = None, revision: str | None = None,
+                 prompt_file: str | None = None, share_prompt: bool = True, model=None, tokenizer=None,
+                 fingerprint: str | None = None, engine: str = "local", ray_address: str | None = None,
+                 ray_actors: int = 2):
+        self.name = str(name_or_path)
+        self.batch_size = max(1, batch_size)
+        self.device, self.use_cache, self.quiet = device, use_cache, quiet
+        self.normalise, self.use_target_context = normalise, use_target_context
+        self.src_lang, self.tgt_lang = src_lang or "en", tgt_lang or "en"
+        self.revision, self.prompt_file, self.share_prompt = revision, prompt_file, share_prompt
+        self.engine, self.ray_address, self.ray_actors = engine, ray_address, ray_actors
+        self._model, self._tokenizer, self._fingerprint = model, tokenizer, fingerprint
+        self._prompts: PromptBuilder | None = None
+        self.boundary_merges = 0
+        if model is None and tokenizer is None:
+            check_model(self.name, revision)
+
+    # -- loading ---------------------------------------------------------------------------------------------------
+    @property
+    def tokenizer(self):
+        if self._tokenizer is None:
+            self._tokenizer = load_tokenizer(self.name, self.revision)
+        return self._tokenizer
+
+    @property
+    def model(self):
+        if self._model is None:
+            self._model = load_causal_lm(self.name, self.revision, self.quiet)
+        self._model.to(self.device).eval()
+        return self._model
+
+    @property
+    def prompts(self) -> PromptBuilder:
+        if self._prompts is None:
+            self._prompts = PromptBuilder.from_file(self.tokenizer, self.prompt_file)
+        return self._prompts
+
+    def fingerprint(self) -> str:
+        if self._fingerprint is None:
+            self._fingerprint = model_fingerprint(self.name, self.revision)
+        return self._fingerprint
+
+    def numeric_settings(self) -> list[tuple[str, str]]:
+        """What besides model and inputs can change a score's last bits: batch, prompt sharing, device, torch."""
+        from importlib.metadata import version
+
+        return [("batch", str(self.batch_size)), ("kv", "shared" if self.share_prompt else "full"),
+                ("device", self.device), ("engine", f"torch-{version('torch')}")]
+
+    def signature_fields(self, k: int) -> list[tuple[str, str]]:
+        prompts = self.prompts
+        return [("model", self.name), ("model_hash", short_fingerprint(self.fingerprint())), ("lm", "causal"),
+                ("prompt", f"{'chat' if prompts.chat else 'plain'}:{prompts.template_hash}"), ("context", str(k)),
+                ("tgtctx", "yes" if self.use_target_context else "no"),
+                ("logprob", "mean" if self.normalise else "sum"), *self.numeric_settings()]
+
+    # -- prompts and tokens ----------------------------------------------------------------------------------------
+    def item_prompt(self, item: ContrastiveItem, k: int) -> Prompt:
+        """The prompt of an item at context size ``k``: its last ``k`` source (and target) context sentences."""
+        src_ctx = list(item.src_context[-k:]) if k else []
+        tgt_ctx = list(item.tgt_context[-k:]) if k and self.use_target_context else []
+        return self.prompts.render(item.src, self.src_lang, self.tgt_lang, src_ctx, tgt_ctx)
+
+    def prompt_ids(self, prompt: Prompt) -> list[int]:
+        return prompt_ids(self.tokenizer, prompt)
+
+    def encode(self, prompt: Prompt, candidates: Sequence[str]) -> CausalItem:
+        """The prompt's ids and each candidate's own ids (see the module docstring for a merge at the boundary)."""
+        tok = self.tokenizer
+        head = self.prompt_ids(prompt)
+        specials = head[:len(head) - len(tok(prompt.text, add_special_tokens=False)["input_ids"])]
+        out = []
+        for candidate in candidates:
+            whole = specials + tok(prompt.text + prompt.lead + candidate, add_special_tokens=False)["input_ids"]
+            if whole[:len(head)] == head:
+                out.append(whole[len(head):])
+            else:
+                self.boundary_merges += 1
+                out.append(tok(prompt.lead + candidate, add_special_tokens=False)["input_ids"])
+        return CausalItem(head, out)
+
+    # -- scoring ---------------------------------------------------------------------------------------------------
+    def batches(self, encoded: Sequence[CausalItem]) -> list[list[int]]:
+        """Positions of items in scoring batches: longest first, ``batch_size`` items per batch."""
+        order = sorted(range(len(encoded)), key=lambda i: -(len(encoded[i].prompt)
+                                                            + max((len(c) for c in encoded[i].candidates), default=0)))
+        return [order[i:i + self.batch_size] for i in range(0, len(order), self.batch_size)]
+
+    def score_batch(self, batch: Sequence[CausalItem]) -> list[list[float]]:
+        """Per item, its candidates' sums (``causal_lm.score_items_batch``)."""
+        return score_items_batch(self.model, batch, pad_id(self.tokenizer), self.device, self.share_prompt)
+
+    def score_encoded(self, encoded: Sequence[CausalItem]) -> list[list[float]]:
+        """Sums per candidate per item, in input order."""
+        from tqdm import tqdm
+
+        result: list[list[float]] = [[] for _ in encoded]
+        plan = self.batches(encoded)
+        if self.engine == "ray" and plan:
+            from discotest.models.hf_ray import score_causal_batches_on_ray
+
+            scored = score_causal_batches_on_ray(self, [[encoded[i] for i in batch] for batch in plan])
+        else:
+            scored = []
+            with tqdm(total=len(plan), desc=f"scoring with {Path(self.name).name}", unit="batch",
+                      disable=self.quiet or not plan, file=sys.stderr) as bar:
+                for batch in plan:
+                    scored.append(self.score_batch([encoded[i] for i in batch]))
+                    bar.update(1)
+        for batch, sums in zip(plan, scored):
+            for i, s in zip(batch, sums):
+                result[i] = list(s)
+        return result
+
+    def _key(self, prompts: Sequence[Prompt], items: Sequence[ContrastiveItem]) -> str:
+        rows = [[p.text, p.lead, p.chat, list(item.candidates)] for p, item in zip(prompts, items)]
+        return cache.content_key([CACHE_NAMESPACE, ENCODING_VERSION, self.fingerprint(), self.prompts.template_hash,
+                                  json.dumps(self.numeric_settings()), json.dumps(rows, ensure_ascii=False)])
+
+    def score_contexts(self, items: Sequence[ContrastiveItem], contexts: Sequence[int]) -> list[list[list[float]]]:
+        """One score per candidate per item, for every context size (each context size cached under its own key)."""
+        for k in contexts:
+            if k < 0:
+                raise InputError(f"--context must be 0 or more, not {k}")
+        out = []
+        for k in contexts:
+            prompts = [self.item_prompt(item, k) for item in items]
+            key = self._key(prompts, items)
+            raw = None
+            if self.use_cache:
+                raw = cache.load(CACHE_NAMESPACE, key, lambda text: _parse(text, items))
+            if raw is None:
+                merges_before = self.boundary_merges
+                encoded = [self.encode(p, item.candidates) for p, item in zip(prompts, items)]
+                raw = [[[s, len(c)] for s, c in zip(sums, enc.candidates)]
+                       for sums, enc in zip(self.score_encoded(encoded), encoded)]
+                if self.boundary_merges > merges_before and not self.quiet:
+                    print(f"discotest: {self.boundary_merges - merges_before} candidates: the tokenizer merged "
+                          "prompt and candidate tokens; they were tokenized on their own", file=sys.stderr)
+                if self.use_cache:
+                    cache.store(CACHE_NAMESPACE, key, json.dumps(raw))
+            out.append([[(s / n if n else s) if self.normalise else s for s, n in row] for row in raw])
+        return out
+
+    def score_items(self, items: Sequence[ContrastiveItem], context: int = 0) -> list[list[float]]:
+        return self.score_contexts(items, [context])[0]
+
+
+def _parse(text: str, items: Sequence[ContrastiveItem]) -> list[list[tuple[float, int]]]:
+    """A cached entry: per item, [sum, token count] per candidate; anything else is damage (recomputed)."""
+    rows = json.loads(text)
+    if len(rows) != len(items) or any(len(r) != len(i.candidates) for r, i in zip(rows, items)):
+        raise ValueError("cached scores do not match the items")
+    return [[(float(s), int(n)) for s, n in row] for row in rows]

@@ -1,0 +1,201 @@
+"""Translate with a decoder-only LLM: the prompt of ``models.llm_prompt``, batched greedy generation, and written-down
+post-processing rules.
+
+Generation: prompts are left-padded with an attention mask (generate derives the position ids from it), decoded
+greedily (one beam, no sampling; ``--beam`` is for seq2seq models), and stopped at the model's end of turn: its EOS,
+its generation config's EOS ids and whichever of the end-of-turn tokens ``END_OF_TURN`` its vocabulary has. For
+sentence suites (every suite that takes ``--model``, and ``translate``: one sentence per line) a row also stops at
+its first line break outside a reasoning block (``LineBreakStop``).
+
+Post-processing (``postprocess``), in this order:
+
+1. the answer is cut at its first end-of-turn token and decoded without special tokens;
+2. every ``<think>…</think>`` block is removed, and an unclosed ``<think>`` with everything after it (reasoning that
+   ran out of tokens is no translation);
+3. sentence suites: only the first non-empty line is kept;
+4. surrounding whitespace is stripped.
+
+``context=N``: each sentence's prompt holds the previous N source sentences and the model's own translations of them
+(``target_context``), so the sentences are translated one after the other, in order (``--engine ray`` does not apply
+then). Every translation is cached under its rendered prompt (which holds template, languages and context), the
+model's fingerprint, the maximum length and the post-processing version.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from discotest import cache
+from discotest.errors import InputError
+from discotest.models.causal_lm import pad_id
+from discotest.models.hf_models import LanguageCodes, load_causal_lm, short_fingerprint
+from discotest.models.llm_prompt import Prompt, PromptBuilder, prompt_ids
+from discotest.models.translator import CACHE_NAMESPACE, ModelTranslator
+
+END_OF_TURN = ("<|im_end|>", "<|eot_id|>", "<end_of_turn>", "<|endoftext|>", "<|end_of_text|>", "<|eom_id|>",
+               "<eos>", "</s>")
+POSTPROCESS_VERSION = "1"  # part of the cache key: bump when ``postprocess`` changes
+_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
+
+
+def strip_reasoning(text: str) -> str:
+    """Rule 2: closed ``<think>`` blocks removed; an unclosed one cuts the text where it opens."""
+    text = _THINK.sub("", text)
+    at = text.find("<think>")
+    return text if at < 0 else text[:at]
+
+
+def postprocess(text: str, sentence: bool = True) -> str:
+    """Rules 2-4 on a decoded answer (rule 1 is ``CausalTranslator.decode``)."""
+    text = strip_reasoning(text)
+    if sentence:
+        text = next((line for line in text.splitlines() if line.strip()), "")
+    return text.strip()
+
+
+def stop_ids(tokenizer, model=None) -> list[int]:
+    """The end-of-turn ids generation stops at (rule 1 cuts there too)."""
+    ids: list[int] = []
+    found = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
+    for value in (tokenizer.eos_token_id, found):
+        ids.extend(value if isinstance(value, list) else [value] if isinstance(value, int) else [])
+    vocab = tokenizer.get_vocab()
+    ids.extend(vocab[token] for token in END_OF_TURN if token in vocab)
+    return sorted(set(ids))
+
+
+class LineBreakStop:
+    """A stopping criterion: a row is done once its answer (reasoning blocks removed, leading whitespace
+    stripped) holds a line break; an open ``<think>`` block is never done."""
+
+    def __init__(self, tokenizer, start: int):
+        self.tokenizer, self.start = tokenizer, start
+
+    def __call__(self, input_ids, scores, **kwargs):
+        import torch
+
+        done = []
+        for row in input_ids[:, self.start:].tolist():
+            text = self.tokenizer.decode(row, skip_special_tokens=True, clean_up_tokenization_spaces=False)
+            text = _THINK.sub("", text)
+            done.append("<think>" not in text and "\n" in text.lstrip())
+        return torch.tensor(done, dtype=torch.bool, device=input_ids.device)
+
+
+class CausalTranslator(ModelTranslator):
+    """A decoder-only LLM (``AutoModelForCausalLM``) as a translation system."""
+
+    def __init__(self, name_or_path: str, tgt_lang: str, src_lang: str = "en", *, prompt_file: str | None = None,
+                 context: int = 0, sentence: bool = True, **options: Any):
+        if context < 0:
+            raise InputError(f"--context must be 0 or more, not {context}")
+        self.prompt_file, self.context, self.sentence = prompt_file, context, sentence
+        self._prompts: PromptBuilder | None = None
+        super().__init__(name_or_path, tgt_lang, src_lang, **options)
+
+    # -- model, prompts --------------------------------------------------------------------------------------------
+    @property
+    def family(self) -> str:
+        return "causal"
+
+    @property
+    def codes(self) -> LanguageCodes:
+        """The languages as given (ISO codes; the prompt names them); no family-specific codes."""
+        return LanguageCodes(self.src_code or self.src_lang, self.tgt_code or self.tgt_lang, None)
+
+    @property
+    def model(self):
+        if self._model is None:
+            self._model = load_causal_lm(self.name, self.revision, self.quiet)
+            self._model.to(self.device)
+        return self._model
+
+    @property
+    def prompts(self) -> PromptBuilder:
+        if self._prompts is None:
+            self._prompts = PromptBuilder.from_file(self.tokenizer, self.prompt_file)
+        return self._prompts
+
+    def render(self, text: str, source_context: Sequence[str] = (), target_context: Sequence[str] = ()) -> Prompt:
+        codes = self.codes
+        return self.prompts.render(text, codes.src or "en", codes.tgt or self.tgt_lang, source_context,
+                                   target_context)
+
+    def signature_fields(self) -> list[tuple[str, str]]:
+        prompts = self.prompts
+        return [("model", Path(self.name).name if Path(self.name).is_dir() else self.name),
+                ("model_hash", short_fingerprint(self.fingerprint())), ("engine", self.engine), ("lm", "causal"),
+                ("prompt", f"{'chat' if prompts.chat else 'plain'}:{prompts.template_hash}"),
+                ("decoding", "greedy"), ("max_len", str(self.max_length)), ("context", str(self.context))]
+
+    # -- generation ------------------------------------------------------------------------------------------------
+    def decode(self, ids: Sequence[int], stops: Sequence[int]) -> str:
+        """Rule 1: the answer up to its first end-of-turn token, without special tokens."""
+        cut = next((i for i, t in enumerate(ids) if t in stops), len(ids))
+        text = self.tokenizer.decode(list(ids[:cut]), skip_special_tokens=True,
+                                     clean_up_tokenization_spaces=False)
+        return postprocess(text, self.sentence)
+
+    def generate_prompts(self, prompts: Sequence[Prompt]) -> list[str]:
+        """Translate one batch of rendered prompts (uncached): left padding, greedy, stop at end of turn."""
+        import torch
+        from transformers import StoppingCriteriaList
+
+        tok, model = self.tokenizer, self.model
+        rows = [prompt_ids(tok, p) for p in prompts]
+        width, pad = max(len(r) for r in rows), pad_id(tok)
+        ids = torch.full((len(rows), width), pad, dtype=torch.long)
+        mask = torch.zeros((len(rows), width), dtype=torch.long)
+        for j, r in enumerate(rows):
+            ids[j, width - len(r):] = torch.tensor(r)
+            mask[j, width - len(r):] = 1
+        stops = stop_ids(tok, model)
+        criteria = StoppingCriteriaList([LineBreakStop(tok, width)] if self.sentence else [])
+        with torch.inference_mode():
+            out = model.generate(input_ids=ids.to(self.device), attention_mask=mask.to(self.device), do_sample=False,
+                                 num_beams=1, max_new_tokens=self.max_length, eos_token_id=stops, pad_token_id=pad,
+                                 stopping_criteria=criteria, temperature=None, top_p=None, top_k=None)
+        return [self.decode(row, stops) for row in out[:, width:].tolist()]
+
+    def generate(self, texts: Sequence[str]) -> list[str]:
+        """Translate one batch of sentences without context (uncached; also what a Ray actor runs)."""
+        return self.generate_prompts([self.render(t) for t in texts])
+
+    def _prompt_key(self, prompt: Prompt) -> str:
+        return cache.content_key([CACHE_NAMESPACE, "causal", POSTPROCESS_VERSION, self.fingerprint(), self.engine,
+                                  str(self.max_length), json.dumps([self.sentence, prompt.chat, prompt.lead]),
+                                  prompt.text])
+
+    def _key(self, text: str) -> str:
+        return self._prompt_key(self.render(text))
+
+    def translate(self, sources: Sequence[str], desc: str | None = None) -> list[str]:
+        """Without context: the base class's cached, length-sorted batches. With ``context=N``: one after the
+        other, each prompt holding the previous N sources and the model's own translations of them."""
+        if not self.context:
+            return super().translate(sources, desc)
+        from tqdm import tqdm
+
+        out: list[str] = []
+        for i, text in enumerate(tqdm(sources, desc=desc or f"translating with {Path(self.name).name}", unit="sent",
+                                      disable=self.quiet)):
+            start = max(0, i - self.context)
+            prompt = self.render(text, sources[start:i], out[start:i])
+            key = self._prompt_key(prompt)
+            hit = cache.load(CACHE_NAMESPACE, key) if self.use_cache else None
+            if hit is None:
+                hit = self.generate_prompts([prompt])[0]
+                self.translated += 1
+                if self.use_cache:
+                    cache.store(CACHE_NAMESPACE, key, hit)
+            else:
+                self.cache_hits += 1
+            out.append(hit)
+        return out
+
+    def worker_options(self) -> dict[str, Any]:
+        return {**super().worker_options(), "prompt_file": self.prompt_file, "sentence": self.sentence}

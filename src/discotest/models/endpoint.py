@@ -1,0 +1,339 @@
+"""Served LLMs behind an OpenAI-compatible API (vLLM, llama.cpp's server, TGI, Ollama, ``transformers serve``):
+translation through ``/v1/chat/completions``, contrastive scoring through ``/v1/completions`` prompt log-probabilities.
+
+The client is the standard library's (no SDK): ``concurrency`` requests at once, each with a ``timeout``; a 429 or 5xx
+answer, a refused connection or a timeout is retried up to ``retries`` times, waiting ``backoff · 2^attempt`` seconds
+(or the server's ``Retry-After``); any other 4xx is one error line with the server's own message. The API key is read
+only from the environment (``DISCOTEST_API_KEY``, else ``OPENAI_API_KEY``) and sent as a bearer token: it is never
+in a signature, a log line or a cache key. The model is named as the server reports it (``/v1/models``).
+
+Translation: the request template of ``models.llm_prompt`` is one user message (the server applies the model's chat
+template), greedy (``temperature 0``), at most ``max_length`` tokens; the answer goes through the same
+post-processing rules as a local model's (``causal_translator.postprocess``: reasoning blocks stripped, first line).
+Turn reasoning off on the server where it has a switch (``transformers serve --reasoning off``; vLLM's default chat
+template arguments).
+
+Scoring: the server sees text only, and no chat template is applied to ``/v1/completions``, so the prompt is the plain
+completion prompt (request, line break, ``Language:``) and the candidate follows after a space. The request asks for
+the prompt's log-probabilities both ways servers offer them — ``echo`` + ``logprobs`` (the OpenAI completions format:
+``tokens``, ``token_logprobs``, ``text_offset``) and vLLM's ``prompt_logprobs`` — with ``max_tokens`` 1. The
+candidate's tokens are those that start at or after the end of the prompt (by ``text_offset``); a token that starts
+in the prompt and ends in the candidate (a merge across the boundary) is counted as the candidate's and reported. A
+server that returns neither (``transformers serve``, whose ``/v1/completions`` ignores both fields) is refused with
+one line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from urllib.parse import urlsplit
+
+from discotest import cache
+from discotest.data.contrastive_item import ContrastiveItem
+from discotest.errors import InputError
+from discotest.models.hf_scorer import per_item_scores
+from discotest.models.llm_prompt import PromptBuilder
+
+API_KEY_VARIABLES = ("DISCOTEST_API_KEY", "OPENAI_API_KEY")
+CACHE_TRANSLATIONS = "translations"
+CACHE_SCORES = "contrastive-scores"
+VERSION = "1"  # part of the cache keys: bump when requests or their reading change
+
+
+def _base(url: str) -> str:
+    """``http://host:port`` (or with a path prefix) without a trailing ``/v1``: the paths below add it."""
+    url = url.rstrip("/")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise InputError(f"--endpoint must be an http(s) URL such as http://127.0.0.1:8000/v1, not {url!r}")
+    return url.removesuffix("/v1")
+
+
+class EndpointClient:
+    """JSON over HTTP to an OpenAI-compatible server, with retries, backoff and a concurrency limit."""
+
+    def __init__(self, url: str, *, concurrency: int = 4, timeout: float = 120.0, retries: int = 4,
+                 backoff: float = 1.0, sleep: Callable[[float], None] = time.sleep):
+        self.base = _base(url)
+        self.concurrency, self.timeout, self.retries, self.backoff = max(1, concurrency), timeout, retries, backoff
+        self._sleep = sleep
+        self.requests = 0  # HTTP requests sent (retries included), for callers and tests
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Content-Type": "application/json"}
+        key = next((os.environ[v] for v in API_KEY_VARIABLES if os.environ.get(v)), None)
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        return headers
+
+    def call(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        """GET (no body) or POST ``path`` under ``/v1``; the decoded JSON answer."""
+        url = f"{self.base}/v1{path}"
+        data = json.dumps(body).encode("utf-8") if body is not None else None
+        for attempt in range(self.retries + 1):
+            request = urllib.request.Request(url, data=data, headers=self._headers(),
+                                             method="POST" if data is not None else "GET")
+            self.requests += 1
+            try:
+                with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310 - http(s) only
+                    return json.loads(response.read().decode("utf-8"))
+            except urllib.error.HTTPError as exc:
+                if exc.code != 429 and exc.code < 500:
+                    raise InputError(f"{url}: HTTP {exc.code}: {_server_message(exc)}") from None
+                after = _retry_after(exc)
+                wait = after if after is not None else self.backoff * 2 ** attempt
+                last = f"HTTP {exc.code}: {_server_message(exc)}"
+            except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
+                reason = getattr(exc, "reason", exc)
+                wait, last = self.backoff * 2 ** attempt, f"{reason}"
+            except ValueError:
+                raise InputError(f"{url}: the answer is not JSON (is this an OpenAI-compatible server?)") from None
+            if attempt < self.retries:
+                self._sleep(wait)
+        raise InputError(f"{url}: no answer after {self.retries + 1} attempts ({last})")
+
+    def map(self, function: Callable[[Any], Any], inputs: Sequence[Any]) -> list[Any]:
+        """``function`` over ``inputs`` with at most ``concurrency`` requests under way; results in order."""
+        if self.concurrency == 1 or len(inputs) < 2:
+            return [function(x) for x in inputs]
+        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+            return list(pool.map(function, inputs))
+
+    def served_model(self, wanted: str | None) -> str:
+        """The model id as the server reports it: ``wanted`` if listed (or the server lists none), else the only one
+        served; several and none chosen is an error naming them."""
+        listed = [m.get("id") for m in self.call("/models").get("data", []) if isinstance(m, dict) and m.get("id")]
+        if wanted:
+            if listed and wanted not in listed:
+                raise InputError(f"{self.base}: the server does not serve {wanted!r} (it serves: {', '.join(listed)})")
+            return wanted
+        if len(listed) != 1:
+            served = ", ".join(listed) or "none listed"
+            raise InputError(f"{self.base}: name the model with --model (the server serves: {served})")
+        return listed[0]
+
+
+def _server_message(exc: urllib.error.HTTPError) -> str:
+    try:
+        body = json.loads(exc.read().decode("utf-8", "replace"))
+        error = body.get("error", body) if isinstance(body, dict) else body
+        message = error.get("message") if isinstance(error, dict) else error
+        message = message if message is not None else body.get("detail", body)
+    except (ValueError, AttributeError, OSError):
+        message = exc.reason
+    return " ".join(str(message).split())[:300]
+
+
+def _retry_after(exc: urllib.error.HTTPError) -> float | None:
+    try:
+        return max(0.0, float(exc.headers.get("Retry-After", "")))
+    except (TypeError, ValueError):
+        return None
+
+
+class EndpointTranslator:
+    """A served model as a translation system (what ``translate.ModelSystem`` drives)."""
+
+    engine = "endpoint"
+
+    def __init__(self, url: str, tgt_lang: str, src_lang: str = "en", *, model: str | None = None,
+                 max_length: int = 256, context: int = 0, prompt_file: str | None = None, use_cache: bool = True,
+                 quiet: bool = False, concurrency: int = 4, timeout: float = 120.0,
+                 client: EndpointClient | None = None, src_code: str | None = None, tgt_code: str | None = None,
+                 sentence: bool = True, **_local: Any):
+        """``_local``: the local model settings the family passes along (beam, batch size, device, revision, Ray):
+        the server decides those."""
+        if context < 0:
+            raise InputError(f"--context must be 0 or more, not {context}")
+        self.client = client or EndpointClient(url, concurrency=concurrency, timeout=timeout)
+        self.url, self.model = url, self.client.served_model(model)
+        self.name = self.model
+        self.src_lang, self.tgt_lang = src_code or src_lang, tgt_code or tgt_lang
+        self.max_length, self.context, self.sentence = max_length, context, sentence
+        self.use_cache, self.quiet = use_cache, quiet
+        self.prompts = PromptBuilder.from_file(None, prompt_file)
+        self.translated = self.cache_hits = 0
+
+    def signature_fields(self) -> list[tuple[str, str]]:
+        return [("model", self.model), ("served", "openai-api"), ("lm", "causal"),
+                ("prompt", f"chat:{self.prompts.template_hash}"), ("decoding", "greedy"),
+                ("max_len", str(self.max_length)), ("context", str(self.context))]
+
+    def request(self, text: str, source_context: Sequence[str] = (), target_context: Sequence[str] = ()) -> str:
+        return self.prompts.request(text, self.src_lang, self.tgt_lang, source_context, target_context)
+
+    def complete(self, message: str) -> str:
+        """One chat completion, post-processed (uncached)."""
+        from discotest.models.causal_translator import postprocess
+
+        answer = self.client.call("/chat/completions", {
+            "model": self.model, "messages": [{"role": "user", "content": message}], "max_tokens": self.max_length,
+            "temperature": 0, "n": 1})
+        try:
+            content = answer["choices"][0]["message"].get("content") or ""
+        except (KeyError, IndexError, TypeError, AttributeError):
+            raise InputError(f"{self.client.base}/v1/chat/completions: no choices[0].message in the answer") from None
+        return postprocess(content, self.sentence)
+
+    def _key(self, message: str) -> str:
+        return cache.content_key([CACHE_TRANSLATIONS, "endpoint", VERSION, self.client.base, self.model,
+                                  str(self.max_length), str(self.sentence), message])
+
+    def _cached(self, message: str) -> str:
+        hit = cache.load(CACHE_TRANSLATIONS, self._key(message)) if self.use_cache else None
+        if hit is not None:
+            self.cache_hits += 1
+            return hit
+        out = self.complete(message)
+        self.translated += 1
+        if self.use_cache:
+            cache.store(CACHE_TRANSLATIONS, self._key(message), out)
+        return out
+
+    def translate(self, sources: Sequence[str], desc: str | None = None) -> list[str]:
+        """Translations in order: concurrent requests without context; one after the other with ``context=N``
+        (each prompt holds the model's own previous translations)."""
+        if not self.context:
+            unique = list(dict.fromkeys(sources))
+            done = dict(zip(unique, self.client.map(lambda text: self._cached(self.request(text)), unique)))
+            return [done[t] for t in sources]
+        out: list[str] = []
+        for i, text in enumerate(sources):
+            start = max(0, i - self.context)
+            out.append(self._cached(self.request(text, sources[start:i], out[start:i])))
+        return out
+
+
+def read_prompt_logprobs(answer: dict[str, Any], prompt_chars: int,
+                         end_chars: int) -> tuple[float, int, bool] | None:
+    """(sum of the candidate tokens' log-probabilities, their number, whether a token crossed the boundary) from a
+    completions answer to ``prompt + candidate`` (echoed; ``prompt_chars`` and ``end_chars`` the characters up to the
+    boundary and in all; what was generated after them is not read), or None when it has no prompt log-probabilities."""
+    try:
+        choice = answer["choices"][0]
+    except (KeyError, IndexError, TypeError):
+        return None
+    logprobs = choice.get("logprobs") if isinstance(choice, dict) else None
+    if isinstance(logprobs, dict) and logprobs.get("text_offset") and logprobs.get("token_logprobs"):
+        offsets, values, tokens = logprobs["text_offset"], logprobs["token_logprobs"], logprobs.get("tokens") or []
+        total, count, merged = 0.0, 0, False
+        for k, (offset, value) in enumerate(zip(offsets, values)):
+            end = offsets[k + 1] if k + 1 < len(offsets) else offset + len(tokens[k] if k < len(tokens) else "")
+            if end <= prompt_chars or offset >= end_chars or value is None:
+                continue
+            if offset < prompt_chars:
+                merged = True
+            total, count = total + float(value), count + 1
+        echoed = sum(1 for o in offsets if o >= prompt_chars)
+        return (total, count, merged) if echoed else None
+    return None
+
+
+class EndpointScorer:
+    """Scores contrastive candidates with a served model's prompt log-probabilities (``/v1/completions``)."""
+
+    def __init__(self, url: str, *, model: str | None = None, normalise: bool = False, use_target_context: bool = True,
+                 src_lang: str | None = None, tgt_lang: str | None = None, prompt_file: str | None = None,
+                 use_cache: bool = True, quiet: bool = False, concurrency: int = 4, timeout: float = 120.0,
+                 client: EndpointClient | None = None):
+        self.client = client or EndpointClient(url, concurrency=concurrency, timeout=timeout)
+        self.model = self.client.served_model(model)
+        self.name = self.model
+        self.normalise, self.use_target_context = normalise, use_target_context
+        self.src_lang, self.tgt_lang = src_lang or "en", tgt_lang or "en"
+        self.use_cache, self.quiet = use_cache, quiet
+        self.prompts = PromptBuilder.from_file(None, prompt_file)
+        self.boundary_merges = 0
+        self._mode: str | None = None  # "echo" or "vllm" once a request returned prompt log-probabilities
+
+    def signature_fields(self, k: int) -> list[tuple[str, str]]:
+        return [("model", self.model), ("served", "openai-api"), ("lm", "causal"),
+                ("prompt", f"plain:{self.prompts.template_hash}"), ("context", str(k)),
+                ("tgtctx", "yes" if self.use_target_context else "no"),
+                ("logprob", "mean" if self.normalise else "sum")]
+
+    def one(self, prompt: str, candidate: str) -> tuple[float, int]:
+        """(sum, token count) of a candidate after ``prompt``: ``echo`` + ``logprobs`` first (the OpenAI format), then
+        vLLM's ``prompt_logprobs`` (a field other servers reject); the first way that works is kept for the run."""
+        body = {"model": self.model, "prompt": prompt + " " + candidate, "max_tokens": 1, "temperature": 0,
+                "echo": True, "logprobs": 1}
+        found = None
+        if self._mode in (None, "echo"):
+            found = read_prompt_logprobs(self.client.call("/completions", body), len(prompt),
+                                         len(prompt) + 1 + len(candidate))
+            self._mode = "echo" if found is not None else self._mode
+        if found is None and self._mode in (None, "vllm"):
+            try:
+                answer = self.client.call("/completions", {**body, "echo": False, "logprobs": None,
+                                                           "prompt_logprobs": 0})
+            except InputError:  # a server without the field answers 400/422
+                answer = {}
+            found = _vllm_prompt_logprobs(answer, prompt, candidate)
+            self._mode = "vllm" if found is not None else self._mode
+        if found is None:
+            raise InputError(f"{self.client.base}/v1/completions returns no prompt log-probabilities (echo + "
+                             "logprobs, or prompt_logprobs): scoring needs a server that does (vLLM, llama.cpp's)")
+        total, count, merged = found
+        self.boundary_merges += merged
+        return total, count
+
+    def score_contexts(self, items: Sequence[ContrastiveItem], contexts: Sequence[int]) -> list[list[list[float]]]:
+        out = []
+        for k in contexts:
+            if k < 0:
+                raise InputError(f"--context must be 0 or more, not {k}")
+            rows = []
+            for item in items:
+                src_ctx = list(item.src_context[-k:]) if k else []
+                tgt_ctx = list(item.tgt_context[-k:]) if k and self.use_target_context else []
+                message = self.prompts.request(item.src, self.src_lang, self.tgt_lang, src_ctx, tgt_ctx)
+                prompt = f"{message}\n{self.prompts_language()}:"
+                rows.extend((prompt, c) for c in item.candidates)
+            key = cache.content_key([CACHE_SCORES, "endpoint", VERSION, self.client.base, self.model,
+                                     json.dumps(rows, ensure_ascii=False)])
+            raw = cache.load(CACHE_SCORES, key, json.loads) if self.use_cache else None
+            if raw is None or len(raw) != len(rows):
+                before = self.boundary_merges
+                raw = self.client.map(lambda row: list(self.one(*row)), rows)
+                if self.boundary_merges > before and not self.quiet:
+                    print(f"discotest: {self.boundary_merges - before} candidates: a served token crossed the "
+                          "prompt/candidate boundary; it was counted as the candidate's", file=sys.stderr)
+                if self.use_cache:
+                    cache.store(CACHE_SCORES, key, json.dumps(raw))
+            out.append(per_item_scores(raw, items, self.normalise))
+        return out
+
+    def prompts_language(self) -> str:
+        from discotest.models.llm_prompt import language_name
+
+        return language_name(self.tgt_lang)
+
+
+def _vllm_prompt_logprobs(answer: dict[str, Any], prompt: str, candidate: str) -> tuple[float, int, bool] | None:
+    """vLLM's ``prompt_logprobs``: one {token id: {logprob, decoded_token}} per prompt token (None for the first).
+    The candidate's tokens are the trailing ones whose decoded text adds up to ``' ' + candidate``."""
+    try:
+        entries = answer["choices"][0].get("prompt_logprobs") or answer.get("prompt_logprobs")
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return None
+    if not entries:
+        return None
+    tail, total, count = " " + candidate, 0.0, 0
+    for entry in reversed(entries):
+        if not tail or not isinstance(entry, dict) or not entry:
+            break
+        first = next(iter(entry.values()))  # the prompt's own token is listed first
+        text = first.get("decoded_token") or ""
+        total, count = total + float(first.get("logprob", 0.0)), count + 1
+        if len(text) >= len(tail):
+            return total, count, len(text) > len(tail)
+        tail = tail[:len(tail) - len(text)] if tail.endswith(text) else ""
+    return None

@@ -1,0 +1,213 @@
+"""The registry of suite families: each family names its suites, declares its options and runs them into Results.
+
+``discotest run``, ``compare``, ``suites`` and ``discotest.run``/``discotest.compare`` all dispatch through here, so a
+new suite is a registration, not a new route through the code (README: "Adding a suite"). An option is declared
+once, as data: the CLI builds its flags from it and the Python API checks keyword arguments against the same names,
+so ``--input-format`` on the command line is ``input_format=`` in Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from discotest.errors import InputError, did_you_mean
+from discotest.progress import quiet_scope
+from discotest.report.comparison import Comparison
+from discotest.report.emit import Report
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting of a family: its Python name (the CLI's ``dest``), flags, help, default and parsing."""
+
+    name: str
+    flags: tuple[str, ...]
+    help: str
+    default: Any = None
+    type: Callable[[str], Any] | None = None
+    choices: tuple[str, ...] | None = None
+    action: str | None = None  # "store_true", "store_false", "append"
+    metavar: str | None = None
+    nargs: int | str | None = None
+
+    def argparse_kwargs(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"dest": self.name, "help": self.help}
+        for key in ("type", "choices", "action", "metavar", "nargs"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
+
+
+@dataclass(frozen=True)
+class SuiteFacts:
+    """What ``discotest suites`` says of one suite: its size (counted from the data), languages and licence."""
+
+    size: str
+    langs: str
+    licence: str = ""
+
+
+def count_items(load: Callable[[], int], what: str = "items") -> str:
+    """The size of a suite from its loader, or what to fetch when its data is not there."""
+    from discotest.data.registry import MissingDataError
+
+    try:
+        return f"{load():,} {what}"
+    except MissingDataError as exc:
+        name = exc.detail.split("'")[1] if "'" in exc.detail else "NAME"
+        return f"? {what} (not in the data directory: `discotest data fetch {name}`)"
+
+
+@dataclass(frozen=True)
+class Family:
+    """A suite family. ``run(suite, settings)`` and ``compare(suite, settings)`` get every option of the family, the
+    defaults filled in, and return a Report; ``suites()`` lists the suite names it answers to (with the published
+    systems a user can name, for ``discotest suites``)."""
+
+    name: str
+    title: str
+    suites: Callable[[], dict[str, list[str]]]
+    options: tuple[Option, ...]
+    run: Callable[[str, dict[str, Any]], Report]
+    compare: Callable[[str, dict[str, Any]], Report] | None = None
+    compare_options: tuple[Option, ...] = ()
+    handles: Callable[[str], bool] | None = None  # extra names it answers to (files named by the user …)
+    doc: str = ""
+    describe: Callable[[str, str | None], SuiteFacts] | None = None  # (suite, data dir) -> facts for `suites`
+    # (suite, settings) -> the language --input files must be in (checked before the run), None: not checked
+    input_language: Callable[[str, dict[str, Any]], str | None] | None = None
+
+    def answers(self, suite: str) -> bool:
+        return suite in self.suites() or bool(self.handles and self.handles(suite))
+
+
+_FAMILIES: dict[str, Family] = {}
+
+
+def register(family: Family) -> Family:
+    if family.name in _FAMILIES and _FAMILIES[family.name] is not family:
+        raise ValueError(f"suite family {family.name!r} is registered twice")
+    _FAMILIES[family.name] = family
+    return family
+
+
+def unregister(name: str) -> None:
+    """Remove a family (tests that register one of their own)."""
+    _FAMILIES.pop(name, None)
+
+
+def families() -> list[Family]:
+    return list(_FAMILIES.values())
+
+
+def all_suites() -> list[str]:
+    return sorted({s for f in _FAMILIES.values() for s in f.suites()})
+
+
+def family_of(suite: str) -> Family:
+    for family in _FAMILIES.values():
+        if family.answers(suite):
+            return family
+    raise InputError(f"unknown suite {suite!r}{did_you_mean(suite, all_suites())}; choose from "
+                     f"{', '.join(all_suites())} (`discotest suites` lists them)")
+
+
+def settings_for(family: Family, options: dict[str, Any], compare: bool = False) -> dict[str, Any]:
+    """Every option of ``family`` with its default, overridden by ``options``; an option the family does not have is
+    an error naming the ones it has (so a typo never runs silently with a default)."""
+    declared = {o.name: o for o in (*family.options, *(family.compare_options if compare else ()))}
+    unknown = [k for k in options if k not in declared]
+    if unknown:
+        flag = unknown[0].replace("_", "-")
+        raise InputError(f"{family.title} has no option {unknown[0]!r} (--{flag}); its options: "
+                         f"{', '.join(sorted(declared))}")
+    settings = {name: (list(o.default) if isinstance(o.default, list) else o.default) for name, o in declared.items()}
+    settings.update(options)
+    return settings
+
+
+def split_list(value: str | Sequence[str] | None, what: str = "") -> list[str] | str | None:
+    """``"all"`` stays ``"all"``; ``"a,b"`` and ``["a", "b"]`` become a list; None stays None. A value of commas
+    alone (``--lang ',,'``) is an InputError saying so (``what`` names the option), not an empty list that would
+    surface later as "no system has an output"."""
+    if value is None or value == "all":
+        return value
+    if isinstance(value, str):
+        out = [v.strip() for v in value.split(",") if v.strip()]
+        if not out and value.strip():
+            raise InputError(f"{what + ' ' if what else ''}{value!r} names nothing (only commas and spaces): give "
+                             "a name, a comma-separated list, or 'all'")
+        return out
+    return list(value)
+
+
+def _input_paths(settings: dict[str, Any]) -> list[str]:
+    given = settings.get("input")
+    return [] if not given else [given] if isinstance(given, str | Path) else [str(p) for p in given]
+
+
+def check_input_language(family: Family, suite: str, settings: dict[str, Any]) -> list[str]:
+    """Refuse an ``--input`` file that is mostly another language or script than the family scores (one line naming
+    the file and both languages; ``lang.identify``), before any work; returns the inputs that were not checked
+    because ``skip_language_check`` is set (their results' signatures say so)."""
+    paths = _input_paths(settings)
+    expected = family.input_language(suite, settings) if family.input_language and paths else None
+    if not expected:
+        return []
+    if settings.get("skip_language_check"):
+        return paths
+    from discotest.data.readers import is_stdin
+    from discotest.data.translations import translation_texts
+    from discotest.lang.identify import check_language, knows
+
+    if not knows(expected):  # a language the check cannot judge (a registered toy language): not checked
+        return []
+    for path in paths:
+        if is_stdin(path) or Path(path).is_file():  # a missing file is the family's error, in its own words
+            check_language(path, translation_texts(path, settings.get("input_format") or "auto"), expected)
+    return []
+
+
+def _mark_unchecked(report: Report, paths: list[str]) -> Report:
+    """``langcheck:off`` in the signature of every result read from one of ``paths``."""
+    from discotest.data.readers import system_name
+    from discotest.report.result import Signature
+
+    names = {system_name(p) for p in paths}
+    for result in report.results:
+        if getattr(result, "system", None) in names and isinstance(getattr(result, "signature", None), Signature):
+            fields = list(result.signature.fields)
+            at = next((i for i, (key, _) in enumerate(fields) if key == "files"), len(fields))  # files: stays last
+            result.signature = Signature((*fields[:at], ("langcheck", "off"), *fields[at:]))
+    return report
+
+
+def lang_codes(value: str | Sequence[str] | None) -> list[str] | str | None:
+    """``split_list`` of language codes, lower-cased: ``--lang DE`` is ``de`` (codes are case-insensitive)."""
+    langs = split_list(value.lower() if isinstance(value, str) else value, "--lang")
+    return [lang.lower() for lang in langs] if isinstance(langs, list) else langs
+
+
+def run(suite: str, **options: Any) -> Report:
+    family = family_of(suite)
+    settings = settings_for(family, options)
+    unchecked = check_input_language(family, suite, settings)
+    with quiet_scope(settings.get("quiet")):  # the stage bars deep in the pipelines follow quiet
+        return _mark_unchecked(family.run(suite, settings), unchecked)
+
+
+def compare(suite: str, **options: Any) -> Report:
+    family = family_of(suite)
+    if family.compare is None:
+        raise InputError(f"{family.title} results cannot be compared item by item")
+    settings = settings_for(family, options, compare=True)
+    unchecked = check_input_language(family, suite, settings)
+    with quiet_scope(settings.get("quiet")):
+        return _mark_unchecked(family.compare(suite, settings), unchecked)
+
+
+__all__ = ["Comparison", "Family", "Option", "Report", "all_suites", "compare", "families", "family_of", "register",
+           "run", "settings_for", "split_list", "unregister"]

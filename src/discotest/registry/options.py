@@ -1,0 +1,88 @@
+"""Options more than one family takes, declared once: the same flag means the same thing in every family."""
+
+from __future__ import annotations
+
+from discotest.data.translations import INPUT_FORMATS
+from discotest.engine import ENGINES
+from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER
+from discotest.options import int_option
+from discotest.registry import Option
+
+DATA_DIR = Option("data_dir", ("--data-dir",), "data directory (default: $DISCOTEST_DATA, else the user cache)")
+QUIET = Option("quiet", ("--quiet", "-q"), "no progress bars", default=False, action="store_true")
+USE_CACHE = Option("use_cache", ("--no-cache",), "recompute instead of reading the cache", default=True,
+                   action="store_false")
+SKIP_LANGUAGE_CHECK = Option("skip_language_check", ("--skip-language-check",),
+                             "score --input even when it is mostly another language or script than the one scored "
+                             "(the signature then says langcheck:off)", default=False, action="store_true")
+# data_dir and quiet are global flags of the CLI (before or after the subcommand); every family takes them
+COMMON = (DATA_DIR, QUIET, USE_CACHE, SKIP_LANGUAGE_CHECK)
+GLOBAL_FLAGS = ("data_dir", "quiet")
+
+LANG = Option("lang", ("--lang", "-l"), "target language, comma-separated list, or 'all'")
+SYSTEM = Option("system", ("--system", "-s"), "published system output(s): name, comma-separated list, or 'all'")
+INPUT = Option("input", ("--input", "-i"),
+               "your translations (file; '-': stdin): plain text, 'source ||| translation', or JSONL")
+INPUT_FORMAT = Option("input_format", ("--input-format",),
+                      "how --input is read: auto (JSONL if every line is a JSON object, 'source ||| translation' if "
+                      "every line has one '|||', else plain), or forced", default="auto", choices=INPUT_FORMATS)
+SUITE_FILE = Option("suite_file", ("--suite-file",), "the suite's file instead of the data directory's",
+                    metavar="FILE")
+ALIGNER = Option("aligner", ("--aligner",),
+                 "word aligner (default: Thot's eflomal model, seeded; 'eflomal' is the unseeded binary)",
+                 default=DEFAULT_ALIGNER, choices=ALIGNERS)
+ALIGN_EXTRA = Option("align_extra", ("--align-extra",),
+                     "extra aligner training text: all published outputs of the language (gender suites; default "
+                     "auto = only for inputs under 2000 rows) or the WMT21/22 zh-en test sets (mzprt; default wmt)",
+                     choices=("auto", "none", "published", "wmt"))
+ALIGN_TRAIN = Option("align_train", ("--align-train",),
+                     "what the aligner learns from: 'suite' (default) = a model trained once on text that does not "
+                     "depend on your file (the language's published outputs; mzprt: its background corpus), every "
+                     "sentence decoded with it, so a verdict depends on its own sentence alone; 'input' = trained on "
+                     "each evaluated file (with --align-extra), as before", default="suite", choices=("suite", "input"))
+MODEL = Option("model", ("--model", "-m"),
+               "Hugging Face seq2seq, decoder-only LLM (AutoModelForCausalLM) or CTranslate2 model: scores the "
+               "candidates (contrastive suites) or translates the suite (gender suites)", metavar="NAME_OR_PATH")
+PROMPT = Option("prompt_file", ("--prompt",), "--model with a decoder-only LLM: your request template (Jinja; "
+                "variables: source, source_context, target_context, src_lang, tgt_lang, src_code, tgt_code, "
+                "examples), wrapped in the model's chat template when it has one", metavar="FILE")
+ENDPOINT = Option("endpoint", ("--endpoint",), "an OpenAI-compatible server (vLLM, llama.cpp, Ollama, transformers "
+                  "serve): it translates (gender suites, translate: /v1/chat/completions) or scores (contrastive "
+                  "suites: /v1/completions prompt log-probabilities); --model names the served model (default: the "
+                  "only one); API key from $DISCOTEST_API_KEY or $OPENAI_API_KEY", metavar="URL")
+CONCURRENCY = Option("concurrency", ("--concurrency",), "--endpoint: requests under way at once", default=4,
+                     type=int_option("concurrency"), metavar="N")
+CONTEXT = Option("context", ("--context",), "--model: previous sentences in the input; contrastive suites score at "
+                 "each size given (repeat to run several; default 0); a decoder-only LLM translating sees the previous "
+                 "K source sentences and its own translations of them (one size; default 0)", default=[],
+                 type=int_option("context"), action="append", metavar="K")
+BATCH_SIZE = Option("batch_size", ("--batch-size",), "--model: sentences or candidates per batch", default=32,
+                    type=int_option("batch-size"))
+DEVICE = Option("device", ("--device",), "--model: torch device (cpu, cuda, cuda:1 …)", default="cpu")
+SRC_LANG = Option("src_lang", ("--src-lang",),
+                  "--model: source language code, ISO 639-1 or the model family's own (default: en; contrastive "
+                  "suites: the suite's)")
+TGT_LANG = Option("tgt_lang", ("--tgt-lang",),
+                  "--model: target language code (default: from --lang; contrastive suites: the suite's)")
+REVISION = Option("revision", ("--revision",), "--model: hub model revision")
+JOBS = Option("jobs", ("--jobs", "-j"), "worker processes for several languages (local), or the CPUs of a local Ray "
+              "instance (--engine ray)", type=int_option("jobs"))
+# where the heavy stages run; the numbers are the same on both, so neither is in the signature
+ENGINE = Option("engine", ("--engine",), "run the heavy stages here (local) or on Ray (default: $DISCOTEST_ENGINE, "
+                "else local); winox has none and runs here on both", choices=ENGINES)
+RAY_ADDRESS = Option("ray_address", ("--ray-address",),
+                     "--engine ray: the cluster to join (default: $RAY_ADDRESS, else a local Ray instance, with --jobs "
+                     "CPUs where the suite takes --jobs)", metavar="HOST:PORT")
+RAY_ACTORS = Option("ray_actors", ("--ray-actors",), "--engine ray with --model: actors, each holding one copy of "
+                    "the model (default: 2)", default=2, type=int_option("ray-actors"), metavar="N")
+ENGINE_OPTIONS = (ENGINE, RAY_ADDRESS)
+
+# compare: two systems, given as two published names, two files, or one of each
+COMPARE_SYSTEMS = Option("system", ("--system", "-s"), "published system (give two, or one and --input)",
+                         default=[], action="append")
+COMPARE_INPUTS = Option("input", ("--input", "-i"), "translation file (give two, or one and --system)",
+                        default=[], action="append")
+BOOTSTRAP = Option("bootstrap", ("--bootstrap",), "paired bootstrap resamples", default=1000,
+                   type=int_option("bootstrap"))
+SEED = Option("seed", ("--seed",), "bootstrap seed", default=12345, type=int_option("seed"))
+COMPARE = (COMPARE_SYSTEMS, COMPARE_INPUTS, BOOTSTRAP, SEED)

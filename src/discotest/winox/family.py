@@ -1,0 +1,72 @@
+"""The Wino-X family: does the translation use the gold pronoun's gender (Emelin and Sennrich 2021)? One language
+(de, fr or ru) and one translations file per run.
+
+Judging is a pronoun count per item: 4,000 items take 0.3 s, less than starting Ray. ``--engine`` and ``--ray-address``
+are accepted (every family takes them, so one command line serves every suite; a flag means the same in every family,
+so its help cannot say this), and both engines judge here, in this process: Ray is not started."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discotest.engine import resolve_engine
+from discotest.errors import InputError
+from discotest.registry import Family, SuiteFacts, count_items, register
+from discotest.registry import options as common
+from discotest.registry.compare import compare_systems
+from discotest.report.emit import Report
+from discotest.report.table import row_ranges
+
+WINOX_LANGS = ("de", "fr", "ru")
+OPTIONS = (common.LANG, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, *common.ENGINE_OPTIONS, *common.COMMON)
+
+
+def run(suite: str, s: dict[str, Any]) -> Report:
+    from discotest.winox.result import render_winox_table
+    from discotest.winox.run import run_winox
+
+    resolve_engine(s["engine"])  # a bad name is an error here too; the judging itself runs here on both engines
+    if not s["input"]:
+        raise InputError("winox needs --input (your translations of the Wino-X English sentences)")
+    lang = s["lang"].lower() if isinstance(s["lang"], str) else s["lang"]  # codes are case-insensitive
+    if not lang or not isinstance(lang, str) or "," in lang or lang == "all":
+        raise InputError("winox needs exactly one --lang (de, fr or ru)")
+    result = run_winox(lang, s["input"], s["data_dir"], s["suite_file"], s["input_format"])
+    unmatched = len(result.unmatched)
+    warnings = [f"winox/{lang}: {unmatched} items have no translation (rows {row_ranges(result.unmatched, 10)}); "
+                "left out"] if unmatched else []
+    return Report("discotest · Wino-X pronoun accuracy", [result], text=render_winox_table, warnings=warnings)
+
+
+def compare(suite: str, s: dict[str, Any]) -> Report:
+    if s["system"]:
+        raise InputError("winox has no published systems: compare two translation files (--input A --input B)")
+    return compare_systems(suite, s, run)
+
+
+def describe(suite: str, data_dir: str | None) -> SuiteFacts:
+    """Items per language; the languages whose file is missing are named with the fetch command."""
+    from discotest.data import registry
+    from discotest.data.winox import LANGUAGES, load_winox
+
+    sizes = {lang: count_items(lambda lang=lang: len(load_winox(lang, data_dir))) for lang in LANGUAGES}
+    missing = [f"winox-{lang}" for lang, size in sizes.items() if size.startswith("?")]
+    size = ", ".join(f"{lang} {n}" for lang, n in sizes.items() if not n.startswith("?"))
+    if missing:
+        size += ("; " if size else "") + f"? items (not in the data directory: `discotest data fetch " \
+            f"{' '.join(missing)}`)"
+    return SuiteFacts(size, "en→" + ",".join(LANGUAGES), registry.suite_licence(suite) or "")
+
+
+FAMILY = register(Family(
+    name="winox",
+    title="winox",
+    suites=lambda: {"winox": []},
+    options=OPTIONS,
+    run=run,
+    compare=compare,
+    compare_options=common.COMPARE,
+    doc="pronoun accuracy on Wino-X: the translation's pronoun must agree with the gold referent's gender",
+    describe=describe,
+    input_language=lambda suite, s: s.get("lang") if s.get("lang") in WINOX_LANGS else None,  # others: its error
+))

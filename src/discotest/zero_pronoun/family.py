@@ -1,0 +1,101 @@
+"""The zero-pronoun family: AZPT on the Chinese–English mZPRT benchmark (Wang et al. 2022), per domain.
+
+Hypotheses come from the published outputs (``system``: names or ``all``) or a file (``input``, one domain);
+``compare`` adds BLEU with its own paired tests to the per-ZP comparison."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discotest.engine import resolve_engine
+from discotest.errors import InputError
+from discotest.options import int_option
+from discotest.registry import Family, Option, SuiteFacts, count_items, register, split_list
+from discotest.registry import options as common
+from discotest.registry.compare import compare_systems
+from discotest.report.emit import Report
+
+DOMAIN = Option("domain", ("--domain", "-d"), "mZPRT domain (QA GR MS PP WF, MS-valid, WF-valid), list, or 'all'")
+WINDOW = Option("window", ("--window",), "mzprt: candidate words each side of the aligned word", default=1,
+                type=int_option("window"))
+REACH = Option("reach", ("--reach",),
+               "mzprt: also accept an unclaimed right pronoun up to N words beyond the window (0 = paper)", default=0,
+               type=int_option("reach"))
+BLEU = Option("bleu", ("--bleu",), "mzprt: also report sacrebleu BLEU", default=False, action="store_true")
+# --engine ray: the alignment run is a Ray task; a command aligns once (the background, or it with the one --input),
+# so there is no --jobs to share out
+OPTIONS = (DOMAIN, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, WINDOW, REACH, BLEU, common.ALIGNER,
+           common.ALIGN_TRAIN, common.ALIGN_EXTRA, *common.ENGINE_OPTIONS, *common.COMMON)
+
+
+def _suites() -> dict[str, list[str]]:
+    from discotest.zero_pronoun.mzprt import DOMAINS
+    from discotest.zero_pronoun.outputs import published_systems
+
+    return {"mzprt": [f"{domain}: {' '.join(published_systems(domain))}" for domain in DOMAINS]}
+
+
+def run(suite: str, s: dict[str, Any]) -> Report:
+    from discotest.zero_pronoun.result import rank_agreement_json, render_azpt_table
+    from discotest.zero_pronoun.run import run_mzprt
+
+    engine = resolve_engine(s["engine"])  # a bad name fails before any work
+    if not s["domain"]:
+        raise InputError("mzprt needs --domain (QA GR MS PP WF, MS-valid, WF-valid, a comma-separated list, or 'all')")
+    if not (s["system"] or s["input"]):
+        raise InputError("give --system (published outputs, or 'all') or --input (your hypotheses)")
+    if s["system"] and s["input"]:
+        raise InputError("give --system or --input, not both")
+    if s["align_extra"] == "published":
+        raise InputError("--align-extra for mzprt is 'wmt' or 'none'")
+    results = run_mzprt(
+        split_list(s["domain"]),
+        systems=split_list(s["system"]),
+        inputs=[s["input"]] if s["input"] else None,
+        data_dir=s["data_dir"],
+        window=s["window"],
+        reach=s["reach"],
+        bleu=s["bleu"],
+        use_cache=s["use_cache"],
+        extra="wmt" if s["align_extra"] in (None, "auto") else s["align_extra"],
+        aligner=s["aligner"],
+        align_train=s["align_train"],
+        input_format=s["input_format"],
+        engine=engine,
+        ray_address=s["ray_address"],
+    )
+    return Report("discotest · mZPRT zero pronouns (AZPT)", results, aggregates={
+        "kendall_tau": rank_agreement_json(results)}, text=render_azpt_table)
+
+
+def compare(suite: str, s: dict[str, Any]) -> Report:
+    from discotest.zero_pronoun.compare import bleu_comparison
+
+    if s["domain"] == "all" or not s["domain"] or len(split_list(s["domain"]) or []) != 1:
+        raise InputError("compare needs one --domain")
+    return compare_systems(suite, {**s, "bleu": True}, run, extra=lambda a, b, n, seed: bleu_comparison(
+        a, b, n, seed, s["data_dir"]))
+
+
+def describe(suite: str, data_dir: str | None) -> SuiteFacts:
+    from discotest.data import registry
+    from discotest.zero_pronoun.mzprt import DOMAINS, load_mzprt
+
+    size = count_items(lambda: sum(len(load_mzprt(d, data_dir).zps) for d in DOMAINS),
+                       f"zero pronouns in {len(DOMAINS)} domains ({', '.join(DOMAINS)})")
+    return SuiteFacts(size, "zh→en", registry.suite_licence(suite) or "")
+
+
+FAMILY = register(Family(
+    name="azpt",
+    title="mzprt",
+    suites=_suites,
+    options=OPTIONS,
+    run=run,
+    compare=compare,
+    compare_options=common.COMPARE,
+    doc="accuracy of zero-pronoun translation (AZPT) from Chinese: each annotated ZP's aligned words, a ±1 window "
+        "and a bilingual pronoun table (Wang et al. 2022)",
+    describe=describe,
+    input_language=lambda suite, s: "en",  # Chinese to English
+))
