@@ -23,7 +23,7 @@ from discotest.dip.documents import load_pair, shard_documents  # noqa: E402
 from discotest.dip.parse import parse  # noqa: E402
 from discotest.dip.shards import line_shards  # noqa: E402
 from discotest.engine import ENGINES, RayEngine  # noqa: E402
-from discotest.pipelines import dip  # noqa: E402
+from discotest.dip import run as dip  # noqa: E402
 from tests.cli_helpers import assert_one_line_error, results_of, run_cli  # noqa: E402
 from tests.ray_helpers import local_ray, spy  # noqa: E402
 

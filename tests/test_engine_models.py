@@ -15,7 +15,7 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="the ray engine needs Ray (pip install 'discotest[ray]'; CI installs it)")
 
-from discotest.systems import ray_pool  # noqa: E402
+from discotest.models import ray_pool  # noqa: E402
 
 from discotest.engine import ENGINES  # noqa: E402 - after the skip
 from discotest.models.translator import CT2Translator, ModelTranslator  # noqa: E402
@@ -130,7 +130,7 @@ def test_gender_model_run_gives_the_same_json_on_both_engines(ray_instance, tiny
 
 def test_ct2_scores_and_translations_are_the_same_on_both_engines(ray_instance, tiny_ct2, tmp_path, monkeypatch,
                                                                   capsys):
-    from discotest.systems import ct2_scorer
+    from discotest.models import ct2_scorer
 
     calls = _spy_pool(monkeypatch)
     # jazp's 44 items × 2 candidates at batch size 16: 6 batches; every actor opens its own ctranslate2.Translator

@@ -232,9 +232,12 @@ def test_compare_from_python_for_the_file_families(shared_data, tmp_path):
 
 
 def test_discotest_suites_stays_the_api_function_after_a_run():
-    """The suite loaders live in the subpackage ``discotest.suites``; importing one (every run does) must not turn
-    ``discotest.suites`` into that module (the README's API example calls ``discotest.suites()`` after runs)."""
+    """No subpackage of ``discotest`` is called ``suites`` (the gender wing's loader is ``discotest.gender.suites``), so
+    importing the suite loaders (every run does) leaves ``discotest.suites`` the API function (the README's API example
+    calls ``discotest.suites()`` after runs)."""
     import discotest.gender.suites  # noqa: F401  (what a run imports)
+
+    assert not (Path(discotest.__file__).parent / "suites").exists()
 
     discotest.run("winomt-demo", lang="de", system="demo", quiet=True)
     listed = discotest.suites()
