@@ -18,12 +18,12 @@ pytest.importorskip("spacy")
 
 from discotest import cache as disk_cache  # noqa: E402 - after the skips
 from discotest.dip import documents  # noqa: E402
+from discotest.dip import run as dip  # noqa: E402
 from discotest.dip.coherence import CoherenceModel  # noqa: E402
 from discotest.dip.documents import load_pair, shard_documents  # noqa: E402
 from discotest.dip.parse import parse  # noqa: E402
 from discotest.dip.shards import line_shards  # noqa: E402
 from discotest.engine import ENGINES, RayEngine  # noqa: E402
-from discotest.dip import run as dip  # noqa: E402
 from tests.cli_helpers import assert_one_line_error, results_of, run_cli  # noqa: E402
 from tests.ray_helpers import local_ray, spy  # noqa: E402
 

@@ -15,9 +15,8 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="the ray engine needs Ray (pip install 'discotest[ray]'; CI installs it)")
 
-from discotest.models import ray_pool  # noqa: E402
-
 from discotest.engine import ENGINES  # noqa: E402 - after the skip
+from discotest.models import ray_pool  # noqa: E402
 from discotest.models.translator import CT2Translator, ModelTranslator  # noqa: E402
 from tests.cli_helpers import one_result, results_of, run_cli  # noqa: E402
 from tests.ray_helpers import local_ray, spy  # noqa: E402
