@@ -9,10 +9,7 @@ ray = pytest.importorskip("ray", reason="the ray engine needs Ray (pip install '
 pytest.importorskip("transformers")
 
 from discotest.engine import ENGINES  # noqa: E402
-from discotest.models import (
-    causal_scorer,  # noqa: E402
-    ray_pool,  # noqa: E402
-)
+from discotest.models import causal_scorer, ray_pool  # noqa: E402
 from discotest.models.causal_translator import CausalTranslator  # noqa: E402
 from tests.cli_helpers import run_cli  # noqa: E402
 from tests.ray_helpers import local_ray, spy  # noqa: E402
