@@ -10,6 +10,7 @@ import ast
 import pytest
 
 from discotest import cli, registry
+from discotest.cli.common import compare_options, family_options
 from tests.readme_examples import discotest_argv, examples
 
 EXAMPLES = examples()
@@ -36,8 +37,8 @@ def test_command_parses_with_options_of_its_family(example):
         pytest.fail(f"README line {example.line}: the parser refuses {argv} (exit {exc.code})")
     if args.command in ("run", "compare"):
         family = registry.family_of(args.suite)
-        options = family.options if args.command == "run" else cli._compare_options(family)
-        cli._family_options(args, options)  # an option of another family raises InputError
+        options = family.options if args.command == "run" else compare_options(family)
+        family_options(args, options)  # an option of another family raises InputError
 
 
 def _calls(tree: ast.AST):

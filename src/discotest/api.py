@@ -11,13 +11,21 @@ Every suite a user can name on the command line works here: ``discotest.run(suit
 the suite's family (``discotest run --help``, spelled with underscores: ``--input-format`` is ``input_format=``) and
 dispatches through the family registry (``discotest.families``); ``compare`` takes two systems (``system=[A, B]``,
 ``input=[A, B]`` or one of each) and adds ``bootstrap=`` and ``seed=``.
+
+Every other command of the CLI is a function here too, with the command's option names: ``coref``,
+``validate_sample``/``validate_score``, ``translate``, ``augment``, ``finetune``, ``mine``, ``make_contrastive``,
+``data_status``/``data_fetch``/``data_verify`` and ``suites``/``suite_facts``. The CLI (``discotest.cli``) parses and
+prints; the work is done here and in the wings.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from discotest import families
+from discotest.errors import InputError
 from discotest.report.emit import Report
 from discotest.version import VERSION
 
@@ -54,4 +62,118 @@ def suite_facts(data_dir: str | None = None) -> list[dict[str, Any]]:
     return out
 
 
-__all__ = ["VERSION", "Report", "compare", "run", "suite_facts", "suites"]
+def coref(suite: str, *, resolver: Sequence[str] = ("rules",), lang: str | None = None, system: str = "all",
+          suite_version: str = "current", jobs: int | None = None, data_dir: str | None = None,
+          quiet: bool = False) -> Report:
+    """English coreference resolvers and (with ``lang``) MT systems scored on the same gender-suite items."""
+    from discotest.gender.coref.compare import coref_report
+
+    return coref_report(suite, resolver, lang, system, suite_version, jobs, data_dir, quiet)
+
+
+def validate_sample(suite: str, lang: str, output: str | Path, **options: Any) -> tuple[int, Any]:
+    """A stratified sample of gender verdicts as a CSV for a person (``validate sample``); the rows written and the
+    verdict type. ``options``: system or input, verdict, annotators, n, seed, jobs, data_dir, quiet."""
+    from discotest.gender.validate import sample_sheet
+
+    return sample_sheet(suite, lang, output, **options)
+
+
+def validate_score(csv: str | Path, n_samples: int = 1000, seed: int | None = None) -> list:
+    """Agreement of a filled sample with the verdicts, with bootstrap intervals (``validate score``)."""
+    from discotest.gender import validate
+    from discotest.stats import DEFAULT_SEED
+
+    return validate.score(validate.read_filled(csv), n_samples=n_samples, seed=DEFAULT_SEED if seed is None else seed)
+
+
+def translate(lang: str, *, suite: str | None = None, input: str | None = None, model: str | None = None,
+              endpoint: str | None = None, output: str | Path | None = None, suite_version: str = "current",
+              data_dir: str | None = None, engine: str | None = None, context: int | list[int] | None = 0,
+              src_lang: str | None = None, tgt_lang: str | None = None, **options: Any) -> list[str]:
+    """A gender suite's sources (``suite``) or an English file (``input``) translated by a model (``model``) or a
+    served one (``endpoint``); written to ``output`` when given. ``options``: markers, resolver, beam,
+    max_length, batch_size, device, revision, use_cache, quiet, ray_address, ray_actors, prompt_file,
+    concurrency."""
+    from discotest.engine import resolve_engine
+    from discotest.gender.family import one_context
+    from discotest.gender.translate import translate_file, translate_suite
+
+    if (suite is None) == (input is None):
+        raise InputError("translate: give --suite (a gender suite) or --input (an English file)")
+    if not (model or endpoint):
+        raise InputError("give --model (a model folder or hub name) or --endpoint URL")
+    settings = dict(options, src_code=src_lang or "en", tgt_code=tgt_lang, runner=resolve_engine(engine),
+                    context=one_context(context), endpoint=endpoint)
+    if suite is not None:
+        return translate_suite(suite, lang, model, output, data_dir=data_dir, suite_version=suite_version,
+                               **settings)
+    return translate_file(input, lang, model, output, **settings)
+
+
+def augment(input: str | Path, output: str | Path, target: str | Path | None = None, **options: Any):
+    """Coref/gender fine-tuning pairs selected from a parallel corpus (``augment``); the counts."""
+    from discotest.gender.augment import augment as select
+
+    return select(input, output, target, **options)
+
+
+def finetune(model: str, data: str | Path, output: str | Path, **options: Any):
+    """A Marian model fine-tuned on ``augment``'s JSONL, coreference markers in its vocabulary (``finetune``)."""
+    from discotest.gender.finetune import finetune as train
+
+    return train(model, data, output, **options)
+
+
+def mine(benchmark: str = "dip", **options: Any) -> tuple[dict, list[str]]:
+    """DiP test sets mined from one WMT pair's system outputs into ``output`` (``mine dip``): the manifest and any
+    warnings. ``options``: the ``mine`` command's (pair, output, data, ref, holdout, system, max_docs, phenomena, …)."""
+    from discotest.dip.family import MINE_OPTIONS, mine_sets
+    from discotest.registry import checked_settings
+    from discotest.registry.options import DATA_DIR, QUIET
+
+    if benchmark != "dip":
+        raise InputError(f"mine: no benchmark {benchmark!r} (dip)")
+    output = options.pop("output", None)
+    if not output:
+        raise InputError("mine dip needs --output DIR")
+    return mine_sets({**checked_settings((*MINE_OPTIONS, DATA_DIR, QUIET), options, "mine dip"), "output": output})
+
+
+def make_contrastive(input: str | Path, output: str | Path | None = None, replacement: str | None = None) -> list[dict]:
+    """Incorrect variants built by swapping each row's annotated pronoun chain (``make-contrastive``): the suite
+    rows, also written to ``output`` as JSONL when given."""
+    from discotest.contrastive.build import build_rows, write_rows
+
+    rows = build_rows(input, replacement)
+    if output is not None:
+        write_rows(output, rows)
+    return rows
+
+
+def data_status(names: Sequence[str] = (), data_dir: str | None = None) -> list[dict[str, Any]]:
+    """Each registered data source (of the named suites or sources; all without names): suite, name, status,
+    path, size on disk, origin and licence (``data list``)."""
+    from discotest.data import registry
+
+    return registry.status(list(names), data_dir)
+
+
+def data_fetch(names: Sequence[str], data_dir: str | None = None, **limits: Any) -> list[tuple[str, Path, str]]:
+    """Download sources and check their sha256 (``data fetch``): per source its name, path and the pin recorded
+    for a source with no published checksum. ``limits``: timeout, deadline, max_size (bytes)."""
+    from discotest.data import registry
+
+    return registry.fetch_all(list(names), data_dir, registry.Limits(**limits))
+
+
+def data_verify(names: Sequence[str] = (), data_dir: str | None = None) -> list[tuple[str, str, str]]:
+    """Check the sha256 of the files present (``data verify``): per source its status and path."""
+    from discotest.data import registry
+
+    return [(name, *registry.verify(name, data_dir)) for name in (names or list(registry.SOURCES))]
+
+
+__all__ = ["VERSION", "Report", "augment", "compare", "coref", "data_fetch", "data_status", "data_verify", "finetune",
+           "make_contrastive", "mine", "run", "suite_facts", "suites", "translate", "validate_sample",
+           "validate_score"]

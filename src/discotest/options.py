@@ -100,6 +100,7 @@ def _argtype(name: str, convert: Callable[[str], object], check: Callable[[objec
             raise argparse.ArgumentTypeError(exc.detail.removeprefix(f"--{name} ")) from None
 
     parse.__name__ = name  # argparse names the type in its message
+    parse.check = lambda value: check(value, name)  # the same range, for a number given in Python (Option.check)
     return parse
 
 

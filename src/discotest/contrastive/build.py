@@ -201,9 +201,24 @@ def build_item(row: dict, replacement: str | None = None, where: str | None = No
     return out
 
 
-def build_file(path: str | Path, output: str | Path, replacement: str | None = None) -> int:
-    rows = [json.dumps(build_item(row, replacement, str(path), n), ensure_ascii=False) for n, row in json_objects(path)]
+def build_rows(path: str | Path, replacement: str | None = None) -> list[dict]:
+    """Every row of the file with its incorrect variants (``make-contrastive``); an empty file is an error."""
+    rows = [build_item(row, replacement, str(path), n) for n, row in json_objects(path)]
     if not rows:
         raise InputError("no rows in the file", path)
-    write_text_atomic(output, "\n".join(rows) + "\n")
+    return rows
+
+
+def rows_text(rows: list[dict]) -> str:
+    """The rows as the JSONL a contrastive suite is read from."""
+    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+
+
+def write_rows(output: str | Path, rows: list[dict]) -> None:
+    write_text_atomic(output, rows_text(rows))
+
+
+def build_file(path: str | Path, output: str | Path, replacement: str | None = None) -> int:
+    rows = build_rows(path, replacement)
+    write_rows(output, rows)
     return len(rows)

@@ -554,3 +554,44 @@ def fetch(name: str, root: str | Path | None = None, opener: Callable | None = N
             raise InputError(f"cannot unpack {source.extract.member} ({exc})", target) from None
         _replace(member_path, member)
     return base / source.usable_path
+
+
+# How `data list` names the state of a source (``verify``'s status).
+STATUS_NAMES = {"ok": "verified", "mismatch": "MODIFIED", "missing": "missing", "unpinned": "unpinned"}
+
+
+def sources_named(names: list[str]) -> list[Source]:
+    """The sources of the named suites or sources, in registry order (all without names); an unknown name is an
+    error."""
+    if not names:
+        return list(SOURCES.values())
+    for name in names:
+        if name not in SOURCES and not any(s.suite == name for s in SOURCES.values()):
+            raise InputError(f"no data source or suite {name!r}; `discotest data list` shows them")
+    return [s for s in SOURCES.values() if s.name in names or s.suite in names]
+
+
+def status(names: list[str], root: str | Path | None = None) -> list[dict]:
+    """Each source of ``names`` (``sources_named``) as ``data list`` shows it: suite, name, status (bundled,
+    verified, unpinned, MODIFIED, missing), path, size on disk (text), origin URL and licence."""
+    rows = []
+    for source in sources_named(names):
+        state, path = verify(source.name, root)
+        rows.append({"suite": source.suite, "name": source.name,
+                     "status": "bundled" if source.bundled else STATUS_NAMES.get(state, state), "path": path,
+                     "size": size_text(Path(path).stat().st_size) if Path(path).is_file() else "-",
+                     "url": source.url or "(ships with discotest)", "licence": licence(source)})
+    return rows
+
+
+def fetch_all(names: list[str], root: str | Path | None = None, limits: Limits | None = None
+              ) -> list[tuple[str, Path, str]]:
+    """``fetch`` each named source (``["all"]``: every one): its name, path and, for a source with no published
+    checksum, the sha256 pinned at its first download ("" otherwise)."""
+    out = []
+    for name in list(SOURCES) if names == ["all"] else names:
+        path = fetch(name, root, limits=limits)
+        source = get_source(name)
+        pin = "" if source.sha256 or source.bundled else pinned_sha256(source, data_dir(root))
+        out.append((name, path, pin))
+    return out

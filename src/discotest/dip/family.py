@@ -152,6 +152,26 @@ def compare(suite: str, s: dict[str, Any]) -> Report:
     return compare_systems(suite, s, run)
 
 
+def mine_sets(s: dict[str, Any]) -> tuple[dict, list[str]]:
+    """``discotest mine dip``: mine the test sets of one pair into ``s["output"]``; the manifest and the warnings
+    (a coherence model's shortcomings). A wrong engine or pair fails before any model loads."""
+    from discotest.dip.documents import pair_paths
+    from discotest.dip.run import mine
+    from discotest.progress import progress_bar
+
+    wanted = phenomena(s["phenomena"])
+    engine = resolve_engine(s["engine"])
+    pair_paths(s["data"], s["pair"], s["ref"], s["data_dir"])
+    _, coherence, warnings = load_models(s, wanted, pronoun=False)
+    with progress_bar("parsed system outputs", "system", total=mined_count(s), quiet=s["quiet"]) as bar:
+        manifest = mine(s["data"], s["pair"], s["output"], ref=s["ref"], holdout=s["holdout"],
+                        systems=split_list(s["system"]) if s["system"] else None, max_docs=s["max_docs"],
+                        phenomena=wanted, coherence_model=coherence, data_dir=s["data_dir"],
+                        use_cache=s["use_cache"], progress=bar.update, engine=engine,
+                        ray_address=s["ray_address"], jobs=s["jobs"])
+    return manifest, warnings
+
+
 def describe(suite: str, data_dir: str | None) -> SuiteFacts:
     """The WMT pairs DiP mines from, and their licences."""
     from discotest.data import registry

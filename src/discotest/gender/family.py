@@ -10,10 +10,11 @@ from typing import Any
 
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
+from discotest.gender.coref import RESOLVERS
 from discotest.gender.judge import VERDICTS
 from discotest.gender.translate import MARKERS
 from discotest.lang.locate import LEXICON_MODES
-from discotest.options import check_int, int_option
+from discotest.options import int_option
 from discotest.progress import progress_bar
 from discotest.registry import Family, Option, SuiteFacts, count_items, lang_codes, register, split_list
 from discotest.registry import options as common
@@ -42,7 +43,7 @@ MARKERS_OPTION = Option("markers", ("--markers",),
                         "--model: coreference markers on the source, from the English resolver or the suite's gold "
                         "cluster", default="none", choices=MARKERS)
 RESOLVER = Option("resolver", ("--resolver",), "--markers predicted: the English resolver", default="rules",
-                  choices=("rules", "fastcoref"))
+                  choices=RESOLVERS)
 MODEL_OPTIONS = (BEAM, MAX_LENGTH, MARKERS_OPTION, RESOLVER, common.SRC_LANG, common.TGT_LANG, common.REVISION,
                  common.BATCH_SIZE, common.DEVICE, common.PROMPT, common.ENDPOINT, common.CONCURRENCY)
 
@@ -218,9 +219,7 @@ def adjective_effect(s: dict[str, Any]) -> Report:
     from discotest.gender.winomt_adj_run import plain_on_adjective_rows
     from discotest.report.comparison import compare_results
 
-    n_bootstrap, seed = check_int(s["bootstrap"], "bootstrap"), s["seed"]
-    if seed is not None:
-        check_int(seed, "seed")
+    n_bootstrap, seed = s["bootstrap"], s["seed"]  # checked by their Option declarations
     base = {k: v for k, v in s.items() if k not in ("bootstrap", "seed")}
     system = s["system"][0]
     with_adjective = run("winomt-adj", {**base, "system": system, "input": None}).results

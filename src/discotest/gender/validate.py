@@ -381,3 +381,32 @@ def render_scores(scores: Sequence[ValidationScores]) -> str:
         for note in s.notes:
             lines.append(f"{s.verdict_type} {s.lang}: {note}")
     return "\n".join(lines)
+
+
+def sample_sheet(suite: str, lang: str, output: str | Path, *, system: str | None = None, input: str | None = None,
+                 verdict: str = "noun", annotators: int = 1, n: int = 50, seed: int = 13, jobs: int | None = None,
+                 data_dir: str | None = None, quiet: bool = False) -> tuple[int, VerdictType]:
+    """``discotest validate sample``: a stratified sample of one kind of verdict, from published outputs
+    (``system``) or the user's own translations (``input``, one language), written to ``output`` as a CSV for a
+    person to fill. Returns the rows written and the verdict type (its question for the person)."""
+    from discotest.gender.run import planned_pairs, run_many, run_one
+    from discotest.progress import progress_bar
+    from discotest.registry import lang_codes, split_list
+
+    kind = verdict_kind(verdict)
+    if (system is None) == (input is None):
+        raise InputError("validate sample: give --system (published outputs) or --input (your translations)")
+    if input is not None:
+        langs = lang_codes(lang)
+        if not isinstance(langs, list) or len(langs) != 1:
+            raise InputError("validate sample --input needs exactly one --lang")
+        results = [run_one(suite, lang=langs[0], input=input, measure=kind.measure, verdict=kind.run_verdict,
+                           data_dir=data_dir)]
+    else:
+        total = sum(map(len, planned_pairs(suite, lang_codes(lang), split_list(system)).values()))
+        with progress_bar("system×language pairs", "pair", total=total, quiet=quiet) as bar:
+            results = run_many(suite, lang_codes(lang), split_list(system), jobs=jobs, progress=bar.update,
+                               measure=kind.measure, verdict=kind.run_verdict, data_dir=data_dir)
+    rows = sample(results, n, seed, kind.name, annotators)
+    write_sample(output, rows, sheet_columns(kind, annotators))
+    return len(rows), kind

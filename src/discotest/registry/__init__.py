@@ -33,6 +33,32 @@ class Option:
     metavar: str | None = None
     nargs: int | str | None = None
 
+    def check(self, value: Any) -> Any:
+        """``value`` as this option takes it, or an InputError naming the flag: its type and range (the same parse
+        as the CLI's, or for a Python value the same range check) and its choices. The one check of an option's
+        value, for ``discotest run …`` and ``discotest.run(…)`` alike; pipelines do not check again."""
+        if value is None or self.action in ("store_true", "store_false"):
+            return value
+        if (self.action == "append" or self.nargs) and isinstance(value, list | tuple):
+            return [self._check_one(v) for v in value]
+        return self._check_one(value)
+
+    def _check_one(self, value: Any) -> Any:
+        import argparse
+
+        flag = self.flags[0]
+        if self.type is not None and isinstance(value, str):
+            try:
+                value = self.type(value)
+            except (argparse.ArgumentTypeError, ValueError) as exc:
+                raise InputError(f"argument {flag}: {exc}") from None
+        elif self.type is not None and hasattr(self.type, "check"):  # a number given in Python: the range check
+            value = self.type.check(value)
+        if self.choices is not None and value not in self.choices:
+            raise InputError(f"{flag} must be one of {', '.join(map(str, self.choices))}, not {value!r}"
+                             f"{did_you_mean(str(value), [str(c) for c in self.choices])}")
+        return value
+
     def argparse_kwargs(self) -> dict[str, Any]:
         out: dict[str, Any] = {"dest": self.name, "help": self.help}
         for key in ("type", "choices", "action", "metavar", "nargs"):
@@ -116,16 +142,22 @@ def family_of(suite: str) -> Family:
 
 
 def settings_for(family: Family, options: dict[str, Any], compare: bool = False) -> dict[str, Any]:
-    """Every option of ``family`` with its default, overridden by ``options``; an option the family does not have is
-    an error naming the ones it has (so a typo never runs silently with a default)."""
-    declared = {o.name: o for o in (*family.options, *(family.compare_options if compare else ()))}
+    """Every option of ``family`` (and of its ``compare``) with its default, overridden by ``options``."""
+    return checked_settings((*family.options, *(family.compare_options if compare else ())), options, family.title)
+
+
+def checked_settings(options_declared: Sequence[Option], options: dict[str, Any], owner: str) -> dict[str, Any]:
+    """Every declared option with its default, overridden by ``options``, each checked by its declaration
+    (``Option.check``); an option not declared is an error naming the ones ``owner`` (a family, a command) has, so
+    a typo never runs silently with a default."""
+    declared = {o.name: o for o in options_declared}
     unknown = [k for k in options if k not in declared]
     if unknown:
         flag = unknown[0].replace("_", "-")
-        raise InputError(f"{family.title} has no option {unknown[0]!r} (--{flag}); its options: "
+        raise InputError(f"{owner} has no option {unknown[0]!r} (--{flag}); its options: "
                          f"{', '.join(sorted(declared))}")
     settings = {name: (list(o.default) if isinstance(o.default, list) else o.default) for name, o in declared.items()}
-    settings.update(options)
+    settings.update({name: declared[name].check(value) for name, value in options.items()})
     return settings
 
 

@@ -42,9 +42,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     engine = resolve_engine(s["engine"])  # a bad name fails before any work
     if not s["domain"]:
         raise InputError("mzprt needs --domain (QA GR MS PP WF, MS-valid, WF-valid, a comma-separated list, or 'all')")
-    if not (s["system"] or s["input"]):
-        raise InputError("give --system (published outputs, or 'all') or --input (your hypotheses)")
-    if s["system"] and s["input"]:
+    if s["system"] and s["input"]:  # neither: run_mzprt says so
         raise InputError("give --system or --input, not both")
     if s["align_extra"] == "published":
         raise InputError("--align-extra for mzprt is 'wmt' or 'none'")

@@ -147,7 +147,7 @@ def run_mzprt(
     domain_list = _domain_list(domains)
     inputs = list(inputs or [])
     if not inputs and not systems:
-        raise InputError("give published systems (--system) or hypothesis files (--input)")
+        raise InputError("give --system (published outputs, or 'all') or --input (your hypotheses)")
     if inputs and len(domain_list) != 1:
         raise InputError("--input needs exactly one --domain (the test set the file translates)")
     wanted = _published_requests(domain_list, systems)

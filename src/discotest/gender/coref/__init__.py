@@ -3,3 +3,6 @@
 Resolvers (a rule-based one on spaCy's parse, offline; an adapter for fastcoref/LingMess models) and
 MT systems (through the clusters their translations imply) are scored on the same items.
 """
+
+# the source-side resolvers a user can name (coref, augment, --markers predicted)
+RESOLVERS = ("rules", "fastcoref")

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from discotest.errors import InputError
 from discotest.gender.judge import GenderVerdict
 from discotest.report.charts import Chart, ChartPoint
 from discotest.report.result import FILES, Headline, PairedMetric, Result, Signature, build_signature
@@ -111,3 +112,40 @@ def render_coref_table(results: Sequence[CorefResult]) -> str:
         "entity and distractor different genders and the pronoun agrees with one of them",
         "", *(r.signature.format() for r in results),
     ])
+
+
+def coref_report(suite: str, resolvers: Sequence[str] = ("rules",), lang: str | None = None, system: str = "all",
+                 suite_version: str = "current", jobs: int | None = None, data_dir: str | None = None,
+                 quiet: bool = False):
+    """``discotest coref``: each source-side resolver, and (with ``lang``) each MT system through its translation,
+    scored on the same suite items (Yehudai et al. 2023, Table 2)."""
+    from discotest.gender.coref import RESOLVERS
+    from discotest.gender.coref.resolvers import FastcorefResolver, RulesResolver
+    from discotest.gender.run import planned_pairs, run_many
+    from discotest.gender.suites import load_gender_suite
+    from discotest.progress import progress_bar
+    from discotest.registry import lang_codes, split_list
+    from discotest.report.emit import Report
+
+    items = load_gender_suite(suite, suite_version, data_dir)
+    results = []
+    names = list(resolvers) or ["rules"]
+    for name in names:
+        if name not in RESOLVERS:
+            raise InputError(f"no resolver {name!r}: {', '.join(RESOLVERS)}")
+    with progress_bar(f"coref: resolving {len(items)} {suite} items", "resolver", total=len(names),
+                      quiet=quiet) as bar:
+        for name in names:
+            resolver = RulesResolver() if name == "rules" else FastcorefResolver()
+            results.append(coref_result(suite, suite_version, f"{name} ({resolver.version()})",
+                                        [item.index for item in items], resolver.resolve(items),
+                                        (("resolver", resolver.version()),)))
+            bar.update(1)
+    if lang:
+        pairs = planned_pairs(suite, lang_codes(lang), split_list(system))
+        with progress_bar("system×language pairs", "pair", total=sum(map(len, pairs.values())), quiet=quiet) as bar:
+            gender = run_many(suite, lang_codes(lang), split_list(system), jobs=jobs, progress=bar.update,
+                              measure=("accuracy", "consistency"), suite_version=suite_version, data_dir=data_dir)
+        results += [coref_result(suite, suite_version, f"{r.system}/{r.lang}", [v.index for v in r.verdicts],
+                                 [mt_resolution(v) for v in r.verdicts], r.signature.fields, r.lang) for r in gender]
+    return Report(f"discotest · coreference on {suite}", results, text=render_coref_table)

@@ -1,0 +1,126 @@
+"""What every command's parser shares: the global flags, the report options, a family's options, and the
+report's output."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from collections.abc import Sequence
+
+from discotest import families, timing
+from discotest.data import registry
+from discotest.errors import InputError
+from discotest.options import OneLineParser
+from discotest.registry import Family, Option
+from discotest.registry.options import GLOBAL_FLAGS
+from discotest.report.emit import FORMATS, SCORE_ONLY, Report, emit
+
+
+def common_parser() -> argparse.ArgumentParser:
+    """Options accepted before or after the subcommand (``discotest -q run …`` and ``discotest run … -q``)."""
+    common = OneLineParser(add_help=False)
+    common.add_argument("--data-dir", default=argparse.SUPPRESS,
+                        help=f"data directory (default: ${registry.ENV_VAR}, else the user cache)")
+    common.add_argument("--quiet", "-q", action="store_true", default=argparse.SUPPRESS, help="no progress bars")
+    common.add_argument("--allow-modified-data", action="store_true", default=argparse.SUPPRESS,
+                        help="use data files that differ from their pinned checksum (the signature says so); "
+                             "without it such a file is an error")
+    return common
+
+
+def emitter_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
+    p.add_argument("--format", "-f", choices=formats, default="text",
+                   help="text table, JSON (one schema for every suite: README 'JSON output'), html (one "
+                        "self-contained page with the summary and every item's evidence), or a table for a paper: "
+                        "latex, markdown or csv (one row per system and language/domain, signatures as a note)"
+                   if "html" in formats else "text table or JSON")
+    p.add_argument("--figures", metavar="DIR",
+                   help="also write each chart of the HTML page as an SVG file in DIR (FAMILY-MEASURE.svg)")
+    p.add_argument("--score-only", "-b", action="store_true",
+                   help="print only the headline number of each result, one line each (as sacrebleu -b)")
+    p.add_argument("--details", metavar="FILE", help="write one JSON line of evidence per item")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the report here instead of stdout ('-': stdout)")
+
+
+def add_options(p: argparse.ArgumentParser, options_by_family: list[tuple[Family, tuple[Option, ...]]]) -> None:
+    """Each option once (shared ones in a group of their own), defaults left to the family (argparse leaves an
+    option out of the namespace unless it is given), so the CLI and ``discotest.run`` fill defaults alike."""
+    users: dict[tuple[str, ...], list[str]] = {}
+    specs: dict[tuple[str, ...], Option] = {}
+    for family, options in options_by_family:
+        for option in options:
+            if option.name in GLOBAL_FLAGS:
+                continue
+            if option.flags in specs and specs[option.flags] != option:
+                raise ValueError(f"{option.flags[0]} is declared twice with different meanings")
+            specs[option.flags] = option
+            users.setdefault(option.flags, []).append(family.title)
+    shared = p.add_argument_group("options of several suite families")
+    groups = {family.title: p.add_argument_group(f"{family.title}: {family.doc}" if family.doc else family.title)
+              for family, _ in options_by_family}
+    for flags, option in specs.items():
+        group = shared if len(users[flags]) > 1 else groups[users[flags][0]]
+        group.add_argument(*flags, default=argparse.SUPPRESS, **option.argparse_kwargs())
+
+
+def family_list(compare: bool) -> str:
+    """The epilog of ``run --help``/``compare --help``: each family, its suites, and how to see its options."""
+    command = "compare" if compare else "run"
+    lines = [f"suite families (options differ per family; `discotest {command} SUITE --help` shows one suite's):"]
+    for family in families.families():
+        if compare and family.compare is None:
+            continue
+        names = sorted(family.suites())
+        shown = ", ".join(names[:6]) + (f", … ({len(names)} suites)" if len(names) > 6 else "")
+        lines.append(textwrap.fill(f"{family.title}: {shown}", 100, initial_indent="  ", subsequent_indent="    "))
+    lines.append("`discotest suites` lists every suite with its size, languages and licence.")
+    return "\n".join(lines)
+
+
+def compare_options(family: Family) -> tuple[Option, ...]:
+    overridden = {o.name for o in family.compare_options}
+    return (*(o for o in family.options if o.name not in overridden), *family.compare_options)
+
+
+def help_target(argv: Sequence[str]) -> tuple[str, Family | bool] | None:
+    """For ``run|compare [SUITE] --help``: the command and the suite's family (False without a known suite), so
+    the help shows only what applies; None when no such help is asked for (then every option is parsed)."""
+    if not any(a in ("-h", "--help") for a in argv):
+        return None
+    tokens = iter(argv)
+    for token in tokens:
+        if token == "--data-dir":
+            next(tokens, None)
+        elif not token.startswith("-"):
+            if token not in ("run", "compare"):
+                return None
+            rest = [t for t in tokens if not t.startswith("-")]
+            if rest:
+                try:
+                    family = families.family_of(rest[0])
+                except InputError:
+                    return token, False
+                return token, family if token == "run" or family.compare else False
+            return token, False
+    return None
+
+
+def family_options(args: argparse.Namespace, options: tuple[Option, ...]) -> dict:
+    """The options given on the command line, as ``discotest.run`` keywords; one for another family is an error."""
+    mine = {o.name for o in options}
+    known = {o.name for f in families.families() for o in (*f.options, *f.compare_options)}
+    given = {k: v for k, v in vars(args).items() if k in known and k not in GLOBAL_FLAGS}
+    foreign = sorted(k for k in given if k not in mine)
+    if foreign:
+        raise InputError(f"--{foreign[0].replace('_', '-')} does not apply to suite {args.suite!r}")
+    return {**given, **{k: getattr(args, k) for k in GLOBAL_FLAGS if k in mine}}
+
+
+def emit_report(args: argparse.Namespace, report: Report) -> None:
+    with timing.stage("output"):
+        fmt = SCORE_ONLY if getattr(args, "score_only", False) else args.format
+        emit(report, fmt, getattr(args, "output", None), getattr(args, "details", None),
+             getattr(args, "command_line", ""), getattr(args, "figures", None))
+    for warning in report.warnings:
+        print(f"discotest: {warning}", file=sys.stderr)

@@ -1,0 +1,171 @@
+"""Parse, dispatch, and end every command the same way: exit status 0, or 2 with one line on stderr naming the file
+and line for bad input and for an output that cannot be written (checked before the work by
+``outputs.check_outputs``, or failing while written); 141 quietly when stdout is a pipe closed by its reader."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+
+from discotest import timing
+from discotest.cli import (
+    augment,
+    compare,
+    coref,
+    data,
+    finetune,
+    make_contrastive,
+    mine,
+    rank,
+    run,
+    suites,
+    translate,
+    validate,
+)
+from discotest.cli.common import common_parser, help_target
+from discotest.cli.outputs import check_model, check_outputs, dash_output
+from discotest.data import readers, registry
+from discotest.errors import InputError
+from discotest.options import OneLineParser
+from discotest.registry import Family
+from discotest.version import VERSION
+
+# one module per command, in the order ``discotest --help`` lists them; each has NAME, add(sub) and run(args)
+COMMANDS = (run, compare, validate, coref, data, translate, augment, finetune, mine, rank, suites, make_contrastive)
+
+
+def build_parser(help_for: tuple[str, Family | bool] | None = None) -> argparse.ArgumentParser:
+    """The whole parser; ``help_for`` (from ``help_target``) narrows ``run``/``compare`` to what its help shows."""
+    parser = OneLineParser(
+        prog="discotest", description="Discourse test bench for machine translation.", parents=[common_parser()]
+    )
+    parser.add_argument("--version", action="version", version=f"discotest {VERSION}")
+    parser.set_defaults(data_dir=None, quiet=False, allow_modified_data=False)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for command in COMMANDS:
+        if command in (run, compare):
+            command.add(sub, help_for[1] if help_for and help_for[0] == command.NAME else None)
+        else:
+            command.add(sub)
+    return parser
+
+
+def _stdout_problem() -> str | None:
+    """Flush stdout now (not at interpreter exit, where a failure is a traceback and exit 120); the error if any."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        _silence_stdout()
+        return f"cannot write standard output: {exc.strerror or exc}"
+    return None
+
+
+def _silence_stdout() -> None:
+    """Point fd 1 at /dev/null so the interpreter's last flush of a dead stdout cannot fail loudly."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def _reserve_standard_fds() -> None:
+    """Put /dev/null on a closed fd 0, 1 or 2, so that no file opened later (an output's temporary file, a cache
+    entry) takes that number and receives what a child process or a library writes to "stdout" or "stderr".
+    ``sys.stdout``/``sys.stderr`` stay None, so a closed stdout is still reported."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+
+
+SIGPIPE_STATUS = 141  # what a shell reports for a program killed by SIGPIPE (`yes | head -1`)
+
+
+class _NamedStdout:
+    """``sys.stdout`` whose write errors name it: a full disk under ``discotest … > file`` is reported as
+    ``standard output: No space left on device``, not as a bare "No space left on device"."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _named(self, call, *args):
+        try:
+            return call(*args)
+        except OSError as exc:
+            if exc.filename is None:
+                exc.filename = "standard output"
+            raise
+
+    def write(self, text: str) -> int:
+        return self._named(self._stream.write, text)
+
+    def flush(self) -> None:
+        self._named(self._stream.flush)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Exit status: 0 success; 2 bad input, an output that cannot be written (disk full,
+    permission denied …) or another system error (one line on stderr, ``discotest: error: FILE: message``);
+    141 quietly when stdout is a pipe closed by its reader
+    (``discotest … | head -1``), as for any Unix filter; 130 on Ctrl-C."""
+    _reserve_standard_fds()
+    if sys.stderr is None:  # started with stderr closed (2>&-): progress bars and warnings go nowhere, not to stdout
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
+    plain = sys.stdout
+    if plain is not None and not isinstance(plain, _NamedStdout):
+        sys.stdout = _NamedStdout(plain)
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        _silence_stdout()
+        return SIGPIPE_STATUS
+    finally:
+        if isinstance(sys.stdout, _NamedStdout) and sys.stdout._stream is plain:
+            sys.stdout = plain
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    timing.mark_started()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    readers.set_stdin(None)  # '-' reads this call's standard input (main may run several times in one process)
+    args = build_parser(help_target(argv)).parse_args(argv)
+    args.command_line = shlex.join(["discotest", *argv])
+    commands = {command.NAME: command.run for command in COMMANDS}
+    try:
+        dash_output(args)
+        check_outputs(args)
+        check_model(args)
+        with registry.modified_allowed_while(args.allow_modified_data):  # every reader (and worker) sees it
+            status = commands[args.command](args)
+        if (problem := _stdout_problem()) is not None:
+            raise InputError(problem)
+        return status
+    except InputError as exc:
+        print(f"discotest: error: {exc.one_line()}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # the environment failed (stdout on a full disk, an unreadable file …): one line too
+        # a failed write to stdout leaves its buffer full, so flushing again names the culprit
+        message = _stdout_problem() or InputError(exc.strerror or str(exc), exc.filename).one_line()
+        print(f"discotest: error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("discotest: interrupted", file=sys.stderr)
+        return 130
+

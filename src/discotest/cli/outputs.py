@@ -1,0 +1,97 @@
+"""Every output a command will write is checked before any work (and standard input/output as ``-``), so that
+hours of scoring are never lost to an output that cannot be written."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from discotest.atomic import check_output
+from discotest.data import registry
+from discotest.errors import STDIN, InputError
+
+# Options naming files (or folders) a command reads: no output may be one of them.
+INPUT_OPTIONS = ("input", "scores", "suite_file", "train_text", "target", "data", "tests", "csv", "model",
+                 "contrapro_context")
+
+
+# Commands whose --output is a folder, and commands that print nothing but messages to stdout when -o is given.
+FOLDER_OUTPUT = ("mine", "finetune")
+
+
+STDOUT_FREE = ("translate", "augment", "make-contrastive", "mine")
+
+
+# Commands whose --output may be '-' (standard output, as for sacrebleu); for the others it names a folder or a
+# file beside which more files go, so '-' is refused.
+DASH_OUTPUT = ("run", "compare", "rank", "coref", "translate", "make-contrastive")
+
+
+def outputs_of(args: argparse.Namespace) -> list[str]:
+    """Every file or folder the command will write, as given."""
+    out = [getattr(args, "output", None), getattr(args, "details", None)]
+    if args.command == "augment" and args.output:
+        out.append(args.summary or f"{args.output}.summary.json")
+    return [o for o in out if o is not None]
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse unusable output paths before any work: one of the command's inputs, a directory where a file is
+    expected, a device, FIFO or socket, a name too long, a missing or unwritable folder, two outputs on one file,
+    a registered file of the data directory; and a closed stdout when the report goes there."""
+    inputs: list[str] = []
+    for name in INPUT_OPTIONS:
+        value = getattr(args, name, None)
+        if name == "data" and args.command != "finetune":
+            continue  # mine/rank --data names a WMT test set, not a file
+        inputs += [str(v) for v in value] if isinstance(value, list) else [value] if isinstance(value, str) else []
+    outputs = outputs_of(args)
+    data = registry.data_dir(getattr(args, "data_dir", None)).resolve()
+    registered = {data / p for source in registry.SOURCES.values() for p in (source.path, source.usable_path)}
+    for i, path in enumerate(outputs):
+        folder = i == 0 and args.command in FOLDER_OUTPUT
+        check_output(path, inputs, folder=folder)
+        resolved = Path(path).resolve()
+        if any(resolved == Path(other).resolve() for other in outputs[:i]):
+            raise InputError("the same file is given for two outputs", path)
+        if resolved in registered:
+            raise InputError(f"is a file of the data directory {data}; refusing to overwrite third-party data", path)
+    if getattr(args, "figures", None):
+        check_output(args.figures, inputs, folder=True)
+    to_stdout = getattr(args, "output_to_stdout", False)
+    if sys.stdout is None and (to_stdout or not (getattr(args, "output", None) or args.command in STDOUT_FREE)):
+        raise InputError("standard output is closed; give --output FILE or redirect it to a file")
+
+
+def check_model(args: argparse.Namespace) -> None:
+    """A --model that cannot load (missing folder; hub name, no network, not cached) fails before any work (the
+    coreference resolver of --markers predicted, aligners …), not after it. With --endpoint, --model names the
+    served model: the server is asked, not the disk or the hub."""
+    model = getattr(args, "model", None)
+    if getattr(args, "endpoint", None):
+        return
+    if isinstance(model, str) and model and args.command != "finetune":  # finetune reads its (small) data first
+        from discotest.models.hf_models import check_model
+
+        check_model(model, getattr(args, "revision", None))
+
+
+def as_list(value: object) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+def dash_output(args: argparse.Namespace) -> None:
+    """``--output -`` means standard output: ``args.output`` becomes None and ``args.output_to_stdout`` True."""
+    dashes = [name for name in INPUT_OPTIONS for value in as_list(getattr(args, name, None)) if value == STDIN]
+    if len(dashes) > 1:
+        raise InputError("standard input ('-') can be read by one input only; name files for the others")
+    if getattr(args, "details", None) == STDIN:
+        raise InputError("--details - is not possible: the report goes to standard output; name a file")
+    if getattr(args, "output", None) != STDIN:
+        return
+    if args.command not in DASH_OUTPUT:
+        raise InputError(f"--output - (standard output) is not possible for `discotest {args.command}`; name a "
+                         f"{'folder' if args.command in FOLDER_OUTPUT else 'file'}")
+    args.output, args.output_to_stdout = None, True
+

@@ -1,0 +1,37 @@
+"""``discotest suites``: every suite by family, its size (counted from the data), languages, licence and systems."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from discotest import api, families
+from discotest.cli.common import common_parser
+
+NAME = "suites"
+
+
+def add(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(NAME, help="every suite: size, languages, licence and published systems",
+                       parents=[common_parser()])
+    p.add_argument("--format", "-f", choices=("text", "json"), default="text",
+                   help="text, or JSON: one object per suite (family, size, languages, licence, systems)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """A family without a ``describe`` hook (e.g. one registered by a user) gets its suite names and systems only."""
+    if args.format == "json":
+        print(json.dumps(api.suite_facts(args.data_dir), ensure_ascii=False, indent=1))
+        return 0
+    for family in families.families():
+        print(f"# {family.title}: {family.doc}" if family.doc else f"# {family.title}")
+        for suite, systems in sorted(family.suites().items()):
+            if family.describe is None:
+                print(suite)
+            else:
+                facts = family.describe(suite, args.data_dir)
+                print(f"{suite}: {facts.size}; {facts.langs}; licence: {facts.licence or 'see `discotest data list`'}")
+            if systems:
+                print(f"  published systems: {', '.join(systems)}")
+        print()
+    return 0
