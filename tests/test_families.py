@@ -16,7 +16,7 @@ import discotest
 from discotest.errors import InputError
 from discotest.registry import Family, register, unregister
 from discotest.registry import options as common
-from discotest.registry.compare import compare_systems
+from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
 from discotest.report.result import Headline, PairedMetric, Result, Signature, build_signature
 from discotest.stats import accuracy_from_sums

@@ -13,7 +13,7 @@ from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.registry import Family, Option, SuiteFacts, count_items, register
 from discotest.registry import options as common
-from discotest.registry.compare import as_list, compare_systems
+from discotest.registry.two_systems import as_list, compare_systems
 from discotest.report.comparison import compare_results
 from discotest.report.emit import Report
 

@@ -17,7 +17,7 @@ from discotest.options import int_option
 from discotest.progress import quiet_scope
 from discotest.registry import Family, Option, SuiteFacts, register, split_list
 from discotest.registry import options as common
-from discotest.registry.compare import compare_systems
+from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
 
 TESTS = Option("tests", ("--tests",), "dip: test sets written by 'discotest mine dip'", metavar="DIR")

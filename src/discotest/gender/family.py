@@ -18,7 +18,7 @@ from discotest.options import int_option
 from discotest.progress import progress_bar
 from discotest.registry import Family, Option, SuiteFacts, count_items, lang_codes, register, split_list
 from discotest.registry import options as common
-from discotest.registry.compare import compare_systems
+from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report, summarise_warnings
 from discotest.report.table import row_ranges
 

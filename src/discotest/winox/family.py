@@ -13,7 +13,7 @@ from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.registry import Family, SuiteFacts, count_items, register
 from discotest.registry import options as common
-from discotest.registry.compare import compare_systems
+from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
 from discotest.report.table import row_ranges
 

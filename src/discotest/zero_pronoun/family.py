@@ -12,7 +12,7 @@ from discotest.errors import InputError
 from discotest.options import int_option
 from discotest.registry import Family, Option, SuiteFacts, count_items, register, split_list
 from discotest.registry import options as common
-from discotest.registry.compare import compare_systems
+from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
 
 DOMAIN = Option("domain", ("--domain", "-d"), "mZPRT domain (QA GR MS PP WF, MS-valid, WF-valid), list, or 'all'")

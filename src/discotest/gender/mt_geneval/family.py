@@ -18,7 +18,7 @@ from discotest.gender.family import BEAM, MAX_LENGTH
 from discotest.gender.mt_geneval.suite import LANGS, SPLITS, SUBSETS, SUITE
 from discotest.registry import Family, Option, SuiteFacts, count_items, register, split_list
 from discotest.registry import options as common
-from discotest.registry.compare import compare_systems
+from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report, summarise_warnings
 from discotest.report.table import row_ranges
 
