@@ -67,7 +67,7 @@ def _suites() -> dict[str, list[str]]:
 def run(suite: str, s: dict[str, Any]) -> Report:
     from discotest.contrastive.result import render_contrastive_table
     from discotest.contrastive.run import run_contrastive
-    from discotest.contrastive.suites import FILE_SUITES, is_expected_word
+    from discotest.contrastive.suites import is_expected_word, is_file_suite
 
     published = {system: name for (system, _), name in registry.system_outputs(suite).items()}
     if s["system"] and s["system"] not in published:
@@ -78,7 +78,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         raise InputError("give --system or --input, not both")
     if s["baseline"] and not s["train_text"]:
         raise InputError("--baseline needs --train-text (the text the baseline learns pronoun statistics from)")
-    suite_file = (s["suite_file"] or s["input"]) if suite in FILE_SUITES else None
+    suite_file = (s["suite_file"] or s["input"]) if is_file_suite(suite) else None
     translations = s["input"] if is_expected_word(suite) else None
     if s["system"]:
         translations = registry.locate(published[s["system"]], s["data_dir"])
@@ -128,9 +128,9 @@ def _translation_language(suite: str, s: dict[str, Any]) -> str | None:
 
 
 def _is_file_suite(suite: str) -> bool:
-    from discotest.contrastive.suites import FILE_SUITES
+    from discotest.contrastive.suites import is_file_suite
 
-    return suite in FILE_SUITES
+    return is_file_suite(suite)
 
 
 def describe(suite: str, data_dir: str | None) -> SuiteFacts:
@@ -138,7 +138,7 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
 
     pair = language_pair(suite)
     langs = f"{pair[0]}→{pair[1]}" if pair else "those of your file"
-    if suite in FILE_SUITES and suite != "jazp":
+    if suite in FILE_SUITES:  # read from the user's file (jazp's is bundled: it has a size)
         return SuiteFacts("your file (--suite-file)", langs, "that of your file")
     return SuiteFacts(count_items(lambda: len(load_suite(suite, data_dir))), langs, registry.suite_licence(suite) or "")
 

@@ -1,9 +1,17 @@
-"""Contrastive suites in context: every suite name maps to a loader returning ``ContrastiveItem`` lists."""
+"""Contrastive suites in context, described by data: a suite is a row, never a branch in the code.
+
+A published suite is a row of the data registry (``data/sources.json``) with a ``format`` (how its file is read: one
+of ``FORMATS``), a language ``pair`` and, where its file does not say, a ``phenomenon``; a suite read from the user's
+own file is a row of ``FILE_SUITES``. Adding a suite in a known format is adding such a row; a new format is one
+reader in ``FORMATS``.
+"""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from discotest.data import registry
 from discotest.data.contrastive_item import ContrastiveItem, candidate_pair, make_item
@@ -12,74 +20,158 @@ from discotest.errors import InputError
 __all__ = ["ContrastiveItem", "candidate_pair", "make_item", "is_contrastive", "load_suite", "contrastive_suites",
            "suite_version"]
 
-VOITA = {
-    "voita-deixis": "deixis", "voita-deixis-dev": "deixis", "voita-lexcohesion": "lexical-cohesion",
-    "voita-lexcohesion-dev": "lexical-cohesion", "voita-ellipsis-vp": "ellipsis-vp",
-    "voita-ellipsis-infl": "ellipsis-inflection",
+
+@dataclass(frozen=True)
+class SuiteRow:
+    """One contrastive suite: its name, file format, language pair (None: the user's file names its own languages)
+    and phenomenon (when the file does not say); ``source`` is the data registry's row for a published suite."""
+
+    name: str
+    format: str
+    pair: tuple[str, str] | None
+    phenomenon: str = ""
+    source: registry.Source | None = None
+
+
+@dataclass(frozen=True)
+class Format:
+    """How a suite file is read (``read(row, path, data_dir, options)``) and what a system gives for it: model
+    scores of each candidate (``scores``), or a translation that must contain the expected word (CTXPRO,
+    ``expected-word``)."""
+
+    read: Callable[[SuiteRow, Path, str | Path | None, dict[str, Any]], list[ContrastiveItem]]
+    scoring: str = "scores"
+
+
+def _voita(row, path, data_dir, options):
+    from discotest.contrastive.published import load_voita
+
+    return load_voita(path, row.phenomenon)
+
+
+def _bawden_anaphora(row, path, data_dir, options):
+    from discotest.contrastive.published import load_bawden_anaphora
+
+    return load_bawden_anaphora(path)
+
+
+def _bawden_lexical(row, path, data_dir, options):
+    from discotest.contrastive.published import load_bawden_lexical
+
+    return load_bawden_lexical(path)
+
+
+def _scat(row, path, data_dir, options):
+    from discotest.contrastive.published import load_scat
+
+    return load_scat(path.parent, "test" if row.name == "scat" else "valid")
+
+
+def _ctxpro(row, path, data_dir, options):
+    from discotest.contrastive.ctxpro import load_ctxpro
+
+    inputs = f"{row.name}-inputs"
+    return load_ctxpro(path, registry.locate(inputs, data_dir) if inputs in registry.SOURCES else None)
+
+
+def _jsonl(row, path, data_dir, options):
+    from discotest.contrastive.jsonl import load_jsonl
+
+    return load_jsonl(path) if row.source is not None else load_jsonl(path, default_phenomenon="")
+
+
+def _winox_mt(row, path, data_dir, options):
+    from discotest.contrastive.jsonl import load_winox_mt
+
+    return load_winox_mt(path)
+
+
+def _contrapro(row, path, data_dir, options):
+    from discotest.contrastive.jsonl import load_contrapro
+
+    return load_contrapro(path, options.get("contrapro_context"), options.get("context_size", 0),
+                          opus=options.get("opensubtitles"))
+
+
+FORMATS: dict[str, Format] = {
+    "voita": Format(_voita),  # Voita et al. 2019
+    "bawden-anaphora": Format(_bawden_anaphora),  # Bawden et al. 2018, DiscEvalMT
+    "bawden-lexical": Format(_bawden_lexical),
+    "scat": Format(_scat),  # Yin et al. 2021
+    "ctxpro": Format(_ctxpro, scoring="expected-word"),  # Wicks & Post 2023
+    "jsonl": Format(_jsonl),  # discotest's own format (README "Input formats")
+    "winox-mt": Format(_winox_mt),  # Emelin & Sennrich 2021, the MT part
+    "contrapro": Format(_contrapro),  # Müller et al. 2018
 }
-FILE_SUITES = {"jazp", "contrastive-jsonl", "winox-mt", "contrapro"}  # read from a file the user gives (or bundled)
+
+# suites read from a file the user gives: name -> (format, language pair)
+FILE_SUITES: dict[str, tuple[str, tuple[str, str] | None]] = {
+    "contrastive-jsonl": ("jsonl", None),
+    "winox-mt": ("winox-mt", None),
+    "contrapro": ("contrapro", ("en", "de")),
+}
+
+
+def _pair(text: str | None) -> tuple[str, str] | None:
+    return tuple(text.split("-", 1)) if text else None  # type: ignore[return-value]
+
+
+def suite_rows() -> dict[str, SuiteRow]:
+    """Every contrastive suite by name: the registry's rows with a format, then the file suites."""
+    rows = {s.suite: SuiteRow(s.suite, s.format, _pair(s.pair), s.phenomenon or "", s)
+            for s in registry.SOURCES.values() if s.kind == "suite" and s.format in FORMATS}
+    rows.update({name: SuiteRow(name, fmt, pair) for name, (fmt, pair) in FILE_SUITES.items()})
+    return rows
+
+
+def _row(suite: str) -> SuiteRow:
+    row = suite_rows().get(suite)
+    if row is None:
+        raise InputError(f"unknown contrastive suite {suite!r}; available: {', '.join(contrastive_suites())}")
+    return row
+
+
+def is_file_suite(suite: str) -> bool:
+    """A suite read from a file the user may give (``--suite-file``/``--input``); jazp's file is bundled."""
+    row = suite_rows().get(suite)
+    return row is not None and (row.source is None or row.source.bundled)
 
 
 def language_pair(suite: str) -> tuple[str, str] | None:
     """(source, target) ISO codes of a suite, for multilingual scorers (M2M100, mBART-50, NLLB); None when the
     suite is a file whose languages the user names (winox-mt, contrastive-jsonl)."""
-    if suite.startswith("voita-"):
-        return ("en", "ru")
-    if suite.startswith(("bawden-", "scat")):
-        return ("en", "fr")
-    if suite.startswith("ctxpro-"):
-        found = re.search(r"-([a-z]{2})-([a-z]{2})-", suite)
-        return (found.group(1), found.group(2)) if found else None
-    return {"jazp": ("ja", "en"), "contrapro": ("en", "de")}.get(suite)
+    row = suite_rows().get(suite)
+    return row.pair if row else None
 
 
 def suite_version(suite: str) -> str:
     """The version of a registered suite's data ("current" …); "file" for a suite read from the user's file."""
-    source = registry.SOURCES.get(suite) or registry.SOURCES.get(f"{suite}-fr")
-    return source.version if source is not None else "file"
+    row = suite_rows().get(suite)
+    return row.source.version if row is not None and row.source is not None else "file"
 
 
 def contrastive_suites() -> list[str]:
-    named = [s for s in registry.suites() if s in VOITA or s.startswith(("bawden-", "scat", "ctxpro-"))]
-    return sorted({*named, *FILE_SUITES})
+    return sorted(suite_rows())
 
 
 def is_contrastive(suite: str) -> bool:
-    return suite in contrastive_suites()
+    return suite in suite_rows()
 
 
 def is_expected_word(suite: str) -> bool:
     """CTXPRO suites score a translation (does it contain the expected word?), not model scores."""
-    return suite.startswith("ctxpro-")
+    row = suite_rows().get(suite)
+    return row is not None and FORMATS[row.format].scoring == "expected-word"
 
 
 def load_suite(suite: str, data_dir: str | Path | None = None, input: str | Path | None = None,
                **options) -> list[ContrastiveItem]:
     """Items of a named suite; ``input`` is the suite file for file suites (jazp defaults to the bundled one)."""
-    from discotest.contrastive import ctxpro, jsonl, published
-
-    if suite in VOITA:
-        return published.load_voita(registry.locate(suite, data_dir), VOITA[suite])
-    if suite == "bawden-anaphora":
-        return published.load_bawden_anaphora(registry.locate(suite, data_dir))
-    if suite == "bawden-lexical":
-        return published.load_bawden_lexical(registry.locate(suite, data_dir))
-    if suite in ("scat", "scat-valid"):
-        folder = registry.locate(f"{suite}-fr", data_dir).parent
-        return published.load_scat(folder, "test" if suite == "scat" else "valid")
-    if suite.startswith("ctxpro-"):
-        inputs = f"{suite}-inputs"
-        return ctxpro.load_ctxpro(registry.locate(suite, data_dir),
-                                  registry.locate(inputs, data_dir) if inputs in registry.SOURCES else None)
-    if suite == "jazp":
-        return jsonl.load_jsonl(input or registry.locate("jazp"))
-    if suite in FILE_SUITES and input is None:
+    row = _row(suite)
+    if row.source is not None and (input is None or not row.source.bundled):
+        path = registry.locate(row.source.name, data_dir)
+    elif input is not None:
+        path = Path(input)
+    else:
         raise InputError(f"suite {suite!r} is read from a file: give it with --suite-file (or --input)")
-    if suite == "contrastive-jsonl":
-        return jsonl.load_jsonl(input, default_phenomenon="")
-    if suite == "winox-mt":
-        return jsonl.load_winox_mt(input)
-    if suite == "contrapro":
-        return jsonl.load_contrapro(input, options.get("contrapro_context"), options.get("context_size", 0),
-                                    opus=options.get("opensubtitles"))
-    raise InputError(f"unknown contrastive suite {suite!r}; available: {', '.join(contrastive_suites())}")
+    return FORMATS[row.format].read(row, path, data_dir, options)

@@ -74,6 +74,11 @@ class Source:
     extract: Extract | None = None
     bundled: bool = False
     size: int | None = None  # bytes of the download, when its sha256 is pinned: a bigger body is refused early
+    # a contrastive suite's file: how it is read (a format of discotest.contrastive.suites.FORMATS), its language
+    # pair ("en-ru") and the phenomenon its items test, when the file does not say
+    format: str | None = None
+    pair: str | None = None
+    phenomenon: str | None = None
 
     @property
     def usable_path(self) -> str:
