@@ -1,4 +1,4 @@
-"""Whole verdict lists cached by content (pipelines/gender_cache.py): a rerun gives the same result without
+"""Whole verdict lists cached by content (gender/verdict_cache.py): a rerun gives the same result without
 tokenising, aligning or reading; anything that can change a verdict misses the cache."""
 
 from __future__ import annotations

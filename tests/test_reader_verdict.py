@@ -1,4 +1,4 @@
-"""The reader-level gender verdict: every branch of the conflict rule (``phenomena.gender.convey``), the scores on
+"""The reader-level gender verdict: every branch of the conflict rule (``gender.judge.convey``), the scores on
 it, and the wiring (``--verdict reader``: signature, JSON, the noun default unchanged)."""
 
 from __future__ import annotations

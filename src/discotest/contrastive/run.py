@@ -86,7 +86,7 @@ def run_contrastive(
     ContraPro's context comes from ``contrapro_context`` (its scripts' context files) or is rebuilt from the
     OpenSubtitles2018 files at ``opensubtitles``, with as many lines as the largest context size asked for.
     CTXPRO ``translations``: one per item in suite order, or ``source ||| translation`` lines for part of the
-    suite (``systems.ctxpro_translations.read_ctxpro_translations``; ``input_format`` forces a reading).
+    suite (``contrastive.ctxpro_translations.read_ctxpro_translations``; ``input_format`` forces a reading).
     ``engine="ray"``: the model's batches (Hugging Face or CTranslate2), of every context size together, are scored by
     one pool of ``ray_actors`` Ray actors (same scores). ``endpoint``: an OpenAI-compatible server scores the
     candidates (``models.endpoint``; ``model`` then names the served model)."""

@@ -1,6 +1,6 @@
 """The DiP benchmark end to end: ``mine`` test sets, ``score`` a new system, ``rank`` WMT systems.
 
-The dip family (``families/dip.py``) and the ``mine``/``rank`` commands are thin layers over these. Models are
+The dip family (``dip/family.py``) and the ``mine``/``rank`` commands are thin layers over these. Models are
 parameters so tests (and users) can pass their own; the default ones are loaded by ``load_pronoun_scorer`` /
 ``load_coherence``.
 """

@@ -68,7 +68,7 @@ def evaluate_gender(
 ) -> list[GenderVerdict]:
     """One verdict per item of ``bitext`` given its alignment links; with ``consistency`` also the
     pronoun's and the distractor's target words and genders; with ``reader`` (which implies ``consistency``) also the
-    reader-level gender (``phenomena.gender.convey``)."""
+    reader-level gender (``gender.judge.convey``)."""
     targets, how = [], []
     with stage("locate"):
         for item, src, tgt, sentence, lk in zip(

@@ -1,5 +1,5 @@
 """One system's English hypotheses on an mZPRT domain, keyed by segment: an input file, a published output
-(read by ``systems/mzprt_outputs.py``) or the reference, all tokenised the same way for alignment and matching."""
+(read by ``zero_pronoun/outputs.py``) or the reference, all tokenised the same way for alignment and matching."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def read_input(path: str | Path, suite: MZPRTSuite, input_format: str = "auto") 
     InputError naming the file and the first line that does not fit.
 
     Or, for part of a test set, ``Chinese source ||| hypothesis`` lines (or JSONL with ``source``), matched to
-    the segments by ``systems.files.read_translations``; a sentence the test set repeats (in other documents,
+    the segments by ``data.translations.read_translations``; a sentence the test set repeats (in other documents,
     with other zero pronouns) must then be given once per occurrence, in test-set order.
     """
     path = Path(path)

@@ -3,7 +3,7 @@
 For each ZP the ZP-labelled source (the dropped pronoun restored) is aligned with the hypothesis;
 the target words aligned to the ZP, widened by ``window`` words on each side, are the candidates, and
 the ZP counts as translated when a candidate is an English rendering of that pronoun in that form
-(``lang/pronouns/zh_en.tsv``).
+(``zero_pronoun/pronouns/zh_en.tsv``).
 
 Where the original implementation went wrong, this one does not:
 

@@ -39,7 +39,7 @@ class AZPTResult(Result):
     signature: Signature
     kind: str = "input"  # "published" / "input" / "reference"
     path: str = ""
-    layout: str = "all-segments"  # which test lines the hypotheses cover (see systems/mzprt_outputs.py)
+    layout: str = "all-segments"  # which test lines the hypotheses cover (see zero_pronoun/outputs.py)
     n_segments: int = 0  # hypotheses evaluated
     bleu: float | None = None
     bleu_signature: str | None = None

@@ -1,5 +1,5 @@
 """AZPT on mZPRT: one result per (domain, system) — read the hypotheses, align them within the corpus
-(``azpt_corpus.py``), judge every ZP sentence by sentence (``phenomena/zero_pronoun.py``), score, and add BLEU.
+(``azpt_corpus.py``), judge every ZP sentence by sentence (``zero_pronoun/judge.py``), score, and add BLEU.
 Comparing two systems is ``azpt_compare.py``."""
 
 from __future__ import annotations
