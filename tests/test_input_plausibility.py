@@ -89,3 +89,21 @@ def test_a_file_made_from_winomt_2019_is_named_with_the_rows_that_differ(shared_
     texts[2120] = "Der Bäcker schrie den Umzugshelfer an, weil er den Ofen kaputt gemacht hatte."  # current's row
     plain.write_text("\n".join(texts) + "\n", "utf-8")
     assert other_version("winomt", "current", str(plain), "auto", str(shared_data)) is None
+
+
+def test_the_cached_language_model_classifies_as_the_shipped_one(tmp_path, monkeypatch):
+    """py3langid's model is unpacked once and kept in the cache; the identifier built from the cache entry gives
+    the same language and score as py3langid's own loader, for text of every script the check meets."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    from discotest.lang import identify
+
+    monkeypatch.setenv("DISCOTEST_MODELS", str(tmp_path))  # its namespace's own folder (cache.NAMESPACE_ENV)
+    first, again = identify._load_identifier(), identify._load_identifier()  # computed, then read back
+    assert list((tmp_path / identify.MODEL_NAMESPACE).rglob("*.npz"))
+    shipped = LanguageIdentifier.from_model_file(MODEL_FILE)
+    texts = ["Der Arzt sagte der Krankenschwester, dass sie müde war.", "La médica habló con el enfermero.",
+             "Врач сказал медсестре, что она устала.", "The doctor asked the nurse to help her.", "שלום עולם",
+             "قال الطبيب للممرضة", "医生告诉护士她累了。", "Il medico ha detto all'infermiera che era stanca."]
+    for text in texts:
+        assert first.classify(text) == again.classify(text) == shipped.classify(text), text

@@ -28,7 +28,7 @@ ENV_VAR = "DISCOTEST_CACHE"
 # Namespaces whose entries may be kept in a folder of their own: trained alignment models are large, slow to make and
 # the same for everyone who has the same data (keyed by their training text), so a team, an offline machine prepared
 # beforehand, or a test session can share one folder of them while each keeps its own cache.
-NAMESPACE_ENV = {"align-model": "DISCOTEST_MODELS"}
+NAMESPACE_ENV = {"align-model": "DISCOTEST_MODELS", "langid-model": "DISCOTEST_MODELS"}  # + the unpacked langid model
 MAGIC = b"discotest-cache"
 FORMAT_VERSION = 1
 
