@@ -159,7 +159,7 @@ def unclaimed_rendering(
 
 
 class AnnotatedZP(Protocol):
-    """What judging reads of an annotated ZP (``suites.mzprt.ZeroPronoun`` has it): a protocol, so the
+    """What judging reads of an annotated ZP (``zero_pronoun.mzprt.ZeroPronoun`` has it): a protocol, so the
     phenomenon needs no suite loader."""
 
     @property

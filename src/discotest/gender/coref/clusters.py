@@ -298,7 +298,7 @@ def winox_gold_cluster(sentence: str, referent: str) -> list[Cluster]:
 
 def gold_clusters(items) -> list[list[Cluster]]:
     """WinoMT/BUG items: the annotated entity and its pronoun as one cluster (none without a pronoun); Wino-X items
-    (``suites.winox.WinoxItem``): the right option and its "it"."""
+    (``data.winox.WinoxItem``): the right option and its "it"."""
     from discotest.gender.mentions import find_pronouns
     from discotest.lang.tokenize import tokenize
 
