@@ -106,3 +106,19 @@ def test_wings_never_import_each_other():
                 if module.split(".")[0] in WINGS and other.split(".")[0] in WINGS
                 and module.split(".")[0] != other.split(".")[0]]
     assert not crossing, crossing
+
+
+def test_every_command_goes_through_the_api():
+    """``cli/``: one module per command, and each command's ``run`` does its work through ``discotest.api`` (the
+    Python API mirrors the CLI), so nothing a user can do on the command line is missing from Python."""
+    from discotest.cli.dispatch import COMMANDS
+
+    bypassing = []
+    for command in COMMANDS:
+        tree = ast.parse(Path(command.__file__).read_text("utf-8"))
+        run = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "run")
+        calls = {f"{n.func.value.id}.{n.func.attr}" for n in ast.walk(run) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)}
+        if not any(call.startswith("api.") for call in calls):
+            bypassing.append(command.NAME)
+    assert not bypassing, bypassing
