@@ -94,3 +94,25 @@ def test_the_signature_names_the_data_not_the_code(monkeypatch):
     monkeypatch.setattr(cache, "code_key", lambda: "an edited discotest")
     after = _model()
     assert after.key != before.key and after.signature() == before.signature()
+
+
+def test_data_prepare_builds_the_model_a_run_then_decodes_with(shared_data, capsys):
+    """``discotest data prepare SUITE`` trains what a first run would train; the run then finds it ready and its
+    signature names that model; a second prepare finds it ready; a suite whose runs train nothing says so."""
+    import json
+
+    from discotest.cli import main
+
+    argv = ["--data-dir", str(shared_data), "-q", "data", "prepare", "winomt-demo", "--lang", "de"]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert "winomt-demo de: alignment model model:winomt-demo-current-de:demo@" in first and "trained" in first
+    assert "language check: py3langid model ready" in first
+    recipe = first.split("alignment model ")[1].split()[0]
+    assert main(argv) == 0 and f"{recipe} ready" in capsys.readouterr().out
+    assert main(["--data-dir", str(shared_data), "-q", "run", "winomt-demo", "--lang", "de", "--system", "demo",
+                 "--format", "json"]) == 0
+    signature = json.loads(capsys.readouterr().out)["results"][0]["signature"]
+    assert f"align_text:{recipe}" in signature
+    assert main(["--data-dir", str(shared_data), "data", "prepare", "jazp"]) == 2
+    assert "jazp: nothing to prepare" in capsys.readouterr().err

@@ -14,8 +14,8 @@ dispatches through the family registry (``discotest.families``); ``compare`` tak
 
 Every other command of the CLI is a function here too, with the command's option names: ``coref``,
 ``validate_sample``/``validate_score``, ``translate``, ``augment``, ``finetune``, ``mine``, ``make_contrastive``,
-``data_status``/``data_fetch``/``data_verify`` and ``suites``/``suite_facts``. The CLI (``discotest.cli``) parses and
-prints; the work is done here and in the wings.
+``data_status``/``data_fetch``/``data_verify``/``data_prepare`` and ``suites``/``suite_facts``. The CLI
+(``discotest.cli``) parses and prints; the work is done here and in the wings.
 """
 
 from __future__ import annotations
@@ -167,6 +167,18 @@ def data_fetch(names: Sequence[str], data_dir: str | None = None, **limits: Any)
     return registry.fetch_all(list(names), data_dir, registry.Limits(**limits))
 
 
+def data_prepare(suites: Sequence[str], **options: Any) -> list[str]:
+    """Build now what runs of ``suites`` build on first use, into the cache (``data prepare``): the alignment models
+    (options: the suite family's, e.g. ``lang=``, ``domain=``, ``subset=``) and the language check's model. One line
+    per thing made ready. For a machine that will run offline or must not pause on a first run."""
+    from discotest.lang.identify import prepare_model
+
+    lines = []
+    for suite in suites:
+        lines += families.prepare(suite, **options)
+    return [*lines, prepare_model()]
+
+
 def data_verify(names: Sequence[str] = (), data_dir: str | None = None) -> list[tuple[str, str, str]]:
     """Check the sha256 of the files present (``data verify``): per source its status and path."""
     from discotest.data import registry
@@ -174,6 +186,6 @@ def data_verify(names: Sequence[str] = (), data_dir: str | None = None) -> list[
     return [(name, *registry.verify(name, data_dir)) for name in (names or list(registry.SOURCES))]
 
 
-__all__ = ["VERSION", "Report", "augment", "compare", "coref", "data_fetch", "data_status", "data_verify", "finetune",
-           "make_contrastive", "mine", "run", "suite_facts", "suites", "translate", "validate_sample",
-           "validate_score"]
+__all__ = ["VERSION", "Report", "augment", "compare", "coref", "data_fetch", "data_prepare", "data_status",
+           "data_verify", "finetune", "make_contrastive", "mine", "run", "suite_facts", "suites", "translate",
+           "validate_sample", "validate_score"]

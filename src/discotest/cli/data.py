@@ -32,6 +32,12 @@ def add(sub: argparse._SubParsersAction) -> None:
                                           f"(default {registry.FETCH_MAX_SIZE / 1e6:g} MB; a known size is a cap)")
     verify = action.add_parser("verify", parents=[common_parser()], help="check the sha256 of the files present")
     verify.add_argument("names", nargs="*", metavar="NAME", help="source names (default: all)")
+    prepare = action.add_parser("prepare", parents=[common_parser()],
+                                help="build what a first run builds (alignment models, the language check's model) "
+                                     "into the cache now: for a machine that will run offline, or a quick first run")
+    prepare.add_argument("suites", nargs="+", metavar="SUITE", help="suites whose models to build (winomt, mzprt …)")
+    prepare.add_argument("--lang", "-l", help="only these languages (comma-separated; default all)")
+    prepare.add_argument("--subset", help="mt-geneval: only this subset (default both)")
 
 
 def _list(args: argparse.Namespace) -> None:
@@ -52,6 +58,11 @@ def _list(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action == "prepare":
+        options = {k: getattr(args, k) for k in ("lang", "subset") if getattr(args, k) is not None}
+        for line in api.data_prepare(args.suites, data_dir=args.data_dir, quiet=args.quiet, **options):
+            print(line)
+        return 0
     if args.action == "list":
         _list(args)
         return 0

@@ -245,6 +245,16 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
                       "en→" + ",".join(languages()), registry.suite_licence(suite) or "")
 
 
+def prepare(suite: str, s: dict[str, Any]) -> list[str]:
+    """The alignment model of each language (``--lang``, default all) trained now, as a run would on first use."""
+    from discotest.gender.run import RunOptions, languages, prepare_models
+
+    langs = lang_codes(s["lang"]) or "all"
+    options = RunOptions(suite=suite, suite_version=s["suite_version"], data_dir=s["data_dir"], aligner=s["aligner"],
+                         use_cache=s["use_cache"])
+    return prepare_models(suite, languages() if langs == "all" else langs, options)
+
+
 FAMILY = register(Family(
     name="gender",
     title="the gender suites (winomt, winomt-demo, winomt-adj, bug)",
@@ -257,4 +267,5 @@ FAMILY = register(Family(
         "morphological analysers (Stanovsky et al. 2019; Yehudai et al. 2023)",
     describe=describe,
     input_language=lambda suite, s: _single_lang(s.get("lang")),
+    prepare=prepare,
 ))

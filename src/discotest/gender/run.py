@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from discotest import cache
 from discotest.data import registry
@@ -128,6 +128,22 @@ def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> Word
     model_aligner = make_aligner(options.aligner, processes=processes, rel_iterations=MODEL_REL_ITERATIONS)
     return AlignmentModel(model_aligner, f"{suite}-{version}-{lang}:{'+'.join(systems)}", identity, training,
                           options.use_cache)
+
+
+def prepare_models(suite: str, langs: Sequence[str], options: RunOptions) -> list[str]:
+    """``data prepare``: each language's alignment model trained (or found) now, one line each."""
+    lines = []
+    for lang in langs:
+        _check_lang(lang)
+        aligner = language_aligner(lang, replace(options, suite=suite))
+        if not isinstance(aligner, AlignmentModel):
+            lines.append(f"{suite} {lang}: no alignment model (no published output present): files are aligned "
+                         "on their own")
+            continue
+        was = aligner.cached()
+        aligner.folder()
+        lines.append(f"{suite} {lang}: alignment model {aligner.text} {'ready' if was else 'trained'}")
+    return lines
 
 
 def _align_text(aligner: WordAligner, extra: bool) -> str:

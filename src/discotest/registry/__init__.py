@@ -105,6 +105,9 @@ class Family:
     describe: Callable[[str, str | None], SuiteFacts] | None = None  # (suite, data dir) -> facts for `suites`
     # (suite, settings) -> the language --input files must be in (checked before the run), None: not checked
     input_language: Callable[[str, dict[str, Any]], str | None] | None = None
+    # (suite, settings) -> one line per thing made ready: what ``discotest data prepare`` builds ahead of a run
+    # (alignment models); None: the family trains nothing
+    prepare: Callable[[str, dict[str, Any]], list[str]] | None = None
 
     def answers(self, suite: str) -> bool:
         return suite in self.suites() or bool(self.handles and self.handles(suite))
@@ -231,6 +234,17 @@ def run(suite: str, **options: Any) -> Report:
         return _mark_unchecked(family.run(suite, settings), unchecked)
 
 
+def prepare(suite: str, **options: Any) -> list[str]:
+    """Build what runs of ``suite`` would build on first use (alignment models, into the cache), one line each; a
+    family that trains nothing says so."""
+    family = family_of(suite)
+    if family.prepare is None:
+        raise InputError(f"{suite}: nothing to prepare (its runs train no model)")
+    settings = settings_for(family, options)
+    with quiet_scope(settings.get("quiet")):
+        return family.prepare(suite, settings)
+
+
 def compare(suite: str, **options: Any) -> Report:
     family = family_of(suite)
     if family.compare is None:
@@ -241,5 +255,5 @@ def compare(suite: str, **options: Any) -> Report:
         return _mark_unchecked(family.compare(suite, settings), unchecked)
 
 
-__all__ = ["Comparison", "Family", "Option", "Report", "all_suites", "compare", "families", "family_of", "register",
-           "run", "settings_for", "split_list", "unregister"]
+__all__ = ["Comparison", "Family", "Option", "Report", "all_suites", "compare", "families", "family_of", "prepare",
+           "register", "run", "settings_for", "split_list", "unregister"]

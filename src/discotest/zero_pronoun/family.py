@@ -84,6 +84,13 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
     return SuiteFacts(size, "zh→en", registry.suite_licence(suite) or "")
 
 
+def prepare(suite: str, s: dict[str, Any]) -> list[str]:
+    from discotest.zero_pronoun.run import prepare_model
+
+    return prepare_model(s["data_dir"], s["aligner"], "wmt" if s["align_extra"] in (None, "auto") else s["align_extra"],
+                         s["use_cache"])
+
+
 FAMILY = register(Family(
     name="azpt",
     title="mzprt",
@@ -95,5 +102,6 @@ FAMILY = register(Family(
     doc="accuracy of zero-pronoun translation (AZPT) from Chinese: each annotated ZP's aligned words, a ±1 window "
         "and a bilingual pronoun table (Wang et al. 2022)",
     describe=describe,
+    prepare=prepare,
     input_language=lambda suite, s: "en",  # Chinese to English
 ))

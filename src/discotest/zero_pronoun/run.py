@@ -206,6 +206,17 @@ def run_mzprt(
     return results
 
 
+def prepare_model(data_dir: str | None = None, aligner: str = "default", extra: str = "wmt",
+                  use_cache: bool = True) -> list[str]:
+    """``data prepare mzprt``: the background corpus's alignment model trained (or found) now, one line."""
+    corpus = build_corpus(azpt_aligner(aligner), data_dir, extra, use_cache=use_cache)
+    if corpus.model is None:
+        return [f"mzprt: no alignment model for the {aligner} aligner: each run aligns its corpus"]
+    was = corpus.model.cached()
+    corpus.model.folder()
+    return [f"mzprt: alignment model {corpus.model.text} {'ready' if was else 'trained'}"]
+
+
 def _align(corpus: Corpus, keys: list[tuple[str, str]], engine: str = "local", ray_address: str | None = None
            ) -> dict[tuple[str, str], dict[int, Links]]:
     """The links of every evaluated block: one alignment run for the background (shared by the published outputs

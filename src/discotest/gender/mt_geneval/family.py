@@ -102,6 +102,17 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
     return SuiteFacts(count_items(size, "test items"), "en→" + ",".join(LANGS), registry.suite_licence(suite) or "")
 
 
+def prepare(suite: str, s: dict[str, Any]) -> list[str]:
+    """The references' alignment models of ``--reference-free``, for each language with an analyser (``--lang``,
+    default all) and subset (``--subset``, default both)."""
+    from discotest.gender.mt_geneval.run import prepare_models
+    from discotest.lang.morph import languages
+
+    langs = [lang for lang in _langs(s["lang"] or "all") if lang in languages()]
+    return prepare_models(langs, [s["subset"]] if s["subset"] else list(SUBSETS), s["split"], s["data_dir"],
+                          s["aligner"], s["use_cache"])
+
+
 FAMILY = register(Family(
     name="mt-geneval",
     title="MT-GenEval (mt-geneval)",
@@ -113,4 +124,5 @@ FAMILY = register(Family(
     doc="gender accuracy against a reference of each gender, counterfactual sentences and gender stated only in "
         "the previous sentence (Currey et al. 2022)",
     describe=describe,
+    prepare=prepare,
 ))

@@ -16,6 +16,7 @@ from discotest.gender.mt_geneval.reference_free import aligner_signature, check_
 from discotest.gender.mt_geneval.result import GenEvalResult
 from discotest.gender.mt_geneval.suite import SUITE, GenEvalItem, load_mt_geneval
 from discotest.lang.align import DEFAULT_ALIGNER
+from discotest.lang.align.model import AlignmentModel
 from discotest.report.result import Signature, build_signature
 
 # the references as translations: the right-gender ones (every decided item correct) and the other-gender ones
@@ -80,6 +81,24 @@ def model_translations(items: Sequence[GenEvalItem], subset: str, model: str, la
         fields.append(("input", "context+sentence"))
     return (Translations(f"model:{system.translator.name}", {i.index: t for i, t in zip(items, lines, strict=True)},
                          format="model"), system.name, fields)
+
+
+def prepare_models(langs: Sequence[str], subsets: Sequence[str], split: str = "test", data_dir: str | None = None,
+                   aligner: str = "thot-eflomal", use_cache: bool = True) -> list[str]:
+    """``data prepare mt-geneval``: the references' alignment model of each language and subset (what
+    ``--reference-free`` decodes with) trained (or found) now, one line each."""
+    lines = []
+    for lang in langs:
+        for subset in subsets:
+            items = load_mt_geneval(subset, lang, split, data_dir)
+            model = reference_model(items, lang, f"mt-geneval-{subset}-{split}-{lang}:references", aligner, use_cache)
+            if not isinstance(model, AlignmentModel):
+                lines.append(f"mt-geneval {subset} {lang}: no alignment model for the {aligner} aligner")
+                continue
+            was = model.cached()
+            model.folder()
+            lines.append(f"mt-geneval {subset} {lang}: alignment model {model.text} {'ready' if was else 'trained'}")
+    return lines
 
 
 def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.PathLike | None = None,  # noqa: A002
