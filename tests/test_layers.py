@@ -1,4 +1,6 @@
-"""The import structure: layers import only downward and no module imports itself back through others.
+"""The import structure: floors (errors … lang, models, report, registry) and one wing per suite family on them
+(gender, zero_pronoun, contrastive, winox, dip); layers import only downward, wings never import each other, and no
+module imports itself back through others.
 
 Every import in the package (module level or inside a function) is read with ``ast``; each module belongs to a layer,
 and an import may go to the same or a lower layer only. Within one layer only a package's own modules may import each
