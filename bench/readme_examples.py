@@ -1,12 +1,13 @@
-"""Run every README example as written, in order, in a fresh clone of the committed HEAD with ../shared beside it.
+"""Run every README and docs example as written, in order, in a fresh clone of HEAD with ../shared beside it.
 
 Usage: .venv/bin/python bench/readme_examples.py [--cache DIR] [--keep] [--only TEXT]
-Prints one line per example (README line, exit status, seconds, the command) and the examples it skipped because
+The order is the README's, then the docs pages' in mkdocs.yml's nav (tests/readme_examples.py).
+Prints one line per example (file:line, exit status, seconds, the command) and the examples it skipped because
 they need a network (``# online``) or files a user brings (``# your files``); exits 1 if any example failed.
 The clone runs with this checkout's virtualenv (``.venv`` linked in, ``PYTHONPATH`` on the clone's ``src``),
 ``DISCOTEST_DATA=../shared/data`` and ``PATH`` starting with ``.venv/bin``, as the README says. Each Python
-block is saved as a script and run (``python readme_example_LINE.py``). Takes ~20 min cold (it mines and ranks DiP on
-WMT22 de-en).
+block is saved as a script and run (``python readme_example_PAGE_LINE.py``). Takes ~20 min cold (it mines and ranks
+DiP on WMT22 de-en).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def main() -> int:
            "PATH": f"{clone / '.venv' / 'bin'}:{os.environ['PATH']}",
            "DISCOTEST_CACHE": args.cache or str(where / "cache")}
     failed, skipped, total = [], [], time.perf_counter()
-    for example in examples(clone / "README.md"):
+    for example in examples(clone):
         if not example.runnable:
             skipped.append(example)
             continue
@@ -55,7 +56,7 @@ def main() -> int:
             continue
         start = time.perf_counter()
         if example.kind == "python":  # saved as a script, as a user would (worker processes import it again)
-            script = clone / f"readme_example_{example.line}.py"
+            script = clone / f"readme_example_{example.path.replace('/', '_')[:-3]}_{example.line}.py"
             script.write_text(example.text + "\n", "utf-8")
             done = subprocess.run([str(clone / ".venv" / "bin" / "python"), script.name], cwd=clone, env=env,
                                   capture_output=True, text=True)
@@ -63,14 +64,14 @@ def main() -> int:
             done = subprocess.run(["bash", "-c", example.text], cwd=clone, env=env, capture_output=True, text=True)
         seconds = time.perf_counter() - start
         first = example.text.splitlines()[0][:100]
-        print(f"README:{example.line:<4} exit {done.returncode:<3} {seconds:7.1f} s  {first}", flush=True)
+        print(f"{example.where:<34} exit {done.returncode:<3} {seconds:7.1f} s  {first}", flush=True)
         if done.returncode != 0:
             failed.append(example)
             print("    " + "\n    ".join((done.stderr or done.stdout).strip().splitlines()[-3:]), flush=True)
     print(f"\n{len(failed)} failed; {len(skipped)} skipped (online or your files); "
           f"{time.perf_counter() - total:.0f} s in all")
     for example in skipped:
-        print(f"  skipped README:{example.line}: {example.text.splitlines()[0][:110]}")
+        print(f"  skipped {example.where}: {example.text.splitlines()[0][:110]}")
     if args.keep:
         print(f"clone kept in {clone}")
     else:

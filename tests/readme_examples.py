@@ -1,5 +1,9 @@
-"""The README's examples as data: every shell command and Python block, in README order, with what it needs.
+"""The examples of the README and of the docs site as data: every shell command and Python block, in reading order,
+with what it needs.
 
+Reading order is README.md, then the site's pages in the order of mkdocs.yml's ``nav`` (a command moved from the
+README into a page stays checked, and a page can use a file an earlier page wrote). Pages that are links to files
+kept elsewhere (docs/validity.md → VALIDITY.md, the DiP wing's README) are not read: they are reference, not steps.
 Shared by tests/test_readme_examples.py (each command still parses and names suites and options that exist) and
 bench/readme_examples.py (each one runs, as written, in a fresh clone). A line marked ``# online`` needs a network;
 ``# your files`` names data a user brings, ``# your model`` a model (or a model server) of theirs. The sections that
@@ -13,20 +17,27 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
 SETUP_SECTIONS = ("The two commands", "Install")  # run by .ci/run and bench/package_smoke.sh
-SHELL_WORDS = {"discotest", "head", "cat", "cp", "awk", "sed", "printf", "mkdir", "echo"}
+SETUP_PAGES = ("docs/install.md",)  # the same, on the site
+SHELL_WORDS = {"discotest", "head", "cat", "cp", "cut", "awk", "sed", "printf", "mkdir", "echo"}
 
 
 @dataclass(frozen=True)
 class Example:
-    line: int  # 1-based line of the README where it starts
+    line: int  # 1-based line of its file where it starts
     section: str
     kind: str  # "shell" or "python"
     text: str  # the command (a heredoc with its body) or the whole Python block
     online: bool = False  # needs a network
     user_files: bool = False  # names files a user brings
     user_model: bool = False  # needs a model (or model server) a user brings: an LLM is too big to ship
+    path: str = "README.md"  # its file, relative to the checkout
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
 
     @property
     def runnable(self) -> bool:
@@ -37,15 +48,31 @@ def _markers(text: str) -> tuple[bool, bool, bool]:
     return "# online" in text, "# your files" in text, "# your model" in text
 
 
-def examples(readme: Path = README) -> list[Example]:
-    """Every example of the README outside the setup sections, in order."""
-    lines = readme.read_text("utf-8").splitlines()
+def pages(root: Path = ROOT) -> list[Path]:
+    """README.md, then the docs site's own pages in the order of mkdocs.yml's nav (links to files kept elsewhere
+    left out)."""
+    nav = (root / "mkdocs.yml").read_text("utf-8").split("\nnav:", 1)[1]
+    docs = [root / "docs" / name for name in re.findall(r"([\w./-]+\.md)\s*$", nav, re.M)]
+    return [root / "README.md", *(page for page in docs if not page.is_symlink())]
+
+
+def examples(root: Path = ROOT) -> list[Example]:
+    """Every example of the README and the docs pages outside the setup sections, in reading order."""
+    return [example for page in pages(root) for example in page_examples(page, page.relative_to(root).as_posix())]
+
+
+def page_examples(page: Path, path: str = "README.md") -> list[Example]:
+    """Every example of one Markdown file outside the setup sections, in order."""
+    if path in SETUP_PAGES:
+        return []
+    lines = page.read_text("utf-8").splitlines()
     out: list[Example] = []
     section, k = "", 0
     while k < len(lines):
         line = lines[k]
-        if line.startswith("## "):
-            section = line[3:].strip()
+        heading = re.match(r"#{1,2} (.*)", line)
+        if heading:
+            section = heading.group(1).strip()
         if not line.startswith("```"):
             k += 1
             continue
@@ -56,7 +83,7 @@ def examples(readme: Path = README) -> list[Example]:
             continue
         body = lines[start:end]
         if language == "python":
-            out.append(Example(start + 1, section, "python", "\n".join(body), *_markers("\n".join(body))))
+            out.append(Example(start + 1, section, "python", "\n".join(body), *_markers("\n".join(body)), path))
             continue
         if language:
             continue
@@ -78,7 +105,7 @@ def examples(readme: Path = README) -> list[Example]:
                 j += 1
                 command.append(body[j] if j < len(body) else "")
             joined = "\n".join(command)
-            out.append(Example(start + 1 + begin, section, "shell", joined, *_markers(joined)))
+            out.append(Example(start + 1 + begin, section, "shell", joined, *_markers(joined), path))
             j += 1
     return out
 
