@@ -237,8 +237,8 @@ def _gold_rows(name: str) -> list[dict[str, str]]:
 
 def test_gold_sample_is_what_the_detector_finds(shared_data: Path) -> None:
     # the hand-checked WMT22 de-en sample (tests/gold/dip_connectives_wmt22.tsv) describes this detector: every
-    # "after" row is found again with the same connective and sense, so the README's precision (56/60 labelled
-    # ok) is a statement about the code as it is; a rule change that moves a labelled row fails here
+    # "after" row is found again with the same connective and sense, so the docs' and VALIDITY.md's precision (56/60
+    # labelled ok) is a statement about the code as it is; a rule change that moves a labelled row fails here
     from discotest.dip.documents import load_pair
 
     sample = _gold_rows("dip_connectives_wmt22.tsv")

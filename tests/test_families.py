@@ -1,7 +1,7 @@
 """The suite-family registry and the one JSON schema: every family's ``--format json`` (one system and several, run
 and compare) validates against ``report/schema.json``; ``discotest.run``/``compare`` take the CLI's option names; a
-family registered by a test (the README's "Adding a suite" followed for real) works from the CLI and Python with no
-other change."""
+family registered by a test (docs/contributing/adding-a-suite.md followed for real) works from the CLI and Python with
+no other change."""
 
 from __future__ import annotations
 

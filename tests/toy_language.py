@@ -1,7 +1,7 @@
-"""A gender analyser of the test's own, registered as language "xx" by tests/test_families.py (the README's "Adding a
-language" followed for real): it reads the article before the entity's aligned words of a German translation, the
-way a newcomer's first analyser might, so a whole ``discotest.run`` can go through a language discotest did not
-ship."""
+"""A gender analyser of the test's own, registered as language "xx" by tests/test_families.py
+(docs/contributing/adding-a-language.md followed for real): it reads the article before the entity's aligned words of
+a German translation, the way a newcomer's first analyser might, so a whole ``discotest.run`` can go through a
+language discotest did not ship."""
 
 from __future__ import annotations
 

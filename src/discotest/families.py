@@ -1,6 +1,6 @@
 """Suite families, registered by name (``registry``); importing this package registers the built-in ones.
 
-One module per family: its options, its run and compare functions, its suites. README: "Adding a suite"."""
+One module per family: its options, its run and compare functions, its suites. docs/contributing/adding-a-suite.md."""
 
 from discotest.contrastive import family as contrastive
 from discotest.dip import family as dip

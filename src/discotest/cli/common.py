@@ -31,7 +31,7 @@ def common_parser() -> argparse.ArgumentParser:
 
 def emitter_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
     p.add_argument("--format", "-f", choices=formats, default="text",
-                   help="text table, JSON (one schema for every suite: README 'JSON output'), html (one "
+                   help="text table, JSON (one schema for every suite: docs/json.md), html (one "
                         "self-contained page with the summary and every item's evidence), or a table for a paper: "
                         "latex, markdown or csv (one row per system and language/domain, signatures as a note)"
                    if "html" in formats else "text table or JSON")

@@ -15,7 +15,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     m = sub.add_parser(NAME, help="build incorrect variants by swapping an annotated pronoun chain",
                        parents=[common_parser()])
     m.add_argument("--input", "-i", required=True,
-                   help="JSONL: target sentence and its pronoun chain (README 'Input formats'; '-': stdin)")
+                   help="JSONL: target sentence and its pronoun chain (docs/your-files.md; '-': stdin)")
     m.add_argument("--output", "-o", required=True, help="contrastive suite JSONL to write ('-': stdout)")
     m.add_argument("--replacement", choices=("he", "she", "it", "they"), default=None,
                    help="replace the chain with this pronoun only (default: every other one)")

@@ -99,7 +99,7 @@ FORMATS: dict[str, Format] = {
     "bawden-lexical": Format(_bawden_lexical),
     "scat": Format(_scat),  # Yin et al. 2021
     "ctxpro": Format(_ctxpro, scoring="expected-word"),  # Wicks & Post 2023
-    "jsonl": Format(_jsonl),  # discotest's own format (README "Input formats")
+    "jsonl": Format(_jsonl),  # discotest's own format (docs/your-files.md)
     "winox-mt": Format(_winox_mt),  # Emelin & Sennrich 2021, the MT part
     "contrapro": Format(_contrapro),  # Müller et al. 2018
 }

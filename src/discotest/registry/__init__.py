@@ -1,8 +1,8 @@
 """The registry of suite families: each family names its suites, declares its options and runs them into Results.
 
 ``discotest run``, ``compare``, ``suites`` and ``discotest.run``/``discotest.compare`` all dispatch through here, so a
-new suite is a registration, not a new route through the code (README: "Adding a suite"). An option is declared
-once, as data: the CLI builds its flags from it and the Python API checks keyword arguments against the same names,
+new suite is a registration, not a new route through the code (docs/contributing/adding-a-suite.md). An option is
+declared once, as data: the CLI builds its flags from it and the Python API checks keyword arguments against the same names,
 so ``--input-format`` on the command line is ``input_format=`` in Python.
 """
 

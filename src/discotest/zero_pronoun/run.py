@@ -86,8 +86,8 @@ def bleu_metric(lowercase: bool):
 def _add_bleu(result: AZPTResult, suite: MZPRTSuite) -> None:
     segments = sorted(result.hypotheses)
     hyps, refs = bleu_texts(result, suite, segments)
-    # published outputs are released lower-cased: cased BLEU would count every capital as an error (README
-    # "Signatures", BLEU's case); a user's file is scored case-sensitively, as DiP's WMT outputs are
+    # published outputs are released lower-cased: cased BLEU would count every capital as an error (docs/signatures.md,
+    # "BLEU's case"); a user's file is scored case-sensitively, as DiP's WMT outputs are
     metric = bleu_metric(lowercase=result.kind == "published")
     result.bleu = metric.corpus_score(hyps, [refs]).score
     result.bleu_signature = bleu_signature(metric, len(segments))

