@@ -2,8 +2,9 @@
 
 ``discotest run``, ``compare``, ``suites`` and ``discotest.run``/``discotest.compare`` all dispatch through here, so a
 new suite is a registration, not a new route through the code (docs/contributing/adding-a-suite.md). An option is
-declared once, as data: the CLI builds its flags from it and the Python API checks keyword arguments against the same names,
-so ``--input-format`` on the command line is ``input_format=`` in Python.
+declared once, as data: the CLI builds its flags from it and the Python API checks keyword arguments against the same
+names, so ``--input-format`` on the command line is ``input_format=`` in Python; ``Option.check`` checks a value's
+type, range and choices once, for both.
 """
 
 from __future__ import annotations
