@@ -29,6 +29,7 @@ from discotest.families.options import GLOBAL_FLAGS
 from discotest.families.registry import Family, Option, lang_codes, split_list
 from discotest.options import OneLineParser, float_option, int_option
 from discotest.progress import progress_bar
+from discotest.report.charts import FIGURE_FORMATS, require_cairosvg
 from discotest.report.emit import FORMATS, SCORE_ONLY, Report, emit
 from discotest.version import VERSION
 
@@ -45,6 +46,16 @@ def _common() -> argparse.ArgumentParser:
     return common
 
 
+def _figure_formats(text: str) -> tuple[str, ...]:
+    """argparse ``type=`` of ``--figures-format``: a comma-separated subset of svg, pdf, png, in the order given."""
+    formats = tuple(dict.fromkeys(f.strip().lower() for f in text.split(",") if f.strip()))
+    unknown = [f for f in formats if f not in FIGURE_FORMATS]
+    if unknown or not formats:
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list of {', '.join(FIGURE_FORMATS)}, got "
+                                         f"{text[:40]!r}")
+    return formats
+
+
 def _emitter_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
     p.add_argument("--format", "-f", choices=formats, default="text",
                    help="text table, JSON (one schema for every suite: README 'JSON output'), html (one "
@@ -52,7 +63,10 @@ def _emitter_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORM
                         "latex, markdown or csv (one row per system and language/domain, signatures as a note)"
                    if "html" in formats else "text table or JSON")
     p.add_argument("--figures", metavar="DIR",
-                   help="also write each chart of the HTML page as an SVG file in DIR (FAMILY-MEASURE.svg)")
+                   help="also write each chart of the HTML page as files in DIR (FAMILY-MEASURE.svg, .pdf, .png)")
+    p.add_argument("--figures-format", metavar="LIST", type=_figure_formats, default=FIGURE_FORMATS,
+                   help="which figure files to write, comma-separated (default: svg,pdf,png: PDF for LaTeX, PNG "
+                        "for slides and documents, SVG for the web); pdf and png need the 'figures' extra")
     p.add_argument("--score-only", "-b", action="store_true",
                    help="print only the headline number of each result, one line each (as sacrebleu -b)")
     p.add_argument("--details", metavar="FILE", help="write one JSON line of evidence per item")
@@ -160,7 +174,8 @@ def _emit(args: argparse.Namespace, report: Report) -> None:
     with timing.stage("output"):
         fmt = SCORE_ONLY if getattr(args, "score_only", False) else args.format
         emit(report, fmt, getattr(args, "output", None), getattr(args, "details", None),
-             getattr(args, "command_line", ""), getattr(args, "figures", None))
+             getattr(args, "command_line", ""), getattr(args, "figures", None),
+             getattr(args, "figures_format", FIGURE_FORMATS))
     for warning in report.warnings:
         print(f"discotest: {warning}", file=sys.stderr)
 
@@ -440,6 +455,8 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise InputError(f"is a file of the data directory {data}; refusing to overwrite third-party data", path)
     if getattr(args, "figures", None):
         check_output(args.figures, inputs, folder=True)
+        if set(getattr(args, "figures_format", FIGURE_FORMATS)) - {"svg"}:
+            require_cairosvg()  # its missing extra said before the work, not after
     to_stdout = getattr(args, "output_to_stdout", False)
     if sys.stdout is None and (to_stdout or not (getattr(args, "output", None) or args.command in STDOUT_FREE)):
         raise InputError("standard output is closed; give --output FILE or redirect it to a file")
