@@ -13,7 +13,7 @@ from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import as_list, compare_systems
-from discotest.families.registry import Family, Option, SuiteFacts, count_items, register
+from discotest.families.registry import Family, Option, SuiteFacts, SuiteSize, count_items, register
 from discotest.report.comparison import compare_results
 from discotest.report.emit import Report
 
@@ -139,7 +139,7 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
     pair = language_pair(suite)
     langs = f"{pair[0]}→{pair[1]}" if pair else "those of your file"
     if suite in FILE_SUITES and suite != "jazp":
-        return SuiteFacts("your file (--suite-file)", langs, "that of your file")
+        return SuiteFacts(SuiteSize(None, "", "your file (--suite-file)"), langs, "that of your file")
     return SuiteFacts(count_items(lambda: len(load_suite(suite, data_dir))), langs, registry.suite_licence(suite) or "")
 
 

@@ -14,7 +14,7 @@ from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.families import options as common
 from discotest.families.compare import compare_systems
-from discotest.families.registry import Family, Option, SuiteFacts, register, split_list
+from discotest.families.registry import Family, Option, SuiteFacts, SuiteSize, register, split_list
 from discotest.options import int_option
 from discotest.pipelines.dip import ANAPHORA_MODES, DEFAULT_ANAPHORA_MODE
 from discotest.progress import quiet_scope
@@ -159,7 +159,8 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
     sources = [s for s in registry.SOURCES.values() if s.kind == "corpus"]
     xx = sorted({s.lang for s in sources if s.lang and s.lang != "en"})
     licences = sorted({registry.licence(s) for s in sources})
-    return SuiteFacts("mined from WMT21/22 outputs (`discotest mine dip`)", ",".join(xx) + "→en", "; ".join(licences))
+    size = SuiteSize(None, "", "mined from WMT21/22 outputs (`discotest mine dip`)")
+    return SuiteFacts(size, ",".join(xx) + "→en", "; ".join(licences))
 
 
 FAMILY = register(Family(
