@@ -10,7 +10,7 @@ from typing import Any
 
 from discotest.data import registry
 from discotest.engine import resolve_engine
-from discotest.errors import InputError
+from discotest.errors import InputError, did_you_mean
 from discotest.families import options as common
 from discotest.families.compare import as_list, compare_systems
 from discotest.families.registry import Family, Option, SuiteFacts, SuiteSize, count_items, register
@@ -72,7 +72,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     published = {system: name for (system, _), name in registry.system_outputs(suite).items()}
     if s["system"] and s["system"] not in published:
         known = ", ".join(published) or "none"
-        raise InputError(f"{suite} has no published system {s['system']!r} (published: {known}); "
+        raise InputError(f"{suite} has no published system {s['system']!r}{did_you_mean(s['system'], published)} "
+                         f"(published: {known}); "
                          "give --scores, --model or --baseline")
     if s["system"] and s["input"]:
         raise InputError("give --system or --input, not both")
