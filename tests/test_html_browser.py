@@ -154,10 +154,25 @@ def test_winomt_compare_page_shows_the_differing_items(browser, shared_data, tmp
     assert changes <= {"accuracy: A better", "accuracy: B better"} and len(changes) == 2
     first = rows[:2]
     assert {r.get_attribute("class") for r in first} == {"good", "bad"}  # one system right, the other wrong
-    browser.execute_script("document.getElementById('controls').scrollIntoView()")
-    _shot(browser, tmp_path, "html-winomt-compare-differs.png")
-    browser.execute_script("window.scrollTo(0, 0)")
-    _shot(browser, tmp_path, "html-winomt-compare-summary.png")
+    browser.set_window_size(1366, 1000)  # a laptop screen: the items table and the summaries fit its width
+    try:
+        widths = browser.execute_script(_WIDTHS)
+        assert widths["page"] <= widths["window"] and widths["items"] <= widths["window"], widths
+        assert not widths["boxes"], widths  # no summary table scrolls inside its box
+        browser.execute_script("document.getElementById('controls').scrollIntoView()")
+        _shot(browser, tmp_path, "html-winomt-compare-differs.png")
+        browser.execute_script("window.scrollTo(0, 0)")
+        _shot(browser, tmp_path, "html-winomt-compare-summary.png")
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+_WIDTHS = """
+const e=document.documentElement;
+return {window:e.clientWidth, page:e.scrollWidth,
+        items:Math.ceil(document.getElementById('items').getBoundingClientRect().right),
+        boxes:[...document.querySelectorAll('div.wide')].filter(w=>w.scrollWidth>w.clientWidth).map(w=>w.scrollWidth)};
+"""
 
 
 def test_dip_page_shows_the_mined_sentences_side_by_side(browser, tmp_path, monkeypatch):

@@ -69,6 +69,22 @@ LABELS = {
     "differs": "Differs", "score_ref": "Score of reference", "score_sys": "Score of system", "diff": "ref − sys",
     "A≠B": "Verdicts differ", "A→B": "Change A→B", "changed_items": "Items whose verdict differs",
 }
+# the summary tables' headers where the label is long: the short form the text table and its legend use, the full
+# label as the tooltip, so a summary of every measure fits a 1,366 px laptop screen without scrolling in its box
+SUMMARY_HEADERS = {
+    "precision_male": "P ♂ (%)", "recall_male": "R ♂ (%)", "precision_female": "P ♀ (%)", "recall_female": "R ♀ (%)",
+    "delta_g": "ΔG (pp)", "accuracy_pro": "Acc. pro (%)", "accuracy_anti": "Acc. anti (%)", "delta_s": "ΔS (pp)",
+    "unknown": "Unread (%)", "neutral": "Neutral (%)", "unmatched": "Unmatched", "suite_version": "Version",
+    "decided_accuracy": "Acc. decided (%)", "accuracy_decided": "Acc. decided (%)",
+    "consistency.consistency": "Cons. (%)", "consistency.scored": "Cons. scored", "consistency.trivial": "Trivial (%)",
+    "consistency.n": "Cons. items", "released_azpt": "Released (%)", "difference": "Δ released (pp)",
+    "excluded_un": "Excl. UN", "excluded_no_form": "Excl. no form",
+    "sign_test.wins_a": "A better", "sign_test.wins_b": "B better", "sign_test.p": "p (sign)",
+    "bootstrap.p": "p (boot.)", "bootstrap.mean_a": "Mean A", "bootstrap.mean_b": "Mean B",
+    "bootstrap.ci_a": "± CI A", "bootstrap.ci_b": "± CI B", "bootstrap.samples": "Samples", "bootstrap.seed": "Seed",
+    "higher_is_better": "Higher better", "changed_items": "Items differ",
+}
+
 # the items table's headers where the label is long: a short form, the full label as its tooltip (title), so the
 # table fits a 1,366 px laptop screen; the filters above the table keep the full labels
 ITEM_HEADERS = {
@@ -257,7 +273,8 @@ def summary_table(rows: Sequence[Mapping[str, Any]], skip: Sequence[str] = ("sig
     if shown:
         line = '<p class="common">' + " · ".join(
             f"{html.escape(label(c))}: {html.escape(format_value(c, flat[0].get(c)))}" for c in shown) + "</p>"
-    head = "".join(f'<th title="{html.escape(c)}">{html.escape(label(c))}</th>' for c in columns)
+    head = "".join(f'<th title="{html.escape(label(c))}">'
+                   f'{html.escape(SUMMARY_HEADERS.get(c.removeprefix("scores."), label(c)))}</th>' for c in columns)
     body = "".join("<tr>" + "".join(_cell(c, r.get(c)) for c in columns) + "</tr>" for r in flat)
     return (f'{line}<div class="wide"><table class="sortable"><thead><tr>{head}</tr></thead><tbody>{body}</tbody>'
             "</table></div>")
