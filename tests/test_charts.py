@@ -129,6 +129,8 @@ def test_figures_are_written_as_svg_pdf_and_png_files_with_their_numbers(tmp_pat
 
 
 def test_figures_format_picks_the_files_and_a_missing_cairosvg_is_one_line(tmp_path, monkeypatch, capsys):
+    from discotest.cli import main
+
     assert _winox_figures(tmp_path / "svg", "--figures-format", "svg") == 0
     assert {p.suffix for p in (tmp_path / "svg").iterdir()} == {".svg"}
     assert _winox_figures(tmp_path / "pdf", "--figures-format", "PDF") == 0
@@ -137,6 +139,10 @@ def test_figures_format_picks_the_files_and_a_missing_cairosvg_is_one_line(tmp_p
     with pytest.raises(SystemExit) as exit_:
         _winox_figures(tmp_path / "bad", "--figures-format", "svg,eps")
     assert exit_.value.code == 2 and "svg, pdf, png" in capsys.readouterr().err
+    fixtures = Path(__file__).parent / "fixtures" / "winox"
+    assert main(["-q", "run", "winox", "--lang", "fr", "--input", str(fixtures / "system.fr.txt"), "--suite-file",
+                 str(fixtures / "en_fr_test.jsonl"), "--figures-format", "pdf", "-b"]) == 2  # no --figures DIR
+    assert "give --figures DIR" in capsys.readouterr().err
     for name in ("cairosvg", "cairosvg.parser", "cairosvg.surface"):
         monkeypatch.setitem(sys.modules, name, None)  # as if the extra were not installed: import fails
     assert _winox_figures(tmp_path / "none", "--figures-format", "svg,png") == 2

@@ -64,7 +64,7 @@ def _emitter_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORM
                    if "html" in formats else "text table or JSON")
     p.add_argument("--figures", metavar="DIR",
                    help="also write each chart of the HTML page as files in DIR (FAMILY-MEASURE.svg, .pdf, .png)")
-    p.add_argument("--figures-format", metavar="LIST", type=_figure_formats, default=FIGURE_FORMATS,
+    p.add_argument("--figures-format", metavar="LIST", type=_figure_formats,
                    help="which figure files to write, comma-separated (default: svg,pdf,png: PDF for LaTeX, PNG "
                         "for slides and documents, SVG for the web); pdf and png need the 'figures' extra")
     p.add_argument("--score-only", "-b", action="store_true",
@@ -175,7 +175,7 @@ def _emit(args: argparse.Namespace, report: Report) -> None:
         fmt = SCORE_ONLY if getattr(args, "score_only", False) else args.format
         emit(report, fmt, getattr(args, "output", None), getattr(args, "details", None),
              getattr(args, "command_line", ""), getattr(args, "figures", None),
-             getattr(args, "figures_format", FIGURE_FORMATS))
+             getattr(args, "figures_format", None) or FIGURE_FORMATS)
     for warning in report.warnings:
         print(f"discotest: {warning}", file=sys.stderr)
 
@@ -453,9 +453,11 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise InputError("the same file is given for two outputs", path)
         if resolved in registered:
             raise InputError(f"is a file of the data directory {data}; refusing to overwrite third-party data", path)
+    if getattr(args, "figures_format", None) and not getattr(args, "figures", None):
+        raise InputError("--figures-format says which figure files --figures DIR writes; give --figures DIR too")
     if getattr(args, "figures", None):
         check_output(args.figures, inputs, folder=True)
-        if set(getattr(args, "figures_format", FIGURE_FORMATS)) - {"svg"}:
+        if set(getattr(args, "figures_format", None) or FIGURE_FORMATS) - {"svg"}:
             require_cairosvg()  # its missing extra said before the work, not after
     to_stdout = getattr(args, "output_to_stdout", False)
     if sys.stdout is None and (to_stdout or not (getattr(args, "output", None) or args.command in STDOUT_FREE)):
