@@ -97,9 +97,9 @@ ITEM_HEADERS = {
 }
 FILTER_ONLY = ("A≠B",)  # a filter above the table, not a column: "Change A→B" shows the same ('same' or which way)
 WIDTH_SAMPLE = 4000  # items read for the column widths (a 128,238-item page took 4.5 s to read them all)
-LONG_TEXT = 40  # a column whose values run longer (p90, characters) is running text: it shares the free width
+LONG_TEXT = 24  # a column whose values run longer (p90, characters) is running text: it shares the free width
 EM_PER_CHAR = 0.55  # the average width of a character of the table's font, in em (DejaVu Sans / system-ui)
-HEAD_EM_PER_CHAR = 0.7  # the same in the bold headers, generous: a header word never breaks
+HEAD_EM_PER_CHAR = 0.8  # the same in the bold headers, generous: a header word never breaks
 CELL_PAD_EM = 0.7  # a cell's left and right padding and border, in em
 LONG_MIN_EM = 10  # running-text columns keep at least this width: a narrower window scrolls the page instead
 
