@@ -428,6 +428,7 @@ _WORD_BREAKS = re.compile(r"\s+|(?<=-)")  # where a browser may wrap a line: spa
 
 
 def _quantile(values: list[int], q: float) -> int:
+    """The ``q`` quantile of ``values`` (nearest rank, no interpolation: a width in whole characters); 0 if empty."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0
 
