@@ -7,7 +7,7 @@ PYTHON=${PYTHON:-python3.11}
 command -v "$PYTHON" >/dev/null || PYTHON=python3
 
 # 1. Debian packages: hspell (Hebrew), Apertium's Spanish–Italian data (Italian analyser), Chromium and a CJK font
-#    (HTML test).
+#    (HTML test), cairo (PDF and PNG figures).
 need=()
 command -v hspell >/dev/null || need+=(hspell)
 [ -f /usr/share/apertium/apertium-spa-ita/ita-spa.automorf.bin ] || need+=(apertium-spa-ita)
@@ -16,6 +16,8 @@ command -v chromium >/dev/null || need+=(chromium)
 command -v chromedriver >/dev/null || need+=(chromium-driver)
 # a CJK font so the screenshots show the mZPRT and jazp items' Chinese and Japanese (not boxes); 10 MB
 [ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || need+=(fonts-wqy-zenhei)
+# the C library cairosvg draws --figures' PDF and PNG files with (the 'figures' extra)
+dpkg -s libcairo2 >/dev/null 2>&1 || need+=(libcairo2)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   echo "setup: installing Debian packages: ${need[*]}"

@@ -1,15 +1,19 @@
 """The charts and tables a reader meets first: value axes with round ticks and their unit, a one-system ΔG bar that
 does not fill the width, missing system×language results said, long system names not cut, DiP's "differs" counts
-as integers, the CTXPRO text not repeating itself, and the mZPRT form codes explained."""
+as integers, the CTXPRO text not repeating itself, the mZPRT form codes explained, and the figure files (SVG, PDF,
+PNG) opened with real readers."""
 
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
 from xml.etree import ElementTree
 
 import numpy as np
+import pytest
 
-from discotest.report.charts import BAR_W, CHAR_W, Chart, ChartPoint, axis_range, nice_ticks, render_svg
+from discotest.report.charts import BAR_W, CHAR_W, PNG_SCALE, Chart, ChartPoint, axis_range, nice_ticks, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -85,26 +89,67 @@ def test_ctxpro_text_has_no_second_copy_of_its_phenomena(shared_data):
     assert len(re.findall(r"^\s+DO\.ELL\s", text, re.M)) == 1
 
 
-def test_figures_are_written_as_svg_files_with_their_numbers(tmp_path):
-    from pathlib import Path
-
+def _winox_figures(folder, *extra: str) -> int:
     from discotest.cli import main
 
     fixtures = Path(__file__).parent / "fixtures" / "winox"
+    return main(["-q", "run", "winox", "--lang", "fr", "--input", str(fixtures / "system.fr.txt"), "--suite-file",
+                 str(fixtures / "en_fr_test.jsonl"), "--figures", str(folder), "-b", *extra])
+
+
+def test_figures_are_written_as_svg_pdf_and_png_files_with_their_numbers(tmp_path):
+    from PIL import Image
+    from pypdf import PdfReader
+
     folder = tmp_path / "figs"
-    assert main(["-q", "run", "winox", "--lang", "fr", "--input", str(fixtures / "system.fr.txt"), "--suite-file",
-                 str(fixtures / "en_fr_test.jsonl"), "--figures", str(folder), "-b"]) == 0
-    names = sorted(p.name for p in folder.iterdir())
-    assert names == ["winox-wino-x-pronoun-accuracy-by-language.svg", "winox-wino-x-verdicts-items.svg"]
-    accuracy = _parse((folder / names[0]).read_text("utf-8"))
+    assert _winox_figures(folder) == 0
+    stems = ["winox-wino-x-pronoun-accuracy-by-language", "winox-wino-x-verdicts-items"]
+    assert sorted(p.name for p in folder.iterdir()) == [f"{s}.{ext}" for s in stems for ext in ("pdf", "png", "svg")]
+    accuracy = _parse((folder / f"{stems[0]}.svg").read_text("utf-8"))
     assert "50.0%" in _texts(accuracy, "v") and "Wino-X pronoun accuracy by language" in _texts(accuracy, "title")
     assert _texts(accuracy, "axis")[:2] == ["0%", "20%"]
-    verdicts = _parse((folder / names[1]).read_text("utf-8"))
+    verdicts = _parse((folder / f"{stems[1]}.svg").read_text("utf-8"))
     assert {"5", "3", "1"} <= set(_texts(verdicts, "v"))  # items per verdict, whole numbers
-    first = (folder / names[0]).read_bytes()
+    width, height = int(accuracy.get("width")), int(accuracy.get("height"))
+    with Image.open(folder / f"{stems[0]}.png") as png:  # a real decoder, every pixel read
+        png.load()
+        assert png.size == (width * PNG_SCALE, height * PNG_SCALE)
+        colours = {colour for _, colour in png.convert("RGB").getcolors(1 << 20)}
+    assert (0x4E, 0x79, 0xA7) in colours and (255, 255, 255) in colours  # the bar and the background drawn
+    pdf = PdfReader(folder / f"{stems[0]}.pdf", strict=True)
+    assert len(pdf.pages) == 1
+    assert [float(v) for v in pdf.pages[0].mediabox] == [0, 0, width * 0.75, height * 0.75]  # 96 px = 72 pt
+    text = pdf.pages[0].extract_text()
+    assert "Wino-X pronoun accuracy by language" in text and "50.0%" in text
+    assert pdf.metadata.title == "Wino-X pronoun accuracy by language"
+    first = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert all(b"CreationDate" not in first[f"{s}.pdf"] for s in stems)  # no clock in the file
+    assert _winox_figures(folder) == 0
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == first  # the same bytes for the same inputs
+
+
+def test_figures_format_picks_the_files_and_a_missing_cairosvg_is_one_line(tmp_path, monkeypatch, capsys):
+    from discotest.cli import main
+
+    assert _winox_figures(tmp_path / "svg", "--figures-format", "svg") == 0
+    assert {p.suffix for p in (tmp_path / "svg").iterdir()} == {".svg"}
+    assert _winox_figures(tmp_path / "pdf", "--figures-format", "PDF") == 0
+    assert {p.suffix for p in (tmp_path / "pdf").iterdir()} == {".pdf"}
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        _winox_figures(tmp_path / "bad", "--figures-format", "svg,eps")
+    assert exit_.value.code == 2 and "svg, pdf, png" in capsys.readouterr().err
+    fixtures = Path(__file__).parent / "fixtures" / "winox"
     assert main(["-q", "run", "winox", "--lang", "fr", "--input", str(fixtures / "system.fr.txt"), "--suite-file",
-                 str(fixtures / "en_fr_test.jsonl"), "--figures", str(folder), "-b"]) == 0
-    assert (folder / names[0]).read_bytes() == first  # the same bytes for the same inputs
+                 str(fixtures / "en_fr_test.jsonl"), "--figures-format", "pdf", "-b"]) == 2  # no --figures DIR
+    assert "give --figures DIR" in capsys.readouterr().err
+    for name in ("cairosvg", "cairosvg.parser", "cairosvg.surface"):
+        monkeypatch.setitem(sys.modules, name, None)  # as if the extra were not installed: import fails
+    assert _winox_figures(tmp_path / "none", "--figures-format", "svg,png") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "pip install 'discotest[figures]'" in err[0], err
+    assert not (tmp_path / "none").exists()  # said before the work, nothing written
+    assert _winox_figures(tmp_path / "svg2", "--figures-format", "svg") == 0  # SVG alone needs no extra
 
 
 def test_mzprt_form_codes_are_explained_everywhere(shared_data):

@@ -1,6 +1,6 @@
 """What users reach for first: ``compare`` with one system of each kind given as plain values, ``validate sample`` on
-their own translations, "did you mean" for mistyped suite, system, language and domain names, and language codes in
-any case."""
+their own translations, "did you mean" for mistyped suite, system (gender, contrastive, DiP), language, domain and DiP
+reference names, and language codes in any case."""
 
 from __future__ import annotations
 
@@ -30,7 +30,13 @@ def test_did_you_mean(capsys):
     for args, hint in ((["run", "winomtt", "--lang", "de", "--system", "google"], "did you mean 'winomt'?"),
                        (["run", "winomt", "--lang", "de", "--system", "gogle"], "did you mean 'google'?"),
                        (["run", "winomt", "--lang", "dee", "--system", "google"], "did you mean 'de'?"),
-                       (["run", "mzprt", "--domain", "GRR", "--system", "base_tgt"], "did you mean 'GR'?")):
+                       (["run", "mzprt", "--domain", "GRR", "--system", "base_tgt"], "did you mean 'GR'?"),
+                       (["run", "ctxpro-auxiliary-en-de-test", "--system", "deepl-sentence"],
+                        "did you mean 'deepl-sentences'?"),
+                       (["run", "dip", "--pair", "de-en", "--systems", "Online-BB"], "did you mean 'Online-B'?"),
+                       (["rank", "dip", "--pair", "de-en", "--holdout", "online-b"], "did you mean 'Online-B'?"),
+                       (["run", "dip", "--pair", "de-en", "--ref", "b"], "did you mean 'B'?"),
+                       (["run", "dip", "--data", "wmt2", "--pair", "de-en"], "did you mean 'wmt22'?")):
         assert main(["-q", *args]) == 2
         err = capsys.readouterr().err
         assert hint in err and len(err.strip().splitlines()) == 1, err

@@ -164,12 +164,23 @@ def test_latex_escapes_every_special_character(tmp_path):
     assert rows == [["system", "Δ score", "n"], [name, "-1.25", "3"]]
 
 
-def test_suites_as_json(shared_data, capsys):
+def test_suites_as_json(shared_data, capsys, tmp_path):
     assert main(["--data-dir", str(shared_data), "suites", "--format", "json"]) == 0
     suites = {s["suite"]: s for s in json.loads(capsys.readouterr().out)}
     from discotest import api
 
     assert set(suites) == set(api.suites())
-    assert suites["winomt"]["family"] == "gender" and suites["winomt"]["size"].startswith("3,888")
+    assert suites["winomt"]["family"] == "gender"
+    assert (suites["winomt"]["size"], suites["winomt"]["unit"]) == (3888, "items")  # a number, not "3,888 items"
     assert any(s.startswith("google") for s in suites["winomt"]["systems"])
     assert suites["mzprt"]["family"] == "azpt"
+    assert (suites["mzprt"]["size"], suites["mzprt"]["unit"]) == (3805, "zero pronouns")
+    assert suites["mzprt"]["size_note"] == "in 5 domains (QA, GR, MS, PP, WF)"
+    assert suites["contrapro"]["size"] is None and suites["contrapro"]["size_note"] == "your file (--suite-file)"
+    assert all(isinstance(s["size"], int) or s["size"] is None for s in suites.values())
+    empty = tmp_path / "data"
+    empty.mkdir()
+    assert main(["--data-dir", str(empty), "suites", "--format", "json"]) == 0
+    missing = {s["suite"]: s for s in json.loads(capsys.readouterr().out)}
+    assert (missing["winomt"]["size"], missing["winomt"]["unit"]) == (None, "items")
+    assert missing["winomt"]["size_note"] == "not in the data directory: `discotest data fetch winomt`"

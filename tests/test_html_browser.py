@@ -65,6 +65,12 @@ def _select(browser, column: str, value: str) -> None:
     Select(selects[data.index(column)]).select_by_value("=" + value)
 
 
+def _column(browser, title: str) -> int:
+    """The position of the items table's column whose header's tooltip (its full label) is ``title``."""
+    titles = [th.get_attribute("title") for th in browser.find_elements("css selector", "#items th")]
+    return titles.index(title)
+
+
 def test_compare_page_filters_groups_and_draws(browser, tmp_path):
     b = tmp_path / "b.fr.txt"
     lines = (FIXTURES / "system.fr.txt").read_text("utf-8").splitlines()
@@ -78,7 +84,8 @@ def test_compare_page_filters_groups_and_draws(browser, tmp_path):
     assert browser.find_element("id", "info").text.startswith("20 of 20 items")  # 2 × 10 items, no pair rows
     _select(browser, "Verdicts differ", "yes")  # item 0: correct in A, no pronoun in B
     rows = _rows(browser)
-    assert len(rows) == 2 and {r.find_elements("tag name", "td")[1].text for r in rows} == {"accuracy: A better"}
+    change = _column(browser, "Change A→B")
+    assert len(rows) == 2 and {r.find_elements("tag name", "td")[change].text for r in rows} == {"accuracy: A better"}
     browser.get(page.as_uri())
     _open(browser, page)
     _select(browser, "Verdict", "correct")
@@ -109,11 +116,12 @@ def test_big_gzipped_page_is_paged_and_sorted(browser, tmp_path, monkeypatch):
     assert browser.find_element("id", "info").text == f"{len(rows)} of {len(rows)} items · page 1 of 6"
     _select(browser, "Gender", "male")  # not "female"
     shown = _rows(browser)
-    assert {r.find_elements("tag name", "td")[2].text for r in shown} == {"male"}
+    gender, index = _column(browser, "Gender"), _column(browser, "#")  # "system" (one value) is said above
+    assert {r.find_elements("tag name", "td")[gender].text for r in shown} == {"male"}
     assert browser.find_element("id", "info").text.startswith(f"{(len(rows) + 2) // 3} of {len(rows)} items")
-    browser.find_elements("css selector", "#items th")[1].click()
-    browser.find_elements("css selector", "#items th")[1].click()  # index, descending
-    first = _rows(browser)[0].find_elements("tag name", "td")[1].text
+    browser.find_elements("css selector", "#items th")[index].click()
+    browser.find_elements("css selector", "#items th")[index].click()  # index, descending
+    first = _rows(browser)[0].find_elements("tag name", "td")[index].text
     assert first == str(max(i for i in range(len(rows)) if i % 3 == 0))
     assert _rows(browser)[0].find_element("css selector", "mark.ent").text == "nurse"
 
@@ -141,14 +149,30 @@ def test_winomt_compare_page_shows_the_differing_items(browser, shared_data, tmp
     assert browser.find_element("id", "info").text.startswith("1798 of 7772 items")
     browser.find_element("id", "group").click()
     rows = _rows(browser)
-    changes = {r.find_elements("tag name", "td")[1].text for r in rows}
+    change = _column(browser, "Change A→B")
+    changes = {r.find_elements("tag name", "td")[change].text for r in rows}
     assert changes <= {"accuracy: A better", "accuracy: B better"} and len(changes) == 2
     first = rows[:2]
     assert {r.get_attribute("class") for r in first} == {"good", "bad"}  # one system right, the other wrong
-    browser.execute_script("document.getElementById('controls').scrollIntoView()")
-    _shot(browser, tmp_path, "html-winomt-compare-differs.png")
-    browser.execute_script("window.scrollTo(0, 0)")
-    _shot(browser, tmp_path, "html-winomt-compare-summary.png")
+    browser.set_window_size(1366, 1000)  # a laptop screen: the items table and the summaries fit its width
+    try:
+        widths = browser.execute_script(_WIDTHS)
+        assert widths["page"] <= widths["window"] and widths["items"] <= widths["window"], widths
+        assert not widths["boxes"], widths  # no summary table scrolls inside its box
+        browser.execute_script("document.getElementById('controls').scrollIntoView()")
+        _shot(browser, tmp_path, "html-winomt-compare-differs.png")
+        browser.execute_script("window.scrollTo(0, 0)")
+        _shot(browser, tmp_path, "html-winomt-compare-summary.png")
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+_WIDTHS = """
+const e=document.documentElement;
+return {window:e.clientWidth, page:e.scrollWidth,
+        items:Math.ceil(document.getElementById('items').getBoundingClientRect().right),
+        boxes:[...document.querySelectorAll('div.wide')].filter(w=>w.scrollWidth>w.clientWidth).map(w=>w.scrollWidth)};
+"""
 
 
 def test_dip_page_shows_the_mined_sentences_side_by_side(browser, tmp_path, monkeypatch):
@@ -170,7 +194,8 @@ def test_dip_page_shows_the_mined_sentences_side_by_side(browser, tmp_path, monk
     because = [r for r in rows if r.find_elements("css selector", "mark.ref")
                and r.find_element("css selector", "mark.ref").text == "because"]
     assert len(because) == 2 and all(r.find_element("css selector", "mark.ref").is_displayed() for r in because)
-    outputs = {r.find_elements("tag name", "td")[1].text: r for r in because}
+    system = _column(browser, "System")
+    outputs = {r.find_elements("tag name", "td")[system].text: r for r in because}
     assert outputs["Good"].find_element("css selector", "mark.same").text == "because"
     assert not outputs["Bad"].find_elements("css selector", "mark.same, mark.diff")
     _shot(browser, tmp_path, "html-dip-items.png")
@@ -200,10 +225,10 @@ def _units(text: str) -> list[int]:
 _READ_PAGE = """
 const units=s=>[...Array(s.length).keys()].map(i=>s.charCodeAt(i));
 const data=expand(JSON.parse(document.getElementById('items-data').textContent));
-const src=data.columns.indexOf('source');
+const src=data.columns.indexOf('source'),at=data.shown.indexOf(src);
 const rows=[...document.querySelectorAll('#items tbody tr')];
 return {parsed:data.rows.map(r=>units(r[src])),
-        shown:rows.map(tr=>units(tr.children[src].textContent)),
+        shown:rows.map(tr=>units(tr.children[at].textContent)),
         marked:rows.map(tr=>[...tr.querySelectorAll('mark')].map(m=>m.textContent)),
         info:document.getElementById('info').textContent};
 """
@@ -259,5 +284,5 @@ def test_a_filter_on_hostile_values_is_exact(browser, tmp_path):
             "d.filters[s.dataset.col][+o.dataset.i]===JSON.parse(arguments[1]))",
             select._el, json.dumps(value))
         select.select_by_index(at)
-        shown = [r.find_elements("tag name", "td")[1].text for r in _rows(browser)]
+        shown = [r.find_elements("tag name", "td")[_column(browser, "#")].text for r in _rows(browser)]
         assert shown == [str(i) for i in range(50) if values[i % len(values)] == value], value

@@ -334,3 +334,23 @@ def test_a_file_name_that_is_not_utf8_is_reported_in_every_format(tmp_path):
     assert {row["system"] for row in details} == {"sys\udcff.fr.txt"}
     page = _Page((tmp_path / "out.html").read_text("utf-8"))
     assert set(_column(page.data, "system")) == {"sys\udcff.fr.txt"}
+
+
+def test_items_columns_fit_a_laptop_screen():
+    """The items table's layout (report.html.column_widths): running text shares the free width, a short column is
+    as wide as its common longest word (a rare long compound wraps), a long header is abbreviated with the full label
+    as tooltip, and a column with one value for every item is said once above the table."""
+    from discotest.report.html import EM_PER_CHAR, column_widths
+
+    rows = [ItemRow({"system": "google", "index": i, "source": "The developer argued with the designer because she "
+                     f"did not like the design {i}.", "target_entity": "Bauarbeiterinnen" if i == 0 else "Ärztin",
+                     "gold_gender": ("male", "female")[i % 2]}, (), str(i)) for i in range(40)]
+    columns = ["system", "index", "source", "target_entity", "gold_gender"]
+    widths = column_widths(rows, columns)
+    assert widths[2] is None  # running text
+    assert widths[3] < len("Bauarbeiterinnen") * EM_PER_CHAR  # one long word does not widen its column
+    assert all(w < 8 for w in (widths[0], widths[1], widths[3], widths[4]))
+    page = render_html("t", [{"n": 40}], items=rows)
+    assert '<th title="Entity in translation">Entity (MT)</th>' in page
+    assert "<p class=\"common\">Every item: System: google</p>" in page and ">System</th>" not in page
+    assert 'table-layout:fixed' in page and page.count("<col") >= 4

@@ -50,13 +50,16 @@ def suites() -> dict[str, list[str]]:
 
 
 def suite_facts(data_dir: str | None = None) -> list[dict[str, Any]]:
-    """What ``discotest suites --format json`` prints: per suite its family, size, languages, licence and published
-    systems (size, languages and licence null for a family that cannot describe its suites)."""
+    """What ``discotest suites --format json`` prints: per suite its family, size (a number, null where it is not
+    counted), its unit, the size per language, a note (what the number cannot say: mZPRT's domains, the file to
+    fetch), languages, licence and published systems (null for a family that cannot describe its suites)."""
     out = []
     for family in families.families():
         for suite, systems in sorted(family.suites().items()):
             facts = family.describe(suite, data_dir) if family.describe is not None else None
-            out.append({"suite": suite, "family": family.name, "size": facts.size if facts else None,
+            size = facts.size.to_json() if facts else {"size": None, "unit": None, "size_by_lang": None,
+                                                       "size_note": None}
+            out.append({"suite": suite, "family": family.name, **size,
                         "langs": facts.langs if facts else None, "licence": (facts.licence or None) if facts else None,
                         "systems": list(systems)})
     return out

@@ -14,6 +14,7 @@ from discotest.errors import InputError
 from discotest.options import OneLineParser
 from discotest.registry import Family, Option
 from discotest.registry.options import GLOBAL_FLAGS
+from discotest.report.charts import FIGURE_FORMATS
 from discotest.report.emit import FORMATS, SCORE_ONLY, Report, emit
 
 
@@ -29,6 +30,16 @@ def common_parser() -> argparse.ArgumentParser:
     return common
 
 
+def figure_formats(text: str) -> tuple[str, ...]:
+    """argparse ``type=`` of ``--figures-format``: a comma-separated subset of svg, pdf, png, in the order given."""
+    formats = tuple(dict.fromkeys(f.strip().lower() for f in text.split(",") if f.strip()))
+    unknown = [f for f in formats if f not in FIGURE_FORMATS]
+    if unknown or not formats:
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list of {', '.join(FIGURE_FORMATS)}, got "
+                                         f"{text[:40]!r}")
+    return formats
+
+
 def emitter_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
     p.add_argument("--format", "-f", choices=formats, default="text",
                    help="text table, JSON (one schema for every suite: docs/json.md), html (one "
@@ -36,7 +47,10 @@ def emitter_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMA
                         "latex, markdown or csv (one row per system and language/domain, signatures as a note)"
                    if "html" in formats else "text table or JSON")
     p.add_argument("--figures", metavar="DIR",
-                   help="also write each chart of the HTML page as an SVG file in DIR (FAMILY-MEASURE.svg)")
+                   help="also write each chart of the HTML page as files in DIR (FAMILY-MEASURE.svg, .pdf, .png)")
+    p.add_argument("--figures-format", metavar="LIST", type=figure_formats,
+                   help="which figure files to write, comma-separated (default: svg,pdf,png: PDF for LaTeX, PNG "
+                        "for slides and documents, SVG for the web); pdf and png need the 'figures' extra")
     p.add_argument("--score-only", "-b", action="store_true",
                    help="print only the headline number of each result, one line each (as sacrebleu -b)")
     p.add_argument("--details", metavar="FILE", help="write one JSON line of evidence per item")
@@ -121,6 +135,7 @@ def emit_report(args: argparse.Namespace, report: Report) -> None:
     with timing.stage("output"):
         fmt = SCORE_ONLY if getattr(args, "score_only", False) else args.format
         emit(report, fmt, getattr(args, "output", None), getattr(args, "details", None),
-             getattr(args, "command_line", ""), getattr(args, "figures", None))
+             getattr(args, "command_line", ""), getattr(args, "figures", None),
+             getattr(args, "figures_format", None) or FIGURE_FORMATS)
     for warning in report.warnings:
         print(f"discotest: {warning}", file=sys.stderr)

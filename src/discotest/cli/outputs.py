@@ -10,6 +10,7 @@ from pathlib import Path
 from discotest.atomic import check_output
 from discotest.data import registry
 from discotest.errors import STDIN, InputError
+from discotest.report.charts import FIGURE_FORMATS
 
 # Options naming files (or folders) a command reads: no output may be one of them.
 INPUT_OPTIONS = ("input", "scores", "suite_file", "train_text", "target", "data", "tests", "csv", "model",
@@ -57,8 +58,14 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise InputError("the same file is given for two outputs", path)
         if resolved in registered:
             raise InputError(f"is a file of the data directory {data}; refusing to overwrite third-party data", path)
+    if getattr(args, "figures_format", None) and not getattr(args, "figures", None):
+        raise InputError("--figures-format says which figure files --figures DIR writes; give --figures DIR too")
     if getattr(args, "figures", None):
         check_output(args.figures, inputs, folder=True)
+        if set(getattr(args, "figures_format", None) or FIGURE_FORMATS) - {"svg"}:
+            from discotest.report.charts import require_cairosvg
+
+            require_cairosvg()  # its missing extra said before the work, not after
     to_stdout = getattr(args, "output_to_stdout", False)
     if sys.stdout is None and (to_stdout or not (getattr(args, "output", None) or args.command in STDOUT_FREE)):
         raise InputError("standard output is closed; give --output FILE or redirect it to a file")

@@ -10,8 +10,8 @@ from typing import Any
 
 from discotest.data import registry
 from discotest.engine import resolve_engine
-from discotest.errors import InputError
-from discotest.registry import Family, Option, SuiteFacts, count_items, register
+from discotest.errors import InputError, did_you_mean
+from discotest.registry import Family, Option, SuiteFacts, SuiteSize, count_items, register
 from discotest.registry import options as common
 from discotest.registry.two_systems import as_list, compare_systems
 from discotest.report.comparison import compare_results
@@ -72,7 +72,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     published = {system: name for (system, _), name in registry.system_outputs(suite).items()}
     if s["system"] and s["system"] not in published:
         known = ", ".join(published) or "none"
-        raise InputError(f"{suite} has no published system {s['system']!r} (published: {known}); "
+        raise InputError(f"{suite} has no published system {s['system']!r}{did_you_mean(s['system'], published)} "
+                         f"(published: {known}); "
                          "give --scores, --model or --baseline")
     if s["system"] and s["input"]:
         raise InputError("give --system or --input, not both")
@@ -139,7 +140,7 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
     pair = language_pair(suite)
     langs = f"{pair[0]}→{pair[1]}" if pair else "those of your file"
     if suite in FILE_SUITES:  # read from the user's file (jazp's is bundled: it has a size)
-        return SuiteFacts("your file (--suite-file)", langs, "that of your file")
+        return SuiteFacts(SuiteSize(None, "", "your file (--suite-file)"), langs, "that of your file")
     return SuiteFacts(count_items(lambda: len(load_suite(suite, data_dir))), langs, registry.suite_licence(suite) or "")
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from discotest.data import registry
 from discotest.data.readers import read_lines
-from discotest.errors import InputError
+from discotest.errors import InputError, did_you_mean
 from discotest.options import check_int
 
 # --data name -> (folder under the data directory, file prefix). The pair's files are registry entries (their path,
@@ -64,7 +64,7 @@ class PairData:
 def check_pair(data: str, pair: str) -> tuple[str, str]:
     """Validate --data and --pair names before touching files: DiP is English-target only."""
     if data not in DATASETS:
-        raise InputError(f"unknown --data {data!r} (known: {', '.join(DATASETS)})")
+        raise InputError(f"unknown --data {data!r}{did_you_mean(data, DATASETS)} (known: {', '.join(DATASETS)})")
     src, sep, tgt = pair.partition("-")
     if not sep or not src or not tgt:
         raise InputError(f"--pair must look like de-en, got {pair!r}")
@@ -103,7 +103,8 @@ def pair_paths(data: str, pair: str, ref: str = "A", root: str | Path | None = N
                          f"(pairs with document ids: {', '.join(_pairs(data, with_docids=True))})")
     refs = _entries(data, pair, "ref")
     if ref not in refs:
-        raise InputError(f"{data} {pair} has no reference {ref!r} (references: {', '.join(refs)})")
+        raise InputError(f"{data} {pair} has no reference {ref!r}{did_you_mean(ref, refs)} "
+                         f"(references: {', '.join(refs)})")
     out = {"source": registry.locate(source, root), "reference": registry.locate(refs[ref], root)}
     if docids in registry.SOURCES:
         out["docids"] = registry.locate(docids, root)
@@ -153,7 +154,9 @@ def load_pair(
     if systems is not None:
         unknown = [s for s in systems if s not in available]
         if unknown:
-            raise InputError(f"{data} {pair} has no system {', '.join(unknown)} (systems: {', '.join(available)})")
+            hint = did_you_mean(unknown[0], available) if len(unknown) == 1 else ""
+            raise InputError(f"{data} {pair} has no system {', '.join(unknown)}{hint} "
+                             f"(systems: {', '.join(available)})")
         available = {s: available[s] for s in systems}
     hyps = {system: registry.locate(name, root) for system, name in available.items()}
     source = read_lines(paths["source"])

@@ -15,7 +15,7 @@ from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.options import int_option
 from discotest.progress import quiet_scope
-from discotest.registry import Family, Option, SuiteFacts, register, split_list
+from discotest.registry import Family, Option, SuiteFacts, SuiteSize, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
@@ -179,7 +179,8 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
     sources = [s for s in registry.SOURCES.values() if s.kind == "corpus"]
     xx = sorted({s.lang for s in sources if s.lang and s.lang != "en"})
     licences = sorted({registry.licence(s) for s in sources})
-    return SuiteFacts("mined from WMT21/22 outputs (`discotest mine dip`)", ",".join(xx) + "→en", "; ".join(licences))
+    size = SuiteSize(None, "", "mined from WMT21/22 outputs (`discotest mine dip`)")
+    return SuiteFacts(size, ",".join(xx) + "→en", "; ".join(licences))
 
 
 FAMILY = register(Family(

@@ -23,7 +23,7 @@ from discotest.dip.result import DipRanking, DipResult, DipTexts
 from discotest.dip.score import PhenomenonScore, PronounScorer, Scorers, score_system
 from discotest.dip.shards import parse_texts
 from discotest.engine import RayEngine, ray_engine, resolve_engine
-from discotest.errors import InputError
+from discotest.errors import InputError, did_you_mean
 from discotest.options import check_int
 from discotest.progress import progress_bar
 from discotest.report.result import Signature, build_signature
@@ -87,7 +87,8 @@ def _mode(anaphora_mode: str) -> str:
 
 def _mined_systems(pair: PairData, holdout: str | None) -> list[str]:
     if holdout is not None and holdout not in pair.systems:
-        raise InputError(f"--holdout {holdout!r} is not a system of {pair.data} {pair.pair} "
+        raise InputError(f"--holdout {holdout!r} is not a system of {pair.data} {pair.pair}"
+                         f"{did_you_mean(holdout, pair.systems)} "
                          f"(systems: {', '.join(pair.systems)})")
     return [s for s in pair.systems if s != holdout]
 
@@ -304,6 +305,7 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
     ray = _engine(engine, ray_address, jobs)
     with registry.tracking() as files:
         loaded = load_pair(data, pair, ref, data_dir, systems=systems, max_docs=max_docs)
+    _mined_systems(loaded, holdout)  # a --holdout that is not a system is said before the parsing, not after
     lines = _lines_of(loaded)
     ref_parses, parsed = _parse_pair(loaded, lines, use_cache, ray)
     tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress, ray,

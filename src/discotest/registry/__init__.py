@@ -69,23 +69,53 @@ class Option:
 
 
 @dataclass(frozen=True)
+class SuiteSize:
+    """A suite's size as data (``suites --format json``: a number and its unit) and as the text ``suites`` prints.
+    ``n`` is None where it is not counted: the data is missing (``missing`` says what to fetch), the suite is your
+    file, or DiP's sets are mined."""
+
+    n: int | None
+    unit: str = "items"  # what is counted: items, zero pronouns, test items ('' when nothing is)
+    detail: str = ""  # after the count: "in 5 domains (QA, …)"; alone when nothing is counted
+    missing: str = ""  # "not in the data directory: `discotest data fetch NAME`"
+    by_lang: dict[str, int] | None = None  # per target language, when the suite has a file per language
+
+    def __str__(self) -> str:
+        if not self.unit:
+            return self.detail
+        if self.by_lang is not None:
+            text = ", ".join(f"{lang} {n:,} {self.unit}" for lang, n in self.by_lang.items())
+            if self.missing:
+                text += ("; " if text else "") + f"? {self.unit} ({self.missing})"
+            return text
+        count = "?" if self.n is None else f"{self.n:,}"
+        return f"{count} {self.unit}" + (f" {self.detail}" if self.detail else "") + \
+            (f" ({self.missing})" if self.missing else "")
+
+    def to_json(self) -> dict[str, Any]:
+        """``size`` (a number or null), ``unit``, ``size_by_lang`` and ``size_note`` (what the number cannot say)."""
+        note = "; ".join(x for x in (self.detail, self.missing) if x) or None
+        return {"size": self.n, "unit": self.unit or None, "size_by_lang": self.by_lang, "size_note": note}
+
+
+@dataclass(frozen=True)
 class SuiteFacts:
     """What ``discotest suites`` says of one suite: its size (counted from the data), languages and licence."""
 
-    size: str
+    size: SuiteSize
     langs: str
     licence: str = ""
 
 
-def count_items(load: Callable[[], int], what: str = "items") -> str:
+def count_items(load: Callable[[], int], what: str = "items", detail: str = "") -> SuiteSize:
     """The size of a suite from its loader, or what to fetch when its data is not there."""
     from discotest.data.registry import MissingDataError
 
     try:
-        return f"{load():,} {what}"
+        return SuiteSize(load(), what, detail)
     except MissingDataError as exc:
         name = exc.detail.split("'")[1] if "'" in exc.detail else "NAME"
-        return f"? {what} (not in the data directory: `discotest data fetch {name}`)"
+        return SuiteSize(None, what, detail, f"not in the data directory: `discotest data fetch {name}`")
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,15 @@ each bar labelled with its value (and its note: a p-value with its star), no scr
 from __future__ import annotations
 
 import html
+import io
 import math
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from discotest.errors import InputError
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
            "#bab0ac")
@@ -197,3 +201,45 @@ def render_charts(charts: Sequence[Chart]) -> str:
         note = f'<p class="note">{html.escape(chart.note)}</p>' if chart.note else ""
         parts.append(f'<figure><figcaption>{html.escape(chart.title)}</figcaption>{note}{render_svg(chart)}</figure>')
     return "".join(parts)
+
+
+FIGURE_FORMATS = ("svg", "pdf", "png")  # --figures-format: every one by default (see the CLI's help for why)
+PNG_SCALE = 3  # PNG pixels per SVG pixel: 288 dpi at the SVG's 96 px per inch, sharp on paper and in slides
+CAIROSVG_HINT = "pip install 'discotest[figures]' (or --figures-format svg)"
+
+
+def require_cairosvg() -> tuple[Any, Any]:
+    """cairocffi and cairosvg, or the one-line error that names the extra: it is optional, and loads the C library
+    libcairo2 (a Debian package) when imported, so a missing library is an ``OSError``, not an ``ImportError``."""
+    try:
+        import cairocffi
+        import cairosvg.parser
+        import cairosvg.surface
+    except ImportError:
+        raise InputError(f"PDF and PNG figures need cairosvg: {CAIROSVG_HINT}") from None
+    except OSError:  # cairocffi found no libcairo
+        raise InputError("PDF and PNG figures need the cairo library: apt-get install libcairo2") from None
+    return cairocffi, cairosvg
+
+
+def figure_bytes(svg: str, fmt: str, title: str = "") -> bytes:
+    """A standalone chart SVG as the bytes of a ``fmt`` file (svg, pdf or png), the same bytes on every run: the
+    PDF has no creation date (cairo writes the clock's time unless told otherwise) and the chart's title as its
+    title; the PNG is ``PNG_SCALE`` times the SVG's size in pixels and carries no time either."""
+    if fmt == "svg":
+        return svg.encode("utf-8")
+    if fmt not in FIGURE_FORMATS:
+        raise ValueError(f"unknown figure format {fmt!r}")
+    cairo, cairosvg = require_cairosvg()
+    tree = cairosvg.parser.Tree(bytestring=svg.encode("utf-8"))
+    out = io.BytesIO()
+    if fmt == "pdf":
+        surface = cairosvg.surface.PDFSurface(tree, out, 96)
+        pdf = surface.cairo
+        pdf.set_metadata(cairo.PDF_METADATA_CREATE_DATE, "")  # an empty value leaves the date out
+        if title:
+            pdf.set_metadata(cairo.PDF_METADATA_TITLE, title)
+    else:
+        surface = cairosvg.surface.PNGSurface(tree, out, 96, scale=PNG_SCALE)
+    surface.finish()
+    return out.getvalue()

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from discotest.atomic import write_text_atomic
-from discotest.report.charts import Chart, merge_charts, render_svg, slug
+from discotest.atomic import write_bytes_atomic, write_text_atomic
+from discotest.report.charts import FIGURE_FORMATS, Chart, figure_bytes, merge_charts, render_svg, slug
 from discotest.report.comparison import Comparison, comparison_table, render_comparison, row_item
 from discotest.report.export import TABLE_FORMATS, Table, build_table, render_tables
 from discotest.report.html import render_html
@@ -95,18 +95,23 @@ class Report:
         """The page's charts: the report's own (DiP's rankings), else every result's, merged by title."""
         return merge_charts(self.charts if self.charts is not None else [c for r in self.results for c in r.charts()])
 
-    def figures(self) -> dict[str, str]:
-        """Each chart as a standalone SVG file (``--figures DIR``): file name ``FAMILY-MEASURE.svg`` -> its text."""
+    def figure_charts(self) -> dict[str, Chart]:
+        """Each chart of the page under its file stem ``FAMILY-MEASURE`` (``-2``, ``-3`` … when two share one)."""
         family = self.results[0].family if self.results else "report"
-        out: dict[str, str] = {}
+        out: dict[str, Chart] = {}
         for chart in self.all_charts():
             measure = slug(chart.title)
-            stem = measure if measure.startswith(f"{family}-") else f"{family}-{measure}"
-            name, k = f"{stem}.svg", 2
-            while name in out:
-                name, k = f"{stem}-{k}.svg", k + 1
-            out[name] = render_svg(chart, standalone=True) + "\n"
+            stem = base = measure if measure.startswith(f"{family}-") else f"{family}-{measure}"
+            k = 2
+            while stem in out:
+                stem, k = f"{base}-{k}", k + 1
+            out[stem] = chart
         return out
+
+    def figures(self) -> dict[str, str]:
+        """Each chart as a standalone SVG file (``--figures DIR``): file name ``FAMILY-MEASURE.svg`` -> its text."""
+        charts = self.figure_charts().items()
+        return {f"{stem}.svg": render_svg(chart, standalone=True) + "\n" for stem, chart in charts}
 
     def tables(self) -> list[Table]:
         """The paper tables: one row per result (``Result.table_row``), the legends, the signatures grouped as in
@@ -190,24 +195,29 @@ def write_jsonl(path: str | Path, rows: Sequence[dict]) -> None:
     write_text_atomic(path, "".join(json_text(r) + "\n" for r in rows))
 
 
-def write_figures(report: Report, folder: str | Path) -> list[Path]:
-    """Every chart of the report as an SVG file in ``folder`` (made if missing), each written atomically."""
+def write_figures(report: Report, folder: str | Path, formats: Sequence[str] = FIGURE_FORMATS) -> list[Path]:
+    """Every chart of the report as a file per format in ``folder`` (made if missing), each written atomically:
+    ``FAMILY-MEASURE.svg``, ``.pdf`` and ``.png`` drawn from the same SVG (``charts.figure_bytes``)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, text in report.figures().items():
-        write_text_atomic(folder / name, text)
-        paths.append(folder / name)
+    for stem, chart in report.figure_charts().items():
+        svg = render_svg(chart, standalone=True) + "\n"
+        for fmt in formats:
+            path = folder / f"{stem}.{fmt}"
+            write_bytes_atomic(path, figure_bytes(svg, fmt, chart.title))
+            paths.append(path)
     return paths
 
 
 def emit(report: Report, fmt: str = "text", output: str | Path | None = None, details: str | Path | None = None,
-         command: str = "", figures: str | Path | None = None) -> None:
+         command: str = "", figures: str | Path | None = None,
+         figure_formats: Sequence[str] = FIGURE_FORMATS) -> None:
     """Write the details file and the figures (if asked), then the report to ``output`` or stdout."""
     if details:
         write_jsonl(details, report.detail_rows())
     if figures:
-        write_figures(report, figures)
+        write_figures(report, figures, figure_formats)
     text = report.render(fmt, command)
     if output:
         write_text_atomic(output, text + "\n")

@@ -69,6 +69,40 @@ LABELS = {
     "differs": "Differs", "score_ref": "Score of reference", "score_sys": "Score of system", "diff": "ref − sys",
     "A≠B": "Verdicts differ", "A→B": "Change A→B", "changed_items": "Items whose verdict differs",
 }
+# the summary tables' headers where the label is long: the short form the text table and its legend use, the full
+# label as the tooltip, so a summary of every measure fits a 1,366 px laptop screen without scrolling in its box
+SUMMARY_HEADERS = {
+    "precision_male": "P ♂ (%)", "recall_male": "R ♂ (%)", "precision_female": "P ♀ (%)", "recall_female": "R ♀ (%)",
+    "delta_g": "ΔG (pp)", "accuracy_pro": "Acc. pro (%)", "accuracy_anti": "Acc. anti (%)", "delta_s": "ΔS (pp)",
+    "unknown": "Unread (%)", "neutral": "Neutral (%)", "unmatched": "Unmatched", "suite_version": "Version",
+    "decided_accuracy": "Acc. decided (%)", "accuracy_decided": "Acc. decided (%)",
+    "consistency.consistency": "Cons. (%)", "consistency.scored": "Cons. scored", "consistency.trivial": "Trivial (%)",
+    "consistency.n": "Cons. items", "released_azpt": "Released (%)", "difference": "Δ released (pp)",
+    "excluded_un": "Excl. UN", "excluded_no_form": "Excl. no form",
+    "sign_test.wins_a": "A better", "sign_test.wins_b": "B better", "sign_test.p": "p (sign)",
+    "bootstrap.p": "p (boot.)", "bootstrap.mean_a": "Mean A", "bootstrap.mean_b": "Mean B",
+    "bootstrap.ci_a": "± CI A", "bootstrap.ci_b": "± CI B", "bootstrap.samples": "Samples", "bootstrap.seed": "Seed",
+    "higher_is_better": "Higher better", "changed_items": "Items differ",
+}
+
+# the items table's headers where the label is long: a short form, the full label as its tooltip (title), so the
+# table fits a 1,366 px laptop screen; the filters above the table keep the full labels
+ITEM_HEADERS = {
+    "A≠B": "A≠B", "A→B": "A→B", "lang": "Lang.", "target_entity": "Entity (MT)", "predicted_gender": "Read",
+    "gold_gender": "Gold", "located_by": "Located", "stereotype": "Stereo.", "evidence": "Cues",
+    "target_pronoun": "Pronoun (MT)", "pronoun_gender": "Pron. gender", "pronoun_reason": "Pron.: why",
+    "target_distractor": "Distr. (MT)", "distractor_gender": "Distr. gender", "distractor": "Distr.",
+    "consistent": "Consist.", "system_connective": "System conn.", "ref_count": "In ref.", "count": "In system",
+    "score_ref": "Score ref.", "score_sys": "Score sys.", "omitted": "Left out",
+}
+FILTER_ONLY = ("A≠B",)  # a filter above the table, not a column: "Change A→B" shows the same ('same' or which way)
+WIDTH_SAMPLE = 4000  # items read for the column widths (a 128,238-item page took 4.5 s to read them all)
+LONG_TEXT = 24  # a column whose values run longer (p90, characters) is running text: it shares the free width
+EM_PER_CHAR = 0.55  # the average width of a character of the table's font, in em (DejaVu Sans / system-ui)
+HEAD_EM_PER_CHAR = 0.8  # the same in the bold headers, generous: a header word never breaks
+CELL_PAD_EM = 0.7  # a cell's left and right padding and border, in em
+LONG_MIN_EM = 10  # running-text columns keep at least this width: a narrower window scrolls the page instead
+
 # summary columns left to the JSON (the breakdowns are charted; lists of rows are long)
 HIDDEN = ("family", "headline.", "unmatched_rows", "by_", "manifest", "path", "bleu_signature", "released_note",
           "layout", "holdout", "found_by", "matched_by", "located_by")
@@ -79,7 +113,8 @@ h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
 table{border-collapse:collapse;font-size:.88em;margin:.5em 0}
 th,td{border:1px solid #ccc;padding:.25em .45em;vertical-align:top;text-align:left}
 th{background:#f2f2f2;position:sticky;top:0;cursor:pointer}
-td.num{text-align:right;font-variant-numeric:tabular-nums}td.long{min-width:22em}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+#items{width:100%;table-layout:fixed;font-size:.82em}#items td,#items th{overflow-wrap:break-word;padding:.25em .3em}
 tr.good td{background:#eef8ee}tr.bad td{background:#fbecec}tr.grp td{background:#e8e8e8;font-weight:600}
 mark{padding:0 .1em}mark.ent{background:#cfe3ff}mark.pro{background:#ffe08a}mark.dis{background:#e2d4f5}
 mark.cue{background:none;border-bottom:2px solid #d2691e}mark.zp{background:#ffe08a}mark.ali{background:#cfe3ff}
@@ -135,10 +170,10 @@ function draw(){const idx=view(D,st);const pages=Math.max(1,Math.ceil(idx.length
  tb.replaceChildren();let last=null;
  for(const i of idx.slice(st.page*N,(st.page+1)*N)){
   if(st.group&&D.keys[i]!==last){last=D.keys[i];const g=document.createElement('tr');g.className='grp';
-   const td=document.createElement('td');td.colSpan=D.columns.length;td.textContent='item '+last;
+   const td=document.createElement('td');td.colSpan=D.shown.length;td.textContent='item '+last;
    g.append(td);tb.append(g);}
   const tr=document.createElement('tr');const s=D.status[i];if(s)tr.className=s>0?'good':'bad';
-  for(let c=0;c<D.columns.length;c++)tr.append(cell(i,c));tb.append(tr);}
+  for(const c of D.shown)tr.append(cell(i,c));tb.append(tr);}
  info.textContent=idx.length+' of '+D.rows.length+' items · page '+(st.page+1)+' of '+pages;}
 document.getElementById('q').addEventListener('input',e=>{st.q=e.target.value;st.page=0;draw();});
 for(const s of document.querySelectorAll('#controls select'))s.addEventListener('change',e=>{
@@ -147,7 +182,7 @@ for(const s of document.querySelectorAll('#controls select'))s.addEventListener(
 const g=document.getElementById('group');if(g)g.addEventListener('change',e=>{st.group=e.target.checked;draw();});
 document.getElementById('prev').addEventListener('click',()=>{st.page=Math.max(0,st.page-1);draw();});
 document.getElementById('next').addEventListener('click',()=>{st.page++;draw();});
-document.querySelectorAll('#items th').forEach((th,c)=>th.addEventListener('click',()=>{
+document.querySelectorAll('#items th').forEach((th,k)=>th.addEventListener('click',()=>{const c=D.shown[k];
  st.desc=st.sort===c?!st.desc:false;st.sort=c;draw();}));
 draw();});
 """
@@ -239,7 +274,8 @@ def summary_table(rows: Sequence[Mapping[str, Any]], skip: Sequence[str] = ("sig
     if shown:
         line = '<p class="common">' + " · ".join(
             f"{html.escape(label(c))}: {html.escape(format_value(c, flat[0].get(c)))}" for c in shown) + "</p>"
-    head = "".join(f'<th title="{html.escape(c)}">{html.escape(label(c))}</th>' for c in columns)
+    head = "".join(f'<th title="{html.escape(label(c))}">'
+                   f'{html.escape(SUMMARY_HEADERS.get(c.removeprefix("scores."), label(c)))}</th>' for c in columns)
     body = "".join("<tr>" + "".join(_cell(c, r.get(c)) for c in columns) + "</tr>" for r in flat)
     return (f'{line}<div class="wide"><table class="sortable"><thead><tr>{head}</tr></thead><tbody>{body}</tbody>'
             "</table></div>")
@@ -288,6 +324,23 @@ def _filter_order(value: str) -> tuple[bool, int, str]:
     return number, int(value) if number else 0, value
 
 
+def constant_columns(items: Sequence[ItemRow], columns: Sequence[str]) -> dict[str, Any]:
+    """The columns with one value for every item (of two or more) -> that value: said once above the items table
+    (as the summary says its common values), not repeated in every row."""
+    out = {}
+    for c in columns:
+        first = items[0].fields.get(c) if len(items) > 1 else None
+        if len(items) > 1 and all(item.fields.get(c) == first for item in items):
+            out[c] = first
+    return out
+
+
+def shown_columns(items: Sequence[ItemRow], columns: Sequence[str]) -> list[int]:
+    """The items table's columns (indices into ``columns``): all but the constant ones and ``FILTER_ONLY`` ones."""
+    constant = constant_columns(items, columns)
+    return [i for i, c in enumerate(columns) if c not in constant and c not in FILTER_ONLY]
+
+
 def items_data(items: Sequence[ItemRow]) -> dict[str, Any]:
     """The items as the page's JSON blob: column names, rows as arrays, marks as [column, start, end, kind],
     item keys, verdict status (1 good, −1 bad, 0 neither) and the exact values of each categorical column."""
@@ -326,7 +379,8 @@ def items_data(items: Sequence[ItemRow]) -> dict[str, Any]:
             dicts[str(c)] = [v for _, v in distinct]
             for row in rows:
                 row[c] = index[type(row[c]).__name__, row[c]]
-    return {"columns": columns, "rows": rows, "dicts": dicts, "marks": marks, "kinds": kinds,
+    return {"columns": columns, "shown": shown_columns(items, columns), "rows": rows, "dicts": dicts, "marks": marks,
+            "kinds": kinds,
             "keys": [item.key for item in items], "status": [_status(item.fields) for item in items],
             "filters": filters}
 
@@ -370,6 +424,36 @@ def _blob(data: Mapping[str, Any]) -> tuple[str, bool]:
     return text, False
 
 
+_WORD_BREAKS = re.compile(r"\s+|(?<=-)")  # where a browser may wrap a line: spaces, after a hyphen
+
+
+def _quantile(values: list[int], q: float) -> int:
+    """The ``q`` quantile of ``values`` (nearest rank, no interpolation: a width in whole characters); 0 if empty."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0
+
+
+def column_widths(items: Sequence[ItemRow], columns: Sequence[str]) -> list[float | None]:
+    """Each items column's width in em for a fixed table layout, from its values, so the table fits the window
+    (a 1,366 px laptop) instead of growing with its longest sentence: None for running text (p90 length over
+    ``LONG_TEXT``: source, translation, why), which shares the width left; otherwise the longest word most values
+    have (p95: a rarer long compound wraps inside), the short header's longest word, and up to 10 characters of the
+    typical value (p90), at most 14 characters."""
+    sample = items[::max(1, len(items) // WIDTH_SAMPLE)]  # every k-th item: the quantiles, at a fixed cost
+    out: list[float | None] = []
+    for c in columns:
+        texts = [str(_plain(v)) for item in sample if (v := item.fields.get(c)) is not None]
+        lengths = [len(t) for t in texts]
+        if _quantile(lengths, 0.9) > LONG_TEXT:
+            out.append(None)
+            continue
+        words = [max((len(w) for w in _WORD_BREAKS.split(t)), default=0) for t in texts]
+        header = max(len(w) for w in ITEM_HEADERS.get(c, label(c)).split())
+        chars = min(14, max(3, _quantile(words, 0.95), min(10, _quantile(lengths, 0.9))))
+        out.append(round(max(chars * EM_PER_CHAR, header * HEAD_EM_PER_CHAR) + CELL_PAD_EM, 1))
+    return out
+
+
 def _items_section(items: Sequence[ItemRow]) -> str:
     data = items_data(items)
     kinds = data["kinds"]
@@ -388,15 +472,25 @@ def _items_section(items: Sequence[ItemRow]) -> str:
     keys = [item.key for item in items]
     group = ('<label><input type="checkbox" id="group"> the same item of every system together</label>'
              if len(systems) > 1 and len(set(keys)) < len(keys) else "")
-    head = "".join(f"<th>{html.escape(label(c))}</th>" for c in data["columns"])
+    shown = [data["columns"][i] for i in data["shown"]]
+    head = "".join(f'<th title="{html.escape(label(c))}">{html.escape(ITEM_HEADERS.get(c, label(c)))}</th>'
+                   for c in shown)
+    widths = column_widths(items, shown)
+    constant = constant_columns(items, data["columns"])
+    every = " · ".join(f"{html.escape(label(c))}: {html.escape(format_value(c, v))}" for c, v in constant.items()
+                       if not _empty(v))
+    cols = "".join(f'<col style="width:{w:.1f}em">' if w is not None else "<col>" for w in widths)
+    least = sum(w if w is not None else LONG_MIN_EM for w in widths)
     blob, gzipped = _blob(data)
     zipped = ' data-gzip="1"' if gzipped else ""
     return "\n".join([
         f"<h2>Items ({len(items)})</h2>",
         f'<p class="legend">{legend_line}</p>' if legend_line else "",
+        f'<p class="common">Every item: {every}</p>' if every else "",
         f'<div id="controls"><input id="q" placeholder="search any text">{"".join(selects)}{group}</div>',
         '<p><button id="prev">◀</button> <span id="info"></span> <button id="next">▶</button></p>',
-        f'<table id="items"><thead><tr>{head}</tr></thead><tbody></tbody></table>',
+        f'<table id="items" style="min-width:{least:.1f}em"><colgroup>{cols}</colgroup><thead><tr>{head}</tr>'
+        "</thead><tbody></tbody></table>",
         f'<script type="application/json" id="items-data"{zipped}>{blob}</script>',
         f"<script>{CORE}{UI % PAGE_SIZE}</script>",
     ])

@@ -11,7 +11,7 @@ from typing import Any
 
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
-from discotest.registry import Family, SuiteFacts, count_items, register
+from discotest.registry import Family, SuiteFacts, SuiteSize, count_items, register
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
@@ -50,11 +50,10 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
     from discotest.data.winox import LANGUAGES, load_winox
 
     sizes = {lang: count_items(lambda lang=lang: len(load_winox(lang, data_dir))) for lang in LANGUAGES}
-    missing = [f"winox-{lang}" for lang, size in sizes.items() if size.startswith("?")]
-    size = ", ".join(f"{lang} {n}" for lang, n in sizes.items() if not n.startswith("?"))
-    if missing:
-        size += ("; " if size else "") + f"? items (not in the data directory: `discotest data fetch " \
-            f"{' '.join(missing)}`)"
+    missing = [f"winox-{lang}" for lang, size in sizes.items() if size.n is None]
+    by_lang = {lang: size.n for lang, size in sizes.items() if size.n is not None}
+    hint = f"not in the data directory: `discotest data fetch {' '.join(missing)}`" if missing else ""
+    size = SuiteSize(sum(by_lang.values()) if not missing else None, "items", missing=hint, by_lang=by_lang or None)
     return SuiteFacts(size, "en→" + ",".join(LANGUAGES), registry.suite_licence(suite) or "")
 
 

@@ -79,8 +79,8 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
     from discotest.data import registry
     from discotest.zero_pronoun.mzprt import DOMAINS, load_mzprt
 
-    size = count_items(lambda: sum(len(load_mzprt(d, data_dir).zps) for d in DOMAINS),
-                       f"zero pronouns in {len(DOMAINS)} domains ({', '.join(DOMAINS)})")
+    size = count_items(lambda: sum(len(load_mzprt(d, data_dir).zps) for d in DOMAINS), "zero pronouns",
+                       f"in {len(DOMAINS)} domains ({', '.join(DOMAINS)})")
     return SuiteFacts(size, "zh→en", registry.suite_licence(suite) or "")
 
 
