@@ -111,6 +111,25 @@ def pair_paths(data: str, pair: str, ref: str = "A", root: str | Path | None = N
     return out
 
 
+def chosen_systems(data: str, pair: str, systems: Sequence[str] | None = None, holdout: str | None = None
+                   ) -> dict[str, str]:
+    """System -> registry name of the pair's outputs, only ``systems`` when given; a system or ``holdout`` the pair
+    does not have is one line listing those it has. From the registry alone (no file is read), so a typo is said
+    before any model loads or file is parsed."""
+    available = _entries(data, pair, "hyp")
+    if systems is not None:
+        unknown = [s for s in systems if s not in available]
+        if unknown:
+            hint = did_you_mean(unknown[0], available) if len(unknown) == 1 else ""
+            raise InputError(f"{data} {pair} has no system {', '.join(unknown)}{hint} "
+                             f"(systems: {', '.join(available)})")
+        available = {s: available[s] for s in systems}
+    if holdout is not None and holdout not in available:
+        raise InputError(f"--holdout {holdout!r} is not a system of {data} {pair}{did_you_mean(holdout, available)} "
+                         f"(systems: {', '.join(available)})")
+    return available
+
+
 def system_paths(data: str, pair: str, root: str | Path | None = None) -> dict[str, Path]:
     """System -> its output of the pair, located (and checked) through the registry."""
     return {system: registry.locate(name, root) for system, name in _entries(data, pair, "hyp").items()}
@@ -150,14 +169,7 @@ def load_pair(
     if max_docs is not None:
         check_int(max_docs, "max-docs")
     paths = pair_paths(data, pair, ref, root, need_docids)
-    available = _entries(data, pair, "hyp")
-    if systems is not None:
-        unknown = [s for s in systems if s not in available]
-        if unknown:
-            hint = did_you_mean(unknown[0], available) if len(unknown) == 1 else ""
-            raise InputError(f"{data} {pair} has no system {', '.join(unknown)}{hint} "
-                             f"(systems: {', '.join(available)})")
-        available = {s: available[s] for s in systems}
+    available = chosen_systems(data, pair, systems)
     hyps = {system: registry.locate(name, root) for system, name in available.items()}
     source = read_lines(paths["source"])
     n = len(source)

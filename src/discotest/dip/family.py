@@ -118,12 +118,13 @@ def mining_pool_warning(n: int) -> str:
 
 def _rank(s: dict[str, Any]) -> Report:
     from discotest.dip import run as dip
-    from discotest.dip.documents import pair_paths
+    from discotest.dip.documents import chosen_systems, pair_paths
     from discotest.dip.result import render_rank_table
 
     wanted = phenomena(s["phenomena"])
-    engine = resolve_engine(s["engine"])  # a wrong engine or pair fails before any model loads
+    engine = resolve_engine(s["engine"])  # a wrong engine, pair, system or holdout fails before any model loads
     pair_paths(s["data"], s["pair"], s["ref"], s["data_dir"])
+    chosen_systems(s["data"], s["pair"], split_list(s["system"]), s["holdout"])
     scorer, coherence, warnings = load_models(s, wanted, True, s["data"], s["pair"])
     ranking = dip.rank(s["data"], s["pair"], ref=s["ref"], holdout=s["holdout"], systems=split_list(s["system"]),
                        max_docs=s["max_docs"], phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
@@ -155,13 +156,14 @@ def compare(suite: str, s: dict[str, Any]) -> Report:
 def mine_sets(s: dict[str, Any]) -> tuple[dict, list[str]]:
     """``discotest mine dip``: mine the test sets of one pair into ``s["output"]``; the manifest and the warnings
     (a coherence model's shortcomings). A wrong engine or pair fails before any model loads."""
-    from discotest.dip.documents import pair_paths
+    from discotest.dip.documents import chosen_systems, pair_paths
     from discotest.dip.run import mine
     from discotest.progress import progress_bar
 
     wanted = phenomena(s["phenomena"])
     engine = resolve_engine(s["engine"])
     pair_paths(s["data"], s["pair"], s["ref"], s["data_dir"])
+    chosen_systems(s["data"], s["pair"], split_list(s["system"]), s["holdout"])
     _, coherence, warnings = load_models(s, wanted, pronoun=False)
     with progress_bar("parsed system outputs", "system", total=mined_count(s), quiet=s["quiet"]) as bar:
         manifest = mine(s["data"], s["pair"], s["output"], ref=s["ref"], holdout=s["holdout"],
