@@ -17,7 +17,7 @@ import pytest
 from discotest.cli import main
 from discotest.report import html as html_report
 from discotest.report.charts import Chart, ChartPoint, merge_charts, render_svg
-from discotest.report.html import CORE, PAGE_SIZE, expand, read_blob, render_html
+from discotest.report.html import CORE, PAGE_SIZE, expand, read_blob, render_html, words_of
 from discotest.report.result import ItemRow, Mark, phrase_marks, token_marks
 
 FIXTURES = Path(__file__).parent / "fixtures" / "winox"
@@ -127,10 +127,12 @@ def test_charts_merge_and_draw_their_numbers():
 
 
 def test_summary_has_labels_and_p_values_keep_their_precision():
+    from discotest.gender.result import GenderResult
+
     page = render_html("t", [{"system": "PROMT", "scores": {"precision_male": 50.0}, "p_next": 0.001,
                               "signature": "a:1"},
                              {"system": "Online-B", "scores": {"precision_male": 40.0}, "p_next": 0.2,
-                              "signature": "a:1"}])
+                              "signature": "a:1"}], words=words_of([GenderResult]))
     assert "Precision ♂ (%)" in page and ">scores.precision_male<" not in page
     assert ">0.001*<" in page and ">0.200<" in page and ">0.00<" not in page
 
@@ -346,11 +348,14 @@ def test_items_columns_fit_a_laptop_screen():
                      f"did not like the design {i}.", "target_entity": "Bauarbeiterinnen" if i == 0 else "Ärztin",
                      "gold_gender": ("male", "female")[i % 2]}, (), str(i)) for i in range(40)]
     columns = ["system", "index", "source", "target_entity", "gold_gender"]
-    widths = column_widths(rows, columns)
+    from discotest.gender.result import GenderResult
+
+    words = words_of([GenderResult])  # the gender family's own column names
+    widths = column_widths(rows, columns, words)
     assert widths[2] is None  # running text
     assert widths[3] < len("Bauarbeiterinnen") * EM_PER_CHAR  # one long word does not widen its column
     assert all(w < 8 for w in (widths[0], widths[1], widths[3], widths[4]))
-    page = render_html("t", [{"n": 40}], items=rows)
+    page = render_html("t", [{"n": 40}], items=rows, words=words)
     assert '<th title="Entity in translation">Entity (MT)</th>' in page
     assert "<p class=\"common\">Every item: System: google</p>" in page and ">System</th>" not in page
     assert 'table-layout:fixed' in page and page.count("<col") >= 4

@@ -21,6 +21,9 @@ class ContrastiveResult(Result):
     """Accuracy of one system (a scores file, a model at one context size, a baseline, a translation file)."""
 
     family: ClassVar[str] = "contrastive"
+    labels: ClassVar[dict[str, str]] = {
+        "overall.ci95": "± 95% CI (pp)", "candidates": "Candidates", "chosen": "Chosen", "distance": "Distance",
+    }
     suite: str
     system: str
     scores: ContrastiveScores

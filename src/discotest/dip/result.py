@@ -39,6 +39,18 @@ class DipResult(Result):
     """One system's scores on every phenomenon of a mined test set (``run dip``, or one row set of ``rank dip``)."""
 
     family: ClassVar[str] = "dip"
+    labels: ClassVar[dict[str, str]] = {
+        "rank": "Rank", "p_next": "p (vs next)", "connective": "Connective", "sense": "Sense",
+        "any": "Any connective", "lemma": "Lemma", "ref_count": "Count in reference", "count": "Count in system",
+        "miss": "Miss", "other_word": "Other word", "differs": "Differs", "score_ref": "Score of reference",
+        "score_sys": "Score of system", "diff": "ref − sys", "output": "System output",
+        "output context": "Output context", "system_connective": "System connective",
+        "system_pronoun": "System pronoun",
+    }
+    headers: ClassVar[dict[str, str]] = {
+        "ref_count": "In ref.", "count": "In system", "score_ref": "Score ref.", "score_sys": "Score sys.",
+        "system_connective": "System conn.",
+    }
     suite: ClassVar[str] = "dip"
     system: str
     manifest: dict[str, Any]

@@ -29,6 +29,29 @@ class GenderResult(Result):
     """Scores of one system in one language on one suite, with the per-item evidence."""
 
     family: ClassVar[str] = "gender"
+    labels: ClassVar[dict[str, str]] = {
+        "precision_male": "Precision ♂ (%)", "recall_male": "Recall ♂ (%)", "f1_male": "F1 ♂ (%)",
+        "precision_female": "Precision ♀ (%)", "recall_female": "Recall ♀ (%)", "f1_female": "F1 ♀ (%)",
+        "delta_g": "ΔG = F1♂ − F1♀ (pp)", "accuracy_pro": "Accuracy pro-stereotypical (%)",
+        "accuracy_anti": "Accuracy anti-stereotypical (%)", "delta_s": "ΔS = pro − anti (pp)",
+        "neutral": "Read as neutral (%)", "consistency.consistency": "Consistency (%)",
+        "consistency.scored": "Consistency: scored", "consistency.trivial": "Consistency: trivial (%)",
+        "consistency.n": "Consistency: items", "target_entity": "Entity in translation",
+        "predicted_gender": "Gender read", "gold_gender": "Gold gender", "stereotype": "Stereotype",
+        "target_pronoun": "Pronoun in translation", "pronoun_gender": "Pronoun gender",
+        "pronoun_reason": "Pronoun: why", "omitted": "Left out because",
+        "target_distractor": "Distractor in translation", "distractor_gender": "Distractor gender",
+    }
+    headers: ClassVar[dict[str, str]] = {
+        "precision_male": "P ♂ (%)", "recall_male": "R ♂ (%)", "precision_female": "P ♀ (%)",
+        "recall_female": "R ♀ (%)", "delta_g": "ΔG (pp)", "accuracy_pro": "Acc. pro (%)",
+        "accuracy_anti": "Acc. anti (%)", "delta_s": "ΔS (pp)", "neutral": "Neutral (%)",
+        "consistency.consistency": "Cons. (%)", "consistency.scored": "Cons. scored",
+        "consistency.trivial": "Trivial (%)", "consistency.n": "Cons. items", "target_entity": "Entity (MT)",
+        "predicted_gender": "Read", "gold_gender": "Gold", "stereotype": "Stereo.", "target_pronoun": "Pronoun (MT)",
+        "pronoun_gender": "Pron. gender", "pronoun_reason": "Pron.: why", "omitted": "Left out",
+        "target_distractor": "Distr. (MT)", "distractor_gender": "Distr. gender", "located_by": "Located",
+    }
     suite: str
     version: str
     lang: str

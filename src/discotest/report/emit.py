@@ -18,7 +18,7 @@ from discotest.atomic import write_bytes_atomic, write_text_atomic
 from discotest.report.charts import FIGURE_FORMATS, Chart, figure_bytes, merge_charts, render_svg, slug
 from discotest.report.comparison import Comparison, comparison_table, render_comparison, row_item
 from discotest.report.export import TABLE_FORMATS, Table, build_table, render_tables
-from discotest.report.html import render_html
+from discotest.report.html import render_html, words_of
 from discotest.report.result import ItemRow, Result, grouped_signatures, lang_of, scope_of
 from discotest.report.table import fixed_width
 from discotest.version import VERSION
@@ -174,8 +174,9 @@ class Report:
             charts = self.all_charts()
             items = self.item_rows()
             legends = list(dict.fromkeys(r.table_legend for r in self.results if r.table_legend))
+            words = words_of(type(r) for r in self.results)
             return render_html(self.title, summaries, command=command, comparisons=comparisons, charts=charts,
-                               items=items, warnings=self.warnings, legends=legends)
+                               items=items, warnings=self.warnings, legends=legends, words=words)
         parts = [self.text(self.results)] if self.results else []
         return _LONE_SURROGATE.sub("\ufffd", "\n\n".join([*parts, *(render_comparison(c) for c in self.comparisons)]))
 

@@ -15,7 +15,9 @@ import gzip
 import html
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any
 
 from discotest.report.charts import Chart, merge_charts, render_charts
@@ -33,67 +35,37 @@ VERDICT_FIELDS = ("correct", "consistent", "verdict", "same", "resolution")
 LABELS = {
     "system": "System", "lang": "Language", "scope": "Scope", "suite": "Suite", "n": "Items",
     "suite_version": "Suite version", "domain": "Domain", "kind": "Kind", "segments": "Segments",
-    "accuracy": "Accuracy (%)", "precision_male": "Precision ♂ (%)", "recall_male": "Recall ♂ (%)",
-    "f1_male": "F1 ♂ (%)", "precision_female": "Precision ♀ (%)", "recall_female": "Recall ♀ (%)",
-    "f1_female": "F1 ♀ (%)", "delta_g": "ΔG = F1♂ − F1♀ (pp)", "accuracy_pro": "Accuracy pro-stereotypical (%)",
-    "accuracy_anti": "Accuracy anti-stereotypical (%)", "delta_s": "ΔS = pro − anti (pp)",
-    "unknown": "Gender unreadable (%)", "neutral": "Read as neutral (%)", "unmatched": "Unmatched rows",
-    "consistency.consistency": "Consistency (%)", "consistency.scored": "Consistency: scored",
-    "consistency.trivial": "Consistency: trivial (%)", "consistency.n": "Consistency: items",
-    "decided_accuracy": "Accuracy of decided (%)", "overall.accuracy": "Accuracy (%)",
-    "overall.ci95": "± 95% CI (pp)", "overall.n": "Items", "correct": "Correct", "excluded_un": "Excluded: UN",
-    "excluded_no_form": "Excluded: no form", "released_azpt": "Released AZPT (%)",
-    "difference": "Ours − released (pp)", "bleu": "BLEU", "BLEU": "BLEU", "rank": "Rank", "phenomenon": "Phenomenon",
-    "p_next": "p (vs next)", "decided": "Decided (%)", "accuracy_decided": "Accuracy of decided (%)",
-    "system_a": "System A", "system_b": "System B", "metric": "Metric", "a": "Score A", "b": "Score B",
-    "sign_test.wins_a": "Sign test: A better", "sign_test.wins_b": "Sign test: B better", "sign_test.ties": "Ties",
-    "sign_test.p": "p (sign test)", "bootstrap.p": "p (paired bootstrap)", "bootstrap.ci_a": "± 95% CI A",
-    "bootstrap.ci_b": "± 95% CI B", "bootstrap.mean_a": "Bootstrap mean A", "bootstrap.mean_b": "Bootstrap mean B",
+    "accuracy": "Accuracy (%)", "unknown": "Gender unreadable (%)", "unmatched": "Unmatched rows",
+    "decided_accuracy": "Accuracy of decided (%)", "overall.accuracy": "Accuracy (%)", "overall.n": "Items",
+    "correct": "Correct", "bleu": "BLEU", "BLEU": "BLEU", "phenomenon": "Phenomenon", "decided": "Decided (%)",
+    "accuracy_decided": "Accuracy of decided (%)", "system_a": "System A", "system_b": "System B", "metric": "Metric",
+    "a": "Score A", "b": "Score B", "sign_test.wins_a": "Sign test: A better",
+    "sign_test.wins_b": "Sign test: B better", "sign_test.ties": "Ties", "sign_test.p": "p (sign test)",
+    "bootstrap.p": "p (paired bootstrap)", "bootstrap.ci_a": "± 95% CI A", "bootstrap.ci_b": "± 95% CI B",
+    "bootstrap.mean_a": "Bootstrap mean A", "bootstrap.mean_b": "Bootstrap mean B",
     "bootstrap.samples": "Bootstrap samples", "bootstrap.seed": "Bootstrap seed",
-    "higher_is_better": "Higher is better",
-    "counts.correct": "Verdict correct", "counts.wrong": "Verdict wrong",
-    "counts.no-pronoun": "Verdict no pronoun", "counts.undecided": "Verdict undecided",
-    "p_value": "p (bootstrap)", "sign_p": "p (sign test)",
-    # item columns
-    "index": "#", "id": "Item", "source": "Source", "translation": "Translation", "entity": "Entity",
-    "target_entity": "Entity in translation", "predicted_gender": "Gender read", "gold_gender": "Gold gender",
-    "reason": "Why", "evidence": "Cue words", "stereotype": "Stereotype", "pronoun": "Pronoun",
-    "target_pronoun": "Pronoun in translation", "pronoun_gender": "Pronoun gender", "pronoun_reason": "Pronoun: why",
-    "omitted": "Left out because", "distractor": "Distractor", "target_distractor": "Distractor in translation",
-    "distractor_gender": "Distractor gender", "consistent": "Consistent", "verdict": "Verdict",
-    "candidates": "Candidates", "context": "Context", "chosen": "Chosen", "distance": "Distance", "form": "Form",
-    "reference": "Reference", "output": "System output", "output context": "Output context",
-    "system_connective": "System connective", "system_pronoun": "System pronoun",
-    "connective": "Connective", "sense": "Sense", "same": "Same", "any": "Any connective", "lemma": "Lemma",
-    "ref_count": "Count in reference", "count": "Count in system", "miss": "Miss", "other_word": "Other word",
-    "differs": "Differs", "score_ref": "Score of reference", "score_sys": "Score of system", "diff": "ref − sys",
+    "higher_is_better": "Higher is better", "counts.correct": "Verdict correct", "counts.wrong": "Verdict wrong",
+    "counts.no-pronoun": "Verdict no pronoun", "counts.undecided": "Verdict undecided", "p_value": "p (bootstrap)",
+    "sign_p": "p (sign test)", "index": "#", "id": "Item", "source": "Source", "translation": "Translation",
+    "entity": "Entity", "reason": "Why", "evidence": "Cue words", "pronoun": "Pronoun", "distractor": "Distractor",
+    "consistent": "Consistent", "verdict": "Verdict", "context": "Context", "reference": "Reference", "same": "Same",
     "A≠B": "Verdicts differ", "A→B": "Change A→B", "changed_items": "Items whose verdict differs",
 }
 # the summary tables' headers where the label is long: the short form the text table and its legend use, the full
 # label as the tooltip, so a summary of every measure fits a 1,366 px laptop screen without scrolling in its box
 SUMMARY_HEADERS = {
-    "precision_male": "P ♂ (%)", "recall_male": "R ♂ (%)", "precision_female": "P ♀ (%)", "recall_female": "R ♀ (%)",
-    "delta_g": "ΔG (pp)", "accuracy_pro": "Acc. pro (%)", "accuracy_anti": "Acc. anti (%)", "delta_s": "ΔS (pp)",
-    "unknown": "Unread (%)", "neutral": "Neutral (%)", "unmatched": "Unmatched", "suite_version": "Version",
-    "decided_accuracy": "Acc. decided (%)", "accuracy_decided": "Acc. decided (%)",
-    "consistency.consistency": "Cons. (%)", "consistency.scored": "Cons. scored", "consistency.trivial": "Trivial (%)",
-    "consistency.n": "Cons. items", "released_azpt": "Released (%)", "difference": "Δ released (pp)",
-    "excluded_un": "Excl. UN", "excluded_no_form": "Excl. no form",
-    "sign_test.wins_a": "A better", "sign_test.wins_b": "B better", "sign_test.p": "p (sign)",
-    "bootstrap.p": "p (boot.)", "bootstrap.mean_a": "Mean A", "bootstrap.mean_b": "Mean B",
-    "bootstrap.ci_a": "± CI A", "bootstrap.ci_b": "± CI B", "bootstrap.samples": "Samples", "bootstrap.seed": "Seed",
-    "higher_is_better": "Higher better", "changed_items": "Items differ",
+    "unknown": "Unread (%)", "unmatched": "Unmatched", "suite_version": "Version",
+    "decided_accuracy": "Acc. decided (%)", "accuracy_decided": "Acc. decided (%)", "sign_test.wins_a": "A better",
+    "sign_test.wins_b": "B better", "sign_test.p": "p (sign)", "bootstrap.p": "p (boot.)",
+    "bootstrap.mean_a": "Mean A", "bootstrap.mean_b": "Mean B", "bootstrap.ci_a": "± CI A", "bootstrap.ci_b": "± CI B",
+    "bootstrap.samples": "Samples", "bootstrap.seed": "Seed", "higher_is_better": "Higher better",
+    "changed_items": "Items differ",
 }
 
 # the items table's headers where the label is long: a short form, the full label as its tooltip (title), so the
 # table fits a 1,366 px laptop screen; the filters above the table keep the full labels
 ITEM_HEADERS = {
-    "A≠B": "A≠B", "A→B": "A→B", "lang": "Lang.", "target_entity": "Entity (MT)", "predicted_gender": "Read",
-    "gold_gender": "Gold", "located_by": "Located", "stereotype": "Stereo.", "evidence": "Cues",
-    "target_pronoun": "Pronoun (MT)", "pronoun_gender": "Pron. gender", "pronoun_reason": "Pron.: why",
-    "target_distractor": "Distr. (MT)", "distractor_gender": "Distr. gender", "distractor": "Distr.",
-    "consistent": "Consist.", "system_connective": "System conn.", "ref_count": "In ref.", "count": "In system",
-    "score_ref": "Score ref.", "score_sys": "Score sys.", "omitted": "Left out",
+    "A≠B": "A≠B", "A→B": "A→B", "lang": "Lang.", "evidence": "Cues", "distractor": "Distr.", "consistent": "Consist.",
 }
 FILTER_ONLY = ("A≠B",)  # a filter above the table, not a column: "Change A→B" shows the same ('same' or which way)
 WIDTH_SAMPLE = 4000  # items read for the column widths (a 128,238-item page took 4.5 s to read them all)
@@ -107,101 +79,60 @@ LONG_MIN_EM = 10  # running-text columns keep at least this width: a narrower wi
 HIDDEN = ("family", "headline.", "unmatched_rows", "by_", "manifest", "path", "bleu_signature", "released_note",
           "layout", "holdout", "found_by", "matched_by", "located_by")
 
-STYLE = """
-body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
-h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
-table{border-collapse:collapse;font-size:.88em;margin:.5em 0}
-th,td{border:1px solid #ccc;padding:.25em .45em;vertical-align:top;text-align:left}
-th{background:#f2f2f2;position:sticky;top:0;cursor:pointer}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
-#items{width:100%;table-layout:fixed;font-size:.82em}#items td,#items th{overflow-wrap:break-word;padding:.25em .3em}
-tr.good td{background:#eef8ee}tr.bad td{background:#fbecec}tr.grp td{background:#e8e8e8;font-weight:600}
-mark{padding:0 .1em}mark.ent{background:#cfe3ff}mark.pro{background:#ffe08a}mark.dis{background:#e2d4f5}
-mark.cue{background:none;border-bottom:2px solid #d2691e}mark.zp{background:#ffe08a}mark.ali{background:#cfe3ff}
-mark.span{background:#e6e6e6}mark.hit{background:#9fe09f}mark.gold{background:#9fe09f}mark.chosen{background:#f5a3a3}mark.alt{background:#f5a3a3}
-mark.ref{background:#cfe3ff}mark.same{background:#9fe09f}mark.diff{background:#f5a3a3}mark.tie{background:#f7c77e}
-code.sig{display:block;font-size:.8em;color:#555;word-break:break-all;margin:.15em 0}
-.common{color:#444;font-size:.9em}
-figure{display:inline-block;margin:.5em 1.5em .5em 0;vertical-align:top}figcaption{font-weight:600}
-p.note{font-size:.8em;color:#555;margin:.1em 0;max-width:40em}
-svg.chart text{font-size:11px;fill:#222}svg.chart text.axis{fill:#555;font-size:10px}
-svg.chart text.none{fill:#888;font-style:italic}
-div.wide{max-width:100%;overflow-x:auto}table.sortable th{max-width:9em;white-space:normal}
-#controls select,#controls input{margin:.15em .4em .15em 0}#controls label{font-size:.85em;margin-right:.2em}
-.legend mark{padding:0 .3em}
-ul.warnings{background:#fff4d6;border:1px solid #e0b84c;padding:.4em 1.6em;max-width:60em}
-"""
-
-# the view logic, pure (no DOM): which rows, in which order, for the filters, search, sort and grouping chosen
-CORE = """
-function expand(d){for(const [c,vals] of Object.entries(d.dicts)){const k=+c;for(const r of d.rows)r[k]=vals[r[k]];}
- d.dicts={};return d;}
-function cellText(v){return v===null||v===undefined?'':String(v);}
-function view(d,st){
- const idx=[];const q=(st.q||'').toLowerCase();const f=Object.entries(st.filters||{}).filter(e=>e[1]!==null);
- for(let i=0;i<d.rows.length;i++){const r=d.rows[i];let ok=true;
-  for(const [c,v] of f){if(cellText(r[+c])!==v){ok=false;break;}}
-  if(ok&&q){ok=r.some(x=>cellText(x).toLowerCase().includes(q));}
-  if(ok)idx.push(i);}
- const cmp=(a,b)=>{if(a===b)return 0;if(a===null)return 1;if(b===null)return -1;
-  if(typeof a==='number'&&typeof b==='number')return a-b;return String(a)<String(b)?-1:1;};
- if(st.sort!==null&&st.sort!==undefined){const c=st.sort,s=st.desc?-1:1;
-  idx.sort((a,b)=>s*cmp(d.rows[a][c],d.rows[b][c])||a-b);}
- if(st.group){const first=new Map();idx.forEach((i,k)=>{const key=d.keys[i];if(!first.has(key))first.set(key,k);});
-  const at=new Map(idx.map((i,k)=>[i,k]));
-  idx.sort((a,b)=>first.get(d.keys[a])-first.get(d.keys[b])||at.get(a)-at.get(b));}
- return idx;}
-"""
-
-UI = """
-async function blob(){const el=document.getElementById('items-data');if(!el.dataset.gzip)return el.textContent;
- const bytes=Uint8Array.from(atob(el.textContent),c=>c.charCodeAt(0));
- return await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();}
-blob().then(t=>{const D=expand(JSON.parse(t));
-const st={q:'',filters:{},sort:null,desc:false,group:false,page:0};const N=%d;
-const tb=document.querySelector('#items tbody'),info=document.getElementById('info');
-function cell(i,c){const td=document.createElement('td');const v=D.rows[i][c];
- const t=cellText(v);if(typeof v==='number'){td.className='num';}else if(t.length>60){td.className='long';}
- const ms=(D.marks[i]||[]).filter(m=>m[0]===c).sort((a,b)=>a[1]-b[1]);let at=0;
- for(const m of ms){td.append(t.slice(at,m[1]));const k=document.createElement('mark');k.className=D.kinds[m[3]];
-  k.textContent=t.slice(m[1],m[2]);td.append(k);at=m[2];}
- td.append(t.slice(at));return td;}
-function draw(){const idx=view(D,st);const pages=Math.max(1,Math.ceil(idx.length/N));st.page=Math.min(st.page,pages-1);
- tb.replaceChildren();let last=null;
- for(const i of idx.slice(st.page*N,(st.page+1)*N)){
-  if(st.group&&D.keys[i]!==last){last=D.keys[i];const g=document.createElement('tr');g.className='grp';
-   const td=document.createElement('td');td.colSpan=D.shown.length;td.textContent='item '+last;
-   g.append(td);tb.append(g);}
-  const tr=document.createElement('tr');const s=D.status[i];if(s)tr.className=s>0?'good':'bad';
-  for(const c of D.shown)tr.append(cell(i,c));tb.append(tr);}
- info.textContent=idx.length+' of '+D.rows.length+' items · page '+(st.page+1)+' of '+pages;}
-document.getElementById('q').addEventListener('input',e=>{st.q=e.target.value;st.page=0;draw();});
-for(const s of document.querySelectorAll('#controls select'))s.addEventListener('change',e=>{
- const o=e.target.selectedOptions[0],c=e.target.dataset.col;
- st.filters[c]=!o||o.value===''?null:D.filters[c][+o.dataset.i];st.page=0;draw();});
-const g=document.getElementById('group');if(g)g.addEventListener('change',e=>{st.group=e.target.checked;draw();});
-document.getElementById('prev').addEventListener('click',()=>{st.page=Math.max(0,st.page-1);draw();});
-document.getElementById('next').addEventListener('click',()=>{st.page++;draw();});
-document.querySelectorAll('#items th').forEach((th,k)=>th.addEventListener('click',()=>{const c=D.shown[k];
- st.desc=st.sort===c?!st.desc:false;st.sort=c;draw();}));
-draw();});
-"""
-
-SORT_TABLES = """
-for(const t of document.querySelectorAll('table.sortable')){t.querySelectorAll('th').forEach((th,c)=>{
- th.addEventListener('click',()=>{const b=t.tBodies[0];const rows=[...b.rows];const d=th.dataset.d==='1'?-1:1;
- th.dataset.d=d===1?'1':'0';const val=r=>{const x=r.cells[c].dataset.v??r.cells[c].textContent;const f=parseFloat(x);
- return isNaN(f)?x:f;};rows.sort((p,q)=>{const a=val(p),z=val(q);return d*(a<z?-1:a>z?1:0);});b.append(...rows);});});}
-"""
+def _asset(name: str) -> str:
+    """One of the page's own files (``report/assets``: its CSS and scripts), shipped with the package and written
+    into every page, so the page needs nothing beside it."""
+    return resources.files("discotest.report").joinpath("assets", name).read_text("utf-8")
 
 
-def label(key: str) -> str:
+STYLE = _asset("page.css")
+CORE = _asset("view.js")  # the view logic, pure (no DOM): which rows, in which order, for the filters and sort
+UI = _asset("items.js")  # the items table: paging, filters, search, grouping (``__PAGE_SIZE__`` filled in)
+SORT_TABLES = _asset("sort_tables.js")
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a page calls each column: the generic ``LABELS`` and short headers with a family's own over them (its
+    result class's ``labels`` and ``headers``), so each family names its measures where it defines them."""
+
+    labels: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    def label(self, key: str) -> str:
+        """The column ``key`` (flattened, ``scores.`` dropped) as a reader calls it."""
+        key = key.removeprefix("scores.")
+        if key in self.labels:
+            return self.labels[key]
+        if key in LABELS:
+            return LABELS[key]
+        spaced = key.replace("_", " ").replace(".", ": ")
+        return spaced[:1].upper() + spaced[1:]
+
+    def summary_header(self, key: str) -> str:
+        key = key.removeprefix("scores.")
+        return self.headers.get(key) or SUMMARY_HEADERS.get(key) or self.label(key)
+
+    def item_header(self, key: str) -> str:
+        return self.headers.get(key) or ITEM_HEADERS.get(key) or self.label(key)
+
+
+GENERIC = Words()
+
+
+def words_of(result_classes: Iterable[type]) -> Words:
+    """The words of a page showing results of these classes (``Result.labels``, ``Result.headers``)."""
+    labels: dict[str, str] = {}
+    headers: dict[str, str] = {}
+    for cls in dict.fromkeys(result_classes):
+        labels.update(getattr(cls, "labels", {}))
+        headers.update(getattr(cls, "headers", {}))
+    return Words(labels, headers)
+
+
+def label(key: str, words: Words = GENERIC) -> str:
     """The summary column ``key`` (flattened, ``scores.`` dropped) as a reader calls it."""
-    key = key.removeprefix("scores.")
-    if key in LABELS:
-        return LABELS[key]
-    spaced = key.replace("_", " ").replace(".", ": ")
-    return spaced[:1].upper() + spaced[1:]
+    return words.label(key)
 
 
 def _flatten(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -251,7 +182,8 @@ def _cell(key: str, value: Any) -> str:
     return f"<td>{text}</td>"
 
 
-def summary_table(rows: Sequence[Mapping[str, Any]], skip: Sequence[str] = ("signature",)) -> str:
+def summary_table(rows: Sequence[Mapping[str, Any]], skip: Sequence[str] = ("signature",), words: Words = GENERIC
+                  ) -> str:
     """Rows of flattened JSON as one sortable table with human labels; columns with one value for every row (the
     suite, its version) go in a line above it when there are several rows."""
     flat = [_flatten(r) for r in rows]
@@ -259,7 +191,7 @@ def summary_table(rows: Sequence[Mapping[str, Any]], skip: Sequence[str] = ("sig
                and any(not _empty(r.get(c)) for r in flat)]
     seen: dict[str, str] = {}  # label -> column: the same label with the same values is shown once ("n", "scores.n")
     for c in list(columns):
-        other = seen.setdefault(label(c), c)
+        other = seen.setdefault(words.label(c), c)
         if other != c and all(r.get(c) == r.get(other) for r in flat):
             columns.remove(c)
     common = []
@@ -273,9 +205,9 @@ def summary_table(rows: Sequence[Mapping[str, Any]], skip: Sequence[str] = ("sig
     shown = [c for c in common if not _empty(flat[0].get(c))]
     if shown:
         line = '<p class="common">' + " · ".join(
-            f"{html.escape(label(c))}: {html.escape(format_value(c, flat[0].get(c)))}" for c in shown) + "</p>"
-    head = "".join(f'<th title="{html.escape(label(c))}">'
-                   f'{html.escape(SUMMARY_HEADERS.get(c.removeprefix("scores."), label(c)))}</th>' for c in columns)
+            f"{html.escape(words.label(c))}: {html.escape(format_value(c, flat[0].get(c)))}" for c in shown) + "</p>"
+    head = "".join(f'<th title="{html.escape(words.label(c))}">{html.escape(words.summary_header(c))}</th>'
+                   for c in columns)
     body = "".join("<tr>" + "".join(_cell(c, r.get(c)) for c in columns) + "</tr>" for r in flat)
     return (f'{line}<div class="wide"><table class="sortable"><thead><tr>{head}</tr></thead><tbody>{body}</tbody>'
             "</table></div>")
@@ -433,7 +365,7 @@ def _quantile(values: list[int], q: float) -> int:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0
 
 
-def column_widths(items: Sequence[ItemRow], columns: Sequence[str]) -> list[float | None]:
+def column_widths(items: Sequence[ItemRow], columns: Sequence[str], words: Words = GENERIC) -> list[float | None]:
     """Each items column's width in em for a fixed table layout, from its values, so the table fits the window
     (a 1,366 px laptop) instead of growing with its longest sentence: None for running text (p90 length over
     ``LONG_TEXT``: source, translation, why), which shares the width left; otherwise the longest word most values
@@ -447,14 +379,14 @@ def column_widths(items: Sequence[ItemRow], columns: Sequence[str]) -> list[floa
         if _quantile(lengths, 0.9) > LONG_TEXT:
             out.append(None)
             continue
-        words = [max((len(w) for w in _WORD_BREAKS.split(t)), default=0) for t in texts]
-        header = max(len(w) for w in ITEM_HEADERS.get(c, label(c)).split())
-        chars = min(14, max(3, _quantile(words, 0.95), min(10, _quantile(lengths, 0.9))))
+        longest = [max((len(w) for w in _WORD_BREAKS.split(t)), default=0) for t in texts]
+        header = max(len(w) for w in words.item_header(c).split())
+        chars = min(14, max(3, _quantile(longest, 0.95), min(10, _quantile(lengths, 0.9))))
         out.append(round(max(chars * EM_PER_CHAR, header * HEAD_EM_PER_CHAR) + CELL_PAD_EM, 1))
     return out
 
 
-def _items_section(items: Sequence[ItemRow]) -> str:
+def _items_section(items: Sequence[ItemRow], words: Words = GENERIC) -> str:
     data = items_data(items)
     kinds = data["kinds"]
     legend = " ".join(f'<mark class="{k}">{html.escape(MARK_KINDS.get(k, k))}</mark>' for k in kinds)
@@ -466,18 +398,18 @@ def _items_section(items: Sequence[ItemRow]) -> str:
         name = data["columns"][int(c)]
         options = "".join(f'<option value="={html.escape(v)}" data-i="{i}">{html.escape(v or "(empty)")}</option>'
                           for i, v in enumerate(values))
-        selects.append(f'<label>{html.escape(label(name))}</label><select data-col="{c}"><option value="">all</option>'
-                       f"{options}</select>")
+        selects.append(f'<label>{html.escape(words.label(name))}</label><select data-col="{c}">'
+                       f'<option value="">all</option>{options}</select>')
     systems = {row.get("system") for row in (item.fields for item in items)}
     keys = [item.key for item in items]
     group = ('<label><input type="checkbox" id="group"> the same item of every system together</label>'
              if len(systems) > 1 and len(set(keys)) < len(keys) else "")
     shown = [data["columns"][i] for i in data["shown"]]
-    head = "".join(f'<th title="{html.escape(label(c))}">{html.escape(ITEM_HEADERS.get(c, label(c)))}</th>'
+    head = "".join(f'<th title="{html.escape(words.label(c))}">{html.escape(words.item_header(c))}</th>'
                    for c in shown)
-    widths = column_widths(items, shown)
+    widths = column_widths(items, shown, words)
     constant = constant_columns(items, data["columns"])
-    every = " · ".join(f"{html.escape(label(c))}: {html.escape(format_value(c, v))}" for c, v in constant.items()
+    every = " · ".join(f"{html.escape(words.label(c))}: {html.escape(format_value(c, v))}" for c, v in constant.items()
                        if not _empty(v))
     cols = "".join(f'<col style="width:{w:.1f}em">' if w is not None else "<col>" for w in widths)
     least = sum(w if w is not None else LONG_MIN_EM for w in widths)
@@ -492,7 +424,7 @@ def _items_section(items: Sequence[ItemRow]) -> str:
         f'<table id="items" style="min-width:{least:.1f}em"><colgroup>{cols}</colgroup><thead><tr>{head}</tr>'
         "</thead><tbody></tbody></table>",
         f'<script type="application/json" id="items-data"{zipped}>{blob}</script>',
-        f"<script>{CORE}{UI % PAGE_SIZE}</script>",
+        f"<script>{CORE}{UI.replace('__PAGE_SIZE__', str(PAGE_SIZE))}</script>",
     ])
 
 
@@ -505,16 +437,16 @@ def rows_as_items(details: Sequence[Mapping[str, Any]]) -> list[ItemRow]:
 def render_html(title: str, summaries: Sequence[Mapping[str, Any]], details: Sequence[Mapping[str, Any]] = (),
                 command: str = "", comparisons: Sequence[Mapping[str, Any]] = (), charts: Sequence[Chart] = (),
                 items: Sequence[ItemRow] | None = None, warnings: Sequence[str] = (),
-                legends: Sequence[str] = ()) -> str:
+                legends: Sequence[str] = (), words: Words = GENERIC) -> str:
     """The page: ``summaries`` (each result's JSON form) as one table with the ``legends`` of its codes under it, the
     ``charts``, the signatures, the ``comparisons`` (one row per compared metric), then the ``items`` (or plain
-    ``details`` rows); ``warnings`` at the top."""
+    ``details`` rows); ``warnings`` at the top. ``words``: what its columns are called (``words_of``)."""
     parts = [f"<h1>{html.escape(title)}</h1>"]
     if command:
         parts.append(f"<p><code>{html.escape(command)}</code></p>")
     if warnings:
         parts.append('<ul class="warnings">' + "".join(f"<li>{html.escape(w)}</li>" for w in warnings) + "</ul>")
-    parts += ["<h2>Summary</h2>", summary_table(summaries),
+    parts += ["<h2>Summary</h2>", summary_table(summaries, words=words),
               *(f'<p class="note">{html.escape(legend)}</p>' for legend in legends)]
     merged = merge_charts(charts)
     if merged:
@@ -524,10 +456,10 @@ def render_html(title: str, summaries: Sequence[Mapping[str, Any]], details: Seq
         parts.append("<h2>Signatures</h2>" + "".join(f'<code class="sig">{html.escape(str(s))}</code>'
                                                      for s in dict.fromkeys(signatures)))
     if comparisons:
-        parts += ["<h2>Comparisons</h2>", summary_table(comparisons, skip=())]
+        parts += ["<h2>Comparisons</h2>", summary_table(comparisons, skip=(), words=words)]
     rows = list(items) if items is not None else rows_as_items(details)
     if rows:
-        parts.append(_items_section(rows))
+        parts.append(_items_section(rows, words))
     body = "\n".join(p for p in parts if p)
     # a lone surrogate (a file name that is not UTF-8, a JSON escape in a suite file) has no UTF-8 form: shown as
     # U+FFFD in the page's text; the items blob keeps it exactly (escaped), and the filters read their values there

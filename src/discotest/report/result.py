@@ -213,6 +213,11 @@ class Result:
     ``to_json`` is shared so every family's JSON has the same envelope."""
 
     family: ClassVar[str] = ""
+    # what the HTML page calls this family's own summary and item keys (flattened, ``scores.`` dropped), over the
+    # generic ones of ``report.html.LABELS``; ``headers``: short column headers where a label is long (the label is
+    # then the tooltip)
+    labels: ClassVar[dict[str, str]] = {}
+    headers: ClassVar[dict[str, str]] = {}
     suite: str
     system: str
     signature: Signature

@@ -31,6 +31,14 @@ class AZPTResult(Result):
     """AZPT of one system (published output or input file) on one mZPRT domain, with the evidence."""
 
     family: ClassVar[str] = "azpt"
+    labels: ClassVar[dict[str, str]] = {
+        "excluded_un": "Excluded: UN", "excluded_no_form": "Excluded: no form", "released_azpt": "Released AZPT (%)",
+        "difference": "Ours − released (pp)", "form": "Form",
+    }
+    headers: ClassVar[dict[str, str]] = {
+        "excluded_un": "Excl. UN", "excluded_no_form": "Excl. no form", "released_azpt": "Released (%)",
+        "difference": "Δ released (pp)",
+    }
     suite: ClassVar[str] = "mzprt"
     lang: ClassVar[str] = "zh-en"
     domain: str
