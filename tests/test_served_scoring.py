@@ -11,13 +11,8 @@ summation in the matrix products, RMS norm and log-softmax over the 128k vocabul
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 
 import pytest
 
@@ -28,7 +23,7 @@ pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python[server] (th
 from discotest.suites.contrastive import load_suite  # noqa: E402
 from discotest.systems.causal_scorer import CausalScorer  # noqa: E402
 from discotest.systems.endpoint import EndpointScorer  # noqa: E402
-from tests.cli_helpers import one_result, run_cli  # noqa: E402
+from tests.cli_helpers import free_port, one_result, run_cli, serving  # noqa: E402
 from tests.tiny_gguf import write_tiny_llama_gguf  # noqa: E402
 
 ALIAS = "tiny-llama3_1"
@@ -36,12 +31,6 @@ ALIAS = "tiny-llama3_1"
 # prompts of 39-47; float32 kernels differ); 1e-4 leaves room for longer candidates and other CPUs.
 TOLERANCE = 1e-4
 PROMPT = '{{ source_context | join(" ") }} {{ source }}'  # short: fewer echoed tokens, see below
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -60,33 +49,12 @@ def llama_server(tiny_llms, tmp_path_factory):
     """``python -m llama_cpp.server`` on 127.0.0.1 with the GGUF of the tiny Llama; its base URL. Stopped after."""
     folder = tmp_path_factory.mktemp("gguf")
     model = write_tiny_llama_gguf(tiny_llms["llama3_1"], folder / "tiny-llama3_1.f32.gguf")
-    port, log = _free_port(), folder / "server.log"
+    port = free_port()
     command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", ALIAS,
                "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "1024", "--n_threads", "1",
                "--n_threads_batch", "1", "--logits_all", "true", "--verbose", "false"]
-    with open(log, "wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
-                                   env={**os.environ, "HF_HUB_OFFLINE": "1"})
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/models", timeout=5) as answer:
-                    if json.loads(answer.read()).get("data"):
-                        break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"llama_cpp.server did not start: {log.read_text()[-2000:]}")
-            time.sleep(0.5)
+    with serving(command, f"http://127.0.0.1:{port}/v1", folder / "server.log", seconds=120) as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 @pytest.fixture(autouse=True)
