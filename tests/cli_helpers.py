@@ -1,8 +1,56 @@
-"""Running the CLI in-process and checking its one-line errors: shared by the CLI error and output tests."""
+"""Running the CLI in-process and checking its one-line errors: shared by the CLI error and output tests; starting a
+real OpenAI-compatible server on 127.0.0.1 for the ``--endpoint`` tests."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
 from discotest.cli import main
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serving(command: list[str], url: str, log: Path, seconds: float = 240) -> Iterator[str]:
+    """Run a server ``command`` (output to ``log``) until ``url/models`` lists a model, yield ``url``, stop it after;
+    a server that exits or is not up within ``seconds`` fails the test with the end of its log."""
+    import pytest
+
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
+                                   env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    try:
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/models", timeout=5) as answer:
+                    if json.loads(answer.read()).get("data"):
+                        break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"{command[0]} {command[1]} {command[2]} did not start: {log.read_text()[-2000:]}")
+            time.sleep(0.5)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
 
 
 def run_cli(capsys, *args: str) -> tuple[int, str, str]:

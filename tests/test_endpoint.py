@@ -7,13 +7,8 @@ from __future__ import annotations
 
 import http.server
 import json
-import os
-import socket
-import subprocess
 import sys
 import threading
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -23,15 +18,9 @@ pytest.importorskip("transformers")
 from discotest.errors import InputError  # noqa: E402
 from discotest.models.causal_translator import CausalTranslator  # noqa: E402
 from discotest.models.endpoint import EndpointClient, EndpointTranslator, read_prompt_logprobs  # noqa: E402
-from tests.cli_helpers import one_result, run_cli  # noqa: E402
+from tests.cli_helpers import free_port, one_result, run_cli, serving  # noqa: E402
 
 SOURCES = ["The doctor asked the nurse to help her.", "He left."]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -41,33 +30,11 @@ def served(tiny_llms, tmp_path_factory):
 
     if not is_serve_available():
         pytest.skip("transformers serve needs transformers[serving] (fastapi, uvicorn, openai)")
-    port, model = _free_port(), str(tiny_llms["qwen3"])
-    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    port, model = free_port(), str(tiny_llms["qwen3"])
     command = [str(Path(sys.executable).parent / "transformers"), "serve", model, "--host", "127.0.0.1", "--port",
                str(port), "--reasoning", "off"]
-    with open(log, "wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
-                                   env={**os.environ, "HF_HUB_OFFLINE": "1"})
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 240
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/models", timeout=5) as answer:
-                    if json.loads(answer.read()).get("data"):
-                        break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"transformers serve did not start: {log.read_text()[-2000:]}")
-            time.sleep(1)
+    with serving(command, f"http://127.0.0.1:{port}/v1", tmp_path_factory.mktemp("serve") / "serve.log") as url:
         yield url, model
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 @pytest.fixture(autouse=True)

@@ -28,10 +28,9 @@ from discotest.data.contrastive_item import ContrastiveItem
 from discotest.errors import InputError
 from discotest.models.causal_lm import CausalItem, pad_id, score_items_batch
 from discotest.models.hf_models import (
+    LazyModel,
     check_model,
     load_causal_lm,
-    load_tokenizer,
-    model_fingerprint,
     short_fingerprint,
 )
 from discotest.models.llm_prompt import Prompt, PromptBuilder, prompt_ids
@@ -40,7 +39,7 @@ CACHE_NAMESPACE = "contrastive-scores"
 ENCODING_VERSION = "causal-1"  # part of the cache key: bump when ``encode`` changes what a candidate becomes
 
 
-class CausalScorer:
+class CausalScorer(LazyModel):
     """Scores candidates with a causal LM; ``model``/``tokenizer`` may be given as objects (tests, notebooks)."""
 
     def __init__(self, name_or_path: str, *, batch_size: int = 8, device: str = "cpu", use_cache: bool = True,
@@ -63,29 +62,16 @@ class CausalScorer:
             check_model(self.name, revision)
 
     # -- loading ---------------------------------------------------------------------------------------------------
-    @property
-    def tokenizer(self):
-        if self._tokenizer is None:
-            self._tokenizer = load_tokenizer(self.name, self.revision)
-        return self._tokenizer
+    prepare_on_access = True  # the model is moved to the device and put in eval mode at every access
 
-    @property
-    def model(self):
-        if self._model is None:
-            self._model = load_causal_lm(self.name, self.revision, self.quiet)
-        self._model.to(self.device).eval()
-        return self._model
+    def load(self):
+        return load_causal_lm(self.name, self.revision, self.quiet)
 
     @property
     def prompts(self) -> PromptBuilder:
         if self._prompts is None:
             self._prompts = PromptBuilder.from_file(self.tokenizer, self.prompt_file)
         return self._prompts
-
-    def fingerprint(self) -> str:
-        if self._fingerprint is None:
-            self._fingerprint = model_fingerprint(self.name, self.revision)
-        return self._fingerprint
 
     def numeric_settings(self) -> list[tuple[str, str]]:
         """What besides model and inputs can change a score's last bits: batch, prompt sharing, device, torch."""

@@ -107,12 +107,8 @@ class CausalTranslator(ModelTranslator):
         """The languages as given (ISO codes; the prompt names them); no family-specific codes."""
         return LanguageCodes(self.src_code or self.src_lang, self.tgt_code or self.tgt_lang, None)
 
-    @property
-    def model(self):
-        if self._model is None:
-            self._model = load_causal_lm(self.name, self.revision, self.quiet)
-            self._model.to(self.device)
-        return self._model
+    def load(self):
+        return load_causal_lm(self.name, self.revision, self.quiet)
 
     @property
     def prompts(self) -> PromptBuilder:

@@ -20,7 +20,11 @@ the prompt's log-probabilities both ways servers offer them — ``echo`` + ``log
 candidate's tokens are those that start at or after the end of the prompt (by ``text_offset``); a token that starts
 in the prompt and ends in the candidate (a merge across the boundary) is counted as the candidate's and reported. A
 server that returns neither (``transformers serve``, whose ``/v1/completions`` ignores both fields) is refused with
-one line.
+one line; llama.cpp's own ``llama-server`` rejects ``echo`` ('Only no echo is supported' in its source), an error
+line with its message. llama.cpp through ``llama-cpp-python[server]`` returns the OpenAI format
+(tests/test_served_scoring.py: the local model's scores), but only for a model that adds BOS: without one, version
+0.3.36 pairs each echoed token with the log-probability of it being the *next* token (one position late), which no
+answer shows.
 """
 
 from __future__ import annotations

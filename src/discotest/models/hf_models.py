@@ -15,6 +15,7 @@ import pickle
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from discotest.errors import InputError
 
@@ -320,6 +321,53 @@ def load_causal_lm(name_or_path: str, revision: str | None = None, quiet: bool =
 def load_seq2seq(name_or_path: str, revision: str | None = None):
     """(model, tokenizer)."""
     return load_model(name_or_path, revision), load_tokenizer(name_or_path, revision)
+
+
+class LazyModel:
+    """The lazy ``tokenizer``, ``model`` and ``fingerprint()`` of one named model (hub name or folder), shared by the
+    seq2seq and causal scorers and translators: nothing is loaded or hashed until a run needs it (a cached run never
+    loads the model), and objects a caller handed over (``_model``, ``_tokenizer``, ``_fingerprint`` set in
+    ``__init__``) are used as they are.
+
+    A subclass sets ``name``, ``revision``, ``device``, ``quiet`` and the three private fields, and says how its model
+    is loaded (``load``: seq2seq by default). Scorers set ``prepare_on_access``: the model is moved to the device and
+    put in eval mode at every access (a model object handed over included); translators move it once, after loading.
+    """
+
+    name: str
+    revision: str | None
+    device: str
+    quiet: bool
+    _model: Any
+    _tokenizer: Any
+    _fingerprint: str | None
+    prepare_on_access = False
+
+    def load(self):
+        """The model object, loaded (``AutoModelForSeq2SeqLM`` here; causal LMs override)."""
+        return load_model(self.name, self.revision, self.quiet)
+
+    @property
+    def tokenizer(self):
+        if self._tokenizer is None:
+            self._tokenizer = load_tokenizer(self.name, self.revision)
+        return self._tokenizer
+
+    @property
+    def model(self):
+        if self._model is None:
+            self._model = self.load()
+            if not self.prepare_on_access:
+                self._model.to(self.device)
+        if self.prepare_on_access:
+            self._model.to(self.device).eval()
+        return self._model
+
+    def fingerprint(self) -> str:
+        """``model_fingerprint`` of the named model, computed once (or the one handed over)."""
+        if self._fingerprint is None:
+            self._fingerprint = model_fingerprint(self.name, self.revision)
+        return self._fingerprint
 
 
 def family_of(model=None, tokenizer=None, name: str = "") -> str:

@@ -22,11 +22,11 @@ from discotest.errors import InputError
 from discotest.models.hf_batch import Encoded, decoder_inputs, score_batch
 from discotest.models.hf_models import (
     LanguageCodes,
+    LazyModel,
     check_model,
     family_of,
     language_codes,
     load_model,
-    load_tokenizer,
     model_fingerprint,
     set_languages,
     short_fingerprint,
@@ -51,7 +51,7 @@ def context_pairs(items: Sequence[ContrastiveItem], k: int, separator: str = " "
     return out
 
 
-class HFScorer:
+class HFScorer(LazyModel):
     """Scores candidates with a seq2seq model; ``model``/``tokenizer`` may be given as objects (tests, notebooks)."""
 
     def __init__(self, name_or_path: str, *, batch_size: int = 32, device: str = "cpu", use_cache: bool = True,
@@ -78,12 +78,13 @@ class HFScorer:
             check_model(name_or_path, revision)  # a missing folder or an unreachable hub fails before any work
 
     # -- loading ---------------------------------------------------------------------------------------------------
+    prepare_on_access = True  # the model is moved to the device and put in eval mode at every access
+
     @property
     def tokenizer(self):
-        if self._tokenizer is None:
-            self._tokenizer = load_tokenizer(self.name, self.revision)
-        set_languages(self._tokenizer, self._language_codes())
-        return self._tokenizer
+        tokenizer = super().tokenizer
+        set_languages(tokenizer, self._language_codes())
+        return tokenizer
 
     def _language_codes(self) -> LanguageCodes:
         """ISO codes become the family's (de -> de_DE for mBART-50, deu_Latn for NLLB); as given when the family is
@@ -100,17 +101,8 @@ class HFScorer:
             self._codes = codes
         return self._codes
 
-    @property
-    def model(self):
-        if self._model is None:
-            self._model = load_model(self.name, self.revision)
-        self._model.to(self.device).eval()
-        return self._model
-
-    def fingerprint(self) -> str:
-        if self._fingerprint is None:
-            self._fingerprint = model_fingerprint(self.name, self.revision)
-        return self._fingerprint
+    def load(self):
+        return load_model(self.name, self.revision)
 
     def numeric_settings(self) -> list[tuple[str, str]]:
         """Settings besides the model and the inputs that can change a score's last bits: the batch (padding and

@@ -23,14 +23,12 @@ from discotest.errors import InputError
 from discotest.models.ct2_scorer import intra_threads, is_ct2_model, open_translator
 from discotest.models.hf_models import (
     LanguageCodes,
+    LazyModel,
     check_model,
     family_of,
     family_of_dir,
     language_codes,
-    load_model,
-    load_tokenizer,
     marian_target_token,
-    model_fingerprint,
     set_languages,
     short_fingerprint,
 )
@@ -38,7 +36,7 @@ from discotest.models.hf_models import (
 CACHE_NAMESPACE = "translations"
 
 
-class ModelTranslator:
+class ModelTranslator(LazyModel):
     """A Hugging Face seq2seq model as a translation system; ``model``/``tokenizer`` may be given as objects."""
 
     engine = "transformers"
@@ -81,24 +79,6 @@ class ModelTranslator:
             codes = language_codes(fam, self.src_code or self.src_lang, self.tgt_code or self.tgt_lang)
             self._codes = codes
         return self._codes
-
-    @property
-    def tokenizer(self):
-        if self._tokenizer is None:
-            self._tokenizer = load_tokenizer(self.name, self.revision)
-        return self._tokenizer
-
-    @property
-    def model(self):
-        if self._model is None:
-            self._model = load_model(self.name, self.revision, self.quiet)
-            self._model.to(self.device)
-        return self._model
-
-    def fingerprint(self) -> str:
-        if self._fingerprint is None:
-            self._fingerprint = model_fingerprint(self.name, self.revision)
-        return self._fingerprint
 
     def signature_fields(self) -> list[tuple[str, str]]:
         """What makes two model runs comparable: model, its content hash, decoding settings."""

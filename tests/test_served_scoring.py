@@ -1,0 +1,119 @@
+"""Served contrastive scoring (``--endpoint``) against a REAL server that returns prompt log-probabilities:
+llama.cpp's, through ``llama-cpp-python[server]`` (the ``serve-test`` extra; built from source), on 127.0.0.1, serving
+the tiny random Llama 3.1 of tests/tiny_llm.py written as float32 GGUF (tests/tiny_gguf.py).
+
+The server applies no chat template to ``/v1/completions``, so the endpoint scores after the plain completion prompt;
+the local side is the same model with its chat template removed, which renders that very prompt. Both must give the
+same tokens and the same log-probabilities up to float32 arithmetic (llama.cpp's kernels vs torch's: another order of
+summation in the matrix products, RMS norm and log-softmax over the 128k vocabulary), ``TOLERANCE`` per candidate.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+
+import pytest
+
+pytest.importorskip("transformers")
+pytest.importorskip("gguf")
+pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python[server] (the serve-test extra) is not installed")
+
+from discotest.contrastive.suites import load_suite  # noqa: E402
+from discotest.models.causal_scorer import CausalScorer  # noqa: E402
+from discotest.models.endpoint import EndpointScorer  # noqa: E402
+from tests.cli_helpers import free_port, one_result, run_cli, serving  # noqa: E402
+from tests.tiny_gguf import write_tiny_llama_gguf  # noqa: E402
+
+ALIAS = "tiny-llama3_1"
+# |served - local| per candidate sum: 5.7e-6 at most measured (voita-deixis, 6 candidates of 5-7 tokens after
+# prompts of 39-47; float32 kernels differ); 1e-4 leaves room for longer candidates and other CPUs.
+TOLERANCE = 1e-4
+PROMPT = '{{ source_context | join(" ") }} {{ source }}'  # short: fewer echoed tokens, see below
+
+
+@pytest.fixture(scope="module")
+def plain_llama(tiny_llms, tmp_path_factory):
+    """The tiny Llama 3.1 without its chat template: the plain completion prompt, as on ``/v1/completions``."""
+    folder = tmp_path_factory.mktemp("plain-llama") / "llama3_1"
+    shutil.copytree(tiny_llms["llama3_1"], folder)
+    config = json.loads((folder / "tokenizer_config.json").read_text("utf-8"))
+    del config["chat_template"]
+    (folder / "tokenizer_config.json").write_text(json.dumps(config), "utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def llama_server(tiny_llms, tmp_path_factory):
+    """``python -m llama_cpp.server`` on 127.0.0.1 with the GGUF of the tiny Llama; its base URL. Stopped after."""
+    folder = tmp_path_factory.mktemp("gguf")
+    model = write_tiny_llama_gguf(tiny_llms["llama3_1"], folder / "tiny-llama3_1.f32.gguf")
+    port = free_port()
+    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", ALIAS,
+               "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "1024", "--n_threads", "1",
+               "--n_threads_batch", "1", "--logits_all", "true", "--verbose", "false"]
+    with serving(command, f"http://127.0.0.1:{port}/v1", folder / "server.log", seconds=120) as url:
+        yield url
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+
+
+def test_served_scores_and_verdicts_are_the_local_ones(llama_server, plain_llama, shared_data, tmp_path, capsys):
+    """A voita-deixis subset (English to Russian, Cyrillic candidates; context 1) run through the CLI on the server and
+    on the local model: every candidate's score within ``TOLERANCE`` (the same tokens: one token more or less would
+    move a sum by ~12, the log-probability of a token under a random model of a 128k vocabulary), so the same verdict
+    for every item and the same accuracies; the signature names the model as the server reports it.
+
+    The request template is short (``PROMPT``): llama-cpp-python sorts the whole vocabulary in Python for every echoed
+    token (~0.1 s each here), so the test keeps to ~150 served tokens (6 requests)."""
+    items = load_suite("voita-deixis", shared_data)[:6:2]  # three distinct sources (each item comes twice, swapped)
+    suite = tmp_path / "subset.jsonl"
+    suite.write_text("".join(json.dumps({"source": i.src, "context": list(i.src_context),
+                                         "target_context": list(i.tgt_context), "correct": i.correct,
+                                         "incorrect": list(i.incorrect), "distance": i.distance},
+                                        ensure_ascii=False) + "\n" for i in items), "utf-8")
+    prompt = tmp_path / "prompt.j2"
+    prompt.write_text(PROMPT, "utf-8")
+    runs = {}
+    for side, system in (("served", ["--endpoint", llama_server, "--concurrency", "1"]),
+                         ("local", ["--model", str(plain_llama)])):
+        details = tmp_path / f"{side}.jsonl"
+        code, out, err = run_cli(capsys, "run", "contrastive-jsonl", "--input", str(suite), *system, "--src-lang",
+                                 "en", "--tgt-lang", "ru", "--prompt", str(prompt), "--context", "1", "-q",
+                                 "--format", "json", "--details", str(details))
+        assert code == 0, err
+        runs[side] = one_result(out), [json.loads(line) for line in details.read_text("utf-8").splitlines()]
+    (served, served_rows), (local, local_rows) = runs["served"], runs["local"]
+    assert len(served_rows) == len(local_rows) == 3
+    far = max(abs(a - b) for s, m in zip(served_rows, local_rows) for a, b in zip(s["scores"], m["scores"]))
+    assert far <= TOLERANCE
+    assert [r["chosen"] for r in served_rows] == [r["chosen"] for r in local_rows]
+    margins = [abs(r["scores"][0] - r["scores"][1]) for r in local_rows]
+    assert min(margins) > 10 * TOLERANCE  # the verdicts are not decided inside the tolerance
+    assert served["scores"] == local["scores"]
+    for part in (f"|model:{ALIAS}|", "|served:openai-api|", "|prompt:plain:", "|context:1|"):
+        assert part in served["signature"]
+    assert dict(f.split(":", 1) for f in served["signature"].split("|"))["prompt"] == \
+        dict(f.split(":", 1) for f in local["signature"].split("|"))["prompt"]
+
+
+def test_served_prompt_tokens_are_the_local_ones(llama_server, plain_llama):
+    """The default request template: the server's echoed prompt is tokenized as the local model does (the same
+    count of candidate tokens, nothing merged across the boundary) and scored the same."""
+    from discotest.data.contrastive_item import make_item
+
+    item = make_item(0, src="He left.", correct="Он ушёл .", incorrect=["Она ушла ."])
+    served = EndpointScorer(llama_server, src_lang="en", tgt_lang="ru", use_cache=False, quiet=True, concurrency=1)
+    assert served.model == ALIAS
+    local = CausalScorer(str(plain_llama), src_lang="en", tgt_lang="ru", use_cache=False, quiet=True)
+    prompt = local.item_prompt(item, 0)
+    assert not prompt.chat
+    encoded = local.encode(prompt, item.candidates)
+    for candidate, ids, mine in zip(item.candidates, encoded.candidates, local.score_encoded([encoded])[0]):
+        total, count = served.one(prompt.text, candidate)
+        assert count == len(ids) and abs(total - mine) <= TOLERANCE
+    assert served.boundary_merges == 0 and local.boundary_merges == 0
