@@ -5,9 +5,9 @@ Reading order is README.md, then the site's pages in the order of mkdocs.yml's `
 README into a page stays checked, and a page can use a file an earlier page wrote). Pages that are links to files
 kept elsewhere (docs/validity.md → VALIDITY.md, the DiP wing's README) are not read: they are reference, not steps.
 Shared by tests/test_readme_examples.py (each command still parses and names suites and options that exist) and
-bench/readme_examples.py (each one runs, as written, in a fresh clone). A line marked ``# online`` needs a network;
-``# your files`` names data a user brings, ``# your model`` a model (or a model server) of theirs. The sections that
-set discotest up (the two commands, Install) are run by CI and bench/package_smoke.sh instead.
+bench/release/readme_examples.py (each one runs, as written, in a fresh clone). A line marked ``# online`` needs a
+network; ``# your files`` names data a user brings, ``# your model`` a model (or a model server) of theirs. The sections
+that set discotest up (the two commands, Install) are run by CI and bench/release/package_smoke.sh instead.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-SETUP_SECTIONS = ("The two commands", "Install")  # run by .ci/run and bench/package_smoke.sh
+SETUP_SECTIONS = ("The two commands", "Install")  # run by .ci/run and bench/release/package_smoke.sh
 SETUP_PAGES = ("docs/install.md",)  # the same, on the site
 SHELL_WORDS = {"discotest", "head", "cat", "cp", "cut", "awk", "sed", "printf", "mkdir", "echo"}
 

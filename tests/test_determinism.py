@@ -2,7 +2,7 @@
 output and per-item details; a warm rerun gives the same bytes again; one worker or two make no difference.
 
 One main command per suite family, on the real data (kept small where a whole run would take minutes: the full
-all-pairs comparisons are in bench/determinism.py).
+all-pairs comparisons are in bench/release/determinism.py).
 """
 
 from __future__ import annotations
@@ -106,8 +106,9 @@ def test_mzprt_file_scores_alike_alone_and_beside_another(shared_data, tmp_path,
 
 
 def test_dip_rank(shared_data, tmp_path):
-    # coherence is left out here: its model trains on all of WMT21 (about 2 minutes cold, twice); bench/determinism.py
-    # ranks every phenomenon, and tests/test_dip_coherence.py trains the model twice on a few documents
+    # coherence is left out here: its model trains on all of WMT21 (about 2 minutes cold, twice);
+    # bench/release/determinism.py ranks every phenomenon, and tests/test_dip_coherence.py trains the model twice on a
+    # few documents
     _same_twice(tmp_path, ["--data-dir", str(shared_data), "rank", "dip", "--data", "wmt22", "--pair", "de-en",
                            "--max-docs", "4", "--phenomena", "lexical,connectives,anaphora", "--format", "json"],
                 details=False)

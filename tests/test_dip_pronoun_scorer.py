@@ -258,9 +258,9 @@ def test_read_pairs_errors_name_file_and_line(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Measured on the real eval-anaphora data by bench/dip_anaphora_agreement.py: 75.6% overall (chinese 80.8, french
-# 71.6, german 76.8, russian 73.2); the LM alone gives 65.2%. The agreement weight 2 was picked on chinese + french
-# only; german + russian went from 71.4% (first, blind default weight 1) to 75.0%. Out of sample (--protocol cv,
+# Measured on the real eval-anaphora data by bench/validity/dip_anaphora_agreement.py: 75.6% overall (chinese 80.8,
+# french 71.6, german 76.8, russian 73.2); the LM alone gives 65.2%. The agreement weight 2 was picked on chinese +
+# french only; german + russian went from 71.4% (first, blind default weight 1) to 75.0%. Out of sample (--protocol cv,
 # weight and beta tuned on the other languages): 75.3% leave one language out, 75.4% two against two.
 
 
@@ -381,8 +381,8 @@ def test_features_decide_exactly_as_the_scorer():
 
 
 def test_offline_scorer_out_of_sample_on_eval_anaphora(shared_data, monkeypatch):
-    """bench/dip_anaphora_agreement.py --protocol cv measured 75.3% held out (leave one language out) against 75.6%
-    in sample; the user study's 2640 votes cover all 158 of its pronoun pairs."""
+    """bench/validity/dip_anaphora_agreement.py --protocol cv measured 75.3% held out (leave one language out) against
+    75.6% in sample; the user study's 2640 votes cover all 158 of its pronoun pairs."""
     monkeypatch.delenv("DISCOTEST_CACHE")
     scorer = OfflinePronounScorer(data_dir=shared_data)
     features = {lang: protocol.pair_features(scorer, pairs) for lang, pairs in load_eval_anaphora(shared_data).items()}

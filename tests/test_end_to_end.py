@@ -94,7 +94,7 @@ def test_user_file_in_every_format_gives_the_same_scores(capsys, tmp_path, share
 def test_every_published_output_matches_its_suite_rows(shared_data):
     """All 33 published outputs (31 commercial + sota de, fr; aws has no uk): each matches every WinoMT row but the two
     fixed in 2021 (rows 2120-2121). Reading is what a run does first; the whole pipeline over all 33 pairs is
-    bench/bench_winomt.py (minutes cold), the 8-language table on one system below."""
+    bench/speed/bench_winomt.py (minutes cold), the 8-language table on one system below."""
     from discotest.gender.published import published_translations
     from discotest.gender.run import planned_pairs
     from discotest.gender.suites import load_gender_suite
@@ -119,8 +119,8 @@ def test_all_languages_in_one_table(capsys, tmp_path, shared_data):
     assert [r[1] for r in rows] == ["ar", "de", "es", "fr", "he", "it", "ru", "uk"]
     assert all(int(r[2]) == 3886 for r in rows)  # n: every matched row evaluated
     assert out.count("discotest:0.1.0|suite:winomt") == 8  # one signature per language
-    # every per-item verdict as recorded by bench/verdict_identity.py (hashed the same way: a pair's detail lines
-    # joined by newlines); a change that moves one must re-record there, on purpose
+    # every per-item verdict as recorded by bench/release/verdict_identity.py (hashed the same way: a pair's detail
+    # lines joined by newlines); a change that moves one must re-record there, on purpose
     recorded = json.loads((ROOT / "bench" / "figures" / "winomt_verdicts.json").read_text())["noun"]
     lines: dict[str, list[str]] = {}
     for line in details.read_text(encoding="utf-8").splitlines():

@@ -61,7 +61,7 @@ def test_winomt_gives_the_same_json_on_both_engines(ray_instance, shared_data, t
 
 def test_all_winomt_pairs_on_ray_give_the_local_verdicts(ray_instance, shared_data, tmp_path, monkeypatch, capsys):
     """``run winomt --lang all --system all --engine ray``: all 33 published pairs, every per-item verdict and every
-    JSON result byte-identical to the local engine's, as bench/verdict_identity.py recorded them from local runs
+    JSON result byte-identical to the local engine's, as bench/release/verdict_identity.py recorded them from local runs
     (tests/test_end_to_end.py checks google's 8 local pairs against the same file on every run)."""
     import hashlib
 

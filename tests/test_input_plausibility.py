@@ -2,7 +2,7 @@
 refused before any work (one line naming the file and both languages), unless --skip-language-check (then the
 signature says langcheck:off); a result whose gender is unreadable in many items carries a warning in the text
 (stderr), JSON and HTML reports; a file made from another WinoMT version is named with the rows that differ.
-Accuracy and cost of the check on every published output: bench/bench_langid.py (docs/your-files.md)."""
+Accuracy and cost of the check on every published output: bench/validity/bench_langid.py (docs/your-files.md)."""
 
 from __future__ import annotations
 

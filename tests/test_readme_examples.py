@@ -1,8 +1,9 @@
 """Every example of the README and of the docs pages (docs/, in mkdocs.yml's order) still parses: each ``discotest``
 command line is accepted by the CLI's parser, names a suite that exists and options of that suite's family, and each
 Python block compiles and calls ``discotest.run``/``compare`` with options the family has. That the examples also
-*run* as written, in a fresh clone, is bench/readme_examples.py (minutes: it mines and ranks DiP); its last figures
-are in the closing note of issue 13. The README stays a short front page that starts with scoring one's own file."""
+*run* as written, in a fresh clone, is bench/release/readme_examples.py (minutes: it mines and ranks DiP); its last
+figures are in the closing note of issue 13. The README stays a short front page that starts with scoring one's own
+file."""
 
 from __future__ import annotations
 

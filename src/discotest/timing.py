@@ -6,7 +6,7 @@ both kept; CPU time (``os.times``: user + system of this process and of the subp
 aligner) moves less with the load of a shared machine. Nothing is printed, written or changed unless
 ``DISCOTEST_TIMING`` names a file: then, at exit, the process appends one JSON line (pid, stages in first-seen
 order, seconds) to it. ``DISCOTEST_TIMING_T0`` (a ``time.time()`` of the launcher) lets ``mark_started`` count the
-interpreter start-up and imports as the stage "imports". Used by bench/bench_gender_speed.py.
+interpreter start-up and imports as the stage "imports". Used by bench/speed/bench_gender_speed.py.
 """
 
 from __future__ import annotations

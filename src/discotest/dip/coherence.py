@@ -2,9 +2,10 @@
 
 References are positive and system outputs negative documents: a pairwise ranking model (logistic regression on
 feature differences ref − sys, no intercept) is trained on WMT21 into-English (ru-en, ja-en: the pairs with document
-ids) and measured on WMT22 (de-en, ru-en, zh-en, ja-en) as pairwise ranking accuracy (``bench/dip_coherence.py``:
-75.4% overall; the paper's retrained model: 77%). Sentence-shuffled references join the training as negatives
-(Barzilay & Lapata's own signal), so the order-sensitive features get their weight from them.
+ids) and measured on WMT22 (de-en, ru-en, zh-en, ja-en) as pairwise ranking accuracy
+(``bench/validity/dip_coherence.py``: 75.4% overall; the paper's retrained model: 77%). Sentence-shuffled references
+join the training as negatives (Barzilay & Lapata's own signal), so the order-sensitive features get their weight from
+them.
 
 Features: an entity grid (Barzilay & Lapata 2008: noun lemmas × sentences with roles S/O/X/- from the dependency
 parse) summarised as a few statistics (the 80 raw transition probabilities are computed but overfit the training
@@ -110,8 +111,8 @@ SHUFFLE_WEIGHT = 1.0
 ORDER_SENSITIVE = [f"sal:{t}" for t in TRANSITIONS] + [f"oth:{t}" for t in TRANSITIONS] + [
     "grid_continuation", "grid_subject_persist", "overlap_adjacent", "continuity", "pronoun_first",
     "repeat_bigram_rate", *ORDER]
-# disjoint groups of the features, for reading a model's decisions (bench/dip_coherence.py: restricted accuracy and
-# share of the score variance per group): what tells human from machine text vs what a coherence model should see
+# disjoint groups of the features, for reading a model's decisions (bench/validity/dip_coherence.py: restricted accuracy
+# and share of the score variance per group): what tells human from machine text vs what a coherence model should see
 FEATURE_GROUPS = {
     "length": ["len_mean_log", "len_cv", "n_sentences_log"],
     "lm": LM_FEATURES,
@@ -509,7 +510,7 @@ class Recipe:
 
 # The order model sees only order contrasts (WMT21 references vs their shuffles), so only the order-sensitive
 # summary features; the 80 fine transition probabilities were left out by cross-pair validation on WMT21 shuffles
-# (train ru-en, test ja-en and back; bench/dip_coherence.py --order-cv), never on WMT22.
+# (train ru-en, test ja-en and back; bench/validity/dip_coherence.py --order-cv), never on WMT22.
 ORDER_FEATURES = ["grid_continuation", "grid_subject_persist", "overlap_adjacent", "continuity", "pronoun_first",
                   *ORDER]
 ORDER_SHUFFLES = 20

@@ -57,7 +57,7 @@ class RunOptions:
     align_train: str = "suite"
     # --align-train input: train the aligner on all published outputs of the language too: "published", "none", or
     # "auto" (only when an evaluated bitext is small). On the full WinoMT it found the hand-checked entity no
-    # more often (bench/locate_agreement.py); on a 12-sentence BUG file it fixed 2 of 12 alignments.
+    # more often (bench/validity/locate_agreement.py); on a 12-sentence BUG file it fixed 2 of 12 alignments.
     align_extra: str = "auto"
     lexicon: str = "on"
     use_cache: bool = True
@@ -465,7 +465,7 @@ def _run_on_ray(tasks: dict[str, list[str]], opts: RunOptions, jobs: int | None,
     (``max_calls=1``): the local engine's work for one language, so the same verdicts. A reused worker kept every
     language's analyser it had run (WinoMT all×all, 2 CPUs: tree peak 2.9 GB with a task per (language, system) on
     reused workers, 2.1 GB with a fresh worker per such task, 1.8 GB per language; a local Ray alone is 0.86 GB;
-    bench/bench_ray_memory.py). A language whose verdicts are all cached is read back here instead: a fresh worker
+    bench/speed/bench_ray_memory.py). A language whose verdicts are all cached is read back here instead: a fresh worker
     per language only to read them took 12.9 s for all pairs warm, 4.3 s here."""
     from discotest.engine import ray_engine
 

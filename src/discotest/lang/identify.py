@@ -6,8 +6,8 @@ the file): the **script** of its letters (Latin, Cyrillic, Arabic, Hebrew, Han â
 **language** of each sampled line by py3langid (BSD-3-Clause; a naive Bayes model over byte n-grams for 97
 languages that ships inside the wheel, 4.5 MB, no download). A file is refused when most of its letters are in
 another script, or when most of its sampled lines are identified as one other language and few as the expected one
-(``REFUSE_OTHER``, ``KEEP_EXPECTED``; measured on the suites' published outputs by bench/bench_langid.py: see the
-docs/your-files.md). ``--skip-language-check`` turns the check off; the signature then says ``langcheck:off``.
+(``REFUSE_OTHER``, ``KEEP_EXPECTED``; measured on the suites' published outputs by bench/validity/bench_langid.py: see
+the docs/your-files.md). ``--skip-language-check`` turns the check off; the signature then says ``langcheck:off``.
 """
 
 from __future__ import annotations

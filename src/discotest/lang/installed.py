@@ -20,7 +20,7 @@ def import_spacy():
     French, Spanish and English ``*_core_*`` models) run on thinc's numpy ops and never touch it; discotest's MT
     models import torch themselves, so it is installed. Hiding it while spaCy and thinc are first imported makes
     thinc take it as absent (``thinc.compat.has_torch`` False) for this process; the links and readings are the
-    same (bench/verdict_identity.py). A later ``import torch`` elsewhere works as usual."""
+    same (bench/release/verdict_identity.py). A later ``import torch`` elsewhere works as usual."""
     if "spacy" in sys.modules or "torch" in sys.modules:
         import spacy
 

@@ -43,7 +43,7 @@ EXTRA_TEXT = {
 
 def azpt_aligner(name: str = "default") -> WordAligner:
     """The aligner AZPT uses: ``default`` is the package default (seeded Thot eflomal, two samplers, which found more
-    of the marked ZP translations in the references than one: bench/mzprt_gold_spans.py); any other name as
+    of the marked ZP translations in the references than one: bench/validity/mzprt_gold_spans.py); any other name as
     ``make_aligner`` gives it."""
     return make_aligner(DEFAULT_ALIGNER if name == "default" else name)
 

@@ -19,7 +19,7 @@ One optional addition, off by default (``reach`` > 0 turns it on): a right rende
 window that no other pronoun of the source is aligned to is credited to the ZP
 (``unclaimed_rendering``). Statistical aligners follow word order and so misalign the commonest
 pattern of the personal profiles, "<他>_S 2007 年 …" -> "in 2007, he …"; measured on the references
-against the authors' marks (bench/mzprt_gold_spans.py) the rescue adds ~1 point of recall for
+against the authors' marks (bench/validity/mzprt_gold_spans.py) the rescue adds ~1 point of recall for
 ~0.4 points of false positives. Verdicts say which rule matched (``matched_by``).
 
 Figures are percentages of the scored ZPs.

@@ -2,7 +2,7 @@
 
 The default is Thot's eflomal model with a fixed seed and two samplers (``thot_aligner``): the same input gives the
 same links on every run and machine. Two samplers found the hand-checked German entity more often than one (exact
-93.3% vs 90.0% of 90 gold rows; bench/locate_agreement.py) and more of mZPRT's marked ZP translations.
+93.3% vs 90.0% of 90 gold rows; bench/validity/locate_agreement.py) and more of mZPRT's marked ZP translations.
 The upstream eflomal binary (``eflomal``) seeds itself from the OS, so two runs differ; it stays available for
 comparison and says ``unseeded`` in its signature.
 """

@@ -20,7 +20,7 @@ ANALYSERS: dict[str, str] = {
     "uk": "discotest.lang.morph.uk:UkrainianAnalyser",
 }
 # CPU seconds of one cold run of one published output (aligning both directions, loading the analyser, reading;
-# bench/bench_gender_speed.py, 2026-11-25): --lang all starts the languages with the most work first
+# bench/speed/bench_gender_speed.py, 2026-11-25): --lang all starts the languages with the most work first
 MEASURED_COST = {"fr": 11.5, "ru": 9.1, "ar": 6.9, "es": 6.8, "de": 6.2, "it": 6.2, "uk": 5.9, "he": 5.4}
 EXTRAS = {lang: lang for lang in ANALYSERS}  # pyproject extra that installs each analyser
 

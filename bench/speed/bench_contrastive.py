@@ -1,6 +1,6 @@
 """Batched, length-sorted candidate scoring vs one pair at a time, on the same tiny Marian model and input.
 
-    .venv/bin/python bench/bench_contrastive.py [--items 200] [--context 0] [--batch-size 64] [--vocab 500]
+    .venv/bin/python bench/speed/bench_contrastive.py [--items 200] [--context 0] [--batch-size 64] [--vocab 500]
 
 Builds a tiny randomly initialised Marian model (tests/tiny_marian.py), scores the first N items of the Voita deixis
 set (from $DISCOTEST_DATA, else the bundled jazp suite) with k-to-1 context, and prints both timings and the ratio.
@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from tests.tiny_marian import build_tiny_marian  # noqa: E402

@@ -1,6 +1,6 @@
 """Wall time of AZPT on mZPRT: the alignment (cold) and every published system in every domain (warm).
 
-    .venv/bin/python bench/bench_mzprt.py [--data-dir ../shared/data] [--extra wmt|none] [--bleu]
+    .venv/bin/python bench/speed/bench_mzprt.py [--data-dir ../shared/data] [--extra wmt|none] [--bleu]
 
 Prints: segmenting + aligning the whole corpus with a fresh cache (the price of the first run, and of
 every new input file); the all-domains × all-systems run with that cache warm (goal: under 15 s);
@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
 from discotest import cache  # noqa: E402
 from discotest.zero_pronoun.corpus import azpt_aligner, build_corpus  # noqa: E402
@@ -38,7 +38,7 @@ def timed(label: str, fn):
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--data-dir", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
+    parser.add_argument("--data-dir", default=str(Path(__file__).resolve().parents[3] / "shared" / "data"))
     parser.add_argument("--extra", default="wmt")
     parser.add_argument("--aligner", default="default", help="an aligner name (default: the one AZPT uses)")
     args = parser.parse_args()

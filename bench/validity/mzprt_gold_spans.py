@@ -1,6 +1,6 @@
 """How well AZPT finds a ZP's translation, measured on the references against the authors' own marks.
 
-    .venv/bin/python bench/mzprt_gold_spans.py [--data-dir ../shared/data] [--extra wmt|none] [--window 1]
+    .venv/bin/python bench/validity/mzprt_gold_spans.py [--data-dir ../shared/data] [--extra wmt|none] [--window 1]
                                                [--aligner NAME] [--no-cache]
 
 The mZPRT release marks, in a tokenised copy of each reference (``labled-target/*.zp_target.en``), the
@@ -28,7 +28,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
 from discotest.data import registry  # noqa: E402
 from discotest.data.readers import read_lines  # noqa: E402

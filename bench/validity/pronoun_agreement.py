@@ -1,6 +1,6 @@
 """End to end: the pronoun's gender as the pipeline reads it (aligner + analyser) against the gold.
 
-    .venv/bin/python bench/pronoun_agreement.py [--langs de,he] [--aligner thot-eflomal] [--show-misses]
+    .venv/bin/python bench/validity/pronoun_agreement.py [--langs de,he] [--aligner thot-eflomal] [--show-misses]
 
 The gold test (tests/test_pronoun_gold.py) gives the analyser the hand-marked pronoun words; here the
 aligner finds them, as in a real run. Agreement counts (omitted reason, and gender when not omitted).
@@ -17,7 +17,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 

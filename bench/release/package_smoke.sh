@@ -4,7 +4,7 @@
 # check that the bundled data is in both, install the wheel with one light extra into a fresh virtualenv and run the
 # bundled demo there, from a folder outside the repository. Prints what it checked, sizes and timings.
 #
-#   bench/package_smoke.sh [EXTRA]        EXTRA: the optional dependencies to install (default: de)
+#   bench/release/package_smoke.sh [EXTRA]        EXTRA: the optional dependencies to install (default: de)
 #
 # Environment: PYTHON (the interpreter with `build` installed; default /work/main/.venv/bin/python), WORK (scratch
 # folder; default a fresh mktemp -d). Needs a package index for the build backend and the extra. Not part of the test
@@ -13,7 +13,7 @@ set -euo pipefail
 
 extra="${1:-de}"
 python="${PYTHON:-/work/main/.venv/bin/python}"
-repo="$(cd "$(dirname "$0")/.." && pwd)"
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
 work="${WORK:-$(mktemp -d /tmp/discotest-pkg.XXXXXX)}"
 dist="$work/dist"
 venv="$work/venv"

@@ -1,7 +1,7 @@
 """Contrastive scoring with a decoder-only LLM: the prompt computed once per item (KV cache shared by its candidates)
 vs every prompt + candidate scored in full, over batch sizes.
 
-    .venv/bin/python bench/bench_causal_scoring.py [--family qwen3] [--items 100] [--context 3] [--batch 1,4,16]
+    .venv/bin/python bench/speed/bench_causal_scoring.py [--family qwen3] [--items 100] [--context 3] [--batch 1,4,16]
                                                    [--hidden 256] [--layers 8] [--threads 2] [--repeats 3]
 
 Builds a tiny randomly initialised model of the family with its real tokenizer and chat template (tests/tiny_llm.py,
@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from tests.tiny_llm import FAMILIES, build_tiny_llm  # noqa: E402

@@ -1,6 +1,6 @@
 """The local engine against the ray engine (a local Ray instance): wall time, identical output, Ray's overhead.
 
-    .venv/bin/python bench/bench_engines.py [--skip-winomt] [--skip-dip] [--only-dip] [--jobs 2] [--batch-size 8]
+    .venv/bin/python bench/speed/bench_engines.py [--skip-winomt] [--skip-dip] [--only-dip] [--jobs 2] [--batch-size 8]
 
 Every run is a fresh ``discotest`` process, as a user runs it, with a cache of its own:
 
@@ -45,38 +45,27 @@ per-system scoring (0.2 s a system warm). Coherence (egrid) alone, warm: local 2
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from bench.runner import discotest, fresh_env  # noqa: E402
 from tests.tiny_marian import build_tiny_marian  # noqa: E402
 
 PYTHON = sys.executable
 
 
-def _env(cache: Path) -> dict[str, str]:
-    src = str(REPO / "src")
-    return {**os.environ, "DISCOTEST_CACHE": str(cache),
-            "PYTHONPATH": os.pathsep.join(filter(None, (src, os.environ.get("PYTHONPATH"))))}
-
-
 def _discotest(args: list[str], cache: Path) -> tuple[float, bytes]:
-    start = time.perf_counter()
-    done = subprocess.run([PYTHON, "-m", "discotest", *args, "-q"], env=_env(cache), capture_output=True)
-    wall = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"discotest {' '.join(args)} failed:\n{done.stderr.decode()[-2000:]}")
-    return wall, done.stdout
+    run = discotest(args, cache)
+    return run.wall, run.stdout
 
 
 def _python(code: str, cache: Path) -> str:
-    done = subprocess.run([PYTHON, "-c", code], env=_env(cache), capture_output=True, text=True)
+    done = subprocess.run([PYTHON, "-c", code], env=fresh_env(cache), capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"overhead probe failed:\n{done.stderr[-2000:]}")
     return done.stdout.strip().splitlines()[-1]

@@ -1,6 +1,6 @@
 """Wall time and peak memory of the WinoMT gender evaluation.
 
-    .venv/bin/python bench/bench_winomt.py --data-dir ../shared/data [--lang de] [--system google] [--skip-all]
+    .venv/bin/python bench/speed/bench_winomt.py --data-dir ../shared/data [--lang de] [--system google] [--skip-all]
 
 Prints: analyser load time; one language (3888 items, translation file to scores) with a cold and a
 warm alignment cache; the all-pairs run (every published system × language, fresh cache, then warm);
@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
 import discotest.api as api  # noqa: E402
 from discotest import cache  # noqa: E402
@@ -37,7 +37,7 @@ def timed(label: str, fn):
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--data-dir", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
+    parser.add_argument("--data-dir", default=str(Path(__file__).resolve().parents[3] / "shared" / "data"))
     parser.add_argument("--lang", default="de")
     parser.add_argument("--system", default="google")
     parser.add_argument("--jobs", type=int, default=2)

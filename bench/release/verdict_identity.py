@@ -1,6 +1,6 @@
 """Every per-item verdict of the published WinoMT pairs, before and after a change: sha256 per pair, compared.
 
-    .venv/bin/python bench/verdict_identity.py [--data-dir ../shared/data] [--record] [--only noun,reader]
+    .venv/bin/python bench/release/verdict_identity.py [--data-dir ../shared/data] [--record] [--only noun,reader]
 
 Runs, in fresh processes with one fresh cache: ``run winomt --lang all --system all --details F`` (all 33 pairs, the
 noun verdict) and ``run winomt --lang all --system google --verdict reader --details F`` (8 languages, the reader
@@ -15,13 +15,15 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bench.runner import discotest  # noqa: E402
+
 FIGURES = ROOT / "bench" / "figures" / "winomt_verdicts.json"
 MODES = {
     "noun": ["--lang", "all", "--system", "all"],
@@ -32,10 +34,8 @@ MODES = {
 def run_mode(mode: str, data_dir: str, cache: str, tmp: Path) -> dict[str, dict]:
     """Hashes per ``lang/system`` of one mode's details and JSON result."""
     details, report = tmp / f"{mode}.jsonl", tmp / f"{mode}.json"
-    cmd = [sys.executable, "-m", "discotest", "--data-dir", data_dir, "run", "winomt", *MODES[mode], "-q",
-           "--format", "json", "--details", str(details), "-o", str(report)]
-    env = {**os.environ, "DISCOTEST_CACHE": cache, "PYTHONPATH": str(ROOT / "src")}
-    subprocess.run(cmd, env=env, check=True)
+    discotest(["--data-dir", data_dir, "run", "winomt", *MODES[mode], "--format", "json", "--details", str(details),
+               "-o", str(report)], cache)
     lines: dict[str, list[str]] = {}
     for line in details.read_text(encoding="utf-8").splitlines():
         item = json.loads(line)

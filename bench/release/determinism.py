@@ -1,7 +1,7 @@
 """Byte-identical output on whole runs: each main command twice, in fresh processes with fresh caches and
 different hash seeds, then once more warm; prints the sha256 of each output, the wall times, and whether they match.
 
-    .venv/bin/python bench/determinism.py [--data-dir ../shared/data] [--only winomt,mzprt,dip,contrastive]
+    .venv/bin/python bench/release/determinism.py [--data-dir ../shared/data] [--only winomt,mzprt,dip,contrastive]
 
 The tests (tests/test_determinism.py) run the same check on one language, one domain and a few documents; this is
 the full-size version: every published WinoMT pair, every mZPRT domain and system, a DiP ranking of every WMT22
@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
+
+from bench.runner import discotest  # noqa: E402
 
 
 def commands(data_dir: str, tiny: Path | None) -> dict[str, list[str]]:
@@ -36,13 +35,10 @@ def commands(data_dir: str, tiny: Path | None) -> dict[str, list[str]]:
 
 
 def run_once(args: list[str], cache: Path, hash_seed: str) -> tuple[str, float]:
-    env = {**os.environ, "DISCOTEST_CACHE": str(cache), "PYTHONHASHSEED": hash_seed}
-    start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "discotest", *args, "-q"], env=env, capture_output=True, cwd=ROOT)
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        return f"exit {done.returncode}: {done.stderr.decode().strip()[-200:]}", elapsed
-    return hashlib.sha256(done.stdout).hexdigest()[:16], elapsed
+    run = discotest(args, cache, check=False, PYTHONHASHSEED=hash_seed)
+    if run.returncode != 0:
+        return f"exit {run.returncode}: {run.stderr.decode().strip()[-200:]}", run.wall
+    return hashlib.sha256(run.stdout).hexdigest()[:16], run.wall
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Wall time of `discotest run SUITE --model`: a cold run (translate, align, score), a warm rerun (no translation).
 
-    .venv/bin/python bench/bench_translate.py --data-dir ../shared/data [--suite winomt] [--lang de] [--model DIR]
+    .venv/bin/python bench/speed/bench_translate.py --data-dir ../shared/data [--suite winomt] [--lang de] [--model DIR]
 
 Without ``--model`` a tiny random Marian model is built (tests/tiny_marian.py); such a model rarely emits ``</s>``, so
 every sentence runs to ``--max-length`` and the cold time is an upper bound for that length. A fresh cache directory
@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 

@@ -1,6 +1,6 @@
 """How fast a WinoMT gender run is, per language and per stage, against mt_gender or against our last figures.
 
-    .venv/bin/python bench/bench_gender_speed.py [--langs ar,de,es,fr,he,it,ru,uk] [--system google] [--repeats 3]
+    .venv/bin/python bench/speed/bench_gender_speed.py [--langs ar,de,es,fr,he,it,ru,uk] [--system google] [--repeats 3]
         [--data-dir ../shared/data] [--skip-all] [--record]
         [--mt-gender PATH/TO/mt_gender --fast-align PATH/TO/fast_align [--mt-gender-python python3]]
 
@@ -49,7 +49,7 @@ import time
 from datetime import date
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "bench" / "figures" / "gender_speed.json"
 LANGS = ("ar", "de", "es", "fr", "he", "it", "ru", "uk")
 # cache folders that hold compiled third-party resources and the alignment models trained once per language (not

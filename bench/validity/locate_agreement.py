@@ -1,6 +1,6 @@
 """How well the aligner (trained on what, with and without the entity lexicon) finds the gold target entity.
 
-    .venv/bin/python bench/locate_agreement.py [--langs de,fr] [--analyse] [--aligner thot-eflomal]
+    .venv/bin/python bench/validity/locate_agreement.py [--langs de,fr] [--analyse] [--aligner thot-eflomal]
         [--texts input,input+extra,suite,suite-loo]
 
 For every row of the hand-checked gold samples (tests/gold/gender/<lang>.tsv) it compares the located
@@ -22,7 +22,7 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 

@@ -1,6 +1,6 @@
 """Where our AZPT and the released one part ways, ZP by ZP (the released ``.details`` verdicts).
 
-    .venv/bin/python bench/mzprt_released_diff.py [--data-dir ../shared/data] [--domain all] [--examples 0]
+    .venv/bin/python bench/validity/mzprt_released_diff.py [--data-dir ../shared/data] [--domain all] [--examples 0]
 
 For every published system: our score, the released one, and the ZPs on which the verdicts differ,
 sorted into the causes the per-ZP details show:
@@ -25,7 +25,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
 from discotest.zero_pronoun.judge import DEFAULT_REACH  # noqa: E402
 from discotest.zero_pronoun.run import run_mzprt  # noqa: E402

@@ -1,6 +1,6 @@
 """End to end: the reader-level gender as a real run reads it (aligner + analysers + conflict rule) against the gold.
 
-    .venv/bin/python bench/reader_agreement.py DETAILS.jsonl [--show-misses]
+    .venv/bin/python bench/validity/reader_agreement.py DETAILS.jsonl [--show-misses]
 
 DETAILS.jsonl is the ``--details`` file of ``discotest run winomt --lang all --system google --verdict reader``. The
 gold test (tests/test_reader_gold.py) gives the analysers the hand-marked words; here the aligner finds them. The
@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from tests.reader_gold import GOLD_DIR, load_reader_gold  # noqa: E402

@@ -10,7 +10,7 @@ check takes (``SAMPLE`` lines):
   it refuses the same file scored as each other language of its collection (a miss scores a wrong-language file);
 - cost: the model's load once, then milliseconds per file.
 
-Run: PYTHONPATH=src python bench/bench_langid.py [DATA_DIR] (default ../shared/data).
+Run: PYTHONPATH=src python bench/validity/bench_langid.py [DATA_DIR] (default ../shared/data).
 """
 
 from __future__ import annotations
@@ -81,4 +81,4 @@ def main(data: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "shared" / "data")
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[3] / "shared" / "data")

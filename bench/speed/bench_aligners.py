@@ -1,11 +1,11 @@
 """Speed of the word aligners on one WinoMT bitext, and whether each gives the same links twice.
 
-    .venv/bin/python bench/bench_aligners.py [--lang de] [--system google] [--aligners thot-eflomal,eflomal]
+    .venv/bin/python bench/speed/bench_aligners.py [--lang de] [--system google] [--aligners thot-eflomal,eflomal]
 
 For every aligner: wall time of two trainings on the same pairs (both directions + grow-diag-final-and, no
 cache) and how many of the pairs got different links the second time. The accuracy of each aligner against the
-hand-checked gold is measured by bench/locate_agreement.py, bench/pronoun_agreement.py and
-bench/mzprt_gold_spans.py. Figures, not assertions.
+hand-checked gold is measured by bench/validity/locate_agreement.py, bench/validity/pronoun_agreement.py and
+bench/validity/mzprt_gold_spans.py. Figures, not assertions.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "src"))
 os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
