@@ -46,12 +46,10 @@ CASES = [
     ("Секретарь забрал петицию фермера, которая была очень важна.", "фермера", Gender.MALE),
     # the nurse's verb after «и» is not the driver's: «хромает» carries no gender
     ("Медсестра заметила, что водитель хромает, и осмотрела его.", "водитель", Gender.MALE),
-    # indefinite pronoun: no gender of its own; the past-tense verb it is the subject of shows the gender the
-    # translation gives it (issue 25: кто-то сказал / сказала), in either gender
-    ("Кто-то позвонил в дверь.", "Кто-то", Gender.MALE),
+    # indefinite pronoun: no gender of its own, masculine agreement is only the default
+    ("Кто-то позвонил в дверь.", "Кто-то", Gender.NEUTRAL),
+    # ... unless the agreement is feminine
     ("Кто-то из гостей сказала, что устала.", "Кто-то", Gender.FEMALE),
-    # ... and with no verb of its own (an object) it stays neutral
-    ("Повар попросил кого-то о помощи.", "кого-то", Gender.NEUTRAL),
     # a neuter epicene rendering of "attendant"
     ("Сопровождающее лицо опоздало на поезд.", "Сопровождающее лицо", Gender.NEUTRAL),
     # plural entity: Russian has no gender in the plural

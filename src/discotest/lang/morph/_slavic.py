@@ -6,8 +6,7 @@ is the subject, adjectives, participles, demonstratives and the relative pronoun
 MT systems usually keep the masculine profession noun (врач, бухгалтер) and show a woman only
 through agreement (врач сказала), so the decision is: feminine or neuter noun → that gender;
 masculine-form noun → female if something agrees in the feminine, else male; common-gender nouns
-(судья, untranslated English words, indeclinable surnames) → whatever agrees, else unknown; an indefinite
-pronoun (кто-то, хтось) → the gender of its past-tense verb or predicate (кто-то сказал / сказала), else neutral.
+(судья, untranslated English words, indeclinable surnames) → whatever agrees, else unknown.
 
 Each token is a tuple of ``Reading`` (one per analysis the tool keeps). The Russian analyser gives
 one contextual reading per token (natasha); the Ukrainian one gives pymorphy's readings.
@@ -425,14 +424,8 @@ def decide(item: TargetEntity, head: Head, votes: Sequence[Vote], tool: str) -> 
         return (word, *(item.tokens[v.index].text for v in vs))
 
     if cls == "pronoun":
-        # кто-то сказала / сказал: the verb it is the subject of shows the gender the translation gives it
-        if fem and masc:
-            return GenderReading(Gender.UNKNOWN, f"indefinite pronoun '{word}': agreement conflicts "
-                                 f"({shown(fem + masc)})", evidence(fem + masc))
         if fem:
             return GenderReading(Gender.FEMALE, f"indefinite pronoun '{word}' + feminine {shown(fem)}", evidence(fem))
-        if masc:
-            return GenderReading(Gender.MALE, f"indefinite pronoun '{word}' + masculine {shown(masc)}", evidence(masc))
         return GenderReading(Gender.NEUTRAL, f"indefinite pronoun '{word}' has no gender of its own", (word,))
     if cls in (FEM, NEUT) and head.known:
         return GenderReading(GENDER_OF[cls], f"{GENDER_WORD[cls]} noun '{word}' ({head.source})", (word,))
