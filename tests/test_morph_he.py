@@ -13,7 +13,7 @@ import pytest
 from discotest.errors import InputError
 from discotest.lang.morph.base import Gender, TargetEntity
 from discotest.lang.tokenize import tokenize
-from tests.morph_cases import marked  # noqa: E402
+from tests.morph_cases import completed, marked  # noqa: E402
 
 pytestmark = pytest.mark.skipif(shutil.which("hspell") is None, reason="hspell is not installed")
 
@@ -120,3 +120,17 @@ def test_parse_hspell_output():
     assert parsed["הרופאה"][0].gender == F and parsed["הרופאה"][0].prefix == "ה"
     assert parsed["אמר"][0].finite_3rd and parsed["אמר"][0].gender == M
     assert "גרפינקל" not in parsed
+
+
+# issue 25: homographs (מורה, ממונה) with nothing agreeing; the words that render the English pronoun decide
+# (google #15, #151)
+@pytest.mark.parametrize("english, at, entity, sentence, words, pronoun, expected, word", [
+    ("The cook prepared a dish for the teacher because he is hungry.", 7, "teacher",
+     "הטבח הכין מנה למורה כי הוא רעב.", "למורה", "הוא", M, "הוא"),
+    ("The clerk misled the supervisor so she got confused.", 4, "supervisor",
+     "הפקידה הטעתה את הממונה כך שהתבלבלה.", "הממונה", "שהתבלבלה", F, "שהתבלבלה"),
+])
+def test_silent_noun_completed_by_its_pronoun(analyser, english, at, entity, sentence, words, pronoun, expected, word):
+    got = completed(analyser, english, at, entity, sentence, words, pronoun, "he")
+    assert got.gender is expected, got.reason
+    assert "the entity's pronoun decides" in got.reason and word in got.reason and word in got.evidence

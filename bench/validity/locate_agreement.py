@@ -5,7 +5,8 @@
 
 For every row of the hand-checked gold samples (tests/gold/gender/<lang>.tsv) it compares the located
 target words with the gold words: exact (same tokens), overlap (share a token), miss. With --analyse it
-also runs the analyser on the located words and reports end-to-end gender agreement with the gold.
+also runs the analyser on the located words and reports end-to-end gender agreement with the gold (a silent noun
+completed by its pronoun's aligned words, as the pipeline does: ``gender.pipeline.complete_silent``).
 
 What the aligner is trained on (``--texts``): ``input`` = the gold row's system's own output (``--align-train input``,
 the default before 2026-11), ``input+extra`` = that plus every published output, ``suite`` = the language's alignment
@@ -29,7 +30,7 @@ os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 from tests.gender_gold import GOLD_DIR, gold_entity, load_gold  # noqa: E402
 
 from discotest import cache  # noqa: E402
-from discotest.gender.pipeline import Bitext, align_in_corpus  # noqa: E402
+from discotest.gender.pipeline import Bitext, _pronoun_words, align_in_corpus, complete_silent  # noqa: E402
 from discotest.gender.published import available_published, published_translations  # noqa: E402
 from discotest.gender.winomt import load_winomt  # noqa: E402
 from discotest.lang.align import (  # noqa: E402
@@ -74,7 +75,7 @@ def main() -> None:
             label = f"{text} · lexicon {lexicon}" + (" (default)" if (text, lexicon) == ("suite", "on") else "")
             counts: Counter[str] = Counter()
             how: Counter[str] = Counter()
-            located = []
+            located, located_items, pronoun_links = [], [], []
             links_by_system = _links(text, aligner, lang, bitexts, corpus, available_published(lang))
             position = defaultdict(dict)
             for s, b in bitexts.items():
@@ -93,11 +94,16 @@ def main() -> None:
                 got = set(span)
                 counts["exact" if got == want else "overlap" if got & want else "miss"] += 1
                 located.append(TargetEntity(b.translations[k], tgt, tuple(span)))
+                located_items.append(item)
+                pronoun_links.append((links_by_system[row.system][k], by))
             n = len(gold)
             line = "  ".join(f"{k} {100 * counts[k] / n:5.1f}%" for k in ("exact", "overlap", "miss"))
             extra = ""
             if analyser:
-                readings = analyser.read(located)
+                readings = complete_silent(  # as the pipeline does: a silent noun completed by its pronoun
+                    located_items, located, analyser.read(located), analyser,
+                    lambda j, m, pl=pronoun_links, lo=located: _pronoun_words(pl[j][0], m.word, lo[j].entity, pl[j][1]),
+                )
                 agree = sum(r.gender.value == g.gender for r, g in zip(readings, gold))
                 extra = f"  end-to-end gender agreement {100 * agree / n:5.1f}%"
             print(f"  {label:<36} {line}{extra}   [{', '.join(f'{k}:{v}' for k, v in sorted(how.items()))}]")

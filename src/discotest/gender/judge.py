@@ -5,7 +5,11 @@ precision/recall/F1 per gender; ΔG = F1(male) − F1(female); ΔS = accuracy on
 rows − accuracy on the anti-stereotypical rows. Figures are percentages.
 
 Two verdicts per item. The *noun* verdict (``predicted_gender``, Stanovsky's WinoMT) is the grammatical gender of
-the entity's noun and the words agreeing with it. The *reader* verdict (``conveyed_gender``, ``convey``) is what a
+the entity's noun and the words agreeing with it; where these show none (an epicene noun after an elided article, a
+Hebrew homograph), the words that render the English sentence's one pronoun (``gender.pipeline.complete_silent``).
+The consistency reading and the rule below take the noun's own reading.
+
+The *reader* verdict (``conveyed_gender``, ``convey``) is what a
 reader takes from the whole translation: the noun plus the coreferent pronoun (the target words aligned to the
 English pronoun, read by the consistency reading). The conflict rule, with N the noun's gender, P the pronoun's
 (only when the translation shows one: not omitted, dropped, possessive-agreeing or unreadable) and D the

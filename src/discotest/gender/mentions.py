@@ -86,6 +86,12 @@ def find_pronouns(items: list[GenderItem]) -> list[Mention | None]:
     return mentions
 
 
+def single_pronoun(item: GenderItem) -> bool:
+    """Whether the English sentence holds exactly one personal pronoun, so that finding the entity's pronoun
+    needs no gold gender (``find_pronouns`` prefers the one matching the gold when there are several)."""
+    return sum(t.text.lower() in _ALL for t in tokenize(item.sentence, "en")) == 1
+
+
 def _first_her_sentence(sentence: str, mention: Mention) -> str:
     """The sentence cut so that the mention is its first "her" (a "her" may come earlier as a non-mention)."""
     tokens = tokenize(sentence, "en")

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from discotest.gender.judge import Conveyed, GenderVerdict, convey
-from discotest.gender.mentions import find_distractor, find_pronouns, object_of_distractor
+from discotest.gender.mentions import find_distractor, find_pronouns, object_of_distractor, single_pronoun
 from discotest.gender.winomt import GenderItem
 from discotest.lang.align import PendingLinks, start_align_cached
 from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.locate import locate_entity, source_entity_tokens
-from discotest.lang.morph.base import GenderAnalyser, PronounReading, PronounTarget, TargetEntity, Token
+from discotest.lang.morph.base import (
+    Gender,
+    GenderAnalyser,
+    GenderReading,
+    PronounReading,
+    PronounTarget,
+    TargetEntity,
+    Token,
+)
 from discotest.lang.tokenize import normalise_moses, tokenize
 from discotest.timing import stage
 
@@ -68,7 +76,8 @@ def evaluate_gender(
 ) -> list[GenderVerdict]:
     """One verdict per item of ``bitext`` given its alignment links; with ``consistency`` also the
     pronoun's and the distractor's target words and genders; with ``reader`` (which implies ``consistency``) also the
-    reader-level gender (``gender.judge.convey``)."""
+    reader-level gender (``gender.judge.convey``). A noun whose form and agreeing words are silent is completed
+    by its pronoun's target words (``complete_silent``)."""
     targets, how = [], []
     with stage("locate"):
         for item, src, tgt, sentence, lk in zip(
@@ -80,6 +89,10 @@ def evaluate_gender(
             how.append(located_by)
     with stage("morphology"):
         readings = analyser.read(targets)
+        completed = complete_silent(
+            bitext.items, targets, readings, analyser,
+            lambda k, mention: _pronoun_words(links[k], mention.word, targets[k].entity, how[k]),
+        )
     verdicts = [
         GenderVerdict(
             index=item.index,
@@ -98,8 +111,46 @@ def evaluate_gender(
         for item, target, located_by, reading in zip(bitext.items, targets, how, readings)
     ]
     if consistency or reader:
-        return _add_consistency(bitext, links, analyser, verdicts, [t.entity for t in targets], lexicon, reader)
-    return verdicts
+        # consistency and the reader verdict compare the pronoun with the noun's own reading, not with a reading the
+        # pronoun completed
+        verdicts = _add_consistency(bitext, links, analyser, verdicts, [t.entity for t in targets], lexicon, reader)
+    return [
+        verdict if done is reading else replace(
+            verdict, predicted_gender=done.gender.value, correct=done.gender.value == verdict.gold_gender,
+            reason=done.reason, evidence=list(done.evidence),
+        )
+        for verdict, reading, done in zip(verdicts, readings, completed)
+    ]
+
+
+def complete_silent(
+    items: Sequence[GenderItem],
+    targets: Sequence[TargetEntity],
+    readings: Sequence[GenderReading],
+    analyser: GenderAnalyser,
+    pronoun_words: Callable[[int, Mention], tuple[int, ...]],
+) -> list[GenderReading]:
+    """The noun readings, each ``silent`` one (a noun whose form and agreeing words show no gender: it l'insegnante,
+    he המורה) completed by the words that render the English sentence's pronoun, which refers to the entity in
+    WinoMT and BUG: "e l'ha invitata", "perché era entrata" show a woman. Only when the English sentence has one
+    pronoun (so the gold gender never picks it) and the translation shows its gender (not omitted, dropped or
+    neutral); the others are returned as they are (the same objects). ``pronoun_words(k, mention)``: the target
+    words of item k aligned to its English pronoun (the pipeline's links; the gold's words in tests)."""
+    open_ = [k for k, r in enumerate(readings) if r.silent and targets[k].entity and single_pronoun(items[k])]
+    out = list(readings)
+    if not open_:
+        return out
+    mentions = find_pronouns([items[k] for k in open_])
+    asked = [(k, PronounTarget(targets[k].sentence, targets[k].tokens, pronoun_words(k, mention),
+                               targets[k].entity, mention.text, mention.role))
+             for k, mention in zip(open_, mentions) if mention is not None]
+    for (k, _), pronoun in zip(asked, analyser.read_pronouns([target for _, target in asked])):
+        if pronoun.omitted is None and pronoun.gender in (Gender.MALE, Gender.FEMALE):
+            noun = readings[k]
+            words = tuple(w for w in pronoun.evidence if w not in noun.evidence)
+            out[k] = GenderReading(pronoun.gender, f"{noun.reason}; the entity's pronoun decides: {pronoun.reason}",
+                                   noun.evidence + words)
+    return out
 
 
 _READABLE = ("male", "female", "neutral")

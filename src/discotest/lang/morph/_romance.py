@@ -112,14 +112,16 @@ def decide(f: Finding, tagger_name: str) -> GenderReading:
             evidence + tuple(c.word for c in f.agreement),
         )
     if f.noun_class == COMMON:
-        return GenderReading(Gender.UNKNOWN, f"epicene noun '{noun}' with {hidden} and no agreeing word", evidence)
+        return GenderReading(Gender.UNKNOWN, f"epicene noun '{noun}' with {hidden} and no agreeing word", evidence,
+                             silent=True)
     if f.tagger is not None:
         return GenderReading(
             f.tagger.gender,
             f"{tagger_name} tags '{noun}' {NAMES[f.tagger.gender]} ({hidden}, no agreeing word)",
             evidence,
         )
-    return GenderReading(Gender.UNKNOWN, f"no gender shown for '{noun}' ({hidden}, no agreeing word)", evidence)
+    return GenderReading(Gender.UNKNOWN, f"no gender shown for '{noun}' ({hidden}, no agreeing word)", evidence,
+                         silent=True)
 
 
 def no_noun(item: TargetEntity, span: list[int]) -> GenderReading:

@@ -252,7 +252,7 @@ class SemiticAnalyser(GenderAnalyser):
             ending = self._from_ending(why, noun, texts[head], known)
             if ending:
                 return ending
-        return GenderReading(Gender.UNKNOWN, f"{why}; no agreeing word", (noun,))
+        return GenderReading(Gender.UNKNOWN, f"{why}; no agreeing word", (noun,), silent=True)
 
     def _find_head(
         self, texts: list[str], words: list[Word], span_words: list[int]

@@ -452,7 +452,7 @@ def decide(item: TargetEntity, head: Head, votes: Sequence[Vote], tool: str) -> 
         return GenderReading(Gender.NEUTRAL, f"{what} + neuter {shown(neut)}", evidence(neut))
     if cls in (MASC, FEM, NEUT):
         return GenderReading(GENDER_OF[cls], f"{what}, no agreeing word", (word,))
-    return GenderReading(Gender.UNKNOWN, f"{what}: no agreeing word shows the gender", (word,))
+    return GenderReading(Gender.UNKNOWN, f"{what}: no agreeing word shows the gender", (word,), silent=True)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -51,11 +51,18 @@ class TargetEntity:
 
 @dataclass(frozen=True)
 class GenderReading:
-    """The gender read for one entity, the words it was read from, and why."""
+    """The gender read for one entity, the words it was read from, and why.
+
+    ``silent``: a noun (or an indefinite or foreign word) was found, but neither its form nor any word agreeing with
+    it in its clause shows a gender (epicene after an elided article, a Hebrew homograph, an unknown loanword): the
+    pipeline may then complete the reading from the words that render the entity's pronoun (``gender.pipeline``).
+    An unreadable entity (nothing aligned, no noun) and agreeing words that conflict are not silent.
+    """
 
     gender: Gender
     reason: str
     evidence: tuple[str, ...] = ()
+    silent: bool = False
 
 
 # Why a pronoun's gender cannot be read from the translation (the item is left out of consistency).

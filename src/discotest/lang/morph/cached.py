@@ -84,8 +84,8 @@ def _items_text(items: Sequence[TargetEntity] | Sequence[PronounTarget]) -> str:
     return json.dumps(rows, ensure_ascii=False)
 
 
-def _gender_reading(gender: str, reason: str, evidence: list[str]) -> GenderReading:
-    return GenderReading(Gender(gender), reason, tuple(evidence))
+def _gender_reading(gender: str, reason: str, evidence: list[str], silent: bool) -> GenderReading:
+    return GenderReading(Gender(gender), reason, tuple(evidence), silent)
 
 
 def _pronoun_reading(gender: str, reason: str, evidence: list[str], omitted: str | None) -> PronounReading:

@@ -423,7 +423,7 @@ class GermanAnalyser(GenderAnalyser):
             det_text = ending_word if adjectives else ""
             if not readings and not info.genders:
                 return GenderReading(
-                    Gender.UNKNOWN, f"'{noun}': gender unknown to german-nouns and no article", (noun,)
+                    Gender.UNKNOWN, f"'{noun}': gender unknown to german-nouns and no article", (noun,), silent=True
                 )
         if allowed:
             narrowed = frozenset(r for r in readings if r[1] in allowed)
@@ -462,7 +462,8 @@ class GermanAnalyser(GenderAnalyser):
             note = ", read as a masculine person noun" if not info.genders and genus == "m" else ""
             return GenderReading(_GENUS[genus], f"{what}{noun_note}{case_note}{note}", evidence)
         names = "/".join(GENUS_NAME.get(g, "Plur") for g in sorted(genders))
-        return GenderReading(Gender.UNKNOWN, f"{what}{noun_note} fit several genders ({names}){case_note}", evidence)
+        return GenderReading(Gender.UNKNOWN, f"{what}{noun_note} fit several genders ({names}){case_note}", evidence,
+                             silent="p" not in genders)
 
     @staticmethod
     def _strong_ending(word: str) -> frozenset[Reading]:
