@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from discotest.gender.judge import Conveyed, GenderVerdict, convey
-from discotest.gender.mentions import find_distractor, find_pronouns, object_of_distractor, single_pronoun
+from discotest.gender.mentions import Mention, find_distractor, find_pronouns, object_of_distractor, single_pronoun
 from discotest.gender.winomt import GenderItem
 from discotest.lang.align import PendingLinks, start_align_cached
 from discotest.lang.align.base import Links, Pair, WordAligner
