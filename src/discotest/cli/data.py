@@ -15,7 +15,8 @@ NAME = "data"
 
 
 def add(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(NAME, help="third-party data files: `data list`, `data fetch NAME`, `data verify`",
+    p = sub.add_parser(NAME, help="third-party data files: `data list`, `data fetch NAME`, `data verify`, "
+                                  "`data prepare SUITE` (build its models ahead of a run)",
                        parents=[common_parser()])
     action = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     ls = action.add_parser("list", parents=[common_parser()],
