@@ -238,7 +238,7 @@ def test_bad_requests(tiny, tmp_path):
         run_mzprt("all", inputs=[hyp], data_dir=tiny)
     with pytest.raises(InputError, match="exactly one --domain"):
         run_mzprt(["QA", "GR"], inputs=[hyp], data_dir=tiny)
-    with pytest.raises(InputError, match="give published systems"):
+    with pytest.raises(InputError, match=r"give --system \(published outputs"):
         run_mzprt(["QA"], data_dir=tiny)
     with pytest.raises(InputError, match="unknown mZPRT system 'nope'"):
         run_mzprt(["QA"], systems=["nope"], data_dir=tiny)

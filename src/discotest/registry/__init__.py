@@ -55,7 +55,9 @@ class Option:
                 raise InputError(f"argument {flag}: {exc}") from None
         elif self.type is not None and hasattr(self.type, "check"):  # a number given in Python: the range check
             value = self.type.check(value)
-        if self.choices is not None and value not in self.choices:
+        # choices name things: an object given in Python instead of a name (a WordAligner of one's own) is the
+        # family's to accept or refuse
+        if self.choices is not None and isinstance(value, str | int | float) and value not in self.choices:
             raise InputError(f"{flag} must be one of {', '.join(map(str, self.choices))}, not {value!r}"
                              f"{did_you_mean(str(value), [str(c) for c in self.choices])}")
         return value
