@@ -32,6 +32,14 @@ class Run:
         return f"discotest {' '.join(args)} failed ({self.returncode}):\n{self.stderr.decode(errors='replace')[-2000:]}"
 
 
+def timed(label: str, fn, width: int = 60):
+    """``fn()`` run in this process, its wall time printed beside ``label``; its result returned."""
+    start = time.perf_counter()
+    result = fn()
+    print(f"{label:<{width}} {time.perf_counter() - start:7.2f} s")
+    return result
+
+
 def fresh_env(cache: str | Path, **extra: str) -> dict[str, str]:
     """The environment of a run: this checkout's ``src`` first on the path, ``DISCOTEST_CACHE`` set to ``cache``."""
     src = str(REPO / "src")

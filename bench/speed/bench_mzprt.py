@@ -14,10 +14,11 @@ import os
 import resource
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
+sys.path[:0] = [str(Path(__file__).resolve().parents[2] / "src"), str(Path(__file__).resolve().parents[2])]
+
+from bench.runner import timed  # noqa: E402
 
 from discotest import cache  # noqa: E402
 from discotest.zero_pronoun.corpus import azpt_aligner, build_corpus  # noqa: E402
@@ -27,13 +28,6 @@ from discotest.zero_pronoun.run import run_mzprt  # noqa: E402
 def _aligned(corpus):
     corpus.links_of(("QA", "reference"))  # aligns the whole background
     return corpus
-
-
-def timed(label: str, fn):
-    start = time.perf_counter()
-    result = fn()
-    print(f"{label:<62} {time.perf_counter() - start:7.2f} s")
-    return result
 
 
 def main() -> None:

@@ -14,10 +14,11 @@ import os
 import resource
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
+sys.path[:0] = [str(Path(__file__).resolve().parents[2] / "src"), str(Path(__file__).resolve().parents[2])]
+
+from bench.runner import timed  # noqa: E402
 
 import discotest.api as api  # noqa: E402
 from discotest import cache  # noqa: E402
@@ -26,13 +27,6 @@ from discotest.lang.morph import load_analyser  # noqa: E402
 
 def peak_mb(who: int) -> float:
     return resource.getrusage(who).ru_maxrss / 1024  # Linux reports KiB
-
-
-def timed(label: str, fn):
-    start = time.perf_counter()
-    result = fn()
-    print(f"{label:<58} {time.perf_counter() - start:7.2f} s")
-    return result
 
 
 def main() -> None:
