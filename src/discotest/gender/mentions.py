@@ -10,11 +10,14 @@ is installed, else by the word that follows it.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache as memoised
 
+from discotest import cache
 from discotest.gender.winomt import GenderItem
-from discotest.lang.english import english_pipeline
+from discotest.lang.english import english_pipeline, english_version
 from discotest.lang.lexicon import entity_lexicon
 from discotest.lang.tokenize import tokenize
 
@@ -39,8 +42,51 @@ def _english_tagger():
     return english_pipeline(("ner", "lemmatizer", "parser"), required=False)
 
 
+# "her" sentence -> its role, as tagged in this process or read back by ``learn_her_roles``: a sentence's role is
+# tagged on that sentence alone (spaCy reads every doc on its own), so where it was tagged does not matter
+_ROLES: dict[str, str] = {}
+ROLES_NAMESPACE = "english-roles"
+
+
+def learn_her_roles(items: Sequence[GenderItem], use_cache: bool = True) -> None:
+    """The role of every "her" mention of ``items`` (a whole suite), tagged once and kept in the content-hash cache
+    (namespace ``english-roles``, keyed by the tagger's version, discotest's code and the sentences), so a run on a
+    new translation of a known suite never loads spaCy's English model: the suite's English side is the same."""
+    version = english_version()
+    items = [item for item in items if "her" in item.sentence.lower()]  # the others have no "her" (a cheap test)
+    mentions = _first_pronouns(items)
+    sentences = sorted({_first_her_sentence(item.sentence, m) for item, m in zip(items, mentions)
+                        if m is not None and m.text == "her"} - _ROLES.keys())
+    if version is None or not sentences:
+        return
+    key = cache.content_key([ROLES_NAMESPACE, version, cache.code_key(), *sentences])
+    roles = cache.load(ROLES_NAMESPACE, key, parse=_role_list(len(sentences))) if use_cache else None
+    if roles is None:
+        roles = _her_roles(sentences)
+        cache.store(ROLES_NAMESPACE, key, json.dumps(roles))
+    _ROLES.update(zip(sentences, roles))
+
+
+def _role_list(n: int):
+    """A ``cache.load`` parse: a JSON list of ``n`` roles."""
+    def parse(text: str) -> list[str]:
+        roles = json.loads(text)
+        if not isinstance(roles, list) or len(roles) != n or not set(roles) <= {"object", "possessive"}:
+            raise ValueError("not a list of roles")
+        return roles
+    return parse
+
+
 def _her_roles(sentences: list[str]) -> list[str]:
-    """object / possessive for the first "her" of each sentence."""
+    """object / possessive for the first "her" of each sentence (known ones from ``_ROLES``, the rest tagged now)."""
+    todo = [s for s in dict.fromkeys(sentences) if s not in _ROLES]
+    if todo:
+        _ROLES.update(zip(todo, _tag_her_roles(todo)))
+    return [_ROLES[s] for s in sentences]
+
+
+def _tag_her_roles(sentences: list[str]) -> list[str]:
+    """object / possessive for the first "her" of each sentence: spaCy's tag, else the word that follows it."""
     tagger = _english_tagger()
     if tagger is None:
         roles = []
@@ -69,6 +115,16 @@ class Mention:
 
 def find_pronouns(items: list[GenderItem]) -> list[Mention | None]:
     """The pronoun of each item (batched: one tagger pass over the sentences with "her")."""
+    mentions = _first_pronouns(items)
+    ambiguous = [k for k, m in enumerate(mentions) if m and m.text == "her"]
+    roles = _her_roles([_first_her_sentence(items[k].sentence, mentions[k]) for k in ambiguous])
+    for k, role in zip(ambiguous, roles):
+        mentions[k] = Mention(mentions[k].word, "her", role)
+    return mentions
+
+
+def _first_pronouns(items: Sequence[GenderItem]) -> list[Mention | None]:
+    """The pronoun of each item, "her" with the role of its table ("object") until ``find_pronouns`` tags it."""
     mentions: list[Mention | None] = []
     for item in items:
         words = [t.text.lower() for t in tokenize(item.sentence, "en")]
@@ -79,10 +135,6 @@ def find_pronouns(items: list[GenderItem]) -> list[Mention | None]:
         matching = [i for i in candidates if _ALL[words[i]][0] == item.gold]
         i = (matching or candidates)[0]
         mentions.append(Mention(i, words[i], _ALL[words[i]][1]))
-    ambiguous = [k for k, m in enumerate(mentions) if m and m.text == "her"]
-    roles = _her_roles([_first_her_sentence(items[k].sentence, mentions[k]) for k in ambiguous])
-    for k, role in zip(ambiguous, roles):
-        mentions[k] = Mention(mentions[k].word, "her", role)
     return mentions
 
 
@@ -124,7 +176,7 @@ def object_of_distractor(item: GenderItem, mention: Mention | None, distractor: 
     return bool(entity) and min(distractor) < entity.start
 
 
-@cache
+@memoised
 def _entity_vocabulary() -> tuple[tuple[str, ...], ...]:
     """English entity nouns of the suites, longest first (multi-word entities before their heads)."""
     return tuple(sorted((tuple(e.split()) for e in entity_lexicon("de")), key=len, reverse=True))

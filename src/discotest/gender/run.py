@@ -22,6 +22,7 @@ from discotest.data.translations import Translations, read_translations
 from discotest.engine import end_with_parent
 from discotest.errors import InputError, did_you_mean
 from discotest.gender.judge import score_consistency, score_gender
+from discotest.gender.mentions import learn_her_roles
 from discotest.gender.pipeline import Bitext, evaluate_gender, start_align_in_corpus
 from discotest.gender.published import (
     available_published,
@@ -287,6 +288,8 @@ class _LanguageReading:
             with stage("alignment"):
                 pending[todo[0]] = start_align_in_corpus(self.aligner, self.bitext_of(todo[0]).pairs, corpus,
                                                          use_cache)
+            with stage("english roles"):  # the suite's "her" roles (spaCy once per suite), while the alignment runs
+                learn_her_roles(self.items, use_cache)
             if not pending[todo[0]].from_cache:
                 self.analyser.prepare(self.bitext_of(todo[0]).tgt_tokens)
         for position, name in enumerate(todo):

