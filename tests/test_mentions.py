@@ -38,6 +38,7 @@ def test_pronoun_and_role(sentence, entity, gold, expected):
 
 def test_her_without_spacy_uses_the_following_word(monkeypatch):
     monkeypatch.setattr(mentions, "_english_tagger", lambda: None)
+    monkeypatch.setattr(mentions, "_ROLES", {})  # nothing tagged earlier in this process
     got = find_pronouns([
         item("The clerk visited the physician because her idea failed.", "physician", "female"),
         item("The auditor admonished the CEO and told her that.", "CEO", "female"),
@@ -65,3 +66,29 @@ def test_every_winomt_row_has_a_pronoun_and_a_distractor(shared_data):
     found = find_pronouns(items)
     assert all(found)
     assert sum(find_distractor(i) is not None for i in items) == len(items)
+
+
+def test_a_suites_her_roles_are_tagged_once_and_read_back_without_spacy(shared_data, tmp_path, monkeypatch):
+    """``learn_her_roles`` tags every "her" of the suite once and keeps the roles in the cache; a process that has
+    tagged nothing (an empty memo) reads them back and never loads spaCy, and every role equals the one tagged on its
+    sentence alone (spaCy reads each sentence on its own: where it was tagged cannot matter)."""
+    from discotest.gender.winomt import load_winomt
+
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+    items = load_winomt("2019", shared_data)
+    hers = [i for i in items if english_pronoun(i)[0] == "her"][:60:3]
+    monkeypatch.setattr(mentions, "_ROLES", {})
+    mentions.learn_her_roles(items)
+    learned = dict(mentions._ROLES)
+    assert len(learned) > 100 and set(learned.values()) == {"object", "possessive"}
+
+    monkeypatch.setattr(mentions, "_ROLES", {})
+    monkeypatch.setattr(mentions, "_english_tagger", lambda: pytest.fail("spaCy loaded although the roles are cached"))
+    mentions.learn_her_roles(items)
+    assert learned == mentions._ROLES
+    read_back = find_pronouns(hers)
+
+    monkeypatch.undo()
+    monkeypatch.setattr(mentions, "_ROLES", {})
+    alone = [find_pronouns([i])[0] for i in hers]
+    assert read_back == alone

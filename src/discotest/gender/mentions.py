@@ -186,9 +186,25 @@ def find_distractor(item: GenderItem) -> tuple[str, tuple[int, ...]] | None:
     """The other entity of the sentence and its token indices, or None (e.g. "someone" items)."""
     words = [t.text.lower() for t in tokenize(item.sentence, "en")]
     own = set(_entity_span(words, item))
-    for vocab in _entity_vocabulary():
-        for start in range(len(words) - len(vocab) + 1):
-            span = set(range(start, start + len(vocab)))
-            if tuple(words[start : start + len(vocab)]) == vocab and not span & own:
-                return " ".join(vocab), tuple(sorted(span))
-    return None
+    # the first entry of the vocabulary (longest first) found anywhere outside the entity, at its first place: each
+    # word looks up only the entries that start with it
+    best: tuple[int, int, tuple[str, ...]] | None = None
+    for start, word in enumerate(words):
+        for rank, vocab in _vocabulary_by_first_word().get(word, ()):
+            span = range(start, start + len(vocab))
+            if (best is None or rank < best[0]) and tuple(words[start : span.stop]) == vocab and not own.intersection(
+                    span):
+                best = (rank, start, vocab)
+    if best is None:
+        return None
+    _, start, vocab = best
+    return " ".join(vocab), tuple(range(start, start + len(vocab)))
+
+
+@memoised
+def _vocabulary_by_first_word() -> dict[str, tuple[tuple[int, tuple[str, ...]], ...]]:
+    """``_entity_vocabulary`` entries with their rank, by first word."""
+    by_first: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+    for rank, vocab in enumerate(_entity_vocabulary()):
+        by_first.setdefault(vocab[0], []).append((rank, vocab))
+    return {word: tuple(entries) for word, entries in by_first.items()}
