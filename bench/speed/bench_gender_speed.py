@@ -52,9 +52,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "bench" / "figures" / "gender_speed.json"
 LANGS = ("ar", "de", "es", "fr", "he", "it", "ru", "uk")
-# cache folders that hold compiled third-party resources and the alignment models trained once per language (not
-# results for one input): kept for the "cold" runs
-RESOURCE_NAMESPACES = ("german-nouns", "align-model")
+# cache folders that hold compiled third-party resources, the alignment models trained once per language and the
+# suite's English "her" roles tagged once per suite (not results for one input): kept for the "cold" runs
+RESOURCE_NAMESPACES = ("german-nouns", "align-model", "english-roles")
 TEMPERATURES = ("first", "cold", "warm")
 STAGE_ORDER = ("imports", "suite and translations", "tokenise", "analyser load", "alignment", "locate", "morphology",
                "scoring", "output")

@@ -144,6 +144,7 @@ def prepare_models(suite: str, langs: Sequence[str], options: RunOptions) -> lis
         was = aligner.cached()
         aligner.folder()
         lines.append(f"{suite} {lang}: alignment model {aligner.text} {'ready' if was else 'trained'}")
+    learn_her_roles(load_suite(replace(options, suite=suite)), options.use_cache)  # the English side, once per suite
     return lines
 
 
