@@ -65,7 +65,10 @@ class RussianAnalyser(PymorphyAnalyser):
         self._lemmas: dict[str, str] = {}
         self._nouns: dict[tuple[str, str | None, bool], Reading] = {}
         self._form_genders: dict[tuple[str, tuple[str, ...], str | None], str | None] = {}
-        self._prepared: dict[tuple[str, ...], list[tuple[Reading, ...]]] = {}  # tagged by prepare(), taken by read()
+        # the last prepare()'s sentences: their tags and (filled by read) parses, kept for every read of that batch
+        # (the entities', then with --verdict reader the distractors' of the same translations)
+        self._prepared: dict[tuple[str, ...], list[tuple[Reading, ...]]] = {}
+        self._prepared_arcs: dict[tuple[str, ...], list[tuple[int, str]]] = {}
 
     @classmethod
     def static_version(cls) -> str:
@@ -202,7 +205,8 @@ class RussianAnalyser(PymorphyAnalyser):
     def prepare(self, sentences: Sequence[Sequence[Token]]) -> None:
         """natasha's tags of every sentence (the tagger is most of ``read``'s time): one batch, in the order ``read``
         would tag them when given these sentences' items."""
-        self._prepared.update(self._tag([tuple(t.text for t in tokens) for tokens in sentences]))
+        self._prepared = self._tag([tuple(t.text for t in tokens) for tokens in sentences])
+        self._prepared_arcs = {}
 
     def _tag(self, keys: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], list[tuple[Reading, ...]]]:
         """Readings of every token of each distinct non-empty sentence, from one natasha batch."""
@@ -222,8 +226,10 @@ class RussianAnalyser(PymorphyAnalyser):
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
         keys = [tuple(t.text for t in item.tokens) for item in items]
         readings: dict[tuple[str, ...], list[tuple[Reading, ...]]] = {(): []}
-        if self._prepared and all(k in self._prepared for k in keys if k):  # exactly the sentences prepared
-            readings.update((k, self._prepared.pop(k)) for k in dict.fromkeys(keys) if k)
+        arcs: dict[tuple[str, ...], list[tuple[int, str]]] = {}
+        if self._prepared and all(k in self._prepared for k in keys if k):  # the sentences prepared
+            readings.update((k, self._prepared[k]) for k in dict.fromkeys(keys) if k)
+            arcs = self._prepared_arcs
         else:
             readings.update(self._tag(keys))
 
@@ -235,8 +241,7 @@ class RussianAnalyser(PymorphyAnalyser):
 
         wanted = [key for key, head in zip(keys, heads) if isinstance(head, Head) and head.needs_agreement
                   and (head.cls != MASC or not head.known or marked(key))]
-        to_parse = list(dict.fromkeys(wanted))
-        arcs: dict[tuple[str, ...], list[tuple[int, str]]] = {}
+        to_parse = [key for key in dict.fromkeys(wanted) if key not in arcs]
         for key, markup in zip(to_parse, self.parser.map([list(k) for k in to_parse])):
             arcs[key] = [(int(t.head_id) - 1, t.rel) for t in markup.tokens]
 
