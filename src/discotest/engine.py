@@ -67,6 +67,14 @@ def child_env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": own_pythonpath(), PARENT_PID_ENV: str(os.getpid())}
 
 
+def start_worker() -> None:
+    """The start of a local pool worker (one per core): it ends with its parent (``end_with_parent``), and OpenMP code
+    in it (Thot's decoder) runs one thread: two workers each decoding with two threads on two cores spent a third of
+    their CPU time waiting on each other. The links are the same for any thread count (tests/test_align_model.py)."""
+    os.environ["OMP_NUM_THREADS"] = "1"  # read when the OpenMP runtime loads, with Thot, after this
+    end_with_parent()
+
+
 def end_with_parent() -> None:
     """Called first thing in a child process (an aligner's, a pool worker's): the child ends when its parent does,
     even when the parent is SIGKILLed and cannot clean up (it would otherwise run on for seconds or minutes, holding

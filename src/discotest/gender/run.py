@@ -19,7 +19,7 @@ from discotest import cache
 from discotest.data import registry
 from discotest.data.readers import system_name
 from discotest.data.translations import Translations, read_translations
-from discotest.engine import end_with_parent
+from discotest.engine import start_worker
 from discotest.errors import InputError, did_you_mean
 from discotest.gender.judge import score_consistency, score_gender
 from discotest.gender.mentions import learn_her_roles
@@ -438,7 +438,7 @@ def run_many(
             # one language per worker process (max_tasks_per_child): a worker that went on to the next language kept
             # the last one's analyser loaded (the French spaCy model and natasha together: 870 MB in one process)
             with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                                     max_tasks_per_child=1, initializer=end_with_parent) as pool:
+                                     max_tasks_per_child=1, initializer=start_worker) as pool:
                 futures = {pool.submit(_evaluate_language, lang, tasks[lang], opts, in_worker=True): lang
                            for lang in slowest_first}
                 for future in as_completed(futures):
