@@ -141,17 +141,37 @@ class Corpus:
         return [pair for block in self.pairs for pair in block]
 
     def run_of(self, key: tuple[str, str]) -> str:
-        """The alignment run that gives ``key`` its links: ``background`` (every published output and the references
-        share it) or ``input:K``."""
-        return f"input:{key[1]}" if key[0] == "input" else "background"
+        """The alignment run that gives ``key`` its links: ``input:K``; with a model ``block:N`` (its own block,
+        decoded: a pair's links depend on the pair and the model alone, so the blocks no evaluated key needs — the
+        extra text, the validation sets, other systems — are never decoded); without one ``background`` (every
+        published output and the references share the aligner trained on it)."""
+        if key[0] == "input":
+            return f"input:{key[1]}"
+        return f"block:{self.blocks[key]}" if self.model else "background"
 
     def run_pairs(self, run: str) -> list[Pair]:
-        """What alignment run ``run`` aligns: the background, or an input — decoded alone with the model, or (without
-        one) trained on together with the background."""
+        """What alignment run ``run`` aligns: a block or an input decoded with the model, or (without one) the
+        background, with an input trained on together with it."""
+        if run.startswith("block:"):
+            return self.pairs[int(run[6:])]
         if not run.startswith("input:"):
             return self.background_pairs()
         own = self.inputs[int(run[6:])][1]
         return own if self.model else self.background_pairs() + own
+
+    def decode_blocks(self, keys: Sequence[tuple[str, str]]) -> int:
+        """With a model: the blocks of ``keys`` not aligned yet decoded in one run (one pair of aligner processes,
+        one cache entry), each block's links put in ``aligned``; how many block runs that filled."""
+        runs = [r for r in dict.fromkeys(self.run_of(k) for k in keys if k[0] != "input") if r not in self.aligned]
+        if not self.model or not runs:
+            return 0
+        flat = align_cached(self.model, [pair for run in runs for pair in self.run_pairs(run)], self.use_cache)
+        at = 0
+        for run in runs:
+            size = len(self.run_pairs(run))
+            self.aligned[run] = flat[at : at + size]
+            at += size
+        return len(runs)
 
     def links_of(self, key: tuple[str, str]) -> dict[int, Links]:
         """Segment -> links for one background block or one input (``("input", k)``); a run not in ``aligned`` yet
@@ -163,7 +183,7 @@ class Corpus:
         if key[0] == "input":
             return dict(zip(self.inputs[int(key[1])][0], flat[len(flat) - len(self.inputs[int(key[1])][1]) :]))
         block = self.blocks[key]
-        at = sum(len(b) for b in self.pairs[:block])
+        at = 0 if run.startswith("block:") else sum(len(b) for b in self.pairs[:block])
         return dict(zip(self.segments[block], flat[at : at + len(self.pairs[block])]))
 
     def description(self, key: tuple[str, str]) -> str:

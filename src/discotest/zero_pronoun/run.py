@@ -219,15 +219,18 @@ def prepare_model(data_dir: str | None = None, aligner: str = "default", extra: 
 
 def _align(corpus: Corpus, keys: list[tuple[str, str]], engine: str = "local", ray_address: str | None = None
            ) -> dict[tuple[str, str], dict[int, Links]]:
-    """The links of every evaluated block: one alignment run for the background (shared by the published outputs
-    and the reference) and one per input file (the background plus that input), each a step of one stage bar.
-    On the ray engine every run not in the cache is a Ray task (``_align_on_ray``); the links are the same."""
+    """The links of every evaluated block, each alignment run (``Corpus.run_of``) a step of one stage bar: with the
+    background's model, the evaluated blocks decoded in one run and each input decoded alone; without, one run for
+    the background (shared by the published outputs and the reference) and one per input file (the background plus
+    that input). On the ray engine the model is trained in a Ray task, and without a model every run not in the cache
+    is one (``_align_on_ray``); the links are the same."""
     runs = list(dict.fromkeys(corpus.run_of(key) for key in keys))
     what = "the background" if all(key[0] != "input" for key in keys) else "the background with each input"
     out: dict[tuple[str, str], dict[int, Links]] = {}
     with progress_bar(f"mZPRT: aligning {what} ({corpus.aligner.name})", "run", total=len(runs)) as bar:
         if engine == "ray":
             _align_on_ray(corpus, runs, ray_address, bar.update)
+        bar.update(corpus.decode_blocks(keys))  # with a model: the blocks the keys need, decoded in one run
         for key in keys:
             fresh = corpus.run_of(key) not in corpus.aligned
             out[key] = corpus.links_of(key)
@@ -242,10 +245,9 @@ def _align_on_ray(corpus: Corpus, runs: list[str], address: str | None, done: Ca
     child process per direction), as on the local engine."""
     from discotest.engine import ray_engine
 
-    if corpus.model:  # training the background's model is the work; decoding the runs here is quick
+    if corpus.model:  # training the background's model is the work; decoding the blocks here is quick
         if not (corpus.use_cache and corpus.model.cached()):
             ray_engine(address).map_ordered(_train_model, [(corpus.model,)])
-        done(len(runs))
         return
     todo = []
     for run in runs:
