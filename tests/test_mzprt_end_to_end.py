@@ -173,3 +173,23 @@ def test_a_segment_scores_the_same_alone_and_inside_its_file(capsys, shared_data
     assert details["part"] and details["part"] == [d for d in details["whole"] if d["segment"] in wanted]
     text = {name: next(f for f in s.split("|") if f.startswith("align_text:")) for name, s in signatures.items()}
     assert text["part"] == text["whole"] and "+input" not in text["part"]
+
+
+def test_a_run_decodes_only_the_blocks_it_evaluates(ms_results, shared_data):
+    """With the background's model a run decodes the blocks of the systems it evaluates, in one run, and nothing else
+    (not the extra text, the validation sets or other systems: 32,310 pairs for one system's 382 before); a block's
+    links are the same decoded alone as in company (a pair's links depend on the pair and the model alone)."""
+    from discotest.zero_pronoun.corpus import azpt_aligner, build_corpus
+    from discotest.zero_pronoun.run import _align
+
+    def corpus():
+        made = build_corpus(azpt_aligner(), shared_data)
+        assert made.model is not None
+        return made
+
+    alone = corpus()
+    links = _align(alone, [("MS", "zpr_grounding")])[("MS", "zpr_grounding")]
+    assert list(alone.aligned) == [f"block:{alone.blocks[('MS', 'zpr_grounding')]}"] and len(links) == 382
+    together = corpus()
+    both = _align(together, [("MS", "base_tgt"), ("MS", "zpr_grounding")])
+    assert len(together.aligned) == 2 and both[("MS", "zpr_grounding")] == links
