@@ -75,8 +75,8 @@ def test_pipeline_on_google_german(tmp_path, shared_data, monkeypatch):
     analyser = load_analyser("de")
     monkeypatch.setattr(type(analyser), "read_pronouns", lambda self, items: GermanPronounsByWord()(items))
     details = tmp_path / "items.jsonl"
-    # the current suite (google's 2019 output lacks rows 2120-2121): its German alignment model serves the other German
-    # tests of the session; the 2019 one was trained for this test alone
+    # the current suite (google's output has no translation of its rows 2120-2121, hence 3,886): its German alignment
+    # model serves the other German tests of the session; the 2019 one was trained for this test alone
     (run,) = discotest.run("winomt", lang="de", system="google", data_dir=shared_data,
                            measure=("accuracy", "consistency"))
     write_jsonl(details, run.details())
