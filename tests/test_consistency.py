@@ -75,13 +75,15 @@ def test_pipeline_on_google_german(tmp_path, shared_data, monkeypatch):
     analyser = load_analyser("de")
     monkeypatch.setattr(type(analyser), "read_pronouns", lambda self, items: GermanPronounsByWord()(items))
     details = tmp_path / "items.jsonl"
-    (run,) = discotest.run("winomt", lang="de", system="google", suite_version="2019", data_dir=shared_data,
+    # the current suite (google's output has no translation of its rows 2120-2121, hence 3,886): its German alignment
+    # model serves the other German tests of the session; the 2019 one was trained for this test alone
+    (run,) = discotest.run("winomt", lang="de", system="google", data_dir=shared_data,
                            measure=("accuracy", "consistency"))
     write_jsonl(details, run.details())
     result = json.loads(json.dumps(run.to_json()))
     assert "Cons%" in render_consistency_table([run])
     c = result["scores"]["consistency"]
-    assert c["n"] == 3888 and c["scored"] + sum(c["omitted"].values()) == 3888
+    assert c["n"] == 3886 and c["scored"] + sum(c["omitted"].values()) == 3886
     rows = [json.loads(line) for line in details.read_text(encoding="utf-8").splitlines()]
     # row 0: "Die Entwicklerin …, weil sie das Design nicht mochte": entity female, pronoun "sie" female
     assert rows[0]["pronoun"] == "she" and rows[0]["target_pronoun"] == ["sie"]
