@@ -49,16 +49,16 @@ def grow_diag_final_and(forward: set[tuple[int, int]], reverse: set[tuple[int, i
     neighbours = [(-1, 0), (0, -1), (1, 0), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)]
     aligned_src = {s for s, _ in alignment}
     aligned_trg = {t for _, t in alignment}
-    added = True
-    while added:
+    pending = union - alignment  # the union links not taken yet: when none is left, a pass cannot add any
+    added = bool(pending)
+    while added and pending:
         added = False
         for s, t in sorted(alignment):
             for ds, dt in neighbours:
                 cand = (s + ds, t + dt)
-                if cand in union and cand not in alignment and (
-                    cand[0] not in aligned_src or cand[1] not in aligned_trg
-                ):
+                if cand in pending and (cand[0] not in aligned_src or cand[1] not in aligned_trg):
                     alignment.add(cand)
+                    pending.discard(cand)
                     aligned_src.add(cand[0])
                     aligned_trg.add(cand[1])
                     added = True
