@@ -172,3 +172,21 @@ def test_an_aligned_echo_passes_the_probe(llama_server):
     answers = [client.call("/completions", {"model": ALIAS, "prompt": t, "max_tokens": 1, "temperature": 0,
                                             "echo": True, "logprobs": 1}) for t in ALIGNMENT_PROBE]
     assert echo_misalignment(*answers) is None
+
+
+def test_served_chat_translation_is_the_local_one(llama_server, tiny_llms, tmp_path, capsys):
+    """WinoMT-demo through llama.cpp's ``/v1/chat/completions`` (the GGUF carries the model's chat template): the
+    same 16 greedy translations as the local model's, except that a token holding part of a UTF-8 character decodes
+    to U+FFFD locally and to nothing on the server (llama-cpp-python drops incomplete bytes)."""
+    rows = {}
+    for side, system in (("served", ["--endpoint", llama_server]), ("local", ["--model", str(tiny_llms["llama3_1"])])):
+        details = tmp_path / f"{side}.jsonl"
+        code, out, err = run_cli(capsys, "run", "winomt-demo", "--lang", "de", *system, "--max-length", "8", "-q",
+                                 "--format", "json", "--details", str(details))
+        assert code == 0, err
+        rows[side] = [json.loads(line)["translation"] for line in details.read_text("utf-8").splitlines()]
+        if side == "served":
+            signature = one_result(out)["signature"]
+            assert f"|model:{ALIAS}|" in signature and "|served:openai-api|" in signature
+    assert len(rows["served"]) == 16 and len(set(rows["served"])) > 1
+    assert rows["served"] == [t.replace("\ufffd", "") for t in rows["local"]]
