@@ -58,6 +58,7 @@ API_KEY_VARIABLES = ("DISCOTEST_API_KEY", "OPENAI_API_KEY")
 CACHE_TRANSLATIONS = "translations"
 CACHE_SCORES = "contrastive-scores"
 VERSION = "1"  # part of the cache keys: bump when requests or their reading change
+SCORES_VERSION = "2"  # 2: scores are cached only from servers that passed the alignment probe
 # The alignment probe: two prompts that differ in their last word only (several tokens before it in any tokenizer).
 ALIGNMENT_PROBE = ("Translate into French: the cat sat", "Translate into French: the cat ran")
 ALIGNMENT_TOLERANCE = 1e-4  # the same prefix through the same server: equal up to float noise when aligned
@@ -359,7 +360,7 @@ class EndpointScorer:
                 message = self.prompts.request(item.src, self.src_lang, self.tgt_lang, src_ctx, tgt_ctx)
                 prompt = f"{message}\n{self.prompts_language()}:"
                 rows.extend((prompt, c) for c in item.candidates)
-            key = cache.content_key([CACHE_SCORES, "endpoint", VERSION, self.client.base, self.model,
+            key = cache.content_key([CACHE_SCORES, "endpoint", VERSION, SCORES_VERSION, self.client.base, self.model,
                                      json.dumps(rows, ensure_ascii=False)])
             raw = cache.load(CACHE_SCORES, key, json.loads) if self.use_cache else None
             if raw is None or len(raw) != len(rows):
