@@ -17,7 +17,12 @@ pytest.importorskip("transformers")
 
 from discotest.errors import InputError  # noqa: E402
 from discotest.models.causal_translator import CausalTranslator  # noqa: E402
-from discotest.models.endpoint import EndpointClient, EndpointTranslator, read_prompt_logprobs  # noqa: E402
+from discotest.models.endpoint import (  # noqa: E402
+    EndpointClient,
+    EndpointTranslator,
+    echo_misalignment,
+    read_prompt_logprobs,
+)
 from tests.cli_helpers import free_port, one_result, run_cli, serving  # noqa: E402
 
 SOURCES = ["The doctor asked the nurse to help her.", "He left."]
@@ -157,3 +162,23 @@ def test_openai_echo_logprobs_are_read_from_the_boundary_on():
                                         "text_offset": [0, 4, 5, 11, 16]}}]}
     assert read_prompt_logprobs(merged, len(prompt), 18) == (-0.75, 2, True)
     assert read_prompt_logprobs({"choices": [{"text": " x"}]}, len(prompt), 14) is None
+
+
+def _echo(tokens: list[str], tops: list[dict | None]) -> dict:
+    return {"choices": [{"logprobs": {"tokens": tokens, "top_logprobs": tops}}]}
+
+
+def test_echo_alignment_compares_the_distributions_where_the_probes_differ():
+    """Aligned: the same distribution at the differing token (the shared entries equal); late: other top tokens or
+    other values there; no top_logprobs: cannot be checked (refused too)."""
+    tokens_a, tokens_b = ["The", " cat", " sat"], ["The", " cat", " ran"]
+    same = {"x": -1.0}
+    assert echo_misalignment(_echo(tokens_a, [None, same, {"x": -1.0, " sat": -3.0}]),
+                             _echo(tokens_b, [None, same, {"x": -1.0, " ran": -2.5}])) is None
+    assert "one token late" in echo_misalignment(_echo(tokens_a, [None, same, {"x": -1.0}]),
+                                                 _echo(tokens_b, [None, same, {"x": -1.2}]))
+    assert "one token late" in echo_misalignment(_echo(tokens_a, [None, same, {"x": -1.0}]),
+                                                 _echo(tokens_b, [None, same, {"y": -1.0}]))
+    assert "cannot be checked" in echo_misalignment(_echo(tokens_a, [None, None, None]),
+                                                    _echo(tokens_b, [None, None, None]))
+    assert "cannot be checked" in echo_misalignment({"choices": [{"text": "x"}]}, {"choices": []})

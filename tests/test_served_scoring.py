@@ -1,6 +1,7 @@
 """Served contrastive scoring (``--endpoint``) against a REAL server that returns prompt log-probabilities:
 llama.cpp's, through ``llama-cpp-python[server]`` (the ``serve-test`` extra; built from source), on 127.0.0.1, serving
-the tiny random Llama 3.1 of tests/tiny_llm.py written as float32 GGUF (tests/tiny_gguf.py).
+the tiny random Llama 3.1 of tests/tiny_llm.py written as float32 GGUF (tests/tiny_gguf.py); and the tiny Qwen3,
+whose echo (no BOS) llama-cpp-python 0.3.36 reports one token late: the endpoint's alignment probe must refuse it.
 
 The server applies no chat template to ``/v1/completions``, so the endpoint scores after the plain completion prompt;
 the local side is the same model with its chat template removed, which renders that very prompt. Both must give the
@@ -22,9 +23,9 @@ pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python[server] (th
 
 from discotest.contrastive.suites import load_suite  # noqa: E402
 from discotest.models.causal_scorer import CausalScorer  # noqa: E402
-from discotest.models.endpoint import EndpointScorer  # noqa: E402
-from tests.cli_helpers import free_port, one_result, run_cli, serving  # noqa: E402
-from tests.tiny_gguf import write_tiny_llama_gguf  # noqa: E402
+from discotest.models.endpoint import ALIGNMENT_PROBE, EndpointClient, EndpointScorer  # noqa: E402
+from tests.cli_helpers import assert_one_line_error, free_port, one_result, run_cli, serving  # noqa: E402
+from tests.tiny_gguf import write_tiny_gguf  # noqa: E402
 
 ALIAS = "tiny-llama3_1"
 # |served - local| per candidate sum: 5.7e-6 at most measured (voita-deixis, 6 candidates of 5-7 tokens after
@@ -44,17 +45,29 @@ def plain_llama(tiny_llms, tmp_path_factory):
     return folder
 
 
-@pytest.fixture(scope="module")
-def llama_server(tiny_llms, tmp_path_factory):
-    """``python -m llama_cpp.server`` on 127.0.0.1 with the GGUF of the tiny Llama; its base URL. Stopped after."""
-    folder = tmp_path_factory.mktemp("gguf")
-    model = write_tiny_llama_gguf(tiny_llms["llama3_1"], folder / "tiny-llama3_1.f32.gguf")
+def _serve(family: str, tiny_llms, tmp_path_factory):
+    """``python -m llama_cpp.server`` on 127.0.0.1 with the GGUF of a tiny model (alias ``tiny-FAMILY``); its base
+    URL. Stopped after."""
+    folder = tmp_path_factory.mktemp(f"gguf-{family}")
+    model = write_tiny_gguf(tiny_llms[family], folder / f"tiny-{family}.f32.gguf")
     port = free_port()
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", ALIAS,
+    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", f"tiny-{family}",
                "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "1024", "--n_threads", "1",
                "--n_threads_batch", "1", "--logits_all", "true", "--verbose", "false"]
     with serving(command, f"http://127.0.0.1:{port}/v1", folder / "server.log", seconds=120) as url:
         yield url
+
+
+@pytest.fixture(scope="module")
+def llama_server(tiny_llms, tmp_path_factory):
+    """The tiny Llama 3.1 served (BOS added: its echo is aligned, so every test on it passes the alignment probe)."""
+    yield from _serve("llama3_1", tiny_llms, tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def qwen_server(tiny_llms, tmp_path_factory):
+    """The tiny Qwen3 served (no BOS: llama-cpp-python 0.3.36 echoes its log-probabilities one token late)."""
+    yield from _serve("qwen3", tiny_llms, tmp_path_factory)
 
 
 @pytest.fixture(autouse=True)
@@ -117,3 +130,55 @@ def test_served_prompt_tokens_are_the_local_ones(llama_server, plain_llama):
         total, count = served.one(prompt.text, candidate)
         assert count == len(ids) and abs(total - mine) <= TOLERANCE
     assert served.boundary_merges == 0 and local.boundary_merges == 0
+
+
+def test_a_late_echo_is_refused_and_it_is_late(qwen_server, tiny_llms, tmp_path, capsys):
+    """The tiny Qwen3 through llama-cpp-python: each echoed value is the local model's log-probability of the token
+    being the NEXT one (read one position late) — so the GGUF is a faithful Qwen3 and the echo is misaligned —, the
+    alignment probe says so, and a scoring run is refused with one line naming the server."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    text = ALIGNMENT_PROBE[0]
+    answer = EndpointClient(qwen_server).call("/completions", {"model": "tiny-qwen3", "prompt": text, "max_tokens": 1,
+                                                               "temperature": 0, "echo": True, "logprobs": 1})
+    served = answer["choices"][0]["logprobs"]["token_logprobs"]
+    tok = AutoTokenizer.from_pretrained(tiny_llms["qwen3"])
+    model = AutoModelForCausalLM.from_pretrained(tiny_llms["qwen3"]).eval()
+    ids = tok(text, add_special_tokens=False)["input_ids"]
+    with torch.inference_mode():
+        logp = model(torch.tensor([ids])).logits[0].float().log_softmax(-1)
+    late = [float(logp[i, ids[i]]) for i in range(1, len(ids))]
+    aligned = [float(logp[i - 1, ids[i]]) for i in range(1, len(ids))]
+    assert len(served) == len(ids)
+    assert max(abs(a - b) for a, b in zip(served[1:], late)) <= TOLERANCE
+    assert max(abs(a - b) for a, b in zip(served[1:], aligned)) > 100 * TOLERANCE
+
+    suite = tmp_path / "one.jsonl"
+    suite.write_text(json.dumps({"source": "He left.", "correct": "Он ушёл.", "incorrect": ["Она ушла."]}) + "\n",
+                     "utf-8")
+    prompt = tmp_path / "prompt.j2"
+    prompt.write_text(PROMPT, "utf-8")
+    capsys.readouterr()  # the local model's loading bar
+    code, out, err = run_cli(capsys, "run", "contrastive-jsonl", "--input", str(suite), "--endpoint", qwen_server,
+                             "--src-lang", "en", "--tgt-lang", "ru", "--prompt", str(prompt), "-q", "--format", "json")
+    assert_one_line_error(code, err, qwen_server.removesuffix("/v1"), "tiny-qwen3", "one token late")
+    assert out == ""
+
+
+def test_served_chat_translation_is_the_local_one(llama_server, tiny_llms, tmp_path, capsys):
+    """WinoMT-demo through llama.cpp's ``/v1/chat/completions`` (the GGUF carries the model's chat template): the
+    same 16 greedy translations as the local model's, except that a token holding part of a UTF-8 character decodes
+    to U+FFFD locally and to nothing on the server (llama-cpp-python drops incomplete bytes)."""
+    rows = {}
+    for side, system in (("served", ["--endpoint", llama_server]), ("local", ["--model", str(tiny_llms["llama3_1"])])):
+        details = tmp_path / f"{side}.jsonl"
+        code, out, err = run_cli(capsys, "run", "winomt-demo", "--lang", "de", *system, "--max-length", "8", "-q",
+                                 "--format", "json", "--details", str(details))
+        assert code == 0, err
+        rows[side] = [json.loads(line)["translation"] for line in details.read_text("utf-8").splitlines()]
+        if side == "served":
+            signature = one_result(out)["signature"]
+            assert f"|model:{ALIAS}|" in signature and "|served:openai-api|" in signature
+    assert len(rows["served"]) == 16 and len(set(rows["served"])) > 1
+    assert rows["served"] == [t.replace("\ufffd", "") for t in rows["local"]]

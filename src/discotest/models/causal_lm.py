@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from discotest.data.contrastive_item import split_by_item
+from discotest.models.hf_models import LazyModel, load_causal_lm
+from discotest.models.llm_prompt import PromptBuilder
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,26 @@ class CausalItem:
 
     prompt: list[int]
     candidates: list[list[int]]
+
+
+class CausalLazyModel(LazyModel):
+    """``LazyModel`` for a decoder-only LLM, shared by ``CausalScorer`` and ``CausalTranslator``: the model loads as
+    ``AutoModelForCausalLM`` and the prompt builder (``--prompt`` file or the tokenizer's chat template) is made on
+    first use. A subclass sets ``prompt_file`` and ``_prompts = None`` in ``__init__``."""
+
+    prompt_file: str | None
+    _prompts: PromptBuilder | None
+
+    def load(self):
+        """The model, as ``AutoModelForCausalLM`` in eval mode."""
+        return load_causal_lm(self.name, self.revision, self.quiet)
+
+    @property
+    def prompts(self) -> PromptBuilder:
+        """The prompt builder, made once (it needs the tokenizer: nothing is loaded before a run asks)."""
+        if self._prompts is None:
+            self._prompts = PromptBuilder.from_file(self.tokenizer, self.prompt_file)
+        return self._prompts
 
 
 def is_causal_lm_dir(path: str | Path) -> bool:

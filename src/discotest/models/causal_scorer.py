@@ -26,11 +26,9 @@ from pathlib import Path
 from discotest import cache
 from discotest.data.contrastive_item import ContrastiveItem
 from discotest.errors import InputError
-from discotest.models.causal_lm import CausalItem, pad_id, score_items_batch
+from discotest.models.causal_lm import CausalItem, CausalLazyModel, pad_id, score_items_batch
 from discotest.models.hf_models import (
-    LazyModel,
     check_model,
-    load_causal_lm,
     short_fingerprint,
 )
 from discotest.models.llm_prompt import Prompt, PromptBuilder, prompt_ids
@@ -39,7 +37,7 @@ CACHE_NAMESPACE = "contrastive-scores"
 ENCODING_VERSION = "causal-1"  # part of the cache key: bump when ``encode`` changes what a candidate becomes
 
 
-class CausalScorer(LazyModel):
+class CausalScorer(CausalLazyModel):
     """Scores candidates with a causal LM; ``model``/``tokenizer`` may be given as objects (tests, notebooks)."""
 
     def __init__(self, name_or_path: str, *, batch_size: int = 8, device: str = "cpu", use_cache: bool = True,
@@ -63,15 +61,6 @@ class CausalScorer(LazyModel):
 
     # -- loading ---------------------------------------------------------------------------------------------------
     prepare_on_access = True  # the model is moved to the device and put in eval mode at every access
-
-    def load(self):
-        return load_causal_lm(self.name, self.revision, self.quiet)
-
-    @property
-    def prompts(self) -> PromptBuilder:
-        if self._prompts is None:
-            self._prompts = PromptBuilder.from_file(self.tokenizer, self.prompt_file)
-        return self._prompts
 
     def numeric_settings(self) -> list[tuple[str, str]]:
         """What besides model and inputs can change a score's last bits: batch, prompt sharing, device, torch."""

@@ -31,8 +31,8 @@ from typing import Any
 
 from discotest import cache
 from discotest.errors import InputError
-from discotest.models.causal_lm import pad_id
-from discotest.models.hf_models import LanguageCodes, load_causal_lm, short_fingerprint
+from discotest.models.causal_lm import CausalLazyModel, pad_id
+from discotest.models.hf_models import LanguageCodes, short_fingerprint
 from discotest.models.llm_prompt import Prompt, PromptBuilder, prompt_ids
 from discotest.models.translator import CACHE_NAMESPACE, ModelTranslator
 
@@ -86,7 +86,7 @@ class LineBreakStop:
         return torch.tensor(done, dtype=torch.bool, device=input_ids.device)
 
 
-class CausalTranslator(ModelTranslator):
+class CausalTranslator(CausalLazyModel, ModelTranslator):
     """A decoder-only LLM (``AutoModelForCausalLM``) as a translation system."""
 
     def __init__(self, name_or_path: str, tgt_lang: str, src_lang: str = "en", *, prompt_file: str | None = None,
@@ -106,15 +106,6 @@ class CausalTranslator(ModelTranslator):
     def codes(self) -> LanguageCodes:
         """The languages as given (ISO codes; the prompt names them); no family-specific codes."""
         return LanguageCodes(self.src_code or self.src_lang, self.tgt_code or self.tgt_lang, None)
-
-    def load(self):
-        return load_causal_lm(self.name, self.revision, self.quiet)
-
-    @property
-    def prompts(self) -> PromptBuilder:
-        if self._prompts is None:
-            self._prompts = PromptBuilder.from_file(self.tokenizer, self.prompt_file)
-        return self._prompts
 
     def render(self, text: str, source_context: Sequence[str] = (), target_context: Sequence[str] = ()) -> Prompt:
         codes = self.codes

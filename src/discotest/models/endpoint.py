@@ -22,9 +22,16 @@ in the prompt and ends in the candidate (a merge across the boundary) is counted
 server that returns neither (``transformers serve``, whose ``/v1/completions`` ignores both fields) is refused with
 one line; llama.cpp's own ``llama-server`` rejects ``echo`` ('Only no echo is supported' in its source), an error
 line with its message. llama.cpp through ``llama-cpp-python[server]`` returns the OpenAI format
-(tests/test_served_scoring.py: the local model's scores), but only for a model that adds BOS: without one, version
-0.3.36 pairs each echoed token with the log-probability of it being the *next* token (one position late), which no
-answer shows.
+(tests/test_served_scoring.py: the local model's scores), but only for a model that adds BOS: without one (Qwen),
+version 0.3.36 pairs each echoed token with the log-probability of it being the *next* token (the distribution one
+position late), which no single answer shows.
+
+So before the first echoed score, once per server and model in a process (``check_echo_alignment``), two prompts that
+differ only in their last word are sent, and the distributions echoed *at* that word (its ``top_logprobs``) are
+compared: a correct echo gives the distribution of the token given the tokens before it, the same for both prompts;
+an echo one position late gives the distribution after the word, which depends on the word. A server that fails is
+refused with one line (the shift cannot be undone exactly: only the top entries of the needed distribution are
+echoed); one that echoes no ``top_logprobs`` cannot be checked and is refused too.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -50,6 +58,12 @@ API_KEY_VARIABLES = ("DISCOTEST_API_KEY", "OPENAI_API_KEY")
 CACHE_TRANSLATIONS = "translations"
 CACHE_SCORES = "contrastive-scores"
 VERSION = "1"  # part of the cache keys: bump when requests or their reading change
+SCORES_VERSION = "2"  # 2: scores are cached only from servers that passed the alignment probe
+# The alignment probe: two prompts that differ in their last word only (several tokens before it in any tokenizer).
+ALIGNMENT_PROBE = ("Translate into French: the cat sat", "Translate into French: the cat ran")
+ALIGNMENT_TOLERANCE = 1e-4  # the same prefix through the same server: equal up to float noise when aligned
+_aligned: dict[tuple[str, str], str] = {}  # (server, model) -> "" (aligned) or the refusal line, per process
+_aligned_lock = threading.Lock()
 
 
 def _base(url: str) -> str:
@@ -241,6 +255,49 @@ def read_prompt_logprobs(answer: dict[str, Any], prompt_chars: int,
     return None
 
 
+def echo_misalignment(first: dict[str, Any], second: dict[str, Any]) -> str | None:
+    """What is wrong with two echoed answers to ``ALIGNMENT_PROBE`` (None: aligned). At the first token where they
+    differ, an aligned echo reports the same distribution in both (the next-token distribution given the shared tokens
+    before it): every token in both ``top_logprobs`` has the same value. An echo one position late reports the
+    distributions after two different tokens: the top tokens or their values differ."""
+    try:
+        a, b = first["choices"][0]["logprobs"], second["choices"][0]["logprobs"]
+        tokens_a, tokens_b = a["tokens"], b["tokens"]
+        at = next(k for k, (x, y) in enumerate(zip(tokens_a, tokens_b)) if x != y)
+        top_a, top_b = a["top_logprobs"][at], b["top_logprobs"][at]
+    except (KeyError, IndexError, TypeError, StopIteration):
+        top_a = top_b = None
+        at = -1
+    if at < 1 or not isinstance(top_a, dict) or not isinstance(top_b, dict) or not top_a or not top_b:
+        return "its echo has no top_logprobs where the two probe prompts differ, so its alignment cannot be checked"
+    shared = set(top_a) & set(top_b)
+    if not shared or any(abs(float(top_a[t]) - float(top_b[t])) > ALIGNMENT_TOLERANCE for t in shared):
+        def shown(top: dict) -> str:
+            return ", ".join(f"{t!r}: {float(v):.4f}" for t, v in top.items())
+
+        return (f"its echoed log-probabilities are one token late (the top log-probabilities echoed at "
+                f"{tokens_a[at]!r} and at {tokens_b[at]!r} after the same tokens differ: {shown(top_a)} vs "
+                f"{shown(top_b)}); llama-cpp-python does this for models without BOS (Qwen)")
+    return None
+
+
+def check_echo_alignment(client: EndpointClient, model: str) -> None:
+    """Refuse (one InputError line naming the server) a server whose echoed prompt log-probabilities are not those of
+    the echoed tokens (``echo_misalignment``); two short requests, once per server and model in a process."""
+    key = (client.base, model)
+    with _aligned_lock:
+        if key not in _aligned:
+            answers = [client.call("/completions", {"model": model, "prompt": text, "max_tokens": 1,
+                                                    "temperature": 0, "echo": True, "logprobs": 1})
+                       for text in ALIGNMENT_PROBE]
+            wrong = echo_misalignment(*answers)
+            _aligned[key] = "" if wrong is None else (
+                f"{client.base}/v1/completions (model {model}) cannot score: {wrong}")
+        verdict = _aligned[key]
+    if verdict:
+        raise InputError(verdict)
+
+
 class EndpointScorer:
     """Scores contrastive candidates with a served model's prompt log-probabilities (``/v1/completions``)."""
 
@@ -273,6 +330,8 @@ class EndpointScorer:
         if self._mode in (None, "echo"):
             found = read_prompt_logprobs(self.client.call("/completions", body), len(prompt),
                                          len(prompt) + 1 + len(candidate))
+            if found is not None:
+                check_echo_alignment(self.client, self.model)
             self._mode = "echo" if found is not None else self._mode
         if found is None and self._mode in (None, "vllm"):
             try:
@@ -301,7 +360,7 @@ class EndpointScorer:
                 message = self.prompts.request(item.src, self.src_lang, self.tgt_lang, src_ctx, tgt_ctx)
                 prompt = f"{message}\n{self.prompts_language()}:"
                 rows.extend((prompt, c) for c in item.candidates)
-            key = cache.content_key([CACHE_SCORES, "endpoint", VERSION, self.client.base, self.model,
+            key = cache.content_key([CACHE_SCORES, "endpoint", VERSION, SCORES_VERSION, self.client.base, self.model,
                                      json.dumps(rows, ensure_ascii=False)])
             raw = cache.load(CACHE_SCORES, key, json.loads) if self.use_cache else None
             if raw is None or len(raw) != len(rows):
