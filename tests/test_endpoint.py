@@ -179,6 +179,13 @@ def test_echo_alignment_compares_the_distributions_where_the_probes_differ():
                                                  _echo(tokens_b, [None, same, {"x": -1.2}]))
     assert "one token late" in echo_misalignment(_echo(tokens_a, [None, same, {"x": -1.0}]),
                                                  _echo(tokens_b, [None, same, {"y": -1.0}]))
+    # a reduced-precision server's noise passes; tops that share less than half their tokens do not
+    top_a = {"x": -1.0, "y": -2.0, "z": -2.5, "w": -3.0, " sat": -3.1}
+    top_b = {"x": -1.004, "y": -2.006, "z": -2.5, "w": -3.001, " ran": -2.9}
+    assert echo_misalignment(_echo(tokens_a, [None, same, top_a]), _echo(tokens_b, [None, same, top_b])) is None
+    top_late = {"x": -1.0, "q": -2.0, "r": -2.5, "s": -3.0, " ran": -2.9}
+    assert "one token late" in echo_misalignment(_echo(tokens_a, [None, same, top_a]),
+                                                 _echo(tokens_b, [None, same, top_late]))
     assert "cannot be checked" in echo_misalignment(_echo(tokens_a, [None, None, None]),
                                                     _echo(tokens_b, [None, None, None]))
     assert "cannot be checked" in echo_misalignment({"choices": [{"text": "x"}]}, {"choices": []})

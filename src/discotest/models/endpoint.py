@@ -61,7 +61,12 @@ VERSION = "1"  # part of the cache keys: bump when requests or their reading cha
 SCORES_VERSION = "2"  # 2: scores are cached only from servers that passed the alignment probe
 # The alignment probe: two prompts that differ in their last word only (several tokens before it in any tokenizer).
 ALIGNMENT_PROBE = ("Translate into French: the cat sat", "Translate into French: the cat ran")
-ALIGNMENT_TOLERANCE = 1e-4  # the same prefix through the same server: equal up to float noise when aligned
+# the same prefix through the same server: equal up to arithmetic noise when aligned. A reduced-precision (bf16) server
+# computes the shared prefix inside sequences of other lengths, so the bound leaves it room; an echo one position late
+# reports the distributions after two different words: other top tokens, values apart by far more (the probe asks for
+# the top 5, and at least half of them must be shared)
+ALIGNMENT_TOLERANCE = 0.02
+ALIGNMENT_TOP = 5
 _aligned: dict[tuple[str, str], str] = {}  # (server, model) -> "" (aligned) or the refusal line, per process
 _aligned_lock = threading.Lock()
 
@@ -258,8 +263,9 @@ def read_prompt_logprobs(answer: dict[str, Any], prompt_chars: int,
 def echo_misalignment(first: dict[str, Any], second: dict[str, Any]) -> str | None:
     """What is wrong with two echoed answers to ``ALIGNMENT_PROBE`` (None: aligned). At the first token where they
     differ, an aligned echo reports the same distribution in both (the next-token distribution given the shared tokens
-    before it): every token in both ``top_logprobs`` has the same value. An echo one position late reports the
-    distributions after two different tokens: the top tokens or their values differ."""
+    before it): at least half of the top tokens are in both ``top_logprobs``, each with the same value (within
+    ``ALIGNMENT_TOLERANCE``). An echo one position late reports the distributions after two different tokens: the top
+    tokens or their values differ."""
     try:
         a, b = first["choices"][0]["logprobs"], second["choices"][0]["logprobs"]
         tokens_a, tokens_b = a["tokens"], b["tokens"]
@@ -271,7 +277,8 @@ def echo_misalignment(first: dict[str, Any], second: dict[str, Any]) -> str | No
     if at < 1 or not isinstance(top_a, dict) or not isinstance(top_b, dict) or not top_a or not top_b:
         return "its echo has no top_logprobs where the two probe prompts differ, so its alignment cannot be checked"
     shared = set(top_a) & set(top_b)
-    if not shared or any(abs(float(top_a[t]) - float(top_b[t])) > ALIGNMENT_TOLERANCE for t in shared):
+    if len(shared) < max(1, min(len(top_a), len(top_b)) // 2) or any(
+            abs(float(top_a[t]) - float(top_b[t])) > ALIGNMENT_TOLERANCE for t in shared):
         def shown(top: dict) -> str:
             return ", ".join(f"{t!r}: {float(v):.4f}" for t, v in top.items())
 
@@ -288,7 +295,7 @@ def check_echo_alignment(client: EndpointClient, model: str) -> None:
     with _aligned_lock:
         if key not in _aligned:
             answers = [client.call("/completions", {"model": model, "prompt": text, "max_tokens": 1,
-                                                    "temperature": 0, "echo": True, "logprobs": 1})
+                                                    "temperature": 0, "echo": True, "logprobs": ALIGNMENT_TOP})
                        for text in ALIGNMENT_PROBE]
             wrong = echo_misalignment(*answers)
             _aligned[key] = "" if wrong is None else (
