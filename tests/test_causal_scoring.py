@@ -13,7 +13,13 @@ pytest.importorskip("transformers")
 from discotest.cli import main  # noqa: E402
 from discotest.contrastive.suites import load_suite  # noqa: E402
 from discotest.data.contrastive_item import make_item  # noqa: E402
-from discotest.models.causal_lm import is_causal_lm, score_full, score_shared  # noqa: E402
+from discotest.models.causal_lm import (  # noqa: E402
+    is_causal_lm,
+    packed_fits,
+    score_full,
+    score_items_batch,
+    score_shared,
+)
 from discotest.models.causal_scorer import CausalScorer  # noqa: E402
 from discotest.models.llm_prompt import Prompt, bos_prefix  # noqa: E402
 from tests.cli_helpers import results_of  # noqa: E402
@@ -110,7 +116,7 @@ def test_plain_prompt_without_a_chat_template(tiny_llms, loaded):
 @pytest.mark.parametrize("family", FAMILIES)
 def test_score_is_the_forward_pass_of_the_candidates_own_tokens(tiny_llms, loaded, family):
     """Each candidate's score is the log-probability of exactly its tokens after the prompt, computed directly; prompt
-    sharing (KV cache) equals full scoring, at every batch size and on both padding sides."""
+    sharing (packed) equals full scoring, at every batch size and on both padding sides."""
     model, tok = loaded[family]
     s = scorer(tiny_llms, loaded, family, batch_size=8)
     got = s.score_items(ITEMS, 3)
@@ -131,6 +137,27 @@ def test_score_is_the_forward_pass_of_the_candidates_own_tokens(tiny_llms, loade
     for options in (dict(batch_size=1), dict(batch_size=2, share_prompt=False), dict(share_prompt=False)):
         assert [x for r in scorer(tiny_llms, loaded, family, **options).score_items(ITEMS, 3) for x in r] == \
             pytest.approx(flat, abs=1e-4)
+
+
+def test_packed_prompt_sharing_under_eager_attention_and_a_sliding_window(tiny_llms, loaded, monkeypatch):
+    """The packed mask serves the eager implementation too (an additive mask); a row longer than the model's sliding
+    window is scored in full (the packed mask has no window): its scores are the model's own, where packing would
+    have been wrong."""
+    model, tok = loaded["gemma3"]
+    s = scorer(tiny_llms, loaded, "gemma3")
+    encoded = [s.encode(s.item_prompt(item, 3), item.candidates) for item in ITEMS]
+    pad = tok.pad_token_id
+    want = [[direct(model, enc.prompt + c, len(enc.prompt)) for c in enc.candidates] for enc in encoded]
+    monkeypatch.setattr(model.config, "_attn_implementation", "eager")
+    assert [x for r in score_shared(model, encoded, pad) for x in r] == pytest.approx(sum(want, []), abs=1e-4)
+    monkeypatch.undo()
+    window = min(len(enc.prompt) for enc in encoded) // 2
+    monkeypatch.setattr(model.config, "sliding_window", window)
+    assert not packed_fits(model, encoded)
+    windowed = [[direct(model, enc.prompt + c, len(enc.prompt)) for c in enc.candidates] for enc in encoded]
+    assert max(abs(a - b) for a, b in zip(sum(windowed, []), sum(want, []))) > 1e-3  # the window does bite
+    assert [x for r in score_items_batch(model, encoded, pad) for x in r] == pytest.approx(sum(windowed, []), abs=1e-4)
+    assert [x for r in score_shared(model, encoded, pad) for x in r] != pytest.approx(sum(windowed, []), abs=1e-4)
 
 
 def test_a_merge_across_the_boundary_keeps_the_prompt_tokens(tiny_llms, loaded):

@@ -15,8 +15,9 @@ FAMILIES = ("qwen3", "llama3_1", "gemma3")
 
 
 def build_tiny_llm(family: str, tokenizers: Path, folder: str | Path, seed: int = 0, hidden: int = 16,
-                   layers: int = 2) -> Path:
-    """Save a tiny random ``family`` model with its real tokenizer files in ``folder``."""
+                   layers: int = 2, **shape) -> Path:
+    """Save a tiny random ``family`` model with its real tokenizer files in ``folder``; ``shape`` overrides config
+    fields (``intermediate_size``, ``num_attention_heads``, … : the bench gives a real model's proportions)."""
     import torch
     from transformers import AutoTokenizer
 
@@ -41,6 +42,7 @@ def build_tiny_llm(family: str, tokenizers: Path, folder: str | Path, seed: int 
         size.update(sliding_window=512)
     else:
         raise ValueError(f"unknown family {family!r}; choose from {', '.join(FAMILIES)}")
+    size.update(shape)
     torch.manual_seed(seed)
     model = Model(Config(**size)).eval()
     model.save_pretrained(folder)

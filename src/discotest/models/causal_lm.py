@@ -6,9 +6,10 @@ the same numbers (up to float rounding; tests check both against a direct forwar
 
 - ``score_full``: every (prompt + candidate) row through the model, padded on either side with an attention mask and
   explicit position ids (so a left-padded row sees the positions an unpadded one does);
-- ``score_shared``: each item's prompt through the model once (left-padded, ``use_cache``), its key/value cache
-  repeated for each candidate row, and only the candidates' tokens run on top of it (right-padded). The prompt's last
-  logits give the first candidate token's log-probability.
+- ``score_shared``: each item's prompt once and every candidate's tokens after it, packed in one row of one forward
+  pass, under a 4D mask by which a candidate sees the prompt and its own earlier tokens, at the positions it has
+  after the prompt. One pass (not a prompt pass and a candidate pass over a copied key/value cache) because on a CPU
+  a pass over a few candidate tokens costs nearly as much as the prompt's: it reads every weight all the same.
 
 Only the logits the scores need are computed (``logits_to_keep``): an LLM's vocabulary is 128k-262k entries. torch
 is imported only inside.
@@ -112,22 +113,6 @@ def pad_id(tokenizer) -> int:
     return 0
 
 
-def _cache_argument(model) -> str:
-    """The forward argument a key/value cache goes in: ``cache`` (Transformers 5.2x), ``past_key_values`` before."""
-    import inspect
-
-    return "cache" if "cache" in inspect.signature(model.forward).parameters else "past_key_values"
-
-
-def _cache_of(output):
-    """The key/value cache a forward pass returned, under either name."""
-    try:
-        found = output.cache
-    except AttributeError:
-        found = None
-    return found if found is not None else output.past_key_values
-
-
 def score_full(model, rows: Sequence[tuple[list[int], list[int]]], pad: int, device: str = "cpu",
                padding_side: str = "left") -> list[float]:
     """Sum of the candidate tokens' log-probabilities for each (prompt ids, candidate ids) row, all in one padded
@@ -162,59 +147,90 @@ def score_full(model, rows: Sequence[tuple[list[int], list[int]]], pad: int, dev
     return out
 
 
+def _packed_mask(segments, attention: str, dtype):
+    """The 4D attention mask of packed rows: a token sees the earlier tokens of its own segment and the prompt
+    (segment 0); padding (segment -1) sees itself only, so that no row of the attention is empty. Boolean (True: may
+    attend) for SDPA, additive (0 or the dtype's minimum) for the eager implementation."""
+    import torch
+
+    n = segments.shape[1]
+    index = torch.arange(n)
+    q, kv = segments[:, :, None], segments[:, None, :]
+    allowed = (index[:, None] >= index[None, :])[None] & (kv >= 0) & (q >= 0) & ((kv == 0) | (kv == q))
+    allowed |= torch.eye(n, dtype=torch.bool)[None]
+    if attention == "eager":
+        return torch.zeros(allowed.shape, dtype=dtype).masked_fill(~allowed, torch.finfo(dtype).min)[:, None]
+    return allowed[:, None]
+
+
+def packed_fits(model, items: Sequence[CausalItem]) -> bool:
+    """Whether ``score_shared`` can pack these items: the model takes a custom mask (SDPA or eager attention) and no
+    row reaches a sliding attention window the config declares (the packed mask applies none)."""
+    config = model.config
+    if getattr(config, "_attn_implementation", "sdpa") not in ("sdpa", "eager"):
+        return False
+    window = getattr(config, "sliding_window", None)
+    if not isinstance(window, int) or window <= 0:
+        return True
+    return all(len(item.prompt) + max((len(c) for c in item.candidates), default=0) <= window for item in items)
+
+
 def score_shared(model, items: Sequence[CausalItem], pad: int, device: str = "cpu") -> list[list[float]]:
-    """Per item, the sums of its candidates' token log-probabilities; each prompt is run once and its cache shared
-    by the item's candidates."""
+    """Per item, the sums of its candidates' token log-probabilities, in one forward pass for the batch: each item is
+    one row, its prompt once and then every candidate's tokens but the last (each candidate at the positions it has
+    after the prompt), under a mask by which a candidate sees the prompt and its own earlier tokens only. The
+    logits kept are the last ones of each left-padded row: the prompt's last token (it predicts every candidate's
+    first token) and the candidates' own."""
     import torch
 
     if not items:
         return []
-    width = max(len(item.prompt) for item in items)
+    rows, segments, positions = [], [], []
+    for item in items:
+        fed = [c[:-1] for c in item.candidates]
+        rows.append(item.prompt + [t for f in fed for t in f])
+        segments.append([0] * len(item.prompt) + [k + 1 for k, f in enumerate(fed) for _ in f])
+        positions.append(list(range(len(item.prompt))) + [len(item.prompt) + i for f in fed for i in range(len(f))])
+    width = max(len(r) for r in rows)
     ids = torch.full((len(items), width), pad, dtype=torch.long)
-    mask = torch.zeros((len(items), width), dtype=torch.long)
-    for j, item in enumerate(items):
-        ids[j, width - len(item.prompt):] = torch.tensor(item.prompt)
-        mask[j, width - len(item.prompt):] = 1
-    positions = (mask.cumsum(-1) - 1).clamp(min=0)
-    owner = [j for j, item in enumerate(items) for _ in item.candidates]
-    cands = [c for item in items for c in item.candidates]
+    seg = torch.full((len(items), width), -1, dtype=torch.long)
+    pos = torch.zeros((len(items), width), dtype=torch.long)
+    for j, (r, g, p) in enumerate(zip(rows, segments, positions)):
+        ids[j, width - len(r):], seg[j, width - len(r):], pos[j, width - len(r):] = (
+            torch.tensor(r), torch.tensor(g), torch.tensor(p))
+    keep = 1 + max(len(r) - len(item.prompt) for r, item in zip(rows, items))
+    mask = _packed_mask(seg, model.config._attn_implementation, model.dtype)
     with torch.inference_mode():
-        first = model(input_ids=ids.to(device), attention_mask=mask.to(device), position_ids=positions.to(device),
-                      use_cache=True, logits_to_keep=1)
-        last_logits, cache = first.logits[:, -1], _cache_of(first)
-        c_width = max((len(c) for c in cands), default=0)
-        rest = None
-        if c_width > 1:  # a candidate's tokens after the first are predicted from the candidate's own positions
-            index = torch.tensor(owner, device=device)
-            cache.reorder_cache(index)  # row j of the cache for every candidate of item j
-            c_ids = torch.full((len(cands), c_width - 1), pad, dtype=torch.long)
-            c_mask = torch.zeros((len(cands), c_width - 1), dtype=torch.long)
-            for r, c in enumerate(cands):
-                c_ids[r, :len(c) - 1] = torch.tensor(c[:-1], dtype=torch.long)
-                c_mask[r, :len(c) - 1] = 1
-            lengths = torch.tensor([len(items[j].prompt) for j in owner])
-            c_pos = lengths[:, None] + torch.arange(c_width - 1)[None, :]
-            full_mask = torch.cat([mask[owner], c_mask], dim=1)
-            rest = model(input_ids=c_ids.to(device), attention_mask=full_mask.to(device),
-                         position_ids=c_pos.to(device), use_cache=True, **{_cache_argument(model): cache}).logits
+        logits = model(input_ids=ids.to(device), attention_mask=mask.to(device), position_ids=pos.to(device),
+                       logits_to_keep=keep, use_cache=False).logits
+    picks: list[tuple[int, int]] = []  # (row, kept position) of the logits that predict each candidate token
+    targets: list[int] = []
+    spans: list[tuple[int, int, int]] = []  # (item, first pick, pick count) per candidate
+    for j, item in enumerate(items):
+        last = keep - 1 - (len(rows[j]) - len(item.prompt))  # the prompt's last token, in kept coordinates
+        after = last + 1
+        for c in item.candidates:
+            spans.append((j, len(picks), len(c)))
+            for i, token in enumerate(c):
+                picks.append((j, last if i == 0 else after + i - 1))
+                targets.append(token)
+            after += max(len(c) - 1, 0)
     out: list[list[float]] = [[] for _ in items]
-    for r, c in enumerate(cands):
-        if not c:
-            out[owner[r]].append(0.0)
-            continue
-        target = torch.tensor(c, device=last_logits.device)
-        total = _logp_at(last_logits[owner[r]], target[0])
-        if len(c) > 1:
-            total = total + _logp_at(rest[r, :len(c) - 1], target[1:]).sum()
-        out[owner[r]].append(float(total))
+    if not picks:
+        return [[0.0 for _ in item.candidates] for item in items]
+    at = torch.tensor(picks, device=logits.device)
+    logp = _logp_at(logits[at[:, 0], at[:, 1]], torch.tensor(targets, device=logits.device))
+    for j, first, n in spans:
+        out[j].append(float(logp[first:first + n].sum()) if n else 0.0)
     return out
 
 
 def score_items_batch(model, batch: Sequence[CausalItem], pad: int, device: str = "cpu",
                       share_prompt: bool = True) -> list[list[float]]:
     """Per item, its candidates' sums: prompt shared (``score_shared``) or each candidate in full (``score_full``,
-    one padded batch of every candidate row). Every engine (the local loop, the Ray actors) calls this."""
-    if share_prompt:
+    one padded batch of every candidate row; also where ``packed_fits`` says the packed mask cannot serve). Every
+    engine (the local loop, the Ray actors) calls this."""
+    if share_prompt and packed_fits(model, batch):
         return score_shared(model, batch, pad, device)
     flat = score_full(model, [(item.prompt, c) for item in batch for c in item.candidates], pad, device)
     return split_by_item(flat, batch)

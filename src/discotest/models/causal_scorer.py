@@ -10,10 +10,10 @@ the candidate (with its lead) is tokenized on its own and appended: every candid
 the very same prompt tokens, on tokens of its own only; ``boundary_merges`` counts such candidates and the run says
 how many on stderr.
 
-The candidates of an item share the prompt: by default (``share_prompt=True``) it is computed once per item and its
-key/value cache reused (``causal_lm.score_shared``); ``share_prompt=False`` scores each prompt + candidate in full
-(``causal_lm.score_full``). Items are length-sorted into batches of ``batch_size`` items; scores are cached by content
-hash (model fingerprint, prompt template, settings, prompts and candidates), by the driver only.
+The candidates of an item share the prompt: by default (``share_prompt=True``) it is computed once per item, the
+candidates packed after it in one row (``causal_lm.score_shared``); ``share_prompt=False`` scores each prompt +
+candidate in full (``causal_lm.score_full``). Items are length-sorted into batches of ``batch_size`` items; scores are
+cached by content hash (model fingerprint, prompt template, settings, prompts and candidates), by the driver only.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from discotest.models.hf_models import (
 from discotest.models.llm_prompt import Prompt, PromptBuilder, prompt_ids
 
 CACHE_NAMESPACE = "contrastive-scores"
-ENCODING_VERSION = "causal-1"  # part of the cache key: bump when ``encode`` changes what a candidate becomes
+ENCODING_VERSION = "causal-2"  # part of the cache key: bump when ``encode`` changes what a candidate becomes
 
 
 class CausalScorer(CausalLazyModel):
