@@ -43,7 +43,8 @@ TARGET_CONTEXT = Option("target_context", ("--no-target-context",),
                         "--model: give the context on the source side only (default: also the target context, "
                         "teacher-forced, when the suite has it)", default=True, action="store_false")
 KV = Option("kv", ("--kv",), "--model with a decoder-only LLM: compute each item's prompt once, its candidates "
-            "after it in one row, or score every prompt + candidate in full (the same scores up to float rounding)", default="shared", choices=("shared", "full"))
+            "after it in one row, or score every prompt + candidate in full (the same scores up to float rounding)",
+            default="shared", choices=("shared", "full"))
 COMPUTE_TYPE = Option("compute_type", ("--compute-type",),
                       "--model with a CTranslate2 directory: int8, float16, … (default: the model's own)",
                       default="default")
