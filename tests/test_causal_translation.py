@@ -36,14 +36,15 @@ def _cache(tmp_path, monkeypatch):
 
 
 def test_postprocessing_rules():
-    # rule 2: reasoning blocks go, closed or not
+    # rule 3: reasoning blocks go, closed or not
     assert strip_reasoning("<think>\nplan\n</think>\n\nDer Arzt.") == "\n\nDer Arzt."
     assert strip_reasoning("A <think>x</think>B<think>y</think>") == "A B"
     assert strip_reasoning("Der Arzt <think>still thinking") == "Der Arzt "
-    # rule 3: the first non-empty line (sentence suites); rule 4: whitespace
+    # rule 4: the first non-empty line (sentence suites); rule 5: whitespace; rule 2: U+FFFD
     assert postprocess("<think>\n\n</think>\n\n  Der Arzt bat.\nExplanation: …") == "Der Arzt bat."
     assert postprocess("  one\ntwo ", sentence=False) == "one\ntwo"
     assert postprocess("<think>never closed\nline") == ""
+    assert postprocess("Der Arzt \ufffd bat\ufffd") == "Der Arzt  bat"  # bytes of an unfinished character
     assert postprocess("\n\n") == ""
 
 

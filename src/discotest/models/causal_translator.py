@@ -10,10 +10,14 @@ its first line break outside a reasoning block (``LineBreakStop``).
 Post-processing (``postprocess``), in this order:
 
 1. the answer is cut at its first end-of-turn token and decoded without special tokens;
-2. every ``<think>…</think>`` block is removed, and an unclosed ``<think>`` with everything after it (reasoning that
+2. U+FFFD is removed: it is what bytes that end before their UTF-8 character does decode to (a token holding part of a
+   character, at the length limit or from a model gone astray). llama.cpp's server drops such bytes, Hugging Face
+   decodes them to U+FFFD; removing it makes the local and the served answer the same text, and a translation of
+   natural text holds no genuine U+FFFD;
+3. every ``<think>…</think>`` block is removed, and an unclosed ``<think>`` with everything after it (reasoning that
    ran out of tokens is no translation);
-3. sentence suites: only the first non-empty line is kept;
-4. surrounding whitespace is stripped.
+4. sentence suites: only the first non-empty line is kept;
+5. surrounding whitespace is stripped.
 
 ``context=N``: each sentence's prompt holds the previous N source sentences and the model's own translations of them
 (``target_context``), so the sentences are translated one after the other, in order (``--engine ray`` does not apply
@@ -38,7 +42,7 @@ from discotest.models.translator import CACHE_NAMESPACE, ModelTranslator
 
 END_OF_TURN = ("<|im_end|>", "<|eot_id|>", "<end_of_turn>", "<|endoftext|>", "<|end_of_text|>", "<|eom_id|>",
                "<eos>", "</s>")
-POSTPROCESS_VERSION = "1"  # part of the cache key: bump when ``postprocess`` changes
+POSTPROCESS_VERSION = "2"  # part of the cache key: bump when ``postprocess`` changes (2: U+FFFD removed)
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
 
@@ -50,8 +54,9 @@ def strip_reasoning(text: str) -> str:
 
 
 def postprocess(text: str, sentence: bool = True) -> str:
-    """Rules 2-4 on a decoded answer (rule 1 is ``CausalTranslator.decode``)."""
-    text = strip_reasoning(text)
+    """Rules 2-5 on a decoded answer (rule 1 is ``CausalTranslator.decode``); served answers (``models.endpoint``)
+    take them too."""
+    text = strip_reasoning(text.replace("\ufffd", ""))
     if sentence:
         text = next((line for line in text.splitlines() if line.strip()), "")
     return text.strip()

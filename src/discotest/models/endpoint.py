@@ -9,7 +9,8 @@ in a signature, a log line or a cache key. The model is named as the server repo
 
 Translation: the request template of ``models.llm_prompt`` is one user message (the server applies the model's chat
 template), greedy (``temperature 0``), at most ``max_length`` tokens; the answer goes through the same
-post-processing rules as a local model's (``causal_translator.postprocess``: reasoning blocks stripped, first line).
+post-processing rules as a local model's (``causal_translator.postprocess``: U+FFFD and reasoning blocks
+stripped, first line).
 Turn reasoning off on the server where it has a switch (``transformers serve --reasoning off``; vLLM's default chat
 template arguments).
 
@@ -57,7 +58,7 @@ from discotest.models.llm_prompt import PromptBuilder
 API_KEY_VARIABLES = ("DISCOTEST_API_KEY", "OPENAI_API_KEY")
 CACHE_TRANSLATIONS = "translations"
 CACHE_SCORES = "contrastive-scores"
-VERSION = "1"  # part of the cache keys: bump when requests or their reading change
+VERSION = "2"  # part of the cache keys: bump when requests or their reading change (2: postprocess 2)
 SCORES_VERSION = "2"  # 2: scores are cached only from servers that passed the alignment probe
 # The alignment probe: two prompts that differ in their last word only (several tokens before it in any tokenizer).
 ALIGNMENT_PROBE = ("Translate into French: the cat sat", "Translate into French: the cat ran")
