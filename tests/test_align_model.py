@@ -66,6 +66,44 @@ def test_the_model_is_trained_once_and_read_back_from_the_cache(monkeypatch):
     assert again.signature() == first.signature() and first.data[:10] in first.signature()
 
 
+def _train_holding_the_lock(cache_dir: str, models_dir: str, ready, proceed) -> None:
+    """Another process training the same model: it holds the lock, says so, waits for the word, then trains."""
+    import os
+
+    os.environ[cache.ENV_VAR], os.environ["DISCOTEST_MODELS"] = cache_dir, models_dir
+    model = _model(processes=1)
+    with cache.making(model_module.NAMESPACE, model.key, ".tar.gz"):
+        ready.set()
+        proceed.wait(60)
+        model.folder()
+
+
+def test_a_model_another_process_is_training_is_waited_for_not_trained_again(tmp_path):
+    """Two processes sharing DISCOTEST_MODELS (two runs, or test workers) train a model once: the second waits for the
+    first's lock and reads the stored model (no lock: it would have trained while the first still held it)."""
+    import multiprocessing
+    import os
+
+    context = multiprocessing.get_context("spawn")
+    ready, proceed = context.Event(), context.Event()
+    other = context.Process(target=_train_holding_the_lock, args=(os.environ[cache.ENV_VAR],
+                                                                  os.environ["DISCOTEST_MODELS"], ready, proceed))
+    other.start()
+    try:
+        assert ready.wait(60)
+        proceed.set()
+
+        def no_training():
+            raise AssertionError("the model another process was training was trained again")
+
+        waiting = _model(training=no_training)
+        assert waiting.align(PAIRS[:30]) == _model().align(PAIRS[:30])
+    finally:
+        proceed.set()
+        other.join(60)
+    assert other.exitcode == 0
+
+
 def test_another_training_text_is_another_key_and_signature():
     assert _model(identity="a").signature() != _model(identity="b").signature()
 

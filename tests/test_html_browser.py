@@ -240,11 +240,12 @@ def test_hostile_text_round_trips_through_the_page(browser):
     the word marked after it is still the one marked. One page of many items per example, one browser."""
     import tempfile
 
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import HealthCheck, example, given, settings
     from hypothesis import strategies as st
 
     @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.lists(_hostile_text(), min_size=1, max_size=PAGE_SIZE))
+    @example(["", ""])  # every source the same: the marked column stays in the table (it was hidden as constant)
     def check(texts: list[str]) -> None:
         rows = [ItemRow({"system": "s\ud800<!--", "index": i, "gender": texts[i % 2 and i - 1 or i][:10],
                          "source": f"{t} nurse"}, (Mark("source", len(t) + 1, len(t) + 6, "ent"),), str(i))

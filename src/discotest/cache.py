@@ -172,3 +172,33 @@ def store_bytes(namespace: str, key: str, payload: bytes, suffix: str = ".txt") 
 
 def store(namespace: str, key: str, text: str) -> None:
     store_bytes(namespace, key, text.encode("utf-8"))
+
+
+@contextlib.contextmanager
+def making(namespace: str, key: str, suffix: str = ".txt"):
+    """Held while one process makes an entry that is slow to make (a trained model): another process about to make
+    the same entry waits here, then finds it stored (the caller loads again inside). An advisory lock on a file beside
+    the entry; where it cannot be taken (no ``fcntl``, an unwritable folder) both make it, as before: the entries are
+    the same bytes and written atomically."""
+    path = entry_path(namespace, key, suffix)
+    if path in _making:  # this process holds it already (a lock taken twice by one process would wait on itself)
+        yield
+        return
+    try:
+        import fcntl
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path.with_name(path.name + ".lock"), "a+b")  # noqa: SIM115 - closed below
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        _making.add(path)
+        yield
+    finally:
+        _making.discard(path)
+        handle.close()  # releases the lock
+
+
+_making: set[Path] = set()  # the entries this process holds the lock of

@@ -258,9 +258,13 @@ def _filter_order(value: str) -> tuple[bool, int, str]:
 
 def constant_columns(items: Sequence[ItemRow], columns: Sequence[str]) -> dict[str, Any]:
     """The columns with one value for every item (of two or more) -> that value: said once above the items table
-    (as the summary says its common values), not repeated in every row."""
+    (as the summary says its common values), not repeated in every row. A column with marked evidence in it stays in
+    the table, where its marks are drawn."""
     out = {}
+    marked = {m.field for item in items for m in item.marks}
     for c in columns:
+        if c in marked:
+            continue
         first = items[0].fields.get(c) if len(items) > 1 else None
         if len(items) > 1 and all(item.fields.get(c) == first for item in items):
             out[c] = first

@@ -69,17 +69,26 @@ class AlignmentModel(WordAligner):
             return _extracted[self.key]
         folder = Path(tempfile.mkdtemp(prefix="discotest-align-model-"))
         atexit.register(shutil.rmtree, folder, True)
-        packed = cache.load_bytes(NAMESPACE, self.key, ".tar.gz", parse=_checked_tar) if self.use_cache else None
+        if not self.use_cache:
+            self._train(folder)
+            return folder
+        packed = cache.load_bytes(NAMESPACE, self.key, ".tar.gz", parse=_checked_tar)
+        if packed is None:
+            with cache.making(NAMESPACE, self.key, ".tar.gz"):  # a process training the same model: wait for it
+                packed = cache.load_bytes(NAMESPACE, self.key, ".tar.gz", parse=_checked_tar)
+                if packed is None:
+                    self._train(folder)
+                    cache.store_bytes(NAMESPACE, self.key, _pack(folder), ".tar.gz")
         if packed is not None:
             _unpack(packed, folder)
-        else:
-            pairs = list(self.training())
-            if not pairs:
-                raise ValueError(f"no training text for the alignment model {self.recipe}")
-            self.aligner.train_model(pairs, str(folder / "model"))
-            cache.store_bytes(NAMESPACE, self.key, _pack(folder), ".tar.gz")
         _extracted[self.key] = folder
         return folder
+
+    def _train(self, folder: Path) -> None:
+        pairs = list(self.training())
+        if not pairs:
+            raise ValueError(f"no training text for the alignment model {self.recipe}")
+        self.aligner.train_model(pairs, str(folder / "model"))
 
     def cached(self) -> bool:
         """Whether the model is ready without training (unpacked here or in the cache)."""
