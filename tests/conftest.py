@@ -17,7 +17,16 @@ if "DISCOTEST_DATA" not in os.environ and SHARED_DATA.is_dir():
 # Trained alignment models (one per suite and language, ~10 s each to train) are shared by every test of the session,
 # whatever cache a test gives itself: they depend on the data alone (discotest.cache.NAMESPACE_ENV). The tests of the
 # model's own caching set a folder of their own.
-os.environ.setdefault("DISCOTEST_MODELS", tempfile.mkdtemp(prefix="discotest-test-models-"))
+# Under pytest-xdist the workers share one folder (named by the run's id): a model one worker is training, the other
+# waits for (cache.making) instead of training it too.
+if "DISCOTEST_MODELS" not in os.environ:
+    _run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if _run:
+        _models = Path(tempfile.gettempdir()) / f"discotest-test-models-{_run}"
+        _models.mkdir(exist_ok=True)
+        os.environ["DISCOTEST_MODELS"] = str(_models)
+    else:
+        os.environ["DISCOTEST_MODELS"] = tempfile.mkdtemp(prefix="discotest-test-models-")
 
 
 @pytest.fixture(scope="session")

@@ -59,25 +59,26 @@ def test_winomt_gives_the_same_json_on_both_engines(ray_instance, shared_data, t
                                                                                        ("google", "he", 3886)]
 
 
-def test_all_winomt_pairs_on_ray_give_the_local_verdicts(ray_instance, shared_data, tmp_path, monkeypatch, capsys):
-    """``run winomt --lang all --system all --engine ray``: all 33 published pairs, every per-item verdict and every
-    JSON result byte-identical to the local engine's, as bench/release/verdict_identity.py recorded them from local runs
-    (tests/test_end_to_end.py checks google's 8 local pairs against the same file on every run)."""
+def test_every_language_on_ray_gives_the_local_verdicts(ray_instance, shared_data, tmp_path, monkeypatch, capsys):
+    """``run winomt --lang all --system google --engine ray``: every language's analysers in Ray workers, every
+    per-item verdict and JSON result byte-identical to the local engine's, as bench/release/verdict_identity.py
+    recorded them from local runs (tests/test_end_to_end.py checks the same 8 pairs locally; all 33 pairs on Ray:
+    ``bench/release/verdict_identity.py --engine ray``, ~100 s more than CI's time allows)."""
     import hashlib
 
     recorded = json.loads((Path(__file__).parents[1] / "bench" / "figures" / "winomt_verdicts.json").read_text())
-    recorded = recorded["noun"]
+    recorded = {k: v for k, v in recorded["noun"].items() if k.endswith("/google")}
     details = tmp_path / "items.jsonl"
-    _fresh_cache(monkeypatch, tmp_path, "all-pairs")
+    _fresh_cache(monkeypatch, tmp_path, "all-languages")
     code, out, err = run_cli(capsys, "--data-dir", str(shared_data), "run", "winomt", "--lang", "all", "--system",
-                             "all", "--format", "json", "-q", "--details", str(details), "--engine", "ray",
+                             "google", "--format", "json", "-q", "--details", str(details), "--engine", "ray",
                              "--jobs", "2")
     assert code == 0, err
     lines: dict[str, list[str]] = {}
     for line in details.read_text(encoding="utf-8").splitlines():
         item = json.loads(line)
         lines.setdefault(f"{item['lang']}/{item['system']}", []).append(line)
-    assert sorted(lines) == sorted(recorded) and len(recorded) == 33
+    assert sorted(lines) == sorted(recorded) and len(recorded) == 8
     results = results_of(out)
     for key, pair_lines in lines.items():
         lang, system = key.split("/")

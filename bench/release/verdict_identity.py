@@ -1,6 +1,7 @@
 """Every per-item verdict of the published WinoMT pairs, before and after a change: sha256 per pair, compared.
 
     .venv/bin/python bench/release/verdict_identity.py [--data-dir ../shared/data] [--record] [--only noun,reader]
+                                                       [--engine local|ray]
 
 Runs, in fresh processes with one fresh cache: ``run winomt --lang all --system all --details F`` (all 33 pairs, the
 noun verdict) and ``run winomt --lang all --system google --verdict reader --details F`` (8 languages, the reader
@@ -8,6 +9,8 @@ verdict, which reads pronouns and distractors too), each with ``--format json``.
 sha256 of that pair's detail lines (in item order) and of its JSON result are compared with
 ``bench/figures/winomt_verdicts.json``; ``--record`` writes them there instead. A speed change must leave every
 hash as recorded: exit 1 names each pair that differs (``--keep DIR`` keeps the details files to diff).
+``--engine ray`` runs the same on a local Ray instance (the hashes are recorded from local runs): the ray engine's
+all-33-pairs identity, which CI checks on Google's 8 languages only (tests/test_engine.py).
 """
 
 from __future__ import annotations
@@ -31,11 +34,11 @@ MODES = {
 }
 
 
-def run_mode(mode: str, data_dir: str, cache: str, tmp: Path) -> dict[str, dict]:
+def run_mode(mode: str, data_dir: str, cache: str, tmp: Path, engine: str = "local") -> dict[str, dict]:
     """Hashes per ``lang/system`` of one mode's details and JSON result."""
     details, report = tmp / f"{mode}.jsonl", tmp / f"{mode}.json"
     discotest(["--data-dir", data_dir, "run", "winomt", *MODES[mode], "--format", "json", "--details", str(details),
-               "-o", str(report)], cache)
+               "-o", str(report), "--engine", engine], cache)
     lines: dict[str, list[str]] = {}
     for line in details.read_text(encoding="utf-8").splitlines():
         item = json.loads(line)
@@ -60,14 +63,17 @@ def main() -> None:
     parser.add_argument("--record", action="store_true", help="write today's hashes as the reference")
     parser.add_argument("--only", default=",".join(MODES), help="modes to run: noun, reader")
     parser.add_argument("--keep", help="a folder to keep the details in (to diff by hand)")
+    parser.add_argument("--engine", default="local", choices=("local", "ray"), help="the engine the runs use")
     args = parser.parse_args()
+    if args.record and args.engine != "local":
+        parser.error("the reference is recorded from local runs")
     recorded = json.loads(FIGURES.read_text()) if FIGURES.exists() else {}
     differ = []
     with tempfile.TemporaryDirectory(prefix="verdict-identity-") as tmp:
         folder = Path(args.keep or tmp)
         folder.mkdir(parents=True, exist_ok=True)
         for mode in args.only.split(","):
-            pairs = run_mode(mode, args.data_dir, str(Path(tmp) / "cache"), folder)
+            pairs = run_mode(mode, args.data_dir, str(Path(tmp) / "cache"), folder, args.engine)
             for key, now in pairs.items():
                 before = recorded.get(mode, {}).get(key)
                 same = before is not None and before == now
