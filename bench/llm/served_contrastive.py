@@ -80,9 +80,8 @@ def main() -> None:
                                            "--context", args.context, "--concurrency", "1", "-q",
                                            "--data-dir", str(data)], capture_output=True, text=True)
                     seconds = time.monotonic() - start
-                    lines = (done.stdout.strip() or done.stderr.strip()).splitlines()
                     print(f"== {family} {suite} (exit {done.returncode}, {seconds:.0f} s)")
-                    print("\n".join(lines[-4:]), flush=True)
+                    print(done.stdout.strip() or done.stderr.strip().splitlines()[-1], flush=True)
 
 
 if __name__ == "__main__":
