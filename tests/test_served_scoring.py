@@ -238,11 +238,7 @@ def test_a_late_echo_is_refused_and_it_is_late(qwen_server, tiny_llms, tmp_path,
     assert out == ""
 
 
-# Not Gemma 3: llama-cpp-python's server applies its default repeat_penalty 1.1 to chat completions (a field outside
-# the OpenAI API, which discotest does not send); the tiny random Gemma repeats tokens in greedy decoding, so the
-# served translations differ from the local ones from the first repeat (in-process llama.cpp with repeat_penalty 1.0
-# gives the local tokens)
-@pytest.mark.parametrize("family", ["llama3_1"])
+@pytest.mark.parametrize("family", ["llama3_1", "gemma3"])
 def test_served_chat_translation_is_the_local_one(family, request, tmp_path, capsys):
     """WinoMT-demo through llama.cpp's ``/v1/chat/completions`` (the GGUF carries the model's chat template): the
     same 16 greedy translations as the local model's (a token holding part of a UTF-8 character: the server drops its

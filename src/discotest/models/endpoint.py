@@ -58,7 +58,11 @@ from discotest.models.llm_prompt import PromptBuilder
 API_KEY_VARIABLES = ("DISCOTEST_API_KEY", "OPENAI_API_KEY")
 CACHE_TRANSLATIONS = "translations"
 CACHE_SCORES = "contrastive-scores"
-VERSION = "2"  # part of the cache keys: bump when requests or their reading change (2: postprocess 2)
+# Greedy means no sampler that reshapes the logits: llama.cpp's servers (llama-cpp-python's, llama-server) apply a
+# repetition penalty of 1.1 unless told otherwise, a field outside the OpenAI API. It is sent; a server that refuses an
+# unknown field (naming it in its 4xx answer) is asked again without it, once per translator.
+GREEDY_EXTRAS = {"repeat_penalty": 1.0}
+VERSION = "3"  # part of the cache keys: bump when requests or their reading change (3: repeat_penalty 1)
 SCORES_VERSION = "2"  # 2: scores are cached only from servers that passed the alignment probe
 # The alignment probe: two prompts that differ in their last word only (several tokens before it in any tokenizer).
 ALIGNMENT_PROBE = ("Translate into French: the cat sat", "Translate into French: the cat ran")
@@ -185,6 +189,7 @@ class EndpointTranslator:
         self.use_cache, self.quiet = use_cache, quiet
         self.prompts = PromptBuilder.from_file(None, prompt_file)
         self.translated = self.cache_hits = 0
+        self._greedy_extras = dict(GREEDY_EXTRAS)
 
     def signature_fields(self) -> list[tuple[str, str]]:
         return [("model", self.model), ("served", "openai-api"), ("lm", "causal"),
@@ -198,9 +203,16 @@ class EndpointTranslator:
         """One chat completion, post-processed (uncached)."""
         from discotest.models.causal_translator import postprocess
 
-        answer = self.client.call("/chat/completions", {
-            "model": self.model, "messages": [{"role": "user", "content": message}], "max_tokens": self.max_length,
-            "temperature": 0, "n": 1})
+        body = {"model": self.model, "messages": [{"role": "user", "content": message}], "max_tokens": self.max_length,
+                "temperature": 0, "n": 1}
+        extras = self._greedy_extras
+        try:
+            answer = self.client.call("/chat/completions", {**body, **extras})
+        except InputError as exc:
+            if not extras or not any(name in str(exc) for name in extras):
+                raise
+            self._greedy_extras = {}  # a strict server (OpenAI's own API) refuses fields it does not know
+            answer = self.client.call("/chat/completions", body)
         try:
             content = answer["choices"][0]["message"].get("content") or ""
         except (KeyError, IndexError, TypeError, AttributeError):
