@@ -21,6 +21,7 @@ from discotest.models.endpoint import (  # noqa: E402
     EndpointClient,
     EndpointTranslator,
     echo_misalignment,
+    echo_offsets_wrong,
     read_prompt_logprobs,
 )
 from tests.cli_helpers import free_port, one_result, run_cli, serving  # noqa: E402
@@ -37,7 +38,7 @@ def served(tiny_llms, tmp_path_factory):
         pytest.skip("transformers serve needs transformers[serving] (fastapi, uvicorn, openai)")
     port, model = free_port(), str(tiny_llms["qwen3"])
     command = [str(Path(sys.executable).parent / "transformers"), "serve", model, "--host", "127.0.0.1", "--port",
-               str(port), "--reasoning", "off"]
+               str(port)]
     with serving(command, f"http://127.0.0.1:{port}/v1", tmp_path_factory.mktemp("serve") / "serve.log") as url:
         yield url, model
 
@@ -48,16 +49,18 @@ def _cache(tmp_path, monkeypatch):
 
 
 def test_served_translation_equals_the_local_one(served, tiny_llms):
-    """The server applies the same chat template (reasoning off) and decodes greedily: after the same
-    post-processing, the served translations are the local model's."""
+    """The server applies the same chat template (reasoning off: asked per request through chat_template_kwargs, the
+    server's own default left on) and decodes greedily: after the same post-processing, the served translations are
+    the local model's."""
     url, model = served
     remote = EndpointTranslator(url, "de", max_length=8, quiet=True)
     assert remote.model == model and dict(remote.signature_fields())["model"] == model
     local = CausalTranslator(model, "de", max_length=8, use_cache=False, quiet=True)
     assert remote.translate(SOURCES) == local.translate(SOURCES)
-    # /models + two completions; `transformers serve` refuses repeat_penalty (naming it): each of the two concurrent
-    # first requests may be refused once before the translator drops the field
-    assert remote.translated == 2 and remote.client.requests in (4, 5) and remote._greedy_extras == {}
+    # /models + two completions; `transformers serve` refuses repeat_penalty (naming it) and takes chat_template_kwargs:
+    # each of the two concurrent first requests may be refused once before the translator drops the field
+    assert remote.translated == 2 and remote.client.requests in (4, 5)
+    assert remote._extras == {"chat_template_kwargs": {"enable_thinking": False}}
     again = EndpointTranslator(url, "de", max_length=8, quiet=True)
     assert again.translate(SOURCES) == remote.translate(SOURCES) and again.translated == 0
 
@@ -108,8 +111,9 @@ class _Flaky(http.server.BaseHTTPRequestHandler):
     def do_POST(self):  # noqa: N802 - http.server's name
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
         self.bodies.append(body)
-        if self.strict and "repeat_penalty" in body:
-            return self._send(400, {"error": {"message": "Unrecognized request argument supplied: repeat_penalty"}})
+        unknown = [name for name in ("repeat_penalty", "chat_template_kwargs") if name in body]
+        if self.strict and unknown:  # OpenAI names one field at a time
+            return self._send(400, {"error": {"message": f"Unrecognized request argument supplied: {unknown[0]}"}})
         if self.path.endswith("/bad"):
             return self._send(400, {"error": {"message": "max_tokens must be positive"}})
         status = self.script.pop(0) if self.script else 200
@@ -157,17 +161,20 @@ def test_retries_with_backoff_then_one_line_errors(flaky):
     assert translator.complete("x") == "Hallo."  # reasoning stripped, first line kept
 
 
-def test_greedy_asks_llama_cpp_for_no_repeat_penalty_and_a_strict_server_is_asked_without(flaky):
-    """``repeat_penalty`` 1 is sent (llama.cpp's servers default to 1.1: not greedy); a server that refuses the unknown
-    field, naming it, is asked again without it, and only the first time."""
+def test_greedy_reasoning_off_and_a_strict_server_is_asked_without_what_it_refuses(flaky):
+    """``repeat_penalty`` 1 (llama.cpp's servers default to 1.1: not greedy) and ``enable_thinking`` off for the chat
+    template (as locally) are sent; a server that refuses an unknown field, naming it, is asked again without that
+    field, and the translator does not send it again."""
     _Flaky.script, _Flaky.bodies = [], []
     translator = EndpointTranslator(flaky, "de", model="m", use_cache=False)
     assert translator.complete("x") == "Hallo." and _Flaky.bodies[-1]["repeat_penalty"] == 1.0
+    assert _Flaky.bodies[-1]["chat_template_kwargs"] == {"enable_thinking": False}
     _Flaky.strict, _Flaky.bodies = True, []
     try:
         strict = EndpointTranslator(flaky, "de", model="m", use_cache=False)
         assert strict.complete("x") == "Hallo." and strict.complete("y") == "Hallo."
-        assert ["repeat_penalty" in b for b in _Flaky.bodies] == [True, False, False]
+        assert [sorted(set(b) & {"repeat_penalty", "chat_template_kwargs"}) for b in _Flaky.bodies] == [
+            ["chat_template_kwargs", "repeat_penalty"], ["chat_template_kwargs"], [], []]
     finally:
         _Flaky.strict = False
 
@@ -184,6 +191,31 @@ def test_openai_echo_logprobs_are_read_from_the_boundary_on():
                                         "text_offset": [0, 4, 5, 11, 16]}}]}
     assert read_prompt_logprobs(merged, len(prompt), 18) == (-0.75, 2, True)
     assert read_prompt_logprobs({"choices": [{"text": " x"}]}, len(prompt), 14) is None
+
+
+def test_an_echoed_bos_is_skipped_and_offsets_that_do_not_spell_the_prompt_are_refused():
+    """vLLM echoes Llama's BOS ('<|begin_of_text|>', not in the echoed text) and counts its 17 characters in
+    text_offset: the candidate is read from the request's own first token, as without it. The alignment probe's
+    check refuses offsets that do not follow the tokens (a boundary read in the wrong place)."""
+    prompt, bos = "Text\nGerman:", "<|begin_of_text|>"
+    tokens = ["Text", "\n", "German", ":", " Hal", "lo", "!"]
+    plain = {"choices": [{"text": "Text\nGerman: Hallo!", "logprobs": {
+        "tokens": tokens, "token_logprobs": [None, -1.0, -2.0, -0.5, -3.0, -0.25, -4.0],
+        "text_offset": [0, 4, 5, 11, 12, 16, 18]}}]}
+    with_bos = {"choices": [{"text": "Text\nGerman: Hallo!", "logprobs": {
+        "tokens": [bos, *tokens], "token_logprobs": [None, -7.0, -1.0, -2.0, -0.5, -3.0, -0.25, -4.0],
+        "text_offset": [0, 17, 21, 22, 28, 29, 33, 35]}}]}
+    assert read_prompt_logprobs(with_bos, len(prompt), 18) == read_prompt_logprobs(plain, len(prompt), 18) == \
+        (-3.0 - 0.25, 2, False)
+    assert echo_offsets_wrong(plain, prompt) is None and echo_offsets_wrong(with_bos, prompt) is None
+    # a text that starts with what looks like a special token is the text, not a BOS
+    html = {"choices": [{"text": "<b>Hi", "logprobs": {"tokens": ["<b>", "Hi"], "token_logprobs": [None, -1.0],
+                                                       "text_offset": [0, 3]}}]}
+    assert echo_offsets_wrong(html, "<b>Hi") is None
+    shifted = json.loads(json.dumps(plain))  # offsets one character further than the tokens from the second on
+    shifted["choices"][0]["logprobs"]["text_offset"] = [0, 5, 6, 12, 13, 17, 19]
+    assert "do not spell the prompt" in echo_offsets_wrong(shifted, prompt)
+    assert "do not spell the prompt" in echo_offsets_wrong({"choices": [{"text": "x"}]}, prompt)
 
 
 def _echo(tokens: list[str], tops: list[dict | None]) -> dict:

@@ -23,7 +23,7 @@ pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python[server] (th
 
 from discotest.contrastive.suites import load_suite  # noqa: E402
 from discotest.models.causal_scorer import CausalScorer  # noqa: E402
-from discotest.models.endpoint import ALIGNMENT_PROBE, EndpointClient, EndpointScorer  # noqa: E402
+from discotest.models.endpoint import ALIGNMENT_PROBE, EndpointClient, EndpointScorer, read_prompt_logprobs  # noqa: E402
 from tests.cli_helpers import assert_one_line_error, free_port, one_result, run_cli, serving  # noqa: E402
 from tests.tiny_gguf import write_tiny_gguf  # noqa: E402
 
@@ -177,12 +177,14 @@ def test_served_gemma_tokens_and_scores_are_the_local_ones(gemma_server, faithfu
     from discotest.data.contrastive_item import make_item
 
     plain = _plain(faithful_gemma, tmp_path / "gemma3")
-    items = [make_item(0, src="He left 😀", correct="Он ушёл 😀", incorrect=["Она ушла 😀"])]
+    item = make_item(0, src="He left 😀", correct="Он ушёл 😀", incorrect=["Она ушла 😀"])
     served = EndpointScorer(gemma_server, src_lang="en", tgt_lang="ru", use_cache=False, quiet=True, concurrency=1)
     assert served.model == "tiny-gemma3"
     local = CausalScorer(str(plain), src_lang="en", tgt_lang="ru", use_cache=False, quiet=True)
     tok = AutoTokenizer.from_pretrained(plain)
-    text = local.item_prompt(items[0], 0).text + " " + items[0].correct
+    prompt = local.item_prompt(item, 0)
+    text = prompt.text + " " + item.correct
+    # the request EndpointScorer.one sends for the correct candidate (made once: each echoed token costs ~0.5 s)
     answer = EndpointClient(gemma_server).call("/completions", {"model": "tiny-gemma3", "prompt": text,
                                                                 "max_tokens": 1, "temperature": 0, "echo": True,
                                                                 "logprobs": 1})
@@ -191,16 +193,13 @@ def test_served_gemma_tokens_and_scores_are_the_local_ones(gemma_server, faithfu
     assert ids[0] == tok.bos_token_id and "\n" in text
     assert "".join(echoed) == text
     assert echoed == [tok.decode([i]) for i in ids[1:]]
-    far = 0.0
-    for item in items:
-        prompt = local.item_prompt(item, 0)
-        encoded = local.encode(prompt, item.candidates)
-        mine = local.score_encoded([encoded])[0]
-        for candidate, count, score in zip(item.candidates, (len(c) for c in encoded.candidates), mine):
-            total, n = served.one(prompt.text, candidate)
-            assert n == count
-            far = max(far, abs(total - score))
-    assert far <= GEMMA_TOLERANCE
+    encoded = local.encode(prompt, item.candidates)
+    mine = local.score_encoded([encoded])[0]
+    correct = read_prompt_logprobs(answer, len(prompt.text), len(text))
+    incorrect = served.one(prompt.text, item.incorrect[0])  # the scorer's own path, alignment probe included
+    assert correct is not None and not correct[2]
+    assert [correct[1], incorrect[1]] == [len(c) for c in encoded.candidates]
+    assert max(abs(correct[0] - mine[0]), abs(incorrect[0] - mine[1])) <= GEMMA_TOLERANCE
     assert served.boundary_merges == 0 and local.boundary_merges == 0
 
 

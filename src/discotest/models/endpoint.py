@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -58,11 +59,16 @@ from discotest.models.llm_prompt import PromptBuilder
 API_KEY_VARIABLES = ("DISCOTEST_API_KEY", "OPENAI_API_KEY")
 CACHE_TRANSLATIONS = "translations"
 CACHE_SCORES = "contrastive-scores"
-# Greedy means no sampler that reshapes the logits: llama.cpp's servers (llama-cpp-python's, llama-server) apply a
-# repetition penalty of 1.1 unless told otherwise, a field outside the OpenAI API. It is sent; a server that refuses an
-# unknown field (naming it in its 4xx answer) is asked again without it, once per translator.
-GREEDY_EXTRAS = {"repeat_penalty": 1.0}
-VERSION = "3"  # part of the cache keys: bump when requests or their reading change (3: repeat_penalty 1)
+# Fields outside the OpenAI API that make a served translation the local one:
+# - greedy means no sampler that reshapes the logits: llama.cpp's servers (llama-cpp-python's, llama-server) apply a
+#   repetition penalty of 1.1 unless told otherwise;
+# - the chat template is rendered with reasoning off, as locally (llm_prompt): Qwen3's takes ``enable_thinking``, and
+#   vLLM, SGLang and ``transformers serve`` pass ``chat_template_kwargs`` to it (a template without it ignores it).
+# Both are sent; a server that refuses a field (naming it in its 4xx answer) is asked again without that field, and
+# the translator does not send it again.
+CHAT_EXTRAS: dict[str, Any] = {"repeat_penalty": 1.0, "chat_template_kwargs": {"enable_thinking": False}}
+VERSION = "4"  # part of the cache keys: bump when requests or their reading change (3: repeat_penalty 1; 4: reasoning
+# off through chat_template_kwargs)
 SCORES_VERSION = "2"  # 2: scores are cached only from servers that passed the alignment probe
 # The alignment probe: two prompts that differ in their last word only (several tokens before it in any tokenizer).
 ALIGNMENT_PROBE = ("Translate into French: the cat sat", "Translate into French: the cat ran")
@@ -189,7 +195,7 @@ class EndpointTranslator:
         self.use_cache, self.quiet = use_cache, quiet
         self.prompts = PromptBuilder.from_file(None, prompt_file)
         self.translated = self.cache_hits = 0
-        self._greedy_extras = dict(GREEDY_EXTRAS)
+        self._extras = dict(CHAT_EXTRAS)
 
     def signature_fields(self) -> list[tuple[str, str]]:
         return [("model", self.model), ("served", "openai-api"), ("lm", "causal"),
@@ -205,14 +211,17 @@ class EndpointTranslator:
 
         body = {"model": self.model, "messages": [{"role": "user", "content": message}], "max_tokens": self.max_length,
                 "temperature": 0, "n": 1}
-        extras = self._greedy_extras
-        try:
-            answer = self.client.call("/chat/completions", {**body, **extras})
-        except InputError as exc:
-            if not extras or not any(name in str(exc) for name in extras):
-                raise
-            self._greedy_extras = {}  # a strict server (OpenAI's own API) refuses fields it does not know
-            answer = self.client.call("/chat/completions", body)
+        while True:
+            extras = self._extras
+            try:
+                answer = self.client.call("/chat/completions", {**body, **extras})
+                break
+            except InputError as exc:
+                refused = [name for name in extras if name in str(exc)]
+                if not refused:
+                    raise
+                # a strict server (OpenAI's own API, transformers serve) refuses fields it does not know
+                self._extras = {k: v for k, v in extras.items() if k not in refused}
         try:
             content = answer["choices"][0]["message"].get("content") or ""
         except (KeyError, IndexError, TypeError, AttributeError):
@@ -248,18 +257,39 @@ class EndpointTranslator:
         return out
 
 
+# A special token (BOS) a server echoes before the request's own text: vLLM echoes Llama's '<|begin_of_text|>' and
+# counts its characters in ``text_offset``; llama-cpp-python leaves BOS out.
+_SPECIAL = re.compile(r"<[^<>\s]+>")
+
+
+def echo_start(logprobs: dict[str, Any], echoed_text: str) -> int:
+    """The index of the first echoed token of the request's own text: past the special tokens (``<...>``) echoed
+    before it that the echoed text does not start with."""
+    tokens = logprobs.get("tokens") or []
+    k = 0
+    while k < len(tokens) - 1 and isinstance(tokens[k], str) and _SPECIAL.fullmatch(tokens[k]) \
+            and not echoed_text.startswith(tokens[k]):
+        k += 1
+    return k
+
+
 def read_prompt_logprobs(answer: dict[str, Any], prompt_chars: int,
                          end_chars: int) -> tuple[float, int, bool] | None:
     """(sum of the candidate tokens' log-probabilities, their number, whether a token crossed the boundary) from a
     completions answer to ``prompt + candidate`` (echoed; ``prompt_chars`` and ``end_chars`` the characters up to the
-    boundary and in all; what was generated after them is not read), or None when it has no prompt log-probabilities."""
+    boundary and in all, counted from the first token of the request's text, ``echo_start``; what was generated after
+    them is not read), or None when it has no prompt log-probabilities."""
     try:
         choice = answer["choices"][0]
     except (KeyError, IndexError, TypeError):
         return None
     logprobs = choice.get("logprobs") if isinstance(choice, dict) else None
     if isinstance(logprobs, dict) and logprobs.get("text_offset") and logprobs.get("token_logprobs"):
-        offsets, values, tokens = logprobs["text_offset"], logprobs["token_logprobs"], logprobs.get("tokens") or []
+        start = echo_start(logprobs, str(choice.get("text") or ""))
+        tokens = (logprobs.get("tokens") or [])[start:]
+        base = logprobs["text_offset"][start] if start < len(logprobs["text_offset"]) else 0
+        offsets = [o - base for o in logprobs["text_offset"][start:]]
+        values = logprobs["token_logprobs"][start:]
         total, count, merged = 0.0, 0, False
         for k, (offset, value) in enumerate(zip(offsets, values)):
             end = offsets[k + 1] if k + 1 < len(offsets) else offset + len(tokens[k] if k < len(tokens) else "")
@@ -271,6 +301,23 @@ def read_prompt_logprobs(answer: dict[str, Any], prompt_chars: int,
         echoed = sum(1 for o in offsets if o >= prompt_chars)
         return (total, count, merged) if echoed else None
     return None
+
+
+def echo_offsets_wrong(answer: dict[str, Any], text: str) -> str | None:
+    """What is wrong with the text offsets of an echo of ``text`` (ASCII, one character per byte), None if nothing: from
+    ``echo_start`` on, the tokens must spell ``text`` and each offset be the length of the tokens before it, or the
+    boundary between prompt and candidate would be read in the wrong place."""
+    try:
+        choice = answer["choices"][0]
+        logprobs = choice["logprobs"]
+        start = echo_start(logprobs, str(choice.get("text") or ""))
+        tokens, offsets = logprobs["tokens"][start:], logprobs["text_offset"][start:]
+        spelled = ["".join(tokens[:j]) for j in range(len(tokens))]
+        if "".join(tokens).startswith(text) and [o - offsets[0] for o in offsets] == [len(x) for x in spelled]:
+            return None
+    except (KeyError, IndexError, TypeError, AttributeError):
+        pass
+    return f"its echoed tokens and text_offset do not spell the prompt {text!r} from its first character"
 
 
 def echo_misalignment(first: dict[str, Any], second: dict[str, Any]) -> str | None:
@@ -310,7 +357,7 @@ def check_echo_alignment(client: EndpointClient, model: str) -> None:
             answers = [client.call("/completions", {"model": model, "prompt": text, "max_tokens": 1,
                                                     "temperature": 0, "echo": True, "logprobs": ALIGNMENT_TOP})
                        for text in ALIGNMENT_PROBE]
-            wrong = echo_misalignment(*answers)
+            wrong = echo_misalignment(*answers) or echo_offsets_wrong(answers[0], ALIGNMENT_PROBE[0])
             _aligned[key] = "" if wrong is None else (
                 f"{client.base}/v1/completions (model {model}) cannot score: {wrong}")
         verdict = _aligned[key]
