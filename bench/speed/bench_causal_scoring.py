@@ -20,12 +20,16 @@ alike is the LM head (hidden × vocabulary, 151k-262k here) at the candidates' p
   heads of 128, tied embeddings), random weights: the body is 2.8× the head per token, as in the LLMs people run.
   A 600M-parameter model: about 2.4 GB of RAM, ~1 s per item on 2 cores; use ``--items 20``.
 
-Measured on a quiet machine (stop 25), qwen3, context 3, 2 threads, full/shared (best of 2 or 3):
+Measured on a quiet machine (stops 25 and 26), qwen3, context 3, 2 threads, full/shared (best of 2 or 3):
 
 | shape | items | batch 1 | batch 4 | batch 16 |
 |---|---|---|---|---|
 | small | 100 | 0.93× | 0.88× | 0.96× |
 | qwen3-0.6b | 20 | 1.71× (17.1 s / 29.3 s) | 1.46× (15.3 s / 22.3 s) | 1.70× (17.6 s / 29.8 s) |
+| qwen3-0.6b, stop 26, best of 3 | 20 | 1.59× (14.5 s / 23.0 s) | 1.67× (12.4 s / 20.7 s) | 1.55× (18.8 s / 29.1 s) |
+
+Between two quiet runs a ratio moves by up to 0.2 (the full mode's times by up to 17%). In the second run every batch
+size is at or above 1.5×; batch 4, at 1.46× in the first, is at 1.67×. No batch size is reliably faster than another.
 
 With the small shape the LM head is nearly all the work, and both modes pay it alike.
 """
