@@ -14,8 +14,9 @@ SHARED_DATA = REPO.parent / "shared" / "data"
 if "DISCOTEST_DATA" not in os.environ and SHARED_DATA.is_dir():
     os.environ["DISCOTEST_DATA"] = str(SHARED_DATA)
 
-# Trained alignment models (one per suite and language, ~10 s each to train) are shared by every test of the session,
-# whatever cache a test gives itself: they depend on the data alone (discotest.cache.NAMESPACE_ENV). The tests of the
+# Trained alignment models (one per suite and language, ~10 s each to train), the compiled german-nouns lexicon (7 s)
+# and the other entries of discotest.cache.NAMESPACE_ENV are shared by every test of the session, whatever cache a
+# test gives itself: they depend on the data and the code alone. The tests of the
 # model's own caching set a folder of their own.
 # Under pytest-xdist the workers share one folder (named by the run's id): a model one worker is training, the other
 # waits for (cache.making) instead of training it too.
