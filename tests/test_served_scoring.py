@@ -12,7 +12,6 @@ summation in the matrix products, RMS norm and log-softmax over the 128k vocabul
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 
 import pytest
@@ -26,6 +25,7 @@ from discotest.models.causal_scorer import CausalScorer  # noqa: E402
 from discotest.models.endpoint import ALIGNMENT_PROBE, EndpointClient, EndpointScorer, read_prompt_logprobs  # noqa: E402
 from tests.cli_helpers import assert_one_line_error, free_port, one_result, run_cli, serving  # noqa: E402
 from tests.tiny_gguf import write_tiny_gguf  # noqa: E402
+from tests.tiny_llm import without_chat_template  # noqa: E402
 
 ALIAS = "tiny-llama3_1"
 # |served - local| per candidate sum: 5.7e-6 at most measured (voita-deixis, 6 candidates of 5-7 tokens after
@@ -40,12 +40,7 @@ PROMPT = '{{ source_context | join(" ") }} {{ source }}'  # short: fewer echoed 
 @pytest.fixture(scope="module")
 def plain_llama(tiny_llms, tmp_path_factory):
     """The tiny Llama 3.1 without its chat template: the plain completion prompt, as on ``/v1/completions``."""
-    folder = tmp_path_factory.mktemp("plain-llama") / "llama3_1"
-    shutil.copytree(tiny_llms["llama3_1"], folder)
-    config = json.loads((folder / "tokenizer_config.json").read_text("utf-8"))
-    del config["chat_template"]
-    (folder / "tokenizer_config.json").write_text(json.dumps(config), "utf-8")
-    return folder
+    return without_chat_template(tiny_llms["llama3_1"], tmp_path_factory.mktemp("plain-llama") / "llama3_1")
 
 
 def _serve(family: str, tiny_llms, tmp_path_factory):
@@ -158,15 +153,6 @@ def test_served_prompt_tokens_are_the_local_ones(llama_server, plain_llama):
     assert served.boundary_merges == 0 and local.boundary_merges == 0
 
 
-def _plain(model_dir, folder):
-    """A copy of a tiny model without its chat template (the plain completion prompt, as on ``/v1/completions``)."""
-    shutil.copytree(model_dir, folder)
-    config = json.loads((folder / "tokenizer_config.json").read_text("utf-8"))
-    del config["chat_template"]
-    (folder / "tokenizer_config.json").write_text(json.dumps(config), "utf-8")
-    return folder
-
-
 def test_served_gemma_tokens_and_scores_are_the_local_ones(gemma_server, faithful_gemma, tmp_path):
     """The tiny Gemma 3 through llama.cpp ("gemma4" BPE vocabulary from tokenizer.json): the echoed tokens of the
     default prompt (line breaks, Cyrillic, an emoji) are Hugging Face's, one by one; it passes the alignment probe
@@ -176,7 +162,7 @@ def test_served_gemma_tokens_and_scores_are_the_local_ones(gemma_server, faithfu
 
     from discotest.data.contrastive_item import make_item
 
-    plain = _plain(faithful_gemma, tmp_path / "gemma3")
+    plain = without_chat_template(faithful_gemma, tmp_path / "gemma3")
     item = make_item(0, src="He left 😀", correct="Он ушёл 😀", incorrect=["Она ушла 😀"])
     served = EndpointScorer(gemma_server, src_lang="en", tgt_lang="ru", use_cache=False, quiet=True, concurrency=1)
     assert served.model == "tiny-gemma3"

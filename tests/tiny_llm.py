@@ -49,3 +49,16 @@ def build_tiny_llm(family: str, tokenizers: Path, folder: str | Path, seed: int 
     for name in ("tokenizer.json", "tokenizer_config.json"):
         shutil.copyfile(source / name, folder / name)
     return folder
+
+
+def without_chat_template(model: str | Path, folder: str | Path) -> Path:
+    """A copy of a model in ``folder`` without its chat template: the plain completion prompt, what a server's
+    ``/v1/completions`` renders (it applies no chat template)."""
+    import json
+
+    folder = Path(folder)
+    shutil.copytree(model, folder)
+    config = json.loads((folder / "tokenizer_config.json").read_text("utf-8"))
+    config.pop("chat_template", None)
+    (folder / "tokenizer_config.json").write_text(json.dumps(config), "utf-8")
+    return folder

@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -45,7 +44,7 @@ sys.path.insert(0, str(REPO))
 
 from tests.cli_helpers import free_port, serving  # noqa: E402
 from tests.tiny_gguf import write_tiny_gguf  # noqa: E402
-from tests.tiny_llm import FAMILIES, build_tiny_llm  # noqa: E402
+from tests.tiny_llm import FAMILIES, build_tiny_llm, without_chat_template  # noqa: E402
 
 from discotest.contrastive.suites import load_suite  # noqa: E402
 
@@ -63,15 +62,6 @@ def voita_subset(data: Path, n: int, out: Path) -> Path:
                                        "incorrect": list(i.incorrect), "distance": i.distance},
                                       ensure_ascii=False) + "\n" for i in items), "utf-8")
     return out
-
-
-def plain_copy(model: Path, folder: Path) -> Path:
-    """The model without its chat template: what a server's ``/v1/completions`` prompt is rendered with."""
-    shutil.copytree(model, folder)
-    config = json.loads((folder / "tokenizer_config.json").read_text("utf-8"))
-    config.pop("chat_template", None)
-    (folder / "tokenizer_config.json").write_text(json.dumps(config), "utf-8")
-    return folder
 
 
 def server_command(server: str, python: str, family: str, model: Path, tmp: Path, port: int) -> list[str]:
@@ -122,7 +112,7 @@ def main() -> None:
                 raise SystemExit(f"unknown family {family!r}; choose from {', '.join(FAMILIES)}")
             model = build_tiny_llm(family, data / "llm_tokenizers", tmp / family,
                                    **SHAPES[args.server].get(family, {}))
-            plain = plain_copy(model, tmp / f"{family}-plain")
+            plain = without_chat_template(model, tmp / f"{family}-plain")
             port = free_port()
             command = server_command(args.server, args.python, family, model, tmp, port)
             with serving(command, f"http://127.0.0.1:{port}/v1", tmp / f"{family}.log", seconds=900) as url:

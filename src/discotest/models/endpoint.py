@@ -32,7 +32,11 @@ differ only in their last word are sent, and the distributions echoed *at* that 
 compared: a correct echo gives the distribution of the token given the tokens before it, the same for both prompts;
 an echo one position late gives the distribution after the word, which depends on the word. A server that fails is
 refused with one line (the shift cannot be undone exactly: only the top entries of the needed distribution are
-echoed); one that echoes no ``top_logprobs`` cannot be checked and is refused too.
+echoed); one that echoes no ``top_logprobs`` cannot be checked and is refused too. The same probe checks that the
+echoed tokens spell the prompt and that each ``text_offset`` is the length of the tokens before it
+(``echo_offsets_wrong``), from the request's first token on (``echo_start``: vLLM echoes Llama's BOS,
+``<|begin_of_text|>``, before it and counts its characters): offsets that do not follow the tokens would put the
+candidate's boundary in the wrong place.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from itertools import accumulate
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -312,8 +317,8 @@ def echo_offsets_wrong(answer: dict[str, Any], text: str) -> str | None:
         logprobs = choice["logprobs"]
         start = echo_start(logprobs, str(choice.get("text") or ""))
         tokens, offsets = logprobs["tokens"][start:], logprobs["text_offset"][start:]
-        spelled = ["".join(tokens[:j]) for j in range(len(tokens))]
-        if "".join(tokens).startswith(text) and [o - offsets[0] for o in offsets] == [len(x) for x in spelled]:
+        lengths_before = list(accumulate((len(t) for t in tokens[:-1]), initial=0))
+        if "".join(tokens).startswith(text) and [o - offsets[0] for o in offsets] == lengths_before:
             return None
     except (KeyError, IndexError, TypeError, AttributeError):
         pass
