@@ -39,9 +39,9 @@ def _fresh_cache(monkeypatch, tmp_path: Path, name: str) -> None:
 
 def test_winomt_gives_the_same_json_on_both_engines(ray_instance, shared_data, tmp_path, monkeypatch, capsys):
     """Two languages: the local engine uses its process pool, the ray engine submits a task per language; the same
-    JSON, and a rerun in the ray run's cache reads every verdict back without a task. WinoMT-demo's published outputs
-    (de, es: German's and Spanish's analysers), so that the engines' handling is what is timed here: whole suites on
-    Ray are in the next test, against the recorded verdicts."""
+    JSON, and a rerun in the ray run's cache reads every verdict back without a task. On WinoMT-demo's published
+    outputs (de, es: German's and Spanish's analysers), 16 rows each, so that the test pays for the engines' handling,
+    not a whole suite's analysis: whole suites on Ray are the next test, against the recorded verdicts."""
     args = ["--data-dir", str(shared_data), "run", "winomt-demo", "--lang", "de,es", "--system", "demo", "--format",
             "json", "-q"]
     tasks = spy(monkeypatch, RayEngine, "map_ordered")
