@@ -24,8 +24,18 @@ Servers:
   attention kernels take head_dim 32 and up, so the model is 64 wide with heads of 32 here. It returns the prompt's
   log-probabilities aligned whatever the BOS, so Qwen3 scores through it.
 
-Measured (stop 26, 2 cores; context 1; jazp n = 44, voita-deixis 6 items): see the closing note of issue 27 and
-docs/models.md.
+Measured (stop 26, 2 cores; context 1; jazp n = 44, voita-deixis 6 items; served = local accuracy in every row):
+
+| server | family | jazp served / local | max score diff | same verdicts | demo translations equal | jazp time |
+|---|---|---|---|---|---|---|
+| llama-cpp | llama3_1 | 61.36 / 61.36 | (accuracy only) | | | 789 s |
+| llama-cpp | gemma3 | 43.18 / 43.18 | (accuracy only) | | | 1,955 s |
+| vllm | qwen3 | 54.55 / 54.55 | 2.3e-5 | 44/44, voita 6/6 | 16/16 | 11 s |
+| vllm | llama3_1 | 52.27 / 52.27 | 2.3e-5 | 44/44, voita 6/6 | 16/16 | 18 s |
+| vllm | gemma3 | 38.64 / 38.64 | 3.3e-5 | 44/44, voita 6/6 | 16/16 | 24 s |
+
+(The llama-cpp rows were run before the local comparison was added to this script; their local figures are
+``discotest run jazp --model`` on the same model without its chat template.)
 """
 
 from __future__ import annotations
