@@ -1,6 +1,6 @@
 """discotest: does a translation system get discourse right? Per phenomenon, with evidence per item.
 
-``discotest.run``, ``discotest.compare`` and ``discotest.suites`` (``discotest.api``) are imported on first use: the
+``discotest.run``, ``discotest.compare``, ``discotest.card`` and ``discotest.suites`` (``discotest.api``) are imported on first use: the
 package itself imports nothing third-party, so ``python -m discotest`` can drop the working directory from
 ``sys.path`` (``__main__``) before numpy or a model library is looked for there, and ``import discotest`` is quick.
 """
@@ -8,9 +8,9 @@ package itself imports nothing third-party, so ``python -m discotest`` can drop 
 from discotest.errors import InputError
 from discotest.version import VERSION
 
-__all__ = ["run", "compare", "suites", "InputError", "VERSION"]
+__all__ = ["run", "compare", "card", "suites", "InputError", "VERSION"]
 __version__ = VERSION
-_API = ("run", "compare", "suites")
+_API = ("run", "compare", "card", "suites")
 
 
 def __getattr__(name: str):

@@ -41,6 +41,16 @@ def compare(suite: str, **options: Any) -> Report:
     return families.compare(suite, **options)
 
 
+def card(**options: Any):
+    """The discourse card of one system (``discotest card``): every suite of its language pairs, each number with its
+    95% interval, its rank among the suite's published systems and its validity badge. ``options``: the command's,
+    with underscores (``system=``, ``outputs=``, ``model=``, ``endpoint=``, ``pairs=``, ``suites=``, ``bootstrap=`` …).
+    Returns a ``Card`` (``.rows``, ``.to_json()``)."""
+    from discotest.card import make_card
+
+    return make_card(**options)
+
+
 def suites() -> dict[str, list[str]]:
     """Every suite name a user can run, with the published systems it has (what ``discotest suites`` prints)."""
     out: dict[str, list[str]] = {}
@@ -189,6 +199,6 @@ def data_verify(names: Sequence[str] = (), data_dir: str | None = None) -> list[
     return [(name, *registry.verify(name, data_dir)) for name in (names or list(registry.SOURCES))]
 
 
-__all__ = ["VERSION", "Report", "augment", "compare", "coref", "data_fetch", "data_prepare", "data_status",
+__all__ = ["VERSION", "Report", "augment", "card", "compare", "coref", "data_fetch", "data_prepare", "data_status",
            "data_verify", "finetune", "make_contrastive", "mine", "run", "suite_facts", "suites", "translate",
            "validate_sample", "validate_score"]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from discotest import timing
 from discotest.cli import (
     augment,
+    card,
     compare,
     coref,
     data,
@@ -34,7 +35,8 @@ from discotest.registry import Family
 from discotest.version import VERSION
 
 # one module per command, in the order ``discotest --help`` lists them; each has NAME, add(sub) and run(args)
-COMMANDS = (run, compare, validate, coref, data, translate, augment, finetune, mine, rank, suites, make_contrastive)
+COMMANDS = (run, compare, card, validate, coref, data, translate, augment, finetune, mine, rank, suites,
+            make_contrastive)
 
 
 def build_parser(help_for: tuple[str, Family | bool] | None = None) -> argparse.ArgumentParser:

@@ -163,6 +163,18 @@ def _f1(p: float, r: float) -> float:
     return 2 * p * r / (p + r) if p + r else 0.0
 
 
+def delta_g_from_sums(row) -> float:
+    """ΔG from summed ``[hit♂, gold♂, predicted♂, hit♀, gold♀, predicted♀]`` rows, as ``score_gender`` computes it."""
+    hit_m, gold_m, said_m, hit_f, gold_f, said_f = (float(x) for x in row)
+    return _f1(_pct(hit_m, said_m), _pct(hit_m, gold_m)) - _f1(_pct(hit_f, said_f), _pct(hit_f, gold_f))
+
+
+def delta_s_from_sums(row) -> float:
+    """ΔS from summed ``[correct pro, pro, correct anti, anti]`` rows, as ``score_gender`` computes it."""
+    ok_pro, pro, ok_anti, anti = (float(x) for x in row)
+    return _pct(ok_pro, pro) - _pct(ok_anti, anti)
+
+
 @dataclass(frozen=True)
 class GenderScores:
     n: int

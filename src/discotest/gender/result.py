@@ -6,7 +6,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from discotest.gender.judge import ConsistencyScores, GenderScores, GenderVerdict
+from discotest.gender.judge import (
+    ConsistencyScores,
+    GenderScores,
+    GenderVerdict,
+    delta_g_from_sums,
+    delta_s_from_sums,
+)
 from discotest.report.charts import Chart, ChartPoint
 from discotest.report.comparison import Comparison
 from discotest.report.result import (
@@ -128,6 +134,28 @@ class GenderResult(Result):
             scored = {v.index: (float(bool(v.consistent)), 1.0) for v in self.verdicts if v.consistent is not None}
             metrics.append(PairedMetric("consistency", scored, accuracy_from_sums))
         return metrics
+
+    def ranked_metrics(self) -> list[PairedMetric]:
+        """Accuracy, ΔG and ΔS as the table computes them (``judge.score_gender``), from per-item rows: ΔG from
+        ``[hit♂, gold♂, predicted♂, hit♀, gold♀, predicted♀]``, ΔS from ``[correct pro, pro, correct anti, anti]``;
+        both are best at 0."""
+        gender_rows, stereo_rows = {}, {}
+        for v in self.verdicts:
+            ok, said = float(v.is_correct(self.verdict)), v.gender(self.verdict)
+            row = []
+            for g in ("male", "female"):
+                gold = float(v.gold_gender == g)
+                row += [ok * gold, gold, float(said == g)]
+            gender_rows[v.index] = tuple(row)
+            if v.stereotype in ("pro", "anti"):
+                pro = float(v.stereotype == "pro")
+                stereo_rows[v.index] = (ok * pro, pro, ok * (1 - pro), 1 - pro)
+        out = [self.paired_metrics()[0],
+               PairedMetric("delta_g", gender_rows, delta_g_from_sums, higher_is_better=False, unit="pp", target=0.0)]
+        if self.scores.delta_s is not None:
+            out.append(PairedMetric("delta_s", stereo_rows, delta_s_from_sums, higher_is_better=False, unit="pp",
+                                    target=0.0))
+        return out
 
 
 _COLUMNS = (

@@ -107,6 +107,8 @@ class PairedMetric:
     statistic: Callable[[np.ndarray], float]
     higher_is_better: bool = True
     unit: str = "%"
+    # best at this value (ΔG, ΔS: 0), so a ranking orders by the distance to it; None: by ``higher_is_better``
+    target: float | None = None
 
 
 @dataclass(frozen=True)
@@ -250,6 +252,12 @@ class Result:
     def paired_metrics(self) -> list[PairedMetric]:
         """Per-item statistics for ``compare``; empty when the result's items cannot be paired."""
         return []
+
+    def ranked_metrics(self) -> list[PairedMetric]:
+        """The metrics a ranking or a discourse card shows, each with its per-item rows so it has a bootstrap
+        interval and a paired test: ``paired_metrics`` and any a family adds for ranking only (gender: ΔG, ΔS,
+        whose per-item sign test would mean nothing in ``compare``)."""
+        return self.paired_metrics()
 
     def extra_json(self) -> dict[str, Any]:
         """Family fields beside ``scores`` in the JSON (provenance of the input, unmatched rows …)."""

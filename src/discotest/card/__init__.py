@@ -1,0 +1,111 @@
+"""The discourse card: one system (a published one, a folder of outputs, a local model or an endpoint) on every suite
+of its language pairs, one row per phenomenon with its interval, its rank among the suite's published systems and the
+validity figure behind it. Above the wings: it runs each suite through the family registry as ``discotest run`` does.
+Its options are declared once here (``OPTIONS``), for ``discotest card`` and ``discotest.card`` alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discotest import families
+from discotest.card.build import Card, build_card, plan
+from discotest.card.groups import KINDS, CardRow, known_pairs, rows_of
+from discotest.card.system import SystemSpec, read_manifest
+from discotest.errors import InputError
+from discotest.options import int_option
+from discotest.registry import Option, checked_settings, split_list
+from discotest.registry import options as common
+
+PAIRS = Option("pairs", ("--pairs",), "language pairs, comma-separated (en-de,ja-en,zh-en …; default: the pairs the "
+               "outputs' manifest or the published system covers)", metavar="LIST")
+SUITES = Option("suites", ("--suites",), "only these suites (or row ids, e.g. mt-geneval-contextual) of the pairs' "
+                "groups, comma-separated", metavar="LIST")
+OUTPUTS = Option("outputs", ("--outputs",), "a folder of your system's translation (or scores) files with "
+                 "manifest.json naming the file of each PAIR/ROW (`--init` writes the template)", metavar="DIR")
+CARD_SYSTEM = Option("system", ("--system", "-s"), "a published system (google, bing, deepl-contexts, base_tgt …): "
+                     "its outputs in every suite that has them")
+INIT = Option("init", ("--init",), "with --outputs DIR: write the sources to translate and manifest.json's template "
+              "into DIR, then stop", default=False, action="store_true")
+DRY_RUN = Option("dry_run", ("--dry-run",), "print the plan (rows done, to run, not fillable; items; measured "
+                 "seconds) and stop", default=False, action="store_true")
+BOOTSTRAP = Option("bootstrap", ("--bootstrap",), "bootstrap resamples for the intervals and the paired tests",
+                   default=1000, type=int_option("bootstrap"))
+SEED = Option("seed", ("--seed",), "bootstrap seed", default=12345, type=int_option("seed"))
+MODEL_OPTIONS = (common.BATCH_SIZE, common.DEVICE, common.REVISION, common.PROMPT, common.CONCURRENCY,
+                 common.CONTEXT)
+OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, INIT, DRY_RUN, BOOTSTRAP, SEED,
+           *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.USE_CACHE)
+
+
+def system_of(s: dict[str, Any]) -> SystemSpec:
+    """The one system the settings name; two, or none, is an error."""
+    given = [k for k in ("system", "outputs", "endpoint") if s.get(k)]
+    if s.get("model") and not s.get("endpoint"):
+        given.append("model")
+    if len(given) != 1:
+        raise InputError("card: name one system: --system NAME, --outputs DIR, --model PATH or --endpoint URL "
+                         f"(given: {', '.join('--' + g for g in given) or 'none'})")
+    model_options = {o.name: s[o.name] for o in MODEL_OPTIONS if s.get(o.name) not in (None, [])}
+    kind = given[0]
+    if kind == "system":
+        return SystemSpec("published", s["system"])
+    if kind == "outputs":
+        if s.get("init"):
+            return SystemSpec("outputs", str(s["outputs"]))
+        name, files = read_manifest(s["outputs"])
+        return SystemSpec("outputs", str(s["outputs"]), files=files, label=name)
+    if kind == "model":
+        return SystemSpec("model", str(s["model"]), model_options=model_options)
+    return SystemSpec("endpoint", s["endpoint"], served_model=s.get("model"), model_options=model_options)
+
+
+def published_pairs(name: str) -> list[str]:
+    """The pairs in whose groups a published system named ``name`` has an output (read from each suite's list of
+    published systems: ``google (ar de …)``, mZPRT's ``QA: base_tgt …``)."""
+    out = []
+    for pair in known_pairs():
+        for row in rows_of([pair]):
+            if "published" not in row.takes:
+                continue
+            for entry in families.family_of(row.suite).suites().get(row.suite, []):
+                head, _, langs = entry.partition(" (")
+                domain_list = head.split(": ", 1)[1].split() if ": " in head else None
+                if (domain_list is not None and name in domain_list) or \
+                        (head == name and pair.split("-")[1] in langs.rstrip(")").split()):
+                    out.append(pair)
+    return list(dict.fromkeys(out))
+
+
+def card_settings(options: dict[str, Any]) -> dict[str, Any]:
+    return checked_settings(OPTIONS, options, "card")
+
+
+def resolve(s: dict[str, Any]) -> tuple[SystemSpec, list[str], list[CardRow]]:
+    """The system, its pairs and the card's rows from checked settings."""
+    system = system_of(s)
+    pairs = split_list(s.get("pairs"), "--pairs")
+    if pairs == "all":
+        pairs = known_pairs()
+    if not pairs:
+        pairs = system.pairs() or (published_pairs(system.value) if system.kind == "published" else [])
+    if not pairs:
+        raise InputError(f"card: give --pairs (e.g. en-de,ja-en,zh-en): {system.name} covers no pair discotest can "
+                         "tell by itself" if system.kind != "published" else
+                         f"card: no suite has published outputs of {system.value!r}; `discotest suites` lists them")
+    suites = split_list(s.get("suites"), "--suites")
+    return system, list(pairs), rows_of(list(pairs), None if suites == "all" else suites)
+
+
+def common_options(s: dict[str, Any]) -> dict[str, Any]:
+    """The options every suite run of the card gets."""
+    return {"data_dir": s.get("data_dir"), "quiet": s.get("quiet", False), "use_cache": s.get("use_cache", True)}
+
+
+def make_card(keep_reports: bool = False, **options: Any) -> Card:
+    s = card_settings(options)
+    system, pairs, rows = resolve(s)
+    return build_card(system, rows, pairs, common_options(s), s["bootstrap"], s["seed"], keep_reports)
+
+
+__all__ = ["KINDS", "OPTIONS", "Card", "CardRow", "SystemSpec", "build_card", "card_settings", "common_options",
+           "make_card", "plan", "resolve"]

@@ -1,0 +1,190 @@
+"""Fill the card: each row's suite run for the system (through the family registry, as ``discotest run`` does), its
+numbers with their intervals, its place among the suite's published systems, and the validity badge. A row computed
+once is kept in the cache under the system's fingerprint, the row and the code, so an interrupted card resumes where it
+stopped and asks nothing twice; a row that fails (bad data, a server error) says why in one line and the others go on.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from discotest import cache, families
+from discotest.card.groups import CardRow, validity_badge
+from discotest.card.rank import Scored, place, value_and_interval
+from discotest.card.system import SystemSpec, Unfilled
+from discotest.errors import InputError
+from discotest.progress import progress_bar
+from discotest.report.emit import Report
+from discotest.report.result import Result, lang_of, scope_of
+from discotest.stats import DEFAULT_SEED
+from discotest.version import VERSION
+
+ROWS = "card-rows"  # the cache namespace of computed card rows (JSON), keyed by system, row and code
+TIMES = "card-times"  # measured seconds of a row's run per system kind: the dry run's estimate
+FORMAT = 1  # the row JSON's layout; part of the key
+
+
+@dataclass
+class Card:
+    """One system on every row of its pairs: what ``discotest card`` prints and ``discotest.card`` returns."""
+
+    system: str
+    kind: str
+    pairs: list[str]
+    rows: list[dict[str, Any]]
+    bootstrap: int = 1000
+    seed: int = DEFAULT_SEED
+    reports: dict[str, Report] = field(default_factory=dict, repr=False)  # row key -> the suite's own report (HTML)
+
+    def signature(self) -> str:
+        return "|".join(f"{k}:{v}" for k, v in (("discotest", VERSION), ("card", self.system), ("kind", self.kind),
+                                                ("pairs", ",".join(self.pairs)),
+                                                ("bootstrap", f"{self.bootstrap}@seed{self.seed}")))
+
+    def to_json(self) -> dict[str, Any]:
+        """The card's JSON (docs/card.md): the system, its pairs, one object per row, the card's signature."""
+        return {"card_version": FORMAT, "discotest": VERSION, "system": self.system, "kind": self.kind,
+                "pairs": self.pairs, "rows": self.rows, "signature": self.signature()}
+
+    def row(self, key: str) -> dict[str, Any]:
+        return next(r for r in self.rows if f"{r['pair']}/{r['id']}" == key)
+
+
+def _published(suite: str) -> bool:
+    return bool(families.family_of(suite).suites().get(suite))
+
+
+def _where(result: Result) -> str:
+    """The part of the suite a result covers, as the card names it: its scope (an mZPRT domain, a subset) and, for a
+    model scored at several context sizes, the size."""
+    parts = [scope_of(result) or ""]
+    if "@ctx" in result.system:
+        parts.append("ctx" + result.system.rsplit("@ctx", 1)[1])
+    return " ".join(p for p in parts if p)
+
+
+def _lines(mine: Sequence[Result], others: Sequence[Result], bootstrap: int, seed: int) -> list[dict[str, Any]]:
+    lines = []
+    for result in mine:
+        peers = [o for o in others if (lang_of(o), scope_of(o)) == (lang_of(result), scope_of(result))]
+        extra = result.summary().get("by_distance") if isinstance(result.summary(), dict) else None
+        for metric in result.ranked_metrics():
+            value, ci, n = value_and_interval(metric, bootstrap, seed)
+            theirs = [Scored(o.system, m) for o in peers for m in o.ranked_metrics() if m.name == metric.name]
+            line = {"scope": _where(result), "lang": lang_of(result), "metric": metric.name, "unit": metric.unit,
+                    "better": "nearer 0" if metric.target is not None else
+                    "higher" if metric.higher_is_better else "lower",
+                    "value": round(value, 4), "ci95": round(ci, 4), "n": n, "rank": None, "of": None,
+                    "above": None, "below": None}
+            if theirs:
+                line.update(place(Scored(result.system, metric), theirs, bootstrap, seed))
+            if metric.name == "accuracy" and extra:
+                line["by_distance"] = {str(k): round(float(v["accuracy"]), 4) for k, v in extra.items()}
+            lines.append(line)
+    return lines
+
+
+def _row_key(system: SystemSpec, row: CardRow, bootstrap: int, seed: int) -> str:
+    return cache.content_key([str(FORMAT), cache.code_key(), system.fingerprint(row), json.dumps(row.spec(),
+                              sort_keys=True), f"{bootstrap}@{seed}"])
+
+
+def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int = 1000,
+             seed: int = DEFAULT_SEED, reports: dict[str, Report] | None = None) -> dict[str, Any]:
+    """The row's JSON: status ``ok`` with its lines, ``unfilled`` (the system cannot fill it: why) or ``failed``
+    (the run failed: the error's one line; not cached, so the next run tries again)."""
+    base = {"pair": row.pair, "id": row.id, "suite": row.suite, "phenomenon": row.phenomenon,
+            "validity": validity_badge(row, row.options.get("lang") or row.pair.split("-")[1])}
+    try:
+        options = system.options_for(row)
+    except Unfilled as exc:
+        return {**base, "status": "unfilled", "reason": str(exc), "lines": [], "signature": None}
+    key = _row_key(system, row, bootstrap, seed)
+    if common.get("use_cache", True) and reports is None:
+        cached = cache.load(ROWS, key, json.loads)
+        if isinstance(cached, dict):
+            return cached
+    started = time.monotonic()
+    try:
+        report = families.run(row.suite, **row.options, **options, **common)
+        if system.kind == "published":
+            mine = [r for r in report.results if r.system == system.value]
+            others = [r for r in report.results if r.system != system.value]
+            if not mine:
+                raise Unfilled(f"{system.value} has no published output for {row.suite} ({row.pair}); it has "
+                               f"{', '.join(sorted({r.system for r in report.results})) or 'none'}")
+        else:
+            mine, others = list(report.results), []
+            if row.rank and _published(row.suite):
+                others = list(families.run(row.suite, **row.options, system="all", **common).results)
+        lines = _lines(mine, others, bootstrap, seed)
+    except Unfilled as exc:
+        return {**base, "status": "unfilled", "reason": str(exc), "lines": [], "signature": None}
+    except InputError as exc:
+        return {**base, "status": "failed", "reason": exc.one_line(), "lines": [], "signature": None}
+    except Exception as exc:  # noqa: BLE001 - one row's failure (a server error …) must not lose the others
+        return {**base, "status": "failed", "reason": f"{type(exc).__name__}: {exc}".splitlines()[0], "lines": [],
+                "signature": None}
+    if reports is not None:
+        reports[row.key] = Report(report.title, mine, text=report.text)
+    sigs = sorted({r.signature.format() for r in mine})
+    out = {**base, "status": "ok", "reason": None, "system": mine[0].system if mine else system.name,
+           "lines": lines, "signature": sigs[0] if len(sigs) == 1 else sigs}
+    cache.store(ROWS, key, json.dumps(out, ensure_ascii=False, sort_keys=True))
+    cache.store(TIMES, _time_key(system, row), f"{time.monotonic() - started:.1f}")
+    return json.loads(json.dumps(out, ensure_ascii=False, sort_keys=True))
+
+
+def _time_key(system: SystemSpec, row: CardRow) -> str:
+    return cache.content_key([system.kind, row.key, json.dumps(row.options, sort_keys=True)])
+
+
+def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str], common: dict[str, Any],
+               bootstrap: int = 1000, seed: int = DEFAULT_SEED, keep_reports: bool = False,
+               on_row: Callable[[dict[str, Any]], None] | None = None) -> Card:
+    """Every row, in order, under one bar (its description names the suite being run)."""
+    reports: dict[str, Report] | None = {} if keep_reports else None
+    out = []
+    with progress_bar("card", unit="suite", total=len(rows), quiet=common.get("quiet")) as bar:
+        for row in rows:
+            bar.set_description(f"card: {row.key}")
+            filled = fill_row(system, row, {**common, "quiet": True}, bootstrap, seed, reports)
+            out.append(filled)
+            if on_row is not None:
+                on_row(filled)
+            bar.update()
+    return Card(system.name, system.kind, list(pairs), out, bootstrap, seed, reports or {})
+
+
+def plan(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bootstrap: int = 1000,
+         seed: int = DEFAULT_SEED) -> list[dict[str, Any]]:
+    """What ``--dry-run`` prints: per row whether it is done (in the cache), to run, or cannot be filled (why); its
+    items; and the seconds it took when it last ran for a system of this kind on this machine."""
+    out = []
+    for row in rows:
+        entry = {"row": row.key, "suite": row.suite, "items": _items(row, common.get("data_dir"))}
+        try:
+            system.options_for(row)
+        except Unfilled as exc:
+            out.append({**entry, "status": "unfilled", "reason": str(exc), "seconds": None})
+            continue
+        done = common.get("use_cache", True) and cache.load(ROWS, _row_key(system, row, bootstrap, seed)) is not None
+        measured = cache.load(TIMES, _time_key(system, row))
+        out.append({**entry, "status": "cached" if done else "to run", "reason": None,
+                    "seconds": 0.0 if done else (float(measured) if measured else None)})
+    return out
+
+
+def _items(row: CardRow, data_dir: str | None) -> int | None:
+    family = families.family_of(row.suite)
+    if family.describe is None:
+        return None
+    size = family.describe(row.suite, data_dir).size
+    lang = row.options.get("lang")
+    if size.by_lang and lang in size.by_lang:
+        return size.by_lang[lang]
+    return size.n

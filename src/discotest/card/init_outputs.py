@@ -1,0 +1,49 @@
+"""``card --outputs DIR --init``: the sources a user's own pipeline must translate, one file per row where discotest
+can write them (the gender suites' English sentences, in suite order), and ``manifest.json``'s template: every row of
+the pairs with ``null`` for the file still to give, and what that file must hold."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from discotest.atomic import write_text_atomic
+from discotest.card.groups import CardRow
+from discotest.card.system import MANIFEST
+from discotest.errors import InputError
+
+GENDER = ("winomt", "winomt-adj", "bug")
+HOLDS = {
+    "input": "one translation per line of the sources file, in its order (docs/your-files.md)",
+    "scores": "one score per candidate of each item, in the suite's order (docs/contrastive.md, 'Scores files')",
+}
+
+
+def init_outputs(folder: str | Path, rows: Sequence[CardRow], system: str, data_dir: str | None) -> list[str]:
+    """Write the sources and the manifest template into ``folder`` (created); one line per file written. An existing
+    manifest is not overwritten."""
+    from discotest.gender.suites import load_gender_suite
+
+    folder = Path(folder)
+    manifest = folder / MANIFEST
+    if manifest.exists():
+        raise InputError("a manifest is already there; --init does not overwrite it", str(manifest))
+    folder.mkdir(parents=True, exist_ok=True)
+    written, files, holds, sources = [], {}, {}, {}
+    for row in rows:
+        if "outputs" not in row.takes:
+            continue
+        files[row.key] = None
+        holds[row.key] = HOLDS[row.file]
+        if row.suite in GENDER:
+            items = load_gender_suite(row.suite, "current", data_dir)
+            name = f"{row.pair}.{row.id}.src.txt"
+            write_text_atomic(folder / name, "".join(f"{item.sentence}\n" for item in items))
+            sources[row.key] = name
+            written.append(f"{folder / name}: {len(items)} sentences of {row.suite} to translate into "
+                           f"{row.pair.split('-')[1]}")
+    template = {"system": system, "files": files, "what_each_file_holds": holds, "sources": sources}
+    write_text_atomic(manifest, json.dumps(template, ensure_ascii=False, indent=1) + "\n")
+    written.append(f"{manifest}: fill in the file of each row you translated (null: the row stays empty)")
+    return written

@@ -1,0 +1,124 @@
+"""The card as text, JSON, Markdown, LaTeX or HTML: one line per row, metric and part of the suite, with the value and
+its 95% interval, the rank among the suite's published systems with the paired test against the nearest above and
+below, and the validity badge; rows the system cannot fill, or that failed, say why."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from discotest.card.build import Card
+from discotest.report.export import build_table, render_latex, render_markdown
+from discotest.report.html import SORT_TABLES, STYLE
+from discotest.report.table import fixed_width
+
+FORMATS = ("text", "json", "markdown", "latex", "html")
+METRIC_NAMES = {"accuracy": "Acc", "delta_g": "ΔG", "delta_s": "ΔS", "AZPT": "AZPT", "consistency": "Cons",
+                "scorer_item_accuracy": "scorer Acc"}
+SAMPLE = {"in": "in sample", "out": "out of sample", "none": "not validated"}
+LEGEND = ("Acc: accuracy (%); ΔG = F1♂ − F1♀ and ΔS = Acc(pro) − Acc(anti-stereotypical), in points, best at 0; "
+          "± the half-width of the 95% bootstrap interval; rank among the suite's published systems on the same "
+          "items (1 = best); above/below: the nearest published system and the paired bootstrap p-value; validity: "
+          "agreement with people or hand-checked gold behind the number (VALIDITY.md)")
+
+
+def _p(p: float | None) -> str:
+    return "–" if p is None else f"p={p:.3f}" if p >= 0.001 else "p<0.001"
+
+
+def _neighbour(n: dict[str, Any] | None) -> str:
+    return "–" if not n else f"{n['system']} {n['value']:.1f} ({_p(n['p'])})"
+
+
+def _validity(badge: dict[str, Any]) -> str:
+    sample = SAMPLE.get(badge.get("sample") or "none", "not validated")
+    return f"{badge['figure']} gold, {sample}" if badge.get("figure") else sample
+
+
+def lines_of(card: Card) -> Iterator[dict[str, Any]]:
+    """One flat dict per line of the card (a row that is not filled: one line saying why)."""
+    for row in card.rows:
+        head = {"pair": row["pair"], "phenomenon": row["phenomenon"], "suite": row["suite"]}
+        if row["status"] != "ok" or not row["lines"]:
+            note = f"{row['status']}: {row['reason']}" if row["status"] != "ok" else "the run gave no result"
+            yield {**head, "metric": "–", "value": None, "ci95": None, "n": None, "rank": "–", "above": "–",
+                   "below": "–", "validity": _validity(row["validity"]), "note": note}
+            continue
+        for line in row["lines"]:
+            metric = METRIC_NAMES.get(line["metric"], line["metric"]) + (f" {line['scope']}" if line["scope"] else "")
+            dist = line.get("by_distance")
+            yield {**head, "metric": metric, "value": line["value"], "ci95": line["ci95"], "n": line["n"],
+                   "rank": f"{line['rank']}/{line['of']}" if line["rank"] else "–", "above": _neighbour(line["above"]),
+                   "below": _neighbour(line["below"]), "validity": _validity(row["validity"]),
+                   "note": ("by d: " + ", ".join(f"d{k} {v:.1f}" for k, v in dist.items())) if dist else ""}
+
+
+HEADER = ("pair", "phenomenon", "metric", "value", "n", "rank", "above", "below", "validity", "note")
+
+
+def _cells(line: dict[str, Any]) -> list[str]:
+    value = "–" if line["value"] is None else f"{line['value']:.1f} ± {line['ci95']:.1f}"
+    return [line["pair"], line["phenomenon"], line["metric"], value, "" if line["n"] is None else str(line["n"]),
+            line["rank"], line["above"], line["below"], line["validity"], line["note"]]
+
+
+def render_text(card: Card) -> str:
+    lines = list(lines_of(card))
+    table = [t.rstrip() for t in fixed_width(HEADER, [_cells(line) for line in lines], left=3)]
+    sigs = [f"{row['pair']}/{row['id']}: {s}" for row in card.rows if row["status"] == "ok"
+            for s in ([row["signature"]] if isinstance(row["signature"], str) else row["signature"])]
+    return "\n".join([f"discourse card: {card.system} ({card.kind}) · {', '.join(card.pairs)}", *table, "",
+                      LEGEND, f"card: {card.signature()}", *sigs])
+
+
+def _table(card: Card):
+    rows = [dict(zip(HEADER, _cells(line))) for line in lines_of(card)]
+    return build_table(rows, [LEGEND, card.signature()], caption=f"Discourse card: {card.system}")
+
+
+def render(card: Card, fmt: str, pages: dict[str, str] | None = None) -> str:
+    """``pages``: row key -> the file of that suite's own HTML page (linked from the HTML card)."""
+    if fmt == "json":
+        return json.dumps(card.to_json(), ensure_ascii=False, indent=1, sort_keys=True)
+    if fmt == "markdown":
+        return render_markdown(_table(card))
+    if fmt == "latex":  # ten columns: a float across both columns of a two-column paper
+        return render_latex(_table(card)).replace(r"\begin{table}[t]", r"\begin{table*}[t]").replace(
+            r"\end{table}", r"\end{table*}")
+    if fmt == "html":
+        return render_html(card, pages or {})
+    return render_text(card)
+
+
+def render_html(card: Card, pages: dict[str, str]) -> str:
+    """One table; a row whose suite page was written links to it (the suite's summary and every item's evidence)."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in HEADER)
+    body = []
+    for row, line in _rows_with_lines(card):
+        cells = _cells(line)
+        page = pages.get(f"{row['pair']}/{row['id']}")
+        if page:
+            cells[1] = f'<a href="{html.escape(page)}">{html.escape(cells[1])}</a>'
+        else:
+            cells[1] = html.escape(cells[1])
+        body.append("<tr>" + "".join(f"<td>{c if i == 1 else html.escape(c)}</td>" for i, c in enumerate(cells))
+                    + "</tr>")
+    title = f"Discourse card: {card.system}"
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+            f"<style>{STYLE}</style></head><body>\n<h1>{html.escape(title)}</h1>\n"
+            f"<p>{html.escape(card.kind)} · {html.escape(', '.join(card.pairs))}</p>\n"
+            f'<table class="sortable"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>\n'
+            f'<p class="note">{html.escape(LEGEND)}</p>\n<h2>Signatures</h2>'
+            f'<code class="sig">{html.escape(card.signature())}</code>'
+            + "".join(f'<code class="sig">{html.escape(row["pair"] + "/" + row["id"] + ": " + str(row["signature"]))}'
+                      "</code>" for row in card.rows if row["status"] == "ok")
+            + f"\n<script>{SORT_TABLES}</script></body></html>")
+
+
+def _rows_with_lines(card: Card) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    flat = iter(lines_of(card))
+    for row in card.rows:
+        for _ in range(max(1, len(row["lines"]))):
+            yield row, next(flat)

@@ -1,0 +1,125 @@
+"""The system a card describes, as the user names it: a published system (``--system``), a folder of outputs with
+a manifest (``--outputs``), a local model (``--model``) or a served one (``--endpoint``); and what it gives each row of
+the card: the options of that suite's run, or the reason it cannot fill the row."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from discotest.card.groups import CardRow
+from discotest.errors import InputError
+
+MANIFEST = "manifest.json"
+
+
+class Unfilled(Exception):
+    """The system cannot fill this row; the message says why (shown on the card)."""
+
+
+@dataclass(frozen=True)
+class SystemSpec:
+    kind: str  # published | outputs | model | endpoint
+    value: str  # the system's name, the outputs folder, the model path or the endpoint URL
+    served_model: str | None = None
+    model_options: dict[str, Any] = field(default_factory=dict)  # --batch-size, --device, --prompt, --context …
+    files: dict[str, str] = field(default_factory=dict)  # --outputs: row key -> file (from the manifest)
+    label: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.label or (Path(self.value.rstrip("/")).name if self.kind in ("outputs", "model") else
+                              self.served_model or self.value if self.kind == "endpoint" else self.value)
+
+    def pairs(self) -> list[str]:
+        """The pairs the system covers when the user names none: an outputs folder's manifest says."""
+        return list(dict.fromkeys(key.split("/")[0] for key in self.files)) if self.kind == "outputs" else []
+
+    def options_for(self, row: CardRow) -> dict[str, Any]:
+        """The options of the row's suite run that give it this system (``system`` for a published one is the
+        whole published set: the card reads its own row out of it)."""
+        if self.kind not in row.takes:
+            raise Unfilled(_why_not(self.kind, row))
+        if self.kind == "published":
+            return {"system": "all"}
+        if self.kind == "outputs":
+            if row.key not in self.files:
+                raise Unfilled(f"no file for {row.key} in {self.value}/{MANIFEST}")
+            return {row.file: self.files[row.key]}
+        if self.kind == "model":
+            return {"model": self.value, **_model_options(row, self.model_options)}
+        return {"endpoint": self.value, **({"model": self.served_model} if self.served_model else {}),
+                **_model_options(row, self.model_options)}
+
+    def fingerprint(self, row: CardRow) -> str:
+        """What names this system's input to the row in the card's cache: a published name, the sha256 of the row's
+        file, the model's files, or the endpoint and served model (a server's weights cannot be seen)."""
+        if self.kind == "published":
+            return f"published:{self.value}"
+        if self.kind == "outputs":
+            path = self.files.get(row.key)
+            return f"file:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}" if path else "file:none"
+        if self.kind == "model":
+            from discotest.models.hf_models import model_fingerprint
+
+            return f"model:{model_fingerprint(self.value, self.model_options.get('revision'))}:" + \
+                json.dumps(self.model_options, sort_keys=True)
+        return f"endpoint:{self.value}:{self.served_model}:" + json.dumps(self.model_options, sort_keys=True)
+
+
+def _why_not(kind: str, row: CardRow) -> str:
+    what = {"published": "has no published system outputs", "outputs": "takes no file of outputs",
+            "model": "cannot be run with a local model", "endpoint": "cannot be run with an endpoint"}[kind]
+    hint = ""
+    if kind in ("model", "endpoint") and "outputs" in row.takes:
+        hint = f"; translate its sources and give them with --outputs ({row.key})"
+    if kind == "endpoint" and "model" in row.takes:
+        hint = "; run it with --model"
+    return f"{row.suite} {what}{hint}"
+
+
+# options of a model run, and the families that take them (a contrastive suite scores at --context sizes, a gender
+# suite translates with one size; MT-GenEval takes neither prompt nor context)
+SCORING = ("batch_size", "device", "revision", "prompt_file", "concurrency")
+
+
+def _model_options(row: CardRow, options: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in options.items() if k in SCORING and v is not None}
+    if row.suite == "mt-geneval":
+        out.pop("prompt_file", None)
+        out.pop("concurrency", None)
+    elif row.file == "scores":  # contrastive: candidates scored at each context size
+        out["context"] = list(options.get("context") or [1])
+    elif options.get("context"):
+        out["context"] = options["context"][:1]
+    return out
+
+
+def read_manifest(folder: str | Path) -> tuple[str, dict[str, str]]:
+    """The system's name and its files by row key (``pair/row``), paths resolved against the folder; every file must
+    exist. One line naming the manifest and the entry for anything wrong."""
+    folder = Path(folder)
+    path = folder / MANIFEST
+    if not path.is_file():
+        raise InputError(f"no {MANIFEST} in {folder} (`discotest card --outputs {folder} --init --pairs …` writes "
+                         "one with the sources to translate)", str(path))
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"not a JSON manifest: {exc}", str(path)) from None
+    if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
+        raise InputError('expected {"system": NAME, "files": {"PAIR/ROW": FILE, …}}', str(path))
+    files = {}
+    for key, name in data["files"].items():
+        if name is None:  # --init's template: a row the user has not filled
+            continue
+        if not isinstance(name, str) or "/" not in key:
+            raise InputError(f"entry {key!r}: expected \"PAIR/ROW\": \"FILE\"", str(path))
+        file = folder / name
+        if not file.is_file():
+            raise InputError(f"entry {key!r}: {name} is not in {folder}", str(path))
+        files[key] = str(file)
+    return str(data.get("system") or folder.name), files

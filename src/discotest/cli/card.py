@@ -1,0 +1,102 @@
+"""``discotest card``: one system on every suite of its language pairs (``discotest.card``); ``--init`` writes the
+sources an outputs folder needs, ``--dry-run`` prints the plan; text, JSON, Markdown, LaTeX or an HTML card whose rows
+link to each suite's own page."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from discotest.cli.common import common_parser
+
+NAME = "card"
+
+
+def add(sub: argparse._SubParsersAction) -> None:
+    from discotest.card import OPTIONS
+    from discotest.card.render import FORMATS
+    from discotest.registry.options import GLOBAL_FLAGS
+
+    p = sub.add_parser(NAME, help="one system on every suite of its language pairs: a discourse card",
+                       parents=[common_parser()])
+    for option in OPTIONS:
+        if option.name not in GLOBAL_FLAGS:
+            p.add_argument(*option.flags, default=argparse.SUPPRESS, **option.argparse_kwargs())
+    p.add_argument("--format", "-f", choices=FORMATS, default="text",
+                   help="text table, JSON (docs/card.md), markdown, latex, or html (with -o: each suite's own page "
+                        "beside it, linked from its row)")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the card here instead of stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    from discotest.card import OPTIONS, card_settings, common_options, make_card, plan, resolve
+    from discotest.card.render import render
+
+    options = {o.name: getattr(args, o.name) for o in OPTIONS if hasattr(args, o.name)}
+    s = card_settings(options)
+    if s["init"]:
+        return _init(s)
+    if s["dry_run"]:
+        system, pairs, rows = resolve(s)
+        _print_plan(system.name, plan(system, rows, common_options(s), s["bootstrap"], s["seed"]))
+        return 0
+    pages_wanted = args.format == "html" and args.output
+    card = make_card(keep_reports=bool(pages_wanted), **options)
+    pages = _write_pages(card, args.output, args.command_line) if pages_wanted else {}
+    text = render(card, args.format, pages)
+    if args.output:
+        from discotest.atomic import write_text_atomic
+
+        write_text_atomic(args.output, text + "\n")
+    else:
+        print(text)
+    for row in card.rows:
+        if row["status"] == "failed":
+            print(f"discotest: warning: {row['pair']}/{row['id']}: {row['reason']}", file=sys.stderr)
+    return 0
+
+
+def _init(s: dict) -> int:
+    from discotest.card import resolve
+    from discotest.card.init_outputs import init_outputs
+    from discotest.errors import InputError
+
+    if not s.get("outputs"):
+        raise InputError("--init writes an outputs folder: give --outputs DIR (and --pairs)")
+    if not s.get("pairs"):
+        raise InputError("--init: give --pairs (e.g. en-de,ja-en,zh-en): the rows to write sources for")
+    system, _, rows = resolve(s)
+    for line in init_outputs(s["outputs"], rows, system.name, s.get("data_dir")):
+        print(line)
+    return 0
+
+
+def _print_plan(name: str, steps: list[dict]) -> None:
+    from discotest.report.table import fixed_width
+
+    rows = [[p["row"], p["suite"], "?" if p["items"] is None else str(p["items"]), p["status"],
+             "–" if p["seconds"] is None else f"{p['seconds']:.0f}", p["reason"] or ""] for p in steps]
+    print(f"card plan for {name}:")
+    print("\n".join(fixed_width(["row", "suite", "items", "status", "seconds", "why"], rows, left=2)))
+    todo = [p for p in steps if p["status"] == "to run"]
+    known = sum(p["seconds"] or 0 for p in todo)
+    unknown = sum(p["seconds"] is None for p in todo)
+    print(f"{len(todo)} rows to run, {sum(p['status'] == 'cached' for p in steps)} done, "
+          f"{sum(p['status'] == 'unfilled' for p in steps)} not fillable; estimate {known:.0f} s from the last runs "
+          f"on this machine" + (f", plus {unknown} rows never measured here" if unknown else ""))
+
+
+def _write_pages(card, output: str, command: str) -> dict[str, str]:
+    """Each filled row's own report as an HTML page in ``OUTPUT.d/`` (the suite's summary and every item's
+    evidence); row key -> its path relative to the card."""
+    folder = Path(output).with_name(Path(output).name + ".d")
+    folder.mkdir(exist_ok=True)
+    pages = {}
+    for key, report in card.reports.items():
+        name = key.replace("/", "_") + ".html"
+        from discotest.atomic import write_text_atomic
+
+        write_text_atomic(folder / name, report.render("html", command) + "\n")
+        pages[key] = f"{folder.name}/{name}"
+    return pages
