@@ -1,8 +1,9 @@
 """discotest: does a translation system get discourse right? Per phenomenon, with evidence per item.
 
-``discotest.run``, ``discotest.compare``, ``discotest.card`` and ``discotest.suites`` (``discotest.api``) are imported on first use: the
-package itself imports nothing third-party, so ``python -m discotest`` can drop the working directory from
-``sys.path`` (``__main__``) before numpy or a model library is looked for there, and ``import discotest`` is quick.
+``discotest.run``, ``discotest.compare``, ``discotest.card`` and ``discotest.suites`` (``discotest.api``) are imported
+on first use: the package itself imports nothing third-party, so ``python -m discotest`` can drop the working directory
+from ``sys.path`` (``__main__``) before numpy or a model library is looked for there, and ``import discotest`` is
+quick.
 """
 
 from discotest.errors import InputError
