@@ -22,7 +22,7 @@ LAYERS = {
     # wings: one package per suite family; a wing uses the floors and never another wing
     "gender": 8, "zero_pronoun": 8, "contrastive": 8, "winox": 8, "dip": 8,
     # the top: registration of every wing, the API, the CLI
-    "families": 9, "card": 10, "api": 11, "cli": 12, "__init__": 13, "__main__": 13,
+    "families": 9, "cards": 10, "api": 11, "cli": 12, "__init__": 13, "__main__": 13,
 }
 WINGS = ("gender", "zero_pronoun", "contrastive", "winox", "dip")
 

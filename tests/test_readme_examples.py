@@ -62,13 +62,22 @@ def _calls(tree: ast.AST):
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "discotest"
                 and node.func.attr in ("run", "compare") and node.args and isinstance(node.args[0], ast.Constant)):
             yield node.func.attr, node.args[0].value, [k.arg for k in node.keywords if k.arg]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and isinstance(node.func.value, ast.Name) and node.func.value.id == "discotest"
+              and node.func.attr == "card"):
+            yield "card", None, [k.arg for k in node.keywords if k.arg]
 
 
 @pytest.mark.parametrize("example", PYTHON, ids=lambda e: e.where)
 def test_python_block_calls_the_api_with_options_of_each_family(example):
     tree = ast.parse(example.text)
     calls = list(_calls(tree))
-    assert calls, "a Python example that calls neither discotest.run nor discotest.compare"
+    assert calls, "a Python example that calls none of discotest.run, discotest.compare and discotest.card"
     for what, suite, keywords in calls:
+        if what == "card":
+            from discotest.cards import card_settings
+
+            card_settings(dict.fromkeys(keywords))  # an option the card does not take raises InputError
+            continue
         family = registry.family_of(suite)
         registry.settings_for(family, dict.fromkeys(keywords), compare=what == "compare")

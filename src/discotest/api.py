@@ -46,9 +46,36 @@ def card(**options: Any):
     95% interval, its rank among the suite's published systems and its validity badge. ``options``: the command's,
     with underscores (``system=``, ``outputs=``, ``model=``, ``endpoint=``, ``pairs=``, ``suites=``, ``bootstrap=`` …).
     Returns a ``Card`` (``.rows``, ``.to_json()``)."""
-    from discotest.card import make_card
+    from discotest.cards import make_card
 
     return make_card(**options)
+
+
+def card_plan(**options: Any) -> list[dict[str, Any]]:
+    """What ``discotest card --dry-run`` prints: per row (``PAIR/ROW``) its suite, items, status (``cached``,
+    ``to run``, ``unfilled``), why it cannot be filled, and the seconds it last took here."""
+    from discotest.cards import card_settings as checked
+    from discotest.cards import common_options, plan, resolve
+
+    s = checked(options)
+    system, _, rows = resolve(s)
+    return plan(system, rows, common_options(s), s["bootstrap"], s["seed"])
+
+
+def card_init(**options: Any) -> list[str]:
+    """``discotest card --outputs DIR --init --pairs …``: the sources to translate and the manifest's template
+    written into DIR; one line per file."""
+    from discotest.cards import card_settings as checked
+    from discotest.cards import resolve
+    from discotest.cards.init_outputs import init_outputs
+
+    s = checked({**options, "init": True})
+    if not s.get("outputs"):
+        raise InputError("--init writes an outputs folder: give --outputs DIR (and --pairs)")
+    if not s.get("pairs"):
+        raise InputError("--init: give --pairs (e.g. en-de,ja-en,zh-en): the rows to write sources for")
+    system, _, rows = resolve(s)
+    return init_outputs(s["outputs"], rows, system.name, s.get("data_dir"))
 
 
 def suites() -> dict[str, list[str]]:
@@ -199,6 +226,6 @@ def data_verify(names: Sequence[str] = (), data_dir: str | None = None) -> list[
     return [(name, *registry.verify(name, data_dir)) for name in (names or list(registry.SOURCES))]
 
 
-__all__ = ["VERSION", "Report", "augment", "card", "compare", "coref", "data_fetch", "data_prepare", "data_status",
-           "data_verify", "finetune", "make_contrastive", "mine", "run", "suite_facts", "suites", "translate",
-           "validate_sample", "validate_score"]
+__all__ = ["VERSION", "Report", "augment", "card", "card_init", "card_plan", "compare", "coref", "data_fetch",
+           "data_prepare", "data_status", "data_verify", "finetune", "make_contrastive", "mine", "run",
+           "suite_facts", "suites", "translate", "validate_sample", "validate_score"]

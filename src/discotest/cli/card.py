@@ -14,8 +14,8 @@ NAME = "card"
 
 
 def add(sub: argparse._SubParsersAction) -> None:
-    from discotest.card import OPTIONS
-    from discotest.card.render import FORMATS
+    from discotest.cards import OPTIONS
+    from discotest.cards.render import FORMATS
     from discotest.registry.options import GLOBAL_FLAGS
 
     p = sub.add_parser(NAME, help="one system on every suite of its language pairs: a discourse card",
@@ -30,19 +30,20 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from discotest.card import OPTIONS, card_settings, common_options, make_card, plan, resolve
-    from discotest.card.render import render
+    from discotest import api
+    from discotest.cards import OPTIONS
+    from discotest.cards.render import render
 
     options = {o.name: getattr(args, o.name) for o in OPTIONS if hasattr(args, o.name)}
-    s = card_settings(options)
-    if s["init"]:
-        return _init(s)
-    if s["dry_run"]:
-        system, pairs, rows = resolve(s)
-        _print_plan(system.name, plan(system, rows, common_options(s), s["bootstrap"], s["seed"]))
+    if options.pop("init", False):
+        for line in api.card_init(**{k: v for k, v in options.items() if k != "dry_run"}):
+            print(line)
         return 0
-    pages_wanted = args.format == "html" and args.output
-    card = make_card(keep_reports=bool(pages_wanted), **options)
+    if options.pop("dry_run", False):
+        _print_plan(api.card_plan(**options))
+        return 0
+    pages_wanted = bool(args.format == "html" and args.output)
+    card = api.card(keep_reports=pages_wanted, **options)
     pages = _write_pages(card, args.output, args.command_line) if pages_wanted else {}
     text = render(card, args.format, pages)
     if args.output:
@@ -57,28 +58,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _init(s: dict) -> int:
-    from discotest.card import resolve
-    from discotest.card.init_outputs import init_outputs
-    from discotest.errors import InputError
-
-    if not s.get("outputs"):
-        raise InputError("--init writes an outputs folder: give --outputs DIR (and --pairs)")
-    if not s.get("pairs"):
-        raise InputError("--init: give --pairs (e.g. en-de,ja-en,zh-en): the rows to write sources for")
-    system, _, rows = resolve(s)
-    for line in init_outputs(s["outputs"], rows, system.name, s.get("data_dir")):
-        print(line)
-    return 0
-
-
-def _print_plan(name: str, steps: list[dict]) -> None:
+def _print_plan(steps: list[dict]) -> None:
     from discotest.report.table import fixed_width
 
-    rows = [[p["row"], p["suite"], "?" if p["items"] is None else str(p["items"]), p["status"],
-             "–" if p["seconds"] is None else f"{p['seconds']:.0f}", p["reason"] or ""] for p in steps]
-    print(f"card plan for {name}:")
-    print("\n".join(fixed_width(["row", "suite", "items", "status", "seconds", "why"], rows, left=2)))
+    rows = [[p["row"], p["suite"], p["status"], "?" if p["items"] is None else str(p["items"]),
+             "–" if p["seconds"] is None else f"{p['seconds']:.0f}"] for p in steps]
+    print("card plan:")
+    print("\n".join(fixed_width(["row", "suite", "status", "items", "seconds"], rows, left=3)))
+    for p in steps:
+        if p["reason"]:
+            print(f"  {p['row']}: {p['reason']}")
     todo = [p for p in steps if p["status"] == "to run"]
     known = sum(p["seconds"] or 0 for p in todo)
     unknown = sum(p["seconds"] is None for p in todo)

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from discotest import cache, families
-from discotest.card.groups import CardRow, validity_badge
-from discotest.card.rank import Scored, place, value_and_interval
-from discotest.card.system import SystemSpec, Unfilled
+from discotest.cards.groups import CardRow, validity_badge
+from discotest.cards.rank import Scored, place, value_and_interval
+from discotest.cards.system import SystemSpec, Unfilled
 from discotest.errors import InputError
 from discotest.progress import progress_bar
 from discotest.report.emit import Report
@@ -120,7 +120,10 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
         else:
             mine, others = list(report.results), []
             if row.rank and _published(row.suite):
-                others = list(families.run(row.suite, **row.options, system="all", **common).results)
+                # a published system does not compete with itself: the outputs folder of "google" is placed among
+                # the others, as `card --system google` places it
+                others = [r for r in families.run(row.suite, **row.options, system="all", **common).results
+                          if r.system != system.name]
         lines = _lines(mine, others, bootstrap, seed)
     except Unfilled as exc:
         return {**base, "status": "unfilled", "reason": str(exc), "lines": [], "signature": None}

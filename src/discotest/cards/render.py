@@ -9,7 +9,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from discotest.card.build import Card
+from discotest.cards.build import Card
 from discotest.report.export import build_table, render_latex, render_markdown
 from discotest.report.html import SORT_TABLES, STYLE
 from discotest.report.table import fixed_width

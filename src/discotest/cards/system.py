@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from discotest.card.groups import CardRow
+from discotest.cards.groups import CardRow
 from discotest.errors import InputError
 
 MANIFEST = "manifest.json"

@@ -41,7 +41,7 @@ class CardRow:
 
 @cache
 def _groups() -> dict[str, Any]:
-    return json.loads(resources.files("discotest.card").joinpath("groups.json").read_text("utf-8"))
+    return json.loads(resources.files("discotest.cards").joinpath("groups.json").read_text("utf-8"))
 
 
 def known_pairs() -> list[str]:
@@ -72,7 +72,7 @@ def rows_of(pairs: list[str], suites: list[str] | None = None) -> list[CardRow]:
 
 @cache
 def _validity() -> dict[str, Any]:
-    return json.loads(resources.files("discotest.card").joinpath("validity.json").read_text("utf-8"))["badges"]
+    return json.loads(resources.files("discotest.cards").joinpath("validity.json").read_text("utf-8"))["badges"]
 
 
 def validity_badge(row: CardRow, lang: str | None) -> dict[str, Any]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from discotest import families
-from discotest.card.build import Card, build_card, plan
-from discotest.card.groups import KINDS, CardRow, known_pairs, rows_of
-from discotest.card.system import SystemSpec, read_manifest
+from discotest.cards.build import Card, build_card, plan
+from discotest.cards.groups import KINDS, CardRow, known_pairs, rows_of
+from discotest.cards.system import SystemSpec, read_manifest
 from discotest.errors import InputError
 from discotest.options import int_option
 from discotest.registry import Option, checked_settings, split_list
@@ -102,6 +102,8 @@ def common_options(s: dict[str, Any]) -> dict[str, Any]:
 
 
 def make_card(keep_reports: bool = False, **options: Any) -> Card:
+    """The card; ``keep_reports``: also each row's own Report (the HTML card's pages; rows are then run, not read
+    from the cache)."""
     s = card_settings(options)
     system, pairs, rows = resolve(s)
     return build_card(system, rows, pairs, common_options(s), s["bootstrap"], s["seed"], keep_reports)

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from discotest.atomic import write_text_atomic
-from discotest.card.groups import CardRow
-from discotest.card.system import MANIFEST
+from discotest.cards.groups import CardRow
+from discotest.cards.system import MANIFEST
 from discotest.errors import InputError
 
 GENDER = ("winomt", "winomt-adj", "bug")
