@@ -29,7 +29,8 @@ from discotest.errors import InputError
 
 DEFAULT_CONTEXT = 3  # previous turns kept when --context asks for fewer (Shimazu et al.'s 3 sentences)
 JA_FIRST = ("私", "わたし", "わたくし", "僕", "ぼく", "俺", "おれ", "自分", "あたし", "小生")
-JA_PLURAL = re.compile(r"(私|わたし|わたくし|僕|ぼく|俺|おれ|あたし)(たち|達|ども|共|ら)|我々|われわれ|私立|私用|私物|私的")
+JA_PLURAL = re.compile(r"(私|わたし|わたくし|僕|ぼく|俺|おれ|あたし)(たち|達|ども|共|ら)|我々|われわれ|"
+                       r"私立|私用|私物|私的")
 JA_SECOND = ("あなた", "貴方", "君", "きみ", "お前", "おまえ", "あんた", "貴様", "御社", "貴社", "そちら", "お宅")
 JA_THIRD = ("彼", "あの人", "その人", "この人", "あの方", "その方", "この方")
 JA_NAMED = ("さん", "様", "氏", "先生", "部長", "課長", "社長", "くん", "ちゃん")  # a person named in the Japanese
@@ -129,9 +130,9 @@ def third_person(en: str, ja: str, earlier: Sequence[str]) -> tuple[str, list[in
     tokens = en.split()
     genders = {}
     for i, token in enumerate(tokens):
-        word = re.sub(r"[^a-z]", "", token.lower().split("'")[0].split("’")[0])
-        if word in THIRD and token.lower().strip(".,!?;:)(") in THIRD:
-            genders.setdefault(THIRD[word], []).append(i)
+        bare = re.sub(r"['’](s|ll|d|ve)$", "", token.lower().strip(".,!?;:)(\"“”"))  # he's, she'll
+        if bare in THIRD:
+            genders.setdefault(THIRD[bare], []).append(i)
     if len(genders) != 1:
         return "both he and she in the sentence"
     if any(q in en or q in ja for q in QUOTES):
@@ -215,5 +216,6 @@ def _rows_of(scenario: dict, turns: list[dict], t: int) -> list[dict]:
         except (ValueError, IndexError):
             incorrect = None
         if incorrect is not None and incorrect != en:
-            out.append({"correct": en, "incorrect": incorrect, "pronoun": pronoun, "suffix": "/3", "distance": distance})
+            out.append({"correct": en, "incorrect": incorrect, "pronoun": pronoun, "suffix": "/3",
+                        "distance": distance})
     return out

@@ -17,7 +17,10 @@ FIRST = {"i": "subj", "me": "obj", "my": "det", "mine": "poss", "myself": "refl"
 SECOND = {"your": "det", "yours": "poss", "yourself": "refl"}  # "you" is subj or obj: decided in place
 TO_SECOND = {"subj": "you", "obj": "you", "det": "your", "poss": "yours", "refl": "yourself"}
 TO_FIRST = {"subj": "I", "obj": "me", "det": "my", "poss": "mine", "refl": "myself"}
-FIXED = {("thank", "you"), ("excuse", "me"), ("pardon", "me"), ("bless", "you"), ("thank-you", "")}
+FIXED = {("thank", "you"), ("excuse", "me"), ("pardon", "me"), ("bless", "you"), ("thank-you", ""), ("my", "goodness"),
+         ("my", "god"), ("my", "gosh")}
+# words that are a preposition or a conjunction: "before you" is "before you leave" unless the clause ends there
+CONJUNCTION_OR_PREPOSITION = {"before", "after", "until", "since", "than", "like", "as"}
 PLURAL_YOU = re.compile(r"\b(you (guys|all|two|both|people|folks)|(all|both|each|either|none|some|any|one|most) of you|"
                         r"yourselves|you and)\b", re.IGNORECASE)
 AUX = {"am", "are", "is", "was", "were", "do", "does", "did", "can", "could", "will", "would", "shall", "should",
@@ -39,19 +42,19 @@ OBJECT_VERBS = {"let", "lets", "make", "makes", "made", "help", "helps", "helped
                 "congratulate", "welcome", "mail", "text", "phone", "notify", "reach", "put", "leave", "left",
                 "transfer", "connect", "have", "had", "love", "miss", "caught", "catch", "find", "found", "hire",
                 "hired", "follow", "convince", "persuade", "approve", "excuse", "forgive", "assign", "assigned",
-                "trouble", "troubled", "keep", "buy", "bought", "charge", "charged", "cost", "issue", "catch", "catches",
+                "trouble", "troubled", "buy", "bought", "charge", "charged", "cost", "issue", "catches",
                 "line", "hold", "cc", "include", "reminds", "appreciate", "hand", "suggest", "force", "assist"}
 CLAUSE_START = {"and", "but", "or", "so", "because", "when", "if", "that", "although", "though", "while", "since",
                 "as", "once", "where", "whether", "unless", "until", "what", "how", "why", "who", "which", "then",
                 "yes", "no", "well", "oh", "okay", "ok", "now", "also", "maybe", "perhaps", "sure", "hi", "hello",
                 "please", "actually", "anyway", "alright", "right", "great", "good", "whenever", "wherever", "after",
                 "before", "otherwise", "hopefully", "honestly", "thankfully", "fortunately", "unfortunately",
-                "hmm", "um", "uh", "ah", "hey", "hopefully", "really", "just", "only", "still", "even", "probably",
+                "hmm", "um", "uh", "ah", "hey", "really", "just", "only", "still", "even", "probably",
                 "definitely", "certainly", "usually", "always", "never", "already"}
 VERB_AFTER = AUX | {"know", "think", "want", "need", "like", "have", "mean", "see", "said", "say", "go", "get",
                     "make", "take", "feel", "believe", "remember", "understand", "agree", "mentioned", "guess",
                     "sent", "told", "asked", "wanted", "needed", "made", "got", "gave", "did", "came", "went",
-                    "saw", "heard", "wrote", "bought", "brought", "thought", "said", "found", "left", "put", "used",
+                    "saw", "heard", "wrote", "bought", "brought", "thought", "found", "left", "put", "used",
                     "use", "work", "come", "hear", "look", "seem", "plan", "expect", "hope", "prefer", "also",
                     "just", "really", "already", "still", "probably", "never", "always", "usually", "even"}
 
@@ -70,8 +73,8 @@ def _ends(tokens: list[str], i: int) -> bool:
 
 
 def _fixed(tokens: list[str], i: int) -> bool:
-    prev, word = _w(tokens, i - 1), _w(tokens, i)
-    return (prev, word) in FIXED or (word, "") in FIXED
+    prev, word, nxt = _w(tokens, i - 1), _w(tokens, i), _w(tokens, i + 1)
+    return (prev, word) in FIXED or (word, "") in FIXED or (word, nxt) in FIXED
 
 
 def you_case(tokens: list[str], i: int) -> str:
@@ -81,12 +84,15 @@ def you_case(tokens: list[str], i: int) -> str:
     starts = i == 0 or _ends(tokens, i - 1) or prev in CLAUSE_START
     if clitic:
         return "subj"  # you're, you've, you'll, you'd
+    question = i == 1 or _ends(tokens, i - 2) or _w(tokens, i - 2) in CLAUSE_START  # "(How) have you …"
+    if prev in AUX and prev not in ("need", "have", "had") or prev in ("have", "had") and question:
+        return "subj"  # do you, can you, are you; have you (a question), not "I'll have you …"
+    if prev in CONJUNCTION_OR_PREPOSITION:
+        return "obj" if _ends(tokens, i) else "subj"
     if prev in PREPOSITIONS or prev in OBJECT_VERBS or (not starts and prev.endswith(("ing", "ed"))):
         if prev in OBJECT_VERBS and prev in VERB_AFTER and starts:
             raise Unswappable(f"'you' after {prev!r}")
         return "obj"
-    if prev in AUX:
-        return "subj"  # do you, can you, are you
     if _ends(tokens, i) or nxt in {"too", "either", "as", "first", "both"}:
         if starts:
             return "obj"  # "You too.", "You?" -> "Me too.", "Me?"
