@@ -31,6 +31,7 @@ class ContrastiveResult(Result):
     verdicts: list[ContrastiveVerdict] = field(default_factory=list, repr=False)
     lang: str | None = None  # "en-ru" …, when the suite has fixed languages
     suite_items: dict[int, ContrastiveItem] = field(default_factory=dict, repr=False)  # by index: the HTML's text
+    licence: str = ""  # the suite data's licence, when the registry holds it (BSD's CC BY-NC-SA must travel along)
 
     @property
     def n(self) -> int:
@@ -50,7 +51,7 @@ class ContrastiveResult(Result):
                 "±": s.overall.ci, "n": s.overall.n, **{f"d={k}": v.accuracy for k, v in s.by_distance.items()}}
 
     def summary(self) -> dict:
-        return self.scores.to_json()
+        return {**self.scores.to_json(), **({"licence": self.licence} if self.licence else {})}
 
     def details(self) -> list[dict]:
         return [{"system": self.system, "suite": self.suite, **v.to_json()} for v in self.verdicts]
@@ -142,6 +143,8 @@ def render_contrastive_table(results: Sequence[ContrastiveResult]) -> str:
             lines.append(" by pair (correct>incorrect)" + (f", {len(frequent)} most frequent of {len(s.by_pair)}"
                                                            if more else ""))
             lines += [_row(k, v) for k, v in frequent]
+        if r.licence:
+            lines.append(f" licence of the suite's data: {r.licence}")
         lines.append(f" signature: {r.signature.format()}")
         lines.append("")
     return "\n".join(lines).rstrip()

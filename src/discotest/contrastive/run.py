@@ -46,7 +46,7 @@ def _result(suite: str, system: str, verdicts: Sequence[ContrastiveVerdict], set
     signature = build_signature(suite, suite_version(suite), system, len(verdicts), lang=lang, settings=settings,
                                 files=data)
     return ContrastiveResult(suite, system, score_contrastive(verdicts, n_bootstrap), signature, list(verdicts), lang,
-                             {item.index: item for item in items})
+                             {item.index: item for item in items}, registry.suite_licence(suite) or "")
 
 
 def run_contrastive(

@@ -93,6 +93,12 @@ def _contrapro(row, path, data_dir, options):
                           opus=options.get("opensubtitles"))
 
 
+def _bsd(row, path, data_dir, options):
+    from discotest.contrastive.bsd import load_bsd
+
+    return load_bsd(path, path.stem, options.get("context_size", 0))
+
+
 FORMATS: dict[str, Format] = {
     "voita": Format(_voita),  # Voita et al. 2019
     "bawden-anaphora": Format(_bawden_anaphora),  # Bawden et al. 2018, DiscEvalMT
@@ -102,6 +108,7 @@ FORMATS: dict[str, Format] = {
     "jsonl": Format(_jsonl),  # discotest's own format (docs/your-files.md)
     "winox-mt": Format(_winox_mt),  # Emelin & Sennrich 2021, the MT part
     "contrapro": Format(_contrapro),  # Müller et al. 2018
+    "bsd": Format(_bsd),  # zero pronouns built from the Business Scene Dialogue corpus (Rikters et al. 2019)
 }
 
 # suites read from a file the user gives: name -> (format, language pair)

@@ -112,6 +112,7 @@ def data_dir(explicit: str | Path | None = None) -> Path:
 # The licence of each data folder, from its PROVENANCE.md in ../shared/data (one line; the file says more).
 LICENCES = {
     "bawden_discourse": "CC BY-SA 4.0",
+    "bsd": "CC BY-NC-SA 4.0 (© 2020 The University of Tokyo; non-commercial, share alike)",
     "bug": "MIT",
     "ctxpro": "Apache-2.0 (examples from OpenSubtitles, whose terms also apply)",
     "eval_anaphora": "none stated (research only)",

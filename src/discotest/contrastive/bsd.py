@@ -1,0 +1,221 @@
+"""A Japanese→English zero-pronoun suite from real dialogue: the Business Scene Dialogue corpus (BSD, Rikters et al.
+2019), built as Shimazu et al. (2020) built theirs.
+
+An item is an English sentence whose personal pronoun the Japanese sentence does not say; its incorrect candidate
+replaces that pronoun (and only it, with its case and agreement): the speaker and the listener exchanged (I ↔ you,
+``person.swap_persons``) or he ↔ she (``build.swap_chain``). Who "I" and "you" are comes from the speaker fields; a
+third person's gender from the nearest earlier turn that shows it. The context is the previous turns, both
+languages, each as ``speaker: sentence``. The distance d is the number of turns back to what decides the pronoun:
+0 for "I" (the current turn's speaker), the previous turn of the person addressed for "you", the nearest turn that
+shows the third person's gender for he/she.
+
+What a swap would not make wrong, or what the Japanese says, is left out by the rules of ``leave_out`` and
+``third_person`` (docs/contrastive.md lists them). The suite is built from the corpus files each time it is loaded
+(4,171 sentence pairs, well under a second): nothing is stored but the corpus, whose sha256 the registry pins.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from discotest.contrastive.build import swap_chain
+from discotest.contrastive.person import PLURAL_YOU, Unswappable, chains, swap_persons
+from discotest.data.contrastive_item import ContrastiveItem, candidate_pair, make_item
+from discotest.data.readers import check_type, require
+from discotest.errors import InputError
+
+DEFAULT_CONTEXT = 3  # previous turns kept when --context asks for fewer (Shimazu et al.'s 3 sentences)
+JA_FIRST = ("私", "わたし", "わたくし", "僕", "ぼく", "俺", "おれ", "自分", "あたし", "小生")
+JA_PLURAL = re.compile(r"(私|わたし|わたくし|僕|ぼく|俺|おれ|あたし)(たち|達|ども|共|ら)|我々|われわれ|"
+                       r"私立|私用|私物|私的")
+JA_SECOND = ("あなた", "貴方", "君", "きみ", "お前", "おまえ", "あんた", "貴様", "御社", "貴社", "そちら", "お宅")
+JA_THIRD = ("彼", "あの人", "その人", "この人", "あの方", "その方", "この方")
+JA_NAMED = ("さん", "様", "氏", "先生", "部長", "課長", "社長", "くん", "ちゃん")  # a person named in the Japanese
+# a "you" that means anyone (Japanese says no one): fillers, set phrases, a rule said to anyone
+GENERIC_YOU = re.compile(r"(?:^|[,;:.!?]\s*)you (?:know|see)(?:\s*[,.!?]|$)|,\s*you (?:know|see)\b|"
+                         r"\byou never know\b|\byou name it\b|\byou bet\b|\bif you ask me\b|\bwhenever you\b|"
+                         r"\bwhen you think about it\b", re.IGNORECASE)
+GENERIC_SCENES = ("training", "presentation")  # where "you can/should/if you …" is an instruction to anyone
+MODAL_YOU = re.compile(r"\b(?:you(?:'ll| will| can| could| should| must| may| might| have to| need to| would)|"
+                       r"(?:if|when|once|unless|as long as) you)\b", re.IGNORECASE)
+# a "you" that can mean anyone in either candidate: "you can see …", "you get to …", "you'll need …" read as a
+# general truth, so the swap would not be wrong (the Japanese of such sentences is impersonal: 〜できる, 〜が必要)
+GENERIC_MODAL = re.compile(r"\byou(?:'ll|'d| will| would| really| probably| just| also| still| never| always)?"
+                           r" (?:can|can't|cannot|could|couldn't|need|needs|have to|has to|get to)\b", re.IGNORECASE)
+
+THIRD = {"he": "he", "him": "he", "his": "he", "himself": "he", "she": "she", "her": "she", "hers": "she",
+         "herself": "she"}
+TITLES = {"mr": "he", "mrs": "she", "ms": "she", "miss": "she"}
+QUOTES = ('"', "“", "”", "「", "『")
+SPLITS = {"dev", "test"}
+
+
+def _turns(path: Path) -> list[dict]:
+    """The corpus file's scenarios, every field checked; a bad one names the file and scenario."""
+    try:
+        scenarios = json.loads(path.read_text("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"not a BSD JSON file: {exc}", path) from None
+    check_type(scenarios, list, "the BSD file (a list of scenarios)", path)
+    for k, scenario in enumerate(scenarios):
+        where = f"{path} scenario {k}"
+        check_type(scenario, dict, f"scenario {k}", path)
+        for name in ("id", "original_language"):
+            require(scenario, name, str, where)
+        require(scenario, "tag", str, where, default="")
+        for turn in require(scenario, "conversation", list, where):
+            check_type(turn, dict, "a turn", where)
+            for name in ("en_speaker", "ja_speaker", "en_sentence", "ja_sentence"):
+                require(turn, name, str, where)
+            require(turn, "no", int, where)
+            if not turn["en_sentence"].strip():
+                raise InputError(f"turn {turn['no']}: empty English sentence", where)
+    return scenarios
+
+
+def _names(ja_speaker: str) -> list[str]:
+    """A speaker's names as the Japanese sentences write them: ベン シャーマンさん -> ベン, シャーマン."""
+    return [n for n in re.sub(r"(さん|様|氏)$", "", ja_speaker.strip()).split() if len(n) >= 2]
+
+
+def leave_out(en: str, ja: str, first: Sequence[int], second: Sequence[int], speaker_names: Sequence[str],
+              other_names: Sequence[str], scene: str) -> tuple[bool, bool] | str:
+    """Which persons an I/you item swaps (first, second): those the Japanese does not say; or why it is left out.
+    The rules, in order (docs/contrastive.md, BSD)."""
+    if any(q in en or q in ja for q in QUOTES):
+        return "quoted speech (its I and you are someone else's)"
+    singular = JA_PLURAL.sub("", ja)  # 私たち is "we", which is not swapped; 私立 is no pronoun
+    says_first = bool(first) and (any(p in singular for p in JA_FIRST) or any(n in ja for n in speaker_names))
+    says_second = bool(second) and (any(p in ja for p in JA_SECOND) or any(n in ja for n in other_names))
+    swap = (bool(first) and not says_first, bool(second) and not says_second)
+    if not any(swap):
+        return "the Japanese says the speaker or the listener (a pronoun or their name)"
+    text = en.replace("’", "'")
+    if second and PLURAL_YOU.search(text):
+        return "a plural 'you'"
+    if second and GENERIC_YOU.search(text):
+        return "a generic 'you' (you know, you never know, whenever you …)"
+    if second and scene in GENERIC_SCENES and MODAL_YOU.search(text) and not text.rstrip().endswith("?"):
+        return "a generic 'you' (an instruction in a training or presentation scene)"
+    return swap
+
+
+def generic_reading(correct: str, incorrect: str) -> bool:
+    """Either candidate says a "you" that may mean anyone (a modal of ability or need, a filler "you know"), so the
+    swapped candidate might be a right translation too: the item is left out."""
+    texts = [t.replace("’", "'") for t in (correct, incorrect)]
+    return any(GENERIC_MODAL.search(t) or GENERIC_YOU.search(t) for t in texts)
+
+
+def _gender_signals(en: str) -> set[str]:
+    """Genders an English sentence shows: he/she forms and Mr./Ms./Mrs./Miss before a name."""
+    words = re.findall(r"[A-Za-z]+", en.replace("’", "'"))
+    found = {THIRD[w.lower()] for w in words if w.lower() in THIRD}
+    found |= {TITLES[w.lower()] for w, nxt in zip(words, words[1:]) if w.lower() in TITLES and nxt[:1].isupper()}
+    return found
+
+
+def _names_someone(word: str) -> bool:
+    """An English word that names a person: Tanaka-san, or a capitalised word other than I."""
+    word = word.strip(".,!?;:()'\"")
+    return word.endswith("-san") or (word[:1].isupper() and word not in ("I", "I'm", "I'll", "I've", "I'd"))
+
+
+def third_person(en: str, ja: str, earlier: Sequence[str]) -> tuple[str, list[int], int] | str:
+    """(pronoun, its chain, distance) for a he/she sentence, or why it is left out. ``earlier``: the previous
+    English sentences, nearest last."""
+    tokens = en.split()
+    genders = {}
+    for i, token in enumerate(tokens):
+        bare = re.sub(r"['’](s|ll|d|ve)$", "", token.lower().strip(".,!?;:)(\"“”"))  # he's, she'll
+        if bare in THIRD:
+            genders.setdefault(THIRD[bare], []).append(i)
+    if len(genders) != 1:
+        return "both he and she in the sentence"
+    if any(q in en or q in ja for q in QUOTES):
+        return "quoted speech"
+    if any(p in ja for p in JA_THIRD):
+        return "the Japanese says the person (a third-person pronoun)"
+    (pronoun, chain), = genders.items()
+    before = tokens[:chain[0]]
+    if any(p in ja for p in JA_NAMED) and not any(_names_someone(w) for w in before[1:]):
+        return "the Japanese names the person where the English says the pronoun"
+    own = _gender_signals(" ".join(before))
+    if own:
+        return (pronoun, chain, 0) if own == {pronoun} else "the sentence names someone of the other gender first"
+    for back, sentence in enumerate(reversed(earlier), 1):
+        shown = _gender_signals(sentence)
+        if shown:
+            return (pronoun, chain, back) if shown == {pronoun} else "the nearest gendered turn does not decide it"
+    return "the dialogue never shows the referent's gender"
+
+
+def _line(speaker: str, sentence: str, sep: str) -> str:
+    return f"{speaker}{sep}{sentence}"
+
+
+def load_bsd(path: str | Path, split: str, context_size: int = 0) -> list[ContrastiveItem]:
+    """The items of one BSD file (``split``: dev or test), in corpus order, with ``max(context_size, 3)`` previous
+    turns of context."""
+    path = Path(path)
+    keep = max(context_size, DEFAULT_CONTEXT)
+    items: list[ContrastiveItem] = []
+    for scenario in _turns(path):
+        turns = scenario["conversation"]
+        for t, turn in enumerate(turns):
+            for row in _rows_of(scenario, turns, t):
+                ctx = turns[max(0, t - keep):t]
+                items.append(make_item(
+                    len(items), src=_line(turn["ja_speaker"], turn["ja_sentence"], "："),
+                    correct=row["correct"], incorrect=[row["incorrect"]],
+                    src_context=tuple(_line(c["ja_speaker"], c["ja_sentence"], "：") for c in ctx),
+                    tgt_context=tuple(_line(c["en_speaker"], c["en_sentence"], ": ") for c in ctx),
+                    phenomenon=f"zero-pronoun:{row['pronoun']}", distance=row["distance"],
+                    pair=candidate_pair(row["correct"], row["incorrect"]),
+                    meta={"id": f"{scenario['id']}#{turn['no']}{row['suffix']}", "split": split,
+                          "original_language": scenario["original_language"], "scene": scenario["tag"],
+                          "speaker": turn["en_speaker"], "pronoun": row["pronoun"]},
+                    where=str(path)))
+    if not items:
+        raise InputError("no zero-pronoun items in the BSD file", path)
+    return items
+
+
+def _rows_of(scenario: dict, turns: list[dict], t: int) -> list[dict]:
+    """The items one turn gives: its I/you item and its he/she item, each when no rule leaves it out."""
+    turn = turns[t]
+    en, ja = turn["en_sentence"].strip(), turn["ja_sentence"]
+    out = []
+    first, second = chains(en)
+    if first or second:
+        speaker = turn["en_speaker"]
+        others = sorted({n for u in turns if u["en_speaker"] != speaker for n in _names(u["ja_speaker"])})
+        addressed = next((back for back in range(1, t + 1) if turns[t - back]["en_speaker"] != speaker), None)
+        swap = leave_out(en, ja, first, second, _names(turn["ja_speaker"]), others, scenario["tag"])
+        if not isinstance(swap, str) and swap[1] and addressed is None:
+            swap = "the listener has not spoken yet (nothing before says who 'you' is)"
+        if not isinstance(swap, str):
+            try:
+                incorrect = swap_persons(en, *swap)
+            except Unswappable:
+                incorrect = None
+            if incorrect is not None and generic_reading(en, incorrect):
+                incorrect = None
+            if incorrect is not None and incorrect != en:
+                pronoun = "+".join(p for p, swapped in zip(("I", "you"), swap) if swapped)
+                out.append({"correct": en, "incorrect": incorrect, "pronoun": pronoun, "suffix": "",
+                            "distance": addressed if swap[1] else 0})
+    found = third_person(en, ja, [u["en_sentence"] for u in turns[:t]])
+    if not isinstance(found, str):
+        pronoun, chain, distance = found
+        try:
+            incorrect = swap_chain(en, chain, "she" if pronoun == "he" else "he")
+        except (ValueError, IndexError):
+            incorrect = None
+        if incorrect is not None and incorrect != en:
+            out.append({"correct": en, "incorrect": incorrect, "pronoun": pronoun, "suffix": "/3",
+                        "distance": distance})
+    return out

@@ -1,0 +1,179 @@
+"""Swapping the speaker and the listener in an English sentence: I ↔ you with case and agreement.
+
+The first-person singular forms (I, me, my, mine, myself) become the second-person ones and back; "you" is a
+subject (→ I) or an object (→ me) by its neighbours; the verb after a swapped subject agrees (I am ↔ you are, I was ↔
+you were, am I ↔ are you, I'm ↔ you're). What cannot be swapped cleanly (a plural "you", "you aren't", a "you" whose
+case the neighbours do not settle) raises ``Unswappable`` so the item is left out instead of written wrong.
+Fixed phrases keep their pronoun: "thank you", "excuse me", "pardon me", "bless you".
+"""
+
+from __future__ import annotations
+
+import re
+
+from discotest.contrastive.build import _match_case, _split
+
+FIRST = {"i": "subj", "me": "obj", "my": "det", "mine": "poss", "myself": "refl"}
+SECOND = {"your": "det", "yours": "poss", "yourself": "refl"}  # "you" is subj or obj: decided in place
+TO_SECOND = {"subj": "you", "obj": "you", "det": "your", "poss": "yours", "refl": "yourself"}
+TO_FIRST = {"subj": "I", "obj": "me", "det": "my", "poss": "mine", "refl": "myself"}
+FIXED = {("thank", "you"), ("excuse", "me"), ("pardon", "me"), ("bless", "you"), ("thank-you", ""), ("my", "goodness"),
+         ("my", "god"), ("my", "gosh")}
+# words that are a preposition or a conjunction: "before you" is "before you leave" unless the clause ends there
+CONJUNCTION_OR_PREPOSITION = {"before", "after", "until", "since", "than", "like", "as"}
+PLURAL_YOU = re.compile(r"\b(you (guys|all|two|both|people|folks)|(all|both|each|either|none|some|any|one|most) of you|"
+                        r"yourselves|you and)\b", re.IGNORECASE)
+AUX = {"am", "are", "is", "was", "were", "do", "does", "did", "can", "could", "will", "would", "shall", "should",
+       "may", "might", "must", "have", "has", "had", "don't", "didn't", "can't", "couldn't", "won't", "wouldn't",
+       "shouldn't", "haven't", "hadn't", "aren't", "weren't", "isn't", "wasn't", "doesn't", "need", "ought"}
+PREPOSITIONS = {"to", "for", "with", "from", "at", "about", "of", "by", "on", "in", "than", "like", "after", "before",
+                "without", "behind", "toward", "towards", "around", "between", "into", "onto", "upon", "against",
+                "near", "beside", "besides", "except", "unlike", "via", "through", "under", "over"}
+# verbs that take "you" as their object ("I'll send you", "let you know", "want you to")
+OBJECT_VERBS = {"let", "lets", "make", "makes", "made", "help", "helps", "helped", "want", "wants", "wanted", "ask",
+                "asks", "asked", "tell", "tells", "told", "see", "saw", "seen", "hear", "heard", "give", "gives",
+                "gave", "given", "send", "sends", "sent", "show", "shows", "showed", "shown", "call", "calls",
+                "called", "meet", "met", "expect", "expected", "remind", "reminded", "invite", "invited", "allow",
+                "allowed", "get", "got", "bring", "brought", "take", "took", "thank", "thanked", "email", "e-mail",
+                "emailed", "contact", "contacted", "introduce", "introduced", "join", "joined", "assure", "guide",
+                "offer", "offered", "owe", "pay", "paid", "keep", "kept", "update", "inform", "informed", "need",
+                "needs", "needed", "like", "trust", "bother", "disturb", "interrupt", "promise", "teach", "taught",
+                "recommend", "advise", "visit", "visited", "pick", "drop", "walk", "lend", "forward", "wish",
+                "congratulate", "welcome", "mail", "text", "phone", "notify", "reach", "put", "leave", "left",
+                "transfer", "connect", "have", "had", "love", "miss", "caught", "catch", "find", "found", "hire",
+                "hired", "follow", "convince", "persuade", "approve", "excuse", "forgive", "assign", "assigned",
+                "trouble", "troubled", "buy", "bought", "charge", "charged", "cost", "issue", "catches",
+                "line", "hold", "cc", "include", "reminds", "appreciate", "hand", "suggest", "force", "assist"}
+CLAUSE_START = {"and", "but", "or", "so", "because", "when", "if", "that", "although", "though", "while", "since",
+                "as", "once", "where", "whether", "unless", "until", "what", "how", "why", "who", "which", "then",
+                "yes", "no", "well", "oh", "okay", "ok", "now", "also", "maybe", "perhaps", "sure", "hi", "hello",
+                "please", "actually", "anyway", "alright", "right", "great", "good", "whenever", "wherever", "after",
+                "before", "otherwise", "hopefully", "honestly", "thankfully", "fortunately", "unfortunately",
+                "hmm", "um", "uh", "ah", "hey", "really", "just", "only", "still", "even", "probably",
+                "definitely", "certainly", "usually", "always", "never", "already"}
+VERB_AFTER = AUX | {"know", "think", "want", "need", "like", "have", "mean", "see", "said", "say", "go", "get",
+                    "make", "take", "feel", "believe", "remember", "understand", "agree", "mentioned", "guess",
+                    "sent", "told", "asked", "wanted", "needed", "made", "got", "gave", "did", "came", "went",
+                    "saw", "heard", "wrote", "bought", "brought", "thought", "found", "left", "put", "used",
+                    "use", "work", "come", "hear", "look", "seem", "plan", "expect", "hope", "prefer", "also",
+                    "just", "really", "already", "still", "probably", "never", "always", "usually", "even"}
+
+
+class Unswappable(ValueError):
+    """The sentence's pronouns cannot be swapped without guessing (the item is left out)."""
+
+
+def _w(tokens: list[str], i: int) -> str:
+    return _split(tokens[i])[1].lower().replace("’", "'") if 0 <= i < len(tokens) else ""
+
+
+def _ends(tokens: list[str], i: int) -> bool:
+    """Token ``i`` ends a clause (trailing punctuation), or there is no token ``i``."""
+    return not (0 <= i < len(tokens)) or bool(_split(tokens[i])[3].strip("'\""))
+
+
+def _fixed(tokens: list[str], i: int) -> bool:
+    prev, word, nxt = _w(tokens, i - 1), _w(tokens, i), _w(tokens, i + 1)
+    return (prev, word) in FIXED or (word, "") in FIXED or (word, nxt) in FIXED
+
+
+def you_case(tokens: list[str], i: int) -> str:
+    """"subj" or "obj" for the "you" at ``i``, from its neighbours; Unswappable when they do not say."""
+    prev, nxt = _w(tokens, i - 1), _w(tokens, i + 1)
+    clitic = _split(tokens[i])[2]
+    starts = i == 0 or _ends(tokens, i - 1) or prev in CLAUSE_START
+    if clitic:
+        return "subj"  # you're, you've, you'll, you'd
+    question = i == 1 or _ends(tokens, i - 2) or _w(tokens, i - 2) in CLAUSE_START  # "(How) have you …"
+    if prev in AUX and prev not in ("need", "have", "had") or prev in ("have", "had") and question:
+        return "subj"  # do you, can you, are you; have you (a question), not "I'll have you …"
+    if prev in CONJUNCTION_OR_PREPOSITION:
+        return "obj" if _ends(tokens, i) else "subj"
+    if prev in PREPOSITIONS or prev in OBJECT_VERBS or (not starts and prev.endswith(("ing", "ed"))):
+        if prev in OBJECT_VERBS and prev in VERB_AFTER and starts:
+            raise Unswappable(f"'you' after {prev!r}")
+        return "obj"
+    if _ends(tokens, i) or nxt in {"too", "either", "as", "first", "both"}:
+        if starts:
+            return "obj"  # "You too.", "You?" -> "Me too.", "Me?"
+        raise Unswappable("'you' at a clause end after an unknown word")
+    if starts or nxt in VERB_AFTER or nxt.endswith("ed"):
+        return "subj"
+    raise Unswappable(f"'you' between {prev!r} and {nxt!r}")
+
+
+def _agree_after(tokens: list[str], j: int, to_first: bool) -> None:
+    """The verb right after a swapped subject: are/were ↔ am/was (and their n't forms)."""
+    lead, word, clitic, trail = _split(tokens[j])
+    low = word.lower().replace("’", "'")
+    table = ({"are": "am", "were": "was", "weren't": "wasn't"} if to_first
+             else {"am": "are", "was": "were", "wasn't": "weren't"})
+    if low == "aren't" and to_first:
+        raise Unswappable("'you aren't'")
+    if low in table:
+        tokens[j] = lead + _match_case(table[low], word) + clitic + trail
+
+
+def _agree_before(tokens: list[str], j: int, to_first: bool) -> None:
+    """An inverted verb before a swapped subject: are you ↔ am I, were you ↔ was I."""
+    lead, word, clitic, trail = _split(tokens[j])
+    low = word.lower().replace("’", "'")
+    table = ({"are": "am", "were": "was", "weren't": "wasn't"} if to_first
+             else {"am": "are", "was": "were", "wasn't": "weren't"})
+    if low in table:
+        tokens[j] = lead + _match_case(table[low], word) + clitic + trail
+
+
+def chains(text: str) -> tuple[list[int], list[int]]:
+    """Token positions of the first-person singular and second-person pronouns, fixed phrases left out."""
+    tokens = text.split()
+    first, second = [], []
+    for i in range(len(tokens)):
+        word = _w(tokens, i)
+        if _fixed(tokens, i):
+            continue
+        if word in FIRST:
+            first.append(i)
+        elif word == "you" or word in SECOND:
+            second.append(i)
+    return first, second
+
+
+def swap_persons(text: str, first_person: bool = True, second_person: bool = True) -> str:
+    """``text`` with I ↔ you exchanged in every form (fixed phrases kept), or only the first-person (I → you) or
+    second-person (you → I) forms; Unswappable when that needs a guess."""
+    if second_person and PLURAL_YOU.search(text.replace("’", "'")):
+        raise Unswappable("a plural 'you'")
+    tokens = text.split()
+    original = list(tokens)
+    first, second = chains(text)
+    for i in sorted((first if first_person else []) + (second if second_person else [])):
+        lead, word, clitic, trail = _split(original[i])
+        low = word.lower()
+        clitic_low = clitic.replace("’", "'").lower()
+        if low in FIRST:
+            case = FIRST[low]
+            new = TO_SECOND[case]
+            starts = i == 0 or _split(original[i - 1])[3].rstrip("'\"”’)").endswith((".", "!", "?"))
+            new_word = new.capitalize() if starts or (word[:1].isupper() and word != "I") else new
+            if clitic_low == "'m":
+                clitic = clitic[0] + "re"
+            tokens[i] = lead + new_word + clitic + trail
+            if case == "subj":
+                if not clitic and i + 1 < len(tokens):
+                    _agree_after(tokens, i + 1, to_first=False)
+                if i > 0:
+                    _agree_before(tokens, i - 1, to_first=False)
+        else:
+            case = "subj" if low == "you" and clitic else (you_case(original, i) if low == "you" else SECOND[low])
+            new = TO_FIRST[case]
+            new_word = new if new == "I" else _match_case(new, word)
+            if clitic_low == "'re":
+                clitic = clitic[0] + "m"
+            tokens[i] = lead + new_word + clitic + trail
+            if case == "subj":
+                if not clitic and i + 1 < len(tokens):
+                    _agree_after(tokens, i + 1, to_first=True)
+                if i > 0:
+                    _agree_before(tokens, i - 1, to_first=True)
+    return " ".join(tokens)
