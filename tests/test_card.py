@@ -131,6 +131,8 @@ def test_validity_badges_quote_validity_md():
     for name, badge in validity_badges().items():
         assert badge["section"] in sections, name
         body = text.split("## " + badge["section"], 1)[1].split("\n## ", 1)[0]
+        quoted = re.findall(r"\d+(?:\.\d+)?%?", badge["text"])
+        assert all(q.rstrip("%") in body for q in quoted), (name, quoted)  # every figure of its text is there
         for lang, figure in badge["by_lang"].items():
             assert f"{lang} {figure}" in " ".join(body.split()), (name, lang, figure)
     declared = {r.validity for r in rows_of(list(json.loads(
@@ -140,7 +142,7 @@ def test_validity_badges_quote_validity_md():
 
 def test_tiny_model_fills_the_rows_it_can(shared_data, own_cache, tiny_llms):
     model = str(tiny_llms["llama3_1"])
-    card = discotest.card(model=model, pairs="ja-en,zh-en", quiet=True)
+    card = discotest.card(model=model, pairs="ja-en,zh-en", suites="jazp,mzprt", quiet=True)
     jazp, mzprt = card.rows
     assert jazp["status"] == "ok" and mzprt["status"] == "unfilled"
     assert "mzprt cannot be run with a local model" in mzprt["reason"] and "--outputs" in mzprt["reason"]
