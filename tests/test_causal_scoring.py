@@ -11,6 +11,7 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 from discotest.cli import main  # noqa: E402
+from discotest.contrastive.run import score_requests  # noqa: E402
 from discotest.contrastive.suites import load_suite  # noqa: E402
 from discotest.data.contrastive_item import make_item  # noqa: E402
 from discotest.models.causal_lm import (  # noqa: E402
@@ -25,14 +26,14 @@ from discotest.models.llm_prompt import Prompt, bos_prefix  # noqa: E402
 from tests.cli_helpers import results_of  # noqa: E402
 from tests.tiny_llm import FAMILIES  # noqa: E402
 
-ITEMS = [
+ITEMS = score_requests([
     make_item(0, src="They are new.", correct="Ils sont neufs .", incorrect=["Elles sont neuves ."],
               src_context=("a .", "The buildings are tall .", "He likes them ."),
               tgt_context=("x .", "Les bâtiments sont hauts .", "Il les aime ."), distance=2),
     make_item(1, src="You came.", correct="Ты пришла .", incorrect=["Вы пришли .", "Вы"], distance=0),
     make_item(2, src="It is old.", correct="Il est vieux, mais on le lit encore beaucoup .",
               incorrect=["Elle est vieille ."], src_context=("The book .",), tgt_context=("Le livre .",)),
-]
+])
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +77,7 @@ def test_rendered_prompt_is_the_templates_own(tiny_llms, loaded, family):
     s = scorer(tiny_llms, loaded, family)
     tok = s.tokenizer
     prompt = s.item_prompt(ITEMS[0], 2)
-    message = s.prompts.request(ITEMS[0].src, "en", "fr", ITEMS[0].src_context[-2:], ITEMS[0].tgt_context[-2:])
+    message = s.prompts.request(ITEMS[0].source, "en", "fr", ITEMS[0].source_context[-2:], ITEMS[0].target_context[-2:])
     messages = [{"role": "user", "content": message}]
     assert prompt.chat and prompt.lead == ""
     assert prompt.text == tok.apply_chat_template(messages, tokenize=False, add_generation_prompt=True,
@@ -241,16 +242,16 @@ def test_cli_jazp_and_voita_subset(tiny_llms, family, shared_data, tmp_path, cap
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_dip_pronoun_scorer_takes_the_same_llms(tiny_llms, loaded, family):
-    """DiP's ``hf:<model>`` pronoun scorer is a causal LM scorer already: with each family's real tokenizer its score is
-    the direct forward pass of the sentence's tokens after BOS (or EOS) and the context."""
-    from discotest.dip.pronoun_scorer import CausalLMScorer
+    """DiP's ``hf:<model>`` pronoun scorer is the models floor's causal LM scorer: with each family's real tokenizer
+    its score is the direct forward pass of the sentence's tokens after BOS (or EOS) and the context."""
+    from discotest.dip.pronoun_scorer import LMPronounScorer
 
     model, tok = loaded[family]
-    scorer = CausalLMScorer(str(tiny_llms[family]), model=model, tokenizer=tok, use_cache=False, quiet=True)
+    scorer = LMPronounScorer(str(tiny_llms[family]), model=model, tokenizer=tok, use_cache=False, quiet=True)
     contexts, sentences = [["The buildings are tall."], []], ["They are new.", "She left."]
     got = scorer.score(contexts, sentences)
     for context, sentence, value in zip(contexts, sentences, got):
-        ids, start = scorer.encode(context, sentence)
+        ids, start = scorer.lm.encode_continuation(context, sentence)
         assert ids[0] == (tok.bos_token_id if tok.bos_token_id is not None else tok.eos_token_id)
         assert value == pytest.approx(direct(model, ids, start), abs=1e-4)
 

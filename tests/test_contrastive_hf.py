@@ -11,6 +11,7 @@ pytest.importorskip("transformers")
 pytest.importorskip("sentencepiece")
 
 from discotest.cli import main  # noqa: E402
+from discotest.contrastive.run import score_requests  # noqa: E402
 from discotest.contrastive.suites import load_suite  # noqa: E402
 from discotest.data.contrastive_item import make_item  # noqa: E402
 from discotest.models.hf_scorer import HFScorer, context_pairs, model_fingerprint  # noqa: E402
@@ -28,12 +29,12 @@ def _cache(tmp_path, monkeypatch):
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
 
 
-ITEMS = [
+ITEMS = score_requests([
     make_item(0, src="He came.", correct="Ils seront bientôt pleins .", incorrect=["Elles seront bientôt pleines ."],
               src_context=("a .", "The buildings .", "They are new ."), tgt_context=("x .", "Les bâtiments .", "y ."),
               distance=2),
     make_item(1, src="Tu es là.", correct="Ты никогда .", incorrect=["Вы никогда ."], distance=0),
-]
+])
 
 
 def test_k_to_1_concatenation():
@@ -70,7 +71,7 @@ def test_sum_and_length_normalised(tiny):
 def test_cache_is_keyed_by_model_content(tiny, tmp_path):
     scorer = HFScorer(str(tiny), quiet=True)
     first = scorer.score_items(ITEMS, 1)
-    assert list((tmp_path / "cache" / "contrastive-scores").rglob("*.txt"))
+    assert list((tmp_path / "cache" / "candidate-logprobs").rglob("*.txt"))
     def fail(_):
         raise AssertionError("a cache hit must not run the model")
 

@@ -9,10 +9,10 @@ import pytest
 from discotest.cli import main
 from discotest.contrastive.judge import accuracy, judge_scores, score_contrastive
 from discotest.contrastive.run import evaluate
-from discotest.contrastive.scores_file import read_scores
 from discotest.contrastive.suites import load_suite
 from discotest.data.contrastive_item import make_item
 from discotest.errors import InputError
+from discotest.models.scores_file import read_scores
 from discotest.report.comparison import compare_results
 from tests.cli_helpers import results_of
 

@@ -24,7 +24,7 @@ from discotest.dip.pronoun_factory import make_pronoun_scorer
 from discotest.dip.pronoun_pairs import SwapPair, swap_pairs
 from discotest.dip.pronoun_scorer import (
     CLASSES,
-    CausalLMScorer,
+    LMPronounScorer,
     OfflinePronounScorer,
 )
 from discotest.dip.pronoun_trained import (
@@ -58,7 +58,7 @@ def test_factory_names():
     assert make_pronoun_scorer().signature() == make_pronoun_scorer("offline-v1").signature() == "offline-v1"
     assert isinstance(make_pronoun_scorer("offline-trained"), TrainedPronounScorer)
     hf = make_pronoun_scorer("hf:some/model", quiet=True)
-    assert isinstance(hf, CausalLMScorer) and hf.name == "hf:some/model"
+    assert isinstance(hf, LMPronounScorer) and hf.name == "hf:some/model"  # nothing loaded yet
     for bad in ("gpt2", "hf:", "kenlm", "offline-v2"):
         with pytest.raises(InputError, match="unknown pronoun scorer .*choose offline, offline-v1, "
                                              "offline-trained or hf:MODEL"):
@@ -112,7 +112,7 @@ def test_context_tokens_condition_but_are_not_scored(tiny_gpt2):
     rows = scorer.score_raw([[], ["the cat sat on the mat ."], ["they went home and we stayed ."]], [sentence] * 3)
     assert [n for _, n in rows] == [4, 4, 4]
     assert len({round(s, 6) for s, _ in rows}) == 3  # each context changes the score
-    ids, first = scorer.encode(["the cat sat on the mat ."], sentence)
+    ids, first = scorer.lm.encode_continuation(["the cat sat on the mat ."], sentence)
     assert len(ids) - first == 4 and first == 1 + 7  # BOS + 7 context tokens are not scored
     mean = make_pronoun_scorer(f"hf:{tiny_gpt2}", use_cache=False, quiet=True, normalise=True)
     assert mean.score([[]], [sentence])[0] == pytest.approx(rows[0][0] / 4)
@@ -128,7 +128,9 @@ def test_causal_lm_cache_hit(tiny_gpt2, monkeypatch):
     def boom(*_args, **_kwargs):
         raise AssertionError("the second call must come from the cache")
 
-    monkeypatch.setattr(CausalLMScorer, "score_encoded", boom)
+    from discotest.models.causal_scorer import CausalScorer
+
+    monkeypatch.setattr(CausalScorer, "score_continuations", boom)
     again = make_pronoun_scorer(f"hf:{tiny_gpt2}", quiet=True)
     assert again.score(CONTEXTS, SENTENCES) == first
     with pytest.raises(AssertionError):  # a different input is not a hit
@@ -139,7 +141,8 @@ def test_causal_lm_load_error_is_one_line(tmp_path):
     pytest.importorskip("transformers")
     empty = tmp_path / "not-a-model"
     empty.mkdir()
-    with pytest.raises(InputError, match="cannot load causal LM") as err:
+    # the tokenizer is read first (as for every causal LM score on the models floor), so it is the one named
+    with pytest.raises(InputError, match="cannot load tokenizer of .*not-a-model") as err:
         make_pronoun_scorer(f"hf:{empty}", quiet=True).score([[]], ["it ."])
     assert "\n" not in str(err.value)
     with pytest.raises(InputError, match="contexts but"):

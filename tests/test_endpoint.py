@@ -85,6 +85,10 @@ def test_scoring_is_refused_by_a_server_without_prompt_logprobs(served, capsys):
     code, _, err = run_cli(capsys, "run", "jazp", "--endpoint", url, "-q")
     assert code == 2 and err.count("\n") == 1
     assert "/v1/completions returns no prompt log-probabilities" in err
+    from discotest.models.door import open_scorer
+
+    scorer = open_scorer(endpoint=url, quiet=True)  # what a caller can ask before any work: the same line
+    assert scorer.kind == "endpoint" and "/v1/completions returns no prompt log-probabilities" in scorer.cannot_score()
 
 
 def test_a_4xx_is_one_line_and_an_unknown_model_is_named(served, tmp_path, capsys):

@@ -220,8 +220,8 @@ def test_winox(tmp_path, data):
 @FUZZ
 @given(data=st.data(), numbers=st.lists(st.floats() | st.integers() | st.text(max_size=6), min_size=3, max_size=5))
 def test_scores_file(tmp_path, data, numbers):
-    from discotest.contrastive.scores_file import read_scores
     from discotest.data.contrastive_item import make_item
+    from discotest.models.scores_file import read_scores
 
     items = [make_item(i, src="s", correct="a", incorrect=["b"]) for i in range(2)]
     raw = "".join(f"{n}\n" for n in numbers).encode("utf-8")

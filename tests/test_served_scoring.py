@@ -138,9 +138,9 @@ def test_served_scores_and_verdicts_are_the_local_ones(llama_server, plain_llama
 def test_served_prompt_tokens_are_the_local_ones(llama_server, plain_llama):
     """The default request template: the server's echoed prompt is tokenized as the local model does (the same
     count of candidate tokens, nothing merged across the boundary) and scored the same."""
-    from discotest.data.contrastive_item import make_item
+    from discotest.models.interface import ScoreRequest
 
-    item = make_item(0, src="He left.", correct="Он ушёл .", incorrect=["Она ушла ."])
+    item = ScoreRequest("He left.", ("Он ушёл .", "Она ушла ."))
     served = EndpointScorer(llama_server, src_lang="en", tgt_lang="ru", use_cache=False, quiet=True, concurrency=1)
     assert served.model == ALIAS
     local = CausalScorer(str(plain_llama), src_lang="en", tgt_lang="ru", use_cache=False, quiet=True)
@@ -160,16 +160,16 @@ def test_served_gemma_tokens_and_scores_are_the_local_ones(gemma_server, faithfu
     only: llama-cpp-python sorts the 262k vocabulary in Python per echoed token (~0.5 s each here)."""
     from transformers import AutoTokenizer
 
-    from discotest.data.contrastive_item import make_item
+    from discotest.models.interface import ScoreRequest
 
     plain = without_chat_template(faithful_gemma, tmp_path / "gemma3")
-    item = make_item(0, src="He left 😀", correct="Он ушёл 😀", incorrect=["Она ушла 😀"])
+    item = ScoreRequest("He left 😀", ("Он ушёл 😀", "Она ушла 😀"))
     served = EndpointScorer(gemma_server, src_lang="en", tgt_lang="ru", use_cache=False, quiet=True, concurrency=1)
     assert served.model == "tiny-gemma3"
     local = CausalScorer(str(plain), src_lang="en", tgt_lang="ru", use_cache=False, quiet=True)
     tok = AutoTokenizer.from_pretrained(plain)
     prompt = local.item_prompt(item, 0)
-    text = prompt.text + " " + item.correct
+    text = prompt.text + " " + item.candidates[0]
     # the request EndpointScorer.one sends for the correct candidate (made once: each echoed token costs ~0.5 s)
     answer = EndpointClient(gemma_server).call("/completions", {"model": "tiny-gemma3", "prompt": text,
                                                                 "max_tokens": 1, "temperature": 0, "echo": True,
@@ -182,7 +182,7 @@ def test_served_gemma_tokens_and_scores_are_the_local_ones(gemma_server, faithfu
     encoded = local.encode(prompt, item.candidates)
     mine = local.score_encoded([encoded])[0]
     correct = read_prompt_logprobs(answer, len(prompt.text), len(text))
-    incorrect = served.one(prompt.text, item.incorrect[0])  # the scorer's own path, alignment probe included
+    incorrect = served.one(prompt.text, item.candidates[1])  # the scorer's own path, alignment probe included
     assert correct is not None and not correct[2]
     assert [correct[1], incorrect[1]] == [len(c) for c in encoded.candidates]
     assert max(abs(correct[0] - mine[0]), abs(incorrect[0] - mine[1])) <= GEMMA_TOLERANCE

@@ -47,6 +47,7 @@ sys.path.insert(0, str(REPO))
 
 from tests.tiny_llm import FAMILIES, build_tiny_llm  # noqa: E402
 
+from discotest.contrastive.run import score_requests  # noqa: E402
 from discotest.contrastive.suites import load_suite  # noqa: E402
 from discotest.models.causal_scorer import CausalScorer  # noqa: E402
 from discotest.models.hf_models import load_causal_lm, load_tokenizer  # noqa: E402
@@ -91,7 +92,7 @@ def main() -> None:
                 best = float("inf")
                 for _ in range(args.repeats):
                     start = time.perf_counter()
-                    scores[share] = scorer.score_items(items, args.context)
+                    scores[share] = scorer.score_items(score_requests(items), args.context)
                     best = min(best, time.perf_counter() - start)
                 seconds[share] = best
             diff = max(abs(a - b) for x, y in zip(scores[True], scores[False]) for a, b in zip(x, y))

@@ -23,6 +23,7 @@ sys.path.insert(0, str(REPO))
 
 from tests.tiny_marian import build_tiny_marian  # noqa: E402
 
+from discotest.contrastive.run import score_requests  # noqa: E402
 from discotest.contrastive.suites import load_suite  # noqa: E402
 from discotest.errors import InputError  # noqa: E402
 from discotest.models.hf_scorer import HFScorer, context_pairs  # noqa: E402
@@ -49,7 +50,7 @@ def main() -> None:
         # subword vocabulary learnt on the suite's own text, so sequences have realistic lengths
         text = [t for i in items for t in (*i.src_context, i.src, *i.tgt_context, *i.candidates)]
         model = build_tiny_marian(tmp, d_model=args.d_model, corpus_lines=text, vocab_size=args.vocab)
-        pairs = context_pairs(items, args.context)
+        pairs = context_pairs(score_requests(items), args.context)
         timings = {}
         results = {}
         for label, batch in (("batched", args.batch_size), ("one-at-a-time", 1)):

@@ -13,8 +13,23 @@ from discotest.data import registry
 from discotest.data.contrastive_item import ContrastiveItem
 from discotest.data.readers import system_name
 from discotest.errors import InputError
+from discotest.models.interface import Scorer, ScoreRequest
 from discotest.report.result import build_signature
 from discotest.stats import DEFAULT_SEED
+
+
+def score_requests(items: Sequence[ContrastiveItem]) -> list[ScoreRequest]:
+    """The suite's items as the models floor's plain requests: source, candidates in suite order, both contexts."""
+    return [ScoreRequest(item.src, item.candidates, item.src_context, item.tgt_context) for item in items]
+
+
+def evaluate_scorer(suite: str, items: Sequence[ContrastiveItem], scorer: Scorer, contexts: Sequence[int],
+                    n_bootstrap: int = 1000, data: tuple[str, str] = ("files", "none")) -> list[ContrastiveResult]:
+    """One result per context size the scorer's scores depend on (every one asked for; a scores file: one), the
+    model's work for all of them done in one go (on Ray, one actor pool for the whole run)."""
+    sizes = list(contexts) if scorer.takes_context else list(contexts[:1] or [0])
+    return [evaluate(suite, items, per_item, scorer.system_name(k), scorer.signature_fields(k), n_bootstrap, data)
+            for k, per_item in zip(sizes, scorer.score_contexts(score_requests(items), sizes))]
 
 
 def evaluate(suite: str, items: Sequence[ContrastiveItem], candidate_scores: Sequence[Sequence[float]], system: str,
@@ -111,55 +126,20 @@ def run_contrastive(
     if not (scores or model or baselines or endpoint):
         raise InputError("give --scores FILE, --model NAME_OR_PATH, --endpoint URL, or --baseline "
                          "majority|cooccur|cooccur-st")
+    from discotest.models.door import open_scorer
+
     if scores is not None:
-        from discotest.contrastive.scores_file import read_scores
-
-        per_item = read_scores(scores, items, losses=scores_are_losses)
-        results.append(evaluate(suite, items, per_item, system_name(scores),
-                                [("scores", "losses" if scores_are_losses else "higher-better")], n_bootstrap, data))
-    if endpoint:
-        from discotest.models.endpoint import EndpointScorer
-
-        options = {k: v for k, v in (scorer_options or {}).items()
-                   if k in ("normalise", "use_target_context", "src_lang", "tgt_lang", "prompt_file")}
-        pair = language_pair(suite)
-        if pair and not (options.get("src_lang") or options.get("tgt_lang")):
-            options["src_lang"], options["tgt_lang"] = pair
-        served = EndpointScorer(endpoint, model=model, use_cache=use_cache, quiet=quiet, concurrency=concurrency,
-                                **options)
-        for k, per_item in zip(contexts, served.score_contexts(items, contexts)):
-            results.append(evaluate(suite, items, per_item, f"{Path(served.name).name}@ctx{k}",
-                                    served.signature_fields(k), n_bootstrap, data))
-        model = None  # --model named the served model
-    if model is not None:
-        from discotest.models.causal_lm import is_causal_lm
-        from discotest.models.ct2_scorer import CT2Scorer, is_ct2_model
-        from discotest.models.hf_scorer import HFScorer
-
-        ct2 = is_ct2_model(model)
-        causal = not ct2 and is_causal_lm(model)
+        results += evaluate_scorer(suite, items, open_scorer(scores=scores, losses=scores_are_losses), contexts,
+                                   n_bootstrap, data)
+    if endpoint or model is not None:
         options = dict(scorer_options or {})
-        if causal:
-            from discotest.models.causal_scorer import CausalScorer
-
-            factory = scorer_factory or CausalScorer
-            options.pop("separator", None)  # the prompt template lays out the context instead
-        else:
-            factory = scorer_factory or (CT2Scorer if ct2 else HFScorer)
-            for name in ("prompt_file", "share_prompt"):
-                options.pop(name, None)
-        if not ct2:
-            options.pop("compute_type", None)
-        if engine == "ray":
-            options.update(engine=engine, ray_address=ray_address, ray_actors=ray_actors)
         pair = language_pair(suite)
         if pair and not (options.get("src_lang") or options.get("tgt_lang")):
             options["src_lang"], options["tgt_lang"] = pair
-        scorer = factory(model, batch_size=batch_size, device=device, use_cache=use_cache, quiet=quiet, **options)
-        # every context size at once: on Ray, one actor pool (one model load per actor) for the whole run
-        for k, per_item in zip(contexts, scorer.score_contexts(items, contexts)):
-            results.append(evaluate(suite, items, per_item, f"{Path(model).name}@ctx{k}",
-                                    scorer.signature_fields(k), n_bootstrap, data))
+        scorer = open_scorer(model, endpoint=endpoint, engine=engine, ray_address=ray_address, ray_actors=ray_actors,
+                             concurrency=concurrency, factory=scorer_factory, batch_size=batch_size, device=device,
+                             use_cache=use_cache, quiet=quiet, **options)
+        results += evaluate_scorer(suite, items, scorer, contexts, n_bootstrap, data)
     for name in baselines:
         from discotest.contrastive.baselines import run_baseline
 

@@ -7,9 +7,7 @@ prefer the correct translation of the current sentence over incorrect ones that 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
 
 from discotest.errors import InputError
 
@@ -71,16 +69,3 @@ def candidate_pair(correct: str, incorrect: str) -> str:
         if x != y:
             return f"{x}>{y}"
     return f"{' '.join(a[len(b):])}>{' '.join(b[len(a):])}"
-
-
-T = TypeVar("T")
-
-
-def split_by_item(flat: Sequence[T], items: Sequence[Any]) -> list[list[T]]:
-    """Values given candidate after candidate (every item's ``candidates`` in turn), regrouped per item: how every
-    scorer and scores file hands back its scores."""
-    out, at = [], 0
-    for item in items:
-        out.append(list(flat[at:at + len(item.candidates)]))
-        at += len(item.candidates)
-    return out

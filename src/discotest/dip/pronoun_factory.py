@@ -8,7 +8,7 @@ on WMT21 mined pairs (``pronoun_trained``): measured out of sample it ties with 
 
 from __future__ import annotations
 
-from discotest.dip.pronoun_scorer import CausalLMScorer, OfflinePronounScorer, PronounScorer
+from discotest.dip.pronoun_scorer import LMPronounScorer, OfflinePronounScorer, PronounScorer
 from discotest.dip.pronoun_trained import TrainedPronounScorer
 from discotest.errors import InputError
 
@@ -23,5 +23,5 @@ def make_pronoun_scorer(name: str = "offline", **kwargs) -> PronounScorer:
     if name in OFFLINE_NAMES:
         return OFFLINE[OFFLINE_DEFAULT if name == "offline" else name](**kwargs)
     if name.startswith("hf:") and name[3:].strip():
-        return CausalLMScorer(name[3:].strip(), **kwargs)
+        return LMPronounScorer(name[3:].strip(), **kwargs)
     raise InputError(f"unknown pronoun scorer {name!r}; choose {', '.join(OFFLINE_NAMES)} or hf:MODEL")

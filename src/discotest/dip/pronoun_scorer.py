@@ -3,7 +3,8 @@
 A scorer rates how plausible an English sentence is given its document context (higher = better). Two kinds:
 
 * ``hf:<model>`` — any Hugging Face causal LM: the sum (or mean) of the sentence's token log-probabilities with the
-  context tokens in front, not scored. Batched, length-sorted, cached by content hash.
+  context tokens in front, not scored; computed (batched, length-sorted, cached) by the models floor
+  (``models.causal_scorer``: ``continuation_logprobs``), as every causal LM score is.
 * ``offline`` — no model download: a Kneser–Ney trigram over the human English text of WMT21/WMT22 in the data
   dir (references and English sources; trained at first use in ~10 s, counts cached on disk) plus a pronoun-agreement
   cache feature: each personal pronoun is rewarded when its class (he/she/it/they/I/we/you) is supported by the
@@ -33,8 +34,8 @@ from discotest.data import registry
 from discotest.data.registry import data_dir as resolve_data_dir
 from discotest.dip.ngram_lm import LM_SUFFIX, KneserNeyLM, normalise
 from discotest.errors import InputError
+from discotest.models.interface import Scorer, normalised
 
-HF_CACHE_NAMESPACE = "dip-causal-lm-scores"
 LM_CACHE_NAMESPACE = "dip-offline-lm"
 OFFLINE_VERSION = "offline-v1"
 PRIORS_KEY = "-priors"  # the pronoun-class priors sit beside the LM entry, under its key + this
@@ -61,145 +62,70 @@ def _check(contexts: Sequence[Sequence[str]], sentences: Sequence[str]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# causal LM scorer
+# language-model scorer: a decoder-only LM through the models floor's door
 
-_LOADED: dict[tuple[str, str | None], tuple[object, object]] = {}
+_OPENED: dict[tuple, Scorer] = {}  # one scorer (one model load) per model and settings in a process
 
 
-class CausalLMScorer:
-    """Sum (or mean, ``normalise=True``) of log P(sentence tokens | context tokens) under a causal LM.
-
-    The sentence is tokenised on its own (with a leading space, as in running text) and joined to the context at
-    token level, so its tokens — and their number — do not depend on the context. A BOS/EOS token starts every
-    input when the tokenizer has one, so the first token is scored even without context; long inputs lose context
-    tokens from the left. ``model``/``tokenizer`` may be passed as objects (tests, notebooks).
-    """
+class LMPronounScorer:
+    """``hf:<model>``: sum (or mean, ``normalise=True``) of log P(sentence tokens | context tokens) under a decoder-only
+    LM, from the models floor (``open_scorer(kind="causal")``, ``Scorer.continuation_logprobs``: the sentence is
+    tokenised on its own and joined to the context at token level; BOS starts every input; long inputs lose context
+    tokens from the left, to ``max_length``). Nothing is loaded before the first score; ``model``/``tokenizer`` may
+    be passed as objects (tests, notebooks)."""
 
     def __init__(self, name_or_path: str, *, batch_size: int = 16, device: str = "cpu", normalise: bool = False,
                  use_cache: bool = True, quiet: bool = False, max_length: int = 1024, revision: str | None = None,
                  model=None, tokenizer=None, fingerprint: str | None = None):
         self.name = f"hf:{name_or_path}"
         self.path = name_or_path
-        self.batch_size = max(1, batch_size)
-        self.device = device
-        self.normalise = normalise
-        self.use_cache = use_cache
-        self.quiet = quiet
-        self.max_length = max_length
-        self.revision = revision
-        self._model, self._tokenizer = model, tokenizer
-        self._fingerprint = fingerprint
+        self.batch_size, self.device = max(1, batch_size), device
+        self.normalise, self.use_cache, self.quiet = normalise, use_cache, quiet
+        self.max_length, self.revision = max_length, revision
+        self._given = (model, tokenizer, fingerprint)
+        self._lm: Scorer | None = None
 
-    def _load(self) -> None:
-        if self._model is not None and self._tokenizer is not None:
-            return
-        key = (self.path, self.revision)
-        if key not in _LOADED:  # loaded once per process
-            from discotest.models.hf_models import load_causal_lm, load_tokenizer
-
+    @property
+    def lm(self) -> Scorer:
+        """The causal LM scorer, opened once per model and settings in a process."""
+        if self._lm is None:
             try:
                 import torch  # noqa: F401
                 import transformers  # noqa: F401
             except ImportError:
                 raise InputError("hf: pronoun scorers need transformers and torch: pip install 'discotest[models]'"
                                  ) from None
-            _LOADED[key] = (load_causal_lm(self.path, self.revision), load_tokenizer(self.path, self.revision))
-        model, tokenizer = _LOADED[key]
-        self._model = self._model or model
-        self._tokenizer = self._tokenizer or tokenizer
+            from discotest.models.door import open_scorer
 
-    @property
-    def model(self):
-        self._load()
-        return self._model.to(self.device).eval()
-
-    @property
-    def tokenizer(self):
-        self._load()
-        return self._tokenizer
-
-    def fingerprint(self) -> str:
-        if self._fingerprint is None:
-            from discotest.models.hf_models import model_fingerprint
-
-            self._fingerprint = model_fingerprint(self.path, self.revision)
-        return self._fingerprint
+            model, tokenizer, fingerprint = self._given
+            options = dict(kind="causal", batch_size=self.batch_size, device=self.device, use_cache=self.use_cache,
+                           quiet=self.quiet, revision=self.revision)
+            if model is not None or tokenizer is not None or fingerprint is not None:
+                self._lm = open_scorer(self.path, loaded=(model, tokenizer), fingerprint=fingerprint, **options)
+            else:
+                key = (self.path, *options.values())
+                if key not in _OPENED:
+                    _OPENED[key] = open_scorer(self.path, **options)
+                self._lm = _OPENED[key]
+        return self._lm
 
     def numeric_settings(self) -> str:
-        """Batch (padding), device and torch version can change a score's last bits: in the cache key and
-        the signature."""
+        """Batch (padding), device and torch version can change a score's last bits: in the signature."""
         from importlib.metadata import version
 
         return f"b{self.batch_size}-{self.device}-torch{version('torch')}"
 
     def signature(self) -> str:
-        digest = hashlib.sha256(self.fingerprint().encode()).hexdigest()[:8]
+        digest = hashlib.sha256(self.lm.fingerprint().encode()).hexdigest()[:8]
         return f"{self.name}@{digest}-{self.numeric_settings()}" + ("-mean" if self.normalise else "")
-
-    def encode(self, context: Sequence[str], sentence: str) -> tuple[list[int], int]:
-        """(input ids, index of the first scored token)."""
-        tok = self.tokenizer
-        start = tok.bos_token_id if tok.bos_token_id is not None else tok.eos_token_id
-        prefix = [start] if start is not None else []
-        text = " ".join(s.strip() for s in context if s.strip())
-        ctx = tok(text, add_special_tokens=False)["input_ids"] if text else []
-        sent = tok(" " + sentence.strip(), add_special_tokens=False)["input_ids"]
-        sent = sent[:max(1, self.max_length - len(prefix))]
-        room = self.max_length - len(prefix) - len(sent)
-        ctx = ctx[len(ctx) - room:] if room > 0 else []
-        ids = prefix + ctx + sent
-        return ids, max(1, len(prefix) + len(ctx))
-
-    def score_encoded(self, encoded: Sequence[tuple[list[int], int]]) -> list[tuple[float, int]]:
-        """(sum of log-probabilities, scored tokens) per input; batched, longest first."""
-        import torch
-        from tqdm import tqdm
-
-        model, tok = self.model, self.tokenizer
-        pad = next((t for t in (tok.pad_token_id, tok.eos_token_id) if t is not None), 0)
-        order = sorted(range(len(encoded)), key=lambda i: -len(encoded[i][0]))
-        out: list[tuple[float, int]] = [(0.0, 0)] * len(encoded)
-        batches = [order[i:i + self.batch_size] for i in range(0, len(order), self.batch_size)]
-        with torch.inference_mode():
-            for batch in tqdm(batches, desc=f"scoring with {Path(self.path).name}", unit="batch",
-                              disable=self.quiet, file=sys.stderr):
-                width = max(len(encoded[i][0]) for i in batch)
-                ids = torch.full((len(batch), width), pad, dtype=torch.long)
-                mask = torch.zeros((len(batch), width), dtype=torch.long)
-                scored = torch.zeros((len(batch), width), dtype=torch.bool)
-                for j, i in enumerate(batch):
-                    row, first = encoded[i]
-                    ids[j, :len(row)] = torch.tensor(row)
-                    mask[j, :len(row)] = 1
-                    scored[j, first:len(row)] = True
-                logits = model(input_ids=ids.to(self.device), attention_mask=mask.to(self.device)).logits.float()
-                logp = torch.log_softmax(logits[:, :-1], dim=-1)  # position t predicts token t + 1
-                target = ids[:, 1:].to(self.device)
-                token_logp = logp.gather(-1, target.unsqueeze(-1)).squeeze(-1)
-                keep = scored[:, 1:].to(self.device)
-                sums = token_logp.masked_fill(~keep, 0.0).sum(-1).tolist()
-                counts = keep.sum(-1).tolist()
-                for j, i in enumerate(batch):
-                    out[i] = (float(sums[j]), int(counts[j]))
-        return out
 
     def score_raw(self, contexts: Sequence[Sequence[str]], sentences: Sequence[str]) -> list[tuple[float, int]]:
         """Cached (sum of log-probabilities, number of scored tokens) per sentence."""
         _check(contexts, sentences)
-        pairs = [[list(c), s] for c, s in zip(contexts, sentences)]
-        key = disk_cache.content_key([HF_CACHE_NAMESPACE, self.fingerprint(), str(self.max_length),
-                                      self.numeric_settings(), json.dumps(pairs, ensure_ascii=False)])
-        parse = disk_cache.json_rows(len(pairs), lambda s, n: (float(s), int(n)))
-        if self.use_cache and (hit := disk_cache.load(HF_CACHE_NAMESPACE, key, parse)) is not None:
-            return hit
-        result = self.score_encoded([self.encode(c, s) for c, s in pairs])
-        if self.use_cache:
-            disk_cache.store(HF_CACHE_NAMESPACE, key, json.dumps(result))
-        return result
+        return self.lm.continuation_logprobs(contexts, sentences, self.max_length)
 
     def score(self, contexts: Sequence[Sequence[str]], sentences: Sequence[str]) -> list[float]:
-        raw = self.score_raw(contexts, sentences)
-        return [(s / n if n else s) if self.normalise else s for s, n in raw]
+        return [normalised(raw, self.normalise) for raw in self.score_raw(contexts, sentences)]
 
 
 # ---------------------------------------------------------------------------------------------------------------

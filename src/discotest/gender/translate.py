@@ -11,16 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from discotest.atomic import write_text_atomic
 from discotest.data.translations import Translations
 from discotest.errors import InputError
-from discotest.models.translator import ModelTranslator
-from discotest.models.translators import any_translator
-
-if TYPE_CHECKING:
-    from discotest.models.endpoint import EndpointTranslator
+from discotest.models.door import open_translator
+from discotest.models.interface import Translator
 
 MARKERS = ("none", "predicted", "gold")
 
@@ -47,7 +43,7 @@ def marked_sources(items, markers: str = "none", resolver: str = "rules") -> lis
 class ModelSystem:
     """A translation model evaluated like a translation file."""
 
-    translator: ModelTranslator | EndpointTranslator
+    translator: Translator
     markers: str = "none"
     resolver: str = "rules"
     name: str = field(default="")
@@ -79,7 +75,7 @@ def model_system(model: str | None, lang: str, *, markers: str = "none", resolve
                  **options) -> ModelSystem:
     """``options``: beam, max_length, batch_size, device, revision, src_code, tgt_code, use_cache, quiet; prompt_file
     and context (decoder-only LLMs)."""
-    return ModelSystem(any_translator(model, lang, **options), markers, resolver)
+    return ModelSystem(open_translator(model, lang, **options), markers, resolver)
 
 
 def translate_suite(suite: str, lang: str, model: str | None, output: str | Path | None = None, *,
@@ -112,7 +108,7 @@ def translate_file(path: str | Path, lang: str, model: str | None, output: str |
         from discotest.gender.coref.clusters import make_clusterer
 
         sources = [mark(s, c) for s, c in zip(sources, make_clusterer(resolver).clusters(sources))]
-    lines = [strip_markers(t) for t in any_translator(model, lang, **options).translate(sources)]
+    lines = [strip_markers(t) for t in open_translator(model, lang, **options).translate(sources)]
     if output is not None:
         write_text_atomic(output, "".join(line.replace("\n", " ") + "\n" for line in lines))
     return lines

@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from discotest.data.contrastive_item import split_by_item
 from discotest.models.hf_models import LazyModel, load_causal_lm
+from discotest.models.interface import split_by_item
 from discotest.models.llm_prompt import PromptBuilder
 
 

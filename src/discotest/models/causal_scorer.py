@@ -24,21 +24,24 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from discotest import cache
-from discotest.data.contrastive_item import ContrastiveItem
 from discotest.errors import InputError
-from discotest.models.causal_lm import CausalItem, CausalLazyModel, pad_id, score_items_batch
+from discotest.models.causal_lm import CausalItem, CausalLazyModel, pad_id, score_full, score_items_batch
 from discotest.models.hf_models import (
     check_model,
     short_fingerprint,
 )
+from discotest.models.interface import LogProb, Scorer, ScoreRequest
 from discotest.models.llm_prompt import Prompt, PromptBuilder, prompt_ids
 
-CACHE_NAMESPACE = "contrastive-scores"
+CACHE_NAMESPACE = "candidate-logprobs"
+CONTINUATIONS = "continuation-logprobs"  # plain language-model scores of a text after its context sentences
 ENCODING_VERSION = "causal-2"  # part of the cache key: bump when ``encode`` changes what a candidate becomes
 
 
-class CausalScorer(CausalLazyModel):
+class CausalScorer(CausalLazyModel, Scorer):
     """Scores candidates with a causal LM; ``model``/``tokenizer`` may be given as objects (tests, notebooks)."""
+
+    kind = "causal"
 
     def __init__(self, name_or_path: str, *, batch_size: int = 8, device: str = "cpu", use_cache: bool = True,
                  quiet: bool = False, normalise: bool = False, use_target_context: bool = True,
@@ -77,11 +80,10 @@ class CausalScorer(CausalLazyModel):
                 ("logprob", "mean" if self.normalise else "sum"), *self.numeric_settings()]
 
     # -- prompts and tokens ----------------------------------------------------------------------------------------
-    def item_prompt(self, item: ContrastiveItem, k: int) -> Prompt:
-        """The prompt of an item at context size ``k``: its last ``k`` source (and target) context sentences."""
-        src_ctx = list(item.src_context[-k:]) if k else []
-        tgt_ctx = list(item.tgt_context[-k:]) if k and self.use_target_context else []
-        return self.prompts.render(item.src, self.src_lang, self.tgt_lang, src_ctx, tgt_ctx)
+    def item_prompt(self, request: ScoreRequest, k: int) -> Prompt:
+        """The prompt of a request at context size ``k``: its last ``k`` source (and target) context sentences."""
+        src_ctx, tgt_ctx = request.context(k, self.use_target_context)
+        return self.prompts.render(request.source, self.src_lang, self.tgt_lang, src_ctx, tgt_ctx)
 
     def prompt_ids(self, prompt: Prompt) -> list[int]:
         return prompt_ids(self.tokenizer, prompt)
@@ -134,41 +136,89 @@ class CausalScorer(CausalLazyModel):
                 result[i] = list(s)
         return result
 
-    def _key(self, prompts: Sequence[Prompt], items: Sequence[ContrastiveItem]) -> str:
+    def _key(self, prompts: Sequence[Prompt], items: Sequence[ScoreRequest]) -> str:
         rows = [[p.text, p.lead, p.chat, list(item.candidates)] for p, item in zip(prompts, items)]
         return cache.content_key([CACHE_NAMESPACE, ENCODING_VERSION, self.fingerprint(), self.prompts.template_hash,
                                   json.dumps(self.numeric_settings()), json.dumps(rows, ensure_ascii=False)])
 
-    def score_contexts(self, items: Sequence[ContrastiveItem], contexts: Sequence[int]) -> list[list[list[float]]]:
-        """One score per candidate per item, for every context size (each context size cached under its own key)."""
+    def logprobs(self, requests: Sequence[ScoreRequest], contexts: Sequence[int]) -> list[list[list[LogProb]]]:
+        """(sum, token count) per candidate per request, for every context size (each cached under its own key)."""
         for k in contexts:
             if k < 0:
                 raise InputError(f"--context must be 0 or more, not {k}")
         out = []
         for k in contexts:
-            prompts = [self.item_prompt(item, k) for item in items]
-            key = self._key(prompts, items)
+            prompts = [self.item_prompt(request, k) for request in requests]
+            key = self._key(prompts, requests)
             raw = None
             if self.use_cache:
-                raw = cache.load(CACHE_NAMESPACE, key, lambda text: _parse(text, items))
+                raw = cache.load(CACHE_NAMESPACE, key, lambda text: _parse(text, requests))
             if raw is None:
                 merges_before = self.boundary_merges
-                encoded = [self.encode(p, item.candidates) for p, item in zip(prompts, items)]
-                raw = [[[s, len(c)] for s, c in zip(sums, enc.candidates)]
+                encoded = [self.encode(p, request.candidates) for p, request in zip(prompts, requests)]
+                raw = [[(s, len(c)) for s, c in zip(sums, enc.candidates)]
                        for sums, enc in zip(self.score_encoded(encoded), encoded)]
                 if self.boundary_merges > merges_before and not self.quiet:
                     print(f"discotest: {self.boundary_merges - merges_before} candidates: the tokenizer merged "
                           "prompt and candidate tokens; they were tokenized on their own", file=sys.stderr)
                 if self.use_cache:
                     cache.store(CACHE_NAMESPACE, key, json.dumps(raw))
-            out.append([[(s / n if n else s) if self.normalise else s for s, n in row] for row in raw])
+            out.append(raw)
         return out
 
-    def score_items(self, items: Sequence[ContrastiveItem], context: int = 0) -> list[list[float]]:
-        return self.score_contexts(items, [context])[0]
+    # -- plain continuations (a language model's own score of a text, no prompt template) ---------------------------
+    def encode_continuation(self, context: Sequence[str], text: str, max_length: int = 1024) -> tuple[list[int], int]:
+        """(input ids, index of the first scored token). The text is tokenised on its own (with a leading space, as
+        in running text) and joined to the context at token level, so its tokens, and their number, do not depend
+        on the context. A BOS (else EOS) token starts every input when the tokenizer has one, so the first token is
+        scored even without context; a long input loses context tokens from the left."""
+        tok = self.tokenizer
+        start = tok.bos_token_id if tok.bos_token_id is not None else tok.eos_token_id
+        prefix = [start] if start is not None else []
+        joined = " ".join(s.strip() for s in context if s.strip())
+        ctx = tok(joined, add_special_tokens=False)["input_ids"] if joined else []
+        sent = tok(" " + text.strip(), add_special_tokens=False)["input_ids"]
+        sent = sent[:max(1, max_length - len(prefix))]
+        room = max_length - len(prefix) - len(sent)
+        ctx = ctx[len(ctx) - room:] if room > 0 else []
+        return prefix + ctx + sent, max(1, len(prefix) + len(ctx))
+
+    def score_continuations(self, encoded: Sequence[tuple[list[int], int]]) -> list[LogProb]:
+        """(sum, scored tokens) per encoded input: length-sorted batches of ``batch_size``, right-padded, through
+        ``causal_lm.score_full`` (the arithmetic every causal score shares)."""
+        from tqdm import tqdm
+
+        rows = [(ids[:first], ids[first:]) for ids, first in encoded]
+        order = sorted(range(len(rows)), key=lambda i: -len(encoded[i][0]))
+        plan = [order[i:i + self.batch_size] for i in range(0, len(order), self.batch_size)]
+        out: list[LogProb] = [(0.0, 0)] * len(rows)
+        model, pad = self.model, pad_id(self.tokenizer)
+        for batch in tqdm(plan, desc=f"scoring with {Path(self.name).name}", unit="batch", disable=self.quiet,
+                          file=sys.stderr):
+            sums = score_full(model, [rows[i] for i in batch], pad, self.device, padding_side="right")
+            for i, total in zip(batch, sums):
+                out[i] = (total, len(rows[i][1]))
+        return out
+
+    def continuation_logprobs(self, contexts: Sequence[Sequence[str]], texts: Sequence[str],
+                              max_length: int = 1024) -> list[LogProb]:
+        """Cached (sum of log-probabilities, number of scored tokens) of each text after its context sentences."""
+        if len(contexts) != len(texts):
+            raise InputError(f"{len(contexts)} contexts but {len(texts)} sentences")
+        pairs = [[list(c), t] for c, t in zip(contexts, texts)]
+        key = cache.content_key([CONTINUATIONS, self.fingerprint(), str(max_length),
+                                 json.dumps([s for s in self.numeric_settings() if s[0] != "kv"]),
+                                 json.dumps(pairs, ensure_ascii=False)])
+        parse = cache.json_rows(len(pairs), lambda s, n: (float(s), int(n)))
+        if self.use_cache and (hit := cache.load(CONTINUATIONS, key, parse)) is not None:
+            return hit
+        result = self.score_continuations([self.encode_continuation(c, t, max_length) for c, t in pairs])
+        if self.use_cache:
+            cache.store(CONTINUATIONS, key, json.dumps(result))
+        return result
 
 
-def _parse(text: str, items: Sequence[ContrastiveItem]) -> list[list[tuple[float, int]]]:
+def _parse(text: str, items: Sequence[ScoreRequest]) -> list[list[tuple[float, int]]]:
     """A cached entry: per item, [sum, token count] per candidate; anything else is damage (recomputed)."""
     rows = json.loads(text)
     if len(rows) != len(items) or any(len(r) != len(i.candidates) for r, i in zip(rows, items)):

@@ -32,7 +32,7 @@ def intra_threads() -> int:
     return min(DEFAULT_THREADS, os.cpu_count() or DEFAULT_THREADS)
 
 
-def open_translator(model_dir: str, device: str, compute_type: str, threads: int):
+def open_ct2_translator(model_dir: str, device: str, compute_type: str, threads: int):
     """A ``ctranslate2.Translator`` on the CPU or the GPU of ``device`` (``cuda:1`` is a CUDA device)."""
     try:
         import ctranslate2
@@ -57,7 +57,7 @@ def score_tokens(translator, rows: Sequence[Sequence], batch_size: int) -> tuple
 def scoring_worker(model_dir: str, device: str, compute_type: str, threads: int,
                    batch_size: int) -> Callable[[str], str]:
     """On a Ray actor: open the translator once; the worker scores one batch (JSON rows of ``score_tokens``)."""
-    translator = open_translator(model_dir, device, compute_type, threads)
+    translator = open_ct2_translator(model_dir, device, compute_type, threads)
     return lambda payload: json.dumps(score_tokens(translator, json.loads(payload), batch_size))
 
 
@@ -78,6 +78,10 @@ def convert_model(name_or_path: str, output_dir: str | Path, quantization: str |
 
 
 class CT2Scorer(HFScorer):
+    """``HFScorer``'s pairs scored by a CTranslate2 model (its tokenizer: the model folder's, or ``tokenizer_path``)."""
+
+    kind = "ctranslate2"
+
     def __init__(self, model_dir: str, *, tokenizer_path: str | None = None, translator=None,
                  compute_type: str = "default", **options):
         super().__init__(model_dir, **options)
@@ -94,7 +98,7 @@ class CT2Scorer(HFScorer):
     @property
     def translator(self):
         if self._translator is None:
-            self._translator = open_translator(self.name, self.device, self.compute_type, intra_threads())
+            self._translator = open_ct2_translator(self.name, self.device, self.compute_type, intra_threads())
         return self._translator
 
     def numeric_settings(self) -> list[tuple[str, str]]:

@@ -56,14 +56,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from discotest import cache
-from discotest.data.contrastive_item import ContrastiveItem
 from discotest.errors import InputError
-from discotest.models.hf_scorer import per_item_scores
+from discotest.models.interface import LogProb, Scorer, ScoreRequest, split_by_item
 from discotest.models.llm_prompt import PromptBuilder
 
 API_KEY_VARIABLES = ("DISCOTEST_API_KEY", "OPENAI_API_KEY")
 CACHE_TRANSLATIONS = "translations"
-CACHE_SCORES = "contrastive-scores"
+CACHE_SCORES = "candidate-logprobs"
 # Fields outside the OpenAI API that make a served translation the local one:
 # - greedy means no sampler that reshapes the logits: llama.cpp's servers (llama-cpp-python's, llama-server) apply a
 #   repetition penalty of 1.1 unless told otherwise;
@@ -201,6 +200,10 @@ class EndpointTranslator:
         self.prompts = PromptBuilder.from_file(None, prompt_file)
         self.translated = self.cache_hits = 0
         self._extras = dict(CHAT_EXTRAS)
+
+    def fingerprint(self) -> str:
+        """The server and the model it reports: all a served model's translations can be keyed by."""
+        return f"openai-api:{self.client.base}:{self.model}"
 
     def signature_fields(self) -> list[tuple[str, str]]:
         return [("model", self.model), ("served", "openai-api"), ("lm", "causal"),
@@ -370,8 +373,10 @@ def check_echo_alignment(client: EndpointClient, model: str) -> None:
         raise InputError(verdict)
 
 
-class EndpointScorer:
-    """Scores contrastive candidates with a served model's prompt log-probabilities (``/v1/completions``)."""
+class EndpointScorer(Scorer):
+    """Scores candidate translations with a served model's prompt log-probabilities (``/v1/completions``)."""
+
+    kind = "endpoint"
 
     def __init__(self, url: str, *, model: str | None = None, normalise: bool = False, use_target_context: bool = True,
                  src_lang: str | None = None, tgt_lang: str | None = None, prompt_file: str | None = None,
@@ -386,6 +391,19 @@ class EndpointScorer:
         self.prompts = PromptBuilder.from_file(None, prompt_file)
         self.boundary_merges = 0
         self._mode: str | None = None  # "echo" or "vllm" once a request returned prompt log-probabilities
+
+    def fingerprint(self) -> str:
+        """The server and the model it reports: all a served model's scores can be keyed by."""
+        return f"openai-api:{self.client.base}:{self.model}"
+
+    def cannot_score(self) -> str | None:
+        """None when the server returns prompt log-probabilities the way ``one`` reads them (echoed and aligned, or
+        vLLM's ``prompt_logprobs``), else why not: one short request, and the alignment probe for an echo."""
+        try:
+            self.one(ALIGNMENT_PROBE[0], "le chat")
+        except InputError as exc:
+            return exc.one_line()
+        return None
 
     def signature_fields(self, k: int) -> list[tuple[str, str]]:
         return [("model", self.model), ("served", "openai-api"), ("lm", "causal"),
@@ -420,18 +438,17 @@ class EndpointScorer:
         self.boundary_merges += merged
         return total, count
 
-    def score_contexts(self, items: Sequence[ContrastiveItem], contexts: Sequence[int]) -> list[list[list[float]]]:
+    def logprobs(self, requests: Sequence[ScoreRequest], contexts: Sequence[int]) -> list[list[list[LogProb]]]:
         out = []
         for k in contexts:
             if k < 0:
                 raise InputError(f"--context must be 0 or more, not {k}")
             rows = []
-            for item in items:
-                src_ctx = list(item.src_context[-k:]) if k else []
-                tgt_ctx = list(item.tgt_context[-k:]) if k and self.use_target_context else []
-                message = self.prompts.request(item.src, self.src_lang, self.tgt_lang, src_ctx, tgt_ctx)
+            for request in requests:
+                src_ctx, tgt_ctx = request.context(k, self.use_target_context)
+                message = self.prompts.request(request.source, self.src_lang, self.tgt_lang, src_ctx, tgt_ctx)
                 prompt = f"{message}\n{self.prompts_language()}:"
-                rows.extend((prompt, c) for c in item.candidates)
+                rows.extend((prompt, c) for c in request.candidates)
             key = cache.content_key([CACHE_SCORES, "endpoint", VERSION, SCORES_VERSION, self.client.base, self.model,
                                      json.dumps(rows, ensure_ascii=False)])
             raw = cache.load(CACHE_SCORES, key, json.loads) if self.use_cache else None
@@ -443,7 +460,7 @@ class EndpointScorer:
                           "prompt/candidate boundary; it was counted as the candidate's", file=sys.stderr)
                 if self.use_cache:
                     cache.store(CACHE_SCORES, key, json.dumps(raw))
-            out.append(per_item_scores(raw, items, self.normalise))
+            out.append(split_by_item([(float(s), int(n)) for s, n in raw], requests))
         return out
 
     def prompts_language(self) -> str:

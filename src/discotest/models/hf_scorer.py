@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from discotest import cache
-from discotest.data.contrastive_item import ContrastiveItem, split_by_item
 from discotest.errors import InputError
 from discotest.models.hf_batch import Encoded, decoder_inputs, score_batch
 from discotest.models.hf_models import (
@@ -31,28 +30,30 @@ from discotest.models.hf_models import (
     set_languages,
     short_fingerprint,
 )
+from discotest.models.interface import LogProb, Scorer, ScoreRequest, split_by_item
 
 __all__ = ["CACHE_NAMESPACE", "Encoded", "HFScorer", "context_pairs", "model_fingerprint"]
 
-CACHE_NAMESPACE = "contrastive-scores"
+CACHE_NAMESPACE = "candidate-logprobs"
 ENCODING_VERSION = "2"  # part of the cache key: bump when ``encode`` changes what a pair becomes
 
 
-def context_pairs(items: Sequence[ContrastiveItem], k: int, separator: str = " ",
+def context_pairs(requests: Sequence[ScoreRequest], k: int, separator: str = " ",
                   use_target_context: bool = True) -> list[tuple[str, str, str]]:
-    """(source text, target prefix, candidate) for every candidate of every item, in suite order."""
+    """(source text, target prefix, candidate) for every candidate of every request, in order."""
     out = []
-    for item in items:
-        src_ctx = list(item.src_context[-k:]) if k else []
-        source = separator.join([*src_ctx, item.src])
-        tgt_ctx = list(item.tgt_context[-k:]) if k and use_target_context else []
+    for request in requests:
+        src_ctx, tgt_ctx = request.context(k, use_target_context)
+        source = separator.join([*src_ctx, request.source])
         prefix = separator.join(tgt_ctx)
-        out.extend((source, prefix, cand) for cand in item.candidates)
+        out.extend((source, prefix, cand) for cand in request.candidates)
     return out
 
 
-class HFScorer(LazyModel):
+class HFScorer(LazyModel, Scorer):
     """Scores candidates with a seq2seq model; ``model``/``tokenizer`` may be given as objects (tests, notebooks)."""
+
+    kind = "seq2seq"
 
     def __init__(self, name_or_path: str, *, batch_size: int = 32, device: str = "cpu", use_cache: bool = True,
                  quiet: bool = False, separator: str = " ", normalise: bool = False, use_target_context: bool = True,
@@ -218,22 +219,12 @@ class HFScorer(LazyModel):
                     cache.store(CACHE_NAMESPACE, keys[n], json.dumps(result))
         return [r for r in results if r is not None]
 
-    def score_contexts(self, items: Sequence[ContrastiveItem], contexts: Sequence[int]) -> list[list[list[float]]]:
-        """``score_items`` for every context size, the model's work for all of them done in one go."""
+    def logprobs(self, requests: Sequence[ScoreRequest], contexts: Sequence[int]) -> list[list[list[LogProb]]]:
+        """(sum, token count) per candidate per request for every context size, the model's work for all of them done
+        in one go."""
         for k in contexts:
             if k < 0:
                 raise InputError(f"--context must be 0 or more, not {k}")
-        raws = self.score_pair_sets([context_pairs(items, k, self.separator, self.use_target_context)
+        raws = self.score_pair_sets([context_pairs(requests, k, self.separator, self.use_target_context)
                                      for k in contexts])
-        return [per_item_scores(raw, items, self.normalise) for raw in raws]
-
-    def score_items(self, items: Sequence[ContrastiveItem], context: int = 0) -> list[list[float]]:
-        """One score per candidate (higher = better), grouped per item."""
-        return self.score_contexts(items, [context])[0]
-
-
-def per_item_scores(raw: Sequence[Sequence[float]], items: Sequence[ContrastiveItem], normalise: bool
-                    ) -> list[list[float]]:
-    """Flat (log-probability sum, token count) rows, candidate after candidate, regrouped per item: the sum, or the
-    per-token mean with ``normalise``. Every scorer (local models, served endpoints) returns its scores this way."""
-    return split_by_item([(s / n if n else s) if normalise else s for s, n in raw], items)
+        return [split_by_item(raw, requests) for raw in raws]

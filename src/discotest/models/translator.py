@@ -20,7 +20,7 @@ from typing import Any
 
 from discotest import cache
 from discotest.errors import InputError
-from discotest.models.ct2_scorer import intra_threads, is_ct2_model, open_translator
+from discotest.models.ct2_scorer import intra_threads, is_ct2_model, open_ct2_translator
 from discotest.models.hf_models import (
     LanguageCodes,
     LazyModel,
@@ -210,7 +210,7 @@ class CT2Translator(ModelTranslator):
     @property
     def translator(self):
         if self._translator is None:
-            self._translator = open_translator(self.name, self.device, self.compute_type, self.threads)
+            self._translator = open_ct2_translator(self.name, self.device, self.compute_type, self.threads)
         return self._translator
 
     def worker_options(self) -> dict[str, Any]:
