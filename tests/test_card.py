@@ -151,3 +151,13 @@ def test_tiny_model_fills_the_rows_it_can(shared_data, own_cache, tiny_llms):
     assert line["value"] == round(own.scores.overall.accuracy, 4) and line["n"] == 44
     assert line["scope"] == "ctx1" and line["rank"] is None
     assert set(line["by_distance"]) == set(own.summary()["by_distance"])
+
+
+def test_an_endpoint_that_does_not_answer_fails_its_rows_in_one_line(shared_data, own_cache):
+    from tests.cli_helpers import free_port
+
+    url = f"http://127.0.0.1:{free_port()}/v1"  # nothing listens there
+    card = discotest.card(endpoint=url, model="tiny", pairs="ja-en,zh-en", suites="jazp,mzprt", quiet=True)
+    jazp, mzprt = card.rows
+    assert jazp["status"] == "failed" and "\n" not in jazp["reason"] and "127.0.0.1" in jazp["reason"]
+    assert mzprt["status"] == "unfilled" and "cannot be run with an endpoint" in mzprt["reason"]
