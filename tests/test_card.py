@@ -161,3 +161,20 @@ def test_an_endpoint_that_does_not_answer_fails_its_rows_in_one_line(shared_data
     jazp, mzprt = card.rows
     assert jazp["status"] == "failed" and "\n" not in jazp["reason"] and "127.0.0.1" in jazp["reason"]
     assert mzprt["status"] == "unfilled" and "cannot be run with an endpoint" in mzprt["reason"]
+
+
+def test_compare_ranks_every_published_system_and_your_file_among_them(shared_data, own_cache, google_outputs):
+    """``compare --system all [--input FILE]``: one ranking per metric with the paired test against the next system
+    down; ΔG and ΔS ranked by their distance to 0 (sota's ΔS −10.2 is nearer 0 than systran's 10.7, not below it);
+    a file with google's translations ties with google."""
+    report = discotest.compare("winomt", lang="de", system="all", input=str(google_outputs / "winomt.de.txt"),
+                               quiet=True)
+    tables = {t["metric"]: t["systems"] for t in report.aggregates["ranking"]}
+    acc = tables["accuracy"]
+    assert [s["system"] for s in acc][:2] == ["bing", "aws"] and acc[-1]["system"] == "sota"
+    assert acc[0]["p_next"] < 0.01 and acc[-1]["p_next"] is None
+    tied = [s for s in acc if s["system"] in ("google", "winomt.de.txt")]
+    assert [s["rank"] for s in tied] == [3, 3] and tied[0]["value"] == tied[1]["value"]
+    assert [s["system"] for s in tables["delta_s"]][:2] == ["sota", "systran"]
+    assert tables["delta_s"][0]["p_next"] > 0.05  # |−10.2| against |10.7|: no difference
+    assert "rank  system" in report.render("text")

@@ -14,11 +14,11 @@ from typing import Any
 
 from discotest import cache, families
 from discotest.cards.groups import CardRow, validity_badge
-from discotest.cards.rank import Scored, place, value_and_interval
 from discotest.cards.system import SystemSpec, Unfilled
 from discotest.errors import InputError
 from discotest.progress import progress_bar
 from discotest.report.emit import Report
+from discotest.report.ranking import Scored, place, value_and_interval
 from discotest.report.result import Result, lang_of, scope_of
 from discotest.stats import DEFAULT_SEED
 from discotest.version import VERSION

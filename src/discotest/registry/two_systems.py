@@ -33,9 +33,38 @@ def two_systems(settings: dict[str, Any]) -> list[dict[str, Any]]:
                                                                       for i in inputs]
 
 
+def _many(settings: dict[str, Any]) -> bool:
+    """More than two systems: ``--system all``, three names or more, or names and files making more than two."""
+    systems, inputs = as_list(settings.get("system")), as_list(settings.get("input"))
+    named = [n for s in systems for n in (s.split(",") if isinstance(s, str) else [s])]
+    return "all" in named or len(named) + len(inputs) > 2
+
+
+def rank_systems(suite: str, settings: dict[str, Any], run: Callable[[str, dict[str, Any]], Report]) -> Report:
+    """Every named system (``--system all``: every published one, with any ``--input`` files among them) ranked per
+    language, scope and metric, with the paired bootstrap against the next system down."""
+    from discotest.report.ranking import ranking, render_ranking
+
+    systems, inputs = as_list(settings.get("system")), as_list(settings.get("input"))
+    base = {k: v for k, v in settings.items() if k not in ("system", "input", "bootstrap", "seed")}
+    runs = ([{**base, "system": ",".join(map(str, systems)), "input": None}] if systems else []) + \
+        [{**base, "system": None, "input": i} for i in inputs]
+    reports = [run(suite, s) for s in runs]
+    results = [r for report in reports for r in report.results]
+    names = [r.system for r in results]
+    if len(set(names)) != len(names):
+        raise InputError(f"two systems are named {next(n for n in names if names.count(n) > 1)!r}: rename a file")
+    tables = ranking(results, settings["bootstrap"], settings["seed"])
+    return Report(f"discotest · ranking {suite}", results, aggregates={"ranking": tables},
+                  text=lambda _results: render_ranking(tables), warnings=[w for r in reports for w in r.warnings])
+
+
 def compare_systems(suite: str, settings: dict[str, Any], run: Callable[[str, dict[str, Any]], Report],
                     extra: ExtraMetrics | None = None) -> Report:
-    """Both systems' results and one comparison per shared (language, scope)."""
+    """Both systems' results and one comparison per shared (language, scope); more than two systems: a ranking
+    (``rank_systems``)."""
+    if _many(settings):
+        return rank_systems(suite, settings, run)
     n_bootstrap, seed = settings["bootstrap"], settings["seed"]  # checked by their Option declarations
     reports = [run(suite, s) for s in two_systems(settings)]
     first, second = (r.results for r in reports)
