@@ -153,6 +153,26 @@ def test_served_prompt_tokens_are_the_local_ones(llama_server, plain_llama):
     assert served.boundary_merges == 0 and local.boundary_merges == 0
 
 
+def test_a_stopped_scoring_run_asks_the_server_only_for_what_it_had_not_answered(llama_server, monkeypatch):
+    """Each served candidate's score is cached as it arrives (one entry per prompt and candidate): a run stopped after
+    some candidates (here: a first run over two of three items, as a ``kill -9`` halfway leaves it) asks the server
+    again only for the others, and the scores are the same as one whole run's."""
+    from discotest.models.interface import ScoreRequest
+
+    items = [ScoreRequest("He left.", ("Он ушёл .", "Она ушла .")), ScoreRequest("She came.", ("Она пришла .",
+             "Он пришёл .")), ScoreRequest("It fell.", ("Оно упало .", "Он упал ."))]
+    asked: list[str] = []
+    real = EndpointScorer.one
+    monkeypatch.setattr(EndpointScorer, "one", lambda self, prompt, candidate: asked.append(candidate)
+                        or real(self, prompt, candidate))
+    scorer = EndpointScorer(llama_server, src_lang="en", tgt_lang="ru", quiet=True, concurrency=1)
+    first = scorer.logprobs(items[:2], [0])[0]
+    assert len(asked) == 4
+    asked.clear()
+    whole = scorer.logprobs(items, [0])[0]
+    assert asked == ["Оно упало .", "Он упал ."] and whole[:2] == first
+
+
 def test_served_gemma_tokens_and_scores_are_the_local_ones(gemma_server, faithful_gemma, tmp_path):
     """The tiny Gemma 3 through llama.cpp ("gemma4" BPE vocabulary from tokenizer.json): the echoed tokens of the
     default prompt (line breaks, Cyrillic, an emoji) are Hugging Face's, one by one; it passes the alignment probe

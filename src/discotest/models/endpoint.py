@@ -73,7 +73,7 @@ CACHE_SCORES = "candidate-logprobs"
 CHAT_EXTRAS: dict[str, Any] = {"repeat_penalty": 1.0, "chat_template_kwargs": {"enable_thinking": False}}
 VERSION = "4"  # part of the cache keys: bump when requests or their reading change (3: repeat_penalty 1; 4: reasoning
 # off through chat_template_kwargs)
-SCORES_VERSION = "2"  # 2: scores are cached only from servers that passed the alignment probe
+SCORES_VERSION = "3"  # 2: cached only from servers that passed the alignment probe; 3: one entry per candidate
 # The alignment probe: two prompts that differ in their last word only (several tokens before it in any tokenizer).
 ALIGNMENT_PROBE = ("Translate into French: the cat sat", "Translate into French: the cat ran")
 # the same prefix through the same server: equal up to arithmetic noise when aligned. A reduced-precision (bf16) server
@@ -449,19 +449,27 @@ class EndpointScorer(Scorer):
                 message = self.prompts.request(request.source, self.src_lang, self.tgt_lang, src_ctx, tgt_ctx)
                 prompt = f"{message}\n{self.prompts_language()}:"
                 rows.extend((prompt, c) for c in request.candidates)
-            key = cache.content_key([CACHE_SCORES, "endpoint", VERSION, SCORES_VERSION, self.client.base, self.model,
-                                     json.dumps(rows, ensure_ascii=False)])
-            raw = cache.load(CACHE_SCORES, key, json.loads) if self.use_cache else None
-            if raw is None or len(raw) != len(rows):
-                before = self.boundary_merges
-                raw = self.client.map(lambda row: list(self.one(*row)), rows)
-                if self.boundary_merges > before and not self.quiet:
-                    print(f"discotest: {self.boundary_merges - before} candidates: a served token crossed the "
-                          "prompt/candidate boundary; it was counted as the candidate's", file=sys.stderr)
-                if self.use_cache:
-                    cache.store(CACHE_SCORES, key, json.dumps(raw))
+            before = self.boundary_merges
+            raw = self.client.map(self._scored, rows)
+            if self.boundary_merges > before and not self.quiet:
+                print(f"discotest: {self.boundary_merges - before} candidates: a served token crossed the "
+                      "prompt/candidate boundary; it was counted as the candidate's", file=sys.stderr)
             out.append(split_by_item([(float(s), int(n)) for s, n in raw], requests))
         return out
+
+    def _scored(self, row: tuple[str, str]) -> list:
+        """One (prompt, candidate)'s log-probability and token count, from the cache or the server; each answer is
+        stored as it arrives, so a run stopped halfway (Ctrl-C, ``kill -9``) asks the server again only for what it
+        had not answered."""
+        key = cache.content_key([CACHE_SCORES, "endpoint", VERSION, SCORES_VERSION, self.client.base, self.model,
+                                 json.dumps(row, ensure_ascii=False)])
+        hit = cache.load(CACHE_SCORES, key, json.loads) if self.use_cache else None
+        if isinstance(hit, list) and len(hit) == 2:
+            return hit
+        value = list(self.one(*row))
+        if self.use_cache:
+            cache.store(CACHE_SCORES, key, json.dumps(value))
+        return value
 
     def prompts_language(self) -> str:
         from discotest.models.llm_prompt import language_name
