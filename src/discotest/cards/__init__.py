@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from discotest import families
 from discotest.cards.build import Card, build_card, plan
 from discotest.cards.groups import KINDS, CardRow, known_pairs, rows_of
-from discotest.cards.system import SystemSpec, read_manifest
+from discotest.cards.system import SystemSpec, publishes, read_manifest
 from discotest.errors import InputError
 from discotest.options import int_option
 from discotest.registry import Option, checked_settings, split_list
@@ -60,20 +59,9 @@ def system_of(s: dict[str, Any]) -> SystemSpec:
 
 
 def published_pairs(name: str) -> list[str]:
-    """The pairs in whose groups a published system named ``name`` has an output (read from each suite's list of
-    published systems: ``google (ar de …)``, mZPRT's ``QA: base_tgt …``)."""
-    out = []
-    for pair in known_pairs():
-        for row in rows_of([pair]):
-            if "published" not in row.takes:
-                continue
-            for entry in families.family_of(row.suite).suites().get(row.suite, []):
-                head, _, langs = entry.partition(" (")
-                domain_list = head.split(": ", 1)[1].split() if ": " in head else None
-                if (domain_list is not None and name in domain_list) or \
-                        (head == name and pair.split("-")[1] in langs.rstrip(")").split()):
-                    out.append(pair)
-    return list(dict.fromkeys(out))
+    """The pairs in whose groups a published system named ``name`` has an output."""
+    return [pair for pair in known_pairs()
+            if any("published" in row.takes and publishes(row, name) for row in rows_of([pair]))]
 
 
 def card_settings(options: dict[str, Any]) -> dict[str, Any]:

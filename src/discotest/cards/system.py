@@ -44,6 +44,8 @@ class SystemSpec:
         if self.kind not in row.takes:
             raise Unfilled(_why_not(self.kind, row))
         if self.kind == "published":
+            if not publishes(row, self.value):
+                raise Unfilled(f"{self.value} has no published output for {row.suite} ({row.pair})")
             return {"system": "all"}
         if self.kind == "outputs":
             if row.key not in self.files:
@@ -68,6 +70,21 @@ class SystemSpec:
             return f"model:{model_fingerprint(self.value, self.model_options.get('revision'))}:" + \
                 json.dumps(self.model_options, sort_keys=True)
         return f"endpoint:{self.value}:{self.served_model}:" + json.dumps(self.model_options, sort_keys=True)
+
+
+def publishes(row: CardRow, name: str) -> bool:
+    """Whether the suite of ``row`` has a published output of ``name`` for the row's pair, from the suite's list of
+    published systems (``google (ar de …)``; mZPRT's ``QA: base_tgt …``, whose pair is its only one)."""
+    from discotest import families
+
+    for entry in families.family_of(row.suite).suites().get(row.suite, []):
+        head, _, langs = entry.partition(" (")
+        if ": " in head:
+            if name in head.split(": ", 1)[1].split():
+                return True
+        elif head == name and (not langs or row.pair.split("-")[1] in langs.rstrip(")").split()):
+            return True
+    return False
 
 
 def _why_not(kind: str, row: CardRow) -> str:
