@@ -14,7 +14,7 @@ from typing import Any
 
 from discotest import cache, families
 from discotest.cards.groups import CardRow, validity_badge
-from discotest.cards.system import SystemSpec, Unfilled
+from discotest.cards.system import SystemSpec, Unfilled, published_names
 from discotest.errors import InputError
 from discotest.progress import progress_bar
 from discotest.report.emit import Report
@@ -54,8 +54,24 @@ class Card:
         return next(r for r in self.rows if f"{r['pair']}/{r['id']}" == key)
 
 
-def _published(suite: str) -> bool:
-    return bool(families.family_of(suite).suites().get(suite))
+def _published_results(row: CardRow, common: dict[str, Any], exclude: str) -> list[Result]:
+    """Every published system's results on the row (but ``exclude``'s): one ``--system all`` run, or one run per
+    system where the suite takes one at a time."""
+    names = [n for n in published_names(row) if n != exclude]
+    if not names:
+        return []
+    if row.published_runs == "all":
+        return [r for r in families.run(row.suite, **row.options, system="all", **common).results
+                if r.system != exclude]
+    return [_named(r, name) for name in names
+            for r in families.run(row.suite, **row.options, system=name, **common).results]
+
+
+def _named(result: Result, name: str) -> Result:
+    """A published system's result under its published name (a suite that names results by their file calls
+    deepl-contexts 'deepl.auxiliary.opensubtitles.en-de.test.contexts'); its signature keeps the file's name."""
+    result.system = name
+    return result
 
 
 def _where(result: Result) -> str:
@@ -111,19 +127,17 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
     started = time.monotonic()
     try:
         report = families.run(row.suite, **row.options, **options, **common)
-        if system.kind == "published":
+        if system.kind == "published" and row.published_runs == "all":
             mine = [r for r in report.results if r.system == system.value]
             others = [r for r in report.results if r.system != system.value]
             if not mine:
                 raise Unfilled(f"{system.value} has no published output for {row.suite} ({row.pair}); it has "
                                f"{', '.join(sorted({r.system for r in report.results})) or 'none'}")
         else:
-            mine, others = list(report.results), []
-            if row.rank and _published(row.suite):
-                # a published system does not compete with itself: the outputs folder of "google" is placed among
-                # the others, as `card --system google` places it
-                others = [r for r in families.run(row.suite, **row.options, system="all", **common).results
-                          if r.system != system.name]
+            # a published system does not compete with itself: the outputs folder of "google" is placed among the
+            # others, as `card --system google` places it
+            mine = [_named(r, system.value) if system.kind == "published" else r for r in report.results]
+            others = _published_results(row, common, exclude=system.name) if row.rank else []
         lines = _lines(mine, others, bootstrap, seed)
     except Unfilled as exc:
         return {**base, "status": "unfilled", "reason": str(exc), "lines": [], "signature": None}

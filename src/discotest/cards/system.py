@@ -46,7 +46,7 @@ class SystemSpec:
         if self.kind == "published":
             if not publishes(row, self.value):
                 raise Unfilled(f"{self.value} has no published output for {row.suite} ({row.pair})")
-            return {"system": "all"}
+            return {"system": "all" if row.published_runs == "all" else self.value}
         if self.kind == "outputs":
             if row.key not in self.files:
                 raise Unfilled(f"no file for {row.key} in {self.value}/{MANIFEST}")
@@ -72,19 +72,23 @@ class SystemSpec:
         return f"endpoint:{self.value}:{self.served_model}:" + json.dumps(self.model_options, sort_keys=True)
 
 
-def publishes(row: CardRow, name: str) -> bool:
-    """Whether the suite of ``row`` has a published output of ``name`` for the row's pair, from the suite's list of
-    published systems (``google (ar de …)``; mZPRT's ``QA: base_tgt …``, whose pair is its only one)."""
+def published_names(row: CardRow) -> list[str]:
+    """The published systems of the row's suite with an output for its pair, from the suite's list of published
+    systems (``google (ar de …)``; mZPRT's ``QA: base_tgt …``, whose pair is its only one)."""
     from discotest import families
 
+    out = []
     for entry in families.family_of(row.suite).suites().get(row.suite, []):
         head, _, langs = entry.partition(" (")
         if ": " in head:
-            if name in head.split(": ", 1)[1].split():
-                return True
-        elif head == name and (not langs or row.pair.split("-")[1] in langs.rstrip(")").split()):
-            return True
-    return False
+            out += head.split(": ", 1)[1].split()
+        elif not langs or row.pair.split("-")[1] in langs.rstrip(")").split():
+            out.append(head)
+    return list(dict.fromkeys(out))
+
+
+def publishes(row: CardRow, name: str) -> bool:
+    return name in published_names(row)
 
 
 def _why_not(kind: str, row: CardRow) -> str:
