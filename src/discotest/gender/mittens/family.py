@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.gender.family import BEAM, MAX_LENGTH
 from discotest.gender.mittens.suite import SUITE, SUITE_OUT, TEXTS, languages, load_mittens
@@ -29,7 +30,7 @@ TEXT = Option("text", ("--text",), "mittens: what --model/--endpoint translates,
 MODEL_OPTIONS = (BEAM, MAX_LENGTH, common.SRC_LANG, common.TGT_LANG, common.REVISION, common.BATCH_SIZE, common.DEVICE,
                  common.PROMPT, common.ENDPOINT, common.CONCURRENCY)
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, TEXT, common.ALIGNER, common.MODEL,
-           *MODEL_OPTIONS, *common.COMMON)
+           *MODEL_OPTIONS, *common.ENGINE_OPTIONS, *common.COMMON)
 
 
 def _langs(suite: str, value: Any) -> list[str]:
@@ -50,6 +51,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     from discotest.gender.mittens.result import render_mittens_table
     from discotest.gender.mittens.run import REFERENCE_SYSTEMS, file_translations, run_one
 
+    runner = resolve_engine(s["engine"])  # a bad name fails here; the reading runs here on both engines
     langs = _langs(suite, s["lang"])
     has_model = bool(s["model"] or s["endpoint"])
     given = [k for k in ("system", "input") if s[k]] + (["model"] if has_model else [])
@@ -62,7 +64,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         options = dict(beam=s["beam"], max_length=s["max_length"], batch_size=s["batch_size"], device=s["device"],
                        revision=s["revision"], src_code=s["src_lang"], tgt_code=s["tgt_lang"],
                        use_cache=s["use_cache"], quiet=s["quiet"], prompt_file=s["prompt_file"],
-                       endpoint=s["endpoint"], concurrency=s["concurrency"])
+                       endpoint=s["endpoint"], concurrency=s["concurrency"], runner=runner,
+                       ray_address=s["ray_address"])
         results = [run_one(suite, lang, model=s["model"] or None, model_options=options, **free) for lang in langs]
     elif s["input"]:
         from discotest.data.readers import system_name
