@@ -169,9 +169,9 @@ def test_without_ray_the_error_says_what_to_install(monkeypatch):
 def test_every_family_takes_the_engine_options():
     """--engine and --ray-address on every suite family: gender and contrastive here, translation and gender --model in
     test_engine_models, dip in test_engine_dip, mzprt and winox in test_engine_families (identical JSON each);
-    mt-geneval judges in the driver on both (test_mt_geneval)."""
+    mt-geneval and mittens judge in the driver on both (test_mt_geneval, test_mittens)."""
     from discotest.registry import families
 
     names = {f.name: {o.name for o in f.options} for f in families()}
-    assert set(names) == {"gender", "contrastive", "azpt", "winox", "dip", "mt-geneval"}
+    assert set(names) == {"gender", "contrastive", "azpt", "winox", "dip", "mt-geneval", "mittens"}
     assert all({"engine", "ray_address"} <= options for options in names.values()), names

@@ -5,10 +5,11 @@ One module per family: its options, its run and compare functions, its suites. d
 from discotest.contrastive import family as contrastive
 from discotest.dip import family as dip
 from discotest.gender import family as gender
+from discotest.gender.mittens import family as mittens
 from discotest.gender.mt_geneval import family as mt_geneval
 from discotest.registry import all_suites, compare, families, family_of, prepare, register, run, unregister
 from discotest.winox import family as winox
 from discotest.zero_pronoun import family as azpt
 
-__all__ = ["all_suites", "azpt", "compare", "contrastive", "dip", "families", "family_of", "gender", "mt_geneval",
-           "prepare", "register", "run", "unregister", "winox"]
+__all__ = ["all_suites", "azpt", "compare", "contrastive", "dip", "families", "family_of", "gender", "mittens",
+           "mt_geneval", "prepare", "register", "run", "unregister", "winox"]

@@ -118,6 +118,7 @@ LICENCES = {
     "eval_anaphora": "none stated (research only)",
     "mt_gender": "MIT (outputs of commercial systems redistributed under it)",
     "mt_geneval": "CC BY-SA 3.0 (text from Wikipedia)",
+    "mittens": "CC BY 4.0 (© Google; keep the canary line: benchmark data never goes into training corpora)",
     "mzprt": "research use only (repository LICENSE)",
     "scat": "none stated (built on OpenSubtitles2018)",
     "voita_consistency": "none stated (from OpenSubtitles2018)",

@@ -1,0 +1,114 @@
+"""MiTTenS (Robinson et al. 2024), registered as the family ``mittens`` with two suites: ``mittens`` (into English
+from 26 languages; ``--lang`` names the source languages) and ``mittens-out`` (out of English; ``--lang`` names the
+target languages that discotest's gender analysers read: ar de es fr it ru).
+
+Translations come from a file (``--input``: one line per passage of the languages asked, in the CSV's order, or
+``source ||| translation`` lines), a model or a served model (``--model``/``--endpoint``, one language each run
+unless a served model: any), or are the references (``--system reference``; into English also
+``reference-swapped``, every gendered word swapped). ``--text`` says what a model translates: the passage
+(``example``, for MT systems) or the authors' prompt around it (``prompt``, for LLMs: sent as the whole request).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from discotest.engine import resolve_engine
+from discotest.errors import InputError
+from discotest.gender.family import BEAM, MAX_LENGTH
+from discotest.gender.mittens.suite import SUITE, SUITE_OUT, TEXTS, languages, load_mittens
+from discotest.registry import Family, Option, SuiteFacts, count_items, register, split_list
+from discotest.registry import options as common
+from discotest.registry.two_systems import compare_systems
+from discotest.report.emit import Report, summarise_warnings
+from discotest.report.table import row_ranges
+
+TEXT = Option("text", ("--text",), "mittens: what --model/--endpoint translates, and what the sources of a "
+              "'source ||| translation' --input are first matched to: the passage (example, for MT systems) or the "
+              "authors' prompt around it (prompt, for LLMs; sent as the whole request)", default="example",
+              choices=TEXTS)
+MODEL_OPTIONS = (BEAM, MAX_LENGTH, common.SRC_LANG, common.TGT_LANG, common.REVISION, common.BATCH_SIZE, common.DEVICE,
+                 common.PROMPT, common.ENDPOINT, common.CONCURRENCY)
+OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, TEXT, common.ALIGNER, common.MODEL,
+           *MODEL_OPTIONS, *common.ENGINE_OPTIONS, *common.COMMON)
+
+
+def _langs(suite: str, value: Any) -> list[str]:
+    langs = split_list(value)
+    if not langs:
+        raise InputError(f"{suite} needs --lang (a language, a comma-separated list, or 'all')")
+    if langs == "all":
+        if suite == SUITE_OUT:
+            from discotest.gender.mittens.free import readable
+
+            return [lang for lang in languages(suite) if readable(lang)]
+        return list(languages(suite))
+    return list(langs)
+
+
+def run(suite: str, s: dict[str, Any]) -> Report:
+    from discotest.data.translations import Translations
+    from discotest.gender.mittens.result import render_mittens_table
+    from discotest.gender.mittens.run import REFERENCE_SYSTEMS, file_translations, run_one
+
+    runner = resolve_engine(s["engine"])  # a bad name fails here; the reading runs here on both engines
+    langs = _langs(suite, s["lang"])
+    has_model = bool(s["model"] or s["endpoint"])
+    given = [k for k in ("system", "input") if s[k]] + (["model"] if has_model else [])
+    if len(given) != 1:
+        raise InputError(f"give --input (your translations), --model/--endpoint (a model) or --system "
+                         f"({', '.join(REFERENCE_SYSTEMS[suite])}: the references as translations)"
+                         + (f", not --{given[0]} and --{given[1]}" if given else ""))
+    free = dict(text=s["text"], data_dir=s["data_dir"], aligner=s["aligner"], use_cache=s["use_cache"])
+    if has_model:
+        options = dict(beam=s["beam"], max_length=s["max_length"], batch_size=s["batch_size"], device=s["device"],
+                       revision=s["revision"], src_code=s["src_lang"], tgt_code=s["tgt_lang"],
+                       use_cache=s["use_cache"], quiet=s["quiet"], prompt_file=s["prompt_file"],
+                       endpoint=s["endpoint"], concurrency=s["concurrency"], runner=runner,
+                       ray_address=s["ray_address"])
+        results = [run_one(suite, lang, model=s["model"] or None, model_options=options, **free) for lang in langs]
+    elif s["input"]:
+        from discotest.data.readers import system_name
+
+        for lang in langs:
+            load_mittens(suite, [lang], s["data_dir"])  # an unknown language fails before the file is read
+        items = load_mittens(suite, langs, s["data_dir"])
+        whole = file_translations(items, s["input"], s["text"], s["input_format"])
+        results = [run_one(suite, lang, translations=Translations(
+            whole.path, {i.index: whole.by_row[i.index] for i in items if i.lang == lang and i.index in whole.by_row},
+            format=whole.format), name=system_name(s["input"]), **free) for lang in langs]
+    else:
+        systems = split_list(s["system"])
+        systems = list(REFERENCE_SYSTEMS[suite]) if systems == "all" else systems
+        results = [run_one(suite, lang, system=system, **free) for system in systems for lang in langs]
+    warnings = summarise_warnings([(f"{r.system}/{r.lang}", f"{len(r.unmatched)} passages have no translation (rows "
+                                    f"{row_ranges(r.unmatched, 10)}); they are left out of the scores")
+                                   for r in results if r.unmatched], "system×language pairs")
+    return Report(f"discotest · {suite}", results, text=render_mittens_table, warnings=warnings)
+
+
+def compare(suite: str, s: dict[str, Any]) -> Report:
+    return compare_systems(suite, s, run)
+
+
+def describe(suite: str, data_dir: str | None) -> SuiteFacts:
+    from discotest.data import registry
+
+    langs = _langs(suite, "all")
+    pairs = (",".join(langs) + "→en") if suite == SUITE else ("en→" + ",".join(langs))
+    return SuiteFacts(count_items(lambda: len(load_mittens(suite, langs, data_dir)), "passages"), pairs,
+                      registry.suite_licence(SUITE) or "")
+
+
+FAMILY = register(Family(
+    name="mittens",
+    title="MiTTenS (mittens, mittens-out)",
+    suites=lambda: {SUITE: ["reference, reference-swapped"], SUITE_OUT: ["reference"]},
+    options=OPTIONS,
+    run=run,
+    compare=compare,
+    compare_options=common.COMPARE,
+    doc="the person's gender in translations into English from 26 languages, and out of English into ar de es fr "
+        "it ru (Robinson et al. 2024)",
+    describe=describe,
+))

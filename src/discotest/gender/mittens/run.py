@@ -1,0 +1,119 @@
+"""MiTTenS end to end: the passages of one language, one system's translations (a file, a model or served model,
+or the references as an oracle and an anti-oracle), each read for the person's gender, and the result."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from discotest.data import registry
+from discotest.data.readers import system_name
+from discotest.data.translations import Translations, read_translations
+from discotest.errors import InputError
+from discotest.gender.mittens.english import read_english, swap_gender
+from discotest.gender.mittens.result import MittensResult, MittensVerdict
+from discotest.gender.mittens.suite import SUITE, SUITE_OUT, MittensItem, load_mittens
+from discotest.lang.align import DEFAULT_ALIGNER
+from discotest.report.result import build_signature
+
+# the references as translations: as published (every passage's person right) and, into English, with every gendered
+# pronoun and paired noun swapped (the person's gender wrong everywhere)
+REFERENCE_SYSTEMS = {SUITE: ("reference", "reference-swapped"), SUITE_OUT: ("reference",)}
+VERBATIM_PROMPT = Path(__file__).with_name("verbatim_prompt.txt")  # the authors' prompt is the whole request
+
+
+def reference_translations(suite: str, items: Sequence[MittensItem], system: str) -> Translations:
+    if system not in REFERENCE_SYSTEMS[suite]:
+        raise InputError(f"{suite} publishes no system outputs: --system is one of "
+                         f"{', '.join(REFERENCE_SYSTEMS[suite])} (the references as translations), or give --input")
+    swap = system == "reference-swapped"
+    return Translations(f"references:{system}", {i.index: swap_gender(i.reference) if swap else i.reference
+                                                 for i in items}, format="reference")
+
+
+def file_translations(items: Sequence[MittensItem], path: str | os.PathLike, text: str,
+                      input_format: str = "auto") -> Translations:
+    """One line per passage in suite order (the CSV's, for the languages asked), or ``source ||| translation``
+    lines whose source is the passage or the authors' prompt."""
+    other = "example" if text == "prompt" else "prompt"
+    return read_translations(path, {i.index: i.text(text) for i in items}, input_format,
+                             aliases={i.index: i.text(other) for i in items})
+
+
+def model_translations(suite: str, items: Sequence[MittensItem], lang: str, model: str | None, text: str,
+                       options: dict) -> tuple[Translations, str, list[tuple[str, str]]]:
+    """A model's (or a served model's: ``options["endpoint"]``) translations of one language's passages."""
+    from discotest.gender.translate import model_system
+
+    options = dict(options)
+    src, tgt = (lang, "en") if suite == SUITE else ("en", lang)
+    options.update(src_code=options.get("src_code") or src, tgt_code=options.get("tgt_code") or tgt)
+    if text == "prompt" and not options.get("prompt_file"):
+        options["prompt_file"] = str(VERBATIM_PROMPT)
+    system = model_system(model, tgt, **options)
+    lines = system.translator.translate([i.text(text) for i in items])
+    fields = [*system.translator.signature_fields(), ("text", text)]
+    return (Translations(f"model:{system.translator.name}", {i.index: t for i, t in zip(items, lines, strict=True)},
+                         format="model"), system.name, fields)
+
+
+def verdict(item: MittensItem, translation: str) -> MittensVerdict:
+    """Into English: the translation read by ``english.read_english``."""
+    reading = read_english(translation, item.gender)
+    return MittensVerdict(item.index, item.lang, item.key, item.gender, item.source, translation, reading.verdict,
+                          reading.gender, tuple(w.to_json() for w in reading.words))
+
+
+def _free_verdicts(items: Sequence[MittensItem], all_items: Sequence[MittensItem], by_row: dict[int, str], lang: str,
+                   aligner: str, use_cache: bool) -> tuple[list[MittensVerdict], str]:
+    from discotest.gender.mittens.free import read_translations as read_free
+    from discotest.gender.mittens.free import reference_model
+
+    model = reference_model(all_items, lang, aligner, use_cache)
+    done = [i for i in items if i.index in by_row]
+    readings, analyser = read_free(done, [by_row[i.index] for i in done], lang, model, use_cache)
+    out = []
+    for item, (read, words, reason) in zip(done, readings):
+        outcome = read if read in ("both", "none") else "correct" if read == item.gender else "wrong"
+        out.append(MittensVerdict(item.index, item.lang, item.key, item.gender, item.source, by_row[item.index],
+                                  outcome, read, words, reason=reason))
+    return out, f"{model.signature()}+{analyser}"
+
+
+def run_one(suite: str, lang: str, *, input: str | os.PathLike | None = None,  # noqa: A002
+            system: str | None = None, model: str | None = None, model_options: dict | None = None,
+            text: str = "example", input_format: str = "auto", data_dir: str | None = None,
+            aligner: str = DEFAULT_ALIGNER, use_cache: bool = True,
+            translations: Translations | None = None, name: str | None = None) -> MittensResult:
+    """One language of ``suite`` with one system: a file (``input``), the references (``system``), a model
+    (``model``, or ``model_options["endpoint"]``), or ``translations`` already read (``name`` names them)."""
+    with registry.tracking() as seen:
+        items = load_mittens(suite, [lang], data_dir)
+    if suite == SUITE_OUT:
+        from discotest.gender.mittens.free import check_language
+
+        check_language(lang)
+    settings: list[tuple[str, str]] = []
+    if translations is not None:
+        name = name or translations.path
+    elif system is not None:
+        translations, name = reference_translations(suite, items, system), system
+    elif model is not None or (model_options or {}).get("endpoint"):
+        translations, name, settings = model_translations(suite, items, lang, model, text, model_options or {})
+    elif input is not None:
+        translations, name = file_translations(items, input, text, input_format), system_name(input)
+    else:
+        raise InputError("give --input (your translations), --model/--endpoint or --system")
+    by_row = translations.by_row
+    if suite == SUITE:
+        verdicts = [verdict(i, by_row[i.index]) for i in items if i.index in by_row]
+        reader = "english-person-words-v1"
+    else:
+        verdicts, reader = _free_verdicts(items, items, by_row, lang, aligner, use_cache)
+    if not verdicts:
+        raise InputError(f"no passage of {suite} {lang} has a translation", translations.path)
+    unmatched = sorted(i.index for i in items if i.index not in by_row)
+    signature = build_signature(suite, "v5", name or "", len(verdicts), lang=lang,
+                                settings=(*settings, ("reader", reader)), files=registry.data_field(seen))
+    return MittensResult(suite, lang, name or "", signature, verdicts, unmatched)
