@@ -178,3 +178,19 @@ def test_compare_ranks_every_published_system_and_your_file_among_them(shared_da
     assert [s["system"] for s in tables["delta_s"]][:2] == ["sota", "systran"]
     assert tables["delta_s"][0]["p_next"] > 0.05  # |−10.2| against |10.7|: no difference
     assert "rank  system" in report.render("text")
+
+
+def test_two_systems_cards_compared_row_by_row(shared_data, own_cache, capsys):
+    """``card --versus``: both values of every number (each the suite's own), the paired test, the rows that
+    differ, and the rows neither can fill said once."""
+    code, out, err = run_cli(capsys, "card", "--system", "google", "--versus", "bing", "--pairs", "en-de", "--suites",
+                             "winomt,bug", "--format", "json", "-q")
+    assert code == 0, err
+    lines = json.loads(out)["lines"]
+    acc = next(line for line in lines if line["metric"] == "accuracy")
+    assert (round(acc["a"], 1), round(acc["b"], 1)) == (56.4, 74.3) and acc["p"] < 0.01 and acc["differs"]
+    bug = next(line for line in lines if line["row"] == "en-de/bug")
+    assert bug["metric"] is None and "no published output" in bug["note"]
+    code, text, _ = run_cli(capsys, "card", "--system", "google", "--versus", "bing", "--pairs", "en-de", "--suites",
+                            "winomt", "-q")
+    assert code == 0 and "3 of 3 numbers differ" in text

@@ -51,6 +51,14 @@ def card(**options: Any):
     return make_card(**options)
 
 
+def card_versus(**options: Any):
+    """``discotest card … --versus B``: (card A, card B, lines), one line per row and metric both filled with both
+    values, the paired bootstrap p-value and whether they differ (p < 0.05)."""
+    from discotest.cards import make_versus
+
+    return make_versus(**options)
+
+
 def card_plan(**options: Any) -> list[dict[str, Any]]:
     """What ``discotest card --dry-run`` prints: per row (``PAIR/ROW``) its suite, items, status (``cached``,
     ``to run``, ``unfilled``), why it cannot be filled, and the seconds it last took here."""
@@ -226,6 +234,6 @@ def data_verify(names: Sequence[str] = (), data_dir: str | None = None) -> list[
     return [(name, *registry.verify(name, data_dir)) for name in (names or list(registry.SOURCES))]
 
 
-__all__ = ["VERSION", "Report", "augment", "card", "card_init", "card_plan", "compare", "coref", "data_fetch",
-           "data_prepare", "data_status", "data_verify", "finetune", "make_contrastive", "mine", "run",
+__all__ = ["VERSION", "Report", "augment", "card", "card_init", "card_plan", "card_versus", "compare", "coref",
+           "data_fetch", "data_prepare", "data_status", "data_verify", "finetune", "make_contrastive", "mine", "run",
            "suite_facts", "suites", "translate", "validate_sample", "validate_score"]

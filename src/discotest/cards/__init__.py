@@ -30,9 +30,12 @@ DRY_RUN = Option("dry_run", ("--dry-run",), "print the plan (rows done, to run, 
 BOOTSTRAP = Option("bootstrap", ("--bootstrap",), "bootstrap resamples for the intervals and the paired tests",
                    default=1000, type=int_option("bootstrap"))
 SEED = Option("seed", ("--seed",), "bootstrap seed", default=12345, type=int_option("seed"))
+VERSUS = Option("versus", ("--versus",), "a second system to compare with, row by row (a published name, an outputs "
+                "folder, a model folder or an endpoint URL): both values, the difference and the paired bootstrap "
+                "p-value of every number", metavar="SYSTEM")
 MODEL_OPTIONS = (common.BATCH_SIZE, common.DEVICE, common.REVISION, common.PROMPT, common.CONCURRENCY,
                  common.CONTEXT)
-OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, INIT, DRY_RUN, BOOTSTRAP, SEED,
+OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, VERSUS, INIT, DRY_RUN, BOOTSTRAP, SEED,
            *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.USE_CACHE)
 
 
@@ -89,6 +92,18 @@ def common_options(s: dict[str, Any]) -> dict[str, Any]:
     return {"data_dir": s.get("data_dir"), "quiet": s.get("quiet", False), "use_cache": s.get("use_cache", True)}
 
 
+def make_versus(**options: Any) -> tuple[Card, Card, list[dict[str, Any]]]:
+    """Both cards (each row run for both systems) and the comparison lines (``versus.compare_cards``)."""
+    from discotest.cards.versus import compare_cards, versus_system
+
+    s = card_settings(options)
+    system, pairs, rows = resolve(s)
+    other = versus_system(s["versus"], system.model_options)
+    first = build_card(system, rows, pairs, common_options(s), s["bootstrap"], s["seed"], keep_reports=True)
+    second = build_card(other, rows, pairs, common_options(s), s["bootstrap"], s["seed"], keep_reports=True)
+    return first, second, compare_cards(first, second, s["bootstrap"], s["seed"])
+
+
 def make_card(keep_reports: bool = False, **options: Any) -> Card:
     """The card; ``keep_reports``: also each row's own Report (the HTML card's pages; rows are then run, not read
     from the cache)."""
@@ -98,4 +113,4 @@ def make_card(keep_reports: bool = False, **options: Any) -> Card:
 
 
 __all__ = ["KINDS", "OPTIONS", "Card", "CardRow", "SystemSpec", "build_card", "card_settings", "common_options",
-           "make_card", "plan", "resolve"]
+           "make_card", "make_versus", "plan", "resolve"]

@@ -5,6 +5,7 @@ link to each suite's own page."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -42,20 +43,31 @@ def run(args: argparse.Namespace) -> int:
     if options.pop("dry_run", False):
         _print_plan(api.card_plan(**options))
         return 0
+    if options.get("versus"):
+        from discotest.cards.versus import render_versus
+
+        first, second, lines = api.card_versus(**options)
+        text = (json.dumps({"a": first.to_json(), "b": second.to_json(), "lines": lines}, ensure_ascii=False,
+                           indent=1, sort_keys=True) if args.format == "json" else render_versus(first, second, lines))
+        _write(args.output, text)
+        return 0
     pages_wanted = bool(args.format == "html" and args.output)
     card = api.card(keep_reports=pages_wanted, **options)
     pages = _write_pages(card, args.output, args.command_line) if pages_wanted else {}
-    text = render(card, args.format, pages)
-    if args.output:
-        from discotest.atomic import write_text_atomic
-
-        write_text_atomic(args.output, text + "\n")
-    else:
-        print(text)
+    _write(args.output, render(card, args.format, pages))
     for row in card.rows:
         if row["status"] == "failed":
             print(f"discotest: warning: {row['pair']}/{row['id']}: {row['reason']}", file=sys.stderr)
     return 0
+
+
+def _write(output: str | None, text: str) -> None:
+    if output:
+        from discotest.atomic import write_text_atomic
+
+        write_text_atomic(output, text + "\n")
+    else:
+        print(text)
 
 
 def _print_plan(steps: list[dict]) -> None:

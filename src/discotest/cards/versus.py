@@ -1,0 +1,81 @@
+"""``card --versus B``: two systems' cards row by row, each metric with both values, the difference and the paired
+bootstrap p-value on the items both have, and which rows differ (p < 0.05). Each row is run for both systems (their
+translations, scores and verdicts come from the caches a card fills), so the test pairs the very items."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from discotest.cards.build import Card, _where
+from discotest.cards.system import MANIFEST, SystemSpec, read_manifest
+from discotest.report.ranking import paired_p, value_and_interval
+from discotest.report.result import lang_of, scope_of
+from discotest.report.table import fixed_width
+
+SIGNIFICANT = 0.05
+
+
+def versus_system(spec: str, model_options: dict[str, Any]) -> SystemSpec:
+    """``--versus``'s system from how it is written: a URL (an endpoint), a folder with a manifest (outputs), another
+    folder (a local model), else a published system's name."""
+    if spec.startswith(("http://", "https://")):
+        return SystemSpec("endpoint", spec, model_options=model_options)
+    path = Path(spec)
+    if (path / MANIFEST).is_file():
+        name, files = read_manifest(path)
+        return SystemSpec("outputs", spec, files=files, label=name)
+    if path.is_dir():
+        return SystemSpec("model", spec, model_options=model_options)
+    return SystemSpec("published", spec)
+
+
+def _key(result) -> tuple:
+    return lang_of(result), scope_of(result), _where(result)
+
+
+def compare_cards(a: Card, b: Card, bootstrap: int = 1000, seed: int = 12345) -> list[dict[str, Any]]:
+    """One line per row and metric both cards filled; a row only one filled is one line saying so."""
+    out = []
+    for row in a.rows:
+        key = f"{row['pair']}/{row['id']}"
+        other = b.row(key)
+        head = {"row": key, "phenomenon": row["phenomenon"]}
+        if key not in a.reports or key not in b.reports:
+            why = [f"{side}: {r['status']} ({r['reason']})" for side, r in (("A", row), ("B", other))
+                   if r["status"] != "ok"]
+            out.append({**head, "metric": None, "note": "; ".join(why) or "not run"})
+            continue
+        theirs = {_key(r): r for r in b.reports[key].results}
+        for result in a.reports[key].results:
+            match = theirs.get(_key(result))
+            if match is None:
+                continue
+            metrics_b = {m.name: m for m in match.ranked_metrics()}
+            for metric in result.ranked_metrics():
+                if metric.name not in metrics_b:
+                    continue
+                value_a, _, n = value_and_interval(metric, bootstrap, seed)
+                value_b, _, _ = value_and_interval(metrics_b[metric.name], bootstrap, seed)
+                p = paired_p(metric, metrics_b[metric.name], bootstrap, seed)
+                out.append({**head, "metric": metric.name, "scope": _where(result), "a": round(value_a, 4),
+                            "b": round(value_b, 4), "n": n, "p": p, "differs": p is not None and p < SIGNIFICANT,
+                            "note": ""})
+    return out
+
+
+def render_versus(a: Card, b: Card, lines: list[dict[str, Any]]) -> str:
+    rows, unfilled = [], []
+    for line in lines:
+        if line["metric"] is None:
+            unfilled.append(f"  {line['row']}: {line['note']}")
+            continue
+        metric = line["metric"] + (f" {line['scope']}" if line["scope"] else "")
+        rows.append([line["row"], metric, f"{line['a']:.1f}", f"{line['b']:.1f}", f"{line['b'] - line['a']:+.1f}",
+                     "–" if line["p"] is None else f"{line['p']:.4f}", "yes" if line["differs"] else ""])
+    table = [t.rstrip() for t in fixed_width(["row", "metric", "A", "B", "B−A", "p", "differs"], rows, left=2)]
+    differ = sum(bool(line.get("differs")) for line in lines)
+    return "\n".join([f"discourse cards: A = {a.system} ({a.kind}), B = {b.system} ({b.kind})", *table,
+                      *(["rows not compared:", *unfilled] if unfilled else []), "",
+                      f"{differ} of {len(rows)} numbers differ (paired bootstrap p < {SIGNIFICANT} on the items both "
+                      f"have, {a.bootstrap} resamples, seed {a.seed})", f"A: {a.signature()}", f"B: {b.signature()}"])
