@@ -160,7 +160,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     settings = dict(suite_version=s["suite_version"], data_dir=s["data_dir"], aligner=s["aligner"],
                     align_train=s["align_train"], align_extra=s["align_extra"] or "auto",
                     measure=measures(s["measure"]), lexicon=s["lexicon"],
-                    use_cache=s["use_cache"], input_format=s["input_format"], verdict=s["verdict"])
+                    use_cache=s["use_cache"], input_format=s["input_format"], verdict=s["verdict"],
+                    check_lines=not s["skip_language_check"])
     if not s["lang"]:
         raise InputError(f"suite {suite!r} needs --lang (a language, a comma-separated list, or 'all')")
     has_model = bool(s["model"] or s["endpoint"])  # a local model, or a served one

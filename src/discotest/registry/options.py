@@ -13,8 +13,9 @@ QUIET = Option("quiet", ("--quiet", "-q"), "no progress bars", default=False, ac
 USE_CACHE = Option("use_cache", ("--no-cache",), "recompute instead of reading the cache", default=True,
                    action="store_false")
 SKIP_LANGUAGE_CHECK = Option("skip_language_check", ("--skip-language-check",),
-                             "score --input even when it is mostly another language or script than the one scored "
-                             "(the signature then says langcheck:off)", default=False, action="store_true")
+                             "score --input even when it is mostly another language or script than the one scored, "
+                             "or its lines do not match the suite's rows (the signature then says langcheck:off)",
+                             default=False, action="store_true")
 # data_dir and quiet are global flags of the CLI (before or after the subcommand); every family takes them
 COMMON = (DATA_DIR, QUIET, USE_CACHE, SKIP_LANGUAGE_CHECK)
 GLOBAL_FLAGS = ("data_dir", "quiet")
