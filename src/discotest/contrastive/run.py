@@ -76,6 +76,7 @@ def run_contrastive(
     ray_actors: int = 2,
     endpoint: str | None = None,
     concurrency: int = 4,
+    timeout: float = 120.0,
 ) -> list[ContrastiveResult]:
     """One result per system: the scores file, each context size of the model, each baseline.
 
@@ -126,7 +127,7 @@ def run_contrastive(
         if pair and not (options.get("src_lang") or options.get("tgt_lang")):
             options["src_lang"], options["tgt_lang"] = pair
         served = EndpointScorer(endpoint, model=model, use_cache=use_cache, quiet=quiet, concurrency=concurrency,
-                                **options)
+                                timeout=timeout, **options)
         for k, per_item in zip(contexts, served.score_contexts(items, contexts)):
             results.append(evaluate(suite, items, per_item, f"{Path(served.name).name}@ctx{k}",
                                     served.signature_fields(k), n_bootstrap, data))

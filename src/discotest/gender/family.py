@@ -45,7 +45,8 @@ MARKERS_OPTION = Option("markers", ("--markers",),
 RESOLVER = Option("resolver", ("--resolver",), "--markers predicted: the English resolver", default="rules",
                   choices=RESOLVERS)
 MODEL_OPTIONS = (BEAM, MAX_LENGTH, MARKERS_OPTION, RESOLVER, common.SRC_LANG, common.TGT_LANG, common.REVISION,
-                 common.BATCH_SIZE, common.DEVICE, common.PROMPT, common.ENDPOINT, common.CONCURRENCY)
+                 common.BATCH_SIZE, common.DEVICE, common.PROMPT, common.ENDPOINT, common.CONCURRENCY,
+                 common.ENDPOINT_TIMEOUT)
 
 
 def one_context(value: list[int] | int | None) -> int:
@@ -183,7 +184,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
                              quiet=s["quiet"], runner=resolve_engine(s["engine"]), ray_address=s["ray_address"],
                              ray_actors=s["ray_actors"], prompt_file=s["prompt_file"],
                              context=one_context(s["context"]), endpoint=s["endpoint"],
-                             concurrency=s["concurrency"])
+                             concurrency=s["concurrency"], timeout=s["timeout"])
         results = [run_one(suite, lang=_one_lang(langs, "--model"), model=s["model"] or "",
                            model_options=model_options, **settings)]
     elif s["input"]:

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def any_translator(model: str | None, lang: str, *, prompt_file: str | None = None, context: int = 0,
-                   endpoint: str | None = None, concurrency: int = 4,
+                   endpoint: str | None = None, concurrency: int = 4, timeout: float = 120.0,
                    **options) -> ModelTranslator | EndpointTranslator:
     """A served model's translator (``models.endpoint``) with ``endpoint``; a decoder-only LLM's
     (``models.causal_translator``) for a model whose config maps to ``AutoModelForCausalLM``; else
@@ -23,7 +23,7 @@ def any_translator(model: str | None, lang: str, *, prompt_file: str | None = No
         from discotest.models.endpoint import EndpointTranslator
 
         return EndpointTranslator(endpoint, lang, model=model or None, prompt_file=prompt_file, context=context,
-                                  concurrency=concurrency, **options)
+                                  concurrency=concurrency, timeout=timeout, **options)
     if model is None:
         raise InputError("give --model (a model folder or hub name) or --endpoint URL")
     from discotest.models.causal_lm import is_causal_lm
