@@ -13,6 +13,7 @@ from discotest.data import registry
 from discotest.data.contrastive_item import ContrastiveItem
 from discotest.data.readers import system_name
 from discotest.errors import InputError
+from discotest.models.translator import model_label
 from discotest.report.result import build_signature
 from discotest.stats import DEFAULT_SEED
 
@@ -159,11 +160,17 @@ def run_contrastive(
         scorer = factory(model, batch_size=batch_size, device=device, use_cache=use_cache, quiet=quiet, **options)
         # every context size at once: on Ray, one actor pool (one model load per actor) for the whole run
         for k, per_item in zip(contexts, scorer.score_contexts(items, contexts)):
-            results.append(evaluate(suite, items, per_item, f"{Path(model).name}@ctx{k}",
-                                    scorer.signature_fields(k), n_bootstrap, data))
+            fields = [(key, model_label(value) if key == "model" else value)  # as a translation signature names it
+                      for key, value in scorer.signature_fields(k)]
+            results.append(evaluate(suite, items, per_item, f"{Path(model).name}@ctx{k}", fields, n_bootstrap,
+                                    data))
     for name in baselines:
         from discotest.contrastive.baselines import run_baseline
 
         per_item, fields = run_baseline(name, items, train_text, use_cache=use_cache)
         results.append(evaluate(suite, items, per_item, name, fields, n_bootstrap, data))
+    version = registry.user_file_version(suite_file, data_dir) if suite_file is not None else None
+    if version:  # a suite read from the user's own file is named by its content
+        for result in results:
+            result.signature = result.signature.replace(version=version)
     return results

@@ -348,6 +348,21 @@ def _admit(name: str, path: Path, expected: str) -> None:
         seen[name] = FileCheck(name, got, status)
 
 
+def user_file_version(path: str | Path, root: str | Path | None = None) -> str | None:
+    """The signature's ``version`` of a suite read from the user's own file: ``file@<first 8 hex of its sha256>``
+    (``file`` for standard input, read once); None for a file inside the data directory, which ``check_file`` holds
+    to its pin and ``files:`` names."""
+    from discotest.data.readers import is_stdin
+
+    if is_stdin(path):
+        return "file"
+    try:
+        Path(os.path.abspath(path)).relative_to(os.path.abspath(data_dir(root)))
+        return None
+    except ValueError:
+        return f"file@{_hash_file(Path(path))[:8]}"
+
+
 def check_file(path: str | Path, root: str | Path | None = None) -> Path:
     """The same check as ``locate`` for a file found by path (DiP's WMT folders, a published output handed over
     by path): a registry file is held to its pin, another file inside the data dir to ``<file>.sha256`` if there
