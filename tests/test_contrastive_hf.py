@@ -237,7 +237,9 @@ def test_cli_jazp_with_a_tiny_mbart50(tiny_mbart50, capsys, monkeypatch):
     monkeypatch.setattr(HFScorer, "encode", lambda self, *pair: seen.append((self, real(self, *pair))) or seen[-1][1])
     assert main(["run", "jazp", "--model", str(tiny_mbart50), "-q", "--format", "json"]) == 0
     data = results_of(capsys.readouterr().out)
-    assert data[0]["scores"]["overall"]["n"] > 0 and f"model:{tiny_mbart50}" in data[0]["signature"]
+    # named by its folder, as a translation signature names it (issue 40 item 3: it was the absolute path here)
+    assert data[0]["scores"]["overall"]["n"] > 0 and f"|model:{tiny_mbart50.name}|" in data[0]["signature"]
+    assert str(tiny_mbart50.parent) not in data[0]["signature"]
     scorer, enc = seen[0]
     tok = scorer.tokenizer
     assert (tok.src_lang, tok.tgt_lang) == ("ja_XX", "en_XX")

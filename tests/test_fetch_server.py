@@ -154,3 +154,15 @@ def test_cli_fetch_through_the_server(server, tmp_path, monkeypatch, capsys):
     _source(monkeypatch, f"{server}/missing")
     assert main(["--data-dir", str(tmp_path / "b"), "data", "fetch", "fake"]) == 2
     assert "HTTP 404" in capsys.readouterr().err
+
+
+def test_a_trickling_server_is_stopped_without_a_deadline(server, tmp_path, monkeypatch, capsys):
+    """Issue 40 item 8: with the default deadline (30 minutes) a server trickling a byte at a time held a fetch that
+    long; the default minimum rate stops it once --timeout seconds have passed."""
+    _source(monkeypatch, f"{server}/trickle")  # 10 bytes a second
+    started = time.monotonic()
+    assert main(["--data-dir", str(tmp_path), "data", "fetch", "fake", "--timeout", "1"]) == 2
+    assert time.monotonic() - started < 4
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is too slow: " in err and "under 1.0 kB/s; lower --min-rate" in err
+    assert not (tmp_path / "fake" / "a.txt").exists() and not list((tmp_path / "fake").glob(".*part"))

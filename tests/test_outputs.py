@@ -326,3 +326,32 @@ def test_cache_path_that_is_a_file_costs_one_warning_not_the_run(capsys, shared_
     code, out, err = run_cli(capsys, "run", "winomt-demo", "-l", "de", "-s", "demo", "-q")
     assert code == 0 and out == clean
     assert err.count("discotest: warning: cannot write the cache") == 1 and len(err.splitlines()) == 1
+
+
+def test_details_inside_an_input_folder_is_refused_and_the_folder_kept(capsys, hyp, tmp_path, no_work):
+    """Issue 40 item 9: ``--details`` pointed into DiP's ``--tests`` folder overwrote the mined test set."""
+    from tests.test_cli_bad_input import MANIFEST, dip_tests
+
+    tests = Path(dip_tests(tmp_path, MANIFEST, {"lexical.jsonl": b'{"id": "goods"}\n'}))
+    before = {p.name: p.read_bytes() for p in tests.iterdir()}
+    for inside in (tests / "lexical.jsonl", tests / "new.jsonl", tests / "." / "sub" / ".." / "x.jsonl"):
+        code, _, err = run_cli(capsys, "run", "dip", "--tests", str(tests), "--input", str(hyp), "--details",
+                               str(inside))
+        assert_one_line_error(code, err, str(inside), f"is inside {tests}, a folder this command reads")
+    assert {p.name: p.read_bytes() for p in tests.iterdir()} == before
+    code, _, err = run_cli(capsys, "run", "dip", "--tests", str(tests), "--input", str(hyp), "--figures",
+                           str(tests / "figs"))
+    assert_one_line_error(code, err, "figs: --figures is inside a folder this command reads")
+
+
+def test_figures_on_the_report_path_is_refused_before_the_work(capsys, hyp, tmp_path, no_work):
+    """Issue 40 item 9: ``--figures`` given the path of ``-o`` failed only after the whole run."""
+    report = tmp_path / "report.html"
+    code, _, err = run_cli(capsys, "run", "winomt", "--lang", "de", "--input", str(hyp), "-f", "html", "-o",
+                           str(report), "--figures", str(report))
+    assert_one_line_error(code, err, f"{report}: --figures names the same path as another output")
+    details = tmp_path / "d.jsonl"
+    code, _, err = run_cli(capsys, "run", "winomt", "--lang", "de", "--input", str(hyp), "--details",
+                           str(details), "--figures", str(tmp_path / "." / "d.jsonl"))
+    assert_one_line_error(code, err, "--figures names the same path as another output")
+    assert not report.exists() and not details.exists()

@@ -142,7 +142,7 @@ def translate(lang: str, *, suite: str | None = None, input: str | None = None, 
     """A gender suite's sources (``suite``) or an English file (``input``) translated by a model (``model``) or a
     served one (``endpoint``); written to ``output`` when given. ``options``: markers, resolver, beam,
     max_length, batch_size, device, revision, use_cache, quiet, ray_address, ray_actors, prompt_file,
-    concurrency."""
+    concurrency, timeout (seconds one attempt waits for an endpoint)."""
     from discotest.engine import resolve_engine
     from discotest.gender.family import one_context
     from discotest.gender.translate import translate_file, translate_suite

@@ -9,6 +9,9 @@ from pathlib import Path
 STDIN = "-"  # the path that means standard input (and, for outputs, standard output)
 
 
+LONGEST = 1000  # characters of an error line; the rest is cut
+
+
 class InputError(Exception):
     """Bad input the user can fix: a missing file, a malformed row, an unknown name.
 
@@ -29,7 +32,10 @@ class InputError(Exception):
         else:
             where = self.path if self.line is None else f"{self.path}:{self.line}"
             text = f"{where}: {self.detail}"
-        return "\\n".join(text.splitlines())
+        text = "\\n".join(text.splitlines())
+        if len(text) > LONGEST:  # a value quoted whole (a 5 MB field) would make the one line unreadable
+            text = f"{text[:LONGEST]}… (the message is {len(text):,} characters; cut)"
+        return text
 
 
 def did_you_mean(name: str, choices: Iterable[str]) -> str:

@@ -28,6 +28,9 @@ def add(sub: argparse._SubParsersAction) -> None:
                        help=f"seconds a download may stay silent (default {registry.FETCH_TIMEOUT:g})")
     fetch.add_argument("--deadline", type=float_option("deadline"), default=registry.FETCH_DEADLINE,
                        help=f"seconds a whole download may take (default {registry.FETCH_DEADLINE:g})")
+    fetch.add_argument("--min-rate", type=float_option("min-rate"), default=registry.FETCH_MIN_RATE / 1e3,
+                       metavar="KB_PER_S", help="kB a second a download must average once --timeout seconds have "
+                       f"passed (default {registry.FETCH_MIN_RATE / 1e3:g}): a trickling server is stopped")
     fetch.add_argument("--max-size", type=float_option("max-size"), default=registry.FETCH_MAX_SIZE / 1e6,
                        metavar="MB", help="largest download of a source whose size the registry does not know "
                                           f"(default {registry.FETCH_MAX_SIZE / 1e6:g} MB; a known size is a cap)")
@@ -69,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.action == "fetch":
         fetched = api.data_fetch(args.names, args.data_dir, timeout=args.timeout, deadline=args.deadline,
-                                 max_size=int(args.max_size * 1e6))
+                                 max_size=int(args.max_size * 1e6), min_rate=args.min_rate * 1e3)
         for name, path, pin in fetched:
             print(f"{name}: {path}" + (f" (no published checksum; pinned sha256 {pin})" if pin else ""))
         return 0

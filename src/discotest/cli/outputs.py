@@ -17,6 +17,11 @@ INPUT_OPTIONS = ("input", "scores", "suite_file", "train_text", "target", "data"
                  "contrapro_context")
 
 
+# Input options that name a folder the command reads (DiP's mined --tests, a model, finetune's --data): no output
+# may lie inside one (a --details file among the mined test sets overwrote or joined them).
+FOLDER_INPUTS = ("tests", "model", "data")
+
+
 # Commands whose --output is a folder, and commands that print nothing but messages to stdout when -o is given.
 FOLDER_OUTPUT = ("mine", "finetune")
 
@@ -37,6 +42,12 @@ def outputs_of(args: argparse.Namespace) -> list[str]:
     return [o for o in out if o is not None]
 
 
+def _below(path: str, folder: str) -> bool:
+    """Whether ``path`` lies inside ``folder`` (links resolved; the folder itself is ``check_output``'s case)."""
+    resolved, base = Path(path).resolve(), Path(folder).resolve()
+    return resolved != base and resolved.is_relative_to(base)
+
+
 def check_outputs(args: argparse.Namespace) -> None:
     """Refuse unusable output paths before any work: one of the command's inputs, a directory where a file is
     expected, a device, FIFO or socket, a name too long, a missing or unwritable folder, two outputs on one file,
@@ -50,8 +61,14 @@ def check_outputs(args: argparse.Namespace) -> None:
     outputs = outputs_of(args)
     data = registry.data_dir(getattr(args, "data_dir", None)).resolve()
     registered = {data / p for source in registry.SOURCES.values() for p in (source.path, source.usable_path)}
+    read_folders = [str(v) for name in FOLDER_INPUTS for v in as_list(getattr(args, name, None))
+                    if isinstance(v, str) and v != STDIN and Path(v).is_dir()]
     for i, path in enumerate(outputs):
         folder = i == 0 and args.command in FOLDER_OUTPUT
+        inside = next((f for f in read_folders if _below(path, f)), None)
+        if inside is not None:
+            raise InputError(f"is inside {inside}, a folder this command reads; refusing to write into an input",
+                             path)
         check_output(path, inputs, folder=folder)
         resolved = Path(path).resolve()
         if any(resolved == Path(other).resolve() for other in outputs[:i]):
@@ -61,7 +78,13 @@ def check_outputs(args: argparse.Namespace) -> None:
     if getattr(args, "figures_format", None) and not getattr(args, "figures", None):
         raise InputError("--figures-format says which figure files --figures DIR writes; give --figures DIR too")
     if getattr(args, "figures", None):
+        if any(_below(args.figures, f) for f in read_folders):
+            raise InputError("--figures is inside a folder this command reads; refusing to write into an input",
+                             args.figures)
         check_output(args.figures, inputs, folder=True)
+        if any(Path(args.figures).resolve() == Path(o).resolve() for o in outputs):
+            raise InputError("--figures names the same path as another output (-o or --details): the figures go in "
+                             "a folder of their own", args.figures)
         if set(getattr(args, "figures_format", None) or FIGURE_FORMATS) - {"svg"}:
             from discotest.report.charts import require_cairosvg
 

@@ -44,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
                           markers=args.markers, resolver=args.resolver, beam=args.beam, max_length=args.max_length,
                           batch_size=args.batch_size, device=args.device, revision=args.revision,
                           use_cache=args.use_cache, quiet=args.quiet, ray_address=args.ray_address,
-                          ray_actors=args.ray_actors, prompt_file=args.prompt_file, concurrency=args.concurrency)
+                          ray_actors=args.ray_actors, prompt_file=args.prompt_file, concurrency=args.concurrency,
+                          timeout=args.timeout)
     if args.output is None:  # -o -
         sys.stdout.write("".join(line.replace("\n", " ") + "\n" for line in lines))
     print(f"discotest: wrote {len(lines)} translations to {args.output or 'standard output'}", file=sys.stderr)

@@ -18,7 +18,10 @@ from pathlib import Path
 from discotest.contrastive.published import _optional_int, _read_json
 from discotest.data.contrastive_item import ContrastiveItem, candidate_pair, make_item
 from discotest.data.readers import check_type, json_objects, read_lines, require, string_list
-from discotest.errors import InputError
+from discotest.errors import InputError, did_you_mean
+
+FIELDS = ("id", "context", "source", "target_context", "correct", "incorrect", "distance", "phenomenon", "pronoun",
+          "incorrect_pronoun", "meta")
 
 
 def _strings(value, name: str, path, number) -> tuple[str, ...]:
@@ -29,10 +32,21 @@ def _strings(value, name: str, path, number) -> tuple[str, ...]:
     return tuple(string_list(value, f"field {name!r}", path, number))
 
 
+def _shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters: a bad value is echoed, not a 5 MB field."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
+
 def load_jsonl(path: str | Path, default_phenomenon: str = "zero-pronoun") -> list[ContrastiveItem]:
     """The documented contrastive JSONL; every problem names the file and line."""
     items = []
+    seen: dict[object, int] = {}  # item id -> the line that gave it first
     for number, row in json_objects(path):
+        for name in row:
+            close = did_you_mean(name, FIELDS) if name not in FIELDS else ""
+            if close:  # a misspelled field would be ignored and its default used; other fields are yours (meta)
+                raise InputError(f"unknown field {_shown(name)}{close}", path, number)
         for name in ("source", "correct"):
             require(row, name, str, path, number)
         require(row, "incorrect", (str, list), path, number)
@@ -41,11 +55,16 @@ def load_jsonl(path: str | Path, default_phenomenon: str = "zero-pronoun") -> li
             raise InputError("empty list of incorrect candidates", path, number)
         distance = row.get("distance")
         if distance is not None and (not isinstance(distance, int) or isinstance(distance, bool) or distance < 0):
-            raise InputError(f"distance must be a whole number ≥ 0, not {distance!r}", path, number)
+            raise InputError(f"distance must be a whole number ≥ 0, not {_shown(distance)}", path, number)
         pronoun = require(row, "pronoun", (str, type(None)), path, number, default=None)
         meta = require(row, "meta", (dict, type(None)), path, number, default=None) or {}
         phenomenon = require(row, "phenomenon", str, path, number, default=default_phenomenon)
         item_id = require(row, "id", (str, int), path, number, default=f"line-{number}")
+        if "id" in row:
+            if item_id in seen:
+                raise InputError(f"item id {_shown(item_id)} repeats the id of line {seen[item_id]} (every item needs "
+                                 "its own id: results and --details are keyed by it)", path, number)
+            seen[item_id] = number
         others = _strings(row.get("incorrect_pronoun"), "incorrect_pronoun", path, number)
         pair = f"{pronoun}>{others[0]}" if pronoun and others else candidate_pair(row["correct"], incorrect[0])
         items.append(make_item(

@@ -14,6 +14,7 @@ from discotest.data.contrastive_item import ContrastiveItem
 from discotest.data.readers import system_name
 from discotest.errors import InputError
 from discotest.models.interface import Scorer, ScoreRequest
+from discotest.models.translator import model_label
 from discotest.report.result import build_signature
 from discotest.stats import DEFAULT_SEED
 
@@ -28,7 +29,9 @@ def evaluate_scorer(suite: str, items: Sequence[ContrastiveItem], scorer: Scorer
     """One result per context size the scorer's scores depend on (every one asked for; a scores file: one), the
     model's work for all of them done in one go (on Ray, one actor pool for the whole run)."""
     sizes = list(contexts) if scorer.takes_context else list(contexts[:1] or [0])
-    return [evaluate(suite, items, per_item, scorer.system_name(k), scorer.signature_fields(k), n_bootstrap, data)
+    return [evaluate(suite, items, per_item, scorer.system_name(k),
+                     [(key, model_label(value) if key == "model" else value)  # as a translation signature names it
+                      for key, value in scorer.signature_fields(k)], n_bootstrap, data)
             for k, per_item in zip(sizes, scorer.score_contexts(score_requests(items), sizes))]
 
 
@@ -91,6 +94,7 @@ def run_contrastive(
     ray_actors: int = 2,
     endpoint: str | None = None,
     concurrency: int = 4,
+    timeout: float = 120.0,
 ) -> list[ContrastiveResult]:
     """One result per system: the scores file, each context size of the model, each baseline.
 
@@ -137,12 +141,16 @@ def run_contrastive(
         if pair and not (options.get("src_lang") or options.get("tgt_lang")):
             options["src_lang"], options["tgt_lang"] = pair
         scorer = open_scorer(model, endpoint=endpoint, engine=engine, ray_address=ray_address, ray_actors=ray_actors,
-                             concurrency=concurrency, factory=scorer_factory, batch_size=batch_size, device=device,
-                             use_cache=use_cache, quiet=quiet, **options)
+                             concurrency=concurrency, timeout=timeout, factory=scorer_factory, batch_size=batch_size,
+                             device=device, use_cache=use_cache, quiet=quiet, **options)
         results += evaluate_scorer(suite, items, scorer, contexts, n_bootstrap, data)
     for name in baselines:
         from discotest.contrastive.baselines import run_baseline
 
         per_item, fields = run_baseline(name, items, train_text, use_cache=use_cache)
         results.append(evaluate(suite, items, per_item, name, fields, n_bootstrap, data))
+    version = registry.user_file_version(suite_file, data_dir) if suite_file is not None else None
+    if version:  # a suite read from the user's own file is named by its content
+        for result in results:
+            result.signature = result.signature.replace(version=version)
     return results

@@ -39,6 +39,9 @@ ENV_VAR = "DISCOTEST_DATA"
 ALLOW_MODIFIED_ENV = "DISCOTEST_ALLOW_MODIFIED_DATA"
 FETCH_TIMEOUT = 60.0  # seconds without data before a download gives up
 FETCH_DEADLINE = 1800.0  # seconds a whole download may take (a server trickling one byte a second never ends)
+# bytes a second a download must average once ``timeout`` seconds have passed: a server trickling one byte a second
+# is never silent long enough for the timeout, and held a fetch for the whole deadline (30 minutes; days before it)
+FETCH_MIN_RATE = 1000.0
 FETCH_MAX_SIZE = 250_000_000  # bytes a download without a known size may have (the largest source is 4 MB)
 _CHUNK = 2**20
 
@@ -347,6 +350,21 @@ def _admit(name: str, path: Path, expected: str) -> None:
         seen[name] = FileCheck(name, got, status)
 
 
+def user_file_version(path: str | Path, root: str | Path | None = None) -> str | None:
+    """The signature's ``version`` of a suite read from the user's own file: ``file@<first 8 hex of its sha256>``
+    (``file`` for standard input, read once); None for a file inside the data directory, which ``check_file`` holds
+    to its pin and ``files:`` names."""
+    from discotest.data.readers import is_stdin
+
+    if is_stdin(path):
+        return "file"
+    try:
+        Path(os.path.abspath(path)).relative_to(os.path.abspath(data_dir(root)))
+        return None
+    except ValueError:
+        return f"file@{_hash_file(Path(path))[:8]}"
+
+
 def check_file(path: str | Path, root: str | Path | None = None) -> Path:
     """The same check as ``locate`` for a file found by path (DiP's WMT folders, a published output handed over
     by path): a registry file is held to its pin, another file inside the data dir to ``<file>.sha256`` if there
@@ -451,12 +469,14 @@ def _umask() -> int:
 
 @dataclass(frozen=True)
 class Limits:
-    """How long and how big a download may be: ``timeout`` seconds of silence, ``deadline`` seconds in all,
-    ``max_size`` bytes (a source's known size replaces it)."""
+    """How long and how big a download may be: ``timeout`` seconds of silence, ``deadline`` seconds in all, at least
+    ``min_rate`` bytes a second on average once ``timeout`` seconds have passed, ``max_size`` bytes (a source's
+    known size replaces it)."""
 
     timeout: float = FETCH_TIMEOUT
     deadline: float = FETCH_DEADLINE
     max_size: int = FETCH_MAX_SIZE
+    min_rate: float = FETCH_MIN_RATE
 
 
 def _download(url: str, target: Path, opener: Callable, limits: Limits, size: int | None = None) -> tuple[Path, str]:
@@ -485,9 +505,14 @@ def _download(url: str, target: Path, opener: Callable, limits: Limits, size: in
                         got += len(chunk)
                         if got > cap:
                             raise InputError(f"download of {url} passed {size_text(cap)} ({why}); stopped", target)
-                        if time.monotonic() - started > limits.deadline:
+                        elapsed = time.monotonic() - started
+                        if elapsed > limits.deadline:
                             raise InputError(f"download of {url} still running after {limits.deadline:g} s (got "
                                              f"{size_text(got)}); raise --deadline{hint}", target)
+                        if elapsed > limits.timeout and got < limits.min_rate * elapsed:
+                            raise InputError(f"download of {url} is too slow: {size_text(got)} in {elapsed:.0f} s, "
+                                             f"under {size_text(int(limits.min_rate))}/s; lower --min-rate{hint}",
+                                             target)
                         digest.update(chunk)
                         out.write(chunk)
             except urllib.error.HTTPError as exc:

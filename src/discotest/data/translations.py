@@ -53,6 +53,7 @@ class Translations:
     by_row: dict[int, str] = field(default_factory=dict)
     unmatched: list[int] = field(default_factory=list)
     format: str = "plain"
+    lines: dict[int, int] = field(default_factory=dict)  # suite row -> the file's line that translates it
 
 
 Row = tuple[str | None, str, int]  # (source or None, translation, line number)
@@ -182,18 +183,20 @@ def read_translations(
                          "or on none to match by position)", path, lacking[2])
     if with_source:
         hint = _FORCE_HINT if input_format == "auto" else ""
-        result.by_row = _match_by_source(path, rows, sources, aliases or {}, hint, context_dependent)
+        result.by_row, result.lines = _match_by_source(path, rows, sources, aliases or {}, hint, context_dependent)
     else:
-        result.by_row = _match_by_position(path, rows, list(sources))
+        result.by_row, result.lines = _match_by_position(path, rows, list(sources))
     result.unmatched = [i for i in sources if i not in result.by_row]
     return result
 
 
-def _match_by_position(path: Path, rows: Sequence[Row], order: list[int]) -> dict[int, str]:
+def _match_by_position(path: Path, rows: Sequence[Row], order: list[int]) -> tuple[dict[int, str], dict[int, int]]:
+    """Suite row -> translation, and suite row -> line number."""
     if len(rows) == len(order):
-        return {index: translation for index, (_, translation, _) in zip(order, rows)}
+        return ({index: translation for index, (_, translation, _) in zip(order, rows)},
+                {index: number for index, (_, _, number) in zip(order, rows)})
     if order and len(rows) == max(order) + 1:  # one line per row of the suite file, skipped rows included
-        return {index: rows[index][1] for index in order}
+        return {index: rows[index][1] for index in order}, {index: rows[index][2] for index in order}
     also = f" or {max(order) + 1} (one per row of the suite file)" if order and max(order) + 1 != len(order) else ""
     raise InputError(
         f"expected {len(order)} lines (one per suite row, in suite order){also}, found {len(rows)}; "
@@ -206,8 +209,9 @@ def _match_by_position(path: Path, rows: Sequence[Row], order: list[int]) -> dic
 def _match_by_source(
     path: Path, rows: Sequence[Row], sources: Mapping[int, str], aliases: Mapping[int, str], hint: str,
     context_dependent: bool = False,
-) -> dict[int, str]:
-    """Suite row -> translation under the module doc's rules; the first row that cannot be placed is refused."""
+) -> tuple[dict[int, str], dict[int, int]]:
+    """Suite row -> translation (and -> line number) under the module doc's rules; the first row that cannot be
+    placed is refused."""
     full: dict[str, list[int]] = defaultdict(list)
     for index, source in sources.items():
         full[_norm(source)].append(index)
@@ -261,7 +265,8 @@ def _match_by_source(
                 raise InputError(f"a second, different translation of the suite row line {placed_by[index]} "
                                  "already translates", path, number)
             by_row[index], placed_by[index] = translation, number
-    return {index: by_row[index] for index in sources if index in by_row}
+    return ({index: by_row[index] for index in sources if index in by_row},
+            {index: placed_by[index] for index in sources if index in by_row})
 
 
 def _norm(text: str | None) -> str:

@@ -45,7 +45,8 @@ MARKERS_OPTION = Option("markers", ("--markers",),
 RESOLVER = Option("resolver", ("--resolver",), "--markers predicted: the English resolver", default="rules",
                   choices=RESOLVERS)
 MODEL_OPTIONS = (BEAM, MAX_LENGTH, MARKERS_OPTION, RESOLVER, common.SRC_LANG, common.TGT_LANG, common.REVISION,
-                 common.BATCH_SIZE, common.DEVICE, common.PROMPT, common.ENDPOINT, common.CONCURRENCY)
+                 common.BATCH_SIZE, common.DEVICE, common.PROMPT, common.ENDPOINT, common.CONCURRENCY,
+                 common.ENDPOINT_TIMEOUT)
 
 
 def one_context(value: list[int] | int | None) -> int:
@@ -160,7 +161,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     settings = dict(suite_version=s["suite_version"], data_dir=s["data_dir"], aligner=s["aligner"],
                     align_train=s["align_train"], align_extra=s["align_extra"] or "auto",
                     measure=measures(s["measure"]), lexicon=s["lexicon"],
-                    use_cache=s["use_cache"], input_format=s["input_format"], verdict=s["verdict"])
+                    use_cache=s["use_cache"], input_format=s["input_format"], verdict=s["verdict"],
+                    check_lines=not s["skip_language_check"])
     if not s["lang"]:
         raise InputError(f"suite {suite!r} needs --lang (a language, a comma-separated list, or 'all')")
     has_model = bool(s["model"] or s["endpoint"])  # a local model, or a served one
@@ -182,7 +184,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
                              quiet=s["quiet"], runner=resolve_engine(s["engine"]), ray_address=s["ray_address"],
                              ray_actors=s["ray_actors"], prompt_file=s["prompt_file"],
                              context=one_context(s["context"]), endpoint=s["endpoint"],
-                             concurrency=s["concurrency"])
+                             concurrency=s["concurrency"], timeout=s["timeout"])
         results = [run_one(suite, lang=_one_lang(langs, "--model"), model=s["model"] or "",
                            model_options=model_options, **settings)]
     elif s["input"]:

@@ -26,6 +26,7 @@ from discotest.gender.mentions import learn_her_roles
 from discotest.gender.pipeline import Bitext, evaluate_gender, start_align_in_corpus
 from discotest.gender.published import (
     available_published,
+    check_lines_match,
     check_system,
     published_systems,
     published_translations,
@@ -67,6 +68,9 @@ class RunOptions:
     # what accuracy, ΔG and ΔS are computed on: "noun" (WinoMT's) or "reader" (noun + coreferent pronoun; it
     # turns the consistency reading on and adds verdict:reader to the signature)
     verdict: str = "noun"
+    # refuse an --input file whose lines do not translate their rows (``published.check_lines_match``); off with
+    # --skip-language-check, as the language check is
+    check_lines: bool = True
 
     def check(self) -> None:
         """What no option declaration can check: the suite file of this version. The options' values were checked
@@ -211,7 +215,11 @@ def _translation_sets(lang: str, systems: Sequence[str], options: RunOptions, it
     for s in systems:
         with registry.tracking() as read[s]:
             translation_sets[s] = published_translations(s, lang, items, options.data_dir, options.suite)
-    translation_sets.update({name: read_translations(path, sources, options.input_format) for name, path in inputs})
+    for name, path in inputs:
+        translation_sets[name] = read_translations(path, sources, options.input_format)
+        if options.check_lines:
+            with stage("input check"):
+                check_lines_match(translation_sets[name], list(items), lang, options.data_dir, options.suite)
     translation_sets.update({m.name: m.translations(items) for m in models})
     return translation_sets, read
 

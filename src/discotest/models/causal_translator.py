@@ -38,7 +38,7 @@ from discotest.errors import InputError
 from discotest.models.causal_lm import CausalLazyModel, pad_id
 from discotest.models.hf_models import LanguageCodes, short_fingerprint
 from discotest.models.llm_prompt import Prompt, PromptBuilder, prompt_ids
-from discotest.models.translator import CACHE_NAMESPACE, ModelTranslator
+from discotest.models.translator import CACHE_NAMESPACE, ModelTranslator, model_label
 
 END_OF_TURN = ("<|im_end|>", "<|eot_id|>", "<end_of_turn>", "<|endoftext|>", "<|end_of_text|>", "<|eom_id|>",
                "<eos>", "</s>")
@@ -119,7 +119,7 @@ class CausalTranslator(CausalLazyModel, ModelTranslator):
 
     def signature_fields(self) -> list[tuple[str, str]]:
         prompts = self.prompts
-        return [("model", Path(self.name).name if Path(self.name).is_dir() else self.name),
+        return [("model", model_label(self.name)),
                 ("model_hash", short_fingerprint(self.fingerprint())), ("engine", self.engine), ("lm", "causal"),
                 ("prompt", f"{'chat' if prompts.chat else 'plain'}:{prompts.template_hash}"),
                 ("decoding", "greedy"), ("max_len", str(self.max_length)), ("context", str(self.context))]

@@ -93,17 +93,19 @@ def open_scorer(model: str | None = None, *, endpoint: str | None = None, scores
 
 
 def open_translator(model: str | None, lang: str, *, prompt_file: str | None = None, context: int = 0,
-                    endpoint: str | None = None, concurrency: int = 4, **options: Any) -> Translator:
+                    endpoint: str | None = None, concurrency: int = 4, timeout: float = 120.0,
+                    **options: Any) -> Translator:
     """A served model's translator (``models.endpoint``) with ``endpoint``; a decoder-only LLM's
     (``models.causal_translator``) for a model whose config maps to ``AutoModelForCausalLM``; else CTranslate2's for
     a converted folder or a seq2seq model's (``models.translator``). ``prompt_file`` and ``context`` are the LLMs';
     given for another model they are an error rather than ignored. ``options``: beam, max_length, batch_size,
-    device, revision, src_lang, src_code, tgt_code, use_cache, quiet, runner, ray_address, ray_actors."""
+    device, revision, src_lang, src_code, tgt_code, use_cache, quiet, runner, ray_address, ray_actors; ``timeout``:
+    the seconds one request to an endpoint may wait."""
     if endpoint:
         from discotest.models.endpoint import EndpointTranslator
 
         return EndpointTranslator(endpoint, lang, model=model or None, prompt_file=prompt_file, context=context,
-                                  concurrency=concurrency, **options)
+                                  concurrency=concurrency, timeout=timeout, **options)
     if model is None:
         raise InputError("give --model (a model folder or hub name) or --endpoint URL")
     from discotest.models.causal_lm import is_causal_lm

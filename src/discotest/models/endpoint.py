@@ -41,6 +41,7 @@ candidate's boundary in the wrong place.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -82,6 +83,8 @@ ALIGNMENT_PROBE = ("Translate into French: the cat sat", "Translate into French:
 # the top 5, and at least half of them must be shared)
 ALIGNMENT_TOLERANCE = 0.02
 ALIGNMENT_TOP = 5
+LOGPROB_SLACK = 1e-3  # a log-probability above 0 by more than rounding is not one
+TOTAL_TIMES = 2  # one request's attempts and waits take at most this many times --timeout
 _aligned: dict[tuple[str, str], str] = {}  # (server, model) -> "" (aligned) or the refusal line, per process
 _aligned_lock = threading.Lock()
 
@@ -99,9 +102,15 @@ class EndpointClient:
     """JSON over HTTP to an OpenAI-compatible server, with retries, backoff and a concurrency limit."""
 
     def __init__(self, url: str, *, concurrency: int = 4, timeout: float = 120.0, retries: int = 4,
-                 backoff: float = 1.0, sleep: Callable[[float], None] = time.sleep):
+                 backoff: float = 1.0, sleep: Callable[[float], None] = time.sleep, total: float | None = None):
+        """``timeout``: seconds one attempt may wait for the server (``--timeout``); ``total``: seconds one request
+        may take over all its attempts and waits between them (default ``TOTAL_TIMES`` × ``timeout``), so a server
+        that never answers ends a run in minutes, not ``timeout`` × attempts."""
+        if not (isinstance(timeout, int | float) and timeout > 0 and timeout != float("inf")):
+            raise InputError(f"--timeout must be a number of seconds above 0, not {timeout!r}")
         self.base = _base(url)
         self.concurrency, self.timeout, self.retries, self.backoff = max(1, concurrency), timeout, retries, backoff
+        self.total = total if total is not None else TOTAL_TIMES * timeout
         self._sleep = sleep
         self.requests = 0  # HTTP requests sent (retries included), for callers and tests
 
@@ -113,15 +122,20 @@ class EndpointClient:
         return headers
 
     def call(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-        """GET (no body) or POST ``path`` under ``/v1``; the decoded JSON answer."""
+        """GET (no body) or POST ``path`` under ``/v1``; the decoded JSON answer. A 429/5xx answer, a refused or
+        dropped connection, an answer cut short (``http.client.IncompleteRead``) or a timeout is retried while
+        attempts and ``total`` last; then one InputError line."""
         url = f"{self.base}/v1{path}"
         data = json.dumps(body).encode("utf-8") if body is not None else None
-        for attempt in range(self.retries + 1):
+        started, slept = time.monotonic(), 0.0
+        attempt = 0
+        for attempt in range(self.retries + 1):  # noqa: B007 - read after the loop
+            left = self.total - (time.monotonic() - started) - slept
             request = urllib.request.Request(url, data=data, headers=self._headers(),
                                              method="POST" if data is not None else "GET")
             self.requests += 1
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310 - http(s) only
+                with urllib.request.urlopen(request, timeout=min(self.timeout, max(left, 0.001))) as response:  # noqa: S310
                     return json.loads(response.read().decode("utf-8"))
             except urllib.error.HTTPError as exc:
                 if exc.code != 429 and exc.code < 500:
@@ -129,14 +143,25 @@ class EndpointClient:
                 after = _retry_after(exc)
                 wait = after if after is not None else self.backoff * 2 ** attempt
                 last = f"HTTP {exc.code}: {_server_message(exc)}"
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
+            except http.client.IncompleteRead as exc:
+                wait = self.backoff * 2 ** attempt
+                last = (f"the connection closed in the middle of the answer ({len(exc.partial)} bytes read"
+                        f"{f', {exc.expected} more expected' if exc.expected is not None else ''})")
+            except (urllib.error.URLError, TimeoutError, ConnectionError, http.client.HTTPException, OSError) as exc:
                 reason = getattr(exc, "reason", exc)
-                wait, last = self.backoff * 2 ** attempt, f"{reason}"
+                wait = self.backoff * 2 ** attempt
+                last = "no answer within the timeout" if isinstance(reason, TimeoutError) else \
+                    f"{type(reason).__name__}: {reason}" if not str(reason) else f"{reason}"
             except ValueError:
                 raise InputError(f"{url}: the answer is not JSON (is this an OpenAI-compatible server?)") from None
-            if attempt < self.retries:
-                self._sleep(wait)
-        raise InputError(f"{url}: no answer after {self.retries + 1} attempts ({last})")
+            left = self.total - (time.monotonic() - started) - slept
+            if attempt == self.retries or wait >= left:
+                break
+            self._sleep(wait)
+            slept += wait
+        raise InputError(f"{url}: no answer after {attempt + 1} attempt{'s' if attempt else ''} in "
+                         f"{time.monotonic() - started + slept:.0f} s ({last}); --timeout {self.timeout:g} s per "
+                         f"attempt, {self.total:g} s per request")
 
     def map(self, function: Callable[[Any], Any], inputs: Sequence[Any]) -> list[Any]:
         """``function`` over ``inputs`` with at most ``concurrency`` requests under way; results in order."""
@@ -230,11 +255,8 @@ class EndpointTranslator:
                     raise
                 # a strict server (OpenAI's own API, transformers serve) refuses fields it does not know
                 self._extras = {k: v for k, v in extras.items() if k not in refused}
-        try:
-            content = answer["choices"][0]["message"].get("content") or ""
-        except (KeyError, IndexError, TypeError, AttributeError):
-            raise InputError(f"{self.client.base}/v1/chat/completions: no choices[0].message in the answer") from None
-        return postprocess(content, self.sentence)
+        return checked_translation(answer, f"{self.client.base}/v1/chat/completions (model {self.model})", message,
+                                   lambda content: postprocess(content, self.sentence))
 
     def _key(self, message: str) -> str:
         return cache.content_key([CACHE_TRANSLATIONS, "endpoint", VERSION, self.client.base, self.model,
@@ -265,6 +287,26 @@ class EndpointTranslator:
         return out
 
 
+def checked_translation(answer: dict[str, Any], where: str, message: str, postprocess: Callable[[str], str]) -> str:
+    """The post-processed translation in a chat answer; an answer without one, or an empty one (nothing left after
+    post-processing: a translation file with an empty line, which ``run --input`` refuses), is one InputError line
+    naming the server and the request, and nothing is written or cached."""
+    try:
+        content = answer["choices"][0]["message"].get("content") or ""
+    except (KeyError, IndexError, TypeError, AttributeError):
+        raise InputError(f"{where}: no choices[0].message in the answer") from None
+    out = postprocess(str(content))
+    if not out.strip():
+        shown = " ".join(message.split())
+        raise InputError(f"{where}: an empty translation (answer {_shorten(str(content))!r}) for the request "
+                         f"{_shorten(shown)!r}; nothing was written")
+    return out
+
+
+def _shorten(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 # A special token (BOS) a server echoes before the request's own text: vLLM echoes Llama's '<|begin_of_text|>' and
 # counts its characters in ``text_offset``; llama-cpp-python leaves BOS out.
 _SPECIAL = re.compile(r"<[^<>\s]+>")
@@ -281,12 +323,14 @@ def echo_start(logprobs: dict[str, Any], echoed_text: str) -> int:
     return k
 
 
-def read_prompt_logprobs(answer: dict[str, Any], prompt_chars: int,
-                         end_chars: int) -> tuple[float, int, bool] | None:
+def read_prompt_logprobs(answer: dict[str, Any], prompt_chars: int, end_chars: int,
+                         request: str | None = None, where: str = "the server") -> tuple[float, int, bool] | None:
     """(sum of the candidate tokens' log-probabilities, their number, whether a token crossed the boundary) from a
     completions answer to ``prompt + candidate`` (echoed; ``prompt_chars`` and ``end_chars`` the characters up to the
     boundary and in all, counted from the first token of the request's text, ``echo_start``; what was generated after
-    them is not read), or None when it has no prompt log-probabilities."""
+    them is not read), or None when it has no prompt log-probabilities. Log-probabilities that do not fit the request
+    (``echo_wrong``: lists of different lengths, an echo that does not spell ``request``, a null or non-number where
+    a candidate token's value should be) are an InputError naming ``where``, never a score."""
     try:
         choice = answer["choices"][0]
     except (KeyError, IndexError, TypeError):
@@ -294,6 +338,9 @@ def read_prompt_logprobs(answer: dict[str, Any], prompt_chars: int,
     logprobs = choice.get("logprobs") if isinstance(choice, dict) else None
     if isinstance(logprobs, dict) and logprobs.get("text_offset") and logprobs.get("token_logprobs"):
         start = echo_start(logprobs, str(choice.get("text") or ""))
+        wrong = echo_wrong(logprobs, start, request, end_chars)
+        if wrong:
+            raise InputError(f"{where}: its prompt log-probabilities {wrong}; refusing to score with them")
         tokens = (logprobs.get("tokens") or [])[start:]
         base = logprobs["text_offset"][start] if start < len(logprobs["text_offset"]) else 0
         offsets = [o - base for o in logprobs["text_offset"][start:]]
@@ -301,13 +348,37 @@ def read_prompt_logprobs(answer: dict[str, Any], prompt_chars: int,
         total, count, merged = 0.0, 0, False
         for k, (offset, value) in enumerate(zip(offsets, values)):
             end = offsets[k + 1] if k + 1 < len(offsets) else offset + len(tokens[k] if k < len(tokens) else "")
-            if end <= prompt_chars or offset >= end_chars or value is None:
+            if end <= prompt_chars or offset >= end_chars:
                 continue
+            if not isinstance(value, int | float) or isinstance(value, bool) or value != value or value > LOGPROB_SLACK:
+                raise InputError(f"{where}: its prompt log-probabilities hold {value!r} for the candidate's token "
+                                 f"{tokens[k]!r} (a log-probability is a number at most 0); refusing to score")
             if offset < prompt_chars:
                 merged = True
             total, count = total + float(value), count + 1
         echoed = sum(1 for o in offsets if o >= prompt_chars)
         return (total, count, merged) if echoed else None
+    return None
+
+
+def echo_wrong(logprobs: dict[str, Any], start: int, request: str | None, end_chars: int) -> str | None:
+    """What does not fit between an echo and the request it answers (None if nothing): ``tokens``,
+    ``token_logprobs`` and ``text_offset`` of different lengths (a value would be read for the wrong token), an echo
+    that ends before the request does, or, for an ASCII request (one character per token character), tokens that
+    do not spell it."""
+    tokens, values, offsets = (logprobs.get(k) for k in ("tokens", "token_logprobs", "text_offset"))
+    if not all(isinstance(x, list) for x in (tokens, values, offsets)) or not len(tokens) == len(values) == \
+            len(offsets):
+        sizes = ", ".join(f"{len(x) if isinstance(x, list) else type(x).__name__} {k}" for k, x in
+                          (("tokens", tokens), ("token_logprobs", values), ("text_offset", offsets)))
+        return f"do not fit their tokens ({sizes})"
+    if not all(isinstance(t, str) for t in tokens) or not all(isinstance(o, int) for o in offsets):
+        return "hold a token that is not text or an offset that is not a whole number"
+    echoed = "".join(tokens[start:])
+    if request is not None and request.isascii() and not echoed.startswith(request):
+        return f"echo {_shorten(echoed)!r}, not the request {_shorten(request)!r}"
+    if offsets[-1] - offsets[start] + len(tokens[-1]) < end_chars:
+        return f"end at character {offsets[-1] - offsets[start] + len(tokens[-1])}, before the request's {end_chars}"
     return None
 
 
@@ -419,7 +490,8 @@ class EndpointScorer(Scorer):
         found = None
         if self._mode in (None, "echo"):
             found = read_prompt_logprobs(self.client.call("/completions", body), len(prompt),
-                                         len(prompt) + 1 + len(candidate))
+                                         len(prompt) + 1 + len(candidate), body["prompt"],
+                                         f"{self.client.base}/v1/completions")
             if found is not None:
                 check_echo_alignment(self.client, self.model)
             self._mode = "echo" if found is not None else self._mode
@@ -429,7 +501,7 @@ class EndpointScorer(Scorer):
                                                            "prompt_logprobs": 0})
             except InputError:  # a server without the field answers 400/422
                 answer = {}
-            found = _vllm_prompt_logprobs(answer, prompt, candidate)
+            found = _vllm_prompt_logprobs(answer, prompt, candidate, f"{self.client.base}/v1/completions")
             self._mode = "vllm" if found is not None else self._mode
         if found is None:
             raise InputError(f"{self.client.base}/v1/completions returns no prompt log-probabilities (echo + "
@@ -477,7 +549,8 @@ class EndpointScorer(Scorer):
         return language_name(self.tgt_lang)
 
 
-def _vllm_prompt_logprobs(answer: dict[str, Any], prompt: str, candidate: str) -> tuple[float, int, bool] | None:
+def _vllm_prompt_logprobs(answer: dict[str, Any], prompt: str, candidate: str, where: str = "the server"
+                          ) -> tuple[float, int, bool] | None:
     """vLLM's ``prompt_logprobs``: one {token id: {logprob, decoded_token}} per prompt token (None for the first).
     The candidate's tokens are the trailing ones whose decoded text adds up to ``' ' + candidate``."""
     try:
@@ -491,8 +564,12 @@ def _vllm_prompt_logprobs(answer: dict[str, Any], prompt: str, candidate: str) -
         if not tail or not isinstance(entry, dict) or not entry:
             break
         first = next(iter(entry.values()))  # the prompt's own token is listed first
-        text = first.get("decoded_token") or ""
-        total, count = total + float(first.get("logprob", 0.0)), count + 1
+        text = (first.get("decoded_token") or "") if isinstance(first, dict) else ""
+        value = first.get("logprob") if isinstance(first, dict) else None
+        if not isinstance(value, int | float) or isinstance(value, bool) or value != value or value > LOGPROB_SLACK:
+            raise InputError(f"{where}: its prompt_logprobs hold {value!r} for the candidate's token {text!r} (a "
+                             "log-probability is a number at most 0); refusing to score")
+        total, count = total + float(value), count + 1
         if len(text) >= len(tail):
             return total, count, len(text) > len(tail)
         tail = tail[:len(tail) - len(text)] if tail.endswith(text) else ""

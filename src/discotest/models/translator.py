@@ -36,6 +36,14 @@ from discotest.models.hf_models import (
 CACHE_NAMESPACE = "translations"
 
 
+
+def model_label(name: str) -> str:
+    """How a signature names a model: a local folder by its own name (``model_hash`` names its content; an absolute
+    path would differ from machine to machine), a hub name as given. Translation and scoring signatures both use
+    it, so one local model reads the same in both."""
+    return Path(name).name if Path(name).is_dir() else name
+
+
 class ModelTranslator(LazyModel):
     """A Hugging Face seq2seq model as a translation system; ``model``/``tokenizer`` may be given as objects."""
 
@@ -82,8 +90,7 @@ class ModelTranslator(LazyModel):
 
     def signature_fields(self) -> list[tuple[str, str]]:
         """What makes two model runs comparable: model, its content hash, decoding settings."""
-        return [("model", Path(self.name).name if Path(self.name).is_dir() else self.name),
-                ("model_hash", short_fingerprint(self.fingerprint())),
+        return [("model", model_label(self.name)), ("model_hash", short_fingerprint(self.fingerprint())),
                 ("engine", self.engine), ("beam", str(self.beam)), ("max_len", str(self.max_length))]
 
     # -- generation ------------------------------------------------------------------------------------------------

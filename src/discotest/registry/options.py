@@ -5,7 +5,7 @@ from __future__ import annotations
 from discotest.data.translations import INPUT_FORMATS
 from discotest.engine import ENGINES
 from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER
-from discotest.options import int_option
+from discotest.options import float_option, int_option
 from discotest.registry import Option
 
 DATA_DIR = Option("data_dir", ("--data-dir",), "data directory (default: $DISCOTEST_DATA, else the user cache)")
@@ -13,8 +13,9 @@ QUIET = Option("quiet", ("--quiet", "-q"), "no progress bars", default=False, ac
 USE_CACHE = Option("use_cache", ("--no-cache",), "recompute instead of reading the cache", default=True,
                    action="store_false")
 SKIP_LANGUAGE_CHECK = Option("skip_language_check", ("--skip-language-check",),
-                             "score --input even when it is mostly another language or script than the one scored "
-                             "(the signature then says langcheck:off)", default=False, action="store_true")
+                             "score --input even when it is mostly another language or script than the one scored, "
+                             "or its lines do not match the suite's rows (the signature then says langcheck:off)",
+                             default=False, action="store_true")
 # data_dir and quiet are global flags of the CLI (before or after the subcommand); every family takes them
 COMMON = (DATA_DIR, QUIET, USE_CACHE, SKIP_LANGUAGE_CHECK)
 GLOBAL_FLAGS = ("data_dir", "quiet")
@@ -52,6 +53,9 @@ ENDPOINT = Option("endpoint", ("--endpoint",), "an OpenAI-compatible server (vLL
                   "only one); API key from $DISCOTEST_API_KEY or $OPENAI_API_KEY", metavar="URL")
 CONCURRENCY = Option("concurrency", ("--concurrency",), "--endpoint: requests under way at once", default=4,
                      type=int_option("concurrency"), metavar="N")
+ENDPOINT_TIMEOUT = Option("timeout", ("--timeout",), "--endpoint: seconds one attempt waits for the server (default "
+                          "120); a request gives up, one error line, after twice that, retries and waits included",
+                          default=120.0, type=float_option("timeout"), metavar="SECONDS")
 CONTEXT = Option("context", ("--context",), "--model: previous sentences in the input; contrastive suites score at "
                  "each size given (repeat to run several; default 0); a decoder-only LLM translating sees the previous "
                  "K source sentences and its own translations of them (one size; default 0)", default=[],

@@ -23,7 +23,8 @@ def run_winox(lang: str, input: str | Path, data_dir: str | Path | None = None,
     translations = read_translations(input, {i.index: i.sentence for i in items}, input_format)
     verdicts = {i.index: judge(i, translations.by_row[i.index], lang) for i in items if i.index in translations.by_row}
     source, name = registry.SOURCES.get(f"winox-{lang}"), system_name(input)
-    signature = build_signature("winox", source.version if source else "current", name, len(verdicts),
+    version = registry.user_file_version(suite_file, data_dir) if suite_file else None
+    signature = build_signature("winox", version or (source.version if source else "current"), name, len(verdicts),
                                 lang=lang, settings=(("measure", "pronoun-count-v1"),),
                                 files=registry.data_field(files))
     return WinoxResult(lang, name, signature, items, translations.by_row, verdicts, translations.unmatched)

@@ -1,0 +1,173 @@
+"""Does each line of a translation file translate the suite row it is scored against? A file of the right length whose
+lines are shifted (a line deleted and one added at the end), two lines swapped far apart, or translations of other
+sentences with the same count is refused before it is scored (``run winomt --input`` scored a file shifted from row
+100 on at Acc 34.1 against 56.4, without a word).
+
+The signal is the one the suite's alignment model is trained on: what the published systems wrote for each row. A
+line is compared with every published translation of its own row and of other rows, by the cosine of their
+character 4-gram sets weighted by rarity (monolingual, any script, no model to load; a few hundred milliseconds for
+WinoMT's 3,888 rows). Three tests, each relative to the file itself, so a weak system is judged against its own level:
+
+- **shift**: in ``WINDOW`` consecutive lines, at least ``RUN`` match the row ``d`` (1 to ``MAX_SHIFT``) before or
+  after theirs better, by ``MARGIN``, than their own;
+- **swap**: two lines more than ``MAX_SHIFT`` apart that both match their own rows no better than unrelated rows
+  do, each matching the other's row better than its own by ``MARGIN`` and among the ``TOP`` rows it matches best;
+  rows whose English sentences are near copies (WinoMT's pro/anti twins) are not told apart, so swapping them is
+  not caught;
+- **other sentences**: the file's lines match their own rows on average no better (by ``FOREIGN_MARGIN``) than the
+  rows half the file away.
+
+Measured on every published WinoMT output (none refused) and on shifted, swapped and foreign copies of each:
+bench/validity/misaligned_input.py; the figures are in docs/your-files.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+MARGIN = 0.05  # a line "matches another row better" by at least this cosine
+WINDOW, RUN = 10, 8  # a shift: RUN of WINDOW consecutive lines match the same other offset better
+MAX_SHIFT = 3
+FOREIGN_MARGIN = 0.05
+SWAP_CANDIDATES = 400  # at most this many poorly matching lines are searched against every row
+TOP = 3  # a swap partner is among the rows a line matches best, near copies of it not counted …
+LOOK_PAST = 10  # … so up to this many more rows (its near copies) are looked at
+TWIN_OVERLAP = 0.6  # English sentences sharing this share of their words are near copies
+
+
+@dataclass(frozen=True)
+class Suspect:
+    """The first position (0-based, in the given order) that looks misaligned, and why, in words."""
+
+    position: int
+    reason: str
+
+
+def _vectors(texts: Sequence[Sequence[str | None]]):
+    """Rows of L2-normalised, rarity-weighted character 4-gram indicator vectors, one matrix per sequence (a shared
+    vocabulary; a missing text is a zero row). The 4-grams are numbered with numpy over one array of code points
+    (a code point is kept to its low 16 bits: exact for every script the suites use), not in a Python loop."""
+    from scipy import sparse
+
+    padded = [" " + " ".join((text or "").lower().split()) + " " for group in texts for text in group]
+    codes = np.frombuffer("".join(padded).encode("utf-32-le"), np.uint32).astype(np.uint64) & 0xFFFF
+    lengths = np.fromiter((len(t) for t in padded), np.int64, len(padded))
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    count = lengths - 3  # 4-grams of each text (a padded text has at least 2 characters: 0 for "  ")
+    count[count < 0] = 0
+    owner = np.repeat(np.arange(len(padded)), count)
+    at = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count) + np.repeat(starts, count)
+    keys = (codes[at] << 48) | (codes[at + 1] << 32) | (codes[at + 2] << 16) | codes[at + 3]
+    _, ids = np.unique(keys, return_inverse=True)
+    size = int(ids.max()) + 1 if len(ids) else 1
+    matrix = sparse.csr_matrix((np.ones(len(ids)), (owner, ids.ravel())), shape=(len(padded), size))
+    matrix.data[:] = 1.0  # a 4-gram counts once per text
+    weight = sparse.diags(np.log((len(padded) + 1) / (np.asarray((matrix > 0).sum(0)).ravel() + 1)) + 1.0)
+    matrix = matrix @ weight
+    norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(1)).ravel())
+    norms[norms == 0] = 1.0
+    matrix = sparse.csr_matrix(sparse.diags(1.0 / norms) @ matrix)
+    bounds = np.cumsum([0, *(len(group) for group in texts)])
+    return [matrix[bounds[k]:bounds[k + 1]] for k in range(len(texts))]
+
+
+def _row_cosines(lines, refs, offset: int) -> np.ndarray:
+    """cos(line i, reference row i + offset), best over the references; -1 past either end."""
+    n = lines.shape[0]
+    out = np.full(n, -1.0)
+    lo, hi = max(0, -offset), min(n, n - offset)
+    if lo >= hi:
+        return out
+    for ref in refs:
+        values = np.asarray(lines[lo:hi].multiply(ref[lo + offset:hi + offset]).sum(1)).ravel()
+        out[lo:hi] = np.maximum(out[lo:hi], values)
+    return out
+
+
+def _words(text: str) -> set[str]:
+    return {w.strip(".,;:!?\"'").lower() for w in text.split()}
+
+
+def _twins(a: str, b: str) -> bool:
+    wa, wb = _words(a), _words(b)
+    return len(wa & wb) >= TWIN_OVERLAP * max(len(wa | wb), 1)
+
+
+def find_misalignment(translations: Sequence[str], references: Sequence[Sequence[str | None]],
+                      sources: Sequence[str], numbers: Sequence[int] | None = None) -> Suspect | None:
+    """The first line of ``translations`` that does not translate its row, or None. ``references``: published
+    translations of the same rows (one sequence per system, None where a system has no translation); ``sources``:
+    the rows' source sentences (only to tell near-copies apart); ``numbers``: each position's line in the file (for
+    the words of a swap; position + 1 by default)."""
+    n = len(translations)
+    references = [ref for ref in references if sum(r is not None for r in ref) >= n // 2]
+    if n < 2 * WINDOW or not references:
+        return None
+    lines, *refs = _vectors([translations, *references])
+    own = _row_cosines(lines, refs, 0)
+    half = _row_cosines(lines, refs, n // 2) if n // 2 < n else own
+    half = np.where(half < 0, _row_cosines(lines, refs, n // 2 - n), half)  # wrap around
+    if own.mean() < half.mean() + FOREIGN_MARGIN:
+        first = int(np.argmax(own < np.quantile(half, 0.99)))
+        return Suspect(first, f"its lines match the suite's rows no better than unrelated rows (mean similarity "
+                              f"{own.mean():.2f} to their own rows' published translations, {half.mean():.2f} to "
+                              f"others'): translations of other sentences?")
+    found: list[Suspect] = []
+    for d in [k for step in range(1, MAX_SHIFT + 1) for k in (step, -step)]:
+        wins = (_row_cosines(lines, refs, d) > own + MARGIN).astype(int)
+        counts = np.convolve(wins, np.ones(WINDOW, int), mode="valid")
+        if counts.max() >= RUN:
+            start = int(np.argmax(counts >= RUN))
+            first = start + int(np.argmax(wins[start:start + WINDOW]))
+            found.append(Suspect(first, f"this line and the next ones match the row {abs(d)} "
+                                        f"{'after' if d > 0 else 'before'} theirs better than their own: lines "
+                                        "shifted (one missing or added above)?"))
+    swap = _swapped(lines, refs, own, half, sources, numbers or range(1, n + 1))
+    if swap is not None:
+        found.append(swap)
+    return min(found, key=lambda s: s.position) if found else None
+
+
+def _swapped(lines, refs, own: np.ndarray, half: np.ndarray, sources: Sequence[str], numbers: Sequence[int]
+             ) -> Suspect | None:
+    """Two lines that each translate the other's row (see the module doc)."""
+    poor = np.flatnonzero(own <= np.quantile(half, 0.99))
+    if not len(poor):
+        return None
+    poor = poor[np.argsort(own[poor], kind="stable")][:SWAP_CANDIDATES]
+    scores = np.full((len(poor), lines.shape[0]), -1.0)
+    for ref in refs:
+        scores = np.maximum(scores, (lines[poor] @ ref.T).toarray())
+    position = {i: k for k, i in enumerate(poor.tolist())}
+    for k, i in enumerate(poor.tolist()):
+        scores[k, i] = -1.0  # a line's own row is not its partner
+
+    def among_best(i: int, j: int) -> bool:
+        """Whether row ``j`` is among the ``TOP`` rows line ``i`` matches best, near copies of ``j`` (WinoMT repeats
+        a sentence with another pronoun or entity, Winogender up to six times) not counted against it."""
+        row = scores[position[i]]
+        others = 0
+        for k in np.argsort(-row, kind="stable").tolist():
+            if k == j:
+                return True
+            if others >= TOP:
+                return False
+            others += not _twins(sources[k], sources[j])
+        return False
+
+    pairs = []
+    for i in position:
+        for j in np.argsort(-scores[position[i]], kind="stable")[:TOP + LOOK_PAST].tolist():
+            # both lines poor, each matching the other's row better than its own, and among each other's best
+            if j in position and scores[position[i], j] > own[i] + MARGIN \
+                    and scores[position[j], i] > own[j] + MARGIN and abs(i - j) > MAX_SHIFT \
+                    and not _twins(sources[i], sources[j]) and among_best(i, j) and among_best(j, i):
+                pairs.append((min(i, j), max(i, j)))
+                break
+    if not pairs:
+        return None
+    i, j = min(pairs)
+    return Suspect(i, f"this line translates the row of line {numbers[j]} and that line this one's: lines swapped?")
