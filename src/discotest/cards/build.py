@@ -58,7 +58,7 @@ def _published_results(row: CardRow, common: dict[str, Any], exclude: str) -> li
     """Every published system's results on the row (but ``exclude``'s): one ``--system all`` run, or one run per
     system where the suite takes one at a time."""
     names = [n for n in published_names(row) if n != exclude]
-    if not names:
+    if not names and row.published_list == "declared":
         return []
     if row.published_runs == "all":
         return [r for r in families.run(row.suite, **row.options, system="all", **common).results
@@ -150,7 +150,7 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
         reports[row.key] = Report(report.title, mine, text=report.text)
     sigs = sorted({r.signature.format() for r in mine})
     out = {**base, "status": "ok", "reason": None, "system": mine[0].system if mine else system.name,
-           "lines": lines, "signature": sigs[0] if len(sigs) == 1 else sigs}
+           "lines": lines, "signature": sigs[0] if len(sigs) == 1 else sigs, "warnings": list(report.warnings)}
     cache.store(ROWS, key, json.dumps(out, ensure_ascii=False, sort_keys=True))
     cache.store(TIMES, _time_key(system, row), f"{time.monotonic() - started:.1f}")
     return json.loads(json.dumps(out, ensure_ascii=False, sort_keys=True))

@@ -69,7 +69,9 @@ def render_text(card: Card) -> str:
     table = [t.rstrip() for t in fixed_width(HEADER, [_cells(line) for line in lines], left=3)]
     sigs = [f"{row['pair']}/{row['id']}: {s}" for row in card.rows if row["status"] == "ok"
             for s in ([row["signature"]] if isinstance(row["signature"], str) else row["signature"])]
+    warnings = [f"{row['pair']}/{row['id']}: {w}" for row in card.rows for w in row.get("warnings") or []]
     return "\n".join([f"discourse card: {card.system} ({card.kind}) · {', '.join(card.pairs)}", *table, "",
+                      *(["warnings:", *(f"  {w}" for w in warnings), ""] if warnings else []),
                       LEGEND, f"card: {card.signature()}", *sigs])
 
 
