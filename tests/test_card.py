@@ -194,3 +194,19 @@ def test_two_systems_cards_compared_row_by_row(shared_data, own_cache, capsys):
     code, text, _ = run_cli(capsys, "card", "--system", "google", "--versus", "bing", "--pairs", "en-de", "--suites",
                             "winomt", "-q")
     assert code == 0 and "3 of 3 numbers differ" in text
+
+
+@pytest.mark.parametrize("family", ["qwen3", "gemma3"])
+def test_a_quick_look_samples_the_contrastive_rows(shared_data, own_cache, tiny_llms, family):
+    """``--limit N``: the contrastive rows score a deterministic stratified sample of N items (each number the one
+    ``run --limit N`` gives, signed limit:N), for the tiny models of the other two tokenizer families."""
+    model = str(tiny_llms[family])
+    card = discotest.card(model=model, pairs="ja-en", suites="jazp", limit=12, quiet=True)
+    line = card.rows[0]["lines"][0]
+    own = discotest.run("jazp", model=model, context=[1], limit=12, quiet=True)[0]
+    assert line["n"] == 12 and line["value"] == round(own.scores.overall.accuracy, 4)
+    assert "limit:12" in card.rows[0]["signature"] and "limit:12" in card.signature()
+    again = discotest.run("jazp", model=model, context=[1], limit=12, quiet=True)[0]
+    assert [v.index for v in again.verdicts] == [v.index for v in own.verdicts]  # the same sample every time
+    distances = {v.distance for v in own.verdicts}
+    assert len(distances) > 1  # stratified: not the suite's first rows

@@ -173,6 +173,21 @@ def test_a_stopped_scoring_run_asks_the_server_only_for_what_it_had_not_answered
     assert asked == ["Оно упало .", "Он упал ."] and whole[:2] == first
 
 
+def test_a_card_through_the_server_gives_the_suites_own_numbers(llama_server, shared_data):
+    """The discourse card with ``--endpoint`` (a quick look: 4 jazp items): its number is the one ``run jazp
+    --endpoint`` gives, and the second run asks the server nothing (every candidate's score is cached)."""
+    import discotest
+
+    card = discotest.card(endpoint=llama_server, pairs="ja-en,zh-en", suites="jazp,mzprt", limit=4, context=[1],
+                          concurrency=1, quiet=True)
+    jazp, mzprt = card.rows
+    assert jazp["status"] == "ok" and mzprt["status"] == "unfilled"
+    own = discotest.run("jazp", endpoint=llama_server, limit=4, context=[1], concurrency=1, quiet=True)[0]
+    line = jazp["lines"][0]
+    assert line["n"] == 4 and line["value"] == round(own.scores.overall.accuracy, 4)
+    assert "served:openai-api" in jazp["signature"] and "limit:4" in jazp["signature"]
+
+
 def test_served_gemma_tokens_and_scores_are_the_local_ones(gemma_server, faithful_gemma, tmp_path):
     """The tiny Gemma 3 through llama.cpp ("gemma4" BPE vocabulary from tokenizer.json): the echoed tokens of the
     default prompt (line breaks, Cyrillic, an emoji) are Hugging Face's, one by one; it passes the alignment probe

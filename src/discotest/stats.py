@@ -304,3 +304,27 @@ def bootstrap_agreement(
     lower = len(defined) // 40
     return AgreementCI(statistic, value, float(defined[lower]), float(defined[len(defined) - lower - 1]),
                        len(units), n_samples, seed, undefined)
+
+
+def stratified_sample(keys: Sequence[Hashable], strata: Sequence[Hashable], n: int) -> list[int]:
+    """Positions of a deterministic stratified sample of ``n`` items (``--limit``): each stratum gets its share of
+    ``n`` by largest remainder (at least one item where ``n`` allows), and within a stratum the items come in the
+    order of the sha256 of their key, so the same suite and ``n`` always give the same items, spread over the
+    suite rather than its first rows. All positions when ``n`` covers the suite."""
+    import hashlib
+
+    if n >= len(keys):
+        return list(range(len(keys)))
+    groups: dict[str, list[int]] = {}
+    for position, stratum in enumerate(strata):
+        groups.setdefault(repr(stratum), []).append(position)
+    names = sorted(groups)
+    shares = {name: n * len(groups[name]) / len(keys) for name in names}
+    take = {name: int(shares[name]) for name in names}
+    for name in sorted(names, key=lambda m: (-(shares[m] - take[m]), m))[:n - sum(take.values())]:
+        take[name] += 1
+    chosen = []
+    for name in names:
+        ordered = sorted(groups[name], key=lambda p: hashlib.sha256(repr(keys[p]).encode()).hexdigest())
+        chosen += ordered[:take[name]]
+    return sorted(chosen)

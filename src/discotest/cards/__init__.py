@@ -35,7 +35,8 @@ VERSUS = Option("versus", ("--versus",), "a second system to compare with, row b
                 "p-value of every number", metavar="SYSTEM")
 MODEL_OPTIONS = (common.BATCH_SIZE, common.DEVICE, common.REVISION, common.PROMPT, common.CONCURRENCY,
                  common.CONTEXT)
-OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, VERSUS, INIT, DRY_RUN, BOOTSTRAP, SEED,
+OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, VERSUS, common.LIMIT, INIT, DRY_RUN,
+           BOOTSTRAP, SEED,
            *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.USE_CACHE)
 
 
@@ -89,7 +90,8 @@ def resolve(s: dict[str, Any]) -> tuple[SystemSpec, list[str], list[CardRow]]:
 
 def common_options(s: dict[str, Any]) -> dict[str, Any]:
     """The options every suite run of the card gets."""
-    return {"data_dir": s.get("data_dir"), "quiet": s.get("quiet", False), "use_cache": s.get("use_cache", True)}
+    return {"data_dir": s.get("data_dir"), "quiet": s.get("quiet", False), "use_cache": s.get("use_cache", True),
+            "limit": s.get("limit")}
 
 
 def make_versus(**options: Any) -> tuple[Card, Card, list[dict[str, Any]]]:

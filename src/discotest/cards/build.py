@@ -39,11 +39,13 @@ class Card:
     bootstrap: int = 1000
     seed: int = DEFAULT_SEED
     reports: dict[str, Report] = field(default_factory=dict, repr=False)  # row key -> the suite's own report (HTML)
+    limit: int | None = None  # --limit: rows of suites that take it are a stratified sample (their signatures say so)
 
     def signature(self) -> str:
-        return "|".join(f"{k}:{v}" for k, v in (("discotest", VERSION), ("card", self.system), ("kind", self.kind),
-                                                ("pairs", ",".join(self.pairs)),
-                                                ("bootstrap", f"{self.bootstrap}@seed{self.seed}")))
+        fields = [("discotest", VERSION), ("card", self.system), ("kind", self.kind), ("pairs", ",".join(self.pairs)),
+                  *([("limit", str(self.limit))] if self.limit else []),
+                  ("bootstrap", f"{self.bootstrap}@seed{self.seed}")]
+        return "|".join(f"{k}:{v}" for k, v in fields)
 
     def to_json(self) -> dict[str, Any]:
         """The card's JSON (docs/card.md): the system, its pairs, one object per row, the card's signature."""
@@ -104,9 +106,22 @@ def _lines(mine: Sequence[Result], others: Sequence[Result], bootstrap: int, see
     return lines
 
 
-def _row_key(system: SystemSpec, row: CardRow, bootstrap: int, seed: int) -> str:
+def _row_key(system: SystemSpec, row: CardRow, bootstrap: int, seed: int, limit: int | None = None) -> str:
     return cache.content_key([str(FORMAT), cache.code_key(), system.fingerprint(row), json.dumps(row.spec(),
-                              sort_keys=True), f"{bootstrap}@{seed}"])
+                              sort_keys=True), f"{bootstrap}@{seed}", f"limit:{_limit_for(row, limit)}"])
+
+
+def _limit_for(row: CardRow, limit: int | None) -> int | None:
+    """``--limit`` where the row's family takes it (a sample of its items); other rows run whole."""
+    if not limit:
+        return None
+    return limit if any(o.name == "limit" for o in families.family_of(row.suite).options) else None
+
+
+def _run_options(row: CardRow, common: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in common.items() if k != "limit"}
+    limit = _limit_for(row, common.get("limit"))
+    return {**out, "limit": limit} if limit else out
 
 
 def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int = 1000,
@@ -119,7 +134,8 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
         options = system.options_for(row)
     except Unfilled as exc:
         return {**base, "status": "unfilled", "reason": str(exc), "lines": [], "signature": None}
-    key = _row_key(system, row, bootstrap, seed)
+    key = _row_key(system, row, bootstrap, seed, common.get("limit"))
+    common = _run_options(row, common)
     if common.get("use_cache", True) and reports is None:
         cached = cache.load(ROWS, key, json.loads)
         if isinstance(cached, dict):
@@ -174,7 +190,7 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
             if on_row is not None:
                 on_row(filled)
             bar.update()
-    return Card(system.name, system.kind, list(pairs), out, bootstrap, seed, reports or {})
+    return Card(system.name, system.kind, list(pairs), out, bootstrap, seed, reports or {}, common.get("limit"))
 
 
 def plan(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bootstrap: int = 1000,
@@ -183,13 +199,16 @@ def plan(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bo
     items; and the seconds it took when it last ran for a system of this kind on this machine."""
     out = []
     for row in rows:
-        entry = {"row": row.key, "suite": row.suite, "items": _items(row, common.get("data_dir"))}
+        items = _items(row, common.get("data_dir"))
+        limit = _limit_for(row, common.get("limit"))
+        entry = {"row": row.key, "suite": row.suite, "items": min(items, limit) if items and limit else items}
         try:
             system.options_for(row)
         except Unfilled as exc:
             out.append({**entry, "status": "unfilled", "reason": str(exc), "seconds": None})
             continue
-        done = common.get("use_cache", True) and cache.load(ROWS, _row_key(system, row, bootstrap, seed)) is not None
+        done = common.get("use_cache", True) and \
+            cache.load(ROWS, _row_key(system, row, bootstrap, seed, common.get("limit"))) is not None
         measured = cache.load(TIMES, _time_key(system, row))
         out.append({**entry, "status": "cached" if done else "to run", "reason": None,
                     "seconds": 0.0 if done else (float(measured) if measured else None)})

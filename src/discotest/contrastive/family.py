@@ -52,7 +52,7 @@ OPTIONS = (common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, 
            common.CONTEXT, COMPARE, BASELINE, TRAIN_TEXT, CONTRAPRO_CONTEXT, OPENSUBTITLES, common.BATCH_SIZE,
            common.DEVICE, SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE, common.PROMPT, KV, common.ENDPOINT,
            common.CONCURRENCY, common.ENDPOINT_TIMEOUT, common.SRC_LANG, common.TGT_LANG, common.REVISION,
-           *common.ENGINE_OPTIONS, common.RAY_ACTORS, *common.COMMON)
+           *common.ENGINE_OPTIONS, common.RAY_ACTORS, common.LIMIT, *common.COMMON)
 
 
 def _suites() -> dict[str, list[str]]:
@@ -92,7 +92,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         use_cache=s["use_cache"], quiet=s["quiet"], contrapro_context=s["contrapro_context"],
         opensubtitles=s["opensubtitles"], input_format=s["input_format"], engine=resolve_engine(s["engine"]),
         ray_address=s["ray_address"], ray_actors=s["ray_actors"], endpoint=s["endpoint"],
-        concurrency=s["concurrency"], timeout=s["timeout"],
+        concurrency=s["concurrency"], timeout=s["timeout"], limit=s["limit"],
         scorer_options=dict(separator=s["separator"].replace("\\n", "\n").replace("\\t", "\t"),
                             normalise=s["logprob"] == "mean", use_target_context=s["target_context"],
                             src_lang=s["src_lang"], tgt_lang=s["tgt_lang"], revision=s["revision"],

@@ -15,8 +15,8 @@ from discotest.data.readers import system_name
 from discotest.errors import InputError
 from discotest.models.interface import Scorer, ScoreRequest
 from discotest.models.translator import model_label
-from discotest.report.result import build_signature
-from discotest.stats import DEFAULT_SEED
+from discotest.report.result import Signature, build_signature
+from discotest.stats import DEFAULT_SEED, stratified_sample
 
 
 def score_requests(items: Sequence[ContrastiveItem]) -> list[ScoreRequest]:
@@ -95,6 +95,7 @@ def run_contrastive(
     endpoint: str | None = None,
     concurrency: int = 4,
     timeout: float = 120.0,
+    limit: int | None = None,
 ) -> list[ContrastiveResult]:
     """One result per system: the scores file, each context size of the model, each baseline.
 
@@ -108,7 +109,9 @@ def run_contrastive(
     suite (``contrastive.ctxpro_translations.read_ctxpro_translations``; ``input_format`` forces a reading).
     ``engine="ray"``: the model's batches (Hugging Face or CTranslate2), of every context size together, are scored by
     one pool of ``ray_actors`` Ray actors (same scores). ``endpoint``: an OpenAI-compatible server scores the
-    candidates (``models.endpoint``; ``model`` then names the served model)."""
+    candidates (``models.endpoint``; ``model`` then names the served model). ``limit``: a quick look at a
+    deterministic stratified sample of that many items (by phenomenon and distance; ``limited``), signed
+    ``limit:N``."""
     with registry.tracking() as files:
         items = load_suite(suite, data_dir, suite_file, contrapro_context=contrapro_context,
                            opensubtitles=opensubtitles, context_size=max(contexts, default=0))
@@ -116,6 +119,8 @@ def run_contrastive(
             registry.check_file(translations, data_dir)  # a published output handed over by path
     data = registry.data_field(files)
     results = []
+    if limit and not is_expected_word(suite):
+        items = limited(items, limit)
     if is_expected_word(suite):
         if translations is None:
             raise InputError(f"{suite} scores translations: give --input (one translation per item, in suite order)")
@@ -123,8 +128,10 @@ def run_contrastive(
 
         found = read_ctxpro_translations(translations, items, input_format)
         matched = [item for item in items if item.index in found.by_row]
-        return [evaluate_translations(suite, matched, [found.by_row[i.index] for i in matched],
-                                      system_name(translations), n_bootstrap, data)]
+        if limit:
+            matched = limited(matched, limit)
+        return _signed_limit([evaluate_translations(suite, matched, [found.by_row[i.index] for i in matched],
+                                                    system_name(translations), n_bootstrap, data)], limit)
     if translations is not None and suite_file is None:
         raise InputError(f"{suite} is scored from candidate scores: give --scores, --model or --baseline")
     if not (scores or model or baselines or endpoint):
@@ -153,4 +160,21 @@ def run_contrastive(
     if version:  # a suite read from the user's own file is named by its content
         for result in results:
             result.signature = result.signature.replace(version=version)
+    return _signed_limit(results, limit)
+
+
+def limited(items: Sequence[ContrastiveItem], limit: int) -> list[ContrastiveItem]:
+    """A deterministic sample of ``limit`` items, stratified by phenomenon and antecedent distance."""
+    chosen = stratified_sample([item.index for item in items], [(item.phenomenon, item.distance) for item in items],
+                               limit)
+    return [items[i] for i in chosen]
+
+
+def _signed_limit(results: list[ContrastiveResult], limit: int | None) -> list[ContrastiveResult]:
+    """``limit:N`` in each signature (before ``files``, which stays last): a sample's number is not the suite's."""
+    if limit:
+        for result in results:
+            fields = list(result.signature.fields)
+            at = next((i for i, (key, _) in enumerate(fields) if key == "files"), len(fields))
+            result.signature = Signature((*fields[:at], ("limit", str(limit)), *fields[at:]))
     return results
