@@ -202,17 +202,17 @@ def make_contrastive(input: str | Path, output: str | Path | None = None, replac
 def data_status(names: Sequence[str] = (), data_dir: str | None = None) -> list[dict[str, Any]]:
     """Each registered data source (of the named suites or sources; all without names): suite, name, status,
     path, size on disk, origin and licence (``data list``)."""
-    from discotest.data import registry
+    from discotest.data import catalogue
 
-    return registry.status(list(names), data_dir)
+    return catalogue.status(list(names), data_dir)
 
 
 def data_fetch(names: Sequence[str], data_dir: str | None = None, **limits: Any) -> list[tuple[str, Path, str]]:
     """Download sources and check their sha256 (``data fetch``): per source its name, path and the pin recorded
     for a source with no published checksum. ``limits``: timeout, deadline, max_size (bytes)."""
-    from discotest.data import registry
+    from discotest.data import catalogue
 
-    return registry.fetch_all(list(names), data_dir, registry.Limits(**limits))
+    return catalogue.fetch_all(list(names), data_dir, catalogue.Limits(**limits))
 
 
 def data_prepare(suites: Sequence[str], **options: Any) -> list[str]:
@@ -229,9 +229,9 @@ def data_prepare(suites: Sequence[str], **options: Any) -> list[str]:
 
 def data_verify(names: Sequence[str] = (), data_dir: str | None = None) -> list[tuple[str, str, str]]:
     """Check the sha256 of the files present (``data verify``): per source its status and path."""
-    from discotest.data import registry
+    from discotest.data import catalogue
 
-    return [(name, *registry.verify(name, data_dir)) for name in (names or list(registry.SOURCES))]
+    return [(name, *catalogue.verify(name, data_dir)) for name in (names or list(catalogue.SOURCES))]
 
 
 __all__ = ["VERSION", "Report", "augment", "card", "card_init", "card_plan", "card_versus", "compare", "coref",

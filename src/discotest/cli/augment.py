@@ -8,7 +8,7 @@ import sys
 from discotest import api
 from discotest.cli.common import common_parser
 from discotest.gender.coref import RESOLVERS
-from discotest.options import int_option
+from discotest.values import int_option
 
 NAME = "augment"
 

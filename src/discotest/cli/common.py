@@ -9,20 +9,20 @@ import textwrap
 from collections.abc import Sequence
 
 from discotest import families, timing
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.errors import InputError
-from discotest.options import OneLineParser
 from discotest.registry import Family, Option
 from discotest.registry.options import GLOBAL_FLAGS
 from discotest.report.charts import FIGURE_FORMATS
 from discotest.report.emit import FORMATS, SCORE_ONLY, Report, emit
+from discotest.values import OneLineParser
 
 
 def common_parser() -> argparse.ArgumentParser:
     """Options accepted before or after the subcommand (``discotest -q run …`` and ``discotest run … -q``)."""
     common = OneLineParser(add_help=False)
     common.add_argument("--data-dir", default=argparse.SUPPRESS,
-                        help=f"data directory (default: ${registry.ENV_VAR}, else the user cache)")
+                        help=f"data directory (default: ${catalogue.ENV_VAR}, else the user cache)")
     common.add_argument("--quiet", "-q", action="store_true", default=argparse.SUPPRESS, help="no progress bars")
     common.add_argument("--allow-modified-data", action="store_true", default=argparse.SUPPRESS,
                         help="use data files that differ from their pinned checksum (the signature says so); "

@@ -7,7 +7,7 @@ import argparse
 from discotest import api
 from discotest.cli.common import common_parser, emit_report, emitter_options
 from discotest.gender.coref import RESOLVERS
-from discotest.options import int_option
+from discotest.values import int_option
 
 NAME = "coref"
 

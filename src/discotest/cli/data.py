@@ -8,8 +8,8 @@ from collections import Counter
 
 from discotest import api
 from discotest.cli.common import common_parser
-from discotest.data import registry
-from discotest.options import float_option
+from discotest.data import catalogue
+from discotest.values import float_option
 
 NAME = "data"
 
@@ -24,16 +24,16 @@ def add(sub: argparse._SubParsersAction) -> None:
     ls.add_argument("names", nargs="*", metavar="SUITE_OR_SOURCE", help="only these suites or sources")
     fetch = action.add_parser("fetch", parents=[common_parser()], help="download sources and check their sha256")
     fetch.add_argument("names", nargs="+", metavar="NAME", help="source names (`discotest data list`), or 'all'")
-    fetch.add_argument("--timeout", type=float_option("timeout"), default=registry.FETCH_TIMEOUT,
-                       help=f"seconds a download may stay silent (default {registry.FETCH_TIMEOUT:g})")
-    fetch.add_argument("--deadline", type=float_option("deadline"), default=registry.FETCH_DEADLINE,
-                       help=f"seconds a whole download may take (default {registry.FETCH_DEADLINE:g})")
-    fetch.add_argument("--min-rate", type=float_option("min-rate"), default=registry.FETCH_MIN_RATE / 1e3,
+    fetch.add_argument("--timeout", type=float_option("timeout"), default=catalogue.FETCH_TIMEOUT,
+                       help=f"seconds a download may stay silent (default {catalogue.FETCH_TIMEOUT:g})")
+    fetch.add_argument("--deadline", type=float_option("deadline"), default=catalogue.FETCH_DEADLINE,
+                       help=f"seconds a whole download may take (default {catalogue.FETCH_DEADLINE:g})")
+    fetch.add_argument("--min-rate", type=float_option("min-rate"), default=catalogue.FETCH_MIN_RATE / 1e3,
                        metavar="KB_PER_S", help="kB a second a download must average once --timeout seconds have "
-                       f"passed (default {registry.FETCH_MIN_RATE / 1e3:g}): a trickling server is stopped")
-    fetch.add_argument("--max-size", type=float_option("max-size"), default=registry.FETCH_MAX_SIZE / 1e6,
+                       f"passed (default {catalogue.FETCH_MIN_RATE / 1e3:g}): a trickling server is stopped")
+    fetch.add_argument("--max-size", type=float_option("max-size"), default=catalogue.FETCH_MAX_SIZE / 1e6,
                        metavar="MB", help="largest download of a source whose size the registry does not know "
-                                          f"(default {registry.FETCH_MAX_SIZE / 1e6:g} MB; a known size is a cap)")
+                                          f"(default {catalogue.FETCH_MAX_SIZE / 1e6:g} MB; a known size is a cap)")
     verify = action.add_parser("verify", parents=[common_parser()], help="check the sha256 of the files present")
     verify.add_argument("names", nargs="*", metavar="NAME", help="source names (default: all)")
     prepare = action.add_parser("prepare", parents=[common_parser()],
@@ -46,7 +46,7 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 def _list(args: argparse.Namespace) -> None:
     rows = api.data_status(args.names, args.data_dir)
-    print(f"data directory: {registry.data_dir(args.data_dir)} ({registry.data_dir_origin(args.data_dir)})")
+    print(f"data directory: {catalogue.data_dir(args.data_dir)} ({catalogue.data_dir_origin(args.data_dir)})")
     print("status: verified = sha256 matches its pin; unpinned = present, no published checksum to compare; "
           "MODIFIED = differs from its pin; missing = `discotest data fetch NAME`")
     by_suite: dict[str, list[dict]] = {}

@@ -28,10 +28,10 @@ from discotest.cli import (
 )
 from discotest.cli.common import common_parser, help_target
 from discotest.cli.outputs import check_model, check_outputs, dash_output
-from discotest.data import readers, registry
+from discotest.data import catalogue, readers
 from discotest.errors import InputError
-from discotest.options import OneLineParser
 from discotest.registry import Family
+from discotest.values import OneLineParser
 from discotest.version import VERSION
 
 # one module per command, in the order ``discotest --help`` lists them; each has NAME, add(sub) and run(args)
@@ -152,7 +152,7 @@ def _main(argv: Sequence[str] | None) -> int:
         dash_output(args)
         check_outputs(args)
         check_model(args)
-        with registry.modified_allowed_while(args.allow_modified_data):  # every reader (and worker) sees it
+        with catalogue.modified_allowed_while(args.allow_modified_data):  # every reader (and worker) sees it
             status = commands[args.command](args)
         if (problem := _stdout_problem()) is not None:
             raise InputError(problem)

@@ -7,7 +7,7 @@ import json
 
 from discotest import api
 from discotest.cli.common import common_parser
-from discotest.options import float_option, int_option
+from discotest.values import float_option, int_option
 
 NAME = "finetune"
 

@@ -7,8 +7,8 @@ import sys
 
 from discotest import api
 from discotest.cli.common import common_parser
-from discotest.options import int_option
 from discotest.registry import options as common
+from discotest.values import int_option
 
 NAME = "translate"
 

@@ -111,7 +111,7 @@ class SuiteFacts:
 
 def count_items(load: Callable[[], int], what: str = "items", detail: str = "") -> SuiteSize:
     """The size of a suite from its loader, or what to fetch when its data is not there."""
-    from discotest.data.registry import MissingDataError
+    from discotest.data.catalogue import MissingDataError
 
     try:
         return SuiteSize(load(), what, detail)

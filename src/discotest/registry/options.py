@@ -5,8 +5,8 @@ from __future__ import annotations
 from discotest.data.translations import INPUT_FORMATS
 from discotest.engine import ENGINES
 from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER
-from discotest.options import float_option, int_option
 from discotest.registry import Option
+from discotest.values import float_option, int_option
 
 DATA_DIR = Option("data_dir", ("--data-dir",), "data directory (default: $DISCOTEST_DATA, else the user cache)")
 QUIET = Option("quiet", ("--quiet", "-q"), "no progress bars", default=False, action="store_true")
