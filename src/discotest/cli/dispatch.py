@@ -26,7 +26,7 @@ from discotest.cli import (
     translate,
     validate,
 )
-from discotest.cli.common import common_parser, help_target
+from discotest.cli.common import common_parser, global_defaults, help_target
 from discotest.cli.outputs import check_model, check_outputs, dash_output
 from discotest.data import catalogue, readers
 from discotest.errors import InputError
@@ -45,7 +45,7 @@ def build_parser(help_for: tuple[str, Family | bool] | None = None) -> argparse.
         prog="discotest", description="Discourse test bench for machine translation.", parents=[common_parser()]
     )
     parser.add_argument("--version", action="version", version=f"discotest {VERSION}")
-    parser.set_defaults(data_dir=None, quiet=False, allow_modified_data=False)
+    parser.set_defaults(**global_defaults())
     sub = parser.add_subparsers(dest="command", required=True)
     for command in COMMANDS:
         if command in (run, compare):

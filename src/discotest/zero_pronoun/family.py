@@ -92,7 +92,7 @@ def prepare(suite: str, s: dict[str, Any]) -> list[str]:
 
 
 FAMILY = register(Family(
-    name="azpt",
+    name="zero-pronoun",
     title="mzprt",
     suites=_suites,
     options=OPTIONS,

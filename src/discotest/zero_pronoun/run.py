@@ -1,6 +1,6 @@
 """AZPT on mZPRT: one result per (domain, system) — read the hypotheses, align them within the corpus
-(``azpt_corpus.py``), judge every ZP sentence by sentence (``zero_pronoun/judge.py``), score, and add BLEU.
-Comparing two systems is ``azpt_compare.py``."""
+(``corpus.py``), judge every ZP sentence by sentence (``zero_pronoun/judge.py``), score, and add BLEU.
+Comparing two systems is ``compare.py``."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def _beside_released(verdict: ZPVerdict, released: ReleasedVerdict | None) -> ZP
 
 
 def bleu_texts(result: AZPTResult, suite: MZPRTSuite, segments: Sequence[int]) -> tuple[list[str], list[str]]:
-    """(hypotheses, references) of ``segments`` as BLEU reads them, here and in ``azpt_compare``."""
+    """(hypotheses, references) of ``segments`` as BLEU reads them, here and in ``compare``."""
     hyps = [result.hypotheses[i] for i in segments]
     if result.kind == "published":  # Moses-tokenised: rejoin clitics so 13a sees "don't" as the reference does
         hyps = [_MOSES_CLITIC.sub(r"\1", h) for h in hyps]
@@ -135,7 +135,7 @@ def run_mzprt(
     ``bleu``: also sacrebleu BLEU (on the sentences each system covers: the ZP sentences for
     published outputs). ``progress`` is called with 1 per finished result.
     ``align_train``: ``suite`` decodes every text with the model trained once on the background; ``input`` aligns an
-    input file by training on the background plus that file (``azpt_corpus``).
+    input file by training on the background plus that file (``corpus``).
     ``engine``: where the alignment runs go (``local``, or ``ray``: one Ray task per run, at ``ray_address`` or on a
     local Ray instance). Judging and scoring stay here on both engines: every ZP of the 33 published (domain, system)
     results is judged in about 1 s, against about 60 s for one alignment of the background.
