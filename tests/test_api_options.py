@@ -51,3 +51,36 @@ def test_a_choice_outside_the_declared_ones_is_refused():
         api.augment("in.txt", "out.jsonl", select="genre")
     with pytest.raises(InputError, match=r"--resolver must be one of"):
         api.coref("winomt", resolver=["rule"])
+
+
+def _subparser(parser, *path):
+    for name in path:
+        action = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+        parser = action.choices[name]
+    return parser
+
+
+def test_each_command_line_flag_is_built_from_the_declaration():
+    """The flags of every command are its declared Options (the global ones on every parser), with their defaults:
+    ``finetune --revision`` is there because ``FINETUNE_OPTIONS`` names the shared ``REVISION``."""
+    from discotest.cli.dispatch import build_parser
+    from discotest.gender import commands as gender
+    from discotest.registry import commands as other
+    from discotest.registry.options import GLOBAL_OPTIONS
+
+    declared = {("translate",): gender.TRANSLATE_OPTIONS, ("augment",): gender.AUGMENT_OPTIONS,
+                ("finetune",): gender.FINETUNE_OPTIONS, ("coref",): gender.COREF_OPTIONS,
+                ("validate", "sample"): gender.VALIDATE_SAMPLE_OPTIONS,
+                ("validate", "score"): gender.VALIDATE_SCORE_OPTIONS, ("data", "fetch"): other.DATA_FETCH_OPTIONS,
+                ("data", "prepare"): other.DATA_PREPARE_OPTIONS, ("suites",): other.SUITES_OPTIONS,
+                ("make-contrastive",): other.MAKE_CONTRASTIVE_OPTIONS}
+    parser = build_parser()
+    for path, options in declared.items():
+        actions = {a.dest: a for a in _subparser(parser, *path)._actions}
+        for option in (*options, *GLOBAL_OPTIONS):
+            assert option.name in actions, (path, option.name)
+            assert tuple(actions[option.name].option_strings) == option.flags, (path, option.name)
+            if option.name not in {o.name for o in GLOBAL_OPTIONS}:
+                assert actions[option.name].default == option.default, (path, option.name)
+    args = parser.parse_args(["finetune", "-m", "m", "--data", "d", "-o", "out", "--revision", "abc123"])
+    assert args.revision == "abc123"

@@ -7,8 +7,7 @@ import json
 
 from discotest import api
 from discotest.cli.common import add_declared, common_parser, declared_values
-from discotest.gender.commands import FINETUNE_API_ONLY, FINETUNE_OPTIONS
-from discotest.registry.options import GLOBAL_FLAGS
+from discotest.gender.commands import FINETUNE_OPTIONS
 
 NAME = "finetune"
 
@@ -16,7 +15,7 @@ NAME = "finetune"
 def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(NAME, help="fine-tune a Marian model on augment's JSONL, markers in its vocabulary",
                        parents=[common_parser()])
-    add_declared(p, FINETUNE_OPTIONS, skip=(*GLOBAL_FLAGS, *FINETUNE_API_ONLY))
+    add_declared(p, FINETUNE_OPTIONS)
 
 
 def run(args: argparse.Namespace) -> int:

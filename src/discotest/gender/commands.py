@@ -47,7 +47,6 @@ AUGMENT_OPTIONS = (
 )
 
 # -- finetune -----------------------------------------------------------------------------------------------------
-FINETUNE_API_ONLY = ("revision",)  # a keyword of the API, not a flag of the command
 FINETUNE_OPTIONS = (
     Option("model", ("--model", "-m"), "Marian (Opus-MT) model directory or hub name", required=True),
     Option("data", ("--data",), "JSONL from `discotest augment`", required=True),
@@ -59,7 +58,7 @@ FINETUNE_OPTIONS = (
     Option("markers", ("--no-markers",), "do not add <ENTk> tokens", default=True, action="store_false"),
     Option("device", ("--device",), None, default="cpu"),
     Option("seed", ("--seed",), None, default=1, type=int_option("seed")),
-    Option("revision", ("--revision",), "hub model revision (the API's only: not a flag of the command)"),
+    common.REVISION,
     common.QUIET,
 )
 
