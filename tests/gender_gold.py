@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import read_lines
 from discotest.gender.pipeline import complete_silent
 from discotest.gender.winomt import load_winomt
@@ -52,7 +52,7 @@ def load_gold(lang: str) -> list[GoldRow]:
 
 
 def published_translation(system: str, lang: str, index: int) -> str:
-    lines = read_lines(registry.locate(f"winomt-{system}-{lang}"))
+    lines = read_lines(catalogue.locate(f"winomt-{system}-{lang}"))
     return normalise_moses(lines[index].split("|||", 1)[1].strip())
 
 

@@ -13,7 +13,7 @@ from discotest.cli import main
 from discotest.contrastive import bsd
 from discotest.contrastive.person import Unswappable, swap_persons
 from discotest.contrastive.suites import FORMATS, Format, load_suite
-from discotest.data import registry
+from discotest.data import catalogue
 from tests.cli_helpers import results_of
 
 SUITES = ("bsd-zp-ja-en-dev", "bsd-zp-ja-en-test")
@@ -155,11 +155,11 @@ def test_oracle_scores_100_and_the_other_pronoun_0(items, tmp_path, capsys):
 
 def test_registered_with_pinned_upstream_files(shared_data):
     for suite, split in zip(SUITES, ("dev", "test")):
-        source = registry.get_source(suite)
+        source = catalogue.get_source(suite)
         assert source.url.endswith(f"/tsuruoka-lab/BSD/050fd4241da458377c1ce26b2c31b0af0a20e444/{split}.json")
         assert source.size == (shared_data / source.path).stat().st_size
-        assert registry.locate(suite, shared_data) == shared_data / "bsd" / f"{split}.json"  # checked by its sha256
-        assert registry.suite_licence(suite).startswith("CC BY-NC-SA 4.0")
+        assert catalogue.locate(suite, shared_data) == shared_data / "bsd" / f"{split}.json"  # checked by its sha256
+        assert catalogue.suite_licence(suite).startswith("CC BY-NC-SA 4.0")
 
 
 def test_baselines_learn_from_the_other_split(shared_data, tmp_path, capsys):

@@ -7,7 +7,7 @@ import dataclasses
 
 import discotest
 from discotest.contrastive import suites
-from discotest.data import registry
+from discotest.data import catalogue
 
 
 def test_every_contrastive_row_has_a_reader_and_a_pair():
@@ -24,11 +24,11 @@ def test_every_contrastive_row_has_a_reader_and_a_pair():
 
 
 def test_a_new_suite_is_a_row(monkeypatch, tmp_path):
-    """A row added to the data registry (here a copy of jazp's, under a new name and another pair) is a suite:
+    """A row added to the data catalogue (here a copy of jazp's, under a new name and another pair) is a suite:
     listed, run by name, scored like the original, its language pair taken from the row."""
-    jazp = registry.SOURCES["jazp"]
+    jazp = catalogue.SOURCES["jazp"]
     row = dataclasses.replace(jazp, name="jazp-copy", suite="jazp-copy", pair="ja-en")
-    monkeypatch.setitem(registry.SOURCES, "jazp-copy", row)
+    monkeypatch.setitem(catalogue.SOURCES, "jazp-copy", row)
     assert "jazp-copy" in discotest.suites() and suites.language_pair("jazp-copy") == ("ja", "en")
     items = suites.load_suite("jazp-copy")
     assert [i.candidates for i in items] == [i.candidates for i in suites.load_suite("jazp")]

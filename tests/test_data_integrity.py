@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from discotest.cli import main
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.errors import InputError
 from tests.cli_helpers import one_result, results_of
 
@@ -22,14 +22,14 @@ from tests.cli_helpers import one_result, results_of
 def _link(shared: Path, root: Path, *names: str) -> None:
     """Symlink registry files of the shared data into a data dir of our own."""
     for name in names:
-        rel = registry.get_source(name).usable_path
+        rel = catalogue.get_source(name).usable_path
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).symlink_to(shared / rel)
 
 
 def _flipped_winomt(shared: Path, root: Path, n: int = 400) -> Path:
     """The reported defect: a copy of WinoMT with the first ``n`` gold genders flipped."""
-    rel = registry.get_source("winomt").path
+    rel = catalogue.get_source("winomt").path
     swap = {"male": "female", "female": "male"}
     lines = (shared / rel).read_text("utf-8").splitlines(keepends=True)
     out = []
@@ -45,9 +45,9 @@ def _flipped_winomt(shared: Path, root: Path, n: int = 400) -> Path:
 def fresh_memo(tmp_path, monkeypatch):
     """An empty hash memo in a cache dir of the test's own."""
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(registry, "_memo", None)
-    monkeypatch.delenv(registry.ALLOW_MODIFIED_ENV, raising=False)
-    return tmp_path / "cache" / registry.MEMO_NAME
+    monkeypatch.setattr(catalogue, "_memo", None)
+    monkeypatch.delenv(catalogue.ALLOW_MODIFIED_ENV, raising=False)
+    return tmp_path / "cache" / catalogue.MEMO_NAME
 
 
 # -- never used silently ------------------------------------------------------------------------------------------
@@ -57,7 +57,7 @@ def test_run_refuses_a_modified_suite_in_one_line(shared_data, tmp_path, capsys,
     root = tmp_path / "data"
     path = _flipped_winomt(shared_data, root)
     _link(shared_data, root, "winomt-pro", "winomt-anti", "winomt-google-de")
-    assert registry.verify("winomt", root)[0] == "mismatch"
+    assert catalogue.verify("winomt", root)[0] == "mismatch"
     code = main(["--data-dir", str(root), "-q", "run", "winomt", "--lang", "de", "--system", "google"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and err.startswith(f"discotest: error: {path}: ")
@@ -65,7 +65,7 @@ def test_run_refuses_a_modified_suite_in_one_line(shared_data, tmp_path, capsys,
 
 
 def test_modified_suite_with_the_flag_runs_and_says_so(shared_data, tmp_path, capsys, monkeypatch):
-    monkeypatch.delenv(registry.ALLOW_MODIFIED_ENV, raising=False)  # the environment's cache: alignments reused
+    monkeypatch.delenv(catalogue.ALLOW_MODIFIED_ENV, raising=False)  # the environment's cache: alignments reused
     root = tmp_path / "data"
     path = _flipped_winomt(shared_data, root)
     _link(shared_data, root, "winomt-pro", "winomt-anti", "winomt-google-de")
@@ -74,7 +74,7 @@ def test_modified_suite_with_the_flag_runs_and_says_so(shared_data, tmp_path, ca
     modified = one_result(capsys.readouterr().out)
     own = hashlib.sha256(path.read_bytes()).hexdigest()[:8]
     assert f",modified=winomt@{own}" in modified["signature"]
-    assert registry.ALLOW_MODIFIED_ENV not in os.environ  # the flag lasts one command
+    assert catalogue.ALLOW_MODIFIED_ENV not in os.environ  # the flag lasts one command
     assert main(["--data-dir", str(shared_data), *argv]) == 0
     pristine = one_result(capsys.readouterr().out)
     assert "modified" not in pristine["signature"] and "files:" in pristine["signature"]
@@ -84,7 +84,7 @@ def test_modified_suite_with_the_flag_runs_and_says_so(shared_data, tmp_path, ca
 
 def test_contrastive_suite_modified_byte(shared_data, tmp_path, capsys, fresh_memo):
     root = tmp_path / "data"
-    rel = registry.get_source("bawden-anaphora").path
+    rel = catalogue.get_source("bawden-anaphora").path
     data = bytearray((shared_data / rel).read_bytes())
     data[data.index(b"the")] = ord("T")  # one byte
     (root / rel).parent.mkdir(parents=True)
@@ -104,40 +104,40 @@ def test_locate_records_status_and_the_field(shared_data, tmp_path, fresh_memo, 
     root = tmp_path / "data"
     _link(shared_data, root, "winomt-pro")
     _flipped_winomt(shared_data, root, n=1)
-    with registry.tracking() as seen:
-        registry.locate("winomt-pro", root)
+    with catalogue.tracking() as seen:
+        catalogue.locate("winomt-pro", root)
         with pytest.raises(InputError, match="differs from its pinned sha256"):
-            registry.locate("winomt", root)
+            catalogue.locate("winomt", root)
     assert [c.status for c in seen.values()] == ["ok"]
-    pristine = registry.data_field(seen)
+    pristine = catalogue.data_field(seen)
     assert pristine[0] == "files" and len(pristine[1]) == 8
-    monkeypatch.setenv(registry.ALLOW_MODIFIED_ENV, "1")
-    with registry.tracking() as seen:
-        registry.locate("winomt-pro", root)
-        registry.locate("winomt", root)
+    monkeypatch.setenv(catalogue.ALLOW_MODIFIED_ENV, "1")
+    with catalogue.tracking() as seen:
+        catalogue.locate("winomt-pro", root)
+        catalogue.locate("winomt", root)
     assert seen["winomt"].status == "modified"
-    assert registry.data_field(seen)[1].startswith(registry.data_field(seen)[1][:8] + ",modified=winomt@")
-    assert registry.data_field({}) == ("files", "none")
+    assert catalogue.data_field(seen)[1].startswith(catalogue.data_field(seen)[1][:8] + ",modified=winomt@")
+    assert catalogue.data_field({}) == ("files", "none")
 
 
 def test_pin_on_first_use_and_unpinned_files(tmp_path, fresh_memo):
     root = tmp_path / "data"
-    source = registry.get_source("winox-de")  # no published checksum
+    source = catalogue.get_source("winox-de")  # no published checksum
     path = root / source.path
     path.parent.mkdir(parents=True)
     path.write_text('{"a": 1}\n')
-    with registry.tracking() as seen:
-        registry.locate("winox-de", root)  # put by hand, no pin: usable, but not as pristine
+    with catalogue.tracking() as seen:
+        catalogue.locate("winox-de", root)  # put by hand, no pin: usable, but not as pristine
     assert seen["winox-de"].status == "unpinned"
-    assert ",unpinned=winox-de@" in registry.data_field(seen)[1]
-    pin = root / (source.path + registry.PIN_SUFFIX)
+    assert ",unpinned=winox-de@" in catalogue.data_field(seen)[1]
+    pin = root / (source.path + catalogue.PIN_SUFFIX)
     pin.write_text(hashlib.sha256(path.read_bytes()).hexdigest() + "\n")
-    with registry.tracking() as seen:
-        registry.locate("winox-de", root)
-    assert seen["winox-de"].status == "ok" and "," not in registry.data_field(seen)[1]
+    with catalogue.tracking() as seen:
+        catalogue.locate("winox-de", root)
+    assert seen["winox-de"].status == "ok" and "," not in catalogue.data_field(seen)[1]
     path.write_text('{"a": 2}\n')
     with pytest.raises(InputError, match="discotest data verify"):
-        registry.locate("winox-de", root)
+        catalogue.locate("winox-de", root)
 
 
 def test_check_file_inside_and_outside_the_data_dir(shared_data, tmp_path, fresh_memo):
@@ -147,10 +147,10 @@ def test_check_file_inside_and_outside_the_data_dir(shared_data, tmp_path, fresh
     own.write_text("hand-made\n")
     outside = tmp_path / "mine.txt"
     outside.write_text("x\n")
-    with registry.tracking() as seen:
-        registry.check_file(root / registry.get_source("wmt22-zh-en-src").path, root)
-        registry.check_file(own, root)
-        registry.check_file(outside, root)
+    with catalogue.tracking() as seen:
+        catalogue.check_file(root / catalogue.get_source("wmt22-zh-en-src").path, root)
+        catalogue.check_file(own, root)
+        catalogue.check_file(outside, root)
     assert seen["wmt22-zh-en-src"].status == "ok"
     assert seen["wmt22_general/txt/sources/generaltest2022.xx-en.src.xx"].status == "unpinned"
     assert len(seen) == 2  # the user's own file is not data-dir data
@@ -162,7 +162,7 @@ def test_probes_do_not_skip_a_modified_output(shared_data, tmp_path, fresh_memo)
 
     root = tmp_path / "data"
     _link(shared_data, root, "winomt-google-de")
-    rel = registry.get_source("winomt-bing-de").usable_path
+    rel = catalogue.get_source("winomt-bing-de").usable_path
     (root / rel).parent.mkdir(parents=True, exist_ok=True)
     (root / rel).write_text("changed\n")
     with pytest.raises(InputError, match="winomt-bing-de"):
@@ -176,20 +176,20 @@ def test_probes_do_not_skip_a_modified_output(shared_data, tmp_path, fresh_memo)
 
 def test_memo_skips_rehashing_until_the_file_changes(tmp_path, fresh_memo, monkeypatch):
     calls = []
-    real = registry._hash_file
-    monkeypatch.setattr(registry, "_hash_file", lambda path: calls.append(path) or real(path))
+    real = catalogue._hash_file
+    monkeypatch.setattr(catalogue, "_hash_file", lambda path: calls.append(path) or real(path))
     path = tmp_path / "file.txt"
     path.write_text("abc\n")
-    first = registry.sha256_of(path)
-    assert first == hashlib.sha256(b"abc\n").hexdigest() and registry.sha256_of(path) == first
+    first = catalogue.sha256_of(path)
+    assert first == hashlib.sha256(b"abc\n").hexdigest() and catalogue.sha256_of(path) == first
     assert len(calls) == 1 and fresh_memo.is_file()
-    monkeypatch.setattr(registry, "_memo", None)  # a new process: the memo file is read back
-    assert registry.sha256_of(path) == first and len(calls) == 1
+    monkeypatch.setattr(catalogue, "_memo", None)  # a new process: the memo file is read back
+    assert catalogue.sha256_of(path) == first and len(calls) == 1
     stat = path.stat()
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))  # touch
-    assert registry.sha256_of(path) == first and len(calls) == 2
+    assert catalogue.sha256_of(path) == first and len(calls) == 2
     path.write_text("abcd\n")  # resize
-    assert registry.sha256_of(path) == hashlib.sha256(b"abcd\n").hexdigest() and len(calls) == 3
+    assert catalogue.sha256_of(path) == hashlib.sha256(b"abcd\n").hexdigest() and len(calls) == 3
 
 
 def test_memo_survives_a_broken_memo_file(tmp_path, fresh_memo):
@@ -197,7 +197,7 @@ def test_memo_survives_a_broken_memo_file(tmp_path, fresh_memo):
     fresh_memo.write_text("{not json")
     path = tmp_path / "file.txt"
     path.write_text("abc\n")
-    assert registry.sha256_of(path) == hashlib.sha256(b"abc\n").hexdigest()
+    assert catalogue.sha256_of(path) == hashlib.sha256(b"abc\n").hexdigest()
     assert str(path.resolve()) in json.loads(fresh_memo.read_text())
 
 
@@ -218,8 +218,8 @@ class Response(io.BytesIO):
 
 def _fetch_error(tmp_path, opener, name: str = "winomt") -> str:
     with pytest.raises(InputError) as err:
-        registry.fetch(name, tmp_path, opener=opener)
-    assert not (tmp_path / registry.get_source(name).path).exists()
+        catalogue.fetch(name, tmp_path, opener=opener)
+    assert not (tmp_path / catalogue.get_source(name).path).exists()
     return err.value.one_line()
 
 
@@ -231,7 +231,7 @@ def test_fetch_passes_the_timeout_and_reports_one(tmp_path):
         raise TimeoutError("timed out")
 
     message = _fetch_error(tmp_path, opener)
-    assert seen["timeout"] == registry.FETCH_TIMEOUT and "timed out" in message and "\n" not in message
+    assert seen["timeout"] == catalogue.FETCH_TIMEOUT and "timed out" in message and "\n" not in message
 
     def connect_timeout(url, timeout):
         raise urllib.error.URLError(TimeoutError("timed out"))
@@ -259,13 +259,13 @@ def test_fetch_http_error(tmp_path):
         raise urllib.error.HTTPError(url, 404, "Not Found", {}, None)
 
     message = _fetch_error(tmp_path, not_found)
-    assert "HTTP 404 Not Found" in message and registry.get_source("winomt").url in message
+    assert "HTTP 404 Not Found" in message and catalogue.get_source("winomt").url in message
 
 
 def test_fetch_non_zip_archive_pinned_on_first_use(tmp_path, monkeypatch):
-    archive = registry.Source("fake-zip", "suite", "fake", "", "https://example.org/a.zip", "", "fake/a.zip",
-                              extract=registry.Extract("a.txt", "fake/a.txt", "0" * 64))
-    monkeypatch.setitem(registry.SOURCES, "fake-zip", archive)
+    archive = catalogue.Source("fake-zip", "suite", "fake", "", "https://example.org/a.zip", "", "fake/a.zip",
+                              extract=catalogue.Extract("a.txt", "fake/a.txt", "0" * 64))
+    monkeypatch.setitem(catalogue.SOURCES, "fake-zip", archive)
     message = _fetch_error(tmp_path, lambda url, timeout: Response(b"<html>rate limited</html>"), "fake-zip")
     assert "not a zip archive" in message and not (tmp_path / "fake/a.zip.sha256").exists()
 

@@ -85,12 +85,12 @@ def test_mzprt_file_scores_alike_alone_and_beside_another(shared_data, tmp_path,
     """A file's AZPT does not depend on the other files of the command (``run`` and ``compare`` gave 95.4 and 95.9
     for one file): each input is aligned with the background and itself alone. The aligner here gives other links
     whenever the corpus it trains on differs, so a shared alignment run would change the verdicts."""
-    from discotest.data import registry
+    from discotest.data import catalogue
     from discotest.data.readers import read_lines
     from discotest.zero_pronoun.run import run_mzprt
 
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
-    lines = [line for line in read_lines(registry.locate("mzprt-QA-en", shared_data)) if line.strip() != "[doc]"]
+    lines = [line for line in read_lines(catalogue.locate("mzprt-QA-en", shared_data)) if line.strip() != "[doc]"]
     ref, hyp = tmp_path / "ref.en", tmp_path / "hyp.en"
     ref.write_text("\n".join(lines) + "\n", "utf-8")
     hyp.write_text("\n".join(" ".join(line.split()[1:]) for line in lines) + "\n", "utf-8")

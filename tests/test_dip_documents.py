@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from discotest.cli import main
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import read_lines
 from discotest.dip.documents import DATASETS, blocks, load_pair, pair_paths, system_paths
 from discotest.errors import InputError
@@ -89,31 +89,31 @@ def test_the_registry_lists_what_the_wmt_folders_hold(shared_data: Path) -> None
             head = f"{prefix}.{pair}.hyp."
             found |= {f"{data}-{pair}-hyp-{p.name[len(head):-len('.en')]}": p
                       for p in (txt / "system-outputs").glob(f"{head}*.en")}
-            registered = {n for n in registry.SOURCES if n.startswith(f"{data}-{pair}-") and not n.endswith("-docids")}
+            registered = {n for n in catalogue.SOURCES if n.startswith(f"{data}-{pair}-") and not n.endswith("-docids")}
             assert registered == set(found), pair
             for name, path in found.items():
-                assert registry.get_source(name).path == path.relative_to(shared_data).as_posix()
+                assert catalogue.get_source(name).path == path.relative_to(shared_data).as_posix()
     assert list(system_paths("wmt22", "de-en", shared_data)) == [
         "JDExploreAcademy", "LT22", "Lan-Bridge", "Online-A", "Online-B", "Online-G", "Online-W", "Online-Y", "PROMT"]
 
 
 def test_bundled_doc_ids_are_the_helpers_files(shared_data: Path) -> None:
     """Our derived doc ids ship with the package (no upstream URL exists) and are the data helper's files."""
-    bundled = [s for s in registry.SOURCES.values() if s.name.endswith("-docids")]
+    bundled = [s for s in catalogue.SOURCES.values() if s.name.endswith("-docids")]
     assert sorted(s.name for s in bundled) == ["wmt21-ja-en-docids", "wmt21-ru-en-docids", "wmt22-de-en-docids",
                                                "wmt22-ja-en-docids", "wmt22-ru-en-docids", "wmt22-zh-en-docids"]
     for source in bundled:
         assert source.bundled and source.url == "" and source.kind == "annotations"
         folder, prefix = DATASETS[source.name.split("-")[0]]
         helper = shared_data / folder / "docids" / f"{prefix}.{source.subset}.docids"
-        content = registry.locate(source.name).read_bytes()
+        content = catalogue.locate(source.name).read_bytes()
         assert hashlib.sha256(content).hexdigest() == source.sha256 and content == helper.read_bytes()
 
 
 def test_wmt_files_are_no_runnable_suites(capsys) -> None:
     """DiP's WMT files are corpora, annotations and outputs of one pair: no suite, no published output of a suite."""
-    assert not [s for s in registry.suites() if s.startswith("wmt")]
-    assert registry.system_outputs("wmt21-news") == {} == registry.system_outputs("wmt22-general")
+    assert not [s for s in catalogue.suites() if s.startswith("wmt")]
+    assert catalogue.system_outputs("wmt21-news") == {} == catalogue.system_outputs("wmt22-general")
     assert main(["suites"]) == 0 and "wmt" not in capsys.readouterr().out
 
 
@@ -121,21 +121,21 @@ def test_wmt_files_are_no_runnable_suites(capsys) -> None:
 
 
 def test_load_pair_records_the_registry_files_it_read(shared_data: Path) -> None:
-    with registry.tracking() as seen:
+    with catalogue.tracking() as seen:
         load_pair("wmt22", "de-en", root=shared_data, systems=["LT22", "PROMT"], max_docs=2)
     # the doc ids are part of the package, like every bundled file, not of the data dir
     assert sorted(seen) == ["wmt22-de-en-hyp-LT22", "wmt22-de-en-hyp-PROMT", "wmt22-de-en-ref-A", "wmt22-de-en-src"]
-    assert all(c.status == "ok" and c.sha256 == registry.get_source(c.name).sha256 for c in seen.values())
+    assert all(c.status == "ok" and c.sha256 == catalogue.get_source(c.name).sha256 for c in seen.values())
 
 
 @pytest.fixture
 def own_data(shared_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A data dir of the test's own holding WMT22 de-en (links to the shared files), with an empty hash memo."""
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(registry, "_memo", None)
-    monkeypatch.delenv(registry.ALLOW_MODIFIED_ENV, raising=False)
+    monkeypatch.setattr(catalogue, "_memo", None)
+    monkeypatch.delenv(catalogue.ALLOW_MODIFIED_ENV, raising=False)
     root = tmp_path / "data"
-    for source in registry.SOURCES.values():
+    for source in catalogue.SOURCES.values():
         if source.name.startswith("wmt22-de-en-") and not source.bundled:
             (root / source.path).parent.mkdir(parents=True, exist_ok=True)
             (root / source.path).symlink_to(shared_data / source.path)
@@ -144,7 +144,7 @@ def own_data(shared_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 
 def _replace(root: Path, name: str, old: str, new: str) -> Path:
     """Put an edited copy of a registry file in place of its link."""
-    path = root / registry.get_source(name).path
+    path = root / catalogue.get_source(name).path
     text = path.read_text("utf-8")
     path.unlink()
     path.write_text(text.replace(old, new, 1), "utf-8")
@@ -162,12 +162,12 @@ def test_a_modified_wmt_file_is_refused(own_data: Path, tmp_path: Path, capsys, 
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"discotest: error: {path}: ")
     assert "discotest data verify" in err and "--allow-modified-data" in err
-    monkeypatch.setenv(registry.ALLOW_MODIFIED_ENV, "1")
-    with registry.tracking() as seen:
+    monkeypatch.setenv(catalogue.ALLOW_MODIFIED_ENV, "1")
+    with catalogue.tracking() as seen:
         load_pair("wmt22", "de-en", root=own_data, systems=["PROMT"], max_docs=1)
     own = hashlib.sha256(path.read_bytes()).hexdigest()[:8]
     assert seen["wmt22-de-en-hyp-PROMT"].status == "modified"
-    assert registry.data_field(seen)[1].endswith(f",modified=wmt22-de-en-hyp-PROMT@{own}")
+    assert catalogue.data_field(seen)[1].endswith(f",modified=wmt22-de-en-hyp-PROMT@{own}")
 
 
 def test_a_modified_reference_or_source_is_refused(own_data: Path) -> None:
@@ -181,8 +181,8 @@ def test_a_modified_reference_or_source_is_refused(own_data: Path) -> None:
 
 
 def test_a_missing_file_says_what_to_fetch(own_data: Path, tmp_path: Path) -> None:
-    (own_data / registry.get_source("wmt22-de-en-hyp-PROMT").path).unlink()
-    with pytest.raises(registry.MissingDataError, match="discotest data fetch wmt22-de-en-hyp-PROMT"):
+    (own_data / catalogue.get_source("wmt22-de-en-hyp-PROMT").path).unlink()
+    with pytest.raises(catalogue.MissingDataError, match="discotest data fetch wmt22-de-en-hyp-PROMT"):
         load_pair("wmt22", "de-en", root=own_data)  # every output of the pair is read: none is left out silently
-    with pytest.raises(registry.MissingDataError, match=r"discotest data fetch wmt21-ru-en-src.*raw\.github"):
+    with pytest.raises(catalogue.MissingDataError, match=r"discotest data fetch wmt21-ru-en-src.*raw\.github"):
         load_pair("wmt21", "ru-en", root=tmp_path / "empty")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from discotest.cli import main
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.dip import run as api
 from tests.cli_helpers import one_result, valid_report
 from tests.wmt_fakes import fake_pair
@@ -154,9 +154,9 @@ def test_cli_mine_run_rank_on_real_slice(shared_data: Path, tmp_path: Path, caps
 
 def _files_field(*parts: str) -> str:
     """The ``files:`` field of a run that read these WMT22 de-en registry files, all pristine."""
-    checks = [registry.FileCheck(f"wmt22-de-en-{p}", registry.get_source(f"wmt22-de-en-{p}").sha256, "ok")
+    checks = [catalogue.FileCheck(f"wmt22-de-en-{p}", catalogue.get_source(f"wmt22-de-en-{p}").sha256, "ok")
               for p in parts]
-    return ":".join(registry.data_field(checks))
+    return ":".join(catalogue.data_field(checks))
 
 
 def test_anaphora_swap_mode_scores_only_the_pronoun(synthetic: Path, tmp_path: Path, monkeypatch) -> None:

@@ -173,5 +173,5 @@ def test_every_family_takes_the_engine_options():
     from discotest.registry import families
 
     names = {f.name: {o.name for o in f.options} for f in families()}
-    assert set(names) == {"gender", "contrastive", "azpt", "winox", "dip", "mt-geneval", "mittens"}
+    assert set(names) == {"gender", "contrastive", "zero-pronoun", "winox", "dip", "mt-geneval", "mittens"}
     assert all({"engine", "ray_address"} <= options for options in names.values()), names

@@ -19,7 +19,7 @@ import pytest
 ray = pytest.importorskip("ray", reason="the ray engine needs Ray (pip install 'discotest[ray]'; CI installs it)")
 
 from discotest import engine  # noqa: E402 - after the skip
-from discotest.data import registry  # noqa: E402
+from discotest.data import catalogue  # noqa: E402
 from discotest.engine import ENGINES, RayEngine, ray_engine  # noqa: E402
 from discotest.errors import InputError  # noqa: E402
 from discotest.lang.align import model as model_module  # noqa: E402
@@ -48,11 +48,11 @@ def ray_instance():
 @pytest.fixture()
 def tiny_mzprt(tmp_path, monkeypatch) -> Path:
     """A data dir in the registry's layout holding hand-made mZPRT files (modified data allowed)."""
-    monkeypatch.setenv(registry.ALLOW_MODIFIED_ENV, "1")
+    monkeypatch.setenv(catalogue.ALLOW_MODIFIED_ENV, "1")
     root = tmp_path / "data"
     for domain in DOMAINS:
         for lang, text in zip(("zh", "en"), (QA_ZH, QA_EN) if domain == "QA" else (OTHER_ZH, OTHER_EN)):
-            path = root / registry.get_source(f"mzprt-{domain}-{lang}").path
+            path = root / catalogue.get_source(f"mzprt-{domain}-{lang}").path
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
     return root

@@ -24,7 +24,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "winox"
 # (family, suite and options of discotest.run or "rank", the JSON score each row shows, its column in the table)
 CASES = {
     "gender": ("winomt", dict(lang="de", system="google,bing"), "accuracy", "Acc"),
-    "azpt": ("mzprt", dict(domain="GR", system="base_tgt,zpr_tgt"), "accuracy", "AZPT"),
+    "zero-pronoun": ("mzprt", dict(domain="GR", system="base_tgt,zpr_tgt"), "accuracy", "AZPT"),
     "contrastive": ("ctxpro-auxiliary-en-de-test", dict(system="deepl-contexts"), None, "accuracy"),
     "winox": ("winox", dict(lang="fr", input=str(FIXTURES / "system.fr.txt"),
                             suite_file=str(FIXTURES / "en_fr_test.jsonl")), "accuracy", "acc"),
@@ -173,7 +173,7 @@ def test_suites_as_json(shared_data, capsys, tmp_path):
     assert suites["winomt"]["family"] == "gender"
     assert (suites["winomt"]["size"], suites["winomt"]["unit"]) == (3888, "items")  # a number, not "3,888 items"
     assert any(s.startswith("google") for s in suites["winomt"]["systems"])
-    assert suites["mzprt"]["family"] == "azpt"
+    assert suites["mzprt"]["family"] == "zero-pronoun"
     assert (suites["mzprt"]["size"], suites["mzprt"]["unit"]) == (3805, "zero pronouns")
     assert suites["mzprt"]["size_note"] == "in 5 domains (QA, GR, MS, PP, WF)"
     assert suites["contrapro"]["size"] is None and suites["contrapro"]["size_note"] == "your file (--suite-file)"

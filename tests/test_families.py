@@ -201,9 +201,9 @@ def test_a_registered_language_runs_end_to_end(toy_language, tmp_path, capsys):
     """The demo suite's German translations read as language "xx" by the toy analyser: the demo system gets rows 3,
     5 and 11 wrong (bundled ABOUT.md), and an article before the aligned entity decides most of the others; the toy
     also misreads row 6, "dankte der Friseurin", whose dative feminine "der" it takes for masculine."""
-    from discotest.data import registry
+    from discotest.data import catalogue
 
-    german = registry.locate("winomt-demo-demo-de")
+    german = catalogue.locate("winomt-demo-demo-de")
     report = discotest.run("winomt-demo", lang="xx", input=str(german), lexicon="off")
     (result,) = report
     assert result.lang == "xx" and "analyser:toy-articles:toy-articles-1" in result.signature.format()

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from discotest.cli import main
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.errors import InputError
 
 PAYLOAD = b"The nurse said she left.\n" * 40
@@ -76,7 +76,7 @@ def server() -> Iterator[str]:
 
 
 def _source(monkeypatch, url: str, sha256: str = "", size: int | None = None, path: str = "fake/a.txt") -> str:
-    monkeypatch.setitem(registry.SOURCES, "fake", registry.Source("fake", "suite", "fake", "", url, sha256, path,
+    monkeypatch.setitem(catalogue.SOURCES, "fake", catalogue.Source("fake", "suite", "fake", "", url, sha256, path,
                                                                   size=size))
     return "fake"
 
@@ -90,7 +90,7 @@ def test_a_link_in_the_data_directory_is_replaced_not_written_through(server, tm
     (data / "fake").mkdir(parents=True)
     (data / "fake" / "a.txt").symlink_to(victim)
     (data / "fake" / "a.txt.sha256").symlink_to(victim_pin)  # dangling: following it would create a file outside
-    path = registry.fetch(_source(monkeypatch, f"{server}/file"), data)
+    path = catalogue.fetch(_source(monkeypatch, f"{server}/file"), data)
     assert victim.read_text() == "mine\n" and not victim_pin.exists()  # untouched, not created
     assert not path.is_symlink() and path.read_bytes() == PAYLOAD
     pin = data / "fake" / "a.txt.sha256"
@@ -113,14 +113,14 @@ def test_a_linked_folder_in_the_data_directory_is_refused(server, tmp_path, monk
 
 def test_size_caps(server, tmp_path, monkeypatch):
     with pytest.raises(InputError, match=r"announces 3.0 GB, more than 250.0 MB \(the limit; raise it with "):
-        registry.fetch(_source(monkeypatch, f"{server}/huge-announced"), tmp_path)
+        catalogue.fetch(_source(monkeypatch, f"{server}/huge-announced"), tmp_path)
     with pytest.raises(InputError, match=r"passed 5.0 MB \(the limit; raise it with --max-size\); stopped"):
-        registry.fetch(_source(monkeypatch, f"{server}/endless"), tmp_path,
-                       limits=registry.Limits(max_size=5_000_000))
+        catalogue.fetch(_source(monkeypatch, f"{server}/endless"), tmp_path,
+                       limits=catalogue.Limits(max_size=5_000_000))
     digest = hashlib.sha256(PAYLOAD).hexdigest()
     with pytest.raises(InputError, match=r"announces 1.0 kB, more than 999 B \(the registry's size"):
-        registry.fetch(_source(monkeypatch, f"{server}/file", digest, size=len(PAYLOAD) - 1), tmp_path)
-    assert registry.fetch(_source(monkeypatch, f"{server}/file", digest, size=len(PAYLOAD)), tmp_path).is_file()
+        catalogue.fetch(_source(monkeypatch, f"{server}/file", digest, size=len(PAYLOAD) - 1), tmp_path)
+    assert catalogue.fetch(_source(monkeypatch, f"{server}/file", digest, size=len(PAYLOAD)), tmp_path).is_file()
     assert not list((tmp_path / "fake").glob(".*part"))
 
 
@@ -138,7 +138,7 @@ def test_the_body_streams_to_disk(server, tmp_path, monkeypatch):
     """40 MB through fetch with Python's allocations traced: the peak stays a few chunk sizes, not the body."""
     tracemalloc.start()
     try:
-        path = registry.fetch(_source(monkeypatch, f"{server}/big"), tmp_path)
+        path = catalogue.fetch(_source(monkeypatch, f"{server}/big"), tmp_path)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

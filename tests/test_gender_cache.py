@@ -7,7 +7,7 @@ import pytest
 
 import discotest
 from discotest import cache
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.gender import run as gender_run
 from discotest.gender.verdict_cache import NAMESPACE
 
@@ -25,7 +25,7 @@ def demo(tmp_path, monkeypatch):
         return real(self, name)
 
     monkeypatch.setattr(gender_run._LanguageReading, "bitext_of", counting)
-    return registry.locate("winomt-demo-demo-de"), built
+    return catalogue.locate("winomt-demo-demo-de"), built
 
 
 def run(path, **options):

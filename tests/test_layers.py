@@ -17,7 +17,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "discotest"
 # top-level module or package -> layer; higher layers may import lower ones, never the reverse
 LAYERS = {
     # floors
-    "errors": 0, "version": 0, "progress": 0, "stats": 0, "timing": 0, "options": 1, "atomic": 1, "engine": 1,
+    "errors": 0, "version": 0, "progress": 0, "stats": 0, "timing": 0, "values": 1, "atomic": 1, "engine": 1,
     "cache": 2, "data": 3, "lang": 4, "models": 5, "report": 6, "registry": 7,
     # wings: one package per suite family; a wing uses the floors and never another wing
     "gender": 8, "zero_pronoun": 8, "contrastive": 8, "winox": 8, "dip": 8,

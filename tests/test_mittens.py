@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from discotest.cli import main
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.errors import InputError
 from discotest.gender.mittens.english import gendered_words, read_english, swap_gender
 from discotest.gender.mittens.run import run_one
@@ -55,7 +55,7 @@ def test_suite_rows_and_registry(shared_data):
     assert (len(into), len(out)) == (1744, 1888)
     assert len({i.lang for i in into}) == 26 and len({i.lang for i in out}) == 16
     assert all(i.prompt.startswith("Translate the following text from") and i.source in i.prompt for i in into)
-    assert registry.suite_licence(SUITE).startswith("CC BY 4.0")
+    assert catalogue.suite_licence(SUITE).startswith("CC BY 4.0")
     with pytest.raises(InputError, match="no language 'xx'"):
         load_mittens(SUITE, ["xx"], shared_data)
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 import discotest
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.errors import InputError
 from discotest.gender.mt_geneval.judge import count, judge, score, words
 from discotest.gender.mt_geneval.run import run_one
@@ -92,10 +92,10 @@ def test_counterfactual_sizes_and_pairs(shared_data):
 
 
 def test_registry_pins_every_file(shared_data):
-    names = [n for n, s in registry.SOURCES.items() if s.suite == "mt-geneval"]
+    names = [n for n, s in catalogue.SOURCES.items() if s.suite == "mt-geneval"]
     assert len(names) == 2 * 8 * (8 + 3)  # splits × languages × (counterfactual 8 files + contextual 3)
-    assert all(registry.SOURCES[n].sha256 for n in names)
-    assert {registry.verify(n)[0] for n in names} == {"ok"}
+    assert all(catalogue.SOURCES[n].sha256 for n in names)
+    assert {catalogue.verify(n)[0] for n in names} == {"ok"}
 
 
 def _references_file(tmp_path, lang, order=("feminine", "masculine")):

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.errors import InputError
 from discotest.zero_pronoun.mzprt import DOMAINS, load_mzprt, read_suite_files
 from discotest.zero_pronoun.outputs import (
@@ -65,7 +65,7 @@ def test_read_score_and_details(tmp_path):
 def test_every_published_output_is_registered():
     counts = {d: len(published_systems(d)) for d in DOMAINS}
     assert counts == {"QA": 8, "GR": 5, "MS": 12, "PP": 5, "WF": 3}
-    for source in registry.SOURCES.values():
+    for source in catalogue.SOURCES.values():
         if source.suite == "mzprt":
             assert source.url.startswith("https://raw.githubusercontent.com/longyuewangdcu/mZPRT/5d62d62a80bec7f")
 
@@ -92,7 +92,7 @@ def test_the_mapping_on_the_real_outputs(shared_data, domain):
         out = read_published(domain, system, suite, shared_data)
         assert out.layout == ("all-segments" if (domain, system) == ("QA", "deep_tgt") else LAYOUT[domain])
         segments = sorted(out.hypotheses)
-        rows = read_details(registry.locate(f"mzprt-{domain}-{system}-details", shared_data))
+        rows = read_details(catalogue.locate(f"mzprt-{domain}-{system}-details", shared_data))
         tags = collections.defaultdict(list)
         for line, tag, _ in rows:
             tags[line].append(tag)

@@ -8,7 +8,7 @@ import json
 import pytest
 
 import discotest
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.errors import InputError
 from discotest.lang.align.base import WordAligner
 from discotest.report.emit import Report, write_jsonl
@@ -60,12 +60,12 @@ def tiny(tmp_path, monkeypatch):
     """A data dir with the registry's layout: QA as above, the other domains one sentence each (hand-made files at
     pinned paths, so modified data is allowed)."""
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setenv(registry.ALLOW_MODIFIED_ENV, "1")
+    monkeypatch.setenv(catalogue.ALLOW_MODIFIED_ENV, "1")
     root = tmp_path / "data"
     for domain in DOMAINS:
         texts = (QA_ZH, QA_EN) if domain == "QA" else (OTHER_ZH, OTHER_EN)
         for lang, text in zip(("zh", "en"), texts):
-            path = root / registry.get_source(f"mzprt-{domain}-{lang}").path
+            path = root / catalogue.get_source(f"mzprt-{domain}-{lang}").path
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
     return root
@@ -223,7 +223,7 @@ def test_missing_and_undecodable_input(tiny, tmp_path):
 
 
 def test_malformed_tag_in_the_suite(tiny, tmp_path):
-    path = tiny / registry.get_source("mzprt-QA-zh").path
+    path = tiny / catalogue.get_source("mzprt-QA-zh").path
     path.write_text(QA_ZH.replace("<他>_S", "<他>_Q"), encoding="utf-8")
     with pytest.raises(InputError, match="form must be one of") as err:
         run(tiny, [_hyp(tmp_path, "a.en", GOOD)])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import read_lines
 from discotest.errors import InputError
 from discotest.gender.judge import GenderVerdict, score_gender
@@ -41,7 +41,7 @@ def test_every_published_output_has_the_same_sources(shared_data):
     sentences = [i.sentence for i in load_gender_suite("winomt-adj")]
     for system, langs in systems.items():
         for lang in langs:
-            path = registry.locate(registry.system_outputs("winomt-adj")[(system, lang)])
+            path = catalogue.locate(catalogue.system_outputs("winomt-adj")[(system, lang)])
             assert [line.split("|||")[0].strip() for line in read_lines(path)] == sentences, (system, lang)
 
 

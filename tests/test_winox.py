@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from discotest.cli import main
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.winox import read_winox
 from discotest.errors import InputError
 from discotest.winox.judge import judge
@@ -98,7 +98,7 @@ def test_malformed_lines_name_file_and_line(tmp_path, row, message):
 
 
 def _data_dir_with_fixture(tmp_path: Path) -> Path:
-    target = tmp_path / "data" / registry.get_source("winox-fr").path
+    target = tmp_path / "data" / catalogue.get_source("winox-fr").path
     target.parent.mkdir(parents=True)
     shutil.copy(FIXTURES / "en_fr_test.jsonl", target)
     return tmp_path / "data"
@@ -156,19 +156,19 @@ def test_download_without_published_checksum_is_pinned(tmp_path):
         urls.append(url)
         return _Response(payload)
 
-    path = registry.fetch("winox-de", tmp_path, opener=opener)
-    assert urls == [registry.get_source("winox-de").url] and path.read_bytes() == payload
-    assert registry.verify("winox-de", tmp_path)[0] == "ok"
-    registry.fetch("winox-de", tmp_path, opener=opener)
+    path = catalogue.fetch("winox-de", tmp_path, opener=opener)
+    assert urls == [catalogue.get_source("winox-de").url] and path.read_bytes() == payload
+    assert catalogue.verify("winox-de", tmp_path)[0] == "ok"
+    catalogue.fetch("winox-de", tmp_path, opener=opener)
     assert len(urls) == 1  # pinned and unchanged: no second download
     path.write_bytes(payload + b"\n")
-    assert registry.verify("winox-de", tmp_path)[0] == "mismatch"
+    assert catalogue.verify("winox-de", tmp_path)[0] == "mismatch"
     with pytest.raises(InputError, match="checksum mismatch"):
-        registry.fetch("winox-de", tmp_path, opener=lambda url, **kwargs: _Response(b"something else"))
+        catalogue.fetch("winox-de", tmp_path, opener=lambda url, **kwargs: _Response(b"something else"))
 
 
 def test_a_file_put_in_place_by_hand_is_unpinned(tmp_path):
-    target = tmp_path / registry.get_source("winox-ru").path
+    target = tmp_path / catalogue.get_source("winox-ru").path
     target.parent.mkdir(parents=True)
     target.write_text("{}\n")
-    assert registry.verify("winox-ru", tmp_path)[0] == "unpinned"
+    assert catalogue.verify("winox-ru", tmp_path)[0] == "unpinned"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.dip.documents import DATASETS
 
 
@@ -20,7 +20,7 @@ def fake_pair(monkeypatch: pytest.MonkeyPatch, root: Path, data: str, pair: str,
     them, pinned to what was written, as ``data``'s ``pair`` (for the test only); returns ``root``."""
     folder, prefix = DATASETS[data]
     src, tgt = pair.split("-")
-    suite = next(s.suite for s in registry.SOURCES.values() if s.name.startswith(f"{data}-"))
+    suite = next(s.suite for s in catalogue.SOURCES.values() if s.name.startswith(f"{data}-"))
     files = {  # registry name -> (kind, path in the data dir, system, lines)
         f"{data}-{pair}-src": ("corpus", f"txt/sources/{prefix}.{pair}.src.{src}", None,
                                source or [f"source {i}" for i in range(len(reference))]),
@@ -29,14 +29,14 @@ def fake_pair(monkeypatch: pytest.MonkeyPatch, root: Path, data: str, pair: str,
         **{f"{data}-{pair}-hyp-{name}": ("system-output", f"txt/system-outputs/{prefix}.{pair}.hyp.{name}.{tgt}", name,
                                          lines) for name, lines in systems.items()},
     }
-    for name in [n for n in registry.SOURCES if n.startswith(f"{data}-{pair}-")]:
-        monkeypatch.delitem(registry.SOURCES, name)
+    for name in [n for n in catalogue.SOURCES if n.startswith(f"{data}-{pair}-")]:
+        monkeypatch.delitem(catalogue.SOURCES, name)
     for name, (kind, rel, system, lines) in files.items():
         path = root / folder / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         payload = "".join(line + "\n" for line in lines).encode("utf-8")
         path.write_bytes(payload)
-        monkeypatch.setitem(registry.SOURCES, name, registry.Source(
+        monkeypatch.setitem(catalogue.SOURCES, name, catalogue.Source(
             name, kind, suite, "hand-made for a test", "https://example.org/", hashlib.sha256(payload).hexdigest(),
             f"{folder}/{rel}", subset=pair, system=system))
     return root

@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from discotest.data.registry import data_dir as resolve_data_dir
+from discotest.data.catalogue import data_dir as resolve_data_dir
 from discotest.dip import coherence as coh
 from discotest.dip import coherence_eval as ev
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
-from discotest.data import registry  # noqa: E402
+from discotest.data import catalogue  # noqa: E402
 from discotest.data.readers import read_lines  # noqa: E402
 from discotest.zero_pronoun.corpus import azpt_aligner, build_corpus  # noqa: E402
 from discotest.zero_pronoun.hypotheses import REFERENCE, Hypotheses, english_words, reference_hypotheses  # noqa: E402
@@ -115,7 +115,7 @@ def main() -> None:
     aligner = azpt_aligner(args.aligner)
     start = time.perf_counter()
     corpus = build_corpus(aligner, root, args.extra, use_cache=not args.no_cache)
-    marks = {d: read_lines(registry.locate(f"mzprt-{d}-zp-target", root)) for d in DOMAINS}
+    marks = {d: read_lines(catalogue.locate(f"mzprt-{d}-zp-target", root)) for d in DOMAINS}
     dropped = []
     for d in DOMAINS:
         by_segment = {}

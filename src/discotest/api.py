@@ -26,6 +26,7 @@ from typing import Any
 
 from discotest import families
 from discotest.errors import InputError
+from discotest.registry import checked_settings
 from discotest.report.emit import Report
 from discotest.version import VERSION
 
@@ -110,74 +111,95 @@ def suite_facts(data_dir: str | None = None) -> list[dict[str, Any]]:
     return out
 
 
-def coref(suite: str, *, resolver: Sequence[str] = ("rules",), lang: str | None = None, system: str = "all",
-          suite_version: str = "current", jobs: int | None = None, data_dir: str | None = None,
-          quiet: bool = False) -> Report:
-    """English coreference resolvers and (with ``lang``) MT systems scored on the same gender-suite items."""
+def coref(suite: str, **options: Any) -> Report:
+    """English coreference resolvers and (with ``lang``) MT systems scored on the same gender-suite items.
+    ``options``: the command's (``gender.commands.COREF_OPTIONS``): resolver (a list; default rules), lang, system,
+    suite_version, jobs, data_dir, quiet."""
+    from discotest.gender.commands import COREF_OPTIONS
     from discotest.gender.coref.compare import coref_report
 
-    return coref_report(suite, resolver, lang, system, suite_version, jobs, data_dir, quiet)
+    s = checked_settings(COREF_OPTIONS, options, "coref")
+    resolvers = [s["resolver"]] if isinstance(s["resolver"], str) else s["resolver"]
+    return coref_report(suite, resolvers or ["rules"], s["lang"], s["system"], s["suite_version"], s["jobs"],
+                        s["data_dir"], s["quiet"])
 
 
 def validate_sample(suite: str, lang: str, output: str | Path, **options: Any) -> tuple[int, Any]:
     """A stratified sample of gender verdicts as a CSV for a person (``validate sample``); the rows written and the
-    verdict type. ``options``: system or input, verdict, annotators, n, seed, jobs, data_dir, quiet."""
+    verdict type. ``options``: the command's (``gender.commands.VALIDATE_SAMPLE_OPTIONS``): system or input, verdict,
+    annotators, n, seed, jobs, data_dir, quiet."""
+    from discotest.gender.commands import VALIDATE_SAMPLE_OPTIONS
     from discotest.gender.validate import sample_sheet
 
-    return sample_sheet(suite, lang, output, **options)
+    s = checked_settings(VALIDATE_SAMPLE_OPTIONS, {"suite": suite, "lang": lang, "output": output, **options},
+                         "validate sample")
+    return sample_sheet(s.pop("suite"), s.pop("lang"), s.pop("output"), **s)
 
 
-def validate_score(csv: str | Path, n_samples: int = 1000, seed: int | None = None) -> list:
-    """Agreement of a filled sample with the verdicts, with bootstrap intervals (``validate score``)."""
+def validate_score(csv: str | Path, **options: Any) -> list:
+    """Agreement of a filled sample with the verdicts, with bootstrap intervals (``validate score``). ``options``:
+    n_samples, seed."""
     from discotest.gender import validate
-    from discotest.stats import DEFAULT_SEED
+    from discotest.gender.commands import VALIDATE_SCORE_OPTIONS
 
-    return validate.score(validate.read_filled(csv), n_samples=n_samples, seed=DEFAULT_SEED if seed is None else seed)
+    s = checked_settings(VALIDATE_SCORE_OPTIONS, options, "validate score")
+    return validate.score(validate.read_filled(csv), n_samples=s["n_samples"], seed=s["seed"])
 
 
-def translate(lang: str, *, suite: str | None = None, input: str | None = None, model: str | None = None,
-              endpoint: str | None = None, output: str | Path | None = None, suite_version: str = "current",
-              data_dir: str | None = None, engine: str | None = None, context: int | list[int] | None = 0,
-              src_lang: str | None = None, tgt_lang: str | None = None, **options: Any) -> list[str]:
+def translate(lang: str, **options: Any) -> list[str]:
     """A gender suite's sources (``suite``) or an English file (``input``) translated by a model (``model``) or a
-    served one (``endpoint``); written to ``output`` when given. ``options``: markers, resolver, beam,
-    max_length, batch_size, device, revision, use_cache, quiet, ray_address, ray_actors, prompt_file,
-    concurrency, timeout (seconds one attempt waits for an endpoint)."""
+    served one (``endpoint``); written to ``output`` when given. ``options``: the command's
+    (``gender.commands.TRANSLATE_OPTIONS``): suite or input, model or endpoint, output, suite_version, markers,
+    resolver, beam, max_length, batch_size, device, revision, src_lang, tgt_lang, context, engine, ray_address,
+    ray_actors, prompt_file, concurrency, timeout (seconds one attempt waits for an endpoint), use_cache, data_dir,
+    quiet."""
     from discotest.engine import resolve_engine
+    from discotest.gender.commands import TRANSLATE_OPTIONS
     from discotest.gender.family import one_context
     from discotest.gender.translate import translate_file, translate_suite
 
-    if (suite is None) == (input is None):
+    s = checked_settings(TRANSLATE_OPTIONS, {"lang": lang, **options}, "translate")
+    if (s["suite"] is None) == (s["input"] is None):
         raise InputError("translate: give --suite (a gender suite) or --input (an English file)")
-    if not (model or endpoint):
+    if not (s["model"] or s["endpoint"]):
         raise InputError("give --model (a model folder or hub name) or --endpoint URL")
-    settings = dict(options, src_code=src_lang or "en", tgt_code=tgt_lang, runner=resolve_engine(engine),
-                    context=one_context(context), endpoint=endpoint)
+    model, output, suite, path = s.pop("model"), s.pop("output"), s.pop("suite"), s.pop("input")
+    data_dir, suite_version = s.pop("data_dir"), s.pop("suite_version")
+    src_lang, tgt_lang, engine, context = s.pop("src_lang"), s.pop("tgt_lang"), s.pop("engine"), s.pop("context")
+    s.pop("lang")
+    settings = dict(s, src_code=src_lang or "en", tgt_code=tgt_lang, runner=resolve_engine(engine),
+                    context=one_context(context))
     if suite is not None:
         return translate_suite(suite, lang, model, output, data_dir=data_dir, suite_version=suite_version,
                                **settings)
-    return translate_file(input, lang, model, output, **settings)
+    return translate_file(path, lang, model, output, **settings)
 
 
 def augment(input: str | Path, output: str | Path, target: str | Path | None = None, **options: Any):
-    """Coref/gender fine-tuning pairs selected from a parallel corpus (``augment``); the counts."""
+    """Coref/gender fine-tuning pairs selected from a parallel corpus (``augment``); the counts. ``options``: the
+    command's (``gender.commands.AUGMENT_OPTIONS``): select, markers, resolver, summary, chunk_size, quiet."""
     from discotest.gender.augment import augment as select
+    from discotest.gender.commands import AUGMENT_OPTIONS
 
-    return select(input, output, target, **options)
+    s = checked_settings(AUGMENT_OPTIONS, {"input": input, "output": output, "target": target, **options}, "augment")
+    return select(s.pop("input"), s.pop("output"), s.pop("target"), **s)
 
 
 def finetune(model: str, data: str | Path, output: str | Path, **options: Any):
-    """A Marian model fine-tuned on ``augment``'s JSONL, coreference markers in its vocabulary (``finetune``)."""
+    """A Marian model fine-tuned on ``augment``'s JSONL, coreference markers in its vocabulary (``finetune``).
+    ``options``: the command's (``gender.commands.FINETUNE_OPTIONS``): steps, batch_size, lr, max_length, markers,
+    device, seed, revision, quiet."""
+    from discotest.gender.commands import FINETUNE_OPTIONS
     from discotest.gender.finetune import finetune as train
 
-    return train(model, data, output, **options)
+    s = checked_settings(FINETUNE_OPTIONS, {"model": model, "data": data, "output": output, **options}, "finetune")
+    return train(s.pop("model"), s.pop("data"), s.pop("output"), **s)
 
 
 def mine(benchmark: str = "dip", **options: Any) -> tuple[dict, list[str]]:
     """DiP test sets mined from one WMT pair's system outputs into ``output`` (``mine dip``): the manifest and any
     warnings. ``options``: the ``mine`` command's (pair, output, data, ref, holdout, system, max_docs, phenomena, …)."""
     from discotest.dip.family import MINE_OPTIONS, mine_sets
-    from discotest.registry import checked_settings
     from discotest.registry.options import DATA_DIR, QUIET
 
     if benchmark != "dip":
@@ -188,31 +210,37 @@ def mine(benchmark: str = "dip", **options: Any) -> tuple[dict, list[str]]:
     return mine_sets({**checked_settings((*MINE_OPTIONS, DATA_DIR, QUIET), options, "mine dip"), "output": output})
 
 
-def make_contrastive(input: str | Path, output: str | Path | None = None, replacement: str | None = None) -> list[dict]:
+def make_contrastive(input: str | Path, output: str | Path | None = None, **options: Any) -> list[dict]:
     """Incorrect variants built by swapping each row's annotated pronoun chain (``make-contrastive``): the suite
-    rows, also written to ``output`` as JSONL when given."""
+    rows, also written to ``output`` as JSONL when given. ``options``: replacement (he, she, it or they: only that
+    pronoun; default every other one)."""
     from discotest.contrastive.build import build_rows, write_rows
+    from discotest.registry.commands import MAKE_CONTRASTIVE_OPTIONS
 
-    rows = build_rows(input, replacement)
-    if output is not None:
-        write_rows(output, rows)
+    s = checked_settings(MAKE_CONTRASTIVE_OPTIONS, {"input": input, "output": output, **options}, "make-contrastive")
+    rows = build_rows(s["input"], s["replacement"])
+    if s["output"] is not None:
+        write_rows(s["output"], rows)
     return rows
 
 
 def data_status(names: Sequence[str] = (), data_dir: str | None = None) -> list[dict[str, Any]]:
     """Each registered data source (of the named suites or sources; all without names): suite, name, status,
     path, size on disk, origin and licence (``data list``)."""
-    from discotest.data import registry
+    from discotest.data import catalogue
 
-    return registry.status(list(names), data_dir)
+    return catalogue.status(list(names), data_dir)
 
 
-def data_fetch(names: Sequence[str], data_dir: str | None = None, **limits: Any) -> list[tuple[str, Path, str]]:
+def data_fetch(names: Sequence[str], data_dir: str | None = None, **options: Any) -> list[tuple[str, Path, str]]:
     """Download sources and check their sha256 (``data fetch``): per source its name, path and the pin recorded
-    for a source with no published checksum. ``limits``: timeout, deadline, max_size (bytes)."""
-    from discotest.data import registry
+    for a source with no published checksum. ``options``: the command's, in its units (``registry.commands.
+    DATA_FETCH_OPTIONS``): timeout and deadline (seconds), min_rate (kB a second), max_size (MB)."""
+    from discotest.data import catalogue
+    from discotest.registry.commands import DATA_FETCH_OPTIONS, fetch_limits
 
-    return registry.fetch_all(list(names), data_dir, registry.Limits(**limits))
+    s = checked_settings(DATA_FETCH_OPTIONS, {"data_dir": data_dir, **options}, "data fetch")
+    return catalogue.fetch_all(list(names), s["data_dir"], fetch_limits(s))
 
 
 def data_prepare(suites: Sequence[str], **options: Any) -> list[str]:
@@ -229,9 +257,9 @@ def data_prepare(suites: Sequence[str], **options: Any) -> list[str]:
 
 def data_verify(names: Sequence[str] = (), data_dir: str | None = None) -> list[tuple[str, str, str]]:
     """Check the sha256 of the files present (``data verify``): per source its status and path."""
-    from discotest.data import registry
+    from discotest.data import catalogue
 
-    return [(name, *registry.verify(name, data_dir)) for name in (names or list(registry.SOURCES))]
+    return [(name, *catalogue.verify(name, data_dir)) for name in (names or list(catalogue.SOURCES))]
 
 
 __all__ = ["VERSION", "Report", "augment", "card", "card_init", "card_plan", "card_versus", "compare", "coref",

@@ -9,7 +9,7 @@ from discotest.gender.mittens import family as mittens
 from discotest.gender.mt_geneval import family as mt_geneval
 from discotest.registry import all_suites, compare, families, family_of, prepare, register, run, unregister
 from discotest.winox import family as winox
-from discotest.zero_pronoun import family as azpt
+from discotest.zero_pronoun import family as zero_pronoun
 
-__all__ = ["all_suites", "azpt", "compare", "contrastive", "dip", "families", "family_of", "gender", "mittens",
-           "mt_geneval", "prepare", "register", "run", "unregister", "winox"]
+__all__ = ["all_suites", "compare", "contrastive", "dip", "families", "family_of", "gender", "mittens",
+           "mt_geneval", "prepare", "register", "run", "unregister", "winox", "zero_pronoun"]

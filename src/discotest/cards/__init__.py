@@ -11,9 +11,9 @@ from discotest.cards.build import Card, build_card, plan
 from discotest.cards.groups import KINDS, CardRow, known_pairs, rows_of
 from discotest.cards.system import SystemSpec, publishes, read_manifest
 from discotest.errors import InputError
-from discotest.options import int_option
 from discotest.registry import Option, checked_settings, split_list
 from discotest.registry import options as common
+from discotest.values import int_option
 
 PAIRS = Option("pairs", ("--pairs",), "language pairs, comma-separated (en-de,ja-en,zh-en …; default: the pairs the "
                "outputs' manifest or the published system covers)", metavar="LIST")

@@ -9,25 +9,42 @@ import textwrap
 from collections.abc import Sequence
 
 from discotest import families, timing
-from discotest.data import registry
 from discotest.errors import InputError
-from discotest.options import OneLineParser
 from discotest.registry import Family, Option
-from discotest.registry.options import GLOBAL_FLAGS
+from discotest.registry.options import GLOBAL_FLAGS, GLOBAL_OPTIONS
 from discotest.report.charts import FIGURE_FORMATS
 from discotest.report.emit import FORMATS, SCORE_ONLY, Report, emit
+from discotest.values import OneLineParser
 
 
 def common_parser() -> argparse.ArgumentParser:
-    """Options accepted before or after the subcommand (``discotest -q run …`` and ``discotest run … -q``)."""
+    """Options accepted before or after the subcommand (``discotest -q run …`` and ``discotest run … -q``); their
+    defaults are set once, on the top parser (``global_defaults``), so a subcommand's copy never overwrites a value
+    given before it."""
     common = OneLineParser(add_help=False)
-    common.add_argument("--data-dir", default=argparse.SUPPRESS,
-                        help=f"data directory (default: ${registry.ENV_VAR}, else the user cache)")
-    common.add_argument("--quiet", "-q", action="store_true", default=argparse.SUPPRESS, help="no progress bars")
-    common.add_argument("--allow-modified-data", action="store_true", default=argparse.SUPPRESS,
-                        help="use data files that differ from their pinned checksum (the signature says so); "
-                             "without it such a file is an error")
+    for option in GLOBAL_OPTIONS:
+        common.add_argument(*option.flags, default=argparse.SUPPRESS, **option.argparse_kwargs())
     return common
+
+
+def global_defaults() -> dict[str, object]:
+    """The global flags' defaults, from their declarations."""
+    return {option.name: option.default for option in GLOBAL_OPTIONS}
+
+
+def add_declared(p: argparse.ArgumentParser | argparse._ArgumentGroup, options: Sequence[Option],
+                 skip: Sequence[str] = GLOBAL_FLAGS) -> None:
+    """A command's declared options as its flags (each with its declared default), the global ones aside: the
+    command line and the API (``checked_settings`` on the same declarations) take the same names, types and
+    choices."""
+    for option in options:
+        if option.name not in skip:
+            p.add_argument(*option.flags, default=option.default, **option.argparse_kwargs())
+
+
+def declared_values(args: argparse.Namespace, options: Sequence[Option]) -> dict:
+    """The values of ``options`` on the command line, as the API's keywords."""
+    return {o.name: getattr(args, o.name) for o in options if hasattr(args, o.name)}
 
 
 def figure_formats(text: str) -> tuple[str, ...]:

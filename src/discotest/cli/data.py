@@ -7,9 +7,9 @@ import sys
 from collections import Counter
 
 from discotest import api
-from discotest.cli.common import common_parser
-from discotest.data import registry
-from discotest.options import float_option
+from discotest.cli.common import add_declared, common_parser, declared_values
+from discotest.data import catalogue
+from discotest.registry.commands import DATA_FETCH_OPTIONS, DATA_PREPARE_OPTIONS
 
 NAME = "data"
 
@@ -24,29 +24,19 @@ def add(sub: argparse._SubParsersAction) -> None:
     ls.add_argument("names", nargs="*", metavar="SUITE_OR_SOURCE", help="only these suites or sources")
     fetch = action.add_parser("fetch", parents=[common_parser()], help="download sources and check their sha256")
     fetch.add_argument("names", nargs="+", metavar="NAME", help="source names (`discotest data list`), or 'all'")
-    fetch.add_argument("--timeout", type=float_option("timeout"), default=registry.FETCH_TIMEOUT,
-                       help=f"seconds a download may stay silent (default {registry.FETCH_TIMEOUT:g})")
-    fetch.add_argument("--deadline", type=float_option("deadline"), default=registry.FETCH_DEADLINE,
-                       help=f"seconds a whole download may take (default {registry.FETCH_DEADLINE:g})")
-    fetch.add_argument("--min-rate", type=float_option("min-rate"), default=registry.FETCH_MIN_RATE / 1e3,
-                       metavar="KB_PER_S", help="kB a second a download must average once --timeout seconds have "
-                       f"passed (default {registry.FETCH_MIN_RATE / 1e3:g}): a trickling server is stopped")
-    fetch.add_argument("--max-size", type=float_option("max-size"), default=registry.FETCH_MAX_SIZE / 1e6,
-                       metavar="MB", help="largest download of a source whose size the registry does not know "
-                                          f"(default {registry.FETCH_MAX_SIZE / 1e6:g} MB; a known size is a cap)")
+    add_declared(fetch, DATA_FETCH_OPTIONS)
     verify = action.add_parser("verify", parents=[common_parser()], help="check the sha256 of the files present")
     verify.add_argument("names", nargs="*", metavar="NAME", help="source names (default: all)")
     prepare = action.add_parser("prepare", parents=[common_parser()],
                                 help="build what a first run builds (alignment models, the language check's model) "
                                      "into the cache now: for a machine that will run offline, or a quick first run")
     prepare.add_argument("suites", nargs="+", metavar="SUITE", help="suites whose models to build (winomt, mzprt …)")
-    prepare.add_argument("--lang", "-l", help="only these languages (comma-separated; default all)")
-    prepare.add_argument("--subset", help="mt-geneval: only this subset (default both)")
+    add_declared(prepare, DATA_PREPARE_OPTIONS)
 
 
 def _list(args: argparse.Namespace) -> None:
     rows = api.data_status(args.names, args.data_dir)
-    print(f"data directory: {registry.data_dir(args.data_dir)} ({registry.data_dir_origin(args.data_dir)})")
+    print(f"data directory: {catalogue.data_dir(args.data_dir)} ({catalogue.data_dir_origin(args.data_dir)})")
     print("status: verified = sha256 matches its pin; unpinned = present, no published checksum to compare; "
           "MODIFIED = differs from its pin; missing = `discotest data fetch NAME`")
     by_suite: dict[str, list[dict]] = {}
@@ -63,7 +53,7 @@ def _list(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.action == "prepare":
-        options = {k: getattr(args, k) for k in ("lang", "subset") if getattr(args, k) is not None}
+        options = {k: v for k, v in declared_values(args, DATA_PREPARE_OPTIONS).items() if v is not None}
         for line in api.data_prepare(args.suites, data_dir=args.data_dir, quiet=args.quiet, **options):
             print(line)
         return 0
@@ -71,8 +61,7 @@ def run(args: argparse.Namespace) -> int:
         _list(args)
         return 0
     if args.action == "fetch":
-        fetched = api.data_fetch(args.names, args.data_dir, timeout=args.timeout, deadline=args.deadline,
-                                 max_size=int(args.max_size * 1e6), min_rate=args.min_rate * 1e3)
+        fetched = api.data_fetch(args.names, **declared_values(args, DATA_FETCH_OPTIONS))
         for name, path, pin in fetched:
             print(f"{name}: {path}" + (f" (no published checksum; pinned sha256 {pin})" if pin else ""))
         return 0

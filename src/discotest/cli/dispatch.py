@@ -26,12 +26,12 @@ from discotest.cli import (
     translate,
     validate,
 )
-from discotest.cli.common import common_parser, help_target
+from discotest.cli.common import common_parser, global_defaults, help_target
 from discotest.cli.outputs import check_model, check_outputs, dash_output
-from discotest.data import readers, registry
+from discotest.data import catalogue, readers
 from discotest.errors import InputError
-from discotest.options import OneLineParser
 from discotest.registry import Family
+from discotest.values import OneLineParser
 from discotest.version import VERSION
 
 # one module per command, in the order ``discotest --help`` lists them; each has NAME, add(sub) and run(args)
@@ -45,7 +45,7 @@ def build_parser(help_for: tuple[str, Family | bool] | None = None) -> argparse.
         prog="discotest", description="Discourse test bench for machine translation.", parents=[common_parser()]
     )
     parser.add_argument("--version", action="version", version=f"discotest {VERSION}")
-    parser.set_defaults(data_dir=None, quiet=False, allow_modified_data=False)
+    parser.set_defaults(**global_defaults())
     sub = parser.add_subparsers(dest="command", required=True)
     for command in COMMANDS:
         if command in (run, compare):
@@ -152,7 +152,7 @@ def _main(argv: Sequence[str] | None) -> int:
         dash_output(args)
         check_outputs(args)
         check_model(args)
-        with registry.modified_allowed_while(args.allow_modified_data):  # every reader (and worker) sees it
+        with catalogue.modified_allowed_while(args.allow_modified_data):  # every reader (and worker) sees it
             status = commands[args.command](args)
         if (problem := _stdout_problem()) is not None:
             raise InputError(problem)

@@ -6,7 +6,8 @@ import argparse
 import sys
 
 from discotest import api
-from discotest.cli.common import common_parser
+from discotest.cli.common import add_declared, common_parser, declared_values
+from discotest.registry.commands import MAKE_CONTRASTIVE_OPTIONS
 
 NAME = "make-contrastive"
 
@@ -14,15 +15,12 @@ NAME = "make-contrastive"
 def add(sub: argparse._SubParsersAction) -> None:
     m = sub.add_parser(NAME, help="build incorrect variants by swapping an annotated pronoun chain",
                        parents=[common_parser()])
-    m.add_argument("--input", "-i", required=True,
-                   help="JSONL: target sentence and its pronoun chain (docs/your-files.md; '-': stdin)")
-    m.add_argument("--output", "-o", required=True, help="contrastive suite JSONL to write ('-': stdout)")
-    m.add_argument("--replacement", choices=("he", "she", "it", "they"), default=None,
-                   help="replace the chain with this pronoun only (default: every other one)")
+    add_declared(m, MAKE_CONTRASTIVE_OPTIONS)
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = api.make_contrastive(args.input, args.output, replacement=args.replacement)
+    options = declared_values(args, MAKE_CONTRASTIVE_OPTIONS)
+    rows = api.make_contrastive(options.pop("input"), options.pop("output"), **options)
     if args.output is None:  # -o -: the same rows on stdout
         from discotest.contrastive.build import rows_text
 

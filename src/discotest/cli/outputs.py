@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from discotest.atomic import check_output
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.errors import STDIN, InputError
 from discotest.report.charts import FIGURE_FORMATS
 
@@ -59,8 +59,8 @@ def check_outputs(args: argparse.Namespace) -> None:
             continue  # mine/rank --data names a WMT test set, not a file
         inputs += [str(v) for v in value] if isinstance(value, list) else [value] if isinstance(value, str) else []
     outputs = outputs_of(args)
-    data = registry.data_dir(getattr(args, "data_dir", None)).resolve()
-    registered = {data / p for source in registry.SOURCES.values() for p in (source.path, source.usable_path)}
+    data = catalogue.data_dir(getattr(args, "data_dir", None)).resolve()
+    registered = {data / p for source in catalogue.SOURCES.values() for p in (source.path, source.usable_path)}
     read_folders = [str(v) for name in FOLDER_INPUTS for v in as_list(getattr(args, name, None))
                     if isinstance(v, str) and v != STDIN and Path(v).is_dir()]
     for i, path in enumerate(outputs):

@@ -6,7 +6,8 @@ import argparse
 import json
 
 from discotest import api, families
-from discotest.cli.common import common_parser
+from discotest.cli.common import add_declared, common_parser
+from discotest.registry.commands import SUITES_OPTIONS
 
 NAME = "suites"
 
@@ -14,8 +15,7 @@ NAME = "suites"
 def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(NAME, help="every suite: size, languages, licence and published systems",
                        parents=[common_parser()])
-    p.add_argument("--format", "-f", choices=("text", "json"), default="text",
-                   help="text, or JSON: one object per suite (family, size, languages, licence, systems)")
+    add_declared(p, SUITES_OPTIONS)
 
 
 def run(args: argparse.Namespace) -> int:

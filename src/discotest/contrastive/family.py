@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.engine import resolve_engine
 from discotest.errors import InputError, did_you_mean
 from discotest.registry import Family, Option, SuiteFacts, SuiteSize, count_items, register
@@ -60,7 +60,7 @@ def _suites() -> dict[str, list[str]]:
 
     published: dict[str, list[str]] = {}
     for suite in contrastive_suites():
-        published[suite] = [f"{system} ({lang})" for (system, lang) in registry.system_outputs(suite)]
+        published[suite] = [f"{system} ({lang})" for (system, lang) in catalogue.system_outputs(suite)]
     return published
 
 
@@ -69,7 +69,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     from discotest.contrastive.run import run_contrastive
     from discotest.contrastive.suites import is_expected_word, is_file_suite
 
-    published = {system: name for (system, _), name in registry.system_outputs(suite).items()}
+    published = {system: name for (system, _), name in catalogue.system_outputs(suite).items()}
     if s["system"] and s["system"] not in published:
         known = ", ".join(published) or "none"
         raise InputError(f"{suite} has no published system {s['system']!r}{did_you_mean(s['system'], published)} "
@@ -82,7 +82,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     suite_file = (s["suite_file"] or s["input"]) if is_file_suite(suite) else None
     translations = s["input"] if is_expected_word(suite) else None
     if s["system"]:
-        translations = registry.locate(published[s["system"]], s["data_dir"])
+        translations = catalogue.locate(published[s["system"]], s["data_dir"])
     if s["input"] and suite_file is None and translations is None:
         raise InputError(f"{suite} is scored from candidate scores: use --scores FILE, not --input")
     results = run_contrastive(
@@ -141,7 +141,8 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
     langs = f"{pair[0]}→{pair[1]}" if pair else "those of your file"
     if suite in FILE_SUITES:  # read from the user's file (jazp's is bundled: it has a size)
         return SuiteFacts(SuiteSize(None, "", "your file (--suite-file)"), langs, "that of your file")
-    return SuiteFacts(count_items(lambda: len(load_suite(suite, data_dir))), langs, registry.suite_licence(suite) or "")
+    size = count_items(lambda: len(load_suite(suite, data_dir)))
+    return SuiteFacts(size, langs, catalogue.suite_licence(suite) or "")
 
 
 FAMILY = register(Family(

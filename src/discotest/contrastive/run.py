@@ -9,7 +9,7 @@ from pathlib import Path
 from discotest.contrastive.judge import ContrastiveVerdict, judge_scores, judge_translation, score_contrastive
 from discotest.contrastive.result import ContrastiveResult
 from discotest.contrastive.suites import is_expected_word, language_pair, load_suite, suite_version
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.contrastive_item import ContrastiveItem
 from discotest.data.readers import system_name
 from discotest.errors import InputError
@@ -38,7 +38,7 @@ def evaluate_scorer(suite: str, items: Sequence[ContrastiveItem], scorer: Scorer
 def evaluate(suite: str, items: Sequence[ContrastiveItem], candidate_scores: Sequence[Sequence[float]], system: str,
              fields: Sequence[tuple[str, str]] = (), n_bootstrap: int = 1000,
              data: tuple[str, str] = ("files", "none")) -> ContrastiveResult:
-    """Judge items from per-candidate scores (higher = better); ``data``: ``registry.data_field`` of the files read."""
+    """Judge items from per-candidate scores (higher = better); ``data``: ``catalogue.data_field`` of the files read."""
     verdicts = [judge_scores(item, s) for item, s in zip(items, candidate_scores)]
     settings = (*fields, ("test", "contrastive"), ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"))
     return _result(suite, system, verdicts, settings, n_bootstrap, data, items)
@@ -64,7 +64,7 @@ def _result(suite: str, system: str, verdicts: Sequence[ContrastiveVerdict], set
     signature = build_signature(suite, suite_version(suite), system, len(verdicts), lang=lang, settings=settings,
                                 files=data)
     return ContrastiveResult(suite, system, score_contrastive(verdicts, n_bootstrap), signature, list(verdicts), lang,
-                             {item.index: item for item in items}, registry.suite_licence(suite) or "")
+                             {item.index: item for item in items}, catalogue.suite_licence(suite) or "")
 
 
 def run_contrastive(
@@ -112,12 +112,12 @@ def run_contrastive(
     candidates (``models.endpoint``; ``model`` then names the served model). ``limit``: a quick look at a
     deterministic stratified sample of that many items (by phenomenon and distance; ``limited``), signed
     ``limit:N``."""
-    with registry.tracking() as files:
+    with catalogue.tracking() as files:
         items = load_suite(suite, data_dir, suite_file, contrapro_context=contrapro_context,
                            opensubtitles=opensubtitles, context_size=max(contexts, default=0))
         if translations is not None:
-            registry.check_file(translations, data_dir)  # a published output handed over by path
-    data = registry.data_field(files)
+            catalogue.check_file(translations, data_dir)  # a published output handed over by path
+    data = catalogue.data_field(files)
     results = []
     if limit and not is_expected_word(suite):
         items = limited(items, limit)
@@ -156,7 +156,7 @@ def run_contrastive(
 
         per_item, fields = run_baseline(name, items, train_text, use_cache=use_cache)
         results.append(evaluate(suite, items, per_item, name, fields, n_bootstrap, data))
-    version = registry.user_file_version(suite_file, data_dir) if suite_file is not None else None
+    version = catalogue.user_file_version(suite_file, data_dir) if suite_file is not None else None
     if version:  # a suite read from the user's own file is named by its content
         for result in results:
             result.signature = result.signature.replace(version=version)

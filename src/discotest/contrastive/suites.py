@@ -1,6 +1,6 @@
 """Contrastive suites in context, described by data: a suite is a row, never a branch in the code.
 
-A published suite is a row of the data registry (``data/sources.json``) with a ``format`` (how its file is read: one
+A published suite is a row of the data catalogue (``data/sources.json``) with a ``format`` (how its file is read: one
 of ``FORMATS``), a language ``pair`` and, where its file does not say, a ``phenomenon``; a suite read from the user's
 own file is a row of ``FILE_SUITES``. Adding a suite in a known format is adding such a row; a new format is one
 reader in ``FORMATS``.
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.contrastive_item import ContrastiveItem, candidate_pair, make_item
 from discotest.errors import InputError
 
@@ -24,13 +24,13 @@ __all__ = ["ContrastiveItem", "candidate_pair", "make_item", "is_contrastive", "
 @dataclass(frozen=True)
 class SuiteRow:
     """One contrastive suite: its name, file format, language pair (None: the user's file names its own languages)
-    and phenomenon (when the file does not say); ``source`` is the data registry's row for a published suite."""
+    and phenomenon (when the file does not say); ``source`` is the data catalogue's row for a published suite."""
 
     name: str
     format: str
     pair: tuple[str, str] | None
     phenomenon: str = ""
-    source: registry.Source | None = None
+    source: catalogue.Source | None = None
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def _ctxpro(row, path, data_dir, options):
     from discotest.contrastive.ctxpro import load_ctxpro
 
     inputs = f"{row.name}-inputs"
-    return load_ctxpro(path, registry.locate(inputs, data_dir) if inputs in registry.SOURCES else None)
+    return load_ctxpro(path, catalogue.locate(inputs, data_dir) if inputs in catalogue.SOURCES else None)
 
 
 def _jsonl(row, path, data_dir, options):
@@ -126,7 +126,7 @@ def _pair(text: str | None) -> tuple[str, str] | None:
 def suite_rows() -> dict[str, SuiteRow]:
     """Every contrastive suite by name: the registry's rows with a format, then the file suites."""
     rows = {s.suite: SuiteRow(s.suite, s.format, _pair(s.pair), s.phenomenon or "", s)
-            for s in registry.SOURCES.values() if s.kind == "suite" and s.format in FORMATS}
+            for s in catalogue.SOURCES.values() if s.kind == "suite" and s.format in FORMATS}
     rows.update({name: SuiteRow(name, fmt, pair) for name, (fmt, pair) in FILE_SUITES.items()})
     return rows
 
@@ -176,7 +176,7 @@ def load_suite(suite: str, data_dir: str | Path | None = None, input: str | Path
     """Items of a named suite; ``input`` is the suite file for file suites (jazp defaults to the bundled one)."""
     row = _row(suite)
     if row.source is not None and (input is None or not row.source.bundled):
-        path = registry.locate(row.source.name, data_dir)
+        path = catalogue.locate(row.source.name, data_dir)
     elif input is not None:
         path = Path(input)
     else:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from discotest.errors import STDIN, InputError
-from discotest.options import NUMBER_GRAMMAR, WHOLE_GRAMMAR, is_number, is_whole_number
+from discotest.values import NUMBER_GRAMMAR, WHOLE_GRAMMAR, is_number, is_whole_number
 
 _stdin: bytes | None = None
 

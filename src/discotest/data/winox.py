@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import json_objects, require
 from discotest.errors import InputError
 
@@ -84,4 +84,4 @@ def load_winox(lang: str, data_dir: str | Path | None = None, suite_file: str | 
     """The Wino-X MT items for ``lang``: ``suite_file`` if given, else the registry's file in the data dir."""
     if lang not in LANGUAGES:
         raise InputError(f"Wino-X has no language {lang!r}; choose from {', '.join(LANGUAGES)}")
-    return read_winox(suite_file or registry.locate(f"winox-{lang}", data_dir))
+    return read_winox(suite_file or catalogue.locate(f"winox-{lang}", data_dir))

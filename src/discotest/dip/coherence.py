@@ -36,8 +36,8 @@ from pathlib import Path
 
 from discotest import cache as disk_cache
 from discotest.atomic import write_text_atomic
-from discotest.data import registry
-from discotest.data.registry import data_dir as resolve_data_dir
+from discotest.data import catalogue
+from discotest.data.catalogue import data_dir as resolve_data_dir
 from discotest.dip.documents import DATASETS, PairData, load_pair
 from discotest.dip.ngram_lm import KneserNeyLM, cached_lm, normalise
 from discotest.dip.parse import Sentence, parse, pipeline_version
@@ -249,7 +249,7 @@ def lm_files(root: Path) -> list[Path]:
     if not files:
         raise InputError("the coherence model's LM feature needs WMT21/WMT22 English text (wmt21_news, "
                          "wmt22_general) in the data dir", root)
-    return [registry.check_file(f, root) for f in files]
+    return [catalogue.check_file(f, root) for f in files]
 
 
 def sentence_lm_scores(lm: KneserNeyLM | None, texts: Sequence[str]) -> list[tuple[float, int]] | None:

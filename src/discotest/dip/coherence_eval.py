@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import finite_number, is_number, is_whole_number
 from discotest.dip.coherence import FEATURE_GROUPS, CoherenceModel, PairFeatures
 from discotest.dip.documents import DATASETS, Document
@@ -103,11 +103,11 @@ def shuffle_pairs(pf: PairFeatures) -> list[Pair]:
 
 def da_path(pair: str, root: str | Path | None = None) -> Path:
     folder = DATASETS["wmt22"][0]
-    path = registry.data_dir(root) / folder / "humaneval" / "DA" / "newstest2022-toen" / f"ad-seg-scores-{pair}.csv"
+    path = catalogue.data_dir(root) / folder / "humaneval" / "DA" / "newstest2022-toen" / f"ad-seg-scores-{pair}.csv"
     if not path.is_file():
         raise InputError(f"WMT22 DA segment scores for {pair} not found (copy humaneval/DA/newstest2022-toen from "
                          "github.com/wmt-conference/wmt22-news-systems into wmt22_general)", path)
-    return registry.check_file(path, root)
+    return catalogue.check_file(path, root)
 
 
 def sid_lines(doc_ids: Sequence[str]) -> list[int]:

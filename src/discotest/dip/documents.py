@@ -4,7 +4,7 @@ Lines stay addressed by their 0-based index in the pair's files, so mined items 
 a new system's output (same line count) is scored by index. Pairs that share a source keep their own
 document order, which is why the pair's own ``.docids`` file is the only grouping used.
 
-Every file is a registry entry, found with ``registry.locate``: held to its pinned sha256 and recorded for the
+Every file is a registry entry, found with ``catalogue.locate``: held to its pinned sha256 and recorded for the
 signature's ``files:`` field, and a missing one is an error saying where to put it or what to fetch. The doc ids are
 ours (derived from the WMT XML), so they ship with the package (``data/bundled/wmt-docids``).
 """
@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import read_lines
 from discotest.errors import InputError, did_you_mean
-from discotest.options import check_int
+from discotest.values import check_int
 
 # --data name -> (folder under the data directory, file prefix). The pair's files are registry entries (their path,
 # url and sha256 in data/sources.json) named <data>-<pair>-src, -ref-<letter>, -docids (bundled) and -hyp-<system>;
@@ -77,14 +77,14 @@ def _entries(data: str, pair: str, part: str) -> dict[str, str]:
     """Registry names ``<data>-<pair>-<part>-<key>`` by key (references by letter, outputs by system), in name order:
     the order systems are mined and listed in."""
     head = f"{data}-{pair}-{part}-"
-    return {name[len(head):]: name for name in sorted(registry.SOURCES) if name.startswith(head)}
+    return {name[len(head):]: name for name in sorted(catalogue.SOURCES) if name.startswith(head)}
 
 
 def _pairs(data: str, with_docids: bool = False) -> list[str]:
     """The X-en pairs of ``data`` the registry has (with document ids only, if asked)."""
-    pairs = {s.subset for s in registry.SOURCES.values() if s.name == f"{data}-{s.subset}-src"}
+    pairs = {s.subset for s in catalogue.SOURCES.values() if s.name == f"{data}-{s.subset}-src"}
     if with_docids:
-        pairs = {p for p in pairs if f"{data}-{p}-docids" in registry.SOURCES}
+        pairs = {p for p in pairs if f"{data}-{p}-docids" in catalogue.SOURCES}
     return sorted(p for p in pairs if p.endswith("-en"))
 
 
@@ -95,19 +95,19 @@ def pair_paths(data: str, pair: str, ref: str = "A", root: str | Path | None = N
     comes without the ``docids`` entry."""
     check_pair(data, pair)
     source = f"{data}-{pair}-src"
-    if source not in registry.SOURCES:
+    if source not in catalogue.SOURCES:
         raise InputError(f"unknown pair {pair} for {data} (X-en pairs: {', '.join(_pairs(data))})")
     docids = f"{data}-{pair}-docids"
-    if docids not in registry.SOURCES and need_docids:
+    if docids not in catalogue.SOURCES and need_docids:
         raise InputError(f"no document ids for {data} {pair} "
                          f"(pairs with document ids: {', '.join(_pairs(data, with_docids=True))})")
     refs = _entries(data, pair, "ref")
     if ref not in refs:
         raise InputError(f"{data} {pair} has no reference {ref!r}{did_you_mean(ref, refs)} "
                          f"(references: {', '.join(refs)})")
-    out = {"source": registry.locate(source, root), "reference": registry.locate(refs[ref], root)}
-    if docids in registry.SOURCES:
-        out["docids"] = registry.locate(docids, root)
+    out = {"source": catalogue.locate(source, root), "reference": catalogue.locate(refs[ref], root)}
+    if docids in catalogue.SOURCES:
+        out["docids"] = catalogue.locate(docids, root)
     return out
 
 
@@ -132,7 +132,7 @@ def chosen_systems(data: str, pair: str, systems: Sequence[str] | None = None, h
 
 def system_paths(data: str, pair: str, root: str | Path | None = None) -> dict[str, Path]:
     """System -> its output of the pair, located (and checked) through the registry."""
-    return {system: registry.locate(name, root) for system, name in _entries(data, pair, "hyp").items()}
+    return {system: catalogue.locate(name, root) for system, name in _entries(data, pair, "hyp").items()}
 
 
 def group_documents(doc_ids: Sequence[str], path: str | Path = "docids") -> list[Document]:
@@ -170,7 +170,7 @@ def load_pair(
         check_int(max_docs, "max-docs")
     paths = pair_paths(data, pair, ref, root, need_docids)
     available = chosen_systems(data, pair, systems)
-    hyps = {system: registry.locate(name, root) for system, name in available.items()}
+    hyps = {system: catalogue.locate(name, root) for system, name in available.items()}
     source = read_lines(paths["source"])
     n = len(source)
 

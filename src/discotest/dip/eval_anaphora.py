@@ -16,9 +16,9 @@ import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
-from discotest.data import registry
+from discotest.data import catalogue
+from discotest.data.catalogue import data_dir
 from discotest.data.readers import json_objects, read_json, require
-from discotest.data.registry import data_dir
 from discotest.errors import InputError
 
 LANGUAGES = ("chinese", "french", "german", "russian")
@@ -87,7 +87,7 @@ def load_eval_anaphora(data: str | Path | None = None, languages: tuple[str, ...
         path = folder / f"test_data_{language}.jsonl"
         if not path.is_file():
             raise InputError("eval-anaphora test data missing (put the eval_anaphora folder in the data dir)", path)
-        out[language] = read_pairs(registry.check_file(path, data), language)
+        out[language] = read_pairs(catalogue.check_file(path, data), language)
     return out
 
 
@@ -133,4 +133,4 @@ def load_pronoun_pair_list(data: str | Path | None = None) -> dict[str, list[dic
     if not path.is_file():
         raise InputError("eval-anaphora user-study counts missing (put the eval_anaphora folder in the data dir)",
                          path)
-    return read_pronoun_pair_list(registry.check_file(path, data))
+    return read_pronoun_pair_list(catalogue.check_file(path, data))

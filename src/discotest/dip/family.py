@@ -13,12 +13,12 @@ from discotest.dip.mine import PHENOMENA
 from discotest.dip.run import ANAPHORA_MODES, DEFAULT_ANAPHORA_MODE
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
-from discotest.options import int_option
 from discotest.progress import quiet_scope
 from discotest.registry import Family, Option, SuiteFacts, SuiteSize, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
+from discotest.values import int_option
 
 TESTS = Option("tests", ("--tests",), "dip: test sets written by 'discotest mine dip'", metavar="DIR")
 PRONOUN_SCORER = Option("pronoun_scorer", ("--pronoun-scorer",),
@@ -176,11 +176,11 @@ def mine_sets(s: dict[str, Any]) -> tuple[dict, list[str]]:
 
 def describe(suite: str, data_dir: str | None) -> SuiteFacts:
     """The WMT pairs DiP mines from, and their licences."""
-    from discotest.data import registry
+    from discotest.data import catalogue
 
-    sources = [s for s in registry.SOURCES.values() if s.kind == "corpus"]
+    sources = [s for s in catalogue.SOURCES.values() if s.kind == "corpus"]
     xx = sorted({s.lang for s in sources if s.lang and s.lang != "en"})
-    licences = sorted({registry.licence(s) for s in sources})
+    licences = sorted({catalogue.licence(s) for s in sources})
     size = SuiteSize(None, "", "mined from WMT21/22 outputs (`discotest mine dip`)")
     return SuiteFacts(size, ",".join(xx) + "→en", "; ".join(licences))
 

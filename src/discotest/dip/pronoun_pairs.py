@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from discotest import cache as disk_cache
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.dip.documents import PairData, load_pair
 from discotest.dip.mine import mine_anaphora, parse_lines
 from discotest.dip.parse import pipeline_version
@@ -60,7 +60,7 @@ def mine_swap_pairs(data: str, pair: str, ref: str = "A", data_dir: str | Path |
     from all of the pair's systems, in item order then pronoun order."""
     loaded = load_pair(data, pair, ref, data_dir, need_docids=False)
     digest = [CACHE_NAMESPACE, PAIRS_VERSION, data, pair, ref, pipeline_version()]
-    digest += [f"{name}={registry.sha256_of(path)}" for name, path in sorted(loaded.paths.items())]
+    digest += [f"{name}={catalogue.sha256_of(path)}" for name, path in sorted(loaded.paths.items())]
     key = disk_cache.content_key(digest)
     if use_cache and (hit := disk_cache.load(CACHE_NAMESPACE, key, _from_json)) is not None:
         return hit

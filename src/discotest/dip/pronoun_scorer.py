@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Protocol
 
 from discotest import cache as disk_cache
-from discotest.data import registry
-from discotest.data.registry import data_dir as resolve_data_dir
+from discotest.data import catalogue
+from discotest.data.catalogue import data_dir as resolve_data_dir
 from discotest.dip.ngram_lm import LM_SUFFIX, KneserNeyLM, normalise
 from discotest.errors import InputError
 from discotest.models.interface import Scorer, normalised
@@ -257,7 +257,7 @@ class OfflinePronounScorer:
         for folder in ("wmt21_news", "wmt22_general"):
             txt = root / folder / "txt"
             files += sorted((txt / "references").glob("*.en")) + sorted((txt / "sources").glob("*.src.en"))
-        files = [registry.check_file(f, root) for f in files if not any(x in f.name for x in self.exclude)]
+        files = [catalogue.check_file(f, root) for f in files if not any(x in f.name for x in self.exclude)]
         if not files:
             raise InputError(f"the offline pronoun scorer trains on WMT21/WMT22 English text, not found under {root} "
                              "(set --data-dir or DISCOTEST_DATA to a folder with wmt21_news/ and wmt22_general/)")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from discotest.atomic import write_text_atomic
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import check_type, json_objects, read_json, read_lines, require, system_name
 from discotest.dip.connectives import DETECTOR_VERSION
 from discotest.dip.documents import DATASETS, PairData, check_pair, load_pair
@@ -24,10 +24,10 @@ from discotest.dip.score import PhenomenonScore, PronounScorer, Scorers, score_s
 from discotest.dip.shards import parse_texts
 from discotest.engine import RayEngine, ray_engine, resolve_engine
 from discotest.errors import InputError, did_you_mean
-from discotest.options import check_int
 from discotest.progress import progress_bar
 from discotest.report.result import Signature, build_signature
 from discotest.stats import DEFAULT_SEED
+from discotest.values import check_int
 from discotest.version import VERSION
 
 MANIFEST = "manifest.json"
@@ -258,7 +258,7 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
         # scoring re-detects the reference's connectives: items from other rules would not be found again
         raise InputError(f"connective items mined with detector {mined_with}, this discotest has {DETECTOR_VERSION}: "
                          "mine the test set again", Path(tests_dir) / MANIFEST)
-    with registry.tracking() as files:
+    with catalogue.tracking() as files:
         pair = load_pair(manifest["data"], manifest["pair"], manifest["ref"], data_dir, systems=[])
     lines = read_input(input_path, pair.n_lines, f"{pair.data} {pair.pair}")
     wanted = sorted({i for items in tests.values() for item in items for i in item["sentences"]})
@@ -275,7 +275,7 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
     with progress_bar(f"DiP: scoring {name} per phenomenon", "phenomenon", total=len(tests)) as bar:
         scores = score_system(name, lines, tests, pair.reference, ref, sys, scorers, bar.update)
-    return DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, registry.data_field(files)),
+    return DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, catalogue.data_field(files)),
                      texts=DipTexts(tests, pair.reference, lines, ref, sys))
 
 
@@ -303,7 +303,7 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
     (on a local Ray with ``jobs`` CPUs, or the cluster at ``ray_address``): the same ranking."""
     check_int(n_bootstrap, "bootstrap")
     ray = _engine(engine, ray_address, jobs)
-    with registry.tracking() as files:
+    with catalogue.tracking() as files:
         loaded = load_pair(data, pair, ref, data_dir, systems=systems, max_docs=max_docs)
     _mined_systems(loaded, holdout)  # a --holdout that is not a system is said before the parsing, not after
     lines = _lines_of(loaded)
@@ -331,7 +331,7 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
             if scored:
                 rankings.append(rank_phenomenon(phenomenon, scored, bleu, holdout, n_bootstrap, DEFAULT_SEED))
             bar.update(1)
-    data_field, boot = registry.data_field(files), f"{n_bootstrap}@seed{DEFAULT_SEED}"
+    data_field, boot = catalogue.data_field(files), f"{n_bootstrap}@seed{DEFAULT_SEED}"
     results = [DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, data_field, boot),
                          bleu.get(name), name == holdout, texts[name]) for name, scores in all_scores.items()]
     signature = _signature(manifest, "*", scorers, tests, data_field, boot)

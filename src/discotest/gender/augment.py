@@ -25,7 +25,7 @@ from discotest.data.readers import stream_lines
 from discotest.errors import InputError
 from discotest.gender.coref.clusters import THIRD_PERSON, make_clusterer
 from discotest.gender.coref.markers import is_gender_cluster, mark
-from discotest.options import check_int
+from discotest.values import check_int
 
 SELECTIONS = ("coref", "gender")
 _PRONOUN = re.compile(r"\b(?:" + "|".join(sorted(THIRD_PERSON, key=len, reverse=True)) + r")\b", re.IGNORECASE)

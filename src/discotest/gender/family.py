@@ -14,13 +14,13 @@ from discotest.gender.coref import RESOLVERS
 from discotest.gender.judge import VERDICTS
 from discotest.gender.translate import MARKERS
 from discotest.lang.locate import LEXICON_MODES
-from discotest.options import int_option
 from discotest.progress import progress_bar
 from discotest.registry import Family, Option, SuiteFacts, count_items, lang_codes, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report, summarise_warnings
 from discotest.report.table import row_ranges
+from discotest.values import int_option
 
 SUITES = ("winomt", "winomt-demo", "winomt-adj", "bug")
 
@@ -98,9 +98,9 @@ def _one_lang(langs: list[str] | str | None, what: str) -> str:
 
 
 def _versions(suite: str) -> list[str]:
-    from discotest.data import registry
+    from discotest.data import catalogue
 
-    return sorted({src.version for src in registry.SOURCES.values() if src.kind == "suite" and src.suite == suite})
+    return sorted({src.version for src in catalogue.SOURCES.values() if src.kind == "suite" and src.suite == suite})
 
 
 def other_version(suite: str, version: str, path: str, input_format: str, data_dir: str | None) -> str | None:
@@ -110,7 +110,7 @@ def other_version(suite: str, version: str, path: str, input_format: str, data_d
     other version, a sentence it also has elsewhere (2019's rows 2120-2121 repeat rows 536-537), and the file repeats
     the translation there too, where the scored version's two sentences differ (a deterministic system translates
     the same sentence the same way)."""
-    from discotest.data.registry import MissingDataError
+    from discotest.data.catalogue import MissingDataError
     from discotest.data.translations import read_lines, translation_texts, with_sources
     from discotest.gender.suites import load_gender_suite
 
@@ -239,12 +239,12 @@ def adjective_effect(s: dict[str, Any]) -> Report:
 
 
 def describe(suite: str, data_dir: str | None) -> SuiteFacts:
-    from discotest.data import registry
+    from discotest.data import catalogue
     from discotest.gender.run import languages
     from discotest.gender.suites import load_gender_suite
 
     return SuiteFacts(count_items(lambda: len(load_gender_suite(suite, "current", data_dir))),
-                      "en→" + ",".join(languages()), registry.suite_licence(suite) or "")
+                      "en→" + ",".join(languages()), catalogue.suite_licence(suite) or "")
 
 
 def prepare(suite: str, s: dict[str, Any]) -> list[str]:

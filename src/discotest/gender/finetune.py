@@ -19,7 +19,7 @@ from pathlib import Path
 from discotest.atomic import write_text_atomic
 from discotest.errors import InputError
 from discotest.gender.coref.markers import MARKER_TOKENS
-from discotest.options import check_int, check_positive_float
+from discotest.values import check_int, check_positive_float
 
 
 @dataclass

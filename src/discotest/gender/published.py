@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.translations import Translations, read_translations
 from discotest.errors import InputError, did_you_mean
 from discotest.gender.winomt import GenderItem
@@ -15,7 +15,7 @@ SYSTEM_ORDER = ("google", "bing", "aws", "systran", "sota")
 def published_systems(suite: str = "winomt") -> dict[str, tuple[str, ...]]:
     """system -> languages it has a published output for, in a stable order."""
     out: dict[str, list[str]] = {}
-    for system, lang in registry.system_outputs(suite):
+    for system, lang in catalogue.system_outputs(suite):
         out.setdefault(system, []).append(lang)
     rank = {s: i for i, s in enumerate(SYSTEM_ORDER)}
     return {s: tuple(sorted(out[s])) for s in sorted(out, key=lambda s: (rank.get(s, len(rank)), s))}
@@ -35,7 +35,7 @@ def published_translations(
     system: str, lang: str, items: list[GenderItem], root: str | Path | None = None, suite: str = "winomt"
 ) -> Translations:
     check_system(system, lang, suite)
-    path = registry.locate(registry.system_outputs(suite)[(system, lang)], root)
+    path = catalogue.locate(catalogue.system_outputs(suite)[(system, lang)], root)
     return read_translations(path, {i.index: i.sentence for i in items})
 
 
@@ -45,8 +45,8 @@ def available_published(lang: str, root: str | Path | None = None, suite: str = 
     for system, langs in published_systems(suite).items():
         if lang in langs:
             try:
-                registry.locate(registry.system_outputs(suite)[(system, lang)], root)
-            except registry.MissingDataError:  # absent; a modified file is an error, not skipped
+                catalogue.locate(catalogue.system_outputs(suite)[(system, lang)], root)
+            except catalogue.MissingDataError:  # absent; a modified file is an error, not skipped
                 continue
             present.append(system)
     return present

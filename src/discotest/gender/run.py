@@ -16,7 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 
 from discotest import cache
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import system_name
 from discotest.data.translations import Translations, read_translations
 from discotest.engine import start_worker
@@ -41,9 +41,9 @@ from discotest.lang.align.model import AlignmentModel
 from discotest.lang.align.thot_aligner import ThotAligner
 from discotest.lang.morph import MEASURED_COST, languages
 from discotest.lang.morph.cached import CachedReads
-from discotest.options import check_int
 from discotest.report.result import build_signature
 from discotest.timing import stage
+from discotest.values import check_int
 
 
 @dataclass(frozen=True)
@@ -74,8 +74,8 @@ class RunOptions:
 
     def check(self) -> None:
         """What no option declaration can check: the suite file of this version. The options' values were checked
-        by their declarations (``registry.Option.check``) before any pipeline runs."""
-        registry.suite_file(self.suite, self.suite_version)  # unknown suite or version: a clear error
+        by their declarations (``catalogue.Option.check``) before any pipeline runs."""
+        catalogue.suite_file(self.suite, self.suite_version)  # unknown suite or version: a clear error
         unknown = set(self.measure) - set(MEASURES)  # measure is a list the family parses
         if unknown:
             raise InputError(f"unknown measure {sorted(unknown)[0]!r}; choose from {', '.join(MEASURES)}")
@@ -120,8 +120,8 @@ def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> Word
         return aligner
     suite = _extra_text_suite(options.suite)
     version = options.suite_version if suite == options.suite else "2019"
-    with registry.tracking() as files:  # what fixes the training text, read from the pins (nothing is tokenised)
-        registry.locate(registry.suite_file(suite, version), options.data_dir)
+    with catalogue.tracking() as files:  # what fixes the training text, read from the pins (nothing is tokenised)
+        catalogue.locate(catalogue.suite_file(suite, version), options.data_dir)
         systems = available_published(lang, options.data_dir, suite)
     if not systems:
         return aligner
@@ -176,21 +176,21 @@ def _evaluate_language(
     cores busy, and aligner child processes next to every worker's analyser would only add memory.
     """
     with stage("suite and translations"):
-        with registry.tracking() as suite_files:
+        with catalogue.tracking() as suite_files:
             items = load_suite(options)
         translation_sets, read = _translation_sets(lang, systems, options, items, inputs, models)
     aligner = language_aligner(lang, options, processes=1 if in_worker else 2)
     with stage("analyser load"):
         analyser = CachedReads(lang, options.use_cache)  # loads the analyser itself only when a reading is not cached
     reading = _LanguageReading(lang, items, translation_sets, options, aligner, analyser)
-    with registry.tracking() as corpus_files:  # aligner training text shapes every result
+    with catalogue.tracking() as corpus_files:  # aligner training text shapes every result
         corpus = reading.corpus()
     verdict_sets = reading.verdict_sets(corpus, in_worker)
     model_fields = {m.name: tuple(m.signature_fields()) for m in models}
     results = []
     for name, verdicts in verdict_sets.items():
         extra = any(block != reading.bitext_of(name).pairs for block in corpus) if corpus else False
-        files = registry.data_field({**suite_files, **read.get(name, {}), **corpus_files})
+        files = catalogue.data_field({**suite_files, **read.get(name, {}), **corpus_files})
         with stage("scoring"):
             results.append(_result(lang, name, verdicts, options, translation_sets[name].unmatched,
                                    (*model_fields.get(name, ()), ("aligner", _base(aligner).signature()),
@@ -213,7 +213,7 @@ def _translation_sets(lang: str, systems: Sequence[str], options: RunOptions, it
     read: dict[str, dict] = {}
     translation_sets: dict[str, Translations] = {}
     for s in systems:
-        with registry.tracking() as read[s]:
+        with catalogue.tracking() as read[s]:
             translation_sets[s] = published_translations(s, lang, items, options.data_dir, options.suite)
     for name, path in inputs:
         translation_sets[name] = read_translations(path, sources, options.input_format)
@@ -250,7 +250,7 @@ class _LanguageReading:
 
     def corpus(self) -> list[list[Pair]]:
         """The aligner's extra training text: every published output of the language (``--align-extra``), else
-        nothing. Call it inside ``registry.tracking()``: the files it reads shape every result."""
+        nothing. Call it inside ``catalogue.tracking()``: the files it reads shape every result."""
         if not self.extra_text:
             return []
         options = self.options

@@ -28,8 +28,8 @@ from discotest.data.readers import csv_rows
 from discotest.errors import InputError
 from discotest.gender.judge import GenderVerdict
 from discotest.gender.result import GenderResult
-from discotest.options import check_int
 from discotest.stats import DEFAULT_SEED, AgreementCI, bootstrap_agreement, observed_agreement
+from discotest.values import check_int
 
 SYSTEM_COLUMNS = [
     "id", "suite", "lang", "system", "index", "source", "entity", "translation_marked", "target_entity",

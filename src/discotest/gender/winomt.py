@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import read_lines, whole_number
 from discotest.errors import InputError
 
@@ -74,14 +74,14 @@ def _key(item: GenderItem) -> tuple[str, str, int, str]:
 
 def load_winomt(version: str = "current", root: str | Path | None = None, suite: str = "winomt") -> list[GenderItem]:
     """A WinoMT-style suite with each row tagged pro/anti-stereotypical from its subset files."""
-    main = registry.locate(registry.suite_file(suite, version), root)  # checked and recorded on every call
+    main = catalogue.locate(catalogue.suite_file(suite, version), root)  # checked and recorded on every call
     subsets: list[tuple[str, Path]] = []
     for subset in ("pro", "anti"):
         try:
-            name = registry.suite_file(suite, version, subset)
+            name = catalogue.suite_file(suite, version, subset)
         except InputError:
             continue  # a suite without stereotype subsets (BUG gold): no ΔS
-        subsets.append((subset, registry.locate(name, root)))
+        subsets.append((subset, catalogue.locate(name, root)))
     files = (main, *(path for _, path in subsets))
     return list(_tagged_items(main, tuple(subsets), tuple(_stamp(path) for path in files)))
 
@@ -94,7 +94,7 @@ def _stamp(path: Path) -> tuple[int, int, int]:
 @functools.lru_cache(maxsize=8)
 def _tagged_items(main: Path, subsets: tuple[tuple[str, Path], ...], stamps: tuple) -> tuple[GenderItem, ...]:
     """The parsed and tagged rows, once per process while the files are unchanged (``stamps``: size, mtime and ctime
-    of each): a run loads the suite in the parent and again for each language. ``registry.locate`` still checks and
+    of each): a run loads the suite in the parent and again for each language. ``catalogue.locate`` still checks and
     records the files on every call."""
     items = read_gender_tsv(main)
     tags: dict[tuple[str, str, int, str], str] = {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import read_lines
 from discotest.errors import InputError
 from discotest.gender.winomt import GenderItem, read_gender_tsv
@@ -36,8 +36,8 @@ def adjective_item(row: GenderItem, sentence: str, path: Path, line: int) -> Gen
 
 def load_winomt_adj(root: str | Path | None = None) -> list[GenderItem]:
     """The 1,584 adjective items, in ``en_anti.txt`` order."""
-    rows = read_gender_tsv(registry.locate(SUITE, root))
-    path = registry.locate(ITEMS_FROM, root)
+    rows = read_gender_tsv(catalogue.locate(SUITE, root))
+    path = catalogue.locate(ITEMS_FROM, root)
     lines = read_lines(path)
     if len(lines) != len(rows):
         raise InputError(f"{len(lines)} lines, while en_anti.txt has {len(rows)} rows", path, min(len(lines),

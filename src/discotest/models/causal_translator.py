@@ -120,7 +120,7 @@ class CausalTranslator(CausalLazyModel, ModelTranslator):
     def signature_fields(self) -> list[tuple[str, str]]:
         prompts = self.prompts
         return [("model", model_label(self.name)),
-                ("model_hash", short_fingerprint(self.fingerprint())), ("engine", self.engine), ("lm", "causal"),
+                ("model_hash", short_fingerprint(self.fingerprint())), ("engine", self.backend), ("lm", "causal"),
                 ("prompt", f"{'chat' if prompts.chat else 'plain'}:{prompts.template_hash}"),
                 ("decoding", "greedy"), ("max_len", str(self.max_length)), ("context", str(self.context))]
 
@@ -158,7 +158,7 @@ class CausalTranslator(CausalLazyModel, ModelTranslator):
         return self.generate_prompts([self.render(t) for t in texts])
 
     def _prompt_key(self, prompt: Prompt) -> str:
-        return cache.content_key([CACHE_NAMESPACE, "causal", POSTPROCESS_VERSION, self.fingerprint(), self.engine,
+        return cache.content_key([CACHE_NAMESPACE, "causal", POSTPROCESS_VERSION, self.fingerprint(), self.backend,
                                   str(self.max_length), json.dumps([self.sentence, prompt.chat, prompt.lead]),
                                   prompt.text])
 

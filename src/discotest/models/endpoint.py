@@ -205,7 +205,7 @@ def _retry_after(exc: urllib.error.HTTPError) -> float | None:
 class EndpointTranslator:
     """A served model as a translation system (what ``translate.ModelSystem`` drives)."""
 
-    engine = "endpoint"
+    backend = "endpoint"  # named "engine" in the signature (recorded signatures stay the same)
 
     def __init__(self, url: str, tgt_lang: str, src_lang: str = "en", *, model: str | None = None,
                  max_length: int = 256, context: int = 0, prompt_file: str | None = None, use_cache: bool = True,

@@ -109,10 +109,11 @@ class Scorer:
 
 class Translator(Protocol):
     """The translating door: ``translate`` sources in order (a model with ``context=N`` gives each its N previous
-    sources and its own previous translations); ``name``, ``engine`` and ``signature_fields`` say what translated."""
+    sources and its own previous translations); ``name``, ``backend`` (transformers, ctranslate2, endpoint: the
+    signature's ``engine`` field) and ``signature_fields`` say what translated."""
 
     name: str
-    engine: str
+    backend: str
 
     def translate(self, sources: Sequence[str], desc: str | None = None) -> list[str]: ...
 

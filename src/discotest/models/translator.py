@@ -5,9 +5,10 @@ or hub name and revision), the language codes, beam size, maximum length and the
 evaluation, or evaluating another suite that shares sentences, never translates a sentence twice. Sentences not in
 the cache are de-duplicated, sorted by length (less padding) and generated in batches. With ``runner="ray"`` the same
 batches are generated on a Ray actor pool (``models.ray_pool``, one model load per actor, the driver's torch or
-CTranslate2 threads) and come back in order; the driver writes the cache either way. (``engine`` names the backend,
-transformers or ctranslate2, in the signature; where the work runs is not in it.) torch, transformers and
-ctranslate2 are imported only when a sentence actually needs translating.
+CTranslate2 threads) and come back in order; the driver writes the cache either way. (``backend`` names the runtime,
+transformers or ctranslate2, in the signature's ``engine`` field, kept so recorded signatures stay the same; where the
+work runs, local or Ray, is not in it.) torch, transformers and ctranslate2 are imported only when a sentence actually
+needs translating.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def model_label(name: str) -> str:
 class ModelTranslator(LazyModel):
     """A Hugging Face seq2seq model as a translation system; ``model``/``tokenizer`` may be given as objects."""
 
-    engine = "transformers"
+    backend = "transformers"  # named "engine" in the signature (recorded signatures stay the same)
 
     def __init__(self, name_or_path: str, tgt_lang: str, src_lang: str = "en", *, beam: int = 4,
                  max_length: int = 256, batch_size: int = 16, device: str = "cpu", revision: str | None = None,
@@ -91,7 +92,7 @@ class ModelTranslator(LazyModel):
     def signature_fields(self) -> list[tuple[str, str]]:
         """What makes two model runs comparable: model, its content hash, decoding settings."""
         return [("model", model_label(self.name)), ("model_hash", short_fingerprint(self.fingerprint())),
-                ("engine", self.engine), ("beam", str(self.beam)), ("max_len", str(self.max_length))]
+                ("engine", self.backend), ("beam", str(self.beam)), ("max_len", str(self.max_length))]
 
     # -- generation ------------------------------------------------------------------------------------------------
     def generation_kwargs(self) -> dict:
@@ -127,7 +128,7 @@ class ModelTranslator(LazyModel):
 
     def _key(self, text: str) -> str:
         codes = self.codes
-        return cache.content_key([CACHE_NAMESPACE, self.fingerprint(), self.engine, json.dumps(codes.__dict__),
+        return cache.content_key([CACHE_NAMESPACE, self.fingerprint(), self.backend, json.dumps(codes.__dict__),
                                   self.tgt_lang, str(self.beam), str(self.max_length), text])
 
     def translate(self, sources: Sequence[str], desc: str | None = None) -> list[str]:
@@ -205,7 +206,7 @@ def translation_worker(cls: type[ModelTranslator], name: str, tgt_lang: str, src
 class CT2Translator(ModelTranslator):
     """A CTranslate2 model directory (``model.bin`` and the tokenizer files copied by ``convert_model``)."""
 
-    engine = "ctranslate2"
+    backend = "ctranslate2"  # named "engine" in the signature (recorded signatures stay the same)
 
     def __init__(self, model_dir: str, tgt_lang: str, src_lang: str = "en", *, translator=None,
                  compute_type: str = "default", threads: int | None = None, **options):

@@ -26,13 +26,14 @@ class Option:
 
     name: str
     flags: tuple[str, ...]
-    help: str
+    help: str | None
     default: Any = None
     type: Callable[[str], Any] | None = None
     choices: tuple[str, ...] | None = None
     action: str | None = None  # "store_true", "store_false", "append"
     metavar: str | None = None
     nargs: int | str | None = None
+    required: bool = False  # the command line must give it (the API takes it as a positional argument, or not at all)
 
     def check(self, value: Any) -> Any:
         """``value`` as this option takes it, or an InputError naming the flag: its type and range (the same parse
@@ -67,6 +68,8 @@ class Option:
         for key in ("type", "choices", "action", "metavar", "nargs"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
+        if self.required:
+            out["required"] = True
         return out
 
 
@@ -111,7 +114,7 @@ class SuiteFacts:
 
 def count_items(load: Callable[[], int], what: str = "items", detail: str = "") -> SuiteSize:
     """The size of a suite from its loader, or what to fetch when its data is not there."""
-    from discotest.data.registry import MissingDataError
+    from discotest.data.catalogue import MissingDataError
 
     try:
         return SuiteSize(load(), what, detail)

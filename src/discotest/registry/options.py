@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from discotest.data.catalogue import ENV_VAR
 from discotest.data.translations import INPUT_FORMATS
 from discotest.engine import ENGINES
 from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER
-from discotest.options import float_option, int_option
 from discotest.registry import Option
+from discotest.values import float_option, int_option
 
-DATA_DIR = Option("data_dir", ("--data-dir",), "data directory (default: $DISCOTEST_DATA, else the user cache)")
+DATA_DIR = Option("data_dir", ("--data-dir",), f"data directory (default: ${ENV_VAR}, else the user cache)")
 QUIET = Option("quiet", ("--quiet", "-q"), "no progress bars", default=False, action="store_true")
+ALLOW_MODIFIED_DATA = Option("allow_modified_data", ("--allow-modified-data",),
+                             "use data files that differ from their pinned checksum (the signature says so); without "
+                             "it such a file is an error", default=False, action="store_true")
 USE_CACHE = Option("use_cache", ("--no-cache",), "recompute instead of reading the cache", default=True,
                    action="store_false")
 SKIP_LANGUAGE_CHECK = Option("skip_language_check", ("--skip-language-check",),
@@ -19,6 +23,9 @@ SKIP_LANGUAGE_CHECK = Option("skip_language_check", ("--skip-language-check",),
 # data_dir and quiet are global flags of the CLI (before or after the subcommand); every family takes them
 COMMON = (DATA_DIR, QUIET, USE_CACHE, SKIP_LANGUAGE_CHECK)
 GLOBAL_FLAGS = ("data_dir", "quiet")
+# the flags every command takes, before or after its name (``discotest -q run …``); allow_modified_data is the CLI's
+# (in Python: ``catalogue.allow_modified()``)
+GLOBAL_OPTIONS = (DATA_DIR, QUIET, ALLOW_MODIFIED_DATA)
 
 LANG = Option("lang", ("--lang", "-l"), "target language, comma-separated list, or 'all'")
 SYSTEM = Option("system", ("--system", "-s"), "published system output(s): name, comma-separated list, or 'all'")

@@ -46,7 +46,7 @@ def compare(suite: str, s: dict[str, Any]) -> Report:
 
 def describe(suite: str, data_dir: str | None) -> SuiteFacts:
     """Items per language; the languages whose file is missing are named with the fetch command."""
-    from discotest.data import registry
+    from discotest.data import catalogue
     from discotest.data.winox import LANGUAGES, load_winox
 
     sizes = {lang: count_items(lambda lang=lang: len(load_winox(lang, data_dir))) for lang in LANGUAGES}
@@ -54,7 +54,7 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
     by_lang = {lang: size.n for lang, size in sizes.items() if size.n is not None}
     hint = f"not in the data directory: `discotest data fetch {' '.join(missing)}`" if missing else ""
     size = SuiteSize(sum(by_lang.values()) if not missing else None, "items", missing=hint, by_lang=by_lang or None)
-    return SuiteFacts(size, "en→" + ",".join(LANGUAGES), registry.suite_licence(suite) or "")
+    return SuiteFacts(size, "en→" + ",".join(LANGUAGES), catalogue.suite_licence(suite) or "")
 
 
 FAMILY = register(Family(

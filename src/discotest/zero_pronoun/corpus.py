@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from discotest import cache
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import read_lines
 from discotest.errors import InputError
 from discotest.lang.align import DEFAULT_ALIGNER, align_cached, make_aligner
@@ -74,7 +74,7 @@ def _extra_pairs(extra: str, root: str | None, use_cache: bool) -> tuple[list[Pa
     pairs: list[Pair] = []
     used = []
     for src_name, ref_name in EXTRA_TEXT[extra]:
-        src_path, ref_path = registry.locate(src_name, root), registry.locate(ref_name, root)
+        src_path, ref_path = catalogue.locate(src_name, root), catalogue.locate(ref_name, root)
         src, ref = read_lines(src_path), read_lines(ref_path)
         if len(src) != len(ref):
             raise InputError(f"{len(ref)} lines, but {src_path.name} has {len(src)}", ref_path)
@@ -89,8 +89,8 @@ def _present_published(root: str | None) -> list[tuple[str, str]]:
     for domain in DOMAINS:
         for system in published_systems(domain):
             try:
-                registry.locate(f"mzprt-{domain}-{system}-tagged", root)
-            except registry.MissingDataError:  # absent; a modified file is an error, not skipped
+                catalogue.locate(f"mzprt-{domain}-{system}-tagged", root)
+            except catalogue.MissingDataError:  # absent; a modified file is an error, not skipped
                 continue
             present.append((domain, system))
     return present
@@ -98,9 +98,9 @@ def _present_published(root: str | None) -> list[tuple[str, str]]:
 
 def _has_source(domain: str, root: str | None) -> bool:
     try:
-        registry.locate(f"mzprt-{domain}-zh", root)
-        registry.locate(f"mzprt-{domain}-en", root)
-    except registry.MissingDataError:
+        catalogue.locate(f"mzprt-{domain}-zh", root)
+        catalogue.locate(f"mzprt-{domain}-en", root)
+    except catalogue.MissingDataError:
         return False
     return True
 

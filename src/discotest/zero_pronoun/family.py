@@ -9,11 +9,11 @@ from typing import Any
 
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
-from discotest.options import int_option
 from discotest.registry import Family, Option, SuiteFacts, count_items, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
+from discotest.values import int_option
 
 DOMAIN = Option("domain", ("--domain", "-d"), "mZPRT domain (QA GR MS PP WF, MS-valid, WF-valid), list, or 'all'")
 WINDOW = Option("window", ("--window",), "mzprt: candidate words each side of the aligned word", default=1,
@@ -76,12 +76,12 @@ def compare(suite: str, s: dict[str, Any]) -> Report:
 
 
 def describe(suite: str, data_dir: str | None) -> SuiteFacts:
-    from discotest.data import registry
+    from discotest.data import catalogue
     from discotest.zero_pronoun.mzprt import DOMAINS, load_mzprt
 
     size = count_items(lambda: sum(len(load_mzprt(d, data_dir).zps) for d in DOMAINS), "zero pronouns",
                        f"in {len(DOMAINS)} domains ({', '.join(DOMAINS)})")
-    return SuiteFacts(size, "zh→en", registry.suite_licence(suite) or "")
+    return SuiteFacts(size, "zh→en", catalogue.suite_licence(suite) or "")
 
 
 def prepare(suite: str, s: dict[str, Any]) -> list[str]:
@@ -92,7 +92,7 @@ def prepare(suite: str, s: dict[str, Any]) -> list[str]:
 
 
 FAMILY = register(Family(
-    name="azpt",
+    name="zero-pronoun",
     title="mzprt",
     suites=_suites,
     options=OPTIONS,

@@ -29,7 +29,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import read_lines
 from discotest.errors import InputError, did_you_mean
 from discotest.zero_pronoun.pronouns import PronounTable, load_zh_en
@@ -251,6 +251,6 @@ def load_mzprt(domain: str, root: str | Path | None = None) -> MZPRTSuite:
     The files are located (and checked against their checksums) on every call, outside the parse cache, so each
     run's data record sees them."""
     check_domain(domain)
-    zh = registry.locate(source_name(domain, "zh"), root or None)
-    en = registry.locate(source_name(domain, "en"), root or None)
+    zh = catalogue.locate(source_name(domain, "zh"), root or None)
+    en = catalogue.locate(source_name(domain, "en"), root or None)
     return _load(domain, zh, en)

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import finite_number, is_whole_number, read_lines
 from discotest.errors import InputError
 from discotest.zero_pronoun.mzprt import DOMAINS, MZPRTSuite
@@ -66,7 +66,7 @@ def published_systems(domain: str) -> list[str]:
     """Systems with a published output for ``domain``, in the registry's order."""
     return [
         s.system
-        for s in registry.SOURCES.values()
+        for s in catalogue.SOURCES.values()
         if s.kind == "system-output" and s.suite == "mzprt" and s.subset == domain and s.name.endswith("-tagged")
     ]
 
@@ -159,18 +159,18 @@ def read_published(
     if domain not in DOMAINS:
         raise InputError(f"published mZPRT outputs exist for the test domains only ({', '.join(DOMAINS)})")
     check_system(domain, system)
-    path = registry.locate(output_source(domain, system, "tagged"), root)
+    path = catalogue.locate(output_source(domain, system, "tagged"), root)
     lines = read_lines(path)
     segments, layout = segment_map(len(lines), suite, path)
     output = PublishedOutput(
         domain, system, str(path), layout, {seg: strip_marks(line) for seg, line in zip(segments, lines)}
     )
     if released:
-        score, correct, incorrect = read_score(registry.locate(output_source(domain, system, "score"), root))
+        score, correct, incorrect = read_score(catalogue.locate(output_source(domain, system, "score"), root))
         output.released, output.released_counts = score, (correct, incorrect)
         try:
-            details = registry.locate(output_source(domain, system, "details"), root)
-        except registry.MissingDataError:
+            details = catalogue.locate(output_source(domain, system, "details"), root)
+        except catalogue.MissingDataError:
             return output  # the verdicts only explain differences; the score is what the table needs
         rows = read_details(details)
         right = sum(v.correct for _, _, v in rows)

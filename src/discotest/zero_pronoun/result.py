@@ -30,7 +30,7 @@ MAX_PRONOUNS = 12  # the text table's pronoun breakdown shows the most frequent;
 class AZPTResult(Result):
     """AZPT of one system (published output or input file) on one mZPRT domain, with the evidence."""
 
-    family: ClassVar[str] = "azpt"
+    family: ClassVar[str] = "zero-pronoun"
     labels: ClassVar[dict[str, str]] = {
         "excluded_un": "Excluded: UN", "excluded_no_form": "Excluded: no form", "released_azpt": "Released AZPT (%)",
         "difference": "Ours − released (pp)", "form": "Form",

@@ -1,6 +1,6 @@
 """AZPT on mZPRT: one result per (domain, system) — read the hypotheses, align them within the corpus
-(``azpt_corpus.py``), judge every ZP sentence by sentence (``zero_pronoun/judge.py``), score, and add BLEU.
-Comparing two systems is ``azpt_compare.py``."""
+(``corpus.py``), judge every ZP sentence by sentence (``zero_pronoun/judge.py``), score, and add BLEU.
+Comparing two systems is ``compare.py``."""
 
 from __future__ import annotations
 
@@ -10,15 +10,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from discotest import cache as content_cache
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.lang.align import align_cached, cached_links
 from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.align.model import AlignmentModel
-from discotest.options import check_int
 from discotest.progress import progress_bar
 from discotest.report.result import Signature, build_signature
+from discotest.values import check_int
 from discotest.zero_pronoun import segment_zh
 from discotest.zero_pronoun.corpus import Corpus, SegmentedSource, azpt_aligner, build_corpus
 from discotest.zero_pronoun.hypotheses import (
@@ -66,7 +66,7 @@ def _beside_released(verdict: ZPVerdict, released: ReleasedVerdict | None) -> ZP
 
 
 def bleu_texts(result: AZPTResult, suite: MZPRTSuite, segments: Sequence[int]) -> tuple[list[str], list[str]]:
-    """(hypotheses, references) of ``segments`` as BLEU reads them, here and in ``azpt_compare``."""
+    """(hypotheses, references) of ``segments`` as BLEU reads them, here and in ``compare``."""
     hyps = [result.hypotheses[i] for i in segments]
     if result.kind == "published":  # Moses-tokenised: rejoin clitics so 13a sees "don't" as the reference does
         hyps = [_MOSES_CLITIC.sub(r"\1", h) for h in hyps]
@@ -135,7 +135,7 @@ def run_mzprt(
     ``bleu``: also sacrebleu BLEU (on the sentences each system covers: the ZP sentences for
     published outputs). ``progress`` is called with 1 per finished result.
     ``align_train``: ``suite`` decodes every text with the model trained once on the background; ``input`` aligns an
-    input file by training on the background plus that file (``azpt_corpus``).
+    input file by training on the background plus that file (``corpus``).
     ``engine``: where the alignment runs go (``local``, or ``ray``: one Ray task per run, at ``ray_address`` or on a
     local Ray instance). Judging and scoring stay here on both engines: every ZP of the 33 published (domain, system)
     results is judged in about 1 s, against about 60 s for one alignment of the background.
@@ -152,16 +152,16 @@ def run_mzprt(
         raise InputError("--input needs exactly one --domain (the test set the file translates)")
     wanted = _published_requests(domain_list, systems)
     aligner_obj = aligner if isinstance(aligner, WordAligner) else azpt_aligner(aligner)
-    with registry.tracking() as common:  # every domain and present output trains the aligner: shared by all
+    with catalogue.tracking() as common:  # every domain and present output trains the aligner: shared by all
         suites = {d: load_mzprt(d, root) for d in domain_list}
     read: dict[tuple[str, str], dict] = {}  # a published system's own files (with its released score)
     published = []
     for d, s in wanted:
         if s != REFERENCE:
-            with registry.tracking() as read[(d, s)]:
+            with catalogue.tracking() as read[(d, s)]:
                 published.append(published_hypotheses(d, s, suites[d], root))
     typed = [read_input(path, suites[domain_list[0]], input_format) for path in inputs]
-    with registry.tracking() as corpus_files, progress_bar("mZPRT: segmenting the corpus", total=1) as bar:
+    with catalogue.tracking() as corpus_files, progress_bar("mZPRT: segmenting the corpus", total=1) as bar:
         corpus = build_corpus(aligner_obj, root, extra, domain_list, published, typed, use_cache, align_train)
         bar.update(1)
     common.update(corpus_files)
@@ -185,7 +185,7 @@ def run_mzprt(
                 system=hyps.system,
                 scores=(scores := score_azpt(verdicts)),
                 signature=_signature(hyps, scores.n, aligner_obj, corpus.description(key), window, reach,
-                                     registry.data_field({**common, **read.get((hyps.domain, hyps.system), {})})),
+                                     catalogue.data_field({**common, **read.get((hyps.domain, hyps.system), {})})),
                 kind=hyps.kind,
                 path=hyps.path,
                 layout=hyps.layout,

@@ -92,12 +92,12 @@ def compare(suite: str, s: dict[str, Any]) -> Report:
 
 
 def describe(suite: str, data_dir: str | None) -> SuiteFacts:
-    from discotest.data import registry
+    from discotest.data import catalogue
 
     langs = _langs(suite, "all")
     pairs = (",".join(langs) + "→en") if suite == SUITE else ("en→" + ",".join(langs))
     return SuiteFacts(count_items(lambda: len(load_mittens(suite, langs, data_dir)), "passages"), pairs,
-                      registry.suite_licence(SUITE) or "")
+                      catalogue.suite_licence(SUITE) or "")
 
 
 FAMILY = register(Family(

@@ -7,7 +7,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import system_name
 from discotest.data.translations import Translations, read_translations
 from discotest.errors import InputError
@@ -88,7 +88,7 @@ def run_one(suite: str, lang: str, *, input: str | os.PathLike | None = None,  #
             translations: Translations | None = None, name: str | None = None) -> MittensResult:
     """One language of ``suite`` with one system: a file (``input``), the references (``system``), a model
     (``model``, or ``model_options["endpoint"]``), or ``translations`` already read (``name`` names them)."""
-    with registry.tracking() as seen:
+    with catalogue.tracking() as seen:
         items = load_mittens(suite, [lang], data_dir)
     if suite == SUITE_OUT:
         from discotest.gender.mittens.free import check_language
@@ -115,5 +115,5 @@ def run_one(suite: str, lang: str, *, input: str | os.PathLike | None = None,  #
         raise InputError(f"no passage of {suite} {lang} has a translation", translations.path)
     unmatched = sorted(i.index for i in items if i.index not in by_row)
     signature = build_signature(suite, "v5", name or "", len(verdicts), lang=lang,
-                                settings=(*settings, ("reader", reader)), files=registry.data_field(seen))
+                                settings=(*settings, ("reader", reader)), files=catalogue.data_field(seen))
     return MittensResult(suite, lang, name or "", signature, verdicts, unmatched)

@@ -14,7 +14,7 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.errors import InputError
 
 SUITE = "mittens"  # into English
@@ -62,7 +62,7 @@ def load_mittens(suite: str, langs: tuple[str, ...] | list[str] | None = None,
         if lang not in known:
             raise InputError(f"{suite} has no language {lang!r}; choose from {', '.join(known)}")
     wanted = set(langs or known)
-    path = registry.locate(SOURCE, root)
+    path = catalogue.locate(SOURCE, root)
     items = []
     with open(path, encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle)

@@ -93,13 +93,13 @@ def compare(suite: str, s: dict[str, Any]) -> Report:
 
 
 def describe(suite: str, data_dir: str | None) -> SuiteFacts:
-    from discotest.data import registry
+    from discotest.data import catalogue
     from discotest.gender.mt_geneval.suite import load_mt_geneval
 
     def size() -> int:
         return sum(len(load_mt_geneval(subset, lang, "test", data_dir)) for subset in SUBSETS for lang in LANGS)
 
-    return SuiteFacts(count_items(size, "test items"), "en→" + ",".join(LANGS), registry.suite_licence(suite) or "")
+    return SuiteFacts(count_items(size, "test items"), "en→" + ",".join(LANGS), catalogue.suite_licence(suite) or "")
 
 
 def prepare(suite: str, s: dict[str, Any]) -> list[str]:

@@ -7,7 +7,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import replace
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import system_name
 from discotest.data.translations import Translations, read_translations
 from discotest.errors import InputError
@@ -112,7 +112,7 @@ def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.Path
     if sum(x is not None for x in (input, system, model)) != 1:
         raise InputError("give exactly one of input= (a translation file), system= (reference, other-reference) "
                          "or model= (an MT model)")
-    with registry.tracking() as seen:
+    with catalogue.tracking() as seen:
         items = load_mt_geneval(subset, lang, split, data_dir)
     settings: list[tuple[str, str]] = []
     if system is not None:
@@ -124,7 +124,7 @@ def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.Path
     if reference_free:
         check_language(lang)
     result = evaluate(items, translations, lang=lang, subset=subset, split=split, system=name,
-                      files=registry.data_field(seen), settings=settings)
+                      files=catalogue.data_field(seen), settings=settings)
     if reference_free:
         model = reference_model(items, lang, f"mt-geneval-{subset}-{split}-{lang}:references", aligner, use_cache)
         readings, analyser = read_free(result.verdicts, lang, model, use_cache)

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.data.readers import read_lines
 from discotest.errors import InputError
 
@@ -71,7 +71,7 @@ def marked_words(line: str) -> tuple[str, ...]:
 
 
 def _read(subset: str, split: str, lang: str, part: str, root: str | Path | None) -> tuple[Path, list[str]]:
-    path = registry.locate(source_name(subset, split, lang, part), root)
+    path = catalogue.locate(source_name(subset, split, lang, part), root)
     return path, read_lines(path)
 
 

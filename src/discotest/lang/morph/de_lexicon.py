@@ -25,7 +25,7 @@ from itertools import compress
 from pathlib import Path
 
 from discotest import cache
-from discotest.data import registry
+from discotest.data import catalogue
 from discotest.timing import stage
 
 COMPILE_VERSION = "1"
@@ -173,7 +173,7 @@ def cache_key(csv_path: Path) -> str:
     except OSError:  # installed without sources: the version constant alone
         rules = b""
     return cache.content_key(["german-nouns lexicon", COMPILE_VERSION, hashlib.sha256(rules).hexdigest(),
-                              registry.sha256_of(csv_path)])
+                              catalogue.sha256_of(csv_path)])
 
 
 def load_compiled() -> bytes:

@@ -1,5 +1,6 @@
-"""Range checks for numeric options, shared by the CLI (argparse ``type=`` functions, so a bad value fails at parse
-time) and the Python API (so ``discotest.run("mzprt", window=-1, …)`` fails the same way), and the one-line parser.
+"""How a value written as text is read and checked: the JSON grammar of a number (every reader and option), range
+checks for numeric options shared by the CLI (argparse ``type=`` functions, so a bad value fails at parse time) and the
+Python API (so ``discotest.run("mzprt", window=-1, …)`` fails the same way), and the one-line parser.
 
 The bounds are generous sanity limits, not tuning: they only keep out values that cannot be meant (a negative
 window, zero bootstrap resamples, a billion worker processes) and would otherwise crash or hang deep inside.
@@ -49,6 +50,7 @@ LIMITS: dict[str, tuple[float, float]] = {
     "beam": (1, 1000),
     "max-length": (1, 1_000_000),
     "n": (1, 10_000_000),
+    "n-samples": (1, 10_000_000),
     "max-docs": (1, 10_000_000),
     "steps": (1, 100_000_000),
     "lr": (0.0, 10.0),  # exclusive of 0

@@ -1,10 +1,11 @@
-"""Named third-party sources: where each file comes from, its checksum, and where it lives locally.
+"""The data catalogue: each named third-party source (``sources.json``), where its file comes from, its checksum, and
+where it lives locally.
 
 The data directory is ``--data-dir``, else ``$DISCOTEST_DATA``, else the user cache dir. Its folder
-layout is the registry's layout (``mt_gender/…``, ``bug/…``), the same as ``../shared/data``.
+layout is the catalogue's layout (``mt_gender/…``, ``bug/…``), the same as ``../shared/data``.
 Nothing here touches the network unless ``fetch`` is called.
 
-Integrity: every file ``locate`` (or ``check_file``) hands out is held to its pinned sha256 (the registry's, or the
+Integrity: every file ``locate`` (or ``check_file``) hands out is held to its pinned sha256 (the catalogue's, or the
 one pinned on first download). A file that differs is never used silently: ``locate`` raises an InputError
 naming it, unless modified data is allowed for the process (``allow_modified()``, the CLI's
 ``--allow-modified-data``, or ``$DISCOTEST_ALLOW_MODIFIED_DATA=1``; an environment variable, so worker processes
@@ -33,7 +34,7 @@ from pathlib import Path
 from discotest.atomic import write_bytes_atomic
 from discotest.cache import cache_dir
 from discotest.errors import InputError
-from discotest.options import is_whole_number
+from discotest.values import is_whole_number
 
 ENV_VAR = "DISCOTEST_DATA"
 ALLOW_MODIFIED_ENV = "DISCOTEST_ALLOW_MODIFIED_DATA"
@@ -47,7 +48,7 @@ _CHUNK = 2**20
 
 
 class MissingDataError(InputError):
-    """A registry file is not in the data directory (probes catch this one; a modified file is never skipped)."""
+    """A catalogue file is not in the data directory (probes catch this one; a modified file is never skipped)."""
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,7 @@ def licence(source: Source) -> str:
 
 
 def suite_licence(suite: str) -> str | None:
-    """The licence(s) of a registered suite's files, or None for a suite the registry does not hold."""
+    """The licence(s) of a registered suite's files, or None for a suite the catalogue does not hold."""
     found = sorted({licence(s) for s in SOURCES.values() if s.suite == suite and s.kind == "suite"})
     return "; ".join(found) if found else None
 
@@ -269,7 +270,7 @@ PIN_SUFFIX = ".sha256"
 
 
 def pinned_sha256(source: Source, base: Path) -> str:
-    """The checksum a file must have: the registry's, else the one recorded at its first download."""
+    """The checksum a file must have: the catalogue's, else the one recorded at its first download."""
     if source.sha256:
         return source.sha256
     pin = base / (source.path + PIN_SUFFIX)
@@ -314,7 +315,7 @@ def modified_allowed() -> bool:
 
 @dataclass(frozen=True)
 class FileCheck:
-    """One data file a run read: its registry name (or path relative to the data dir), sha256 and status
+    """One data file a run read: its catalogue name (or path relative to the data dir), sha256 and status
     (ok: matches its pin; modified: differs, used because allowed; unpinned: nothing to compare with)."""
 
     name: str
@@ -367,7 +368,7 @@ def user_file_version(path: str | Path, root: str | Path | None = None) -> str |
 
 def check_file(path: str | Path, root: str | Path | None = None) -> Path:
     """The same check as ``locate`` for a file found by path (DiP's WMT folders, a published output handed over
-    by path): a registry file is held to its pin, another file inside the data dir to ``<file>.sha256`` if there
+    by path): a catalogue file is held to its pin, another file inside the data dir to ``<file>.sha256`` if there
     is one, else recorded as unpinned; a file outside the data dir (the user's own) is returned unchecked."""
     path = Path(path)
     base = data_dir(root)
@@ -482,7 +483,7 @@ class Limits:
 def _download(url: str, target: Path, opener: Callable, limits: Limits, size: int | None = None) -> tuple[Path, str]:
     """Stream the body of ``url`` into a temporary file beside ``target`` (never the whole body in memory), hashing
     as it comes; returns (temporary file, sha256). A one-line InputError instead: unreachable, HTTP error, silent
-    for ``limits.timeout`` s, still running after ``limits.deadline`` s, bigger than ``size`` (the registry's) or
+    for ``limits.timeout`` s, still running after ``limits.deadline`` s, bigger than ``size`` (the catalogue's) or
     ``limits.max_size``, or shorter than its Content-Length (a dropped connection must not pass for a file)."""
     hint = "; try again, or put the file here by hand"
     cap = size if size is not None else limits.max_size
@@ -593,7 +594,7 @@ STATUS_NAMES = {"ok": "verified", "mismatch": "MODIFIED", "missing": "missing", 
 
 
 def sources_named(names: list[str]) -> list[Source]:
-    """The sources of the named suites or sources, in registry order (all without names); an unknown name is an
+    """The sources of the named suites or sources, in catalogue order (all without names); an unknown name is an
     error."""
     if not names:
         return list(SOURCES.values())
