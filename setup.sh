@@ -20,7 +20,7 @@ esac
 
 # 1. Debian packages: hspell (Hebrew) and Apertium's Spanish–Italian data (Italian analyser) for the main job; cairo
 #    (the 'figures' extra draws PDF and PNG with it). For the tests: Chromium and its driver (the HTML report's
-#    browser test, tests/test_html_browser.py), a CJK font (its screenshots show Chinese and Japanese, not boxes),
+#    browser test, tests/report/test_html_browser.py), a CJK font (its screenshots show Chinese and Japanese, not boxes),
 #    and g++ (pip builds llama.cpp's server).
 need=()
 command -v hspell >/dev/null || need+=(hspell)
@@ -45,12 +45,12 @@ fi
 .venv/bin/python -m pip install -q torch==2.13.0  # CPU wheel for the 'models' extra; pinned so pip never pulls GBs
 if [ "$tests" = yes ]; then
   .venv/bin/python -m pip install -q -e '.[all,dev]'
-  # llama.cpp's server for tests/test_served_scoring.py (the serve-test extra). PyPI has no wheel of
+  # llama.cpp's server for tests/models/test_served_scoring.py (the serve-test extra). PyPI has no wheel of
   # llama-cpp-python, so pip builds it from its sdist the first time (565 s of CPU time measured; both cores are
   # used), then takes the wheel from its cache. A failed build does not stop the setup: that one test module then
   # skips, and this line says so.
   CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)} .venv/bin/python -m pip install -q -e '.[serve-test]' \
-    || echo "setup: WARNING: llama-cpp-python[server] did not build; tests/test_served_scoring.py will be skipped" >&2
+    || echo "setup: WARNING: llama-cpp-python[server] did not build; tests/models/test_served_scoring.py will be skipped" >&2
 else
   .venv/bin/python -m pip install -q -e '.[all]'
 fi

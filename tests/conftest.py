@@ -37,18 +37,18 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
-# Tiny randomly initialised models with their real tokenizers, built offline (tests/tiny_marian.py); shared by the
-# translation and the contrastive-scoring tests.
+# Tiny randomly initialised models with their real tokenizers, built offline (tests/support/tiny_marian.py); shared by
+# the translation and the contrastive-scoring tests.
 @pytest.fixture(scope="session")
 def tiny_mbart50(tmp_path_factory):
-    from tests.tiny_marian import build_tiny_mbart50
+    from tests.support.tiny_marian import build_tiny_mbart50
 
     return build_tiny_mbart50(tmp_path_factory.mktemp("tiny-mbart50"))
 
 
 @pytest.fixture(scope="session")
 def tiny_nllb(tmp_path_factory):
-    from tests.tiny_marian import build_tiny_nllb
+    from tests.support.tiny_marian import build_tiny_nllb
 
     return build_tiny_nllb(tmp_path_factory.mktemp("tiny-nllb"))
 
@@ -70,8 +70,8 @@ def hub_cache(tmp_path, monkeypatch) -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_llms(tmp_path_factory, shared_data) -> dict[str, Path]:
-    """A tiny random Qwen3, Llama 3.1 and Gemma 3 with their real tokenizers (tests/tiny_llm.py), by family."""
-    from tests.tiny_llm import FAMILIES, build_tiny_llm
+    """A tiny random Qwen3, Llama 3.1 and Gemma 3 with their real tokenizers (tests/support/tiny_llm.py), by family."""
+    from tests.support.tiny_llm import FAMILIES, build_tiny_llm
 
     return {family: build_tiny_llm(family, shared_data / "llm_tokenizers", tmp_path_factory.mktemp(f"tiny-{family}"))
             for family in FAMILIES}

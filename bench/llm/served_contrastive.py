@@ -4,7 +4,7 @@
                                                     [--families llama3_1,gemma3,qwen3] [--suites jazp,voita-deixis]
                                                     [--voita-items 6] [--context 1] [--translate] [--no-local]
 
-For each family: a tiny random model with the real tokenizer (tests/tiny_llm.py), served on 127.0.0.1, then
+For each family: a tiny random model with the real tokenizer (tests/support/tiny_llm.py), served on 127.0.0.1, then
 ``discotest run jazp --endpoint URL`` and a voita-deixis subset (the first ``--voita-items`` items, as
 ``contrastive-jsonl``), each with ``--details``; unless ``--no-local``, the same run with ``--model`` on the same model
 without its chat template (``/v1/completions`` applies none), and the largest per-candidate difference between the two
@@ -15,8 +15,8 @@ accuracy and signature) or the one-line refusal, and the wall times.
 Servers:
 
 - ``llama-cpp`` (default): ``python -m llama_cpp.server`` (one thread) on the model written as float32 GGUF
-  (tests/tiny_gguf.py; Gemma 3 with ``query_pre_attn_scalar`` = head_dim and 6 layers, the build llama.cpp computes
-  as Hugging Face does). Qwen3 is refused: llama-cpp-python 0.3.36 echoes one token late without BOS
+  (tests/support/tiny_gguf.py; Gemma 3 with ``query_pre_attn_scalar`` = head_dim and 6 layers, the build llama.cpp
+  computes as Hugging Face does). Qwen3 is refused: llama-cpp-python 0.3.36 echoes one token late without BOS
   (abetlen/llama-cpp-python#1983), which the alignment probe finds. Slow by nature: llama-cpp-python sorts the whole
   vocabulary (128k-262k) in Python for every echoed token (~13 min for jazp).
 - ``vllm``: vLLM's OpenAI server on the model folder itself (``--python``: an interpreter with vLLM for CPU, e.g. a
@@ -52,14 +52,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from tests.cli_helpers import free_port, serving  # noqa: E402
-from tests.tiny_gguf import write_tiny_gguf  # noqa: E402
-from tests.tiny_llm import FAMILIES, build_tiny_llm, without_chat_template  # noqa: E402
+from tests.support.cli_helpers import free_port, serving  # noqa: E402
+from tests.support.tiny_gguf import write_tiny_gguf  # noqa: E402
+from tests.support.tiny_llm import FAMILIES, build_tiny_llm, without_chat_template  # noqa: E402
 
 from discotest.contrastive.suites import load_suite  # noqa: E402
 
 # the model shapes each server computes as Hugging Face does: llama.cpp scales Gemma 3's attention by 1/sqrt(head_dim)
-# (tests/tiny_gguf.py); vLLM's CPU attention takes head_dim >= 32
+# (tests/support/tiny_gguf.py); vLLM's CPU attention takes head_dim >= 32
 SHAPES = {"llama-cpp": {"gemma3": dict(layers=6, query_pre_attn_scalar=8)},
           "vllm": {family: dict(hidden=64, head_dim=32) for family in FAMILIES}}
 

@@ -3,7 +3,7 @@ different hash seeds, then once more warm; prints the sha256 of each output, the
 
     .venv/bin/python bench/release/determinism.py [--data-dir ../shared/data] [--only winomt,mzprt,dip,contrastive]
 
-The tests (tests/test_determinism.py) run the same check on one language, one domain and a few documents; this is
+The tests (tests/house/test_determinism.py) run the same check on one language, one domain and a few documents; this is
 the full-size version: every published WinoMT pair, every mZPRT domain and system, a DiP ranking of every WMT22
 de-en system, and a contrastive run with a tiny model the script builds. Figures, not assertions.
 """
@@ -50,7 +50,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="discotest-determinism-") as tmp:
         tiny = None
         if "contrastive" in wanted:
-            from tests.tiny_marian import build_tiny_marian
+            from tests.support.tiny_marian import build_tiny_marian
 
             tiny = build_tiny_marian(Path(tmp) / "tiny")
         for name, argv in commands(args.data_dir, tiny).items():

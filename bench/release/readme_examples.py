@@ -1,7 +1,7 @@
 """Run every README and docs example as written, in order, in a fresh clone of HEAD with ../shared beside it.
 
 Usage: .venv/bin/python bench/release/readme_examples.py [--cache DIR] [--keep] [--only TEXT]
-The order is the README's, then the docs pages' in mkdocs.yml's nav (tests/readme_examples.py).
+The order is the README's, then the docs pages' in mkdocs.yml's nav (tests/support/readme_examples.py).
 Prints one line per example (file:line, exit status, seconds, the command) and the examples it skipped because
 they need a network (``# online``) or files a user brings (``# your files``); exits 1 if any example failed.
 The clone runs with this checkout's virtualenv (``.venv`` linked in, ``PYTHONPATH`` on the clone's ``src``),
@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.readme_examples import examples  # noqa: E402
+from tests.support.readme_examples import examples  # noqa: E402
 
 
 def fresh_clone(where: Path) -> Path:

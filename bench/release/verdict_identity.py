@@ -10,7 +10,7 @@ sha256 of that pair's detail lines (in item order) and of its JSON result are co
 ``bench/figures/winomt_verdicts.json``; ``--record`` writes them there instead. A speed change must leave every
 hash as recorded: exit 1 names each pair that differs (``--keep DIR`` keeps the details files to diff).
 ``--engine ray`` runs the same on a local Ray instance (the hashes are recorded from local runs): the ray engine's
-all-33-pairs identity, which CI checks on Google's 8 languages only (tests/test_engine.py).
+all-33-pairs identity, which CI checks on Google's 8 languages only (tests/engine/test_engine.py).
 """
 
 from __future__ import annotations

@@ -5,11 +5,11 @@ vs every prompt + candidate scored in full, over batch sizes.
                                                    [--hidden 256] [--layers 8] [--shape small|qwen3-0.6b]
                                                    [--threads 2] [--repeats 3]
 
-Builds a tiny randomly initialised model of the family with its real tokenizer and chat template (tests/tiny_llm.py,
-../shared/data/llm_tokenizers), takes the first N items of the Voita deixis set (2+ candidates each, 3 context
-sentences; from $DISCOTEST_DATA), and prints, per batch size, the best of ``--repeats`` timings of both modes, their
-ratio, and the largest difference between their scores. The issue asks for prefix sharing ≥ 1.5× faster with 2+
-candidates and 3 context sentences; the figures below were taken on a quiet machine.
+Builds a tiny randomly initialised model of the family with its real tokenizer and chat template
+(tests/support/tiny_llm.py, ../shared/data/llm_tokenizers), takes the first N items of the Voita deixis set (2+
+candidates each, 3 context sentences; from $DISCOTEST_DATA), and prints, per batch size, the best of ``--repeats``
+timings of both modes, their ratio, and the largest difference between their scores. The issue asks for prefix sharing ≥
+1.5× faster with 2+ candidates and 3 context sentences; the figures below were taken on a quiet machine.
 
 What sharing saves is the transformer body over the prompt's tokens, once per extra candidate; what both modes pay
 alike is the LM head (hidden × vocabulary, 151k-262k here) at the candidates' positions. Two shapes:
@@ -45,7 +45,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from tests.tiny_llm import FAMILIES, build_tiny_llm  # noqa: E402
+from tests.support.tiny_llm import FAMILIES, build_tiny_llm  # noqa: E402
 
 from discotest.contrastive.run import score_requests  # noqa: E402
 from discotest.contrastive.suites import load_suite  # noqa: E402

@@ -7,7 +7,7 @@ Every run is a fresh ``discotest`` process, as a user runs it, with a cache of i
 - ``run winomt --lang all --system all``: cold (empty cache: every alignment and reading computed) and warm (the
   same command again in the same cache: the verdicts come back from it, so what is left is start-up and Ray's own
   cost);
-- ``run jazp --model TINY --context 0 --context 1``, the tiny Marian of tests/tiny_marian.py, cold cache;
+- ``run jazp --model TINY --context 0 --context 1``, the tiny Marian of tests/support/tiny_marian.py, cold cache;
 - ``translate --suite winomt-demo --model TINY`` (16 sentences), cold cache;
 - ``rank dip --data wmt22 --pair de-en`` (lexical, connectives, anaphora: the whole pair, reference and 9 systems
   parsed shard by shard), cold and warm (``--only-dip`` runs only this case);
@@ -54,7 +54,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from bench.runner import discotest, fresh_env  # noqa: E402
-from tests.tiny_marian import build_tiny_marian  # noqa: E402
+from tests.support.tiny_marian import build_tiny_marian  # noqa: E402
 
 PYTHON = sys.executable
 

@@ -27,7 +27,7 @@ A local Ray instance alone (its daemons and two idle workers) is 861 MiB, so no 
 printed other bytes than the others: ru/systran evaluated alone in a process scores 45.83, after google, bing and aws
 in the same process (local ``--system all``, lang, pair) 46.14, so a verdict of Russian depends on what the process
 read before. Fixed since (the Russian analyser memoised natasha's tag of a word pymorphy3 does not know as a noun,
-by form; tests/test_morph_ru.py): every variant now gives 45.83, and bench/figures/winomt_verdicts.json has it.
+by form; tests/lang/test_morph_ru.py): every variant now gives 45.83, and bench/figures/winomt_verdicts.json has it.
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
     .venv/bin/python bench/speed/bench_translate.py --data-dir ../shared/data [--suite winomt] [--lang de] [--model DIR]
 
-Without ``--model`` a tiny random Marian model is built (tests/tiny_marian.py); such a model rarely emits ``</s>``, so
-every sentence runs to ``--max-length`` and the cold time is an upper bound for that length. A fresh cache directory
-is used. Figures, not assertions.
+Without ``--model`` a tiny random Marian model is built (tests/support/tiny_marian.py); such a model rarely emits
+``</s>``, so every sentence runs to ``--max-length`` and the cold time is an upper bound for that length. A fresh cache
+directory is used. Figures, not assertions.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def main() -> None:
 
         model = args.model
         if model is None:
-            from tests.tiny_marian import build_tiny_marian
+            from tests.support.tiny_marian import build_tiny_marian
 
             model = str(build_tiny_marian(Path(tmp) / "tiny"))
         counted = {"n": 0}

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
-from tests.gender_gold import GOLD_DIR, gold_entity, load_gold  # noqa: E402
+from tests.support.gender_gold import GOLD_DIR, gold_entity, load_gold  # noqa: E402
 
 from discotest import cache  # noqa: E402
 from discotest.gender.pipeline import Bitext, _pronoun_words, align_in_corpus, complete_silent  # noqa: E402

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/validity/pronoun_agreement.py [--langs de,he] [--aligner thot-eflomal] [--show-misses]
 
-The gold test (tests/test_pronoun_gold.py) gives the analyser the hand-marked pronoun words; here the
+The gold test (tests/lang/test_pronoun_gold.py) gives the analyser the hand-marked pronoun words; here the
 aligner finds them, as in a real run. Agreement counts (omitted reason, and gender when not omitted).
 ``--show-misses`` prints every gold item the pipeline reads differently from the gold (the source, the
 translation, the target words aligned to the English pronoun, what the analyser read and why, the gold),
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
-from tests.pronoun_gold import GOLD_DIR, PronounGoldRow, load_pronoun_gold  # noqa: E402
+from tests.support.pronoun_gold import GOLD_DIR, PronounGoldRow, load_pronoun_gold  # noqa: E402
 
 import discotest  # noqa: E402
 from discotest.gender.judge import GenderVerdict  # noqa: E402

@@ -3,7 +3,7 @@
     .venv/bin/python bench/validity/reader_agreement.py DETAILS.jsonl [--show-misses]
 
 DETAILS.jsonl is the ``--details`` file of ``discotest run winomt --lang all --system google --verdict reader``. The
-gold test (tests/test_reader_gold.py) gives the analysers the hand-marked words; here the aligner finds them. The
+gold test (tests/gender/test_reader_gold.py) gives the analysers the hand-marked words; here the aligner finds them. The
 noun-level verdict's agreement with the same gold is printed beside it: how often the noun alone already says what a
 reader takes from the translation.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
-from tests.reader_gold import GOLD_DIR, load_reader_gold  # noqa: E402
+from tests.support.reader_gold import GOLD_DIR, load_reader_gold  # noqa: E402
 
 
 def main() -> None:

@@ -70,7 +70,8 @@ def child_env() -> dict[str, str]:
 def start_worker() -> None:
     """The start of a local pool worker (one per core): it ends with its parent (``end_with_parent``), and OpenMP code
     in it (Thot's decoder) runs one thread: two workers each decoding with two threads on two cores spent a third of
-    their CPU time waiting on each other. The links are the same for any thread count (tests/test_align_model.py)."""
+    their CPU time waiting on each other. The links are the same for any thread count
+    (tests/lang/test_align_model.py)."""
     os.environ["OMP_NUM_THREADS"] = "1"  # read when the OpenMP runtime loads, with Thot, after this
     end_with_parent()
 

@@ -3,10 +3,10 @@
 They are scored on a translation, not by model scores, as the authors' ``ctxpro score`` (PyPI ``ctxpro`` 0.0.5,
 ``score.py``) does: the last sentence of the output by the ``sentence-splitter`` package (Koehn and Schroeder's
 Moses splitter) for the target language, lower-cased, ASCII punctuation removed, passes iff `` expected `` occurs in
-it. tests/test_ctxpro_authors.py runs the authors' scorer on the same outputs and gets the same figures (DeepL on
-the auxiliary en-de test set: 40.0 with context, 7.8 without). A hand-written sentence regex cut subtitle segments
-holding two dialogue turns ("… umsonst ist. - Ja, ein bisschen schon.") where the splitter keeps them whole: 36.38.
-One addition: an output whose pieces are joined by ``<eos>`` is cut at the last ``<eos>`` first.
+it. tests/contrastive/test_ctxpro_authors.py runs the authors' scorer on the same outputs and gets the same figures
+(DeepL on the auxiliary en-de test set: 40.0 with context, 7.8 without). A hand-written sentence regex cut subtitle
+segments holding two dialogue turns ("… umsonst ist. - Ja, ein bisschen schon.") where the splitter keeps them whole:
+36.38. One addition: an output whose pieces are joined by ``<eos>`` is cut at the last ``<eos>`` first.
 """
 
 from __future__ import annotations

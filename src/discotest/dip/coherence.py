@@ -105,7 +105,7 @@ SHUFFLES = 3  # shuffled copies of each training reference (Barzilay & Lapata's 
 SHUFFLE_WEIGHT = 1.0
 
 # Features whose value can change when a document's sentences are reordered; every other feature is the same for
-# every order of the same sentences (tests/test_dip_coherence.py checks both on a hand-made document), so it carries
+# every order of the same sentences (tests/dip/test_coherence.py checks both on a hand-made document), so it carries
 # no signal between a document and its shuffles. repeat_bigram_rate counts bigrams across sentence boundaries, so it
 # moves a little with the order; it is left with the surface features it was meant as.
 ORDER_SENSITIVE = [f"sal:{t}" for t in TRANSITIONS] + [f"oth:{t}" for t in TRANSITIONS] + [

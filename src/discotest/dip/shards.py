@@ -2,9 +2,10 @@
 
 A shard (``documents.shard_documents``) is the unit of parsing, of its cache entry and of a Ray task, on both
 engines: the parse of a sentence does not depend on the other sentences of its call (checked on WMT22 de-en, see
-tests/test_engine_dip.py), so a text parsed shard by shard is the text parsed whole, and a shard a Ray worker parsed
-is a cache hit for a local run. ``run_tasks`` runs a function over argument tuples in this process (``engine=None``)
-or on the given RayEngine; results come back in the order of the arguments either way, so results are byte-identical.
+tests/engine/test_engine_dip.py), so a text parsed shard by shard is the text parsed whole, and a shard a Ray worker
+parsed is a cache hit for a local run. ``run_tasks`` runs a function over argument tuples in this process
+(``engine=None``) or on the given RayEngine; results come back in the order of the arguments either way, so results are
+byte-identical.
 """
 
 from __future__ import annotations

@@ -32,8 +32,8 @@ distractor's (the other entity of the sentence):
 
 When the pronoun is compatible with both entities (N neutral, or N = P) the rule follows the English sentence,
 whose pronoun refers to the entity: a reader resolves it by meaning, as the Winograd schema intends. Known limits
-(tests/test_reader_gold.py lists the gold rows they cost): N does not say whether a masculine reading came from the
-noun alone or from a verb agreeing with it (ru "Менеджер согласился …, потому что она …" shows a man, not a generic
+(tests/gender/test_reader_gold.py lists the gold rows they cost): N does not say whether a masculine reading came from
+the noun alone or from a verb agreeing with it (ru "Менеджер согласился …, потому что она …" shows a man, not a generic
 masculine noun), and an epicene noun counts by its grammatical gender (it "la guardia … lo").
 """
 

@@ -19,7 +19,8 @@ from discotest.gender.winomt import GenderItem, read_gender_tsv
 
 SUITE = "winomt-adj"
 ADJECTIVES = {"male": "handsome", "female": "pretty"}
-# the published output whose sources define the items (every output has the same sources: tests/test_winomt_adj.py)
+# the published output whose sources define the items (every output has the same sources:
+# tests/gender/test_winomt_adj.py)
 ITEMS_FROM = "winomt-adj-google-de"
 _BITEXT = "|||"  # the published outputs are "source ||| translation" lines
 

@@ -23,7 +23,7 @@ in the prompt and ends in the candidate (a merge across the boundary) is counted
 server that returns neither (``transformers serve``, whose ``/v1/completions`` ignores both fields) is refused with
 one line; llama.cpp's own ``llama-server`` rejects ``echo`` ('Only no echo is supported' in its source), an error
 line with its message. llama.cpp through ``llama-cpp-python[server]`` returns the OpenAI format
-(tests/test_served_scoring.py: the local model's scores), but only for a model that adds BOS: without one (Qwen),
+(tests/models/test_served_scoring.py: the local model's scores), but only for a model that adds BOS: without one (Qwen),
 version 0.3.36 pairs each echoed token with the log-probability of it being the *next* token (the distribution one
 position late), which no single answer shows.
 

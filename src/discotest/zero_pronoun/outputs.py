@@ -3,7 +3,7 @@
 ``.tagged`` files hold one tokenised, lower-cased hypothesis per line with the original metric's marks
 ``<…>`` around the words it looked at. They cover only the ZP sentences, in test-set order; which
 sentences count as ZP sentences differs by domain, and the line count tells which (checked against
-the ``.details`` files and the references on every domain, tests/test_mzprt_outputs.py):
+the ``.details`` files and the references on every domain, tests/zero_pronoun/test_mzprt_outputs.py):
 
 - one line per segment (QA deep_tgt: 1171 lines);
 - one per segment with any ZP tag (QA, GR, PP, WF);

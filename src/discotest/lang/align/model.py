@@ -5,7 +5,7 @@ judged the two sides of a comparison with different aligners, and made every new
 ``AlignmentModel`` is trained once per recipe (for WinoMT: the suite's sources with every published output of the
 language; for mZPRT: its background corpus), kept in the content-hash cache (namespace ``align-model``: both
 directions' Thot model files in one gzipped tar), and aligns any pair by decoding: the same source–translation pair gets
-the same links in any file, alone or in company, on any engine (tests/test_align_model.py).
+the same links in any file, alone or in company, on any engine (tests/lang/test_align_model.py).
 
 Its key is the base aligner's signature, the recipe, an ``identity`` string the caller derives cheaply from what
 fixes the training text (e.g. the pinned sha256 of every file it is read from), so a warm run never reads or tokenises

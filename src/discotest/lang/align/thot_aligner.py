@@ -11,7 +11,7 @@ Thot's trainer holds the GIL and uses one core, so the two directions train in t
 stdout): on 2 cores the alignment takes half the wall time, and the parent is free to load an analyser meanwhile.
 Children are plain subprocesses, not multiprocessing workers: nothing is forked from a process whose native threads
 already ran (a forked Thot trainer waits forever), and a user's script is never imported again. ``processes=1`` trains
-both directions here, one after the other; the links are the same either way (tests/test_align.py).
+both directions here, one after the other; the links are the same either way (tests/lang/test_align.py).
 """
 
 from __future__ import annotations

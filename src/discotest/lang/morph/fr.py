@@ -75,7 +75,7 @@ class SpacyRomanceAnalyser(RomanceNounRules, GenderAnalyser):
     @classmethod
     def static_version(cls) -> str:
         # the spaCy package's and the model package's versions: what spacy.__version__ and the loaded model's
-        # meta "version" say (tests/test_cached_reads.py checks), known without importing spaCy (1.6 s)
+        # meta "version" say (tests/lang/test_cached_reads.py checks), known without importing spaCy (1.6 s)
         return f"spacy-{package_version('spacy')}+{cls.model}-{package_version(cls.model)}"
 
     # --- language hooks (also RomanceNounRules.suffix_class) --------------------------------

@@ -1,0 +1,109 @@
+"""Issue 24, "a file in the wrong language is scored": an --input file mostly in another language or script is
+refused before any work (one line naming the file and both languages), unless --skip-language-check (then the
+signature says langcheck:off); a result whose gender is unreadable in many items carries a warning in the text
+(stderr), JSON and HTML reports; a file made from another WinoMT version is named with the rows that differ.
+Accuracy and cost of the check on every published output: bench/validity/bench_langid.py (docs/your-files.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from discotest.data.translations import translation_texts
+from discotest.gender.family import other_version
+from discotest.lang import identify
+from tests.support.cli_helpers import assert_one_line_error, run_cli
+
+pytest.importorskip("py3langid")
+DEMO = Path(__file__).resolve().parents[2] / "src/discotest/data/bundled/winomt-demo/translations/demo"
+
+
+def _published(shared_data: Path, system: str, lang: str) -> Path:
+    return shared_data / "mt_gender" / "translations" / system / f"en-{lang}.txt"
+
+
+@pytest.mark.parametrize(("lang", "scored_as", "fragment"), [
+    ("fr", "de", "is mostly French (fr: 100% of 200 sampled lines), not German (de: 0%)"),
+    ("de", "ru", "is mostly in Latin script (100% of its letters), not in the Cyrillic script of Russian (ru)"),
+    ("ru", "uk", "is mostly Russian (ru: 99% of 200 sampled lines), not Ukrainian (uk: 0%)"),
+    ("es", "it", "is mostly Spanish"),
+    ("he", "ar", "is mostly in Hebrew script"),
+])
+def test_a_published_output_scored_as_another_language_is_refused(shared_data, lang, scored_as, fragment):
+    texts = translation_texts(_published(shared_data, "google", lang))
+    assert identify.read_language(texts, lang).problem() is None  # accepted as what it is
+    assert fragment in identify.read_language(texts, scored_as).problem()
+
+
+def test_every_language_of_the_published_outputs_is_accepted(shared_data):
+    for path in sorted((shared_data / "mt_gender" / "translations" / "bing").glob("en-??.txt")):
+        lang = path.stem.split("-")[1]
+        reading = identify.read_language(translation_texts(path), lang)
+        assert reading.problem() is None and reading.expected_share >= 0.95, (path, reading)
+
+
+def test_cli_refuses_before_any_work_and_the_flag_scores_it_marked(capsys, tmp_path):
+    french = DEMO / "en-fr.txt"
+    code, _, err = run_cli(capsys, "-q", "run", "winomt-demo", "--lang", "de", "--input", str(french))
+    assert_one_line_error(code, err, f"{french}: is mostly French", "not German (de", "--skip-language-check")
+    page = tmp_path / "p.html"
+    code, out, err = run_cli(capsys, "-q", "run", "winomt-demo", "--lang", "de", "--input", str(french),
+                             "--skip-language-check", "-f", "json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert "|langcheck:off|files:" in report["results"][0]["signature"]
+    warning = next(w for w in report["warnings"] if "could not be read" in w)
+    assert warning.startswith("warning: en-fr.txt/de: the gender of ") and warning in err  # JSON and stderr
+    code, _, _ = run_cli(capsys, "-q", "run", "winomt-demo", "--lang", "de", "--input", str(french),
+                         "--skip-language-check", "-f", "html", "-o", str(page))
+    assert code == 0 and '<ul class="warnings"><li>warning: en-fr.txt/de: the gender of ' in page.read_text("utf-8")
+    code, out, _ = run_cli(capsys, "-q", "run", "winomt-demo", "--lang", "de", "--input", str(DEMO / "en-de.txt"),
+                           "-f", "json")
+    report = json.loads(out)
+    assert code == 0 and "langcheck" not in report["results"][0]["signature"] and "warnings" not in report
+
+
+def test_other_families_check_their_input_language(capsys, shared_data):
+    """mZPRT's input is English, CTXPRO's its suite's target language, Wino-X's its --lang."""
+    german = str(_published(shared_data, "google", "de"))
+    for args, expected in ((["run", "mzprt", "-d", "QA", "--input", german], "not English (en"),
+                           (["run", "ctxpro-formality-en-ru-dev", "--input", german], "script of Russian (ru)"),
+                           (["run", "winox", "--lang", "ru", "--input", german], "Cyrillic script of Russian")):
+        code, _, err = run_cli(capsys, "-q", *args)
+        assert_one_line_error(code, err, german, expected)
+
+
+def test_a_file_made_from_winomt_2019_is_named_with_the_rows_that_differ(shared_data, tmp_path):
+    published = _published(shared_data, "google", "de")  # made from the 2019 file, sources included
+    said = other_version("winomt", "current", str(published), "auto", str(shared_data))
+    assert said and "made from winomt 2019, not current (its sources are 2019's, row for row)" in said
+    assert "rows 2120-2121" in said and "--suite-version 2019" in said
+    plain = tmp_path / "plain.txt"  # the same translations by position: 2019's rows 2120-2121 repeat rows 536-537
+    texts = translation_texts(published)
+    plain.write_text("\n".join(texts) + "\n", "utf-8")
+    said = other_version("winomt", "current", str(plain), "auto", str(shared_data))
+    assert said and "its rows 2120 and 536, 2121 and 537 hold the same translation" in said
+    assert other_version("winomt", "2019", str(plain), "auto", str(shared_data)) is None
+    texts[2120] = "Der Bäcker schrie den Umzugshelfer an, weil er den Ofen kaputt gemacht hatte."  # current's row
+    plain.write_text("\n".join(texts) + "\n", "utf-8")
+    assert other_version("winomt", "current", str(plain), "auto", str(shared_data)) is None
+
+
+def test_the_cached_language_model_classifies_as_the_shipped_one(tmp_path, monkeypatch):
+    """py3langid's model is unpacked once and kept in the cache; the identifier built from the cache entry gives
+    the same language and score as py3langid's own loader, for text of every script the check meets."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    from discotest.lang import identify
+
+    monkeypatch.setenv("DISCOTEST_MODELS", str(tmp_path))  # its namespace's own folder (cache.NAMESPACE_ENV)
+    first, again = identify._load_identifier(), identify._load_identifier()  # computed, then read back
+    assert list((tmp_path / identify.MODEL_NAMESPACE).rglob("*.npz"))
+    shipped = LanguageIdentifier.from_model_file(MODEL_FILE)
+    texts = ["Der Arzt sagte der Krankenschwester, dass sie müde war.", "La médica habló con el enfermero.",
+             "Врач сказал медсестре, что она устала.", "The doctor asked the nurse to help her.", "שלום עולם",
+             "قال الطبيب للممرضة", "医生告诉护士她累了。", "Il medico ha detto all'infermiera che era stanca."]
+    for text in texts:
+        assert first.classify(text) == again.classify(text) == shipped.classify(text), text

@@ -1,0 +1,1 @@
+"""The contrastive wing: loaders, verdicts, baselines, make-contrastive."""

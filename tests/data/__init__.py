@@ -1,0 +1,1 @@
+"""The data floor: the catalogue, pinned hashes, downloads, the translation-file readers."""

@@ -1,0 +1,1 @@
+"""The DiP wing: mining, scorers, coherence, ranking."""

@@ -1,0 +1,1 @@
+"""The Wino-X wing."""

@@ -1,0 +1,1 @@
+"""The zero-pronoun wing: mZPRT / AZPT, BSD."""
