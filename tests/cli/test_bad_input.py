@@ -4,41 +4,12 @@ and exactly one stderr line ``discotest: error: …``, never a traceback or argp
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from discotest.gender.validate import COLUMNS
 from tests.support.cli_helpers import assert_one_line_error, run_cli
-
-JAZP_ROW = {"source": "s", "correct": "He came.", "incorrect": ["She came."]}
-
-
-def write(folder: Path, name: str, data: bytes | str | object) -> str:
-    path = folder / name
-    if isinstance(data, bytes):
-        path.write_bytes(data)
-    elif isinstance(data, str):
-        path.write_text(data, "utf-8")
-    else:
-        path.write_text(json.dumps(data), "utf-8")
-    return str(path)
-
-
-def jazp_file(tmp: Path, **change) -> str:
-    return write(tmp, "suite.jsonl", json.dumps({**JAZP_ROW, **change}) + "\n")
-
-
-def dip_tests(tmp: Path, manifest: object, items: dict[str, bytes] | None = None) -> str:
-    folder = tmp / "dip"
-    folder.mkdir()
-    write(folder, "manifest.json", manifest)
-    for name, raw in (items or {}).items():
-        write(folder, name, raw)
-    return str(folder)
-
-
-MANIFEST = {"data": "wmt22", "pair": "de-en", "ref": "A", "pair_lines": 5, "counts": {"lexical": 1}}
+from tests.support.files import MANIFEST, dip_tests, jazp_file, write
 
 CASES = {
     # numeric options, checked at parse time

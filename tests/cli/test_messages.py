@@ -13,8 +13,8 @@ import pytest
 
 from discotest.cli import main
 from discotest.engine import own_pythonpath
-from tests.cli.test_bad_input import JAZP_ROW, write
 from tests.support.cli_helpers import assert_one_line_error, run_cli
+from tests.support.files import JAZP_ROW, write
 
 WINOX = Path(__file__).resolve().parents[1] / "fixtures" / "winox"
 
@@ -85,7 +85,7 @@ def test_a_contrastive_tie_is_shown_as_a_tie(capsys, tmp_path):
 
 def test_rank_dip_says_the_ranked_systems_were_the_mining_pool(capsys, tmp_path, monkeypatch):
     pytest.importorskip("spacy")
-    from tests.dip.test_end_to_end import BAD, GOOD, write_pair
+    from tests.support.wmt_fakes import BAD, GOOD, write_pair
 
     data = write_pair(monkeypatch, tmp_path / "data", {"Good": GOOD, "Bad": BAD})
     args = ["-q", "rank", "dip", "--pair", "de-en", "--data-dir", str(data), "--phenomena", "lexical", "-f", "json"]

@@ -330,7 +330,7 @@ def test_cache_path_that_is_a_file_costs_one_warning_not_the_run(capsys, shared_
 
 def test_details_inside_an_input_folder_is_refused_and_the_folder_kept(capsys, hyp, tmp_path, no_work):
     """Issue 40 item 9: ``--details`` pointed into DiP's ``--tests`` folder overwrote the mined test set."""
-    from tests.cli.test_bad_input import MANIFEST, dip_tests
+    from tests.support.files import MANIFEST, dip_tests
 
     tests = Path(dip_tests(tmp_path, MANIFEST, {"lexical.jsonl": b'{"id": "goods"}\n'}))
     before = {p.name: p.read_bytes() for p in tests.iterdir()}

@@ -9,8 +9,8 @@ import shutil
 from pathlib import Path
 
 from discotest.models.translator import model_label
-from tests.cli.test_bad_input import jazp_file, write
 from tests.support.cli_helpers import one_result, run_cli
+from tests.support.files import jazp_file, write
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "winox"
 

@@ -9,8 +9,8 @@ import pytest
 
 from discotest.data.readers import finite_number, whole_number
 from discotest.errors import InputError
-from tests.cli.test_bad_input import jazp_file, write
 from tests.support.cli_helpers import assert_one_line_error, run_cli
+from tests.support.files import jazp_file, write
 
 # Python's float()/int() read every one of these; JSON (and now discotest) reads none
 LOOSE = ["1_000", "+1", ".5", "1.", "0x10", "١٢", "１２", "²", "nan", "-inf", "Infinity", "1 000", "01", "1e", "--1",

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from discotest.errors import LONGEST, InputError
-from tests.cli.test_bad_input import JAZP_ROW, write
 from tests.support.cli_helpers import assert_one_line_error, run_cli
+from tests.support.files import JAZP_ROW, write
 
 
 def _run(capsys, tmp_path, *rows: dict) -> tuple[int, str, str]:

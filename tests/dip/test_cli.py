@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from discotest.cli import main
-from tests.dip.test_end_to_end import BAD, GOOD, write_pair
+from tests.support.wmt_fakes import BAD, GOOD, write_pair
 
 
 def _fails(capsys, argv: list[str], *needles: str) -> None:

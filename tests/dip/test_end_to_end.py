@@ -16,28 +16,9 @@ from discotest.cli import main
 from discotest.data import catalogue
 from discotest.dip import run as api
 from tests.support.cli_helpers import one_result, valid_report
-from tests.support.wmt_fakes import fake_pair
+from tests.support.wmt_fakes import BAD, GOOD, REF, write_pair
 
 pytest.importorskip("spacy")
-
-DOC_IDS = ["d1"] * 4 + ["d2"] * 3
-REF = ["The car was red.", "She washed the car.", "He saw her yesterday.",
-       "Then the car broke down because it was old.",
-       "Anna met Tom.", "She left and he stayed.", "They were happy."]
-# Good copies the reference; Bad repeats "car" less ("vehicle"), says "him" for "her", drops "then",
-# "because" and the clausal "and".
-GOOD = list(REF)
-BAD = ["The car was red.", "She washed the vehicle.", "He saw him yesterday.",
-       "The car broke down, it was old.",
-       "Anna met Tom.", "She left, he stayed.", "They were happy."]
-
-
-def write_pair(monkeypatch: pytest.MonkeyPatch, root: Path, systems: dict[str, list[str]], ref: list[str] = REF,
-               doc_ids: list[str] = DOC_IDS) -> Path:
-    """A hand-made WMT22 de-en in ``root``, registered for the test in place of the real one."""
-    return fake_pair(monkeypatch, root, "wmt22", "de-en", ref, doc_ids, systems,
-                     source=[f"Quelle {i}." for i in range(len(ref))])
-
 
 class LengthScorer:
     """Pronoun scorer double: shorter sentences are more plausible (score = −characters)."""

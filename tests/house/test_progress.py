@@ -59,7 +59,7 @@ def test_demo_run_shows_its_pairs_and_quiet_silences_them(capsys):
 
 def test_rank_dip_names_its_stages(tmp_path: Path, monkeypatch, capsys):
     pytest.importorskip("spacy")
-    from tests.dip.test_end_to_end import BAD, GOOD, write_pair
+    from tests.support.wmt_fakes import BAD, GOOD, write_pair
 
     data = write_pair(monkeypatch, tmp_path / "data", {"Good": GOOD, "Bad": BAD})
     args = ["rank", "dip", "--pair", "de-en", "--data-dir", str(data), "--phenomena", "lexical,connectives",

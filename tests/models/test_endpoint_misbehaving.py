@@ -16,8 +16,8 @@ import pytest
 
 from discotest.errors import InputError
 from discotest.models.endpoint import EndpointClient, EndpointScorer
-from tests.cli.test_bad_input import jazp_file
 from tests.support.cli_helpers import assert_one_line_error, run_cli
+from tests.support.files import jazp_file
 
 KEY = "sk-misbehaving-never-written-77"
 

@@ -178,7 +178,7 @@ return {window:e.clientWidth, page:e.scrollWidth,
 def test_dip_page_shows_the_mined_sentences_side_by_side(browser, tmp_path, monkeypatch):
     """A DiP ranking page: the connective item of both systems together, the reference's "because" marked."""
     pytest.importorskip("spacy")
-    from tests.dip.test_end_to_end import BAD, GOOD, write_pair
+    from tests.support.wmt_fakes import BAD, GOOD, write_pair
 
     data = write_pair(monkeypatch, tmp_path / "data", {"Good": GOOD, "Bad": BAD})
     page = tmp_path / "dip.html"

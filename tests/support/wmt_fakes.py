@@ -1,6 +1,7 @@
 """A hand-made WMT pair for DiP tests: written into a data dir of the test's own and registered in place of the
 real pair (DiP finds a pair's files through the registry, not by looking into the folder); shared by the DiP
-end-to-end, CLI and coherence tests."""
+end-to-end, CLI and coherence tests, and one small hand-made WMT22 de-en (``write_pair``) that the DiP, progress,
+messages and browser tests run on."""
 
 from __future__ import annotations
 
@@ -40,3 +41,22 @@ def fake_pair(monkeypatch: pytest.MonkeyPatch, root: Path, data: str, pair: str,
             name, kind, suite, "hand-made for a test", "https://example.org/", hashlib.sha256(payload).hexdigest(),
             f"{folder}/{rel}", subset=pair, system=system))
     return root
+
+
+DOC_IDS = ["d1"] * 4 + ["d2"] * 3
+REF = ["The car was red.", "She washed the car.", "He saw her yesterday.",
+       "Then the car broke down because it was old.",
+       "Anna met Tom.", "She left and he stayed.", "They were happy."]
+# Good copies the reference; Bad repeats "car" less ("vehicle"), says "him" for "her", drops "then",
+# "because" and the clausal "and".
+GOOD = list(REF)
+BAD = ["The car was red.", "She washed the vehicle.", "He saw him yesterday.",
+       "The car broke down, it was old.",
+       "Anna met Tom.", "She left, he stayed.", "They were happy."]
+
+
+def write_pair(monkeypatch: pytest.MonkeyPatch, root: Path, systems: dict[str, list[str]], ref: list[str] = REF,
+               doc_ids: list[str] = DOC_IDS) -> Path:
+    """A hand-made WMT22 de-en in ``root``, registered for the test in place of the real one."""
+    return fake_pair(monkeypatch, root, "wmt22", "de-en", ref, doc_ids, systems,
+                     source=[f"Quelle {i}." for i in range(len(ref))])
