@@ -1,6 +1,6 @@
 """Contrastive suites (and WinoMT-demo translation) through a served LLM, checked against the same model run locally.
 
-    .venv/bin/python bench/llm/served_contrastive.py [--server llama-cpp|vllm] [--python PY]
+    .venv/bin/python -m bench.llm.served_contrastive [--server llama-cpp|vllm] [--python PY]
                                                     [--families llama3_1,gemma3,qwen3] [--suites jazp,voita-deixis]
                                                     [--voita-items 6] [--context 1] [--translate] [--no-local]
 
@@ -49,14 +49,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.support.cli_helpers import free_port, serving
+from tests.support.tiny_gguf import write_tiny_gguf
+from tests.support.tiny_llm import FAMILIES, build_tiny_llm, without_chat_template
+
+from discotest.contrastive.suites import load_suite
+
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO))
 
-from tests.support.cli_helpers import free_port, serving  # noqa: E402
-from tests.support.tiny_gguf import write_tiny_gguf  # noqa: E402
-from tests.support.tiny_llm import FAMILIES, build_tiny_llm, without_chat_template  # noqa: E402
-
-from discotest.contrastive.suites import load_suite  # noqa: E402
 
 # the model shapes each server computes as Hugging Face does: llama.cpp scales Gemma 3's attention by 1/sqrt(head_dim)
 # (tests/support/tiny_gguf.py); vLLM's CPU attention takes head_dim >= 32

@@ -1,7 +1,7 @@
 """Byte-identical output on whole runs: each main command twice, in fresh processes with fresh caches and
 different hash seeds, then once more warm; prints the sha256 of each output, the wall times, and whether they match.
 
-    .venv/bin/python bench/release/determinism.py [--data-dir ../shared/data] [--only winomt,mzprt,dip,contrastive]
+    .venv/bin/python -m bench.release.determinism [--data-dir ../shared/data] [--only winomt,mzprt,dip,contrastive]
 
 The tests (tests/house/test_determinism.py) run the same check on one language, one domain and a few documents; this is
 the full-size version: every published WinoMT pair, every mZPRT domain and system, a DiP ranking of every WMT22
@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
+from bench.runner import discotest
 
-from bench.runner import discotest  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def commands(data_dir: str, tiny: Path | None) -> dict[str, list[str]]:

@@ -1,6 +1,6 @@
 """Run every README and docs example as written, in order, in a fresh clone of HEAD with ../shared beside it.
 
-Usage: .venv/bin/python bench/release/readme_examples.py [--cache DIR] [--keep] [--only TEXT]
+Usage: .venv/bin/python -m bench.release.readme_examples [--cache DIR] [--keep] [--only TEXT]
 The order is the README's, then the docs pages' in mkdocs.yml's nav (tests/support/readme_examples.py).
 Prints one line per example (file:line, exit status, seconds, the command) and the examples it skipped because
 they need a network (``# online``) or files a user brings (``# your files``); exits 1 if any example failed.
@@ -20,10 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from tests.support.readme_examples import examples
 
-from tests.support.readme_examples import examples  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def fresh_clone(where: Path) -> Path:

@@ -1,6 +1,6 @@
 """Every per-item verdict of the published WinoMT pairs, before and after a change: sha256 per pair, compared.
 
-    .venv/bin/python bench/release/verdict_identity.py [--data-dir ../shared/data] [--record] [--only noun,reader]
+    .venv/bin/python -m bench.release.verdict_identity [--data-dir ../shared/data] [--record] [--only noun,reader]
                                                        [--engine local|ray]
 
 Runs, in fresh processes with one fresh cache: ``run winomt --lang all --system all --details F`` (all 33 pairs, the
@@ -22,10 +22,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from bench.runner import discotest
 
-from bench.runner import discotest  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
+
 
 FIGURES = ROOT / "bench" / "figures" / "winomt_verdicts.json"
 MODES = {

@@ -1,6 +1,6 @@
 """Speed of the word aligners on one WinoMT bitext, and whether each gives the same links twice.
 
-    .venv/bin/python bench/speed/bench_aligners.py [--lang de] [--system google] [--aligners thot-eflomal,eflomal]
+    .venv/bin/python -m bench.speed.bench_aligners [--lang de] [--system google] [--aligners thot-eflomal,eflomal]
 
 For every aligner: wall time of two trainings on the same pairs (both directions + grow-diag-final-and, no
 cache) and how many of the pairs got different links the second time. The accuracy of each aligner against the
@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "src"))
-os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
+from discotest.gender.pipeline import Bitext
+from discotest.gender.published import published_translations
+from discotest.gender.winomt import load_winomt
+from discotest.lang.align import ALIGNERS, make_aligner
 
-from discotest.gender.pipeline import Bitext  # noqa: E402
-from discotest.gender.published import published_translations  # noqa: E402
-from discotest.gender.winomt import load_winomt  # noqa: E402
-from discotest.lang.align import ALIGNERS, make_aligner  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
+os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
 
 def main() -> None:

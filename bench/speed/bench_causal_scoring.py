@@ -1,7 +1,7 @@
 """Contrastive scoring with a decoder-only LLM: the prompt computed once per item (KV cache shared by its candidates)
 vs every prompt + candidate scored in full, over batch sizes.
 
-    .venv/bin/python bench/speed/bench_causal_scoring.py [--family qwen3] [--items 100] [--context 3] [--batch 1,4,16]
+    .venv/bin/python -m bench.speed.bench_causal_scoring [--family qwen3] [--items 100] [--context 3] [--batch 1,4,16]
                                                    [--hidden 256] [--layers 8] [--shape small|qwen3-0.6b]
                                                    [--threads 2] [--repeats 3]
 
@@ -37,20 +37,19 @@ With the small shape the LM head is nearly all the work, and both modes pay it a
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from tests.support.tiny_llm import FAMILIES, build_tiny_llm
+
+from discotest.contrastive.run import score_requests
+from discotest.contrastive.suites import load_suite
+from discotest.models.causal_scorer import CausalScorer
+from discotest.models.hf_models import load_causal_lm, load_tokenizer
+
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO))
 
-from tests.support.tiny_llm import FAMILIES, build_tiny_llm  # noqa: E402
-
-from discotest.contrastive.run import score_requests  # noqa: E402
-from discotest.contrastive.suites import load_suite  # noqa: E402
-from discotest.models.causal_scorer import CausalScorer  # noqa: E402
-from discotest.models.hf_models import load_causal_lm, load_tokenizer  # noqa: E402
 
 SHAPES = {
     "small": {},

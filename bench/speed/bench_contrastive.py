@@ -1,6 +1,6 @@
 """Batched, length-sorted candidate scoring vs one pair at a time, on the same tiny Marian model and input.
 
-    .venv/bin/python bench/speed/bench_contrastive.py [--items 200] [--context 0] [--batch-size 64] [--vocab 500]
+    .venv/bin/python -m bench.speed.bench_contrastive [--items 200] [--context 0] [--batch-size 64] [--vocab 500]
 
 Builds a tiny randomly initialised Marian model (tests/support/tiny_marian.py), scores the first N items of the Voita
 deixis set (from $DISCOTEST_DATA, else the bundled jazp suite) with k-to-1 context, and prints both timings and the
@@ -13,20 +13,15 @@ so the ratio falls as context grows on CPU.
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO))
+from tests.support.tiny_marian import build_tiny_marian
 
-from tests.support.tiny_marian import build_tiny_marian  # noqa: E402
-
-from discotest.contrastive.run import score_requests  # noqa: E402
-from discotest.contrastive.suites import load_suite  # noqa: E402
-from discotest.errors import InputError  # noqa: E402
-from discotest.models.hf_scorer import HFScorer, context_pairs  # noqa: E402
+from discotest.contrastive.run import score_requests
+from discotest.contrastive.suites import load_suite
+from discotest.errors import InputError
+from discotest.models.hf_scorer import HFScorer, context_pairs
 
 
 def main() -> None:

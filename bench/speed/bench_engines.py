@@ -1,6 +1,6 @@
 """The local engine against the ray engine (a local Ray instance): wall time, identical output, Ray's overhead.
 
-    .venv/bin/python bench/speed/bench_engines.py [--skip-winomt] [--skip-dip] [--only-dip] [--jobs 2] [--batch-size 8]
+    .venv/bin/python -m bench.speed.bench_engines [--skip-winomt] [--skip-dip] [--only-dip] [--jobs 2] [--batch-size 8]
 
 Every run is a fresh ``discotest`` process, as a user runs it, with a cache of its own:
 
@@ -50,11 +50,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO))
+from tests.support.tiny_marian import build_tiny_marian
 
-from bench.runner import discotest, fresh_env  # noqa: E402
-from tests.support.tiny_marian import build_tiny_marian  # noqa: E402
+from bench.runner import discotest, fresh_env
 
 PYTHON = sys.executable
 

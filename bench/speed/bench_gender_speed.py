@@ -1,6 +1,6 @@
 """How fast a WinoMT gender run is, per language and per stage, against mt_gender or against our last figures.
 
-    .venv/bin/python bench/speed/bench_gender_speed.py [--langs ar,de,es,fr,he,it,ru,uk] [--system google] [--repeats 3]
+    .venv/bin/python -m bench.speed.bench_gender_speed [--langs ar,de,es,fr,he,it,ru,uk] [--system google] [--repeats 3]
         [--data-dir ../shared/data] [--skip-all] [--record]
         [--mt-gender PATH/TO/mt_gender --fast-align PATH/TO/fast_align [--mt-gender-python python3]]
 

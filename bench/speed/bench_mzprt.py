@@ -1,6 +1,6 @@
 """Wall time of AZPT on mZPRT: the alignment (cold) and every published system in every domain (warm).
 
-    .venv/bin/python bench/speed/bench_mzprt.py [--data-dir ../shared/data] [--extra wmt|none] [--bleu]
+    .venv/bin/python -m bench.speed.bench_mzprt [--data-dir ../shared/data] [--extra wmt|none] [--bleu]
 
 Prints: segmenting + aligning the whole corpus with a fresh cache (the price of the first run, and of
 every new input file); the all-domains × all-systems run with that cache warm (goal: under 15 s);
@@ -12,17 +12,13 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[2] / "src"), str(Path(__file__).resolve().parents[2])]
-
-from bench.runner import timed  # noqa: E402
-
-from discotest import cache  # noqa: E402
-from discotest.zero_pronoun.corpus import azpt_aligner, build_corpus  # noqa: E402
-from discotest.zero_pronoun.run import run_mzprt  # noqa: E402
+from bench.runner import timed
+from discotest import cache
+from discotest.zero_pronoun.corpus import azpt_aligner, build_corpus
+from discotest.zero_pronoun.run import run_mzprt
 
 
 def _aligned(corpus):

@@ -1,7 +1,7 @@
 """Peak memory of the ray engine's gender tasks: how Ray workers are reused decides how many analysers one worker
 process keeps loaded.
 
-    .venv/bin/python bench/speed/bench_ray_memory.py [--jobs 2] [--variants pair,pair-fresh,lang] [--local]
+    .venv/bin/python -m bench.speed.bench_ray_memory [--jobs 2] [--variants pair,pair-fresh,lang] [--local]
 
 ``run winomt --lang all --system all --engine ray --jobs 2 --format json``, each run a fresh process with an empty
 cache, the summed RSS of its process tree (driver, Ray's daemons, its workers, the aligners' children) sampled every
@@ -37,10 +37,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO))
+from bench.speed.bench_gender_speed import _TreeSampler
 
-from bench.speed.bench_gender_speed import _TreeSampler  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
+
 
 LAUNCH = """
 import sys

@@ -1,6 +1,6 @@
 """Wall time of `discotest run SUITE --model`: a cold run (translate, align, score), a warm rerun (no translation).
 
-    .venv/bin/python bench/speed/bench_translate.py --data-dir ../shared/data [--suite winomt] [--lang de] [--model DIR]
+    .venv/bin/python -m bench.speed.bench_translate --data-dir ../shared/data [--suite winomt] [--lang de] [--model DIR]
 
 Without ``--model`` a tiny random Marian model is built (tests/support/tiny_marian.py); such a model rarely emits
 ``</s>``, so every sentence runs to ``--max-length`` and the cold time is an upper bound for that length. A fresh cache
@@ -11,14 +11,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "src"))
-sys.path.insert(0, str(ROOT))
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Wall time and peak memory of the WinoMT gender evaluation.
 
-    .venv/bin/python bench/speed/bench_winomt.py --data-dir ../shared/data [--lang de] [--system google] [--skip-all]
+    .venv/bin/python -m bench.speed.bench_winomt --data-dir ../shared/data [--lang de] [--system google] [--skip-all]
 
 Prints: analyser load time; one language (3888 items, translation file to scores) with a cold and a
 warm alignment cache; the all-pairs run (every published system × language, fresh cache, then warm);
@@ -12,17 +12,13 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[2] / "src"), str(Path(__file__).resolve().parents[2])]
-
-from bench.runner import timed  # noqa: E402
-
-import discotest.api as api  # noqa: E402
-from discotest import cache  # noqa: E402
-from discotest.lang.morph import load_analyser  # noqa: E402
+import discotest.api as api
+from bench.runner import timed
+from discotest import cache
+from discotest.lang.morph import load_analyser
 
 
 def peak_mb(who: int) -> float:

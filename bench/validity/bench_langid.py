@@ -10,7 +10,7 @@ check takes (``SAMPLE`` lines):
   it refuses the same file scored as each other language of its collection (a miss scores a wrong-language file);
 - cost: the model's load once, then milliseconds per file.
 
-Run: PYTHONPATH=src python bench/validity/bench_langid.py [DATA_DIR] (default ../shared/data).
+Run: python -m bench.validity.bench_langid [DATA_DIR] (default ../shared/data).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """BSD zero-pronoun suite: its size by pronoun, distance, original language and split, and the hand-checked validity.
 
-    PYTHONPATH=src .venv/bin/python bench/validity/bsd_zp.py [--data-dir ../shared/data]
+    .venv/bin/python -m bench.validity.bsd_zp [--data-dir ../shared/data]
 
 The validity sample is ``tests/gold/bsd/zp_validity.jsonl``: 210 items (180 I/you, 30 he/she), each read with its
 context and labelled ``valid`` (the correct candidate is right and the incorrect one wrong in context) or
@@ -17,11 +17,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from discotest.contrastive.suites import load_suite
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "src")]
 os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
-from discotest.contrastive.suites import load_suite  # noqa: E402
 
 GOLD = ROOT / "tests" / "gold" / "bsd" / "zp_validity.jsonl"
 SUITES = ("bsd-zp-ja-en-dev", "bsd-zp-ja-en-test")

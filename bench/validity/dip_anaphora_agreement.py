@@ -1,6 +1,6 @@
 """How often does a pronoun scorer rate the reference above the system sentence on eval-anaphora (4 × 500 pairs)?
 
-Usage: .venv/bin/python bench/validity/dip_anaphora_agreement.py [--scorer offline-v1|offline|hf:MODEL] [--data-dir DIR]
+Usage: .venv/bin/python -m bench.validity.dip_anaphora_agreement [--scorer offline-v1|offline|hf:MODEL] [--data-dir DIR]
                                                          [--ablate] [--protocol cv] [--show-pairs]
 Prints, per language and overall, the share of pairs with score(ref) > score(sys), ties counted apart.
 ``--ablate`` also prints the LM alone and the agreement feature alone (offline-v1 only).

@@ -1,6 +1,6 @@
 """The DiP coherence models measured out of sample: trained on WMT21, every figure on WMT22 into-English.
 
-Usage: .venv/bin/python bench/validity/dip_coherence.py [--data-dir DIR] [--max-docs N] [--no-cache] [--top N]
+Usage: .venv/bin/python -m bench.validity.dip_coherence [--data-dir DIR] [--max-docs N] [--no-cache] [--top N]
                                                [--shuffles K] [--margin Z] [--order-cv]
 Prints, for the default model (egrid: WMT21 references vs system outputs, plus shuffled references) and the order
 model (WMT21 references vs their shuffles only):

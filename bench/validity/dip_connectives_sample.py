@@ -1,6 +1,6 @@
 """Precision of the DiP connective detector on the WMT22 de-en reference, against the hand-labelled samples.
 
-Usage: .venv/bin/python bench/validity/dip_connectives_sample.py [--data-dir DIR] [--draw]
+Usage: .venv/bin/python -m bench.validity.dip_connectives_sample [--data-dir DIR] [--draw]
 Detects connectives on every line of WMT22 de-en reference A (the documents ``mine dip`` reads), then:
   - for ``tests/gold/dip_connectives_wmt22.tsv``: per sample (before/after), the share labelled ``ok`` (a PDTB
     explicit connective with the right sense), and whether each "after" row is still what the detector finds;

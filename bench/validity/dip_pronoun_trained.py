@@ -1,6 +1,6 @@
 """The trained offline pronoun scorer (offline-trained) against offline-v1, out of sample.
 
-Usage: .venv/bin/python bench/validity/dip_pronoun_trained.py [--data-dir DIR] [--test-pairs de-en,ru-en,zh-en,ja-en]
+Usage: .venv/bin/python -m bench.validity.dip_pronoun_trained [--data-dir DIR] [--test-pairs de-en,ru-en,zh-en,ja-en]
 Prints: the WMT21 training pairs and the feature-set and L2 choice (leave one source language out, WMT21 only);
 accuracy — score(reference) > score(other) — on eval-anaphora (4 × 500 pairs, never used for training or choosing),
 and on pronoun pairs mined from WMT22 (swap view, the scored pair's files kept out of both scorers' LM), each with

@@ -1,6 +1,6 @@
 """How well the aligner (trained on what, with and without the entity lexicon) finds the gold target entity.
 
-    .venv/bin/python bench/validity/locate_agreement.py [--langs de,fr] [--analyse] [--aligner thot-eflomal]
+    .venv/bin/python -m bench.validity.locate_agreement [--langs de,fr] [--analyse] [--aligner thot-eflomal]
         [--texts input,input+extra,suite,suite-loo]
 
 For every row of the hand-checked gold samples (tests/gold/gender/<lang>.tsv) it compares the located
@@ -19,31 +19,30 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
-os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
+from tests.support.gender_gold import GOLD_DIR, gold_entity, load_gold
 
-from tests.support.gender_gold import GOLD_DIR, gold_entity, load_gold  # noqa: E402
-
-from discotest import cache  # noqa: E402
-from discotest.gender.pipeline import Bitext, _pronoun_words, align_in_corpus, complete_silent  # noqa: E402
-from discotest.gender.published import available_published, published_translations  # noqa: E402
-from discotest.gender.winomt import load_winomt  # noqa: E402
-from discotest.lang.align import (  # noqa: E402
+from discotest import cache
+from discotest.gender.pipeline import Bitext, _pronoun_words, align_in_corpus, complete_silent
+from discotest.gender.published import available_published, published_translations
+from discotest.gender.winomt import load_winomt
+from discotest.lang.align import (
     DEFAULT_ALIGNER,
     DEFAULT_SAMPLERS,
     DEFAULT_SEED,
     MODEL_REL_ITERATIONS,
     make_aligner,
 )
-from discotest.lang.align.model import AlignmentModel  # noqa: E402
-from discotest.lang.locate import locate_entity, source_entity_tokens  # noqa: E402
-from discotest.lang.morph import load_analyser  # noqa: E402
-from discotest.lang.morph.base import TargetEntity  # noqa: E402
+from discotest.lang.align.model import AlignmentModel
+from discotest.lang.locate import locate_entity, source_entity_tokens
+from discotest.lang.morph import load_analyser
+from discotest.lang.morph.base import TargetEntity
+
+ROOT = Path(__file__).resolve().parents[2]
+os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
+
 
 TEXTS = ("input", "input+extra", "suite", "suite-loo")
 

@@ -11,7 +11,7 @@ each file:
 - swapped: two lines at least 500 rows apart exchanged, three seeded pairs;
 - foreign: translations of other sentences, the same count (the file's lines in a seeded random order).
 
-Run: PYTHONPATH=src python bench/validity/misaligned_input.py [DATA_DIR] (default ../shared/data).
+Run: python -m bench.validity.misaligned_input [DATA_DIR] (default ../shared/data).
 """
 
 from __future__ import annotations

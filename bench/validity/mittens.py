@@ -1,7 +1,7 @@
 """MiTTenS: the English reading on the references (oracle) and on the references swapped (anti-oracle), the
 out-of-English reading of the references per readable language, and the hand-checked sample of readings.
 
-    PYTHONPATH=src .venv/bin/python bench/validity/mittens.py [--data-dir ../shared/data] [--no-out]
+    .venv/bin/python -m bench.validity.mittens [--data-dir ../shared/data] [--no-out]
 
 The sample is ``tests/gold/mittens/readings.jsonl``: 153 readings of English texts (93 of the English sources of the
 out-of-English passages, every one with a gendered word; 60 distinct into-English references, 45 of them every
@@ -20,12 +20,12 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from discotest.gender.mittens.english import read_english, swap_gender
+from discotest.gender.mittens.suite import SUITE, SUITE_OUT, load_mittens
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "src")]
 os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
-from discotest.gender.mittens.english import read_english, swap_gender  # noqa: E402
-from discotest.gender.mittens.suite import SUITE, SUITE_OUT, load_mittens  # noqa: E402
 
 GOLD = ROOT / "tests" / "gold" / "mittens" / "readings.jsonl"
 

@@ -1,6 +1,6 @@
 """How well AZPT finds a ZP's translation, measured on the references against the authors' own marks.
 
-    .venv/bin/python bench/validity/mzprt_gold_spans.py [--data-dir ../shared/data] [--extra wmt|none] [--window 1]
+    .venv/bin/python -m bench.validity.mzprt_gold_spans [--data-dir ../shared/data] [--extra wmt|none] [--window 1]
                                                [--aligner NAME] [--no-cache]
 
 The mZPRT release marks, in a tokenised copy of each reference (``labled-target/*.zp_target.en``), the
@@ -23,20 +23,16 @@ from __future__ import annotations
 import argparse
 import difflib
 import re
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
-
-from discotest.data import catalogue  # noqa: E402
-from discotest.data.readers import read_lines  # noqa: E402
-from discotest.zero_pronoun.corpus import azpt_aligner, build_corpus  # noqa: E402
-from discotest.zero_pronoun.hypotheses import REFERENCE, Hypotheses, english_words, reference_hypotheses  # noqa: E402
-from discotest.zero_pronoun.judge import DEFAULT_REACH, score_azpt  # noqa: E402
-from discotest.zero_pronoun.mzprt import DOMAINS  # noqa: E402
-from discotest.zero_pronoun.run import evaluate  # noqa: E402
+from discotest.data import catalogue
+from discotest.data.readers import read_lines
+from discotest.zero_pronoun.corpus import azpt_aligner, build_corpus
+from discotest.zero_pronoun.hypotheses import REFERENCE, Hypotheses, english_words, reference_hypotheses
+from discotest.zero_pronoun.judge import DEFAULT_REACH, score_azpt
+from discotest.zero_pronoun.mzprt import DOMAINS
+from discotest.zero_pronoun.run import evaluate
 
 _MARK = re.compile(r"^<(.*)>$")
 

@@ -1,6 +1,6 @@
 """Where our AZPT and the released one part ways, ZP by ZP (the released ``.details`` verdicts).
 
-    .venv/bin/python bench/validity/mzprt_released_diff.py [--data-dir ../shared/data] [--domain all] [--examples 0]
+    .venv/bin/python -m bench.validity.mzprt_released_diff [--data-dir ../shared/data] [--domain all] [--examples 0]
 
 For every published system: our score, the released one, and the ZPs on which the verdicts differ,
 sorted into the causes the per-ZP details show:
@@ -21,14 +21,10 @@ ZPs whose annotation changed after the outputs were scored. Figures, not asserti
 from __future__ import annotations
 
 import argparse
-import sys
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
-
-from discotest.zero_pronoun.judge import DEFAULT_REACH  # noqa: E402
-from discotest.zero_pronoun.run import run_mzprt  # noqa: E402
+from discotest.zero_pronoun.judge import DEFAULT_REACH
+from discotest.zero_pronoun.run import run_mzprt
 
 
 def released_position(v, their_words: list[str]) -> int | None:

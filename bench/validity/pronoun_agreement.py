@@ -1,6 +1,6 @@
 """End to end: the pronoun's gender as the pipeline reads it (aligner + analyser) against the gold.
 
-    .venv/bin/python bench/validity/pronoun_agreement.py [--langs de,he] [--aligner thot-eflomal] [--show-misses]
+    .venv/bin/python -m bench.validity.pronoun_agreement [--langs de,he] [--aligner thot-eflomal] [--show-misses]
 
 The gold test (tests/lang/test_pronoun_gold.py) gives the analyser the hand-marked pronoun words; here the
 aligner finds them, as in a real run. Agreement counts (omitted reason, and gender when not omitted).
@@ -13,19 +13,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections import Counter
 from pathlib import Path
 
+from tests.support.pronoun_gold import GOLD_DIR, PronounGoldRow, load_pronoun_gold
+
+import discotest
+from discotest.gender.judge import GenderVerdict
+from discotest.lang.align import DEFAULT_ALIGNER
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
-
-from tests.support.pronoun_gold import GOLD_DIR, PronounGoldRow, load_pronoun_gold  # noqa: E402
-
-import discotest  # noqa: E402
-from discotest.gender.judge import GenderVerdict  # noqa: E402
-from discotest.lang.align import DEFAULT_ALIGNER  # noqa: E402
 
 
 def _show_miss(lang: str, row: PronounGoldRow, v: GenderVerdict, omitted: str, got_gender: str) -> None:

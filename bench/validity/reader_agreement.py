@@ -1,6 +1,6 @@
 """End to end: the reader-level gender as a real run reads it (aligner + analysers + conflict rule) against the gold.
 
-    .venv/bin/python bench/validity/reader_agreement.py DETAILS.jsonl [--show-misses]
+    .venv/bin/python -m bench.validity.reader_agreement DETAILS.jsonl [--show-misses]
 
 DETAILS.jsonl is the ``--details`` file of ``discotest run winomt --lang all --system google --verdict reader``. The
 gold test (tests/gender/test_reader_gold.py) gives the analysers the hand-marked words; here the aligner finds them. The
@@ -12,13 +12,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
-
-from tests.support.reader_gold import GOLD_DIR, load_reader_gold  # noqa: E402
+from tests.support.reader_gold import GOLD_DIR, load_reader_gold
 
 
 def main() -> None:

@@ -65,7 +65,7 @@ def test_every_language_on_ray_gives_the_local_verdicts(ray_instance, shared_dat
     """``run winomt --lang all --system google --engine ray``: every language's analysers in Ray workers, every
     per-item verdict and JSON result byte-identical to the local engine's, as bench/release/verdict_identity.py
     recorded them from local runs (tests/gender/test_end_to_end.py checks the same 8 pairs locally; all 33 pairs on Ray:
-    ``bench/release/verdict_identity.py --engine ray``, ~100 s more than CI's time allows)."""
+    ``python -m bench.release.verdict_identity --engine ray``, ~100 s more than CI's time allows)."""
     import hashlib
 
     figures = Path(__file__).resolve().parents[2] / "bench" / "figures" / "winomt_verdicts.json"

@@ -98,8 +98,8 @@ def test_details_mark_the_deciding_words(shared_data):
 
 
 def test_hand_checked_sample_is_current_and_meets_the_goal(shared_data):
-    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "validity" / "mittens.py"), "--data-dir",
-                           str(shared_data), "--no-out"], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-m", "bench.validity.mittens", "--data-dir", str(shared_data), "--no-out"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "references: correct 1744/1744 = 100.0%" in proc.stdout
     assert "references swapped: correct 0/1744 = 0.0%" in proc.stdout

@@ -12,7 +12,8 @@ A scorer rates how plausible an English sentence is given its document context (
   On the 2000 eval-anaphora pairs it prefers the reference in 75.3% with its two constants (agreement weight, β)
   tuned on the other languages (leave one language out; 75.4% two languages against two); the shipped weight 2 was
   picked on chinese + french, and on german + russian, never looked at, it gives 75.0%. In sample: 75.6%.
-  ``bench/validity/dip_anaphora_agreement.py --protocol cv`` reproduces all of these (``dip/pronoun_protocol.py``).
+  ``python -m bench.validity.dip_anaphora_agreement --protocol cv`` reproduces all of these
+  (``dip/pronoun_protocol.py``).
   ``offline-trained`` (``dip/pronoun_trained.py``) learns how to combine the same parts on WMT21 mined pairs instead
   and ties with it out of sample (75.5% on eval-anaphora; ``bench/validity/dip_pronoun_trained.py``). Scorers by name:
   ``dip/pronoun_factory.py``.

@@ -1,0 +1,1 @@
+"""Served language models."""

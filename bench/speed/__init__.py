@@ -1,0 +1,1 @@
+"""How fast, against the tools we replace."""

@@ -1,0 +1,1 @@
+"""Agreement with people and hand-checked gold."""
