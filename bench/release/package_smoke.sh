@@ -48,7 +48,7 @@ needed=(
   discotest/zero_pronoun/pronouns/zh_en.tsv
   discotest/dip/connectives_en.tsv
   discotest/dip/anaphora_acceptable.tsv
-  discotest/suites/mzprt_errata.tsv
+  discotest/zero_pronoun/mzprt_errata.tsv
 )
 "$python" - "$wheel" "$sdist" "$work/tree/src" "${needed[@]}" <<'EOF'
 import sys, tarfile, zipfile
