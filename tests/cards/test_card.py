@@ -210,3 +210,15 @@ def test_a_quick_look_samples_the_contrastive_rows(shared_data, own_cache, tiny_
     assert [v.index for v in again.verdicts] == [v.index for v in own.verdicts]  # the same sample every time
     distances = {v.distance for v in own.verdicts}
     assert len(distances) > 1  # stratified: not the suite's first rows
+
+
+def test_the_html_card_links_each_row_to_its_suites_own_page(shared_data, own_cache, capsys):
+    out = own_cache / "card.html"
+    code, _, err = run_cli(capsys, "card", "--system", "google", "--pairs", "en-de", "--suites", "winomt,bug",
+                           "--format", "html", "-o", str(out), "-q")
+    assert code == 0, err
+    page = own_cache / "card.html.d" / "en-de_winomt.html"
+    html = out.read_text("utf-8")
+    assert page.is_file() and 'href="card.html.d/en-de_winomt.html"' in html
+    assert "google has no published output for bug" in html  # the row it cannot fill says why
+    assert "discotest:0.1.0|suite:winomt" in page.read_text("utf-8")  # the suite's own report, with its evidence
