@@ -36,7 +36,7 @@ VERSUS = Option("versus", ("--versus",), "a second system to compare with, row b
 MODEL_OPTIONS = (common.BATCH_SIZE, common.DEVICE, common.REVISION, common.PROMPT, common.CONCURRENCY,
                  common.CONTEXT)
 OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, VERSUS, common.LIMIT, INIT, DRY_RUN,
-           BOOTSTRAP, SEED,
+           BOOTSTRAP, SEED, *common.ENGINE_OPTIONS, common.JOBS,
            *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.USE_CACHE)
 
 
@@ -91,7 +91,8 @@ def resolve(s: dict[str, Any]) -> tuple[SystemSpec, list[str], list[CardRow]]:
 def common_options(s: dict[str, Any]) -> dict[str, Any]:
     """The options every suite run of the card gets."""
     return {"data_dir": s.get("data_dir"), "quiet": s.get("quiet", False), "use_cache": s.get("use_cache", True),
-            "limit": s.get("limit")}
+            "limit": s.get("limit"), "engine": s.get("engine"), "ray_address": s.get("ray_address"),
+            "jobs": s.get("jobs")}
 
 
 def make_versus(**options: Any) -> tuple[Card, Card, list[dict[str, Any]]]:

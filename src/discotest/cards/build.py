@@ -118,10 +118,14 @@ def _limit_for(row: CardRow, limit: int | None) -> int | None:
     return limit if any(o.name == "limit" for o in families.family_of(row.suite).options) else None
 
 
+# what the card passes to a row's run only where its family takes it (and only when given): the sample size, where
+# the heavy stages run (local or Ray, as `run --engine`), and the worker processes
+WHERE_TAKEN = ("limit", "engine", "ray_address", "jobs")
+
+
 def _run_options(row: CardRow, common: dict[str, Any]) -> dict[str, Any]:
-    out = {k: v for k, v in common.items() if k != "limit"}
-    limit = _limit_for(row, common.get("limit"))
-    return {**out, "limit": limit} if limit else out
+    taken = {o.name for o in families.family_of(row.suite).options}
+    return {k: v for k, v in common.items() if k not in WHERE_TAKEN or (v is not None and k in taken)}
 
 
 def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int = 1000,
