@@ -76,7 +76,7 @@ def _named(result: Result, name: str) -> Result:
     return result
 
 
-def _where(result: Result) -> str:
+def where_of(result: Result) -> str:
     """The part of the suite a result covers, as the card names it: its scope (an mZPRT domain, a subset) and, for a
     model scored at several context sizes, the size."""
     parts = [scope_of(result) or ""]
@@ -93,7 +93,7 @@ def _lines(mine: Sequence[Result], others: Sequence[Result], bootstrap: int, see
         for metric in result.ranked_metrics():
             value, ci, n = value_and_interval(metric, bootstrap, seed)
             theirs = [Scored(o.system, m) for o in peers for m in o.ranked_metrics() if m.name == metric.name]
-            line = {"scope": _where(result), "lang": lang_of(result), "metric": metric.name, "unit": metric.unit,
+            line = {"scope": where_of(result), "lang": lang_of(result), "metric": metric.name, "unit": metric.unit,
                     "better": "nearer 0" if metric.target is not None else
                     "higher" if metric.higher_is_better else "lower",
                     "value": round(value, 4), "ci95": round(ci, 4), "n": n, "rank": None, "of": None,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from discotest.cards.build import Card, _where
+from discotest.cards.build import Card, where_of
 from discotest.cards.system import MANIFEST, SystemSpec, read_manifest
 from discotest.report.ranking import paired_p, value_and_interval
 from discotest.report.result import lang_of, scope_of
@@ -31,7 +31,7 @@ def versus_system(spec: str, model_options: dict[str, Any]) -> SystemSpec:
 
 
 def _key(result) -> tuple:
-    return lang_of(result), scope_of(result), _where(result)
+    return lang_of(result), scope_of(result), where_of(result)
 
 
 def compare_cards(a: Card, b: Card, bootstrap: int = 1000, seed: int = 12345) -> list[dict[str, Any]]:
@@ -58,7 +58,7 @@ def compare_cards(a: Card, b: Card, bootstrap: int = 1000, seed: int = 12345) ->
                 value_a, _, n = value_and_interval(metric, bootstrap, seed)
                 value_b, _, _ = value_and_interval(metrics_b[metric.name], bootstrap, seed)
                 p = paired_p(metric, metrics_b[metric.name], bootstrap, seed)
-                out.append({**head, "metric": metric.name, "scope": _where(result), "a": round(value_a, 4),
+                out.append({**head, "metric": metric.name, "scope": where_of(result), "a": round(value_a, 4),
                             "b": round(value_b, 4), "n": n, "p": p, "differs": p is not None and p < SIGNIFICANT,
                             "note": ""})
     return out
