@@ -116,6 +116,29 @@ def float_option(name: str):
     return _argtype(name, float, check_positive_float)
 
 
+def subset_option(name: str, known: tuple[str, ...]):
+    """argparse ``type=`` for ``--name a,b``: a comma-separated subset of ``known``, returned in ``known``'s order
+    (a list given in Python is checked the same way); an unknown name is one error naming the known ones."""
+
+    def check(value: object, _name: str = name) -> list[str]:
+        wanted = [v.strip() for v in value.split(",") if v.strip()] if isinstance(value, str) else list(value)
+        unknown = [str(v) for v in wanted if v not in known]
+        if unknown or not wanted:
+            raise InputError(f"--{_name}: unknown {', '.join(unknown)[:80] or 'empty list'} (known: "
+                             f"{', '.join(known)})")
+        return [k for k in known if k in wanted]
+
+    def parse(text: str) -> list[str]:
+        try:
+            return check(text)
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(exc.detail.removeprefix(f"--{name}: ")) from None
+
+    parse.__name__ = name
+    parse.check = check
+    return parse
+
+
 # what to do instead of repeating a single-value option of `run` (the option's dest -> advice)
 REPEAT_HINTS = {
     "input": "to compare two translation files use `discotest compare SUITE --input A --input B`",

@@ -84,3 +84,25 @@ def test_each_command_line_flag_is_built_from_the_declaration():
                 assert actions[option.name].default == option.default, (path, option.name)
     args = parser.parse_args(["finetune", "-m", "m", "--data", "d", "-o", "out", "--revision", "abc123"])
     assert args.revision == "abc123"
+
+
+def test_dip_phenomena_are_checked_once_in_their_declared_order(tmp_path, monkeypatch):
+    """``--phenomena`` is one declared check (values.subset_option): the API and the wing's own functions refuse an
+    unknown name alike, and a subset comes back in DiP's order whichever order it was given in."""
+    from discotest.dip.mine import CHECK_PHENOMENA
+
+    monkeypatch.chdir(tmp_path)
+    assert CHECK_PHENOMENA("anaphora,lexical") == ["lexical", "anaphora"]
+    assert CHECK_PHENOMENA.check(["coherence", "lexical"]) == ["lexical", "coherence"]
+    with pytest.raises(InputError, match="unknown lexicl"):
+        api.mine("dip", output="out", pair="de-en", phenomena="lexicl")
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("suite,where,given,known", [("winomt", {"lang": "de"}, "wmt", "auto, none, published"),
+                                                     ("mzprt", {"domain": "QA"}, "published", "wmt, none")])
+def test_align_extra_takes_each_familys_own_vocabulary(suite, where, given, known):
+    """The gender suites and mzprt add different texts to the aligner: each family declares its own choices, so a
+    value of the other's is refused by the one check, naming the choices this suite has."""
+    with pytest.raises(InputError, match=f"must be one of {known}, not '{given}'"):
+        api.run(suite, **where, system="all", align_extra=given)

@@ -4,6 +4,7 @@ report's output."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -83,9 +84,7 @@ def add_options(p: argparse.ArgumentParser, options_by_family: list[tuple[Family
         for option in options:
             if option.name in GLOBAL_FLAGS:
                 continue
-            if option.flags in specs and specs[option.flags] != option:
-                raise ValueError(f"{option.flags[0]} is declared twice with different meanings")
-            specs[option.flags] = option
+            specs[option.flags] = _merged(specs[option.flags], option) if option.flags in specs else option
             users.setdefault(option.flags, []).append(family.title)
     shared = p.add_argument_group("options of several suite families")
     groups = {family.title: p.add_argument_group(f"{family.title}: {family.doc}" if family.doc else family.title)
@@ -93,6 +92,21 @@ def add_options(p: argparse.ArgumentParser, options_by_family: list[tuple[Family
     for flags, option in specs.items():
         group = shared if len(users[flags]) > 1 else groups[users[flags][0]]
         group.add_argument(*flags, default=argparse.SUPPRESS, **option.argparse_kwargs())
+
+
+def _merged(first: Option, other: Option) -> Option:
+    """One argparse flag for an option two families declare with their own vocabulary (``--align-extra``: the
+    gender suites' and mzprt's): the union of their choices and both helps; each family's own declaration checks
+    the value once the suite is known (``registry.checked_settings``). Any other difference is a declaration error."""
+    if first == other:
+        return first
+    same = ("name", "type", "action", "metavar", "nargs", "required")
+    if any(getattr(first, key) != getattr(other, key) for key in same) or first.choices is None \
+            or other.choices is None:
+        raise ValueError(f"{first.flags[0]} is declared twice with different meanings")
+    choices = (*first.choices, *(c for c in other.choices if c not in first.choices))
+    helps = [h for h in (first.help, other.help) if h]
+    return dataclasses.replace(first, choices=choices, help="; ".join(dict.fromkeys(helps)), default=None)
 
 
 def family_list(compare: bool) -> str:

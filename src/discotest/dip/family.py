@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from discotest.dip.mine import PHENOMENA
+from discotest.dip.mine import CHECK_PHENOMENA, PHENOMENA
 from discotest.dip.run import ANAPHORA_MODES, DEFAULT_ANAPHORA_MODE
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
@@ -44,19 +44,11 @@ COHERENCE_MODEL = Option("coherence_model", ("--coherence-model",),
                          "sentence order alone)", default="egrid", choices=COHERENCE_MODELS)
 PHENOMENA_OPTION = Option("phenomena", ("--phenomena",),
                           f"dip: comma-separated subset of {','.join(PHENOMENA)} (default: all)",
-                          default=",".join(PHENOMENA))
+                          default=list(PHENOMENA), type=CHECK_PHENOMENA)
 MINE_OPTIONS = (DATA, PAIR, REF, HOLDOUT, SYSTEMS, MAX_DOCS, PHENOMENA_OPTION, COHERENCE_MODEL, common.USE_CACHE,
                 *common.ENGINE_OPTIONS, common.JOBS)
 OPTIONS = (TESTS, common.INPUT, PRONOUN_SCORER, ANAPHORA_MODE, *MINE_OPTIONS, common.BOOTSTRAP, common.DATA_DIR,
            common.QUIET)
-
-
-def phenomena(value: str | list[str]) -> list[str]:
-    wanted = split_list(value) or []
-    unknown = [p for p in wanted if p not in PHENOMENA]
-    if unknown:
-        raise InputError(f"unknown phenomenon {', '.join(unknown)} (known: {', '.join(PHENOMENA)})")
-    return list(wanted)
 
 
 def load_models(s: dict[str, Any], wanted: list[str], pronoun: bool, data: str | None = None,
@@ -121,7 +113,7 @@ def _rank(s: dict[str, Any]) -> Report:
     from discotest.dip.documents import chosen_systems, pair_paths
     from discotest.dip.result import render_rank_table
 
-    wanted = phenomena(s["phenomena"])
+    wanted = s["phenomena"]
     engine = resolve_engine(s["engine"])  # a wrong engine, pair, system or holdout fails before any model loads
     pair_paths(s["data"], s["pair"], s["ref"], s["data_dir"])
     chosen_systems(s["data"], s["pair"], split_list(s["system"]), s["holdout"])
@@ -160,7 +152,7 @@ def mine_sets(s: dict[str, Any]) -> tuple[dict, list[str]]:
     from discotest.dip.run import mine
     from discotest.progress import progress_bar
 
-    wanted = phenomena(s["phenomena"])
+    wanted = s["phenomena"]
     engine = resolve_engine(s["engine"])
     pair_paths(s["data"], s["pair"], s["ref"], s["data_dir"])
     chosen_systems(s["data"], s["pair"], split_list(s["system"]), s["holdout"])

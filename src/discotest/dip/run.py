@@ -16,7 +16,7 @@ from discotest.data import catalogue
 from discotest.data.readers import check_type, json_objects, read_json, read_lines, require, system_name
 from discotest.dip.connectives import DETECTOR_VERSION
 from discotest.dip.documents import DATASETS, PairData, check_pair, load_pair
-from discotest.dip.mine import PHENOMENA, CoherenceModel, Parses, Progress, mine_all, parse_lines
+from discotest.dip.mine import CHECK_PHENOMENA, PHENOMENA, CoherenceModel, Parses, Progress, mine_all, parse_lines
 from discotest.dip.parse import pipeline_version
 from discotest.dip.rank import bleu_scores, rank_phenomenon
 from discotest.dip.result import DipRanking, DipResult, DipTexts
@@ -72,13 +72,6 @@ def load_coherence(data_dir: str | Path | None = None, use_cache: bool = True, k
     return model
 
 
-def _check_phenomena(phenomena: Sequence[str]) -> list[str]:
-    unknown = [p for p in phenomena if p not in PHENOMENA]
-    if unknown:
-        raise InputError(f"unknown phenomenon {', '.join(unknown)} (known: {', '.join(PHENOMENA)})")
-    return [p for p in PHENOMENA if p in phenomena]
-
-
 def _mode(anaphora_mode: str) -> str:
     if anaphora_mode not in ANAPHORA_MODES:
         raise InputError(f"unknown anaphora mode {anaphora_mode!r} (known: {', '.join(ANAPHORA_MODES)})")
@@ -103,7 +96,7 @@ def mine_tests(pair: PairData, holdout: str | None = None, phenomena: Sequence[s
                parses: tuple[Parses, dict[str, Parses]] | None = None) -> tuple[dict[str, list[dict]], dict]:
     """Mine in memory: the items per phenomenon and the manifest describing them (``engine``, ``parses``: see
     ``mine_all``)."""
-    phenomena = _check_phenomena(phenomena)
+    phenomena = CHECK_PHENOMENA.check(phenomena)
     systems = _mined_systems(pair, holdout)
     tests = mine_all(pair, systems, phenomena, coherence_model, use_cache, progress, engine, parses)
     manifest = {

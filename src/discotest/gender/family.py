@@ -57,7 +57,7 @@ def one_context(value: list[int] | int | None) -> int:
     return sizes[0] if sizes else 0
 
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, MEASURE, VERDICT, SUITE_VERSION,
-           common.ALIGNER, common.ALIGN_TRAIN, common.ALIGN_EXTRA, LEXICON, common.JOBS, *common.ENGINE_OPTIONS,
+           common.ALIGNER, common.ALIGN_TRAIN, common.GENDER_ALIGN_EXTRA, LEXICON, common.JOBS, *common.ENGINE_OPTIONS,
            common.RAY_ACTORS, common.MODEL, *MODEL_OPTIONS, common.CONTEXT, *common.COMMON)
 
 
@@ -153,8 +153,6 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     from discotest.gender.run import planned_pairs, run_many, run_one
 
     resolve_engine(s["engine"])  # a bad name fails before any work, whatever is evaluated
-    if s["align_extra"] == "wmt":
-        raise InputError("--align-extra for gender suites is 'auto', 'published' or 'none'")
     if s["align_extra"] and s["align_train"] == "suite":
         raise InputError("--align-extra adds training text to an aligner trained on your file: give it with "
                          "--align-train input")

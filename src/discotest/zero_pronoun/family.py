@@ -14,18 +14,23 @@ from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
 from discotest.values import int_option
+from discotest.zero_pronoun.judge import DEFAULT_REACH, DEFAULT_WINDOW
 
 DOMAIN = Option("domain", ("--domain", "-d"), "mZPRT domain (QA GR MS PP WF, MS-valid, WF-valid), list, or 'all'")
-WINDOW = Option("window", ("--window",), "mzprt: candidate words each side of the aligned word", default=1,
+WINDOW = Option("window", ("--window",), "mzprt: candidate words each side of the aligned word",
+                default=DEFAULT_WINDOW,
                 type=int_option("window"))
 REACH = Option("reach", ("--reach",),
-               "mzprt: also accept an unclaimed right pronoun up to N words beyond the window (0 = paper)", default=0,
+               "mzprt: also accept an unclaimed right pronoun up to N words beyond the window (0 = paper)",
+               default=DEFAULT_REACH,
                type=int_option("reach"))
+ALIGN_EXTRA = Option("align_extra", ("--align-extra",), "mzprt: extra aligner training text: 'wmt' (the default) = "
+                     "the WMT21/22 zh-en test sets, or 'none'", default="wmt", choices=("wmt", "none"))
 BLEU = Option("bleu", ("--bleu",), "mzprt: also report sacrebleu BLEU", default=False, action="store_true")
 # --engine ray: the alignment run is a Ray task; a command aligns once (the background, or it with the one --input),
 # so there is no --jobs to share out
 OPTIONS = (DOMAIN, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, WINDOW, REACH, BLEU, common.ALIGNER,
-           common.ALIGN_TRAIN, common.ALIGN_EXTRA, *common.ENGINE_OPTIONS, *common.COMMON)
+           common.ALIGN_TRAIN, ALIGN_EXTRA, *common.ENGINE_OPTIONS, *common.COMMON)
 
 
 def _suites() -> dict[str, list[str]]:
@@ -44,8 +49,6 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         raise InputError("mzprt needs --domain (QA GR MS PP WF, MS-valid, WF-valid, a comma-separated list, or 'all')")
     if s["system"] and s["input"]:  # neither: run_mzprt says so
         raise InputError("give --system or --input, not both")
-    if s["align_extra"] == "published":
-        raise InputError("--align-extra for mzprt is 'wmt' or 'none'")
     results = run_mzprt(
         split_list(s["domain"]),
         systems=split_list(s["system"]),
@@ -55,7 +58,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         reach=s["reach"],
         bleu=s["bleu"],
         use_cache=s["use_cache"],
-        extra="wmt" if s["align_extra"] in (None, "auto") else s["align_extra"],
+        extra=s["align_extra"],
         aligner=s["aligner"],
         align_train=s["align_train"],
         input_format=s["input_format"],
@@ -87,7 +90,7 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
 def prepare(suite: str, s: dict[str, Any]) -> list[str]:
     from discotest.zero_pronoun.run import prepare_model
 
-    return prepare_model(s["data_dir"], s["aligner"], "wmt" if s["align_extra"] in (None, "auto") else s["align_extra"],
+    return prepare_model(s["data_dir"], s["aligner"], s["align_extra"],
                          s["use_cache"])
 
 

@@ -37,6 +37,8 @@ from discotest.zero_pronoun.pronouns import PronounTable
 # words beyond the window searched for an unclaimed rendering (our extension, --reach 3 measured +1
 # point recall / +0.4 false positives on the authors' marked references); 0 = the paper's rule only
 DEFAULT_REACH = 0
+# candidate words on each side of an aligned word: the paper's ±1 (--window)
+DEFAULT_WINDOW = 1
 
 FOUND_BY = ("aligned", "neighbours", "left-neighbour", "right-neighbour", "none")
 
@@ -55,9 +57,10 @@ def _window(centre: int, window: int, n_target: int) -> range:
     return range(max(0, centre - window), min(n_target, centre + window + 1))
 
 
-def candidate_span(zp: int, links: Iterable[tuple[int, int]], n_source: int, n_target: int, window: int = 1) -> Span:
+def candidate_span(zp: int, links: Iterable[tuple[int, int]], n_source: int, n_target: int,
+                   window: int = DEFAULT_WINDOW) -> Span:
     """Candidate target positions for the source word at ``zp`` given alignment ``links``."""
-    if window < 0:
+    if window < 0:  # a programming error: users' values are checked by the --window option
         raise ValueError("window must be >= 0")
     by_source: dict[int, list[int]] = {}
     for s, t in links:
@@ -187,7 +190,7 @@ def judge_segment(
     links: Collection[tuple[int, int]],
     zps: Sequence[tuple[AnnotatedZP, int]],
     table: PronounTable,
-    window: int = 1,
+    window: int = DEFAULT_WINDOW,
     reach: int = DEFAULT_REACH,
 ) -> list[ZPVerdict]:
     """One verdict per ZP of one sentence, unscored ZPs (``_UN``, no form) included, in ``zps`` order.

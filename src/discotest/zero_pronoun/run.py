@@ -18,7 +18,6 @@ from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.align.model import AlignmentModel
 from discotest.progress import progress_bar
 from discotest.report.result import Signature, build_signature
-from discotest.values import check_int
 from discotest.zero_pronoun import segment_zh
 from discotest.zero_pronoun.corpus import Corpus, SegmentedSource, azpt_aligner, build_corpus
 from discotest.zero_pronoun.hypotheses import (
@@ -28,7 +27,7 @@ from discotest.zero_pronoun.hypotheses import (
     read_input,
     reference_hypotheses,
 )
-from discotest.zero_pronoun.judge import DEFAULT_REACH, ZPVerdict, judge_segment, score_azpt
+from discotest.zero_pronoun.judge import DEFAULT_REACH, DEFAULT_WINDOW, ZPVerdict, judge_segment, score_azpt
 from discotest.zero_pronoun.mzprt import DOMAINS, MZPRTSuite, check_domain, load_mzprt
 from discotest.zero_pronoun.outputs import ReleasedVerdict, published_systems
 from discotest.zero_pronoun.pronouns import load_zh_en
@@ -39,7 +38,7 @@ _MOSES_CLITIC = re.compile(r" ('(?:s|m|d|t|re|ve|ll))(?!\w)", re.IGNORECASE)
 
 def evaluate(
     suite: MZPRTSuite, sources: SegmentedSource, hyps: Hypotheses, segments: list[int], pairs: list[Pair],
-    links: Sequence[Links], window: int = 1, reach: int = DEFAULT_REACH,
+    links: Sequence[Links], window: int = DEFAULT_WINDOW, reach: int = DEFAULT_REACH,
 ) -> list[ZPVerdict]:
     """One verdict per ZP of the segments that have a hypothesis (excluded ZPs included, unscored), judged
     sentence by sentence (``judge_segment``), a published output's released verdict beside ours."""
@@ -111,7 +110,7 @@ def run_mzprt(
     systems: Sequence[str] | str | None = None,
     inputs: Sequence[str | Path] | None = None,
     data_dir: str | Path | None = None,
-    window: int = 1,
+    window: int = DEFAULT_WINDOW,
     bleu: bool = False,
     use_cache: bool = True,
     progress: Callable[[int], None] | None = None,
@@ -142,8 +141,6 @@ def run_mzprt(
     """
     root = str(data_dir) if data_dir else None
     engine = resolve_engine(engine)
-    check_int(window, "window")
-    check_int(reach, "reach")
     domain_list = _domain_list(domains)
     inputs = list(inputs or [])
     if not inputs and not systems:
