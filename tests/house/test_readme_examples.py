@@ -13,7 +13,7 @@ import pytest
 
 from discotest import cli, registry
 from discotest.cli.common import compare_options, family_options
-from tests.support.readme_examples import README, discotest_argv, examples
+from tests.support.readme_examples import README, discotest_argv, examples, shown_outputs
 
 EXAMPLES = examples()
 SHELL = [e for e in EXAMPLES if e.kind == "shell" and discotest_argv(e.text) is not None]
@@ -81,3 +81,27 @@ def test_python_block_calls_the_api_with_options_of_each_family(example):
             continue
         family = registry.family_of(suite)
         registry.settings_for(family, dict.fromkeys(keywords), compare=what == "compare")
+
+
+@pytest.mark.parametrize("shown", shown_outputs(), ids=lambda s: f"README.md:{s[0]}")
+def test_the_readme_example_prints_what_the_readme_shows(shown, shared_data, tmp_path, monkeypatch, capsys):
+    """Issue 40: the first example printed another n than the README showed, and warned about the suite version.
+    Its commands run as written (files under /tmp go to the test's folder instead), from the checkout: their stdout
+    begins with the README's lines, and stderr warns of nothing."""
+    import shlex
+    import subprocess
+
+    from tests.support.cli_helpers import run_cli
+
+    _, commands, expected = shown
+    monkeypatch.chdir(README.parent)
+    out = err = ""
+    for command in commands:
+        command = command.split("   #", 1)[0].replace("/tmp/", f"{tmp_path}/")
+        if command.startswith("discotest "):
+            code, out, err = run_cli(capsys, *shlex.split(command)[1:])
+            assert code == 0, err
+        else:
+            subprocess.run(command, shell=True, check=True, cwd=README.parent)
+    assert out.splitlines()[:len(expected)] == expected, out
+    assert "warning" not in err, err

@@ -124,3 +124,18 @@ def discotest_argv(command: str) -> list[str] | None:
                 argv.append(w)
             return argv
     return None
+
+
+def shown_outputs(page: Path = README) -> list[tuple[int, list[str], list[str]]]:
+    """(line, commands, shown) for each block of commands that a ```text block follows: what the page says those
+    commands print (the first lines of their stdout)."""
+    lines = page.read_text("utf-8").splitlines()
+    fences = [k for k, line in enumerate(lines) if line.startswith("```")]
+    blocks = [(fences[i], fences[i + 1]) for i in range(0, len(fences) - 1, 2)]
+    out = []
+    for (start, end), (next_start, next_end) in zip(blocks, blocks[1:]):
+        between = [line for line in lines[end + 1:next_start] if line.strip()]
+        if lines[start].strip() == "```" and lines[next_start].strip() == "```text" and not between:
+            commands = [line for line in lines[start + 1:end] if line.strip()]
+            out.append((start + 2, commands, lines[next_start + 1:next_end]))
+    return out
