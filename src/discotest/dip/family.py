@@ -196,4 +196,5 @@ FAMILY = register(Family(
     doc="document-level phenomena mined from WMT system outputs: lexical consistency, connectives, anaphora and "
         "coherence, with system rankings and paired bootstrap tests (Jwalapuram et al. 2020)",
     describe=describe,
+    input_language=lambda suite, s: "en",  # every pair is into English
 ))
