@@ -26,7 +26,7 @@ SUITES = ("winomt", "winomt-demo", "winomt-adj", "bug")
 
 MEASURE = Option("measure", ("--measure",),
                  "gender suites: accuracy, consistency, or both comma-separated (consistency adds accuracy)",
-                 default="accuracy")
+                 default="accuracy", many=True)
 SUITE_VERSION = Option("suite_version", ("--suite-version",),
                        "WinoMT files: 'current' (repository HEAD) or '2019' (the published outputs' source)",
                        default="current")

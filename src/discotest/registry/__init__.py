@@ -34,6 +34,13 @@ class Option:
     metavar: str | None = None
     nargs: int | str | None = None
     required: bool = False  # the command line must give it (the API takes it as a positional argument, or not at all)
+    many: bool = False  # a comma-separated list on the command line (--lang de,fr): Python may give a list too
+
+    @property
+    def takes_list(self) -> bool:
+        """Whether a Python list is a value of this option: a repeated flag, ``nargs``, or a comma-separated list;
+        any other option takes one value (``lang=["de"]`` for ``translate``'s one language is refused)."""
+        return self.many or self.action == "append" or bool(self.nargs)
 
     def check(self, value: Any) -> Any:
         """``value`` as this option takes it, or an InputError naming the flag: its type and range (the same parse
@@ -41,7 +48,11 @@ class Option:
         value, for ``discotest run …`` and ``discotest.run(…)`` alike; pipelines do not check again."""
         if value is None or self.action in ("store_true", "store_false"):
             return value
-        if (self.action == "append" or self.nargs) and isinstance(value, list | tuple):
+        if isinstance(value, list | tuple | set):
+            if not self.takes_list:
+                shown = repr(list(value))
+                raise InputError(f"{self.flags[0]} takes one value, not a list ({shown[:60]}"
+                                 f"{'…' if len(shown) > 60 else ''}): give it as one {self.metavar or 'value'}")
             return [self._check_one(v) for v in value]
         return self._check_one(value)
 

@@ -28,8 +28,9 @@ GLOBAL_FLAGS = ("data_dir", "quiet")
 # (in Python: ``catalogue.allow_modified()``)
 GLOBAL_OPTIONS = (DATA_DIR, QUIET, ALLOW_MODIFIED_DATA)
 
-LANG = Option("lang", ("--lang", "-l"), "target language, comma-separated list, or 'all'")
-SYSTEM = Option("system", ("--system", "-s"), "published system output(s): name, comma-separated list, or 'all'")
+LANG = Option("lang", ("--lang", "-l"), "target language, comma-separated list, or 'all'", many=True)
+SYSTEM = Option("system", ("--system", "-s"), "published system output(s): name, comma-separated list, or 'all'",
+                many=True)
 INPUT = Option("input", ("--input", "-i"),
                "your translations (file; '-': stdin): plain text, 'source ||| translation', or JSONL")
 INPUT_FORMAT = Option("input_format", ("--input-format",),

@@ -15,7 +15,8 @@ from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
 from discotest.values import int_option
 
-DOMAIN = Option("domain", ("--domain", "-d"), "mZPRT domain (QA GR MS PP WF, MS-valid, WF-valid), list, or 'all'")
+DOMAIN = Option("domain", ("--domain", "-d"), "mZPRT domain (QA GR MS PP WF, MS-valid, WF-valid), list, or 'all'",
+                many=True)
 WINDOW = Option("window", ("--window",), "mzprt: candidate words each side of the aligned word", default=1,
                 type=int_option("window"))
 REACH = Option("reach", ("--reach",),
