@@ -92,8 +92,10 @@ def test_a_suite_without_published_outputs_is_judged_against_its_sources(shared_
 
     assert suspect(texts) is None
     shifted = suspect(texts[:99] + texts[100:] + [texts[0]])
-    # refused, at the shift or after it (the weaker signal may need a few more lines to be sure)
-    assert shifted is not None and shifted.line >= 100, shifted
+    # refused: at the shift or after it (the weaker signal may need a few more lines to be sure), or as a whole
+    # (from row 100 on, 97% of the lines translate another row)
+    assert shifted is not None, texts[:2]
+    assert shifted.line >= 100 or "no better than unrelated rows" in shifted.one_line(), shifted
     assert "bug rows' English sentences" in shifted.one_line()
     russian = read_translations(_write(tmp_path / "ru.txt", _plain(shared_data, "google", "ru")[1:] + ["Да."]),
                                 sources)
