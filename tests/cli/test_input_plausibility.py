@@ -107,3 +107,72 @@ def test_the_cached_language_model_classifies_as_the_shipped_one(tmp_path, monke
              "قال الطبيب للممرضة", "医生告诉护士她累了。", "Il medico ha detto all'infermiera che era stanca."]
     for text in texts:
         assert first.classify(text) == again.classify(text) == shipped.classify(text), text
+
+
+def _mixed(tmp_path: Path, name: str, keep: Path, other: Path, n: int = 300) -> Path:
+    """``n`` lines of ``keep`` with every other one replaced by a line of ``other`` (real text of both)."""
+    ours, theirs = keep.read_text("utf-8").splitlines(), other.read_text("utf-8").splitlines()
+    path = tmp_path / name
+    path.write_text("".join((theirs[i] if i % 2 else ours[i]) + "\n" for i in range(n)), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("suite", "options", "lang", "other"), [
+    ("winomt", {"lang": "de"}, "de", "fr"),
+    ("mzprt", {"domain": "QA"}, "en", "de"),
+    ("mt-geneval", {"lang": "fr"}, "fr", "de"),
+    ("dip", {}, "en", "de"),
+])
+def test_every_family_warns_of_a_file_half_in_another_language(suite, options, lang, other, shared_data, tmp_path):
+    """Issue 40 (6b): the unreadable-share warning reaches every family that reads a translation file, through the
+    one language reading (``LanguageReading.doubt``); the file alone stays silent."""
+    from discotest.registry import check_input_language, family_of, settings_for
+
+    folder = shared_data / "mt_geneval/data/sentences/test"
+
+    def text(code: str) -> Path:
+        return folder / (f"geneval-sentences-feminine-test.en_{code}.{code}" if code != "en"
+                         else "geneval-sentences-feminine-test.en_de.en")
+
+    family = family_of(suite)
+    clean = tmp_path / "clean.txt"
+    clean.write_text("\n".join(text(lang).read_text("utf-8").splitlines()) + "\n", "utf-8")
+    mixed = _mixed(tmp_path, "mixed.txt", text(lang), text(other))
+    for path, warned in ((clean, False), (mixed, True)):
+        settings = settings_for(family, {**options, "input": str(path)})
+        unchecked, warnings = check_input_language(family, suite, settings)
+        assert unchecked == [] and bool(warnings) == warned, (path, warnings)
+    assert warnings[0].startswith(f"warning: {mixed}: only ") and "sampled lines read as " in warnings[0]
+    assert f"({lang}; the commonest other: {other} " in warnings[0]
+
+
+def test_the_language_warning_reaches_the_report(shared_data, tmp_path, capsys):
+    mixed = _mixed(tmp_path, "mixed.de", DEMO / "en-de.txt", DEMO / "en-fr.txt",
+                   len((DEMO / "en-de.txt").read_text("utf-8").splitlines()))
+    code, out, err = run_cli(capsys, "-q", "run", "winomt-demo", "--lang", "de", "--input", str(mixed), "-f", "json")
+    assert code == 0, err
+    said = [w for w in json.loads(out)["warnings"] if "sampled lines read as German" in w]
+    assert len(said) == 1 and said[0] in err
+
+
+def test_compare_names_a_file_made_from_another_version_as_run_does(shared_data, capsys):
+    """Issue 40 (6a): ``compare`` runs each system through the family's ``run``, so the version detection speaks
+    there too, in the same words, once."""
+    published = str(_published(shared_data, "google", "de"))
+    said = other_version("winomt", "current", published, "auto", str(shared_data))
+    code, out, err = run_cli(capsys, "-q", "--data-dir", str(shared_data), "compare", "winomt", "--lang", "de",
+                             "--input", published, "--system", "bing", "-f", "json")
+    assert code == 0, err
+    assert json.loads(out)["warnings"].count(said) == 1 and said in err
+
+
+def test_the_cached_model_decides_every_sampled_line_as_the_shipped_one(shared_data):
+    """The cached identifier keeps py3langid's transition table as a numpy array (no copy into an ``array``): the
+    same language and score on 30 sampled lines of each of google's 8 published WinoMT outputs."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    cached, shipped = identify._load_identifier(), LanguageIdentifier.from_model_file(MODEL_FILE)
+    lines = [line for path in sorted((shared_data / "mt_gender/translations/google").glob("en-*.txt"))
+             for line in identify.sample(translation_texts(path), 30)]
+    assert len(lines) >= 200
+    assert [cached.classify(line) for line in lines] == [shipped.classify(line) for line in lines]

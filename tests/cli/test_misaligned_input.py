@@ -68,3 +68,35 @@ def test_without_published_outputs_nothing_is_judged():
     texts = [f"Satz {k}." for k in range(40)]
     assert find_misalignment(texts, [], [f"Sentence {k}." for k in range(40)]) is None
     assert find_misalignment(texts[:5], [texts[:5]], texts[:5]) is None  # too short to tell a run from noise
+
+
+@pytest.mark.parametrize(("lang", "system"), [("es", "google"), ("de", "sota"), ("fr", "bing")])
+def test_a_suite_without_published_outputs_is_judged_against_its_sources(shared_data, tmp_path, lang, system):
+    """Issue 40 (the BUG gap): BUG has no published outputs, so its --input files went unchecked. Such a suite's
+    files are judged against the rows' English sentences (into a Latin-script language): real translations (WinoMT's
+    published ones, judged as if their suite had no published output) pass, a shifted copy is refused."""
+    from discotest.gender.published import published_systems
+
+    assert not published_systems("bug")
+    items = load_winomt("current", shared_data)
+    sources = {item.index: item.sentence for item in items}
+    texts = _plain(shared_data, system, lang)
+
+    def suspect(lines: list[str]) -> InputError | None:
+        translations = read_translations(_write(tmp_path / "t.txt", lines), sources)
+        try:
+            check_lines_match(translations, items, lang, shared_data, suite="bug")
+        except InputError as error:
+            return error
+        return None
+
+    assert suspect(texts) is None
+    shifted = suspect(texts[:99] + texts[100:] + [texts[0]])
+    # refused: at the shift or after it (the weaker signal may need a few more lines to be sure), or as a whole
+    # (from row 100 on, 97% of the lines translate another row)
+    assert shifted is not None, texts[:2]
+    assert shifted.line >= 100 or "no better than unrelated rows" in shifted.one_line(), shifted
+    assert "bug rows' English sentences" in shifted.one_line()
+    russian = read_translations(_write(tmp_path / "ru.txt", _plain(shared_data, "google", "ru")[1:] + ["Да."]),
+                                sources)
+    check_lines_match(russian, items, "ru", shared_data, suite="bug")  # another script: not judged, not refused

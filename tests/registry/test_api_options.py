@@ -106,3 +106,37 @@ def test_align_extra_takes_each_familys_own_vocabulary(suite, where, given, know
     value of the other's is refused by the one check, naming the choices this suite has."""
     with pytest.raises(InputError, match=f"must be one of {known}, not '{given}'"):
         api.run(suite, **where, system="all", align_extra=given)
+
+
+def test_a_single_value_option_refuses_a_list_as_the_command_line_would(tmp_path, monkeypatch):
+    """Issue 40 (6c): ``--input`` takes one file, so ``input=["a.txt"]`` is refused in one line naming the flag
+    before any work (it used to pass the list on); options that are lists on the command line keep taking one."""
+    import discotest
+    from discotest.registry import families, family_of, settings_for
+
+    monkeypatch.chdir(tmp_path)
+    for call, flag in ((lambda: discotest.run("winomt", lang="de", input=["a.txt"]), "--input"),
+                       (lambda: discotest.run("winomt", lang="de", system="google", aligner=("fast_align",)),
+                        "--aligner"),
+                       (lambda: discotest.run("mzprt", domain="QA", input="a.txt", window=[2]), "--window"),
+                       (lambda: api.translate(["de"], suite="winomt", model="m"), "--lang")):
+        with pytest.raises(InputError) as caught:
+            call()
+        message = caught.value.one_line()
+        assert f"{flag} takes one value, not a list" in message and "\n" not in message, message
+    assert not list(tmp_path.iterdir())
+    gender = family_of("winomt")
+    settings = settings_for(gender, {"lang": ["de", "fr"], "system": ["google"], "measure": ["consistency"]})
+    assert settings["lang"] == ["de", "fr"] and settings["system"] == ["google"]
+    compared = settings_for(gender, {"input": ["a.txt", "b.txt"]}, compare=True)  # compare's --input repeats
+    assert compared["input"] == ["a.txt", "b.txt"]
+    # every declared option of every family: a list is a value exactly where the command line takes several
+    for family in families():
+        for option in (*family.options, *family.compare_options):
+            if option.action in ("store_true", "store_false"):
+                continue
+            if option.takes_list:
+                option.check([])
+            else:
+                with pytest.raises(InputError, match="takes one value"):
+                    option.check(["x"])

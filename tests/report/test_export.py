@@ -56,7 +56,7 @@ def _tabular(source: str) -> tuple[list[str], list[list[str]]]:
         return None
 
     tabular = find(nodes, "tabular")
-    assert tabular is not None and find(nodes, "table") is not None
+    assert tabular is not None and (find(nodes, "table") or find(nodes, "table*")) is not None
     body = tabular.latex_verbatim().split(r"\midrule", 1)
     text = LatexNodes2Text(math_mode="verbatim")
     header_src = body[0].split(r"\toprule", 1)[1]
@@ -146,6 +146,57 @@ def test_compare_exports_its_tests(shared_data, tmp_path):
     md = _out(args, tmp_path, "markdown")
     row = next(line for line in md.splitlines() if line.startswith("| accuracy"))
     assert f"| {comparison['a']:.2f} | {comparison['b']:.2f} |" in row
+
+
+def _legend_terms(legend: str) -> set[str]:
+    """The codes a legend defines: the term before ' = ' of each clause."""
+    return {clause.split(" = ", 1)[0] for clause in legend.split("; ") if " = " in clause}
+
+
+@pytest.mark.parametrize("measure", ["accuracy", "consistency"])
+def test_the_gender_legend_defines_exactly_the_printed_columns(measure, shared_data):
+    report = discotest.run("winomt", lang="de", system="google", measure=measure, data_dir=str(shared_data),
+                           quiet=True)
+    table = report.tables()[0]
+    legend = next(note for note in table.notes if note.startswith("percentages"))
+    defined = _legend_terms(legend)
+    assert defined <= set(table.columns)  # no code defined that the table does not print
+    assert ("Cons%" in defined) == ("Cons%" in table.columns) == (measure == "consistency")
+    assert {"Acc", "ΔG", "ΔS", "unk%", "unmatched"} <= defined
+    latex, md = report.render("latex"), report.render("markdown")
+    assert ("Cons\\%" in latex) == ("Cons%" in md) == (measure == "consistency")
+
+
+def test_a_wide_table_is_a_float_across_both_columns(shared_data, tmp_path, capsys):
+    report = discotest.run("winomt", lang="de", system="google,bing", data_dir=str(shared_data), quiet=True)
+    assert len(report.tables()[0].columns) >= 14
+    wide = report.render("latex")
+    assert wide.count(r"\begin{table*}[t]") == 1 and wide.count(r"\end{table*}") == 1
+    _tabular(wide)
+    _compile(tmp_path, wide)
+    narrow = report.render("latex", latex_float="table")
+    assert r"\begin{table}[t]" in narrow and "table*" not in narrow
+    with pytest.raises(discotest.InputError, match="--latex-float must be one of auto, table, table"):
+        report.render("latex", latex_float="sidewaystable")
+    # a narrow table stays in one column unless asked
+    small = build_table([{"system": "a", "acc": 1.0}])
+    assert r"\begin{table}[t]" in render_latex(small) and r"\begin{table*}[t]" in render_latex(small, "table*")
+    args = ["--data-dir", str(shared_data), "run", "winomt", "--lang", "de", "--system", "google"]
+    assert "begin{table}[t]" in _out(args, tmp_path, "latex", "--latex-float", "table")
+    assert "begin{table*}[t]" in _out(args, tmp_path, "latex")
+    with pytest.raises(SystemExit) as exit_:
+        main(["-q", *args, "--format", "latex", "--latex-float", "wide"])
+    assert exit_.value.code == 2
+    assert "--latex-float" in capsys.readouterr().err
+
+
+def test_the_compare_footer_names_only_the_metrics_it_has(shared_data):
+    winomt = discotest.compare("winomt", lang="de", system=["google", "bing"], data_dir=str(shared_data),
+                               quiet=True).render()
+    assert "paired by item;" in winomt and "BLEU" not in winomt
+    mzprt = discotest.compare("mzprt", domain="GR", system=["base_tgt", "zpr_tgt"], data_dir=str(shared_data),
+                              quiet=True).render()
+    assert "paired by item (sentences for BLEU);" in mzprt
 
 
 def test_latex_escapes_every_special_character(tmp_path):

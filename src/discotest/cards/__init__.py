@@ -16,9 +16,9 @@ from discotest.registry import options as common
 from discotest.values import int_option
 
 PAIRS = Option("pairs", ("--pairs",), "language pairs, comma-separated (en-de,ja-en,zh-en …; default: the pairs the "
-               "outputs' manifest or the published system covers)", metavar="LIST")
+               "outputs' manifest or the published system covers)", metavar="LIST", many=True)
 SUITES = Option("suites", ("--suites",), "only these suites (or row ids, e.g. mt-geneval-contextual) of the pairs' "
-                "groups, comma-separated", metavar="LIST")
+                "groups, comma-separated", metavar="LIST", many=True)
 OUTPUTS = Option("outputs", ("--outputs",), "a folder of your system's translation (or scores) files with "
                  "manifest.json naming the file of each PAIR/ROW (`--init` writes the template)", metavar="DIR")
 CARD_SYSTEM = Option("system", ("--system", "-s"), "a published system (google, bing, deepl-contexts, base_tgt …): "

@@ -87,8 +87,7 @@ def render(card: Card, fmt: str, pages: dict[str, str] | None = None) -> str:
     if fmt == "markdown":
         return render_markdown(_table(card))
     if fmt == "latex":  # ten columns: a float across both columns of a two-column paper
-        return render_latex(_table(card)).replace(r"\begin{table}[t]", r"\begin{table*}[t]").replace(
-            r"\end{table}", r"\end{table*}")
+        return render_latex(_table(card), "table*")
     if fmt == "html":
         return render_html(card, pages or {})
     return render_text(card)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from discotest import families, timing
 from discotest.errors import InputError
 from discotest.registry import Family, Option
-from discotest.registry.options import GLOBAL_FLAGS, GLOBAL_OPTIONS
+from discotest.registry.options import GLOBAL_FLAGS, GLOBAL_OPTIONS, LATEX_FLOAT
 from discotest.report.charts import FIGURE_FORMATS
 from discotest.report.emit import FORMATS, SCORE_ONLY, Report, emit
 from discotest.values import OneLineParser
@@ -64,6 +64,8 @@ def emitter_options(p: argparse.ArgumentParser, formats: tuple[str, ...] = FORMA
                         "self-contained page with the summary and every item's evidence), or a table for a paper: "
                         "latex, markdown or csv (one row per system and language/domain, signatures as a note)"
                    if "html" in formats else "text table or JSON")
+    if "latex" in formats:
+        add_declared(p, [LATEX_FLOAT])
     p.add_argument("--figures", metavar="DIR",
                    help="also write each chart of the HTML page as files in DIR (FAMILY-MEASURE.svg, .pdf, .png)")
     p.add_argument("--figures-format", metavar="LIST", type=figure_formats,
@@ -167,6 +169,6 @@ def emit_report(args: argparse.Namespace, report: Report) -> None:
         fmt = SCORE_ONLY if getattr(args, "score_only", False) else args.format
         emit(report, fmt, getattr(args, "output", None), getattr(args, "details", None),
              getattr(args, "command_line", ""), getattr(args, "figures", None),
-             getattr(args, "figures_format", None) or FIGURE_FORMATS)
+             getattr(args, "figures_format", None) or FIGURE_FORMATS, getattr(args, "latex_float", "auto"))
     for warning in report.warnings:
         print(f"discotest: {warning}", file=sys.stderr)

@@ -33,7 +33,7 @@ PAIR = Option("pair", ("--pair",), "dip: into-English language pair to mine and 
 REF = Option("ref", ("--ref",), "dip: reference to mine against (default A; some pairs have B)", default="A")
 HOLDOUT = Option("holdout", ("--holdout",), "dip: mine without this system", metavar="SYSTEM")
 SYSTEMS = Option("system", ("--systems",), "dip: use only these WMT systems (default: all of the pair)",
-                 metavar="A,B,…")
+                 metavar="A,B,…", many=True)
 MAX_DOCS = Option("max_docs", ("--max-docs",), "dip: only the first N documents (quick runs)",
                   type=int_option("max-docs"), metavar="N")
 # the names of discotest.dip.coherence.MODELS (not imported: a model module may be missing from an installation)
@@ -44,7 +44,7 @@ COHERENCE_MODEL = Option("coherence_model", ("--coherence-model",),
                          "sentence order alone)", default="egrid", choices=COHERENCE_MODELS)
 PHENOMENA_OPTION = Option("phenomena", ("--phenomena",),
                           f"dip: comma-separated subset of {','.join(PHENOMENA)} (default: all)",
-                          default=list(PHENOMENA), type=CHECK_PHENOMENA)
+                          default=list(PHENOMENA), type=CHECK_PHENOMENA, many=True)
 MINE_OPTIONS = (DATA, PAIR, REF, HOLDOUT, SYSTEMS, MAX_DOCS, PHENOMENA_OPTION, COHERENCE_MODEL, common.USE_CACHE,
                 *common.ENGINE_OPTIONS, common.JOBS)
 OPTIONS = (TESTS, common.INPUT, PRONOUN_SCORER, ANAPHORA_MODE, *MINE_OPTIONS, common.BOOTSTRAP, common.DATA_DIR,
@@ -188,4 +188,5 @@ FAMILY = register(Family(
     doc="document-level phenomena mined from WMT system outputs: lexical consistency, connectives, anaphora and "
         "coherence, with system rankings and paired bootstrap tests (Jwalapuram et al. 2020)",
     describe=describe,
+    input_language=lambda suite, s: "en",  # every pair is into English
 ))

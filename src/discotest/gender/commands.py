@@ -66,8 +66,8 @@ FINETUNE_OPTIONS = (
 COREF_OPTIONS = (
     Option("resolver", ("--resolver",), "source-side resolvers (default: rules)", default=[], choices=RESOLVERS,
            action="append"),
-    Option("lang", ("--lang", "-l"), "also score MT systems in these languages (comma-separated or 'all')"),
-    Option("system", ("--system", "-s"), "published systems for --lang (default all)", default="all"),
+    Option("lang", ("--lang", "-l"), "also score MT systems in these languages (comma-separated or 'all')", many=True),
+    Option("system", ("--system", "-s"), "published systems for --lang (default all)", default="all", many=True),
     SUITE_VERSION,
     Option("jobs", ("--jobs", "-j"), None, type=int_option("jobs")),
     common.DATA_DIR, common.QUIET,
@@ -76,8 +76,8 @@ COREF_OPTIONS = (
 # -- validate sample | score ----------------------------------------------------------------------------------------
 VALIDATE_SAMPLE_OPTIONS = (
     Option("suite", ("--suite",), None, default="winomt"),
-    Option("lang", ("--lang", "-l"), "language(s), comma-separated, or 'all'", required=True),
-    Option("system", ("--system", "-s"), "published system(s), comma-separated, or 'all'"),
+    Option("lang", ("--lang", "-l"), "language(s), comma-separated, or 'all'", required=True, many=True),
+    Option("system", ("--system", "-s"), "published system(s), comma-separated, or 'all'", many=True),
     Option("input", ("--input", "-i"), "your translations of the suite (one --lang; the formats of `run --input`) "
            "instead of --system"),
     Option("verdict", ("--verdict",), "which verdict the sheet validates (gender.validate.VERDICT_TYPES): noun (the "

@@ -26,7 +26,7 @@ SUITES = ("winomt", "winomt-demo", "winomt-adj", "bug")
 
 MEASURE = Option("measure", ("--measure",),
                  "gender suites: accuracy, consistency, or both comma-separated (consistency adds accuracy)",
-                 default="accuracy")
+                 default="accuracy", many=True)
 SUITE_VERSION = Option("suite_version", ("--suite-version",),
                        "WinoMT files: 'current' (repository HEAD) or '2019' (the published outputs' source)",
                        default="current")
@@ -85,7 +85,7 @@ def unreadable_warning(result) -> str:
             f"{result.lang}, one sentence per suite row?")
 
 
-def _single_lang(langs: list[str] | str | None) -> str | None:
+def single_lang(langs: list[str] | str | None) -> str | None:
     """The one language of --lang (the language --input is in), else None (the run refuses --input then)."""
     langs = split_list(langs)
     return langs[0] if isinstance(langs, list) and len(langs) == 1 else None
@@ -266,6 +266,6 @@ FAMILY = register(Family(
     doc="gender accuracy, ΔG, ΔS and target-side consistency of translations, read through alignment and "
         "morphological analysers (Stanovsky et al. 2019; Yehudai et al. 2023)",
     describe=describe,
-    input_language=lambda suite, s: _single_lang(s.get("lang")),
+    input_language=lambda suite, s: single_lang(s.get("lang")),
     prepare=prepare,
 ))

@@ -70,10 +70,21 @@ class GenderResult(Result):
     consistency: ConsistencyScores | None = None
     verdict: str = "noun"  # what the scores are computed on: noun (predicted_gender) or reader (conveyed_gender)
 
-    table_legend: ClassVar[str] = ("percentages; Acc = entities translated with the gold gender; ♂ male, ♀ female "
-                                   "(P precision, R recall); ΔG = F1♂ − F1♀; ΔS = Acc(pro) − Acc(anti-stereotypical); "
-                                   "unk% = gender not read; unmatched = suite rows without a translation; Cons% = "
-                                   "pronoun agrees with its entity (target-side consistency)")
+    # each clause of the paper table's legend with the column it defines (None: said of every table)
+    legend_terms: ClassVar[tuple[tuple[str | None, str], ...]] = (
+        (None, "percentages"), ("Acc", "Acc = entities translated with the gold gender"),
+        ("P♂", "♂ male, ♀ female (P precision, R recall)"), ("ΔG", "ΔG = F1♂ − F1♀"),
+        ("ΔS", "ΔS = Acc(pro) − Acc(anti-stereotypical)"), ("unk%", "unk% = gender not read"),
+        ("mixed%", "mixed% = the noun's and the pronoun's genders contradict (reader verdict)"),
+        ("unmatched", "unmatched = suite rows without a translation"),
+        ("Cons%", "Cons% = pronoun agrees with its entity (target-side consistency)"),
+    )
+    table_legend: ClassVar[str] = "; ".join(clause for _, clause in legend_terms)
+
+    def legend_for(self, columns: Sequence[str]) -> str:
+        """Only the clauses of the columns printed: Cons% when consistency was measured, mixed% on the reader
+        verdict, ΔS where the suite has stereotype labels."""
+        return "; ".join(clause for column, clause in self.legend_terms if column is None or column in columns)
 
     @property
     def n(self) -> int:

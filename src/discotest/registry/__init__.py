@@ -34,6 +34,13 @@ class Option:
     metavar: str | None = None
     nargs: int | str | None = None
     required: bool = False  # the command line must give it (the API takes it as a positional argument, or not at all)
+    many: bool = False  # a comma-separated list on the command line (--lang de,fr): Python may give a list too
+
+    @property
+    def takes_list(self) -> bool:
+        """Whether a Python list is a value of this option: a repeated flag, ``nargs``, or a comma-separated list;
+        any other option takes one value (``lang=["de"]`` for ``translate``'s one language is refused)."""
+        return self.many or self.action == "append" or bool(self.nargs)
 
     def check(self, value: Any) -> Any:
         """``value`` as this option takes it, or an InputError naming the flag: its type and range (the same parse
@@ -41,7 +48,13 @@ class Option:
         value, for ``discotest run …`` and ``discotest.run(…)`` alike; pipelines do not check again."""
         if value is None or self.action in ("store_true", "store_false"):
             return value
-        if (self.action == "append" or self.nargs) and isinstance(value, list | tuple):
+        if isinstance(value, list | tuple | set):
+            if not self.takes_list:
+                shown = repr(list(value))
+                raise InputError(f"{self.flags[0]} takes one value, not a list ({shown[:60]}"
+                                 f"{'…' if len(shown) > 60 else ''}): give it as one {self.metavar or 'value'}")
+            if self.many and value and self.type is not None and hasattr(self.type, "check"):
+                return self.type.check(list(value))  # a comma-separated list's own parse takes the whole list
             return [self._check_one(v) for v in value]
         return self._check_one(value)
 
@@ -220,33 +233,39 @@ def _input_paths(settings: dict[str, Any]) -> list[str]:
     return [] if not given else [given] if isinstance(given, str | Path) else [str(p) for p in given]
 
 
-def check_input_language(family: Family, suite: str, settings: dict[str, Any]) -> list[str]:
+def check_input_language(family: Family, suite: str, settings: dict[str, Any]) -> tuple[list[str], list[str]]:
     """Refuse an ``--input`` file that is mostly another language or script than the family scores (one line naming
-    the file and both languages; ``lang.identify``), before any work; returns the inputs that were not checked
-    because ``skip_language_check`` is set (their results' signatures say so)."""
+    the file and both languages; ``lang.identify``), before any work. Returns the inputs that were not checked
+    because ``skip_language_check`` is set (their results' signatures say so), and a warning for each file that is
+    scored although many of its lines are not in the language (``LanguageReading.doubt``: every family alike)."""
     paths = _input_paths(settings)
     expected = family.input_language(suite, settings) if family.input_language and paths else None
     if not expected:
-        return []
+        return [], []
     if settings.get("skip_language_check"):
-        return paths
+        return paths, []
     from discotest.data.readers import is_stdin
     from discotest.data.translations import translation_texts
     from discotest.lang.identify import check_language, knows
 
     if not knows(expected):  # a language the check cannot judge (a registered toy language): not checked
-        return []
+        return [], []
+    warnings = []
     for path in paths:
         if is_stdin(path) or Path(path).is_file():  # a missing file is the family's error, in its own words
-            check_language(path, translation_texts(path, settings.get("input_format") or "auto"), expected)
-    return []
+            reading = check_language(path, translation_texts(path, settings.get("input_format") or "auto"), expected)
+            doubt = reading.doubt()
+            warnings += [f"warning: {path}: {doubt}"] if doubt else []
+    return [], warnings
 
 
-def _mark_unchecked(report: Report, paths: list[str]) -> Report:
-    """``langcheck:off`` in the signature of every result read from one of ``paths``."""
+def _finish(report: Report, paths: list[str], warnings: list[str]) -> Report:
+    """``langcheck:off`` in the signature of every result read from one of ``paths``; the language warnings added
+    to the report's (stderr, JSON, HTML)."""
     from discotest.data.readers import system_name
     from discotest.report.result import Signature
 
+    report.warnings = [*report.warnings, *(w for w in warnings if w not in report.warnings)]
     names = {system_name(p) for p in paths}
     for result in report.results:
         if getattr(result, "system", None) in names and isinstance(getattr(result, "signature", None), Signature):
@@ -265,9 +284,9 @@ def lang_codes(value: str | Sequence[str] | None) -> list[str] | str | None:
 def run(suite: str, **options: Any) -> Report:
     family = family_of(suite)
     settings = settings_for(family, options)
-    unchecked = check_input_language(family, suite, settings)
+    unchecked, warnings = check_input_language(family, suite, settings)
     with quiet_scope(settings.get("quiet")):  # the stage bars deep in the pipelines follow quiet
-        return _mark_unchecked(family.run(suite, settings), unchecked)
+        return _finish(family.run(suite, settings), unchecked, warnings)
 
 
 def prepare(suite: str, **options: Any) -> list[str]:
@@ -286,9 +305,9 @@ def compare(suite: str, **options: Any) -> Report:
     if family.compare is None:
         raise InputError(f"{family.title} results cannot be compared item by item")
     settings = settings_for(family, options, compare=True)
-    unchecked = check_input_language(family, suite, settings)
+    unchecked, warnings = check_input_language(family, suite, settings)
     with quiet_scope(settings.get("quiet")):
-        return _mark_unchecked(family.compare(suite, settings), unchecked)
+        return _finish(family.compare(suite, settings), unchecked, warnings)
 
 
 __all__ = ["Comparison", "Family", "Option", "Report", "all_suites", "compare", "families", "family_of", "prepare",

@@ -32,7 +32,7 @@ def fetch_limits(s: dict) -> catalogue.Limits:
 
 # data prepare: the family options it passes on (each checked by the suite's family)
 DATA_PREPARE_OPTIONS = (
-    Option("lang", ("--lang", "-l"), "only these languages (comma-separated; default all)"),
+    Option("lang", ("--lang", "-l"), "only these languages (comma-separated; default all)", many=True),
     Option("subset", ("--subset",), "mt-geneval: only this subset (default both)"),
 )
 DATA_LIST_OPTIONS = (DATA_DIR,)

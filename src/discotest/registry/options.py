@@ -7,6 +7,7 @@ from discotest.data.translations import INPUT_FORMATS
 from discotest.engine import ENGINES
 from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER
 from discotest.registry import Option
+from discotest.report.export import LATEX_FLOATS, WIDE_COLUMNS
 from discotest.values import float_option, int_option
 
 DATA_DIR = Option("data_dir", ("--data-dir",), f"data directory (default: ${ENV_VAR}, else the user cache)")
@@ -27,8 +28,9 @@ GLOBAL_FLAGS = ("data_dir", "quiet")
 # (in Python: ``catalogue.allow_modified()``)
 GLOBAL_OPTIONS = (DATA_DIR, QUIET, ALLOW_MODIFIED_DATA)
 
-LANG = Option("lang", ("--lang", "-l"), "target language, comma-separated list, or 'all'")
-SYSTEM = Option("system", ("--system", "-s"), "published system output(s): name, comma-separated list, or 'all'")
+LANG = Option("lang", ("--lang", "-l"), "target language, comma-separated list, or 'all'", many=True)
+SYSTEM = Option("system", ("--system", "-s"), "published system output(s): name, comma-separated list, or 'all'",
+                many=True)
 INPUT = Option("input", ("--input", "-i"),
                "your translations (file; '-': stdin): plain text, 'source ||| translation', or JSONL")
 INPUT_FORMAT = Option("input_format", ("--input-format",),
@@ -102,3 +104,9 @@ BOOTSTRAP = Option("bootstrap", ("--bootstrap",), "paired bootstrap resamples", 
                    type=int_option("bootstrap"))
 SEED = Option("seed", ("--seed",), "bootstrap seed", default=12345, type=int_option("seed"))
 COMPARE = (COMPARE_SYSTEMS, COMPARE_INPUTS, BOOTSTRAP, SEED)
+
+# the report's output (every command with --format latex); in Python: ``report.render("latex", latex_float=…)``
+LATEX_FLOAT = Option("latex_float", ("--latex-float",),
+                     "--format latex: the float, 'table' (one column of a two-column paper), 'table*' (across both) "
+                     f"or auto (default: table* for a table of more than {WIDE_COLUMNS} columns)", default="auto",
+                     choices=LATEX_FLOATS)

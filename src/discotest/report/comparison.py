@@ -190,7 +190,8 @@ def render_comparison(comparison: Comparison) -> str:
         comparison.title,
         *fixed_width(header, rows, left=1),
         "",
-        "paired by item (sentences for BLEU); sign test two-sided exact; paired bootstrap as sacrebleu "
+        f"paired by item{' (sentences for BLEU)' if any(m.metric == 'BLEU' for m in comparison.metrics) else ''}; "
+        "sign test two-sided exact; paired bootstrap as sacrebleu "
         f"({first.n_samples if first else 0} resamples, seed {first.seed if first else '–'})"
         + (f"; lower is better for {', '.join(lower)}" if lower else ""),
         *grouped_signatures([comparison.a.signature, comparison.b.signature], "system"),

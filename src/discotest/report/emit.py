@@ -17,7 +17,7 @@ from typing import Any
 from discotest.atomic import write_bytes_atomic, write_text_atomic
 from discotest.report.charts import FIGURE_FORMATS, Chart, figure_bytes, merge_charts, render_svg, slug
 from discotest.report.comparison import Comparison, comparison_table, render_comparison, row_item
-from discotest.report.export import TABLE_FORMATS, Table, build_table, render_tables
+from discotest.report.export import TABLE_FORMATS, Table, build_table, render_tables, table_columns
 from discotest.report.html import render_html, words_of
 from discotest.report.result import ItemRow, Result, grouped_signatures, lang_of, scope_of
 from discotest.report.table import fixed_width
@@ -118,11 +118,13 @@ class Report:
         the text table and any other scorer's (BLEU) as notes; then one table per comparison."""
         out = []
         if self.results:
-            notes = [r.table_legend for r in self.results if r.table_legend]
+            rows = [r.table_row() for r in self.results]
+            columns = table_columns(rows)
+            notes = [legend for r in self.results if (legend := r.legend_for(columns))]
             wildcards = tuple(dict.fromkeys(w for r in self.results for w in r.signature_wildcards))
             notes += grouped_signatures([r.signature for r in self.results], *wildcards)
             notes += [note for r in self.results for note in r.table_notes()]
-            out.append(build_table([r.table_row() for r in self.results], notes,
+            out.append(build_table(rows, notes,
                                    max(r.table_digits for r in self.results), self.title,
                                    [r.signature.format() for r in self.results]))
         out += [comparison_table(c) for c in self.comparisons]
@@ -157,11 +159,13 @@ class Report:
                 out.append(row)
         return out
 
-    def render(self, fmt: str = "text", command: str = "") -> str:
+    def render(self, fmt: str = "text", command: str = "", latex_float: str = "auto") -> str:
+        """The report as ``fmt``; ``latex_float`` (``--latex-float``): the LaTeX table's float, ``table``,
+        ``table*`` (across both columns of a two-column paper) or auto (``table*`` for a wide table)."""
         if fmt == "json":
             return json_text(self.to_json(), indent=1)
         if fmt in TABLE_FORMATS:
-            return render_tables(self.tables(), fmt)
+            return render_tables(self.tables(), fmt, latex_float)
         if fmt == SCORE_ONLY:
             return self.score_lines()
         if fmt == "html":
@@ -213,13 +217,13 @@ def write_figures(report: Report, folder: str | Path, formats: Sequence[str] = F
 
 def emit(report: Report, fmt: str = "text", output: str | Path | None = None, details: str | Path | None = None,
          command: str = "", figures: str | Path | None = None,
-         figure_formats: Sequence[str] = FIGURE_FORMATS) -> None:
+         figure_formats: Sequence[str] = FIGURE_FORMATS, latex_float: str = "auto") -> None:
     """Write the details file and the figures (if asked), then the report to ``output`` or stdout."""
     if details:
         write_jsonl(details, report.detail_rows())
     if figures:
         write_figures(report, figures, figure_formats)
-    text = report.render(fmt, command)
+    text = report.render(fmt, command, latex_float)
     if output:
         write_text_atomic(output, text + "\n")
     else:

@@ -1,7 +1,9 @@
 """Tables for papers and scripts: one ``Table`` (columns, rows of plain values, notes) rendered as LaTeX, Markdown or
 CSV, so every family gets the three formats by supplying its rows (``Result.table_row``), not three renderers each.
 
-The LaTeX is a ``table`` float with booktabs rules (``\\usepackage{booktabs}``), every special character escaped,
+The LaTeX is a float with booktabs rules (``table``, or ``table*`` across both columns of a two-column paper:
+``--latex-float``, by default ``table*`` for a table of more than ``WIDE_COLUMNS`` columns;
+``\\usepackage{booktabs}``), every special character escaped,
 the signatures and legends as a note under the tabular; the CSV keeps each row's own signature in a column (a
 script reads one line per result); the Markdown is a pipe table followed by its notes.
 """
@@ -15,7 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from discotest.errors import InputError
+
 TABLE_FORMATS = ("latex", "markdown", "csv")
+LATEX_FLOATS = ("auto", "table", "table*")  # auto: table* for a table wider than WIDE_COLUMNS columns
+WIDE_COLUMNS = 8  # about what one column of a two-column paper holds in \small type
 
 # LaTeX's special characters, then the few non-ASCII symbols discotest's tables use (pdflatex's default UTF-8 input
 # handles Latin letters but not Greek or symbols); anything else passes through.
@@ -66,11 +72,17 @@ class Table:
         return bool(values) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
 
 
+def table_columns(rows: Sequence[dict[str, Any]]) -> tuple[str, ...]:
+    """The columns a table over ``rows`` prints: first-seen order, a column empty in every row left out (a legend
+    is built for these, so it defines exactly what is printed)."""
+    seen = dict.fromkeys(k for row in rows for k in row)
+    return tuple(c for c in seen if any(row.get(c) is not None for row in rows))
+
+
 def build_table(rows: Sequence[dict[str, Any]], notes: Sequence[str] = (), digits: int = 1, caption: str = "",
                 signatures: Sequence[str] = ()) -> Table:
     """A table over ``rows``: the columns in first-seen order, a column empty in every row left out."""
-    columns = [c for c in dict.fromkeys(k for row in rows for k in row) if any(row.get(c) is not None for row in rows)]
-    return Table(tuple(columns), tuple(rows), tuple(dict.fromkeys(notes)), digits, caption, tuple(signatures))
+    return Table(table_columns(rows), tuple(rows), tuple(dict.fromkeys(notes)), digits, caption, tuple(signatures))
 
 
 def _latex_note(note: str) -> str:
@@ -82,10 +94,22 @@ def _latex_note(note: str) -> str:
     return latex_escape(note)
 
 
-def render_latex(table: Table) -> str:
-    """A ``table`` float: booktabs rules, numbers right-aligned, the notes in small type under the tabular."""
+def latex_float(table: Table, choice: str = "auto") -> str:
+    """The float ``render_latex`` puts ``table`` in: ``choice``, or for auto ``table*`` when the table has more
+    than ``WIDE_COLUMNS`` columns (a 14-column gender table overflows one column of a two-column paper)."""
+    if choice not in LATEX_FLOATS:
+        raise InputError(f"--latex-float must be one of {', '.join(LATEX_FLOATS)}, not {choice!r}")
+    if choice != "auto":
+        return choice
+    return "table*" if len(table.columns) > WIDE_COLUMNS else "table"
+
+
+def render_latex(table: Table, float_env: str = "auto") -> str:
+    """A float (``latex_float``): booktabs rules, numbers right-aligned, the notes in small type under the
+    tabular."""
+    env = latex_float(table, float_env)
     spec = "".join("r" if table.numeric(c) else "l" for c in table.columns)
-    lines = ["% discotest table; needs \\usepackage{booktabs}", r"\begin{table}[t]", r"\centering", r"\small",
+    lines = ["% discotest table; needs \\usepackage{booktabs}", rf"\begin{{{env}}}[t]", r"\centering", r"\small",
              rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
              " & ".join(latex_escape(c) for c in table.columns) + r" \\", r"\midrule"]
     lines += [" & ".join(latex_escape(table.cell(row, c)) for c in table.columns) + r" \\" for row in table.rows]
@@ -96,7 +120,7 @@ def render_latex(table: Table) -> str:
         lines.append("}")
     if table.caption:
         lines.append(rf"\caption{{{latex_escape(table.caption)}}}")
-    lines.append(r"\end{table}")
+    lines.append(rf"\end{{{env}}}")
     return "\n".join(lines)
 
 
@@ -136,6 +160,9 @@ def render_csv(table: Table) -> str:
 RENDERERS = {"latex": render_latex, "markdown": render_markdown, "csv": render_csv}
 
 
-def render_tables(tables: Sequence[Table], fmt: str) -> str:
-    """Several tables (the results, then a compare's tests) in one format; CSV tables separated by a blank line."""
+def render_tables(tables: Sequence[Table], fmt: str, float_env: str = "auto") -> str:
+    """Several tables (the results, then a compare's tests) in one format; CSV tables separated by a blank line;
+    ``float_env``: the LaTeX float (``LATEX_FLOATS``)."""
+    if fmt == "latex":
+        return "\n\n".join(render_latex(t, float_env) for t in tables)
     return "\n\n".join(RENDERERS[fmt](t) for t in tables)

@@ -237,6 +237,11 @@ class Result:
         """Items the headline is computed on."""
         raise NotImplementedError
 
+    def legend_for(self, columns: Sequence[str]) -> str:
+        """The legend of a paper table that prints ``columns``: a family whose columns vary (consistency measured
+        or not, the reader verdict's mixed%) defines only those printed; by default ``table_legend``."""
+        return self.table_legend
+
     def headline(self) -> Headline:
         raise NotImplementedError
 

@@ -16,7 +16,8 @@ from discotest.report.emit import Report
 from discotest.values import int_option
 from discotest.zero_pronoun.judge import DEFAULT_REACH, DEFAULT_WINDOW
 
-DOMAIN = Option("domain", ("--domain", "-d"), "mZPRT domain (QA GR MS PP WF, MS-valid, WF-valid), list, or 'all'")
+DOMAIN = Option("domain", ("--domain", "-d"), "mZPRT domain (QA GR MS PP WF, MS-valid, WF-valid), list, or 'all'",
+                many=True)
 WINDOW = Option("window", ("--window",), "mzprt: candidate words each side of the aligned word",
                 default=DEFAULT_WINDOW,
                 type=int_option("window"))

@@ -14,7 +14,7 @@ from typing import Any
 
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
-from discotest.gender.family import BEAM, MAX_LENGTH
+from discotest.gender.family import BEAM, MAX_LENGTH, single_lang
 from discotest.gender.mt_geneval.suite import LANGS, SPLITS, SUBSETS, SUITE
 from discotest.registry import Family, Option, SuiteFacts, count_items, register, split_list
 from discotest.registry import options as common
@@ -124,5 +124,6 @@ FAMILY = register(Family(
     doc="gender accuracy against a reference of each gender, counterfactual sentences and gender stated only in "
         "the previous sentence (Currey et al. 2022)",
     describe=describe,
+    input_language=lambda suite, s: single_lang(s.get("lang")),
     prepare=prepare,
 ))
