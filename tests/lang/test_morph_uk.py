@@ -45,8 +45,8 @@ CASES = [
     ("Секретар забрав петицію фермера, яка була дуже важлива.", "фермера", Gender.MALE),
     # indefinite pronoun «хтось» and its case forms: no gender of their own
     ("Хтось подзвонив у двері.", "Хтось", Gender.MALE),
-    ("Машиніст дав комусь демонстрацію.", "комусь", Gender.NEUTRAL),
-    ("Педагог зустрівся з кимось.", "кимось", Gender.NEUTRAL),
+    ("Машиніст дав комусь демонстрацію.", "комусь", Gender.MALE),
+    ("Педагог зустрівся з кимось.", "кимось", Gender.MALE),
     # plural: «лікарі» could be a locative singular, the plural verb settles it
     ("Лікарі прийшли вчасно.", "Лікарі", Gender.UNKNOWN),
     # untranslated English word: the verb decides, or nothing does
