@@ -59,8 +59,8 @@ CASES = [
     # epicene nouns keep their grammatical gender: die Person, die Wache (feminine)
     ("Der Kassierer achtete nie auf die Wache.", ("Wache",), Gender.FEMALE),
     ("Die Person lachte.", ("Person",), Gender.FEMALE),
-    # "jemand" (someone) marks no gender
-    ("Der Techniker sagte jemandem, er könne bar bezahlen.", ("jemandem",), Gender.NEUTRAL),
+    # "jemand" (someone) is grammatically masculine (generic: neutral to a reader, issue 40)
+    ("Der Techniker sagte jemandem, er könne bar bezahlen.", ("jemandem",), Gender.MALE),
     # gender-inclusive spellings are neutral
     ("Die Lehrer*in kam zu spät.", ("Lehrer",), Gender.NEUTRAL),
     ("Die LehrerIn kam zu spät.", ("LehrerIn",), Gender.NEUTRAL),

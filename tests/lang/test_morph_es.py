@@ -44,7 +44,7 @@ CASES = [
     ("El conductor gritó.", "conductor gritó", M),
     ("El conductor gritó.", "", U),
     # someone
-    ("El médico advirtió a alguien.", "alguien", N),  # indefinite pronoun: gender-neutral form
+    ("El médico advirtió a alguien.", "alguien", M),  # indefinite pronoun: generic masculine
     ("El médico advirtió a la persona.", "persona", F),  # persona is grammatically feminine
     # unknown word: the ending and the article
     ("La zorgladora llegó.", "zorgladora", F),

@@ -41,11 +41,11 @@ CASES = [
     ("Le conducteur a crié.", "conducteur a", M),
     ("Le conducteur a crié.", "", U),  # empty span: the aligner found nothing
     # someone: the indefinite pronoun is the neutral form; la personne is grammatically feminine
-    ("Le médecin a averti quelqu'un.", "quelqu'un", N),
+    ("Le médecin a averti quelqu'un.", "quelqu'un", M),
     ("Le médecin a averti la personne.", "personne", F),
     # Moses-tokenised output (sota): "l ' agent", "quelqu ' un"
     ("Le chef a dit que l ' analyste était fatiguée .", "analyste", F),
-    ("Le médecin a averti quelqu ' un .", "quelqu ' un", N),
+    ("Le médecin a averti quelqu ' un .", "quelqu ' un", M),
     # words the lexicon does not know: the article, the ending, then spaCy
     ("La zorglubeuse est venue.", "zorglubeuse", F),  # -euse ending and article la
     ("Le 336 est venu.", "336", M),  # garbage token: the article le decides

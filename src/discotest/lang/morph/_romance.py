@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 
-from discotest.lang.lexicon import entity_lexicon
+from discotest.lang.lexicon import english_kept, entity_lexicon
 from discotest.lang.morph.base import Gender, GenderReading, TargetEntity
 
 M, F, N = Gender.MALE, Gender.FEMALE, Gender.NEUTRAL
@@ -148,6 +148,7 @@ class RomanceNounRules:
     elision_stems: frozenset[str] = frozenset()  # "l" of a Moses-split "l ' agent"
     bare_prepositions: frozenset[str] = frozenset()  # before a noun complement: "rédacteur en chef"
     _classes: dict[str, object]  # the entity lexicon: lexicon_classes(lang)
+    lang: str = ""
 
     def suffix_class(self, word: str) -> object:
         """Gender class a noun's ending shows when the lexicon does not know it (None: no idea)."""
@@ -161,6 +162,11 @@ class RomanceNounRules:
         """Lexical class of a head word; the ending is read only for words tagged as nouns."""
         key = norm(word)
         if key in self._classes:
+            if self._classes[key] is M and english_kept(key, self.lang) and self.suffix_class(key) is None:
+                # an English noun left untranslated whose ending is not native (it "l'auditor"; es "auditor" is
+                # native): no gender of its own, so the article, the words agreeing with it or, where these are
+                # silent, the entity's pronoun decide (issue 40)
+                return None, ""
             return self._classes[key], "lexicon"
         cls = self.suffix_class(key) if noun else None
         return (cls, "suffix") if cls is not None else (None, "")

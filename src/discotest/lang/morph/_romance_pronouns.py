@@ -15,7 +15,7 @@ for the items the word lists leave open, so a batch is tagged once and most item
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from discotest.lang.morph.base import Gender, PronounReading, PronounTarget
 
@@ -68,6 +68,9 @@ class PronounTables:
     enclitics: dict[str, Gender | None] | None = None  # enclitic -> gender (None: no gender)
     participle_gender: Callable[[str], Gender | None] | None = None  # by form, when the tagger is silent
     adverb_ending: str = ""  # "mente": adverbs skipped before a predicate
+    # definite articles of a nominalised adjective after a copula ("perché era la migliore"): the article shows the
+    # subject's gender where the adjective shows none
+    predicate_articles: dict[str, Gender] = field(default_factory=dict)
 
 
 def _norm(word: str) -> str:
@@ -119,6 +122,10 @@ class PronounReader:
         """Gender of the participle/adjective at or after ``j`` (skipping adverbs), if it shows one."""
         toks = item.tokens
         copula = self._word(item, j - 1) if j > 0 else ""
+        if after == "be":
+            found = self._article_predicate(item, j, tags)
+            if found:
+                return found
         while j < len(toks) and (self._word(item, j) in self.t.skip or self._adverb(self._word(item, j))):
             j = self._next(item, j)
         if j >= len(toks) or not _alnum(toks[j].text):
@@ -141,6 +148,39 @@ class PronounReader:
             return None  # a noun, article, preposition ...; a word the tagger does not know may be a participle
         g = self._form_gender(word) or tag.gender
         return (g, toks[j].text) if g is not None else None
+
+    def _article_predicate(self, item: PronounTarget, j: int, tags: Tagging | None) -> tuple[Gender, str] | None:
+        """A definite article + adjective right after a copula ("era la migliore", "era il primo"): the article's
+        gender is the subject's."""
+        toks = item.tokens
+        while j < len(toks) and self._adverb(self._word(item, j)):
+            j = self._next(item, j)
+        k = self._next(item, j)
+        if j >= len(toks) or self._word(item, j) not in self.t.predicate_articles or k >= len(toks):
+            return None
+        if not _alnum(toks[k].text):
+            return None
+        if tags is None:
+            raise NeedTags
+        if tags(k).pos != "adj":
+            return None  # a noun ("era la persona"): its own gender, not the subject's
+        return self.t.predicate_articles[self._word(item, j)], f"{toks[j].text} {toks[k].text}"
+
+    def _search_after_entity(self, item: PronounTarget, tags: Tagging | None) -> PronounReading | None:
+        """The reading of the first pronoun after the entity that renders the unaligned English pronoun: the first
+        of the nearest three that shows a gender, else the first that is a pronoun at all ("si è offerto di
+        aiutarla": si shows none, -la does)."""
+        first = None
+        for c in self._unaligned_candidates(item)[:3]:
+            found = self._read(replace(item, pronoun=(c,)), tags, searched=True)
+            if found.omitted == "no-target-words":
+                continue
+            found = replace(found, reason=f"pronoun not aligned; '{item.tokens[c].text}' after the entity: "
+                                          f"{found.reason}")
+            if found.omitted is None:
+                return found
+            first = first or found
+        return first
 
     def _dropped_subject_predicate(self, item: PronounTarget, tags: Tagging | None) -> tuple[Gender, str] | None:
         """A clause after the entity ("porque estaba cansada") that opens with a copula (no overt subject
@@ -295,11 +335,9 @@ class PronounReader:
             not span or self._clitic_before(item, span[0], item.role) is None
         ):
             # nothing aligned, or only words that are no pronoun ("des", "entrer"): search after the entity
-            for c in self._unaligned_candidates(item)[:3]:
-                found = self._read(replace(item, pronoun=(c,)), tags, searched=True)
-                if found.omitted != "no-target-words":
-                    where = f"'{item.tokens[c].text}' after the entity"
-                    return replace(found, reason=f"pronoun not aligned; {where}: {found.reason}")
+            found = self._search_after_entity(item, tags)
+            if found is not None:
+                return found
         if not span and item.role == "subject" and t.pro_drop and not searched:
             found = self._dropped_subject_predicate(item, tags)
             if found:
@@ -394,6 +432,12 @@ class PronounReader:
                 return _dropped_subject_reading(found, f"aligned words '{' '.join(texts)}' show no gender; ")
             return PronounReading(Gender.UNKNOWN, "subject pronoun dropped; no agreeing word",
                                   texts, omitted="pronoun-dropped")
+        if articles and not searched:
+            # only an article was aligned ("le ha fornito la documentazione": her -> "la documentazione"): the
+            # pronoun is another word after the entity
+            found = self._search_after_entity(item, tags)
+            if found is not None:
+                return found
         return PronounReading(Gender.UNKNOWN, f"no pronoun among the aligned words '{' '.join(texts)}'",
                               texts, omitted="no-target-words")
 
@@ -516,4 +560,5 @@ IT = PronounTables(
     enclitics={"la": F, "le": F, "lo": M, "li": M, "gli": M, "glielo": None, "gliela": None, "glieli": None,
                "gliele": None, "gliene": None, "si": None, "ne": None, "mi": None, "ti": None, "ci": None},
     participle_gender=romance_participle_gender,
+    predicate_articles={"il": M, "lo": M, "la": F},
 )

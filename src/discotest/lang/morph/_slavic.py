@@ -38,7 +38,8 @@ MASC, FEM, NEUT, COMMON, PLURAL = "masc", "fem", "neut", "common", "plural"
 GENDER_OF = {MASC: Gender.MALE, FEM: Gender.FEMALE, NEUT: Gender.NEUTRAL}
 GENDER_WORD = {MASC: "masculine", FEM: "feminine", NEUT: "neuter", COMMON: "common-gender"}
 
-# indefinite pronouns rendering "someone": no gender of their own, masculine agreement is only the default
+# indefinite pronouns rendering "someone": grammatically masculine unless a word agreeing with them is feminine
+# (кто-то сказала); the masculine is the generic one, so the reading is marked ``generic``
 _INDEFINITE = re.compile(
     r"^(?:(?:кое-|будь-)(?:кто|кого|кому|кем|ком|хто|ким|кім)"
     r"|(?:кто|кого|кому|кем|ком|хто|ким|кім)(?:-то|-либо|-нибудь|-небудь|сь|ось)"
@@ -426,7 +427,9 @@ def decide(item: TargetEntity, head: Head, votes: Sequence[Vote], tool: str) -> 
     if cls == "pronoun":
         if fem:
             return GenderReading(Gender.FEMALE, f"indefinite pronoun '{word}' + feminine {shown(fem)}", evidence(fem))
-        return GenderReading(Gender.NEUTRAL, f"indefinite pronoun '{word}' has no gender of its own", (word,))
+        why = f" + {shown(masc)}" if masc else ""
+        return GenderReading(Gender.MALE, f"indefinite pronoun '{word}': grammatically masculine (generic){why}",
+                             evidence(masc), generic=True)
     if cls in (FEM, NEUT) and head.known:
         return GenderReading(GENDER_OF[cls], f"{GENDER_WORD[cls]} noun '{word}' ({head.source})", (word,))
     if cls == MASC and head.known:

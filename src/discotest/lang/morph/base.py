@@ -57,12 +57,17 @@ class GenderReading:
     it in its clause shows a gender (epicene after an elided article, a Hebrew homograph, an unknown loanword): the
     pipeline may then complete the reading from the words that render the entity's pronoun (``gender.pipeline``).
     An unreadable entity (nothing aligned, no noun) and agreeing words that conflict are not silent.
+
+    ``generic``: the gender is the grammatical default of an indefinite pronoun rendering "someone" (qualcuno,
+    jemand, кто-то, quelqu'un are masculine unless a word agreeing with them is feminine): the noun verdict counts
+    it, a reader takes no sex from it (``gender.pipeline.reader_noun``).
     """
 
     gender: Gender
     reason: str
     evidence: tuple[str, ...] = ()
     silent: bool = False
+    generic: bool = False
 
 
 # Why a pronoun's gender cannot be read from the translation (the item is left out of consistency).

@@ -90,8 +90,8 @@ def _fields(reading: GenderReading | PronounReading) -> tuple:
     return tuple(getattr(reading, f.name) for f in dataclasses.fields(reading))
 
 
-def _gender_reading(gender: str, reason: str, evidence: list[str], silent: bool) -> GenderReading:
-    return GenderReading(Gender(gender), reason, tuple(evidence), silent)
+def _gender_reading(gender: str, reason: str, evidence: list[str], silent: bool, generic: bool) -> GenderReading:
+    return GenderReading(Gender(gender), reason, tuple(evidence), silent, generic)
 
 
 def _pronoun_reading(gender: str, reason: str, evidence: list[str], omitted: str | None) -> PronounReading:

@@ -9,9 +9,10 @@ the context requires: "der" is masculine nominative but also feminine dative/gen
 CEO", "die Akte der Angestellten"), and plural "die" is not feminine ("die Bäcker" stays masculine).
 
 Labels are grammatical gender: masculine -> male, feminine -> female, neuter (das Kind, das Opfer,
-das Mitglied) and gender-neutral forms (jemand, Lehrer*in, LehrerIn, "Lehrerinnen und Lehrer") ->
-neutral. Epicene nouns with a fixed gender keep it (die Person, die Wache, die Reinigungskraft are
-female; der Gast is male); the reason says the noun is epicene.
+das Mitglied) and gender-neutral forms (Lehrer*in, LehrerIn, "Lehrerinnen und Lehrer") -> neutral; the indefinite
+jemand is grammatically masculine, read male and marked ``generic`` (a reader takes no sex from it). Epicene nouns
+with a fixed gender keep it (die Person, die Wache, die Reinigungskraft are female; der Gast is male); the reason
+says the noun is epicene.
 
 Tools: ``german-nouns`` (Wiktionary: genus and every case form of ~100k nouns; read through ``de_lexicon``, which
 compiles what this analyser needs once and looks it up in place) and HanTa
@@ -19,7 +20,9 @@ compiles what this analyser needs once and looks it up in place) and HanTa
 head of a compound (Rechts|berater|in -> beraterin, looked up again), nominalised participles
 (Praktizierende) and the feminine suffix; a lowercase word is never read as a noun. The discotest
 entity lexicon picks the person reading of nouns with two genders (der Leiter, not die Leiter) and
-the gender of loanwords (der Mover). Resources load once; lookups are memoised per word.
+the gender of loanwords german-nouns lacks, except an English entity noun left untranslated (Mover): that has no
+German gender of its own, so its article decides ("Die Mover überzog" is not masculine). Resources load once;
+lookups are memoised per word.
 
 Pronouns (``read_pronouns``, target-side consistency) are read by ``de_pronouns`` with this
 analyser's lookups; the closed classes both use are in ``de_words``.
@@ -34,7 +37,7 @@ from pathlib import Path
 
 from HanTa import HanoverTagger as _hanta
 
-from discotest.lang.lexicon import entity_lexicon
+from discotest.lang.lexicon import english_kept, entity_lexicon
 from discotest.lang.morph.base import (
     Gender,
     GenderAnalyser,
@@ -78,6 +81,7 @@ _INDEFINITE = re.compile(r"^(jemand|jemandem|jemanden|jemandes|niemand|niemandem
 # gender-inclusive spellings: Lehrer*in, Lehrer:innen, Lehrer_in, LehrerIn(nen)
 _INCLUSIVE_TOKEN = re.compile(r"\w[*:_]innen$|\w[*:_]in$|[a-zäöüß]In(nen)?$")
 _INCLUSIVE_MARKS = frozenset({"*", ":", "_", "/", "-"})
+ENGLISH_KEPT = "English word kept, no German gender of its own"
 # endings of agent nouns (Fahrer, Autor, Polizist, Assistent, Friseur, Psychologe, Bibliothekar, Sekretär)
 _AGENT_SUFFIXES = ("er", "or", "ist", "ent", "ant", "eur", "loge", "at", "ar", "är", "ier")
 
@@ -136,7 +140,10 @@ class GermanAnalyser(GenderAnalyser):
         genders, cells, adjectival = self._direct(low, person)
         source = "german-nouns"
         modifier = ""
-        if not genders and person in ("m", "f"):
+        if not genders and person in ("m", "f") and english_kept(word, "de"):
+            # an English noun left untranslated (Mover): no German gender of its own, its article decides
+            source = ENGLISH_KEPT
+        elif not genders and person in ("m", "f"):
             genders, source = frozenset({person}), "discotest entity lexicon"
         elif not genders:
             genders, cells, adjectival, source, head_person, modifier = self._unknown(word)
@@ -341,7 +348,8 @@ class GermanAnalyser(GenderAnalyser):
         text = tokens[head].text
         low = text.lower()
         if _INDEFINITE.match(text):
-            return GenderReading(Gender.NEUTRAL, f"indefinite pronoun '{text}' marks no gender", (text,))
+            return GenderReading(Gender.MALE, f"indefinite pronoun '{text}': grammatically masculine (generic)",
+                                 (text,), generic=True)
         if low in _PRONOUNS:
             return GenderReading(_PRONOUNS[low], f"personal pronoun '{text}'", (text,))
         inclusive = self._inclusive(tokens, head)
@@ -450,6 +458,8 @@ class GermanAnalyser(GenderAnalyser):
             what = ""
         if info.adjectival:
             noun_note = f"nominalised adjective '{noun}' ({info.source})"
+        elif info.source == ENGLISH_KEPT:
+            noun_note = f"'{noun}' ({ENGLISH_KEPT})"
         elif info.genders:
             noun_note = f"noun '{noun}' ({'/'.join(GENUS_NAME[g] for g in sorted(info.genders))}, {info.source})"
         else:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from discotest.lang.morph._romance_pronouns import ES
 from discotest.lang.morph.base import Gender
-from discotest.lang.morph.fr import COMMON, F, M, N, SpacyRomanceAnalyser, _table, _words, norm
+from discotest.lang.morph.fr import COMMON, F, M, SpacyRomanceAnalyser, _table, _words, norm
 
 if TYPE_CHECKING:
     import spacy
@@ -51,7 +51,7 @@ class SpanishAnalyser(SpacyRomanceAnalyser):
             *_words("gran grande joven pobre mejor peor actual simple", None),
         ]
     )
-    indefinites = {"alguien": N, "alguno": M, "alguna": F}
+    indefinites = {"alguien": M, "alguno": M, "alguna": F}  # alguien: the generic masculine
     agreeing_aux = frozenset({"ser", "estar"})
     relative_pronouns = frozenset({"que", "quien", "cual"})
     bare_prepositions = frozenset({"de", "en"})

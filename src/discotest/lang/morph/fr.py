@@ -27,7 +27,6 @@ from discotest.lang.morph._romance import (
     F,
     Finding,
     M,
-    N,
     RomanceNounRules,
     decide,
     lexicon_classes,
@@ -55,7 +54,7 @@ class SpacyRomanceAnalyser(RomanceNounRules, GenderAnalyser):
     model = ""
     install_hint = ""
     tagger_name = "spaCy"
-    # indefinite pronouns that render "someone": gender they show (NEUTRAL for the unmarked form)
+    # indefinite pronouns that render "someone": gender they show (the unmarked form: MALE, read as generic)
     indefinites: dict[str, Gender] = {}
     # lemmas of the auxiliaries/copulas after which a participle agrees with the subject
     agreeing_aux: frozenset[str] = frozenset()
@@ -91,8 +90,8 @@ class SpacyRomanceAnalyser(RomanceNounRules, GenderAnalyser):
         for word in [*words, joined]:
             if word in self.indefinites:
                 g = self.indefinites[word]
-                how = "gender-neutral" if g is N else NAMES[g]
-                return GenderReading(g, f"indefinite pronoun '{word}' is {how}", (word,))
+                how = "grammatically masculine (generic)" if g is M else NAMES[g]
+                return GenderReading(g, f"indefinite pronoun '{word}' is {how}", (word,), generic=g is M)
         return None
 
     # --- the parse, for what the rules left open ------------------------------------------------
@@ -248,7 +247,7 @@ class FrenchAnalyser(SpacyRomanceAnalyser):
             *_words("jeune autre même pauvre brave simple véritable", None),
         ]
     )
-    indefinites = {"quelqu'un": N, "quelqu'une": F}
+    indefinites = {"quelqu'un": M, "quelqu'une": F}  # quelqu'un: the generic masculine
     agreeing_aux = frozenset({"être"})
     relative_pronouns = frozenset({"qui", "que", "lequel", "laquelle"})
     elision_stems = frozenset({"l", "d", "qu", "j", "m", "n", "s", "t", "c", "quelqu"})

@@ -29,7 +29,6 @@ from discotest.lang.morph._romance import (
     F,
     Finding,
     M,
-    N,
     RomanceNounRules,
     decide,
     lexicon_classes,
@@ -81,7 +80,7 @@ PRENOMINAL: dict[str, Gender | None] = {
 }
 # articles that show singular number only (the elided ones show no gender)
 SINGULAR_ARTICLES = frozenset(_table("l' dell' all' dall' nell' sull' coll' quest' quell' un uno un' una", None))
-INDEFINITES = {"qualcuno": N, "qualcuna": F}
+INDEFINITES = {"qualcuno": M, "qualcuna": F}  # qualcuno: the generic masculine
 COPULAS = frozenset({"essere", "sembrare", "rimanere", "restare", "diventare", "divenire", "stare"})
 ADVERBS = frozenset(
     _table(
@@ -310,8 +309,9 @@ class ItalianAnalyser(RomanceNounRules, GenderAnalyser):
             word = norm(item.tokens[i].text)
             if word in INDEFINITES:
                 g = INDEFINITES[word]
-                how = "gender-neutral" if g is N else NAMES[g]
-                return GenderReading(g, f"indefinite pronoun '{word}' is {how}", (item.tokens[i].text,))
+                how = "grammatically masculine (generic)" if g is M else NAMES[g]
+                return GenderReading(g, f"indefinite pronoun '{word}' is {how}", (item.tokens[i].text,),
+                                     generic=g is M)
         return None
 
     # --- Apertium readings, for what the rules left open ---------------------------------------------
