@@ -117,3 +117,20 @@ def test_a_reading_depends_on_its_own_sentence_only(analyser):
     (alone,) = type(analyser)().read([systran])
     assert alone.gender == Gender.NEUTRAL and "лицу" in alone.reason
     assert after_aws == alone
+
+
+def test_readings_without_the_tagger_are_the_tagged_readings(analyser, shared_data, monkeypatch):
+    """``read`` skips natasha where the words alone settle the reading (``_context_free``: a feminine lexicon noun; a
+    masculine one in a sentence where no word can show the feminine or neuter). On the gold sample's real translations
+    and the traps, every reading is the one the tagger and parse give, and the shortcut is taken for some of them."""
+    from tests.support.gender_gold import gold_entity, load_gold
+
+    items = [gold_entity(row) for row in load_gold("ru")] + [item(s, w) for s, w, _ in CASES]
+    items += [item("Врач пришёл домой.", "Врач"), item("Медсестра пришла домой.", "Медсестра")]
+    fast = type(analyser)()
+    shortcut = [fast._context_free(i, tuple(t.text for t in i.tokens)) for i in items]
+    assert sum(r is not None and r.reason != "no target words aligned to the entity" for r in shortcut) >= 5
+    got = fast.read(items)
+    slow = type(analyser)()
+    monkeypatch.setattr(slow, "_context_free", lambda item, key: None)
+    assert got == slow.read(items)

@@ -7,10 +7,13 @@ dependency parse says which verb the entity is the subject of, so «Врач с�
 agreement (it tags «бухгалтер» Fem in «главная бухгалтер»), which is what we want to see separately.
 
 The tokens given by discotest are fed to natasha as they are (no Segmenter), so readings map back
-one to one. Models load once; the tagger runs once per batch, the parser only on sentences where
-agreement can change the answer. Both run their numpy matrix products on one BLAS thread: the aligner's processes
-run beside them, and OpenBLAS threads spinning for busy cores made tagging google's 3,886 sentences take 7.9-16.5 s
-instead of 2.2-2.6 s on a loaded 2-core machine; the tags are the same (bench/release/verdict_identity.py).
+one to one. Models load once; the tagger runs once per batch, only on the sentences whose reading can depend on
+its tags (``_context_free``: no aligned words, a feminine entity-lexicon noun, or a masculine one in a sentence where
+no word can show the feminine or neuter under any tag need none: 1,361 of google's 3,886 rows, 35%), the parser only on
+sentences where agreement can change the answer. Both run their numpy matrix products on one BLAS thread: the
+aligner's processes run beside them, and OpenBLAS threads spinning for busy cores made tagging google's 3,886
+sentences take 7.9-16.5 s instead of 2.2-2.6 s on a loaded 2-core machine; the tags are the same
+(bench/release/verdict_identity.py).
 
 Pronouns (target-side consistency) are read from word forms with pymorphy3 alone, see
 ``_slavic.read_pronoun``: natasha is not needed for «он/она», «его/её» or «сказала».
@@ -18,6 +21,7 @@ Pronouns (target-side consistency) are read from word forms with pymorphy3 alone
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -36,10 +40,11 @@ from discotest.lang.morph._slavic import (
     Vote,
     decide,
     find_head,
+    is_indefinite_pronoun,
     lexicon_classes,
     window_votes,
 )
-from discotest.lang.morph.base import GenderReading, TargetEntity, Token, package_version
+from discotest.lang.morph.base import Gender, GenderReading, TargetEntity, Token, package_version
 
 _GENDERS = {"Masc": MASC, "Fem": FEM, "Neut": NEUT}
 _CASES = {"Nom": "nom", "Gen": "gen", "Par": "gen", "Dat": "dat", "Acc": "acc", "Ins": "ins", "Loc": "loc",
@@ -52,6 +57,10 @@ _ROLE_KIND = {"verb": "predicate", "predicate": "predicate", "adjective": "modif
               "relative pronoun": "relative"}
 # words whose lemma the rules look at: который, быть, стать, являться, possessives его/её/их/свой
 _LEMMA_PREFIXES = ("котор", "был", "буд", "быв", "бы", "ста", "явл", "ест", "его", "ее", "её", "их", "сво")
+# the (kinds, with case) asked of _form_gender by _reading: every way a tag can make a word show a gender
+_FORM_KINDS = ((("PRTF",), True), (("VERB", "PRTS", "ADJS"), False), (("ADJS", "PRTS"), False),
+               (("ADJF", "PRTF", "NPRO", "NUMR"), True))
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 class RussianAnalyser(PymorphyAnalyser):
@@ -68,10 +77,12 @@ class RussianAnalyser(PymorphyAnalyser):
         self._lemmas: dict[str, str] = {}
         self._nouns: dict[tuple[str, str | None, bool], Reading] = {}
         self._form_genders: dict[tuple[str, tuple[str, ...], str | None], str | None] = {}
-        # the last prepare()'s sentences: their tags and (filled by read) parses, kept for every read of that batch
+        # the batch's sentences (``_batch``): the tags and parses read asked for, kept for every read of that batch
         # (the entities', then with --verdict reader the distractors' of the same translations)
         self._prepared: dict[tuple[str, ...], list[tuple[Reading, ...]]] = {}
         self._prepared_arcs: dict[tuple[str, ...], list[tuple[int, str]]] = {}
+        self._batch_keys: set[tuple[str, ...]] = set()
+        self._marks: dict[str, bool] = {}
 
     @classmethod
     def static_version(cls) -> str:
@@ -206,10 +217,61 @@ class RussianAnalyser(PymorphyAnalyser):
     # -- batch --------------------------------------------------------------------------------
 
     def prepare(self, sentences: Sequence[Sequence[Token]]) -> None:
-        """natasha's tags of every sentence (the tagger is most of ``read``'s time): one batch, in the order ``read``
-        would tag them when given these sentences' items."""
-        self._prepared = self._tag([tuple(t.text for t in tokens) for tokens in sentences])
-        self._prepared_arcs = {}
+        """A new batch: the last batch's tags and parses are forgotten. Tagging waits for ``read``, which knows where
+        the entity is and tags only the sentences whose reading can depend on context (``_context_free``)."""
+        self._batch(())
+
+    def _batch(self, keys: Sequence[tuple[str, ...]]) -> None:
+        """Keep the tags and parses while reads are over the same sentences (the entities', then with --verdict
+        reader the distractors' of the same translations); forget them when other sentences come."""
+        wanted = set(keys)
+        if not wanted <= self._batch_keys:
+            self._batch_keys, self._prepared, self._prepared_arcs = wanted, {}, {}
+
+    # -- readings that need no tagger -------------------------------------------------------------
+
+    def _context_free(self, item: TargetEntity, key: tuple[str, ...]) -> GenderReading | None:
+        """The reading ``read`` gives this item whatever natasha's tags and parse are, where that is certain from
+        the words alone; else None (tag it). Most of google's rows are one of:
+
+        - no target words aligned to the entity;
+        - the span's last word is its only entity-lexicon form and a dictionary noun (so it is the head, whatever
+          the tags, and singular: ``pick_head``, ``_noun_reading``), and it is feminine (a feminine noun decides
+          alone), or masculine in a sentence where no word can show the feminine or neuter under any tag (so
+          ``marked`` is false, and no agreeing word is read unless the sentence was parsed for another read of the
+          batch: then it is read as before).
+        """
+        if not item.entity:
+            return GenderReading(Gender.UNKNOWN, "no target words aligned to the entity")
+        span = sorted(item.entity)
+        lexicon = lexicon_classes(self.lang)
+        words = [item.tokens[i].text for i in span]
+        forms = [w for w in words if w.lower() in lexicon]
+        if len(forms) != 1 or forms[0] != words[-1] or any(is_indefinite_pronoun(w) for w in words):
+            return None
+        word = words[-1]
+        if not any(p.tag.POS == "NOUN" for p in self.morph.parses(word)):
+            return None
+        cls = lexicon[word.lower()]
+        if cls == FEM:
+            return GenderReading(Gender.FEMALE, f"feminine noun '{word}' (lexicon)", (word,))
+        if cls == MASC and key not in self._prepared_arcs and not any(self._may_mark(t.text) for t in item.tokens):
+            return GenderReading(Gender.MALE, f"masculine noun '{word}' (lexicon), no feminine agreement", (word,))
+        return None
+
+    def _may_mark(self, word: str) -> bool:
+        """Can some tag make ``word`` show the feminine or neuter in ``marked`` (``read``)? Yes when a form reading
+        (``_form_gender``, any kinds and case) gives one, and for a word with letters that the dictionary does not
+        know and cannot read as a noun (natasha's own gender would be taken: a name tagged PROPN)."""
+        low = word.lower()
+        if low not in self._marks:
+            parses = self.morph.parses(low)
+            genders = {self._form_gender(low, kinds, case)
+                       for kinds, cased in _FORM_KINDS for case in ((None, *_CASES.values()) if cased else (None,))}
+            unread = bool(_LETTER.search(low)) and not self.morph.known(low) \
+                and not any(p.tag.POS == "NOUN" for p in parses)
+            self._marks[low] = bool(genders & {FEM, NEUT}) or unread
+        return self._marks[low]
 
     def _tag(self, keys: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], list[tuple[Reading, ...]]]:
         """Readings of every token of each distinct non-empty sentence, from one natasha batch."""
@@ -230,13 +292,29 @@ class RussianAnalyser(PymorphyAnalyser):
 
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
         keys = [tuple(t.text for t in item.tokens) for item in items]
+        self._batch(keys)
+        out = [self._context_free(item, key) for item, key in zip(items, keys)]
+        asked = [k for k, reading in enumerate(out) if reading is None]
+        self._read_tagged(items, keys, asked, out)
+        # a masculine noun read without the tagger is read again where its sentence was parsed for another item (two
+        # rows with the same translation): the parse's agreeing words then count, as they always did
+        again = [k for k, key in enumerate(keys) if k not in asked and key in self._prepared_arcs
+                 and out[k].gender is Gender.MALE]  # type: ignore[union-attr]
+        self._read_tagged(items, keys, again, out)
+        return out  # type: ignore[return-value]  # every None was read
+
+    def _read_tagged(self, all_items: Sequence[TargetEntity], all_keys: Sequence[tuple[str, ...]],
+                     asked: Sequence[int], out: list[GenderReading | None]) -> None:
+        """Read the items at ``asked`` with natasha's tags (and its parse where agreement can change the answer)
+        into ``out``; sentences already tagged or parsed in this batch are not done again."""
+        if not asked:
+            return
+        items = [all_items[k] for k in asked]
+        keys = [all_keys[k] for k in asked]
+        self._prepared.update(self._tag([k for k in keys if k not in self._prepared]))
         readings: dict[tuple[str, ...], list[tuple[Reading, ...]]] = {(): []}
-        arcs: dict[tuple[str, ...], list[tuple[int, str]]] = {}
-        if self._prepared and all(k in self._prepared for k in keys if k):  # the sentences prepared
-            readings.update((k, self._prepared[k]) for k in dict.fromkeys(keys) if k)
-            arcs = self._prepared_arcs
-        else:
-            readings.update(self._tag(keys))
+        readings.update((k, self._prepared[k]) for k in dict.fromkeys(keys) if k)
+        arcs = self._prepared_arcs
 
         heads = [find_head(item, readings[key], self.lang, self.morph.noun_gender, self.tool)
                  for item, key in zip(items, keys)]
@@ -252,10 +330,9 @@ class RussianAnalyser(PymorphyAnalyser):
         for key, markup in zip(to_parse, parsed):
             arcs[key] = [(int(t.head_id) - 1, t.rel) for t in markup.tokens]
 
-        out = []
-        for item, key, head in zip(items, keys, heads):
+        for k, item, key, head in zip(asked, items, keys, heads):
             if not isinstance(head, Head):
-                out.append(head)
+                out[k] = head
                 continue
             votes: list[Vote] = []
             if key in arcs:
@@ -269,5 +346,4 @@ class RussianAnalyser(PymorphyAnalyser):
                 # natasha sometimes tags a noun ADJ (бренность): a modifier must have an adjectival dictionary reading
                 votes = [v for v in votes
                          if _ROLE_KIND[v.role] != "modifier" or self._adjectival(item.tokens[v.index].text)]
-            out.append(decide(item, head, votes, self.tool))
-        return out
+            out[k] = decide(item, head, votes, self.tool)
