@@ -30,7 +30,7 @@ TEXT = Option("text", ("--text",), "mittens: what --model/--endpoint translates,
 MODEL_OPTIONS = (BEAM, MAX_LENGTH, common.SRC_LANG, common.TGT_LANG, common.REVISION, common.BATCH_SIZE, common.DEVICE,
                  common.PROMPT, common.ENDPOINT, common.CONCURRENCY)
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, TEXT, common.ALIGNER, common.MODEL,
-           *MODEL_OPTIONS, *common.ENGINE_OPTIONS, *common.COMMON)
+           *MODEL_OPTIONS, *common.ENGINE_OPTIONS, common.LIMIT, *common.COMMON)
 
 
 def _langs(suite: str, value: Any) -> list[str]:
@@ -59,7 +59,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         raise InputError(f"give --input (your translations), --model/--endpoint (a model) or --system "
                          f"({', '.join(REFERENCE_SYSTEMS[suite])}: the references as translations)"
                          + (f", not --{given[0]} and --{given[1]}" if given else ""))
-    free = dict(text=s["text"], data_dir=s["data_dir"], aligner=s["aligner"], use_cache=s["use_cache"])
+    free = dict(text=s["text"], data_dir=s["data_dir"], aligner=s["aligner"], use_cache=s["use_cache"],
+                limit=s["limit"])
     if has_model:
         options = dict(beam=s["beam"], max_length=s["max_length"], batch_size=s["batch_size"], device=s["device"],
                        revision=s["revision"], src_code=s["src_lang"], tgt_code=s["tgt_lang"],
