@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+
 import pytest
 
 import discotest

@@ -101,6 +101,11 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
                       catalogue.suite_licence(SUITE) or "")
 
 
+def parts(suite: str, options: dict[str, Any], data_dir: str | None) -> list[int]:
+    """The passages of each language a run with ``options`` gives a result for: the card's plan."""
+    return [len(load_mittens(suite, [lang], data_dir)) for lang in _langs(suite, options.get("lang") or "all")]
+
+
 FAMILY = register(Family(
     name="mittens",
     title="MiTTenS (mittens, mittens-out)",
@@ -112,4 +117,5 @@ FAMILY = register(Family(
     doc="the person's gender in translations into English from 26 languages, and out of English into ar de es fr "
         "it ru (Robinson et al. 2024)",
     describe=describe,
+    parts=parts,
 ))
