@@ -193,8 +193,9 @@ def _evaluate_language(
         with catalogue.tracking() as suite_files:
             items = load_suite(options)
         translation_sets, read = _translation_sets(lang, systems, options, items, inputs, models)
-        items = scored_items(items, options.limit)
-        translation_sets = _restricted(translation_sets, items)
+        if options.limit:
+            items = scored_items(items, options.limit)
+            translation_sets = _restricted(translation_sets, items)
     aligner = language_aligner(lang, options, processes=1 if in_worker else 2)
     with stage("analyser load"):
         analyser = CachedReads(lang, options.use_cache)  # loads the analyser itself only when a reading is not cached
@@ -527,8 +528,9 @@ def _verdicts_cached(lang: str, systems: Sequence[str], options: RunOptions) -> 
         return False
     items = load_suite(options)
     translation_sets, _ = _translation_sets(lang, systems, options, items, (), ())
-    items = scored_items(items, options.limit)
-    translation_sets = _restricted(translation_sets, items)
+    if options.limit:
+        items = scored_items(items, options.limit)
+        translation_sets = _restricted(translation_sets, items)
     reading = _LanguageReading(lang, items, translation_sets, options, language_aligner(lang, options, processes=1),
                                CachedReads(lang, options.use_cache))
     keys = reading.verdict_keys()
