@@ -319,9 +319,11 @@ def stratified_sample(keys: Sequence[Hashable], strata: Sequence[Hashable], n: i
     for position, stratum in enumerate(strata):
         groups.setdefault(repr(stratum), []).append(position)
     names = sorted(groups)
-    shares = {name: n * len(groups[name]) / len(keys) for name in names}
-    take = {name: int(shares[name]) for name in names}
-    for name in sorted(names, key=lambda m: (-(shares[m] - take[m]), m))[:n - sum(take.values())]:
+    first = 1 if n >= len(names) else 0  # every stratum present where n allows, however small
+    rest = n - first * len(names)
+    shares = {name: rest * (len(groups[name]) - first) / (len(keys) - first * len(names)) for name in names}
+    take = {name: first + int(shares[name]) for name in names}
+    for name in sorted(names, key=lambda m: (-(shares[m] - int(shares[m])), m))[:n - sum(take.values())]:
         take[name] += 1
     chosen = []
     for name in names:

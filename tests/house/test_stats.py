@@ -89,3 +89,15 @@ def test_kendall_tau_b_by_hand():
 def test_kendall_tau_b_against_a_reference_value():
     # scipy.stats.kendalltau([12, 2, 1, 12, 2], [1, 4, 7, 1, 0]) -> -0.47140452079103173 (its docs' example)
     assert kendall_tau_b([12, 2, 1, 12, 2], [1, 4, 7, 1, 0]) == pytest.approx(-0.47140452079103173)
+
+
+def test_stratified_sample_keeps_every_stratum_where_n_allows():
+    from discotest.stats import stratified_sample
+
+    strata = ["big"] * 90 + ["mid"] * 9 + ["tiny"]  # largest remainder alone gives "tiny" (0.1 of 10) nothing
+    keys = list(range(len(strata)))
+    chosen = stratified_sample(keys, strata, 10)
+    assert len(chosen) == 10 and {strata[p] for p in chosen} == {"big", "mid", "tiny"}
+    assert chosen == stratified_sample(keys, strata, 10)  # the same items every time
+    assert len(stratified_sample(keys, strata, 2)) == 2  # fewer than the strata: the largest shares
+    assert stratified_sample(keys, strata, 500) == keys

@@ -203,9 +203,8 @@ def plan(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bo
     items; and the seconds it took when it last ran for a system of this kind on this machine."""
     out = []
     for row in rows:
-        items = _items(row, common.get("data_dir"))
         limit = _limit_for(row, common.get("limit"))
-        entry = {"row": row.key, "suite": row.suite, "items": min(items, limit) if items and limit else items}
+        entry = {"row": row.key, "suite": row.suite, "items": _items(row, common.get("data_dir"), limit)}
         try:
             system.options_for(row)
         except Unfilled as exc:
@@ -219,12 +218,22 @@ def plan(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bo
     return out
 
 
-def _items(row: CardRow, data_dir: str | None) -> int | None:
+def _items(row: CardRow, data_dir: str | None, limit: int | None = None) -> int | None:
+    """The items the row's run scores (None where unknown: missing data, DiP's mined sets): each of its results
+    capped at ``limit`` (``--limit`` samples per result: mZPRT's row has one per domain)."""
+    from discotest.data.catalogue import MissingDataError
+
     family = families.family_of(row.suite)
-    if family.describe is None:
+    if family.parts is not None:
+        try:
+            parts = family.parts(row.suite, row.options, data_dir)
+        except MissingDataError:
+            return None
+    elif family.describe is not None:
+        size = family.describe(row.suite, data_dir).size
+        lang = row.options.get("lang")
+        n = size.by_lang[lang] if size.by_lang and lang in size.by_lang else size.n
+        parts = [n] if n is not None else []
+    else:
         return None
-    size = family.describe(row.suite, data_dir).size
-    lang = row.options.get("lang")
-    if size.by_lang and lang in size.by_lang:
-        return size.by_lang[lang]
-    return size.n
+    return sum(min(n, limit) if limit else n for n in parts) if parts else None

@@ -15,7 +15,7 @@ from discotest.data.readers import system_name
 from discotest.errors import InputError
 from discotest.models.interface import Scorer, ScoreRequest
 from discotest.models.translator import model_label
-from discotest.report.result import Signature, build_signature
+from discotest.report.result import build_signature
 from discotest.stats import DEFAULT_SEED, stratified_sample
 
 
@@ -171,10 +171,7 @@ def limited(items: Sequence[ContrastiveItem], limit: int) -> list[ContrastiveIte
 
 
 def _signed_limit(results: list[ContrastiveResult], limit: int | None) -> list[ContrastiveResult]:
-    """``limit:N`` in each signature (before ``files``, which stays last): a sample's number is not the suite's."""
-    if limit:
-        for result in results:
-            fields = list(result.signature.fields)
-            at = next((i for i, (key, _) in enumerate(fields) if key == "files"), len(fields))
-            result.signature = Signature((*fields[:at], ("limit", str(limit)), *fields[at:]))
+    """``limit:N`` in each signature: a sample's number is not the suite's."""
+    for result in results:
+        result.signature = result.signature.with_limit(limit)
     return results

@@ -47,8 +47,8 @@ PHENOMENA_OPTION = Option("phenomena", ("--phenomena",),
                           default=list(PHENOMENA), type=CHECK_PHENOMENA, many=True)
 MINE_OPTIONS = (DATA, PAIR, REF, HOLDOUT, SYSTEMS, MAX_DOCS, PHENOMENA_OPTION, COHERENCE_MODEL, common.USE_CACHE,
                 *common.ENGINE_OPTIONS, common.JOBS)
-OPTIONS = (TESTS, common.INPUT, PRONOUN_SCORER, ANAPHORA_MODE, *MINE_OPTIONS, common.BOOTSTRAP, common.DATA_DIR,
-           common.QUIET)
+OPTIONS = (TESTS, common.INPUT, PRONOUN_SCORER, ANAPHORA_MODE, *MINE_OPTIONS, common.LIMIT, common.BOOTSTRAP,
+           common.DATA_DIR, common.QUIET)
 
 
 def load_models(s: dict[str, Any], wanted: list[str], pronoun: bool, data: str | None = None,
@@ -97,7 +97,8 @@ def _score(s: dict[str, Any]) -> Report:
     if coherence is not None and mined_with and mined_with.split("@")[0] != coherence.signature().split("@")[0]:
         warnings.append(f"coherence items were mined with {mined_with}, scored with {coherence.signature()}")
     result = dip.score(s["tests"], s["input"], pronoun_scorer=scorer, coherence_model=coherence,
-                       data_dir=s["data_dir"], use_cache=s["use_cache"], anaphora_mode=s["anaphora_mode"])
+                       data_dir=s["data_dir"], use_cache=s["use_cache"], anaphora_mode=s["anaphora_mode"],
+                       limit=s["limit"])
     return Report(f"discotest · DiP {result.system}", [result], text=render_score_table, warnings=warnings)
 
 
@@ -122,7 +123,8 @@ def _rank(s: dict[str, Any]) -> Report:
                        max_docs=s["max_docs"], phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
                        data_dir=s["data_dir"], n_bootstrap=s["bootstrap"], use_cache=s["use_cache"],
                        anaphora_mode=s["anaphora_mode"], engine=engine,
-                       ray_address=s["ray_address"], jobs=s["jobs"])  # its stages: parsing, mining, scoring, ranking
+                       ray_address=s["ray_address"], jobs=s["jobs"],
+                       limit=s["limit"])  # its stages: parsing, mining, scoring, ranking
     if not s["holdout"] and ranking.results:
         warnings = [*warnings, mining_pool_warning(len(ranking.results))]
     return Report(f"discotest · DiP ranking {s['data']} {s['pair']}", ranking.results, aggregates=ranking.to_json(),

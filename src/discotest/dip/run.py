@@ -26,7 +26,7 @@ from discotest.engine import RayEngine, ray_engine, resolve_engine
 from discotest.errors import InputError, did_you_mean
 from discotest.progress import progress_bar
 from discotest.report.result import Signature, build_signature
-from discotest.stats import DEFAULT_SEED
+from discotest.stats import DEFAULT_SEED, stratified_sample
 from discotest.values import check_int
 from discotest.version import VERSION
 
@@ -218,6 +218,18 @@ def read_input(path: str | Path, n_lines: int, what: str) -> list[str]:
     return lines
 
 
+def sampled_tests(tests: dict[str, list[dict]], limit: int | None) -> dict[str, list[dict]]:
+    """``--limit``: a deterministic sample of ``limit`` mined items over all phenomena, stratified by phenomenon (each
+    gets its share, at least one where N allows), the same on every run; every phenomenon's items without a limit.
+    An item keeps its sentence lines, and the scorers read their context from the whole document's parses, so the
+    document context of a sampled item is the one the whole test set gives it."""
+    if not limit:
+        return tests
+    flat = [(phenomenon, item) for phenomenon, items in tests.items() for item in items]
+    chosen = stratified_sample([(p, item["id"]) for p, item in flat], [p for p, _ in flat], limit)
+    return {phenomenon: [flat[i][1] for i in chosen if flat[i][0] == phenomenon] for phenomenon in tests}
+
+
 def _signature(manifest: dict, system: str, scorers: Scorers, tests: dict[str, list[dict]],
                files: tuple[str, str] = ("files", "none"), bootstrap: str | None = None) -> Signature:
     """What the mined items and their scores depend on; ``bootstrap`` (resamples and seed) when p-values are shown."""
@@ -243,9 +255,12 @@ def _signature(manifest: dict, system: str, scorers: Scorers, tests: dict[str, l
 
 def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: PronounScorer | None = None,
           coherence_model: CoherenceModel | None = None, data_dir: str | Path | None = None,
-          use_cache: bool = True, anaphora_mode: str = DEFAULT_ANAPHORA_MODE) -> DipResult:
-    """Score a new system's output (one line per line of the pair's files) on a mined test set."""
+          use_cache: bool = True, anaphora_mode: str = DEFAULT_ANAPHORA_MODE, limit: int | None = None) -> DipResult:
+    """Score a new system's output (one line per line of the pair's files) on a mined test set; ``limit``: on a
+    sample of its items (``sampled_tests``; the file is still read and checked whole, only the sampled items'
+    lines are parsed)."""
     manifest, tests = read_tests(tests_dir)
+    tests = sampled_tests(tests, limit)
     mined_with = manifest.get("connectives_detector") or "connectives-v1"
     if tests.get("connectives") and mined_with != DETECTOR_VERSION:
         # scoring re-detects the reference's connectives: items from other rules would not be found again
@@ -268,7 +283,8 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
     with progress_bar(f"DiP: scoring {name} per phenomenon", "phenomenon", total=len(tests)) as bar:
         scores = score_system(name, lines, tests, pair.reference, ref, sys, scorers, bar.update)
-    return DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, catalogue.data_field(files)),
+    return DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, catalogue.data_field(files)
+                                                        ).with_limit(limit),
                      texts=DipTexts(tests, pair.reference, lines, ref, sys))
 
 
@@ -288,12 +304,14 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
          pronoun_scorer: PronounScorer | None = None, coherence_model: CoherenceModel | None = None,
          data_dir: str | Path | None = None, n_bootstrap: int = 1000, use_cache: bool = True,
          progress: Progress = None, anaphora_mode: str = DEFAULT_ANAPHORA_MODE, engine: str = "local",
-         ray_address: str | None = None, jobs: int | None = None) -> DipRanking:
+         ray_address: str | None = None, jobs: int | None = None, limit: int | None = None) -> DipRanking:
     """Mine (without ``holdout``), score every system, rank per phenomenon with bootstrap and BLEU.
 
     With a holdout every system is still ranked, the held-out one flagged: it is the only one not scored on
     items built from its own errors. ``engine="ray"`` parses and scores coherence shard by shard as Ray tasks
-    (on a local Ray with ``jobs`` CPUs, or the cluster at ``ray_address``): the same ranking."""
+    (on a local Ray with ``jobs`` CPUs, or the cluster at ``ray_address``): the same ranking. ``limit``: every
+    system scored and ranked on the same sample of the mined items (``sampled_tests``); the mining still parses the
+    pair whole (the items come from every system's output)."""
     check_int(n_bootstrap, "bootstrap")
     ray = _engine(engine, ray_address, jobs)
     with catalogue.tracking() as files:
@@ -303,6 +321,7 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
     ref_parses, parsed = _parse_pair(loaded, lines, use_cache, ray)
     tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress, ray,
                                  (ref_parses, parsed))
+    tests = sampled_tests(tests, limit)
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
     all_scores: dict[str, dict[str, PhenomenonScore]] = {}
     texts: dict[str, DipTexts] = {}
@@ -325,7 +344,8 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
                 rankings.append(rank_phenomenon(phenomenon, scored, bleu, holdout, n_bootstrap, DEFAULT_SEED))
             bar.update(1)
     data_field, boot = catalogue.data_field(files), f"{n_bootstrap}@seed{DEFAULT_SEED}"
-    results = [DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, data_field, boot),
+    results = [DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, data_field, boot
+                                                            ).with_limit(limit),
                          bleu.get(name), name == holdout, texts[name]) for name, scores in all_scores.items()]
-    signature = _signature(manifest, "*", scorers, tests, data_field, boot)
+    signature = _signature(manifest, "*", scorers, tests, data_field, boot).with_limit(limit)
     return DipRanking(manifest, rankings, signature, Signature.parse(bleu_signature), n_bootstrap, results)

@@ -58,7 +58,7 @@ def one_context(value: list[int] | int | None) -> int:
 
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, MEASURE, VERDICT, SUITE_VERSION,
            common.ALIGNER, common.ALIGN_TRAIN, common.GENDER_ALIGN_EXTRA, LEXICON, common.JOBS, *common.ENGINE_OPTIONS,
-           common.RAY_ACTORS, common.MODEL, *MODEL_OPTIONS, common.CONTEXT, *common.COMMON)
+           common.RAY_ACTORS, common.MODEL, *MODEL_OPTIONS, common.CONTEXT, common.LIMIT, *common.COMMON)
 
 
 def measures(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -160,7 +160,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
                     align_train=s["align_train"], align_extra=s["align_extra"] or "auto",
                     measure=measures(s["measure"]), lexicon=s["lexicon"],
                     use_cache=s["use_cache"], input_format=s["input_format"], verdict=s["verdict"],
-                    check_lines=not s["skip_language_check"])
+                    check_lines=not s["skip_language_check"], limit=s["limit"])
     if not s["lang"]:
         raise InputError(f"suite {suite!r} needs --lang (a language, a comma-separated list, or 'all')")
     has_model = bool(s["model"] or s["endpoint"])  # a local model, or a served one

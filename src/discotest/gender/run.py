@@ -42,6 +42,7 @@ from discotest.lang.align.thot_aligner import ThotAligner
 from discotest.lang.morph import MEASURED_COST, languages
 from discotest.lang.morph.cached import CachedReads
 from discotest.report.result import build_signature
+from discotest.stats import stratified_sample
 from discotest.timing import stage
 from discotest.values import check_int
 
@@ -71,6 +72,9 @@ class RunOptions:
     # refuse an --input file whose lines do not translate their rows (``published.check_lines_match``); off with
     # --skip-language-check, as the language check is
     check_lines: bool = True
+    # --limit: score a deterministic sample of this many items, stratified by gold gender and stereotype
+    # (``scored_items``); the files are still read and checked whole, a model translates the sample only
+    limit: int | None = None
 
     def check(self) -> None:
         """What no option declaration can check: the suite file of this version. The options' values were checked
@@ -90,6 +94,16 @@ def _check_lang(lang: str) -> None:
 def load_suite(options: RunOptions) -> list[GenderItem]:
     """The items of the gender suite ``options`` name."""
     return load_gender_suite(options.suite, options.suite_version, options.data_dir)
+
+
+def scored_items(items: Sequence[GenderItem], limit: int | None) -> list[GenderItem]:
+    """The items a run scores: all of them, or with ``--limit`` a deterministic sample stratified by gold gender and
+    stereotype (WinoMT's pro/anti × male/female cells: ΔG and ΔS keep both sides), the same on every run."""
+    if not limit:
+        return list(items)
+    chosen = stratified_sample([item.index for item in items], [(item.gold, item.stereotype or "") for item in items],
+                               limit)
+    return [items[i] for i in chosen]
 
 
 MEASURES = ("accuracy", "consistency")
@@ -179,6 +193,9 @@ def _evaluate_language(
         with catalogue.tracking() as suite_files:
             items = load_suite(options)
         translation_sets, read = _translation_sets(lang, systems, options, items, inputs, models)
+        if options.limit:
+            items = scored_items(items, options.limit)
+            translation_sets = _restricted(translation_sets, items)
     aligner = language_aligner(lang, options, processes=1 if in_worker else 2)
     with stage("analyser load"):
         analyser = CachedReads(lang, options.use_cache)  # loads the analyser itself only when a reading is not cached
@@ -220,8 +237,16 @@ def _translation_sets(lang: str, systems: Sequence[str], options: RunOptions, it
         if options.check_lines:
             with stage("input check"):
                 check_lines_match(translation_sets[name], list(items), lang, options.data_dir, options.suite)
-    translation_sets.update({m.name: m.translations(items) for m in models})
+    # a model translates only what is scored (--limit: a quick look at a model)
+    translation_sets.update({m.name: m.translations(scored_items(items, options.limit)) for m in models})
     return translation_sets, read
+
+
+def _restricted(translation_sets: dict[str, Translations], items: Sequence[GenderItem]) -> dict[str, Translations]:
+    """Each translation set on the scored items only (``--limit``): the files were read and checked whole."""
+    rows = {item.index for item in items}
+    return {name: replace(ts, by_row={r: t for r, t in ts.by_row.items() if r in rows},
+                          unmatched=[r for r in ts.unmatched if r in rows]) for name, ts in translation_sets.items()}
 
 
 class _LanguageReading:
@@ -339,7 +364,7 @@ def _result(lang: str, name: str, verdicts: list, options: RunOptions, unmatched
             *((("verdict", options.verdict),) if reader else ()),  # the noun default: today's signature
         ),
         files=files,
-    )
+    ).with_limit(options.limit)
     return GenderResult(
         suite=options.suite,
         version=options.suite_version,
@@ -503,6 +528,9 @@ def _verdicts_cached(lang: str, systems: Sequence[str], options: RunOptions) -> 
         return False
     items = load_suite(options)
     translation_sets, _ = _translation_sets(lang, systems, options, items, (), ())
+    if options.limit:
+        items = scored_items(items, options.limit)
+        translation_sets = _restricted(translation_sets, items)
     reading = _LanguageReading(lang, items, translation_sets, options, language_aligner(lang, options, processes=1),
                                CachedReads(lang, options.use_cache))
     keys = reading.verdict_keys()

@@ -157,6 +157,9 @@ class Family:
     # (suite, settings) -> one line per thing made ready: what ``discotest data prepare`` builds ahead of a run
     # (alignment models); None: the family trains nothing
     prepare: Callable[[str, dict[str, Any]], list[str]] | None = None
+    # (suite, a run's options, data dir) -> the items of each result such a run gives: the card's plan counts a row
+    # with them (``--limit`` caps each result); None: the suite's size (``describe``) is the row's
+    parts: Callable[[str, dict[str, Any], str | None], list[int]] | None = None
 
     def answers(self, suite: str) -> bool:
         return suite in self.suites() or bool(self.handles and self.handles(suite))

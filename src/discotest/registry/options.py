@@ -91,8 +91,10 @@ RAY_ADDRESS = Option("ray_address", ("--ray-address",),
 RAY_ACTORS = Option("ray_actors", ("--ray-actors",), "--engine ray with --model: actors, each holding one copy of "
                     "the model (default: 2)", default=2, type=int_option("ray-actors"), metavar="N")
 ENGINE_OPTIONS = (ENGINE, RAY_ADDRESS)
-LIMIT = Option("limit", ("--limit",), "a quick look: a deterministic sample of N items, stratified (contrastive "
-               "suites: by phenomenon and distance); the signature says limit:N and the intervals widen", metavar="N",
+LIMIT = Option("limit", ("--limit",), "a quick look: a deterministic sample of N items per result, stratified "
+               "(gender suites: gold gender × stereotype; MT-GenEval: gender, pairs whole; MiTTenS: set × gender; "
+               "contrastive: phenomenon × distance; mZPRT: ZP form; DiP: phenomenon); files are still read whole, a "
+               "model translates the sample only; the signature says limit:N and the intervals widen", metavar="N",
                type=int_option("n"))
 
 # compare: two systems, given as two published names, two files, or one of each

@@ -44,6 +44,15 @@ class Signature:
     def replace(self, **changes: str) -> Signature:
         return Signature(tuple((k, changes.get(k, v)) for k, v in self.fields))
 
+    def with_limit(self, limit: int | None) -> Signature:
+        """``limit:N`` before ``files`` (which stays last) for a ``--limit`` sample: its number is not the suite's;
+        unchanged without a limit."""
+        if not limit:
+            return self
+        fields = list(self.fields)
+        at = next((i for i, (key, _) in enumerate(fields) if key == FILES), len(fields))
+        return Signature((*fields[:at], ("limit", str(limit)), *fields[at:]))
+
     def __str__(self) -> str:
         return self.format()
 

@@ -31,7 +31,7 @@ BLEU = Option("bleu", ("--bleu",), "mzprt: also report sacrebleu BLEU", default=
 # --engine ray: the alignment run is a Ray task; a command aligns once (the background, or it with the one --input),
 # so there is no --jobs to share out
 OPTIONS = (DOMAIN, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, WINDOW, REACH, BLEU, common.ALIGNER,
-           common.ALIGN_TRAIN, ALIGN_EXTRA, *common.ENGINE_OPTIONS, *common.COMMON)
+           common.ALIGN_TRAIN, ALIGN_EXTRA, *common.ENGINE_OPTIONS, common.LIMIT, *common.COMMON)
 
 
 def _suites() -> dict[str, list[str]]:
@@ -65,6 +65,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         input_format=s["input_format"],
         engine=engine,
         ray_address=s["ray_address"],
+        limit=s["limit"],
     )
     return Report("discotest · mZPRT zero pronouns (AZPT)", results, aggregates={
         "kendall_tau": rank_agreement_json(results)}, text=render_azpt_table)
@@ -88,6 +89,15 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
     return SuiteFacts(size, "zh→en", catalogue.suite_licence(suite) or "")
 
 
+def parts(suite: str, options: dict[str, Any], data_dir: str | None) -> list[int]:
+    """The scored ZPs of each domain a run with ``options`` covers (one result per domain and system): the card's
+    plan."""
+    from discotest.zero_pronoun.mzprt import DOMAINS, load_mzprt
+
+    domains = split_list(options.get("domain") or "all")
+    return [sum(zp.scored for zp in load_mzprt(d, data_dir).zps) for d in (DOMAINS if domains == "all" else domains)]
+
+
 def prepare(suite: str, s: dict[str, Any]) -> list[str]:
     from discotest.zero_pronoun.run import prepare_model
 
@@ -106,6 +116,7 @@ FAMILY = register(Family(
     doc="accuracy of zero-pronoun translation (AZPT) from Chinese: each annotated ZP's aligned words, a ±1 window "
         "and a bilingual pronoun table (Wang et al. 2022)",
     describe=describe,
+    parts=parts,
     prepare=prepare,
     input_language=lambda suite, s: "en",  # Chinese to English
 ))

@@ -18,6 +18,7 @@ from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.align.model import AlignmentModel
 from discotest.progress import progress_bar
 from discotest.report.result import Signature, build_signature
+from discotest.stats import stratified_sample
 from discotest.zero_pronoun import segment_zh
 from discotest.zero_pronoun.corpus import Corpus, SegmentedSource, azpt_aligner, build_corpus
 from discotest.zero_pronoun.hypotheses import (
@@ -82,8 +83,18 @@ def bleu_metric(lowercase: bool):
     return BLEU(lowercase=lowercase, force=True)
 
 
-def _add_bleu(result: AZPTResult, suite: MZPRTSuite) -> None:
-    segments = sorted(result.hypotheses)
+def sampled_zps(suite: MZPRTSuite, limit: int | None) -> set[tuple[int, int]] | None:
+    """``--limit``: the (segment, ordinal) of a deterministic sample of the domain's scored ZPs, stratified by the ZP's
+    form (subject, object, possessive …), the same on every run; None without a limit (every ZP)."""
+    if not limit:
+        return None
+    zps = [zp for zp in suite.zps if zp.scored]
+    return {(zps[p].segment, zps[p].ordinal)
+            for p in stratified_sample([(zp.segment, zp.ordinal) for zp in zps], [zp.form for zp in zps], limit)}
+
+
+def _add_bleu(result: AZPTResult, suite: MZPRTSuite, only: set[int] | None = None) -> None:
+    segments = sorted(s for s in result.hypotheses if only is None or s in only)
     hyps, refs = bleu_texts(result, suite, segments)
     # published outputs are released lower-cased: cased BLEU would count every capital as an error (docs/signatures.md,
     # "BLEU's case"); a user's file is scored case-sensitively, as DiP's WMT outputs are
@@ -121,6 +132,7 @@ def run_mzprt(
     engine: str = "local",
     ray_address: str | None = None,
     align_train: str = "suite",
+    limit: int | None = None,
 ) -> list[AZPTResult]:
     """AZPT of published systems and/or input files on mZPRT domains, one result per (domain, system).
 
@@ -135,6 +147,9 @@ def run_mzprt(
     published outputs). ``progress`` is called with 1 per finished result.
     ``align_train``: ``suite`` decodes every text with the model trained once on the background; ``input`` aligns an
     input file by training on the background plus that file (``corpus``).
+    ``limit``: a quick look: per domain, a deterministic sample of that many scored ZPs (``sampled_zps``), signed
+    ``limit:N``; files are still read, checked and aligned whole, only the judging is restricted (BLEU: the
+    sampled ZPs' sentences).
     ``engine``: where the alignment runs go (``local``, or ``ray``: one Ray task per run, at ``ray_address`` or on a
     local Ray instance). Judging and scoring stay here on both engines: every ZP of the 33 published (domain, system)
     results is judged in about 1 s, against about 60 s for one alignment of the background.
@@ -177,12 +192,16 @@ def run_mzprt(
             by_segment = links_of[key]
             links = [by_segment[i] for i in segments]
             verdicts = evaluate(suite, src, hyps, segments, pairs, links, window, reach)
+            sample = sampled_zps(suite, limit)
+            if sample is not None:
+                verdicts = [v for v in verdicts if (v.segment, v.ordinal) in sample]
             result = AZPTResult(
                 domain=hyps.domain,
                 system=hyps.system,
                 scores=(scores := score_azpt(verdicts)),
                 signature=_signature(hyps, scores.n, aligner_obj, corpus.description(key), window, reach,
-                                     catalogue.data_field({**common, **read.get((hyps.domain, hyps.system), {})})),
+                                     catalogue.data_field({**common, **read.get((hyps.domain, hyps.system), {})})
+                                     ).with_limit(limit),
                 kind=hyps.kind,
                 path=hyps.path,
                 layout=hyps.layout,
@@ -194,7 +213,7 @@ def run_mzprt(
                 hypotheses=hyps.by_segment,
             )
             if bleu:
-                _add_bleu(result, suite)
+                _add_bleu(result, suite, None if sample is None else {segment for segment, _ in sample})
             results.append(result)
             bar.update(1)
             if progress:

@@ -30,7 +30,7 @@ TEXT = Option("text", ("--text",), "mittens: what --model/--endpoint translates,
 MODEL_OPTIONS = (BEAM, MAX_LENGTH, common.SRC_LANG, common.TGT_LANG, common.REVISION, common.BATCH_SIZE, common.DEVICE,
                  common.PROMPT, common.ENDPOINT, common.CONCURRENCY)
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, TEXT, common.ALIGNER, common.MODEL,
-           *MODEL_OPTIONS, *common.ENGINE_OPTIONS, *common.COMMON)
+           *MODEL_OPTIONS, *common.ENGINE_OPTIONS, common.LIMIT, *common.COMMON)
 
 
 def _langs(suite: str, value: Any) -> list[str]:
@@ -59,7 +59,8 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         raise InputError(f"give --input (your translations), --model/--endpoint (a model) or --system "
                          f"({', '.join(REFERENCE_SYSTEMS[suite])}: the references as translations)"
                          + (f", not --{given[0]} and --{given[1]}" if given else ""))
-    free = dict(text=s["text"], data_dir=s["data_dir"], aligner=s["aligner"], use_cache=s["use_cache"])
+    free = dict(text=s["text"], data_dir=s["data_dir"], aligner=s["aligner"], use_cache=s["use_cache"],
+                limit=s["limit"])
     if has_model:
         options = dict(beam=s["beam"], max_length=s["max_length"], batch_size=s["batch_size"], device=s["device"],
                        revision=s["revision"], src_code=s["src_lang"], tgt_code=s["tgt_lang"],
@@ -100,6 +101,11 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
                       catalogue.suite_licence(SUITE) or "")
 
 
+def parts(suite: str, options: dict[str, Any], data_dir: str | None) -> list[int]:
+    """The passages of each language a run with ``options`` gives a result for: the card's plan."""
+    return [len(load_mittens(suite, [lang], data_dir)) for lang in _langs(suite, options.get("lang") or "all")]
+
+
 FAMILY = register(Family(
     name="mittens",
     title="MiTTenS (mittens, mittens-out)",
@@ -111,4 +117,5 @@ FAMILY = register(Family(
     doc="the person's gender in translations into English from 26 languages, and out of English into ar de es fr "
         "it ru (Robinson et al. 2024)",
     describe=describe,
+    parts=parts,
 ))

@@ -16,6 +16,7 @@ from discotest.gender.mittens.result import MittensResult, MittensVerdict
 from discotest.gender.mittens.suite import SUITE, SUITE_OUT, MittensItem, load_mittens
 from discotest.lang.align import DEFAULT_ALIGNER
 from discotest.report.result import build_signature
+from discotest.stats import stratified_sample
 
 # the references as translations: as published (every passage's person right) and, into English, with every gendered
 # pronoun and paired noun swapped (the person's gender wrong everywhere)
@@ -81,15 +82,27 @@ def _free_verdicts(items: Sequence[MittensItem], all_items: Sequence[MittensItem
     return out, f"{model.signature()}+{analyser}"
 
 
+def scored_items(items: Sequence[MittensItem], limit: int | None) -> list[MittensItem]:
+    """The passages a run scores: all, or with ``--limit`` a deterministic sample stratified by the authors' evaluation
+    set (``eval_set_key``) and the person's gender, the same on every run."""
+    if not limit:
+        return list(items)
+    return [items[p] for p in stratified_sample([i.index for i in items], [(i.key, i.gender) for i in items], limit)]
+
+
 def run_one(suite: str, lang: str, *, input: str | os.PathLike | None = None,  # noqa: A002
             system: str | None = None, model: str | None = None, model_options: dict | None = None,
             text: str = "example", input_format: str = "auto", data_dir: str | None = None,
             aligner: str = DEFAULT_ALIGNER, use_cache: bool = True,
-            translations: Translations | None = None, name: str | None = None) -> MittensResult:
+            translations: Translations | None = None, name: str | None = None,
+            limit: int | None = None) -> MittensResult:
     """One language of ``suite`` with one system: a file (``input``), the references (``system``), a model
-    (``model``, or ``model_options["endpoint"]``), or ``translations`` already read (``name`` names them)."""
+    (``model``, or ``model_options["endpoint"]``), or ``translations`` already read (``name`` names them).
+    ``limit``: score a sample (``scored_items``); a file is still read and checked whole, a model translates the
+    sample only."""
     with catalogue.tracking() as seen:
-        items = load_mittens(suite, [lang], data_dir)
+        everything = load_mittens(suite, [lang], data_dir)
+    items = scored_items(everything, limit)
     if suite == SUITE_OUT:
         from discotest.gender.mittens.free import check_language
 
@@ -98,11 +111,11 @@ def run_one(suite: str, lang: str, *, input: str | os.PathLike | None = None,  #
     if translations is not None:
         name = name or translations.path
     elif system is not None:
-        translations, name = reference_translations(suite, items, system), system
+        translations, name = reference_translations(suite, everything, system), system
     elif model is not None or (model_options or {}).get("endpoint"):
         translations, name, settings = model_translations(suite, items, lang, model, text, model_options or {})
     elif input is not None:
-        translations, name = file_translations(items, input, text, input_format), system_name(input)
+        translations, name = file_translations(everything, input, text, input_format), system_name(input)
     else:
         raise InputError("give --input (your translations), --model/--endpoint or --system")
     by_row = translations.by_row
@@ -110,10 +123,11 @@ def run_one(suite: str, lang: str, *, input: str | os.PathLike | None = None,  #
         verdicts = [verdict(i, by_row[i.index]) for i in items if i.index in by_row]
         reader = "english-person-words-v1"
     else:
-        verdicts, reader = _free_verdicts(items, items, by_row, lang, aligner, use_cache)
+        verdicts, reader = _free_verdicts(items, everything, by_row, lang, aligner, use_cache)
     if not verdicts:
         raise InputError(f"no passage of {suite} {lang} has a translation", translations.path)
     unmatched = sorted(i.index for i in items if i.index not in by_row)
     signature = build_signature(suite, "v5", name or "", len(verdicts), lang=lang,
-                                settings=(*settings, ("reader", reader)), files=catalogue.data_field(seen))
+                                settings=(*settings, ("reader", reader)), files=catalogue.data_field(seen)
+                                ).with_limit(limit)
     return MittensResult(suite, lang, name or "", signature, verdicts, unmatched)

@@ -34,7 +34,8 @@ REFERENCE_FREE = Option("reference_free", ("--reference-free",),
 
 MODEL_OPTIONS = (BEAM, MAX_LENGTH, common.SRC_LANG, common.TGT_LANG, common.REVISION, common.BATCH_SIZE, common.DEVICE)
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, SUBSET, SPLIT, REFERENCE_FREE,
-           common.ALIGNER, common.MODEL, *MODEL_OPTIONS, *common.ENGINE_OPTIONS, common.RAY_ACTORS, *common.COMMON)
+           common.ALIGNER, common.MODEL, *MODEL_OPTIONS, *common.ENGINE_OPTIONS, common.RAY_ACTORS, common.LIMIT,
+           *common.COMMON)
 
 
 def _langs(value: Any) -> list[str]:
@@ -52,7 +53,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     if not s["subset"]:
         raise InputError(f"{SUITE} needs --subset ({' or '.join(SUBSETS)})")
     langs = _langs(s["lang"])
-    free = dict(reference_free=s["reference_free"], aligner=s["aligner"], use_cache=s["use_cache"])
+    free = dict(reference_free=s["reference_free"], aligner=s["aligner"], use_cache=s["use_cache"], limit=s["limit"])
     without = []
     if s["reference_free"] and s["lang"] == "all":  # every language with an analyser; hi and pt have none
         from discotest.lang.morph import languages
@@ -102,6 +103,15 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
     return SuiteFacts(count_items(size, "test items"), "en→" + ",".join(LANGS), catalogue.suite_licence(suite) or "")
 
 
+def parts(suite: str, options: dict[str, Any], data_dir: str | None) -> list[int]:
+    """The items of each result a run with ``options`` gives (one per language and subset): the card's plan."""
+    from discotest.gender.mt_geneval.suite import load_mt_geneval
+
+    subsets = [options["subset"]] if options.get("subset") else list(SUBSETS)
+    return [len(load_mt_geneval(subset, lang, options.get("split") or "test", data_dir))
+            for subset in subsets for lang in _langs(options.get("lang") or "all")]
+
+
 def prepare(suite: str, s: dict[str, Any]) -> list[str]:
     """The references' alignment models of ``--reference-free``, for each language with an analyser (``--lang``,
     default all) and subset (``--subset``, default both)."""
@@ -125,5 +135,6 @@ FAMILY = register(Family(
         "the previous sentence (Currey et al. 2022)",
     describe=describe,
     input_language=lambda suite, s: single_lang(s.get("lang")),
+    parts=parts,
     prepare=prepare,
 ))

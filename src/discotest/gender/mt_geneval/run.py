@@ -18,6 +18,7 @@ from discotest.gender.mt_geneval.suite import SUITE, GenEvalItem, load_mt_geneva
 from discotest.lang.align import DEFAULT_ALIGNER
 from discotest.lang.align.model import AlignmentModel
 from discotest.report.result import Signature, build_signature
+from discotest.stats import stratified_sample
 
 # the references as translations: the right-gender ones (every decided item correct) and the other-gender ones
 # (every decided item wrong), to check the bench and to read the references with other tools
@@ -44,21 +45,35 @@ def file_translations(items: Sequence[GenEvalItem], path: str | os.PathLike, sub
     return read_translations(path, {i.index: i.source for i in items}, input_format)
 
 
+def scored_items(items: Sequence[GenEvalItem], subset: str, limit: int | None) -> list[GenEvalItem]:
+    """The items a run scores: all, or with ``--limit`` a deterministic sample stratified by gender. Counterfactual
+    items are drawn by pair (a pair's feminine and masculine rows share their sha256 order), so the sample holds
+    whole pairs (an odd N adds one feminine row) and the paired figure keeps meaning."""
+    if not limit:
+        return list(items)
+    half = len(items) // 2
+    keys = [i.index % half if subset == "counterfactual" else i.index for i in items]
+    return [items[p] for p in stratified_sample(keys, [i.gender for i in items], limit)]
+
+
 def evaluate(items: Sequence[GenEvalItem], translations: Translations, *, lang: str, subset: str, split: str,
-             system: str, files: tuple[str, str], settings: Sequence[tuple[str, str]] = ()) -> GenEvalResult:
-    """The verdicts of the translated items and their scores."""
+             system: str, files: tuple[str, str], settings: Sequence[tuple[str, str]] = (),
+             limit: int | None = None) -> GenEvalResult:
+    """The verdicts of the translated items (``limit``: of the sample, ``scored_items``) and their scores."""
     by_row = translations.by_row
+    half = len(items) // 2
+    pairs = {f: f + half for f in range(half)} if subset == "counterfactual" else None
+    items = scored_items(items, subset, limit)
     verdicts = [judge(i.index, i.gender, i.source, by_row[i.index], i.reference, i.other, i.context)
                 for i in items if i.index in by_row]
     if not verdicts:
         raise InputError(f"no item of {SUITE} {subset} {lang} has a translation", translations.path)
-    half = len(items) // 2
-    pairs = {f: f + half for f in range(half)} if subset == "counterfactual" else None
     gender_rule = (("gender", "context-pronouns"),) if subset == "contextual" else ()
     signature = build_signature(SUITE, split, system, len(verdicts), lang=lang, scope=(("subset", subset),),
                                 settings=(*settings, ("metric", "reference-words"), *gender_rule), files=files)
-    return GenEvalResult(SUITE, lang, subset, split, system, score(verdicts, subset, pairs), signature, verdicts,
-                         list(translations.unmatched))
+    rows = {i.index for i in items}
+    return GenEvalResult(SUITE, lang, subset, split, system, score(verdicts, subset, pairs),
+                         signature.with_limit(limit), verdicts, [r for r in translations.unmatched if r in rows])
 
 
 def model_inputs(items: Sequence[GenEvalItem], subset: str) -> list[str]:
@@ -104,11 +119,12 @@ def prepare_models(langs: Sequence[str], subsets: Sequence[str], split: str = "t
 def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.PathLike | None = None,  # noqa: A002
             system: str | None = None, model: str | None = None, model_options: dict | None = None,
             input_format: str = "auto", data_dir: str | None = None, reference_free: bool = False,
-            aligner: str = DEFAULT_ALIGNER, use_cache: bool = True) -> GenEvalResult:
+            aligner: str = DEFAULT_ALIGNER, use_cache: bool = True, limit: int | None = None) -> GenEvalResult:
     """One translation file (``input``), one reference set (``system``) or one MT model (``model``, options as
     ``translate.model_system``'s) on one subset and language; with ``reference_free`` also the gender read from the
     translation by the aligner and the analyser, and its agreement with the reference-based verdict
-    (``gender.mt_geneval.reference_free``)."""
+    (``gender.mt_geneval.reference_free``). ``limit``: score a sample (``scored_items``); a file is still read and
+    checked whole, a model translates the sample only."""
     if sum(x is not None for x in (input, system, model)) != 1:
         raise InputError("give exactly one of input= (a translation file), system= (reference, other-reference) "
                          "or model= (an MT model)")
@@ -118,13 +134,14 @@ def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.Path
     if system is not None:
         translations, name = reference_translations(items, system), system
     elif model is not None:
-        translations, name, settings = model_translations(items, subset, model, lang, model_options)
+        translations, name, settings = model_translations(scored_items(items, subset, limit), subset, model, lang,
+                                                          model_options)
     else:
         translations, name = file_translations(items, input, subset, input_format), system_name(input)
     if reference_free:
         check_language(lang)
     result = evaluate(items, translations, lang=lang, subset=subset, split=split, system=name,
-                      files=catalogue.data_field(seen), settings=settings)
+                      files=catalogue.data_field(seen), settings=settings, limit=limit)
     if reference_free:
         model = reference_model(items, lang, f"mt-geneval-{subset}-{split}-{lang}:references", aligner, use_cache)
         readings, analyser = read_free(result.verdicts, lang, model, use_cache)

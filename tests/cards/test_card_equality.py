@@ -1,0 +1,145 @@
+"""Every number on the card is the one the suite's own ``run`` gives on the same system, family by family (WinoMT and
+the contrastive suites: ``test_card.py``): MT-GenEval and MiTTenS from an outputs folder of real files (the suites'
+references as the system's translations), mZPRT and DiP for a published system on the card's own row narrowed to a
+small real part (one mZPRT domain; six WMT22 documents, two systems, the phenomena without a model), whole and as a
+``--limit`` sample."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import discotest
+from discotest import api
+from discotest.cards.build import fill_row
+from discotest.cards.groups import rows_of
+from discotest.cards.system import SystemSpec
+from discotest.gender.mittens.suite import load_mittens
+from discotest.gender.mt_geneval.suite import load_mt_geneval
+from discotest.report.ranking import value_and_interval
+from discotest.report.result import lang_of, scope_of
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+
+
+def assert_row_is_the_runs(row: dict, results, system: str | None = None) -> None:
+    """Each line of the row equals the run's own number, its interval and its n, for the result of the same part."""
+    assert row["status"] == "ok", row["reason"]
+    mine = [r for r in results if system is None or r.system == system]
+    assert mine and len(row["lines"]) == sum(len(r.ranked_metrics()) for r in mine)
+    for line in row["lines"]:
+        result = next(r for r in mine if (scope_of(r) or "", lang_of(r)) == (line["scope"], line["lang"]))
+        metric = next(m for m in result.ranked_metrics() if m.name == line["metric"])
+        value, ci, n = value_and_interval(metric)
+        assert (line["value"], line["ci95"], line["n"]) == (round(value, 4), round(ci, 4), n)
+        if line["metric"] in ("accuracy", "AZPT"):
+            assert line["value"] == pytest.approx(result.summary()["accuracy"], abs=0.006)  # the run's own table
+            assert n == result.summary().get("decided", result.summary()["n"])  # MT-GenEval: the decided items
+        # the same settings; the files read may differ (a row of a published system reads every published file)
+        sigs = [row["signature"]] if isinstance(row["signature"], str) else row["signature"]
+        assert _settings(result.signature.format()) in {_settings(sig) for sig in sigs}
+
+
+def _settings(signature: str) -> str:
+    return signature.rsplit("|files:", 1)[0]
+
+
+@pytest.fixture
+def reference_outputs(shared_data: Path, tmp_path: Path) -> Path:
+    """An outputs folder whose files are the suites' own references (real text, one line per item in suite order)."""
+    folder = tmp_path / "outputs"
+    folder.mkdir()
+    files = {
+        "en-de/mt-geneval-counterfactual": [i.reference for i in load_mt_geneval("counterfactual", "de", "test",
+                                                                                 str(shared_data))],
+        "en-de/mt-geneval-contextual": [i.reference for i in load_mt_geneval("contextual", "de", "test",
+                                                                             str(shared_data))],
+        "de-en/mittens": [i.reference for i in load_mittens("mittens", ["de"], str(shared_data))],
+        "en-de/mittens-out": [i.reference for i in load_mittens("mittens-out", ["de"], str(shared_data))],
+    }
+    manifest = {}
+    for key, lines in files.items():
+        name = key.replace("/", ".") + ".txt"
+        (folder / name).write_text("".join(line.replace("\n", " ") + "\n" for line in lines), "utf-8")
+        manifest[key] = name
+    (folder / "manifest.json").write_text(json.dumps({"system": "refs", "files": manifest}))
+    return folder
+
+
+@pytest.mark.parametrize("limit", [None, 24])
+def test_mt_geneval_and_mittens_rows_are_their_runs(shared_data, reference_outputs, limit):
+    card = discotest.card(outputs=str(reference_outputs), pairs="en-de,de-en",
+                          suites="mt-geneval,mittens,mittens-out", limit=limit, quiet=True)
+    runs = {
+        "en-de/mt-geneval-counterfactual": ("mt-geneval", {"lang": "de", "subset": "counterfactual"}),
+        "en-de/mt-geneval-contextual": ("mt-geneval", {"lang": "de", "subset": "contextual"}),
+        "de-en/mittens": ("mittens", {"lang": "de"}),
+        "en-de/mittens-out": ("mittens-out", {"lang": "de"}),
+    }
+    assert sorted(f"{r['pair']}/{r['id']}" for r in card.rows) == sorted(runs)
+    for key, (suite, options) in runs.items():
+        path = reference_outputs / (key.replace("/", ".") + ".txt")
+        own = discotest.run(suite, input=str(path), limit=limit, quiet=True, **options).results
+        row = card.row(key)
+        assert_row_is_the_runs(row, own)
+        if limit:
+            assert f"limit:{limit}" in row["signature"] and all(line["n"] == limit for line in row["lines"]
+                                                                if line["metric"] == "accuracy")
+
+
+def _narrowed(pair: str, suite: str, **options):
+    """The card's own row of ``suite`` for ``pair``, its options narrowed to a small real part."""
+    row = next(r for r in rows_of([pair], [suite]))
+    return type(row)(**{**row.__dict__, "options": {**row.options, **options}})
+
+
+@pytest.mark.slow  # the mZPRT background's alignment model, shared by the session's mZPRT tests
+@pytest.mark.parametrize("limit", [None, 40])
+def test_mzprt_row_is_its_run(shared_data, limit):
+    row = _narrowed("zh-en", "mzprt", domain="WF")
+    filled = fill_row(SystemSpec("published", "base_tgt"), row, {"limit": limit, "quiet": True})
+    own = discotest.run("mzprt", domain="WF", system="base_tgt", limit=limit, quiet=True).results
+    assert_row_is_the_runs(filled, own)
+    line = filled["lines"][0]
+    assert line["scope"] == "WF" and line["of"] == 3  # placed among WF's three published systems
+    if limit:
+        assert line["n"] == limit and f"limit:{limit}" in filled["signature"]
+
+
+@pytest.mark.parametrize("limit", [None, 9])
+def test_dip_row_is_its_run(shared_data, limit):
+    pytest.importorskip("spacy")
+    slice_ = {"max_docs": 6, "system": "LT22,Online-B", "phenomena": "lexical,connectives"}
+    row = _narrowed("de-en", "dip", **slice_)
+    filled = fill_row(SystemSpec("published", "Online-B"), row, {"limit": limit, "quiet": True})
+    own = discotest.run("dip", pair="de-en", data="wmt22", limit=limit, quiet=True, **slice_).results
+    assert_row_is_the_runs(filled, own, system="Online-B")
+    lines = {line["metric"]: line for line in filled["lines"]}
+    assert set(lines) == {"lexical consistency %", "connectives accuracy %"}
+    assert all(line["of"] == 2 for line in lines.values())  # placed among the slice's two WMT systems
+    if limit:  # 9 items over both phenomena, each present
+        assert f"limit:{limit}" in filled["signature"] and sum(line["n"] for line in lines.values()) == limit
+
+
+def test_the_plan_counts_each_rows_items_with_a_limit(shared_data):
+    """``--dry-run``: a row's items are those its run scores, each result capped at ``--limit`` (mZPRT's row has one
+    result per domain; MT-GenEval's and MiTTenS's one language and subset, not the whole suite)."""
+    from discotest.zero_pronoun.mzprt import DOMAINS, load_mzprt
+
+    def items(limit):
+        plan = api.card_plan(system="base_tgt", pairs="zh-en,en-de,de-en", limit=limit,
+                                   suites="mzprt,mt-geneval,mittens")
+        return {entry["row"]: entry["items"] for entry in plan}
+
+    whole, limited = items(None), items(50)
+    scored = [sum(zp.scored for zp in load_mzprt(d, str(shared_data)).zps) for d in DOMAINS]
+    assert whole["zh-en/mzprt"] == sum(scored) and limited["zh-en/mzprt"] == 50 * len(DOMAINS)
+    counterfactual = len(load_mt_geneval("counterfactual", "de", "test", str(shared_data)))
+    assert whole["en-de/mt-geneval-counterfactual"] == counterfactual
+    assert whole["de-en/mittens"] == len(load_mittens("mittens", ["de"], str(shared_data)))
+    assert all(limited[row] == 50 for row in limited if row != "zh-en/mzprt")
