@@ -1,0 +1,80 @@
+"""A tiny model's discourse card over en-de + ja-en + zh-en, timed row by row: what the lead quotes for issue 37.
+
+    .venv/bin/python -m bench.cards.tiny_card [--family llama3_1] [--pairs en-de,ja-en,zh-en] [--limit 12]
+                                              [--suites jazp,bsd-zp-ja-en-test] [--cache DIR]
+
+Builds the tiny random model of ``--family`` with its real tokenizer (tests/support/tiny_llm.py; qwen3, llama3_1 or
+gemma3), then fills its card as ``discotest card --model PATH --pairs … --limit N`` does (``discotest.cards``: the
+same rows, options and cache), in this process with a fresh cache (``--cache``: a folder of your own, e.g. to time a
+warm rerun), and prints per row its status, its first number (n, value ± 95% half-width), the wall seconds the row
+took, and for a row the model cannot fill, why. ``--limit`` samples the contrastive rows only (the gender, MT-GenEval
+and MiTTenS rows run whole: their sample is not built, docs/card.md), so the translation rows dominate: a random model
+rarely stops before its 256 new tokens. No timed assertion anywhere: numbers to quote, measured on this machine.
+
+Measured (2 shared CPU cores, load ~10; llama3_1, --limit 12; the en-de and MiTTenS translation rows not run here,
+see the report of the branch that added this file):
+
+| row | status | n | value | seconds |
+|---|---|---|---|---|
+| ja-en/jazp | ok | 12 | see run | see run |
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--family", default="llama3_1", choices=("qwen3", "llama3_1", "gemma3"))
+    parser.add_argument("--pairs", default="en-de,ja-en,zh-en")
+    parser.add_argument("--suites", default=None, help="only these rows (suites or row ids), comma-separated")
+    parser.add_argument("--limit", type=int, default=12)
+    parser.add_argument("--cache", default=None, help="the cache folder (default: a fresh temporary one)")
+    parser.add_argument("--data-dir", default=os.environ.get("DISCOTEST_DATA", str(REPO.parent / "shared" / "data")))
+    args = parser.parse_args()
+
+    scratch = tempfile.TemporaryDirectory(prefix="discotest-bench-card-")
+    os.environ["DISCOTEST_CACHE"] = args.cache or str(Path(scratch.name) / "cache")
+    os.environ.setdefault("DISCOTEST_DATA", args.data_dir)
+
+    from tests.support.tiny_llm import build_tiny_llm
+
+    from discotest.cards import build_card, card_settings, common_options, resolve
+
+    model = build_tiny_llm(args.family, Path(args.data_dir) / "llm_tokenizers", Path(scratch.name) / args.family)
+    settings = card_settings({"model": str(model), "pairs": args.pairs, "suites": args.suites, "limit": args.limit,
+                              "quiet": True, "data_dir": args.data_dir})
+    system, pairs, rows = resolve(settings)
+    seconds: list[float] = []
+    started = last = time.perf_counter()
+
+    def on_row(_row: dict) -> None:
+        nonlocal last
+        now = time.perf_counter()
+        seconds.append(now - last)
+        last = now
+
+    card = build_card(system, rows, pairs, common_options(settings), settings["bootstrap"], settings["seed"],
+                      on_row=on_row)
+    total = time.perf_counter() - started
+    print(f"tiny {args.family} card, pairs {','.join(pairs)}, --limit {args.limit}: {total:.1f} s in all "
+          f"(cache {os.environ['DISCOTEST_CACHE']})")
+    print(f"{'row':<36} {'status':<9} {'n':>5} {'value':>14} {'seconds':>8}  reason")
+    for row, took in zip(card.rows, seconds):
+        line = row["lines"][0] if row["lines"] else None
+        value = f"{line['value']:.1f} ± {line['ci95']:.1f}" if line else "–"
+        n = str(line["n"]) if line else "–"
+        print(f"{row['pair'] + '/' + row['id']:<36} {row['status']:<9} {n:>5} {value:>14} {took:8.1f}  "
+              f"{row['reason'] or ''}")
+    scratch.cleanup()
+
+
+if __name__ == "__main__":
+    main()
