@@ -46,11 +46,12 @@ def prompt(tmp_path_factory) -> Path:
     return path
 
 
-def _card(url: str, prompt: Path, cache: Path, *extra: str) -> subprocess.Popen:
-    """``discotest card`` for the served model (jazp's quick look, one request at a time) in a process of its own."""
+def _card(url: str, prompt: Path, cache: Path, suites: str = "jazp", limit: int = 2) -> subprocess.Popen:
+    """``discotest card`` for the served model (a quick look of ja-en rows, one request at a time) in a process of
+    its own."""
     command = [sys.executable, "-m", "discotest", "card", "--endpoint", url, "--model", ALIAS, "--pairs", "ja-en",
-               "--suites", "jazp", "--limit", "2", "--context", "0", "--prompt", str(prompt), "--concurrency", "1",
-               "--format", "json", "-q", *extra]
+               "--suites", suites, "--limit", str(limit), "--context", "0", "--prompt", str(prompt),
+               "--concurrency", "1", "--format", "json", "-q"]
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env={**os.environ, "DISCOTEST_CACHE": str(cache)})
 
@@ -106,8 +107,7 @@ def test_a_suite_the_server_fails_fails_its_row_in_one_line_and_the_others_finis
     that row fails with the server's one line after the client's retries, no later request of that suite is sent,
     and jazp's row is filled."""
     with RecordingProxy(llama_server, fail=lambda body: "さん：" in str(body.get("prompt"))) as proxy:
-        code, out, err = _finished(_card(proxy.url, prompt, tmp_path / "cache", "--suites",
-                                         "jazp,bsd-zp-ja-en-test", "--limit", "1"))
+        code, out, err = _finished(_card(proxy.url, prompt, tmp_path / "cache", "jazp,bsd-zp-ja-en-test", 1))
     assert code == 0, err.decode()
     jazp, bsd = json.loads(out)["rows"]
     assert jazp["status"] == "ok" and jazp["lines"][0]["n"] == 1
