@@ -52,27 +52,23 @@ def main() -> None:
     settings = card_settings({"model": str(model), "pairs": args.pairs, "suites": args.suites, "limit": args.limit,
                               "quiet": True, "data_dir": args.data_dir})
     system, pairs, rows = resolve(settings)
-    seconds: list[float] = []
+    print(f"tiny {args.family} card, pairs {','.join(pairs)}, --limit {args.limit} "
+          f"(cache {os.environ['DISCOTEST_CACHE']})")
+    print(f"{'row':<36} {'status':<9} {'n':>5} {'value':>14} {'seconds':>8}  reason", flush=True)
     started = last = time.perf_counter()
 
-    def on_row(_row: dict) -> None:
+    def on_row(row: dict) -> None:  # printed as each row finishes: a long card shows where it is
         nonlocal last
         now = time.perf_counter()
-        seconds.append(now - last)
-        last = now
-
-    card = build_card(system, rows, pairs, common_options(settings), settings["bootstrap"], settings["seed"],
-                      on_row=on_row)
-    total = time.perf_counter() - started
-    print(f"tiny {args.family} card, pairs {','.join(pairs)}, --limit {args.limit}: {total:.1f} s in all "
-          f"(cache {os.environ['DISCOTEST_CACHE']})")
-    print(f"{'row':<36} {'status':<9} {'n':>5} {'value':>14} {'seconds':>8}  reason")
-    for row, took in zip(card.rows, seconds):
         line = row["lines"][0] if row["lines"] else None
         value = f"{line['value']:.1f} ± {line['ci95']:.1f}" if line else "–"
         n = str(line["n"]) if line else "–"
-        print(f"{row['pair'] + '/' + row['id']:<36} {row['status']:<9} {n:>5} {value:>14} {took:8.1f}  "
-              f"{row['reason'] or ''}")
+        print(f"{row['pair'] + '/' + row['id']:<36} {row['status']:<9} {n:>5} {value:>14} {now - last:8.1f}  "
+              f"{row['reason'] or ''}", flush=True)
+        last = now
+
+    build_card(system, rows, pairs, common_options(settings), settings["bootstrap"], settings["seed"], on_row=on_row)
+    print(f"{time.perf_counter() - started:.1f} s in all")
     scratch.cleanup()
 
 

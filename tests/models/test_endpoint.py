@@ -250,8 +250,9 @@ def test_echo_alignment_compares_the_distributions_where_the_probes_differ():
 
 
 def test_an_interrupted_map_sends_none_of_the_requests_not_yet_under_way():
-    """Ctrl-C (or a failed request) while requests run ``concurrency`` at a time: those not yet sent are dropped, not
-    sent before the error reaches the user (a ``with ThreadPoolExecutor`` waits for every queued one)."""
+    """Ctrl-C (or a failed request) while requests run ``concurrency`` at a time: those not yet sent are dropped
+    (``Executor.map`` cancels its pending calls when its results stop being read), not sent before the process ends;
+    those under way finish (their answers are cached)."""
     import time
 
     started: list[int] = []

@@ -169,16 +169,8 @@ class EndpointClient:
         """``function`` over ``inputs`` with at most ``concurrency`` requests under way; results in order."""
         if self.concurrency == 1 or len(inputs) < 2:
             return [function(x) for x in inputs]
-        pool = ThreadPoolExecutor(max_workers=self.concurrency)
-        try:
+        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
             return list(pool.map(function, inputs))
-        except BaseException:
-            # Ctrl-C or a failed request: the requests not yet sent are dropped (``with`` would send them all before
-            # the error reached the user); those under way finish (their answers are cached) as the process ends
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        finally:
-            pool.shutdown(wait=True)
 
     def served_model(self, wanted: str | None) -> str:
         """The model id as the server reports it: ``wanted`` if listed (or the server lists none), else the only one
