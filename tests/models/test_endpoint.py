@@ -247,3 +247,25 @@ def test_echo_alignment_compares_the_distributions_where_the_probes_differ():
     assert "cannot be checked" in echo_misalignment(_echo(tokens_a, [None, None, None]),
                                                     _echo(tokens_b, [None, None, None]))
     assert "cannot be checked" in echo_misalignment({"choices": [{"text": "x"}]}, {"choices": []})
+
+
+def test_an_interrupted_map_sends_none_of_the_requests_not_yet_under_way():
+    """Ctrl-C (or a failed request) while requests run ``concurrency`` at a time: those not yet sent are dropped
+    (``Executor.map`` cancels its pending calls when its results stop being read), not sent before the process ends;
+    those under way finish (their answers are cached)."""
+    import time
+
+    started: list[int] = []
+
+    def one(x: int) -> int:
+        started.append(x)
+        if x == 0:
+            raise KeyboardInterrupt
+        time.sleep(0.05)
+        return x
+
+    client = EndpointClient("http://127.0.0.1:9/v1", concurrency=2)
+    with pytest.raises(KeyboardInterrupt):
+        client.map(one, list(range(40)))
+    time.sleep(0.2)
+    assert 1 <= len(started) <= 4  # the failed one and at most the few already taken by the other worker

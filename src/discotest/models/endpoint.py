@@ -36,7 +36,8 @@ echoed); one that echoes no ``top_logprobs`` cannot be checked and is refused to
 echoed tokens spell the prompt and that each ``text_offset`` is the length of the tokens before it
 (``echo_offsets_wrong``), from the request's first token on (``echo_start``: vLLM echoes Llama's BOS,
 ``<|begin_of_text|>``, before it and counts its characters): offsets that do not follow the tokens would put the
-candidate's boundary in the wrong place.
+candidate's boundary in the wrong place. A passed probe is cached beside the scores, so a resumed run does not probe
+again.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ from discotest.models.llm_prompt import PromptBuilder
 API_KEY_VARIABLES = ("DISCOTEST_API_KEY", "OPENAI_API_KEY")
 CACHE_TRANSLATIONS = "translations"
 CACHE_SCORES = "candidate-logprobs"
+CACHE_ALIGNMENT = "endpoint-alignment"  # servers and models that passed the alignment probe
 # Fields outside the OpenAI API that make a served translation the local one:
 # - greedy means no sampler that reshapes the logits: llama.cpp's servers (llama-cpp-python's, llama-server) apply a
 #   repetition penalty of 1.1 unless told otherwise;
@@ -427,11 +429,17 @@ def echo_misalignment(first: dict[str, Any], second: dict[str, Any]) -> str | No
     return None
 
 
-def check_echo_alignment(client: EndpointClient, model: str) -> None:
+def check_echo_alignment(client: EndpointClient, model: str, use_cache: bool = True) -> None:
     """Refuse (one InputError line naming the server) a server whose echoed prompt log-probabilities are not those of
-    the echoed tokens (``echo_misalignment``); two short requests, once per server and model in a process."""
+    the echoed tokens (``echo_misalignment``); two short requests, once per server and model in a process. A passed
+    probe is also kept in the cache (``CACHE_ALIGNMENT``, keyed as the scores it vouches for: server and model), so a
+    run resumed after Ctrl-C or ``kill -9`` asks the server nothing it was asked before; a refusal is not kept (the
+    next run probes again)."""
     key = (client.base, model)
+    stored = cache.content_key([CACHE_ALIGNMENT, VERSION, SCORES_VERSION, client.base, model])
     with _aligned_lock:
+        if key not in _aligned and use_cache and cache.load(CACHE_ALIGNMENT, stored) == "aligned":
+            _aligned[key] = ""
         if key not in _aligned:
             answers = [client.call("/completions", {"model": model, "prompt": text, "max_tokens": 1,
                                                     "temperature": 0, "echo": True, "logprobs": ALIGNMENT_TOP})
@@ -439,6 +447,8 @@ def check_echo_alignment(client: EndpointClient, model: str) -> None:
             wrong = echo_misalignment(*answers) or echo_offsets_wrong(answers[0], ALIGNMENT_PROBE[0])
             _aligned[key] = "" if wrong is None else (
                 f"{client.base}/v1/completions (model {model}) cannot score: {wrong}")
+            if wrong is None and use_cache:
+                cache.store(CACHE_ALIGNMENT, stored, "aligned")
         verdict = _aligned[key]
     if verdict:
         raise InputError(verdict)
@@ -493,7 +503,7 @@ class EndpointScorer(Scorer):
                                          len(prompt) + 1 + len(candidate), body["prompt"],
                                          f"{self.client.base}/v1/completions")
             if found is not None:
-                check_echo_alignment(self.client, self.model)
+                check_echo_alignment(self.client, self.model, self.use_cache)
             self._mode = "echo" if found is not None else self._mode
         if found is None and self._mode in (None, "vllm"):
             try:

@@ -1,0 +1,1 @@
+"""The discourse card (``discotest card``)."""

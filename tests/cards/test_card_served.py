@@ -1,0 +1,117 @@
+"""The card of a served model is interruptible (issue 37): ``discotest card --endpoint`` stopped with ``kill -9`` or
+Ctrl-C while a request is under way, then run again, asks the server nothing it had answered and prints a card
+byte-identical to an uninterrupted one's; a suite whose requests the server fails fails its row in one line and the
+others finish.
+
+The server is the real llama.cpp one (the serve-test extra) on the tiny Llama 3.1 (tests/support/tiny_llm.py,
+tiny_gguf.py), behind a recording proxy (tests/support/served.py) whose log of forwarded request bodies is the
+server's request log. The card runs as a subprocess (a killed process keeps nothing but its cache). Small on purpose:
+jazp's quick look of 2 items (4 candidates) with a short request template, because llama-cpp-python sorts the whole
+128k vocabulary in Python for every echoed token."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("gguf")
+pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python[server] (the serve-test extra) is not installed")
+
+from discotest.models.endpoint import ALIGNMENT_PROBE  # noqa: E402
+from tests.support.served import RecordingProxy, serve_gguf  # noqa: E402
+from tests.support.tiny_gguf import write_tiny_gguf  # noqa: E402
+
+ALIAS = "tiny-llama3_1"
+STOP_WITHIN = 600  # seconds the held request waits for the card to reach it (a busy machine: ~1 s per echoed token)
+
+
+@pytest.fixture(scope="module")
+def llama_server(tiny_llms, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("gguf-llama3_1")
+    with serve_gguf(write_tiny_gguf(tiny_llms["llama3_1"], folder / "tiny.f32.gguf"), ALIAS, folder) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def prompt(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("prompt") / "short.j2"
+    path.write_text("{{ source }}", "utf-8")
+    return path
+
+
+def _card(url: str, prompt: Path, cache: Path, suites: str = "jazp", limit: int = 2) -> subprocess.Popen:
+    """``discotest card`` for the served model (a quick look of ja-en rows, one request at a time) in a process of
+    its own."""
+    command = [sys.executable, "-m", "discotest", "card", "--endpoint", url, "--model", ALIAS, "--pairs", "ja-en",
+               "--suites", suites, "--limit", str(limit), "--context", "0", "--prompt", str(prompt),
+               "--concurrency", "1", "--format", "json", "-q"]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "DISCOTEST_CACHE": str(cache)})
+
+
+def _finished(process: subprocess.Popen) -> tuple[int, bytes, bytes]:
+    out, err = process.communicate(timeout=STOP_WITHIN)
+    return process.returncode, out, err
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(llama_server, prompt, tmp_path_factory) -> tuple[bytes, list[bytes]]:
+    """The card run once, whole, in a cache of its own: its JSON and the request bodies the server was sent."""
+    with RecordingProxy(llama_server) as proxy:
+        code, out, err = _finished(_card(proxy.url, prompt, tmp_path_factory.mktemp("whole-cache")))
+    assert code == 0, err.decode()
+    assert json.loads(out)["rows"][0]["status"] == "ok"
+    return out, list(proxy.forwarded)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGINT], ids=["kill-9", "ctrl-c"])
+def test_a_stopped_card_resumes_asking_nothing_twice_and_is_byte_identical(stop, llama_server, prompt,
+                                                                           uninterrupted, tmp_path):
+    """Stopped while the server holds the request after half of the candidates' (``kill -9``: the process keeps
+    nothing but its cache; Ctrl-C: it ends with ``interrupted``), then the same command: between the two runs the
+    server is sent each request of the uninterrupted run exactly once (the scores and the passed alignment probe come
+    from the cache), and the card is byte for byte the uninterrupted one."""
+    whole, asked = uninterrupted
+    scoring = [i for i, body in enumerate(asked) if json.loads(body)["prompt"] not in ALIGNMENT_PROBE]
+    assert len(scoring) == 4 and len(asked) == 6  # 2 items x 2 candidates, and the probe's two prompts
+    hold_at = scoring[len(scoring) // 2] + 1  # the third candidate's request (1-based count of requests)
+    cache = tmp_path / "cache"
+    with RecordingProxy(llama_server, hold_at=hold_at) as proxy:
+        card = _card(proxy.url, prompt, cache)
+        assert proxy.held.wait(STOP_WITHIN), card.communicate()[1].decode()
+        card.send_signal(stop)
+        code, _, err = _finished(card)
+        first = list(proxy.forwarded)
+        assert first == asked[:hold_at - 1]  # the answered half; the held request never reached the server
+        assert code == (-signal.SIGKILL if stop == signal.SIGKILL else 130)
+        if stop == signal.SIGINT:
+            assert err.decode().strip().splitlines() == ["discotest: interrupted"]
+        proxy.forwarded.clear()
+        code, out, err = _finished(_card(proxy.url, prompt, cache))
+        again = list(proxy.forwarded)
+    assert code == 0, err.decode()
+    assert again == asked[hold_at - 1:]  # only what had not been answered, the held request first
+    assert Counter(first + again) == Counter(asked) and len(set(asked)) == len(asked)
+    assert out == whole
+
+
+def test_a_suite_the_server_fails_fails_its_row_in_one_line_and_the_others_finish(llama_server, prompt, tmp_path):
+    """The proxy answers 500 to every request of the BSD dialogue suite (its sources name the speaker, ``…さん：``):
+    that row fails with the server's one line after the client's retries, no later request of that suite is sent,
+    and jazp's row is filled."""
+    with RecordingProxy(llama_server, fail=lambda body: "さん：" in str(body.get("prompt"))) as proxy:
+        code, out, err = _finished(_card(proxy.url, prompt, tmp_path / "cache", "jazp,bsd-zp-ja-en-test", 1))
+    assert code == 0, err.decode()
+    jazp, bsd = json.loads(out)["rows"]
+    assert jazp["status"] == "ok" and jazp["lines"][0]["n"] == 1
+    assert bsd["status"] == "failed" and "\n" not in bsd["reason"]
+    assert "HTTP 500: proxy: a server error for this suite" in bsd["reason"] and "5 attempts" in bsd["reason"]
+    assert len(proxy.failed) == 5 and len(set(proxy.failed)) == 1  # the first candidate, tried 5 times, then no more
+    assert not any("さん：" in str(body.get("prompt")) for body in proxy.bodies())

@@ -1,0 +1,124 @@
+"""A real llama.cpp server (``llama_cpp.server``, the serve-test extra) on a tiny GGUF model, and a recording proxy in
+front of a server: the request log a test reads (which bodies the server was sent, in order), with a request that
+can be held (the client is stopped while it waits) or answered with a server error. The server behind it answers
+every request it forwards; nothing is mocked."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from tests.support.cli_helpers import free_port, serving
+
+
+@contextlib.contextmanager
+def serve_gguf(model: str | Path, alias: str, folder: Path) -> Iterator[str]:
+    """``python -m llama_cpp.server`` on 127.0.0.1 with one GGUF file served as ``alias`` (one thread, prompt
+    log-probabilities on); its base URL (``…/v1``), stopped after."""
+    port = free_port()
+    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", alias,
+               "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "1024", "--n_threads", "1",
+               "--n_threads_batch", "1", "--logits_all", "true", "--verbose", "false"]
+    with serving(command, f"http://127.0.0.1:{port}/v1", folder / "server.log", seconds=120) as url:
+        yield url
+
+
+class RecordingProxy:
+    """An HTTP proxy to ``upstream`` (a ``…/v1`` URL) recording every POST body it forwards (``forwarded``, in order).
+
+    ``hold_at``: the n-th POST (1-based) is not forwarded: ``held`` is set and the handler waits until ``release()``
+    (``forward=True``: then forwards it; else drops the connection), so a test can stop the client while its request
+    is under way. ``fail``: a POST body for which it answers 500 (with ``Retry-After: 0``) instead of forwarding."""
+
+    def __init__(self, upstream: str, hold_at: int | None = None, fail: Callable[[dict], bool] | None = None):
+        self.upstream = upstream.rstrip("/").removesuffix("/v1")
+        self.hold_at, self.fail = hold_at, fail
+        self.forwarded: list[bytes] = []
+        self.failed: list[bytes] = []
+        self.posts = 0
+        self.held = threading.Event()
+        self.held_body: bytes | None = None
+        self._release = threading.Event()
+        self._forward_held = False
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def __enter__(self) -> RecordingProxy:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+        self._server.shutdown()
+        self._server.server_close()
+
+    def release(self, forward: bool = False) -> None:
+        self._forward_held = forward
+        self._release.set()
+
+    def bodies(self) -> list[dict]:
+        return [json.loads(b) for b in self.forwarded]
+
+    def _forward(self, method: str, path: str, body: bytes | None) -> tuple[int, bytes, str]:
+        request = urllib.request.Request(self.upstream + path, data=body, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=600) as answer:  # noqa: S310 - 127.0.0.1
+                return answer.status, answer.read(), answer.headers.get("Content-Type", "application/json")
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read(), exc.headers.get("Content-Type", "application/json")
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:  # quiet
+                pass
+
+            def _answer(self, status: int, payload: bytes, kind: str = "application/json", **headers: str) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(payload)))
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+                self._answer(*proxy._forward("GET", self.path, None))
+
+            def do_POST(self) -> None:  # noqa: N802
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                with proxy._lock:
+                    proxy.posts += 1
+                    number = proxy.posts
+                if proxy.fail is not None and proxy.fail(json.loads(body)):
+                    proxy.failed.append(body)
+                    message = json.dumps({"error": {"message": "proxy: a server error for this suite"}}).encode()
+                    self._answer(500, message, **{"Retry-After": "0"})
+                    return
+                if number == proxy.hold_at:
+                    proxy.held_body = body
+                    proxy.held.set()
+                    proxy._release.wait()
+                    if not proxy._forward_held:
+                        self.close_connection = True
+                        return
+                with proxy._lock:
+                    proxy.forwarded.append(body)
+                self._answer(*proxy._forward("POST", self.path, body))
+
+        return Handler
