@@ -53,8 +53,9 @@ ROOT = Path(__file__).resolve().parents[2]
 FIGURES = ROOT / "bench" / "figures" / "gender_speed.json"
 LANGS = ("ar", "de", "es", "fr", "he", "it", "ru", "uk")
 # cache folders that hold compiled third-party resources, the alignment models trained once per language and the
-# suite's English "her" roles tagged once per suite (not results for one input): kept for the "cold" runs
-RESOURCE_NAMESPACES = ("german-nouns", "align-model", "english-roles")
+# suite's English "her" roles tagged once per suite, the Arabic readings per word form of the published outputs (not
+# results for one input): kept for the "cold" runs
+RESOURCE_NAMESPACES = ("german-nouns", "align-model", "english-roles", "word-readings")
 TEMPERATURES = ("first", "cold", "warm")
 STAGE_ORDER = ("imports", "suite and translations", "tokenise", "analyser load", "alignment", "locate", "morphology",
                "scoring", "output")

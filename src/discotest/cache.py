@@ -27,10 +27,12 @@ from discotest.errors import InputError
 ENV_VAR = "DISCOTEST_CACHE"
 # Namespaces whose entries may be kept in a folder of their own ($DISCOTEST_MODELS): what is slow to make and the same
 # for everyone who has the same data and discotest (keyed by content): trained alignment and language-identification
-# models, the compiled german-nouns lexicon (7 s), the roles learned from a suite's English sources (4 s). A team, an
-# offline machine prepared beforehand, or a test session can share one folder of them while each keeps its own cache.
+# models, the compiled german-nouns lexicon (7 s), the roles learned from a suite's English sources (4 s), the Arabic
+# readings per word form of a suite's published outputs (20 s). A team, an offline machine prepared beforehand, or a
+# test session can share one folder of them while each keeps its own cache.
 NAMESPACE_ENV = {"align-model": "DISCOTEST_MODELS", "langid-model": "DISCOTEST_MODELS",  # + the unpacked langid model
-                 "german-nouns": "DISCOTEST_MODELS", "english-roles": "DISCOTEST_MODELS"}
+                 "german-nouns": "DISCOTEST_MODELS", "english-roles": "DISCOTEST_MODELS",
+                 "word-readings": "DISCOTEST_MODELS"}
 MAGIC = b"discotest-cache"
 FORMAT_VERSION = 1
 
@@ -65,13 +67,20 @@ def content_key(parts: Iterable[str]) -> str:
 
 
 @functools.cache
-def code_key() -> str:
+def code_key(*parts: str) -> str:
     """sha256 of every file of the installed discotest package (sources and the tables shipped with them), in path
     order: part of the key of entries that our own rules compute (analyser readings), so an edited rule or word list
-    never serves a result cached before the edit. Computed once per process (2 MB, about 8 ms here)."""
+    never serves a result cached before the edit. Computed once per process (2 MB, about 8 ms here).
+
+    ``parts`` (paths relative to the package, files or folders: ``"lang/align"``, ``"lang/tokenize.py"``): only those
+    files, for an entry that only they shape (a trained alignment model), so an edit elsewhere does not remake it."""
     root = Path(__file__).resolve().parent
+    wanted = [root / part for part in parts] or [root]
     digest = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+    files = {p for base in wanted for p in ([base] if base.is_file() else base.rglob("*"))}
+    if parts and not all(base.exists() for base in wanted):
+        raise FileNotFoundError(f"code_key: no {[p for p, b in zip(parts, wanted) if not b.exists()]} in discotest")
+    for path in sorted(p for p in files if p.is_file() and "__pycache__" not in p.parts):
         digest.update(path.relative_to(root).as_posix().encode() + b"\x00" + path.read_bytes() + b"\x00")
     return digest.hexdigest()
 

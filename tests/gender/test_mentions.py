@@ -92,3 +92,26 @@ def test_a_suites_her_roles_are_tagged_once_and_read_back_without_spacy(shared_d
     monkeypatch.setattr(mentions, "_ROLES", {})
     alone = [find_pronouns([i])[0] for i in hers]
     assert read_back == alone
+
+
+def test_the_roles_are_tagged_again_after_an_edit_to_their_code_only(shared_data, tmp_path, monkeypatch):
+    """The roles' key holds the code that tags them (``ROLES_CODE``), not the whole package's: an edit to a verdict
+    rule or the card reads them back, an edit to this module tags them again."""
+    from discotest import cache
+    from discotest.gender.winomt import load_winomt
+
+    monkeypatch.setenv("DISCOTEST_MODELS", str(tmp_path / "models"))
+    items = [i for i in load_winomt("2019", shared_data) if english_pronoun(i)[0] == "her"][:20]
+    monkeypatch.setattr(mentions, "_ROLES", {})
+    mentions.learn_her_roles(items)
+    tagged = []
+    monkeypatch.setattr(mentions, "_tag_her_roles", lambda sentences: tagged.append(1) or ["object"] * len(sentences))
+    real = cache.code_key
+    for edited, again in [("gender/judge.py", False), ("cards/build.py", False), ("gender/mentions.py", True),
+                          ("lang/english.py", True)]:
+        monkeypatch.setattr(cache, "code_key", lambda *parts, e=edited: f"edited {e}" if not parts or e in parts
+                            else real(*parts))
+        monkeypatch.setattr(mentions, "_ROLES", {})
+        tagged.clear()
+        mentions.learn_her_roles(items)
+        assert bool(tagged) == again, edited

@@ -126,12 +126,52 @@ def test_models_live_in_their_own_folder_when_one_is_set(tmp_path):
 
 
 def test_the_signature_names_the_data_not_the_code(monkeypatch):
-    """An edit to discotest retrains the model (its cache key holds the code) but leaves the signature alone (it names
-    the recipe and the data; the discotest version stands for the code, as for every other field)."""
+    """An edit to discotest retrains a model keyed on the whole package's code (the default) but leaves the signature
+    alone (it names the recipe and the data; the discotest version stands for the code, as for every other field)."""
     before = _model()
-    monkeypatch.setattr(cache, "code_key", lambda: "an edited discotest")
+    real = cache.code_key
+    monkeypatch.setattr(cache, "code_key", lambda *parts: "an edited discotest" if not parts else real(*parts))
     after = _model()
     assert after.key != before.key and after.signature() == before.signature()
+
+
+def _edit(monkeypatch, edited: str) -> None:
+    """As if the package file ``edited`` changed: every code key that covers it changes."""
+    real = cache.code_key
+    monkeypatch.setattr(cache, "code_key", lambda *parts: f"edited {edited}" if not parts or any(
+        edited == part or edited.startswith(part + "/") for part in parts) else real(*parts))
+
+
+@pytest.mark.parametrize(("edited", "retrained"), [
+    ("cards/build.py", False), ("gender/judge.py", False),  # shape no model
+    ("lang/align/thot_aligner.py", True), ("lang/tokenize.py", True),  # the aligner and the tokeniser
+    ("gender/text.py", True),  # the caller's modules that select the training text
+])
+def test_a_model_keyed_on_its_code_is_retrained_only_by_an_edit_to_that_code(monkeypatch, edited, retrained):
+    def model():
+        code = cache.code_key("gender/text.py")
+        return AlignmentModel(make_aligner(), "test-corpus", "test", lambda: PAIRS, code=code)
+
+    monkeypatch.setattr(cache, "code_key", lambda *parts: "|".join(parts))
+    before = model()
+    _edit(monkeypatch, edited)
+    assert (model().key != before.key) == retrained
+
+
+def test_the_winomt_model_key_holds_the_text_selection_not_the_verdict_rules(shared_data, monkeypatch):
+    from discotest.gender.run import RunOptions, language_aligner
+
+    def key() -> str:
+        return language_aligner("ar", RunOptions(data_dir=str(shared_data))).key
+
+    before = key()
+    real = cache.code_key
+    for edited, retrained in [("gender/judge.py", False), ("cards/build.py", False), ("lang/morph/ar.py", False),
+                              ("gender/published.py", True), ("data/translations.py", True),
+                              ("lang/align/model.py", True)]:
+        _edit(monkeypatch, edited)
+        assert (key() != before) == retrained, edited
+        monkeypatch.setattr(cache, "code_key", real)
 
 
 def test_data_prepare_builds_the_model_a_run_then_decodes_with(shared_data, capsys):
@@ -154,3 +194,16 @@ def test_data_prepare_builds_the_model_a_run_then_decodes_with(shared_data, caps
     assert f"align_text:{recipe}" in signature
     assert main(["--data-dir", str(shared_data), "data", "prepare", "jazp"]) == 2
     assert "jazp: nothing to prepare" in capsys.readouterr().err
+
+
+def test_training_says_what_it_does_and_about_how_long_unless_quiet(capsys):
+    from discotest.progress import quiet_scope
+
+    with quiet_scope(True):
+        _model(identity="quiet").folder()
+    assert "training" not in capsys.readouterr().err
+    _model().folder()
+    err = capsys.readouterr().err
+    assert f"training the alignment model test-corpus (first run, about {max(1, round(len(PAIRS) * 0.0008))} s)" in err
+    _model().folder()  # trained: nothing to say
+    assert "training" not in capsys.readouterr().err

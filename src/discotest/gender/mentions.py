@@ -46,11 +46,15 @@ def _english_tagger():
 # tagged on that sentence alone (spaCy reads every doc on its own), so where it was tagged does not matter
 _ROLES: dict[str, str] = {}
 ROLES_NAMESPACE = "english-roles"
+# the code that finds the "her" sentences and tags them (the key holds it, not the whole package's: an edit elsewhere
+# does not tag the suite again)
+ROLES_CODE = ("gender/mentions.py", "lang/english.py", "lang/installed.py", "lang/tokenize.py")
 
 
 def learn_her_roles(items: Sequence[GenderItem], use_cache: bool = True) -> None:
     """The role of every "her" mention of ``items`` (a whole suite), tagged once and kept in the content-hash cache
-    (namespace ``english-roles``, keyed by the tagger's version, discotest's code and the sentences), so a run on a
+    (namespace ``english-roles``, keyed by the tagger's version, the code that tags them (``ROLES_CODE``) and the
+    sentences), so a run on a
     new translation of a known suite never loads spaCy's English model: the suite's English side is the same."""
     version = english_version()
     items = [item for item in items if "her" in item.sentence.lower()]  # the others have no "her" (a cheap test)
@@ -59,7 +63,7 @@ def learn_her_roles(items: Sequence[GenderItem], use_cache: bool = True) -> None
                         if m is not None and m.text == "her"} - _ROLES.keys())
     if version is None or not sentences:
         return
-    key = cache.content_key([ROLES_NAMESPACE, version, cache.code_key(), *sentences])
+    key = cache.content_key([ROLES_NAMESPACE, version, cache.code_key(*ROLES_CODE), *sentences])
     roles = cache.load(ROLES_NAMESPACE, key, parse=_role_list(len(sentences))) if use_cache else None
     if roles is None:
         roles = _her_roles(sentences)

@@ -39,8 +39,9 @@ from discotest.lang.align import DEFAULT_ALIGNER, MODEL_REL_ITERATIONS, PendingL
 from discotest.lang.align.base import Pair, WordAligner
 from discotest.lang.align.model import AlignmentModel
 from discotest.lang.align.thot_aligner import ThotAligner
-from discotest.lang.morph import MEASURED_COST, languages
+from discotest.lang.morph import MEASURED_COST, analyser_class, languages
 from discotest.lang.morph.cached import CachedReads
+from discotest.progress import is_quiet, quiet_scope
 from discotest.report.result import build_signature
 from discotest.stats import stratified_sample
 from discotest.timing import stage
@@ -123,6 +124,50 @@ def _published_bitext(system: str, lang: str, options: RunOptions) -> Bitext:
     return Bitext(items, published_translations(system, lang, items, options.data_dir, suite).by_row, lang)
 
 
+# the modules that read, select and tokenise a language's published outputs into the text its alignment model (and its
+# word table) is made from: the models' cache keys hold their code, not the whole package's (an edit to the card or a
+# verdict rule retrains nothing); the aligner's and the tokeniser's own code is added by ``AlignmentModel``
+TEXT_CODE = ("gender/run.py", "gender/published.py", "gender/pipeline.py", "gender/winomt.py", "gender/suites.py",
+             "gender/bug.py", "gender/winomt_adj.py", "data/catalogue.py", "data/translations.py", "data/readers.py")
+
+
+@dataclass(frozen=True)
+class PublishedText:
+    """The published outputs of one language that its prepared models are made from (the suite's own, else WinoMT's)
+    and ``identity``, what fixes their text: the pinned sha256 of every file read (nothing is read or tokenised)."""
+
+    suite: str
+    version: str
+    lang: str
+    systems: tuple[str, ...]
+    identity: str
+
+    @property
+    def recipe(self) -> str:
+        return f"{self.suite}-{self.version}-{self.lang}:{'+'.join(self.systems)}"
+
+    def table_identity(self) -> str:
+        """What fixes the word forms of these outputs, for the key of a table of readings per word form."""
+        return cache.content_key([self.recipe, self.identity, cache.code_key(*TEXT_CODE)])
+
+    def bitexts(self, options: RunOptions, systems: Sequence[str] | None = None) -> list[Bitext]:
+        """The tokenised outputs of ``systems`` (default: all of them)."""
+        return [_published_bitext(s, self.lang, options) for s in (self.systems if systems is None else systems)]
+
+
+def published_text(lang: str, options: RunOptions) -> PublishedText | None:
+    """The published outputs of ``lang`` present under the data directory, or None where there are none."""
+    suite = _extra_text_suite(options.suite)
+    version = options.suite_version if suite == options.suite else "2019"
+    with catalogue.tracking() as files:  # what fixes the training text, read from the pins (nothing is tokenised)
+        catalogue.locate(catalogue.suite_file(suite, version), options.data_dir)
+        systems = available_published(lang, options.data_dir, suite)
+    if not systems:
+        return None
+    identity = cache.content_key(f"{c.name}\t{c.sha256}" for c in sorted(files.values(), key=lambda c: c.name))
+    return PublishedText(suite, version, lang, tuple(systems), identity)
+
+
 def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> WordAligner:
     """The aligner of ``lang``: with ``--align-train suite`` (the default) the language's alignment model, trained once
     on the English sources with every published output of the language present (the suite's own, else WinoMT's) and
@@ -132,21 +177,35 @@ def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> Word
     aligner = make_aligner(options.aligner, processes=processes)
     if options.align_train != "suite" or not isinstance(aligner, ThotAligner):
         return aligner
-    suite = _extra_text_suite(options.suite)
-    version = options.suite_version if suite == options.suite else "2019"
-    with catalogue.tracking() as files:  # what fixes the training text, read from the pins (nothing is tokenised)
-        catalogue.locate(catalogue.suite_file(suite, version), options.data_dir)
-        systems = available_published(lang, options.data_dir, suite)
-    if not systems:
+    text = published_text(lang, options)
+    if text is None:
         return aligner
-    identity = cache.content_key(f"{c.name}\t{c.sha256}" for c in sorted(files.values(), key=lambda c: c.name))
 
     def training() -> list[Pair]:
-        return [pair for s in systems for pair in _published_bitext(s, lang, options).pairs]
+        return [pair for bitext in text.bitexts(options) for pair in bitext.pairs]
 
     model_aligner = make_aligner(options.aligner, processes=processes, rel_iterations=MODEL_REL_ITERATIONS)
-    return AlignmentModel(model_aligner, f"{suite}-{version}-{lang}:{'+'.join(systems)}", identity, training,
-                          options.use_cache)
+    return AlignmentModel(model_aligner, text.recipe, text.identity, training, options.use_cache,
+                          code=cache.code_key(*TEXT_CODE))
+
+
+def use_word_table(analyser: CachedReads, lang: str, options: RunOptions) -> bool:
+    """Where the analyser keeps a table of readings per word form (Arabic), the one of the language's published outputs
+    (``lang/morph/word_table.py``): it is made, once, where the analyser first loads. Whether there is one."""
+    text = published_text(lang, options) if analyser_class(lang).word_table_code is not None else None
+    if text is None:
+        return False
+    analyser.use_word_table(text.table_identity(), lambda: [tokens for bitext in text.bitexts(options) for tokens in
+                                                            bitext.tgt_tokens])
+    return True
+
+
+def _keeps_word_table(lang: str) -> bool:
+    """Whether the analyser of ``lang`` keeps a word table (False where its extra is not installed)."""
+    try:
+        return analyser_class(lang).word_table_code is not None
+    except InputError:
+        return False
 
 
 def prepare_models(suite: str, langs: Sequence[str], options: RunOptions) -> list[str]:
@@ -162,6 +221,11 @@ def prepare_models(suite: str, langs: Sequence[str], options: RunOptions) -> lis
         was = aligner.cached()
         aligner.folder()
         lines.append(f"{suite} {lang}: alignment model {aligner.text} {'ready' if was else 'trained'}")
+        if _keeps_word_table(lang):
+            readings = CachedReads(lang, options.use_cache)
+            if use_word_table(readings, lang, replace(options, suite=suite)):
+                readings.analyser()  # reads the table, or makes it now
+                lines.append(f"{suite} {lang}: readings per word form ready")
     learn_her_roles(load_suite(replace(options, suite=suite)), options.use_cache)  # the English side, once per suite
     return lines
 
@@ -199,6 +263,7 @@ def _evaluate_language(
     aligner = language_aligner(lang, options, processes=1 if in_worker else 2)
     with stage("analyser load"):
         analyser = CachedReads(lang, options.use_cache)  # loads the analyser itself only when a reading is not cached
+    use_word_table(analyser, lang, options)
     reading = _LanguageReading(lang, items, translation_sets, options, aligner, analyser)
     with catalogue.tracking() as corpus_files:  # aligner training text shapes every result
         corpus = reading.corpus()
@@ -471,7 +536,7 @@ def run_many(
             # one language per worker process (max_tasks_per_child): a worker that went on to the next language kept
             # the last one's analyser loaded (the French spaCy model and natasha together: 870 MB in one process)
             with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                                     max_tasks_per_child=1, initializer=start_worker) as pool:
+                                     max_tasks_per_child=1, initializer=_start_worker, initargs=(is_quiet(),)) as pool:
                 futures = {pool.submit(_evaluate_language, lang, tasks[lang], opts, in_worker=True): lang
                            for lang in slowest_first}
                 for future in as_completed(futures):
@@ -483,6 +548,12 @@ def run_many(
                              "`if __name__ == \"__main__\":` (workers import the script again), or pass jobs=1"
                              ) from None
     return _sorted(suite, [r for results in by_lang.values() for r in results])
+
+
+def _start_worker(quiet: bool) -> None:
+    """A language's worker process: ``engine.start_worker``, and the caller's ``--quiet`` for its notes and bars."""
+    start_worker()
+    quiet_scope(quiet).__enter__()  # for the rest of this process (it runs one language and ends)
 
 
 def _slowest_first(tasks: dict[str, list[str]]) -> list[str]:

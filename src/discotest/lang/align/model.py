@@ -9,7 +9,10 @@ the same links in any file, alone or in company, on any engine (tests/lang/test_
 
 Its key is the base aligner's signature, the recipe, an ``identity`` string the caller derives cheaply from what
 fixes the training text (e.g. the pinned sha256 of every file it is read from), so a warm run never reads or tokenises
-the training text, and discotest's own code (``cache.code_key``: the tokeniser shapes the text). The signature names
+the training text, and the code that shapes the model: the aligner's and the tokeniser's modules (``ALIGNER_CODE``),
+and ``code``, the caller's key of the modules that read and select its training text (``cache.code_key(...)`` of
+them; by default the whole package's). So an edit to the card or a verdict rule does not retrain it (63 s for WinoMT's
+languages), and an edit to the aligner, the tokeniser or the text selection does. The signature names
 the recipe and the data (``recipe@<hash of recipe and identity>``), not the code: like every other field it stands for
 this discotest version, and it does not change with an edit that leaves the model alone.
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 import atexit
 import io
 import shutil
+import sys
 import tarfile
 import tempfile
 from collections.abc import Callable, Sequence
@@ -27,20 +31,27 @@ from pathlib import Path
 from discotest import cache
 from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.align.thot_aligner import ThotAligner
+from discotest.progress import is_quiet
 
 NAMESPACE = "align-model"
+# wall seconds per training pair (both directions, on two cores), measured on the first runs of WinoMT's languages
+# (ar: 15,544 pairs, about 12 s of training on a quiet 2-core machine): for the note a first run prints
+TRAIN_SECONDS_PER_PAIR = 0.0008
+ALIGNER_CODE = ("lang/align", "lang/tokenize.py")  # the code every model depends on (package-relative paths)
 _extracted: dict[str, Path] = {}  # model key -> folder of its files in this process
 
 
 class AlignmentModel(WordAligner):
     """A ``WordAligner`` whose ``align`` decodes with a model trained once on ``training()`` (called only when the
-    model is not in the cache); ``text`` names the training text for the signature (``recipe@key``)."""
+    model is not in the cache); ``text`` names the training text for the signature (``recipe@key``); ``code``: the
+    key of the caller's modules that make ``training()`` (default: the whole package's ``cache.code_key()``)."""
 
     def __init__(self, aligner: ThotAligner, recipe: str, identity: str, training: Callable[[], Sequence[Pair]],
-                 use_cache: bool = True):
+                 use_cache: bool = True, code: str | None = None):
         self.aligner = aligner
         self.recipe = recipe
-        self.key = cache.content_key([NAMESPACE, aligner.signature(), recipe, identity, cache.code_key()])
+        self.key = cache.content_key([NAMESPACE, aligner.signature(), recipe, identity, cache.code_key(*ALIGNER_CODE),
+                                      cache.code_key() if code is None else code])
         self.data = cache.content_key([recipe, identity])  # what the signature names
         self.training = training
         self.use_cache = use_cache
@@ -88,6 +99,9 @@ class AlignmentModel(WordAligner):
         pairs = list(self.training())
         if not pairs:
             raise ValueError(f"no training text for the alignment model {self.recipe}")
+        if not is_quiet() and sys.stderr is not None:  # a long first run says what it does (-q: nothing)
+            print(f"discotest: training the alignment model {self.recipe.split(':')[0]} (first run, about "
+                  f"{max(1, round(len(pairs) * TRAIN_SECONDS_PER_PAIR))} s)", file=sys.stderr, flush=True)
         self.aligner.train_model(pairs, str(folder / "model"))
 
     def cached(self) -> bool:

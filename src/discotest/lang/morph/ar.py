@@ -13,12 +13,15 @@ are coreference, not agreement, and are never used: they would copy the English 
 reads هي/هو as verbs (وَهَى …), so pronouns and particles come from closed lists.
 
 The shared tokeniser splits words at diacritics (الميكانيكيّة → الميكانيكي ّ ة); words are rebuilt
-from the character offsets before analysis. farahidi readings are memoised per word. The order of
-evidence is shared with Hebrew (``_semitic``); this module gives the Arabic lists and farahidi's view.
+from the character offsets before analysis. farahidi readings are memoised per word; a word's readings depend on the
+word alone, so a table of them per word form of the suite's published outputs is prepared once
+(``lang/morph/word_table.py``) and farahidi loads only for a word the table lacks. The order of evidence is shared
+with Hebrew (``_semitic``); this module gives the Arabic lists and farahidi's view.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -36,7 +39,7 @@ from discotest.lang.morph._semitic import (
     proclitic_splits,
     single_gender,
 )
-from discotest.lang.morph.base import Gender, GenderReading, PronounReading, PronounTarget, TargetEntity
+from discotest.lang.morph.base import Gender, GenderReading, PronounReading, PronounTarget, TargetEntity, Token
 
 _M, _F = Gender.MALE, Gender.FEMALE
 _ARABIC = re.compile(r"[\u0621-\u064a]")
@@ -150,6 +153,14 @@ def _reduce(analysis: farahidi.Analysis) -> AReading:
         enclitic=_ENCLITIC_GENDER.get(enclitic, (None, False))[0],
         enclitic_plural=_ENCLITIC_GENDER.get(enclitic, (None, False))[1],
     )
+
+
+def _value(gender: Gender | None) -> str | None:
+    return None if gender is None else gender.value
+
+
+def _gender(value: str | None) -> Gender | None:
+    return None if value is None else Gender(value)
 
 
 def _is_mark(char: str) -> bool:
@@ -281,15 +292,55 @@ class ArabicAnalyser(SemiticAnalyser):
     free_pronouns = _PRONOUNS
     pronoun_proclitics = ("", "و", "ف")
 
+    # a word's readings depend on farahidi's version and this module; the table's word forms on the tokeniser and the
+    # proclitic splits (``word_forms``)
+    word_table_code = ("lang/morph/ar.py", "lang/morph/_semitic.py", "lang/tokenize.py")
+
     def __init__(self) -> None:
-        self.analyzer = farahidi.Analyzer()
-        self.analyzer.analyze("كتب")  # load the lexicon tables now, not on the first item
+        self._analyzer: farahidi.Analyzer | None = None
         self.lexicon = _Lexicon()
         self._memo: dict[str, list[AReading]] = {}
+
+    @property
+    def analyzer(self) -> farahidi.Analyzer:
+        """farahidi, loaded on the first word neither the memo nor the table holds."""
+        if self._analyzer is None:
+            self._analyzer = farahidi.Analyzer()
+            self._analyzer.analyze("كتب")  # load the lexicon tables now, not inside the first word's reading
+        return self._analyzer
 
     @classmethod
     def static_version(cls) -> str:
         return f"farahidi-{package_version('farahidi')}"
+
+    # -- the table of readings per word form (lang/morph/word_table.py) -----------------------
+
+    def word_forms(self, sentences: Sequence[Sequence[Token]]) -> set[str]:
+        """Every word of ``sentences`` (rebuilt as ``read`` rebuilds them) and its clitic-stripped forms (a system
+        that writes the bare form where the table's texts wrote it with a clitic)."""
+        forms: set[str] = set()
+        for tokens in sentences:
+            for word in _words(TargetEntity("", tuple(tokens), ())):
+                forms.add(word.text)
+                forms.update(rest for _, rest in strip_prefixes(word.text)[1:])
+        return forms
+
+    def export_readings(self, words: Sequence[str]) -> str:
+        """``{"readings": [distinct readings, as field lists], "words": {word: [their indices, in order]}}``."""
+        index: dict[AReading, int] = {}
+        table = {word: [index.setdefault(r, len(index)) for r in self.readings(word)] for word in words}
+        rows = [[r.pos, r.type, _value(r.gender), r.number, _value(r.subject), r.third_person, r.preposition, r.score,
+                 _value(r.enclitic), r.enclitic_plural] for r in index]
+        return json.dumps({"readings": rows, "words": table}, ensure_ascii=False, separators=(",", ":"))
+
+    def adopt_readings(self, table: str) -> None:
+        data = json.loads(table)
+        readings = [AReading(pos, kind, _gender(g), number, _gender(subject), bool(third), bool(prep), score,
+                             _gender(enclitic), bool(plural))
+                    for pos, kind, g, number, subject, third, prep, score, enclitic, plural in data["readings"]]
+        words = {word: [readings[i] for i in found] for word, found in data["words"].items()}
+        for word, found in words.items():
+            self._memo.setdefault(word, found)
 
     # -- farahidi ----------------------------------------------------------------------------
 

@@ -123,6 +123,23 @@ class GenderAnalyser(ABC):
             raise NotImplementedError(f"{type(self).__name__} must define version() or static_version()")
         return static
 
+    # Optional: an analyser whose reading of a word depends on that word alone (a lookup tool: Arabic's farahidi) names
+    # the package files its readings depend on (besides ``static_version``); ``lang/morph/word_table.py`` then keeps a
+    # table of readings per word form of a suite's published outputs, and the tool loads only for a word it lacks.
+    word_table_code: tuple[str, ...] | None = None
+
+    def word_forms(self, sentences: Sequence[Sequence[Token]]) -> set[str]:
+        """The word forms of ``sentences`` whose readings a table should hold (analysers with ``word_table_code``)."""
+        raise NotImplementedError
+
+    def export_readings(self, words: Sequence[str]) -> str:
+        """The readings of ``words`` as text (JSON), for the table."""
+        raise NotImplementedError
+
+    def adopt_readings(self, table: str) -> None:
+        """Take a table ``export_readings`` wrote: its words are never given to the tool (ValueError: not a table)."""
+        raise NotImplementedError
+
     def prepare(self, sentences: Sequence[Sequence[Token]]) -> None:
         """Optional: the work on whole translations that does not need to know where the entity is (a tagger over
         every sentence), done while the aligner runs; ``read`` then takes it instead of doing it again. The result

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from discotest import cache
 from discotest.lang.morph import analyser_class, load_analyser
@@ -25,6 +25,7 @@ from discotest.lang.morph.base import (
     TargetEntity,
     Token,
 )
+from discotest.lang.morph.word_table import adopt_table
 from discotest.timing import stage
 
 NAMESPACE = "readings"
@@ -39,13 +40,23 @@ class CachedReads(GenderAnalyser):
         self.lang, self.name = lang, cls.name
         self._use_cache = use_cache
         self._version = cls.static_version()
+        self._table: tuple[str, Callable[[], Iterable[Sequence[Token]]]] | None = None
         if self._version is None:
             self._version = self.analyser().version()
 
+    def use_word_table(self, identity: str, sentences: Callable[[], Iterable[Sequence[Token]]]) -> None:
+        """Where the analyser keeps one (``word_table.py``), give it the table of readings per word form of the text
+        ``identity`` names when it loads: read from the cache, else made from ``sentences()`` (with the cache on)."""
+        if self._use_cache:
+            self._table = identity, sentences
+
     def analyser(self) -> GenderAnalyser:
-        """The analyser itself, loaded on first use (once per process)."""
+        """The analyser itself, loaded on first use (once per process), with its word table if it has one."""
         with stage("analyser load"):
-            return load_analyser(self.lang)
+            analyser = load_analyser(self.lang)
+            if self._table is not None:
+                adopt_table(analyser, *self._table)
+            return analyser
 
     def version(self) -> str:
         return self._version
