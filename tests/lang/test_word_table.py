@@ -61,8 +61,8 @@ def test_the_table_is_made_once_and_read_back_without_its_text(tmp_path):
         return _sentences(KNOWN)
 
     first = _analyser()
-    word_table.adopt_table(first, "text", sentences)
-    word_table.adopt_table(first, "text", sentences)  # adopted already: nothing read
+    word_table.adopt_table(first, "text", sentences, make=True)
+    word_table.adopt_table(first, "text", sentences, make=True)  # adopted already: nothing read
     assert made == [1]
     key = word_table.table_key(first, "text")
     assert cache.entry_path(word_table.NAMESPACE, key).is_relative_to(tmp_path / "models")  # kept with the models
@@ -74,12 +74,12 @@ def test_the_table_is_made_once_and_read_back_without_its_text(tmp_path):
 
 
 def test_a_damaged_table_is_made_again(capsys):
-    word_table.adopt_table(_analyser(), "text", lambda: _sentences(KNOWN))
+    word_table.adopt_table(_analyser(), "text", lambda: _sentences(KNOWN), make=True)
     path = cache.entry_path(word_table.NAMESPACE, word_table.table_key(_analyser(), "text"))
     path.write_bytes(path.read_bytes()[:-50])
     word_table._adopted.clear()
     again = _analyser()
-    word_table.adopt_table(again, "text", lambda: _sentences(KNOWN))
+    word_table.adopt_table(again, "text", lambda: _sentences(KNOWN), make=True)
     assert "is damaged; recomputing" in capsys.readouterr().err
     assert again._memo and again._analyzer is not None  # made again with farahidi
 
@@ -98,3 +98,12 @@ def test_the_key_holds_the_text_farahidis_version_and_the_arabic_code_alone(monk
     monkeypatch.undo()
     monkeypatch.setattr(ArabicAnalyser, "static_version", classmethod(lambda cls: "farahidi-9.9"))
     assert word_table.table_key(ArabicAnalyser, "text") != key
+
+
+def test_a_run_reads_a_prepared_table_but_does_not_make_one():
+    """Making Arabic's table costs about 24 s of CPU, more than it saves a run (0.65 s): only ``data prepare``
+    (``make``) makes it; a run without one reads every word with farahidi, as before."""
+    first = _analyser()
+    word_table.adopt_table(first, "text", lambda: pytest.fail("a run made the table"))
+    assert word_table.table_key(first, "text") is not None
+    assert cache.load(word_table.NAMESPACE, word_table.table_key(first, "text")) is None

@@ -189,14 +189,15 @@ def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> Word
                           code=cache.code_key(*TEXT_CODE))
 
 
-def use_word_table(analyser: CachedReads, lang: str, options: RunOptions) -> bool:
+def use_word_table(analyser: CachedReads, lang: str, options: RunOptions, make: bool = False) -> bool:
     """Where the analyser keeps a table of readings per word form (Arabic), the one of the language's published outputs
-    (``lang/morph/word_table.py``): it is made, once, where the analyser first loads. Whether there is one."""
+    (``lang/morph/word_table.py``): read where the analyser first loads, made there only with ``make`` (``data
+    prepare``). Whether there is one."""
     text = published_text(lang, options) if analyser_class(lang).word_table_code is not None else None
     if text is None:
         return False
     analyser.use_word_table(text.table_identity(), lambda: [tokens for bitext in text.bitexts(options) for tokens in
-                                                            bitext.tgt_tokens])
+                                                            bitext.tgt_tokens], make)
     return True
 
 
@@ -223,7 +224,7 @@ def prepare_models(suite: str, langs: Sequence[str], options: RunOptions) -> lis
         lines.append(f"{suite} {lang}: alignment model {aligner.text} {'ready' if was else 'trained'}")
         if _keeps_word_table(lang):
             readings = CachedReads(lang, options.use_cache)
-            if use_word_table(readings, lang, replace(options, suite=suite)):
+            if use_word_table(readings, lang, replace(options, suite=suite), make=True):
                 readings.analyser()  # reads the table, or makes it now
                 lines.append(f"{suite} {lang}: readings per word form ready")
     learn_her_roles(load_suite(replace(options, suite=suite)), options.use_cache)  # the English side, once per suite

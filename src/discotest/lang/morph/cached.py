@@ -40,15 +40,17 @@ class CachedReads(GenderAnalyser):
         self.lang, self.name = lang, cls.name
         self._use_cache = use_cache
         self._version = cls.static_version()
-        self._table: tuple[str, Callable[[], Iterable[Sequence[Token]]]] | None = None
+        self._table: tuple[str, Callable[[], Iterable[Sequence[Token]]], bool] | None = None
         if self._version is None:
             self._version = self.analyser().version()
 
-    def use_word_table(self, identity: str, sentences: Callable[[], Iterable[Sequence[Token]]]) -> None:
+    def use_word_table(self, identity: str, sentences: Callable[[], Iterable[Sequence[Token]]],
+                       make: bool = False) -> None:
         """Where the analyser keeps one (``word_table.py``), give it the table of readings per word form of the text
-        ``identity`` names when it loads: read from the cache, else made from ``sentences()`` (with the cache on)."""
+        ``identity`` names when it loads: read from the cache, else (``make``) made from ``sentences()`` (with the
+        cache on)."""
         if self._use_cache:
-            self._table = identity, sentences
+            self._table = identity, sentences, make
 
     def analyser(self) -> GenderAnalyser:
         """The analyser itself, loaded on first use (once per process), with its word table if it has one."""

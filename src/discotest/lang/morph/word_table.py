@@ -30,15 +30,18 @@ def table_key(analyser: type[GenderAnalyser] | GenderAnalyser, identity: str) ->
     return cache.content_key([NAMESPACE, analyser.lang, version, cache.code_key(*code), identity])
 
 
-def adopt_table(analyser: GenderAnalyser, identity: str, sentences: Callable[[], Iterable[Sequence[Token]]]) -> None:
-    """Give ``analyser`` the table of the text ``identity`` names: read from the cache, else made now from
-    ``sentences()`` (the published outputs' tokens) and stored. Once per analyser and table in a process."""
+def adopt_table(analyser: GenderAnalyser, identity: str, sentences: Callable[[], Iterable[Sequence[Token]]],
+                make: bool = False) -> None:
+    """Give ``analyser`` the table of the text ``identity`` names: read from the cache, else (``make``: ``data
+    prepare``) made now from ``sentences()`` (the published outputs' tokens) and stored. Once per analyser and table
+    in a process. A run does not make it: making it costs about 24 s of CPU for Arabic (2.5 ms a word form), more than
+    the 0.65 s it saves a later cold run (issue 39), so only a user who prepares the data pays for it."""
     key = table_key(analyser, identity)
     if key is None or (id(analyser), key) in _adopted:
         return
     with stage("word table"):
         table = cache.load(NAMESPACE, key, parse=lambda text: (analyser.adopt_readings(text), text)[1])
-        if table is None:
+        if table is None and make:
             with cache.making(NAMESPACE, key):  # another process making the same table: wait for it
                 table = cache.load(NAMESPACE, key, parse=lambda text: (analyser.adopt_readings(text), text)[1])
                 if table is None:
