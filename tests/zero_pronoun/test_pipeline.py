@@ -242,10 +242,13 @@ def test_bad_requests(tiny, tmp_path):
         run_mzprt(["QA"], data_dir=tiny)
     with pytest.raises(InputError, match="unknown mZPRT system 'nope'"):
         run_mzprt(["QA"], systems=["nope"], data_dir=tiny)
+    # --window and --reach are checked once, by their declared options (the registry), before any work
+    import discotest
+
     with pytest.raises(InputError, match="--window"):
-        run_mzprt(["QA"], inputs=[hyp], data_dir=tiny, window=-1)
+        discotest.run("mzprt", domain="QA", input=str(hyp), data_dir=str(tiny), window=-1)
     with pytest.raises(InputError, match="--reach"):
-        run_mzprt(["QA"], inputs=[hyp], data_dir=tiny, reach=-1)
+        discotest.run("mzprt", domain="QA", input=str(hyp), data_dir=str(tiny), reach=-1)
     with pytest.raises(InputError, match="unknown extra alignment text"):
         run_mzprt(["QA"], inputs=[hyp], data_dir=tiny, extra="lots", aligner=DictionaryAligner())
     with pytest.raises(InputError, match="compare needs one --domain"):
