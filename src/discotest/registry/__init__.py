@@ -243,8 +243,10 @@ class Settings(Mapping[str, Any]):
     def __repr__(self) -> str:
         return f"Settings({self._owner}: {self._values!r})"
 
-    def __reduce__(self) -> tuple[Any, ...]:  # worker processes receive settings too
-        return (Settings, (self._values, self._declared, self._owner))
+    def __reduce__(self) -> tuple[Any, ...]:
+        """For a worker process: the checked values and the declared names (an Option's parse is often a local
+        function, which does not pickle); there ``replace`` still refuses an undeclared name but checks no value."""
+        return (_unpickled_settings, (self._values, tuple(self._declared), self._owner))
 
     @property
     def owner(self) -> str:
@@ -271,6 +273,10 @@ class Settings(Mapping[str, Any]):
             raise InputError(self._unknown(unknown[0]))
         return Settings({**self._values, **{k: self._declared[k].check(v) for k, v in changes.items()}},
                         self._declared, self._owner)
+
+
+def _unpickled_settings(values: dict[str, Any], names: tuple[str, ...], owner: str) -> Settings:
+    return Settings(values, {name: Option(name, ("--" + name.replace("_", "-"),), None) for name in names}, owner)
 
 
 def settings_for(family: Family, options: Mapping[str, Any], compare: bool = False) -> Settings:
