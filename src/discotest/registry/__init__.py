@@ -4,7 +4,7 @@
 new suite is a registration, not a new route through the code (docs/contributing/adding-a-suite.md). An option is
 declared once, as data: the CLI builds its flags from it and the Python API checks keyword arguments against the same
 names, so ``--input-format`` on the command line is ``input_format=`` in Python; ``Option.check`` checks a value's
-type, range and choices once, for both.
+type, range and choices once, for both; a family reads the checked values as a ``Settings`` (``s.align_train``).
 """
 
 from __future__ import annotations
