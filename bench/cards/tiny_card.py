@@ -79,7 +79,7 @@ def main() -> None:
               f"{row['reason'] or ''}", flush=True)
         last = now
 
-    build_card(system, rows, pairs, common_options(settings), settings["bootstrap"], settings["seed"], on_row=on_row)
+    build_card(system, rows, pairs, common_options(settings), settings.bootstrap, settings.seed, on_row=on_row)
     print(f"{time.perf_counter() - started:.1f} s in all")
     scratch.cleanup()
 

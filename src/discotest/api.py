@@ -68,7 +68,7 @@ def card_plan(**options: Any) -> list[dict[str, Any]]:
 
     s = checked(options)
     system, _, rows = resolve(s)
-    return plan(system, rows, common_options(s), s["bootstrap"], s["seed"])
+    return plan(system, rows, common_options(s), s.bootstrap, s.seed)
 
 
 def card_init(**options: Any) -> list[str]:
@@ -79,12 +79,12 @@ def card_init(**options: Any) -> list[str]:
     from discotest.cards.init_outputs import init_outputs
 
     s = checked({**options, "init": True})
-    if not s.get("outputs"):
+    if not s.outputs:
         raise InputError("--init writes an outputs folder: give --outputs DIR (and --pairs)")
-    if not s.get("pairs"):
+    if not s.pairs:
         raise InputError("--init: give --pairs (e.g. en-de,ja-en,zh-en): the rows to write sources for")
     system, _, rows = resolve(s)
-    return init_outputs(s["outputs"], rows, system.name, s.get("data_dir"))
+    return init_outputs(s.outputs, rows, system.name, s.data_dir)
 
 
 def suites() -> dict[str, list[str]]:
@@ -119,9 +119,9 @@ def coref(suite: str, **options: Any) -> Report:
     from discotest.gender.coref.compare import coref_report
 
     s = checked_settings(COREF_OPTIONS, options, "coref")
-    resolvers = [s["resolver"]] if isinstance(s["resolver"], str) else s["resolver"]
-    return coref_report(suite, resolvers or ["rules"], s["lang"], s["system"], s["suite_version"], s["jobs"],
-                        s["data_dir"], s["quiet"])
+    resolvers = [s.resolver] if isinstance(s.resolver, str) else s.resolver
+    return coref_report(suite, resolvers or ["rules"], s.lang, s.system, s.suite_version, s.jobs, s.data_dir,
+                        s.quiet)
 
 
 def validate_sample(suite: str, lang: str, output: str | Path, **options: Any) -> tuple[int, Any]:
@@ -133,7 +133,7 @@ def validate_sample(suite: str, lang: str, output: str | Path, **options: Any) -
 
     s = checked_settings(VALIDATE_SAMPLE_OPTIONS, {"suite": suite, "lang": lang, "output": output, **options},
                          "validate sample")
-    return sample_sheet(s.pop("suite"), s.pop("lang"), s.pop("output"), **s)
+    return sample_sheet(s.suite, s.lang, s.output, **s.without("suite", "lang", "output"))
 
 
 def validate_score(csv: str | Path, **options: Any) -> list:
@@ -143,7 +143,7 @@ def validate_score(csv: str | Path, **options: Any) -> list:
     from discotest.gender.commands import VALIDATE_SCORE_OPTIONS
 
     s = checked_settings(VALIDATE_SCORE_OPTIONS, options, "validate score")
-    return validate.score(validate.read_filled(csv), n_samples=s["n_samples"], seed=s["seed"])
+    return validate.score(validate.read_filled(csv), n_samples=s.n_samples, seed=s.seed)
 
 
 def translate(lang: str, **options: Any) -> list[str]:
@@ -159,20 +159,18 @@ def translate(lang: str, **options: Any) -> list[str]:
     from discotest.gender.translate import translate_file, translate_suite
 
     s = checked_settings(TRANSLATE_OPTIONS, {"lang": lang, **options}, "translate")
-    if (s["suite"] is None) == (s["input"] is None):
+    if (s.suite is None) == (s.input is None):
         raise InputError("translate: give --suite (a gender suite) or --input (an English file)")
-    if not (s["model"] or s["endpoint"]):
+    if not (s.model or s.endpoint):
         raise InputError("give --model (a model folder or hub name) or --endpoint URL")
-    model, output, suite, path = s.pop("model"), s.pop("output"), s.pop("suite"), s.pop("input")
-    data_dir, suite_version = s.pop("data_dir"), s.pop("suite_version")
-    src_lang, tgt_lang, engine, context = s.pop("src_lang"), s.pop("tgt_lang"), s.pop("engine"), s.pop("context")
-    s.pop("lang")
-    settings = dict(s, src_code=src_lang or "en", tgt_code=tgt_lang, runner=resolve_engine(engine),
-                    context=one_context(context))
-    if suite is not None:
-        return translate_suite(suite, lang, model, output, data_dir=data_dir, suite_version=suite_version,
+    settings = dict(s.without("model", "output", "suite", "input", "data_dir", "suite_version", "src_lang",
+                              "tgt_lang", "engine", "context", "lang"),
+                    src_code=s.src_lang or "en", tgt_code=s.tgt_lang, runner=resolve_engine(s.engine),
+                    context=one_context(s.context))
+    if s.suite is not None:
+        return translate_suite(s.suite, lang, s.model, s.output, data_dir=s.data_dir, suite_version=s.suite_version,
                                **settings)
-    return translate_file(path, lang, model, output, **settings)
+    return translate_file(s.input, lang, s.model, s.output, **settings)
 
 
 def augment(input: str | Path, output: str | Path, target: str | Path | None = None, **options: Any):
@@ -182,7 +180,7 @@ def augment(input: str | Path, output: str | Path, target: str | Path | None = N
     from discotest.gender.commands import AUGMENT_OPTIONS
 
     s = checked_settings(AUGMENT_OPTIONS, {"input": input, "output": output, "target": target, **options}, "augment")
-    return select(s.pop("input"), s.pop("output"), s.pop("target"), **s)
+    return select(s.input, s.output, s.target, **s.without("input", "output", "target"))
 
 
 def finetune(model: str, data: str | Path, output: str | Path, **options: Any):
@@ -193,7 +191,7 @@ def finetune(model: str, data: str | Path, output: str | Path, **options: Any):
     from discotest.gender.finetune import finetune as train
 
     s = checked_settings(FINETUNE_OPTIONS, {"model": model, "data": data, "output": output, **options}, "finetune")
-    return train(s.pop("model"), s.pop("data"), s.pop("output"), **s)
+    return train(s.model, s.data, s.output, **s.without("model", "data", "output"))
 
 
 def mine(benchmark: str = "dip", **options: Any) -> tuple[dict, list[str]]:
@@ -207,7 +205,7 @@ def mine(benchmark: str = "dip", **options: Any) -> tuple[dict, list[str]]:
     output = options.pop("output", None)
     if not output:
         raise InputError("mine dip needs --output DIR")
-    return mine_sets({**checked_settings((*MINE_OPTIONS, DATA_DIR, QUIET), options, "mine dip"), "output": output})
+    return mine_sets(checked_settings((*MINE_OPTIONS, DATA_DIR, QUIET), options, "mine dip"), output)
 
 
 def make_contrastive(input: str | Path, output: str | Path | None = None, **options: Any) -> list[dict]:
@@ -218,9 +216,9 @@ def make_contrastive(input: str | Path, output: str | Path | None = None, **opti
     from discotest.registry.commands import MAKE_CONTRASTIVE_OPTIONS
 
     s = checked_settings(MAKE_CONTRASTIVE_OPTIONS, {"input": input, "output": output, **options}, "make-contrastive")
-    rows = build_rows(s["input"], s["replacement"])
-    if s["output"] is not None:
-        write_rows(s["output"], rows)
+    rows = build_rows(s.input, s.replacement)
+    if s.output is not None:
+        write_rows(s.output, rows)
     return rows
 
 
@@ -240,7 +238,7 @@ def data_fetch(names: Sequence[str], data_dir: str | None = None, **options: Any
     from discotest.registry.commands import DATA_FETCH_OPTIONS, fetch_limits
 
     s = checked_settings(DATA_FETCH_OPTIONS, {"data_dir": data_dir, **options}, "data fetch")
-    return catalogue.fetch_all(list(names), s["data_dir"], fetch_limits(s))
+    return catalogue.fetch_all(list(names), s.data_dir, fetch_limits(s))
 
 
 def data_prepare(suites: Sequence[str], **options: Any) -> list[str]:

@@ -3,7 +3,7 @@
 A long command shows its stages one bar each ("mZPRT: aligning the background 1/1", "DiP: scoring systems 3/14"),
 so a user sees what is happening. Deep code (a pipeline, a model loader) opens its stage bars with ``quiet=None``:
 they follow the innermost enclosing bar or ``quiet_scope`` — a family's ``run`` wraps its work in
-``quiet_scope(s["quiet"])`` and the CLI's own bars pass ``quiet=args.quiet`` — and show when there is none. Bars
+``quiet_scope(s.quiet)`` and the CLI's own bars pass ``quiet=args.quiet`` — and show when there is none. Bars
 never touch stdout, so outputs stay byte-identical with and without them.
 """
 

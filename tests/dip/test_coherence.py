@@ -361,10 +361,13 @@ def test_order_model_trains_on_shuffles_alone(tmp_path, monkeypatch):
 def test_coherence_model_option_reaches_the_loader(monkeypatch):
     from discotest.dip import family as family
     from discotest.dip import run as dip
+    from discotest.registry import checked_settings
+    from discotest.registry.options import DATA_DIR, QUIET
 
     seen = []
     monkeypatch.setattr(dip, "load_coherence", lambda data_dir, use_cache, kind: seen.append(kind))
-    settings = {"quiet": True, "data_dir": None, "use_cache": True, "coherence_model": "order"}
+    settings = checked_settings((*family.MINE_OPTIONS, DATA_DIR, QUIET), {"coherence_model": "order", "quiet": True},
+                                "mine dip")  # what ``discotest.mine`` gives the family
     family.load_models(settings, ["coherence"], pronoun=False)
     assert seen == ["order"] and family.COHERENCE_MODEL in family.MINE_OPTIONS
     assert tuple(coherence.MODELS) == family.COHERENCE_MODELS

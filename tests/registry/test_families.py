@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import pytest
 
 import discotest
 from discotest.errors import InputError
-from discotest.registry import Family, register, unregister
+from discotest.registry import Family, Settings, register, unregister
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
@@ -55,13 +55,13 @@ class WordResult(Result):
         return [PairedMetric("accuracy", {i: (float(ok), 1.0) for i, ok in self.verdicts.items()}, accuracy_from_sums)]
 
 
-def _run_words(suite: str, s: dict[str, Any]) -> Report:
-    if not s["input"] or not s["suite_file"]:
+def _run_words(suite: str, s: Settings) -> Report:
+    if not s.input or not s.suite_file:
         raise InputError("words needs --input and --suite-file")
-    expected = Path(s["suite_file"]).read_text("utf-8").split()
-    lines = Path(s["input"]).read_text("utf-8").splitlines()
+    expected = Path(s.suite_file).read_text("utf-8").split()
+    lines = Path(s.input).read_text("utf-8").splitlines()
     verdicts = {i: word in line.split() for i, (word, line) in enumerate(zip(expected, lines))}
-    name = Path(s["input"]).name
+    name = Path(s.input).name
     signature = build_signature(suite, "test", name, len(verdicts), settings=(("match", "word"),))
     return Report(f"words · {name}", [WordResult(suite, name, signature, verdicts)])
 

@@ -11,7 +11,7 @@ from discotest.cards.build import Card, build_card, plan
 from discotest.cards.groups import KINDS, CardRow, known_pairs, rows_of
 from discotest.cards.system import SystemSpec, publishes, read_manifest
 from discotest.errors import InputError
-from discotest.registry import Option, checked_settings, split_list
+from discotest.registry import Option, Settings, checked_settings, split_list
 from discotest.registry import options as common
 from discotest.values import int_option
 
@@ -40,26 +40,26 @@ OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, V
            *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.USE_CACHE)
 
 
-def system_of(s: dict[str, Any]) -> SystemSpec:
+def system_of(s: Settings) -> SystemSpec:
     """The one system the settings name; two, or none, is an error."""
-    given = [k for k in ("system", "outputs", "endpoint") if s.get(k)]
-    if s.get("model") and not s.get("endpoint"):
+    given = [k for k, v in (("system", s.system), ("outputs", s.outputs), ("endpoint", s.endpoint)) if v]
+    if s.model and not s.endpoint:
         given.append("model")
     if len(given) != 1:
         raise InputError("card: name one system: --system NAME, --outputs DIR, --model PATH or --endpoint URL "
                          f"(given: {', '.join('--' + g for g in given) or 'none'})")
-    model_options = {o.name: s[o.name] for o in MODEL_OPTIONS if s.get(o.name) not in (None, [])}
+    model_options = {o.name: s[o.name] for o in MODEL_OPTIONS if s[o.name] not in (None, [])}  # by declaration
     kind = given[0]
     if kind == "system":
-        return SystemSpec("published", s["system"])
+        return SystemSpec("published", s.system)
     if kind == "outputs":
-        if s.get("init"):
-            return SystemSpec("outputs", str(s["outputs"]))
-        name, files = read_manifest(s["outputs"])
-        return SystemSpec("outputs", str(s["outputs"]), files=files, label=name)
+        if s.init:
+            return SystemSpec("outputs", str(s.outputs))
+        name, files = read_manifest(s.outputs)
+        return SystemSpec("outputs", str(s.outputs), files=files, label=name)
     if kind == "model":
-        return SystemSpec("model", str(s["model"]), model_options=model_options)
-    return SystemSpec("endpoint", s["endpoint"], served_model=s.get("model"), model_options=model_options)
+        return SystemSpec("model", str(s.model), model_options=model_options)
+    return SystemSpec("endpoint", s.endpoint, served_model=s.model, model_options=model_options)
 
 
 def published_pairs(name: str) -> list[str]:
@@ -68,14 +68,14 @@ def published_pairs(name: str) -> list[str]:
             if any("published" in row.takes and publishes(row, name) for row in rows_of([pair]))]
 
 
-def card_settings(options: dict[str, Any]) -> dict[str, Any]:
+def card_settings(options: dict[str, Any]) -> Settings:
     return checked_settings(OPTIONS, options, "card")
 
 
-def resolve(s: dict[str, Any]) -> tuple[SystemSpec, list[str], list[CardRow]]:
+def resolve(s: Settings) -> tuple[SystemSpec, list[str], list[CardRow]]:
     """The system, its pairs and the card's rows from checked settings."""
     system = system_of(s)
-    pairs = split_list(s.get("pairs"), "--pairs")
+    pairs = split_list(s.pairs, "--pairs")
     if pairs == "all":
         pairs = known_pairs()
     if not pairs:
@@ -84,15 +84,15 @@ def resolve(s: dict[str, Any]) -> tuple[SystemSpec, list[str], list[CardRow]]:
         raise InputError(f"card: give --pairs (e.g. en-de,ja-en,zh-en): {system.name} covers no pair discotest can "
                          "tell by itself" if system.kind != "published" else
                          f"card: no suite has published outputs of {system.value!r}; `discotest suites` lists them")
-    suites = split_list(s.get("suites"), "--suites")
+    suites = split_list(s.suites, "--suites")
     return system, list(pairs), rows_of(list(pairs), None if suites == "all" else suites)
 
 
-def common_options(s: dict[str, Any]) -> dict[str, Any]:
-    """The options every suite run of the card gets."""
-    return {"data_dir": s.get("data_dir"), "quiet": s.get("quiet", False), "use_cache": s.get("use_cache", True),
-            "limit": s.get("limit"), "engine": s.get("engine"), "ray_address": s.get("ray_address"),
-            "jobs": s.get("jobs")}
+def common_options(s: Settings) -> dict[str, Any]:
+    """The options every suite run of the card gets (keywords for ``registry.run``, checked there by the suite's
+    family)."""
+    return {"data_dir": s.data_dir, "quiet": s.quiet, "use_cache": s.use_cache, "limit": s.limit,
+            "engine": s.engine, "ray_address": s.ray_address, "jobs": s.jobs}
 
 
 def make_versus(**options: Any) -> tuple[Card, Card, list[dict[str, Any]]]:
@@ -101,10 +101,10 @@ def make_versus(**options: Any) -> tuple[Card, Card, list[dict[str, Any]]]:
 
     s = card_settings(options)
     system, pairs, rows = resolve(s)
-    other = versus_system(s["versus"], system.model_options)
-    first = build_card(system, rows, pairs, common_options(s), s["bootstrap"], s["seed"], keep_reports=True)
-    second = build_card(other, rows, pairs, common_options(s), s["bootstrap"], s["seed"], keep_reports=True)
-    return first, second, compare_cards(first, second, s["bootstrap"], s["seed"])
+    other = versus_system(s.versus, system.model_options)
+    first = build_card(system, rows, pairs, common_options(s), s.bootstrap, s.seed, keep_reports=True)
+    second = build_card(other, rows, pairs, common_options(s), s.bootstrap, s.seed, keep_reports=True)
+    return first, second, compare_cards(first, second, s.bootstrap, s.seed)
 
 
 def make_card(keep_reports: bool = False, **options: Any) -> Card:
@@ -112,7 +112,7 @@ def make_card(keep_reports: bool = False, **options: Any) -> Card:
     from the cache)."""
     s = card_settings(options)
     system, pairs, rows = resolve(s)
-    return build_card(system, rows, pairs, common_options(s), s["bootstrap"], s["seed"], keep_reports)
+    return build_card(system, rows, pairs, common_options(s), s.bootstrap, s.seed, keep_reports)
 
 
 __all__ = ["KINDS", "OPTIONS", "Card", "CardRow", "SystemSpec", "build_card", "card_settings", "common_options",

@@ -6,12 +6,10 @@ papers' baselines (``baseline``); CTXPRO suites score a translation file (``inpu
 
 from __future__ import annotations
 
-from typing import Any
-
 from discotest.data import catalogue
 from discotest.engine import resolve_engine
 from discotest.errors import InputError, did_you_mean
-from discotest.registry import Family, Option, SuiteFacts, SuiteSize, count_items, register
+from discotest.registry import Family, Option, Settings, SuiteFacts, SuiteSize, count_items, register
 from discotest.registry import options as common
 from discotest.registry.two_systems import as_list, compare_systems
 from discotest.report.comparison import compare_results
@@ -64,43 +62,43 @@ def _suites() -> dict[str, list[str]]:
     return published
 
 
-def run(suite: str, s: dict[str, Any]) -> Report:
+def run(suite: str, s: Settings) -> Report:
     from discotest.contrastive.result import render_contrastive_table
     from discotest.contrastive.run import run_contrastive
     from discotest.contrastive.suites import is_expected_word, is_file_suite
 
     published = {system: name for (system, _), name in catalogue.system_outputs(suite).items()}
-    if s["system"] and s["system"] not in published:
+    if s.system and s.system not in published:
         known = ", ".join(published) or "none"
-        raise InputError(f"{suite} has no published system {s['system']!r}{did_you_mean(s['system'], published)} "
+        raise InputError(f"{suite} has no published system {s.system!r}{did_you_mean(s.system, published)} "
                          f"(published: {known}); "
                          "give --scores, --model or --baseline")
-    if s["system"] and s["input"]:
+    if s.system and s.input:
         raise InputError("give --system or --input, not both")
-    if s["baseline"] and not s["train_text"]:
+    if s.baseline and not s.train_text:
         raise InputError("--baseline needs --train-text (the text the baseline learns pronoun statistics from)")
-    suite_file = (s["suite_file"] or s["input"]) if is_file_suite(suite) else None
-    translations = s["input"] if is_expected_word(suite) else None
-    if s["system"]:
-        translations = catalogue.locate(published[s["system"]], s["data_dir"])
-    if s["input"] and suite_file is None and translations is None:
+    suite_file = (s.suite_file or s.input) if is_file_suite(suite) else None
+    translations = s.input if is_expected_word(suite) else None
+    if s.system:
+        translations = catalogue.locate(published[s.system], s.data_dir)
+    if s.input and suite_file is None and translations is None:
         raise InputError(f"{suite} is scored from candidate scores: use --scores FILE, not --input")
     results = run_contrastive(
-        suite, scores=s["scores"], scores_are_losses=s["scores_are_losses"], translations=translations,
-        model=s["model"], contexts=s["context"] or [0], baselines=s["baseline"], train_text=s["train_text"],
-        suite_file=suite_file, data_dir=s["data_dir"], batch_size=s["batch_size"], device=s["device"],
-        use_cache=s["use_cache"], quiet=s["quiet"], contrapro_context=s["contrapro_context"],
-        opensubtitles=s["opensubtitles"], input_format=s["input_format"], engine=resolve_engine(s["engine"]),
-        ray_address=s["ray_address"], ray_actors=s["ray_actors"], endpoint=s["endpoint"],
-        concurrency=s["concurrency"], timeout=s["timeout"], limit=s["limit"],
-        scorer_options=dict(separator=s["separator"].replace("\\n", "\n").replace("\\t", "\t"),
-                            normalise=s["logprob"] == "mean", use_target_context=s["target_context"],
-                            src_lang=s["src_lang"], tgt_lang=s["tgt_lang"], revision=s["revision"],
-                            compute_type=s["compute_type"], prompt_file=s["prompt_file"],
-                            share_prompt=s["kv"] == "shared"),
+        suite, scores=s.scores, scores_are_losses=s.scores_are_losses, translations=translations,
+        model=s.model, contexts=s.context or [0], baselines=s.baseline, train_text=s.train_text,
+        suite_file=suite_file, data_dir=s.data_dir, batch_size=s.batch_size, device=s.device,
+        use_cache=s.use_cache, quiet=s.quiet, contrapro_context=s.contrapro_context,
+        opensubtitles=s.opensubtitles, input_format=s.input_format, engine=resolve_engine(s.engine),
+        ray_address=s.ray_address, ray_actors=s.ray_actors, endpoint=s.endpoint,
+        concurrency=s.concurrency, timeout=s.timeout, limit=s.limit,
+        scorer_options=dict(separator=s.separator.replace("\\n", "\n").replace("\\t", "\t"),
+                            normalise=s.logprob == "mean", use_target_context=s.target_context,
+                            src_lang=s.src_lang, tgt_lang=s.tgt_lang, revision=s.revision,
+                            compute_type=s.compute_type, prompt_file=s.prompt_file,
+                            share_prompt=s.kv == "shared"),
     )
     comparisons = []
-    if s["compare"]:
+    if s.compare:
         if len(results) != 2:
             raise InputError(f"--compare needs exactly two systems or context sizes in this run, got {len(results)} "
                              f"(two files or systems: `discotest compare {suite} --input A --input B`)")
@@ -108,19 +106,19 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     return Report(f"discotest · {suite}", results, comparisons, text=render_contrastive_table)
 
 
-def compare(suite: str, s: dict[str, Any]) -> Report:
+def compare(suite: str, s: Settings) -> Report:
     """Two systems of a CTXPRO suite (published names or translation files), or two scores files (``--input``)."""
     from discotest.contrastive.suites import is_expected_word
 
     if is_expected_word(suite):
         return compare_systems(suite, s, run)
-    files = as_list(s["input"])
-    if s["system"] or len(files) != 2:
+    files = as_list(s.input)
+    if s.system or len(files) != 2:
         raise InputError(f"compare {suite}: give two scores files as --input A --input B")
-    return compare_systems(suite, s, lambda name, t: run(name, {**t, "scores": t["input"], "input": None}))
+    return compare_systems(suite, s, lambda name, t: run(name, t.replace(scores=t.input, input=None)))
 
 
-def _translation_language(suite: str, s: dict[str, Any]) -> str | None:
+def _translation_language(suite: str, s: Settings) -> str | None:
     """The target language of a suite scored from translations (CTXPRO): --input is a translation file there."""
     from discotest.contrastive.suites import is_expected_word, language_pair
 

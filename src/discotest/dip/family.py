@@ -7,6 +7,7 @@ module missing from the installation skips its phenomenon with a warning."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from discotest.dip.mine import CHECK_PHENOMENA, PHENOMENA
@@ -14,7 +15,7 @@ from discotest.dip.run import ANAPHORA_MODES, DEFAULT_ANAPHORA_MODE
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.progress import quiet_scope
-from discotest.registry import Family, Option, SuiteFacts, SuiteSize, register, split_list
+from discotest.registry import Family, Option, Settings, SuiteFacts, SuiteSize, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
@@ -51,7 +52,7 @@ OPTIONS = (TESTS, common.INPUT, PRONOUN_SCORER, ANAPHORA_MODE, *MINE_OPTIONS, co
            common.DATA_DIR, common.QUIET)
 
 
-def load_models(s: dict[str, Any], wanted: list[str], pronoun: bool, data: str | None = None,
+def load_models(s: Settings, wanted: list[str], pronoun: bool, data: str | None = None,
                 pair: str | None = None) -> tuple[Any, Any, list[str]]:
     """The pronoun scorer and coherence model the phenomena need, and a warning per model this installation
     lacks (its phenomenon is then skipped)."""
@@ -59,46 +60,46 @@ def load_models(s: dict[str, Any], wanted: list[str], pronoun: bool, data: str |
 
     scorer = coherence = None
     warnings = []
-    with quiet_scope(s["quiet"]):  # 'mine dip' calls this outside the registry: its loading bars follow --quiet
+    with quiet_scope(s.quiet):  # 'mine dip' calls this outside the registry: its loading bars follow --quiet
         if pronoun and "anaphora" in wanted:
             try:
-                scorer = dip.load_pronoun_scorer(s["pronoun_scorer"], s["data_dir"], data, pair)
+                scorer = dip.load_pronoun_scorer(s.pronoun_scorer, s.data_dir, data, pair)
             except dip.ModelUnavailable as exc:
                 warnings.append(f"anaphora not scored: {exc.one_line()}")
         if "coherence" in wanted:
             try:
-                coherence = dip.load_coherence(s["data_dir"], use_cache=s["use_cache"],
-                                               kind=s.get("coherence_model") or "egrid")
+                coherence = dip.load_coherence(s.data_dir, use_cache=s.use_cache,
+                                               kind=s.coherence_model or "egrid")
             except dip.ModelUnavailable as exc:
                 warnings.append(f"coherence skipped: {exc.one_line()}")
     return scorer, coherence, warnings
 
 
-def mined_count(s: dict[str, Any]) -> int:
+def mined_count(s: Settings) -> int:
     """How many system outputs mining parses (the progress bar's total)."""
     from discotest.dip.documents import system_paths
 
-    names = split_list(s["system"]) or list(system_paths(s["data"], s["pair"], s["data_dir"]))
-    return len([n for n in names if n != s["holdout"]])
+    names = split_list(s.system) or list(system_paths(s.data, s.pair, s.data_dir))
+    return len([n for n in names if n != s.holdout])
 
 
-def _score(s: dict[str, Any]) -> Report:
+def _score(s: Settings) -> Report:
     from discotest.dip import run as dip
     from discotest.dip.result import render_score_table
 
-    if not s["input"]:
+    if not s.input:
         raise InputError("run dip needs --tests DIR (from 'discotest mine dip') and --input FILE (your translations)")
-    manifest, _ = dip.read_tests(s["tests"])
+    manifest, _ = dip.read_tests(s.tests)
     if "pair_lines" in manifest:  # a misaligned input fails before any model loads
-        dip.read_input(s["input"], manifest["pair_lines"], f"{manifest['data']} {manifest['pair']}")
+        dip.read_input(s.input, manifest["pair_lines"], f"{manifest['data']} {manifest['pair']}")
     scorer, coherence, warnings = load_models(s, list(manifest.get("counts", {})), True, manifest.get("data"),
                                               manifest.get("pair"))
     mined_with = manifest.get("coherence_model")
     if coherence is not None and mined_with and mined_with.split("@")[0] != coherence.signature().split("@")[0]:
         warnings.append(f"coherence items were mined with {mined_with}, scored with {coherence.signature()}")
-    result = dip.score(s["tests"], s["input"], pronoun_scorer=scorer, coherence_model=coherence,
-                       data_dir=s["data_dir"], use_cache=s["use_cache"], anaphora_mode=s["anaphora_mode"],
-                       limit=s["limit"])
+    result = dip.score(s.tests, s.input, pronoun_scorer=scorer, coherence_model=coherence,
+                       data_dir=s.data_dir, use_cache=s.use_cache, anaphora_mode=s.anaphora_mode,
+                       limit=s.limit)
     return Report(f"discotest · DiP {result.system}", [result], text=render_score_table, warnings=warnings)
 
 
@@ -109,62 +110,62 @@ def mining_pool_warning(n: int) -> str:
             "with that system's tests mined without it")
 
 
-def _rank(s: dict[str, Any]) -> Report:
+def _rank(s: Settings) -> Report:
     from discotest.dip import run as dip
     from discotest.dip.documents import chosen_systems, pair_paths
     from discotest.dip.result import render_rank_table
 
-    wanted = s["phenomena"]
-    engine = resolve_engine(s["engine"])  # a wrong engine, pair, system or holdout fails before any model loads
-    pair_paths(s["data"], s["pair"], s["ref"], s["data_dir"])
-    chosen_systems(s["data"], s["pair"], split_list(s["system"]), s["holdout"])
-    scorer, coherence, warnings = load_models(s, wanted, True, s["data"], s["pair"])
-    ranking = dip.rank(s["data"], s["pair"], ref=s["ref"], holdout=s["holdout"], systems=split_list(s["system"]),
-                       max_docs=s["max_docs"], phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
-                       data_dir=s["data_dir"], n_bootstrap=s["bootstrap"], use_cache=s["use_cache"],
-                       anaphora_mode=s["anaphora_mode"], engine=engine,
-                       ray_address=s["ray_address"], jobs=s["jobs"],
-                       limit=s["limit"])  # its stages: parsing, mining, scoring, ranking
-    if not s["holdout"] and ranking.results:
+    wanted = s.phenomena
+    engine = resolve_engine(s.engine)  # a wrong engine, pair, system or holdout fails before any model loads
+    pair_paths(s.data, s.pair, s.ref, s.data_dir)
+    chosen_systems(s.data, s.pair, split_list(s.system), s.holdout)
+    scorer, coherence, warnings = load_models(s, wanted, True, s.data, s.pair)
+    ranking = dip.rank(s.data, s.pair, ref=s.ref, holdout=s.holdout, systems=split_list(s.system),
+                       max_docs=s.max_docs, phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
+                       data_dir=s.data_dir, n_bootstrap=s.bootstrap, use_cache=s.use_cache,
+                       anaphora_mode=s.anaphora_mode, engine=engine,
+                       ray_address=s.ray_address, jobs=s.jobs,
+                       limit=s.limit)  # its stages: parsing, mining, scoring, ranking
+    if not s.holdout and ranking.results:
         warnings = [*warnings, mining_pool_warning(len(ranking.results))]
-    return Report(f"discotest · DiP ranking {s['data']} {s['pair']}", ranking.results, aggregates=ranking.to_json(),
+    return Report(f"discotest · DiP ranking {s.data} {s.pair}", ranking.results, aggregates=ranking.to_json(),
                   text=lambda _results: render_rank_table(ranking), warnings=warnings,
                   summary_rows=ranking.summary_rows(), charts=ranking.charts())
 
 
-def run(suite: str, s: dict[str, Any]) -> Report:
-    if s["tests"]:
+def run(suite: str, s: Settings) -> Report:
+    if s.tests:
         return _score(s)
-    if s["pair"]:
+    if s.pair:
         return _rank(s)
     raise InputError("run dip needs --tests DIR and --input FILE (score your system on a mined test set), or --pair "
                      "(rank the WMT systems of that pair)")
 
 
-def compare(suite: str, s: dict[str, Any]) -> Report:
-    if not s["tests"] or s["system"]:
+def compare(suite: str, s: Settings) -> Report:
+    if not s.tests or s.system:
         raise InputError("compare dip needs --tests DIR and two translation files (--input A --input B)")
     return compare_systems(suite, s, run)
 
 
-def mine_sets(s: dict[str, Any]) -> tuple[dict, list[str]]:
-    """``discotest mine dip``: mine the test sets of one pair into ``s["output"]``; the manifest and the warnings
+def mine_sets(s: Settings, output: str | Path) -> tuple[dict, list[str]]:
+    """``discotest mine dip``: mine the test sets of one pair into ``output``; the manifest and the warnings
     (a coherence model's shortcomings). A wrong engine or pair fails before any model loads."""
     from discotest.dip.documents import chosen_systems, pair_paths
     from discotest.dip.run import mine
     from discotest.progress import progress_bar
 
-    wanted = s["phenomena"]
-    engine = resolve_engine(s["engine"])
-    pair_paths(s["data"], s["pair"], s["ref"], s["data_dir"])
-    chosen_systems(s["data"], s["pair"], split_list(s["system"]), s["holdout"])
+    wanted = s.phenomena
+    engine = resolve_engine(s.engine)
+    pair_paths(s.data, s.pair, s.ref, s.data_dir)
+    chosen_systems(s.data, s.pair, split_list(s.system), s.holdout)
     _, coherence, warnings = load_models(s, wanted, pronoun=False)
-    with progress_bar("parsed system outputs", "system", total=mined_count(s), quiet=s["quiet"]) as bar:
-        manifest = mine(s["data"], s["pair"], s["output"], ref=s["ref"], holdout=s["holdout"],
-                        systems=split_list(s["system"]) if s["system"] else None, max_docs=s["max_docs"],
-                        phenomena=wanted, coherence_model=coherence, data_dir=s["data_dir"],
-                        use_cache=s["use_cache"], progress=bar.update, engine=engine,
-                        ray_address=s["ray_address"], jobs=s["jobs"])
+    with progress_bar("parsed system outputs", "system", total=mined_count(s), quiet=s.quiet) as bar:
+        manifest = mine(s.data, s.pair, output, ref=s.ref, holdout=s.holdout,
+                        systems=split_list(s.system) if s.system else None, max_docs=s.max_docs,
+                        phenomena=wanted, coherence_model=coherence, data_dir=s.data_dir,
+                        use_cache=s.use_cache, progress=bar.update, engine=engine,
+                        ray_address=s.ray_address, jobs=s.jobs)
     return manifest, warnings
 
 

@@ -6,8 +6,6 @@ through the cache); ``lang`` is one language, a list or ``all`` (published outpu
 
 from __future__ import annotations
 
-from typing import Any
-
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.gender.coref import RESOLVERS
@@ -15,7 +13,7 @@ from discotest.gender.judge import VERDICTS
 from discotest.gender.translate import MARKERS
 from discotest.lang.locate import LEXICON_MODES
 from discotest.progress import progress_bar
-from discotest.registry import Family, Option, SuiteFacts, count_items, lang_codes, register, split_list
+from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, lang_codes, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report, summarise_warnings
@@ -149,22 +147,22 @@ def other_version(suite: str, version: str, path: str, input_format: str, data_d
     return None
 
 
-def run(suite: str, s: dict[str, Any]) -> Report:
+def run(suite: str, s: Settings) -> Report:
     from discotest.gender.run import planned_pairs, run_many, run_one
 
-    resolve_engine(s["engine"])  # a bad name fails before any work, whatever is evaluated
-    if s["align_extra"] and s["align_train"] == "suite":
+    resolve_engine(s.engine)  # a bad name fails before any work, whatever is evaluated
+    if s.align_extra and s.align_train == "suite":
         raise InputError("--align-extra adds training text to an aligner trained on your file: give it with "
                          "--align-train input")
-    settings = dict(suite_version=s["suite_version"], data_dir=s["data_dir"], aligner=s["aligner"],
-                    align_train=s["align_train"], align_extra=s["align_extra"] or "auto",
-                    measure=measures(s["measure"]), lexicon=s["lexicon"],
-                    use_cache=s["use_cache"], input_format=s["input_format"], verdict=s["verdict"],
-                    check_lines=not s["skip_language_check"], limit=s["limit"])
-    if not s["lang"]:
+    settings = dict(suite_version=s.suite_version, data_dir=s.data_dir, aligner=s.aligner,
+                    align_train=s.align_train, align_extra=s.align_extra or "auto",
+                    measure=measures(s.measure), lexicon=s.lexicon,
+                    use_cache=s.use_cache, input_format=s.input_format, verdict=s.verdict,
+                    check_lines=not s.skip_language_check, limit=s.limit)
+    if not s.lang:
         raise InputError(f"suite {suite!r} needs --lang (a language, a comma-separated list, or 'all')")
-    has_model = bool(s["model"] or s["endpoint"])  # a local model, or a served one
-    given = [k for k in ("system", "input") if s[k]] + (["model"] if has_model else [])
+    has_model = bool(s.model or s.endpoint)  # a local model, or a served one
+    given = [k for k, v in (("system", s.system), ("input", s.input)) if v] + (["model"] if has_model else [])
     extra_warnings: list[str] = []
     if not given:
         raise InputError("give --system (published outputs), --input (your translations) or --model (an MT model)")
@@ -172,28 +170,28 @@ def run(suite: str, s: dict[str, Any]) -> Report:
         raise InputError("--model translates the suite itself: give it without --system/--input")
     if len(given) > 1:
         raise InputError("give --system or --input, not both")
-    if s["markers"] != "none" and not has_model:
+    if s.markers != "none" and not has_model:
         raise InputError("--markers marks the source a --model translates: give --model")
-    langs = lang_codes(s["lang"])
+    langs = lang_codes(s.lang)
     if has_model:
-        model_options = dict(markers=s["markers"], resolver=s["resolver"], beam=s["beam"], max_length=s["max_length"],
-                             batch_size=s["batch_size"], device=s["device"], revision=s["revision"],
-                             src_code=s["src_lang"] or "en", tgt_code=s["tgt_lang"], use_cache=s["use_cache"],
-                             quiet=s["quiet"], runner=resolve_engine(s["engine"]), ray_address=s["ray_address"],
-                             ray_actors=s["ray_actors"], prompt_file=s["prompt_file"],
-                             context=one_context(s["context"]), endpoint=s["endpoint"],
-                             concurrency=s["concurrency"], timeout=s["timeout"])
-        results = [run_one(suite, lang=_one_lang(langs, "--model"), model=s["model"] or "",
+        model_options = dict(markers=s.markers, resolver=s.resolver, beam=s.beam, max_length=s.max_length,
+                             batch_size=s.batch_size, device=s.device, revision=s.revision,
+                             src_code=s.src_lang or "en", tgt_code=s.tgt_lang, use_cache=s.use_cache,
+                             quiet=s.quiet, runner=resolve_engine(s.engine), ray_address=s.ray_address,
+                             ray_actors=s.ray_actors, prompt_file=s.prompt_file,
+                             context=one_context(s.context), endpoint=s.endpoint,
+                             concurrency=s.concurrency, timeout=s.timeout)
+        results = [run_one(suite, lang=_one_lang(langs, "--model"), model=s.model or "",
                            model_options=model_options, **settings)]
-    elif s["input"]:
-        results = [run_one(suite, lang=_one_lang(langs, "--input"), input=s["input"], **settings)]
-        made_from = other_version(suite, s["suite_version"], s["input"], s["input_format"], s["data_dir"])
+    elif s.input:
+        results = [run_one(suite, lang=_one_lang(langs, "--input"), input=s.input, **settings)]
+        made_from = other_version(suite, s.suite_version, s.input, s.input_format, s.data_dir)
         extra_warnings.extend([made_from] if made_from else [])
     else:
-        total = sum(map(len, planned_pairs(suite, langs, split_list(s["system"], "--system")).values()))
+        total = sum(map(len, planned_pairs(suite, langs, split_list(s.system, "--system")).values()))
         with progress_bar(f"{suite}: system×language pairs", "pair", total=total) as bar:
-            results = run_many(suite, langs, split_list(s["system"]), jobs=s["jobs"], progress=bar.update,
-                               engine=resolve_engine(s["engine"]), ray_address=s["ray_address"], **settings)
+            results = run_many(suite, langs, split_list(s.system), jobs=s.jobs, progress=bar.update,
+                               engine=resolve_engine(s.engine), ray_address=s.ray_address, **settings)
     warnings = summarise_warnings([(f"{r.system}/{r.lang}", f"{len(r.unmatched)} suite rows have no translation "
                                     f"(rows {row_ranges(r.unmatched, 10)}); they are left out of the scores")
                                    for r in results if r.unmatched], "system×language pairs")
@@ -203,15 +201,15 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     return Report(f"discotest · {suite}", results, text=render_gender_table, warnings=warnings)
 
 
-def compare(suite: str, s: dict[str, Any]) -> Report:
+def compare(suite: str, s: Settings) -> Report:
     """Two systems on the same items; for ``winomt-adj`` with one published system, that system without the
     adjective (its WinoMT 2019 output on the same rows) against with it (Stanovsky et al. 2019 §5)."""
-    if suite == "winomt-adj" and len(s["system"] or []) == 1 and not s["input"]:
+    if suite == "winomt-adj" and len(s.system or []) == 1 and not s.input:
         return adjective_effect(s)
     return compare_systems(suite, s, run)
 
 
-def adjective_effect(s: dict[str, Any]) -> Report:
+def adjective_effect(s: Settings) -> Report:
     """One published system's accuracy on WinoMT's anti-stereotypical rows without and with the stereotypical
     adjective, per language: both results and a paired comparison (A = without, B = with)."""
     from discotest.gender.result import adjective_rows, render_adjective_effect, render_gender_table
@@ -219,15 +217,14 @@ def adjective_effect(s: dict[str, Any]) -> Report:
     from discotest.gender.winomt_adj_run import plain_on_adjective_rows
     from discotest.report.comparison import compare_results
 
-    n_bootstrap, seed = s["bootstrap"], s["seed"]  # checked by their Option declarations
-    base = {k: v for k, v in s.items() if k not in ("bootstrap", "seed")}
-    system = s["system"][0]
-    with_adjective = run("winomt-adj", {**base, "system": system, "input": None}).results
+    n_bootstrap, seed = s.bootstrap, s.seed  # checked by their Option declarations
+    system = s.system[0]
+    with_adjective = run("winomt-adj", s.replace(system=system, input=None)).results
     langs = ",".join(r.lang for r in with_adjective)
-    plain = {r.lang: r for r in run("winomt", {**base, "system": system, "input": None, "lang": langs,
-                                               "suite_version": "2019"}).results}
-    plain_items = load_gender_suite("winomt", "2019", s["data_dir"])
-    adjective_items = load_gender_suite("winomt-adj", "current", s["data_dir"])
+    plain = {r.lang: r for r in run("winomt", s.replace(system=system, input=None, lang=langs,
+                                                         suite_version="2019")).results}
+    plain_items = load_gender_suite("winomt", "2019", s.data_dir)
+    adjective_items = load_gender_suite("winomt-adj", "current", s.data_dir)
     without = [plain_on_adjective_rows(plain[r.lang], plain_items, adjective_items) for r in with_adjective]
     comparisons = [compare_results(a, b, n_bootstrap, seed) for a, b in zip(without, with_adjective)]
 
@@ -245,13 +242,13 @@ def describe(suite: str, data_dir: str | None) -> SuiteFacts:
                       "en→" + ",".join(languages()), catalogue.suite_licence(suite) or "")
 
 
-def prepare(suite: str, s: dict[str, Any]) -> list[str]:
+def prepare(suite: str, s: Settings) -> list[str]:
     """The alignment model of each language (``--lang``, default all) trained now, as a run would on first use."""
     from discotest.gender.run import RunOptions, languages, prepare_models
 
-    langs = lang_codes(s["lang"]) or "all"
-    options = RunOptions(suite=suite, suite_version=s["suite_version"], data_dir=s["data_dir"], aligner=s["aligner"],
-                         use_cache=s["use_cache"])
+    langs = lang_codes(s.lang) or "all"
+    options = RunOptions(suite=suite, suite_version=s.suite_version, data_dir=s.data_dir, aligner=s.aligner,
+                         use_cache=s.use_cache)
     return prepare_models(suite, languages() if langs == "all" else langs, options)
 
 
@@ -266,6 +263,6 @@ FAMILY = register(Family(
     doc="gender accuracy, ΔG, ΔS and target-side consistency of translations, read through alignment and "
         "morphological analysers (Stanovsky et al. 2019; Yehudai et al. 2023)",
     describe=describe,
-    input_language=lambda suite, s: single_lang(s.get("lang")),
+    input_language=lambda suite, s: single_lang(s.lang),
     prepare=prepare,
 ))

@@ -4,12 +4,12 @@
 new suite is a registration, not a new route through the code (docs/contributing/adding-a-suite.md). An option is
 declared once, as data: the CLI builds its flags from it and the Python API checks keyword arguments against the same
 names, so ``--input-format`` on the command line is ``input_format=`` in Python; ``Option.check`` checks a value's
-type, range and choices once, for both.
+type, range and choices once, for both; a family reads the checked values as a ``Settings`` (``s.align_train``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -146,17 +146,17 @@ class Family:
     title: str
     suites: Callable[[], dict[str, list[str]]]
     options: tuple[Option, ...]
-    run: Callable[[str, dict[str, Any]], Report]
-    compare: Callable[[str, dict[str, Any]], Report] | None = None
+    run: Callable[[str, Settings], Report]
+    compare: Callable[[str, Settings], Report] | None = None
     compare_options: tuple[Option, ...] = ()
     handles: Callable[[str], bool] | None = None  # extra names it answers to (files named by the user …)
     doc: str = ""
     describe: Callable[[str, str | None], SuiteFacts] | None = None  # (suite, data dir) -> facts for `suites`
     # (suite, settings) -> the language --input files must be in (checked before the run), None: not checked
-    input_language: Callable[[str, dict[str, Any]], str | None] | None = None
+    input_language: Callable[[str, Settings], str | None] | None = None
     # (suite, settings) -> one line per thing made ready: what ``discotest data prepare`` builds ahead of a run
     # (alignment models); None: the family trains nothing
-    prepare: Callable[[str, dict[str, Any]], list[str]] | None = None
+    prepare: Callable[[str, Settings], list[str]] | None = None
     # (suite, a run's options, data dir) -> the items of each result such a run gives: the card's plan counts a row
     # with them (``--limit`` caps each result); None: the suite's size (``describe``) is the row's
     parts: Callable[[str, dict[str, Any], str | None], list[int]] | None = None
@@ -196,16 +196,103 @@ def family_of(suite: str) -> Family:
                      f"{', '.join(all_suites())} (`discotest suites` lists them)")
 
 
-def settings_for(family: Family, options: dict[str, Any], compare: bool = False) -> dict[str, Any]:
+class Settings(Mapping[str, Any]):
+    """The checked settings of one family or command: every declared option, read as an attribute (``s.align_train``).
+
+    Built by ``checked_settings`` only, so each value has passed its ``Option.check`` and its default is the
+    declaration's; immutable. A name not declared is an AttributeError naming the owner and its options at once
+    (``s.align_trian`` fails where it is written, not as a default deep in a run); ``replace`` gives a new one with
+    changed values, checked again. Attribute access is typed ``Any``: the declared Option (its ``type``, ``choices``,
+    ``action``) is the type. It stays a Mapping so that ``dict(s)``, ``**s`` and code that lists settings (JSON,
+    signatures) keep working; a family reads ``s.name``, and ``s.get(name)`` only for an option that some of the
+    families it serves do not declare (say why where it is used)."""
+
+    __slots__ = ("_values", "_declared", "_owner")
+    _values: dict[str, Any]
+    _declared: dict[str, Option]
+    _owner: str
+
+    def __init__(self, values: dict[str, Any], declared: dict[str, Option], owner: str) -> None:
+        object.__setattr__(self, "_values", dict(values))
+        object.__setattr__(self, "_declared", declared)
+        object.__setattr__(self, "_owner", owner)
+
+    def __getattr__(self, name: str) -> Any:  # only for names that are not attributes of the class
+        if name.startswith("__") or name in Settings.__slots__:  # copy/pickle probing; a half-built object
+            raise AttributeError(name)
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(self._unknown(name)) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"settings are immutable: use .replace({name}=…)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("settings are immutable")
+
+    def __getitem__(self, name: str) -> Any:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        return f"Settings({self._owner}: {self._values!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """For a worker process: the checked values and the declared names (an Option's parse is often a local
+        function, which does not pickle); there ``replace`` still refuses an undeclared name but checks no value."""
+        return (_unpickled_settings, (self._values, tuple(self._declared), self._owner))
+
+    @property
+    def owner(self) -> str:
+        """The family or command the settings are of (it names them in errors)."""
+        return self._owner
+
+    def _unknown(self, name: str) -> str:
+        flag = name.replace("_", "-")
+        return (f"{self._owner} has no option {name!r} (--{flag}){did_you_mean(name, list(self._declared))}; its "
+                f"options: {', '.join(sorted(self._declared))}")
+
+    def without(self, *names: str) -> dict[str, Any]:
+        """Every other setting, as keywords for a pipeline that takes them all (``translate``, ``augment``);
+        ``names`` are declared ones, each read on its own by the caller."""
+        unknown = [k for k in names if k not in self._declared]
+        if unknown:
+            raise AttributeError(self._unknown(unknown[0]))
+        return {k: v for k, v in self._values.items() if k not in names}
+
+    def replace(self, **changes: Any) -> Settings:
+        """New settings with ``changes``: only declared names, each value checked by its declaration."""
+        unknown = [k for k in changes if k not in self._declared]
+        if unknown:
+            raise InputError(self._unknown(unknown[0]))
+        return Settings({**self._values, **{k: self._declared[k].check(v) for k, v in changes.items()}},
+                        self._declared, self._owner)
+
+
+def _unpickled_settings(values: dict[str, Any], names: tuple[str, ...], owner: str) -> Settings:
+    return Settings(values, {name: Option(name, ("--" + name.replace("_", "-"),), None) for name in names}, owner)
+
+
+def settings_for(family: Family, options: Mapping[str, Any], compare: bool = False) -> Settings:
     """Every option of ``family`` (and of its ``compare``) with its default, overridden by ``options``."""
     return checked_settings((*family.options, *(family.compare_options if compare else ())), options, family.title)
 
 
-def checked_settings(options_declared: Sequence[Option], options: dict[str, Any], owner: str) -> dict[str, Any]:
+def checked_settings(options_declared: Sequence[Option], options: Mapping[str, Any], owner: str) -> Settings:
     """Every declared option with its default, overridden by ``options``, each checked by its declaration
     (``Option.check``); an option not declared is an error naming the ones ``owner`` (a family, a command) has, so
-    a typo never runs silently with a default."""
+    a typo never runs silently with a default. A later declaration of a name replaces an earlier one (compare's
+    ``--system`` repeats where run's takes a list)."""
     declared = {o.name: o for o in options_declared}
+    clash = [name for name in declared if hasattr(Settings, name)]
+    if clash:  # a declaration error: ``s.items`` must read the option, not the Mapping method
+        raise ValueError(f"{owner}: option name {clash[0]!r} is a Settings attribute; name it otherwise")
     unknown = [k for k in options if k not in declared]
     if unknown:
         flag = unknown[0].replace("_", "-")
@@ -213,7 +300,7 @@ def checked_settings(options_declared: Sequence[Option], options: dict[str, Any]
                          f"{', '.join(sorted(declared))}")
     settings = {name: (list(o.default) if isinstance(o.default, list) else o.default) for name, o in declared.items()}
     settings.update({name: declared[name].check(value) for name, value in options.items()})
-    return settings
+    return Settings(settings, declared, owner)
 
 
 def split_list(value: str | Sequence[str] | None, what: str = "") -> list[str] | str | None:
@@ -231,12 +318,13 @@ def split_list(value: str | Sequence[str] | None, what: str = "") -> list[str] |
     return list(value)
 
 
-def _input_paths(settings: dict[str, Any]) -> list[str]:
+def _input_paths(settings: Settings) -> list[str]:
+    # .get here and below: the registry serves every family, and a family need not declare input, quiet, …
     given = settings.get("input")
     return [] if not given else [given] if isinstance(given, str | Path) else [str(p) for p in given]
 
 
-def check_input_language(family: Family, suite: str, settings: dict[str, Any]) -> tuple[list[str], list[str]]:
+def check_input_language(family: Family, suite: str, settings: Settings) -> tuple[list[str], list[str]]:
     """Refuse an ``--input`` file that is mostly another language or script than the family scores (one line naming
     the file and both languages; ``lang.identify``), before any work. Returns the inputs that were not checked
     because ``skip_language_check`` is set (their results' signatures say so), and a warning for each file that is
@@ -314,4 +402,4 @@ def compare(suite: str, **options: Any) -> Report:
 
 
 __all__ = ["Comparison", "Family", "Option", "Report", "all_suites", "compare", "families", "family_of", "prepare",
-           "register", "run", "settings_for", "split_list", "unregister"]
+           "Settings", "register", "run", "settings_for", "split_list", "unregister"]

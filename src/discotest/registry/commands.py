@@ -4,7 +4,7 @@ once as data as a family's are: ``cli/`` builds the flags from them and ``api`` 
 from __future__ import annotations
 
 from discotest.data import catalogue
-from discotest.registry import Option
+from discotest.registry import Option, Settings
 from discotest.registry.options import DATA_DIR, QUIET
 from discotest.values import float_option
 
@@ -24,10 +24,10 @@ DATA_FETCH_OPTIONS = (
 )
 
 
-def fetch_limits(s: dict) -> catalogue.Limits:
+def fetch_limits(s: Settings) -> catalogue.Limits:
     """``data fetch``'s checked settings as the download limits (bytes and bytes a second)."""
-    return catalogue.Limits(timeout=s["timeout"], deadline=s["deadline"], max_size=int(s["max_size"] * 1e6),
-                            min_rate=s["min_rate"] * 1e3)
+    return catalogue.Limits(timeout=s.timeout, deadline=s.deadline, max_size=int(s.max_size * 1e6),
+                            min_rate=s.min_rate * 1e3)
 
 
 # data prepare: the family options it passes on (each checked by the suite's family)

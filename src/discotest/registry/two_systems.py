@@ -8,6 +8,7 @@ from typing import Any
 
 from discotest.errors import InputError
 from discotest.progress import progress_bar
+from discotest.registry import Settings
 from discotest.report.comparison import Comparison, MetricComparison, compare_results
 from discotest.report.emit import Report
 from discotest.report.result import Result, lang_of, scope_of
@@ -22,50 +23,49 @@ def as_list(value: Any) -> list:
     return [value] if isinstance(value, str | bytes) or not isinstance(value, Sequence) else list(value)
 
 
-def two_systems(settings: dict[str, Any]) -> list[dict[str, Any]]:
+def two_systems(settings: Settings) -> list[Settings]:
     """The run settings of A and B: published names first, then files, as given (one of each may be a single
-    value: ``compare("winomt", lang="de", system="google", input="f.txt")``)."""
-    systems, inputs = as_list(settings.get("system")), as_list(settings.get("input"))
+    value: ``compare("winomt", lang="de", system="google", input="f.txt")``). Each keeps every other setting
+    (the bootstrap's too, which a run does not read)."""
+    systems, inputs = as_list(settings.system), as_list(settings.input)
     if len(systems) + len(inputs) != 2:
         raise InputError("compare needs two systems: --input A --input B, --system A --system B, or one of each")
-    base = {k: v for k, v in settings.items() if k not in ("system", "input", "bootstrap", "seed")}
-    return [{**base, "system": s, "input": None} for s in systems] + [{**base, "system": None, "input": i}
-                                                                      for i in inputs]
+    return [settings.replace(system=s, input=None) for s in systems] + \
+        [settings.replace(system=None, input=i) for i in inputs]
 
 
-def _many(settings: dict[str, Any]) -> bool:
+def _many(settings: Settings) -> bool:
     """More than two systems: ``--system all``, three names or more, or names and files making more than two."""
-    systems, inputs = as_list(settings.get("system")), as_list(settings.get("input"))
+    systems, inputs = as_list(settings.system), as_list(settings.input)
     named = [n for s in systems for n in (s.split(",") if isinstance(s, str) else [s])]
     return "all" in named or len(named) + len(inputs) > 2
 
 
-def rank_systems(suite: str, settings: dict[str, Any], run: Callable[[str, dict[str, Any]], Report]) -> Report:
+def rank_systems(suite: str, settings: Settings, run: Callable[[str, Settings], Report]) -> Report:
     """Every named system (``--system all``: every published one, with any ``--input`` files among them) ranked per
     language, scope and metric, with the paired bootstrap against the next system down."""
     from discotest.report.ranking import ranking, render_ranking
 
-    systems, inputs = as_list(settings.get("system")), as_list(settings.get("input"))
-    base = {k: v for k, v in settings.items() if k not in ("system", "input", "bootstrap", "seed")}
-    runs = ([{**base, "system": ",".join(map(str, systems)), "input": None}] if systems else []) + \
-        [{**base, "system": None, "input": i} for i in inputs]
+    systems, inputs = as_list(settings.system), as_list(settings.input)
+    runs = ([settings.replace(system=",".join(map(str, systems)), input=None)] if systems else []) + \
+        [settings.replace(system=None, input=i) for i in inputs]
     reports = [run(suite, s) for s in runs]
     results = [r for report in reports for r in report.results]
     names = [r.system for r in results]
     if len(set(names)) != len(names):
         raise InputError(f"two systems are named {next(n for n in names if names.count(n) > 1)!r}: rename a file")
-    tables = ranking(results, settings["bootstrap"], settings["seed"])
+    tables = ranking(results, settings.bootstrap, settings.seed)
     return Report(f"discotest · ranking {suite}", results, aggregates={"ranking": tables},
                   text=lambda _results: render_ranking(tables), warnings=[w for r in reports for w in r.warnings])
 
 
-def compare_systems(suite: str, settings: dict[str, Any], run: Callable[[str, dict[str, Any]], Report],
+def compare_systems(suite: str, settings: Settings, run: Callable[[str, Settings], Report],
                     extra: ExtraMetrics | None = None) -> Report:
     """Both systems' results and one comparison per shared (language, scope); more than two systems: a ranking
     (``rank_systems``)."""
     if _many(settings):
         return rank_systems(suite, settings, run)
-    n_bootstrap, seed = settings["bootstrap"], settings["seed"]  # checked by their Option declarations
+    n_bootstrap, seed = settings.bootstrap, settings.seed  # checked by their Option declarations
     reports = [run(suite, s) for s in two_systems(settings)]
     first, second = (r.results for r in reports)
     pairs = _pairs(first, second)

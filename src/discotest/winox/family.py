@@ -7,11 +7,9 @@ so its help cannot say this), and both engines judge here, in this process: Ray 
 
 from __future__ import annotations
 
-from typing import Any
-
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
-from discotest.registry import Family, SuiteFacts, SuiteSize, count_items, register
+from discotest.registry import Family, Settings, SuiteFacts, SuiteSize, count_items, register
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
@@ -21,25 +19,25 @@ WINOX_LANGS = ("de", "fr", "ru")
 OPTIONS = (common.LANG, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, *common.ENGINE_OPTIONS, *common.COMMON)
 
 
-def run(suite: str, s: dict[str, Any]) -> Report:
+def run(suite: str, s: Settings) -> Report:
     from discotest.winox.result import render_winox_table
     from discotest.winox.run import run_winox
 
-    resolve_engine(s["engine"])  # a bad name is an error here too; the judging itself runs here on both engines
-    if not s["input"]:
+    resolve_engine(s.engine)  # a bad name is an error here too; the judging itself runs here on both engines
+    if not s.input:
         raise InputError("winox needs --input (your translations of the Wino-X English sentences)")
-    lang = s["lang"].lower() if isinstance(s["lang"], str) else s["lang"]  # codes are case-insensitive
+    lang = s.lang.lower() if isinstance(s.lang, str) else s.lang  # codes are case-insensitive
     if not lang or not isinstance(lang, str) or "," in lang or lang == "all":
         raise InputError("winox needs exactly one --lang (de, fr or ru)")
-    result = run_winox(lang, s["input"], s["data_dir"], s["suite_file"], s["input_format"])
+    result = run_winox(lang, s.input, s.data_dir, s.suite_file, s.input_format)
     unmatched = len(result.unmatched)
     warnings = [f"winox/{lang}: {unmatched} items have no translation (rows {row_ranges(result.unmatched, 10)}); "
                 "left out"] if unmatched else []
     return Report("discotest · Wino-X pronoun accuracy", [result], text=render_winox_table, warnings=warnings)
 
 
-def compare(suite: str, s: dict[str, Any]) -> Report:
-    if s["system"]:
+def compare(suite: str, s: Settings) -> Report:
+    if s.system:
         raise InputError("winox has no published systems: compare two translation files (--input A --input B)")
     return compare_systems(suite, s, run)
 
@@ -67,5 +65,5 @@ FAMILY = register(Family(
     compare_options=common.COMPARE,
     doc="pronoun accuracy on Wino-X: the translation's pronoun must agree with the gold referent's gender",
     describe=describe,
-    input_language=lambda suite, s: s.get("lang") if s.get("lang") in WINOX_LANGS else None,  # others: its error
+    input_language=lambda suite, s: s.lang if s.lang in WINOX_LANGS else None,  # others: its error
 ))

@@ -9,7 +9,7 @@ from typing import Any
 
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
-from discotest.registry import Family, Option, SuiteFacts, count_items, register, split_list
+from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
@@ -41,43 +41,43 @@ def _suites() -> dict[str, list[str]]:
     return {"mzprt": [f"{domain}: {' '.join(published_systems(domain))}" for domain in DOMAINS]}
 
 
-def run(suite: str, s: dict[str, Any]) -> Report:
+def run(suite: str, s: Settings) -> Report:
     from discotest.zero_pronoun.result import rank_agreement_json, render_azpt_table
     from discotest.zero_pronoun.run import run_mzprt
 
-    engine = resolve_engine(s["engine"])  # a bad name fails before any work
-    if not s["domain"]:
+    engine = resolve_engine(s.engine)  # a bad name fails before any work
+    if not s.domain:
         raise InputError("mzprt needs --domain (QA GR MS PP WF, MS-valid, WF-valid, a comma-separated list, or 'all')")
-    if s["system"] and s["input"]:  # neither: run_mzprt says so
+    if s.system and s.input:  # neither: run_mzprt says so
         raise InputError("give --system or --input, not both")
     results = run_mzprt(
-        split_list(s["domain"]),
-        systems=split_list(s["system"]),
-        inputs=[s["input"]] if s["input"] else None,
-        data_dir=s["data_dir"],
-        window=s["window"],
-        reach=s["reach"],
-        bleu=s["bleu"],
-        use_cache=s["use_cache"],
-        extra=s["align_extra"],
-        aligner=s["aligner"],
-        align_train=s["align_train"],
-        input_format=s["input_format"],
+        split_list(s.domain),
+        systems=split_list(s.system),
+        inputs=[s.input] if s.input else None,
+        data_dir=s.data_dir,
+        window=s.window,
+        reach=s.reach,
+        bleu=s.bleu,
+        use_cache=s.use_cache,
+        extra=s.align_extra,
+        aligner=s.aligner,
+        align_train=s.align_train,
+        input_format=s.input_format,
         engine=engine,
-        ray_address=s["ray_address"],
-        limit=s["limit"],
+        ray_address=s.ray_address,
+        limit=s.limit,
     )
     return Report("discotest · mZPRT zero pronouns (AZPT)", results, aggregates={
         "kendall_tau": rank_agreement_json(results)}, text=render_azpt_table)
 
 
-def compare(suite: str, s: dict[str, Any]) -> Report:
+def compare(suite: str, s: Settings) -> Report:
     from discotest.zero_pronoun.compare import bleu_comparison
 
-    if s["domain"] == "all" or not s["domain"] or len(split_list(s["domain"]) or []) != 1:
+    if s.domain == "all" or not s.domain or len(split_list(s.domain) or []) != 1:
         raise InputError("compare needs one --domain")
-    return compare_systems(suite, {**s, "bleu": True}, run, extra=lambda a, b, n, seed: bleu_comparison(
-        a, b, n, seed, s["data_dir"]))
+    return compare_systems(suite, s.replace(bleu=True), run, extra=lambda a, b, n, seed: bleu_comparison(
+        a, b, n, seed, s.data_dir))
 
 
 def describe(suite: str, data_dir: str | None) -> SuiteFacts:
@@ -98,11 +98,11 @@ def parts(suite: str, options: dict[str, Any], data_dir: str | None) -> list[int
     return [sum(zp.scored for zp in load_mzprt(d, data_dir).zps) for d in (DOMAINS if domains == "all" else domains)]
 
 
-def prepare(suite: str, s: dict[str, Any]) -> list[str]:
+def prepare(suite: str, s: Settings) -> list[str]:
     from discotest.zero_pronoun.run import prepare_model
 
-    return prepare_model(s["data_dir"], s["aligner"], s["align_extra"],
-                         s["use_cache"])
+    return prepare_model(s.data_dir, s.aligner, s.align_extra,
+                         s.use_cache)
 
 
 FAMILY = register(Family(

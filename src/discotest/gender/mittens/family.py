@@ -17,7 +17,7 @@ from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.gender.family import BEAM, MAX_LENGTH
 from discotest.gender.mittens.suite import SUITE, SUITE_OUT, TEXTS, languages, load_mittens
-from discotest.registry import Family, Option, SuiteFacts, count_items, register, split_list
+from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report, summarise_warnings
@@ -46,40 +46,40 @@ def _langs(suite: str, value: Any) -> list[str]:
     return list(langs)
 
 
-def run(suite: str, s: dict[str, Any]) -> Report:
+def run(suite: str, s: Settings) -> Report:
     from discotest.data.translations import Translations
     from discotest.gender.mittens.result import render_mittens_table
     from discotest.gender.mittens.run import REFERENCE_SYSTEMS, file_translations, run_one
 
-    runner = resolve_engine(s["engine"])  # a bad name fails here; the reading runs here on both engines
-    langs = _langs(suite, s["lang"])
-    has_model = bool(s["model"] or s["endpoint"])
-    given = [k for k in ("system", "input") if s[k]] + (["model"] if has_model else [])
+    runner = resolve_engine(s.engine)  # a bad name fails here; the reading runs here on both engines
+    langs = _langs(suite, s.lang)
+    has_model = bool(s.model or s.endpoint)
+    given = [k for k, v in (("system", s.system), ("input", s.input)) if v] + (["model"] if has_model else [])
     if len(given) != 1:
         raise InputError(f"give --input (your translations), --model/--endpoint (a model) or --system "
                          f"({', '.join(REFERENCE_SYSTEMS[suite])}: the references as translations)"
                          + (f", not --{given[0]} and --{given[1]}" if given else ""))
-    free = dict(text=s["text"], data_dir=s["data_dir"], aligner=s["aligner"], use_cache=s["use_cache"],
-                limit=s["limit"])
+    free = dict(text=s.text, data_dir=s.data_dir, aligner=s.aligner, use_cache=s.use_cache,
+                limit=s.limit)
     if has_model:
-        options = dict(beam=s["beam"], max_length=s["max_length"], batch_size=s["batch_size"], device=s["device"],
-                       revision=s["revision"], src_code=s["src_lang"], tgt_code=s["tgt_lang"],
-                       use_cache=s["use_cache"], quiet=s["quiet"], prompt_file=s["prompt_file"],
-                       endpoint=s["endpoint"], concurrency=s["concurrency"], runner=runner,
-                       ray_address=s["ray_address"])
-        results = [run_one(suite, lang, model=s["model"] or None, model_options=options, **free) for lang in langs]
-    elif s["input"]:
+        options = dict(beam=s.beam, max_length=s.max_length, batch_size=s.batch_size, device=s.device,
+                       revision=s.revision, src_code=s.src_lang, tgt_code=s.tgt_lang,
+                       use_cache=s.use_cache, quiet=s.quiet, prompt_file=s.prompt_file,
+                       endpoint=s.endpoint, concurrency=s.concurrency, runner=runner,
+                       ray_address=s.ray_address)
+        results = [run_one(suite, lang, model=s.model or None, model_options=options, **free) for lang in langs]
+    elif s.input:
         from discotest.data.readers import system_name
 
         for lang in langs:
-            load_mittens(suite, [lang], s["data_dir"])  # an unknown language fails before the file is read
-        items = load_mittens(suite, langs, s["data_dir"])
-        whole = file_translations(items, s["input"], s["text"], s["input_format"])
+            load_mittens(suite, [lang], s.data_dir)  # an unknown language fails before the file is read
+        items = load_mittens(suite, langs, s.data_dir)
+        whole = file_translations(items, s.input, s.text, s.input_format)
         results = [run_one(suite, lang, translations=Translations(
             whole.path, {i.index: whole.by_row[i.index] for i in items if i.lang == lang and i.index in whole.by_row},
-            format=whole.format), name=system_name(s["input"]), **free) for lang in langs]
+            format=whole.format), name=system_name(s.input), **free) for lang in langs]
     else:
-        systems = split_list(s["system"])
+        systems = split_list(s.system)
         systems = list(REFERENCE_SYSTEMS[suite]) if systems == "all" else systems
         results = [run_one(suite, lang, system=system, **free) for system in systems for lang in langs]
     warnings = summarise_warnings([(f"{r.system}/{r.lang}", f"{len(r.unmatched)} passages have no translation (rows "
@@ -88,7 +88,7 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     return Report(f"discotest · {suite}", results, text=render_mittens_table, warnings=warnings)
 
 
-def compare(suite: str, s: dict[str, Any]) -> Report:
+def compare(suite: str, s: Settings) -> Report:
     return compare_systems(suite, s, run)
 
 

@@ -16,7 +16,7 @@ from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.gender.family import BEAM, MAX_LENGTH, single_lang
 from discotest.gender.mt_geneval.suite import LANGS, SPLITS, SUBSETS, SUITE
-from discotest.registry import Family, Option, SuiteFacts, count_items, register, split_list
+from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report, summarise_warnings
@@ -45,39 +45,39 @@ def _langs(value: Any) -> list[str]:
     return list(LANGS) if langs == "all" else list(langs)
 
 
-def run(suite: str, s: dict[str, Any]) -> Report:
+def run(suite: str, s: Settings) -> Report:
     from discotest.gender.mt_geneval.result import render_geneval_table
     from discotest.gender.mt_geneval.run import REFERENCE_SYSTEMS, run_one
 
-    runner = resolve_engine(s["engine"])  # a bad name fails here too; only --model translates on Ray
-    if not s["subset"]:
+    runner = resolve_engine(s.engine)  # a bad name fails here too; only --model translates on Ray
+    if not s.subset:
         raise InputError(f"{SUITE} needs --subset ({' or '.join(SUBSETS)})")
-    langs = _langs(s["lang"])
-    free = dict(reference_free=s["reference_free"], aligner=s["aligner"], use_cache=s["use_cache"], limit=s["limit"])
+    langs = _langs(s.lang)
+    free = dict(reference_free=s.reference_free, aligner=s.aligner, use_cache=s.use_cache, limit=s.limit)
     without = []
-    if s["reference_free"] and s["lang"] == "all":  # every language with an analyser; hi and pt have none
+    if s.reference_free and s.lang == "all":  # every language with an analyser; hi and pt have none
         from discotest.lang.morph import languages
 
         without = [lang for lang in langs if lang not in languages()]
-    given = [k for k in ("system", "input", "model") if s[k]]
+    given = [k for k, v in (("system", s.system), ("input", s.input), ("model", s.model)) if v]
     if len(given) != 1:
         raise InputError(f"give --input (your translations), --model (an MT model) or --system "
                          f"({', '.join(REFERENCE_SYSTEMS)}: the references as translations)"
                          + (f", not --{given[0]} and --{given[1]}" if given else ""))
-    if s["input"] or s["model"]:
+    if s.input or s.model:
         if len(langs) != 1:
             raise InputError(f"--{given[0]} needs exactly one --lang")
-        model_options = dict(beam=s["beam"], max_length=s["max_length"], batch_size=s["batch_size"],
-                             device=s["device"], revision=s["revision"], src_code=s["src_lang"] or "en",
-                             tgt_code=s["tgt_lang"], use_cache=s["use_cache"], quiet=s["quiet"], runner=runner,
-                             ray_address=s["ray_address"], ray_actors=s["ray_actors"])
-        results = [run_one(langs[0], s["subset"], split=s["split"], input=s["input"] or None,
-                           model=s["model"] or None, model_options=model_options, input_format=s["input_format"],
-                           data_dir=s["data_dir"], **free)]
+        model_options = dict(beam=s.beam, max_length=s.max_length, batch_size=s.batch_size,
+                             device=s.device, revision=s.revision, src_code=s.src_lang or "en",
+                             tgt_code=s.tgt_lang, use_cache=s.use_cache, quiet=s.quiet, runner=runner,
+                             ray_address=s.ray_address, ray_actors=s.ray_actors)
+        results = [run_one(langs[0], s.subset, split=s.split, input=s.input or None,
+                           model=s.model or None, model_options=model_options, input_format=s.input_format,
+                           data_dir=s.data_dir, **free)]
     else:
-        systems = split_list(s["system"])
+        systems = split_list(s.system)
         systems = list(REFERENCE_SYSTEMS) if systems == "all" else systems
-        results = [run_one(lang, s["subset"], split=s["split"], system=system, data_dir=s["data_dir"],
+        results = [run_one(lang, s.subset, split=s.split, system=system, data_dir=s.data_dir,
                            **{**free, "reference_free": free["reference_free"] and lang not in without})
                    for system in systems for lang in langs]
     warnings = summarise_warnings([(f"{r.system}/{r.lang}", f"{len(r.unmatched)} items have no translation (rows "
@@ -86,10 +86,10 @@ def run(suite: str, s: dict[str, Any]) -> Report:
     if without:
         warnings.append(f"--reference-free: no gender analyser for {', '.join(without)} (none offline); those "
                         "languages have the reference-based verdict only")
-    return Report(f"discotest · {suite} {s['subset']}", results, text=render_geneval_table, warnings=warnings)
+    return Report(f"discotest · {suite} {s.subset}", results, text=render_geneval_table, warnings=warnings)
 
 
-def compare(suite: str, s: dict[str, Any]) -> Report:
+def compare(suite: str, s: Settings) -> Report:
     return compare_systems(suite, s, run)
 
 
@@ -112,15 +112,15 @@ def parts(suite: str, options: dict[str, Any], data_dir: str | None) -> list[int
             for subset in subsets for lang in _langs(options.get("lang") or "all")]
 
 
-def prepare(suite: str, s: dict[str, Any]) -> list[str]:
+def prepare(suite: str, s: Settings) -> list[str]:
     """The references' alignment models of ``--reference-free``, for each language with an analyser (``--lang``,
     default all) and subset (``--subset``, default both)."""
     from discotest.gender.mt_geneval.run import prepare_models
     from discotest.lang.morph import languages
 
-    langs = [lang for lang in _langs(s["lang"] or "all") if lang in languages()]
-    return prepare_models(langs, [s["subset"]] if s["subset"] else list(SUBSETS), s["split"], s["data_dir"],
-                          s["aligner"], s["use_cache"])
+    langs = [lang for lang in _langs(s.lang or "all") if lang in languages()]
+    return prepare_models(langs, [s.subset] if s.subset else list(SUBSETS), s.split, s.data_dir,
+                          s.aligner, s.use_cache)
 
 
 FAMILY = register(Family(
@@ -134,7 +134,7 @@ FAMILY = register(Family(
     doc="gender accuracy against a reference of each gender, counterfactual sentences and gender stated only in "
         "the previous sentence (Currey et al. 2022)",
     describe=describe,
-    input_language=lambda suite, s: single_lang(s.get("lang")),
+    input_language=lambda suite, s: single_lang(s.lang),
     parts=parts,
     prepare=prepare,
 ))
