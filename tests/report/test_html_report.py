@@ -182,7 +182,9 @@ def test_gender_page_on_winomt(shared_data, tmp_path):
     assert "Gender accuracy by language" in page and "ΔS = accuracy pro − anti-stereotypical by language" in page
     for r in results:
         assert f"{r['scores']['accuracy']:.1f}%" in parsed.svg_text
-        assert f"{r['scores']['delta_g']:.1f}" in parsed.svg_text
+        # the JSON's value is rounded to 4 places: one on a .x5 boundary (21.75) was drawn from the unrounded 21.7499…
+        delta_g = r['scores']['delta_g']
+        assert any(f"{v:.1f}" in parsed.svg_text for v in (delta_g - 5e-5, delta_g + 5e-5))
     assert "ΔG = F1♂ − F1♀ (pp)" in page and ">scores.delta_g<" not in page
     data = parsed.data
     assert len(data["rows"]) == sum(r["n"] for r in results) + sum(r["unmatched"] for r in results) or len(

@@ -23,6 +23,9 @@ from discotest.errors import InputError
 SAMPLE = 200  # lines looked at, evenly spaced over the file
 REFUSE_OTHER = 0.5  # refused when one other language has at least this share of the sampled lines …
 KEEP_EXPECTED = 0.2  # … and the expected language less than this share
+# … among at least this many sampled lines: one or two short lines are too little to name a language ("one line" reads
+# as Sotho); such a file meets the family's own checks (its length, its rows) instead
+MIN_LINES_TO_REFUSE = 3
 # a file not refused but with fewer of its sampled lines in the expected language than this is scored with a warning
 # (a large share of garbage or other-language lines); the published outputs read 0.815 (mZPRT's short, lower-cased
 # subtitles) to 1.0 (WinoMT, MT-GenEval): measured over 101 files, see tests/cli/test_input_plausibility.py
@@ -175,7 +178,8 @@ class LanguageReading:
         if self.script != want and self.script_share >= 0.5:
             return (f"is mostly in {self.script} script ({self.script_share:.0%} of its letters), not in the "
                     f"{want} script of {name} ({self.expected})")
-        if self.other and self.other_share >= REFUSE_OTHER and self.expected_share < KEEP_EXPECTED:
+        if self.other and self.lines >= MIN_LINES_TO_REFUSE and self.other_share >= REFUSE_OTHER \
+                and self.expected_share < KEEP_EXPECTED:
             return (f"is mostly {language_name(self.other)} ({self.other}: {self.other_share:.0%} of "
                     f"{self.lines} sampled lines), not {name} ({self.expected}: {self.expected_share:.0%})")
         return None

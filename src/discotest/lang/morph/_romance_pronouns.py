@@ -432,9 +432,9 @@ class PronounReader:
                 return _dropped_subject_reading(found, f"aligned words '{' '.join(texts)}' show no gender; ")
             return PronounReading(Gender.UNKNOWN, "subject pronoun dropped; no agreeing word",
                                   texts, omitted="pronoun-dropped")
-        if articles and not searched:
+        if articles and not searched and item.entity:
             # only an article was aligned ("le ha fornito la documentazione": her -> "la documentazione"): the
-            # pronoun is another word after the entity
+            # pronoun is another word after the entity (without a located entity there is no "after" to search)
             found = self._search_after_entity(item, tags)
             if found is not None:
                 return found
