@@ -9,7 +9,8 @@ same rows, options and cache), in this process with a fresh cache (``--cache``: 
 warm rerun), and prints per row its status, its first number (n, value ± 95% half-width), the wall seconds the row
 took, and for a row the model cannot fill, why. ``--limit`` samples every row whose family takes it (all of them since
 the card-limit change; docs/card.md lists the strata); the translation rows still dominate: a random model rarely stops
-before its 256 new tokens. The table below was measured before the gender, MT-GenEval and MiTTenS rows took --limit. No timed assertion anywhere: numbers to quote, measured on this machine.
+before its 256 new tokens. The table below was measured before the gender, MT-GenEval and MiTTenS rows took --limit.
+No timed assertion anywhere: numbers to quote, measured on this machine.
 
 Measured (2 CPU cores shared, load average 9-11; llama3_1, --limit 12; every row of the three pairs but the en-de
 gender and MT-GenEval rows, ``--suites mittens,jazp,bsd-zp-ja-en-test,mzprt,dip,ctxpro-auxiliary-en-de-test,
