@@ -52,8 +52,11 @@ def _card(url: str, prompt: Path, cache: Path, suites: str = "jazp", limit: int 
     command = [sys.executable, "-m", "discotest", "card", "--endpoint", url, "--model", ALIAS, "--pairs", "ja-en",
                "--suites", suites, "--limit", str(limit), "--context", "0", "--prompt", str(prompt),
                "--concurrency", "1", "--format", "json", "-q"]
+    # Ctrl-C reaches the card as it reaches a user's: a test run started in the background (``cmd &`` without job
+    # control, as CI scripts are) ignores SIGINT, and a child would inherit that and never see the signal
     return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, "DISCOTEST_CACHE": str(cache)})
+                            env={**os.environ, "DISCOTEST_CACHE": str(cache)},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509
 
 
 def _finished(process: subprocess.Popen) -> tuple[int, bytes, bytes]:
