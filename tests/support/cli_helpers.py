@@ -63,6 +63,18 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def same_bytes_twice(capsys, *args: str) -> dict:
+    """``discotest ARGS`` (a ``--format json`` run) twice in this process: both succeed with the same stdout; the
+    report's first result."""
+    outputs = []
+    for _ in range(2):
+        code, out, err = run_cli(capsys, *args)
+        assert code == 0, err
+        outputs.append(out)
+    assert outputs[0] == outputs[1]  # the same bytes twice
+    return json.loads(outputs[0])["results"][0]
+
+
 def assert_one_line_error(code: int, err: str, *fragments: str) -> None:
     """Exit status 2 and exactly one stderr line, ``discotest: error: …``, holding every fragment."""
     assert code == 2, err

@@ -4,14 +4,12 @@ run's."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 import discotest
 from discotest.zero_pronoun.mzprt import load_mzprt
 from discotest.zero_pronoun.run import sampled_zps
-from tests.support.cli_helpers import run_cli
+from tests.support.cli_helpers import same_bytes_twice
 
 pytestmark = pytest.mark.slow  # the mZPRT background's alignment model, shared by the session's mZPRT tests
 
@@ -23,11 +21,7 @@ def private_cache(tmp_path, monkeypatch):
 
 def test_mzprt_sample_is_stratified_deterministic_and_the_whole_runs(shared_data, capsys):
     args = ("run", "mzprt", "--domain", "QA", "--system", "base_tgt", "--limit", "30", "--format", "json", "-q")
-    code, first, _ = run_cli(capsys, *args)
-    assert code == 0
-    code, second, _ = run_cli(capsys, *args)
-    assert code == 0 and first == second  # the same bytes twice
-    result = json.loads(first)["results"][0]
+    result = same_bytes_twice(capsys, *args)
     assert result["n"] == 30 and "|limit:30|files:" in result["signature"]
     suite = load_mzprt("QA", str(shared_data))
     forms = {zp.form for zp in suite.zps if zp.scored}
