@@ -26,7 +26,8 @@ def private_caches(tmp_path, monkeypatch):
 
 
 def _model(processes: int = 2, training=lambda: PAIRS, identity: str = "test") -> AlignmentModel:
-    return AlignmentModel(make_aligner(processes=processes), "test-corpus", identity, training)
+    return AlignmentModel(make_aligner(processes=processes), "test-corpus", identity, training,
+                          code=cache.code_key("lang/align"))
 
 
 def test_decoding_the_training_text_gives_the_links_of_training_on_it():
@@ -125,21 +126,50 @@ def test_models_live_in_their_own_folder_when_one_is_set(tmp_path):
     assert not (tmp_path / "cache" / model_module.NAMESPACE).exists()
 
 
-def test_the_signature_names_the_data_not_the_code(monkeypatch):
-    """An edit to discotest retrains a model keyed on the whole package's code (the default) but leaves the signature
-    alone (it names the recipe and the data; the discotest version stands for the code, as for every other field)."""
-    before = _model()
-    real = cache.code_key
-    monkeypatch.setattr(cache, "code_key", lambda *parts: "an edited discotest" if not parts else real(*parts))
-    after = _model()
-    assert after.key != before.key and after.signature() == before.signature()
-
-
 def _edit(monkeypatch, edited: str) -> None:
     """As if the package file ``edited`` changed: every code key that covers it changes."""
     real = cache.code_key
     monkeypatch.setattr(cache, "code_key", lambda *parts: f"edited {edited}" if not parts or any(
         edited == part or edited.startswith(part + "/") for part in parts) else real(*parts))
+
+
+def test_the_signature_names_the_data_not_the_code(monkeypatch):
+    """An edit to the code that shapes a model retrains it but leaves the signature alone (it names the recipe and
+    the data; the discotest version stands for the code, as for every other field)."""
+    before = _model()
+    _edit(monkeypatch, "lang/align/thot_aligner.py")
+    after = _model()
+    assert after.key != before.key and after.signature() == before.signature()
+
+
+def _reference_models() -> dict[str, AlignmentModel]:
+    """The reference-trained models of MiTTenS (out of English) and MT-GenEval, on two made-up items each."""
+    from discotest.gender.mittens.free import reference_model as mittens_model
+    from discotest.gender.mittens.suite import MittensItem
+    from discotest.gender.mt_geneval.reference_free import reference_model as geneval_model
+    from discotest.gender.mt_geneval.suite import GenEvalItem
+
+    mittens = [MittensItem(k, "de", "female", "set", f"She is a doctor {k}.", "", f"Sie ist Ärztin {k}.")
+               for k in range(2)]
+    geneval = [GenEvalItem(k, "female", f"She is a nurse {k}.", f"Sie ist Krankenschwester {k}.",
+                           f"Er ist Krankenpfleger {k}.") for k in range(2)]
+    return {"mittens": mittens_model(mittens, "de"), "mt-geneval": geneval_model(geneval, "de", "test-recipe")}
+
+
+@pytest.mark.parametrize(("edited", "retrained"), [
+    ("cards/build.py", False), ("gender/judge.py", False), ("lang/morph/de.py", False),
+    ("lang/align/thot_aligner.py", True), ("gender/mittens/free.py", True),
+    ("gender/mt_geneval/reference_free.py", True)])
+def test_the_reference_models_are_keyed_on_the_code_that_shapes_them(monkeypatch, edited, retrained):
+    """MiTTenS's and MT-GenEval's reference models are retrained by an edit to the aligner or to their own training
+    recipe (each its own module), not by one elsewhere (issue 39: a release used to retrain every model)."""
+    before = {name: model.key for name, model in _reference_models().items()}
+    _edit(monkeypatch, edited)
+    after = {name: model.key for name, model in _reference_models().items()}
+    own = {"gender/mittens/free.py": "mittens", "gender/mt_geneval/reference_free.py": "mt-geneval"}
+    for name in before:
+        expected = retrained and own.get(edited, name) == name
+        assert (after[name] != before[name]) == expected, (name, edited)
 
 
 @pytest.mark.parametrize(("edited", "retrained"), [

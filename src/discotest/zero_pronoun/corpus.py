@@ -34,6 +34,7 @@ from discotest.zero_pronoun.hypotheses import (
 from discotest.zero_pronoun.mzprt import DOMAINS, VALID_FILES, MZPRTSuite, load_mzprt
 from discotest.zero_pronoun.outputs import published_systems
 
+MODEL_CODE = "zero_pronoun/corpus.py"  # what shapes the background's alignment model beside its text (the identity)
 EXTRA_TEXT = {
     "none": (),
     "wmt": (("wmt21-zh-en-src", "wmt21-zh-en-ref-A"), ("wmt22-zh-en-src", "wmt22-zh-en-ref-A"),
@@ -129,8 +130,9 @@ class Corpus:
         if self.align_train == "suite" and isinstance(self.aligner, ThotAligner):
             background = self.background_pairs()
             identity = cache.content_key(" ".join(s) + " ||| " + " ".join(t) for s, t in background)
+            # the identity is the tokenised background itself, so only this module's recipe is the code that shapes it
             self.model = AlignmentModel(self.aligner, f"mzprt-{self.text}:{len(background)}", identity,
-                                        lambda: background, self.use_cache)
+                                        lambda: background, self.use_cache, code=cache.code_key(MODEL_CODE))
 
     @property
     def runner(self) -> WordAligner:

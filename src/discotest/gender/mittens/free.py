@@ -32,6 +32,8 @@ from discotest.lang.morph.cached import CachedReads
 from discotest.lang.tokenize import tokenize
 from discotest.timing import stage
 
+# what shapes a reference model beside its texts (the identity) and the aligner's code: the training recipe below
+MODEL_CODE = "gender/mittens/free.py"
 _ROLE = {p: r for table in ROLES.values() for p, r in table.items()}
 _SHOWN = ("female", "male")
 NOT_READABLE = {
@@ -76,7 +78,8 @@ def reference_model(items: Sequence[MittensItem], lang: str, aligner: str = "tho
         return [(_texts(tokenize(s, "en")), _texts(tokenize(r, lang))) for s, r in texts]
 
     identity = cache.content_key([lang, *(f"{s}\t{r}" for s, r in texts)])
-    return AlignmentModel(base, f"mittens-out-{lang}:references", identity, training, use_cache)
+    return AlignmentModel(base, f"mittens-out-{lang}:references", identity, training, use_cache,
+                          code=cache.code_key(MODEL_CODE))
 
 
 def _role(word: str, source: str, end: int) -> str:

@@ -38,6 +38,9 @@ from discotest.lang.morph.cached import CachedReads
 from discotest.lang.tokenize import tokenize
 from discotest.timing import stage
 
+# what shapes a reference model beside its texts (the identity) and the aligner's code: the training recipe below
+MODEL_CODE = "gender/mt_geneval/reference_free.py"
+
 
 def reference_model(items: Sequence[GenEvalItem], lang: str, recipe: str, aligner: str = "thot-eflomal",
                     use_cache: bool = True) -> WordAligner:
@@ -54,7 +57,7 @@ def reference_model(items: Sequence[GenEvalItem], lang: str, recipe: str, aligne
         return [(_texts(tokenize(src, "en")), _texts(tokenize(ref, lang))) for src, ref in texts]
 
     identity = cache.content_key([lang, *(f"{src}\t{ref}" for src, ref in texts)])
-    return AlignmentModel(base, recipe, identity, training, use_cache)
+    return AlignmentModel(base, recipe, identity, training, use_cache, code=cache.code_key(MODEL_CODE))
 
 
 def align_pairs(pairs: Sequence[Pair], aligner: WordAligner, use_cache: bool = True) -> list[Links]:

@@ -11,7 +11,7 @@ Its key is the base aligner's signature, the recipe, an ``identity`` string the 
 fixes the training text (e.g. the pinned sha256 of every file it is read from), so a warm run never reads or tokenises
 the training text, and the code that shapes the model: the aligner's and the tokeniser's modules (``ALIGNER_CODE``),
 and ``code``, the caller's key of the modules that read and select its training text (``cache.code_key(...)`` of
-them; by default the whole package's). So an edit to the card or a verdict rule does not retrain it (63 s for WinoMT's
+them; every caller names its own). So an edit to the card or a verdict rule does not retrain it (63 s for WinoMT's
 languages), and an edit to the aligner, the tokeniser or the text selection does. The signature names
 the recipe and the data (``recipe@<hash of recipe and identity>``), not the code: like every other field it stands for
 this discotest version, and it does not change with an edit that leaves the model alone.
@@ -44,14 +44,14 @@ _extracted: dict[str, Path] = {}  # model key -> folder of its files in this pro
 class AlignmentModel(WordAligner):
     """A ``WordAligner`` whose ``align`` decodes with a model trained once on ``training()`` (called only when the
     model is not in the cache); ``text`` names the training text for the signature (``recipe@key``); ``code``: the
-    key of the caller's modules that make ``training()`` (default: the whole package's ``cache.code_key()``)."""
+    key of the caller's modules that make ``training()`` (``cache.code_key(...)`` of them)."""
 
     def __init__(self, aligner: ThotAligner, recipe: str, identity: str, training: Callable[[], Sequence[Pair]],
-                 use_cache: bool = True, code: str | None = None):
+                 use_cache: bool = True, *, code: str):
         self.aligner = aligner
         self.recipe = recipe
         self.key = cache.content_key([NAMESPACE, aligner.signature(), recipe, identity, cache.code_key(*ALIGNER_CODE),
-                                      cache.code_key() if code is None else code])
+                                      code])
         self.data = cache.content_key([recipe, identity])  # what the signature names
         self.training = training
         self.use_cache = use_cache
