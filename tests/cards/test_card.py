@@ -15,6 +15,7 @@ import pytest
 import discotest
 from discotest.cards import build as card_build
 from discotest.cards.groups import rows_of, validity_badges
+from discotest.dip.documents import pair_paths
 from tests.support.cli_helpers import assert_one_line_error, run_cli
 
 REPO = Path(__file__).resolve().parents[2]
@@ -123,6 +124,15 @@ def test_init_writes_the_sources_and_a_manifest_template(shared_data, tmp_path, 
     sources = (folder / manifest["sources"]["en-de/winomt"]).read_text().splitlines()
     assert len(sources) == 3888 and sources[0].startswith("The developer argued with the designer")
     assert "score per candidate" in manifest["what_each_file_holds"]["ja-en/jazp"]
+    # DiP: the WMT22 source whole, in its order, and each line's document beside it
+    wmt = pair_paths("wmt22", "ja-en", root=str(shared_data))
+    dip = (folder / manifest["sources"]["ja-en/dip"]).read_text("utf-8").splitlines()
+    docids = (folder / "ja-en.dip.docids.txt").read_text("utf-8").splitlines()
+    assert dip == wmt["source"].read_text("utf-8").splitlines() and len(dip) == len(docids) == 2008
+    assert docids == [d.strip() for d in wmt["docids"].read_text("utf-8").splitlines()]
+    assert manifest["files"]["ja-en/dip"] is None and "document by document" in manifest["what_each_file_holds"][
+        "ja-en/dip"]
+    assert f"2008 lines of {len(set(docids))} generaltest2022.ja-en.src.ja documents" in out
 
 
 def test_validity_badges_quote_validity_md():

@@ -7,6 +7,7 @@ small real part (one mZPRT domain; six WMT22 documents, two systems, the phenome
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,13 @@ def test_mt_geneval_and_mittens_rows_are_their_runs(shared_data, reference_outpu
         if limit:
             assert f"limit:{limit}" in row["signature"] and all(line["n"] == limit for line in row["lines"]
                                                                 if line["metric"] == "accuracy")
+    # --dry-run counts the items each MiTTenS row scores: one language's passages (mittens-out's de: 118, not the 708
+    # of its six readable languages)
+    plan = {entry["row"]: entry["items"] for entry in api.card_plan(
+        outputs=str(reference_outputs), pairs="en-de,de-en", suites="mittens,mittens-out", limit=limit)}
+    for key in ("de-en/mittens", "en-de/mittens-out"):
+        assert plan[key] == sum(line["n"] for line in card.row(key)["lines"] if line["metric"] == "accuracy")
+    assert plan["en-de/mittens-out"] == (limit or len(load_mittens("mittens-out", ["de"], str(shared_data))))
 
 
 def _narrowed(pair: str, suite: str, **options):
@@ -133,7 +141,7 @@ def test_the_plan_counts_each_rows_items_with_a_limit(shared_data):
 
     def items(limit):
         plan = api.card_plan(system="base_tgt", pairs="zh-en,en-de,de-en", limit=limit,
-                                   suites="mzprt,mt-geneval,mittens")
+                             suites="mzprt,mt-geneval,mittens,mittens-out")
         return {entry["row"]: entry["items"] for entry in plan}
 
     whole, limited = items(None), items(50)
@@ -142,4 +150,30 @@ def test_the_plan_counts_each_rows_items_with_a_limit(shared_data):
     counterfactual = len(load_mt_geneval("counterfactual", "de", "test", str(shared_data)))
     assert whole["en-de/mt-geneval-counterfactual"] == counterfactual
     assert whole["de-en/mittens"] == len(load_mittens("mittens", ["de"], str(shared_data)))
+    assert whole["en-de/mittens-out"] == len(load_mittens("mittens-out", ["de"], str(shared_data))) == 118
     assert all(limited[row] == 50 for row in limited if row != "zh-en/mzprt")
+
+
+@pytest.mark.parametrize("limit", [None, 9])
+def test_dip_row_of_your_own_translation_is_its_run(shared_data, tmp_path, limit):
+    """``--outputs``: your translation of the WMT22 source fills the DiP row. It is scored on the items mined from the
+    WMT systems alone (never from it, as the paper scores a new system; marked held out) and placed among them: the
+    number ``run dip --pair --input`` gives, and the WMT systems' own numbers are those of the ranking without it.
+    The file is a real WMT22 output the slice does not mine from (PROMT's), renamed."""
+    pytest.importorskip("spacy")
+    slice_ = {"max_docs": 6, "system": "LT22,Online-B", "phenomena": "lexical,connectives"}
+    mine = tmp_path / "my-system.en"
+    shutil.copy(shared_data / "wmt22_general/txt/system-outputs/generaltest2022.de-en.hyp.PROMT.en", mine)
+    row = _narrowed("de-en", "dip", **slice_)
+    assert "outputs" in row.takes
+    system = SystemSpec("outputs", str(tmp_path), files={row.key: str(mine)}, label="my-system")
+    filled = fill_row(system, row, {"limit": limit, "quiet": True})
+    own = discotest.run("dip", pair="de-en", data="wmt22", input=str(mine), limit=limit, quiet=True, **slice_).results
+    assert_row_is_the_runs(filled, own, system="my-system.en")
+    assert filled["system"] == "my-system.en" and all(line["of"] == 3 for line in filled["lines"])
+    given = next(r for r in own if r.system == "my-system.en")
+    assert given.holdout and given.manifest["systems_mined"] == ["LT22", "Online-B"] and not given.manifest["holdout"]
+    assert "mined_from:2" in filled["signature"]
+    without = {r.system: r.scores for r in discotest.run("dip", pair="de-en", data="wmt22", limit=limit, quiet=True,
+                                                          **slice_).results}
+    assert {r.system: r.scores for r in own if r.system != "my-system.en"} == without  # the same items, unchanged

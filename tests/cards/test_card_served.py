@@ -1,7 +1,7 @@
 """The card of a served model is interruptible (issue 37): ``discotest card --endpoint`` stopped with ``kill -9`` or
 Ctrl-C while a request is under way, then run again, asks the server nothing it had answered and prints a card
 byte-identical to an uninterrupted one's; a suite whose requests the server fails fails its row in one line and the
-others finish.
+others finish. Without ``--model`` the card is named (and cached) after the model the server lists.
 
 The server is the real llama.cpp one (the serve-test extra) on the tiny Llama 3.1 (tests/support/tiny_llm.py,
 tiny_gguf.py), behind a recording proxy (tests/support/served.py) whose log of forwarded request bodies is the
@@ -118,3 +118,37 @@ def test_a_suite_the_server_fails_fails_its_row_in_one_line_and_the_others_finis
     assert "HTTP 500: proxy: a server error for this suite" in bsd["reason"] and "5 attempts" in bsd["reason"]
     assert len(proxy.failed) == 5 and len(set(proxy.failed)) == 1  # the first candidate, tried 5 times, then no more
     assert not any("さん：" in str(body.get("prompt")) for body in proxy.bodies())
+
+
+def test_a_card_without_model_is_named_after_the_model_the_server_serves(llama_server, prompt, tmp_path,
+                                                                        monkeypatch):
+    """``--endpoint`` without ``--model``: the card asks the server which model it serves (``GET /v1/models``) and
+    is named, and cached, after it: the same card with ``--model`` names the same model, so it reads every row back
+    and the server is sent nothing more."""
+    import discotest
+
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+    options = dict(pairs="ja-en", suites="jazp", limit=1, context=[0], prompt_file=str(prompt), concurrency=1,
+                   quiet=True)
+    with RecordingProxy(llama_server) as proxy:
+        unnamed = discotest.card(endpoint=proxy.url, **options)
+        sent = len(proxy.forwarded)
+        named = discotest.card(endpoint=proxy.url, model=ALIAS, **options)
+        assert len(proxy.forwarded) == sent > 0  # the same cache fingerprint: nothing asked twice
+    assert unnamed.system == ALIAS and unnamed.rows[0]["status"] == "ok", unnamed.rows[0]["reason"]
+    assert f"card:{ALIAS}|kind:endpoint" in unnamed.signature()
+    assert unnamed.to_json() == named.to_json()
+
+
+def test_a_server_of_several_models_asks_for_model_in_one_line(tiny_llms, prompt, tmp_path, capsys):
+    """A server that lists two models and no ``--model``: exit 2 and one line naming both, before any row."""
+    from tests.support.cli_helpers import run_cli
+
+    folder = tmp_path / "gguf"
+    folder.mkdir()
+    gguf = write_tiny_gguf(tiny_llms["llama3_1"], folder / "tiny.f32.gguf")
+    with serve_gguf(gguf, ["tiny-a", "tiny-b"], folder) as url:
+        code, out, err = run_cli(capsys, "card", "--endpoint", url, "--pairs", "ja-en", "--suites", "jazp", "-q")
+    assert code == 2 and not out
+    assert err.strip().splitlines() == [f"discotest: error: {url.removesuffix('/v1')}: name the model with --model "
+                                        "(the server serves: tiny-a, tiny-b)"]

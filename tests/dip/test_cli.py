@@ -60,3 +60,27 @@ def test_output_must_be_a_folder(tmp_path: Path, capsys, monkeypatch) -> None:
     (tmp_path / "file").write_text("x")
     _fails(capsys, ["mine", "dip", "--pair", "de-en", "--data-dir", str(data), "-o", str(tmp_path / "file"), "-q",
                     "--phenomena", "lexical"], "not a folder")
+
+
+def test_your_translation_beside_the_wmt_systems_is_refused_when_it_does_not_fit(shared_data: Path, tmp_path: Path,
+                                                                                 capsys) -> None:
+    """``run dip --pair de-en --input FILE`` (the card's DiP row from --outputs): a real WMT22 output made wrong in
+    each way is refused in one line naming the file (and the line), before any parsing or model: a line short, one
+    line lost and an empty one added at the end (shifted), its lines rotated (other sentences'), the German source
+    itself (another language), and a file named like a WMT system."""
+    lt22 = (shared_data / "wmt22_general/txt/system-outputs/generaltest2022.de-en.hyp.LT22.en").read_text(
+        "utf-8").splitlines()
+    source = shared_data / "wmt22_general/txt/sources/generaltest2022.de-en.src.de"
+    third = len(lt22) // 3
+    files = {
+        "short.en": (lt22[:-1], ["1983 lines", "has 1984"]),
+        "shifted.en": ([*lt22[:100], *lt22[101:], ""], ["shifted", ":101:"]),
+        "rotated.en": ([*lt22[third:], *lt22[:third]], ["other sentences"]),
+        "german.en": (source.read_text("utf-8").splitlines(), ["de"]),
+        "Online-B": (lt22, ["'Online-B' is a wmt22 de-en system's"]),
+    }
+    for name, (lines, needles) in files.items():
+        path = tmp_path / name
+        path.write_text("".join(f"{line}\n" for line in lines), "utf-8")
+        _fails(capsys, ["run", "dip", "--pair", "de-en", "--input", str(path), "--phenomena", "lexical",
+                        "--max-docs", "1", "-q"], name, *needles)

@@ -11,7 +11,7 @@ import sys
 import threading
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -19,13 +19,21 @@ from tests.support.cli_helpers import free_port, serving
 
 
 @contextlib.contextmanager
-def serve_gguf(model: str | Path, alias: str, folder: Path) -> Iterator[str]:
+def serve_gguf(model: str | Path, alias: str | Sequence[str], folder: Path) -> Iterator[str]:
     """``python -m llama_cpp.server`` on 127.0.0.1 with one GGUF file served as ``alias`` (one thread, prompt
-    log-probabilities on); its base URL (``…/v1``), stopped after."""
+    log-probabilities on); its base URL (``…/v1``), stopped after. Several aliases: the server's config file lists the
+    file once per alias (``/v1/models`` lists them all; it loads the first)."""
     port = free_port()
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", alias,
-               "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "1024", "--n_threads", "1",
-               "--n_threads_batch", "1", "--logits_all", "true", "--verbose", "false"]
+    settings = {"n_ctx": 1024, "n_threads": 1, "n_threads_batch": 1, "logits_all": True, "verbose": False}
+    if isinstance(alias, str):
+        command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", alias,
+                   *(x for key, value in settings.items() for x in (f"--{key}", str(value).lower())),
+                   "--host", "127.0.0.1", "--port", str(port)]
+    else:
+        config = folder / "server.json"
+        config.write_text(json.dumps({"host": "127.0.0.1", "port": port, "models": [
+            {"model": str(model), "model_alias": name, **settings} for name in alias]}), "utf-8")
+        command = [sys.executable, "-m", "llama_cpp.server", "--config_file", str(config)]
     with serving(command, f"http://127.0.0.1:{port}/v1", folder / "server.log", seconds=120) as url:
         yield url
 

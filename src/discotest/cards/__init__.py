@@ -9,7 +9,7 @@ from typing import Any
 
 from discotest.cards.build import Card, build_card, plan
 from discotest.cards.groups import KINDS, CardRow, known_pairs, rows_of
-from discotest.cards.system import SystemSpec, publishes, read_manifest
+from discotest.cards.system import SystemSpec, endpoint_system, publishes, read_manifest
 from discotest.errors import InputError
 from discotest.registry import Option, Settings, checked_settings, split_list
 from discotest.registry import options as common
@@ -59,7 +59,7 @@ def system_of(s: Settings) -> SystemSpec:
         return SystemSpec("outputs", str(s.outputs), files=files, label=name)
     if kind == "model":
         return SystemSpec("model", str(s.model), model_options=model_options)
-    return SystemSpec("endpoint", s.endpoint, served_model=s.model, model_options=model_options)
+    return endpoint_system(s.endpoint, s.model, model_options)
 
 
 def published_pairs(name: str) -> list[str]:

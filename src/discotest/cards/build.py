@@ -15,6 +15,7 @@ from typing import Any
 from discotest import cache, families
 from discotest.cards.groups import CardRow, validity_badge
 from discotest.cards.system import SystemSpec, Unfilled, published_names
+from discotest.data.readers import system_name
 from discotest.errors import InputError
 from discotest.progress import progress_bar
 from discotest.report.emit import Report
@@ -153,6 +154,12 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
             if not mine:
                 raise Unfilled(f"{system.value} has no published output for {row.suite} ({row.pair}); it has "
                                f"{', '.join(sorted({r.system for r in report.results})) or 'none'}")
+        elif row.published_list == "run" and system.kind != "published":
+            # the run ranks the given file among the published systems itself (DiP: beside the WMT systems, never
+            # mined from); a published system does not compete with itself (an outputs folder named Online-B)
+            own = system_name(options[row.file])
+            mine = [r for r in report.results if r.system == own]
+            others = [r for r in report.results if r.system not in (own, system.name)]
         else:
             # a published system does not compete with itself: the outputs folder of "google" is placed among the
             # others, as `card --system google` places it

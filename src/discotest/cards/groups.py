@@ -29,7 +29,8 @@ class CardRow:
     rank: bool = True  # placed among the suite's published systems (False: MT-GenEval's are references)
     file: str = "input"  # the option an --outputs file fills: "input" (translations) or "scores" (candidate scores)
     published_runs: str = "all"  # "all": one run of --system all gives every published system; "each": one run each
-    published_list: str = "declared"  # "declared": the suite lists its published systems; "run": only its run knows
+    # "declared": the suite lists its published systems; "run": only its run knows, and ranks a given file among them
+    published_list: str = "declared"
 
     @property
     def key(self) -> str:

@@ -17,6 +17,8 @@ GENDER = ("winomt", "winomt-adj", "bug")
 HOLDS = {
     "input": "one translation per line of the sources file, in its order (docs/your-files.md)",
     "scores": "one score per candidate of each item, in the suite's order (docs/contrastive.md, 'Scores files')",
+    "dip": "one English translation per line of the WMT22 source file, in its order, translated document by document "
+           "(the .docids.txt file names each line's document; docs/dip.md)",
 }
 
 
@@ -35,8 +37,11 @@ def init_outputs(folder: str | Path, rows: Sequence[CardRow], system: str, data_
         if "outputs" not in row.takes:
             continue
         files[row.key] = None
-        holds[row.key] = HOLDS[row.file]
-        if row.suite in GENDER:
+        holds[row.key] = HOLDS["dip" if row.suite == "dip" else row.file]
+        if row.suite == "dip":
+            written += _dip_sources(folder, row, data_dir)
+            sources[row.key] = f"{row.pair}.{row.id}.src.txt"
+        elif row.suite in GENDER:
             items = load_gender_suite(row.suite, "current", data_dir)
             name = f"{row.pair}.{row.id}.src.txt"
             write_text_atomic(folder / name, "".join(f"{item.sentence}\n" for item in items))
@@ -47,3 +52,18 @@ def init_outputs(folder: str | Path, rows: Sequence[CardRow], system: str, data_
     write_text_atomic(manifest, json.dumps(template, ensure_ascii=False, indent=1) + "\n")
     written.append(f"{manifest}: fill in the file of each row you translated (null: the row stays empty)")
     return written
+
+
+def _dip_sources(folder: Path, row: CardRow, data_dir: str | None) -> list[str]:
+    """A DiP row's WMT22 source, whole and in its order (every line is scored against its reference: mined items
+    fall anywhere), and beside it the document of each line (a document-level system translates them whole)."""
+    from discotest.data.readers import read_lines
+    from discotest.dip.documents import pair_paths
+
+    paths = pair_paths(row.options.get("data", "wmt22"), row.options["pair"], root=data_dir)
+    source, docids = read_lines(paths["source"]), read_lines(paths["docids"])
+    name = f"{row.pair}.{row.id}.src.txt"
+    write_text_atomic(folder / name, "".join(f"{line}\n" for line in source))
+    write_text_atomic(folder / f"{row.pair}.{row.id}.docids.txt", "".join(f"{d.strip()}\n" for d in docids))
+    return [f"{folder / name}: {len(source)} lines of {len(dict.fromkeys(docids))} {paths['source'].name} documents "
+            f"to translate into English (their documents: {row.pair}.{row.id}.docids.txt)"]

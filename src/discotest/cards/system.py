@@ -74,6 +74,17 @@ class SystemSpec:
         return f"endpoint:{self.value}:{self.served_model}:" + json.dumps(self.model_options, sort_keys=True)
 
 
+def endpoint_system(url: str, model: str | None, model_options: dict[str, Any]) -> SystemSpec:
+    """A served system, its model named as the server reports it when ``--model`` is not given (``GET /v1/models``:
+    the one model listed; several, or none, is one line asking for --model): the card and its cache fingerprint are
+    named after the model, not the URL, so the same model's card is the same with or without --model."""
+    if not model:
+        from discotest.models.endpoint import EndpointClient
+
+        model = EndpointClient(url, concurrency=1).served_model(None)
+    return SystemSpec("endpoint", url, served_model=model, model_options=model_options)
+
+
 def published_names(row: CardRow) -> list[str]:
     """The published systems of the row's suite with an output for its pair, from the suite's list of published
     systems (``google (ar de …)``; mZPRT's ``QA: base_tgt …``, whose pair is its only one)."""

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from discotest.cards.build import Card, where_of
-from discotest.cards.system import MANIFEST, SystemSpec, read_manifest
+from discotest.cards.system import MANIFEST, SystemSpec, endpoint_system, read_manifest
 from discotest.report.ranking import paired_p, value_and_interval
 from discotest.report.result import lang_of, scope_of
 from discotest.report.table import fixed_width
@@ -20,7 +20,7 @@ def versus_system(spec: str, model_options: dict[str, Any]) -> SystemSpec:
     """``--versus``'s system from how it is written: a URL (an endpoint), a folder with a manifest (outputs), another
     folder (a local model), else a published system's name."""
     if spec.startswith(("http://", "https://")):
-        return SystemSpec("endpoint", spec, model_options=model_options)
+        return endpoint_system(spec, None, model_options)
     path = Path(spec)
     if (path / MANIFEST).is_file():
         name, files = read_manifest(path)

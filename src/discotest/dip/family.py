@@ -49,7 +49,7 @@ PHENOMENA_OPTION = Option("phenomena", ("--phenomena",),
 MINE_OPTIONS = (DATA, PAIR, REF, HOLDOUT, SYSTEMS, MAX_DOCS, PHENOMENA_OPTION, COHERENCE_MODEL, common.USE_CACHE,
                 *common.ENGINE_OPTIONS, common.JOBS)
 OPTIONS = (TESTS, common.INPUT, PRONOUN_SCORER, ANAPHORA_MODE, *MINE_OPTIONS, common.LIMIT, common.BOOTSTRAP,
-           common.DATA_DIR, common.QUIET)
+           common.DATA_DIR, common.QUIET, common.SKIP_LANGUAGE_CHECK)
 
 
 def load_models(s: Settings, wanted: list[str], pronoun: bool, data: str | None = None,
@@ -103,11 +103,13 @@ def _score(s: Settings) -> Report:
     return Report(f"discotest · DiP {result.system}", [result], text=render_score_table, warnings=warnings)
 
 
-def mining_pool_warning(n: int) -> str:
-    """Why a ranking without --holdout is not the paper's protocol: the ranked systems chose their own test items."""
+def mining_pool_warning(n: int, given: str | None = None) -> str:
+    """Why a ranking without --holdout is not the paper's protocol: the ranked systems chose their own test items
+    (all but ``given``, the user's file, which mining left out)."""
+    held = f" ({given} was not: mining left it out, as the paper scores a new system)" if given else ""
     return (f"warning: the {n} ranked systems were also the mining pool (their outputs chose the test items: the "
-            "signature's mined_from); the DiP paper scores systems held out of mining: give --holdout SYSTEM to rank "
-            "with that system's tests mined without it")
+            f"signature's mined_from){held}; the DiP paper scores systems held out of mining: give --holdout SYSTEM "
+            "to rank with that system's tests mined without it")
 
 
 def _rank(s: Settings) -> Report:
@@ -119,18 +121,30 @@ def _rank(s: Settings) -> Report:
     engine = resolve_engine(s.engine)  # a wrong engine, pair, system or holdout fails before any model loads
     pair_paths(s.data, s.pair, s.ref, s.data_dir)
     chosen_systems(s.data, s.pair, split_list(s.system), s.holdout)
+    given = _given(s)  # and a wrong --input file
     scorer, coherence, warnings = load_models(s, wanted, True, s.data, s.pair)
     ranking = dip.rank(s.data, s.pair, ref=s.ref, holdout=s.holdout, systems=split_list(s.system),
                        max_docs=s.max_docs, phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
                        data_dir=s.data_dir, n_bootstrap=s.bootstrap, use_cache=s.use_cache,
                        anaphora_mode=s.anaphora_mode, engine=engine,
-                       ray_address=s.ray_address, jobs=s.jobs,
-                       limit=s.limit)  # its stages: parsing, mining, scoring, ranking
+                       ray_address=s.ray_address, jobs=s.jobs, limit=s.limit,
+                       given=given)  # its stages: parsing, mining, scoring, ranking
     if not s.holdout and ranking.results:
-        warnings = [*warnings, mining_pool_warning(len(ranking.results))]
+        warnings = [*warnings, mining_pool_warning(len(ranking.results) - len(given), ", ".join(given) or None)]
     return Report(f"discotest · DiP ranking {s.data} {s.pair}", ranking.results, aggregates=ranking.to_json(),
                   text=lambda _results: render_rank_table(ranking), warnings=warnings,
                   summary_rows=ranking.summary_rows(), charts=ranking.charts())
+
+
+def _given(s: Settings) -> dict[str, list[str]]:
+    """``--pair --input FILE``: the user's translation of the pair's source, read and checked (``given_outputs``)."""
+    from discotest.dip import run as dip
+    from discotest.dip.documents import load_pair
+
+    if not s.input:
+        return {}
+    pair = load_pair(s.data, s.pair, s.ref, s.data_dir, systems=split_list(s.system))
+    return dip.given_outputs([s.input], pair, check_lines=not s.skip_language_check)
 
 
 def run(suite: str, s: Settings) -> Report:
@@ -139,7 +153,8 @@ def run(suite: str, s: Settings) -> Report:
     if s.pair:
         return _rank(s)
     raise InputError("run dip needs --tests DIR and --input FILE (score your system on a mined test set), or --pair "
-                     "(rank the WMT systems of that pair)")
+                     "(rank the WMT systems of that pair; with --input FILE, your translation of its source among "
+                     "them)")
 
 
 def compare(suite: str, s: Settings) -> Report:

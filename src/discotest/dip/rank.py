@@ -3,7 +3,7 @@ and sacrebleu corpus BLEU beside it (same reference, same documents)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from discotest.dip.score import EXTRA, METRICS, PhenomenonScore
@@ -48,14 +48,16 @@ def bleu_scores(reference: Sequence[str], systems: dict[str, Sequence[str]], lin
 
 
 def rank_phenomenon(phenomenon: str, scores: Sequence[PhenomenonScore], bleu: dict[str, float],
-                    holdout: str | None = None, n_bootstrap: int = 1000, seed: int = DEFAULT_SEED) -> Ranking:
+                    held_out: Collection[str] = (), n_bootstrap: int = 1000, seed: int = DEFAULT_SEED) -> Ranking:
+    """The systems in order, each with its paired bootstrap against the next; ``held_out``: the systems mining left
+    out (``--holdout``, a user's ``--input``), flagged."""
     metric = METRICS[phenomenon]
     extra_label, extra_fn = EXTRA.get(phenomenon, (None, None))
     ordered = sorted(scores, key=lambda s: (-s.value if metric.higher_is_better else s.value, s.system))
     ranking = Ranking(phenomenon, metric.label, metric.higher_is_better, extra_label)
     for k, score in enumerate(ordered):
         row = RankRow(score.system, score.value, extra_fn(score.sums()) if extra_fn else None, len(score.stats),
-                      bleu.get(score.system), holdout=score.system == holdout)
+                      bleu.get(score.system), holdout=score.system in held_out)
         if k + 1 < len(ordered) and score.stats:
             row.p_next = paired_bootstrap(score.stats, ordered[k + 1].stats, metric.value,
                                           n_samples=n_bootstrap, seed=seed).p_value

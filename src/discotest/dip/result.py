@@ -222,6 +222,9 @@ def render_rank_table(report: DipRanking) -> str:
     head = f"DiP ranking {m['data']} {m['pair']} (ref {m['ref']}), mined from {len(m['systems_mined'])} systems"
     if m.get("holdout"):
         head += f" without {m['holdout']} (marked †: never scored on its own errors)"
+    given = sorted({row.system for r in report.rankings for row in r.rows if row.holdout} - {m.get("holdout")})
+    if given:  # run dip --pair --input: the user's translations, ranked beside the WMT systems
+        head += f"; {', '.join(given)} scored beside them, not mined from (marked †)"
     out = [head]
     for ranking in report.rankings:
         n = ranking.rows[0].n if ranking.rows else 0

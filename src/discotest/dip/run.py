@@ -288,12 +288,37 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
                      texts=DipTexts(tests, pair.reference, lines, ref, sys))
 
 
-def _parse_pair(pair: PairData, lines: list[int], use_cache: bool, engine: RayEngine | None
-                ) -> tuple[Parses, dict[str, Parses]]:
-    """The parses of the reference and of every system, shard by shard (Ray tasks with an ``engine``): mining and
-    scoring both read them."""
-    texts = {"": pair.reference, **pair.systems}
-    with progress_bar(f"DiP: parsing the reference and {len(pair.systems)} systems ({len(lines)} lines each)", "text",
+def given_outputs(paths: Sequence[str | Path], pair: PairData, check_lines: bool = True) -> dict[str, list[str]]:
+    """A user's own translations of the pair's source (``run dip --pair … --input FILE``) by the name they are ranked
+    under, each read and checked before any parsing: one line per source line, a name no WMT system of the pair has,
+    and (``check_lines``) its lines translating their own source lines: ``lang.correspondence``, judged against the
+    pair's WMT system outputs, refuses a shifted or foreign file with one line naming it and the line (its swap test
+    is left out: it refused a real WMT22 ja-en system's short lines)."""
+    from discotest.lang.correspondence import find_misalignment
+
+    out: dict[str, list[str]] = {}
+    for path in paths:
+        name = system_name(path)
+        if name in pair.systems or name in out:
+            raise InputError(f"its name {name!r} is a {pair.data} {pair.pair} system's (or another input's): rename "
+                             "the file, the ranking lists systems by name", path)
+        lines = read_input(path, pair.n_lines, f"{pair.data} {pair.pair}")
+        suspect = find_misalignment(lines, list(pair.systems.values()), pair.source, swaps=False) \
+            if check_lines else None
+        if suspect is not None:
+            raise InputError(f"{suspect.reason} (judged against the {pair.data} {pair.pair} system outputs of "
+                             f"{', '.join(pair.systems)}; --skip-language-check scores it anyway)", path,
+                             suspect.position + 1)
+        out[name] = lines
+    return out
+
+
+def _parse_pair(pair: PairData, lines: list[int], use_cache: bool, engine: RayEngine | None,
+                given: dict[str, list[str]] | None = None) -> tuple[Parses, dict[str, Parses]]:
+    """The parses of the reference, of every system and of the ``given`` outputs, shard by shard (Ray tasks with an
+    ``engine``): mining and scoring both read them."""
+    texts = {"": pair.reference, **pair.systems, **(given or {})}
+    with progress_bar(f"DiP: parsing the reference and {len(texts) - 1} systems ({len(lines)} lines each)", "text",
                       total=len(texts)) as bar:
         parsed = parse_texts(texts, lines, pair.documents, use_cache, engine, bar.update)
     return parsed.pop(""), parsed
@@ -304,29 +329,35 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
          pronoun_scorer: PronounScorer | None = None, coherence_model: CoherenceModel | None = None,
          data_dir: str | Path | None = None, n_bootstrap: int = 1000, use_cache: bool = True,
          progress: Progress = None, anaphora_mode: str = DEFAULT_ANAPHORA_MODE, engine: str = "local",
-         ray_address: str | None = None, jobs: int | None = None, limit: int | None = None) -> DipRanking:
+         ray_address: str | None = None, jobs: int | None = None, limit: int | None = None,
+         given: dict[str, list[str]] | None = None) -> DipRanking:
     """Mine (without ``holdout``), score every system, rank per phenomenon with bootstrap and BLEU.
 
     With a holdout every system is still ranked, the held-out one flagged: it is the only one not scored on
-    items built from its own errors. ``engine="ray"`` parses and scores coherence shard by shard as Ray tasks
-    (on a local Ray with ``jobs`` CPUs, or the cluster at ``ray_address``): the same ranking. ``limit``: every
-    system scored and ranked on the same sample of the mined items (``sampled_tests``); the mining still parses the
-    pair whole (the items come from every system's output)."""
+    items built from its own errors. ``given``: a user's own translations of the pair's source by name, read and
+    checked by ``given_outputs``, scored and ranked beside the WMT systems and, like a holdout, never mined from
+    (flagged too): the paper's way of scoring a new system, on the same items as the WMT systems. ``engine="ray"``
+    parses and scores coherence shard by shard as Ray tasks (on a local Ray with ``jobs`` CPUs, or the cluster at
+    ``ray_address``): the same ranking. ``limit``: every system scored and ranked on the same sample of the mined
+    items (``sampled_tests``); the mining still parses the pair whole (the items come from every system's output)."""
     check_int(n_bootstrap, "bootstrap")
     ray = _engine(engine, ray_address, jobs)
     with catalogue.tracking() as files:
         loaded = load_pair(data, pair, ref, data_dir, systems=systems, max_docs=max_docs)
     _mined_systems(loaded, holdout)  # a --holdout that is not a system is said before the parsing, not after
+    given = dict(given or {})
     lines = _lines_of(loaded)
-    ref_parses, parsed = _parse_pair(loaded, lines, use_cache, ray)
+    ref_parses, parsed = _parse_pair(loaded, lines, use_cache, ray, given)
     tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress, ray,
                                  (ref_parses, parsed))
     tests = sampled_tests(tests, limit)
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
     all_scores: dict[str, dict[str, PhenomenonScore]] = {}
     texts: dict[str, DipTexts] = {}
-    with progress_bar("DiP: scoring systems", "system", total=len(loaded.systems)) as bar:
-        for name, hyp in loaded.systems.items():
+    scored = {**loaded.systems, **given}
+    held_out = {holdout, *given} - {None}
+    with progress_bar("DiP: scoring systems", "system", total=len(scored)) as bar:
+        for name, hyp in scored.items():
             bar.set_description(f"DiP: scoring {name}")
             sys_parses = parsed[name]
             all_scores[name] = score_system(name, hyp, tests, loaded.reference, ref_parses, sys_parses, scorers)
@@ -335,17 +366,17 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
         bar.set_description("DiP: scoring systems")
     with progress_bar(f"DiP: BLEU and ranking ({n_bootstrap} bootstrap resamples)", "ranking",
                       total=1 + len(tests)) as bar:
-        bleu, bleu_signature = bleu_scores(loaded.reference, loaded.systems, lines)
+        bleu, bleu_signature = bleu_scores(loaded.reference, scored, lines)
         bar.update(1)
         rankings = []
         for phenomenon in tests:
-            scored = [s[phenomenon] for s in all_scores.values() if phenomenon in s]
-            if scored:
-                rankings.append(rank_phenomenon(phenomenon, scored, bleu, holdout, n_bootstrap, DEFAULT_SEED))
+            ranked = [s[phenomenon] for s in all_scores.values() if phenomenon in s]
+            if ranked:
+                rankings.append(rank_phenomenon(phenomenon, ranked, bleu, held_out, n_bootstrap, DEFAULT_SEED))
             bar.update(1)
     data_field, boot = catalogue.data_field(files), f"{n_bootstrap}@seed{DEFAULT_SEED}"
     results = [DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, data_field, boot
                                                             ).with_limit(limit),
-                         bleu.get(name), name == holdout, texts[name]) for name, scores in all_scores.items()]
+                         bleu.get(name), name in held_out, texts[name]) for name, scores in all_scores.items()]
     signature = _signature(manifest, "*", scorers, tests, data_field, boot).with_limit(limit)
     return DipRanking(manifest, rankings, signature, Signature.parse(bleu_signature), n_bootstrap, results)
