@@ -5,6 +5,7 @@ from __future__ import annotations
 from discotest.data.catalogue import ENV_VAR
 from discotest.data.translations import INPUT_FORMATS
 from discotest.engine import ENGINES
+from discotest.errors import InputError
 from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER
 from discotest.registry import Option
 from discotest.report.export import LATEX_FLOATS, WIDE_COLUMNS
@@ -71,6 +72,10 @@ CONTEXT = Option("context", ("--context",), "--model: previous sentences in the 
                  "each size given (repeat to run several; default 0); a decoder-only LLM translating sees the previous "
                  "K source sentences and its own translations of them (one size; default 0)", default=[],
                  type=int_option("context"), action="append", metavar="K")
+BEAM = Option("beam", ("--beam",), "--model: beam size (seq2seq; an LLM decodes greedily)", default=4,
+              type=int_option("beam"))
+MAX_LENGTH = Option("max_length", ("--max-length",), "--model translating: maximum source/output tokens", default=256,
+                    type=int_option("max-length"))
 BATCH_SIZE = Option("batch_size", ("--batch-size",), "--model: sentences or candidates per batch", default=32,
                     type=int_option("batch-size"))
 DEVICE = Option("device", ("--device",), "--model: torch device (cpu, cuda, cuda:1 …)", default="cpu")
@@ -112,3 +117,11 @@ LATEX_FLOAT = Option("latex_float", ("--latex-float",),
                      "--format latex: the float, 'table' (one column of a two-column paper), 'table*' (across both) "
                      f"or auto (default: table* for a table of more than {WIDE_COLUMNS} columns)", default="auto",
                      choices=LATEX_FLOATS)
+
+
+def one_context(value: list[int] | int | None) -> int:
+    """The single ``--context`` size a translating model takes (default 0)."""
+    sizes = value if isinstance(value, list) else [] if value is None else [value]
+    if len(sizes) > 1:
+        raise InputError("--context: a translating model takes one context size")
+    return sizes[0] if sizes else 0
