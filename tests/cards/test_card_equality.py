@@ -130,8 +130,8 @@ def test_ctxpro_and_mzprt_rows_of_a_model_are_its_runs(shared_data, tiny_marian,
     assert (line["value"], line["scope"]) == (round(ctxpro.scores.overall.accuracy, 4), "ctx0")
     assert filled["ctxpro-auxiliary-en-de-test"]["signature"] == ctxpro.signature.format()
     assert all(row["lines"][0]["n"] == 6 and "limit:6" in row["signature"] for row in filled.values())
-    assert filled["ctxpro-auxiliary-en-de-test"]["lines"][0]["of"] == 2  # DeepL with and without context
-    assert filled["mzprt"]["lines"][0]["of"] == 3  # WF's three published systems
+    assert filled["ctxpro-auxiliary-en-de-test"]["lines"][0]["of"] == 3  # among DeepL with and without context
+    assert filled["mzprt"]["lines"][0]["of"] == 4  # among WF's three published systems
 
 
 @pytest.mark.parametrize("limit", [None, 9])
