@@ -40,6 +40,14 @@ def shared_data() -> Path:
 # Tiny randomly initialised models with their real tokenizers, built offline (tests/support/tiny_marian.py); shared by
 # the translation and the contrastive-scoring tests.
 @pytest.fixture(scope="session")
+def tiny_marian(tmp_path_factory):
+    """A tiny random Marian model (a module that needs another shape defines its own ``tiny_marian``)."""
+    from tests.support.tiny_marian import build_tiny_marian
+
+    return build_tiny_marian(tmp_path_factory.mktemp("tiny-marian"))
+
+
+@pytest.fixture(scope="session")
 def tiny_mbart50(tmp_path_factory):
     from tests.support.tiny_marian import build_tiny_mbart50
 

@@ -155,8 +155,8 @@ def translate(lang: str, **options: Any) -> list[str]:
     quiet."""
     from discotest.engine import resolve_engine
     from discotest.gender.commands import TRANSLATE_OPTIONS
-    from discotest.gender.family import one_context
     from discotest.gender.translate import translate_file, translate_suite
+    from discotest.registry.options import one_context
 
     s = checked_settings(TRANSLATE_OPTIONS, {"lang": lang, **options}, "translate")
     if (s.suite is None) == (s.input is None):

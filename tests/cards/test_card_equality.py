@@ -14,13 +14,13 @@ import pytest
 
 import discotest
 from discotest import api
-from discotest.cards.build import fill_row
+from discotest.cards.build import fill_row, where_of
 from discotest.cards.groups import rows_of
 from discotest.cards.system import SystemSpec
 from discotest.gender.mittens.suite import load_mittens
 from discotest.gender.mt_geneval.suite import load_mt_geneval
 from discotest.report.ranking import value_and_interval
-from discotest.report.result import lang_of, scope_of
+from discotest.report.result import lang_of
 
 
 @pytest.fixture(autouse=True)
@@ -34,7 +34,7 @@ def assert_row_is_the_runs(row: dict, results, system: str | None = None) -> Non
     mine = [r for r in results if system is None or r.system == system]
     assert mine and len(row["lines"]) == sum(len(r.ranked_metrics()) for r in mine)
     for line in row["lines"]:
-        result = next(r for r in mine if (scope_of(r) or "", lang_of(r)) == (line["scope"], line["lang"]))
+        result = next(r for r in mine if (where_of(r), lang_of(r)) == (line["scope"], line["lang"]))
         metric = next(m for m in result.ranked_metrics() if m.name == line["metric"])
         value, ci, n = value_and_interval(metric)
         assert (line["value"], line["ci95"], line["n"]) == (round(value, 4), round(ci, 4), n)
@@ -117,6 +117,29 @@ def test_mzprt_row_is_its_run(shared_data, limit):
     assert line["scope"] == "WF" and line["of"] == 3  # placed among WF's three published systems
     if limit:
         assert line["n"] == limit and f"limit:{limit}" in filled["signature"]
+
+
+@pytest.mark.slow  # the mZPRT background's alignment model, shared by the session's mZPRT tests
+def test_ctxpro_and_mzprt_rows_of_a_model_are_its_runs(shared_data, tiny_marian, monkeypatch):
+    """A local model fills the CTXPRO and mZPRT rows by translating their sources; the suite's own run then finds
+    every translation in the cache (it translates nothing) and gives the row's numbers."""
+    from discotest.models.translator import ModelTranslator
+
+    system = SystemSpec("model", str(tiny_marian))
+    rows = {"ctxpro-auxiliary-en-de-test": (_narrowed("en-de", "ctxpro-auxiliary-en-de-test"), {}),
+            "mzprt": (_narrowed("zh-en", "mzprt", domain="WF"), {"domain": "WF"})}
+    filled = {suite: fill_row(system, row, {"limit": 6, "quiet": True}) for suite, (row, _) in rows.items()}
+    monkeypatch.setattr(ModelTranslator, "generate", lambda self, batch: pytest.fail("translated again"))
+    own = {suite: discotest.run(suite, model=str(tiny_marian), limit=6, quiet=True, **options).results
+           for suite, (_, options) in rows.items()}
+    assert_row_is_the_runs(filled["mzprt"], own["mzprt"])
+    ctxpro, = own["ctxpro-auxiliary-en-de-test"]
+    line = filled["ctxpro-auxiliary-en-de-test"]["lines"][0]
+    assert (line["value"], line["scope"]) == (round(ctxpro.scores.overall.accuracy, 4), "ctx0")
+    assert filled["ctxpro-auxiliary-en-de-test"]["signature"] == ctxpro.signature.format()
+    assert all(row["lines"][0]["n"] == 6 and "limit:6" in row["signature"] for row in filled.values())
+    assert filled["ctxpro-auxiliary-en-de-test"]["lines"][0]["of"] == 3  # among DeepL with and without context
+    assert filled["mzprt"]["lines"][0]["of"] == 4  # among WF's three published systems
 
 
 @pytest.mark.parametrize("limit", [None, 9])

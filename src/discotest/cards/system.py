@@ -115,8 +115,8 @@ def _why_not(kind: str, row: CardRow) -> str:
     return f"{row.suite} {what}{hint}"
 
 
-# options of a model run, and the families that take them (a contrastive suite scores at --context sizes, a gender
-# suite translates with one size; MT-GenEval takes neither prompt nor context)
+# options of a model run, and the families that take them (a contrastive suite scores at --context sizes; a suite the
+# model translates, gender, CTXPRO or mZPRT, takes one size, the first; MT-GenEval takes neither prompt nor context)
 SCORING = ("batch_size", "device", "revision", "prompt_file", "concurrency")
 
 

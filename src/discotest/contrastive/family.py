@@ -2,7 +2,8 @@
 jazp, Wino-X MT, your own JSONL) and CTXPRO's expected-word suites, accuracy by antecedent distance.
 
 Scores come from a file (``scores``), a seq2seq model at one or more context sizes (``model``, ``context``) or the
-papers' baselines (``baseline``); CTXPRO suites score a translation file (``input`` or a published ``system``)."""
+papers' baselines (``baseline``); CTXPRO suites score a translation file (``input`` or a published ``system``) or a
+model's translations (``model``/``endpoint``, at each ``context`` size: ``contrastive.ctxpro_model``)."""
 
 from __future__ import annotations
 
@@ -47,8 +48,9 @@ COMPUTE_TYPE = Option("compute_type", ("--compute-type",),
                       "--model with a CTranslate2 directory: int8, float16, … (default: the model's own)",
                       default="default")
 OPTIONS = (common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, SCORES, LOSSES, common.MODEL,
-           common.CONTEXT, COMPARE, BASELINE, TRAIN_TEXT, CONTRAPRO_CONTEXT, OPENSUBTITLES, common.BATCH_SIZE,
-           common.DEVICE, SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE, common.PROMPT, KV, common.ENDPOINT,
+           common.CONTEXT, common.BEAM, common.MAX_LENGTH, COMPARE, BASELINE, TRAIN_TEXT, CONTRAPRO_CONTEXT,
+           OPENSUBTITLES, common.BATCH_SIZE, common.DEVICE, SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE,
+           common.PROMPT, KV, common.ENDPOINT,
            common.CONCURRENCY, common.ENDPOINT_TIMEOUT, common.SRC_LANG, common.TGT_LANG, common.REVISION,
            *common.ENGINE_OPTIONS, common.RAY_ACTORS, common.LIMIT, *common.COMMON)
 
@@ -75,6 +77,8 @@ def run(suite: str, s: Settings) -> Report:
                          "give --scores, --model or --baseline")
     if s.system and s.input:
         raise InputError("give --system or --input, not both")
+    if is_expected_word(suite) and (s.model or s.endpoint) and (s.system or s.input):
+        raise InputError("--model translates the suite itself: give it without --system/--input")
     if s.baseline and not s.train_text:
         raise InputError("--baseline needs --train-text (the text the baseline learns pronoun statistics from)")
     suite_file = (s.suite_file or s.input) if is_file_suite(suite) else None
@@ -96,6 +100,8 @@ def run(suite: str, s: Settings) -> Report:
                             src_lang=s.src_lang, tgt_lang=s.tgt_lang, revision=s.revision,
                             compute_type=s.compute_type, prompt_file=s.prompt_file,
                             share_prompt=s.kv == "shared"),
+        translator_options=dict(beam=s.beam, max_length=s.max_length, revision=s.revision, prompt_file=s.prompt_file,
+                                src_code=s.src_lang, tgt_code=s.tgt_lang),
     )
     comparisons = []
     if s.compare:

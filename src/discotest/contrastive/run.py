@@ -45,14 +45,16 @@ def evaluate(suite: str, items: Sequence[ContrastiveItem], candidate_scores: Seq
 
 
 def evaluate_translations(suite: str, items: Sequence[ContrastiveItem], translations: Sequence[str], system: str,
-                          n_bootstrap: int = 1000, data: tuple[str, str] = ("files", "none")) -> ContrastiveResult:
-    """CTXPRO-style: the translation's last sentence must contain each item's expected word."""
+                          n_bootstrap: int = 1000, data: tuple[str, str] = ("files", "none"),
+                          fields: Sequence[tuple[str, str]] = ()) -> ContrastiveResult:
+    """CTXPRO-style: the translation's last sentence must contain each item's expected word; ``fields``: what
+    translated (a model's signature fields), none for a file."""
     from discotest.contrastive.ctxpro import splitter_name
 
     pair = language_pair(suite)
     lang = pair[1] if pair else "en"
     verdicts = [judge_translation(item, t, lang) for item, t in zip(items, translations)]
-    settings = (("test", "expected-word"), ("split", splitter_name(lang)),
+    settings = (*fields, ("test", "expected-word"), ("split", splitter_name(lang)),
                 ("bootstrap", f"{n_bootstrap}@seed{DEFAULT_SEED}"))
     return _result(suite, system, verdicts, settings, n_bootstrap, data, items)
 
@@ -96,6 +98,7 @@ def run_contrastive(
     concurrency: int = 4,
     timeout: float = 120.0,
     limit: int | None = None,
+    translator_options: dict | None = None,
 ) -> list[ContrastiveResult]:
     """One result per system: the scores file, each context size of the model, each baseline.
 
@@ -106,7 +109,10 @@ def run_contrastive(
     ContraPro's context comes from ``contrapro_context`` (its scripts' context files) or is rebuilt from the
     OpenSubtitles2018 files at ``opensubtitles``, with as many lines as the largest context size asked for.
     CTXPRO ``translations``: one per item in suite order, or ``source ||| translation`` lines for part of the
-    suite (``contrastive.ctxpro_translations.read_ctxpro_translations``; ``input_format`` forces a reading).
+    suite (``contrastive.ctxpro_translations.read_ctxpro_translations``; ``input_format`` forces a reading). A CTXPRO
+    suite with ``model`` or ``endpoint`` is translated by it (``contrastive.ctxpro_model``), one result per context
+    size; ``translator_options`` go to ``models.door.open_translator`` (beam, max_length, prompt_file, revision,
+    src_code, tgt_code …).
     ``engine="ray"``: the model's batches (Hugging Face or CTranslate2), of every context size together, are scored by
     one pool of ``ray_actors`` Ray actors (same scores). ``endpoint``: an OpenAI-compatible server scores the
     candidates (``models.endpoint``; ``model`` then names the served model). ``limit``: a quick look at a
@@ -121,9 +127,16 @@ def run_contrastive(
     results = []
     if limit and not is_expected_word(suite):
         items = limited(items, limit)
+    if is_expected_word(suite) and translations is None and (model is not None or endpoint):
+        return _signed_limit(_translated_by_model(suite, limited(items, limit) if limit else items, model, endpoint,
+                                                  contexts, n_bootstrap, data, dict(
+                                                      translator_options or {}, batch_size=batch_size, device=device,
+                                                      use_cache=use_cache, quiet=quiet, concurrency=concurrency,
+                                                      timeout=timeout)), limit)
     if is_expected_word(suite):
         if translations is None:
-            raise InputError(f"{suite} scores translations: give --input (one translation per item, in suite order)")
+            raise InputError(f"{suite} scores translations: give --input (one translation per item, in suite order), "
+                             "--model or --endpoint")
         from discotest.contrastive.ctxpro_translations import read_ctxpro_translations
 
         found = read_ctxpro_translations(translations, items, input_format)
@@ -161,6 +174,23 @@ def run_contrastive(
         for result in results:
             result.signature = result.signature.replace(version=version)
     return _signed_limit(results, limit)
+
+
+def _translated_by_model(suite: str, items: Sequence[ContrastiveItem], model: str | None, endpoint: str | None,
+                         contexts: Sequence[int], n_bootstrap: int, data: tuple[str, str],
+                         options: dict) -> list[ContrastiveResult]:
+    """A CTXPRO suite translated by a model at each context size, each translation scored as a file's would be."""
+    from discotest.contrastive import ctxpro_model
+    from discotest.models.door import open_translator
+
+    if max(contexts, default=0) and not any(item.src_context for item in items):
+        raise InputError(f"--context: {suite} has no released context (CTXPRO's release/inputs file): give --context 0")
+    src, tgt = language_pair(suite) or ("en", "")  # CTXPRO's names say their pair
+    translator = open_translator(model, tgt, endpoint=endpoint, src_lang=src, **options)
+    return [evaluate_translations(suite, items, ctxpro_model.translate_items(items, translator, k),
+                                  ctxpro_model.system_name(translator, k), n_bootstrap, data,
+                                  ctxpro_model.model_fields(translator, k))
+            for k in contexts]
 
 
 def limited(items: Sequence[ContrastiveItem], limit: int) -> list[ContrastiveItem]:

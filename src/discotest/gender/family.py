@@ -18,7 +18,6 @@ from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report, summarise_warnings
 from discotest.report.table import row_ranges
-from discotest.values import int_option
 
 SUITES = ("winomt", "winomt-demo", "winomt-adj", "bug")
 
@@ -34,25 +33,15 @@ VERDICT = Option("verdict", ("--verdict",),
                  choices=VERDICTS)
 LEXICON = Option("lexicon", ("--lexicon",), "use the entity lexicon to confirm or find the target entity",
                  default="on", choices=LEXICON_MODES)
-BEAM = Option("beam", ("--beam",), "--model: beam size", default=4, type=int_option("beam"))
-MAX_LENGTH = Option("max_length", ("--max-length",), "--model: maximum source/output tokens", default=256,
-                    type=int_option("max-length"))
 MARKERS_OPTION = Option("markers", ("--markers",),
                         "--model: coreference markers on the source, from the English resolver or the suite's gold "
                         "cluster", default="none", choices=MARKERS)
 RESOLVER = Option("resolver", ("--resolver",), "--markers predicted: the English resolver", default="rules",
                   choices=RESOLVERS)
-MODEL_OPTIONS = (BEAM, MAX_LENGTH, MARKERS_OPTION, RESOLVER, common.SRC_LANG, common.TGT_LANG, common.REVISION,
-                 common.BATCH_SIZE, common.DEVICE, common.PROMPT, common.ENDPOINT, common.CONCURRENCY,
+MODEL_OPTIONS = (common.BEAM, common.MAX_LENGTH, MARKERS_OPTION, RESOLVER, common.SRC_LANG, common.TGT_LANG,
+                 common.REVISION, common.BATCH_SIZE, common.DEVICE, common.PROMPT, common.ENDPOINT, common.CONCURRENCY,
                  common.ENDPOINT_TIMEOUT)
 
-
-def one_context(value: list[int] | int | None) -> int:
-    """The single ``--context`` size a translating model takes (default 0)."""
-    sizes = value if isinstance(value, list) else [] if value is None else [value]
-    if len(sizes) > 1:
-        raise InputError("--context: a translating model takes one context size")
-    return sizes[0] if sizes else 0
 
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, MEASURE, VERDICT, SUITE_VERSION,
            common.ALIGNER, common.ALIGN_TRAIN, common.GENDER_ALIGN_EXTRA, LEXICON, common.JOBS, *common.ENGINE_OPTIONS,
@@ -179,7 +168,7 @@ def run(suite: str, s: Settings) -> Report:
                              src_code=s.src_lang or "en", tgt_code=s.tgt_lang, use_cache=s.use_cache,
                              quiet=s.quiet, runner=resolve_engine(s.engine), ray_address=s.ray_address,
                              ray_actors=s.ray_actors, prompt_file=s.prompt_file,
-                             context=one_context(s.context), endpoint=s.endpoint,
+                             context=common.one_context(s.context), endpoint=s.endpoint,
                              concurrency=s.concurrency, timeout=s.timeout)
         results = [run_one(suite, lang=_one_lang(langs, "--model"), model=s.model or "",
                            model_options=model_options, **settings)]

@@ -94,6 +94,8 @@ class LineBreakStop:
 class CausalTranslator(CausalLazyModel, ModelTranslator):
     """A decoder-only LLM (``AutoModelForCausalLM``) as a translation system."""
 
+    context_prompt = True
+
     def __init__(self, name_or_path: str, tgt_lang: str, src_lang: str = "en", *, prompt_file: str | None = None,
                  context: int = 0, sentence: bool = True, **options: Any):
         if context < 0:
@@ -188,6 +190,36 @@ class CausalTranslator(CausalLazyModel, ModelTranslator):
                 self.cache_hits += 1
             out.append(hit)
         return out
+
+    def translate_in_context(self, sources: Sequence[str], contexts: Sequence[Sequence[str]],
+                             desc: str | None = None) -> list[str]:
+        """Each source with its own context sentences in the prompt (the source side only: nothing of them is
+        translated, so each sentence is translated alone and in any order), cached per rendered prompt (a source
+        without context shares ``translate``'s entry); the prompts not cached are generated in length-sorted batches."""
+        from tqdm import tqdm
+
+        prompts = [self.render(text, context) for text, context in zip(sources, contexts, strict=True)]
+        done: dict[Prompt, str] = {}
+        todo: list[Prompt] = []
+        for prompt in dict.fromkeys(prompts):
+            hit = cache.load(CACHE_NAMESPACE, self._prompt_key(prompt)) if self.use_cache else None
+            if hit is not None:
+                done[prompt] = hit
+                self.cache_hits += 1
+            else:
+                todo.append(prompt)
+        todo.sort(key=lambda p: len(p.text), reverse=True)
+        with tqdm(total=len(todo), desc=desc or f"translating with {Path(self.name).name}", unit="sent",
+                  disable=self.quiet or not todo) as bar:
+            for at in range(0, len(todo), self.batch_size):
+                batch = todo[at:at + self.batch_size]
+                for prompt, translation in zip(batch, self.generate_prompts(batch), strict=True):
+                    done[prompt] = translation
+                    if self.use_cache:
+                        cache.store(CACHE_NAMESPACE, self._prompt_key(prompt), translation)
+                self.translated += len(batch)
+                bar.update(len(batch))
+        return [done[p] for p in prompts]
 
     def worker_options(self) -> dict[str, Any]:
         return {**super().worker_options(), "prompt_file": self.prompt_file, "sentence": self.sentence}

@@ -208,6 +208,7 @@ class EndpointTranslator:
     """A served model as a translation system (what ``translate.ModelSystem`` drives)."""
 
     backend = "endpoint"  # named "engine" in the signature (recorded signatures stay the same)
+    context_prompt = True
 
     def __init__(self, url: str, tgt_lang: str, src_lang: str = "en", *, model: str | None = None,
                  max_length: int = 256, context: int = 0, prompt_file: str | None = None, use_cache: bool = True,
@@ -287,6 +288,15 @@ class EndpointTranslator:
             start = max(0, i - self.context)
             out.append(self._cached(self.request(text, sources[start:i], out[start:i])))
         return out
+
+    def translate_in_context(self, sources: Sequence[str], contexts: Sequence[Sequence[str]],
+                             desc: str | None = None) -> list[str]:
+        """Each source with its own context sentences in the request (the source side only), concurrent requests,
+        each cached as it is answered."""
+        messages = [self.request(text, context) for text, context in zip(sources, contexts, strict=True)]
+        unique = list(dict.fromkeys(messages))
+        done = dict(zip(unique, self.client.map(self._cached, unique)))
+        return [done[m] for m in messages]
 
 
 def checked_translation(answer: dict[str, Any], where: str, message: str, postprocess: Callable[[str], str]) -> str:

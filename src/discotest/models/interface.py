@@ -109,14 +109,28 @@ class Scorer:
 
 class Translator(Protocol):
     """The translating door: ``translate`` sources in order (a model with ``context=N`` gives each its N previous
-    sources and its own previous translations); ``name``, ``backend`` (transformers, ctranslate2, endpoint: the
-    signature's ``engine`` field) and ``signature_fields`` say what translated."""
+    sources and its own previous translations); ``translate_in_context`` gives each source its own context sentences
+    (a document's previous sentences, oldest first), in the prompt of a model that has one (``context_prompt``; a
+    seq2seq model has none and takes no context there); ``name``, ``backend`` (transformers, ctranslate2, endpoint:
+    the signature's ``engine`` field) and ``signature_fields`` say what translated."""
 
     name: str
     backend: str
+    context_prompt: bool
 
     def translate(self, sources: Sequence[str], desc: str | None = None) -> list[str]: ...
+
+    def translate_in_context(self, sources: Sequence[str], contexts: Sequence[Sequence[str]],
+                             desc: str | None = None) -> list[str]: ...
 
     def signature_fields(self) -> list[tuple[str, str]]: ...
 
     def fingerprint(self) -> str: ...
+
+
+def in_context_fields(translator: Translator, context: int, how: str = "prompt") -> list[tuple[str, str]]:
+    """The signature fields of translations made by ``translate_in_context`` with ``context`` sentences each: the
+    translator's own, its ``context`` replaced by ``0`` or ``K:how`` (``prompt``: the source-side context in the
+    prompt; a wing that gives a seq2seq model its context its own way names that way)."""
+    return [*((k, v) for k, v in translator.signature_fields() if k != "context"),
+            ("context", f"{context}:{how}" if context else "0")]

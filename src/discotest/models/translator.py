@@ -49,6 +49,7 @@ class ModelTranslator(LazyModel):
     """A Hugging Face seq2seq model as a translation system; ``model``/``tokenizer`` may be given as objects."""
 
     backend = "transformers"  # named "engine" in the signature (recorded signatures stay the same)
+    context_prompt = False  # no prompt: a context cannot be given beside the source (``translate_in_context``)
 
     def __init__(self, name_or_path: str, tgt_lang: str, src_lang: str = "en", *, beam: int = 4,
                  max_length: int = 256, batch_size: int = 16, device: str = "cpu", revision: str | None = None,
@@ -163,6 +164,15 @@ class ModelTranslator(LazyModel):
                 for batch in batches:
                     finished(batch, self.generate(batch))
         return [done[t] for t in sources]
+
+    def translate_in_context(self, sources: Sequence[str], contexts: Sequence[Sequence[str]],
+                             desc: str | None = None) -> list[str]:
+        """A seq2seq model has no prompt to hold a context: only sources without one (``translate``); a caller that
+        wants the context translated too joins it to the source itself (CTXPRO's published systems' way)."""
+        if any(contexts):
+            raise InputError("--context when translating needs a decoder-only LLM (a seq2seq model translates each "
+                             "sentence alone)")
+        return self.translate(sources, desc)
 
     # -- on Ray ----------------------------------------------------------------------------------------------------
     def worker_options(self) -> dict[str, Any]:

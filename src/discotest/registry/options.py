@@ -5,6 +5,7 @@ from __future__ import annotations
 from discotest.data.catalogue import ENV_VAR
 from discotest.data.translations import INPUT_FORMATS
 from discotest.engine import ENGINES
+from discotest.errors import InputError
 from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER
 from discotest.registry import Option
 from discotest.report.export import LATEX_FLOATS, WIDE_COLUMNS
@@ -54,14 +55,15 @@ ALIGN_TRAIN = Option("align_train", ("--align-train",),
                      "each evaluated file (with --align-extra), as before", default="suite", choices=("suite", "input"))
 MODEL = Option("model", ("--model", "-m"),
                "Hugging Face seq2seq, decoder-only LLM (AutoModelForCausalLM) or CTranslate2 model: scores the "
-               "candidates (contrastive suites) or translates the suite (gender suites)", metavar="NAME_OR_PATH")
+               "candidates (contrastive suites) or translates the suite (gender suites, CTXPRO, mZPRT)",
+               metavar="NAME_OR_PATH")
 PROMPT = Option("prompt_file", ("--prompt",), "--model with a decoder-only LLM: your request template (Jinja; "
                 "variables: source, source_context, target_context, src_lang, tgt_lang, src_code, tgt_code, "
                 "examples), wrapped in the model's chat template when it has one", metavar="FILE")
 ENDPOINT = Option("endpoint", ("--endpoint",), "an OpenAI-compatible server (vLLM, llama.cpp, Ollama, transformers "
-                  "serve): it translates (gender suites, translate: /v1/chat/completions) or scores (contrastive "
-                  "suites: /v1/completions prompt log-probabilities); --model names the served model (default: the "
-                  "only one); API key from $DISCOTEST_API_KEY or $OPENAI_API_KEY", metavar="URL")
+                  "serve): it translates (gender suites, CTXPRO, mZPRT, translate: /v1/chat/completions) or scores "
+                  "(contrastive suites: /v1/completions prompt log-probabilities); --model names the served model "
+                  "(default: the only one); API key from $DISCOTEST_API_KEY or $OPENAI_API_KEY", metavar="URL")
 CONCURRENCY = Option("concurrency", ("--concurrency",), "--endpoint: requests under way at once", default=4,
                      type=int_option("concurrency"), metavar="N")
 ENDPOINT_TIMEOUT = Option("timeout", ("--timeout",), "--endpoint: seconds one attempt waits for the server (default "
@@ -69,8 +71,13 @@ ENDPOINT_TIMEOUT = Option("timeout", ("--timeout",), "--endpoint: seconds one at
                           default=120.0, type=float_option("timeout"), metavar="SECONDS")
 CONTEXT = Option("context", ("--context",), "--model: previous sentences in the input; contrastive suites score at "
                  "each size given (repeat to run several; default 0); a decoder-only LLM translating sees the previous "
-                 "K source sentences and its own translations of them (one size; default 0)", default=[],
+                 "K source sentences and its own translations of them (one size; default 0); CTXPRO and mZPRT: the K "
+                 "sentences before each one in its document, source side only (CTXPRO: at each size given)", default=[],
                  type=int_option("context"), action="append", metavar="K")
+BEAM = Option("beam", ("--beam",), "--model: beam size (seq2seq; an LLM decodes greedily)", default=4,
+              type=int_option("beam"))
+MAX_LENGTH = Option("max_length", ("--max-length",), "--model translating: maximum source/output tokens", default=256,
+                    type=int_option("max-length"))
 BATCH_SIZE = Option("batch_size", ("--batch-size",), "--model: sentences or candidates per batch", default=32,
                     type=int_option("batch-size"))
 DEVICE = Option("device", ("--device",), "--model: torch device (cpu, cuda, cuda:1 …)", default="cpu")
@@ -112,3 +119,11 @@ LATEX_FLOAT = Option("latex_float", ("--latex-float",),
                      "--format latex: the float, 'table' (one column of a two-column paper), 'table*' (across both) "
                      f"or auto (default: table* for a table of more than {WIDE_COLUMNS} columns)", default="auto",
                      choices=LATEX_FLOATS)
+
+
+def one_context(value: list[int] | int | None) -> int:
+    """The single ``--context`` size a translating model takes (default 0)."""
+    sizes = value if isinstance(value, list) else [] if value is None else [value]
+    if len(sizes) > 1:
+        raise InputError("--context: a translating model takes one context size")
+    return sizes[0] if sizes else 0

@@ -1,6 +1,7 @@
 """The zero-pronoun family: AZPT on the Chinese–English mZPRT benchmark (Wang et al. 2022), per domain.
 
-Hypotheses come from the published outputs (``system``: names or ``all``) or a file (``input``, one domain);
+Hypotheses come from the published outputs (``system``: names or ``all``), a file (``input``, one domain) or a model
+that translates every domain asked for (``model``/``endpoint``, with ``context`` previous sentences of the document);
 ``compare`` adds BLEU with its own paired tests to the per-ZP comparison."""
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ ALIGN_EXTRA = Option("align_extra", ("--align-extra",), "mzprt: extra aligner tr
 BLEU = Option("bleu", ("--bleu",), "mzprt: also report sacrebleu BLEU", default=False, action="store_true")
 # --engine ray: the alignment run is a Ray task; a command aligns once (the background, or it with the one --input),
 # so there is no --jobs to share out
+MODEL_OPTIONS = (common.MODEL, common.ENDPOINT, common.CONTEXT, common.PROMPT, common.BEAM, common.MAX_LENGTH,
+                 common.BATCH_SIZE, common.DEVICE, common.REVISION, common.CONCURRENCY, common.ENDPOINT_TIMEOUT)
 OPTIONS = (DOMAIN, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, WINDOW, REACH, BLEU, common.ALIGNER,
-           common.ALIGN_TRAIN, ALIGN_EXTRA, *common.ENGINE_OPTIONS, common.LIMIT, *common.COMMON)
+           common.ALIGN_TRAIN, ALIGN_EXTRA, *common.ENGINE_OPTIONS, common.LIMIT, *MODEL_OPTIONS, *common.COMMON)
 
 
 def _suites() -> dict[str, list[str]]:
@@ -50,6 +53,17 @@ def run(suite: str, s: Settings) -> Report:
         raise InputError("mzprt needs --domain (QA GR MS PP WF, MS-valid, WF-valid, a comma-separated list, or 'all')")
     if s.system and s.input:  # neither: run_mzprt says so
         raise InputError("give --system or --input, not both")
+    if (s.model or s.endpoint) and (s.system or s.input):
+        raise InputError("--model translates the suite itself: give it without --system/--input")
+    translator = None
+    if s.model or s.endpoint:
+        from discotest.models.door import open_translator
+
+        translator = open_translator(s.model or None, "en", src_lang="zh", endpoint=s.endpoint,
+                                     prompt_file=s.prompt_file, beam=s.beam, max_length=s.max_length,
+                                     batch_size=s.batch_size, device=s.device, revision=s.revision,
+                                     use_cache=s.use_cache, quiet=s.quiet, concurrency=s.concurrency,
+                                     timeout=s.timeout)
     results = run_mzprt(
         split_list(s.domain),
         systems=split_list(s.system),
@@ -66,6 +80,8 @@ def run(suite: str, s: Settings) -> Report:
         engine=engine,
         ray_address=s.ray_address,
         limit=s.limit,
+        translator=translator,
+        context=common.one_context(s.context),
     )
     return Report("discotest · mZPRT zero pronouns (AZPT)", results, aggregates={
         "kendall_tau": rank_agreement_json(results)}, text=render_azpt_table)

@@ -13,6 +13,7 @@ from discotest.data.translations import detect_format, read_translations
 from discotest.errors import InputError
 from discotest.lang.align.base import Pair
 from discotest.lang.tokenize import normalise_moses
+from discotest.models.interface import Translator
 from discotest.zero_pronoun.mzprt import MZPRTSuite
 from discotest.zero_pronoun.outputs import PublishedOutput, read_published
 
@@ -90,6 +91,21 @@ def read_input(path: str | Path, suite: MZPRTSuite, input_format: str = "auto") 
             min(len(lines), n_seg) + 1,
         )
     return Hypotheses(suite.domain, system_name(path), "input", str(path), layout, by_segment)
+
+
+def model_hypotheses(suite: MZPRTSuite, translator: Translator, context: int = 0,
+                     segments: set[int] | None = None) -> Hypotheses:
+    """A model's translations of the domain's Chinese sentences (ZPs left out, as a system is given them), each with
+    the ``context`` sentences before it in its document in the prompt (``translate_in_context``: the source side, so
+    a sentence's translation does not depend on which others are translated); ``segments``: only these (``--limit``),
+    else every segment, as a file holds them."""
+    chosen = [seg for seg in suite.segments if segments is None or seg.index in segments]
+    contexts = [[s.source for s in suite.segments[max(0, seg.index - context):seg.index] if s.doc == seg.doc]
+                if context else [] for seg in chosen]
+    lines = translator.translate_in_context([seg.source for seg in chosen], contexts)
+    name = Path(translator.name).name or translator.name
+    return Hypotheses(suite.domain, name, "model", f"model:{translator.name}", "model",
+                      {seg.index: line for seg, line in zip(chosen, lines, strict=True)})
 
 
 def published_hypotheses(domain: str, system: str, suite: MZPRTSuite, root: str | None) -> Hypotheses:

@@ -16,6 +16,7 @@ from discotest.errors import InputError
 from discotest.lang.align import align_cached, cached_links
 from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.align.model import AlignmentModel
+from discotest.models.interface import Translator, in_context_fields
 from discotest.progress import progress_bar
 from discotest.report.result import Signature, build_signature
 from discotest.stats import stratified_sample
@@ -24,6 +25,7 @@ from discotest.zero_pronoun.corpus import Corpus, SegmentedSource, azpt_aligner,
 from discotest.zero_pronoun.hypotheses import (
     REFERENCE,
     Hypotheses,
+    model_hypotheses,
     published_hypotheses,
     read_input,
     reference_hypotheses,
@@ -133,6 +135,8 @@ def run_mzprt(
     ray_address: str | None = None,
     align_train: str = "suite",
     limit: int | None = None,
+    translator: Translator | None = None,
+    context: int = 0,
 ) -> list[AZPTResult]:
     """AZPT of published systems and/or input files on mZPRT domains, one result per (domain, system).
 
@@ -150,6 +154,9 @@ def run_mzprt(
     ``limit``: a quick look: per domain, a deterministic sample of that many scored ZPs (``sampled_zps``), signed
     ``limit:N``; files are still read, checked and aligned whole, only the judging is restricted (BLEU: the
     sampled ZPs' sentences).
+    ``translator``: a model (``models.door.open_translator``) that translates every requested domain
+    (``hypotheses.model_hypotheses``: with ``context`` previous sentences of the document in its prompt; under
+    ``limit`` only the sampled ZPs' sentences), each scored as an input file of its translations is.
     ``engine``: where the alignment runs go (``local``, or ``ray``: one Ray task per run, at ``ray_address`` or on a
     local Ray instance). Judging and scoring stay here on both engines: every ZP of the 33 published (domain, system)
     results is judged in about 1 s, against about 60 s for one alignment of the background.
@@ -158,8 +165,8 @@ def run_mzprt(
     engine = resolve_engine(engine)
     domain_list = _domain_list(domains)
     inputs = list(inputs or [])
-    if not inputs and not systems:
-        raise InputError("give --system (published outputs, or 'all') or --input (your hypotheses)")
+    if not inputs and not systems and translator is None:
+        raise InputError("give --system (published outputs, or 'all'), --input (your hypotheses) or --model")
     if inputs and len(domain_list) != 1:
         raise InputError("--input needs exactly one --domain (the test set the file translates)")
     wanted = _published_requests(domain_list, systems)
@@ -173,6 +180,11 @@ def run_mzprt(
             with catalogue.tracking() as read[(d, s)]:
                 published.append(published_hypotheses(d, s, suites[d], root))
     typed = [read_input(path, suites[domain_list[0]], input_format) for path in inputs]
+    model_fields = in_context_fields(translator, context) if translator is not None else []
+    for d in domain_list if translator is not None else ():
+        sample = sampled_zps(suites[d], limit)
+        typed.append(model_hypotheses(suites[d], translator, context,
+                                      None if sample is None else {segment for segment, _ in sample}))
     with catalogue.tracking() as corpus_files, progress_bar("mZPRT: segmenting the corpus", total=1) as bar:
         corpus = build_corpus(aligner_obj, root, extra, domain_list, published, typed, use_cache, align_train)
         bar.update(1)
@@ -200,8 +212,8 @@ def run_mzprt(
                 system=hyps.system,
                 scores=(scores := score_azpt(verdicts)),
                 signature=_signature(hyps, scores.n, aligner_obj, corpus.description(key), window, reach,
-                                     catalogue.data_field({**common, **read.get((hyps.domain, hyps.system), {})})
-                                     ).with_limit(limit),
+                                     catalogue.data_field({**common, **read.get((hyps.domain, hyps.system), {})}),
+                                     model_fields if hyps.kind == "model" else ()).with_limit(limit),
                 kind=hyps.kind,
                 path=hyps.path,
                 layout=hyps.layout,
@@ -305,13 +317,14 @@ def _published_requests(domains: list[str], systems: Sequence[str] | str | None)
 
 
 def _signature(hyps: Hypotheses, n: int, aligner: WordAligner, align_text: str, window: int, reach: int,
-               data: tuple[str, str] = ("files", "none")) -> Signature:
+               data: tuple[str, str] = ("files", "none"), model: Sequence[tuple[str, str]] = ()) -> Signature:
     table = content_cache.content_key(
         f"{k[0]}\t{k[1]}\t{'|'.join(sorted(v))}" for k, v in sorted(load_zh_en().entries.items())
     )[:8]
     return build_signature(
         "mzprt", "current", hyps.system, n, lang="zh-en", scope=(("domain", hyps.domain),),
         settings=(
+            *model,
             ("aligner", aligner.signature()),
             ("align_text", align_text),
             ("window", str(window)),

@@ -15,7 +15,6 @@ from typing import Any
 
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
-from discotest.gender.family import BEAM, MAX_LENGTH
 from discotest.gender.mittens.suite import SUITE, SUITE_OUT, TEXTS, languages, load_mittens
 from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, register, split_list
 from discotest.registry import options as common
@@ -27,8 +26,8 @@ TEXT = Option("text", ("--text",), "mittens: what --model/--endpoint translates,
               "'source ||| translation' --input are first matched to: the passage (example, for MT systems) or the "
               "authors' prompt around it (prompt, for LLMs; sent as the whole request)", default="example",
               choices=TEXTS)
-MODEL_OPTIONS = (BEAM, MAX_LENGTH, common.SRC_LANG, common.TGT_LANG, common.REVISION, common.BATCH_SIZE, common.DEVICE,
-                 common.PROMPT, common.ENDPOINT, common.CONCURRENCY)
+MODEL_OPTIONS = (common.BEAM, common.MAX_LENGTH, common.SRC_LANG, common.TGT_LANG, common.REVISION, common.BATCH_SIZE,
+                 common.DEVICE, common.PROMPT, common.ENDPOINT, common.CONCURRENCY)
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, TEXT, common.ALIGNER, common.MODEL,
            *MODEL_OPTIONS, *common.ENGINE_OPTIONS, common.LIMIT, *common.COMMON)
 

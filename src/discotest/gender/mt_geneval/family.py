@@ -14,7 +14,7 @@ from typing import Any
 
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
-from discotest.gender.family import BEAM, MAX_LENGTH, single_lang
+from discotest.gender.family import single_lang
 from discotest.gender.mt_geneval.suite import LANGS, SPLITS, SUBSETS, SUITE
 from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, register, split_list
 from discotest.registry import options as common
@@ -32,7 +32,8 @@ REFERENCE_FREE = Option("reference_free", ("--reference-free",),
                         "gender analysers (ar de es fr it ru), and say how often it agrees with the references",
                         default=False, action="store_true")
 
-MODEL_OPTIONS = (BEAM, MAX_LENGTH, common.SRC_LANG, common.TGT_LANG, common.REVISION, common.BATCH_SIZE, common.DEVICE)
+MODEL_OPTIONS = (common.BEAM, common.MAX_LENGTH, common.SRC_LANG, common.TGT_LANG, common.REVISION, common.BATCH_SIZE,
+                 common.DEVICE)
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, SUBSET, SPLIT, REFERENCE_FREE,
            common.ALIGNER, common.MODEL, *MODEL_OPTIONS, *common.ENGINE_OPTIONS, common.RAY_ACTORS, common.LIMIT,
            *common.COMMON)
