@@ -4,8 +4,8 @@ byte-identical to an uninterrupted one's; a suite whose requests the server fail
 others finish.
 
 The server is the real llama.cpp one (the serve-test extra) on a tiny Llama 3.1 whose real tokenizer is cut to its
-first 512 tokens (tests/support/tiny_llm.py ``small_vocabulary``, tiny_gguf.py): these tests check orchestration, not
-the tokenizer family (tests/models/test_served_scoring.py serves the full Llama 3.1, Gemma 3 and Qwen3 ones), and
+first 512 tokens (``small_llama_server`` in tests/conftest.py): these tests check orchestration, not the tokenizer
+family (tests/models/test_served_scoring.py serves the full Llama 3.1, Gemma 3 and Qwen3 ones), and
 llama-cpp-python sorts the whole vocabulary in Python for every echoed token (~0.7 s a token at 128k, nothing at
 517). Behind a recording proxy (tests/support/served.py) whose log of forwarded request bodies is the server's request
 log. The card runs as a subprocess (a killed process keeps nothing but its cache): jazp's quick look of 2 items (4
@@ -27,22 +27,16 @@ pytest.importorskip("gguf")
 pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python[server] (the serve-test extra) is not installed")
 
 from discotest.models.endpoint import ALIGNMENT_PROBE  # noqa: E402
-from tests.support.served import RecordingProxy, serve_gguf  # noqa: E402
-from tests.support.tiny_gguf import write_tiny_gguf  # noqa: E402
-from tests.support.tiny_llm import build_tiny_llm, small_vocabulary  # noqa: E402
+from tests.support.served import RecordingProxy  # noqa: E402
 
 ALIAS = "tiny-llama3_1"
 STOP_WITHIN = 600  # seconds the held request waits for the card to reach it (a busy machine's worst)
 
 
 @pytest.fixture(scope="module")
-def llama_server(shared_data, tmp_path_factory):
-    """The tiny Llama 3.1 of 517 tokens served (BOS added: its echo passes the alignment probe)."""
-    folder = tmp_path_factory.mktemp("gguf-llama3_1")
-    tokenizer = small_vocabulary("llama3_1", shared_data / "llm_tokenizers", folder / "tokenizers")
-    model = build_tiny_llm("llama3_1", tokenizer.parent, folder / "model")
-    with serve_gguf(write_tiny_gguf(model, folder / "tiny.f32.gguf"), ALIAS, folder) as url:
-        yield url
+def llama_server(small_llama_server):
+    """The tiny Llama 3.1 of 517 tokens served (tests/conftest.py; BOS added: its echo passes the alignment probe)."""
+    return small_llama_server
 
 
 @pytest.fixture(scope="module")
