@@ -2,7 +2,8 @@
 llama.cpp's, through ``llama-cpp-python[server]`` (the ``serve-test`` extra; built from source), on 127.0.0.1, serving
 the tiny random Llama 3.1 of tests/support/tiny_llm.py written as float32 GGUF (tests/support/tiny_gguf.py); and the
 tiny Qwen3, whose echo (no BOS) llama-cpp-python 0.3.36 reports one token late: the endpoint's alignment probe must
-refuse it.
+refuse it. The resumed run, a test of orchestration rather than of a tokenizer, is served the tiny Llama whose
+tokenizer is cut to 512 tokens (``small_llama_server``, tests/conftest.py).
 
 The server applies no chat template to ``/v1/completions``, so the endpoint scores after the plain completion prompt;
 the local side is the same model with its chat template removed, which renders that very prompt. Both must give the
