@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -87,16 +88,7 @@ def tiny_llms_loaded(tiny_llms) -> dict[str, tuple]:
 
 
 @pytest.fixture(scope="session")
-def ray_instance():
-    """One local Ray with 2 CPUs (as CI runs it) for every Ray test of the session (under pytest-xdist: of the worker),
-    started by the first test that asks for it (tests/support/ray_helpers.py)."""
-    from tests.support.ray_helpers import local_ray
-
-    yield from local_ray()
-
-
-@pytest.fixture(scope="session")
-def small_llama_server(shared_data, tmp_path_factory) -> str:
+def small_llama_server(shared_data, tmp_path_factory) -> Iterator[str]:
     """The real llama.cpp server (the serve-test extra) on a tiny Llama 3.1 whose real tokenizer is cut to its first
     512 tokens (tests/support/tiny_llm.py ``small_vocabulary``), served as ``tiny-llama3_1``; its base URL. For the
     tests of orchestration (resume, retries, request counts): llama-cpp-python sorts the whole vocabulary in Python

@@ -1,7 +1,7 @@
 """The ray engine gives the local engine's numbers, byte for byte, and survives a worker that dies.
 
-One local Ray instance with 2 CPUs serves the whole session (as CI runs it; tests/conftest.py); every run gets a
-fresh cache, so each engine computes its alignments, readings and model scores itself rather than reading the other's.
+One local Ray instance with 2 CPUs serves the whole module (as CI runs it); every run gets a fresh cache, so each
+engine computes its alignments, readings and model scores itself rather than reading the other's.
 """
 
 from __future__ import annotations
@@ -18,14 +18,12 @@ import discotest  # noqa: E402 - after the skip
 from discotest.engine import ENGINES, RayEngine, import_ray, resolve_engine  # noqa: E402
 from discotest.errors import InputError  # noqa: E402
 from tests.support.cli_helpers import results_of, run_cli  # noqa: E402
-from tests.support.ray_helpers import by_value, spy  # noqa: E402
+from tests.support.ray_helpers import local_ray, spy  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def ray_instance(ray_instance):
-    """The session's Ray (tests/conftest.py); the tasks below are this module's functions: workers get them by
-    value."""
-    return by_value(ray_instance, __name__)
+def ray_instance():
+    yield from local_ray(__name__)  # the tasks below are this module's functions: workers get them by value
 
 
 @pytest.fixture(scope="module")

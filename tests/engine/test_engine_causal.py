@@ -12,7 +12,12 @@ from discotest.engine import ENGINES  # noqa: E402
 from discotest.models import causal_scorer, ray_pool  # noqa: E402
 from discotest.models.causal_translator import CausalTranslator  # noqa: E402
 from tests.support.cli_helpers import run_cli  # noqa: E402
-from tests.support.ray_helpers import spy  # noqa: E402
+from tests.support.ray_helpers import local_ray, spy  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def ray_instance():
+    yield from local_ray()
 
 
 def _driver_cannot(monkeypatch, owner, name: str) -> None:

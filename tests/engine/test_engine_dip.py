@@ -1,6 +1,6 @@
 """DiP on the ray engine: shard parsing and coherence scoring as Ray tasks give the local engine's bytes.
 
-One local Ray instance with 2 CPUs serves the session. The pair is a real slice of WMT22 de-en (12 documents, 3
+One local Ray instance with 2 CPUs serves the module. The pair is a real slice of WMT22 de-en (12 documents, 3
 systems) with shards narrowed to 30 lines (``documents.SHARD_LINES``), so each stage has several shards to spread;
 the coherence model is a real ``CoherenceModel`` with hand-set weights on parse features (no training, no LM), so its
 workers parse and compute features as the trained one's do.
@@ -25,7 +25,7 @@ from discotest.dip.parse import parse  # noqa: E402
 from discotest.dip.shards import line_shards  # noqa: E402
 from discotest.engine import ENGINES, RayEngine  # noqa: E402
 from tests.support.cli_helpers import assert_one_line_error, results_of, run_cli  # noqa: E402
-from tests.support.ray_helpers import spy  # noqa: E402
+from tests.support.ray_helpers import local_ray, spy  # noqa: E402
 
 SYSTEMS = ["LT22", "Online-A", "PROMT"]
 MAX_DOCS = 12
@@ -34,6 +34,10 @@ PAIR = ["--pair", "de-en", "--max-docs", str(MAX_DOCS), "--systems", ",".join(SY
         "lexical,connectives,anaphora,coherence", "-q"]
 FEATURES = ["overlap_adjacent", "pronoun_rate", "connective_rate", "adjacent_gain_content", "type_token"]
 
+
+@pytest.fixture(scope="module")
+def ray_instance():
+    yield from local_ray()
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,7 @@
 """mZPRT and Wino-X on the ray engine give the local engine's bytes; the process's Ray keeps the address it joined;
 a quiet contrastive run on Ray prints nothing on stderr.
 
-One local Ray instance with 2 CPUs serves the whole session; every run gets a fresh cache unless the test is about the
+One local Ray instance with 2 CPUs serves the whole module; every run gets a fresh cache unless the test is about the
 cache, so each engine aligns for itself. mZPRT runs on a hand-made data directory (a few sentences per domain) with the
 real seeded Thot aligner, so an alignment takes a second, not the minute the real background takes.
 """
@@ -27,7 +27,7 @@ from discotest.lang.align.thot_aligner import ThotAligner  # noqa: E402
 from discotest.zero_pronoun.mzprt import DOMAINS  # noqa: E402
 from discotest.zero_pronoun.run import _train_model  # noqa: E402
 from tests.support.cli_helpers import results_of, run_cli  # noqa: E402
-from tests.support.ray_helpers import spy  # noqa: E402
+from tests.support.ray_helpers import local_ray, spy  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 WINOX = REPO / "tests" / "fixtures" / "winox"
@@ -39,6 +39,10 @@ QA_EN = ("[doc]\nI think it is very good\nI like cats\nHe said my book is very g
 OTHER_ZH = "[doc]\n<我>_S来\n"
 OTHER_EN = "[doc]\nI come\n"
 
+
+@pytest.fixture(scope="module")
+def ray_instance():
+    yield from local_ray()
 
 
 @pytest.fixture()

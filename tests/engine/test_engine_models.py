@@ -1,7 +1,7 @@
 """Models on the ray engine: translation (Transformers and CTranslate2), CTranslate2 scoring, and one actor pool for
 every context size of a contrastive run — each giving the local engine's output byte for byte.
 
-One local Ray instance with 2 CPUs serves the whole session; every run gets a fresh cache, so each engine translates
+One local Ray instance with 2 CPUs serves the whole module; every run gets a fresh cache, so each engine translates
 and scores itself rather than reading the other's. A ray run is proven to have run on the actors twice over: the
 actor-pool map is spied (how many calls, how many batches), and the driver's own model code is made to fail.
 """
@@ -19,13 +19,17 @@ from discotest.engine import ENGINES  # noqa: E402 - after the skip
 from discotest.models import ray_pool  # noqa: E402
 from discotest.models.translator import CT2Translator, ModelTranslator  # noqa: E402
 from tests.support.cli_helpers import one_result, results_of, run_cli  # noqa: E402
-from tests.support.ray_helpers import spy  # noqa: E402
+from tests.support.ray_helpers import local_ray, spy  # noqa: E402
 
 SENTENCES = ["my mother called me when she arrived at the station .", "he took a bath when he got home .",
              "they were tired but they kept running .", "it is old but it is still read .",
              "the developer argued with the designer because she did not like the design .",
              "the nurse met the chief ."]
 
+
+@pytest.fixture(scope="module")
+def ray_instance():
+    yield from local_ray()
 
 
 @pytest.fixture(scope="module")
