@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -92,3 +93,22 @@ def tiny_llms_loaded(tiny_llms) -> dict[str, tuple]:
 
     return {family: (load_causal_lm(str(path), quiet=True), load_tokenizer(str(path)))
             for family, path in tiny_llms.items()}
+
+
+@pytest.fixture(scope="session")
+def small_llama_server(shared_data, tmp_path_factory) -> Iterator[str]:
+    """The real llama.cpp server (the serve-test extra) on a tiny Llama 3.1 whose real tokenizer is cut to its first
+    512 tokens (tests/support/tiny_llm.py ``small_vocabulary``), served as ``tiny-llama3_1``; its base URL. For the
+    tests of orchestration (resume, retries, request counts): llama-cpp-python sorts the whole vocabulary in Python
+    for every echoed token (~0.7 s a token at 128k); the tokenizer-family tests serve the full tokenizers."""
+    pytest.importorskip("gguf")
+    pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python[server] (the serve-test extra) is missing")
+    from tests.support.served import serve_gguf
+    from tests.support.tiny_gguf import write_tiny_gguf
+    from tests.support.tiny_llm import build_tiny_llm, small_vocabulary
+
+    folder = tmp_path_factory.mktemp("gguf-small-llama3_1")
+    tokenizer = small_vocabulary("llama3_1", shared_data / "llm_tokenizers", folder / "tokenizers")
+    model = build_tiny_llm("llama3_1", tokenizer.parent, folder / "model")
+    with serve_gguf(write_tiny_gguf(model, folder / "tiny.f32.gguf"), "tiny-llama3_1", folder) as url:
+        yield url

@@ -106,9 +106,18 @@ def _narrowed(pair: str, suite: str, **options):
     return type(row)(**{**row.__dict__, "options": {**row.options, **options}})
 
 
+@pytest.fixture(scope="module")
+def mzprt_cache(tmp_path_factory) -> Path:
+    """One cache for the mZPRT row's two runs: a ``--limit`` run still segments and aligns every sentence (only the
+    judging is sampled), so the second finds the first's alignments (keyed by content) instead of decoding WF's
+    three systems again; what is compared, the card's line and the run's own, is computed in each test."""
+    return tmp_path_factory.mktemp("mzprt-cache")
+
+
 @pytest.mark.slow  # the mZPRT background's alignment model, shared by the session's mZPRT tests
 @pytest.mark.parametrize("limit", [None, 40])
-def test_mzprt_row_is_its_run(shared_data, limit):
+def test_mzprt_row_is_its_run(shared_data, limit, mzprt_cache, monkeypatch):
+    monkeypatch.setenv("DISCOTEST_CACHE", str(mzprt_cache))
     row = _narrowed("zh-en", "mzprt", domain="WF")
     filled = fill_row(SystemSpec("published", "base_tgt"), row, {"limit": limit, "quiet": True})
     own = discotest.run("mzprt", domain="WF", system="base_tgt", limit=limit, quiet=True).results

@@ -3,11 +3,13 @@ Ctrl-C while a request is under way, then run again, asks the server nothing it 
 byte-identical to an uninterrupted one's; a suite whose requests the server fails fails its row in one line and the
 others finish. Without ``--model`` the card is named (and cached) after the model the server lists.
 
-The server is the real llama.cpp one (the serve-test extra) on the tiny Llama 3.1 (tests/support/tiny_llm.py,
-tiny_gguf.py), behind a recording proxy (tests/support/served.py) whose log of forwarded request bodies is the
-server's request log. The card runs as a subprocess (a killed process keeps nothing but its cache). Small on purpose:
-jazp's quick look of 2 items (4 candidates) with a short request template, because llama-cpp-python sorts the whole
-128k vocabulary in Python for every echoed token."""
+The server is the real llama.cpp one (the serve-test extra) on a tiny Llama 3.1 whose real tokenizer is cut to its
+first 512 tokens (``small_llama_server`` in tests/conftest.py): these tests check orchestration, not the tokenizer
+family (tests/models/test_served_scoring.py serves the full Llama 3.1, Gemma 3 and Qwen3 ones), and
+llama-cpp-python sorts the whole vocabulary in Python for every echoed token (~0.7 s a token at 128k, nothing at
+517). Behind a recording proxy (tests/support/served.py) whose log of forwarded request bodies is the server's request
+log. The card runs as a subprocess (a killed process keeps nothing but its cache): jazp's quick look of 2 items (4
+candidates) with a short request template."""
 
 from __future__ import annotations
 
@@ -25,18 +27,16 @@ pytest.importorskip("gguf")
 pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python[server] (the serve-test extra) is not installed")
 
 from discotest.models.endpoint import ALIGNMENT_PROBE  # noqa: E402
-from tests.support.served import RecordingProxy, serve_gguf  # noqa: E402
-from tests.support.tiny_gguf import write_tiny_gguf  # noqa: E402
+from tests.support.served import RecordingProxy  # noqa: E402
 
 ALIAS = "tiny-llama3_1"
-STOP_WITHIN = 600  # seconds the held request waits for the card to reach it (a busy machine: ~1 s per echoed token)
+STOP_WITHIN = 600  # seconds the held request waits for the card to reach it (a busy machine's worst)
 
 
 @pytest.fixture(scope="module")
-def llama_server(tiny_llms, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("gguf-llama3_1")
-    with serve_gguf(write_tiny_gguf(tiny_llms["llama3_1"], folder / "tiny.f32.gguf"), ALIAS, folder) as url:
-        yield url
+def llama_server(small_llama_server):
+    """The tiny Llama 3.1 of 517 tokens served (tests/conftest.py; BOS added: its echo passes the alignment probe)."""
+    return small_llama_server
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,8 @@
 llama.cpp's, through ``llama-cpp-python[server]`` (the ``serve-test`` extra; built from source), on 127.0.0.1, serving
 the tiny random Llama 3.1 of tests/support/tiny_llm.py written as float32 GGUF (tests/support/tiny_gguf.py); and the
 tiny Qwen3, whose echo (no BOS) llama-cpp-python 0.3.36 reports one token late: the endpoint's alignment probe must
-refuse it.
+refuse it. The resumed run, a test of orchestration rather than of a tokenizer, is served the tiny Llama whose
+tokenizer is cut to 512 tokens (``small_llama_server``, tests/conftest.py).
 
 The server applies no chat template to ``/v1/completions``, so the endpoint scores after the plain completion prompt;
 the local side is the same model with its chat template removed, which renders that very prompt. Both must give the
@@ -96,8 +97,8 @@ def test_served_scores_and_verdicts_are_the_local_ones(llama_server, plain_llama
     for every item and the same accuracies; the signature names the model as the server reports it.
 
     The request template is short (``PROMPT``): llama-cpp-python sorts the whole vocabulary in Python for every echoed
-    token (~0.1 s each here), so the test keeps to ~150 served tokens (6 requests)."""
-    items = load_suite("voita-deixis", shared_data)[:6:2]  # three distinct sources (each item comes twice, swapped)
+    token (~0.1 s each here), so the test keeps to ~100 served tokens (4 requests)."""
+    items = load_suite("voita-deixis", shared_data)[:4:2]  # two distinct sources (each item comes twice, swapped)
     suite = tmp_path / "subset.jsonl"
     suite.write_text("".join(json.dumps({"source": i.src, "context": list(i.src_context),
                                          "target_context": list(i.tgt_context), "correct": i.correct,
@@ -115,7 +116,7 @@ def test_served_scores_and_verdicts_are_the_local_ones(llama_server, plain_llama
         assert code == 0, err
         runs[side] = one_result(out), [json.loads(line) for line in details.read_text("utf-8").splitlines()]
     (served, served_rows), (local, local_rows) = runs["served"], runs["local"]
-    assert len(served_rows) == len(local_rows) == 3
+    assert len(served_rows) == len(local_rows) == 2
     far = max(abs(a - b) for s, m in zip(served_rows, local_rows) for a, b in zip(s["scores"], m["scores"]))
     assert far <= TOLERANCE
     assert [r["chosen"] for r in served_rows] == [r["chosen"] for r in local_rows]
@@ -146,10 +147,11 @@ def test_served_prompt_tokens_are_the_local_ones(llama_server, plain_llama):
     assert served.boundary_merges == 0 and local.boundary_merges == 0
 
 
-def test_a_stopped_scoring_run_asks_the_server_only_for_what_it_had_not_answered(llama_server, monkeypatch):
+def test_a_stopped_scoring_run_asks_the_server_only_for_what_it_had_not_answered(small_llama_server, monkeypatch):
     """Each served candidate's score is cached as it arrives (one entry per prompt and candidate): a run stopped after
     some candidates (here: a first run over two of three items, as a ``kill -9`` halfway leaves it) asks the server
-    again only for the others, and the scores are the same as one whole run's."""
+    again only for the others, and the scores are the same as one whole run's. Orchestration, not the tokenizer: on
+    the tiny Llama whose tokenizer is cut to 512 tokens (tests/conftest.py)."""
     from discotest.models.interface import ScoreRequest
 
     items = [ScoreRequest("He left.", ("Он ушёл .", "Она ушла .")), ScoreRequest("She came.", ("Она пришла .",
@@ -158,7 +160,7 @@ def test_a_stopped_scoring_run_asks_the_server_only_for_what_it_had_not_answered
     real = EndpointScorer.one
     monkeypatch.setattr(EndpointScorer, "one", lambda self, prompt, candidate: asked.append(candidate)
                         or real(self, prompt, candidate))
-    scorer = EndpointScorer(llama_server, src_lang="en", tgt_lang="ru", quiet=True, concurrency=1)
+    scorer = EndpointScorer(small_llama_server, src_lang="en", tgt_lang="ru", quiet=True, concurrency=1)
     first = scorer.logprobs(items[:2], [0])[0]
     assert len(asked) == 4
     asked.clear()
@@ -199,19 +201,24 @@ def test_a_card_through_the_server_gives_the_suites_own_numbers(family, request,
 
 
 def test_served_gemma_tokens_and_scores_are_the_local_ones(gemma_server, faithful_gemma, tmp_path):
-    """The tiny Gemma 3 through llama.cpp ("gemma4" BPE vocabulary from tokenizer.json): the echoed tokens of the
-    default prompt (line breaks, Cyrillic, an emoji) are Hugging Face's, one by one; it passes the alignment probe
-    (BOS added); its candidates' log-probabilities are the local ones within ``GEMMA_TOLERANCE``. One short item
-    only: llama-cpp-python sorts the 262k vocabulary in Python per echoed token (~0.5 s each here)."""
+    """The tiny Gemma 3 through llama.cpp ("gemma4" BPE vocabulary from tokenizer.json): the echoed tokens of a
+    plain completion prompt (a line break before the language's name, Cyrillic, an emoji) are Hugging Face's, one by
+    one; it passes the alignment probe (BOS added); its candidates' log-probabilities are the local ones within
+    ``GEMMA_TOLERANCE``. One short item and the short request template (``PROMPT``) only: llama-cpp-python sorts the
+    262k vocabulary in Python per echoed token (~0.5 s each here)."""
     from transformers import AutoTokenizer
 
     from discotest.models.interface import ScoreRequest
 
     plain = without_chat_template(faithful_gemma, tmp_path / "gemma3")
     item = ScoreRequest("He left 😀", ("Он ушёл 😀", "Она ушла 😀"))
-    served = EndpointScorer(gemma_server, src_lang="en", tgt_lang="ru", use_cache=False, quiet=True, concurrency=1)
+    template = tmp_path / "prompt.j2"
+    template.write_text(PROMPT, "utf-8")
+    served = EndpointScorer(gemma_server, src_lang="en", tgt_lang="ru", use_cache=False, quiet=True, concurrency=1,
+                            prompt_file=str(template))
     assert served.model == "tiny-gemma3"
-    local = CausalScorer(str(plain), src_lang="en", tgt_lang="ru", use_cache=False, quiet=True)
+    local = CausalScorer(str(plain), src_lang="en", tgt_lang="ru", use_cache=False, quiet=True,
+                         prompt_file=str(template))
     tok = AutoTokenizer.from_pretrained(plain)
     prompt = local.item_prompt(item, 0)
     text = prompt.text + " " + item.candidates[0]

@@ -62,3 +62,46 @@ def without_chat_template(model: str | Path, folder: str | Path) -> Path:
     config.pop("chat_template", None)
     (folder / "tokenizer_config.json").write_text(json.dumps(config), "utf-8")
     return folder
+
+
+def small_vocabulary(family: str, tokenizers: Path, folder: str | Path, size: int = 512) -> Path:
+    """``folder/family``: the real byte-level BPE tokenizer of ``family`` (Llama 3.1 or Qwen3) cut to its first
+    ``size`` tokens (every byte among them: a rank's parts have lower ranks, so every kept token is still made by kept
+    merges), its added tokens other than the reserved ones renumbered after them. Why: llama-cpp-python sorts the whole
+    vocabulary in Python for every echoed token (~0.7 s a token at 128k), so a served test of *orchestration* (resume,
+    retries, request counts) runs on this one; the same pre-tokenizer, BOS and template as the real family."""
+    import json
+
+    source, out = Path(tokenizers) / family, Path(folder) / family
+    out.mkdir(parents=True, exist_ok=True)
+    spec = json.loads((source / "tokenizer.json").read_text("utf-8"))
+    model = spec["model"]
+    if model["type"] != "BPE" or spec["decoder"]["type"] != "ByteLevel":
+        raise ValueError(f"{source}: only a byte-level BPE vocabulary is cut, not {model['type']}")
+    vocab = {token: i for token, i in model["vocab"].items() if i < size}
+    if len(vocab) != size:
+        raise ValueError(f"{source}: ids below {size} are not all tokens")
+    renumber = {}
+    for added in spec["added_tokens"]:
+        if "reserved" not in added["content"]:
+            renumber[added["id"]] = size + len(renumber)
+    spec["added_tokens"] = [{**a, "id": renumber[a["id"]]} for a in spec["added_tokens"] if a["id"] in renumber]
+    merges = []
+    for merge in model["merges"]:
+        left, right = merge.split(" ", 1) if isinstance(merge, str) else merge
+        if left in vocab and right in vocab and left + right in vocab:
+            merges.append(merge)
+    model["vocab"], model["merges"] = vocab, merges
+
+    def renumbered(node):
+        if isinstance(node, dict):
+            return {k: ([renumber[i] for i in v] if k == "ids" else renumbered(v)) for k, v in node.items()}
+        return [renumbered(v) for v in node] if isinstance(node, list) else node
+
+    spec["post_processor"] = renumbered(spec["post_processor"])
+    (out / "tokenizer.json").write_text(json.dumps(spec, ensure_ascii=False), "utf-8")
+    config = json.loads((source / "tokenizer_config.json").read_text("utf-8"))
+    config["added_tokens_decoder"] = {str(renumber[int(i)]): v for i, v in config["added_tokens_decoder"].items()
+                                      if int(i) in renumber}
+    (out / "tokenizer_config.json").write_text(json.dumps(config, ensure_ascii=False), "utf-8")
+    return out
