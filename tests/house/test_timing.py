@@ -36,7 +36,7 @@ def clock(monkeypatch) -> FakeClock:
     monkeypatch.setattr(timing.os, "times", fake.times)
     monkeypatch.setattr(timing, "_wall", {})
     monkeypatch.setattr(timing, "_cpu", {})
-    monkeypatch.setattr(timing, "_open", threading.local())  # no stage open in any thread  # no stage open in any thread
+    monkeypatch.setattr(timing, "_open", threading.local())  # no stage open in any thread
     return fake
 
 
