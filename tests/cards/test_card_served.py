@@ -1,7 +1,8 @@
 """The card of a served model is interruptible (issue 37): ``discotest card --endpoint`` stopped with ``kill -9`` or
 Ctrl-C while a request is under way, then run again, asks the server nothing it had answered and prints a card
-byte-identical to an uninterrupted one's; a suite whose requests the server fails fails its row in one line and the
-others finish.
+byte-identical to an uninterrupted one's, whether it was scoring or translating; a suite whose requests the server
+fails fails its row in one line and the others finish. With its model lane (cards/lane.py) the card asks the server
+what the rows' own runs ask, in their order, and a row's CPU work runs while the server translates the next row.
 
 The server is the real llama.cpp one (the serve-test extra) on the tiny Llama 3.1 (tests/support/tiny_llm.py,
 tiny_gguf.py), behind a recording proxy (tests/support/served.py) whose log of forwarded request bodies is the
