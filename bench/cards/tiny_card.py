@@ -30,6 +30,41 @@ ctxpro-formality-en-de-dev,mittens-out``; 399 s in all; n and value are each row
 Not run: en-de/winomt (3,888 sentences), winomt-adj (1,584), bug (1,628) and the two MT-GenEval rows, which run whole;
 at the 0.4-0.6 sentences a second the tiny model translated here (256 new tokens each), WinoMT alone takes about
 2 hours on this machine.
+
+``--served``: the orchestration goal of issue 37 (the card's wall time ≤ 1.2 × the server's own busy time plus the
+scorers' time measured alone). The tiny model is served by llama.cpp's server (the serve-test extra; tests/support:
+tiny_gguf.py, served.py) behind the recording proxy, and ``discotest card --endpoint`` runs as a user runs it (a
+process of its own, one request at a time, fresh caches):
+
+1. the card, cold: its wall seconds, and the server's busy seconds (the proxy's time over each request);
+2. the scorers alone: the same card in a second fresh cache that holds only the first one's model answers
+   (translations, candidate scores, the alignment probe): no request, every row's CPU work cold;
+3. the server alone: the card's requests sent again, one after the other, with nothing beside them (during the card
+   the server shares the cores with the card's CPU work: on 2 shared cores its busy time grows with the overlap);
+4. the ratios wall / (busy + scorers alone) and wall / (server alone + scorers alone): a card that fills its rows one
+   after the other cannot be faster than the sum; the model lane (cards/lane.py) overlaps the two.
+
+Run it once with ``PYTHONPATH=/path/to/an/older/checkout/src`` to time another version of the card.
+
+Measured (llama3_1, ``--served --pairs en-de,ja-en,zh-en --suites winomt,mittens --limit 12``: 36 translations;
+2 CPU cores shared by five sessions, load average 7-15; "before" is the card that filled its rows one after the
+other, the commit before the model lane; seconds):
+
+| round | card | load | wall | server busy during / alone | scorers alone | wall/(busy+scorers) | wall/(alone+scorers) |
+|---|---|---|---|---|---|---|---|
+| 1 | lane | 7-8 | 122.7 | 95.2 / – | 86.4 | 0.68 | – |
+| 1 | before | 9-10 | 111.2 | 33.3 / – | 91.4 | 0.89 | – |
+| 2 | lane | 9-10 | 167.5 | 142.4 / 47.8 | 92.8 | 0.71 | 1.19 |
+| 2 | before | 10-15 | 170.4 | 47.7 / 53.1 | 125.2 | 0.99 | 0.96 |
+| 3 | before | 7-9 | 106.8 | 41.7 / 30.0 | 85.9 | 0.84 | 0.92 |
+| 3 | lane | 8-9 | 128.0 | 80.6 / 23.5 | 51.5 | 0.97 | 1.71 |
+
+The lane did not make this card faster here (card wall 122.7 / 167.5 / 128.0 s against 111.2 / 170.4 / 106.8 s):
+the server (one llama.cpp thread) and the rows' CPU work (the aligner runs in processes of its own) share the same
+two loaded cores, so what the overlap saves the server loses (its busy time during the card grew 2-3x). The same code
+measured the scorers alone at 51.5 and 92.8 s, so one run's figures move by ±40% with the load: the 1.71 of round 3
+is such a figure (against busy time during the card, 0.97). The overlap can pay only where the server has cores (or
+a GPU) of its own; this machine cannot show it.
 """
 
 from __future__ import annotations
@@ -51,7 +86,12 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=12)
     parser.add_argument("--cache", default=None, help="the cache folder (default: a fresh temporary one)")
     parser.add_argument("--data-dir", default=os.environ.get("DISCOTEST_DATA", str(REPO.parent / "shared" / "data")))
+    parser.add_argument("--served", action="store_true", help="the card of the model served by llama.cpp's server "
+                        "(--endpoint): wall, server busy and scorers-alone seconds")
     args = parser.parse_args()
+    if args.served:
+        served(args)
+        return
 
     scratch = tempfile.TemporaryDirectory(prefix="discotest-bench-card-")
     os.environ["DISCOTEST_CACHE"] = args.cache or str(Path(scratch.name) / "cache")
@@ -83,6 +123,70 @@ def main() -> None:
     build_card(system, rows, pairs, common_options(settings), settings.bootstrap, settings.seed, on_row=on_row)
     print(f"{time.perf_counter() - started:.1f} s in all")
     scratch.cleanup()
+
+
+ANSWERS = ("translations", "candidate-logprobs", "endpoint-alignment")  # the cache's model answers (models/endpoint.py)
+
+
+def served(args: argparse.Namespace) -> None:
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    from tests.support.served import RecordingProxy, serve_gguf
+    from tests.support.tiny_gguf import write_tiny_gguf
+    from tests.support.tiny_llm import build_tiny_llm
+
+    scratch = Path(tempfile.mkdtemp(prefix="discotest-bench-served-"))
+    model = build_tiny_llm(args.family, Path(args.data_dir) / "llm_tokenizers", scratch / args.family)
+    gguf = write_tiny_gguf(model, scratch / "tiny.f32.gguf")
+
+    def card(url: str, cache: Path) -> tuple[float, dict]:
+        command = [sys.executable, "-m", "discotest", "card", "--endpoint", url, "--model", "tiny", "--pairs",
+                   args.pairs, "--limit", str(args.limit), "--concurrency", "1", "--data-dir", args.data_dir,
+                   "--format", "json", "-q", *(["--suites", args.suites] if args.suites else [])]
+        started = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, env={**os.environ, "DISCOTEST_CACHE": str(cache)},
+                              check=False)
+        seconds = time.perf_counter() - started
+        if done.returncode:
+            raise SystemExit(done.stderr.decode())
+        return seconds, json.loads(done.stdout)
+
+    with serve_gguf(gguf, "tiny", scratch) as url, RecordingProxy(url) as proxy:
+        wall, first = card(proxy.url, scratch / "cold")
+        busy, asked = sum(proxy.seconds), len(proxy.forwarded)
+        for namespace in ANSWERS:
+            if (scratch / "cold" / namespace).is_dir():
+                shutil.copytree(scratch / "cold" / namespace, scratch / "answers" / namespace)
+        alone, again = card(proxy.url, scratch / "answers")
+        if len(proxy.forwarded) != asked:
+            raise SystemExit(f"the scorers-alone card sent {len(proxy.forwarded) - asked} requests")
+        quiet = server_alone(url, proxy.forwarded)
+    for row in first["rows"]:
+        print(f"{row['pair'] + '/' + row['id']:<28} {row['status']:<9} {row['reason'] or ''}")
+    same = [r["lines"] for r in first["rows"]] == [r["lines"] for r in again["rows"]]
+    print(f"served tiny {args.family}, pairs {args.pairs}, suites {args.suites or 'all'}, --limit {args.limit}: "
+          f"{asked} requests; card {wall:.1f} s, server busy {busy:.1f} s during the card and {quiet:.1f} s with "
+          f"nothing beside it, scorers alone {alone:.1f} s; wall / (busy + scorers) = {wall / (busy + alone):.2f}, "
+          f"wall / (busy alone + scorers) = {wall / (quiet + alone):.2f}; the same lines both times: {same}")
+    shutil.rmtree(scratch, ignore_errors=True)
+
+
+def server_alone(url: str, bodies: list[bytes]) -> float:
+    """The server's seconds over the card's requests sent again one after the other with nothing else running: its
+    busy time without the card's CPU work beside it (on a machine of few cores the two share them)."""
+    import urllib.request
+
+    started = time.perf_counter()
+    for body in bodies:
+        path = "/chat/completions" if b'"messages"' in body else "/completions"
+        request = urllib.request.Request(url.rstrip("/") + path, data=body, method="POST",
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=600) as answer:  # noqa: S310 - 127.0.0.1
+            answer.read()
+    return time.perf_counter() - started
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,7 +24,14 @@ T0_VAR = "DISCOTEST_TIMING_T0"
 
 _wall: dict[str, float] = {}
 _cpu: dict[str, float] = {}
-_stack: list[list[float]] = []  # per open stage: [wall start, cpu start, nested wall, nested cpu]
+_open = threading.local()  # per thread (the card's model lane runs beside it): its open stages, innermost last
+
+
+def _stack() -> list[list[float]]:
+    """This thread's open stages: [wall start, cpu start, nested wall, nested cpu] each."""
+    if not hasattr(_open, "stages"):
+        _open.stages = []
+    return _open.stages
 
 
 def _cpu_now() -> float:
@@ -31,24 +39,29 @@ def _cpu_now() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
+_adding = threading.Lock()
+
+
 def _add(name: str, wall: float, cpu: float) -> None:
-    _wall[name] = _wall.get(name, 0.0) + wall
-    _cpu[name] = _cpu.get(name, 0.0) + cpu
+    with _adding:
+        _wall[name] = _wall.get(name, 0.0) + wall
+        _cpu[name] = _cpu.get(name, 0.0) + cpu
 
 
 @contextmanager
 def stage(name: str) -> Iterator[None]:
     """Count the time spent inside the block under ``name`` (less any stage nested in it)."""
-    _stack.append([time.perf_counter(), _cpu_now(), 0.0, 0.0])
+    stages = _stack()
+    stages.append([time.perf_counter(), _cpu_now(), 0.0, 0.0])
     try:
         yield
     finally:
-        start_wall, start_cpu, nested_wall, nested_cpu = _stack.pop()
+        start_wall, start_cpu, nested_wall, nested_cpu = stages.pop()
         wall, cpu = time.perf_counter() - start_wall, _cpu_now() - start_cpu
         _add(name, wall - nested_wall, cpu - nested_cpu)
-        if _stack:
-            _stack[-1][2] += wall
-            _stack[-1][3] += cpu
+        if stages:
+            stages[-1][2] += wall
+            stages[-1][3] += cpu
 
 
 _started = False

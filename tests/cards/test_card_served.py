@@ -1,7 +1,9 @@
 """The card of a served model is interruptible (issue 37): ``discotest card --endpoint`` stopped with ``kill -9`` or
 Ctrl-C while a request is under way, then run again, asks the server nothing it had answered and prints a card
-byte-identical to an uninterrupted one's; a suite whose requests the server fails fails its row in one line and the
-others finish. Without ``--model`` the card is named (and cached) after the model the server lists.
+byte-identical to an uninterrupted one's, whether it was scoring or translating; a suite whose requests the server
+fails fails its row in one line and the others finish. With its model lane (cards/lane.py) the card asks the server
+what the rows' own runs ask, in their order, and a row's CPU work runs while the server translates the next row.
+Without ``--model`` the card is named (and cached) after the model the server lists.
 
 The server is the real llama.cpp one (the serve-test extra) on a tiny Llama 3.1 whose real tokenizer is cut to its
 first 512 tokens (``small_llama_server`` in tests/conftest.py): these tests check orchestration, not the tokenizer
@@ -18,6 +20,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -26,8 +29,11 @@ import pytest
 pytest.importorskip("gguf")
 pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python[server] (the serve-test extra) is not installed")
 
+import discotest  # noqa: E402
+from discotest.gender.mittens import run as mittens_run  # noqa: E402
 from discotest.models.endpoint import ALIGNMENT_PROBE  # noqa: E402
-from tests.support.served import RecordingProxy  # noqa: E402
+from tests.support.served import RecordingProxy, serve_gguf  # noqa: E402
+from tests.support.tiny_gguf import write_tiny_gguf  # noqa: E402
 
 ALIAS = "tiny-llama3_1"
 STOP_WITHIN = 600  # seconds the held request waits for the card to reach it (a busy machine's worst)
@@ -46,10 +52,11 @@ def prompt(tmp_path_factory) -> Path:
     return path
 
 
-def _card(url: str, prompt: Path, cache: Path, suites: str = "jazp", limit: int = 2) -> subprocess.Popen:
+def _card(url: str, prompt: Path, cache: Path, suites: str = "jazp", limit: int = 2,
+          pairs: str = "ja-en") -> subprocess.Popen:
     """``discotest card`` for the served model (a quick look of ja-en rows, one request at a time) in a process of
     its own."""
-    command = [sys.executable, "-m", "discotest", "card", "--endpoint", url, "--model", ALIAS, "--pairs", "ja-en",
+    command = [sys.executable, "-m", "discotest", "card", "--endpoint", url, "--model", ALIAS, "--pairs", pairs,
                "--suites", suites, "--limit", str(limit), "--context", "0", "--prompt", str(prompt),
                "--concurrency", "1", "--format", "json", "-q"]
     # Ctrl-C reaches the card as it reaches a user's: a test run started in the background (``cmd &`` without job
@@ -152,3 +159,86 @@ def test_a_server_of_several_models_asks_for_model_in_one_line(tiny_llms, prompt
     assert code == 2 and not out
     assert err.strip().splitlines() == [f"discotest: error: {url.removesuffix('/v1')}: name the model with --model "
                                         "(the server serves: tiny-a, tiny-b)"]
+
+
+# two translating rows: MiTTenS into English from Japanese and from Chinese, 2 passages each (4 translations; a random
+# tiny model writes its 256 tokens in about 1-3 s a request here)
+TRANSLATING = {"pairs": "ja-en,zh-en", "suites": "mittens", "limit": 2}
+
+
+def _run_mittens(url: str, prompt: Path, cache: Path, lang: str) -> None:
+    command = [sys.executable, "-m", "discotest", "run", "mittens", "--lang", lang, "--endpoint", url, "--model", ALIAS,
+               "--limit", "2", "--prompt", str(prompt), "--concurrency", "1", "-q"]
+    done = subprocess.run(command, capture_output=True, env={**os.environ, "DISCOTEST_CACHE": str(cache)},
+                          timeout=STOP_WITHIN)
+    assert done.returncode == 0, done.stderr.decode()
+
+
+@pytest.fixture(scope="module")
+def translated(llama_server, prompt, tmp_path_factory) -> tuple[bytes, list[bytes]]:
+    """The translating card run once, whole: its JSON and the request bodies the server was sent."""
+    with RecordingProxy(llama_server) as proxy:
+        code, out, err = _finished(_card(proxy.url, prompt, tmp_path_factory.mktemp("whole-cache"), **TRANSLATING))
+    assert code == 0, err.decode()
+    assert [row["status"] for row in json.loads(out)["rows"]] == ["ok", "ok"]
+    return out, list(proxy.forwarded)
+
+
+def test_the_card_asks_what_the_rows_own_runs_ask_in_their_order(llama_server, prompt, translated, tmp_path):
+    """The model lane asks the model for the rows ahead of the card's scoring, but the server sees the requests of
+    ``run mittens --lang ja`` then ``--lang zh`` (the suite's own runs, one after the other), each once, in order."""
+    _, asked = translated
+    with RecordingProxy(llama_server) as proxy:
+        for lang in ("ja", "zh"):
+            _run_mittens(proxy.url, prompt, tmp_path / "cache", lang)
+    assert len(asked) == 4 and all("messages" in json.loads(body) for body in asked)  # chat: translations
+    assert proxy.forwarded == asked
+
+
+@pytest.mark.parametrize("hold_at", [2, 4], ids=["first-row", "second-row"])
+def test_a_card_killed_while_translating_resumes_asking_nothing_twice(hold_at, llama_server, prompt, translated,
+                                                                      tmp_path):
+    """``kill -9`` while the server holds a translation request (the second of the first row's, or of the second
+    row's, while the card scores the first), then the same command: each translation is requested once over the two
+    runs, and the card is byte for byte the uninterrupted one."""
+    whole, asked = translated
+    cache = tmp_path / "cache"
+    with RecordingProxy(llama_server, hold_at=hold_at) as proxy:
+        card = _card(proxy.url, prompt, cache, **TRANSLATING)
+        assert proxy.held.wait(STOP_WITHIN), card.communicate()[1].decode()
+        card.send_signal(signal.SIGKILL)
+        code, _, _ = _finished(card)
+        first = list(proxy.forwarded)
+        assert code == -signal.SIGKILL and first == asked[:hold_at - 1]
+        proxy.forwarded.clear()
+        code, out, err = _finished(_card(proxy.url, prompt, cache, **TRANSLATING))
+        again = list(proxy.forwarded)
+    assert code == 0, err.decode()
+    assert again == asked[hold_at - 1:]
+    assert Counter(first + again) == Counter(asked) and len(set(asked)) == len(asked)
+    assert out == whole
+
+
+def test_a_rows_cpu_work_runs_while_the_model_translates_the_next(llama_server, prompt, translated, tmp_path,
+                                                                 monkeypatch):
+    """The first row's verdicts are read while the server holds the second row's first translation request: each
+    verdict of the card's own thread waits until that request is under way (a card that filled its rows one after
+    the other would never send it and fail here), then the request is let through. The card is the same."""
+    whole, _ = translated
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+    card_thread = threading.current_thread()
+    seen_held = []
+    real_verdict = mittens_run.verdict
+    with RecordingProxy(llama_server, hold_at=3) as proxy:
+
+        def verdict(item, translation):
+            if threading.current_thread() is card_thread and not seen_held:
+                seen_held.append(proxy.held.wait(120))
+                proxy.release(forward=True)
+            return real_verdict(item, translation)
+
+        monkeypatch.setattr(mittens_run, "verdict", verdict)
+        card = discotest.card(endpoint=proxy.url, model=ALIAS, context=[0], prompt_file=str(prompt), concurrency=1,
+                              quiet=True, **TRANSLATING)
+    assert seen_held == [True]
+    assert json.loads(whole)["rows"] == json.loads(json.dumps(card.to_json()))["rows"]

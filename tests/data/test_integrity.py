@@ -8,6 +8,7 @@ import http.client
 import io
 import json
 import os
+import threading
 import urllib.error
 from pathlib import Path
 
@@ -138,6 +139,27 @@ def test_pin_on_first_use_and_unpinned_files(tmp_path, fresh_memo):
     path.write_text('{"a": 2}\n')
     with pytest.raises(InputError, match="discotest data verify"):
         catalogue.locate("winox-de", root)
+
+
+def test_a_file_read_in_another_thread_is_not_tracked_here(shared_data, tmp_path, fresh_memo):
+    """The card's model lane reads the next row's suite while this row's run tracks its own files: what another
+    thread reads is not in this run's signature, and what it reads inside its own block is in its own."""
+    root = tmp_path / "data"
+    _link(shared_data, root, "winomt-pro")
+    _link(shared_data, root, "wmt22-zh-en-src")
+    theirs: dict = {}
+
+    def other_thread() -> None:
+        with catalogue.tracking() as seen:
+            catalogue.locate("wmt22-zh-en-src", root)
+        theirs.update(seen)
+
+    with catalogue.tracking() as mine:
+        catalogue.locate("winomt-pro", root)
+        thread = threading.Thread(target=other_thread)
+        thread.start()
+        thread.join()
+    assert list(mine) == ["winomt-pro"] and list(theirs) == ["wmt22-zh-en-src"]
 
 
 def test_check_file_inside_and_outside_the_data_dir(shared_data, tmp_path, fresh_memo):

@@ -6,6 +6,7 @@ The clocks are replaced by a fake one the test advances by hand, so every figure
 from __future__ import annotations
 
 import json
+import threading
 import types
 
 import pytest
@@ -35,8 +36,28 @@ def clock(monkeypatch) -> FakeClock:
     monkeypatch.setattr(timing.os, "times", fake.times)
     monkeypatch.setattr(timing, "_wall", {})
     monkeypatch.setattr(timing, "_cpu", {})
-    monkeypatch.setattr(timing, "_stack", [])
+    monkeypatch.setattr(timing, "_open", threading.local())  # no stage open in any thread
     return fake
+
+
+def test_a_stage_in_another_thread_is_not_nested_in_this_ones(clock):
+    """The card's model lane times its stages beside the card's own: a stage nests only in its own thread's, so
+    neither takes the other's seconds off its own."""
+    opened, close = threading.Event(), threading.Event()
+
+    def lane() -> None:
+        with timing.stage("translation"):
+            opened.set()
+            close.wait()
+
+    thread = threading.Thread(target=lane)
+    thread.start()
+    opened.wait()
+    with timing.stage("scoring"):
+        clock.advance(1.0, 0.5)
+    close.set()
+    thread.join()
+    assert timing._wall == {"scoring": 1.0, "translation": 1.0}
 
 
 def test_nested_stage_counted_once(clock):

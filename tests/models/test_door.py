@@ -74,3 +74,35 @@ def test_the_door_chooses_the_backend_and_its_options(tiny_llms, tiny_llms_loade
     assert mean == [[s / n for s, n in row] for row in logprobs[1]]
     with pytest.raises(InputError, match="unknown scorer kind"):
         open_scorer(str(tiny_llms["qwen3"]), kind="bert")
+
+
+def test_inside_model_work_only_a_backend_does_its_model_work_and_stops_the_run(tmp_path):
+    """The card's model lane (``models.ahead``): in that thread the door's backend answers everything as itself, but
+    its model call, once done, stops the caller with ``ModelWorkDone`` (a BaseException, past a wing's ``except
+    Exception``); a failing call hands its error over; another thread, or the same one after, gets the backend
+    itself."""
+    import threading
+
+    from discotest.models.ahead import ModelWorkDone, model_work_only
+
+    good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
+    good.write_text("1\n2\n3\n4\n5\n")
+    bad.write_text("1\n")
+    outside: list = []
+    with model_work_only():
+        scorer = open_scorer(scores=good)
+        thread = threading.Thread(target=lambda: outside.append(open_scorer(scores=good)))
+        thread.start()
+        thread.join()
+        assert scorer.kind == "scores-file" and scorer.name == str(good) and not scorer.takes_context
+        with pytest.raises(ModelWorkDone) as done:
+            try:
+                scorer.score_contexts(REQUESTS, [0])
+            except Exception:  # noqa: BLE001 - as a wing's broad handler would
+                pytest.fail("a wing's except Exception caught the stop")
+        assert done.value.error is None
+        with pytest.raises(ModelWorkDone) as failed:
+            open_scorer(scores=bad).logprobs(REQUESTS, [0])
+        assert isinstance(failed.value.error, InputError) and "1 scores for 5 candidates" in str(failed.value.error)
+    assert outside[0].score_contexts(REQUESTS, [0]) == [[[1.0, 2.0], [3.0, 4.0, 5.0]]]
+    assert open_scorer(scores=good).score_items(REQUESTS) == [[1.0, 2.0], [3.0, 4.0, 5.0]]

@@ -9,6 +9,7 @@ import contextlib
 import json
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
@@ -43,12 +44,14 @@ class RecordingProxy:
 
     ``hold_at``: the n-th POST (1-based) is not forwarded: ``held`` is set and the handler waits until ``release()``
     (``forward=True``: then forwards it; else drops the connection), so a test can stop the client while its request
-    is under way. ``fail``: a POST body for which it answers 500 (with ``Retry-After: 0``) instead of forwarding."""
+    is under way. ``fail``: a POST body for which it answers 500 (with ``Retry-After: 0``) instead of forwarding.
+    ``seconds``: how long the server took over each forwarded POST (its busy time, one request at a time)."""
 
     def __init__(self, upstream: str, hold_at: int | None = None, fail: Callable[[dict], bool] | None = None):
         self.upstream = upstream.rstrip("/").removesuffix("/v1")
         self.hold_at, self.fail = hold_at, fail
         self.forwarded: list[bytes] = []
+        self.seconds: list[float] = []
         self.failed: list[bytes] = []
         self.posts = 0
         self.held = threading.Event()
@@ -127,6 +130,10 @@ class RecordingProxy:
                         return
                 with proxy._lock:
                     proxy.forwarded.append(body)
-                self._answer(*proxy._forward("POST", self.path, body))
+                started = time.perf_counter()
+                answer = proxy._forward("POST", self.path, body)
+                with proxy._lock:
+                    proxy.seconds.append(time.perf_counter() - started)
+                self._answer(*answer)
 
         return Handler

@@ -6,6 +6,8 @@ stopped and asks nothing twice; a row that fails (bad data, a server error) says
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -14,6 +16,7 @@ from typing import Any
 
 from discotest import cache, families
 from discotest.cards.groups import CardRow, validity_badge
+from discotest.cards.lane import Ahead, ModelLane
 from discotest.cards.system import SystemSpec, Unfilled, published_names
 from discotest.data.readers import system_name
 from discotest.errors import InputError
@@ -130,9 +133,12 @@ def _run_options(row: CardRow, common: dict[str, Any]) -> dict[str, Any]:
 
 
 def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int = 1000,
-             seed: int = DEFAULT_SEED, reports: dict[str, Report] | None = None) -> dict[str, Any]:
+             seed: int = DEFAULT_SEED, reports: dict[str, Report] | None = None,
+             ahead: Ahead | None = None) -> dict[str, Any]:
     """The row's JSON: status ``ok`` with its lines, ``unfilled`` (the system cannot fill it: why) or ``failed``
-    (the run failed: the error's one line; not cached, so the next run tries again)."""
+    (the run failed: the error's one line; not cached, so the next run tries again). ``ahead``: what the model lane
+    did for the row (its model work's seconds count in the row's measured time; its failed model call fails the
+    row, not asked again)."""
     base = {"pair": row.pair, "id": row.id, "suite": row.suite, "phenomenon": row.phenomenon,
             "validity": validity_badge(row, row.options.get("lang") or row.pair.split("-")[1])}
     try:
@@ -145,8 +151,10 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
         cached = cache.load(ROWS, key, json.loads)
         if isinstance(cached, dict):
             return cached
-    started = time.monotonic()
+    started = time.monotonic() - (ahead.seconds if ahead else 0.0)
     try:
+        if ahead is not None and ahead.error is not None:
+            raise ahead.error
         report = families.run(row.suite, **row.options, **options, **common)
         if system.kind == "published" and row.published_runs == "all":
             mine = [r for r in report.results if r.system == system.value]
@@ -187,16 +195,43 @@ def _time_key(system: SystemSpec, row: CardRow) -> str:
     return cache.content_key([system.kind, row.key, json.dumps(row.options, sort_keys=True)])
 
 
+def overlaps(system: SystemSpec, common: dict[str, Any]) -> bool:
+    """Whether the card runs a model lane: for a model or an endpoint whose answers are cached (what the lane asks,
+    the row's run reads), and not on Ray (whose actors already run the model beside the driver)."""
+    return system.kind in ("model", "endpoint") and common.get("use_cache", True) and common.get("engine") != "ray"
+
+
+def _model_work(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int, seed: int,
+                reports: dict[str, Report] | None) -> None:
+    """The row's run as ``fill_row`` starts it, for the model lane (which stops it after its model work); nothing
+    for a row the system cannot fill or the cache holds."""
+    try:
+        options = system.options_for(row)
+    except Unfilled:
+        return
+    if reports is None and cache.load(ROWS, _row_key(system, row, bootstrap, seed, common.get("limit"))) is not None:
+        return
+    families.run(row.suite, **row.options, **options, **_run_options(row, common))
+
+
 def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str], common: dict[str, Any],
                bootstrap: int = 1000, seed: int = DEFAULT_SEED, keep_reports: bool = False,
                on_row: Callable[[dict[str, Any]], None] | None = None) -> Card:
-    """Every row, in order, under one bar (its description names the suite being run)."""
+    """Every row, in order, under one bar (its description names the suite being run); for a model or an endpoint,
+    the model lane (``cards/lane.py``) asks the model for the rows to come while a row's CPU work runs."""
     reports: dict[str, Report] | None = {} if keep_reports else None
     out = []
-    with progress_bar("card", unit="suite", total=len(rows), quiet=common.get("quiet")) as bar:
-        for row in rows:
+    quiet = {**common, "quiet": True}  # the rows' runs: the card's bar is their progress
+    works = [functools.partial(_model_work, system, row, quiet, bootstrap, seed, reports) for row in rows]
+    lane = ModelLane(works) if overlaps(system, common) else None
+    with progress_bar("card", unit="suite", total=len(rows), quiet=common.get("quiet")) as bar, \
+            lane or contextlib.nullcontext():
+        for index, row in enumerate(rows):
             bar.set_description(f"card: {row.key}")
-            filled = fill_row(system, row, {**common, "quiet": True}, bootstrap, seed, reports)
+            ahead = lane.ahead_of(index) if lane else None
+            filled = fill_row(system, row, quiet, bootstrap, seed, reports, ahead)
+            if lane:
+                lane.filled(index)
             out.append(filled)
             if on_row is not None:
                 on_row(filled)

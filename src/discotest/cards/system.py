@@ -115,21 +115,22 @@ def _why_not(kind: str, row: CardRow) -> str:
     return f"{row.suite} {what}{hint}"
 
 
-# options of a model run, and the families that take them (a contrastive suite scores at --context sizes; a suite the
-# model translates, gender, CTXPRO or mZPRT, takes one size, the first; MT-GenEval takes neither prompt nor context)
+# options of a model run, given to the families that declare them (a contrastive suite scores at --context sizes; a
+# suite the model translates, gender, CTXPRO or mZPRT, takes one size, the first; MT-GenEval takes neither prompt nor
+# context, MiTTenS no context)
 SCORING = ("batch_size", "device", "revision", "prompt_file", "concurrency")
 
 
 def _model_options(row: CardRow, options: dict[str, Any]) -> dict[str, Any]:
+    from discotest import families
+
     out = {k: v for k, v in options.items() if k in SCORING and v is not None}
-    if row.suite == "mt-geneval":
-        out.pop("prompt_file", None)
-        out.pop("concurrency", None)
-    elif row.file == "scores":  # contrastive: candidates scored at each context size
+    if row.file == "scores":  # contrastive: candidates scored at each context size
         out["context"] = list(options.get("context") or [1])
     elif options.get("context"):
         out["context"] = options["context"][:1]
-    return out
+    taken = {o.name for o in families.family_of(row.suite).options}
+    return {k: v for k, v in out.items() if k in taken}
 
 
 def read_manifest(folder: str | Path) -> tuple[str, dict[str, str]]:

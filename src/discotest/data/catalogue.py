@@ -22,6 +22,7 @@ import http.client
 import json
 import os
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -323,18 +324,27 @@ class FileCheck:
     status: str
 
 
-_trackers: list[dict[str, FileCheck]] = []
+# per thread: the card's model lane (cards/lane.py) reads the next row's suite while the card scores this one, and a
+# file it reads is not part of this row's signature
+_tracking = threading.local()
+
+
+def _trackers() -> list[dict[str, FileCheck]]:
+    if not hasattr(_tracking, "open"):
+        _tracking.open = []
+    return _tracking.open
 
 
 @contextlib.contextmanager
 def tracking() -> Iterator[dict[str, FileCheck]]:
-    """Record every data file handed out inside the block (name -> FileCheck), for the run's signature."""
+    """Record every data file handed out inside the block (name -> FileCheck), in this thread, for the run's
+    signature."""
     seen: dict[str, FileCheck] = {}
-    _trackers.append(seen)
+    _trackers().append(seen)
     try:
         yield seen
     finally:
-        _trackers.remove(seen)
+        _trackers().remove(seen)
 
 
 def _admit(name: str, path: Path, expected: str) -> None:
@@ -347,7 +357,7 @@ def _admit(name: str, path: Path, expected: str) -> None:
             "run `discotest data verify` and fetch it again, or pass --allow-modified-data to use it anyway",
             path,
         )
-    for seen in _trackers:
+    for seen in _trackers():
         seen[name] = FileCheck(name, got, status)
 
 

@@ -3,6 +3,9 @@
 Wings call these two and work through ``models.interface`` (``Scorer``, ``Translator``, ``ScoreRequest``); no wing
 names a backend class. A new backend is a module on this floor, implementing the interface, and a branch here.
 
+Inside ``ahead.model_work_only`` (the card's model lane) each backend comes wrapped: it does its model work, then
+stops the run (``models/ahead.py``).
+
 Options a backend does not take are left out here, by its constructor's own keyword names, so a wing can pass every
 model option it has: a seq2seq scorer ignores ``prompt_file`` and ``share_prompt``, a decoder-only LLM ``separator``,
 a served model the local settings (batch, device, revision, Ray), and only CTranslate2 reads ``compute_type``.
@@ -16,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from discotest.errors import InputError
+from discotest.models import ahead
 from discotest.models.interface import Scorer, Translator
 
 SCORER_KINDS = ("seq2seq", "causal", "ctranslate2")  # what ``kind`` may force for a local model
@@ -74,13 +78,13 @@ def open_scorer(model: str | None = None, *, endpoint: str | None = None, scores
             raise InputError("one scorer at a time: a scores file, an endpoint or a model")
         from discotest.models.scores_file import ScoresFileScorer
 
-        return ScoresFileScorer(scores, losses=losses)
+        return ahead.wrapped(ScoresFileScorer(scores, losses=losses))
     if endpoint:
         from discotest.models.endpoint import EndpointScorer
 
         taken = _taken(EndpointScorer)
-        return EndpointScorer(endpoint, model=model or None, concurrency=concurrency,
-                              **{k: v for k, v in options.items() if k in taken})
+        return ahead.wrapped(EndpointScorer(endpoint, model=model or None, concurrency=concurrency,
+                                            **{k: v for k, v in options.items() if k in taken}))
     if model is None:
         raise InputError("give --scores FILE, --model NAME_OR_PATH or --endpoint URL")
     cls = scorer_class(model, kind)
@@ -89,7 +93,7 @@ def open_scorer(model: str | None = None, *, endpoint: str | None = None, scores
     if loaded is not None:
         options.update(model=loaded[0], tokenizer=loaded[1])
     taken = _taken(cls)
-    return (factory or cls)(model, **{k: v for k, v in options.items() if k in taken})
+    return ahead.wrapped((factory or cls)(model, **{k: v for k, v in options.items() if k in taken}))
 
 
 def open_translator(model: str | None, lang: str, *, prompt_file: str | None = None, context: int = 0,
@@ -104,8 +108,8 @@ def open_translator(model: str | None, lang: str, *, prompt_file: str | None = N
     if endpoint:
         from discotest.models.endpoint import EndpointTranslator
 
-        return EndpointTranslator(endpoint, lang, model=model or None, prompt_file=prompt_file, context=context,
-                                  concurrency=concurrency, timeout=timeout, **options)
+        return ahead.wrapped(EndpointTranslator(endpoint, lang, model=model or None, prompt_file=prompt_file,
+                                                context=context, concurrency=concurrency, timeout=timeout, **options))
     if model is None:
         raise InputError("give --model (a model folder or hub name) or --endpoint URL")
     from discotest.models.causal_lm import is_causal_lm
@@ -114,7 +118,7 @@ def open_translator(model: str | None, lang: str, *, prompt_file: str | None = N
     if not is_ct2_model(model) and is_causal_lm(model):
         from discotest.models.causal_translator import CausalTranslator
 
-        return CausalTranslator(model, lang, prompt_file=prompt_file, context=context, **options)
+        return ahead.wrapped(CausalTranslator(model, lang, prompt_file=prompt_file, context=context, **options))
     if context:
         raise InputError("--context when translating needs a decoder-only LLM (a seq2seq model translates each "
                          "sentence alone)")
@@ -122,4 +126,4 @@ def open_translator(model: str | None, lang: str, *, prompt_file: str | None = N
         raise InputError("--prompt needs a decoder-only LLM (a seq2seq model takes no prompt)")
     from discotest.models.translator import make_translator
 
-    return make_translator(model, lang, **options)
+    return ahead.wrapped(make_translator(model, lang, **options))
