@@ -9,7 +9,7 @@ import discotest
 from discotest import cache
 from discotest.data import catalogue
 from discotest.gender import run as gender_run
-from discotest.gender.verdict_cache import NAMESPACE
+from discotest.gender.verdict_cache import NAMESPACE, files_key
 
 
 @pytest.fixture
@@ -88,3 +88,76 @@ def test_extra_aligner_text_is_never_served_from_this_cache(demo):
     first = len(built)  # the user's file and the published demo output as training text
     discotest.run("winomt-demo", lang="de", input=str(path), align_train="input", align_extra="published")
     assert len(built) == 2 * first and not (cache.cache_dir() / NAMESPACE).exists()
+
+
+@pytest.fixture
+def demo_published(tmp_path, monkeypatch):
+    """A private cache, and counters of the published outputs read and of the translation sets tokenised."""
+    monkeypatch.setenv(cache.ENV_VAR, str(tmp_path / "cache"))
+    counts = {"read": 0, "tokenised": 0}
+    real_read, real_bitext = gender_run.published_translations, gender_run._LanguageReading.bitext_of
+
+    def reading(*args, **kwargs):
+        counts["read"] += 1
+        return real_read(*args, **kwargs)
+
+    def tokenising(self, name):
+        if name not in self.bitexts:
+            counts["tokenised"] += 1
+        return real_bitext(self, name)
+
+    monkeypatch.setattr(gender_run, "published_translations", reading)
+    monkeypatch.setattr(gender_run._LanguageReading, "bitext_of", tokenising)
+    return counts
+
+
+def test_a_published_output_is_read_back_by_its_files_without_reading_it(demo_published):
+    first = discotest.run("winomt-demo", lang="de", system="demo")[0]
+    assert demo_published == {"read": 1, "tokenised": 1}
+    again = discotest.run("winomt-demo", lang="de", system="demo")[0]
+    assert demo_published == {"read": 1, "tokenised": 1}  # found by the files: the translations were not read
+    assert again.verdicts == first.verdicts and again.summary() == first.summary()
+    assert again.signature.format() == first.signature.format()
+    assert again.located_by == first.located_by and again.unmatched == first.unmatched
+    assert again.consistency == first.consistency
+
+
+@pytest.mark.parametrize("change", [{"limit": 8}, {"verdict": "reader"}, {"lexicon": "off"}])
+def test_what_chooses_the_items_or_their_reading_misses_the_files_entry(demo_published, change):
+    discotest.run("winomt-demo", lang="de", system="demo")
+    discotest.run("winomt-demo", lang="de", system="demo", **change)
+    assert demo_published["tokenised"] == 2
+
+
+def test_a_lost_verdict_list_is_computed_again_though_its_files_entry_is_there(demo_published):
+    first = discotest.run("winomt-demo", lang="de", system="demo")[0]
+    for entry in (cache.cache_dir() / NAMESPACE).rglob("*.txt"):
+        entry.unlink()
+    assert discotest.run("winomt-demo", lang="de", system="demo")[0].verdicts == first.verdicts
+    assert demo_published["tokenised"] == 2
+
+
+def test_the_files_key_names_every_file_by_its_content():
+    suite, output = catalogue.FileCheck("suite", "a" * 64, "ok"), catalogue.FileCheck("out", "b" * 64, "ok")
+    key = files_key([suite, output], "de", "google", ("x",))
+    assert files_key([output, suite], "de", "google", ("x",)) == key
+    edited = catalogue.FileCheck("out", "c" * 64, "modified")
+    for other in (files_key([suite, edited], "de", "google", ("x",)), files_key([suite], "de", "google", ("x",)),
+                  files_key([suite, output], "es", "google", ("x",)), files_key([suite, output], "de", "bing", ("x",)),
+                  files_key([suite, output], "de", "google", ("y",))):
+        assert other != key
+
+
+def test_a_warm_run_of_every_language_starts_no_worker(demo_published, monkeypatch, capsys):
+    """Languages whose verdicts are all cached are read back in the parent: the same results as the workers gave."""
+    from discotest.cli import main
+
+    assert main(["-q", "run", "winomt-demo", "--lang", "all", "--system", "all", "--format", "json"]) == 0
+    first = capsys.readouterr().out
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a worker pool was started")
+
+    monkeypatch.setattr(gender_run, "ProcessPoolExecutor", no_pool)
+    assert main(["-q", "run", "winomt-demo", "--lang", "all", "--system", "all", "--format", "json"]) == 0
+    assert capsys.readouterr().out == first

@@ -33,7 +33,14 @@ from discotest.gender.published import (
 )
 from discotest.gender.result import GenderResult
 from discotest.gender.suites import load_gender_suite
-from discotest.gender.verdict_cache import has_verdicts, load_verdicts, store_verdicts, verdicts_key
+from discotest.gender.verdict_cache import (
+    files_key,
+    load_by_files,
+    load_verdicts,
+    store_files_entry,
+    store_verdicts,
+    verdicts_key,
+)
 from discotest.gender.winomt import GenderItem, load_winomt
 from discotest.lang.align import DEFAULT_ALIGNER, MODEL_REL_ITERATIONS, PendingLinks, make_aligner
 from discotest.lang.align.base import Pair, WordAligner
@@ -254,6 +261,8 @@ def _evaluate_language(
     shared by every system. A worker aligns in its own process, one bitext at a time: the other workers keep the
     cores busy, and aligner child processes next to every worker's analyser would only add memory.
     """
+    if not inputs and not models and (found := _cached_language(lang, systems, options)) is not None:
+        return found
     with stage("suite and translations"):
         with catalogue.tracking() as suite_files:
             items = load_suite(options)
@@ -269,6 +278,10 @@ def _evaluate_language(
     with catalogue.tracking() as corpus_files:  # aligner training text shapes every result
         corpus = reading.corpus()
     verdict_sets = reading.verdict_sets(corpus, in_worker)
+    if reading.keys and not inputs and not models:  # published outputs: found by their files next time
+        with stage("verdict cache"):
+            for name, key in _files_keys(lang, systems, options, aligner, analyser, suite_files, read).items():
+                store_files_entry(key, reading.keys[name], translation_sets[name].unmatched)
     model_fields = {m.name: tuple(m.signature_fields()) for m in models}
     results = []
     for name, verdicts in verdict_sets.items():
@@ -280,6 +293,64 @@ def _evaluate_language(
                                     ("align_text", _align_text(aligner, extra))),
                                    analyser, files))
     return results
+
+
+def _cached_language(lang: str, systems: Sequence[str], options: RunOptions) -> list[GenderResult] | None:
+    """The results of published ``systems`` in ``lang`` read back whole from the verdict cache by the data files they
+    come from (``verdict_cache.files_key``), or None when one of them is not there: a warm run neither reads nor matches
+    the translations, tokenises, aligns nor loads an analyser that has a static version. The same results as
+    ``_evaluate_language`` computes (tests/gender/test_verdict_cache.py)."""
+    if not options.use_cache or not systems:
+        return None
+    with stage("suite and translations"):
+        with catalogue.tracking() as suite_files:
+            load_suite(options)
+        read = _published_files(lang, systems, options)
+    aligner = language_aligner(lang, options, processes=1)
+    if not isinstance(aligner, AlignmentModel):  # trained on the input: the verdict keys need the translations
+        return None
+    with stage("analyser load"):
+        analyser = CachedReads(lang, options.use_cache)
+    found = {}
+    with stage("verdict cache"):
+        for name, key in _files_keys(lang, systems, options, aligner, analyser, suite_files, read).items():
+            if (hit := load_by_files(key)) is None:
+                return None
+            found[name] = hit
+    results = []
+    for name, (verdicts, unmatched) in found.items():
+        with stage("scoring"):
+            fields = (("aligner", _base(aligner).signature()), ("align_text", _align_text(aligner, False)))
+            results.append(_result(lang, name, verdicts, options, unmatched, fields, analyser,
+                                   catalogue.data_field({**suite_files, **read[name]})))
+    return results
+
+
+def _published_files(lang: str, systems: Sequence[str], options: RunOptions) -> dict[str, dict]:
+    """The data file each published output is read from, checked against its pin and recorded (as its reading would)."""
+    read: dict[str, dict] = {}
+    for s in systems:
+        check_system(s, lang, options.suite)
+        with catalogue.tracking() as read[s]:
+            catalogue.locate(catalogue.system_outputs(options.suite)[(s, lang)], options.data_dir)
+    return read
+
+
+def _verdict_settings(aligner: WordAligner, analyser: CachedReads, options: RunOptions) -> tuple[str, ...]:
+    """What besides the items and translations a verdict depends on: the aligner (its settings and model), the
+    analyser and its version, the lexicon, and which readings are made."""
+    reader = options.verdict == "reader"
+    return (aligner.signature(), analyser.name, analyser.version(), options.lexicon,
+            str("consistency" in options.measure or reader), str(reader))
+
+
+def _files_keys(lang: str, systems: Sequence[str], options: RunOptions, aligner: WordAligner, analyser: CachedReads,
+                suite_files: dict, read: dict[str, dict]) -> dict[str, str]:
+    """``verdict_cache.files_key`` of each published system: the suite's and its output's files, the settings, and
+    what chooses the items (suite, version, --limit)."""
+    settings = (*_verdict_settings(aligner, analyser, options), options.suite, options.suite_version,
+                f"limit={options.limit}")
+    return {s: files_key([*suite_files.values(), *read[s].values()], lang, s, settings) for s in systems}
 
 
 def _base(aligner: WordAligner) -> WordAligner:
@@ -332,6 +403,7 @@ class _LanguageReading:
         self.extra_text = not isinstance(aligner, AlignmentModel) and (
             options.align_extra == "published" or (options.align_extra == "auto" and small))
         self.bitexts: dict[str, Bitext] = {}
+        self.keys: dict[str, str] = {}  # the verdict cache key of each translation set (``verdict_sets``)
 
     def bitext_of(self, name: str) -> Bitext:
         if name not in self.bitexts:
@@ -354,8 +426,7 @@ class _LanguageReading:
         suites only)."""
         if self.extra_text:
             return {}
-        settings = (self.aligner.signature(), self.analyser.name, self.analyser.version(), self.options.lexicon,
-                    str(self.consistency), str(self.reader))
+        settings = _verdict_settings(self.aligner, self.analyser, self.options)
         with stage("verdict cache"):
             return {name: verdicts_key(self.items, ts.by_row, self.lang, settings)
                     for name, ts in self.translation_sets.items()}
@@ -363,7 +434,7 @@ class _LanguageReading:
     def verdict_sets(self, corpus: list[list[Pair]], in_worker: bool) -> dict[str, list]:
         """Verdicts by name, in the order of the translation sets. A rerun on the same suite and translations gets
         them back whole (``gender_cache``): nothing is tokenised."""
-        keys = self.verdict_keys()
+        keys = self.keys = self.verdict_keys()
         found: dict[str, list] = {}
         if self.options.use_cache:
             with stage("verdict cache"):
@@ -521,8 +592,9 @@ def run_many(
     load_suite(opts)  # fail in the parent, with a clean message, if the suite is missing
     if engine == "ray":
         return _sorted(suite, _run_on_ray(tasks, opts, jobs, ray_address, progress))
+    by_lang = _read_back(tasks, opts, progress)  # a warm language starts no worker (8 of them: 6.5 s of CPU)
+    tasks = {lang: systems_ for lang, systems_ in tasks.items() if lang not in by_lang}
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
-    by_lang: dict[str, list[GenderResult]] = {}
     if jobs == 1:
         for lang, systems_ in tasks.items():
             by_lang[lang] = _evaluate_language(lang, systems_, opts)
@@ -578,14 +650,9 @@ def _run_on_ray(tasks: dict[str, list[str]], opts: RunOptions, jobs: int | None,
     per language only to read them took 12.9 s for all pairs warm, 4.3 s here."""
     from discotest.engine import ray_engine
 
-    langs = _slowest_first(tasks)
-    here = [lang for lang in langs if _verdicts_cached(lang, tasks[lang], opts)]
-    out = []
-    for lang in here:  # a language whose verdicts are all cached is read back here: a warm run starts no Ray
-        out += _evaluate_language(lang, tasks[lang], opts)
-        if progress:
-            progress(len(tasks[lang]))
-    remote = [lang for lang in langs if lang not in here]
+    here = _read_back(tasks, opts, progress)  # a language whose verdicts are all cached: a warm run starts no Ray
+    out = [r for results in here.values() for r in results]
+    remote = [lang for lang in _slowest_first(tasks) if lang not in here]
     if remote:
         done = ray_engine(address, jobs).map_ordered(
             _evaluate_language, [(lang, tasks[lang], opts, (), (), True) for lang in remote], max_calls=1,
@@ -594,16 +661,14 @@ def _run_on_ray(tasks: dict[str, list[str]], opts: RunOptions, jobs: int | None,
     return out
 
 
-def _verdicts_cached(lang: str, systems: Sequence[str], options: RunOptions) -> bool:
-    """Whether every verdict list of ``systems`` in ``lang`` is in the cache (a run would read them, not compute)."""
-    if not options.use_cache:
-        return False
-    items = load_suite(options)
-    translation_sets, _ = _translation_sets(lang, systems, options, items, (), ())
-    if options.limit:
-        items = scored_items(items, options.limit)
-        translation_sets = _restricted(translation_sets, items)
-    reading = _LanguageReading(lang, items, translation_sets, options, language_aligner(lang, options, processes=1),
-                               CachedReads(lang, options.use_cache))
-    keys = reading.verdict_keys()
-    return bool(keys) and all(has_verdicts(key) for key in keys.values())
+def _read_back(tasks: dict[str, list[str]], options: RunOptions, progress: Callable[[int], None] | None
+               ) -> dict[str, list[GenderResult]]:
+    """The results of every language whose verdicts are all cached (``_cached_language``), read here in the parent;
+    the others are left to the workers."""
+    out = {}
+    for lang, systems in tasks.items():
+        if (found := _cached_language(lang, systems, options)) is not None:
+            out[lang] = found
+            if progress:
+                progress(len(systems))
+    return out
