@@ -232,3 +232,31 @@ def test_the_html_card_links_each_row_to_its_suites_own_page(shared_data, own_ca
     assert page.is_file() and 'href="card.html.d/en-de_winomt.html"' in html
     assert "google has no published output for bug" in html  # the row it cannot fill says why
     assert "discotest:0.1.0|suite:winomt" in page.read_text("utf-8")  # the suite's own report, with its evidence
+
+
+class _Unscored:
+    """A result whose one metric scored no item (a random model's translations match no gendered word)."""
+
+    system, lang, scope = "tiny", "de", None
+
+    def summary(self) -> dict:
+        return {}
+
+    def ranked_metrics(self) -> list:
+        from discotest.report.result import PairedMetric
+
+        return [PairedMetric("accuracy", {}, lambda sums: float(sums[0] / sums[1]))]
+
+
+def test_a_line_that_scored_no_item_has_no_number_and_no_place():
+    """n 0 is no number (not 0.0 ± 0.0) and no rank among the published systems, in the JSON and the text card."""
+    from discotest.cards.build import _lines
+    from discotest.cards.render import _cells
+    from discotest.report.result import PairedMetric
+
+    peer = _Unscored()
+    peer.system = "google"
+    peer.ranked_metrics = lambda: [PairedMetric("accuracy", {1: (1.0, 1.0)}, lambda s: float(s[0] / s[1]))]
+    (line,) = _lines([_Unscored()], [peer], 100, 1)
+    assert (line["value"], line["ci95"], line["n"], line["rank"], line["of"]) == (None, None, 0, None, None)
+    assert _cells({**line, "pair": "en-de", "phenomenon": "x", "validity": "", "note": ""})[3] == "–"

@@ -102,7 +102,9 @@ def _lines(mine: Sequence[Result], others: Sequence[Result], bootstrap: int, see
                     "higher" if metric.higher_is_better else "lower",
                     "value": round(value, 4), "ci95": round(ci, 4), "n": n, "rank": None, "of": None,
                     "above": None, "below": None}
-            if theirs:
+            if not n:  # nothing scored (a random model's output matches no gendered word): no number, no place
+                line.update(value=None, ci95=None)
+            elif theirs:
                 line.update(place(Scored(result.system, metric), theirs, bootstrap, seed))
             if metric.name == "accuracy" and extra:
                 line["by_distance"] = {str(k): round(float(v["accuracy"]), 4) for k, v in extra.items()}

@@ -56,7 +56,9 @@ def compare_cards(a: Card, b: Card, bootstrap: int = 1000, seed: int = 12345) ->
                 if metric.name not in metrics_b:
                     continue
                 value_a, _, n = value_and_interval(metric, bootstrap, seed)
-                value_b, _, _ = value_and_interval(metrics_b[metric.name], bootstrap, seed)
+                value_b, _, n_b = value_and_interval(metrics_b[metric.name], bootstrap, seed)
+                if not n or not n_b:  # a side scored no item: no number to compare
+                    continue
                 p = paired_p(metric, metrics_b[metric.name], bootstrap, seed)
                 out.append({**head, "metric": metric.name, "scope": where_of(result), "a": round(value_a, 4),
                             "b": round(value_b, 4), "n": n, "p": p, "differs": p is not None and p < SIGNIFICANT,
