@@ -16,8 +16,8 @@ from discotest.data import catalogue
 from discotest.data.readers import check_type, json_objects, read_json, read_lines, require, system_name
 from discotest.dip.connectives import DETECTOR_VERSION
 from discotest.dip.documents import DATASETS, PairData, check_pair, load_pair
-from discotest.dip.model import ModelSystem, document_lines
 from discotest.dip.mine import CHECK_PHENOMENA, PHENOMENA, CoherenceModel, Parses, Progress, mine_all, parse_lines
+from discotest.dip.model import ModelSystem, document_lines
 from discotest.dip.parse import pipeline_version
 from discotest.dip.rank import bleu_scores, rank_phenomenon
 from discotest.dip.result import DipRanking, DipResult, DipTexts
