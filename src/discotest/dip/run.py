@@ -344,8 +344,8 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
     parses and scores coherence shard by shard as Ray tasks (on a local Ray with ``jobs`` CPUs, or the cluster at
     ``ray_address``): the same ranking. ``limit``: every system scored and ranked on the same sample of the mined
     items (``sampled_tests``); the mining still parses the pair whole (the items come from every system's output).
-    ``model``: a model translates the pair's source after mining (``dip.model``), then its output is scored as a
-    ``given`` one; with ``limit``, only the sampled items' documents (its result then has no BLEU)."""
+    ``model``: a model translates the pair's source (``dip.model``), then its output is scored as a ``given`` one;
+    with ``limit``, only the sampled items' documents, after mining (its result then has no BLEU)."""
     check_int(n_bootstrap, "bootstrap")
     ray = _engine(engine, ray_address, jobs)
     with catalogue.tracking() as files:
@@ -355,13 +355,15 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
     lines = _lines_of(loaded)
     if model is not None and model.name in {*loaded.systems, *given}:
         raise InputError(f"the model's result would be named {model.name!r}, a {data} {pair} system's name")
+    if model is not None and not limit:  # first: a dead server fails before the parsing, and the card's model lane
+        given[model.name] = model.translate(loaded, lines)  # (models/ahead.py) stops here, before any CPU work
     ref_parses, parsed = _parse_pair(loaded, lines, use_cache, ray, given)
     tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress, ray,
                                  (ref_parses, parsed))
     tests = sampled_tests(tests, limit)
     partial: set[str] = set()
-    if model is not None:
-        needed = document_lines(loaded, tests) if limit else lines
+    if model is not None and limit:  # only the sampled items' documents, known once mined
+        needed = document_lines(loaded, tests)
         given[model.name] = model.translate(loaded, needed)
         with progress_bar(f"DiP: parsing {model.name} ({len(needed)} lines)", "text", total=1) as bar:
             parsed.update(parse_texts({model.name: given[model.name]}, needed, loaded.documents, use_cache, ray,
