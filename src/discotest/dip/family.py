@@ -2,7 +2,8 @@
 consistency, connectives, anaphora, coherence; Jwalapuram et al. 2020).
 
 ``run dip`` scores a new system on a mined test set (``tests`` from ``discotest mine dip``, ``input``); without
-``tests`` it ranks the WMT systems of ``pair`` (what ``discotest rank dip`` runs), mining in memory first. A model
+``tests`` it ranks the WMT systems of ``pair`` (what ``discotest rank dip`` runs), mining in memory first, beside a
+user's translation of the pair's source (``input``) or a model's (``model``/``endpoint``: ``dip/model.py``). A model
 module missing from the installation skips its phenomenon with a warning."""
 
 from __future__ import annotations
