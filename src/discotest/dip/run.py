@@ -355,8 +355,8 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
     lines = _lines_of(loaded)
     if model is not None and model.name in {*loaded.systems, *given}:
         raise InputError(f"the model's result would be named {model.name!r}, a {data} {pair} system's name")
-    if model is not None and not limit:  # first: a dead server fails before the parsing, and the card's model lane
-        given[model.name] = model.translate(loaded, lines)  # (models/ahead.py) stops here, before any CPU work
+    if model is not None and not limit:  # first: a server that does not answer fails before the parsing
+        given[model.name] = model.translate(loaded, lines)
     ref_parses, parsed = _parse_pair(loaded, lines, use_cache, ray, given)
     tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress, ray,
                                  (ref_parses, parsed))
