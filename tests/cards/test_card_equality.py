@@ -209,3 +209,23 @@ def test_dip_row_of_your_own_translation_is_its_run(shared_data, tmp_path, limit
     without = {r.system: r.scores for r in discotest.run("dip", pair="de-en", data="wmt22", limit=limit, quiet=True,
                                                           **slice_).results}
     assert {r.system: r.scores for r in own if r.system != "my-system.en"} == without  # the same items, unchanged
+
+
+def test_dip_row_of_a_model_is_its_run(shared_data, tiny_marian, monkeypatch):
+    """A local model fills the DiP row by translating the pair's WMT22 source (the slice's documents), scored on the
+    items mined from the WMT systems alone and placed among them; ``run dip --pair --model`` then translates nothing
+    (the cache) and gives the row's numbers."""
+    pytest.importorskip("spacy")
+    from discotest.models.translator import ModelTranslator
+
+    slice_ = {"max_docs": 3, "system": "LT22,Online-B", "phenomena": "lexical,connectives"}
+    row = _narrowed("de-en", "dip", **slice_)
+    system = SystemSpec("model", str(tiny_marian))
+    filled = fill_row(system, row, {"limit": 5, "quiet": True})
+    monkeypatch.setattr(ModelTranslator, "generate", lambda self, batch: pytest.fail("translated again"))
+    own = discotest.run("dip", pair="de-en", data="wmt22", model=str(tiny_marian), limit=5, quiet=True,
+                        **slice_).results
+    name = f"{tiny_marian.name}@ctx0"
+    assert filled["system"] == name and all(line["of"] == 3 for line in filled["lines"])
+    assert_row_is_the_runs(filled, own, system=name)
+    assert filled["signature"] == next(r for r in own if r.system == name).signature.format()

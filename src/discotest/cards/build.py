@@ -167,7 +167,10 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
         elif row.published_list == "run" and system.kind != "published":
             # the run ranks the given file among the published systems itself (DiP: beside the WMT systems, never
             # mined from); a published system does not compete with itself (an outputs folder named Online-B)
-            own = system_name(options[row.file])
+            # a model's result is named by the run (DiP: MODEL@ctxK): the one result that was not mined from and is not
+            # a --holdout (the card gives none)
+            own = system_name(options[row.file]) if row.file in options else \
+                next((r.system for r in report.results if getattr(r, "holdout", False)), system.name)
             mine = [r for r in report.results if r.system == own]
             others = [r for r in report.results if r.system not in (own, system.name)]
         else:

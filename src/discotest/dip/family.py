@@ -2,7 +2,8 @@
 consistency, connectives, anaphora, coherence; Jwalapuram et al. 2020).
 
 ``run dip`` scores a new system on a mined test set (``tests`` from ``discotest mine dip``, ``input``); without
-``tests`` it ranks the WMT systems of ``pair`` (what ``discotest rank dip`` runs), mining in memory first. A model
+``tests`` it ranks the WMT systems of ``pair`` (what ``discotest rank dip`` runs), mining in memory first, beside a
+user's translation of the pair's source (``input``) or a model's (``model``/``endpoint``: ``dip/model.py``). A model
 module missing from the installation skips its phenomenon with a warning."""
 
 from __future__ import annotations
@@ -48,8 +49,11 @@ PHENOMENA_OPTION = Option("phenomena", ("--phenomena",),
                           default=list(PHENOMENA), type=CHECK_PHENOMENA, many=True)
 MINE_OPTIONS = (DATA, PAIR, REF, HOLDOUT, SYSTEMS, MAX_DOCS, PHENOMENA_OPTION, COHERENCE_MODEL, common.USE_CACHE,
                 *common.ENGINE_OPTIONS, common.JOBS)
+# --pair with a model: it translates the pair's source (dip/model.py), ranked as a given --input file is
+MODEL_OPTIONS = (common.MODEL, common.ENDPOINT, common.CONTEXT, common.PROMPT, common.BEAM, common.MAX_LENGTH,
+                 common.BATCH_SIZE, common.DEVICE, common.REVISION, common.CONCURRENCY, common.ENDPOINT_TIMEOUT)
 OPTIONS = (TESTS, common.INPUT, PRONOUN_SCORER, ANAPHORA_MODE, *MINE_OPTIONS, common.LIMIT, common.BOOTSTRAP,
-           common.DATA_DIR, common.QUIET, common.SKIP_LANGUAGE_CHECK)
+           *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.SKIP_LANGUAGE_CHECK)
 
 
 def load_models(s: Settings, wanted: list[str], pronoun: bool, data: str | None = None,
@@ -122,15 +126,19 @@ def _rank(s: Settings) -> Report:
     pair_paths(s.data, s.pair, s.ref, s.data_dir)
     chosen_systems(s.data, s.pair, split_list(s.system), s.holdout)
     given = _given(s)  # and a wrong --input file
+    model = _model(s)
     scorer, coherence, warnings = load_models(s, wanted, True, s.data, s.pair)
     ranking = dip.rank(s.data, s.pair, ref=s.ref, holdout=s.holdout, systems=split_list(s.system),
                        max_docs=s.max_docs, phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
                        data_dir=s.data_dir, n_bootstrap=s.bootstrap, use_cache=s.use_cache,
                        anaphora_mode=s.anaphora_mode, engine=engine,
                        ray_address=s.ray_address, jobs=s.jobs, limit=s.limit,
-                       given=given)  # its stages: parsing, mining, scoring, ranking
+                       given=given, model=model)  # its stages: parsing, mining, scoring, (translating,) ranking
+    own = [*given, *([model.name] if model else [])]
     if not s.holdout and ranking.results:
-        warnings = [*warnings, mining_pool_warning(len(ranking.results) - len(given), ", ".join(given) or None)]
+        warnings = [*warnings, mining_pool_warning(len(ranking.results) - len(own), ", ".join(own) or None)]
+    if model is not None and s.limit and ranking.results:
+        warnings.append(f"{model.name}: with --limit only the sampled items' documents were translated: no BLEU")
     return Report(f"discotest · DiP ranking {s.data} {s.pair}", ranking.results, aggregates=ranking.to_json(),
                   text=lambda _results: render_rank_table(ranking), warnings=warnings,
                   summary_rows=ranking.summary_rows(), charts=ranking.charts())
@@ -147,7 +155,27 @@ def _given(s: Settings) -> dict[str, list[str]]:
     return dip.given_outputs([s.input], pair, check_lines=not s.skip_language_check)
 
 
+def _model(s: Settings) -> Any:
+    """``--pair --model PATH`` / ``--endpoint URL``: the translator (``models.door``) and ``--context`` it is asked with
+    (``dip.model.ModelSystem``), or None."""
+    if not (s.model or s.endpoint):
+        return None
+    from discotest.dip.documents import check_pair
+    from discotest.dip.model import ModelSystem
+    from discotest.models.door import open_translator
+
+    src = check_pair(s.data, s.pair)[0]
+    translator = open_translator(s.model or None, "en", src_lang=src, endpoint=s.endpoint,
+                                 prompt_file=s.prompt_file, beam=s.beam, max_length=s.max_length,
+                                 batch_size=s.batch_size, device=s.device, revision=s.revision,
+                                 use_cache=s.use_cache, quiet=s.quiet, concurrency=s.concurrency, timeout=s.timeout)
+    return ModelSystem(translator, common.one_context(s.context))
+
+
 def run(suite: str, s: Settings) -> Report:
+    if (s.model or s.endpoint) and (s.tests or s.input):
+        raise InputError("run dip --model translates the pair's source itself: give it with --pair, without --tests "
+                         "or --input")
     if s.tests:
         return _score(s)
     if s.pair:

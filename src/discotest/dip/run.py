@@ -17,6 +17,7 @@ from discotest.data.readers import check_type, json_objects, read_json, read_lin
 from discotest.dip.connectives import DETECTOR_VERSION
 from discotest.dip.documents import DATASETS, PairData, check_pair, load_pair
 from discotest.dip.mine import CHECK_PHENOMENA, PHENOMENA, CoherenceModel, Parses, Progress, mine_all, parse_lines
+from discotest.dip.model import ModelSystem, document_lines
 from discotest.dip.parse import pipeline_version
 from discotest.dip.rank import bleu_scores, rank_phenomenon
 from discotest.dip.result import DipRanking, DipResult, DipTexts
@@ -231,8 +232,10 @@ def sampled_tests(tests: dict[str, list[dict]], limit: int | None) -> dict[str, 
 
 
 def _signature(manifest: dict, system: str, scorers: Scorers, tests: dict[str, list[dict]],
-               files: tuple[str, str] = ("files", "none"), bootstrap: str | None = None) -> Signature:
-    """What the mined items and their scores depend on; ``bootstrap`` (resamples and seed) when p-values are shown."""
+               files: tuple[str, str] = ("files", "none"), bootstrap: str | None = None,
+               model: Sequence[tuple[str, str]] = ()) -> Signature:
+    """What the mined items and their scores depend on; ``bootstrap`` (resamples and seed) when p-values are shown;
+    ``model``: the fields of the model that translated the system (``ModelSystem.fields``)."""
     scope = [("ref", manifest["ref"]), ("docs", str(manifest.get("documents"))),
              ("mined_from", str(len(manifest.get("systems_mined") or []))), ("parser", str(manifest.get("parser")))]
     if manifest.get("holdout"):
@@ -248,6 +251,7 @@ def _signature(manifest: dict, system: str, scorers: Scorers, tests: dict[str, l
     if bootstrap:
         settings.append(("bootstrap", bootstrap))
     settings.append(("mined_by", str(manifest.get("discotest"))))
+    settings.extend(model)
     n = sum(len(items) for items in tests.values())
     return build_signature("dip", manifest["data"], system, n, lang=manifest["pair"], scope=scope, settings=settings,
                            files=files)
@@ -316,7 +320,7 @@ def given_outputs(paths: Sequence[str | Path], pair: PairData, check_lines: bool
 def _parse_pair(pair: PairData, lines: list[int], use_cache: bool, engine: RayEngine | None,
                 given: dict[str, list[str]] | None = None) -> tuple[Parses, dict[str, Parses]]:
     """The parses of the reference, of every system and of the ``given`` outputs, shard by shard (Ray tasks with an
-    ``engine``): mining and scoring both read them."""
+    ``engine``): mining and scoring both read them (a text's parse is the same parsed alone or beside others)."""
     texts = {"": pair.reference, **pair.systems, **(given or {})}
     with progress_bar(f"DiP: parsing the reference and {len(texts) - 1} systems ({len(lines)} lines each)", "text",
                       total=len(texts)) as bar:
@@ -330,7 +334,7 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
          data_dir: str | Path | None = None, n_bootstrap: int = 1000, use_cache: bool = True,
          progress: Progress = None, anaphora_mode: str = DEFAULT_ANAPHORA_MODE, engine: str = "local",
          ray_address: str | None = None, jobs: int | None = None, limit: int | None = None,
-         given: dict[str, list[str]] | None = None) -> DipRanking:
+         given: dict[str, list[str]] | None = None, model: ModelSystem | None = None) -> DipRanking:
     """Mine (without ``holdout``), score every system, rank per phenomenon with bootstrap and BLEU.
 
     With a holdout every system is still ranked, the held-out one flagged: it is the only one not scored on
@@ -339,7 +343,9 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
     (flagged too): the paper's way of scoring a new system, on the same items as the WMT systems. ``engine="ray"``
     parses and scores coherence shard by shard as Ray tasks (on a local Ray with ``jobs`` CPUs, or the cluster at
     ``ray_address``): the same ranking. ``limit``: every system scored and ranked on the same sample of the mined
-    items (``sampled_tests``); the mining still parses the pair whole (the items come from every system's output)."""
+    items (``sampled_tests``); the mining still parses the pair whole (the items come from every system's output).
+    ``model``: a model translates the pair's source (``dip.model``), then its output is scored as a ``given`` one;
+    with ``limit``, only the sampled items' documents, after mining (its result then has no BLEU)."""
     check_int(n_bootstrap, "bootstrap")
     ray = _engine(engine, ray_address, jobs)
     with catalogue.tracking() as files:
@@ -347,10 +353,22 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
     _mined_systems(loaded, holdout)  # a --holdout that is not a system is said before the parsing, not after
     given = dict(given or {})
     lines = _lines_of(loaded)
+    if model is not None and model.name in {*loaded.systems, *given}:
+        raise InputError(f"the model's result would be named {model.name!r}, a {data} {pair} system's name")
+    if model is not None and not limit:  # first: a server that does not answer fails before the parsing
+        given[model.name] = model.translate(loaded, lines)
     ref_parses, parsed = _parse_pair(loaded, lines, use_cache, ray, given)
     tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress, ray,
                                  (ref_parses, parsed))
     tests = sampled_tests(tests, limit)
+    partial: set[str] = set()
+    if model is not None and limit:  # only the sampled items' documents, known once mined
+        needed = document_lines(loaded, tests)
+        given[model.name] = model.translate(loaded, needed)
+        with progress_bar(f"DiP: parsing {model.name} ({len(needed)} lines)", "text", total=1) as bar:
+            parsed.update(parse_texts({model.name: given[model.name]}, needed, loaded.documents, use_cache, ray,
+                                      bar.update))
+        partial = {model.name} if len(needed) < len(lines) else set()
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
     all_scores: dict[str, dict[str, PhenomenonScore]] = {}
     texts: dict[str, DipTexts] = {}
@@ -366,7 +384,8 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
         bar.set_description("DiP: scoring systems")
     with progress_bar(f"DiP: BLEU and ranking ({n_bootstrap} bootstrap resamples)", "ranking",
                       total=1 + len(tests)) as bar:
-        bleu, bleu_signature = bleu_scores(loaded.reference, scored, lines)
+        bleu, bleu_signature = bleu_scores(loaded.reference, {n: h for n, h in scored.items() if n not in partial},
+                                           lines)
         bar.update(1)
         rankings = []
         for phenomenon in tests:
@@ -375,8 +394,9 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
                 rankings.append(rank_phenomenon(phenomenon, ranked, bleu, held_out, n_bootstrap, DEFAULT_SEED))
             bar.update(1)
     data_field, boot = catalogue.data_field(files), f"{n_bootstrap}@seed{DEFAULT_SEED}"
-    results = [DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, data_field, boot
-                                                            ).with_limit(limit),
+    fields = {model.name: model.fields()} if model is not None else {}
+    results = [DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, data_field, boot,
+                                                            fields.get(name, ())).with_limit(limit),
                          bleu.get(name), name in held_out, texts[name]) for name, scores in all_scores.items()]
     signature = _signature(manifest, "*", scorers, tests, data_field, boot).with_limit(limit)
     return DipRanking(manifest, rankings, signature, Signature.parse(bleu_signature), n_bootstrap, results)
