@@ -106,3 +106,18 @@ def test_inside_model_work_only_a_backend_does_its_model_work_and_stops_the_run(
         assert isinstance(failed.value.error, InputError) and "1 scores for 5 candidates" in str(failed.value.error)
     assert outside[0].score_contexts(REQUESTS, [0]) == [[[1.0, 2.0], [3.0, 4.0, 5.0]]]
     assert open_scorer(scores=good).score_items(REQUESTS) == [[1.0, 2.0], [3.0, 4.0, 5.0]]
+
+
+def test_every_model_call_of_the_interfaces_stops_the_lane():
+    """Each method of ``Translator`` and ``Scorer`` that asks the model is one ``models.ahead`` stops after: a call
+    left out (``translate_in_context`` was, when CTXPRO, mZPRT and DiP began to translate) lets the card's model lane
+    run that row whole, CPU work included, beside the card, which then does it all again."""
+    import inspect
+
+    from discotest.models.ahead import MODEL_CALLS
+    from discotest.models.interface import Scorer, Translator
+
+    describe = {"signature_fields", "fingerprint", "cannot_score", "system_name"}  # say what the model is; ask nothing
+    asks = {name for cls in (Translator, Scorer) for name, value in vars(cls).items()
+            if inspect.isfunction(value) and not name.startswith("_") and name not in describe}
+    assert asks == MODEL_CALLS

@@ -15,8 +15,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-# the calls that ask the model: a translator's, and a scorer's (score_contexts and score_items call logprobs)
-MODEL_CALLS = frozenset({"translate", "logprobs", "score_contexts", "score_items", "continuation_logprobs"})
+# the calls that ask the model: a translator's (``interface.Translator``: translate, and translate_in_context, which
+# CTXPRO, mZPRT and DiP call), and a scorer's (score_contexts and score_items call logprobs)
+MODEL_CALLS = frozenset({"translate", "translate_in_context", "logprobs", "score_contexts", "score_items",
+                         "continuation_logprobs"})
 
 _mode = threading.local()
 T = TypeVar("T")
