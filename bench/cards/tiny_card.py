@@ -114,7 +114,7 @@ def main() -> None:
         nonlocal last
         now = time.perf_counter()
         line = row["lines"][0] if row["lines"] else None
-        value = f"{line['value']:.1f} ± {line['ci95']:.1f}" if line else "–"
+        value = f"{line['value']:.1f} ± {line['ci95']:.1f}" if line and line["value"] is not None else "–"
         n = str(line["n"]) if line else "–"
         print(f"{row['pair'] + '/' + row['id']:<36} {row['status']:<9} {n:>5} {value:>14} {now - last:8.1f}  "
               f"{row['reason'] or ''}", flush=True)
