@@ -7,9 +7,12 @@ language's bitexts are loaded or computed once per language and shared by every 
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 
 from discotest import cache
@@ -597,11 +600,7 @@ def run_many(
             by_lang[lang] = _evaluate_language(lang, systems_, opts)
             if progress:
                 progress(len(systems_))
-    else:  # the process pool loads only here: a warm run (every language read back) starts none
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-        from concurrent.futures.process import BrokenProcessPool
-
+    else:
         slowest_first = _slowest_first(tasks)
         # spawned, not forked: a fork copies the native thread state of an aligner or tagger this process already
         # ran (the Python API: run() then run_many()), and Thot's trainer then waited forever in the children
