@@ -99,7 +99,8 @@ def main() -> None:
 
     from tests.support.tiny_llm import build_tiny_llm
 
-    from discotest.cards import build_card, card_settings, common_options, resolve
+    from discotest.cards import card_settings, common_options, resolve
+    from discotest.cards.build import build_card
 
     model = build_tiny_llm(args.family, Path(args.data_dir) / "llm_tokenizers", Path(scratch.name) / args.family)
     settings = card_settings({"model": str(model), "pairs": args.pairs, "suites": args.suites, "limit": args.limit,

@@ -64,7 +64,8 @@ def card_plan(**options: Any) -> list[dict[str, Any]]:
     """What ``discotest card --dry-run`` prints: per row (``PAIR/ROW``) its suite, items, status (``cached``,
     ``to run``, ``unfilled``), why it cannot be filled, and the seconds it last took here."""
     from discotest.cards import card_settings as checked
-    from discotest.cards import common_options, plan, resolve
+    from discotest.cards import common_options, resolve
+    from discotest.cards.build import plan
 
     s = checked(options)
     system, _, rows = resolve(s)

@@ -15,8 +15,10 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy loads in the resampling functions: a run that resamples nothing (warm) never loads it
+    import numpy as np
 
 DEFAULT_SEED = 12345  # sacrebleu's default SACREBLEU_SEED
 
@@ -62,6 +64,8 @@ class Bootstrap:
 
 def _ci(scores: np.ndarray) -> tuple[float, float]:
     """Mean and 95% half-interval, as sacrebleu's ``estimate_ci``."""
+    import numpy as np
+
     ordered = np.sort(scores)
     lower = len(ordered) // 40
     return float(ordered.mean()), float(0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower]))
@@ -84,6 +88,8 @@ def paired_bootstrap(
     difference, with add-one smoothing: ``p = (c + 1) / (n_samples + 1)``. "Reaches" (≥, where
     sacrebleu counts >) makes two identical systems p = 1 instead of a spurious 1/(n_samples + 1).
     """
+    import numpy as np
+
     a = np.asarray(stats_a, dtype=float)
     b = np.asarray(stats_b, dtype=float)
     if a.ndim == 1:
@@ -294,6 +300,8 @@ def bootstrap_agreement(
     value = compute(units) if units else None
     if not units or n_samples < 1:
         return AgreementCI(statistic, value, None, None, len(units), n_samples, seed, n_samples)
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     idx = rng.choice(len(units), size=(n_samples, len(units)), replace=True)
     values = [compute([units[i] for i in row]) for row in idx]

@@ -171,12 +171,19 @@ class StoreOnce(argparse._StoreAction):
 class OneLineParser(argparse.ArgumentParser):
     """Usage errors as the one line every discotest error is (``discotest: error: …``, exit status 2), not
     argparse's usage block; subparsers inherit the class, so every subcommand behaves the same. Every single-value
-    option of every parser (and its argument groups, which share the registry) is ``StoreOnce``."""
+    option of every parser (and its argument groups, which share the registry) is ``StoreOnce``. An ``epilog`` may
+    be a function: it is called when the help is shown (``run``'s list of suites reads every family's catalogue,
+    which a run itself never shows)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.register("action", None, StoreOnce)
         self.register("action", "store", StoreOnce)
+
+    def format_help(self) -> str:
+        if callable(self.epilog):
+            self.epilog = self.epilog()
+        return super().format_help()
 
     def error(self, message: str):
         self.exit(2, f"discotest: error: {' '.join(message.split())} (see {self.prog} --help)\n")

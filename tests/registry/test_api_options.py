@@ -89,7 +89,7 @@ def test_each_command_line_flag_is_built_from_the_declaration():
 def test_dip_phenomena_are_checked_once_in_their_declared_order(tmp_path, monkeypatch):
     """``--phenomena`` is one declared check (values.subset_option): the API and the wing's own functions refuse an
     unknown name alike, and a subset comes back in DiP's order whichever order it was given in."""
-    from discotest.dip.mine import CHECK_PHENOMENA
+    from discotest.dip.names import CHECK_PHENOMENA
 
     monkeypatch.chdir(tmp_path)
     assert CHECK_PHENOMENA("anaphora,lexical") == ["lexical", "anaphora"]

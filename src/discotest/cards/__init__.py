@@ -1,19 +1,22 @@
 """The discourse card: one system (a published one, a folder of outputs, a local model or an endpoint) on every suite
 of its language pairs, one row per phenomenon with its interval, its rank among the suite's published systems and the
 validity figure behind it. Above the wings: it runs each suite through the family registry as ``discotest run`` does.
-Its options are declared once here (``OPTIONS``), for ``discotest card`` and ``discotest.card`` alike."""
+Its options are declared once here (``OPTIONS``), for ``discotest card`` and ``discotest.card`` alike; the card's
+machinery (``build``, ``groups``, ``system``) loads when a card is made, not when the command line is built."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from discotest.cards.build import Card, build_card, plan
-from discotest.cards.groups import KINDS, CardRow, known_pairs, rows_of
-from discotest.cards.system import SystemSpec, endpoint_system, publishes, read_manifest
 from discotest.errors import InputError
 from discotest.registry import Option, Settings, checked_settings, split_list
 from discotest.registry import options as common
 from discotest.values import int_option
+
+if TYPE_CHECKING:
+    from discotest.cards.build import Card
+    from discotest.cards.groups import CardRow
+    from discotest.cards.system import SystemSpec
 
 PAIRS = Option("pairs", ("--pairs",), "language pairs, comma-separated (en-de,ja-en,zh-en …; default: the pairs the "
                "outputs' manifest or the published system covers)", metavar="LIST", many=True)
@@ -42,6 +45,8 @@ OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, V
 
 def system_of(s: Settings) -> SystemSpec:
     """The one system the settings name; two, or none, is an error."""
+    from discotest.cards.system import SystemSpec, endpoint_system, read_manifest
+
     given = [k for k, v in (("system", s.system), ("outputs", s.outputs), ("endpoint", s.endpoint)) if v]
     if s.model and not s.endpoint:
         given.append("model")
@@ -64,6 +69,9 @@ def system_of(s: Settings) -> SystemSpec:
 
 def published_pairs(name: str) -> list[str]:
     """The pairs in whose groups a published system named ``name`` has an output."""
+    from discotest.cards.groups import known_pairs, rows_of
+    from discotest.cards.system import publishes
+
     return [pair for pair in known_pairs()
             if any("published" in row.takes and publishes(row, name) for row in rows_of([pair]))]
 
@@ -74,6 +82,8 @@ def card_settings(options: dict[str, Any]) -> Settings:
 
 def resolve(s: Settings) -> tuple[SystemSpec, list[str], list[CardRow]]:
     """The system, its pairs and the card's rows from checked settings."""
+    from discotest.cards.groups import known_pairs, rows_of
+
     system = system_of(s)
     pairs = split_list(s.pairs, "--pairs")
     if pairs == "all":
@@ -97,6 +107,7 @@ def common_options(s: Settings) -> dict[str, Any]:
 
 def make_versus(**options: Any) -> tuple[Card, Card, list[dict[str, Any]]]:
     """Both cards (each row run for both systems) and the comparison lines (``versus.compare_cards``)."""
+    from discotest.cards.build import build_card
     from discotest.cards.versus import compare_cards, versus_system
 
     s = card_settings(options)
@@ -110,10 +121,11 @@ def make_versus(**options: Any) -> tuple[Card, Card, list[dict[str, Any]]]:
 def make_card(keep_reports: bool = False, **options: Any) -> Card:
     """The card; ``keep_reports``: also each row's own Report (the HTML card's pages; rows are then run, not read
     from the cache)."""
+    from discotest.cards.build import build_card
+
     s = card_settings(options)
     system, pairs, rows = resolve(s)
     return build_card(system, rows, pairs, common_options(s), s.bootstrap, s.seed, keep_reports)
 
 
-__all__ = ["KINDS", "OPTIONS", "Card", "CardRow", "SystemSpec", "build_card", "card_settings", "common_options",
-           "make_card", "make_versus", "plan", "resolve"]
+__all__ = ["OPTIONS", "card_settings", "common_options", "make_card", "make_versus", "resolve", "system_of"]

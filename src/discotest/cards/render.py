@@ -7,12 +7,13 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from discotest.cards.build import Card
 from discotest.report.export import build_table, render_latex, render_markdown
-from discotest.report.html import SORT_TABLES, STYLE
 from discotest.report.table import fixed_width
+
+if TYPE_CHECKING:
+    from discotest.cards.build import Card
 
 FORMATS = ("text", "json", "markdown", "latex", "html")
 METRIC_NAMES = {"accuracy": "Acc", "delta_g": "ΔG", "delta_s": "ΔS", "AZPT": "AZPT", "consistency": "Cons",
@@ -95,6 +96,8 @@ def render(card: Card, fmt: str, pages: dict[str, str] | None = None) -> str:
 
 def render_html(card: Card, pages: dict[str, str]) -> str:
     """One table; a row whose suite page was written links to it (the suite's summary and every item's evidence)."""
+    from discotest.report.html import SORT_TABLES, STYLE
+
     head = "".join(f"<th>{html.escape(h)}</th>" for h in HEADER)
     body = []
     for row, line in _rows_with_lines(card):

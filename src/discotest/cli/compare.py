@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from functools import partial
 
 from discotest import api, families
 from discotest.cli.common import (
@@ -23,7 +24,7 @@ NAME = "compare"
 def add(sub: argparse._SubParsersAction, only: Family | bool | None = None) -> None:
     p = sub.add_parser(NAME, help="two systems on the same items: paired bootstrap and sign test per metric",
                        parents=[common_parser()], formatter_class=argparse.RawDescriptionHelpFormatter,
-                       epilog=None if only else family_list(compare=True))
+                       epilog=None if only else partial(family_list, compare=True))
     p.add_argument("suite", help="suite name (`discotest suites` lists them)")
     emitter_options(p)
     if only is not False:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from functools import partial
 
 from discotest import api, families
 from discotest.cli.common import add_options, common_parser, emit_report, emitter_options, family_list, family_options
@@ -16,7 +17,7 @@ def add(sub: argparse._SubParsersAction, only: Family | bool | None = None) -> N
     or, for ``run --help`` without a suite, none but the common ones and a list of families (``only`` False)."""
     p = sub.add_parser(NAME, help="evaluate translations on a suite", parents=[common_parser()],
                        formatter_class=argparse.RawDescriptionHelpFormatter,
-                       epilog=None if only else family_list(compare=False))
+                       epilog=None if only else partial(family_list, compare=False))
     p.add_argument("suite", help="suite name (`discotest suites` lists them)")
     emitter_options(p)
     if only is not False:

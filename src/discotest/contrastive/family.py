@@ -13,7 +13,6 @@ from discotest.errors import InputError, did_you_mean
 from discotest.registry import Family, Option, Settings, SuiteFacts, SuiteSize, count_items, register
 from discotest.registry import options as common
 from discotest.registry.two_systems import as_list, compare_systems
-from discotest.report.comparison import compare_results
 from discotest.report.emit import Report
 
 SCORES = Option("scores", ("--scores",), "one score per candidate line, suite order (higher = better)",
@@ -68,6 +67,7 @@ def run(suite: str, s: Settings) -> Report:
     from discotest.contrastive.result import render_contrastive_table
     from discotest.contrastive.run import run_contrastive
     from discotest.contrastive.suites import is_expected_word, is_file_suite
+    from discotest.report.comparison import compare_results
 
     published = {system: name for (system, _), name in catalogue.system_outputs(suite).items()}
     if s.system and s.system not in published:

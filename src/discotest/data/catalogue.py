@@ -18,14 +18,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import http.client
 import json
 import os
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 import zipfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -495,6 +492,9 @@ def _download(url: str, target: Path, opener: Callable, limits: Limits, size: in
     as it comes; returns (temporary file, sha256). A one-line InputError instead: unreachable, HTTP error, silent
     for ``limits.timeout`` s, still running after ``limits.deadline`` s, bigger than ``size`` (the catalogue's) or
     ``limits.max_size``, or shorter than its Content-Length (a dropped connection must not pass for a file)."""
+    import http.client  # the network modules load for a download, not with every command
+    import urllib.error
+
     hint = "; try again, or put the file here by hand"
     cap = size if size is not None else limits.max_size
     why = "the registry's size of this file" if size is not None else "the limit; raise it with --max-size"
@@ -557,6 +557,8 @@ def fetch(name: str, root: str | Path | None = None, opener: Callable | None = N
     (``<file>.sha256``), and later fetches and ``verify`` hold the file to it (trust on first use).
     ``limits`` (default: ``timeout`` seconds of silence, ``FETCH_DEADLINE``, ``FETCH_MAX_SIZE``) bound the download.
     Nothing is written through a symbolic link: a link at a file's place is replaced, a linked folder refused."""
+    import urllib.request
+
     limits = limits or Limits(timeout=timeout)
     source = get_source(name)
     if source.bundled:

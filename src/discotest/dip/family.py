@@ -11,8 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from discotest.dip.mine import CHECK_PHENOMENA, PHENOMENA
-from discotest.dip.run import ANAPHORA_MODES, DEFAULT_ANAPHORA_MODE
+from discotest.dip.names import ANAPHORA_MODES, CHECK_PHENOMENA, DEFAULT_ANAPHORA_MODE, PHENOMENA
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.progress import quiet_scope

@@ -14,16 +14,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from discotest.dip import anaphora, connectives, lexical
 from discotest.dip.documents import Document, PairData, blocks, shard_documents
+from discotest.dip.names import PHENOMENA
 from discotest.dip.shards import Parses, Progress, Shared, parse_texts, run_tasks
 from discotest.progress import progress_bar
-from discotest.values import subset_option
 
 if TYPE_CHECKING:
     from discotest.engine import RayEngine
 
-PHENOMENA = ("lexical", "connectives", "anaphora", "coherence")
-# --phenomena a,b: the one check of a subset (the CLI, the API and the functions below), in PHENOMENA's order
-CHECK_PHENOMENA = subset_option("phenomena", PHENOMENA)
 COHERENCE_SHARE = 0.3  # the bottom 30% of documents by system coherence
 
 

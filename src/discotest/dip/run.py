@@ -16,8 +16,9 @@ from discotest.data import catalogue
 from discotest.data.readers import check_type, json_objects, read_json, read_lines, require, system_name
 from discotest.dip.connectives import DETECTOR_VERSION
 from discotest.dip.documents import DATASETS, PairData, check_pair, load_pair
-from discotest.dip.mine import CHECK_PHENOMENA, PHENOMENA, CoherenceModel, Parses, Progress, mine_all, parse_lines
+from discotest.dip.mine import CoherenceModel, Parses, Progress, mine_all, parse_lines
 from discotest.dip.model import ModelSystem, document_lines
+from discotest.dip.names import ANAPHORA_MODES, CHECK_PHENOMENA, DEFAULT_ANAPHORA_MODE, PHENOMENA
 from discotest.dip.parse import pipeline_version
 from discotest.dip.rank import bleu_scores, rank_phenomenon
 from discotest.dip.result import DipRanking, DipResult, DipTexts
@@ -32,11 +33,6 @@ from discotest.values import check_int
 from discotest.version import VERSION
 
 MANIFEST = "manifest.json"
-ANAPHORA_MODES = ("swap", "system")
-# swap by default: a sentence score of a whole system sentence follows its wording and length more than its pronoun.
-# WMT22 de-en, offline scorer (not trained on that pair): the reference beats the system on 44.5% of the 438
-# differing items in "system" mode, which ranked LT22 (BLEU 26.0) best; in "swap" mode 63.2%, LT22 last.
-DEFAULT_ANAPHORA_MODE = "swap"
 
 
 class ModelUnavailable(InputError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from discotest.gender.judge import (
     ConsistencyScores,
@@ -14,7 +14,6 @@ from discotest.gender.judge import (
     delta_s_from_sums,
 )
 from discotest.report.charts import Chart, ChartPoint
-from discotest.report.comparison import Comparison
 from discotest.report.result import (
     DEFAULT_MARKS,
     Headline,
@@ -28,6 +27,9 @@ from discotest.report.result import (
 )
 from discotest.report.table import fixed_width, row_ranges
 from discotest.stats import accuracy_from_sums
+
+if TYPE_CHECKING:  # annotations only: a plain run does not load the paired tests
+    from discotest.report.comparison import Comparison
 
 
 @dataclass

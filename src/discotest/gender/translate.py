@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from discotest.atomic import write_text_atomic
 from discotest.data.translations import Translations
 from discotest.errors import InputError
-from discotest.models.door import open_translator
-from discotest.models.interface import Translator
+
+if TYPE_CHECKING:  # the models floor loads when a model translates, not with the gender family's options
+    from discotest.models.interface import Translator
 
 MARKERS = ("none", "predicted", "gold")
 
@@ -75,6 +77,8 @@ def model_system(model: str | None, lang: str, *, markers: str = "none", resolve
                  **options) -> ModelSystem:
     """``options``: beam, max_length, batch_size, device, revision, src_code, tgt_code, use_cache, quiet; prompt_file
     and context (decoder-only LLMs)."""
+    from discotest.models.door import open_translator
+
     return ModelSystem(open_translator(model, lang, **options), markers, resolver)
 
 
@@ -97,6 +101,7 @@ def translate_file(path: str | Path, lang: str, model: str | None, output: str |
     ``markers="predicted"`` marks each line's clusters first (a plain file has no gold clusters)."""
     from discotest.data.readers import read_lines
     from discotest.gender.coref.markers import mark, strip_markers
+    from discotest.models.door import open_translator
 
     if markers not in ("none", "predicted"):
         raise InputError("a text file has no gold clusters: --markers none or predicted")

@@ -16,7 +16,6 @@ from typing import Any
 
 from discotest.errors import InputError, did_you_mean
 from discotest.progress import quiet_scope
-from discotest.report.comparison import Comparison
 from discotest.report.emit import Report
 
 
@@ -401,5 +400,5 @@ def compare(suite: str, **options: Any) -> Report:
         return _finish(family.compare(suite, settings), unchecked, warnings)
 
 
-__all__ = ["Comparison", "Family", "Option", "Report", "all_suites", "compare", "families", "family_of", "prepare",
+__all__ = ["Family", "Option", "Report", "all_suites", "compare", "families", "family_of", "prepare",
            "Settings", "register", "run", "settings_for", "split_list", "unregister"]

@@ -4,16 +4,18 @@ and scope) and compare every per-item metric (``report.comparison``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from discotest.errors import InputError
 from discotest.progress import progress_bar
 from discotest.registry import Settings
-from discotest.report.comparison import Comparison, MetricComparison, compare_results
 from discotest.report.emit import Report
 from discotest.report.result import Result, lang_of, scope_of
 
-ExtraMetrics = Callable[[Result, Result, int, int | None], tuple[Sequence[MetricComparison], Sequence[str]]]
+if TYPE_CHECKING:  # the paired tests load when a comparison runs, not with every family
+    from discotest.report.comparison import Comparison, MetricComparison
+
+ExtraMetrics = Callable[[Result, Result, int, int | None], tuple[Sequence["MetricComparison"], Sequence[str]]]
 
 
 def as_list(value: Any) -> list:
@@ -63,6 +65,8 @@ def compare_systems(suite: str, settings: Settings, run: Callable[[str, Settings
                     extra: ExtraMetrics | None = None) -> Report:
     """Both systems' results and one comparison per shared (language, scope); more than two systems: a ranking
     (``rank_systems``)."""
+    from discotest.report.comparison import compare_results
+
     if _many(settings):
         return rank_systems(suite, settings, run)
     n_bootstrap, seed = settings.bootstrap, settings.seed  # checked by their Option declarations

@@ -12,16 +12,17 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from discotest.atomic import write_bytes_atomic, write_text_atomic
 from discotest.report.charts import FIGURE_FORMATS, Chart, figure_bytes, merge_charts, render_svg, slug
-from discotest.report.comparison import Comparison, comparison_table, render_comparison, row_item
 from discotest.report.export import TABLE_FORMATS, Table, build_table, render_tables, table_columns
-from discotest.report.html import render_html, words_of
 from discotest.report.result import ItemRow, Result, grouped_signatures, lang_of, scope_of
 from discotest.report.table import fixed_width
 from discotest.version import VERSION
+
+if TYPE_CHECKING:  # comparisons and the HTML page load when a report has them, not with every run
+    from discotest.report.comparison import Comparison
 
 FORMATS = ("text", "json", "html", *TABLE_FORMATS)
 SCORE_ONLY = "score"  # ``--score-only``/``-b``: the headline numbers alone, one line per result (as sacrebleu -b)
@@ -116,6 +117,8 @@ class Report:
     def tables(self) -> list[Table]:
         """The paper tables: one row per result (``Result.table_row``), the legends, the signatures grouped as in
         the text table and any other scorer's (BLEU) as notes; then one table per comparison."""
+        from discotest.report.comparison import comparison_table
+
         out = []
         if self.results:
             rows = [r.table_row() for r in self.results]
@@ -143,6 +146,8 @@ class Report:
     def item_rows(self) -> list[ItemRow]:
         """Every result's items for the HTML page; in a comparison each item also says whether its verdicts differ
         between the two systems and which way (``A≠B`` yes/no, ``A→B``: a filter and a column of the page)."""
+        from discotest.report.comparison import row_item
+
         changes: dict[int, dict[str, str]] = {}
         for c in self.comparisons:
             found = c.changes()
@@ -169,6 +174,8 @@ class Report:
         if fmt == SCORE_ONLY:
             return self.score_lines()
         if fmt == "html":
+            from discotest.report.html import render_html, words_of
+
             comparisons = []
             for c in self.comparisons:
                 changed = sum(change != "same" for change in c.changes().values())
@@ -182,7 +189,11 @@ class Report:
             return render_html(self.title, summaries, command=command, comparisons=comparisons, charts=charts,
                                items=items, warnings=self.warnings, legends=legends, words=words)
         parts = [self.text(self.results)] if self.results else []
-        return _LONE_SURROGATE.sub("\ufffd", "\n\n".join([*parts, *(render_comparison(c) for c in self.comparisons)]))
+        if self.comparisons:
+            from discotest.report.comparison import render_comparison
+
+            parts += [render_comparison(c) for c in self.comparisons]
+        return _LONE_SURROGATE.sub("\ufffd", "\n\n".join(parts))
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

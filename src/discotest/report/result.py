@@ -14,12 +14,13 @@ import hashlib
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from discotest.report.charts import Chart
 from discotest.version import VERSION
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FILES = "files"  # the data files a result read (``registry.data_field``): ``<8 hex>[,modified=…][,unpinned=…]``
 

@@ -15,7 +15,7 @@ from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
 from discotest.values import int_option
-from discotest.zero_pronoun.judge import DEFAULT_REACH, DEFAULT_WINDOW
+from discotest.zero_pronoun.defaults import DEFAULT_REACH, DEFAULT_WINDOW
 
 DOMAIN = Option("domain", ("--domain", "-d"), "mZPRT domain (QA GR MS PP WF, MS-valid, WF-valid), list, or 'all'",
                 many=True)

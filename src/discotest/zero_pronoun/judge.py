@@ -32,13 +32,8 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
+from discotest.zero_pronoun.defaults import DEFAULT_REACH, DEFAULT_WINDOW
 from discotest.zero_pronoun.pronouns import PronounTable
-
-# words beyond the window searched for an unclaimed rendering (our extension, --reach 3 measured +1
-# point recall / +0.4 false positives on the authors' marked references); 0 = the paper's rule only
-DEFAULT_REACH = 0
-# candidate words on each side of an aligned word: the paper's ±1 (--window)
-DEFAULT_WINDOW = 1
 
 FOUND_BY = ("aligned", "neighbours", "left-neighbour", "right-neighbour", "none")
 

@@ -35,8 +35,6 @@ from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
-from HanTa import HanoverTagger as _hanta
-
 from discotest.lang.lexicon import english_kept, entity_lexicon
 from discotest.lang.morph.base import (
     Gender,
@@ -102,7 +100,9 @@ class GermanAnalyser(GenderAnalyser):
 
     def __init__(self) -> None:
         self._nouns = GermanNounLexicon()  # compiled from german-nouns, read on the first lookup
-        self._tagger = _hanta.HanoverTagger(str(hanta_model()))
+        from HanTa import HanoverTagger  # loads numpy: only an analyser that reads words needs it, not its class
+
+        self._tagger = HanoverTagger.HanoverTagger(str(hanta_model()))
         self._person: dict[str, str] = {}
         for forms in entity_lexicon("de").values():
             for label, group in (("c", forms.common), ("m", forms.masculine), ("f", forms.feminine)):
