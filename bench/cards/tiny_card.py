@@ -12,24 +12,26 @@ the card-limit change; docs/card.md lists the strata); the translation rows stil
 before its 256 new tokens. The table below was measured before the gender, MT-GenEval and MiTTenS rows took --limit.
 No timed assertion anywhere: numbers to quote, measured on this machine.
 
-Measured (2 CPU cores shared, load average 9-11; llama3_1, --limit 12; every row of the three pairs but the en-de
-gender and MT-GenEval rows, ``--suites mittens,jazp,bsd-zp-ja-en-test,mzprt,dip,ctxpro-auxiliary-en-de-test,
-ctxpro-formality-en-de-dev,mittens-out``; 399 s in all; n and value are each row's first line):
+Measured 2026-11-27 (2 CPU cores, load 3-5 beside other work; llama3_1, --limit 12, every row of the three pairs, a
+fresh cache; n and value are each row's first line; a random model's numbers mean nothing). The first run, before
+the DiP rows took a model: 317 s for the other 14 rows; then the two DiP rows in the same cache:
 
 | row | status | n | value | seconds |
 |---|---|---|---|---|
-| en-de/ctxpro-auxiliary-en-de-test, ctxpro-formality-en-de-dev | unfilled: takes translations (`--outputs`) | | | 0.0 |
-| en-de/mittens-out | ok | 118 | 0.0 ± 0.0 | 295.9 (205.5 in another run) |
-| ja-en/jazp | ok | 12 | 41.7 ± 25.0 | 1.2 |
-| ja-en/bsd-zp-ja-en-test | ok | 12 | 75.0 ± 25.0 | 1.4 |
-| ja-en/mittens | ok | 82 | 0.0 ± 0.0 | 27.9 |
-| ja-en/dip, zh-en/dip | unfilled: a WMT22 system by its name | | | 0.0 |
-| zh-en/mzprt | unfilled: takes translations (`--outputs`) | | | 0.0 |
-| zh-en/mittens | ok | 82 | 0.0 ± 0.0 | 72.3 |
-
-Not run: en-de/winomt (3,888 sentences), winomt-adj (1,584), bug (1,628) and the two MT-GenEval rows, which run whole;
-at the 0.4-0.6 sentences a second the tiny model translated here (256 new tokens each), WinoMT alone takes about
-2 hours on this machine.
+| en-de/winomt | ok | 12 | 0.0 ± 0.0 | 65.7 |
+| en-de/winomt-adj | ok | 12 | 8.3 ± 12.5 | 11.6 |
+| en-de/bug | ok | 12 | 0.0 ± 0.0 | 41.9 |
+| en-de/mt-geneval-counterfactual, -contextual | ok | 0 | – (no translation matched a gendered word) | 0.5, 0.7 |
+| en-de/ctxpro-auxiliary-en-de-test | ok | 12 | 0.0 ± 0.0 | 1.6 |
+| en-de/ctxpro-formality-en-de-dev | ok | 12 | 0.0 ± 0.0 | 1.1 |
+| en-de/mittens-out | ok | 12 | 0.0 ± 0.0 | 9.3 |
+| ja-en/jazp | ok | 12 | 41.7 ± 25.0 | 0.6 |
+| ja-en/bsd-zp-ja-en-test | ok | 12 | 75.0 ± 25.0 | 1.2 |
+| ja-en/mittens | ok | 12 | 0.0 ± 0.0 | 3.6 |
+| ja-en/dip | ok | 3 | 0.0 ± 0.0 | 230.5 (mining the pair, then the sampled documents translated) |
+| zh-en/mzprt | ok | 12 | 0.0 ± 0.0 | 178.7 (the mZPRT alignment model trained) |
+| zh-en/mittens | ok | 12 | 0.0 ± 0.0 | 0.8 |
+| zh-en/dip | ok | 5 | 0.0 ± 0.0 | 186.8 |
 
 ``--served``: the orchestration goal of issue 37 (the card's wall time ≤ 1.2 × the server's own busy time plus the
 scorers' time measured alone). The tiny model is served by llama.cpp's server (the serve-test extra; tests/support:
