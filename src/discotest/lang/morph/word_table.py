@@ -34,8 +34,9 @@ def adopt_table(analyser: GenderAnalyser, identity: str, sentences: Callable[[],
                 make: bool = False) -> None:
     """Give ``analyser`` the table of the text ``identity`` names: read from the cache, else (``make``: ``data
     prepare``) made now from ``sentences()`` (the published outputs' tokens) and stored. Once per analyser and table
-    in a process. A run does not make it: making it costs about 24 s of CPU for Arabic (2.5 ms a word form), more than
-    the 0.65 s it saves a later cold run (issue 39), so only a user who prepares the data pays for it."""
+    in a process. A run does not make it: making it costs about 16 s of CPU for Arabic (8,500 word forms; 24 s
+    before farahidi's pattern scan was indexed), far more than the 0.5 s of CPU it saves a later cold run (issue 39,
+    measured leave-one-system-out), so only a user who prepares the data pays for it."""
     key = table_key(analyser, identity)
     if key is None or (id(analyser), key) in _adopted:
         return
