@@ -7,10 +7,8 @@ quick.
 """
 
 from discotest.errors import InputError
-from discotest.version import VERSION
 
 __all__ = ["run", "compare", "card", "suites", "InputError", "VERSION"]
-__version__ = VERSION
 _API = ("run", "compare", "card", "suites")
 
 
@@ -19,4 +17,8 @@ def __getattr__(name: str):
         from discotest import api
 
         return getattr(api, name)
+    if name in ("VERSION", "__version__"):  # read on first use: the aligner's child processes never need it (40 ms)
+        from discotest.version import VERSION
+
+        return VERSION
     raise AttributeError(f"module 'discotest' has no attribute {name!r}")

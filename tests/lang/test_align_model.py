@@ -237,3 +237,56 @@ def test_training_says_what_it_does_and_about_how_long_unless_quiet(capsys):
     assert f"training the alignment model test-corpus (first run, about {max(1, round(len(PAIRS) * 0.0008))} s)" in err
     _model().folder()  # trained: nothing to say
     assert "training" not in capsys.readouterr().err
+
+
+def test_training_runs_beside_the_caller_and_its_processes_decode_as_the_read_back_model(monkeypatch):
+    """A first ``start`` returns while the model trains (nothing stored yet: the caller works meanwhile); the training
+    processes decode its pairs with the model read back from the files they wrote, so the links are those a later
+    decode of the stored model gives; a ``start`` while it trains waits for it and trains nothing again."""
+    calls = []
+
+    def counted():
+        calls.append(1)
+        return PAIRS
+
+    model = _model(training=counted)
+    first = model.start(PAIRS[:30])
+    assert not cache.entry_path(model_module.NAMESPACE, model.key, ".tar.gz").is_file()
+    second = model.start(PAIRS[30:40])
+    links, more = first(), second()
+    assert calls == [1] and model.cached()
+    monkeypatch.setattr(model_module, "_extracted", {})  # a new process: only the stored model is left
+
+    def no_training():
+        raise AssertionError("the stored model was trained again")
+
+    assert _model(training=no_training).align(PAIRS[:40]) == links + more
+
+
+def test_links_read_from_the_alignment_lists_are_the_matrix_links():
+    """``_best_links`` reads a directional alignment from ``to_list`` (one source position per target word); the
+    matrix itself (``to_numpy``) holds exactly those links, with unseen words and a one-word side too."""
+    import thot.alignment as thot
+
+    from discotest.lang.align.thot_aligner import _best_links
+
+    aligner = make_aligner(processes=1)
+    trained = aligner._train(PAIRS)
+    pairs = [*PAIRS[:80], (["the", "surgeon", "came"], ["der", "Chirurg", "kam", "heute"]), (["nurse"], ["Pflegerin"])]
+    best = trained.get_best_alignments([s for s, _ in pairs], [t for _, t in pairs])
+    from_matrix = [{(int(i), int(j)) for i, j in zip(*matrix.to_numpy().nonzero())} for _, matrix in best]
+    assert _best_links(trained, pairs) == from_matrix
+    assert sum(map(len, from_matrix)) > len(pairs) and isinstance(trained, thot.EflomalAlignmentModel)
+
+
+def test_the_winomt_training_text_is_the_word_pairs_of_the_published_bitexts(shared_data):
+    """The model's training text is read without making tokens (``PublishedText.pairs``), and it is exactly the pairs
+    of the tokenised published outputs: the model is the one the tokenised text trained."""
+    from discotest.gender.run import RunOptions, published_text
+
+    options = RunOptions(data_dir=str(shared_data))
+    text = published_text("uk", options)
+    assert text is not None and len(text.systems) > 1
+    pairs = text.pairs(options)
+    assert pairs == [pair for bitext in text.bitexts(options) for pair in bitext.pairs]
+    assert len(pairs) > 10000

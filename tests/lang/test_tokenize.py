@@ -38,3 +38,21 @@ def test_moses_escapes_are_undone():
 def test_arabic_marks_and_hebrew_gershayim_stay_inside_words():
     assert texts("الميكانيكيّة قالت.", "ar") == ["الميكانيكيّة", "قالت", "."]
     assert texts('המנכ"ל והצ\'יף אמרו "שלום".', "he") == ['המנכ"ל', "והצ'יף", "אמרו", '"', "שלום", '"', "."]
+
+
+def test_words_are_the_texts_of_the_tokens_in_every_language(shared_data):
+    """``words`` (the alignment model's training text) gives exactly the token texts, on every WinoMT language's
+    published outputs and the English sources: elisions, clitics, marks, gershayim and punctuation included."""
+    from discotest.gender.run import RunOptions, published_text
+    from discotest.lang.morph import languages
+    from discotest.lang.tokenize import words
+
+    options = RunOptions(data_dir=str(shared_data))
+    for lang in languages():
+        text = published_text(lang, options)
+        assert text is not None, lang
+        bitext = text.bitexts(options, text.systems[:1])[0]
+        assert [words(t, lang) for t in bitext.translations] == [tuple(t.text for t in tokens)
+                                                                  for tokens in bitext.tgt_tokens], lang
+        assert [words(item.sentence, "en") for item in bitext.items] == [tuple(t.text for t in tokens)
+                                                                         for tokens in bitext.src_tokens]

@@ -20,7 +20,7 @@ from discotest.lang.morph.base import (
     TargetEntity,
     Token,
 )
-from discotest.lang.tokenize import normalise_moses, tokenize
+from discotest.lang.tokenize import normalise_moses, tokenize, words
 from discotest.timing import stage
 
 
@@ -40,6 +40,13 @@ class Bitext:
             (tuple(t.text for t in s), tuple(t.text for t in t_))
             for s, t_ in zip(self.src_tokens, self.tgt_tokens)
         ]
+
+
+def word_pairs(items: Sequence[GenderItem], translations: Mapping[int, str], lang: str) -> list[Pair]:
+    """``Bitext(items, translations, lang).pairs`` without making the tokens (``tokenize.words``): the text an
+    alignment model trains on, read once per first run, needs the words only."""
+    return [(words(item.sentence, "en"), words(normalise_moses(translations[item.index]), lang))
+            for item in items if item.index in translations]
 
 
 def align_in_corpus(

@@ -23,7 +23,7 @@ from discotest.engine import start_worker
 from discotest.errors import InputError, did_you_mean
 from discotest.gender.judge import score_consistency, score_gender
 from discotest.gender.mentions import learn_her_roles
-from discotest.gender.pipeline import Bitext, evaluate_gender, start_align_in_corpus
+from discotest.gender.pipeline import Bitext, evaluate_gender, start_align_in_corpus, word_pairs
 from discotest.gender.published import (
     available_published,
     check_lines_match,
@@ -124,11 +124,17 @@ def _extra_text_suite(suite: str) -> str:
     return suite if published_systems(suite) else "winomt"
 
 
-def _published_bitext(system: str, lang: str, options: RunOptions) -> Bitext:
-    """A published output as extra aligner training text (WinoMT's when the suite has none of its own)."""
+def _published_rows(system: str, lang: str, options: RunOptions) -> tuple[list[GenderItem], dict[int, str]]:
+    """A published output as aligner training text (WinoMT's when the suite has none of its own): the suite's items
+    and the translations by row."""
     suite = _extra_text_suite(options.suite)
     items = load_winomt("2019", options.data_dir) if suite != options.suite else load_suite(options)
-    return Bitext(items, published_translations(system, lang, items, options.data_dir, suite).by_row, lang)
+    return items, published_translations(system, lang, items, options.data_dir, suite).by_row
+
+
+def _published_bitext(system: str, lang: str, options: RunOptions) -> Bitext:
+    """A published output tokenised (``_published_rows``)."""
+    return Bitext(*_published_rows(system, lang, options), lang)
 
 
 # the modules that read, select and tokenise a language's published outputs into the text its alignment model (and its
@@ -161,6 +167,10 @@ class PublishedText:
         """The tokenised outputs of ``systems`` (default: all of them)."""
         return [_published_bitext(s, self.lang, options) for s in (self.systems if systems is None else systems)]
 
+    def pairs(self, options: RunOptions) -> list[Pair]:
+        """The word pairs of every system's output, as its ``bitexts`` give them (``pipeline.word_pairs``)."""
+        return [pair for s in self.systems for pair in word_pairs(*_published_rows(s, self.lang, options), self.lang)]
+
 
 def published_text(lang: str, options: RunOptions) -> PublishedText | None:
     """The published outputs of ``lang`` present under the data directory, or None where there are none."""
@@ -189,7 +199,7 @@ def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> Word
         return aligner
 
     def training() -> list[Pair]:
-        return [pair for bitext in text.bitexts(options) for pair in bitext.pairs]
+        return text.pairs(options)
 
     model_aligner = make_aligner(options.aligner, processes=processes, rel_iterations=MODEL_REL_ITERATIONS)
     return AlignmentModel(model_aligner, text.recipe, text.identity, training, options.use_cache,

@@ -20,6 +20,8 @@ this discotest version, and it does not change with an edit that leaves the mode
 from __future__ import annotations
 
 import atexit
+import contextlib
+import gzip
 import io
 import shutil
 import sys
@@ -69,50 +71,131 @@ class AlignmentModel(WordAligner):
         return self.start(pairs)()
 
     def start(self, pairs: Sequence[Pair]) -> Callable[[], list[Links]]:
+        """Decode ``pairs`` (begun now, finished by calling the result). A model that must be trained first is trained
+        now in the aligner's processes, which decode ``pairs`` right after: the caller does its other work (the
+        suite's English roles, the analyser) beside the training, not after it."""
         if not pairs:
             return list
-        return self.aligner.decode(pairs, str(self.folder() / "model"))
+        if self.key not in _training and (folder := self._ready()) is not None:
+            return self.aligner.decode(pairs, str(folder / "model"))
+        if self.key in _training:  # this process trains it now: decode once it is stored
+            trained = _training[self.key]
+            return _then(trained, lambda: self.aligner.decode(pairs, str(trained.folder / "model"))())
+        return self._start_training(pairs)
 
     def folder(self) -> Path:
         """The folder holding this model's files (``model.fwd.*``, ``model.rev.*``): unpacked from the cache, else
         trained now and stored."""
-        if self.use_cache and self.key in _extracted:
-            return _extracted[self.key]
-        folder = Path(tempfile.mkdtemp(prefix="discotest-align-model-"))
-        atexit.register(shutil.rmtree, folder, True)
-        if not self.use_cache:
-            self._train(folder)
+        trained = _training.get(self.key)
+        if trained is None and (folder := self._ready()) is not None:
             return folder
+        if trained is None:
+            trained = self._start_training(())
+        trained()
+        return trained.folder
+
+    def _ready(self) -> Path | None:
+        """The model's folder when it needs no training: unpacked here, or unpacked now from the cache. Else None,
+        holding the cache's lock on the entry (``cache.making``: a process training the same model is waited for)
+        until ``_start_training`` stores it."""
+        if not self.use_cache:
+            return None
+        if self.key in _extracted:
+            return _extracted[self.key]
         packed = cache.load_bytes(NAMESPACE, self.key, ".tar.gz", parse=_checked_tar)
         if packed is None:
-            with cache.making(NAMESPACE, self.key, ".tar.gz"):  # a process training the same model: wait for it
-                packed = cache.load_bytes(NAMESPACE, self.key, ".tar.gz", parse=_checked_tar)
-                if packed is None:
-                    self._train(folder)
-                    cache.store_bytes(NAMESPACE, self.key, _pack(folder), ".tar.gz")
-        if packed is not None:
-            _unpack(packed, folder)
+            lock = contextlib.ExitStack()
+            lock.enter_context(cache.making(NAMESPACE, self.key, ".tar.gz"))
+            packed = cache.load_bytes(NAMESPACE, self.key, ".tar.gz", parse=_checked_tar)
+            if packed is None:
+                self._lock = lock  # released once the trained model is stored
+                return None
+            lock.close()
+        folder = _new_folder()
+        _unpack(packed, folder)
         _extracted[self.key] = folder
         return folder
 
-    def _train(self, folder: Path) -> None:
+    def _start_training(self, decoded: Sequence[Pair]) -> _Training:
+        """Train the model in the aligner's processes, which then decode ``decoded``; the result waits for both,
+        stores the model and returns the links."""
+        folder = _new_folder()
         pairs = list(self.training())
         if not pairs:
+            self._release()
             raise ValueError(f"no training text for the alignment model {self.recipe}")
         if not is_quiet() and sys.stderr is not None:  # a long first run says what it does (-q: nothing)
             print(f"discotest: training the alignment model {self.recipe.split(':')[0]} (first run, about "
                   f"{max(1, round(len(pairs) * TRAIN_SECONDS_PER_PAIR))} s)", file=sys.stderr, flush=True)
-        self.aligner.train_model(pairs, str(folder / "model"))
+        try:
+            pending = self.aligner.start_training(pairs, str(folder / "model"), decoded)
+        except BaseException:
+            self._release()
+            raise
+
+        def finish() -> list[Links]:
+            try:
+                links = pending()
+                if self.use_cache:
+                    cache.store_bytes(NAMESPACE, self.key, _pack(folder), ".tar.gz")
+                    _extracted[self.key] = folder
+            finally:
+                _training.pop(self.key, None)
+                self._release()
+            return links
+
+        trained = _training[self.key] = _Training(finish, folder)
+        return trained
+
+    def _release(self) -> None:
+        """Let go of the cache's lock on the entry (taken by ``_ready``), if held."""
+        lock, self._lock = getattr(self, "_lock", None), None
+        if lock is not None:
+            lock.close()
 
     def cached(self) -> bool:
         """Whether the model is ready without training (unpacked here or in the cache)."""
         return self.use_cache and self.key in _extracted or cache.entry_path(NAMESPACE, self.key, ".tar.gz").is_file()
 
 
+class _Training:
+    """A model being trained in this process's aligner processes: call it to wait (once; later calls return the
+    same links); ``folder`` holds its files once done."""
+
+    def __init__(self, finish: Callable[[], list[Links]], folder: Path):
+        self._finish, self.folder, self._links = finish, folder, None
+
+    def __call__(self) -> list[Links]:
+        if self._links is None:
+            self._links = self._finish()
+        return self._links
+
+
+_training: dict[str, _Training] = {}  # model key -> its training begun in this process and not yet waited for
+
+
+def _then(first: Callable[[], object], then: Callable[[], list[Links]]) -> Callable[[], list[Links]]:
+    """A function that calls ``first`` (waits for it), then returns ``then()``."""
+    def both() -> list[Links]:
+        first()
+        return then()
+
+    return both
+
+
+def _new_folder() -> Path:
+    """A private folder for a model's files, removed when this process ends."""
+    folder = Path(tempfile.mkdtemp(prefix="discotest-align-model-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 def _pack(folder: Path) -> bytes:
-    """The model files as a gzipped tar, members sorted and stripped of times and owners."""
+    """The model files as a gzipped tar, members sorted and stripped of times and owners, the gzip header's time too:
+    the same model is the same bytes."""
     buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as tar:
+    with gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=1, mtime=0) as packed, \
+            tarfile.open(fileobj=packed, mode="w") as tar:
         for path in sorted(folder.iterdir()):
             info = tarfile.TarInfo(path.name)
             data = path.read_bytes()

@@ -21,7 +21,6 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from importlib.metadata import version
 
 from discotest.engine import child_env, end_with_parent
 from discotest.lang.align.base import Links, Pair, WordAligner, grow_diag_final_and, parse_pharaoh
@@ -62,6 +61,8 @@ class ThotAligner(WordAligner):
         self.name = f"thot-{model}"
 
     def signature(self) -> str:
+        from importlib.metadata import version  # not at the top: the aligner's child processes never need it
+
         settings = f"seed{self.seed}"
         if self.model == "eflomal":
             settings += f"-s{self.samplers}-i{self.rel_iterations}"
@@ -98,30 +99,37 @@ class ThotAligner(WordAligner):
 
     def start(self, pairs: Sequence[Pair]) -> Callable[[], list[Links]]:
         """Train on ``pairs`` and align them (each direction in a child process when ``processes`` > 1)."""
-        return self._both_directions({"task": "align"}, pairs)
+        return self._both_directions({"task": "align"}, pairs, pairs)
 
     def train_model(self, pairs: Sequence[Pair], prefix: str) -> None:
         """Train both directions on ``pairs`` and write them as Thot model files ``<prefix>.fwd.*`` and
         ``<prefix>.rev.*`` (``decode`` reads them back: a read-back model aligns exactly as the trained one)."""
-        self._both_directions({"task": "train", "prefix": prefix}, pairs, links=False)()
+        self.start_training(pairs, prefix)()
+
+    def start_training(self, pairs: Sequence[Pair], prefix: str, decoded: Sequence[Pair] = ()
+                       ) -> Callable[[], list[Links]]:
+        """``train_model`` begun now (in the child processes; the caller is free meanwhile), and ``decoded`` aligned by
+        the model read back from the files it wrote — the links ``decode`` gives them later — in those same processes,
+        each direction as soon as it is trained: no process is started and no model read twice. The returned
+        function waits for the model files and the links of ``decoded``."""
+        return self._both_directions({"task": "train", "prefix": prefix}, pairs, decoded)
 
     def decode(self, pairs: Sequence[Pair], prefix: str) -> Callable[[], list[Links]]:
         """Align ``pairs`` with the models ``train_model`` wrote at ``prefix``; nothing is trained, so each pair's
         links depend on that pair and the model alone."""
-        return self._both_directions({"task": "decode", "prefix": prefix}, pairs)
+        return self._both_directions({"task": "decode", "prefix": prefix}, pairs, pairs)
 
-    def _both_directions(self, request: dict, pairs: Sequence[Pair], links: bool = True
+    def _both_directions(self, request: dict, pairs: Sequence[Pair], decoded: Sequence[Pair]
                          ) -> Callable[[], list[Links]]:
-        """Run ``request`` (align, train or decode) for both directions, here or in two child processes, and
-        symmetrise the links (grow-diag-final-and); ``links=False`` for training, which returns none."""
+        """Run ``request`` (align, train or decode) on ``pairs`` for both directions, here or in two child processes,
+        and symmetrise the links of ``decoded`` (grow-diag-final-and): for align and decode the same pairs as
+        ``pairs``, for train those aligned after it (none: training alone)."""
         if not pairs:
             return list
-        # lowercased like the eflomal binary's input; an empty side gets a placeholder whose links are dropped
-        lowered = [([w.lower() for w in s] or ["<empty>"], [w.lower() for w in t] or ["<empty>"]) for s, t in pairs]
-        reverse_pairs = [(t, s) for s, t in lowered]
-        jobs = [({**request, "direction": "fwd"}, lowered), ({**request, "direction": "rev"}, reverse_pairs)]
+        jobs = [({**request, "direction": d}, _lowered(pairs, d),
+                 None if decoded is pairs else _lowered(decoded, d)) for d in ("fwd", "rev")]
         if self.processes > 1:
-            forward_links, reverse_links = (self._in_child(r, p) for r, p in jobs)
+            forward_links, reverse_links = (self._in_child(*job) for job in jobs)
         else:
             def forward_links() -> list[set[tuple[int, int]]]:
                 return self._run(*jobs[0])
@@ -131,31 +139,35 @@ class ThotAligner(WordAligner):
 
         def result() -> list[Links]:
             fwd_all, rev_all = forward_links(), reverse_links()
-            if not links:
-                return []
             out = []
-            for (src, trg), fwd, rev in zip(pairs, fwd_all, rev_all):
+            for (src, trg), fwd, rev in zip(decoded, fwd_all, rev_all):
                 both = grow_diag_final_and(fwd, {(s, t) for t, s in rev})
                 out.append(frozenset((s, t) for s, t in both if s < len(src) and t < len(trg)))
             return out
 
         return result
 
-    def _run(self, request: dict, pairs: list[tuple[list[str], list[str]]]) -> list[set[tuple[int, int]]]:
-        """One direction of ``request`` here: the links (none for ``train``)."""
+    def _run(self, request: dict, pairs: list[tuple[list[str], list[str]]],
+             decoded: list[tuple[list[str], list[str]]] | None = None) -> list[set[tuple[int, int]]]:
+        """One direction of ``request`` here: the links of ``decoded`` (None: ``pairs`` themselves; for ``train``, the
+        pairs decoded after training, by the model read back from its files)."""
         if request["task"] == "align":
             return self._directional(pairs)
-        if request["task"] == "train":
-            self._train(pairs).print(f"{request['prefix']}.{request['direction']}")
-            return []
         import thot.alignment as thot
 
+        prefix = f"{request['prefix']}.{request['direction']}"
+        if request["task"] == "train":
+            self._train(pairs).print(prefix)
+            if not decoded:
+                return []
+            pairs = decoded
         model = getattr(thot, MODELS[self.model])()
-        if not model.load(f"{request['prefix']}.{request['direction']}"):
-            raise RuntimeError(f"cannot read the alignment model at {request['prefix']}.{request['direction']}")
+        if not model.load(prefix):
+            raise RuntimeError(f"cannot read the alignment model at {prefix}")
         return _best_links(model, pairs)
 
-    def _in_child(self, request: dict, pairs: list[tuple[list[str], list[str]]]
+    def _in_child(self, request: dict, pairs: list[tuple[list[str], list[str]]],
+                  decoded: list[tuple[list[str], list[str]]] | None = None
                   ) -> Callable[[], list[set[tuple[int, int]]]]:
         """Start one direction of ``request`` in a child process; the returned function waits for its links.
 
@@ -170,12 +182,12 @@ class ThotAligner(WordAligner):
                                  stderr=errors, env=env)
         assert child.stdin is not None and child.stdout is not None
         try:
-            child.stdin.write(json.dumps({"settings": self.settings(), "request": request, "pairs": pairs},
-                                         ensure_ascii=False).encode())
+            child.stdin.write(json.dumps({"settings": self.settings(), "request": request, "pairs": pairs,
+                                          "decoded": decoded}, ensure_ascii=False).encode())
             child.stdin.close()
         except BrokenPipeError:
             pass  # the child died at start-up: its message is read below
-        expected = len(pairs) if request["task"] != "train" else 0
+        expected = len(pairs if decoded is None else decoded)
         done: list[list[set[tuple[int, int]]]] = []
 
         def links() -> list[set[tuple[int, int]]]:
@@ -197,14 +209,21 @@ class ThotAligner(WordAligner):
         return links
 
 
+def _lowered(pairs: Sequence[Pair], direction: str) -> list[tuple[list[str], list[str]]]:
+    """The pairs as a direction's model sees them: lowercased like the eflomal binary's input, an empty side a
+    placeholder whose links are dropped, target first for ``rev``."""
+    out = [([w.lower() for w in s] or ["<empty>"], [w.lower() for w in t] or ["<empty>"]) for s, t in pairs]
+    return out if direction == "fwd" else [(t, s) for s, t in out]
+
+
 def _best_links(model, pairs: Sequence[tuple[list[str], list[str]]]) -> list[set[tuple[int, int]]]:
-    """The model's best alignment of every pair as (source index, target index) links (NULL links are absent)."""
+    """The model's best alignment of every pair as (source index, target index) links (NULL links are absent).
+
+    A directional model aligns each target word to one source position (0: NULL, else 1 + its index), which is what
+    the matrix's ``to_list`` gives per target position: no numpy import and array per pair in the child (a tenth of
+    its CPU; the same links as ``to_numpy().nonzero()``, tests/lang/test_align_model.py)."""
     best = model.get_best_alignments([s for s, _ in pairs], [t for _, t in pairs])
-    out = []
-    for _, matrix in best:
-        grid = matrix.to_numpy()  # rows: source positions, columns: target positions
-        out.append({(int(i), int(j)) for i, j in zip(*grid.nonzero())})
-    return out
+    return [{(s - 1, j) for j, s in enumerate(matrix.to_list()) if s > 0} for _, matrix in best]
 
 
 def _serve() -> None:
@@ -213,7 +232,9 @@ def _serve() -> None:
     request = json.loads(sys.stdin.buffer.read())
     aligner = ThotAligner(**request["settings"], processes=1)
     pairs = [(list(s), list(t)) for s, t in request["pairs"]]
-    lines = [" ".join(f"{s}-{t}" for s, t in sorted(links)) for links in aligner._run(request["request"], pairs)]
+    decoded = request.get("decoded")
+    lines = [" ".join(f"{s}-{t}" for s, t in sorted(links))
+             for links in aligner._run(request["request"], pairs, decoded)]
     sys.stdout.write("\n".join(lines) + ("\n" if lines else ""))
 
 
