@@ -182,6 +182,18 @@ def test_an_endpoint_that_does_not_answer_fails_its_rows_in_one_line(shared_data
         assert "--timeout 1 s per attempt, 2 s per request" in row["reason"], row["reason"]
 
 
+def test_the_timeout_is_not_part_of_the_cards_cache_key():
+    """How long an endpoint is waited for changes no answer: a card cached with one ``--timeout`` is found with
+    another (its other model options still name it)."""
+    row = rows_of(["ja-en"], ["jazp"])[0]
+
+    def key(**options):
+        return SystemSpec("endpoint", "http://127.0.0.1:1/v1", served_model="m", model_options=options).fingerprint(row)
+
+    assert key(timeout=1.0, concurrency=2) == key(timeout=120.0, concurrency=2) == key(concurrency=2)
+    assert key(timeout=1.0, concurrency=2) != key(timeout=1.0, concurrency=4)
+
+
 def test_compare_ranks_every_published_system_and_your_file_among_them(shared_data, own_cache, google_outputs):
     """``compare --system all [--input FILE]``: one ranking per metric with the paired test against the next system
     down; ΔG and ΔS ranked by their distance to 0 (sota's ΔS −10.2 is nearer 0 than systran's 10.7, not below it);
