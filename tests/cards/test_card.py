@@ -172,11 +172,26 @@ def test_tiny_model_fills_the_rows_it_can(shared_data, own_cache, tiny_llms):
 def test_an_endpoint_that_does_not_answer_fails_its_rows_in_one_line(shared_data, own_cache):
     from tests.support.cli_helpers import free_port
 
+    """Each row fails with the client's one line; ``timeout`` reaches the rows' client (a request then gives up after
+    2 s, its retries and waits included: the default 120 s waited 1 + 2 + 4 + 8 s between 5 refused attempts)."""
     url = f"http://127.0.0.1:{free_port()}/v1"  # nothing listens there
-    card = discotest.card(endpoint=url, model="tiny", pairs="ja-en", suites="jazp,dip", quiet=True)
+    card = discotest.card(endpoint=url, model="tiny", pairs="ja-en", suites="jazp,dip", timeout=1, quiet=True)
     jazp, dip = card.rows
-    assert jazp["status"] == "failed" and "\n" not in jazp["reason"] and "127.0.0.1" in jazp["reason"]
-    assert dip["status"] == "failed" and "\n" not in dip["reason"] and "127.0.0.1" in dip["reason"]
+    for row in (jazp, dip):
+        assert row["status"] == "failed" and "\n" not in row["reason"] and "127.0.0.1" in row["reason"], row
+        assert "--timeout 1 s per attempt, 2 s per request" in row["reason"], row["reason"]
+
+
+def test_the_timeout_is_not_part_of_the_cards_cache_key():
+    """How long an endpoint is waited for changes no answer: a card cached with one ``--timeout`` is found with
+    another (its other model options still name it)."""
+    row = rows_of(["ja-en"], ["jazp"])[0]
+
+    def key(**options):
+        return SystemSpec("endpoint", "http://127.0.0.1:1/v1", served_model="m", model_options=options).fingerprint(row)
+
+    assert key(timeout=1.0, concurrency=2) == key(timeout=120.0, concurrency=2) == key(concurrency=2)
+    assert key(timeout=1.0, concurrency=2) != key(timeout=1.0, concurrency=4)
 
 
 def test_compare_ranks_every_published_system_and_your_file_among_them(shared_data, own_cache, google_outputs):

@@ -177,17 +177,14 @@ def test_a_ray_the_caller_started_is_used_as_it_is(ray_instance, monkeypatch):
     assert elsewhere.start() is ray and not elsewhere.started
 
 
-def test_a_quiet_contrastive_run_on_ray_prints_nothing(ray_instance, tmp_path):
+def test_a_quiet_contrastive_run_on_ray_prints_nothing(ray_instance, tiny_marian, tmp_path):
     # a driver of its own (Ray's core worker logs its warnings once per process) joining the module's instance;
     # before max_restarts=0 it printed "Actor ... has constructor arguments in the object store ..." with -q
-    from tests.support.tiny_marian import build_tiny_marian
-
-    model = build_tiny_marian(tmp_path / "tiny")
     address = ray.get_runtime_context().gcs_address
     env = {**os.environ, "DISCOTEST_CACHE": str(tmp_path / "cache"),
            "PYTHONPATH": os.pathsep.join(filter(None, (str(REPO / "src"), str(REPO), os.environ.get("PYTHONPATH"))))}
-    done = subprocess.run([sys.executable, "-m", "discotest", "run", "jazp", "--model", str(model), "--batch-size", "8",
-                           "--engine", "ray", "--ray-address", address, "--format", "json", "-q"],
+    done = subprocess.run([sys.executable, "-m", "discotest", "run", "jazp", "--model", str(tiny_marian),
+                           "--batch-size", "8", "--engine", "ray", "--ray-address", address, "--format", "json", "-q"],
                           env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""

@@ -33,10 +33,9 @@ def ray_instance():
 
 
 @pytest.fixture(scope="module")
-def tiny(tmp_path_factory):
-    from tests.support.tiny_marian import build_tiny_marian
-
-    return build_tiny_marian(tmp_path_factory.mktemp("tiny-marian"))
+def tiny(tiny_marian):
+    """The session's tiny Marian (tests/conftest.py): the same default shape, built once per worker, not per module."""
+    return tiny_marian
 
 
 @pytest.fixture(scope="module")

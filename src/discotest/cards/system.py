@@ -70,8 +70,15 @@ class SystemSpec:
             from discotest.models.hf_models import model_fingerprint
 
             return f"model:{model_fingerprint(self.value, self.model_options.get('revision'))}:" + \
-                json.dumps(self.model_options, sort_keys=True)
-        return f"endpoint:{self.value}:{self.served_model}:" + json.dumps(self.model_options, sort_keys=True)
+                json.dumps(_fingerprinted(self.model_options), sort_keys=True)
+        return f"endpoint:{self.value}:{self.served_model}:" + json.dumps(_fingerprinted(self.model_options),
+                                                                           sort_keys=True)
+
+
+def _fingerprinted(options: dict[str, Any]) -> dict[str, Any]:
+    """The model options that name a card's cache: all but how long an endpoint is waited for (``--timeout`` gives
+    up sooner or later; it changes no answer, and a card cached before the card took it stays found)."""
+    return {k: v for k, v in options.items() if k != "timeout"}
 
 
 def endpoint_system(url: str, model: str | None, model_options: dict[str, Any]) -> SystemSpec:
@@ -118,7 +125,7 @@ def _why_not(kind: str, row: CardRow) -> str:
 # options of a model run, given to the families that declare them (a contrastive suite scores at --context sizes; a
 # suite the model translates, gender, CTXPRO or mZPRT, takes one size, the first; MT-GenEval takes neither prompt nor
 # context, MiTTenS no context)
-SCORING = ("batch_size", "device", "revision", "prompt_file", "concurrency")
+SCORING = ("batch_size", "device", "revision", "prompt_file", "concurrency", "timeout")
 
 
 def _model_options(row: CardRow, options: dict[str, Any]) -> dict[str, Any]:
