@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,9 @@ if "DISCOTEST_DATA" not in os.environ and SHARED_DATA.is_dir():
 # model's own caching set a folder of their own.
 # Under pytest-xdist the workers share one folder (named by the run's id): a model one worker is training, the other
 # waits for (cache.making) instead of training it too.
+# The folder is removed when the process that made it ends its session (the controller under xdist: the workers it
+# starts inherit the folder through the environment); a folder given in DISCOTEST_MODELS is the user's and is kept.
+_OWN_MODELS: Path | None = None
 if "DISCOTEST_MODELS" not in os.environ:
     _run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
     if _run:
@@ -28,7 +32,14 @@ if "DISCOTEST_MODELS" not in os.environ:
         _models.mkdir(exist_ok=True)
         os.environ["DISCOTEST_MODELS"] = str(_models)
     else:
-        os.environ["DISCOTEST_MODELS"] = tempfile.mkdtemp(prefix="discotest-test-models-")
+        _OWN_MODELS = Path(tempfile.mkdtemp(prefix="discotest-test-models-"))
+        os.environ["DISCOTEST_MODELS"] = str(_OWN_MODELS)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the session's models folder (hundreds of MB) that this process made."""
+    if _OWN_MODELS is not None and "PYTEST_XDIST_WORKER" not in os.environ:
+        shutil.rmtree(_OWN_MODELS, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
