@@ -21,10 +21,10 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from importlib.metadata import version
 
 from discotest.engine import child_env, end_with_parent
 from discotest.lang.align.base import Links, Pair, WordAligner, grow_diag_final_and, parse_pharaoh
+from discotest.version import package_version as version  # importlib.metadata's, without importing it
 
 MODELS = {"eflomal": "EflomalAlignmentModel", "fast_align": "FastAlignModel", "hmm": "HmmAlignmentModel"}
 

@@ -26,9 +26,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib.metadata import version as package_version
-
-import farahidi
+from typing import TYPE_CHECKING
 
 from discotest.lang.morph._semitic import (
     GENDER_NAME,
@@ -39,7 +37,18 @@ from discotest.lang.morph._semitic import (
     proclitic_splits,
     single_gender,
 )
-from discotest.lang.morph.base import Gender, GenderReading, PronounReading, PronounTarget, TargetEntity, Token
+from discotest.lang.morph.base import (
+    Gender,
+    GenderReading,
+    PronounReading,
+    PronounTarget,
+    TargetEntity,
+    Token,
+    package_version,
+)
+
+if TYPE_CHECKING:
+    import farahidi
 
 _M, _F = Gender.MALE, Gender.FEMALE
 _ARABIC = re.compile(r"[\u0621-\u064a]")
@@ -305,6 +314,8 @@ class ArabicAnalyser(SemiticAnalyser):
     def analyzer(self) -> farahidi.Analyzer:
         """farahidi, loaded on the first word neither the memo nor the table holds."""
         if self._analyzer is None:
+            import farahidi  # with the first word to analyse: a warm run and a run off the table never import it
+
             self._analyzer = farahidi.Analyzer()
             self._analyzer.analyze("كتب")  # load the lexicon tables now, not inside the first word's reading
         return self._analyzer
