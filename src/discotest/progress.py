@@ -42,10 +42,13 @@ class _Bar:
     elapsed time keeps counting while one long step runs (training a model is a 1/1 stage)."""
 
     def __init__(self, desc: str, unit: str, total: int | None, quiet: bool):
-        from tqdm import tqdm
-
         self.quiet = quiet
-        self._bar = tqdm(desc=desc, unit=unit, total=total, disable=quiet, file=sys.stderr)
+        if quiet:  # shows nothing, so tqdm is not imported (it imports importlib.metadata: 25 ms of a warm run)
+            self._bar = _Silent()
+        else:
+            from tqdm import tqdm
+
+            self._bar = tqdm(desc=desc, unit=unit, total=total, file=sys.stderr)
         self._scope = quiet_scope(quiet)
         self._stop = threading.Event()
         self._beat: threading.Thread | None = None
@@ -77,6 +80,22 @@ class _Bar:
         if self._beat is not None:
             self._beat.join()
         self._bar.close()
+
+
+class _Silent:
+    """What a quiet bar does: nothing (tqdm's ``disable=True``)."""
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def set_description(self, desc: str) -> None:
+        pass
+
+    def refresh(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 def progress_bar(desc: str, unit: str = "step", total: int | None = None, quiet: bool | None = None) -> _Bar:

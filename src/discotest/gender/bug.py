@@ -15,6 +15,7 @@ from discotest.data.readers import csv_rows
 from discotest.errors import InputError
 from discotest.gender.winomt import GenderItem, read_gender_tsv
 
+FILES = ("bug-gold", "bug-gold-annotations")  # the rows, then their stereotype labels
 _STEREOTYPE = {"1": "pro", "-1": "anti", "0": None}
 
 
@@ -38,8 +39,8 @@ def read_stereotypes(path: str | Path) -> dict[tuple[str, str], str | None]:
 
 def load_bug(root: str | Path | None = None) -> list[GenderItem]:
     """The 1628 usable BUG gold rows (row 583 has no sentence, "nan" in the export), tagged pro/anti."""
-    items = read_gender_tsv(catalogue.locate("bug-gold", root), missing_sentence="nan")
-    labels = read_stereotypes(catalogue.locate("bug-gold-annotations", root))
+    items = read_gender_tsv(catalogue.locate(FILES[0], root), missing_sentence="nan")
+    labels = read_stereotypes(catalogue.locate(FILES[1], root))
     return [
         GenderItem(i.index, i.gold, i.entity_index, i.sentence, i.entity, labels.get(_key(i.sentence, i.entity)))
         for i in items

@@ -32,7 +32,7 @@ from discotest.gender.published import (
     published_translations,
 )
 from discotest.gender.result import GenderResult
-from discotest.gender.suites import load_gender_suite
+from discotest.gender.suites import load_gender_suite, locate_gender_suite
 from discotest.gender.verdict_cache import (
     files_key,
     load_by_files,
@@ -313,8 +313,8 @@ def _cached_language(lang: str, systems: Sequence[str], options: RunOptions) -> 
     if not options.use_cache or not systems:
         return None
     with stage("suite and translations"):
-        with catalogue.tracking() as suite_files:
-            load_suite(options)
+        with catalogue.tracking() as suite_files:  # the suite's files, checked and recorded, are not parsed
+            locate_gender_suite(options.suite, options.suite_version, options.data_dir)
         read = _published_files(lang, systems, options)
     aligner = language_aligner(lang, options, processes=1)
     if not isinstance(aligner, AlignmentModel):  # trained on the input: the verdict keys need the translations
@@ -599,11 +599,14 @@ def run_many(
     if jobs is not None:
         check_int(jobs, "jobs")
     tasks = planned_pairs(suite, langs, systems)
-    load_suite(opts)  # fail in the parent, with a clean message, if the suite is missing
+    locate_gender_suite(suite, opts.suite_version, opts.data_dir)  # a missing suite fails here, with a clean message
     if engine == "ray":
+        load_suite(opts)  # and a malformed one before any worker starts
         return _sorted(suite, _run_on_ray(tasks, opts, jobs, ray_address, progress))
     by_lang = _read_back(tasks, opts, progress)  # a warm language starts no worker (8 of them: 6.5 s of CPU)
     tasks = {lang: systems_ for lang, systems_ in tasks.items() if lang not in by_lang}
+    if tasks:
+        load_suite(opts)  # a malformed suite fails in the parent too; a warm run never parses it
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
     if jobs == 1:
         for lang, systems_ in tasks.items():

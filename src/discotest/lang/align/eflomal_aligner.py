@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Sequence
-from importlib.metadata import version
 from pathlib import Path
 
 from discotest.lang.align.base import Links, Pair, WordAligner, grow_diag_final_and, parse_pharaoh
+from discotest.version import package_version as version  # importlib.metadata's, without importing it
 
 
 class EflomalAligner(WordAligner):

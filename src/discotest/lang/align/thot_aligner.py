@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 
 from discotest.engine import child_env, end_with_parent
 from discotest.lang.align.base import Links, Pair, WordAligner, grow_diag_final_and, parse_pharaoh
+from discotest.version import package_version as version  # importlib.metadata's, without importing it
 
 MODELS = {"eflomal": "EflomalAlignmentModel", "fast_align": "FastAlignModel", "hmm": "HmmAlignmentModel"}
 
@@ -61,8 +62,6 @@ class ThotAligner(WordAligner):
         self.name = f"thot-{model}"
 
     def signature(self) -> str:
-        from importlib.metadata import version  # not at the top: the aligner's child processes never need it
-
         settings = f"seed{self.seed}"
         if self.model == "eflomal":
             settings += f"-s{self.samplers}-i{self.rel_iterations}"

@@ -8,7 +8,7 @@ from functools import cache
 from discotest.errors import InputError
 from discotest.lang.morph.base import GenderAnalyser
 
-# language code -> "module:Class"; each module imports its heavy dependencies lazily in __init__
+# language code -> "module:Class"; each module imports its heavy dependencies lazily, in __init__ or on first use
 ANALYSERS: dict[str, str] = {
     "ar": "discotest.lang.morph.ar:ArabicAnalyser",
     "de": "discotest.lang.morph.de:GermanAnalyser",
@@ -47,13 +47,21 @@ def analyser_class(lang: str) -> type[GenderAnalyser]:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise InputError(
-            f"the {lang} analyser needs extra packages ({exc.name} is missing): pip install 'discotest[{EXTRAS[lang]}]'"
-        ) from None
+        raise _missing(lang, exc) from None
     return getattr(module, class_name)
 
 
 @cache
 def load_analyser(lang: str) -> GenderAnalyser:
-    """The analyser for ``lang``, created once per process."""
-    return analyser_class(lang)()
+    """The analyser for ``lang``, created once per process (a module imports its tools here, not when imported: a
+    warm run needs only the class)."""
+    cls = analyser_class(lang)
+    try:
+        return cls()
+    except ImportError as exc:
+        raise _missing(lang, exc) from None
+
+
+def _missing(lang: str, exc: ImportError) -> InputError:
+    return InputError(
+        f"the {lang} analyser needs extra packages ({exc.name} is missing): pip install 'discotest[{EXTRAS[lang]}]'")

@@ -19,8 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-
-import pymorphy3
+from typing import TYPE_CHECKING
 
 from discotest.errors import InputError
 from discotest.lang.lexicon import entity_lexicon
@@ -33,6 +32,9 @@ from discotest.lang.morph.base import (
     TargetEntity,
     Token,
 )
+
+if TYPE_CHECKING:
+    import pymorphy3
 
 MASC, FEM, NEUT, COMMON, PLURAL = "masc", "fem", "neut", "common", "plural"
 GENDER_OF = {MASC: Gender.MALE, FEM: Gender.FEMALE, NEUT: Gender.NEUTRAL}
@@ -114,6 +116,8 @@ class Pymorphy:
     _GENDERS = {"masc": MASC, "femn": FEM, "neut": NEUT}
 
     def __init__(self, lang: str) -> None:
+        import pymorphy3  # with the analyser, not with the module (a warm run imports the module only)
+
         self.lang = lang
         self.morph = pymorphy3.MorphAnalyzer(path=dictionary_path(lang), lang=lang)
         self._parse = lru_cache(maxsize=None)(self.morph.parse)

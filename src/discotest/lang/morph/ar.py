@@ -27,11 +27,8 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib.metadata import version as package_version
+from typing import TYPE_CHECKING
 
-import farahidi
-
-from discotest.lang.morph import ar_farahidi
 from discotest.lang.morph._semitic import (
     GENDER_NAME,
     EntityLexicon,
@@ -41,7 +38,18 @@ from discotest.lang.morph._semitic import (
     proclitic_splits,
     single_gender,
 )
-from discotest.lang.morph.base import Gender, GenderReading, PronounReading, PronounTarget, TargetEntity, Token
+from discotest.lang.morph.base import (
+    Gender,
+    GenderReading,
+    PronounReading,
+    PronounTarget,
+    TargetEntity,
+    Token,
+    package_version,
+)
+
+if TYPE_CHECKING:
+    import farahidi
 
 _M, _F = Gender.MALE, Gender.FEMALE
 _ARABIC = re.compile(r"[\u0621-\u064a]")
@@ -307,6 +315,9 @@ class ArabicAnalyser(SemiticAnalyser):
     def analyzer(self) -> farahidi.Analyzer:
         """farahidi, loaded on the first word neither the memo nor the table holds."""
         if self._analyzer is None:
+            # imported with the first word to analyse: a warm run and a run off the table never import farahidi
+            from discotest.lang.morph import ar_farahidi
+
             self._analyzer = ar_farahidi.analyzer(package_version("farahidi"))
             # load the lexicon tables now, not inside the first word's reading: a verb and noun loads most of them, a
             # word with a proper-noun reading (ميكانيكي) the proper-noun list (0.1 s) every published output needs

@@ -11,7 +11,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from importlib.metadata import PackageNotFoundError, version
+
+from discotest.version import package_version as installed_version
 
 
 class Gender(str, Enum):
@@ -157,7 +158,4 @@ class GenderAnalyser(ABC):
 
 def package_version(package: str) -> str:
     """The installed version of ``package`` for an analyser's signature ("unknown" if not installed)."""
-    try:
-        return version(package)
-    except PackageNotFoundError:
-        return "unknown"
+    return installed_version(package) or "unknown"

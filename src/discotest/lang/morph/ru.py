@@ -25,9 +25,6 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
-from natasha import NewsEmbedding, NewsMorphTagger, NewsSyntaxParser
-from threadpoolctl import threadpool_limits
-
 from discotest.lang.morph._slavic import (
     FEM,
     MASC,
@@ -70,6 +67,10 @@ class RussianAnalyser(PymorphyAnalyser):
     name = "natasha+pymorphy3"
 
     def __init__(self) -> None:
+        # natasha (with navec and numpy) loads with the analyser, not with this module: a warm run needs only the
+        # class's name and static_version (lang/morph/cached.py)
+        from natasha import NewsEmbedding, NewsMorphTagger, NewsSyntaxParser
+
         embedding = NewsEmbedding()
         self.tagger = NewsMorphTagger(embedding)
         self.parser = NewsSyntaxParser(embedding)
@@ -278,7 +279,7 @@ class RussianAnalyser(PymorphyAnalyser):
         unique = [k for k in dict.fromkeys(keys) if k]
         lexicon = lexicon_classes(self.lang)
         readings = {}
-        with threadpool_limits(limits=1, user_api="blas"):  # one BLAS thread: see the module docstring
+        with _one_blas_thread():
             tagged = list(self.tagger.map([list(k) for k in unique]))
         for key, markup in zip(unique, tagged):
             rs = []
@@ -325,7 +326,7 @@ class RussianAnalyser(PymorphyAnalyser):
         wanted = [key for key, head in zip(keys, heads) if isinstance(head, Head) and head.needs_agreement
                   and (head.cls != MASC or not head.known or marked(key))]
         to_parse = [key for key in dict.fromkeys(wanted) if key not in arcs]
-        with threadpool_limits(limits=1, user_api="blas"):  # one BLAS thread: see the module docstring
+        with _one_blas_thread():
             parsed = list(self.parser.map([list(k) for k in to_parse]))
         for key, markup in zip(to_parse, parsed):
             arcs[key] = [(int(t.head_id) - 1, t.rel) for t in markup.tokens]
@@ -347,3 +348,10 @@ class RussianAnalyser(PymorphyAnalyser):
                 votes = [v for v in votes
                          if _ROLE_KIND[v.role] != "modifier" or self._adjectival(item.tokens[v.index].text)]
             out[k] = decide(item, head, votes, self.tool)
+
+
+def _one_blas_thread():
+    """One BLAS thread while natasha runs (see the module docstring); threadpoolctl loads with the first batch."""
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=1, user_api="blas")
