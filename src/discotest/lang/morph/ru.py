@@ -25,9 +25,6 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 
-from natasha import NewsEmbedding, NewsMorphTagger, NewsSyntaxParser
-from threadpoolctl import threadpool_limits
-
 from discotest.lang.morph._slavic import (
     FEM,
     MASC,
@@ -45,6 +42,7 @@ from discotest.lang.morph._slavic import (
     window_votes,
 )
 from discotest.lang.morph.base import Gender, GenderReading, TargetEntity, Token, package_version
+from discotest.lang.morph.ru_natasha import Natasha
 
 _GENDERS = {"Masc": MASC, "Fem": FEM, "Neut": NEUT}
 _CASES = {"Nom": "nom", "Gen": "gen", "Par": "gen", "Dat": "dat", "Acc": "acc", "Ins": "ins", "Loc": "loc",
@@ -70,10 +68,9 @@ class RussianAnalyser(PymorphyAnalyser):
     name = "natasha+pymorphy3"
 
     def __init__(self) -> None:
-        embedding = NewsEmbedding()
-        self.tagger = NewsMorphTagger(embedding)
-        self.parser = NewsSyntaxParser(embedding)
+        self.natasha = Natasha()
         self.morph = Pymorphy("ru")
+        self._tagged: dict[tuple[str, int], tuple[Reading, ...]] = {}  # (word in lower case, tag id) -> its reading
         self._lemmas: dict[str, str] = {}
         self._nouns: dict[tuple[str, str | None, bool], Reading] = {}
         self._form_genders: dict[tuple[str, tuple[str, ...], str | None], str | None] = {}
@@ -274,19 +271,21 @@ class RussianAnalyser(PymorphyAnalyser):
         return self._marks[low]
 
     def _tag(self, keys: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], list[tuple[Reading, ...]]]:
-        """Readings of every token of each distinct non-empty sentence, from one natasha batch."""
+        """Readings of every token of each distinct non-empty sentence, from one natasha batch. A reading depends on
+        the word in lower case and its tag only (``_reading``, ``_noun_reading``), so it is made once for each."""
         unique = [k for k in dict.fromkeys(keys) if k]
         lexicon = lexicon_classes(self.lang)
         readings = {}
-        with threadpool_limits(limits=1, user_api="blas"):  # one BLAS thread: see the module docstring
-            tagged = list(self.tagger.map([list(k) for k in unique]))
-        for key, markup in zip(unique, tagged):
+        for key, tags in zip(unique, self.natasha.tag_ids(unique)):
             rs = []
-            for t in markup.tokens:
-                r = self._reading(t.text, t.pos, t.feats)
-                if r.pos in ("NOUN", "PROPN") or t.text.lower() in lexicon:
-                    r = self._noun_reading(t.text, r)
-                rs.append((r,))
+            for text, tag in zip(key, tags):
+                low = text.lower()
+                if (low, tag) not in self._tagged:
+                    r = self._reading(text, *self.natasha.tag(tag))
+                    if r.pos in ("NOUN", "PROPN") or low in lexicon:
+                        r = self._noun_reading(text, r)
+                    self._tagged[low, tag] = (r,)
+                rs.append(self._tagged[low, tag])
             readings[key] = rs
         return readings
 
@@ -325,10 +324,7 @@ class RussianAnalyser(PymorphyAnalyser):
         wanted = [key for key, head in zip(keys, heads) if isinstance(head, Head) and head.needs_agreement
                   and (head.cls != MASC or not head.known or marked(key))]
         to_parse = [key for key in dict.fromkeys(wanted) if key not in arcs]
-        with threadpool_limits(limits=1, user_api="blas"):  # one BLAS thread: see the module docstring
-            parsed = list(self.parser.map([list(k) for k in to_parse]))
-        for key, markup in zip(to_parse, parsed):
-            arcs[key] = [(int(t.head_id) - 1, t.rel) for t in markup.tokens]
+        arcs.update(zip(to_parse, self.natasha.arcs(to_parse)))
 
         for k, item, key, head in zip(asked, items, keys, heads):
             if not isinstance(head, Head):
