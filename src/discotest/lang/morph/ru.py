@@ -10,10 +10,11 @@ The tokens given by discotest are fed to natasha as they are (no Segmenter), so 
 one to one. Models load once; the tagger runs once per batch, only on the sentences whose reading can depend on
 its tags (``_context_free``: no aligned words, a feminine entity-lexicon noun, or a masculine one in a sentence where
 no word can show the feminine or neuter under any tag need none: 1,361 of google's 3,886 rows, 35%), the parser only on
-sentences where agreement can change the answer. Both run their numpy matrix products on one BLAS thread: the
-aligner's processes run beside them, and OpenBLAS threads spinning for busy cores made tagging google's 3,886
-sentences take 7.9-16.5 s instead of 2.2-2.6 s on a loaded 2-core machine; the tags are the same
-(bench/release/verdict_identity.py).
+sentences where agreement can change the answer. Both run their numpy matrix products on one BLAS thread (in each of
+two Python threads, ``ru_natasha.py``): the aligner's processes run beside them, and OpenBLAS threads spinning for busy
+cores made tagging google's 3,886 sentences take 7.9-16.5 s instead of 2.2-2.6 s on a loaded 2-core machine; the tags
+are the same (bench/release/verdict_identity.py). ``ru_natasha.py`` runs natasha's models without the parts of
+natasha's own wrappers the analyser does not read (the embedding's vocabulary, markup records).
 
 Pronouns (target-side consistency) are read from word forms with pymorphy3 alone, see
 ``_slavic.read_pronoun``: natasha is not needed for «он/она», «его/её» or «сказала».

@@ -9,14 +9,16 @@ bench/release/verdict_identity.py):
 - sentences go to the models sorted by length, in slovnet's batches of 8, so a batch is padded to about its own
   length (google's Russian output: 18% fewer padded tokens) and each answer is put back in its place;
 - a token's tag stays slovnet's tag id: the analyser turns (word, tag id) into its reading once per word and tag,
-  not a tag string parsed into a feature dictionary and a markup record per token.
-
-Both run their matrix products on one BLAS thread (see ``ru.py``).
+  not a tag string parsed into a feature dictionary and a markup record per token;
+- the batches alternate between two threads (``THREADS``), each on one BLAS thread (see ``ru.py``). A sentence's
+  tags and arcs do not depend on the other sentences of its batch, so neither order nor threads change them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from natasha import NewsMorphTagger, NewsSyntaxParser
@@ -27,6 +29,11 @@ from navec.pq import PQ
 from navec.tar import Tar
 from slovnet.conll import parse_conll_tag
 from threadpoolctl import threadpool_limits
+
+BATCH = 8  # slovnet's batch size (``Morph.load``, ``Syntax.load``), which the encoders were built with
+# two Python threads share the batches: numpy's matrix products release the GIL, so on two cores the tagging and parsing
+# of google's Russian output take about two thirds of the time; each on one BLAS thread (no OpenBLAS threads spinning)
+THREADS = min(2, os.cpu_count() or 1)
 
 
 class _TablePQ(PQ):
@@ -92,12 +99,22 @@ def _masked(pred: np.ndarray, pad_mask: np.ndarray) -> Iterator[np.ndarray]:
         yield row[:size]
 
 
-def _by_length(sentences: Sequence[Sequence[str]], run) -> list:
-    """``run`` over the sentences sorted by length (stable), on one BLAS thread; the answers in the given order."""
+def _by_length(sentences: Sequence[Sequence[str]], run: Callable[[list[list[str]]], Iterable]) -> list:
+    """``run`` over the sentences sorted by length (stable), in slovnet's batches, on two threads of one BLAS thread
+    each (the batches alternate between them); the answers in the given order."""
     order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
+    batches = [order[i:i + BATCH] for i in range(0, len(order), BATCH)]
+    parts = [[i for batch in batches[t::THREADS] for i in batch] for t in range(THREADS)]
     out: list = [None] * len(sentences)
-    with threadpool_limits(limits=1, user_api="blas"):  # one BLAS thread: see ru.py's docstring
-        answers: Iterable = run([list(sentences[i]) for i in order])
-        for i, answer in zip(order, answers):
+
+    def one(part: list[int]) -> None:
+        for i, answer in zip(part, run([list(sentences[i]) for i in part])):
             out[i] = answer
+
+    with threadpool_limits(limits=1, user_api="blas"):  # one BLAS thread: see ru.py's docstring
+        if THREADS == 1 or len(batches) < 2:
+            one(order)
+        else:
+            with ThreadPoolExecutor(THREADS) as pool:
+                list(pool.map(one, parts))
     return out
