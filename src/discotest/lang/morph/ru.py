@@ -75,6 +75,7 @@ class RussianAnalyser(PymorphyAnalyser):
         self._lemmas: dict[str, str] = {}
         self._nouns: dict[tuple[str, str | None, bool], Reading] = {}
         self._form_genders: dict[tuple[str, tuple[str, ...], str | None], str | None] = {}
+        self._forms: dict[str, list[tuple[str, str | None, set[str]]]] = {}
         # the batch's sentences (``_batch``): the tags and parses read asked for, kept for every read of that batch
         # (the entities', then with --verdict reader the distractors' of the same translations)
         self._prepared: dict[tuple[str, ...], list[tuple[Reading, ...]]] = {}
@@ -105,17 +106,26 @@ class RussianAnalyser(PymorphyAnalyser):
         natasha copies the subject's gender onto the verb («Уборщик выговорила» comes out Masc), so the
         gender of agreeing words is read from their endings; several possible genders → None.
         """
-        key = (word.lower(), kinds, case)
+        low = word.lower()
+        key = (low, kinds, case)
         if key not in self._form_genders:
             genders = set()
-            for p in self.morph.parses(word):
-                if p.tag.POS not in kinds or "plur" in p.tag:
+            for pos, form_case, form_genders in self._singular_forms(low):
+                if pos not in kinds:
                     continue
-                if case and p.tag.case and _PYMORPHY_CASES.get(p.tag.case) != case:
+                if case and form_case and _PYMORPHY_CASES.get(form_case) != case:
                     continue
-                genders |= {_PYMORPHY_GENDERS[g] for g in _PYMORPHY_GENDERS if g in p.tag}
+                genders |= form_genders
             self._form_genders[key] = genders.pop() if len(genders) == 1 else None
         return self._form_genders[key]
+
+    def _singular_forms(self, low: str) -> list[tuple[str, str | None, set[str]]]:
+        """(part of speech, case, genders) of each of the word's pymorphy parses that is not plural: what
+        ``_form_gender`` reads, taken from pymorphy's tags once per word (``_may_mark`` asks 22 questions of each)."""
+        if low not in self._forms:
+            self._forms[low] = [(p.tag.POS, p.tag.case, {_PYMORPHY_GENDERS[g] for g in _PYMORPHY_GENDERS if g in p.tag})
+                                for p in self.morph.parses(low) if "plur" not in p.tag]
+        return self._forms[low]
 
     def _reading(self, text: str, pos: str, feats: dict[str, str]) -> Reading:
         plural = feats.get("Number") == "Plur"
@@ -298,7 +308,8 @@ class RussianAnalyser(PymorphyAnalyser):
         self._read_tagged(items, keys, asked, out)
         # a masculine noun read without the tagger is read again where its sentence was parsed for another item (two
         # rows with the same translation): the parse's agreeing words then count, as they always did
-        again = [k for k, key in enumerate(keys) if k not in asked and key in self._prepared_arcs
+        first = set(asked)
+        again = [k for k, key in enumerate(keys) if k not in first and key in self._prepared_arcs
                  and out[k].gender is Gender.MALE]  # type: ignore[union-attr]
         self._read_tagged(items, keys, again, out)
         return out  # type: ignore[return-value]  # every None was read
