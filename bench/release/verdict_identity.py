@@ -1,7 +1,7 @@
 """Every per-item verdict of the published WinoMT pairs, before and after a change: sha256 per pair, compared.
 
     .venv/bin/python -m bench.release.verdict_identity [--data-dir ../shared/data] [--record] [--only noun,reader]
-                                                       [--engine local|ray] [--langs ru,uk]
+                                                       [--engine local|ray]
 
 Runs, in fresh processes with one fresh cache: ``run winomt --lang all --system all --details F`` (all 33 pairs, the
 noun verdict) and ``run winomt --lang all --system google --verdict reader --details F`` (8 languages, the reader
@@ -10,8 +10,7 @@ sha256 of that pair's detail lines (in item order) and of its JSON result are co
 ``bench/figures/winomt_verdicts.json``; ``--record`` writes them there instead. A speed change must leave every
 hash as recorded: exit 1 names each pair that differs (``--keep DIR`` keeps the details files to diff).
 ``--engine ray`` runs the same on a local Ray instance (the hashes are recorded from local runs): the ray engine's
-all-33-pairs identity, which CI checks on Google's 8 languages only (tests/engine/test_engine.py). ``--langs ru,uk``
-runs and compares those languages' pairs only (a change to one analyser), and cannot ``--record``.
+all-33-pairs identity, which CI checks on Google's 8 languages only (tests/engine/test_engine.py).
 """
 
 from __future__ import annotations
@@ -35,12 +34,10 @@ MODES = {
 }
 
 
-def run_mode(mode: str, data_dir: str, cache: str, tmp: Path, engine: str = "local", langs: str = "all"
-             ) -> dict[str, dict]:
-    """Hashes per ``lang/system`` of one mode's details and JSON result (``langs``: a comma list, or all)."""
+def run_mode(mode: str, data_dir: str, cache: str, tmp: Path, engine: str = "local") -> dict[str, dict]:
+    """Hashes per ``lang/system`` of one mode's details and JSON result."""
     details, report = tmp / f"{mode}.jsonl", tmp / f"{mode}.json"
-    args = [langs if a == "all" and i == 1 else a for i, a in enumerate(MODES[mode])]  # the value of --lang
-    discotest(["--data-dir", data_dir, "run", "winomt", *args, "--format", "json", "--details", str(details),
+    discotest(["--data-dir", data_dir, "run", "winomt", *MODES[mode], "--format", "json", "--details", str(details),
                "-o", str(report), "--engine", engine], cache)
     lines: dict[str, list[str]] = {}
     for line in details.read_text(encoding="utf-8").splitlines():
@@ -67,19 +64,16 @@ def main() -> None:
     parser.add_argument("--only", default=",".join(MODES), help="modes to run: noun, reader")
     parser.add_argument("--keep", help="a folder to keep the details in (to diff by hand)")
     parser.add_argument("--engine", default="local", choices=("local", "ray"), help="the engine the runs use")
-    parser.add_argument("--langs", default="all", help="languages to run and compare, comma-separated (or all)")
     args = parser.parse_args()
     if args.record and args.engine != "local":
         parser.error("the reference is recorded from local runs")
-    if args.record and args.langs != "all":
-        parser.error("the reference is recorded from every language")
     recorded = json.loads(FIGURES.read_text()) if FIGURES.exists() else {}
     differ = []
     with tempfile.TemporaryDirectory(prefix="verdict-identity-") as tmp:
         folder = Path(args.keep or tmp)
         folder.mkdir(parents=True, exist_ok=True)
         for mode in args.only.split(","):
-            pairs = run_mode(mode, args.data_dir, str(Path(tmp) / "cache"), folder, args.engine, args.langs)
+            pairs = run_mode(mode, args.data_dir, str(Path(tmp) / "cache"), folder, args.engine)
             for key, now in pairs.items():
                 before = recorded.get(mode, {}).get(key)
                 same = before is not None and before == now
@@ -89,9 +83,7 @@ def main() -> None:
                     differ.append(f"{mode} {key}: details {before['details_sha256'][:12]} -> "
                                   f"{now['details_sha256'][:12]}, result {before['result_sha256'][:12]} -> "
                                   f"{now['result_sha256'][:12]} (--keep DIR keeps the details to diff)")
-            langs = None if args.langs == "all" else set(args.langs.split(","))
-            missing = {key for key in set(recorded.get(mode, {})) - set(pairs) if langs is None or
-                       key.split("/")[0] in langs}
+            missing = set(recorded.get(mode, {})) - set(pairs)
             differ += [f"{mode} {key}: missing from this run" for key in sorted(missing)]
             if args.record:
                 recorded[mode] = pairs
