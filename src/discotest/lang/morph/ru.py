@@ -10,10 +10,11 @@ The tokens given by discotest are fed to natasha as they are (no Segmenter), so 
 one to one. Models load once; the tagger runs once per batch, only on the sentences whose reading can depend on
 its tags (``_context_free``: no aligned words, a feminine entity-lexicon noun, or a masculine one in a sentence where
 no word can show the feminine or neuter under any tag need none: 1,361 of google's 3,886 rows, 35%), the parser only on
-sentences where agreement can change the answer. Both run their numpy matrix products on one BLAS thread: the
-aligner's processes run beside them, and OpenBLAS threads spinning for busy cores made tagging google's 3,886
-sentences take 7.9-16.5 s instead of 2.2-2.6 s on a loaded 2-core machine; the tags are the same
-(bench/release/verdict_identity.py).
+sentences where agreement can change the answer. Both run their numpy matrix products on one BLAS thread (in each of
+two Python threads, ``ru_natasha.py``): the aligner's processes run beside them, and OpenBLAS threads spinning for busy
+cores made tagging google's 3,886 sentences take 7.9-16.5 s instead of 2.2-2.6 s on a loaded 2-core machine; the tags
+are the same (bench/release/verdict_identity.py). ``ru_natasha.py`` runs natasha's models without the parts of
+natasha's own wrappers the analyser does not read (the embedding's vocabulary, markup records).
 
 Pronouns (target-side consistency) are read from word forms with pymorphy3 alone, see
 ``_slavic.read_pronoun``: natasha is not needed for «он/она», «его/её» or «сказала».
@@ -67,17 +68,17 @@ class RussianAnalyser(PymorphyAnalyser):
     name = "natasha+pymorphy3"
 
     def __init__(self) -> None:
-        # natasha (with navec and numpy) loads with the analyser, not with this module: a warm run needs only the
-        # class's name and static_version (lang/morph/cached.py)
-        from natasha import NewsEmbedding, NewsMorphTagger, NewsSyntaxParser
+        # natasha (with navec, slovnet and numpy) loads with the analyser, not with this module: a warm run needs
+        # only the class's name and static_version (lang/morph/cached.py)
+        from discotest.lang.morph.ru_natasha import Natasha
 
-        embedding = NewsEmbedding()
-        self.tagger = NewsMorphTagger(embedding)
-        self.parser = NewsSyntaxParser(embedding)
+        self.natasha = Natasha()
         self.morph = Pymorphy("ru")
+        self._tagged: dict[tuple[str, int], tuple[Reading, ...]] = {}  # (word in lower case, tag id) -> its reading
         self._lemmas: dict[str, str] = {}
         self._nouns: dict[tuple[str, str | None, bool], Reading] = {}
         self._form_genders: dict[tuple[str, tuple[str, ...], str | None], str | None] = {}
+        self._forms: dict[str, list[tuple[str, str | None, set[str]]]] = {}
         # the batch's sentences (``_batch``): the tags and parses read asked for, kept for every read of that batch
         # (the entities', then with --verdict reader the distractors' of the same translations)
         self._prepared: dict[tuple[str, ...], list[tuple[Reading, ...]]] = {}
@@ -108,17 +109,26 @@ class RussianAnalyser(PymorphyAnalyser):
         natasha copies the subject's gender onto the verb («Уборщик выговорила» comes out Masc), so the
         gender of agreeing words is read from their endings; several possible genders → None.
         """
-        key = (word.lower(), kinds, case)
+        low = word.lower()
+        key = (low, kinds, case)
         if key not in self._form_genders:
             genders = set()
-            for p in self.morph.parses(word):
-                if p.tag.POS not in kinds or "plur" in p.tag:
+            for pos, form_case, form_genders in self._singular_forms(low):
+                if pos not in kinds:
                     continue
-                if case and p.tag.case and _PYMORPHY_CASES.get(p.tag.case) != case:
+                if case and form_case and _PYMORPHY_CASES.get(form_case) != case:
                     continue
-                genders |= {_PYMORPHY_GENDERS[g] for g in _PYMORPHY_GENDERS if g in p.tag}
+                genders |= form_genders
             self._form_genders[key] = genders.pop() if len(genders) == 1 else None
         return self._form_genders[key]
+
+    def _singular_forms(self, low: str) -> list[tuple[str, str | None, set[str]]]:
+        """(part of speech, case, genders) of each of the word's pymorphy parses that is not plural: what
+        ``_form_gender`` reads, taken from pymorphy's tags once per word (``_may_mark`` asks 22 questions of each)."""
+        if low not in self._forms:
+            self._forms[low] = [(p.tag.POS, p.tag.case, {_PYMORPHY_GENDERS[g] for g in _PYMORPHY_GENDERS if g in p.tag})
+                                for p in self.morph.parses(low) if "plur" not in p.tag]
+        return self._forms[low]
 
     def _reading(self, text: str, pos: str, feats: dict[str, str]) -> Reading:
         plural = feats.get("Number") == "Plur"
@@ -275,19 +285,21 @@ class RussianAnalyser(PymorphyAnalyser):
         return self._marks[low]
 
     def _tag(self, keys: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], list[tuple[Reading, ...]]]:
-        """Readings of every token of each distinct non-empty sentence, from one natasha batch."""
+        """Readings of every token of each distinct non-empty sentence, from one natasha batch. A reading depends on
+        the word in lower case and its tag only (``_reading``, ``_noun_reading``), so it is made once for each."""
         unique = [k for k in dict.fromkeys(keys) if k]
         lexicon = lexicon_classes(self.lang)
         readings = {}
-        with _one_blas_thread():
-            tagged = list(self.tagger.map([list(k) for k in unique]))
-        for key, markup in zip(unique, tagged):
+        for key, tags in zip(unique, self.natasha.tag_ids(unique)):
             rs = []
-            for t in markup.tokens:
-                r = self._reading(t.text, t.pos, t.feats)
-                if r.pos in ("NOUN", "PROPN") or t.text.lower() in lexicon:
-                    r = self._noun_reading(t.text, r)
-                rs.append((r,))
+            for text, tag in zip(key, tags):
+                low = text.lower()
+                if (low, tag) not in self._tagged:
+                    r = self._reading(text, *self.natasha.tag(tag))
+                    if r.pos in ("NOUN", "PROPN") or low in lexicon:
+                        r = self._noun_reading(text, r)
+                    self._tagged[low, tag] = (r,)
+                rs.append(self._tagged[low, tag])
             readings[key] = rs
         return readings
 
@@ -299,7 +311,8 @@ class RussianAnalyser(PymorphyAnalyser):
         self._read_tagged(items, keys, asked, out)
         # a masculine noun read without the tagger is read again where its sentence was parsed for another item (two
         # rows with the same translation): the parse's agreeing words then count, as they always did
-        again = [k for k, key in enumerate(keys) if k not in asked and key in self._prepared_arcs
+        first = set(asked)
+        again = [k for k, key in enumerate(keys) if k not in first and key in self._prepared_arcs
                  and out[k].gender is Gender.MALE]  # type: ignore[union-attr]
         self._read_tagged(items, keys, again, out)
         return out  # type: ignore[return-value]  # every None was read
@@ -326,10 +339,7 @@ class RussianAnalyser(PymorphyAnalyser):
         wanted = [key for key, head in zip(keys, heads) if isinstance(head, Head) and head.needs_agreement
                   and (head.cls != MASC or not head.known or marked(key))]
         to_parse = [key for key in dict.fromkeys(wanted) if key not in arcs]
-        with _one_blas_thread():
-            parsed = list(self.parser.map([list(k) for k in to_parse]))
-        for key, markup in zip(to_parse, parsed):
-            arcs[key] = [(int(t.head_id) - 1, t.rel) for t in markup.tokens]
+        arcs.update(zip(to_parse, self.natasha.arcs(to_parse)))
 
         for k, item, key, head in zip(asked, items, keys, heads):
             if not isinstance(head, Head):
@@ -348,10 +358,3 @@ class RussianAnalyser(PymorphyAnalyser):
                 votes = [v for v in votes
                          if _ROLE_KIND[v.role] != "modifier" or self._adjectival(item.tokens[v.index].text)]
             out[k] = decide(item, head, votes, self.tool)
-
-
-def _one_blas_thread():
-    """One BLAS thread while natasha runs (see the module docstring); threadpoolctl loads with the first batch."""
-    from threadpoolctl import threadpool_limits
-
-    return threadpool_limits(limits=1, user_api="blas")

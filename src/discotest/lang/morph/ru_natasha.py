@@ -1,0 +1,120 @@
+"""natasha's Russian tagger and parser (slovnet), run for what the Russian analyser reads: tag ids and arcs.
+
+The same models and the same numbers as ``NewsMorphTagger.map`` / ``NewsSyntaxParser.map``, with three costs of a cold
+run taken out (``bench/speed``; the tags and arcs are the same: tests/lang/test_morph_ru_natasha.py, and
+bench/release/verdict_identity.py):
+
+- the navec embedding is loaded as slovnet reads it, its id and its quantised table; ``NewsEmbedding`` also builds
+  a dictionary of its 250,000 words and precomputes norms for word similarity, which the taggers never use;
+- sentences go to the models sorted by length, in slovnet's batches of 8, so a batch is padded to about its own
+  length (google's Russian output: 18% fewer padded tokens) and each answer is put back in its place;
+- a token's tag stays slovnet's tag id: the analyser turns (word, tag id) into its reading once per word and tag,
+  not a tag string parsed into a feature dictionary and a markup record per token;
+- the batches alternate between two threads (``THREADS``), each on one BLAS thread (see ``ru.py``). A sentence's
+  tags and arcs do not depend on the other sentences of its batch, so neither order nor threads change them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from natasha import NewsMorphTagger, NewsSyntaxParser
+from natasha.data import NEWS_EMBEDDING
+from navec.meta import Meta
+from navec.navec import META, PQ_
+from navec.pq import PQ
+from navec.tar import Tar
+from slovnet.conll import parse_conll_tag
+from threadpoolctl import threadpool_limits
+
+BATCH = 8  # slovnet's batch size (``Morph.load``, ``Syntax.load``), which the encoders were built with
+# two Python threads share the batches: numpy's matrix products release the GIL, so on two cores the tagging and parsing
+# of google's Russian output take about two thirds of the time; each on one BLAS thread (no OpenBLAS threads spinning)
+THREADS = min(2, os.cpu_count() or 1)
+
+
+class _TablePQ(PQ):
+    """navec's quantised vectors without the norms and products it precomputes for ``sim`` (unused here)."""
+
+    def precompute(self) -> None:
+        pass
+
+
+class _Embedding:
+    """What slovnet's ``navec(...)`` reads of a ``Navec``: its id (checked against the model's) and its ``pq``."""
+
+    def __init__(self, path: str = NEWS_EMBEDDING) -> None:
+        with Tar(path) as tar:
+            self.meta = Meta.from_file(tar.load(META))
+            Meta.check_protocol(self.meta.protocol)
+            self.pq = _TablePQ.from_file(tar.load(PQ_))
+
+
+class Natasha:
+    """natasha's news tagger and parser over pre-tokenised sentences (lists of words)."""
+
+    def __init__(self) -> None:
+        embedding = _Embedding()
+        self.tagger = NewsMorphTagger(embedding)
+        self.parser = NewsSyntaxParser(embedding)
+        self._tags: dict[int, tuple[str, dict[str, str]]] = {}
+
+    def tag(self, tag_id: int) -> tuple[str, dict[str, str]]:
+        """The part of speech and features of a tag id (as ``MorphToken.pos`` and ``.feats``)."""
+        if tag_id not in self._tags:
+            self._tags[tag_id] = parse_conll_tag(self.tagger.infer.decoder.tags_vocab.decode(tag_id))
+        return self._tags[tag_id]
+
+    def tag_ids(self, sentences: Sequence[Sequence[str]]) -> list[list[int]]:
+        """Each sentence's tag id per word."""
+        infer = self.tagger.infer
+
+        def batches(batch: Sequence[Sequence[str]]) -> Iterator[np.ndarray]:
+            for x in infer.encoder(batch):
+                yield from _masked(infer.model.head.decode(infer.model(x.word_id, x.shape_id, x.pad_mask)), x.pad_mask)
+
+        return [pred.tolist() for pred in _by_length(sentences, batches)]
+
+    def arcs(self, sentences: Sequence[Sequence[str]]) -> list[list[tuple[int, str]]]:
+        """Each sentence's (head index, 0-based with -1 for the root; relation) per word."""
+        infer = self.parser.infer
+        rels = infer.decoder.rels_vocab
+
+        def batches(batch: Sequence[Sequence[str]]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+            for x in infer.encoder(batch):
+                pred, mask = infer.model(x.word_id, x.shape_id, x.pad_mask), ~x.pad_mask
+                yield from zip(_masked(infer.model.head.decode(pred.head_id, mask), x.pad_mask),
+                               _masked(infer.model.rel.decode(pred.rel_id, mask), x.pad_mask))
+
+        return [[(int(h) - 1, rels.decode(r)) for h, r in zip(heads.tolist(), ids.tolist())]
+                for heads, ids in _by_length(sentences, batches)]
+
+
+def _masked(pred: np.ndarray, pad_mask: np.ndarray) -> Iterator[np.ndarray]:
+    """Each row of a batch's predictions cut to its sentence's length (slovnet's ``split_masked``)."""
+    for row, size in zip(pred, (~pad_mask).sum(-1)):
+        yield row[:size]
+
+
+def _by_length(sentences: Sequence[Sequence[str]], run: Callable[[list[list[str]]], Iterable]) -> list:
+    """``run`` over the sentences sorted by length (stable), in slovnet's batches, on two threads of one BLAS thread
+    each (the batches alternate between them); the answers in the given order."""
+    order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
+    batches = [order[i:i + BATCH] for i in range(0, len(order), BATCH)]
+    parts = [[i for batch in batches[t::THREADS] for i in batch] for t in range(THREADS)]
+    out: list = [None] * len(sentences)
+
+    def one(part: list[int]) -> None:
+        for i, answer in zip(part, run([list(sentences[i]) for i in part])):
+            out[i] = answer
+
+    with threadpool_limits(limits=1, user_api="blas"):  # one BLAS thread: see ru.py's docstring
+        if THREADS == 1 or len(batches) < 2:
+            one(order)
+        else:
+            with ThreadPoolExecutor(THREADS) as pool:
+                list(pool.map(one, parts))
+    return out
