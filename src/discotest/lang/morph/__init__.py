@@ -22,10 +22,10 @@ ANALYSERS: dict[str, str] = {
 # CPU seconds of one cold run of one published output (aligning both directions, loading the analyser, reading;
 # bench/speed/bench_gender_speed.py, 2026-11-25): --lang all starts the languages with the most work first
 MEASURED_COST = {"fr": 11.5, "ru": 9.1, "ar": 6.9, "es": 6.8, "de": 6.2, "it": 6.2, "uk": 5.9, "he": 5.4}
-# MiB at the peak of one language's --lang all worker (its analyser loaded, every published output read; the per-process
-# peaks of bench/speed/bench_gender_speed.py's all-pairs run): --lang all keeps the heavy ones apart (fr's spaCy model
-# is 470 MiB of its worker)
-MEASURED_MEMORY = {"fr": 650, "ru": 300, "es": 300, "ar": 200, "de": 200, "it": 200, "uk": 150, "he": 150}
+# MiB at the peak of one language's --lang all worker (its analyser loaded, every published output read: the largest
+# RSS of each worker process of a cold `run winomt --lang all --system all`, 2026-11-27): --lang all keeps the heavy
+# ones apart (fr's spaCy model, its lemmatizer tables included, is 470 MiB of its worker)
+MEASURED_MEMORY = {"fr": 650, "es": 360, "it": 340, "ru": 320, "ar": 280, "he": 210, "uk": 200, "de": 170}
 EXTRAS = {lang: lang for lang in ANALYSERS}  # pyproject extra that installs each analyser
 
 
