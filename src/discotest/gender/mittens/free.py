@@ -22,7 +22,7 @@ from discotest.errors import InputError
 from discotest.gender.mentions import PRONOUNS as ROLES
 from discotest.gender.mittens.english import gendered_words
 from discotest.gender.mittens.suite import MittensItem
-from discotest.lang.align import MODEL_REL_FERTILITY, MODEL_REL_ITERATIONS, align_cached, make_aligner
+from discotest.lang.align import MODEL_REL_ITERATIONS, align_cached, make_aligner
 from discotest.lang.align.base import Pair, WordAligner
 from discotest.lang.align.model import AlignmentModel
 from discotest.lang.align.thot_aligner import ThotAligner
@@ -71,7 +71,7 @@ def reference_model(items: Sequence[MittensItem], lang: str, aligner: str = "tho
     base = make_aligner(aligner)
     if not isinstance(base, ThotAligner):
         return base
-    base = make_aligner(aligner, rel_iterations=MODEL_REL_ITERATIONS, rel_fertility=MODEL_REL_FERTILITY)
+    base = make_aligner(aligner, rel_iterations=MODEL_REL_ITERATIONS)
     texts = [(i.source, i.reference) for i in items]
 
     def training() -> list[Pair]:

@@ -28,7 +28,7 @@ from discotest import cache
 from discotest.errors import InputError
 from discotest.gender.mt_geneval.judge import FreeReading, GenEvalVerdict, combine_readings, words
 from discotest.gender.mt_geneval.suite import GenEvalItem
-from discotest.lang.align import MODEL_REL_FERTILITY, MODEL_REL_ITERATIONS, align_cached, make_aligner
+from discotest.lang.align import MODEL_REL_ITERATIONS, align_cached, make_aligner
 from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.align.model import AlignmentModel
 from discotest.lang.align.thot_aligner import ThotAligner
@@ -50,7 +50,7 @@ def reference_model(items: Sequence[GenEvalItem], lang: str, recipe: str, aligne
     base = make_aligner(aligner)
     if not isinstance(base, ThotAligner):
         return base
-    base = make_aligner(aligner, rel_iterations=MODEL_REL_ITERATIONS, rel_fertility=MODEL_REL_FERTILITY)
+    base = make_aligner(aligner, rel_iterations=MODEL_REL_ITERATIONS)
     texts = [(item.source, ref) for item in items for ref in (item.reference, item.other)]
 
     def training() -> list[Pair]:
