@@ -42,7 +42,13 @@ from discotest.gender.verdict_cache import (
     verdicts_key,
 )
 from discotest.gender.winomt import GenderItem, load_winomt
-from discotest.lang.align import DEFAULT_ALIGNER, MODEL_REL_ITERATIONS, PendingLinks, make_aligner
+from discotest.lang.align import (
+    DEFAULT_ALIGNER,
+    MODEL_REL_FERTILITY,
+    MODEL_REL_ITERATIONS,
+    PendingLinks,
+    make_aligner,
+)
 from discotest.lang.align.base import Pair, WordAligner
 from discotest.lang.align.model import AlignmentModel
 from discotest.lang.align.thot_aligner import ThotAligner
@@ -201,7 +207,8 @@ def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> Word
     def training() -> list[Pair]:
         return text.pairs(options)
 
-    model_aligner = make_aligner(options.aligner, processes=processes, rel_iterations=MODEL_REL_ITERATIONS)
+    model_aligner = make_aligner(options.aligner, processes=processes, rel_iterations=MODEL_REL_ITERATIONS,
+                                 rel_fertility=MODEL_REL_FERTILITY)
     return AlignmentModel(model_aligner, text.recipe, text.identity, training, options.use_cache,
                           code=cache.code_key(*TEXT_CODE))
 

@@ -37,8 +37,9 @@ from discotest.progress import is_quiet
 
 NAMESPACE = "align-model"
 # wall seconds per training pair (both directions, on two cores), measured on the first runs of WinoMT's languages
-# (ar: 15,544 pairs, about 12 s of training on a quiet 2-core machine): for the note a first run prints
-TRAIN_SECONDS_PER_PAIR = 0.0008
+# (ar: 15,544 pairs, about 12 s of training on a quiet 2-core machine at the full fertility schedule; two thirds of that
+# CPU at MODEL_REL_FERTILITY 0.5): for the note a first run prints
+TRAIN_SECONDS_PER_PAIR = 0.0005
 ALIGNER_CODE = ("lang/align", "lang/tokenize.py")  # the code every model depends on (package-relative paths)
 _extracted: dict[str, Path] = {}  # model key -> folder of its files in this process
 
