@@ -182,9 +182,9 @@ def test_a_stopped_scoring_run_asks_the_server_only_for_what_it_had_not_answered
     assert asked == ["Оно упало .", "Он упал ."] and whole[:2] == first
 
 
-# the card's servers, by family: Gemma's vocabulary cut (the card checks orchestration; the full tokenizers' tokens and
-# scores are the tests above and below)
-SERVERS = {"llama3_1": "llama_server", "gemma3": "small_gemma_server", "qwen3": "qwen_server"}
+# the card's servers, by family: Llama's and Gemma's vocabularies cut (the card checks orchestration; the full
+# tokenizers' tokens and scores are the tests above and below)
+SERVERS = {"llama3_1": "small_llama_server", "gemma3": "small_gemma_server", "qwen3": "qwen_server"}
 
 
 @pytest.mark.parametrize("family", list(SERVERS))
