@@ -65,26 +65,43 @@ def without_chat_template(model: str | Path, folder: str | Path) -> Path:
 
 
 def small_vocabulary(family: str, tokenizers: Path, folder: str | Path, size: int = 512) -> Path:
-    """``folder/family``: the real byte-level BPE tokenizer of ``family`` (Llama 3.1 or Qwen3) cut to its first
-    ``size`` tokens (every byte among them: a rank's parts have lower ranks, so every kept token is still made by kept
-    merges), its added tokens other than the reserved ones renumbered after them. Why: llama-cpp-python sorts the whole
-    vocabulary in Python for every echoed token (~0.7 s a token at 128k), so a served test of *orchestration* (resume,
-    retries, request counts) runs on this one; the same pre-tokenizer, BOS and template as the real family."""
+    """``folder/family``: the real BPE tokenizer of ``family`` cut to its first ``size`` tokens and the tokens their
+    merges are made of, its added tokens other than the reserved/unused ones renumbered after them. Llama 3.1 and Qwen3
+    (byte-level): every byte is among the first tokens and a rank's parts have lower ranks, so nothing is added. Gemma 3
+    (SentencePiece-style, byte fallback): its control tokens, line-break runs and the 256 ``<0xXX>`` byte tokens are
+    ids 0-493 and its single characters come last, so the parts of the kept pieces (``▁``, ``t``, …) are added; a
+    character cut away is encoded as its bytes (Hugging Face and llama.cpp read the same file). Why:
+    llama-cpp-python sorts the whole vocabulary in Python for every echoed token (~0.7 s a token at 128k, more at
+    Gemma's 262k), so a served test of *orchestration* (resume, retries, request counts, a card's rows) runs on this
+    one; the same normalizer, pre-tokenizer, BOS and template as the real family."""
     import json
 
     source, out = Path(tokenizers) / family, Path(folder) / family
     out.mkdir(parents=True, exist_ok=True)
     spec = json.loads((source / "tokenizer.json").read_text("utf-8"))
     model = spec["model"]
-    if model["type"] != "BPE" or spec["decoder"]["type"] != "ByteLevel":
-        raise ValueError(f"{source}: only a byte-level BPE vocabulary is cut, not {model['type']}")
-    vocab = {token: i for token, i in model["vocab"].items() if i < size}
-    if len(vocab) != size:
+    if model["type"] != "BPE" or not (spec["decoder"]["type"] == "ByteLevel" or model.get("byte_fallback")):
+        raise ValueError(f"{source}: only a byte-level or byte-fallback BPE vocabulary is cut, not {model['type']}")
+    if sum(i < size for i in model["vocab"].values()) != size:
         raise ValueError(f"{source}: ids below {size} are not all tokens")
-    renumber = {}
-    for added in spec["added_tokens"]:
-        if "reserved" not in added["content"]:
-            renumber[added["id"]] = size + len(renumber)
+    made_of: dict[str, list[tuple[str, str]]] = {}  # a token -> the merges that make it, first merge first
+    for merge in model["merges"]:
+        left, right = merge.split(" ", 1) if isinstance(merge, str) else merge
+        made_of.setdefault(left + right, []).append((left, right))
+    kept = {token for token, i in model["vocab"].items() if i < size}
+    todo = list(kept)
+    while todo:  # a kept token no merge of kept tokens makes brings its first merge's parts (Gemma: ``▁``, ``t``, …)
+        merges = made_of.get(todo.pop(), [])
+        if merges and not any(left in kept and right in kept for left, right in merges):
+            todo.extend(part for part in merges[0] if part not in kept)
+            kept.update(merges[0])
+    vocab = {token: k for k, token in enumerate(sorted(kept, key=model["vocab"].__getitem__))}
+    if model.get("byte_fallback") and not all(f"<0x{b:02X}>" in vocab for b in range(256)):
+        raise ValueError(f"{source}: the byte tokens are not all below {size}")
+    renumber = {model["vocab"][token]: k for token, k in vocab.items()}
+    moved = [a["id"] for a in spec["added_tokens"] if a["id"] not in renumber and "reserved" not in a["content"]
+             and not a["content"].startswith("<unused")]
+    renumber.update({i: len(vocab) + k for k, i in enumerate(moved)})
     spec["added_tokens"] = [{**a, "id": renumber[a["id"]]} for a in spec["added_tokens"] if a["id"] in renumber]
     merges = []
     for merge in model["merges"]:
