@@ -263,15 +263,18 @@ def _evaluate_language(
     inputs: Sequence[tuple[str, str]] = (),
     models: Sequence = (),
     in_worker: bool = False,
+    looked_up: bool = False,
 ) -> list[GenderResult]:
     """Evaluate published ``systems``, user ``inputs`` (name, path) and ``models`` (``translate.ModelSystem``, which
-    translate the suite through their cache) for one language.
+    translate the suite through their cache) for one language. ``looked_up``: the caller found the systems' verdicts
+    not cached (``_read_back``), so they are not looked up by their files again (a cold run did it twice: locating the
+    suite and the outputs, the aligner's text and the keys).
 
     Runs in a worker process for ``--lang all`` (``in_worker``): the suite and the analyser are loaded once here and
     shared by every system. A worker aligns in its own process, one bitext at a time: the other workers keep the
     cores busy, and aligner child processes next to every worker's analyser would only add memory.
     """
-    if not inputs and not models and (found := _cached_language(lang, systems, options)) is not None:
+    if not (inputs or models or looked_up) and (found := _cached_language(lang, systems, options)) is not None:
         return found
     with stage("suite and translations"):
         with catalogue.tracking() as suite_files:
@@ -610,7 +613,7 @@ def run_many(
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
     if jobs == 1:
         for lang, systems_ in tasks.items():
-            by_lang[lang] = _evaluate_language(lang, systems_, opts)
+            by_lang[lang] = _evaluate_language(lang, systems_, opts, looked_up=True)
             if progress:
                 progress(len(systems_))
     else:
@@ -623,8 +626,8 @@ def run_many(
             # the last one's analyser loaded (the French spaCy model and natasha together: 870 MB in one process)
             with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
                                      max_tasks_per_child=1, initializer=_start_worker, initargs=(is_quiet(),)) as pool:
-                futures = {pool.submit(_evaluate_language, lang, tasks[lang], opts, in_worker=True): lang
-                           for lang in slowest_first}
+                futures = {pool.submit(_evaluate_language, lang, tasks[lang], opts, in_worker=True,
+                                       looked_up=True): lang for lang in slowest_first}
                 for future in as_completed(futures):
                     by_lang[futures[future]] = future.result()
                     if progress:
@@ -668,7 +671,7 @@ def _run_on_ray(tasks: dict[str, list[str]], opts: RunOptions, jobs: int | None,
     remote = [lang for lang in _slowest_first(tasks) if lang not in here]
     if remote:
         done = ray_engine(address, jobs).map_ordered(
-            _evaluate_language, [(lang, tasks[lang], opts, (), (), True) for lang in remote], max_calls=1,
+            _evaluate_language, [(lang, tasks[lang], opts, (), (), True, True) for lang in remote], max_calls=1,
             on_done=(lambda _, results: progress(len(results))) if progress else None)
         out += [r for results in done for r in results]
     return out
