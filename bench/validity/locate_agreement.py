@@ -32,6 +32,7 @@ from discotest.lang.align import (
     DEFAULT_ALIGNER,
     DEFAULT_SAMPLERS,
     DEFAULT_SEED,
+    MODEL_REL_FERTILITY,
     MODEL_REL_ITERATIONS,
     make_aligner,
 )
@@ -120,7 +121,8 @@ def _links(text: str, aligner, lang: str, bitexts: dict, corpus: list, systems: 
         out = {s: align_in_corpus(aligner, b.pairs, extra) for s, b in bitexts.items()}
     else:
         aligner = make_aligner(aligner.name, seed=aligner.seed, samplers=aligner.samplers,
-                               rel_iterations=MODEL_REL_ITERATIONS)  # the pipeline's model settings
+                               rel_iterations=MODEL_REL_ITERATIONS,
+                               rel_fertility=MODEL_REL_FERTILITY)  # the pipeline's model settings
         out = {}
         for s, b in bitexts.items():
             kept = [k for k, name in enumerate(systems) if text == "suite" or name != s]

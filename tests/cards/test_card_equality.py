@@ -229,3 +229,32 @@ def test_dip_row_of_a_model_is_its_run(shared_data, tiny_marian, monkeypatch):
     assert filled["system"] == name and all(line["of"] == 3 for line in filled["lines"])
     assert_row_is_the_runs(filled, own, system=name)
     assert filled["signature"] == next(r for r in own if r.system == name).signature.format()
+
+
+def test_a_published_systems_gender_rows_of_several_pairs_are_one_run_and_each_its_own(shared_data, tmp_path,
+                                                                                        monkeypatch):
+    """A published system's WinoMT rows of two pairs run as one run over both languages (languages in parallel worker
+    processes); each row's own run then only reads its verdicts back, and its numbers are those of the language's own
+    run computed afresh in another cache (one language, in this process), line for line."""
+    from discotest.cards import build as card_build
+    from discotest.gender import run as gender_run
+
+    real_run, real_evaluate = card_build.families.run, gender_run._evaluate_language
+    langs = []
+
+    def counted(suite, **options):
+        langs.append(options["lang"])
+        if len(langs) == 2:  # the rows' own runs: every verdict is in the cache, nothing is aligned or read again
+            monkeypatch.setattr(gender_run, "_evaluate_language", lambda *a, **k: pytest.fail("computed again"))
+        return real_run(suite, **options)
+
+    monkeypatch.setattr(card_build.families, "run", counted)
+    card = discotest.card(system="google", pairs="en-de,en-es", suites="winomt", limit=40, quiet=True)
+    assert langs == [["de", "es"], "de", "es"]
+    monkeypatch.setattr(card_build.families, "run", real_run)
+    monkeypatch.setattr(gender_run, "_evaluate_language", real_evaluate)
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "afresh"))
+    for lang in ("de", "es"):
+        own = discotest.run("winomt", lang=lang, system="all", limit=40, quiet=True).results
+        assert_row_is_the_runs(card.row(f"en-{lang}/winomt"), own, system="google")
+        assert card.row(f"en-{lang}/winomt")["lines"][0]["of"] == len(own)  # placed among the language's systems

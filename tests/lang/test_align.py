@@ -160,3 +160,22 @@ def test_start_returns_before_the_links_and_the_cache_serves_them_after(tmp_path
     assert aligner.calls == 0  # the base class aligns when the result is asked for
     assert pending() == pending() == [frozenset({(0, 0), (1, 1)})] and aligner.calls == 1
     assert start_align_cached(aligner, pairs)() == pending() and aligner.calls == 1  # from the cache
+
+
+def test_fewer_fertility_sweeps_are_named_in_the_signature_and_reach_the_child_processes():
+    """``rel_fertility`` cuts the fertility sweeps alone (IBM1 and HMM keep theirs); it changes the signature (and so
+    every cache key built on it) unless 1.0, and the child processes train with it: the same links as training here,
+    which differ from the full schedule's on a corpus where the sampler has choices."""
+    from discotest.lang.align.thot_aligner import iterations
+
+    assert iterations(15_544, 1.0) == (10, 10, 40)
+    assert iterations(15_544, 1.0, 0.5) == (10, 10, 20)
+    words_en = ["the", "a", "doctor", "nurse", "came", "left", "saw", "met", "friend", "teacher"]
+    words_de = ["der", "ein", "Arzt", "Pflegerin", "kam", "ging", "sah", "traf", "Freund", "Lehrer"]
+    pairs = [([words_en[i] for i in idx], [words_de[(i + k) % 10] for i in reversed(idx)])
+             for k in range(300) for idx in [[(k * 7 + j * 3) % 10 for j in range(4 + k % 3)]]]
+    full, cut = make_aligner(), make_aligner(rel_fertility=0.25)
+    assert "-f" not in full.signature() and cut.signature() == full.signature().replace("+gdfa", "-f0.25+gdfa")
+    links = cut.align(pairs)
+    assert links == make_aligner(rel_fertility=0.25, processes=1).align(pairs)
+    assert links != full.align(pairs)

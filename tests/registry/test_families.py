@@ -192,7 +192,7 @@ def toy_language():
 
     morph.register_analyser("xx", "tests.support.toy_language:ArticleAnalyser", cost=0.1, extra="dev")
     yield "xx"
-    for table in (morph.ANALYSERS, morph.MEASURED_COST, morph.EXTRAS):
+    for table in (morph.ANALYSERS, morph.MEASURED_COST, morph.MEASURED_MEMORY, morph.EXTRAS):
         table.pop("xx", None)
     morph.load_analyser.cache_clear()
 

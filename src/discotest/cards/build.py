@@ -196,6 +196,11 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
     return json.loads(json.dumps(out, ensure_ascii=False, sort_keys=True))
 
 
+def _done(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int, seed: int) -> bool:
+    """Whether the card's cache holds the row, computed for this system (``fill_row`` reads it back)."""
+    return cache.load(ROWS, _row_key(system, row, bootstrap, seed, common.get("limit"))) is not None
+
+
 def _time_key(system: SystemSpec, row: CardRow) -> str:
     return cache.content_key([system.kind, row.key, json.dumps(row.options, sort_keys=True)])
 
@@ -214,16 +219,61 @@ def _model_work(system: SystemSpec, row: CardRow, common: dict[str, Any], bootst
         options = system.options_for(row)
     except Unfilled:
         return
-    if reports is None and cache.load(ROWS, _row_key(system, row, bootstrap, seed, common.get("limit"))) is not None:
+    if reports is None and _done(system, row, common, bootstrap, seed):
         return
     families.run(row.suite, **row.options, **options, **_run_options(row, common))
+
+
+def _run_together(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bootstrap: int, seed: int,
+                  reports: dict[str, Report] | None, bar: Any = None) -> dict[int, Ahead]:
+    """A published system's rows of one suite over several pairs (the same options but the language) run as one run
+    over their languages, where the suite's family says such a run leaves each row's own run only its results to read
+    from the cache (``Family.langs_together``: the gender suites, whose languages then share the worker processes): the
+    8-pair Google card ran its WinoMT and WinoMT-adj rows one language after another, 4× the one ``--lang all`` run.
+    Each row is then filled by its own run as before (its numbers are that run's), which finds its verdicts in the
+    cache. Returns each such row's share of the run's seconds by index (its measured time, for ``--dry-run``). A run
+    that fails leaves its rows to their own runs, which say why, each for itself; without the cache there is nothing
+    to share. A model translates one language per run, and an outputs folder gives a file per row: both run rows."""
+    if system.kind != "published" or not common.get("use_cache", True):
+        return {}
+    groups: dict[tuple[str, str, str], list[int]] = {}
+    for index, row in enumerate(rows):
+        if not families.family_of(row.suite).langs_together or "lang" not in row.options:
+            continue
+        try:
+            options = system.options_for(row)
+        except Unfilled:
+            continue
+        if reports is None and _done(system, row, common, bootstrap, seed):
+            continue
+        rest = {k: v for k, v in row.options.items() if k != "lang"}
+        groups.setdefault((row.suite, json.dumps(rest, sort_keys=True), json.dumps(options, sort_keys=True)),
+                          []).append(index)
+    shares: dict[int, Ahead] = {}
+    for (suite, _, _), indices in groups.items():
+        if len(indices) < 2:
+            continue
+        first = rows[indices[0]]
+        langs = [rows[i].options["lang"] for i in indices]
+        if bar is not None:
+            bar.set_description(f"card: {suite} {','.join(langs)} (one run)")
+        started = time.monotonic()
+        try:
+            families.run(suite, **{**first.options, "lang": langs}, **system.options_for(first),
+                         **_run_options(first, common))
+        except Exception:  # noqa: BLE001, S112 - each row's own run meets it and says why in its row
+            continue
+        share = (time.monotonic() - started) / len(indices)
+        shares.update({i: Ahead(share) for i in indices})
+    return shares
 
 
 def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str], common: dict[str, Any],
                bootstrap: int = 1000, seed: int = DEFAULT_SEED, keep_reports: bool = False,
                on_row: Callable[[dict[str, Any]], None] | None = None) -> Card:
     """Every row, in order, under one bar (its description names the suite being run); for a model or an endpoint,
-    the model lane (``cards/lane.py``) asks the model for the rows to come while a row's CPU work runs."""
+    the model lane (``cards/lane.py``) asks the model for the rows to come while a row's CPU work runs; for a published
+    system, a suite's rows of several pairs run first as one run over their languages (``_run_together``)."""
     reports: dict[str, Report] | None = {} if keep_reports else None
     out = []
     quiet = {**common, "quiet": True}  # the rows' runs: the card's bar is their progress
@@ -231,9 +281,10 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
     lane = ModelLane(works) if overlaps(system, common) else None
     with progress_bar("card", unit="suite", total=len(rows), quiet=common.get("quiet")) as bar, \
             lane or contextlib.nullcontext():
+        together = _run_together(system, rows, quiet, bootstrap, seed, reports, bar)
         for index, row in enumerate(rows):
             bar.set_description(f"card: {row.key}")
-            ahead = lane.ahead_of(index) if lane else None
+            ahead = lane.ahead_of(index) if lane else together.get(index)
             filled = fill_row(system, row, quiet, bootstrap, seed, reports, ahead)
             if lane:
                 lane.filled(index)
@@ -257,8 +308,7 @@ def plan(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bo
         except Unfilled as exc:
             out.append({**entry, "status": "unfilled", "reason": str(exc), "seconds": None})
             continue
-        done = common.get("use_cache", True) and \
-            cache.load(ROWS, _row_key(system, row, bootstrap, seed, common.get("limit"))) is not None
+        done = common.get("use_cache", True) and _done(system, row, common, bootstrap, seed)
         measured = cache.load(TIMES, _time_key(system, row))
         out.append({**entry, "status": "cached" if done else "to run", "reason": None,
                     "seconds": 0.0 if done else (float(measured) if measured else None)})

@@ -254,4 +254,5 @@ FAMILY = register(Family(
     describe=describe,
     input_language=lambda suite, s: single_lang(s.lang),
     prepare=prepare,
+    langs_together=True,  # run_many's workers store each language's verdicts by their files (verdict_cache.files_key)
 ))

@@ -159,6 +159,10 @@ class Family:
     # (suite, a run's options, data dir) -> the items of each result such a run gives: the card's plan counts a row
     # with them (``--limit`` caps each result); None: the suite's size (``describe``) is the row's
     parts: Callable[[str, dict[str, Any], str | None], list[int]] | None = None
+    # whether one run over several languages (``lang`` a list, one published system set) leaves each language's own run
+    # of the same options nothing but its results to read from the cache (the gender suites' verdicts, found by their
+    # files): the card then runs a suite's rows of several pairs as that one run, languages in parallel
+    langs_together: bool = False
 
     def answers(self, suite: str) -> bool:
         return suite in self.suites() or bool(self.handles and self.handles(suite))

@@ -11,8 +11,8 @@ Its key is the base aligner's signature, the recipe, an ``identity`` string the 
 fixes the training text (e.g. the pinned sha256 of every file it is read from), so a warm run never reads or tokenises
 the training text, and the code that shapes the model: the aligner's and the tokeniser's modules (``ALIGNER_CODE``),
 and ``code``, the caller's key of the modules that read and select its training text (``cache.code_key(...)`` of
-them; every caller names its own). So an edit to the card or a verdict rule does not retrain it (63 s for WinoMT's
-languages), and an edit to the aligner, the tokeniser or the text selection does. The signature names
+them; every caller names its own). So an edit to the card or a verdict rule does not retrain it (seconds per
+language of WinoMT), and an edit to the aligner, the tokeniser or the text selection does. The signature names
 the recipe and the data (``recipe@<hash of recipe and identity>``), not the code: like every other field it stands for
 this discotest version, and it does not change with an edit that leaves the model alone.
 """
@@ -37,8 +37,9 @@ from discotest.progress import is_quiet
 
 NAMESPACE = "align-model"
 # wall seconds per training pair (both directions, on two cores), measured on the first runs of WinoMT's languages
-# (ar: 15,544 pairs, about 12 s of training on a quiet 2-core machine): for the note a first run prints
-TRAIN_SECONDS_PER_PAIR = 0.0008
+# (ar: 15,544 pairs, about 12 s of training on a quiet 2-core machine at the full fertility schedule; two thirds of that
+# CPU at MODEL_REL_FERTILITY 0.5): for the note a first run prints
+TRAIN_SECONDS_PER_PAIR = 0.0005
 ALIGNER_CODE = ("lang/align", "lang/tokenize.py")  # the code every model depends on (package-relative paths)
 _extracted: dict[str, Path] = {}  # model key -> folder of its files in this process
 

@@ -29,17 +29,19 @@ from discotest.version import package_version as version  # importlib.metadata's
 MODELS = {"eflomal": "EflomalAlignmentModel", "fast_align": "FastAlignModel", "hmm": "HmmAlignmentModel"}
 
 
-def iterations(n_pairs: int, rel_iterations: float) -> tuple[int, int, int]:
-    """Sweeps of IBM1, HMM and fertility: eflomal's schedule (more for small corpora), times ``rel_iterations``."""
+def iterations(n_pairs: int, rel_iterations: float, rel_fertility: float = 1.0) -> tuple[int, int, int]:
+    """Sweeps of IBM1, HMM and fertility: eflomal's schedule (more for small corpora), times ``rel_iterations``; the
+    fertility sweeps (three quarters of the training's CPU) times ``rel_fertility`` as well."""
     sweeps = max(2, round(rel_iterations * 5000 / max(1, n_pairs) ** 0.5))
-    return max(2, sweeps // 4), sweeps // 4, sweeps
+    return max(2, sweeps // 4), sweeps // 4, max(2, round(sweeps * rel_fertility))
 
 
 class ThotAligner(WordAligner):
     """Trains on the given pairs and aligns them; every setting that can change a link is in ``signature()``.
 
     ``samplers`` and ``rel_iterations`` apply to the eflomal model: the number of sweeps follows eflomal's own
-    schedule (``iterations``), scaled as the eflomal package's ``rel_iterations`` scales it.
+    schedule (``iterations``), scaled as the eflomal package's ``rel_iterations`` scales it; ``rel_fertility`` scales
+    the fertility sweeps alone (named in the signature as ``-f…`` unless 1.0).
     """
 
     def __init__(
@@ -49,6 +51,7 @@ class ThotAligner(WordAligner):
         samplers: int = 1,
         rel_iterations: float = 0.5,
         processes: int = 2,
+        rel_fertility: float = 1.0,
     ):
         import thot.alignment  # noqa: F401  (fails here, not mid-run, when the extra is missing)
 
@@ -58,6 +61,7 @@ class ThotAligner(WordAligner):
         self.seed = seed
         self.samplers = samplers
         self.rel_iterations = rel_iterations
+        self.rel_fertility = rel_fertility
         self.processes = processes  # 2: each direction in its own child process; never changes a link
         self.name = f"thot-{model}"
 
@@ -65,6 +69,8 @@ class ThotAligner(WordAligner):
         settings = f"seed{self.seed}"
         if self.model == "eflomal":
             settings += f"-s{self.samplers}-i{self.rel_iterations}"
+            if self.rel_fertility != 1.0:
+                settings += f"-f{self.rel_fertility}"
         return f"thot-{self.model}-{version('sil-thot')}-{settings}+gdfa"
 
     def _train(self, pairs: Sequence[tuple[list[str], list[str]]]):
@@ -75,7 +81,7 @@ class ThotAligner(WordAligner):
             model.seed = self.seed
             model.deterministic = True
             model.num_samplers = self.samplers
-            model.set_iterations(*iterations(len(pairs), self.rel_iterations))
+            model.set_iterations(*iterations(len(pairs), self.rel_iterations, self.rel_fertility))
         for src, trg in pairs:
             model.add_sentence_pair(src, trg)
         model.start_training()
@@ -91,7 +97,7 @@ class ThotAligner(WordAligner):
     def settings(self) -> dict:
         """What a child process needs to build the same aligner (``processes`` aside)."""
         return {"model": self.model, "seed": self.seed, "samplers": self.samplers,
-                "rel_iterations": self.rel_iterations}
+                "rel_iterations": self.rel_iterations, "rel_fertility": self.rel_fertility}
 
     def align(self, pairs: Sequence[Pair]) -> list[Links]:
         return self.start(pairs)()

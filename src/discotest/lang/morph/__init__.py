@@ -22,6 +22,10 @@ ANALYSERS: dict[str, str] = {
 # CPU seconds of one cold run of one published output (aligning both directions, loading the analyser, reading;
 # bench/speed/bench_gender_speed.py, 2026-11-25): --lang all starts the languages with the most work first
 MEASURED_COST = {"fr": 11.5, "ru": 9.1, "ar": 6.9, "es": 6.8, "de": 6.2, "it": 6.2, "uk": 5.9, "he": 5.4}
+# MiB at the peak of one language's --lang all worker (its analyser loaded, every published output read: the largest
+# RSS of each worker process of a cold `run winomt --lang all --system all`, 2026-11-27): --lang all keeps the heavy
+# ones apart (fr's spaCy model, its lemmatizer tables included, is 470 MiB of its worker)
+MEASURED_MEMORY = {"fr": 650, "es": 360, "it": 340, "ru": 320, "ar": 280, "he": 210, "uk": 200, "de": 170}
 EXTRAS = {lang: lang for lang in ANALYSERS}  # pyproject extra that installs each analyser
 
 
@@ -30,11 +34,14 @@ def languages() -> tuple[str, ...]:
     return tuple(sorted(ANALYSERS))
 
 
-def register_analyser(lang: str, spec: str, cost: float = 0.0, extra: str | None = None) -> None:
+def register_analyser(lang: str, spec: str, cost: float = 0.0, extra: str | None = None, memory: float = 0.0
+                      ) -> None:
     """Add a language: ``spec`` is ``"module:Class"`` of a ``GenderAnalyser`` (imported on first use), ``cost`` the
-    seconds one language takes (``--lang all`` starts the slowest first), ``extra`` the pyproject extra it needs."""
+    seconds one language takes (``--lang all`` starts the slowest first), ``extra`` the pyproject extra it needs,
+    ``memory`` the MiB its worker peaks at (``--lang all`` keeps heavy workers apart)."""
     ANALYSERS[lang] = spec
     MEASURED_COST[lang] = cost
+    MEASURED_MEMORY[lang] = memory
     EXTRAS[lang] = extra or lang
     load_analyser.cache_clear()
 
