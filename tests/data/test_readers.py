@@ -52,6 +52,20 @@ def test_jsonl_with_and_without_sources(tmp_path):
     assert got.by_row == {1: "Y"} and got.unmatched == [0, 2]
 
 
+@pytest.mark.parametrize("indent", ["", " ", "\t ", "\u3000"])
+def test_jsonl_is_told_from_plain_and_bitext_by_its_objects_alone(tmp_path, indent):
+    """Only a line that opens an object (after any white space) is tried as JSON: indented objects are JSONL, and a
+    line holding other JSON (a string, a number) or a bitext line is not an object, read as before."""
+    rows = [{"translation": t} for t in "ABC"]
+    path = write(tmp_path, "t.jsonl", "\n".join(indent + json.dumps(r) for r in rows))
+    got = read_translations(path, SOURCES)
+    assert got.format == ("jsonl" if indent != "\u3000" else "plain")  # U+3000 is white space to str, not to JSON
+    assert got.by_row == ({0: "A", 1: "B", 2: "C"} if got.format == "jsonl" else  # plain lines are stripped
+                          {k: json.dumps(r) for k, r in enumerate(rows)})
+    path = write(tmp_path, "p.txt", '"A"\n3\n{"translation": "C"} ||| x\n')
+    assert read_translations(path, SOURCES).format == "plain"
+
+
 @pytest.mark.parametrize(
     ("content", "line", "message"),
     [

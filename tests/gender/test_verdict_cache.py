@@ -122,6 +122,17 @@ def test_a_published_output_is_read_back_by_its_files_without_reading_it(demo_pu
     assert again.consistency == first.consistency
 
 
+def test_a_published_output_is_looked_up_by_its_files_once_a_run(demo_published, monkeypatch):
+    """A cold run looks its verdicts up in the parent (``_read_back``) and not again where it computes them."""
+    looked = []
+    real = gender_run.load_by_files
+    monkeypatch.setattr(gender_run, "load_by_files", lambda key: looked.append(key) or real(key))
+    discotest.run("winomt-demo", lang="de", system="demo")
+    assert len(looked) == 1 and demo_published["tokenised"] == 1
+    discotest.run("winomt-demo", lang="de", system="demo")
+    assert len(looked) == 2 and looked[0] == looked[1] and demo_published["tokenised"] == 1
+
+
 @pytest.mark.parametrize("change", [{"limit": 8}, {"verdict": "reader"}, {"lexicon": "off"}])
 def test_what_chooses_the_items_or_their_reading_misses_the_files_entry(demo_published, change):
     discotest.run("winomt-demo", lang="de", system="demo")

@@ -29,6 +29,7 @@ from discotest.cli import (
 from discotest.cli.common import common_parser, global_defaults, help_target
 from discotest.cli.outputs import check_model, check_outputs, dash_output
 from discotest.data import catalogue, readers
+from discotest.engine import pace_collector
 from discotest.errors import InputError
 from discotest.registry import Family
 from discotest.values import OneLineParser
@@ -126,6 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     141 quietly when stdout is a pipe closed by its reader
     (``discotest … | head -1``), as for any Unix filter; 130 on Ctrl-C."""
     _reserve_standard_fds()
+    pace_collector()
     if sys.stderr is None:  # started with stderr closed (2>&-): progress bars and warnings go nowhere, not to stdout
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process
     plain = sys.stdout

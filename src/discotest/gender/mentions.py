@@ -14,12 +14,13 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache as memoised
+from functools import lru_cache
 
 from discotest import cache
 from discotest.gender.winomt import GenderItem
 from discotest.lang.english import english_pipeline, english_version
 from discotest.lang.lexicon import entity_lexicon
-from discotest.lang.tokenize import tokenize
+from discotest.lang.tokenize import tokenize, words
 
 PRONOUNS = {
     "male": {"he": "subject", "him": "object", "his": "possessive", "himself": "reflexive"},
@@ -95,9 +96,9 @@ def _tag_her_roles(sentences: list[str]) -> list[str]:
     if tagger is None:
         roles = []
         for sentence in sentences:
-            words = [t.text.lower() for t in tokenize(sentence, "en")]
-            i = words.index("her")
-            nxt = words[i + 1] if i + 1 < len(words) else "."
+            lowered = _words(sentence)
+            i = lowered.index("her")
+            nxt = lowered[i + 1] if i + 1 < len(lowered) else "."
             is_object = nxt in _AFTER_OBJECT_HER or not nxt.isalpha() or nxt.endswith("ly")
             roles.append("object" if is_object else "possessive")
         return roles
@@ -131,28 +132,37 @@ def _first_pronouns(items: Sequence[GenderItem]) -> list[Mention | None]:
     """The pronoun of each item, "her" with the role of its table ("object") until ``find_pronouns`` tags it."""
     mentions: list[Mention | None] = []
     for item in items:
-        words = [t.text.lower() for t in tokenize(item.sentence, "en")]
-        candidates = [i for i, w in enumerate(words) if w in _ALL]
+        lowered = _words(item.sentence)
+        candidates = [i for i, w in enumerate(lowered) if w in _ALL]
         if not candidates:
             mentions.append(None)
             continue
-        matching = [i for i in candidates if _ALL[words[i]][0] == item.gold]
+        matching = [i for i in candidates if _ALL[lowered[i]][0] == item.gold]
         i = (matching or candidates)[0]
-        mentions.append(Mention(i, words[i], _ALL[words[i]][1]))
+        mentions.append(Mention(i, lowered[i], _ALL[lowered[i]][1]))
     return mentions
 
 
 def single_pronoun(item: GenderItem) -> bool:
     """Whether the English sentence holds exactly one personal pronoun, so that finding the entity's pronoun
     needs no gold gender (``find_pronouns`` prefers the one matching the gold when there are several)."""
-    return sum(t.text.lower() in _ALL for t in tokenize(item.sentence, "en")) == 1
+    return sum(w in _ALL for w in _words(item.sentence)) == 1
 
 
 def _first_her_sentence(sentence: str, mention: Mention) -> str:
     """The sentence cut so that the mention is its first "her" (a "her" may come earlier as a non-mention)."""
-    tokens = tokenize(sentence, "en")
-    earlier = [t for t in tokens[: mention.word] if t.text.lower() == "her"]
-    return sentence[tokens[mention.word].start :] if earlier else sentence
+    if "her" not in _words(sentence)[: mention.word]:
+        return sentence
+    return sentence[tokenize(sentence, "en")[mention.word].start :]
+
+
+@lru_cache(maxsize=2**14)
+def _words(sentence: str) -> tuple[str, ...]:
+    """The lowercased words of an English sentence (``tokenize.words``: no offsets, which the rules here need only to
+    cut a sentence at its second "her"). Kept for a suite's worth of sentences: a run reads each sentence with
+    several of these rules (its pronouns when the "her" roles are learnt, again for the verdicts, its distractor),
+    and tokenising them took a third of a cold run's "english roles" and "locate" stages."""
+    return tuple(w.lower() for w in words(sentence, "en"))
 
 
 def english_pronoun(item: GenderItem) -> tuple[str, str]:
@@ -161,7 +171,7 @@ def english_pronoun(item: GenderItem) -> tuple[str, str]:
     return (mention.text, mention.role) if mention else ("", "")
 
 
-def _entity_span(words: list[str], item: GenderItem) -> range:
+def _entity_span(words: Sequence[str], item: GenderItem) -> range:
     """The token indices of the first occurrence of the item's entity (empty if absent)."""
     entity_words = tuple(item.entity.lower().split())
     for start in range(len(words) - len(entity_words) + 1):
@@ -176,7 +186,7 @@ def object_of_distractor(item: GenderItem, mention: Mention | None, distractor: 
     spoke with the manager and asked her for help": her is the manager, whatever genders a translation gives."""
     if mention is None or mention.role != "object" or not distractor:
         return False
-    entity = _entity_span([t.text.lower() for t in tokenize(item.sentence, "en")], item)
+    entity = _entity_span(_words(item.sentence), item)
     return bool(entity) and min(distractor) < entity.start
 
 
@@ -188,16 +198,15 @@ def _entity_vocabulary() -> tuple[tuple[str, ...], ...]:
 
 def find_distractor(item: GenderItem) -> tuple[str, tuple[int, ...]] | None:
     """The other entity of the sentence and its token indices, or None (e.g. "someone" items)."""
-    words = [t.text.lower() for t in tokenize(item.sentence, "en")]
-    own = set(_entity_span(words, item))
+    lowered = _words(item.sentence)
+    own = set(_entity_span(lowered, item))
     # the first entry of the vocabulary (longest first) found anywhere outside the entity, at its first place: each
     # word looks up only the entries that start with it
     best: tuple[int, int, tuple[str, ...]] | None = None
-    for start, word in enumerate(words):
+    for start, word in enumerate(lowered):
         for rank, vocab in _vocabulary_by_first_word().get(word, ()):
             span = range(start, start + len(vocab))
-            if (best is None or rank < best[0]) and tuple(words[start : span.stop]) == vocab and not own.intersection(
-                    span):
+            if (best is None or rank < best[0]) and lowered[start : span.stop] == vocab and not own.intersection(span):
                 best = (rank, start, vocab)
     if best is None:
         return None

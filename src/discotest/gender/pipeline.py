@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from discotest.gender.judge import Conveyed, GenderVerdict, convey
 from discotest.gender.mentions import Mention, find_distractor, find_pronouns, object_of_distractor, single_pronoun
@@ -31,7 +32,7 @@ class Bitext:
         self.items = [item for item in items if item.index in translations]
         self.lang = lang
         self.translations = [normalise_moses(translations[item.index]) for item in self.items]
-        self.src_tokens: list[tuple[Token, ...]] = [tokenize(item.sentence, "en") for item in self.items]
+        self.src_tokens: list[tuple[Token, ...]] = [_english_tokens(item.sentence) for item in self.items]
         self.tgt_tokens: list[tuple[Token, ...]] = [tokenize(t, lang) for t in self.translations]
 
     @property
@@ -40,6 +41,13 @@ class Bitext:
             (tuple(t.text for t in s), tuple(t.text for t in t_))
             for s, t_ in zip(self.src_tokens, self.tgt_tokens)
         ]
+
+
+@lru_cache(maxsize=2**14)
+def _english_tokens(sentence: str) -> tuple[Token, ...]:
+    """``tokenize(sentence, "en")``, kept for a suite's worth of sentences: every system of a language (a worker of
+    ``--lang all`` reads four or five) has the same English side."""
+    return tokenize(sentence, "en")
 
 
 def word_pairs(items: Sequence[GenderItem], translations: Mapping[int, str], lang: str) -> list[Pair]:

@@ -270,15 +270,18 @@ def _evaluate_language(
     inputs: Sequence[tuple[str, str]] = (),
     models: Sequence = (),
     in_worker: bool = False,
+    looked_up: bool = False,
 ) -> list[GenderResult]:
     """Evaluate published ``systems``, user ``inputs`` (name, path) and ``models`` (``translate.ModelSystem``, which
-    translate the suite through their cache) for one language.
+    translate the suite through their cache) for one language. ``looked_up``: the caller found the systems' verdicts
+    not cached (``_read_back``), so they are not looked up by their files again (a cold run did it twice: locating the
+    suite and the outputs, the aligner's text and the keys).
 
     Runs in a worker process for ``--lang all`` (``in_worker``): the suite and the analyser are loaded once here and
     shared by every system. A worker aligns in its own process, one bitext at a time: the other workers keep the
     cores busy, and aligner child processes next to every worker's analyser would only add memory.
     """
-    if not inputs and not models and (found := _cached_language(lang, systems, options)) is not None:
+    if not (inputs or models or looked_up) and (found := _cached_language(lang, systems, options)) is not None:
         return found
     with stage("suite and translations"):
         with catalogue.tracking() as suite_files:
@@ -617,7 +620,7 @@ def run_many(
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
     if jobs == 1:
         for lang, systems_ in tasks.items():
-            by_lang[lang] = _evaluate_language(lang, systems_, opts)
+            by_lang[lang] = _evaluate_language(lang, systems_, opts, looked_up=True)
             if progress:
                 progress(len(systems_))
     else:
@@ -635,7 +638,8 @@ def run_many(
                     while pending and len(running) < jobs:  # a free worker: the next language (_next_language)
                         lang = _next_language(pending, list(running.values()), jobs)
                         pending.remove(lang)
-                        running[pool.submit(_evaluate_language, lang, tasks[lang], opts, in_worker=True)] = lang
+                        running[pool.submit(_evaluate_language, lang, tasks[lang], opts, in_worker=True,
+                                            looked_up=True)] = lang
                     done, _ = wait(running, return_when=FIRST_COMPLETED)
                     for future in done:
                         lang = running.pop(future)
@@ -698,7 +702,7 @@ def _run_on_ray(tasks: dict[str, list[str]], opts: RunOptions, jobs: int | None,
     remote = [lang for lang in _slowest_first(tasks) if lang not in here]
     if remote:
         done = ray_engine(address, jobs).map_ordered(
-            _evaluate_language, [(lang, tasks[lang], opts, (), (), True) for lang in remote], max_calls=1,
+            _evaluate_language, [(lang, tasks[lang], opts, (), (), True, True) for lang in remote], max_calls=1,
             on_done=(lambda _, results: progress(len(results))) if progress else None)
         out += [r for results in done for r in results]
     return out

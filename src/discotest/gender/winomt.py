@@ -7,6 +7,7 @@ sentence, and the entity (a profession; the 2019 files prefix it with its articl
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,7 +50,11 @@ def read_gender_tsv(path: str | Path, missing_sentence: str | None = None) -> li
     ``missing_sentence``: a placeholder some exports write for an empty sentence (pandas' "nan" in
     BUG); such rows are skipped. An item's ``index`` is always its 0-based row in the file.
     """
-    items = []
+    return [GenderItem(*row) for row in _rows(path, missing_sentence)]
+
+
+def _rows(path: str | Path, missing_sentence: str | None = None) -> Iterator[tuple[int, str, int, str, str]]:
+    """``read_gender_tsv``'s items as their fields (index, gold, entity index, sentence, entity), checked the same."""
     for number, line in enumerate(read_lines(path), start=1):
         cols = line.split("\t")
         if len(cols) < 4:
@@ -64,12 +69,11 @@ def read_gender_tsv(path: str | Path, missing_sentence: str | None = None) -> li
         words = sentence.split(" ")
         if not entity or start + len(entity.split()) > len(words):
             raise InputError(f"entity index {start} is outside the sentence", path, number)
-        items.append(GenderItem(number - 1, gold, start, sentence, entity))
-    return items
+        yield number - 1, gold, start, sentence, entity
 
 
-def _key(item: GenderItem) -> tuple[str, str, int, str]:
-    return (item.gold, item.sentence, item.entity_index, item.entity.lower())
+def _key(gold: str, start: int, sentence: str, entity: str) -> tuple[str, str, int, str]:
+    return (gold, sentence, start, entity.lower())
 
 
 def winomt_files(suite: str = "winomt", version: str = "current") -> tuple[str, tuple[tuple[str, str], ...]]:
@@ -102,9 +106,9 @@ def _tagged_items(main: Path, subsets: tuple[tuple[str, Path], ...], stamps: tup
     """The parsed and tagged rows, once per process while the files are unchanged (``stamps``: size, mtime and ctime
     of each): a run loads the suite in the parent and again for each language. ``catalogue.locate`` still checks and
     records the files on every call."""
-    items = read_gender_tsv(main)
+    rows = list(_rows(main))
     tags: dict[tuple[str, str, int, str], str] = {}
-    for subset, path in subsets:
-        for item in read_gender_tsv(path):
-            tags[_key(item)] = subset
-    return tuple(GenderItem(i.index, i.gold, i.entity_index, i.sentence, i.entity, tags.get(_key(i))) for i in items)
+    for subset, path in subsets:  # the subsets' rows as keys only: each item is made once, with its tag
+        for _, *fields in _rows(path):
+            tags[_key(*fields)] = subset
+    return tuple(GenderItem(*row, tags.get(_key(*row[1:]))) for row in rows)
