@@ -119,6 +119,10 @@ class GermanAnalyser(GenderAnalyser):
             f"+hanta-{package_version('HanTa')}+morphmodel_ger"
         )
 
+    def prepare(self, sentences: Sequence[Sequence[Token]]) -> None:
+        """Read the noun lexicon while the aligner runs: compiling it is 1.8 s of a first run's CPU."""
+        self._nouns.load()
+
     # ------------------------------------------------------------------ lexicon lookups
 
     def noun_info(self, word: str) -> NounInfo:

@@ -193,13 +193,17 @@ class GermanNounLexicon:
     def __init__(self, data: bytes | None = None) -> None:
         self._data = data
 
-    def lookup(self, form: str) -> tuple[frozenset[Cell], bool] | None:
-        """The paradigm cells ``form`` fills and whether it is a person noun declined like an adjective (its cells
-        are then the adjectival ending's), or None when german-nouns has no common noun with that form."""
+    def load(self) -> bytes:
+        """The compiled lexicon, read (or compiled, on a first run) once."""
         if self._data is None:
             with stage("lexicon load (de)"):
                 self._data = load_compiled()
-        line = _search(self._data, form.encode())
+        return self._data
+
+    def lookup(self, form: str) -> tuple[frozenset[Cell], bool] | None:
+        """The paradigm cells ``form`` fills and whether it is a person noun declined like an adjective (its cells
+        are then the adjectival ending's), or None when german-nouns has no common noun with that form."""
+        line = _search(self.load(), form.encode())
         if line is None:
             return None
         kind, cells = line[0], line[1:]
