@@ -1,5 +1,6 @@
 """Decoder-only LLMs on the ray engine: contrastive scoring and translation by the existing actor pool give the local
-engine's output byte for byte (tiny random Qwen3 with its real tokenizer, tests/support/tiny_llm.py)."""
+engine's output byte for byte (tiny random Qwen3 with its real tokenizer, tests/support/tiny_llm.py). On one actor:
+the order put back from two is the seq2seq tests' (test_engine.py, test_engine_models.py) (an actor: ~7 s of CPU)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_causal_scores_are_the_same_on_both_engines(ray_instance, tiny_llms, kv,
         if engine == "ray":
             _driver_cannot(monkeypatch, causal_scorer, "score_items_batch")
         code, out, err = run_cli(capsys, "run", "jazp", "--model", str(tiny_llms["qwen3"]), "--context", "1",
-                                 "--kv", kv, "-q", "--format", "json", "--engine", engine)
+                                 "--kv", kv, "-q", "--format", "json", "--engine", engine, "--ray-actors", "1")
         assert code == 0, err
         outputs[engine] = out
     assert outputs["ray"] == outputs["local"] and pools == ["causal_scoring_worker"]
@@ -53,7 +54,7 @@ def test_causal_translations_are_the_same_on_both_engines(ray_instance, tiny_llm
         out = tmp_path / f"de.{engine}.txt"
         code, _, err = run_cli(capsys, "translate", "--input", str(source), "--lang", "de", "--model",
                                str(tiny_llms["qwen3"]), "--max-length", "6", "--batch-size", "2", "-o", str(out),
-                               "--engine", engine, "-q")
+                               "--engine", engine, "-q", "--ray-actors", "1")
         assert code == 0, err
         lines[engine] = out.read_bytes()
     assert lines["ray"] == lines["local"] and lines["local"].count(b"\n") == 3

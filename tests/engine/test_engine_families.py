@@ -184,7 +184,8 @@ def test_a_quiet_contrastive_run_on_ray_prints_nothing(ray_instance, tiny_marian
     env = {**os.environ, "DISCOTEST_CACHE": str(tmp_path / "cache"),
            "PYTHONPATH": os.pathsep.join(filter(None, (str(REPO / "src"), str(REPO), os.environ.get("PYTHONPATH"))))}
     done = subprocess.run([sys.executable, "-m", "discotest", "run", "jazp", "--model", str(tiny_marian),
-                           "--batch-size", "8", "--engine", "ray", "--ray-address", address, "--format", "json", "-q"],
+                           "--batch-size", "8", "--engine", "ray", "--ray-address", address, "--format", "json", "-q",
+                           "--ray-actors", "1"],
                           env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""

@@ -4,6 +4,9 @@ every context size of a contrastive run — each giving the local engine's outpu
 One local Ray instance with 2 CPUs serves the whole module; every run gets a fresh cache, so each engine translates
 and scores itself rather than reading the other's. A ray run is proven to have run on the actors twice over: the
 actor-pool map is spied (how many calls, how many batches), and the driver's own model code is made to fail.
+The runs use one actor (each actor imports torch and loads the model: ~7 s of CPU of a 2-core CI), except where two
+are the point: batches put back in order from two actors (``test_translate_gives_the_same_lines_on_both_engines``
+here, ``test_contrastive_model_scores_are_the_same_on_both_engines`` in test_engine.py).
 """
 
 from __future__ import annotations
@@ -117,7 +120,7 @@ def test_gender_model_run_gives_the_same_json_on_both_engines(ray_instance, tiny
                                                               monkeypatch, capsys):
     calls = _spy_pool(monkeypatch)
     args = ["--data-dir", str(shared_data), "run", "winomt-demo", "--lang", "de", "--model", str(tiny),
-            "--max-length", "24", "--batch-size", "8", "--format", "json", "-q"]
+            "--max-length", "24", "--batch-size", "8", "--format", "json", "-q", "--ray-actors", "1"]
     outputs = _per_engine(monkeypatch, tmp_path, capsys, args,
                           before_ray=lambda: _driver_cannot(monkeypatch, ModelTranslator, "generate"))
     assert outputs["ray"][0] == outputs["local"][0]
@@ -132,7 +135,8 @@ def test_ct2_scores_and_translations_are_the_same_on_both_engines(ray_instance, 
 
     calls = _spy_pool(monkeypatch)
     # jazp's 44 items × 2 candidates at batch size 16: 6 batches; every actor opens its own ctranslate2.Translator
-    args = ["run", "jazp", "--model", str(tiny_ct2), "--context", "1", "--batch-size", "16", "--format", "json", "-q"]
+    args = ["run", "jazp", "--model", str(tiny_ct2), "--context", "1", "--batch-size", "16", "--format", "json", "-q",
+            "--ray-actors", "1"]
     outputs = _per_engine(monkeypatch, tmp_path / "scores", capsys, args,
                           before_ray=lambda: _driver_cannot(monkeypatch, ct2_scorer, "score_tokens"))
     assert outputs["ray"][0] == outputs["local"][0]
@@ -145,7 +149,7 @@ def test_ct2_scores_and_translations_are_the_same_on_both_engines(ray_instance, 
     source.write_text("\n".join(SENTENCES[:4]) + "\n", "utf-8")
     lines = _translate_per_engine(monkeypatch, tmp_path, capsys, CT2Translator, [
         "--input", str(source), "--lang", "de", "--model", str(tiny_ct2), "--beam", "1", "--max-length", "10",
-        "--batch-size", "2", "-q"])
+        "--batch-size", "2", "-q", "--ray-actors", "1"])
     assert lines["ray"] == lines["local"] and len(lines["ray"].decode("utf-8").splitlines()) == 4
     assert [(c["make"], len(c["payloads"])) for c in calls[1:]] == [("translation_worker", 2)]
 
@@ -156,7 +160,7 @@ def test_every_context_size_is_scored_on_one_actor_pool(ray_instance, tiny, tmp_
     calls = _spy_pool(monkeypatch)
     # jazp, 88 candidates per context size at batch size 8: 11 batches each, 22 in the ray run's one map
     args = ["run", "jazp", "--model", str(tiny), "--context", "0", "--context", "2", "--batch-size", "8",
-            "--format", "json", "-q"]
+            "--format", "json", "-q", "--ray-actors", "1"]
     outputs = _per_engine(monkeypatch, tmp_path, capsys, args,
                           before_ray=lambda: _driver_cannot(monkeypatch, hf_scorer, "score_batch"))
     assert outputs["ray"][0] == outputs["local"][0]

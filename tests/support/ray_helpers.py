@@ -15,7 +15,10 @@ def local_ray(*by_value: str) -> Iterator[Any]:
 
     for name in by_value:
         ray.cloudpickle.register_pickle_by_value(sys.modules[name])
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    # no idle workers started ahead: the tests' tasks carry a runtime_env of their own (a fresh cache each), so Ray
+    # would never hand them one (~1 s of CPU a start)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR",
+             _system_config={"enable_worker_prestart": False, "prestart_worker_first_driver": False})
     yield ray
     ray.shutdown()
 
