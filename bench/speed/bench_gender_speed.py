@@ -54,8 +54,8 @@ FIGURES = ROOT / "bench" / "figures" / "gender_speed.json"
 LANGS = ("ar", "de", "es", "fr", "he", "it", "ru", "uk")
 # cache folders that hold compiled third-party resources, the alignment models trained once per language and the
 # suite's English "her" roles tagged once per suite, the Arabic readings per word form of the published outputs (not
-# results for one input): kept for the "cold" runs
-RESOURCE_NAMESPACES = ("german-nouns", "align-model", "english-roles", "word-readings")
+# results for one input), spaCy French's compiled tokenizer pattern: kept for the "cold" runs
+RESOURCE_NAMESPACES = ("german-nouns", "align-model", "english-roles", "word-readings", "regex-code")
 TEMPERATURES = ("first", "cold", "warm")
 STAGE_ORDER = ("imports", "suite and translations", "tokenise", "analyser load", "alignment", "locate", "morphology",
                "scoring", "output")
