@@ -194,6 +194,24 @@ def test_the_timeout_is_not_part_of_the_cards_cache_key():
     assert key(timeout=1.0, concurrency=2) != key(timeout=1.0, concurrency=4)
 
 
+def test_decoding_options_reach_the_rows_a_model_translates_only(shared_data):
+    """``--beam`` and ``--max-length`` go to a row whose suite the model translates (they are in its run's options),
+    not to a contrastive row (a scored candidate is not decoded); a served model decodes greedily, so ``--beam`` is
+    not part of an endpoint's options (nor of its card's cache key)."""
+    from discotest.cards import card_settings, system_of
+
+    decoding = {"beam": 2, "max_length": 64, "batch_size": 8}
+    translated, scored = rows_of(["en-de"], ["winomt"])[0], rows_of(["ja-en"], ["jazp"])[0]
+    spec = SystemSpec("model", "tiny", model_options=decoding)
+    assert spec.options_for(translated) == {"model": "tiny", **decoding}
+    assert spec.options_for(scored) == {"model": "tiny", "batch_size": 8, "context": [1]}
+    served = system_of(card_settings({"endpoint": "http://127.0.0.1:1/v1", "model": "m", "beam": 2,
+                                      "max_length": 64}))
+    assert "beam" not in served.model_options and served.model_options["max_length"] == 64
+    local = system_of(card_settings({"model": "tiny", "beam": 2}))
+    assert (local.model_options["beam"], local.model_options["max_length"]) == (2, 256)
+
+
 def test_compare_ranks_every_published_system_and_your_file_among_them(shared_data, own_cache, google_outputs):
     """``compare --system all [--input FILE]``: one ranking per metric with the paired test against the next system
     down; ΔG and ΔS ranked by their distance to 0 (sota's ΔS −10.2 is nearer 0 than systran's 10.7, not below it);

@@ -130,16 +130,18 @@ def test_mzprt_row_is_its_run(shared_data, limit, mzprt_cache, monkeypatch):
 
 @pytest.mark.slow  # the mZPRT background's alignment model, shared by the session's mZPRT tests
 def test_ctxpro_and_mzprt_rows_of_a_model_are_its_runs(shared_data, tiny_marian, monkeypatch):
-    """A local model fills the CTXPRO and mZPRT rows by translating their sources; the suite's own run then finds
-    every translation in the cache (it translates nothing) and gives the row's numbers."""
+    """A local model fills the CTXPRO and mZPRT rows by translating their sources with the card's ``--beam`` and
+    ``--max-length``; the suite's own run with the same options then finds every translation in the cache (it
+    translates nothing: the options are in the translations' key) and gives the row's numbers."""
     from discotest.models.translator import ModelTranslator
 
-    system = SystemSpec("model", str(tiny_marian))
+    decoding = {"beam": 2, "max_length": 64}
+    system = SystemSpec("model", str(tiny_marian), model_options=decoding)
     rows = {"ctxpro-auxiliary-en-de-test": (_narrowed("en-de", "ctxpro-auxiliary-en-de-test"), {}),
             "mzprt": (_narrowed("zh-en", "mzprt", domain="WF"), {"domain": "WF"})}
     filled = {suite: fill_row(system, row, {"limit": 6, "quiet": True}) for suite, (row, _) in rows.items()}
     monkeypatch.setattr(ModelTranslator, "generate", lambda self, batch: pytest.fail("translated again"))
-    own = {suite: discotest.run(suite, model=str(tiny_marian), limit=6, quiet=True, **options).results
+    own = {suite: discotest.run(suite, model=str(tiny_marian), limit=6, quiet=True, **decoding, **options).results
            for suite, (_, options) in rows.items()}
     assert_row_is_the_runs(filled["mzprt"], own["mzprt"])
     ctxpro, = own["ctxpro-auxiliary-en-de-test"]
@@ -147,6 +149,7 @@ def test_ctxpro_and_mzprt_rows_of_a_model_are_its_runs(shared_data, tiny_marian,
     assert (line["value"], line["scope"]) == (round(ctxpro.scores.overall.accuracy, 4), "ctx0")
     assert filled["ctxpro-auxiliary-en-de-test"]["signature"] == ctxpro.signature.format()
     assert all(row["lines"][0]["n"] == 6 and "limit:6" in row["signature"] for row in filled.values())
+    assert all("|beam:2|max_len:64|" in row["signature"] for row in filled.values())
     assert filled["ctxpro-auxiliary-en-de-test"]["lines"][0]["of"] == 3  # among DeepL with and without context
     assert filled["mzprt"]["lines"][0]["of"] == 4  # among WF's three published systems
 

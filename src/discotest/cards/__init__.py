@@ -37,7 +37,7 @@ VERSUS = Option("versus", ("--versus",), "a second system to compare with, row b
                 "folder, a model folder or an endpoint URL): both values, the difference and the paired bootstrap "
                 "p-value of every number", metavar="SYSTEM")
 MODEL_OPTIONS = (common.BATCH_SIZE, common.DEVICE, common.REVISION, common.PROMPT, common.CONCURRENCY,
-                 common.ENDPOINT_TIMEOUT, common.CONTEXT)
+                 common.ENDPOINT_TIMEOUT, common.CONTEXT, common.BEAM, common.MAX_LENGTH)
 OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, VERSUS, common.LIMIT, INIT, DRY_RUN,
            BOOTSTRAP, SEED, *common.ENGINE_OPTIONS, common.JOBS,
            *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.USE_CACHE)
@@ -64,6 +64,7 @@ def system_of(s: Settings) -> SystemSpec:
         return SystemSpec("outputs", str(s.outputs), files=files, label=name)
     if kind == "model":
         return SystemSpec("model", str(s.model), model_options=model_options)
+    model_options.pop("beam", None)  # a served model decodes greedily: the beam changes nothing there
     return endpoint_system(s.endpoint, s.model, model_options)
 
 

@@ -123,9 +123,10 @@ def _why_not(kind: str, row: CardRow) -> str:
 
 
 # options of a model run, given to the families that declare them (a contrastive suite scores at --context sizes; a
-# suite the model translates, gender, CTXPRO or mZPRT, takes one size, the first; MT-GenEval takes neither prompt nor
-# context, MiTTenS no context)
+# suite the model translates, gender, CTXPRO or mZPRT, takes one size, the first, and the decoding options; MT-GenEval
+# takes neither prompt nor context, MiTTenS no context)
 SCORING = ("batch_size", "device", "revision", "prompt_file", "concurrency", "timeout")
+DECODING = ("beam", "max_length")  # only where the model translates: a scored candidate is not decoded
 
 
 def _model_options(row: CardRow, options: dict[str, Any]) -> dict[str, Any]:
@@ -134,8 +135,10 @@ def _model_options(row: CardRow, options: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in options.items() if k in SCORING and v is not None}
     if row.file == "scores":  # contrastive: candidates scored at each context size
         out["context"] = list(options.get("context") or [1])
-    elif options.get("context"):
-        out["context"] = options["context"][:1]
+    else:
+        out.update({k: options[k] for k in DECODING if options.get(k) is not None})
+        if options.get("context"):
+            out["context"] = options["context"][:1]
     taken = {o.name for o in families.family_of(row.suite).options}
     return {k: v for k, v in out.items() if k in taken}
 
