@@ -64,7 +64,6 @@ def system_of(s: Settings) -> SystemSpec:
         return SystemSpec("outputs", str(s.outputs), files=files, label=name)
     if kind == "model":
         return SystemSpec("model", str(s.model), model_options=model_options)
-    model_options.pop("beam", None)  # a served model decodes greedily: the beam changes nothing there
     return endpoint_system(s.endpoint, s.model, model_options)
 
 

@@ -84,7 +84,9 @@ def _fingerprinted(options: dict[str, Any]) -> dict[str, Any]:
 def endpoint_system(url: str, model: str | None, model_options: dict[str, Any]) -> SystemSpec:
     """A served system, its model named as the server reports it when ``--model`` is not given (``GET /v1/models``:
     the one model listed; several, or none, is one line asking for --model): the card and its cache fingerprint are
-    named after the model, not the URL, so the same model's card is the same with or without --model."""
+    named after the model, not the URL, so the same model's card is the same with or without --model. A served model
+    decodes greedily: ``--beam`` changes nothing there and is not among its options (nor in its card's cache key)."""
+    model_options = {k: v for k, v in model_options.items() if k != "beam"}
     if not model:
         from discotest.models.endpoint import EndpointClient
 
