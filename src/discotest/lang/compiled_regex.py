@@ -95,7 +95,7 @@ def _compiled_keeping_program(sre, original: Callable, pattern: str, flags: int)
         compiled = original(pattern, flags)
     finally:
         sre.compile = engine_compile
-    if len(handed) != 1:
+    if len(handed) != 1 or len(handed[0]) != 6:  # another engine's call: compiled as usual, nothing stored
         return compiled, None
     _, all_flags, code, groups, groupindex, indexgroup = handed[0]
     header = json.dumps({"flags": all_flags, "groups": groups, "groupindex": dict(groupindex),
@@ -112,7 +112,7 @@ def _rebuilt(sre, pattern: str, payload: bytes):
     try:
         return sre.compile(pattern, program["flags"], code.tolist(), program["groups"], program["groupindex"],
                            tuple(program["indexgroup"]))
-    except RuntimeError as exc:  # "invalid SRE code": the cache's parse errors say recompute
+    except (RuntimeError, TypeError) as exc:  # "invalid SRE code", another engine: recompute (the cache says so)
         raise ValueError(str(exc)) from None
 
 
