@@ -147,8 +147,9 @@ def test_alignment_entry_with_links_outside_the_sentences_is_not_used(shared_dat
 
 
 @pytest.mark.parametrize("damage", [truncate, garbage_token, no_header, lambda b: cache.seal(b'[[["x"], []]]')])
-def test_damaged_segmentation_entry_is_recomputed(shared_data, private_cache, capsys, damage):
+def test_damaged_segmentation_entry_is_recomputed(shared_data, private_cache, capsys, damage, monkeypatch):
     pytest.importorskip("jieba")
+    monkeypatch.setenv("DISCOTEST_MODELS", str(private_cache))  # the namespace's own folder (cache.NAMESPACE_ENV)
     from discotest.zero_pronoun.mzprt import load_mzprt
     from discotest.zero_pronoun.segment_zh import segment_cached
 

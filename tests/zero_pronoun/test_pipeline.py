@@ -149,6 +149,29 @@ def test_alignment_is_cached(tiny, tmp_path):
     assert aligner.calls == 2
 
 
+def test_the_datas_segmentation_is_kept_beside_the_models(tiny, tmp_path, monkeypatch):
+    """jieba's segmentation of the suites' Chinese and the background (the same for everyone with the data) lives in
+    ``$DISCOTEST_MODELS`` (cache.NAMESPACE_ENV): a run with a cache of its own segments nothing a run before it
+    segmented there, and gives the same result; a fresh models folder segments again."""
+    from discotest.zero_pronoun import segment_zh
+
+    hyp = _hyp(tmp_path, "a.en", GOOD)
+    segmented: list[str] = []
+    real = segment_zh.segment_with_spans
+    monkeypatch.setattr(segment_zh, "segment_with_spans", lambda text, spans: segmented.append(text)
+                        or real(text, spans))
+    results = []
+    for cache_dir, models in (("one", "models"), ("two", "models"), ("three", "other-models")):
+        monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / cache_dir))
+        monkeypatch.setenv("DISCOTEST_MODELS", str(tmp_path / models))
+        segmented.clear()
+        results.append(run(tiny, [hyp])[0])
+        assert bool(segmented) == (cache_dir != "two"), cache_dir
+    assert (tmp_path / "models" / segment_zh.NAMESPACE).is_dir()
+    assert not (tmp_path / "two" / segment_zh.NAMESPACE).exists()
+    assert len({json.dumps(r.to_json(), sort_keys=True) for r in results}) == 1
+
+
 def test_bleu_and_the_reference_as_a_system(tiny, tmp_path):
     results = run_mzprt(["QA"], systems=["reference"], inputs=[_hyp(tmp_path, "a.en", GOOD)], data_dir=tiny,
                         extra="none", aligner=DictionaryAligner(), bleu=True)

@@ -42,6 +42,7 @@ class CausalLazyModel(LazyModel):
 
     prompt_file: str | None
     _prompts: PromptBuilder | None
+    share_tokenizer = True  # nothing here changes it: loaded once per process (hf_models.LOADED_TOKENIZERS)
 
     def load(self):
         """The model, as ``AutoModelForCausalLM`` in eval mode."""

@@ -323,11 +323,59 @@ def load_seq2seq(name_or_path: str, revision: str | None = None):
     return load_model(name_or_path, revision), load_tokenizer(name_or_path, revision)
 
 
+def files_stamp(name_or_path: str, revision: str | None = None) -> tuple | None:
+    """What a load of ``name_or_path`` reads, cheaply (no file is opened): a local folder's files with their sizes and
+    modification times, a hub name's cached commit. None where it cannot be told (a hub model not in the cache)."""
+    path = Path(name_or_path).expanduser()
+    if path.is_dir():
+        try:
+            return ("local", str(path.resolve()), tuple(sorted(
+                (f.relative_to(path).as_posix(), f.stat().st_size, f.stat().st_mtime_ns)
+                for f in path.rglob("*") if f.is_file())))
+        except OSError:
+            return None
+    commit = _cached_commit(str(name_or_path), revision)
+    return ("hub", str(name_or_path), commit) if commit else None
+
+
+class LoadedOnce:
+    """Objects loaded from model files, kept for the rest of the process by what was loaded and the files it was read
+    from (``files_stamp``), the ``keep`` most recent: a card's rows, a run's context sizes and Python calls one after
+    another load a model once. A miss drops what is kept before loading (a model of gigabytes is not held beside the
+    next one); files changed on disk are a miss."""
+
+    def __init__(self, keep: int):
+        self.keep = keep
+        self._kept: dict[tuple, Any] = {}
+
+    def get(self, key: tuple, stamp: tuple | None, load):
+        if stamp is None:
+            return load()
+        key = (*key, stamp)
+        if key in self._kept:
+            self._kept[key] = self._kept.pop(key)  # the most recent last
+            return self._kept[key]
+        while len(self._kept) >= self.keep:
+            self._kept.pop(next(iter(self._kept)))
+        self._kept[key] = value = load()
+        return value
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+
+# A process's models (one at a time: an LLM can be gigabytes) and decoder-only tokenizers (a few: 1-2 s each to load,
+# a Gemma 3 tokenizer's 262k entries). Seq2seq tokenizers are not shared: a translator sets their languages.
+LOADED_MODELS = LoadedOnce(keep=1)
+LOADED_TOKENIZERS = LoadedOnce(keep=4)
+
+
 class LazyModel:
     """The lazy ``tokenizer``, ``model`` and ``fingerprint()`` of one named model (hub name or folder), shared by the
     seq2seq and causal scorers and translators: nothing is loaded or hashed until a run needs it (a cached run never
     loads the model), and objects a caller handed over (``_model``, ``_tokenizer``, ``_fingerprint`` set in
-    ``__init__``) are used as they are.
+    ``__init__``) are used as they are. A model loaded here is loaded once per process (``LOADED_MODELS``), and so is
+    the tokenizer of a class that never changes it (``share_tokenizer``: the decoder-only LLMs).
 
     A subclass sets ``name``, ``revision``, ``device``, ``quiet`` and the three private fields, and says how its model
     is loaded (``load``: seq2seq by default). Scorers set ``prepare_on_access``: the model is moved to the device and
@@ -342,6 +390,7 @@ class LazyModel:
     _tokenizer: Any
     _fingerprint: str | None
     prepare_on_access = False
+    share_tokenizer = False
 
     def load(self):
         """The model object, loaded (``AutoModelForSeq2SeqLM`` here; causal LMs override)."""
@@ -350,13 +399,19 @@ class LazyModel:
     @property
     def tokenizer(self):
         if self._tokenizer is None:
-            self._tokenizer = load_tokenizer(self.name, self.revision)
+            if self.share_tokenizer:
+                self._tokenizer = LOADED_TOKENIZERS.get(("tokenizer", self.name, self.revision),
+                                                        files_stamp(self.name, self.revision),
+                                                        lambda: load_tokenizer(self.name, self.revision))
+            else:
+                self._tokenizer = load_tokenizer(self.name, self.revision)
         return self._tokenizer
 
     @property
     def model(self):
         if self._model is None:
-            self._model = self.load()
+            self._model = LOADED_MODELS.get((type(self).load, self.name, self.revision, str(self.device)),
+                                            files_stamp(self.name, self.revision), self.load)
             if not self.prepare_on_access:
                 self._model.to(self.device)
         if self.prepare_on_access:

@@ -25,7 +25,6 @@ from discotest.models.hf_models import (
     check_model,
     family_of,
     language_codes,
-    load_model,
     model_fingerprint,
     set_languages,
     short_fingerprint,
@@ -101,9 +100,6 @@ class HFScorer(LazyModel, Scorer):
                     codes = language_codes(fam, self.src_lang, self.tgt_lang)
             self._codes = codes
         return self._codes
-
-    def load(self):
-        return load_model(self.name, self.revision)
 
     def numeric_settings(self) -> list[tuple[str, str]]:
         """Settings besides the model and the inputs that can change a score's last bits: the batch (padding and

@@ -4,8 +4,10 @@ The mZPRT authors segmented with jieba and a user dictionary of pronoun forms (�
 that a restored pronoun is one token the aligner can link. We do the same from our own pronoun table,
 and go one step further for the ZP-labelled source: the text between ZPs is segmented on its own and
 each ZP is inserted as a token, so a ZP can never be merged with a neighbouring character (jieba
-sometimes joins 他 with what follows). Results are cached by content: segmenting the alignment corpus
-is the slow part of a warm run.
+sometimes joins 他 with what follows). Results are cached by content (namespace ``segment-zh``, beside the
+alignment models: ``$DISCOTEST_MODELS`` when set): segmenting the alignment corpus is the slow part of a run whose
+model is trained, and only the data's fixed Chinese (the suites' sources, the background text) is segmented, so a
+team or a test session shares one segmentation.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from discotest.errors import InputError
 from discotest.version import package_version as version  # importlib.metadata's, without importing it
 from discotest.zero_pronoun.pronouns import load_zh_en
 
+NAMESPACE = "segment-zh"
 _USER_WORD_FREQ = 99999  # high enough to win over any dictionary split
 
 
@@ -90,11 +93,11 @@ def segment_cached(texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int
     key = content_cache.content_key(
         [signature(), *(t + "\x01" + json.dumps(list(map(list, s))) for t, s in zip(texts, spans))]
     )
-    hit = content_cache.load("segment-zh", key, parse=lambda t: _parse_entry(t, texts, spans)) if use_cache else None
+    hit = content_cache.load(NAMESPACE, key, parse=lambda t: _parse_entry(t, texts, spans)) if use_cache else None
     if hit is not None:
         return hit
     rows = [segment_with_spans(t, s) for t, s in zip(texts, spans)]
-    content_cache.store("segment-zh", key, json.dumps(rows, ensure_ascii=False))
+    content_cache.store(NAMESPACE, key, json.dumps(rows, ensure_ascii=False))
     return rows
 
 
