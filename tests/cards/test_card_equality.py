@@ -132,14 +132,20 @@ def test_mzprt_row_is_its_run(shared_data, limit, mzprt_cache, monkeypatch):
 def test_ctxpro_and_mzprt_rows_of_a_model_are_its_runs(shared_data, tiny_marian, monkeypatch):
     """A local model fills the CTXPRO and mZPRT rows by translating their sources with the card's ``--beam`` and
     ``--max-length``; the suite's own run with the same options then finds every translation in the cache (it
-    translates nothing: the options are in the translations' key) and gives the row's numbers."""
+    translates nothing: the options are in the translations' key) and gives the row's numbers. The two rows load the
+    model once (``hf_models.LOADED_MODELS``)."""
+    from discotest.models import hf_models
     from discotest.models.translator import ModelTranslator
 
     decoding = {"beam": 2, "max_length": 64}
     system = SystemSpec("model", str(tiny_marian), model_options=decoding)
     rows = {"ctxpro-auxiliary-en-de-test": (_narrowed("en-de", "ctxpro-auxiliary-en-de-test"), {}),
             "mzprt": (_narrowed("zh-en", "mzprt", domain="WF"), {"domain": "WF"})}
+    hf_models.LOADED_MODELS.clear()  # the session's tiny Marian may be kept from an earlier test
+    loads = []
+    monkeypatch.setattr(hf_models, "load_model", lambda *a, real=hf_models.load_model: loads.append(a) or real(*a))
     filled = {suite: fill_row(system, row, {"limit": 6, "quiet": True}) for suite, (row, _) in rows.items()}
+    assert len(loads) == 1
     monkeypatch.setattr(ModelTranslator, "generate", lambda self, batch: pytest.fail("translated again"))
     own = {suite: discotest.run(suite, model=str(tiny_marian), limit=6, quiet=True, **decoding, **options).results
            for suite, (_, options) in rows.items()}
