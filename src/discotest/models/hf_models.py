@@ -330,8 +330,8 @@ def files_stamp(name_or_path: str, revision: str | None = None) -> tuple | None:
     if path.is_dir():
         try:
             return ("local", str(path.resolve()), tuple(sorted(
-                (f.relative_to(path).as_posix(), f.stat().st_size, f.stat().st_mtime_ns)
-                for f in path.rglob("*") if f.is_file())))
+                (f.relative_to(path).as_posix(), stat.st_size, stat.st_mtime_ns)
+                for f in path.rglob("*") if f.is_file() and (stat := f.stat()))))
         except OSError:
             return None
     commit = _cached_commit(str(name_or_path), revision)
