@@ -68,14 +68,21 @@ def test_served_translation_equals_the_local_one(served, tiny_llms):
 def test_run_winomt_demo_on_the_server_key_never_written(served, tmp_path, monkeypatch, capsys):
     url, model = served
     monkeypatch.setenv("DISCOTEST_API_KEY", "sk-test-never-written-4242")
-    code, out, err = run_cli(capsys, "run", "winomt-demo", "--lang", "de", "--endpoint", url, "--max-length", "6",
-                             "--format", "json", "--concurrency", "2")
+    args = ("run", "winomt-demo", "--lang", "de", "--endpoint", url, "--max-length", "6", "--format", "json",
+            "--concurrency", "2")
+    # the served random model answers in no German: the run is refused in one line, its answers cached …
+    code, refused, err_refused = run_cli(capsys, *args)
+    assert code == 2 and refused == "" and err_refused.count("\n") == 1
+    assert f"the output of model {model} is mostly" in err_refused and "not German (de" in err_refused
+    # … and scored from the cache when the check is skipped, the signature saying so
+    code, out, err = run_cli(capsys, *args, "--skip-language-check")
     assert code == 0, err
     result = one_result(out)
     assert result["scores"]["n"] == 16
-    for part in (f"|model:{model}|", "|served:openai-api|", "|lm:causal|", "|prompt:chat:", "|max_len:6|"):
+    for part in (f"|model:{model}|", "|served:openai-api|", "|lm:causal|", "|prompt:chat:", "|max_len:6|",
+                 "|langcheck:off"):
         assert part in result["signature"]
-    written = out + err + "".join(p.read_text("utf-8", "replace") for p in (tmp_path / "cache").rglob("*")
+    written = out + err + err_refused + "".join(p.read_text("utf-8", "replace") for p in (tmp_path / "cache").rglob("*")
                                   if p.is_file())
     assert "sk-test-never-written-4242" not in written
 

@@ -40,7 +40,7 @@ MODEL_OPTIONS = (common.BATCH_SIZE, common.DEVICE, common.REVISION, common.PROMP
                  common.ENDPOINT_TIMEOUT, common.CONTEXT, common.BEAM, common.MAX_LENGTH)
 OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, VERSUS, common.LIMIT, INIT, DRY_RUN,
            BOOTSTRAP, SEED, *common.ENGINE_OPTIONS, common.JOBS,
-           *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.USE_CACHE)
+           *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.USE_CACHE, common.SKIP_LANGUAGE_CHECK)
 
 
 def system_of(s: Settings) -> SystemSpec:
@@ -102,7 +102,8 @@ def common_options(s: Settings) -> dict[str, Any]:
     """The options every suite run of the card gets (keywords for ``registry.run``, checked there by the suite's
     family)."""
     return {"data_dir": s.data_dir, "quiet": s.quiet, "use_cache": s.use_cache, "limit": s.limit,
-            "engine": s.engine, "ray_address": s.ray_address, "jobs": s.jobs}
+            "engine": s.engine, "ray_address": s.ray_address, "jobs": s.jobs,
+            "skip_language_check": s.skip_language_check}
 
 
 def make_versus(**options: Any) -> tuple[Card, Card, list[dict[str, Any]]]:

@@ -112,9 +112,12 @@ def _lines(mine: Sequence[Result], others: Sequence[Result], bootstrap: int, see
     return lines
 
 
-def _row_key(system: SystemSpec, row: CardRow, bootstrap: int, seed: int, limit: int | None = None) -> str:
+def _row_key(system: SystemSpec, row: CardRow, bootstrap: int, seed: int, common: dict[str, Any]) -> str:
+    """A row's card-cache key: what changes its numbers, or whether it is refused (``--skip-language-check``)."""
+    checked = [] if not common.get("skip_language_check") else ["langcheck:off"]
     return cache.content_key([str(FORMAT), cache.code_key(), system.fingerprint(row), json.dumps(row.spec(),
-                              sort_keys=True), f"{bootstrap}@{seed}", f"limit:{_limit_for(row, limit)}"])
+                              sort_keys=True), f"{bootstrap}@{seed}", f"limit:{_limit_for(row, common.get('limit'))}",
+                              *checked])
 
 
 def _limit_for(row: CardRow, limit: int | None) -> int | None:
@@ -147,7 +150,7 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
         options = system.options_for(row)
     except Unfilled as exc:
         return {**base, "status": "unfilled", "reason": str(exc), "lines": [], "signature": None}
-    key = _row_key(system, row, bootstrap, seed, common.get("limit"))
+    key = _row_key(system, row, bootstrap, seed, common)
     common = _run_options(row, common)
     if common.get("use_cache", True) and reports is None:
         cached = cache.load(ROWS, key, json.loads)
@@ -198,7 +201,7 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
 
 def _done(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int, seed: int) -> bool:
     """Whether the card's cache holds the row, computed for this system (``fill_row`` reads it back)."""
-    return cache.load(ROWS, _row_key(system, row, bootstrap, seed, common.get("limit"))) is not None
+    return cache.load(ROWS, _row_key(system, row, bootstrap, seed, common)) is not None
 
 
 def _time_key(system: SystemSpec, row: CardRow) -> str:

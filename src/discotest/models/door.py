@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from discotest.errors import InputError
-from discotest.models import ahead
+from discotest.models import ahead, language_watch
 from discotest.models.interface import Scorer, Translator
 
 SCORER_KINDS = ("seq2seq", "causal", "ctranslate2")  # what ``kind`` may force for a local model
@@ -108,8 +108,8 @@ def open_translator(model: str | None, lang: str, *, prompt_file: str | None = N
     if endpoint:
         from discotest.models.endpoint import EndpointTranslator
 
-        return ahead.wrapped(EndpointTranslator(endpoint, lang, model=model or None, prompt_file=prompt_file,
-                                                context=context, concurrency=concurrency, timeout=timeout, **options))
+        return _door(EndpointTranslator(endpoint, lang, model=model or None, prompt_file=prompt_file,
+                                        context=context, concurrency=concurrency, timeout=timeout, **options), lang)
     if model is None:
         raise InputError("give --model (a model folder or hub name) or --endpoint URL")
     from discotest.models.causal_lm import is_causal_lm
@@ -118,7 +118,7 @@ def open_translator(model: str | None, lang: str, *, prompt_file: str | None = N
     if not is_ct2_model(model) and is_causal_lm(model):
         from discotest.models.causal_translator import CausalTranslator
 
-        return ahead.wrapped(CausalTranslator(model, lang, prompt_file=prompt_file, context=context, **options))
+        return _door(CausalTranslator(model, lang, prompt_file=prompt_file, context=context, **options), lang)
     if context:
         raise InputError("--context when translating needs a decoder-only LLM (a seq2seq model translates each "
                          "sentence alone)")
@@ -126,4 +126,10 @@ def open_translator(model: str | None, lang: str, *, prompt_file: str | None = N
         raise InputError("--prompt needs a decoder-only LLM (a seq2seq model takes no prompt)")
     from discotest.models.translator import make_translator
 
-    return ahead.wrapped(make_translator(model, lang, **options))
+    return _door(make_translator(model, lang, **options), lang)
+
+
+def _door(translator: Translator, lang: str) -> Translator:
+    """What every translator passes on its way out: its translations' language read (``language_watch``), or, in the
+    card's model lane, the stand-in that stops after the first model call (``ahead``; the row's run is watched)."""
+    return ahead.wrapped(translator) if ahead.active() else language_watch.watched(translator, lang)

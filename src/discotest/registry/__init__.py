@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from discotest.errors import InputError, did_you_mean
+from discotest.models.language_watch import Watch, watching
 from discotest.progress import quiet_scope
 from discotest.report.emit import Report
 
@@ -353,17 +354,23 @@ def check_input_language(family: Family, suite: str, settings: Settings) -> tupl
     return [], warnings
 
 
-def _finish(report: Report, paths: list[str], warnings: list[str]) -> Report:
-    """``langcheck:off`` in the signature of every result read from one of ``paths``; the language warnings added
-    to the report's (stderr, JSON, HTML)."""
+def _finish(report: Report, paths: list[str], warnings: list[str], watch: Watch | None = None) -> Report:
+    """``langcheck:off`` in the signature of every result read from one of ``paths`` or translated by a model the
+    run did not check (``watch.unchecked``); the language warnings (the files', the models' translations') added to
+    the report's (stderr, JSON, HTML)."""
     from discotest.data.readers import system_name
     from discotest.report.result import Signature
 
+    warnings = [*warnings, *(watch.warnings if watch else ())]
     report.warnings = [*report.warnings, *(w for w in warnings if w not in report.warnings)]
     names = {system_name(p) for p in paths}
+    models = watch.unchecked if watch else set()
     for result in report.results:
-        if getattr(result, "system", None) in names and isinstance(getattr(result, "signature", None), Signature):
-            fields = list(result.signature.fields)
+        signature = getattr(result, "signature", None)
+        if not isinstance(signature, Signature):
+            continue
+        fields = list(signature.fields)
+        if getattr(result, "system", None) in names or dict(fields).get("model") in models:
             at = next((i for i, (key, _) in enumerate(fields) if key == "files"), len(fields))  # files: stays last
             result.signature = Signature((*fields[:at], ("langcheck", "off"), *fields[at:]))
     return report
@@ -379,8 +386,10 @@ def run(suite: str, **options: Any) -> Report:
     family = family_of(suite)
     settings = settings_for(family, options)
     unchecked, warnings = check_input_language(family, suite, settings)
-    with quiet_scope(settings.get("quiet")):  # the stage bars deep in the pipelines follow quiet
-        return _finish(family.run(suite, settings), unchecked, warnings)
+    # the stage bars deep in the pipelines follow quiet; a model's translations are read for their language
+    with quiet_scope(settings.get("quiet")), watching(not settings.get("skip_language_check")) as watch:
+        report = family.run(suite, settings)
+    return _finish(report, unchecked, warnings, watch)
 
 
 def prepare(suite: str, **options: Any) -> list[str]:
@@ -400,8 +409,9 @@ def compare(suite: str, **options: Any) -> Report:
         raise InputError(f"{family.title} results cannot be compared item by item")
     settings = settings_for(family, options, compare=True)
     unchecked, warnings = check_input_language(family, suite, settings)
-    with quiet_scope(settings.get("quiet")):
-        return _finish(family.compare(suite, settings), unchecked, warnings)
+    with quiet_scope(settings.get("quiet")), watching(not settings.get("skip_language_check")) as watch:
+        report = family.compare(suite, settings)
+    return _finish(report, unchecked, warnings, watch)
 
 
 __all__ = ["Family", "Option", "Report", "all_suites", "compare", "families", "family_of", "prepare",

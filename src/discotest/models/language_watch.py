@@ -1,0 +1,102 @@
+"""Are a model's translations in the language it was asked for? A decoder-only LLM asked for German may answer in
+English, repeat its source, or explain itself; a broken or random model emits another script. Scored silently, such
+output reads as wrong genders and dropped pronouns, not as what it is.
+
+So the translations every translator of the door returns (``translate``, ``translate_in_context``) are read as an
+``--input`` file is (``lang.identify``: the script of the letters, then py3langid over a sample of lines):
+
+- mostly another language or script: the run stops with one line naming the model and both languages (the backends
+  cache their translations first, so nothing computed is lost; ``--skip-language-check`` scores them anyway and the
+  results' signatures then say ``langcheck:off``);
+- many lines not in the language: a warning in the report (stderr, JSON, HTML, a card's row).
+
+A run opens a ``watching`` scope (``registry.run``) that says whether to check and collects what was seen. Without
+one (``discotest translate``, which writes the translations for a later ``run --input``) both are warnings on stderr:
+the file is written, and scoring it is refused as any such file is. The card's model lane,
+which only fills the caches ahead (``models.ahead``), is not watched: the row's own run is.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from discotest.errors import InputError
+
+
+@dataclass
+class Watch:
+    """One run's scope: ``check`` (False with ``--skip-language-check``), the warnings it met, and the models whose
+    translations it passed unchecked, as their signatures name them (those results' signatures say
+    ``langcheck:off``)."""
+
+    check: bool = True
+    warnings: list[str] = field(default_factory=list)
+    unchecked: set[str] = field(default_factory=set)
+
+
+_scope: contextvars.ContextVar[Watch | None] = contextvars.ContextVar("discotest_language_watch", default=None)
+
+
+@contextmanager
+def watching(check: bool = True) -> Iterator[Watch]:
+    """The scope of one run: translators opened inside it report to the returned ``Watch``."""
+    watch = Watch(check)
+    token = _scope.set(watch)
+    try:
+        yield watch
+    finally:
+        _scope.reset(token)
+
+
+def watched(translator: Any, lang: str) -> Any:
+    """``translator``, its translations checked against ``lang`` (unless the run skips the check, or the language is
+    one the check cannot judge)."""
+    from discotest.lang.identify import knows
+
+    watch = _scope.get()
+    if watch is not None and not watch.check:
+        watch.unchecked.add(dict(translator.signature_fields()).get("model", str(translator.name)))
+        return translator
+    return _Watched(translator, lang) if knows(lang) else translator
+
+
+class _Watched:
+    """The translator it stands for, its translations read before they are handed on."""
+
+    def __init__(self, backend: Any, lang: str) -> None:
+        self._backend = backend
+        self._lang = lang
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._backend, name)
+
+    def translate(self, sources: Sequence[str], desc: str | None = None) -> list[str]:
+        return self._read(self._backend.translate(sources, desc))
+
+    def translate_in_context(self, sources: Sequence[str], contexts: Sequence[Sequence[str]],
+                             desc: str | None = None) -> list[str]:
+        return self._read(self._backend.translate_in_context(sources, contexts, desc))
+
+    def _read(self, lines: list[str]) -> list[str]:
+        from discotest.lang.identify import read_language
+
+        reading = read_language(lines, self._lang)
+        what = f"the output of model {self._backend.name}"
+        watch = _scope.get()
+        problem = reading.problem()
+        if problem and watch is not None:  # a run: scoring them would say nothing true
+            raise InputError(f"{what} {problem}: is the target language right, and does the model's prompt ask for "
+                             f"it? (they are cached; --skip-language-check scores them anyway)")
+        doubt = problem or reading.doubt()  # ``translate`` writes them, and says so
+        if doubt:
+            warning = f"warning: {what} {doubt}" if problem else f"warning: {what}: {doubt}"
+            if watch is None:
+                print(f"discotest: {warning}", file=sys.stderr)
+            elif warning not in watch.warnings:
+                watch.warnings.append(warning)
+        return lines
