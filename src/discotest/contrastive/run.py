@@ -132,7 +132,8 @@ def run_contrastive(
                                                   contexts, n_bootstrap, data, dict(
                                                       translator_options or {}, batch_size=batch_size, device=device,
                                                       use_cache=use_cache, quiet=quiet, concurrency=concurrency,
-                                                      timeout=timeout)), limit)
+                                                      timeout=timeout, runner=engine, ray_address=ray_address,
+                                                      ray_actors=ray_actors)), limit)
     if is_expected_word(suite):
         if translations is None:
             raise InputError(f"{suite} scores translations: give --input (one translation per item, in suite order), "

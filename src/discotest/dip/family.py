@@ -50,7 +50,8 @@ MINE_OPTIONS = (DATA, PAIR, REF, HOLDOUT, SYSTEMS, MAX_DOCS, PHENOMENA_OPTION, C
                 *common.ENGINE_OPTIONS, common.JOBS)
 # --pair with a model: it translates the pair's source (dip/model.py), ranked as a given --input file is
 MODEL_OPTIONS = (common.MODEL, common.ENDPOINT, common.CONTEXT, common.PROMPT, common.BEAM, common.MAX_LENGTH,
-                 common.BATCH_SIZE, common.DEVICE, common.REVISION, common.CONCURRENCY, common.ENDPOINT_TIMEOUT)
+                 common.BATCH_SIZE, common.DEVICE, common.REVISION, common.CONCURRENCY, common.ENDPOINT_TIMEOUT,
+                 common.RAY_ACTORS)
 OPTIONS = (TESTS, common.INPUT, PRONOUN_SCORER, ANAPHORA_MODE, *MINE_OPTIONS, common.LIMIT, common.BOOTSTRAP,
            *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.SKIP_LANGUAGE_CHECK)
 
@@ -167,7 +168,8 @@ def _model(s: Settings) -> Any:
     translator = open_translator(s.model or None, "en", src_lang=src, endpoint=s.endpoint,
                                  prompt_file=s.prompt_file, beam=s.beam, max_length=s.max_length,
                                  batch_size=s.batch_size, device=s.device, revision=s.revision,
-                                 use_cache=s.use_cache, quiet=s.quiet, concurrency=s.concurrency, timeout=s.timeout)
+                                 use_cache=s.use_cache, quiet=s.quiet, concurrency=s.concurrency, timeout=s.timeout,
+                                 runner=resolve_engine(s.engine), ray_address=s.ray_address, ray_actors=s.ray_actors)
     return ModelSystem(translator, common.one_context(s.context))
 
 

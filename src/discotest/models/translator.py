@@ -188,29 +188,36 @@ class ModelTranslator(LazyModel):
 
         return torch.get_num_threads()
 
-    def generate_on_ray(self, batches: list[list[str]], finished: Callable[[list[str], list[str]], None]) -> None:
-        """``generate`` of every batch on ``ray_actors`` actors; ``finished(batch, translations)`` as each is back."""
+    def generate_on_ray(self, batches: list[list[Any]], finished: Callable[[list[Any], list[str]], None],
+                        encode: Callable[[Any], Any] = lambda item: item) -> None:
+        """``generate_payload`` of every batch on ``ray_actors`` actors (each item ``encode``d for JSON);
+        ``finished(batch, translations)`` as each is back."""
         from discotest.models import ray_pool
 
         if not batches:
             return  # all from the cache: no Ray at all
         kwargs = dict(cls=type(self), name=self.name, tgt_lang=self.tgt_lang, src_lang=self.src_lang,
                       options=self.worker_options(), threads=self.worker_threads())
-        ray_pool.map_on_actors(translation_worker, kwargs, [json.dumps(b, ensure_ascii=False) for b in batches],
-                               actors=self.ray_actors, address=self.ray_address, gpus=self.device.startswith("cuda"),
+        payloads = [json.dumps([encode(item) for item in batch], ensure_ascii=False) for batch in batches]
+        ray_pool.map_on_actors(translation_worker, kwargs, payloads, actors=self.ray_actors, address=self.ray_address,
+                               gpus=self.device.startswith("cuda"),
                                on_done=lambda position, result: finished(batches[position], json.loads(result)))
+
+    def generate_payload(self, items: list[Any]) -> list[str]:
+        """What an actor does with one batch of ``generate_on_ray``: ``generate`` the sources."""
+        return self.generate(items)
 
 
 def translation_worker(cls: type[ModelTranslator], name: str, tgt_lang: str, src_lang: str, options: dict[str, Any],
                        threads: int | None) -> Callable[[str], str]:
     """On a Ray actor: one translator of the driver's class and settings; the worker generates one batch (a JSON
-    list of sources) per call."""
+    list of sources, or an LLM's rendered prompts) per call."""
     if threads is not None:
         import torch
 
         torch.set_num_threads(threads)
     translator = cls(name, tgt_lang, src_lang, **options)
-    return lambda payload: json.dumps(translator.generate(json.loads(payload)), ensure_ascii=False)
+    return lambda payload: json.dumps(translator.generate_payload(json.loads(payload)), ensure_ascii=False)
 
 
 class CT2Translator(ModelTranslator):

@@ -34,7 +34,8 @@ BLEU = Option("bleu", ("--bleu",), "mzprt: also report sacrebleu BLEU", default=
 MODEL_OPTIONS = (common.MODEL, common.ENDPOINT, common.CONTEXT, common.PROMPT, common.BEAM, common.MAX_LENGTH,
                  common.BATCH_SIZE, common.DEVICE, common.REVISION, common.CONCURRENCY, common.ENDPOINT_TIMEOUT)
 OPTIONS = (DOMAIN, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, WINDOW, REACH, BLEU, common.ALIGNER,
-           common.ALIGN_TRAIN, ALIGN_EXTRA, *common.ENGINE_OPTIONS, common.LIMIT, *MODEL_OPTIONS, *common.COMMON)
+           common.ALIGN_TRAIN, ALIGN_EXTRA, *common.ENGINE_OPTIONS, common.RAY_ACTORS, common.LIMIT, *MODEL_OPTIONS,
+           *common.COMMON)
 
 
 def _suites() -> dict[str, list[str]]:
@@ -63,7 +64,8 @@ def run(suite: str, s: Settings) -> Report:
                                      prompt_file=s.prompt_file, beam=s.beam, max_length=s.max_length,
                                      batch_size=s.batch_size, device=s.device, revision=s.revision,
                                      use_cache=s.use_cache, quiet=s.quiet, concurrency=s.concurrency,
-                                     timeout=s.timeout)
+                                     timeout=s.timeout, runner=engine, ray_address=s.ray_address,
+                                     ray_actors=s.ray_actors)
     results = run_mzprt(
         split_list(s.domain),
         systems=split_list(s.system),
