@@ -176,3 +176,28 @@ def test_the_cached_model_decides_every_sampled_line_as_the_shipped_one(shared_d
              for line in identify.sample(translation_texts(path), 30)]
     assert len(lines) >= 200
     assert [cached.classify(line) for line in lines] == [shipped.classify(line) for line in lines]
+
+
+def test_japanese_kanji_count_as_its_script_and_chinese_is_still_refused(shared_data):
+    """Japanese is written in kana and kanji (Han): a kanji-heavy Japanese text is not 'mostly in Han script', while
+    Chinese scored as Japanese is still refused, by its language. Real dialogue lines from BSD's dev set."""
+    import json
+
+    from discotest.lang.identify import read_language
+
+    turns = [u for doc in json.loads((shared_data / "bsd" / "dev.json").read_text("utf-8"))
+             for u in doc["conversation"]]
+    kanji_heavy = [u["ja_sentence"] for u in turns if _han_share(u["ja_sentence"]) > 0.5]
+    assert len(kanji_heavy) >= 10
+    reading = read_language(kanji_heavy, "ja")
+    assert reading.script == "Japanese" and reading.problem() is None, reading
+    chinese = (shared_data / "mzprt" / "1_testset_mzprt" / "raw" / "Government_Report.zh").read_text("utf-8")
+    problem = read_language([line for line in chinese.splitlines() if line.strip()], "ja").problem() or ""
+    assert "is mostly Chinese (zh" in problem and "not Japanese (ja" in problem, problem
+
+
+def _han_share(text: str) -> float:
+    from discotest.lang.identify import letter_scripts
+
+    scripts = letter_scripts(text)
+    return scripts["Han"] / max(1, sum(scripts.values()))

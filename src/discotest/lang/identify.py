@@ -206,8 +206,12 @@ class Observed:
     lines: int
 
     def reading(self, expected: str) -> LanguageReading:
-        letters = sum(self.scripts.values())
-        script, count = self.scripts.most_common(1)[0] if self.scripts else (script_of(expected), 0)
+        scripts = self.scripts
+        if script_of(expected) == "Japanese":  # Japanese is written in kana and kanji: Han letters are its own too
+            scripts = Counter({k: v for k, v in scripts.items() if k != "Han"})
+            scripts["Japanese"] += self.scripts["Han"]
+        letters = sum(scripts.values())
+        script, count = scripts.most_common(1)[0] if +scripts else (script_of(expected), 0)
         n = max(self.lines, 1)
         others = [(lang, c) for lang, c in self.languages.most_common() if lang != expected]
         other, other_count = others[0] if others else (None, 0)
