@@ -382,3 +382,27 @@ def test_directories_and_unreadable_files(tmp_path, monkeypatch):
     for read in (read_lines, read_json, load_jsonl, check_corpus):
         with pytest.raises(InputError, match=r"secret.jsonl: cannot read file \(Permission denied\)"):
             read(path)
+
+
+@FUZZ
+@given(body=st.lists(st.sampled_from([b"a", b" ", b"\n", b"\r", b"\r\n", b"\x00", b"\xff", b"\xc3", b"\xc3\xa9",
+                                      b"\xe6\x97\xa5", b"\xef\xbb\xbf", "\u2028".encode()]), max_size=40),
+       block=st.sampled_from([1, 5, 1 << 16]))
+def test_streamed_lines_are_the_read_lines_whatever_the_block(tmp_path, monkeypatch, body, block):
+    """``stream_lines`` (corpora: blocks of whole lines decoded at once, a block with a problem line by line) gives
+    ``read_lines``' lines, or its error at the same line, for any bytes after a first line; a block of one line at a
+    time, a few, or the default 64 KB."""
+    from discotest.data import readers
+
+    path = tmp_path / "corpus.txt"
+    path.write_bytes(b"first\n" + b"".join(body))
+    monkeypatch.setattr(readers, "STREAM_BLOCK", block)
+    try:
+        expected: object = list(enumerate(readers.read_lines(path), start=1))
+    except InputError as exc:
+        expected = str(exc)
+    try:
+        streamed: object = list(readers.stream_lines(path))
+    except InputError as exc:
+        streamed = str(exc)
+    assert streamed == expected
