@@ -91,3 +91,19 @@ def test_outside_a_run_it_is_said_and_the_lines_kept(shared_data, capsys):
     err = capsys.readouterr().err
     assert err.startswith("discotest: warning: the output of model org/answers is mostly French")
     assert err.count("\n") == 1
+
+
+def test_a_model_that_answers_nothing_stops_the_run_and_many_empty_answers_warn(shared_data):
+    """A reasoning model whose answer never came within ``--max-length`` answers nothing: every translation empty
+    stops the run; over 30% of them empty is a warning."""
+    with watching(), pytest.raises(InputError, match="is empty for every one of its 5 sentences"):
+        watched(Answers(["", " ", "", "", ""]), "de").translate(["x"] * 5)
+    german = _published(shared_data, "de", 60)
+    lines = german[:40] + [""] * 20
+    with watching() as watch:
+        assert watched(Answers(lines), "de").translate(["x"] * 60) == lines
+    assert watch.warnings == ["warning: the output of model org/answers: 20 of its 60 translations are empty (above "
+                              "30%): its scores say little"]
+    with watching() as watch:  # a few empty answers (an empty source, a dropped line) say nothing
+        watched(Answers(german[:57] + ["", "", ""]), "de").translate(["x"] * 60)
+    assert watch.warnings == []

@@ -5,10 +5,10 @@ output reads as wrong genders and dropped pronouns, not as what it is.
 So the translations every translator of the door returns (``translate``, ``translate_in_context``) are read as an
 ``--input`` file is (``lang.identify``: the script of the letters, then py3langid over a sample of lines):
 
-- mostly another language or script: the run stops with one line naming the model and both languages (the backends
-  cache their translations first, so nothing computed is lost; ``--skip-language-check`` scores them anyway and the
-  results' signatures then say ``langcheck:off``);
-- many lines not in the language: a warning in the report (stderr, JSON, HTML, a card's row).
+- mostly another language or script, or nothing (every translation empty): the run stops with one line naming the
+  model and both languages (the backends cache their translations first, so nothing computed is lost;
+  ``--skip-language-check`` scores them anyway and the results' signatures then say ``langcheck:off``);
+- many lines not in the language, or empty: a warning in the report (stderr, JSON, HTML, a card's row).
 
 A run opens a ``watching`` scope (``registry.run``) that says whether to check and collects what was seen. Without
 one (``discotest translate``, which writes the translations for a later ``run --input``) both are warnings on stderr:
@@ -85,18 +85,36 @@ class _Watched:
     def _read(self, lines: list[str]) -> list[str]:
         from discotest.lang.identify import read_language
 
-        reading = read_language(lines, self._lang)
         what = f"the output of model {self._backend.name}"
         watch = _scope.get()
-        problem = reading.problem()
+        problem, doubt = _emptiness(lines)
+        if not problem:
+            reading = read_language(lines, self._lang)
+            problem, doubt = reading.problem(), doubt or reading.doubt()
         if problem and watch is not None:  # a run: scoring them would say nothing true
             raise InputError(f"{what} {problem}: is the target language right, and does the model's prompt ask for "
                              f"it? (they are cached; --skip-language-check scores them anyway)")
-        doubt = problem or reading.doubt()  # ``translate`` writes them, and says so
-        if doubt:
-            warning = f"warning: {what} {doubt}" if problem else f"warning: {what}: {doubt}"
+        if problem or doubt:  # ``translate`` writes them, and says so
+            warning = f"warning: {what} {problem}" if problem else f"warning: {what}: {doubt}"
             if watch is None:
                 print(f"discotest: {warning}", file=sys.stderr)
             elif warning not in watch.warnings:
                 watch.warnings.append(warning)
         return lines
+
+
+def _emptiness(lines: Sequence[str]) -> tuple[str | None, str | None]:
+    """A model that answers nothing (a reasoning model whose answer never came within ``--max-length``, a prompt it
+    cannot follow): every translation empty is a problem, many of them a doubt (the language check's thresholds:
+    ``MIN_LINES_TO_REFUSE`` lines, over ``1 - WARN_EXPECTED`` of them)."""
+    from discotest.lang.identify import MIN_LINES_TO_REFUSE, WARN_EXPECTED
+
+    empty = sum(1 for line in lines if not line.strip())
+    if not empty:
+        return None, None
+    if empty == len(lines) and empty >= MIN_LINES_TO_REFUSE:
+        return f"is empty for every one of its {empty} sentences", None
+    if empty / len(lines) > 1 - WARN_EXPECTED:
+        return None, (f"{empty} of its {len(lines)} translations are empty (above {1 - WARN_EXPECTED:.0%}): its "
+                      "scores say little")
+    return None, None
