@@ -195,21 +195,26 @@ def test_the_card_asks_what_the_rows_own_runs_ask_in_their_order(llama_server, p
     assert proxy.forwarded == asked
 
 
-@pytest.mark.parametrize("hold_at", [2, 4], ids=["first-row", "second-row"])
-def test_a_card_killed_while_translating_resumes_asking_nothing_twice(hold_at, llama_server, prompt, translated,
-                                                                      tmp_path):
+@pytest.mark.parametrize(("hold_at", "stop"), [(2, signal.SIGKILL), (4, signal.SIGKILL), (4, signal.SIGINT)],
+                         ids=["first-row", "second-row", "second-row-ctrl-c"])
+def test_a_card_stopped_while_translating_resumes_asking_nothing_twice(hold_at, stop, llama_server, prompt,
+                                                                       translated, tmp_path):
     """``kill -9`` while the server holds a translation request (the second of the first row's, or of the second
-    row's, while the card scores the first), then the same command: each translation is requested once over the two
-    runs, and the card is byte for byte the uninterrupted one."""
+    row's, while the card scores the first), or Ctrl-C while the model lane waits for that second row's answer (the
+    card ends with ``interrupted`` at once, not when the held request would end), then the same command: each
+    translation is requested once over the two runs, and the card is byte for byte the uninterrupted one."""
     whole, asked = translated
     cache = tmp_path / "cache"
     with RecordingProxy(llama_server, hold_at=hold_at) as proxy:
         card = _card(proxy.url, prompt, cache, **TRANSLATING)
         assert proxy.held.wait(STOP_WITHIN), card.communicate()[1].decode()
-        card.send_signal(signal.SIGKILL)
-        code, _, _ = _finished(card)
+        card.send_signal(stop)
+        code, _, err = _finished(card)
         first = list(proxy.forwarded)
-        assert code == -signal.SIGKILL and first == asked[:hold_at - 1]
+        assert first == asked[:hold_at - 1]
+        assert code == (-signal.SIGKILL if stop == signal.SIGKILL else 130), err.decode()
+        if stop == signal.SIGINT:
+            assert err.decode().strip().splitlines() == ["discotest: interrupted"]
         proxy.forwarded.clear()
         code, out, err = _finished(_card(proxy.url, prompt, cache, **TRANSLATING))
         again = list(proxy.forwarded)
