@@ -88,12 +88,13 @@ class _Watched:
         what = f"the output of model {self._backend.name}"
         watch = _scope.get()
         problem, doubt = _emptiness(lines)
+        hint = "is --max-length long enough for its answer, and does its prompt ask for a translation?"
         if not problem:
             reading = read_language(lines, self._lang)
             problem, doubt = reading.problem(), doubt or reading.doubt()
+            hint = "is the target language right, and does the model's prompt ask for it?"
         if problem and watch is not None:  # a run: scoring them would say nothing true
-            raise InputError(f"{what} {problem}: is the target language right, and does the model's prompt ask for "
-                             f"it? (they are cached; --skip-language-check scores them anyway)")
+            raise InputError(f"{what} {problem}: {hint} (they are cached; --skip-language-check scores them anyway)")
         if problem or doubt:  # ``translate`` writes them, and says so
             warning = f"warning: {what} {problem}" if problem else f"warning: {what}: {doubt}"
             if watch is None:
