@@ -54,6 +54,9 @@ class Translations:
     unmatched: list[int] = field(default_factory=list)
     format: str = "plain"
     lines: dict[int, int] = field(default_factory=dict)  # suite row -> the file's line that translates it
+    # matched by their sources (``|||``, JSONL with a source): the file's order does not decide which row a line
+    # lands on, so two lines cannot be swapped (``lang.correspondence`` leaves its swap test out for such a file)
+    by_source: bool = False
 
 
 Row = tuple[str | None, str, int]  # (source or None, translation, line number)
@@ -186,6 +189,7 @@ def read_translations(
     if with_source:
         hint = _FORCE_HINT if input_format == "auto" else ""
         result.by_row, result.lines = _match_by_source(path, rows, sources, aliases or {}, hint, context_dependent)
+        result.by_source = True
     else:
         result.by_row, result.lines = _match_by_position(path, rows, list(sources))
     result.unmatched = [i for i in sources if i not in result.by_row]

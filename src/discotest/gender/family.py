@@ -136,6 +136,22 @@ def other_version(suite: str, version: str, path: str, input_format: str, data_d
     return None
 
 
+def check_lines(suite: str, s: Settings, path: str) -> None:
+    """``--input``'s lines against the rows they land on (``published.check_lines_match``: the suite's published
+    outputs in the language, else its English sentences), before any work; settings the run refuses (no single
+    --lang, a model as well) are left to its own error."""
+    from discotest.data.translations import read_translations
+    from discotest.gender.published import check_lines_match
+    from discotest.gender.suites import load_gender_suite
+
+    lang = single_lang(lang_codes(s.lang))
+    if lang is None or s.model or s.endpoint or s.system:
+        return
+    items = load_gender_suite(suite, s.suite_version, s.data_dir)
+    translations = read_translations(path, {item.index: item.sentence for item in items}, s.input_format)
+    check_lines_match(translations, items, lang, s.data_dir, suite)
+
+
 def run(suite: str, s: Settings) -> Report:
     from discotest.gender.run import planned_pairs, run_many, run_one
 
@@ -147,7 +163,7 @@ def run(suite: str, s: Settings) -> Report:
                     align_train=s.align_train, align_extra=s.align_extra or "auto",
                     measure=measures(s.measure), lexicon=s.lexicon,
                     use_cache=s.use_cache, input_format=s.input_format, verdict=s.verdict,
-                    check_lines=not s.skip_language_check, limit=s.limit)
+                    check_lines=False, limit=s.limit)  # the registry checked --input's lines (check_lines)
     if not s.lang:
         raise InputError(f"suite {suite!r} needs --lang (a language, a comma-separated list, or 'all')")
     has_model = bool(s.model or s.endpoint)  # a local model, or a served one
@@ -253,6 +269,7 @@ FAMILY = register(Family(
         "morphological analysers (Stanovsky et al. 2019; Yehudai et al. 2023)",
     describe=describe,
     input_language=lambda suite, s: single_lang(s.lang),
+    check_lines=check_lines,
     prepare=prepare,
     langs_together=True,  # run_many's workers store each language's verdicts by their files (verdict_cache.files_key)
 ))

@@ -59,28 +59,10 @@ def check_lines_match(translations: Translations, items: list[GenderItem], lang:
     (``lang.correspondence``, judged against the suite's published outputs in ``lang``). A suite without published
     outputs (BUG) is judged against its English sentences, into a Latin-script language; into another script it is
     not checked."""
-    from discotest.lang import correspondence
-    from discotest.lang.identify import script_of
+    from discotest.lang.correspondence import refuse_misaligned
 
-    rows = [item.index for item in items if item.index in translations.by_row]
     systems = available_published(lang, root, suite) if published_systems(suite) else []
-    sentences = {item.index: item.sentence for item in items}
-    if not rows or (not systems and script_of(lang) != "Latin"):
-        return
-    margins = {}
-    if systems:
-        references = []
-        for system in systems:
-            by_row = published_translations(system, lang, items, root, suite).by_row
-            references.append([by_row.get(row) for row in rows])
-        against = f"the published {suite} outputs of {', '.join(systems)}"
-    else:
-        references = [[sentences[row] for row in rows]]
-        margins = dict(margin=correspondence.SOURCE_MARGIN, foreign_margin=correspondence.SOURCE_FOREIGN_MARGIN)
-        against = f"the {suite} rows' English sentences"
-    numbers = [translations.lines.get(row, position + 1) for position, row in enumerate(rows)]
-    suspect = correspondence.find_misalignment([translations.by_row[row] for row in rows], references,
-                                               [sentences[row] for row in rows], numbers, **margins)
-    if suspect is not None:
-        raise InputError(f"{suspect.reason} (judged against {against}; --skip-language-check scores it anyway)",
-                         translations.path, numbers[suspect.position])
+    references = [published_translations(system, lang, items, root, suite).by_row for system in systems]
+    against = (f"the published {suite} outputs of {', '.join(systems)}" if systems
+               else f"the {suite} rows' English sentences")
+    refuse_misaligned(translations, {item.index: item.sentence for item in items}, references, against, lang)

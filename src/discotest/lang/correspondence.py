@@ -24,10 +24,14 @@ is judged against its English sentences (``SOURCE_MARGIN``), into Latin-script l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from discotest.data.translations import Translations
 
 MARGIN = 0.05  # a line "matches another row better" by at least this cosine
 WINDOW, RUN = 10, 8  # a shift: RUN of WINDOW consecutive lines match the same other offset better
@@ -180,3 +184,38 @@ def _swapped(lines, refs, own: np.ndarray, half: np.ndarray, sources: Sequence[s
         return None
     i, j = min(pairs)
     return Suspect(i, f"this line translates the row of line {numbers[j]} and that line this one's: lines swapped?")
+
+
+def refuse_misaligned(translations: Translations, sources: Mapping[int, str],
+                      references: Sequence[Mapping[int, str | None]], against: str, lang: str | None = None,
+                      margins: Mapping[str, float] | None = None) -> None:
+    """Refuse (one line naming the file and its first suspicious line) a translation file whose lines do not
+    translate the suite rows they landed on: the one check every family runs on an ``--input`` file before any work
+    (``registry.Family.check_lines``). ``sources``: suite row -> source sentence, in suite order; ``references``:
+    translations of the same rows to judge against (each a row -> text mapping: a published system's output, the
+    suite's references), ``against`` names them in the error. With none, the lines are judged against the sources
+    themselves, with the lower margins (``SOURCE_MARGIN``), and only into a Latin-script ``lang``: names, numbers and
+    shared words survive translation there. A file matched by its sources (``Translations.by_source``) is not judged
+    for swaps: its order does not decide where a line lands, and near-copies of a sentence in the suite (one word
+    changed) look swapped."""
+    from discotest.errors import InputError
+    from discotest.lang.identify import script_of
+
+    rows = [row for row in sources if row in translations.by_row]
+    if not rows:
+        return
+    options = dict(margins or {})
+    if references:
+        judged = [[ref.get(row) for row in rows] for ref in references]
+    elif lang is not None and script_of(lang) == "Latin":
+        judged = [[sources[row] for row in rows]]
+        options = {"margin": SOURCE_MARGIN, "foreign_margin": SOURCE_FOREIGN_MARGIN, **options}
+        against = against or "the suite's sources"
+    else:
+        return
+    numbers = [translations.lines.get(row, position + 1) for position, row in enumerate(rows)]
+    suspect = find_misalignment([translations.by_row[row] for row in rows], judged, [sources[row] for row in rows],
+                                numbers, swaps=not translations.by_source, **options)
+    if suspect is not None:
+        raise InputError(f"{suspect.reason} (judged against {against}; --skip-language-check scores it anyway)",
+                         translations.path, numbers[suspect.position])
