@@ -135,6 +135,11 @@ def system_paths(data: str, pair: str, root: str | Path | None = None) -> dict[s
     return {system: catalogue.locate(name, root) for system, name in _entries(data, pair, "hyp").items()}
 
 
+def reference_paths(data: str, pair: str, root: str | Path | None = None) -> dict[str, Path]:
+    """Reference letter -> its file of the pair, located (and checked) through the registry."""
+    return {ref: catalogue.locate(name, root) for ref, name in _entries(data, pair, "ref").items()}
+
+
 def group_documents(doc_ids: Sequence[str], path: str | Path = "docids") -> list[Document]:
     """Contiguous runs of equal doc ids; a doc id that comes back later is an error (broken file)."""
     docs: list[Document] = []

@@ -94,10 +94,14 @@ def _score(s: Settings) -> Report:
     if not s.input:
         raise InputError("run dip needs --tests DIR (from 'discotest mine dip') and --input FILE (your translations)")
     manifest, _ = dip.read_tests(s.tests)
-    if "pair_lines" in manifest:  # a misaligned input fails before any model loads
-        dip.read_input(s.input, manifest["pair_lines"], f"{manifest['data']} {manifest['pair']}")
+    copied = None
+    if "pair_lines" in manifest:  # a wrong or copied input fails before any model loads
+        lines = dip.read_input(s.input, manifest["pair_lines"], f"{manifest['data']} {manifest['pair']}")
+        # nothing is ranked here: a WMT system's output is scored (the docs score LT22 so), with a warning
+        copied = dip.refuse_copy(s.input, lines, manifest["data"], manifest["pair"], (), s.data_dir)
     scorer, coherence, warnings = load_models(s, list(manifest.get("counts", {})), True, manifest.get("data"),
                                               manifest.get("pair"))
+    warnings += [copied] if copied else []
     mined_with = manifest.get("coherence_model")
     if coherence is not None and mined_with and mined_with.split("@")[0] != coherence.signature().split("@")[0]:
         warnings.append(f"coherence items were mined with {mined_with}, scored with {coherence.signature()}")
@@ -125,9 +129,10 @@ def _rank(s: Settings) -> Report:
     engine = resolve_engine(s.engine)  # a wrong engine, pair, system or holdout fails before any model loads
     pair_paths(s.data, s.pair, s.ref, s.data_dir)
     chosen_systems(s.data, s.pair, split_list(s.system), s.holdout)
-    given = _given(s)  # and a wrong --input file
+    given, copied = _given(s)  # and a wrong --input file
     model = _model(s)
     scorer, coherence, warnings = load_models(s, wanted, True, s.data, s.pair)
+    warnings += copied
     ranking = dip.rank(s.data, s.pair, ref=s.ref, holdout=s.holdout, systems=split_list(s.system),
                        max_docs=s.max_docs, phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
                        data_dir=s.data_dir, n_bootstrap=s.bootstrap, use_cache=s.use_cache,
@@ -144,15 +149,36 @@ def _rank(s: Settings) -> Report:
                   summary_rows=ranking.summary_rows(), charts=ranking.charts())
 
 
-def _given(s: Settings) -> dict[str, list[str]]:
-    """``--pair --input FILE``: the user's translation of the pair's source, read and checked (``given_outputs``)."""
+def _given(s: Settings) -> tuple[dict[str, list[str]], list[str]]:
+    """``--pair --input FILE``: the user's translation of the pair's source, read and checked (``given_outputs``,
+    ``refuse_copy`` against the ranked systems), and the warning of a copy of a WMT system the run does not rank."""
     from discotest.dip import run as dip
     from discotest.dip.documents import load_pair
 
     if not s.input:
-        return {}
+        return {}, []
     pair = load_pair(s.data, s.pair, s.ref, s.data_dir, systems=split_list(s.system))
-    return dip.given_outputs([s.input], pair, check_lines=not s.skip_language_check)
+    given = dip.given_outputs([s.input], pair)
+    copied = [dip.refuse_copy(path, lines, s.data, s.pair, list(pair.systems), s.data_dir)
+              for path, lines in zip([s.input], given.values())]
+    return given, [w for w in copied if w]
+
+
+def check_lines(suite: str, s: Settings, path: str) -> None:
+    """``--input``'s lines against their own source lines (``dip.run.misaligned_given``: judged against the pair's
+    WMT system outputs, those of --systems when given), before any work: the pair of --tests' manifest, or --pair."""
+    from discotest.dip import run as dip
+    from discotest.dip.documents import load_pair
+
+    if s.tests:
+        manifest, _ = dip.read_tests(s.tests)
+        data, pair, ref, systems = manifest.get("data"), manifest.get("pair"), manifest.get("ref", "A"), None
+    else:
+        data, pair, ref, systems = s.data, s.pair, s.ref, split_list(s.system)
+    if not data or not pair or s.model or s.endpoint:
+        return  # the run says what is missing or refuses the mix, in its own words
+    loaded = load_pair(data, pair, ref, s.data_dir, systems=systems)
+    dip.misaligned_given(path, dip.read_input(path, loaded.n_lines, f"{data} {pair}"), loaded)
 
 
 def _model(s: Settings) -> Any:
@@ -236,4 +262,5 @@ FAMILY = register(Family(
         "coherence, with system rankings and paired bootstrap tests (Jwalapuram et al. 2020)",
     describe=describe,
     input_language=lambda suite, s: "en",  # every pair is into English
+    check_lines=check_lines,
 ))

@@ -8,7 +8,8 @@ parameters so tests (and users) can pass their own; the default ones are loaded 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from discotest.atomic import write_text_atomic
@@ -288,28 +289,80 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
                      texts=DipTexts(tests, pair.reference, lines, ref, sys))
 
 
-def given_outputs(paths: Sequence[str | Path], pair: PairData, check_lines: bool = True) -> dict[str, list[str]]:
-    """A user's own translations of the pair's source (``run dip --pair … --input FILE``) by the name they are ranked
-    under, each read and checked before any parsing: one line per source line, a name no WMT system of the pair has,
-    and (``check_lines``) its lines translating their own source lines: ``lang.correspondence``, judged against the
-    pair's WMT system outputs, refuses a shifted or foreign file with one line naming it and the line (its swap test
-    is left out: it refused a real WMT22 ja-en system's short lines)."""
+# A file this close to a reference or to a WMT system's output of its pair is that text, not the user's system: a
+# reference scores itself perfect, a system is ranked already under its own name. The share is of non-empty lines
+# equal to the other text's line, case, punctuation and spacing aside (``identical_share``). Measured over every
+# WMT21/22 X-en pair (bench/validity/dip_input_check.py): a system shares at most 7.3% of its lines with a reference
+# (WMT22 ru-en Online-G), two references 9.6%; two distinct systems up to 98.5% (WMT21 de-en VolcTrans-AT and
+# Watermelon), and WMT21 ja-en's KwaiNLP and XMU are one file twice (100%: the one pair any threshold trips).
+COPY_OF_REFERENCE = 0.5
+COPY_OF_SYSTEM = 0.995
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[\W_]+", " ", text.lower()).split())
+
+
+def identical_share(lines: Sequence[str], other: Sequence[str]) -> float:
+    """The share of ``lines``' non-empty lines equal to ``other``'s line at the same position, case, punctuation
+    and spacing aside."""
+    pairs = [(_plain(a), _plain(b)) for a, b in zip(lines, other)]
+    filled = [(a, b) for a, b in pairs if a]
+    return sum(a == b for a, b in filled) / len(filled) if filled else 0.0
+
+
+def refuse_copy(path: str | Path, lines: Sequence[str], data: str, pair: str, ranked: Collection[str],
+                root: str | Path | None = None) -> str | None:
+    """Refuse (one line naming the file) a user's file that is a copy, or nearly, of one of the pair's references
+    (``COPY_OF_REFERENCE``), whichever ``--ref`` the run chose, or of the output of a WMT system in ``ranked`` (the
+    systems ranked: it is there under its own name; ``COPY_OF_SYSTEM``). A copy of another WMT system's output is
+    scored (a held-out system, a mined test set scored on a WMT output), with the warning returned: its scores are
+    that system's, not a system of the user's own."""
+    from discotest.dip.documents import reference_paths, system_paths
+
+    for ref, other in reference_paths(data, pair, root).items():
+        share = identical_share(lines, read_lines(other))
+        if share >= COPY_OF_REFERENCE:
+            raise InputError(f"{share:.1%} of its lines are the {data} {pair} reference {ref}'s (a copy: from "
+                             f"{COPY_OF_REFERENCE:.0%} on), not a system's translation: a reference scores itself "
+                             "perfect", path)
+    for name, other in system_paths(data, pair, root).items():
+        share = identical_share(lines, read_lines(other))
+        if share < COPY_OF_SYSTEM:
+            continue
+        if name in ranked:
+            raise InputError(f"{share:.1%} of its lines are the {data} {pair} system {name}'s (a copy: from "
+                             f"{COPY_OF_SYSTEM:.1%} on), which is ranked already under its own name", path)
+        return (f"warning: {system_name(path)}: {share:.1%} of its lines are the {data} {pair} system {name}'s "
+                "output: its scores are that system's, not a system of your own's")
+    return None
+
+
+def misaligned_given(path: str | Path, lines: Sequence[str], pair: PairData) -> None:
+    """Refuse a user's file whose lines do not translate their own source lines: ``lang.correspondence``, judged
+    against the pair's WMT system outputs (its swap test left out: it refused a real WMT22 ja-en system's short
+    lines); one line naming the file and the line."""
     from discotest.lang.correspondence import find_misalignment
 
+    suspect = find_misalignment(lines, list(pair.systems.values()), pair.source, swaps=False)
+    if suspect is not None:
+        raise InputError(f"{suspect.reason} (judged against the {pair.data} {pair.pair} system outputs of "
+                         f"{', '.join(pair.systems)}; --skip-language-check scores it anyway)", path,
+                         suspect.position + 1)
+
+
+def given_outputs(paths: Sequence[str | Path], pair: PairData) -> dict[str, list[str]]:
+    """A user's own translations of the pair's source (``run dip --pair … --input FILE``) by the name they are ranked
+    under, each read and checked before any parsing: one line per source line and a name no WMT system of the pair
+    has. Whether its lines translate their own source lines is the registry's check before the run
+    (``misaligned_given``, the family's ``check_lines``); whether it is a copy, ``refuse_copy``'s."""
     out: dict[str, list[str]] = {}
     for path in paths:
         name = system_name(path)
         if name in pair.systems or name in out:
             raise InputError(f"its name {name!r} is a {pair.data} {pair.pair} system's (or another input's): rename "
                              "the file, the ranking lists systems by name", path)
-        lines = read_input(path, pair.n_lines, f"{pair.data} {pair.pair}")
-        suspect = find_misalignment(lines, list(pair.systems.values()), pair.source, swaps=False) \
-            if check_lines else None
-        if suspect is not None:
-            raise InputError(f"{suspect.reason} (judged against the {pair.data} {pair.pair} system outputs of "
-                             f"{', '.join(pair.systems)}; --skip-language-check scores it anyway)", path,
-                             suspect.position + 1)
-        out[name] = lines
+        out[name] = read_input(path, pair.n_lines, f"{pair.data} {pair.pair}")
     return out
 
 

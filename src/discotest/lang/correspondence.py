@@ -188,7 +188,7 @@ def _swapped(lines, refs, own: np.ndarray, half: np.ndarray, sources: Sequence[s
 
 def refuse_misaligned(translations: Translations, sources: Mapping[int, str],
                       references: Sequence[Mapping[int, str | None]], against: str, lang: str | None = None,
-                      margins: Mapping[str, float] | None = None) -> None:
+                      margins: Mapping[str, float] | None = None, swaps: bool = True) -> None:
     """Refuse (one line naming the file and its first suspicious line) a translation file whose lines do not
     translate the suite rows they landed on: the one check every family runs on an ``--input`` file before any work
     (``registry.Family.check_lines``). ``sources``: suite row -> source sentence, in suite order; ``references``:
@@ -197,7 +197,8 @@ def refuse_misaligned(translations: Translations, sources: Mapping[int, str],
     themselves, with the lower margins (``SOURCE_MARGIN``), and only into a Latin-script ``lang``: names, numbers and
     shared words survive translation there. A file matched by its sources (``Translations.by_source``) is not judged
     for swaps: its order does not decide where a line lands, and near-copies of a sentence in the suite (one word
-    changed) look swapped."""
+    changed) look swapped; ``swaps=False`` leaves it out for every file (a suite of minimal pairs whose rows differ
+    in what is scored: a system that gets it wrong translates the other row)."""
     from discotest.errors import InputError
     from discotest.lang.identify import script_of
 
@@ -215,7 +216,7 @@ def refuse_misaligned(translations: Translations, sources: Mapping[int, str],
         return
     numbers = [translations.lines.get(row, position + 1) for position, row in enumerate(rows)]
     suspect = find_misalignment([translations.by_row[row] for row in rows], judged, [sources[row] for row in rows],
-                                numbers, swaps=not translations.by_source, **options)
+                                numbers, swaps=swaps and not translations.by_source, **options)
     if suspect is not None:
         raise InputError(f"{suspect.reason} (judged against {against}; --skip-language-check scores it anyway)",
                          translations.path, numbers[suspect.position])

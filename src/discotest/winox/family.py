@@ -36,6 +36,23 @@ def run(suite: str, s: Settings) -> Report:
     return Report("discotest · Wino-X pronoun accuracy", [result], text=render_winox_table, warnings=warnings)
 
 
+def check_lines(suite: str, s: Settings, path: str) -> None:
+    """``--input``'s lines against the items they land on, before any work: Wino-X has no published translations,
+    so they are judged against the items' English sentences (names and shared words survive translation), into de
+    and fr; ru's Cyrillic shares too little with English to be judged so."""
+    from discotest.data.translations import read_translations
+    from discotest.data.winox import load_winox
+    from discotest.lang.correspondence import refuse_misaligned
+
+    lang = s.lang.lower() if isinstance(s.lang, str) else None
+    if lang not in WINOX_LANGS:
+        return  # the run refuses it, in its own words
+    items = load_winox(lang, s.data_dir, s.suite_file)
+    sources = {i.index: i.sentence for i in items}
+    refuse_misaligned(read_translations(path, sources, s.input_format), sources, [],
+                      "the Wino-X items' English sentences", lang)
+
+
 def compare(suite: str, s: Settings) -> Report:
     if s.system:
         raise InputError("winox has no published systems: compare two translation files (--input A --input B)")
@@ -66,4 +83,5 @@ FAMILY = register(Family(
     doc="pronoun accuracy on Wino-X: the translation's pronoun must agree with the gold referent's gender",
     describe=describe,
     input_language=lambda suite, s: s.lang if s.lang in WINOX_LANGS else None,  # others: its error
+    check_lines=check_lines,
 ))

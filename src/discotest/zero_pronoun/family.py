@@ -89,6 +89,23 @@ def run(suite: str, s: Settings) -> Report:
         "kendall_tau": rank_agreement_json(results)}, text=render_azpt_table)
 
 
+def check_lines(suite: str, s: Settings, path: str) -> None:
+    """``--input``'s lines against the segments they land on, judged against the domain's English reference, before
+    any work (one --domain: the run refuses others, in its own words)."""
+    from discotest.lang.correspondence import refuse_misaligned
+    from discotest.zero_pronoun.hypotheses import input_translations
+    from discotest.zero_pronoun.mzprt import load_mzprt
+
+    domains = split_list(s.domain)
+    if s.system or s.model or s.endpoint or not isinstance(domains, list) or len(domains) != 1:
+        return
+    test_set = load_mzprt(domains[0], s.data_dir)
+    refuse_misaligned(input_translations(path, test_set, s.input_format),
+                      {seg.index: seg.source for seg in test_set.segments},
+                      [{seg.index: seg.reference for seg in test_set.segments}],
+                      f"the mZPRT {domains[0]} reference")
+
+
 def compare(suite: str, s: Settings) -> Report:
     from discotest.zero_pronoun.compare import bleu_comparison
 
@@ -137,4 +154,5 @@ FAMILY = register(Family(
     parts=parts,
     prepare=prepare,
     input_language=lambda suite, s: "en",  # Chinese to English
+    check_lines=check_lines,
 ))

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from discotest.data.readers import read_lines, system_name
-from discotest.data.translations import detect_format, read_translations
+from discotest.data.translations import Translations, detect_format, read_translations
 from discotest.errors import InputError
 from discotest.lang.align.base import Pair
 from discotest.lang.tokenize import normalise_moses
@@ -67,6 +67,14 @@ def read_input(path: str | Path, suite: MZPRTSuite, input_format: str = "auto") 
     the segments by ``data.translations.read_translations``; a sentence the test set repeats (in other documents,
     with other zero pronouns) must then be given once per occurrence, in test-set order.
     """
+    found = input_translations(path, suite, input_format)
+    return Hypotheses(suite.domain, system_name(path), "input", str(path),
+                      "by-source" if found.by_source else found.format, found.by_row)
+
+
+def input_translations(path: str | Path, suite: MZPRTSuite, input_format: str = "auto") -> Translations:
+    """``read_input``'s reading as ``Translations`` (segment -> hypothesis, and the file's line of each: what the
+    misaligned-line check reads); a plain file's ``format`` is its layout (all-segments, raw-lines)."""
     path = Path(path)
     lines = read_lines(path)
     sources = {seg.index: seg.source for seg in suite.segments}
@@ -74,23 +82,22 @@ def read_input(path: str | Path, suite: MZPRTSuite, input_format: str = "auto") 
         known = {" ".join(s.split()) for s in sources.values()}
         fmt = input_format if input_format != "auto" else detect_format(path, lines, known)
         if fmt != "plain":
-            found = read_translations(path, sources, fmt, context_dependent=True)
-            return Hypotheses(suite.domain, system_name(path), "input", str(path), "by-source", found.by_row)
+            return read_translations(path, sources, fmt, context_dependent=True)
     n_seg, n_raw = len(suite.segments), suite.n_lines
     if len(lines) == n_seg:
-        by_segment, layout = dict(enumerate(lines)), "all-segments"
-    elif len(lines) == n_raw:
+        return Translations(str(path), dict(enumerate(lines)), format="all-segments",
+                            lines={k: k + 1 for k in range(n_seg)})
+    if len(lines) == n_raw:
         raw_numbers = {seg.line: seg.index for seg in suite.segments}
-        by_segment = {raw_numbers[k]: line for k, line in enumerate(lines, start=1) if k in raw_numbers}
-        layout = "raw-lines"
-    else:
-        raise InputError(
-            f"expected {n_seg} lines (one per {suite.domain} test sentence, no [doc] lines) or {n_raw} "
-            f"(with the [doc] lines), found {len(lines)}",
-            path,
-            min(len(lines), n_seg) + 1,
-        )
-    return Hypotheses(suite.domain, system_name(path), "input", str(path), layout, by_segment)
+        return Translations(str(path), {raw_numbers[k]: line for k, line in enumerate(lines, start=1)
+                                        if k in raw_numbers}, format="raw-lines", lines={i: k for k, i in
+                                                                                         raw_numbers.items()})
+    raise InputError(
+        f"expected {n_seg} lines (one per {suite.domain} test sentence, no [doc] lines) or {n_raw} "
+        f"(with the [doc] lines), found {len(lines)}",
+        path,
+        min(len(lines), n_seg) + 1,
+    )
 
 
 def model_hypotheses(suite: MZPRTSuite, translator: Translator, context: int = 0,

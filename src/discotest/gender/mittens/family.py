@@ -15,8 +15,9 @@ from typing import Any
 
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
+from discotest.gender.family import single_lang
 from discotest.gender.mittens.suite import SUITE, SUITE_OUT, TEXTS, languages, load_mittens
-from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, register, split_list
+from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, lang_codes, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report, summarise_warnings
@@ -43,6 +44,38 @@ def _langs(suite: str, value: Any) -> list[str]:
             return [lang for lang in languages(suite) if readable(lang)]
         return list(languages(suite))
     return list(langs)
+
+
+def input_language(suite: str, s: Settings) -> str | None:
+    """The language an --input file is in: English into English; out of English the one --lang (a file of several
+    languages is read language by language in ``check_lines``)."""
+    return "en" if suite == SUITE else single_lang(lang_codes(s.lang))
+
+
+def check_lines(suite: str, s: Settings, path: str) -> None:
+    """``--input``'s lines against the passages they land on, judged against the suite's references
+    (``lang.correspondence.refuse_misaligned``), before any work; out of English into several languages, each
+    language's lines also read for their language (``input_language`` names one only)."""
+    from discotest.gender.mittens.run import file_translations
+    from discotest.lang.correspondence import refuse_misaligned
+    from discotest.lang.identify import check_language, knows
+
+    if s.model or s.endpoint or s.system:
+        return  # the run refuses these with --input, in its own words
+    langs = _langs(suite, s.lang)
+    items = load_mittens(suite, langs, s.data_dir)
+    translations = file_translations(items, path, s.text, s.input_format)
+    if suite == SUITE_OUT and len(langs) > 1:
+        for lang in langs:
+            texts = [translations.by_row[i.index] for i in items if i.lang == lang and i.index in translations.by_row]
+            if texts and knows(lang):
+                check_language(path, texts, lang)
+    # no swap test: MiTTenS's passages come in pairs that differ in the person's gender alone ("Did you see my son?
+    # He …" / "… my daughter? She …"), so a translation with the gender wrong reads as the other row's (the
+    # references with every gendered word swapped were refused as swapped in 9 of 26 languages;
+    # bench/validity/mittens_input_check.py)
+    refuse_misaligned(translations, {i.index: i.text(s.text) for i in items}, [{i.index: i.reference for i in items}],
+                      f"the {suite} references", swaps=False)
 
 
 def run(suite: str, s: Settings) -> Report:
@@ -117,4 +150,6 @@ FAMILY = register(Family(
         "it ru (Robinson et al. 2024)",
     describe=describe,
     parts=parts,
+    input_language=input_language,
+    check_lines=check_lines,
 ))

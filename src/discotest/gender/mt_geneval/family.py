@@ -46,6 +46,28 @@ def _langs(value: Any) -> list[str]:
     return list(LANGS) if langs == "all" else list(langs)
 
 
+def check_lines(suite: str, s: Settings, path: str) -> None:
+    """``--input``'s lines against the items they land on, judged against both references of each item (the right
+    and the other gender: a translation with the gender wrong still translates its own row), before any work. The
+    counterfactual file's two halves (feminine, then masculine: the same sentences) are judged apart, each against
+    its own rows: judged together, every row's counterpart half a file away would look as good as its own."""
+    from discotest.gender.mt_geneval.run import file_translations
+    from discotest.gender.mt_geneval.suite import load_mt_geneval
+    from discotest.lang.correspondence import refuse_misaligned
+
+    langs = split_list(s.lang)
+    if s.model or s.system or not s.subset or not isinstance(langs, list) or len(langs) != 1:
+        return  # the run refuses these, in its own words
+    items = load_mt_geneval(s.subset, langs[0], s.split, s.data_dir)
+    translations = file_translations(items, path, s.subset, s.input_format)
+    half = len(items) // 2
+    groups = [items[:half], items[half:]] if s.subset == "counterfactual" else [items]
+    for group in groups:
+        refuse_misaligned(translations, {i.index: i.source for i in group},
+                          [{i.index: i.reference for i in group}, {i.index: i.other for i in group}],
+                          f"the {SUITE} {s.subset} references")
+
+
 def run(suite: str, s: Settings) -> Report:
     from discotest.gender.mt_geneval.result import render_geneval_table
     from discotest.gender.mt_geneval.run import REFERENCE_SYSTEMS, run_one
@@ -136,6 +158,7 @@ FAMILY = register(Family(
         "the previous sentence (Currey et al. 2022)",
     describe=describe,
     input_language=lambda suite, s: single_lang(s.lang),
+    check_lines=check_lines,
     parts=parts,
     prepare=prepare,
 ))
