@@ -49,11 +49,8 @@ PHENOMENA_OPTION = Option("phenomena", ("--phenomena",),
 MINE_OPTIONS = (DATA, PAIR, REF, HOLDOUT, SYSTEMS, MAX_DOCS, PHENOMENA_OPTION, COHERENCE_MODEL, common.USE_CACHE,
                 *common.ENGINE_OPTIONS, common.JOBS)
 # --pair with a model: it translates the pair's source (dip/model.py), ranked as a given --input file is
-MODEL_OPTIONS = (common.MODEL, common.ENDPOINT, common.CONTEXT, common.PROMPT, common.BEAM, common.MAX_LENGTH,
-                 common.BATCH_SIZE, common.DEVICE, common.REVISION, common.CONCURRENCY, common.ENDPOINT_TIMEOUT,
-                 common.RAY_ACTORS)
 OPTIONS = (TESTS, common.INPUT, PRONOUN_SCORER, ANAPHORA_MODE, *MINE_OPTIONS, common.LIMIT, common.BOOTSTRAP,
-           *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.SKIP_LANGUAGE_CHECK)
+           *common.TRANSLATING_MODEL, common.DATA_DIR, common.QUIET, common.SKIP_LANGUAGE_CHECK)
 
 
 def load_models(s: Settings, wanted: list[str], pronoun: bool, data: str | None = None,
@@ -195,7 +192,8 @@ def _model(s: Settings) -> Any:
                                  prompt_file=s.prompt_file, beam=s.beam, max_length=s.max_length,
                                  batch_size=s.batch_size, device=s.device, revision=s.revision,
                                  use_cache=s.use_cache, quiet=s.quiet, concurrency=s.concurrency, timeout=s.timeout,
-                                 runner=resolve_engine(s.engine), ray_address=s.ray_address, ray_actors=s.ray_actors)
+                                 runner=resolve_engine(s.engine), ray_address=s.ray_address, ray_actors=s.ray_actors,
+                                 src_code=s.src_lang, tgt_code=s.tgt_lang)
     return ModelSystem(translator, common.one_context(s.context))
 
 

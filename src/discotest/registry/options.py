@@ -82,10 +82,11 @@ BATCH_SIZE = Option("batch_size", ("--batch-size",), "--model: sentences or cand
                     type=int_option("batch-size"))
 DEVICE = Option("device", ("--device",), "--model: torch device (cpu, cuda, cuda:1 …)", default="cpu")
 SRC_LANG = Option("src_lang", ("--src-lang",),
-                  "--model: source language code, ISO 639-1 or the model family's own (default: en; contrastive "
-                  "suites: the suite's)")
+                  "--model: source language code, ISO 639-1 or the model family's own (default: the suite's source "
+                  "language: en out of English, --lang into English, the pair's for DiP, zh for mZPRT)")
 TGT_LANG = Option("tgt_lang", ("--tgt-lang",),
-                  "--model: target language code (default: from --lang; contrastive suites: the suite's)")
+                  "--model: target language code (default: the suite's target language: --lang out of English, en "
+                  "into English)")
 REVISION = Option("revision", ("--revision",), "--model: hub model revision")
 JOBS = Option("jobs", ("--jobs", "-j"), "worker processes for several languages (local), or the CPUs of a local Ray "
               "instance (--engine ray)", type=int_option("jobs"))
@@ -98,6 +99,11 @@ RAY_ADDRESS = Option("ray_address", ("--ray-address",),
 RAY_ACTORS = Option("ray_actors", ("--ray-actors",), "--engine ray with --model: actors, each holding one copy of "
                     "the model (default: 2)", default=2, type=int_option("ray-actors"), metavar="N")
 ENGINE_OPTIONS = (ENGINE, RAY_ADDRESS)
+# a model that translates: every option the door (``models.door.open_translator``) takes, declared once here; every
+# family that takes --model takes them all and hands them on (tests/registry/test_input_checks.py), so --timeout or
+# --context cannot reach one family and not another
+TRANSLATING_MODEL = (MODEL, ENDPOINT, PROMPT, CONTEXT, BEAM, MAX_LENGTH, BATCH_SIZE, DEVICE, REVISION, SRC_LANG,
+                     TGT_LANG, CONCURRENCY, ENDPOINT_TIMEOUT, RAY_ACTORS)
 LIMIT = Option("limit", ("--limit",), "a quick look: a deterministic sample of N items per result, stratified "
                "(gender suites: gold gender × stereotype; MT-GenEval: gender, pairs whole; MiTTenS: set × gender; "
                "contrastive: phenomenon × distance; mZPRT: ZP form; DiP: phenomenon); files are still read whole, a "

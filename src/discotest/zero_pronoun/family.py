@@ -31,10 +31,8 @@ ALIGN_EXTRA = Option("align_extra", ("--align-extra",), "mzprt: extra aligner tr
 BLEU = Option("bleu", ("--bleu",), "mzprt: also report sacrebleu BLEU", default=False, action="store_true")
 # --engine ray: the alignment run is a Ray task; a command aligns once (the background, or it with the one --input),
 # so there is no --jobs to share out
-MODEL_OPTIONS = (common.MODEL, common.ENDPOINT, common.CONTEXT, common.PROMPT, common.BEAM, common.MAX_LENGTH,
-                 common.BATCH_SIZE, common.DEVICE, common.REVISION, common.CONCURRENCY, common.ENDPOINT_TIMEOUT)
 OPTIONS = (DOMAIN, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, WINDOW, REACH, BLEU, common.ALIGNER,
-           common.ALIGN_TRAIN, ALIGN_EXTRA, *common.ENGINE_OPTIONS, common.RAY_ACTORS, common.LIMIT, *MODEL_OPTIONS,
+           common.ALIGN_TRAIN, ALIGN_EXTRA, *common.ENGINE_OPTIONS, common.LIMIT, *common.TRANSLATING_MODEL,
            *common.COMMON)
 
 
@@ -65,7 +63,7 @@ def run(suite: str, s: Settings) -> Report:
                                      batch_size=s.batch_size, device=s.device, revision=s.revision,
                                      use_cache=s.use_cache, quiet=s.quiet, concurrency=s.concurrency,
                                      timeout=s.timeout, runner=engine, ray_address=s.ray_address,
-                                     ray_actors=s.ray_actors)
+                                     ray_actors=s.ray_actors, src_code=s.src_lang, tgt_code=s.tgt_lang)
     results = run_mzprt(
         split_list(s.domain),
         systems=split_list(s.system),

@@ -27,10 +27,8 @@ TEXT = Option("text", ("--text",), "mittens: what --model/--endpoint translates,
               "'source ||| translation' --input are first matched to: the passage (example, for MT systems) or the "
               "authors' prompt around it (prompt, for LLMs; sent as the whole request)", default="example",
               choices=TEXTS)
-MODEL_OPTIONS = (common.BEAM, common.MAX_LENGTH, common.SRC_LANG, common.TGT_LANG, common.REVISION, common.BATCH_SIZE,
-                 common.DEVICE, common.PROMPT, common.ENDPOINT, common.CONCURRENCY)
-OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, TEXT, common.ALIGNER, common.MODEL,
-           *MODEL_OPTIONS, *common.ENGINE_OPTIONS, common.LIMIT, *common.COMMON)
+OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, TEXT, common.ALIGNER,
+           *common.TRANSLATING_MODEL, *common.ENGINE_OPTIONS, common.LIMIT, *common.COMMON)
 
 
 def _langs(suite: str, value: Any) -> list[str]:
@@ -97,8 +95,8 @@ def run(suite: str, s: Settings) -> Report:
         options = dict(beam=s.beam, max_length=s.max_length, batch_size=s.batch_size, device=s.device,
                        revision=s.revision, src_code=s.src_lang, tgt_code=s.tgt_lang,
                        use_cache=s.use_cache, quiet=s.quiet, prompt_file=s.prompt_file,
-                       endpoint=s.endpoint, concurrency=s.concurrency, runner=runner,
-                       ray_address=s.ray_address)
+                       endpoint=s.endpoint, concurrency=s.concurrency, timeout=s.timeout, runner=runner,
+                       ray_address=s.ray_address, ray_actors=s.ray_actors, context=common.one_context(s.context))
         results = [run_one(suite, lang, model=s.model or None, model_options=options, **free) for lang in langs]
     elif s.input:
         from discotest.data.readers import system_name

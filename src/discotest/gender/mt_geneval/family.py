@@ -32,11 +32,8 @@ REFERENCE_FREE = Option("reference_free", ("--reference-free",),
                         "gender analysers (ar de es fr it ru), and say how often it agrees with the references",
                         default=False, action="store_true")
 
-MODEL_OPTIONS = (common.BEAM, common.MAX_LENGTH, common.SRC_LANG, common.TGT_LANG, common.REVISION, common.BATCH_SIZE,
-                 common.DEVICE)
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, SUBSET, SPLIT, REFERENCE_FREE,
-           common.ALIGNER, common.MODEL, *MODEL_OPTIONS, *common.ENGINE_OPTIONS, common.RAY_ACTORS, common.LIMIT,
-           *common.COMMON)
+           common.ALIGNER, *common.TRANSLATING_MODEL, *common.ENGINE_OPTIONS, common.LIMIT, *common.COMMON)
 
 
 def _langs(value: Any) -> list[str]:
@@ -56,7 +53,7 @@ def check_lines(suite: str, s: Settings, path: str) -> None:
     from discotest.lang.correspondence import refuse_misaligned
 
     langs = split_list(s.lang)
-    if s.model or s.system or not s.subset or not isinstance(langs, list) or len(langs) != 1:
+    if s.model or s.endpoint or s.system or not s.subset or not isinstance(langs, list) or len(langs) != 1:
         return  # the run refuses these, in its own words
     items = load_mt_geneval(s.subset, langs[0], s.split, s.data_dir)
     translations = file_translations(items, path, s.subset, s.input_format)
@@ -82,18 +79,20 @@ def run(suite: str, s: Settings) -> Report:
         from discotest.lang.morph import languages
 
         without = [lang for lang in langs if lang not in languages()]
-    given = [k for k, v in (("system", s.system), ("input", s.input), ("model", s.model)) if v]
+    given = [k for k, v in (("system", s.system), ("input", s.input), ("model", s.model or s.endpoint)) if v]
     if len(given) != 1:
         raise InputError(f"give --input (your translations), --model (an MT model) or --system "
                          f"({', '.join(REFERENCE_SYSTEMS)}: the references as translations)"
                          + (f", not --{given[0]} and --{given[1]}" if given else ""))
-    if s.input or s.model:
+    if s.input or s.model or s.endpoint:
         if len(langs) != 1:
             raise InputError(f"--{given[0]} needs exactly one --lang")
         model_options = dict(beam=s.beam, max_length=s.max_length, batch_size=s.batch_size,
                              device=s.device, revision=s.revision, src_code=s.src_lang or "en",
                              tgt_code=s.tgt_lang, use_cache=s.use_cache, quiet=s.quiet, runner=runner,
-                             ray_address=s.ray_address, ray_actors=s.ray_actors)
+                             ray_address=s.ray_address, ray_actors=s.ray_actors, endpoint=s.endpoint,
+                             concurrency=s.concurrency, timeout=s.timeout, prompt_file=s.prompt_file,
+                             context=common.one_context(s.context))
         results = [run_one(langs[0], s.subset, split=s.split, input=s.input or None,
                            model=s.model or None, model_options=model_options, input_format=s.input_format,
                            data_dir=s.data_dir, **free)]

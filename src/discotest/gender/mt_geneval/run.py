@@ -84,7 +84,7 @@ def model_inputs(items: Sequence[GenEvalItem], subset: str) -> list[str]:
     return [i.source for i in items]
 
 
-def model_translations(items: Sequence[GenEvalItem], subset: str, model: str, lang: str,
+def model_translations(items: Sequence[GenEvalItem], subset: str, model: str | None, lang: str,
                        model_options: dict | None) -> tuple[Translations, str, list[tuple[str, str]]]:
     """A model's translations of the items (through the translation cache), its name and signature fields."""
     from discotest.gender.translate import model_system
@@ -124,8 +124,10 @@ def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.Path
     ``translate.model_system``'s) on one subset and language; with ``reference_free`` also the gender read from the
     translation by the aligner and the analyser, and its agreement with the reference-based verdict
     (``gender.mt_geneval.reference_free``). ``limit``: score a sample (``scored_items``); a file is still read and
-    checked whole, a model translates the sample only."""
-    if sum(x is not None for x in (input, system, model)) != 1:
+    checked whole, a model translates the sample only. A served model: ``model_options["endpoint"]`` (``model``
+    then names the served model, or is None)."""
+    has_model = model is not None or bool((model_options or {}).get("endpoint"))
+    if sum((input is not None, system is not None, has_model)) != 1:
         raise InputError("give exactly one of input= (a translation file), system= (reference, other-reference) "
                          "or model= (an MT model)")
     with catalogue.tracking() as seen:
@@ -133,7 +135,7 @@ def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.Path
     settings: list[tuple[str, str]] = []
     if system is not None:
         translations, name = reference_translations(items, system), system
-    elif model is not None:
+    elif has_model:
         translations, name, settings = model_translations(scored_items(items, subset, limit), subset, model, lang,
                                                           model_options)
     else:
