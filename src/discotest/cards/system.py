@@ -90,7 +90,8 @@ def endpoint_system(url: str, model: str | None, model_options: dict[str, Any]) 
     if not model:
         from discotest.models.endpoint import EndpointClient
 
-        model = EndpointClient(url, concurrency=1).served_model(None)
+        # --timeout bounds this first question too: a server that never answers fails in twice it, not 240 s
+        model = EndpointClient(url, concurrency=1, timeout=model_options.get("timeout", 120.0)).served_model(None)
     return SystemSpec("endpoint", url, served_model=model, model_options=model_options)
 
 
