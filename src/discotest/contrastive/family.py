@@ -132,7 +132,7 @@ def _translation_language(suite: str, s: Settings) -> str | None:
     return pair[1] if pair and is_expected_word(suite) else None
 
 
-def check_lines(suite: str, s: Settings, path: str) -> None:
+def check_lines(suite: str, s: Settings, path: str) -> str | None:
     """A CTXPRO ``--input``'s lines against the items they land on, judged against each item's reference translation
     (the suite's correct target), before any work; elsewhere ``--input`` is a suite file, not translations."""
     from discotest.contrastive.ctxpro_translations import read_ctxpro_translations
@@ -140,12 +140,12 @@ def check_lines(suite: str, s: Settings, path: str) -> None:
     from discotest.lang.correspondence import refuse_misaligned
 
     if not is_expected_word(suite) or s.system or s.model or s.endpoint:
-        return
+        return None
     items = load_suite(suite, s.data_dir)
     pair = language_pair(suite)
-    refuse_misaligned(read_ctxpro_translations(path, items, s.input_format), {i.index: i.src for i in items},
-                      [{i.index: i.correct for i in items}], f"the {suite} reference translations",
-                      pair[1] if pair else None)
+    return refuse_misaligned(read_ctxpro_translations(path, items, s.input_format), {i.index: i.src for i in items},
+                             [{i.index: i.correct for i in items}], f"the {suite} reference translations",
+                             pair[1] if pair else None, reference=f"the {suite} reference translations")
 
 
 def _is_file_suite(suite: str) -> bool:

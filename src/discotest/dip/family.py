@@ -161,7 +161,7 @@ def _given(s: Settings) -> tuple[dict[str, list[str]], list[str]]:
     return given, [w for w in copied if w]
 
 
-def check_lines(suite: str, s: Settings, path: str) -> None:
+def check_lines(suite: str, s: Settings, path: str) -> str | None:
     """``--input``'s lines against their own source lines (``dip.run.misaligned_given``: judged against the pair's
     WMT system outputs, those of --systems when given), before any work: the pair of --tests' manifest, or --pair."""
     from discotest.dip import run as dip
@@ -173,9 +173,10 @@ def check_lines(suite: str, s: Settings, path: str) -> None:
     else:
         data, pair, ref, systems = s.data, s.pair, s.ref, split_list(s.system)
     if not data or not pair or s.model or s.endpoint:
-        return  # the run says what is missing or refuses the mix, in its own words
+        return None  # the run says what is missing or refuses the mix, in its own words
     loaded = load_pair(data, pair, ref, s.data_dir, systems=systems)
     dip.misaligned_given(path, dip.read_input(path, loaded.n_lines, f"{data} {pair}"), loaded)
+    return None  # a copy of a reference is refused by the run (``refuse_copy``), checked or not
 
 
 def _model(s: Settings) -> Any:

@@ -8,7 +8,6 @@ parameters so tests (and users) can pass their own; the default ones are loaded 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from discotest.dip.score import PhenomenonScore, PronounScorer, Scorers, score_s
 from discotest.dip.shards import parse_texts
 from discotest.engine import RayEngine, ray_engine, resolve_engine
 from discotest.errors import InputError, did_you_mean
+from discotest.lang.correspondence import REFERENCE_COPY, identical_share
 from discotest.progress import progress_bar
 from discotest.report.result import Signature, build_signature
 from discotest.stats import DEFAULT_SEED, stratified_sample
@@ -291,24 +291,13 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
 
 # A file this close to a reference or to a WMT system's output of its pair is that text, not the user's system: a
 # reference scores itself perfect, a system is ranked already under its own name. The share is of non-empty lines
-# equal to the other text's line, case, punctuation and spacing aside (``identical_share``). Measured over every
-# WMT21/22 X-en pair (bench/validity/dip_input_check.py): a system shares at most 7.3% of its lines with a reference
-# (WMT22 ru-en Online-G), two references 9.6%; two distinct systems up to 98.5% (WMT21 de-en VolcTrans-AT and
-# Watermelon), and WMT21 ja-en's KwaiNLP and XMU are one file twice (100%: the one pair any threshold trips).
-COPY_OF_REFERENCE = 0.5
+# equal to the other text's line, case, punctuation and spacing aside (``lang.correspondence.identical_share``).
+# Measured over every WMT21/22 X-en pair (bench/validity/dip_input_check.py): a system shares at most 7.3% of its
+# lines with a reference (WMT22 ru-en Online-G), two references 9.6% (``REFERENCE_COPY``, 50%); two distinct systems
+# up to 98.5% (WMT21 de-en VolcTrans-AT and Watermelon), and WMT21 ja-en's KwaiNLP and XMU are one file twice (100%:
+# the one pair any threshold trips).
+COPY_OF_REFERENCE = REFERENCE_COPY
 COPY_OF_SYSTEM = 0.995
-
-
-def _plain(text: str) -> str:
-    return " ".join(re.sub(r"[\W_]+", " ", text.lower()).split())
-
-
-def identical_share(lines: Sequence[str], other: Sequence[str]) -> float:
-    """The share of ``lines``' non-empty lines equal to ``other``'s line at the same position, case, punctuation
-    and spacing aside."""
-    pairs = [(_plain(a), _plain(b)) for a, b in zip(lines, other)]
-    filled = [(a, b) for a, b in pairs if a]
-    return sum(a == b for a, b in filled) / len(filled) if filled else 0.0
 
 
 def refuse_copy(path: str | Path, lines: Sequence[str], data: str, pair: str, ranked: Collection[str],

@@ -136,7 +136,7 @@ def other_version(suite: str, version: str, path: str, input_format: str, data_d
     return None
 
 
-def check_lines(suite: str, s: Settings, path: str) -> None:
+def check_lines(suite: str, s: Settings, path: str) -> str | None:
     """``--input``'s lines against the rows they land on (``published.check_lines_match``: the suite's published
     outputs in the language, else its English sentences), before any work; settings the run refuses (no single
     --lang, a model as well) are left to its own error."""
@@ -146,10 +146,11 @@ def check_lines(suite: str, s: Settings, path: str) -> None:
 
     lang = single_lang(lang_codes(s.lang))
     if lang is None or s.model or s.endpoint or s.system:
-        return
+        return None
     items = load_gender_suite(suite, s.suite_version, s.data_dir)
     translations = read_translations(path, {item.index: item.sentence for item in items}, s.input_format)
     check_lines_match(translations, items, lang, s.data_dir, suite)
+    return None  # published outputs, not references: a copy of one is a system's translation
 
 
 def run(suite: str, s: Settings) -> Report:

@@ -24,6 +24,7 @@ is judged against its English sentences (``SOURCE_MARGIN``), into Latin-script l
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -45,6 +46,11 @@ TWIN_OVERLAP = 0.6  # English sentences sharing this share of their words are ne
 # language only (names, numbers and shared words survive translation; the cosines are lower, so the margins are):
 # on WinoMT's 18 published de/es/fr/it files judged so, none refused, 49 of 54 shifted copies caught
 SOURCE_MARGIN, SOURCE_FOREIGN_MARGIN = 0.02, 0.01
+# a file at least this share of whose lines are a reference's (``identical_share``) is that reference, not a system's
+# translation: DiP refuses it, the suites with references score it with a warning. A system shares at most 7.3% of
+# its lines with a WMT21/22 reference, two WMT references 9.6% (bench/validity/dip_input_check.py), a CTXPRO or
+# mZPRT published output 9.9% with its suite's (bench/validity/input_checks.py)
+REFERENCE_COPY = 0.5
 
 
 @dataclass(frozen=True)
@@ -186,9 +192,22 @@ def _swapped(lines, refs, own: np.ndarray, half: np.ndarray, sources: Sequence[s
     return Suspect(i, f"this line translates the row of line {numbers[j]} and that line this one's: lines swapped?")
 
 
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[\W_]+", " ", text.lower()).split())
+
+
+def identical_share(lines: Sequence[str | None], other: Sequence[str | None]) -> float:
+    """The share of ``lines``' non-empty lines equal to ``other``'s line at the same position, case, punctuation
+    and spacing aside: how much of a file is a copy of another text."""
+    pairs = [(_plain(a or ""), _plain(b or "")) for a, b in zip(lines, other)]
+    filled = [(a, b) for a, b in pairs if a]
+    return sum(a == b for a, b in filled) / len(filled) if filled else 0.0
+
+
 def refuse_misaligned(translations: Translations, sources: Mapping[int, str],
                       references: Sequence[Mapping[int, str | None]], against: str, lang: str | None = None,
-                      margins: Mapping[str, float] | None = None, swaps: bool = True) -> None:
+                      margins: Mapping[str, float] | None = None, swaps: bool = True,
+                      reference: str | None = None) -> str | None:
     """Refuse (one line naming the file and its first suspicious line) a translation file whose lines do not
     translate the suite rows they landed on: the one check every family runs on an ``--input`` file before any work
     (``registry.Family.check_lines``). ``sources``: suite row -> source sentence, in suite order; ``references``:
@@ -198,13 +217,15 @@ def refuse_misaligned(translations: Translations, sources: Mapping[int, str],
     shared words survive translation there. A file matched by its sources (``Translations.by_source``) is not judged
     for swaps: its order does not decide where a line lands, and near-copies of a sentence in the suite (one word
     changed) look swapped; ``swaps=False`` leaves it out for every file (a suite of minimal pairs whose rows differ
-    in what is scored: a system that gets it wrong translates the other row)."""
+    in what is scored: a system that gets it wrong translates the other row). ``reference``: the first of
+    ``references`` is the suite's reference translation, named so: a file that is mostly a copy of it
+    (``REFERENCE_COPY``) is scored, and the warning returned says its scores are the reference's."""
     from discotest.errors import InputError
     from discotest.lang.identify import script_of
 
     rows = [row for row in sources if row in translations.by_row]
     if not rows:
-        return
+        return None
     options = dict(margins or {})
     if references:
         judged = [[ref.get(row) for row in rows] for ref in references]
@@ -213,10 +234,17 @@ def refuse_misaligned(translations: Translations, sources: Mapping[int, str],
         options = {"margin": SOURCE_MARGIN, "foreign_margin": SOURCE_FOREIGN_MARGIN, **options}
         against = against or "the suite's sources"
     else:
-        return
+        return None
     numbers = [translations.lines.get(row, position + 1) for position, row in enumerate(rows)]
     suspect = find_misalignment([translations.by_row[row] for row in rows], judged, [sources[row] for row in rows],
                                 numbers, swaps=swaps and not translations.by_source, **options)
     if suspect is not None:
         raise InputError(f"{suspect.reason} (judged against {against}; --skip-language-check scores it anyway)",
                          translations.path, numbers[suspect.position])
+    share = identical_share([translations.by_row[row] for row in rows], judged[0]) if reference and references else 0
+    if share >= REFERENCE_COPY:
+        from discotest.data.readers import system_name
+
+        return (f"warning: {system_name(translations.path)}: {share:.0%} of its lines are {reference}: its scores are "
+                "the reference's, not a system's")
+    return None

@@ -159,8 +159,9 @@ class Family:
     # suite's references or published outputs where it has them); run by ``run`` and ``compare`` after the language
     # check, before any work; off with skip_language_check. A family that takes --input declares both
     # (tests/registry/test_input_checks.py); it returns without a word where the file is not a translation file
-    # (a contrastive suite's own file) or the settings are ones its run refuses
-    check_lines: Callable[[str, Settings, str], None] | None = None
+    # (a contrastive suite's own file) or the settings are ones its run refuses; it returns a warning or None (a
+    # file that is mostly the suite's reference translation: scored, its scores the reference's)
+    check_lines: Callable[[str, Settings, str], str | None] | None = None
     # (suite, settings) -> one line per thing made ready: what ``discotest data prepare`` builds ahead of a run
     # (alignment models); None: the family trains nothing
     prepare: Callable[[str, Settings], list[str]] | None = None
@@ -361,16 +362,19 @@ def check_input_language(family: Family, suite: str, settings: Settings) -> tupl
     return [], warnings
 
 
-def check_input_lines(family: Family, suite: str, settings: Settings) -> None:
+def check_input_lines(family: Family, suite: str, settings: Settings) -> list[str]:
     """Each ``--input`` file's lines checked against the rows they land on (``Family.check_lines``), before any
-    work; a missing file is the family's error, in its own words."""
+    work, and its warnings; a missing file is the family's error, in its own words."""
     from discotest.data.readers import is_stdin
 
     if family.check_lines is None or settings.get("skip_language_check"):
-        return
+        return []
+    warnings = []
     for path in _input_paths(settings):
         if is_stdin(path) or Path(path).is_file():
-            family.check_lines(suite, settings, path)
+            warning = family.check_lines(suite, settings, path)
+            warnings += [warning] if warning else []
+    return warnings
 
 
 def _finish(report: Report, paths: list[str], warnings: list[str], watch: Watch | None = None) -> Report:
@@ -405,7 +409,7 @@ def run(suite: str, **options: Any) -> Report:
     family = family_of(suite)
     settings = settings_for(family, options)
     unchecked, warnings = check_input_language(family, suite, settings)
-    check_input_lines(family, suite, settings)
+    warnings += check_input_lines(family, suite, settings)
     # the stage bars deep in the pipelines follow quiet; a model's translations are read for their language
     with quiet_scope(settings.get("quiet")), watching(not settings.get("skip_language_check")) as watch:
         report = family.run(suite, settings)
@@ -429,7 +433,7 @@ def compare(suite: str, **options: Any) -> Report:
         raise InputError(f"{family.title} results cannot be compared item by item")
     settings = settings_for(family, options, compare=True)
     unchecked, warnings = check_input_language(family, suite, settings)
-    check_input_lines(family, suite, settings)
+    warnings += check_input_lines(family, suite, settings)
     with quiet_scope(settings.get("quiet")), watching(not settings.get("skip_language_check")) as watch:
         report = family.compare(suite, settings)
     return _finish(report, unchecked, warnings, watch)

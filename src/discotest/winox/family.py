@@ -36,7 +36,7 @@ def run(suite: str, s: Settings) -> Report:
     return Report("discotest · Wino-X pronoun accuracy", [result], text=render_winox_table, warnings=warnings)
 
 
-def check_lines(suite: str, s: Settings, path: str) -> None:
+def check_lines(suite: str, s: Settings, path: str) -> str | None:
     """``--input``'s lines against the items they land on, before any work: Wino-X has no published translations,
     so they are judged against the items' English sentences (names and shared words survive translation), into de
     and fr; ru's Cyrillic shares too little with English to be judged so."""
@@ -46,10 +46,10 @@ def check_lines(suite: str, s: Settings, path: str) -> None:
 
     lang = s.lang.lower() if isinstance(s.lang, str) else None
     if lang not in WINOX_LANGS:
-        return  # the run refuses it, in its own words
+        return None  # the run refuses it, in its own words
     items = load_winox(lang, s.data_dir, s.suite_file)
     sources = {i.index: i.sentence for i in items}
-    refuse_misaligned(read_translations(path, sources, s.input_format), sources, [],
+    return refuse_misaligned(read_translations(path, sources, s.input_format), sources, [],
                       "the Wino-X items' English sentences", lang)
 
 

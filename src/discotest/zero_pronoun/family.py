@@ -87,7 +87,7 @@ def run(suite: str, s: Settings) -> Report:
         "kendall_tau": rank_agreement_json(results)}, text=render_azpt_table)
 
 
-def check_lines(suite: str, s: Settings, path: str) -> None:
+def check_lines(suite: str, s: Settings, path: str) -> str | None:
     """``--input``'s lines against the segments they land on, judged against the domain's English reference, before
     any work (one --domain: the run refuses others, in its own words)."""
     from discotest.lang.correspondence import refuse_misaligned
@@ -96,12 +96,13 @@ def check_lines(suite: str, s: Settings, path: str) -> None:
 
     domains = split_list(s.domain)
     if s.system or s.model or s.endpoint or not isinstance(domains, list) or len(domains) != 1:
-        return
+        return None
     test_set = load_mzprt(domains[0], s.data_dir)
-    refuse_misaligned(input_translations(path, test_set, s.input_format),
-                      {seg.index: seg.source for seg in test_set.segments},
-                      [{seg.index: seg.reference for seg in test_set.segments}],
-                      f"the mZPRT {domains[0]} reference")
+    return refuse_misaligned(input_translations(path, test_set, s.input_format),
+                             {seg.index: seg.source for seg in test_set.segments},
+                             [{seg.index: seg.reference for seg in test_set.segments}],
+                             f"the mZPRT {domains[0]} reference",
+                             reference=f"the mZPRT {domains[0]} reference (--system reference)")
 
 
 def compare(suite: str, s: Settings) -> Report:

@@ -50,7 +50,7 @@ def input_language(suite: str, s: Settings) -> str | None:
     return "en" if suite == SUITE else single_lang(lang_codes(s.lang))
 
 
-def check_lines(suite: str, s: Settings, path: str) -> None:
+def check_lines(suite: str, s: Settings, path: str) -> str | None:
     """``--input``'s lines against the passages they land on, judged against the suite's references
     (``lang.correspondence.refuse_misaligned``), before any work; out of English into several languages, each
     language's lines also read for their language (``input_language`` names one only)."""
@@ -59,7 +59,7 @@ def check_lines(suite: str, s: Settings, path: str) -> None:
     from discotest.lang.identify import check_language, knows
 
     if s.model or s.endpoint or s.system:
-        return  # the run refuses these with --input, in its own words
+        return None  # the run refuses these with --input, in its own words
     langs = _langs(suite, s.lang)
     items = load_mittens(suite, langs, s.data_dir)
     translations = file_translations(items, path, s.text, s.input_format)
@@ -71,9 +71,10 @@ def check_lines(suite: str, s: Settings, path: str) -> None:
     # no swap test: MiTTenS's passages come in pairs that differ in the person's gender alone ("Did you see my son?
     # He …" / "… my daughter? She …"), so a translation with the gender wrong reads as the other row's (the
     # references with every gendered word swapped were refused as swapped in 9 of 26 languages;
-    # bench/validity/mittens_input_check.py)
-    refuse_misaligned(translations, {i.index: i.text(s.text) for i in items}, [{i.index: i.reference for i in items}],
-                      f"the {suite} references", swaps=False)
+    # bench/validity/input_checks.py)
+    return refuse_misaligned(translations, {i.index: i.text(s.text) for i in items},
+                             [{i.index: i.reference for i in items}], f"the {suite} references", swaps=False,
+                             reference=f"the {suite} references (--system reference)")
 
 
 def run(suite: str, s: Settings) -> Report:

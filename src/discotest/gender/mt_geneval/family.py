@@ -43,7 +43,7 @@ def _langs(value: Any) -> list[str]:
     return list(LANGS) if langs == "all" else list(langs)
 
 
-def check_lines(suite: str, s: Settings, path: str) -> None:
+def check_lines(suite: str, s: Settings, path: str) -> str | None:
     """``--input``'s lines against the items they land on, judged against both references of each item (the right
     and the other gender: a translation with the gender wrong still translates its own row), before any work. The
     counterfactual file's two halves (feminine, then masculine: the same sentences) are judged apart, each against
@@ -54,15 +54,16 @@ def check_lines(suite: str, s: Settings, path: str) -> None:
 
     langs = split_list(s.lang)
     if s.model or s.endpoint or s.system or not s.subset or not isinstance(langs, list) or len(langs) != 1:
-        return  # the run refuses these, in its own words
+        return None  # the run refuses these, in its own words
     items = load_mt_geneval(s.subset, langs[0], s.split, s.data_dir)
     translations = file_translations(items, path, s.subset, s.input_format)
     half = len(items) // 2
     groups = [items[:half], items[half:]] if s.subset == "counterfactual" else [items]
-    for group in groups:
-        refuse_misaligned(translations, {i.index: i.source for i in group},
-                          [{i.index: i.reference for i in group}, {i.index: i.other for i in group}],
-                          f"the {SUITE} {s.subset} references")
+    warnings = [refuse_misaligned(translations, {i.index: i.source for i in group},
+                                  [{i.index: i.reference for i in group}, {i.index: i.other for i in group}],
+                                  f"the {SUITE} {s.subset} references",
+                                  reference=f"the {SUITE} references (--system reference)") for group in groups]
+    return next((w for w in warnings if w), None)
 
 
 def run(suite: str, s: Settings) -> Report:
