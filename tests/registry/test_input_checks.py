@@ -176,3 +176,105 @@ def test_card_timeout_bounds_the_question_which_model_is_served(silent_server, c
                            "--suites", "mittens", "--no-cache")
     assert time.monotonic() - started < 20
     assert_one_line_error(code, err, "/v1/models: no answer", "--timeout 3 s per attempt")
+
+
+# ---------------------------------------------------------------- item 4: swaps only where the order decides
+
+
+def test_a_file_matched_by_its_sources_is_not_judged_for_swapped_lines(shared_data, tmp_path):
+    """Google's published WinoMT de output with the translations of rows 100 and 2000 exchanged: as plain text the
+    file's order puts each on the other's row (refused: lines swapped); as ``source ||| translation`` lines each
+    lands on the row of its source, so no line was put on another's row by its place in the file and the swap test,
+    which takes near-copies of a sentence ("… the work." / "… their work.") for swaps, is not run."""
+    from discotest.data import catalogue
+    from discotest.errors import InputError
+    from discotest.registry import settings_for
+
+    published = catalogue.locate(catalogue.system_outputs("winomt")[("google", "de")], str(shared_data))
+    pairs = [line.split("|||") for line in published.read_text("utf-8").splitlines()]
+    translations = [t.strip() for _, t in pairs]
+    translations[100], translations[2000] = translations[2000], translations[100]
+    plain = _write(tmp_path / "plain.de", translations)
+    bitext = _write(tmp_path / "bitext.de", [f"{s.strip()} ||| {t}" for (s, _), t in zip(pairs, translations)])
+    family = families.family_of("winomt")
+
+    def check(path: str) -> None:
+        family.check_lines("winomt", settings_for(family, {"lang": "de", "input": path}), path)
+
+    with pytest.raises(InputError, match="lines swapped"):
+        check(plain)
+    check(bitext)
+
+
+# ---------------------------------------------------------------- item 5: the catalogue's classes, every family
+
+
+def _cases(good: list[str], other: list[str]) -> dict[str, tuple[list[str] | bytes, str]]:
+    """Each broken file made from ``good`` (a right file) and the fragment its one line must hold."""
+    third = len(good) // 3
+    return {
+        "shifted": ([*good[:third], *good[third + 1:], good[-1]], "lines shifted"),
+        "truncated": (good[: len(good) // 2], ""),  # each family says its counts in its own words
+        "duplicated": (good + good, ""),
+        "empty": ([], ""),
+        "another suite's": (other, ""),
+        "utf-16": ("".join(f"{line}\n" for line in good).encode("utf-16"), "UTF-16"),
+    }
+
+
+def _catalogue_runs(shared_data):
+    from discotest.gender.mt_geneval.suite import load_mt_geneval
+
+    mg = load_mt_geneval("counterfactual", "de", "test", str(shared_data))
+    ja = load_mittens("mittens", ["ja"], str(shared_data))
+    de = load_mittens("mittens-out", ["de"], str(shared_data))
+    ctxpro = (shared_data / "ctxpro/paper/outputs/deepl.auxiliary.opensubtitles.en-de.test.sentences")
+    lt22 = shared_data / "wmt22_general/txt/system-outputs/generaltest2022.de-en.hyp.LT22.en"
+    winomt = [line.split("|||")[1].strip() for line in
+              (shared_data / "mt_gender/translations/google/en-de.txt").read_text("utf-8").splitlines()]
+    return {
+        "mittens": (["run", "mittens", "--lang", "ja"], [i.reference for i in ja], winomt),
+        "mittens-out": (["run", "mittens-out", "--lang", "de"], [i.reference for i in de], winomt),
+        "mt-geneval": (["run", "mt-geneval", "--subset", "counterfactual", "--lang", "de"],
+                       [i.reference for i in mg], winomt),
+        "ctxpro": (["run", "ctxpro-auxiliary-en-de-test"], ctxpro.read_text("utf-8").splitlines(), winomt),
+        "dip": (["run", "dip", "--pair", "de-en", "--systems", "Online-B", "--phenomena", "lexical", "--max-docs",
+                 "1"], lt22.read_text("utf-8").splitlines(), [i.reference for i in ja]),
+    }
+
+
+@pytest.mark.parametrize("family", ["mittens", "mittens-out", "mt-geneval", "ctxpro", "dip"])
+def test_the_catalogues_bad_inputs_get_one_line_before_any_work(family, shared_data, tmp_path, capsys):
+    """Shifted, truncated, duplicated, empty, another suite's file of the same count, UTF-16, and -o onto the input:
+    each one line and exit status 2, the input untouched. (WinoMT's are in tests/cli; mZPRT's shifted one is below;
+    a wrong language in test_mittens_* above and tests/cli/test_input_plausibility.py.)"""
+    command, good, other = _catalogue_runs(shared_data)[family]
+    other = (other * (len(good) // len(other) + 1))[: len(good)]
+    for case, (content, fragment) in _cases(good, other).items():
+        path = tmp_path / f"{case.replace(' ', '_')}.txt"
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            _write(path, content)
+        code, _, err = run_cli(capsys, "-q", *command, "--input", str(path))
+        assert_one_line_error(code, err, path.name, fragment)
+    right = _write(tmp_path / "right.txt", good)
+    before = Path(right).read_bytes()
+    code, _, err = run_cli(capsys, "-q", *command, "--input", right, "-o", right)
+    assert_one_line_error(code, err, "right.txt", "also an input")
+    assert Path(right).read_bytes() == before
+
+
+def test_mzprt_a_shifted_file_is_refused_and_the_reference_is_warned_of(shared_data, tmp_path, capsys):
+    from discotest.registry import settings_for
+    from discotest.zero_pronoun.mzprt import load_mzprt
+
+    reference = [seg.reference for seg in load_mzprt("GR", str(shared_data)).segments]
+    third = len(reference) // 3
+    shifted = _write(tmp_path / "shifted.en", [*reference[:third], *reference[third + 1:], reference[-1]])
+    code, _, err = run_cli(capsys, "-q", "run", "mzprt", "--domain", "GR", "--input", shifted)
+    assert_one_line_error(code, err, f"shifted.en:{third + 1}:", "lines shifted", "mZPRT GR reference")
+    family = families.family_of("mzprt")
+    copy = _write(tmp_path / "copy.en", reference)
+    warning = family.check_lines("mzprt", settings_for(family, {"domain": "GR", "input": copy}), copy)
+    assert warning and "100% of its lines are the mZPRT GR reference" in warning
