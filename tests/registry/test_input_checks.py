@@ -278,3 +278,19 @@ def test_mzprt_a_shifted_file_is_refused_and_the_reference_is_warned_of(shared_d
     copy = _write(tmp_path / "copy.en", reference)
     warning = family.check_lines("mzprt", settings_for(family, {"domain": "GR", "input": copy}), copy)
     assert warning and "100% of its lines are the mZPRT GR reference" in warning
+
+
+@pytest.mark.parametrize("command", [["compare", "mittens", "--lang", "ja", "--system", "reference"],
+                                     ["compare", "winomt", "--lang", "de", "--system", "bing"]])
+def test_compare_with_a_published_system_checks_the_files_lines_too(command, ja, shared_data, tmp_path, capsys):
+    """``compare --system NAME --input FILE``: the file is checked as ``run --input`` checks it (the registry checks
+    every --input before any work, whatever else the command names)."""
+    if command[1] == "mittens":
+        good = [i.reference for i in ja]
+    else:
+        good = [line.split("|||")[1].strip() for line in
+                (shared_data / "mt_gender/translations/google/en-de.txt").read_text("utf-8").splitlines()]
+    third = len(good) // 3
+    shifted = _write(tmp_path / "shifted.txt", [*good[:third], *good[third + 1:], good[-1]])
+    code, _, err = run_cli(capsys, "-q", *command, "--input", shifted)
+    assert_one_line_error(code, err, "shifted.txt", "lines shifted")

@@ -139,7 +139,7 @@ def check_lines(suite: str, s: Settings, path: str) -> str | None:
     from discotest.contrastive.suites import is_expected_word, language_pair, load_suite
     from discotest.lang.correspondence import refuse_misaligned
 
-    if not is_expected_word(suite) or s.system or s.model or s.endpoint:
+    if not is_expected_word(suite) or s.model or s.endpoint:
         return None
     items = load_suite(suite, s.data_dir)
     pair = language_pair(suite)

@@ -145,7 +145,7 @@ def check_lines(suite: str, s: Settings, path: str) -> str | None:
     from discotest.gender.suites import load_gender_suite
 
     lang = single_lang(lang_codes(s.lang))
-    if lang is None or s.model or s.endpoint or s.system:
+    if lang is None or s.model or s.endpoint:
         return None
     items = load_gender_suite(suite, s.suite_version, s.data_dir)
     translations = read_translations(path, {item.index: item.sentence for item in items}, s.input_format)

@@ -95,7 +95,7 @@ def check_lines(suite: str, s: Settings, path: str) -> str | None:
     from discotest.zero_pronoun.mzprt import load_mzprt
 
     domains = split_list(s.domain)
-    if s.system or s.model or s.endpoint or not isinstance(domains, list) or len(domains) != 1:
+    if s.model or s.endpoint or not isinstance(domains, list) or len(domains) != 1:
         return None
     test_set = load_mzprt(domains[0], s.data_dir)
     return refuse_misaligned(input_translations(path, test_set, s.input_format),

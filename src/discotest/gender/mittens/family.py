@@ -58,7 +58,7 @@ def check_lines(suite: str, s: Settings, path: str) -> str | None:
     from discotest.lang.correspondence import refuse_misaligned
     from discotest.lang.identify import check_language, knows
 
-    if s.model or s.endpoint or s.system:
+    if s.model or s.endpoint:
         return None  # the run refuses these with --input, in its own words
     langs = _langs(suite, s.lang)
     items = load_mittens(suite, langs, s.data_dir)

@@ -53,7 +53,7 @@ def check_lines(suite: str, s: Settings, path: str) -> str | None:
     from discotest.lang.correspondence import refuse_misaligned
 
     langs = split_list(s.lang)
-    if s.model or s.endpoint or s.system or not s.subset or not isinstance(langs, list) or len(langs) != 1:
+    if s.model or s.endpoint or not s.subset or not isinstance(langs, list) or len(langs) != 1:
         return None  # the run refuses these, in its own words
     items = load_mt_geneval(s.subset, langs[0], s.split, s.data_dir)
     translations = file_translations(items, path, s.subset, s.input_format)
