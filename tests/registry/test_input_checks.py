@@ -294,3 +294,13 @@ def test_compare_with_a_published_system_checks_the_files_lines_too(command, ja,
     shifted = _write(tmp_path / "shifted.txt", [*good[:third], *good[third + 1:], good[-1]])
     code, _, err = run_cli(capsys, "-q", *command, "--input", shifted)
     assert_one_line_error(code, err, "shifted.txt", "lines shifted")
+
+
+def test_mittens_out_a_file_of_several_languages_is_read_language_by_language(shared_data, tmp_path, capsys):
+    """``--lang de,fr``: one file for both languages' passages (in the CSV's order); German lines on the French
+    passages are refused, naming French (the registry's own check reads one language only)."""
+    items = load_mittens("mittens-out", ["de", "fr"], str(shared_data))
+    german = [i.reference for i in items if i.lang == "de"]
+    path = _write(tmp_path / "de-fr.txt", [german[k % len(german)] for k in range(len(items))])
+    code, _, err = run_cli(capsys, "-q", "run", "mittens-out", "--lang", "de,fr", "--input", path)
+    assert_one_line_error(code, err, "de-fr.txt", "not French")
