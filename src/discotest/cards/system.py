@@ -126,8 +126,8 @@ def _why_not(kind: str, row: CardRow) -> str:
 
 
 # options of a model run, given to the families that declare them (a contrastive suite scores at --context sizes; a
-# suite the model translates, gender, CTXPRO or mZPRT, takes one size, the first, and the decoding options; MT-GenEval
-# takes neither prompt nor context, MiTTenS no context)
+# suite the model translates takes one size, the first, and the decoding options: every family that takes --model
+# declares them all, registry.options.TRANSLATING_MODEL)
 SCORING = ("batch_size", "device", "revision", "prompt_file", "concurrency", "timeout")
 DECODING = ("beam", "max_length")  # only where the model translates: a scored candidate is not decoded
 
