@@ -20,12 +20,14 @@ from collections.abc import Sequence
 from discotest import cache
 from discotest.errors import InputError
 from discotest.gender.mentions import PRONOUNS as ROLES
-from discotest.gender.mittens.english import gendered_words
+from discotest.gender.mittens.person import person_anchors
 from discotest.gender.mittens.suite import MittensItem
 from discotest.lang.align import MODEL_REL_ITERATIONS, align_cached, make_aligner
 from discotest.lang.align.base import Pair, WordAligner
 from discotest.lang.align.model import AlignmentModel
 from discotest.lang.align.thot_aligner import ThotAligner
+from discotest.lang.lexicon import entity_lexicon
+from discotest.lang.locate import locate_entity
 from discotest.lang.morph import languages
 from discotest.lang.morph.base import PronounTarget, TargetEntity, Token
 from discotest.lang.morph.cached import CachedReads
@@ -36,6 +38,15 @@ from discotest.timing import stage
 MODEL_CODE = "gender/mittens/free.py"
 _ROLE = {p: r for table in ROLES.values() for p, r in table.items()}
 _SHOWN = ("female", "male")
+# a masculine noun read at these anchors (a noun complement, a person noun that is not gendered in English) may be the
+# generic masculine: it shows male only where no other word of the person shows female
+GENERIC_MASCULINE_AT = frozenset(["complement-of-person", "person-noun-subject"])
+# languages whose first-person verbs show no gender (ar أعمل, كنت): a speaker's verbs are not read
+FIRST_PERSON_VERBS_SILENT = frozenset(["ar", "he"])
+FIRST_PERSON = frozenset(["i", "me", "myself", "we", "us", "ourselves"])
+# prepositions that end a Romance noun's own words ("homme d'affaires", "ingeniero de sonido")
+_OF = {"fr": frozenset(["de", "d'", "d", "du", "des"]), "es": frozenset(["de", "del"]),
+       "it": frozenset(["di", "del", "della", "dei", "d'"])}
 NOT_READABLE = {
     "am": "Amharic: no gender analyser in discotest (its verbs and pronouns mark gender, but no offline tagger)",
     "bn": "Bengali: the language marks no grammatical gender on pronouns or verbs",
@@ -99,50 +110,127 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
         src = [tokenize(i.source, "en") for i in items]
         hyp = [tokenize(t, lang) for t in translations]
     links = align_pairs([(_texts(s), _texts(h)) for s, h in zip(src, hyp)], aligner, use_cache)
+    with stage("english"):
+        anchors_of = person_anchors([i.source for i in items])
     analyser = CachedReads(lang, use_cache)
-    pronouns, nouns, plans = [], [], []
-    for item, text, s, h, lk in zip(items, translations, src, hyp, links):
-        anchors = []
-        for w in gendered_words(item.source):
-            if not w.person:
-                continue
-            at = [k for k, t in enumerate(s) if t.start < w.end and w.start < t.end]
-            span = tuple(sorted({j for i, j in lk if i in at}))
-            if w.kind == "pronoun":
-                anchors.append(("pronoun", len(pronouns), span))
-                pronouns.append(PronounTarget(text, h, span, (), w.text.lower(),
-                                              _role(w.text.lower(), item.source, w.end)))
-            else:
-                anchors.append(("noun", len(nouns), span))
+    pronouns: list[PronounTarget] = []
+    nouns: list[TargetEntity] = []
+    plans = []
+    for item, text, s, h, lk, anchors in zip(items, translations, src, hyp, links, anchors_of):
+
+        def tokens_at(spans: Sequence[tuple[int, int]], s=s) -> set[int]:
+            return {k for k, t in enumerate(s) for a, b in spans if t.start < b and a < t.end}
+
+        def aligned(spans: Sequence[tuple[int, int]], lk=lk) -> set[int]:
+            at = tokens_at(spans)
+            return {j for i, j in lk if i in at}
+
+        steps = []
+        for a in anchors:
+            silent_first = lang in FIRST_PERSON_VERBS_SILENT and a.text.lower() in FIRST_PERSON
+            first = None
+            span: tuple[int, ...] = ()
+            if a.kind == "noun":
+                located, how = locate_entity(sorted(tokens_at([(a.start, a.end), *a.possessor])), len(s), lk, h,
+                                             a.text.lower(), lang)
+                span = tuple(located)
+                if how == "aligned":
+                    span = _head_stretch(h, _first_run(span), lang)
+                first = ("noun", len(nouns), span)
                 nouns.append(TargetEntity(text, h, span))
-        plans.append((h, anchors))
+            elif a.kind == "pronoun" and not silent_first:
+                span = tuple(sorted(aligned([(a.start, a.end)])))
+                role = _role(a.pronoun, item.source, a.end) if a.pronoun in _ROLE else a.role
+                first = ("pronoun", len(pronouns), span)
+                pronouns.append(PronounTarget(text, h, span, (), a.pronoun, role))
+            second = None
+            predicate = a.predicate
+            if silent_first:  # a speaker's verbs show no gender: only adjectives, read as words of their own
+                predicate = tuple(p for p in predicate if p not in a.verbs)
+            rest = tuple(sorted(aligned(predicate) - set(span))) if predicate else ()
+            if rest and silent_first:
+                second = ("noun", len(nouns), rest)
+                nouns.append(TargetEntity(text, h, rest))
+            elif rest:
+                second = ("pronoun", len(pronouns), rest)
+                pronouns.append(PronounTarget(text, h, rest, (), a.pronoun or "he", "subject"))
+            if first or second:
+                steps.append((a, first, second))
+        plans.append((h, steps, {j for _, first, _ in steps if first and first[0] == "noun" for j in first[2]}))
     with stage("morphology"):
         pronoun_reads = analyser.read_pronouns(pronouns) if pronouns else []
         noun_reads = analyser.read(nouns) if nouns else []
     out = []
-    for h, anchors in plans:
-        if not anchors:
-            out.append(("none", (), "english-names-the-person-by-no-gendered-word"))
+    for h, steps, noun_words in plans:
+        if not steps:
+            out.append(("none", (), "english-names-the-person-by-no-word"))
             continue
-        words, shown, reasons = [], set(), []
-        for kind, k, span in anchors:
-            reading = pronoun_reads[k] if kind == "pronoun" else noun_reads[k]
-            gender = reading.gender.value
-            if kind == "pronoun" and reading.omitted:
-                reasons.append(reading.omitted)
-                continue
-            if gender in _SHOWN:
-                shown.add(gender)
+        words, shown, reasons, weak = [], set(), [], []
+        for a, *reads in steps:
+            for step in reads:
+                if step is None:
+                    continue
+                kind, k, span = step
+                reading = pronoun_reads[k] if kind == "pronoun" else noun_reads[k]
+                gender = reading.gender.value
+                if kind == "pronoun" and reading.omitted:
+                    reasons.append(reading.omitted)
+                    continue
+                if kind == "pronoun" and reading.evidence and {h[j].text for j in noun_words} >= set(reading.evidence):
+                    reasons.append("agreeing word is a noun read as the person's")  # "suis pharmacienne"
+                    continue
+                if gender not in _SHOWN or getattr(reading, "generic", False):
+                    reasons.append(reading.reason or "unreadable")
+                    continue
+                generic = kind == "noun" and gender == "male" and a.why in GENERIC_MASCULINE_AT
+                if generic and _no_feminine(a.text, reading.evidence, lang):
+                    reasons.append(f"masculine '{' '.join(reading.evidence)}' has no feminine form: generic")
+                    continue
                 evidence = set(reading.evidence)
-                for j in span or ():
-                    if not evidence or h[j].text in evidence:
-                        words.append({"word": h[j].text, "start": h[j].start, "end": h[j].end, "gender": gender,
-                                      "kind": kind, "person": True, "why": reading.reason})
-            else:
-                reasons.append(reading.reason or "unreadable")
+                found = [{"word": h[j].text, "start": h[j].start, "end": h[j].end, "gender": gender, "kind": kind,
+                          "person": True, "why": f"{a.why}: {reading.reason}"}
+                         for j in span or () if not evidence or h[j].text in evidence]
+                if generic:
+                    weak.extend(found or [{}])
+                else:
+                    shown.add(gender)
+                    words.extend(found)
+                break  # the anchor's own words decide; its predicate only where they show nothing
+        if weak and "female" not in shown:  # "Она работает врачом", "une femme médecin": the generic masculine
+            shown.add("male")
+            words.extend(w for w in weak if w)
         read = "both" if len(shown) > 1 else shown.pop() if shown else "none"
         out.append((read, tuple(words), "" if read != "none" else "; ".join(dict.fromkeys(reasons)) or "unread"))
     return out, f"{analyser.name}:{analyser.version()}"
+
+
+def _no_feminine(english: str, evidence: Sequence[str], lang: str) -> bool:
+    """Whether the entity lexicon knows ``english`` in ``lang`` by masculine forms only (ru инженер, хирург): the
+    masculine is then the only word for a person of either sex."""
+    forms = entity_lexicon(lang).get(english.lower())
+    return bool(forms) and not forms.feminine and any(w.lower() in forms.masculine | forms.common for w in evidence)
+
+
+def _first_run(span: tuple[int, ...]) -> tuple[int, ...]:
+    """The first stretch of consecutive words of an aligned span: the aligner often adds a word further on
+    ("campeona mundial … del mundo")."""
+    out = span[:1]
+    for j in span[1:]:
+        if j != out[-1] + 1:
+            break
+        out += (j,)
+    return out
+
+
+def _head_stretch(tokens: Sequence[Token], span: tuple[int, ...], lang: str) -> tuple[int, ...]:
+    """A Romance noun's words up to a preposition: "homme d'affaires" is read by "homme", not "affaires"."""
+    stop = _OF.get(lang)
+    if not stop or len(span) < 2:
+        return span
+    for n, j in enumerate(span):
+        if n and tokens[j].text.lower().replace("’", "'") in stop:
+            return span[:n]
+    return span
 
 
 def align_pairs(pairs: Sequence[Pair], aligner: WordAligner, use_cache: bool = True):
