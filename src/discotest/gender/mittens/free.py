@@ -29,6 +29,7 @@ from discotest.lang.align.thot_aligner import ThotAligner
 from discotest.lang.lexicon import entity_lexicon
 from discotest.lang.locate import locate_entity
 from discotest.lang.morph import languages
+from discotest.lang.morph._romance_pronouns import ES, FR, IT
 from discotest.lang.morph.base import PronounTarget, TargetEntity, Token
 from discotest.lang.morph.cached import CachedReads
 from discotest.lang.tokenize import tokenize
@@ -44,6 +45,7 @@ GENERIC_MASCULINE_AT = frozenset(["complement-of-person", "person-noun-subject"]
 # languages whose first-person verbs show no gender (ar أعمل, كنت): a speaker's verbs are not read
 FIRST_PERSON_VERBS_SILENT = frozenset(["ar", "he"])
 FIRST_PERSON = frozenset(["i", "me", "myself", "we", "us", "ourselves"])
+_HAVE = {"fr": FR, "es": ES, "it": IT}
 # prepositions that end a Romance noun's own words ("homme d'affaires", "ingeniero de sonido")
 _OF = {"fr": frozenset(["de", "d'", "d", "du", "des"]), "es": frozenset(["de", "del"]),
        "it": frozenset(["di", "del", "della", "dei", "d'"])}
@@ -148,6 +150,7 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
             if silent_first:  # a speaker's verbs show no gender: only adjectives, read as words of their own
                 predicate = tuple(p for p in predicate if p not in a.verbs)
             rest = tuple(sorted(aligned(predicate) - set(span))) if predicate else ()
+            rest = _without_have_participles(h, rest, lang)
             if rest and silent_first:
                 second = ("noun", len(nouns), rest)
                 nouns.append(TargetEntity(text, h, rest))
@@ -209,6 +212,16 @@ def _no_feminine(english: str, evidence: Sequence[str], lang: str) -> bool:
     masculine is then the only word for a person of either sex."""
     forms = entity_lexicon(lang).get(english.lower())
     return bool(forms) and not forms.feminine and any(w.lower() in forms.masculine | forms.common for w in evidence)
+
+
+def _without_have_participles(tokens: Sequence[Token], span: tuple[int, ...], lang: str) -> tuple[int, ...]:
+    """A Romance participle after avoir/haber/avere does not agree with the subject ("ha trabajado", "l'ha
+    saputo"): it and its auxiliary are not read as the subject's agreeing words."""
+    tables = _HAVE.get(lang)
+    if tables is None:
+        return span
+    have = {j for j in span if tokens[j].text.lower() in tables.have}
+    return tuple(j for j in span if j not in have and not (j > 0 and tokens[j - 1].text.lower() in tables.have))
 
 
 def _first_run(span: tuple[int, ...]) -> tuple[int, ...]:

@@ -54,6 +54,7 @@ PLURAL_SUBJECTS = {"we": "they", "they": "they"}
 FIRST_PERSON = frozenset(["i", "me", "myself"])
 SPEAKERS = frozenset(["my", "our", "your"])  # "my friend" may be the person; "her partner" is another one
 _SUBJECT = ("nsubj", "nsubjpass")
+_BE = frozenset(["be", "'s", "’", "'", "become", "remain"])  # spaCy's small model lemmatises "She's" oddly
 
 
 @dataclass(frozen=True)
@@ -85,11 +86,11 @@ def _human(token, strict: bool = False) -> bool:
     """Whether a noun names a person: a gendered noun, a listed one, a nationality ("a German"), an agentive
     ending ("welder", "biathlete")."""
     word = token.lemma_.lower() if token.tag_ in ("NNS", "NNPS") else token.text.lower()
-    if word in NOT_PERSON or token.pos_ not in ("NOUN", "PROPN"):
+    if word in NOT_PERSON or (strict and token.pos_ not in ("NOUN", "PROPN")):
         return False
     if word in HUMAN or word in NOUNS or token.ent_type_ == "NORP":
         return True
-    return not strict and word.endswith(AGENTIVE) and len(word) > 4 and token.pos_ == "NOUN" and not token.ent_type_
+    return not strict and word.endswith(AGENTIVE) and len(word) > 4 and token.ent_type_ not in NOT_NAMES
 
 
 def _span(token) -> tuple[int, int]:
@@ -104,6 +105,10 @@ def _possessors(token) -> tuple[tuple[int, int], ...]:
         if child.dep_ == "poss" and child.pos_ in ("PROPN", "NOUN"):
             out.extend(_span(t) for t in child.subtree)
     return tuple(out)
+
+
+def _has_article(token) -> bool:
+    return any(c.dep_ == "det" and c.lower_ in ("a", "an", "the") for c in token.children)
 
 
 def _nouns_with_conjuncts(token) -> list:
@@ -140,13 +145,14 @@ def _predicates(mention) -> tuple[list, list, list]:
             if child.dep_ in ("aux", "auxpass", "cop", "neg"):
                 agreeing.append(child)
                 weak.append(child)
+            elif child.dep_ in ("attr", "dobj") and (child.pos_ in ("NOUN", "PROPN") or _has_article(child)) and (
+                    child.dep_ == "attr" or head.lemma_ in _BE):  # "an intellectual"; "She’s a … archer" (dobj)
+                nouns.extend(_nouns_with_conjuncts(child))
             elif child.dep_ in ("acomp", "oprd") or (child.dep_ == "attr" and child.pos_ == "ADJ"):
                 agreeing.append(child)
                 agreeing.extend(c for c in child.children if c.dep_ == "conj" and c.pos_ == "ADJ")
-                if head.lemma_.lower() != "be":  # "I feel lonely": often rendered by a noun (بالوحدة)
+                if head.lemma_.lower() not in _BE:  # "I feel lonely": often rendered by a noun (بالوحدة)
                     weak.append(child)
-            elif child.dep_ == "attr" and child.pos_ in ("NOUN", "PROPN"):
-                nouns.extend(_nouns_with_conjuncts(child))
             elif child.dep_ == "prep" and child.lower_ == "as" and (head.lemma_.lower() in AS_VERBS
                                                                     or child.i < mention.i):
                 nouns.extend(n for p in child.children if p.dep_ == "pobj" for n in _nouns_with_conjuncts(p))
@@ -162,7 +168,9 @@ def _speaker_is_person(words) -> bool:
 def person_anchors(texts: Sequence[str]) -> list[tuple[Anchor, ...]]:
     """The anchors of each English text (module doc), in text order."""
     nlp = english_pipeline()
-    return [_anchors(text, doc) for text, doc in zip(texts, nlp.pipe(list(texts), batch_size=64))]
+    # curly apostrophes parse badly ("She’s" → a verb "’s" with an object): straight ones, same offsets
+    plain = [t.replace("’", "'") for t in texts]
+    return [_anchors(text, doc) for text, doc in zip(texts, nlp.pipe(plain, batch_size=64))]
 
 
 def _anchors(text: str, doc) -> tuple[Anchor, ...]:
