@@ -39,9 +39,10 @@ from discotest.timing import stage
 MODEL_CODE = "gender/mittens/free.py"
 _ROLE = {p: r for table in ROLES.values() for p, r in table.items()}
 _SHOWN = ("female", "male")
-# a masculine noun read at these anchors (a noun complement, a person noun that is not gendered in English) may be the
-# generic masculine: it shows male only where no other word of the person shows female
+# a masculine noun read at these anchors (a noun complement, a person noun that is not gendered in English), or any
+# masculine word of a group, may be the generic masculine: it shows male only where no other word shows female
 GENERIC_MASCULINE_AT = frozenset(["complement-of-person", "person-noun-subject"])
+PLURAL = frozenset(["they", "we"])  # a group's masculine is also the mixed and the default form (ar فراغهم)
 # languages whose first-person verbs show no gender (ar أعمل, كنت): a speaker's verbs are not read
 FIRST_PERSON_VERBS_SILENT = frozenset(["ar", "he"])
 FIRST_PERSON = frozenset(["i", "me", "myself", "we", "us", "ourselves"])
@@ -117,6 +118,7 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
     analyser = CachedReads(lang, use_cache)
     pronouns: list[PronounTarget] = []
     nouns: list[TargetEntity] = []
+    retry: dict[int, TargetEntity] = {}
     plans = []
     for item, text, s, h, lk, anchors in zip(items, translations, src, hyp, links, anchors_of):
 
@@ -138,10 +140,14 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
                 span = tuple(located)
                 if how == "aligned":
                     span = _head_stretch(h, _first_run(span), lang)
+                    if lang in _OF and span and span[0] > 0:  # "une archère fantastique" aligned to the adjective
+                        retry[len(nouns)] = TargetEntity(text, h, (span[0] - 1, *span))
                 first = ("noun", len(nouns), span)
                 nouns.append(TargetEntity(text, h, span))
             elif a.kind == "pronoun" and not silent_first:
                 span = tuple(sorted(aligned([(a.start, a.end)])))
+                if a.role == "subject":
+                    span = _without_have_participles(h, span, lang)
                 role = _role(a.pronoun, item.source, a.end) if a.pronoun in _ROLE else a.role
                 first = ("pronoun", len(pronouns), span)
                 pronouns.append(PronounTarget(text, h, span, (), a.pronoun, role))
@@ -163,6 +169,11 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
     with stage("morphology"):
         pronoun_reads = analyser.read_pronouns(pronouns) if pronouns else []
         noun_reads = analyser.read(nouns) if nouns else []
+        # a Romance noun aligned to the adjective after it: read again with the word before (the noun)
+        again = [k for k in retry if noun_reads[k].gender.value not in _SHOWN]
+        for k, reading in zip(again, analyser.read([retry[k] for k in again]) if again else []):
+            if reading.gender.value in _SHOWN:
+                noun_reads[k], nouns[k] = reading, retry[k]
     out = []
     for h, steps, noun_words in plans:
         if not steps:
@@ -175,6 +186,7 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
                     continue
                 kind, k, span = step
                 reading = pronoun_reads[k] if kind == "pronoun" else noun_reads[k]
+                span = span if kind == "pronoun" else nouns[k].entity
                 gender = reading.gender.value
                 if kind == "pronoun" and reading.omitted:
                     reasons.append(reading.omitted)
@@ -185,8 +197,9 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
                 if gender not in _SHOWN or getattr(reading, "generic", False):
                     reasons.append(reading.reason or "unreadable")
                     continue
-                generic = kind == "noun" and gender == "male" and a.why in GENERIC_MASCULINE_AT
-                if generic and _no_feminine(a.text, reading.evidence, lang):
+                generic = gender == "male" and ((kind == "noun" and a.why in GENERIC_MASCULINE_AT)
+                                                or a.pronoun in PLURAL)
+                if generic and kind == "noun" and _no_feminine(a.text, reading.evidence, lang):
                     reasons.append(f"masculine '{' '.join(reading.evidence)}' has no feminine form: generic")
                     continue
                 evidence = set(reading.evidence)

@@ -30,25 +30,28 @@ from discotest.gender.mittens.english import NOUNS, gendered_words
 from discotest.lang.english import english_pipeline
 
 # English nouns that name a person (besides the gendered NOUNS and the agentive endings below)
-HUMAN = frozenset("""friend neighbor neighbour youngster teenager kid child colleague partner boss cousin classmate
+_HUMAN = """friend neighbor neighbour youngster teenager kid child colleague partner boss cousin classmate
 roommate student parent spouse sibling relative athlete champion chef chief doctor nurse surgeon physician dentist
 teacher professor author poet artist pianist guitarist scientist biologist zoologist economist journalist
 mathematician musician politician technician physician pharmacist president minister chancellor director
 secretary judge lawyer attorney expert specialist activist enthusiast professional youtuber model pilot cook
 architect engineer mechanic carpenter plumber electrician firefighter sitter babysitter housekeeper nanny
 guardian chairperson founder leader citizen native resident patient owner winner loser widow widower
-biathlete archer academic singer dancer writer worker player trainer coach captain""".split())
+biathlete archer academic singer dancer writer worker player trainer coach captain"""
+HUMAN = frozenset(_HUMAN.split())
 AGENTIVE = ("er", "or", "ist", "ian", "ant", "ent", "eer", "ess", "ee", "ete", "ual", "ary")
 # person words whose grammatical gender in the target says nothing of the person's (die Person, человек), or
 # nouns with an agentive ending that name no person
-NOT_PERSON = frozenset("""person people individual human being member one help number order power matter center
-centre corner letter water paper chapter career manager-position position event president-elect""".split())
+_NOT_PERSON = """person people individual human being member one help number order power matter center
+centre corner letter water paper chapter career manager-position position event"""
+NOT_PERSON = frozenset(_NOT_PERSON.split())
 # entity types of a proper-noun subject that is no person ("Italy"; spaCy often calls a name ORG)
-NOT_NAMES = frozenset("GPE LOC FAC DATE TIME MONEY QUANTITY PERCENT CARDINAL ORDINAL EVENT LAW LANGUAGE "
-                      "WORK_OF_ART PRODUCT".split())
+_NOT_NAMES = "GPE LOC FAC DATE TIME MONEY QUANTITY PERCENT CARDINAL ORDINAL EVENT LAW LANGUAGE WORK_OF_ART PRODUCT"
+NOT_NAMES = frozenset(_NOT_NAMES.split())
 # verbs whose "as" names what the subject is ("I work as a nurse", "began her career as a dancer"); an "as" before
 # the subject is the subject's too ("As a businessman, I …"), not one after another verb ("licences as trainers")
-AS_VERBS = frozenset("be work serve act begin start join retire remain continue hire recruit employ train".split())
+_AS_VERBS = "be work serve act begin start join retire remain continue hire recruit employ train"
+AS_VERBS = frozenset(_AS_VERBS.split())
 # the words the subject is named by when a passage is about its speaker or a group
 PLURAL_SUBJECTS = {"we": "they", "they": "they"}
 FIRST_PERSON = frozenset(["i", "me", "myself"])
@@ -65,8 +68,8 @@ class Anchor:
     ``noun`` (read as a noun with its agreeing words) or ``subject`` (no word of its own is read: ``predicate``
     holds the words agreeing with it). ``predicate``: (start, end) of English words whose translations may agree
     with the anchor as a subject (copula, auxiliaries, verb, adjective/participle complement), read when the
-    anchor's own words show no gender. ``possessor``: English words (its possessor) read with it, as one noun phrase whose head decides, not the
-    person's."""
+    anchor's own words show no gender. ``possessor``: English words (its possessor) read with it, as one noun
+    phrase whose head decides, not the possessor."""
 
     kind: str
     start: int
@@ -148,7 +151,7 @@ def _predicates(mention) -> tuple[list, list, list]:
             elif child.dep_ in ("attr", "dobj") and (child.pos_ in ("NOUN", "PROPN") or _has_article(child)) and (
                     child.dep_ == "attr" or head.lemma_ in _BE):  # "an intellectual"; "She’s a … archer" (dobj)
                 nouns.extend(_nouns_with_conjuncts(child))
-            elif child.dep_ in ("acomp", "oprd") or (child.dep_ == "attr" and child.pos_ == "ADJ"):
+            elif (child.dep_ in ("acomp", "oprd") or child.dep_ == "attr") and child.pos_ in ("ADJ", "VERB"):
                 agreeing.append(child)
                 agreeing.extend(c for c in child.children if c.dep_ == "conj" and c.pos_ == "ADJ")
                 if head.lemma_.lower() not in _BE:  # "I feel lonely": often rendered by a noun (بالوحدة)
@@ -191,8 +194,8 @@ def _anchors(text: str, doc) -> tuple[Anchor, ...]:
             continue
         if t.pos_ == "PROPN" and t.ent_type_ not in NOT_NAMES:
             mentions[t.i] = ("subject", "name-subject")
-        elif t.pos_ == "NOUN" and _human(t, strict=True) and any(c.dep_ == "det" or (c.dep_ == "poss" and c.lower_ in SPEAKERS)
-                                                    for c in t.children):
+        elif t.pos_ == "NOUN" and _human(t, strict=True) and any(
+                c.dep_ == "det" or (c.dep_ == "poss" and c.lower_ in SPEAKERS) for c in t.children):
             mentions[t.i] = ("noun", "person-noun-subject")
     # "who" opening a relative clause on a mention or a person noun complement
     nouns_seen = set(mentions)
