@@ -43,7 +43,8 @@ _SHOWN = ("female", "male")
 # masculine word of a group, may be the generic masculine: it shows male only where no other word shows female
 GENERIC_MASCULINE_AT = frozenset(["complement-of-person", "person-noun-subject"])
 PLURAL = frozenset(["they", "we"])  # a group's masculine is also the mixed and the default form (ar فراغهم)
-# languages whose first-person verbs show no gender (ar أعمل, كنت): a speaker's verbs are not read
+# languages whose first-person verbs show no gender (ar أعمل, كنت): a speaker's verbs are not read, and the words
+# agreeing with any subject are read as words of their own (the pronoun reader searches the passage for a verb)
 FIRST_PERSON_VERBS_SILENT = frozenset(["ar", "he"])
 FIRST_PERSON = frozenset(["i", "me", "myself", "we", "us", "ourselves"])
 _HAVE = {"fr": FR, "es": ES, "it": IT}
@@ -141,7 +142,7 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
                 if how == "aligned":
                     span = _head_stretch(h, _first_run(span), lang)
                     if lang in _OF and span and span[0] > 0:  # "une archère fantastique" aligned to the adjective
-                        retry[len(nouns)] = TargetEntity(text, h, (span[0] - 1, *span))
+                        retry[len(nouns)] = TargetEntity(text, h, (*range(max(0, span[0] - 2), span[0]), *span))
                 first = ("noun", len(nouns), span)
                 nouns.append(TargetEntity(text, h, span))
             elif a.kind == "pronoun" and not silent_first:
@@ -153,11 +154,11 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
                 pronouns.append(PronounTarget(text, h, span, (), a.pronoun, role))
             second = None
             predicate = a.predicate
-            if silent_first:  # a speaker's verbs show no gender: only adjectives, read as words of their own
+            if silent_first:  # a speaker's verbs show no gender: only adjectives
                 predicate = tuple(p for p in predicate if p not in a.verbs)
             rest = tuple(sorted(aligned(predicate) - set(span))) if predicate else ()
             rest = _without_have_participles(h, rest, lang)
-            if rest and silent_first:
+            if rest and lang in FIRST_PERSON_VERBS_SILENT:
                 second = ("noun", len(nouns), rest)
                 nouns.append(TargetEntity(text, h, rest))
             elif rest:
@@ -190,6 +191,9 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
                 gender = reading.gender.value
                 if kind == "pronoun" and reading.omitted:
                     reasons.append(reading.omitted)
+                    continue
+                if step is reads[1] and kind == "pronoun" and not _near(h, span, reading.evidence):
+                    reasons.append("no agreeing word among the predicate's words")  # found by a search elsewhere
                     continue
                 if kind == "pronoun" and reading.evidence and {h[j].text for j in noun_words} >= set(reading.evidence):
                     reasons.append("agreeing word is a noun read as the person's")  # "suis pharmacienne"
@@ -233,8 +237,22 @@ def _without_have_participles(tokens: Sequence[Token], span: tuple[int, ...], la
     tables = _HAVE.get(lang)
     if tables is None:
         return span
-    have = {j for j in span if tokens[j].text.lower() in tables.have}
-    return tuple(j for j in span if j not in have and not (j > 0 and tokens[j - 1].text.lower() in tables.have))
+    def after_have(j: int) -> bool:
+        k = j - 1
+        while k >= 0 and tokens[k].text.lower() in tables.skip:  # "j'ai déjà travaillé"
+            k -= 1
+        return k >= 0 and tokens[k].text.lower() in tables.have
+
+    return tuple(j for j in span if tokens[j].text.lower() not in tables.have and not after_have(j))
+
+
+def _near(tokens: Sequence[Token], span: tuple[int, ...], evidence: Sequence[str]) -> bool:
+    """Whether the words a predicate reading rests on are the predicate's translation or just after it (the
+    participle after an aligned copula), not words a reader found elsewhere in the passage."""
+    if not span:
+        return False
+    near = {tokens[j].text for j in (*span, span[-1] + 1, span[-1] + 2) if j < len(tokens)}
+    return bool(evidence) and set(evidence) <= near
 
 
 def _first_run(span: tuple[int, ...]) -> tuple[int, ...]:

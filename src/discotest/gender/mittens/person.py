@@ -49,7 +49,8 @@ NOT_PERSON = frozenset(_NOT_PERSON.split())
 _NOT_NAMES = "GPE LOC FAC DATE TIME MONEY QUANTITY PERCENT CARDINAL ORDINAL EVENT LAW LANGUAGE WORK_OF_ART PRODUCT"
 NOT_NAMES = frozenset(_NOT_NAMES.split())
 # verbs whose "as" names what the subject is ("I work as a nurse", "began her career as a dancer"); an "as" before
-# the subject is the subject's too ("As a businessman, I …"), not one after another verb ("licences as trainers")
+# the subject, or after a verb with no object, is the subject's too ("As a businessman, I …", "established himself as
+# a dancer"), not one after another verb's object ("licences as trainers")
 _AS_VERBS = "be work serve act begin start join retire remain continue hire recruit employ train"
 AS_VERBS = frozenset(_AS_VERBS.split())
 # the words the subject is named by when a passage is about its speaker or a group
@@ -110,6 +111,11 @@ def _possessors(token) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
+def _object(verb) -> bool:
+    """Whether a verb has an object other than a reflexive ("getting licences as trainers": the licences')."""
+    return any(c.dep_ == "dobj" and not c.lower_.endswith(("self", "selves")) for c in verb.children)
+
+
 def _has_article(token) -> bool:
     return any(c.dep_ == "det" and c.lower_ in ("a", "an", "the") for c in token.children)
 
@@ -156,8 +162,8 @@ def _predicates(mention) -> tuple[list, list, list]:
                 agreeing.extend(c for c in child.children if c.dep_ == "conj" and c.pos_ == "ADJ")
                 if head.lemma_.lower() not in _BE:  # "I feel lonely": often rendered by a noun (بالوحدة)
                     weak.append(child)
-            elif child.dep_ == "prep" and child.lower_ == "as" and (head.lemma_.lower() in AS_VERBS
-                                                                    or child.i < mention.i):
+            elif child.dep_ == "prep" and child.lower_ == "as" and (
+                    head.lemma_.lower() in AS_VERBS or child.i < mention.i or not _object(head)):
                 nouns.extend(n for p in child.children if p.dep_ == "pobj" for n in _nouns_with_conjuncts(p))
     return [n for n in nouns if _human(n)], agreeing, weak
 
