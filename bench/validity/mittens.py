@@ -1,7 +1,7 @@
 """MiTTenS: the English reading on the references (oracle) and on the references swapped (anti-oracle), the
 out-of-English reading of the references per readable language, and the hand-checked sample of readings.
 
-    .venv/bin/python -m bench.validity.mittens [--data-dir ../shared/data] [--no-out]
+    .venv/bin/python -m bench.validity.mittens [--data-dir ../shared/data] [--no-out] [--out-only]
 
 The sample is ``tests/gold/mittens/readings.jsonl``: 153 readings of English texts (93 of the English sources of the
 out-of-English passages, every one with a gendered word; 60 distinct into-English references, 45 of them every
@@ -9,6 +9,15 @@ reference where the rule leaves a word out as another person's), each with its d
 the person's, ``[word-]`` another person's or left out) and labelled ``agree`` (the verdict is a careful reader's
 and every deciding word is the person's) or ``disagree``, with why. A reading that no longer matches the sample
 is STALE: check it again by hand.
+
+Out of English (``tests/gold/mittens/readings_out.jsonl``, issue 51): 420 reference translations into ar de es fr it
+ru, each read by hand for the person's gender as a bilingual reader reads the target alone (``person``: female, male,
+both, or none where the target leaves the person unmarked), before looking at the rule's reading. Draw 1 (50 per
+language, seeded, every "wrong" and 32 "none" of the reading before issue 51 and the rest "correct") is the sample
+the rule was shaped on; draw 2 (20 per language from the other passages, seeded, up to 10 of what the rule at commit
+2ef20c3 read other than "correct") was drawn and read after that rule was written. The figure is the share of
+rows whose reading (``read``) is the hand reading, per language and draw, with a 95% Wilson interval; a reading
+that no longer matches the recorded ``read`` is CHANGED (the figures and VALIDITY.md must be updated).
 """
 
 from __future__ import annotations
@@ -28,6 +37,8 @@ os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
 
 GOLD = ROOT / "tests" / "gold" / "mittens" / "readings.jsonl"
+GOLD_OUT = ROOT / "tests" / "gold" / "mittens" / "readings_out.jsonl"
+DRAWS = {1: "draw 1 (in sample)", 2: "draw 2 (out of sample)"}
 
 
 def wilson_interval(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -40,7 +51,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir")
     parser.add_argument("--no-out", action="store_true", help="skip the out-of-English reading (aligner, analysers)")
+    parser.add_argument("--out-only", action="store_true", help="only the out-of-English hand check")
     args = parser.parse_args()
+    if args.out_only:
+        return out_of_english_gold(args.data_dir)
     items = load_mittens(SUITE, root=args.data_dir)
     oracle = Counter(read_english(i.reference, i.gender).verdict for i in items)
     swapped = Counter(read_english(swap_gender(i.reference), i.gender).verdict for i in items)
@@ -79,7 +93,61 @@ def main() -> int:
             c = run_one(SUITE_OUT, lang, system="reference", data_dir=args.data_dir).overall
             print(f"out of English {lang}: references correct {c.correct}/{c.n} = {c.pct('correct'):.1f}%, wrong "
                   f"{c.wrong}, both {c.both}, none {c.none}")
+        stale = stale or bool(out_of_english_gold(args.data_dir))
     return 1 if stale else 0
+
+
+def _share(k: int, n: int) -> str:
+    low, high = wilson_interval(k, n)
+    return f"{k}/{n} = {100 * k / n:.1f}% (95% Wilson {100 * low:.1f}–{100 * high:.1f})"
+
+
+def _weighted(rows: list[dict], read: dict[int, str]) -> float:
+    """The agreement over the passages the rows were drawn from: each stratum's share weighted by its size."""
+    total = agree = 0.0
+    for stratum in {r["stratum"] for r in rows}:
+        these = [r for r in rows if r["stratum"] == stratum]
+        size = these[0]["stratum_size"]
+        total += size
+        agree += size * sum(read[r["row"]] == r["person"] for r in these) / len(these)
+    return 100 * agree / total
+
+
+def out_of_english_gold(data_dir: str | None) -> int:
+    """The hand-read out-of-English sample against the rule's reading now (and before issue 51); 1 if a reading
+    changed since the sample was recorded."""
+    from discotest.gender.mittens.run import run_one
+
+    rows = [json.loads(line) for line in GOLD_OUT.read_text("utf-8").splitlines() if line.strip()]
+    read = {}
+    for lang in sorted({r["lang"] for r in rows}):
+        for v in run_one(SUITE_OUT, lang, system="reference", data_dir=data_dir).verdicts:
+            read[v.index] = v.read
+    changed = [r["id"] for r in rows if read[r["row"]] != r["read"]]
+    print(f"out-of-English readings, hand-checked: {len(rows)} ({GOLD_OUT.name})")
+    for draw, name in DRAWS.items():
+        mine = [r for r in rows if r["draw"] == draw]
+        for lang in sorted({r["lang"] for r in mine}):
+            these = [r for r in mine if r["lang"] == lang]
+            now = sum(read[r["row"]] == r["person"] for r in these)
+            line = (f"  {name} {lang}: {_share(now, len(these))}, weighted {_weighted(these, read):.1f}%; "
+                    f"before issue 51 {sum(r['read_before'] == r['person'] for r in these)}/{len(these)}")
+            if draw == 2:
+                drawn = sum(r["read_drawn"] == r["person"] for r in these)
+                line += f"; when drawn (2ef20c3) {drawn}/{len(these)}"
+            print(line)
+        now = sum(read[r["row"]] == r["person"] for r in mine)
+        line = f"  {name} all: {_share(now, len(mine))}"
+        if draw == 2:
+            line += f"; when drawn (2ef20c3) {_share(sum(r['read_drawn'] == r['person'] for r in mine), len(mine))}"
+        print(line)
+    for r in rows:
+        if read[r["row"]] != r["person"]:
+            print(f"  disagree {r['id']} {r['lang']}: read {read[r['row']]}, a reader {r['person']} ({r['why']})")
+    if changed:
+        print(f"CHANGED (the reading is not the recorded one: update the sample's read and the figures): "
+              f"{', '.join(changed)}")
+    return 1 if changed else 0
 
 
 if __name__ == "__main__":

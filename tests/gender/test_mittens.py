@@ -110,10 +110,33 @@ def test_hand_checked_sample_is_current_and_meets_the_goal(shared_data):
 def test_out_of_english_german_references(shared_data):
     result = run_one(SUITE_OUT, "de", system="reference", data_dir=str(shared_data))
     c = result.overall
-    assert c.n == 118 and c.wrong == 0 and c.correct >= 80  # the analyser reads what the English names
+    assert c.n == 118 and c.wrong == 0 and c.correct >= 114  # the person read wherever German marks it (issue 51)
     assert all(bool(v.reason) == (v.verdict == "none") for v in result.verdicts)  # every none says why
-    assert any(v.reason == "english-names-the-person-by-no-gendered-word" for v in result.verdicts)
-    assert "reader:thot" in result.signature.format()
+    marc = next(v for v in result.verdicts if v.source.startswith("My name is Marc. I am a nurse."))
+    assert marc.verdict == "correct" and [w["word"] for w in marc.words] == ["Pfleger"]  # "Ich bin Pfleger"
+    assert "reader:thot" in result.signature.format() and "person-anchors-v1" in result.signature.format()
+
+
+# the hand-read sample of out-of-English readings (VALIDITY.md, MiTTenS): rows whose reading is a careful reader's,
+# per draw and language, as bench.validity.mittens prints them
+OUT_OF_ENGLISH_AGREE = {1: {"ar": 44, "de": 49, "es": 47, "fr": 46, "it": 46, "ru": 43},
+                        2: {"ar": 17, "de": 20, "es": 16, "fr": 18, "it": 17, "ru": 20}}
+
+
+def test_out_of_english_hand_checked_sample(shared_data):
+    proc = subprocess.run([sys.executable, "-m", "bench.validity.mittens", "--data-dir", str(shared_data),
+                           "--out-only"], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr  # no reading changed since the sample was recorded
+    names = {1: "draw 1 (in sample)", 2: "draw 2 (out of sample)"}
+    for draw, by_lang in OUT_OF_ENGLISH_AGREE.items():
+        n = 50 if draw == 1 else 20
+        for lang, agree in by_lang.items():
+            assert f"{names[draw]} {lang}: {agree}/{n} = " in proc.stdout, (draw, lang)
+    assert "when drawn (2ef20c3) 103/120 = 85.8%" in proc.stdout
+    gold = ROOT / "tests" / "gold" / "mittens" / "readings_out.jsonl"
+    rows = [json.loads(line) for line in gold.read_text("utf-8").splitlines()]
+    assert len({r["id"] for r in rows}) == len(rows) == 420
+    assert all(r["person"] in ("female", "male", "both", "none") and r["why"] for r in rows)
 
 
 def test_unreadable_language_and_bad_input_in_one_line(shared_data, tmp_path, capsys):

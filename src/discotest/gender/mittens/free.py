@@ -20,13 +20,16 @@ from collections.abc import Sequence
 from discotest import cache
 from discotest.errors import InputError
 from discotest.gender.mentions import PRONOUNS as ROLES
-from discotest.gender.mittens.english import gendered_words
+from discotest.gender.mittens.person import person_anchors
 from discotest.gender.mittens.suite import MittensItem
 from discotest.lang.align import MODEL_REL_ITERATIONS, align_cached, make_aligner
 from discotest.lang.align.base import Pair, WordAligner
 from discotest.lang.align.model import AlignmentModel
 from discotest.lang.align.thot_aligner import ThotAligner
+from discotest.lang.lexicon import entity_lexicon
+from discotest.lang.locate import locate_entity
 from discotest.lang.morph import languages
+from discotest.lang.morph._romance_pronouns import ES, FR, IT
 from discotest.lang.morph.base import PronounTarget, TargetEntity, Token
 from discotest.lang.morph.cached import CachedReads
 from discotest.lang.tokenize import tokenize
@@ -36,6 +39,18 @@ from discotest.timing import stage
 MODEL_CODE = "gender/mittens/free.py"
 _ROLE = {p: r for table in ROLES.values() for p, r in table.items()}
 _SHOWN = ("female", "male")
+# a masculine noun read at these anchors (a noun complement, a person noun that is not gendered in English), or any
+# masculine word of a group, may be the generic masculine: it shows male only where no other word shows female
+GENERIC_MASCULINE_AT = frozenset(["complement-of-person", "person-noun-subject"])
+PLURAL = frozenset(["they", "we"])  # a group's masculine is also the mixed and the default form (ar فراغهم)
+# languages whose first-person verbs show no gender (ar أعمل, كنت): a speaker's verbs are not read, and the words
+# agreeing with any subject are read as words of their own (the pronoun reader searches the passage for a verb)
+FIRST_PERSON_VERBS_SILENT = frozenset(["ar", "he"])
+FIRST_PERSON = frozenset(["i", "me", "myself", "we", "us", "ourselves"])
+_HAVE = {"fr": FR, "es": ES, "it": IT}
+# prepositions that end a Romance noun's own words ("homme d'affaires", "ingeniero de sonido")
+_OF = {"fr": frozenset(["de", "d'", "d", "du", "des"]), "es": frozenset(["de", "del"]),
+       "it": frozenset(["di", "del", "della", "dei", "d'"])}
 NOT_READABLE = {
     "am": "Amharic: no gender analyser in discotest (its verbs and pronouns mark gender, but no offline tagger)",
     "bn": "Bengali: the language marks no grammatical gender on pronouns or verbs",
@@ -99,50 +114,167 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
         src = [tokenize(i.source, "en") for i in items]
         hyp = [tokenize(t, lang) for t in translations]
     links = align_pairs([(_texts(s), _texts(h)) for s, h in zip(src, hyp)], aligner, use_cache)
+    with stage("english"):
+        anchors_of = person_anchors([i.source for i in items])
     analyser = CachedReads(lang, use_cache)
-    pronouns, nouns, plans = [], [], []
-    for item, text, s, h, lk in zip(items, translations, src, hyp, links):
-        anchors = []
-        for w in gendered_words(item.source):
-            if not w.person:
-                continue
-            at = [k for k, t in enumerate(s) if t.start < w.end and w.start < t.end]
-            span = tuple(sorted({j for i, j in lk if i in at}))
-            if w.kind == "pronoun":
-                anchors.append(("pronoun", len(pronouns), span))
-                pronouns.append(PronounTarget(text, h, span, (), w.text.lower(),
-                                              _role(w.text.lower(), item.source, w.end)))
-            else:
-                anchors.append(("noun", len(nouns), span))
+    pronouns: list[PronounTarget] = []
+    nouns: list[TargetEntity] = []
+    retry: dict[int, TargetEntity] = {}
+    plans = []
+    for item, text, s, h, lk, anchors in zip(items, translations, src, hyp, links, anchors_of):
+
+        def tokens_at(spans: Sequence[tuple[int, int]], s=s) -> set[int]:
+            return {k for k, t in enumerate(s) for a, b in spans if t.start < b and a < t.end}
+
+        def aligned(spans: Sequence[tuple[int, int]], lk=lk) -> set[int]:
+            at = tokens_at(spans)
+            return {j for i, j in lk if i in at}
+
+        steps = []
+        for a in anchors:
+            silent_first = lang in FIRST_PERSON_VERBS_SILENT and a.text.lower() in FIRST_PERSON
+            first = None
+            span: tuple[int, ...] = ()
+            if a.kind == "noun":
+                located, how = locate_entity(sorted(tokens_at([(a.start, a.end), *a.possessor])), len(s), lk, h,
+                                             a.text.lower(), lang)
+                span = tuple(located)
+                if how == "aligned":
+                    span = _head_stretch(h, _first_run(span), lang)
+                    if lang in _OF and span and span[0] > 0:  # "une archère fantastique" aligned to the adjective
+                        retry[len(nouns)] = TargetEntity(text, h, (*range(max(0, span[0] - 2), span[0]), *span))
+                first = ("noun", len(nouns), span)
                 nouns.append(TargetEntity(text, h, span))
-        plans.append((h, anchors))
+            elif a.kind == "pronoun" and not silent_first:
+                span = tuple(sorted(aligned([(a.start, a.end)])))
+                if a.role == "subject":
+                    span = _without_have_participles(h, span, lang)
+                role = _role(a.pronoun, item.source, a.end) if a.pronoun in _ROLE else a.role
+                first = ("pronoun", len(pronouns), span)
+                pronouns.append(PronounTarget(text, h, span, (), a.pronoun, role))
+            second = None
+            predicate = a.predicate
+            if silent_first:  # a speaker's verbs show no gender: only adjectives
+                predicate = tuple(p for p in predicate if p not in a.verbs)
+            rest = tuple(sorted(aligned(predicate) - set(span))) if predicate else ()
+            rest = _without_have_participles(h, rest, lang)
+            if rest and lang in FIRST_PERSON_VERBS_SILENT:
+                second = ("noun", len(nouns), rest)
+                nouns.append(TargetEntity(text, h, rest))
+            elif rest:
+                second = ("pronoun", len(pronouns), rest)
+                pronouns.append(PronounTarget(text, h, rest, (), a.pronoun or "he", "subject"))
+            if first or second:
+                steps.append((a, first, second))
+        plans.append((h, steps, {j for _, first, _ in steps if first and first[0] == "noun" for j in first[2]}))
     with stage("morphology"):
         pronoun_reads = analyser.read_pronouns(pronouns) if pronouns else []
         noun_reads = analyser.read(nouns) if nouns else []
+        # a Romance noun aligned to the adjective after it: read again with the word before (the noun)
+        again = [k for k in retry if noun_reads[k].gender.value not in _SHOWN]
+        for k, reading in zip(again, analyser.read([retry[k] for k in again]) if again else []):
+            if reading.gender.value in _SHOWN:
+                noun_reads[k], nouns[k] = reading, retry[k]
     out = []
-    for h, anchors in plans:
-        if not anchors:
-            out.append(("none", (), "english-names-the-person-by-no-gendered-word"))
+    for h, steps, noun_words in plans:
+        if not steps:
+            out.append(("none", (), "english-names-the-person-by-no-word"))
             continue
-        words, shown, reasons = [], set(), []
-        for kind, k, span in anchors:
-            reading = pronoun_reads[k] if kind == "pronoun" else noun_reads[k]
-            gender = reading.gender.value
-            if kind == "pronoun" and reading.omitted:
-                reasons.append(reading.omitted)
-                continue
-            if gender in _SHOWN:
-                shown.add(gender)
+        words, shown, reasons, weak = [], set(), [], []
+        for a, *reads in steps:
+            for step in reads:
+                if step is None:
+                    continue
+                kind, k, span = step
+                reading = pronoun_reads[k] if kind == "pronoun" else noun_reads[k]
+                span = span if kind == "pronoun" else nouns[k].entity
+                gender = reading.gender.value
+                if kind == "pronoun" and reading.omitted:
+                    reasons.append(reading.omitted)
+                    continue
+                if step is reads[1] and kind == "pronoun" and not _near(h, span, reading.evidence):
+                    reasons.append("no agreeing word among the predicate's words")  # found by a search elsewhere
+                    continue
+                if kind == "pronoun" and reading.evidence and {h[j].text for j in noun_words} >= set(reading.evidence):
+                    reasons.append("agreeing word is a noun read as the person's")  # "suis pharmacienne"
+                    continue
+                if gender not in _SHOWN or getattr(reading, "generic", False):
+                    reasons.append(reading.reason or "unreadable")
+                    continue
+                generic = gender == "male" and ((kind == "noun" and a.why in GENERIC_MASCULINE_AT)
+                                                or a.pronoun in PLURAL)
+                if generic and kind == "noun" and _no_feminine(a.text, reading.evidence, lang):
+                    reasons.append(f"masculine '{' '.join(reading.evidence)}' has no feminine form: generic")
+                    continue
                 evidence = set(reading.evidence)
-                for j in span or ():
-                    if not evidence or h[j].text in evidence:
-                        words.append({"word": h[j].text, "start": h[j].start, "end": h[j].end, "gender": gender,
-                                      "kind": kind, "person": True, "why": reading.reason})
-            else:
-                reasons.append(reading.reason or "unreadable")
+                found = [{"word": h[j].text, "start": h[j].start, "end": h[j].end, "gender": gender, "kind": kind,
+                          "person": True, "why": f"{a.why}: {reading.reason}"}
+                         for j in span or () if not evidence or h[j].text in evidence]
+                if generic:
+                    weak.extend(found or [{}])
+                else:
+                    shown.add(gender)
+                    words.extend(found)
+                break  # the anchor's own words decide; its predicate only where they show nothing
+        if weak and "female" not in shown:  # "Она работает врачом", "une femme médecin": the generic masculine
+            shown.add("male")
+            words.extend(w for w in weak if w)
         read = "both" if len(shown) > 1 else shown.pop() if shown else "none"
         out.append((read, tuple(words), "" if read != "none" else "; ".join(dict.fromkeys(reasons)) or "unread"))
     return out, f"{analyser.name}:{analyser.version()}"
+
+
+def _no_feminine(english: str, evidence: Sequence[str], lang: str) -> bool:
+    """Whether the entity lexicon knows ``english`` in ``lang`` by masculine forms only (ru инженер, хирург): the
+    masculine is then the only word for a person of either sex."""
+    forms = entity_lexicon(lang).get(english.lower())
+    return bool(forms) and not forms.feminine and any(w.lower() in forms.masculine | forms.common for w in evidence)
+
+
+def _without_have_participles(tokens: Sequence[Token], span: tuple[int, ...], lang: str) -> tuple[int, ...]:
+    """A Romance participle after avoir/haber/avere does not agree with the subject ("ha trabajado", "l'ha
+    saputo"): it and its auxiliary are not read as the subject's agreeing words."""
+    tables = _HAVE.get(lang)
+    if tables is None:
+        return span
+    def after_have(j: int) -> bool:
+        k = j - 1
+        while k >= 0 and tokens[k].text.lower() in tables.skip:  # "j'ai déjà travaillé"
+            k -= 1
+        return k >= 0 and tokens[k].text.lower() in tables.have
+
+    return tuple(j for j in span if tokens[j].text.lower() not in tables.have and not after_have(j))
+
+
+def _near(tokens: Sequence[Token], span: tuple[int, ...], evidence: Sequence[str]) -> bool:
+    """Whether the words a predicate reading rests on are the predicate's translation or just after it (the
+    participle after an aligned copula), not words a reader found elsewhere in the passage."""
+    if not span:
+        return False
+    near = {tokens[j].text for j in (*span, span[-1] + 1, span[-1] + 2) if j < len(tokens)}
+    return bool(evidence) and set(evidence) <= near
+
+
+def _first_run(span: tuple[int, ...]) -> tuple[int, ...]:
+    """The first stretch of consecutive words of an aligned span: the aligner often adds a word further on
+    ("campeona mundial … del mundo")."""
+    out = span[:1]
+    for j in span[1:]:
+        if j != out[-1] + 1:
+            break
+        out += (j,)
+    return out
+
+
+def _head_stretch(tokens: Sequence[Token], span: tuple[int, ...], lang: str) -> tuple[int, ...]:
+    """A Romance noun's words up to a preposition: "homme d'affaires" is read by "homme", not "affaires"."""
+    stop = _OF.get(lang)
+    if not stop or len(span) < 2:
+        return span
+    for n, j in enumerate(span):
+        if n and tokens[j].text.lower().replace("’", "'") in stop:
+            return span[:n]
+    return span
 
 
 def align_pairs(pairs: Sequence[Pair], aligner: WordAligner, use_cache: bool = True):

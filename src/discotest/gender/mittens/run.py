@@ -70,6 +70,8 @@ def _free_verdicts(items: Sequence[MittensItem], all_items: Sequence[MittensItem
                    aligner: str, use_cache: bool) -> tuple[list[MittensVerdict], str]:
     from discotest.gender.mittens.free import read_translations as read_free
     from discotest.gender.mittens.free import reference_model
+    from discotest.gender.mittens.person import PERSON_RULE
+    from discotest.lang.english import english_version
 
     model = reference_model(all_items, lang, aligner, use_cache)
     done = [i for i in items if i.index in by_row]
@@ -79,7 +81,8 @@ def _free_verdicts(items: Sequence[MittensItem], all_items: Sequence[MittensItem
         outcome = read if read in ("both", "none") else "correct" if read == item.gender else "wrong"
         out.append(MittensVerdict(item.index, item.lang, item.key, item.gender, item.source, by_row[item.index],
                                   outcome, read, words, reason=reason))
-    return out, f"{model.signature()}+{analyser}"
+    # the English side is read by a rule (PERSON_RULE) over spaCy's parse: both can change a reading
+    return out, f"{model.signature()}+{analyser}+{PERSON_RULE}:{english_version() or 'no-english-model'}"
 
 
 def scored_items(items: Sequence[MittensItem], limit: int | None) -> list[MittensItem]:
