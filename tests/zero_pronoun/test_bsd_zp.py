@@ -34,7 +34,7 @@ def _corpus(shared_data, split):
 
 def test_items_are_corpus_sentences_with_only_the_pronoun_changed(items, shared_data):
     total = sum(len(v) for v in items.values())
-    assert total >= 1450  # issue 28's goal was 1,500; issue 51's rules left out 35 invalid items (1,504 -> 1,469)
+    assert total >= 1450  # issue 28's goal was 1,500; issue 51's rules left out 44 invalid items (1,504 -> 1,461)
     for suite, suite_items in items.items():
         corpus = _corpus(shared_data, suite.rsplit("-", 1)[1])
         for item in suite_items:
@@ -113,6 +113,9 @@ def test_leave_out_rules():
     assert bsd.generic_reading("I can see the pros and cons.", "You can see the pros and cons.")
     assert bsd.generic_reading("Well, I should keep my options open, right?",
                                "Well, you should keep your options open, right?")  # advice to anyone
+    assert bsd.generic_reading("Ok, I got it.", "Ok, you got it.")  # "you got it": will do
+    assert bsd.generic_reading("Sometimes you just want a break.", "Sometimes I just want a break.")
+    assert not bsd.generic_reading("You know my wife is pregnant, right?", "I know my wife is pregnant, right?")
     assert not bsd.generic_reading("I will send it.", "You will send it.")
 
 
@@ -183,8 +186,6 @@ def test_the_hand_checked_sample_is_current_and_holds(items):
         assert (item.correct, item.incorrect[0], item.src) == (r["correct"], r["incorrect"], r["source"])
         if "distance" in r:
             assert item.distance == r["distance"]
-        if "context_needed" in r:
-            assert item.meta.get("context_needed", True) == r["context_needed"]
     kept = [r for r in rows if not r.get("left_out")]
     assert sum(r["label"] == "valid" for r in kept) / len(kept) >= 0.95
 
@@ -196,7 +197,8 @@ def test_validity_md_quotes_the_gold():
     rows = [r for r in read_gold() if not r.get("left_out")]
     text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
     section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
-    for part in (rows, [r for r in rows if r.get("round") == 2]):
+    every = read_gold()
+    for part in (rows, [r for r in every if r.get("round") == 2], [r for r in every if r.get("round") == 3]):
         valid, n, low, high = figure(part)
         assert f"{valid} of {n} = {100 * valid / n:.1f}% (95% Wilson {low:.1f}–{high:.1f})" in section
 

@@ -43,7 +43,12 @@ JA_NAMED = ("さん", "様", "氏", "先生", "部長", "課長", "社長", "く
 # a "you" that means anyone (Japanese says no one): fillers, set phrases, a rule said to anyone
 GENERIC_YOU = re.compile(r"(?:^|[,;:.!?]\s*)you (?:know|see)(?:\s*[,.!?]|$)|,\s*you (?:know|see)\b|"
                          r"\byou never know\b|\byou name it\b|\byou bet\b|\bif you ask me\b|\bwhenever you\b|"
-                         r"\bwhen you think about it\b", re.IGNORECASE)
+                         r"\bwhen you think about it\b|"
+                         # "you got it" (will do) answers as well as "I got it"; a habit or a rule of anyone:
+                         # "sometimes you just want …", "people expect you to …", "a rule that you're forced …"
+                         r"\byou got it\b|\b(?:sometimes|once in a while|usually|often|always) you\b|"
+                         r"\bpeople (?:\w+ )?(?:expect|want|make|force|tell|ask)s? you\b|"
+                         r"\b(?:rule|custom|tradition) (?:is )?that you\b", re.IGNORECASE)
 GENERIC_SCENES = ("training", "presentation")  # where "you can/should/if you …" is an instruction to anyone
 MODAL_YOU = re.compile(r"\b(?:you(?:'ll| will| can| could| should| must| may| might| have to| need to| would)|"
                        r"(?:if|when|once|unless|as long as) you)\b", re.IGNORECASE)
