@@ -87,13 +87,13 @@ def main() -> int:
     print(line("round 1 (in sample)", first))
     print(line("round 1 I/you", [r for r in first if r["pronoun"] not in ("he", "she")]))
     print(line("round 1 he/she", [r for r in first if r["pronoun"] in ("he", "she")]))
-    for rnd in (2, 3):
+    for rnd in (2, 3, 4):
         drawn = [r for r in rows if r.get("round", 1) == rnd]
         print(line(f"round {rnd} as drawn (out of sample for the rules it was drawn under)", drawn))
         print(line(f"round {rnd} (test items still in the suite)", [r for r in drawn if not r.get("left_out")]))
     fresh = [r for r in kept if r.get("round", 1) >= 2]
     flags = [(r["context_needed"], by_id[r["id"]].meta.get("context_needed", True)) for r in fresh]
-    print(f"rounds 2-3 'no context needed' read by hand {sum(not a for a, _ in flags)}, flagged by the rule "
+    print(f"rounds 2-4 'no context needed' read by hand {sum(not a for a, _ in flags)}, flagged by the rule "
           f"{sum(not b for _, b in flags)}, agree {sum(a == b for a, b in flags)}/{len(flags)}")
     for r in kept:
         if r["label"] != "valid":

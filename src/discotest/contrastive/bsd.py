@@ -48,7 +48,10 @@ GENERIC_YOU = re.compile(r"(?:^|[,;:.!?]\s*)you (?:know|see)(?:\s*[,.!?]|$)|,\s*
                          # "sometimes you just want …", "people expect you to …", "a rule that you're forced …"
                          r"\byou got it\b|\b(?:sometimes|once in a while|usually|often|always) you\b|"
                          r"\bpeople (?:\w+ )?(?:expect|want|make|force|tell|ask)s? you\b|"
-                         r"\b(?:rule|custom|tradition) (?:is )?that you\b", re.IGNORECASE)
+                         r"\b(?:rule|custom|tradition) (?:is )?that you\b|"
+                         # "You know she comes off as …" reads as the filler "you know, …" unless it asks ("…, right?")
+                         r"^(?:\W*\w+,\s+)?you know (?!what\b)(?![^?]*\b(?:right|don't you|didn't you|isn't it)\W*$)",
+                         re.IGNORECASE)
 GENERIC_SCENES = ("training", "presentation")  # where "you can/should/if you …" is an instruction to anyone
 MODAL_YOU = re.compile(r"\b(?:you(?:'ll| will| can| could| should| must| may| might| have to| need to| would)|"
                        r"(?:if|when|once|unless|as long as) you)\b", re.IGNORECASE)
