@@ -6,7 +6,8 @@ The validity sample is ``tests/gold/bsd/zp_validity.jsonl``, each row read with 
 (the correct candidate is right and the incorrect one wrong in context) or ``invalid``, with why. Round 1: 210 items
 (180 I/you, 30 he/she; in sample: they shaped the first rules). Round 2 (``"round": 2``, issue 51): 90 test items
 never checked before, drawn (``random.Random(51)``) after the first rules2 fixes; round 3: 80 more, drawn
-(``random.Random(513)``) after the rest; each also read for whether its incorrect candidate is wrong with no context
+(``random.Random(513)``) after the next; round 4: 85 more under the final rules (``random.Random(514)``, 60, then
+``random.Random(515)``, 25); each also read for whether its incorrect candidate is wrong with no context
 (``context_needed``). A row whose item a later rule left out carries
 ``left_out`` (why) and is not counted. Every other sampled item must still be in the suite with the same candidates
 and distance (a rule change that alters one makes it stale, and the script says so: check it again by hand). The
