@@ -34,7 +34,7 @@ def _corpus(shared_data, split):
 
 def test_items_are_corpus_sentences_with_only_the_pronoun_changed(items, shared_data):
     total = sum(len(v) for v in items.values())
-    assert total >= 1500  # the issue's goal, from dev + test
+    assert total >= 1440  # issue 28's goal was 1,500; issue 51's rules left out 58 invalid items (1,504 -> 1,447)
     for suite, suite_items in items.items():
         corpus = _corpus(shared_data, suite.rsplit("-", 1)[1])
         for item in suite_items:
@@ -77,13 +77,17 @@ def test_context_follows_the_largest_context_asked_for(shared_data):
     ("How have you been?", "How have I been?"),
     ("Check it before you leave.", "Check it before I leave."),
     ("My goodness, you finally did it!", "My goodness, I finally did it!"),
+    ("Yes, some of mine goes into Company A stock.", "Yes, some of yours goes into Company A stock."),
+    ("Whatever suits you is fine by me.", "Whatever suits me is fine by you."),  # "you is": never the subject
+    ("It's ok if you have something you don't need.", "It's ok if I have something I don't need."),  # no -ing verb
 ])
 def test_speaker_and_listener_swap(text, swapped):
     assert swap_persons(text) == swapped
 
 
 def test_what_cannot_be_swapped_cleanly_is_refused():
-    for text in ("You guys are great.", "You aren't going to believe this.", "Nice to meet you all."):
+    for text in ("You guys are great.", "You aren't going to believe this.", "Nice to meet you all.",
+                 "Their main operation is managing mine assets in North America."):  # the noun "mine"
         with pytest.raises(Unswappable):
             swap_persons(text)
     assert swap_persons("I'll send you the file.", first_person=False) == "I'll send me the file."
@@ -104,7 +108,14 @@ def test_leave_out_rules():
     assert rule("You can check it later.", "後で確認できます。", "training").startswith("a generic 'you'")
     assert rule("Did you guys eat?", "食べた？") == "a plural 'you'"
     assert rule('He said "I will come."', "「行く」と言った。").startswith("quoted speech")
+    assert rule("As you know, the petrol has been going up.", "皆さんご存知の通り、ガソリンが上がっています。") \
+        .startswith("a plural 'you'")  # 皆さん: said to everyone
     assert bsd.generic_reading("I can see the pros and cons.", "You can see the pros and cons.")
+    assert bsd.generic_reading("Well, I should keep my options open, right?",
+                               "Well, you should keep your options open, right?")  # advice to anyone
+    assert bsd.generic_reading("Ok, I got it.", "Ok, you got it.")  # "you got it": will do
+    assert bsd.generic_reading("Sometimes you just want a break.", "Sometimes I just want a break.")
+    assert not bsd.generic_reading("You know my wife is pregnant, right?", "I know my wife is pregnant, right?")
     assert not bsd.generic_reading("I will send it.", "You will send it.")
 
 
@@ -118,19 +129,78 @@ def test_third_person_needs_a_turn_that_shows_the_gender():
         "the dialogue never shows the referent's gender"
     assert bsd.third_person("He is out today.", "外出しています。", ["Ms. Lee and Mr. Ono called."]) == \
         "the nearest gendered turn does not decide it"
+    # a title said to someone in the dialogue is the listener's gender, not the third person's
+    earlier = ["He's away from his desk.", "When can I call back?", "I'm not really sure Mr. Brown."]
+    assert bsd.third_person("Or, I can have him call you back.", "折り返し電話させます。", earlier,
+                            bsd.participant_words(["Tanya", "Joe Brown"])) == ("he", [4], 3)
+    assert bsd.third_person("Or, I can have him call you back.", "折り返し電話させます。", earlier) == ("he", [4], 1)
+
+
+def test_the_person_called_by_name_is_the_one_addressed():
+    speakers = {"Mr. Kosugi", "James Bond", "Mrs. Mori"}
+    assert bsd.addressed_by_name("Oh, m-Mori-san, someone is on the phone, can you get it?", "Mr. Kosugi",
+                                 speakers) == "Mrs. Mori"
+    assert bsd.addressed_by_name("Just make sure you never go to Mr. Bond again!", "Mr. Kosugi", speakers) is None
+
+
+@pytest.mark.parametrize(("text", "alone"), [
+    ("Nice to meet me, I am Kuwata.", True), ("I am Egami from S trading company, great to meet me.", True),
+    ("Just one thing, another department of ours wanted you to tell you this.", True),
+    ("You are counting on you.", True), ("Thank you for inviting you.", True), ("Let you have a look.", True),
+    ("I asked him to call me.", False), ("I asked the manager to call me.", False), ("Nice to meet you.", False),
+    ("You are very glad to see me!", False), ("You were thinking you should give it a go.", False),
+    ("Thank you for telling me.", False), ("Let me know.", False),
+])
+def test_a_candidate_wrong_on_its_own_is_found(text, alone):
+    from discotest.contrastive.person import stands_wrong_alone
+
+    assert stands_wrong_alone(text) is alone
+
+
+def test_items_needing_no_context_are_reported_apart(items):
+    from discotest.contrastive.judge import judge_scores, score_contrastive
+
+    test = items["bsd-zp-ja-en-test"]
+    alone = [i for i in test if i.meta.get("context_needed") is False]
+    assert 10 <= len(alone) <= 60 and all(i.meta["pronoun"] != "he" for i in alone)
+    scores = score_contrastive([judge_scores(i, [1.0, 0.0]) for i in test], n_bootstrap=10)
+    apart = {k: v.n for k, v in scores.by_distance.items() if k.endswith("no context needed")}
+    assert sum(apart.values()) == len(alone) and "0 no context needed" in apart
+    assert sum(v.n for v in scores.by_distance.values()) == len(test)
 
 
 def test_the_hand_checked_sample_is_current_and_holds(items):
     """Every sampled item is still in the suite as it was read (a rule change that alters one must be checked again by
-    hand), each label is explained, and the share that holds is the issue's ≥ 95%."""
+    hand) or marked left out by a later rule, each label is explained, and the share that holds is ≥ 95%."""
     by_id = {i.meta["id"]: i for suite_items in items.values() for i in suite_items}
     rows = [json.loads(line) for line in GOLD.read_text("utf-8").splitlines()]
-    assert len(rows) >= 200 and len({r["id"] for r in rows}) == len(rows)
+    assert len(rows) >= 300 and len({r["id"] for r in rows}) == len(rows)
+    fresh = [r for r in rows if r.get("round") == 2]
+    assert len(fresh) >= 80 and all(r["split"] == "test" and isinstance(r["context_needed"], bool) for r in fresh)
     for r in rows:
+        assert r["label"] in ("valid", "invalid") and len(r["why"]) > 20
+        if r.get("left_out"):
+            assert r["id"] not in by_id
+            continue
         item = by_id[r["id"]]
         assert (item.correct, item.incorrect[0], item.src) == (r["correct"], r["incorrect"], r["source"])
-        assert r["label"] in ("valid", "invalid") and len(r["why"]) > 20
-    assert sum(r["label"] == "valid" for r in rows) / len(rows) >= 0.95
+        if "distance" in r:
+            assert item.distance == r["distance"]
+    kept = [r for r in rows if not r.get("left_out")]
+    assert sum(r["label"] == "valid" for r in kept) / len(kept) >= 0.95
+
+
+def test_validity_md_quotes_the_gold():
+    """The BSD figures VALIDITY.md states are the ones the gold gives (bench/validity/bsd_zp.py computes them)."""
+    from bench.validity.bsd_zp import figure, read_gold
+
+    rows = [r for r in read_gold() if not r.get("left_out")]
+    text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
+    section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
+    every = read_gold()
+    for part in (rows, *([r for r in every if r.get("round") == k] for k in (2, 3, 4))):
+        valid, n, low, high = figure(part)
+        assert f"{valid} of {n} = {100 * valid / n:.1f}% (95% Wilson {low:.1f}–{high:.1f})" in section
 
 
 def test_oracle_scores_100_and_the_other_pronoun_0(items, tmp_path, capsys):
@@ -150,7 +220,7 @@ def test_oracle_scores_100_and_the_other_pronoun_0(items, tmp_path, capsys):
     assert main(["run", "bsd-zp-ja-en-test", "--scores", str(tmp_path / "oracle.txt"), "-q"]) == 0
     text = capsys.readouterr().out
     assert "licence of the suite's data: CC BY-NC-SA 4.0" in text and "by antecedent distance d" in text
-    assert "i>you" in text and "version:rules1-050fd42" in text
+    assert "i>you" in text and "version:rules2-050fd42" in text
 
 
 def test_registered_with_pinned_upstream_files(shared_data):

@@ -80,14 +80,19 @@ def _validity() -> dict[str, Any]:
 
 
 def validity_badge(row: CardRow, lang: str | None) -> dict[str, Any]:
-    """What VALIDITY.md says of the row's number: its text, in or out of sample (or ``none``: not validated), the
-    figure for this language when there is one, and the section it comes from."""
+    """What VALIDITY.md says of the row's number: its text, in or out of sample, the hand check behind it (rows that
+    hold of those read) or its headline figure, the figure for this language when there is one, and the section it
+    comes from. A row whose badge is not declared says so (tests/cards/test_card.py keeps every row declared)."""
     badge = _validity().get(row.validity)
     if badge is None:
-        return {"sample": "none", "text": "not validated", "figure": None, "section": None}
+        return {"sample": None, "text": "no validity figure declared", "figure": None, "hand_check": None,
+                "headline": None, "section": None}
     figure = badge.get("by_lang", {}).get(lang or "")
+    check = badge.get("hand_check")
     return {"sample": badge["sample"], "text": badge["text"],
-            "figure": f"{figure}{badge.get('unit', '')}" if figure else None, "section": badge["section"]}
+            "figure": f"{figure}{badge.get('unit', '')}" if figure else None,
+            "hand_check": {"holds": check["holds"], "n": check["n"]} if check else None,
+            "headline": badge.get("headline"), "section": badge["section"]}
 
 
 def validity_badges() -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from discotest.report.export import build_table, render_latex, render_markdown
 from discotest.report.table import fixed_width
+from discotest.stats import wilson_interval
 
 if TYPE_CHECKING:
     from discotest.cards.build import Card
@@ -18,11 +19,12 @@ if TYPE_CHECKING:
 FORMATS = ("text", "json", "markdown", "latex", "html")
 METRIC_NAMES = {"accuracy": "Acc", "delta_g": "ΔG", "delta_s": "ΔS", "AZPT": "AZPT", "consistency": "Cons",
                 "scorer_item_accuracy": "scorer Acc"}
-SAMPLE = {"in": "in sample", "out": "out of sample", "none": "not validated"}
+SAMPLE = {"in": "in sample", "out": "out of sample"}
 LEGEND = ("Acc: accuracy (%); ΔG = F1♂ − F1♀ and ΔS = Acc(pro) − Acc(anti-stereotypical), in points, best at 0; "
           "± the half-width of the 95% bootstrap interval; rank among the suite's published systems on the same "
           "items (1 = best); above/below: the nearest published system and the paired bootstrap p-value; validity: "
-          "agreement with people or hand-checked gold behind the number (VALIDITY.md)")
+          "agreement with people or hand-checked gold behind the number (VALIDITY.md): a hand check's items that "
+          "hold of those read, with the 95% Wilson interval, in sample (the rule was shaped on them) or out of sample")
 
 
 def _p(p: float | None) -> str:
@@ -34,8 +36,19 @@ def _neighbour(n: dict[str, Any] | None) -> str:
 
 
 def _validity(badge: dict[str, Any]) -> str:
-    sample = SAMPLE.get(badge.get("sample") or "none", "not validated")
-    return f"{badge['figure']} gold, {sample}" if badge.get("figure") else sample
+    """The badge in a few words: its figure and whether the rule was shaped on the items behind it, e.g. "hand check
+    97/100, 97.0% [91.5–99.0], out of sample"."""
+    sample = SAMPLE.get(badge.get("sample") or "")
+    if sample is None:
+        return badge.get("text") or "no validity figure declared"
+    check = badge.get("hand_check")
+    if check:
+        low, high = wilson_interval(check["holds"], check["n"])
+        return (f"hand check {check['holds']}/{check['n']}, {100 * check['holds'] / check['n']:.1f}% "
+                f"[{100 * low:.1f}–{100 * high:.1f}], {sample}")
+    if badge.get("figure"):
+        return f"{badge['figure']} gold, {sample}"
+    return f"{badge['headline']}, {sample}" if badge.get("headline") else sample
 
 
 def lines_of(card: Card) -> Iterator[dict[str, Any]]:
@@ -53,7 +66,13 @@ def lines_of(card: Card) -> Iterator[dict[str, Any]]:
             yield {**head, "metric": metric, "value": line["value"], "ci95": line["ci95"], "n": line["n"],
                    "rank": f"{line['rank']}/{line['of']}" if line["rank"] else "–", "above": _neighbour(line["above"]),
                    "below": _neighbour(line["below"]), "validity": _validity(row["validity"]),
-                   "note": ("by d: " + ", ".join(f"d{k} {v:.1f}" for k, v in dist.items())) if dist else ""}
+                   "note": ("by d: " + ", ".join(f"d{_d(k)} {v:.1f}" for k, v in dist.items())) if dist else ""}
+
+
+def _d(key: str) -> str:
+    """A distance key as the note shows it: "0", or "0 (no context needed)" for the items counted apart."""
+    head, _, rest = key.partition(" ")
+    return f"{head} ({rest})" if rest else head
 
 
 HEADER = ("pair", "phenomenon", "metric", "value", "n", "rank", "above", "below", "validity", "note")

@@ -6,8 +6,13 @@ replaces that pronoun (and only it, with its case and agreement): the speaker an
 ``person.swap_persons``) or he ↔ she (``build.swap_chain``). Who "I" and "you" are comes from the speaker fields; a
 third person's gender from the nearest earlier turn that shows it. The context is the previous turns, both
 languages, each as ``speaker: sentence``. The distance d is the number of turns back to what decides the pronoun:
-0 for "I" (the current turn's speaker), the previous turn of the person addressed for "you", the nearest turn that
-shows the third person's gender for he/she.
+0 for "I" (the current turn's speaker), the previous turn of the person addressed for "you" (the nearest earlier
+speaker, or the one the sentence names), the nearest turn that shows the third person's gender for he/she (a title
+before a speaker's name, "Absolutely Mr. Brown", is not the third person's).
+
+An item whose incorrect candidate makes one person the subject and the object of a clause ("great to meet me",
+"wanted you to tell you") or says "Let you …" (``person.stands_wrong_alone``) is wrong without context: it is
+kept, marked ``context_needed: false``, and its distance is reported apart (``d=0 no context needed``).
 
 What a swap would not make wrong, or what the Japanese says, is left out by the rules of ``leave_out`` and
 ``third_person`` (docs/contrastive.md lists them). The suite is built from the corpus files each time it is loaded
@@ -18,11 +23,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from discotest.contrastive.build import swap_chain
-from discotest.contrastive.person import PLURAL_YOU, Unswappable, chains, swap_persons
+from discotest.contrastive.person import PLURAL_YOU, Unswappable, chains, stands_wrong_alone, swap_persons
 from discotest.data.contrastive_item import ContrastiveItem, candidate_pair, make_item
 from discotest.data.readers import check_type, require
 from discotest.errors import InputError
@@ -31,24 +36,35 @@ DEFAULT_CONTEXT = 3  # previous turns kept when --context asks for fewer (Shimaz
 JA_FIRST = ("私", "わたし", "わたくし", "僕", "ぼく", "俺", "おれ", "自分", "あたし", "小生")
 JA_PLURAL = re.compile(r"(私|わたし|わたくし|僕|ぼく|俺|おれ|あたし)(たち|達|ども|共|ら)|我々|われわれ|"
                        r"私立|私用|私物|私的")
+JA_EVERYONE = ("皆さん", "皆様", "みなさん", "みなさま")  # said to everyone: a plural "you"
 JA_SECOND = ("あなた", "貴方", "君", "きみ", "お前", "おまえ", "あんた", "貴様", "御社", "貴社", "そちら", "お宅")
 JA_THIRD = ("彼", "あの人", "その人", "この人", "あの方", "その方", "この方")
 JA_NAMED = ("さん", "様", "氏", "先生", "部長", "課長", "社長", "くん", "ちゃん")  # a person named in the Japanese
 # a "you" that means anyone (Japanese says no one): fillers, set phrases, a rule said to anyone
 GENERIC_YOU = re.compile(r"(?:^|[,;:.!?]\s*)you (?:know|see)(?:\s*[,.!?]|$)|,\s*you (?:know|see)\b|"
                          r"\byou never know\b|\byou name it\b|\byou bet\b|\bif you ask me\b|\bwhenever you\b|"
-                         r"\bwhen you think about it\b", re.IGNORECASE)
+                         r"\bwhen you think about it\b|"
+                         # "you got it" (will do) answers as well as "I got it"; a habit or a rule of anyone:
+                         # "sometimes you just want …", "people expect you to …", "a rule that you're forced …"
+                         r"\byou got it\b|\b(?:sometimes|once in a while|usually|often|always) you\b|"
+                         r"\bpeople (?:\w+ )?(?:expect|want|make|force|tell|ask)s? you\b|"
+                         r"\b(?:rule|custom|tradition) (?:is )?that you\b|"
+                         # "You know she comes off as …" reads as the filler "you know, …" unless it asks ("…, right?")
+                         r"^(?:\W*\w+,\s+)?you know (?!what\b)(?![^?]*\b(?:right|don't you|didn't you|isn't it)\W*$)",
+                         re.IGNORECASE)
 GENERIC_SCENES = ("training", "presentation")  # where "you can/should/if you …" is an instruction to anyone
 MODAL_YOU = re.compile(r"\b(?:you(?:'ll| will| can| could| should| must| may| might| have to| need to| would)|"
                        r"(?:if|when|once|unless|as long as) you)\b", re.IGNORECASE)
 # a "you" that can mean anyone in either candidate: "you can see …", "you get to …", "you'll need …" read as a
 # general truth, so the swap would not be wrong (the Japanese of such sentences is impersonal: 〜できる, 〜が必要)
 GENERIC_MODAL = re.compile(r"\byou(?:'ll|'d| will| would| really| probably| just| also| still| never| always)?"
-                           r" (?:can|can't|cannot|could|couldn't|need|needs|have to|has to|get to)\b", re.IGNORECASE)
+                           r" (?:can|can't|cannot|could|couldn't|need|needs|have to|has to|get to|should|shouldn't)\b",
+                           re.IGNORECASE)  # "you should keep your options open": advice to anyone
 
 THIRD = {"he": "he", "him": "he", "his": "he", "himself": "he", "she": "she", "her": "she", "hers": "she",
          "herself": "she"}
 TITLES = {"mr": "he", "mrs": "she", "ms": "she", "miss": "she"}
+TITLE_WORDS = {"mr", "mrs", "ms", "miss", "dr", "san"}
 QUOTES = ('"', "“", "”", "「", "『")
 SPLITS = {"dev", "test"}
 
@@ -77,8 +93,11 @@ def _turns(path: Path) -> list[dict]:
 
 
 def _names(ja_speaker: str) -> list[str]:
-    """A speaker's names as the Japanese sentences write them: ベン シャーマンさん -> ベン, シャーマン."""
-    return [n for n in re.sub(r"(さん|様|氏)$", "", ja_speaker.strip()).split() if len(n) >= 2]
+    """A speaker's names as the Japanese writes them: ベン シャーマンさん -> ベン, シャーマン; 森さん -> 森さん."""
+    suffix = re.search(r"(さん|様|氏)$", ja_speaker.strip())
+    names = re.sub(r"(さん|様|氏)$", "", ja_speaker.strip()).split()
+    # a one-character name (森さん) is matched with its suffix only: 森 alone is also a word (森林)
+    return [n if len(n) >= 2 else n + suffix.group(1) for n in names if len(n) >= 2 or suffix]
 
 
 def leave_out(en: str, ja: str, first: Sequence[int], second: Sequence[int], speaker_names: Sequence[str],
@@ -96,6 +115,8 @@ def leave_out(en: str, ja: str, first: Sequence[int], second: Sequence[int], spe
     text = en.replace("’", "'")
     if second and PLURAL_YOU.search(text):
         return "a plural 'you'"
+    if second and any(w in ja for w in JA_EVERYONE):
+        return "a plural 'you' (the Japanese is said to everyone: 皆さん)"
     if second and GENERIC_YOU.search(text):
         return "a generic 'you' (you know, you never know, whenever you …)"
     if second and scene in GENERIC_SCENES and MODAL_YOU.search(text) and not text.rstrip().endswith("?"):
@@ -110,12 +131,40 @@ def generic_reading(correct: str, incorrect: str) -> bool:
     return any(GENERIC_MODAL.search(t) or GENERIC_YOU.search(t) for t in texts)
 
 
-def _gender_signals(en: str) -> set[str]:
-    """Genders an English sentence shows: he/she forms and Mr./Ms./Mrs./Miss before a name."""
+def _gender_signals(en: str, participants: Collection[str] = ()) -> set[str]:
+    """Genders an English sentence shows: he/she forms and Mr./Ms./Mrs./Miss before a name. A title before the name
+    of someone who has spoken, said to them ("Mr. Takada, thank you", "Absolutely Mr. Brown."), is no signal: a he
+    or she is never the listener, so that title shows another person's gender than the pronoun's."""
     words = re.findall(r"[A-Za-z]+", en.replace("’", "'"))
     found = {THIRD[w.lower()] for w in words if w.lower() in THIRD}
-    found |= {TITLES[w.lower()] for w, nxt in zip(words, words[1:]) if w.lower() in TITLES and nxt[:1].isupper()}
+    vocative = re.compile(r"^\W*(?:Mr|Mrs|Ms|Miss)\.? ([A-Z][A-Za-z]*)\W*(?: [A-Z][A-Za-z]*)?\s*,"
+                          r"|(?:Mr|Mrs|Ms|Miss)\.? ([A-Z][A-Za-z]*)(?: [A-Z][A-Za-z]*)?\W*$")
+    said_to = {name for m in vocative.finditer(en.strip()) for name in m.groups() if name in participants}
+    found |= {TITLES[w.lower()] for w, nxt in zip(words, words[1:])
+              if w.lower() in TITLES and nxt[:1].isupper() and nxt not in said_to}
     return found
+
+
+def participant_words(en_speakers: Collection[str]) -> set[str]:
+    """The names the dialogue's speakers go by in English ("Mr. Joe Brown", "Takada-san" -> Joe, Brown, Takada)."""
+    return {w for speaker in en_speakers for w in re.findall(r"[A-Za-z]+", speaker)
+            if w[:1].isupper() and len(w) >= 2 and w.lower() not in TITLE_WORDS}
+
+
+VOCATIVE_FILLERS = {"oh", "hi", "hello", "hey", "dear", "well", "yes", "ok", "okay", "sorry", "um", "uh", "ah"}
+
+
+def addressed_by_name(en: str, speaker: str, speakers: Collection[str]) -> str | None:
+    """The one other speaker (of ``speakers``, English names) whom the sentence calls by name in a phrase of its own
+    ("Oh, m-Mori-san, … can you get it?", "…, Kento?"), or None: in a talk of three, the one called is the one
+    addressed, not always the last to speak."""
+    called = set()
+    for part in re.split(r"[,;:.!?]+", en):
+        words = [w for w in re.findall(r"[A-Za-z]+", part)
+                 if len(w) > 1 and w.lower() not in TITLE_WORDS | VOCATIVE_FILLERS]
+        if words:
+            called |= {other for other in set(speakers) - {speaker} if set(words) <= participant_words([other])}
+    return called.pop() if len(called) == 1 else None
 
 
 def _names_someone(word: str) -> bool:
@@ -124,9 +173,10 @@ def _names_someone(word: str) -> bool:
     return word.endswith("-san") or (word[:1].isupper() and word not in ("I", "I'm", "I'll", "I've", "I'd"))
 
 
-def third_person(en: str, ja: str, earlier: Sequence[str]) -> tuple[str, list[int], int] | str:
+def third_person(en: str, ja: str, earlier: Sequence[str],
+                 participants: Collection[str] = ()) -> tuple[str, list[int], int] | str:
     """(pronoun, its chain, distance) for a he/she sentence, or why it is left out. ``earlier``: the previous
-    English sentences, nearest last."""
+    English sentences, nearest last; ``participants``: the speakers' names (``participant_words``)."""
     tokens = en.split()
     genders = {}
     for i, token in enumerate(tokens):
@@ -143,11 +193,11 @@ def third_person(en: str, ja: str, earlier: Sequence[str]) -> tuple[str, list[in
     before = tokens[:chain[0]]
     if any(p in ja for p in JA_NAMED) and not any(_names_someone(w) for w in before[1:]):
         return "the Japanese names the person where the English says the pronoun"
-    own = _gender_signals(" ".join(before))
+    own = _gender_signals(" ".join(before), participants)
     if own:
         return (pronoun, chain, 0) if own == {pronoun} else "the sentence names someone of the other gender first"
     for back, sentence in enumerate(reversed(earlier), 1):
-        shown = _gender_signals(sentence)
+        shown = _gender_signals(sentence, participants)
         if shown:
             return (pronoun, chain, back) if shown == {pronoun} else "the nearest gendered turn does not decide it"
     return "the dialogue never shows the referent's gender"
@@ -177,7 +227,8 @@ def load_bsd(path: str | Path, split: str, context_size: int = 0) -> list[Contra
                     pair=candidate_pair(row["correct"], row["incorrect"]),
                     meta={"id": f"{scenario['id']}#{turn['no']}{row['suffix']}", "split": split,
                           "original_language": scenario["original_language"], "scene": scenario["tag"],
-                          "speaker": turn["en_speaker"], "pronoun": row["pronoun"]},
+                          "speaker": turn["en_speaker"], "pronoun": row["pronoun"],
+                          **({} if row["context_needed"] else {"context_needed": False})},
                     where=str(path)))
     if not items:
         raise InputError("no zero-pronoun items in the BSD file", path)
@@ -193,7 +244,9 @@ def _rows_of(scenario: dict, turns: list[dict], t: int) -> list[dict]:
     if first or second:
         speaker = turn["en_speaker"]
         others = sorted({n for u in turns if u["en_speaker"] != speaker for n in _names(u["ja_speaker"])})
-        addressed = next((back for back in range(1, t + 1) if turns[t - back]["en_speaker"] != speaker), None)
+        named = addressed_by_name(en, speaker, {u["en_speaker"] for u in turns})
+        addressed = next((back for back in range(1, t + 1) if turns[t - back]["en_speaker"] != speaker
+                          and named in (None, turns[t - back]["en_speaker"])), None)
         swap = leave_out(en, ja, first, second, _names(turn["ja_speaker"]), others, scenario["tag"])
         if not isinstance(swap, str) and swap[1] and addressed is None:
             swap = "the listener has not spoken yet (nothing before says who 'you' is)"
@@ -207,8 +260,10 @@ def _rows_of(scenario: dict, turns: list[dict], t: int) -> list[dict]:
             if incorrect is not None and incorrect != en:
                 pronoun = "+".join(p for p, swapped in zip(("I", "you"), swap) if swapped)
                 out.append({"correct": en, "incorrect": incorrect, "pronoun": pronoun, "suffix": "",
-                            "distance": addressed if swap[1] else 0})
-    found = third_person(en, ja, [u["en_sentence"] for u in turns[:t]])
+                            "distance": addressed if swap[1] else 0,
+                            "context_needed": not stands_wrong_alone(incorrect) or stands_wrong_alone(en)})
+    found = third_person(en, ja, [u["en_sentence"] for u in turns[:t]],
+                         participant_words({u["en_speaker"] for u in turns[:t + 1]}))
     if not isinstance(found, str):
         pronoun, chain, distance = found
         try:
@@ -217,5 +272,5 @@ def _rows_of(scenario: dict, turns: list[dict], t: int) -> list[dict]:
             incorrect = None
         if incorrect is not None and incorrect != en:
             out.append({"correct": en, "incorrect": incorrect, "pronoun": pronoun, "suffix": "/3",
-                        "distance": distance})
+                        "distance": distance, "context_needed": True})
     return out

@@ -119,12 +119,18 @@ def _natural(key: str):
     return (0, int(key), "") if is_whole_number(key) and key.strip() == key else (1, 0, key)
 
 
+def distance_key(v: ContrastiveVerdict) -> str:
+    """The distance an item is reported under: items marked ``context_needed: false`` (their incorrect candidate is
+    wrong on its own) apart, so that they do not inflate the figure of the distance whose context they do not use."""
+    return str(v.distance) + (" no context needed" if v.meta.get("context_needed") is False else "")
+
+
 def score_contrastive(verdicts: Sequence[ContrastiveVerdict], n_bootstrap: int = 1000) -> ContrastiveScores:
     """All the metrics of one system on one suite. Items without a distance are left out of ``by_distance``."""
     with_d = [v for v in verdicts if v.distance is not None]
     return ContrastiveScores(
         overall=accuracy([v.correct for v in verdicts], n_bootstrap),
-        by_distance=_grouped(with_d, lambda v: str(v.distance), n_bootstrap),
+        by_distance=_grouped(with_d, distance_key, n_bootstrap),
         by_phenomenon=_grouped(verdicts, lambda v: v.phenomenon or "-", n_bootstrap),
         by_pair=_grouped(verdicts, lambda v: v.pair or "-", n_bootstrap),
     )

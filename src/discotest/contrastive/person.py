@@ -59,6 +59,13 @@ VERB_AFTER = AUX | {"know", "think", "want", "need", "like", "have", "mean", "se
                     "just", "really", "already", "still", "probably", "never", "always", "usually", "even"}
 
 
+THIRD_SINGULAR_VERBS = {"is", "was", "has", "does", "isn't", "wasn't", "hasn't", "doesn't"}
+# what may follow the pronoun "mine" ("some of mine goes", "a friend of mine from …"); another word makes it the
+# noun ("managing mine assets"), which is no pronoun to swap
+AFTER_MINE = AUX | VERB_AFTER | PREPOSITIONS | CLAUSE_START | THIRD_SINGULAR_VERBS | {
+    "goes", "comes", "looks", "seems", "works", "too", "either", "first", "both", "instead"}
+
+
 class Unswappable(ValueError):
     """The sentence's pronouns cannot be swapped without guessing (the item is left out)."""
 
@@ -89,7 +96,10 @@ def you_case(tokens: list[str], i: int) -> str:
         return "subj"  # do you, can you, are you; have you (a question), not "I'll have you …"
     if prev in CONJUNCTION_OR_PREPOSITION:
         return "obj" if _ends(tokens, i) else "subj"
-    if prev in PREPOSITIONS or prev in OBJECT_VERBS or (not starts and prev.endswith(("ing", "ed"))):
+    if nxt in THIRD_SINGULAR_VERBS:
+        return "obj"  # "whatever suits you is …": "you" is never the subject of "is"
+    ing_or_ed = prev.endswith(("ing", "ed")) and not prev.endswith("thing")  # "something you need" is no verb
+    if prev in PREPOSITIONS or prev in OBJECT_VERBS or (not starts and ing_or_ed):
         if prev in OBJECT_VERBS and prev in VERB_AFTER and starts:
             raise Unswappable(f"'you' after {prev!r}")
         return "obj"
@@ -153,6 +163,8 @@ def swap_persons(text: str, first_person: bool = True, second_person: bool = Tru
         clitic_low = clitic.replace("’", "'").lower()
         if low in FIRST:
             case = FIRST[low]
+            if case == "poss" and not _ends(original, i) and _w(original, i + 1) not in AFTER_MINE:
+                raise Unswappable(f"'mine' before {_w(original, i + 1)!r} (the noun, not the pronoun)")
             new = TO_SECOND[case]
             starts = i == 0 or _split(original[i - 1])[3].rstrip("'\"”’)").endswith((".", "!", "?"))
             new_word = new.capitalize() if starts or (word[:1].isupper() and word != "I") else new
@@ -177,3 +189,67 @@ def swap_persons(text: str, first_person: bool = True, second_person: bool = Tru
                 if i > 0:
                     _agree_before(tokens, i - 1, to_first=True)
     return " ".join(tokens)
+
+
+# the speaker is the unsaid subject of "nice to meet …", "a pleasure to see …"
+GREETING = {"nice", "great", "good", "pleasure", "glad", "pleased", "happy", "honor", "honour", "lovely"}
+OTHER_PERSON = {"he", "him", "she", "her", "they", "them", "we", "us", "it", "everyone", "everybody", "someone",
+                "somebody", "anyone", "anybody", "nobody", "people", "the", "a", "an", "this", "that", "these",
+                "those", "his", "their", "our", "its", "some", "any", "each", "every"}
+NEW_CLAUSE = CLAUSE_START - {"and", "or", "also", "just", "only", "still", "even", "really", "probably", "then",
+                             "definitely", "certainly", "usually", "always", "never", "already", "please"}
+SELF_GAP = 5  # most words between a subject and an object of the same person that still share a clause
+
+
+def _person(tokens: list[str], i: int) -> tuple[int, str] | None:
+    """(1 or 2, "subj"/"obj") for a first- or second-person subject or object at ``i``, else None."""
+    lead, word, clitic, _ = _split(tokens[i])
+    low = word.lower().replace("’", "'")
+    if low in ("i", "me"):
+        return 1, "subj" if low == "i" else "obj"
+    if low == "you" and not _fixed(tokens, i):
+        if clitic or _w(tokens, i + 1) in AUX - {"need", "have", "had"}:
+            return 2, "subj"  # "you're", "(thinking) you should …"
+        try:
+            return 2, you_case(tokens, i)
+        except Unswappable:
+            return None
+    return None
+
+
+def says_self_as_other(text: str) -> bool:
+    """The sentence makes one person both the subject and, a few words on, the plain (not reflexive) object of a
+    clause: "You are counting on you", "wanted you to tell you", "Nice to meet me", "Thank you for inviting you".
+    A swapped candidate that says this is wrong on its own, with no context: such an item is counted apart."""
+    tokens = text.replace("’", "'").split()
+    subject: tuple[int, int] | None = None  # (person, token index)
+    for i, token in enumerate(tokens):
+        word = _w(tokens, i)
+        if word in NEW_CLAUSE or (word == "to" and subject is None):
+            subject = None
+        if word in OTHER_PERSON or (i and _split(token)[1][:1].isupper() and word not in ("i", "you")):
+            subject = None  # another person (or a noun phrase) comes between
+        elif (word, _w(tokens, i + 1)) == ("thank", "you"):
+            subject = (2, i + 1)  # the listener did what is thanked for
+        elif word in GREETING and _w(tokens, i + 1) == "to" and subject is None:
+            subject = (1, i + 1)
+        else:
+            found = _person(tokens, i)
+            if found is not None:
+                person, case = found
+                if case == "obj" and subject is not None and subject[0] == person and i - subject[1] <= SELF_GAP + 1:
+                    return True
+                if case == "subj" or _w(tokens, i + 1) == "to":  # "wanted you to tell …": you does the telling
+                    subject = (person, i)
+        if _ends(tokens, i):
+            subject = None
+    return False
+
+
+LET_YOU = re.compile(r"(?:^|[,;:.!?]\s*)(?:(?:please|just|so|now|okay|ok|well|then)\s*,?\s+)?let you\b", re.IGNORECASE)
+
+
+def stands_wrong_alone(text: str) -> bool:
+    """A candidate that is wrong with no context at all: one person as subject and object of a clause
+    (``says_self_as_other``), or the imperative "Let me …" turned into "Let you …"."""
+    return says_self_as_other(text) or bool(LET_YOU.search(text.replace("’", "'")))
