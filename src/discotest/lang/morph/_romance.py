@@ -10,6 +10,7 @@ decide (``decide``). Each language supplies its tables as class attributes of ``
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -20,6 +21,9 @@ M, F, N = Gender.MALE, Gender.FEMALE, Gender.NEUTRAL
 COMMON = "common"  # lexical class of an epicene noun form
 NO_SPAN = "no target words aligned to the entity"
 NAMES = {M: "masculine", F: "feminine"}
+MAX_PRENOMINAL = 3  # adjectives the walk from the noun to its article crosses ("la amable y tímida dietista")
+# a word's reading as a prenominal adjective: (is it one, the gender its form shows: None for agradable, jeune)
+AdjectiveTest = Callable[[int], tuple[bool, "Gender | None"]]
 _APOSTROPHES = str.maketrans({"’": "'", "`": "'", "´": "'"})
 
 
@@ -69,6 +73,7 @@ class Finding:
     noun_source: str = ""  # "lexicon" or "suffix"
     article: Cue | None = None
     article_word: str = ""  # also an article that shows no gender (l', les)
+    stopped_at: int | None = None  # the word the walk to the article stopped at, when no table knows it
     agreement: list[Cue] = field(default_factory=list)
     tagger: Cue | None = None
     reading: GenderReading | None = None  # set when decided
@@ -145,6 +150,8 @@ class RomanceNounRules:
     prenominal: dict[str, Gender | None] = {}
     # whether a prenominal adjective is cited as written (else in its normalised spelling)
     prenominal_as_written = False
+    # degree adverbs and "and" between prenominal adjectives ("la muy tímida", "la amable y tímida")
+    prenominal_links: frozenset[str] = frozenset()
     elision_stems: frozenset[str] = frozenset()  # "l" of a Moses-split "l ' agent"
     bare_prepositions: frozenset[str] = frozenset()  # before a noun complement: "rédacteur en chef"
     _classes: dict[str, object]  # the entity lexicon: lexicon_classes(lang)
@@ -171,11 +178,25 @@ class RomanceNounRules:
         cls = self.suffix_class(key) if noun else None
         return (cls, "suffix") if cls is not None else (None, "")
 
-    def _article(self, item: TargetEntity, head: int, finding: Finding) -> None:
-        """Walk left from the head over prenominal adjectives to the determiner."""
+    def _table_adjective(self, item: TargetEntity, i: int) -> tuple[bool, Gender | None]:
+        """A prenominal adjective by the language's table alone (the rules' walk, before any tool runs)."""
+        word = norm(item.tokens[i].text)
+        return (True, self.prenominal[word]) if word in self.prenominal else (False, None)
+
+    def _article(self, item: TargetEntity, head: int, finding: Finding, adjective: AdjectiveTest | None = None) -> None:
+        """Walk left from the head over prenominal adjectives to the determiner.
+
+        An adjective is a word of the ``prenominal`` table or, once the tool has run, one ``adjective`` says is an
+        adjective ("La tímida dietista", "El fuerte nutricionista"): invariable ones (agradable, fuerte) are crossed
+        and show nothing, the article still decides. Adjectives joined by a link word (y, et, molto) count only when
+        the walk reaches the article: "el médico cansado y tímida dietista" is two noun phrases.
+        """
         toks = item.tokens
+        test = adjective or (lambda k: self._table_adjective(item, k))
         i = head - 1
-        skipped = 0
+        adjectives = 0
+        pending: list[Cue] = []  # adjectives beyond a link word: kept when an article closes the phrase
+        linked = False
         while i >= 0:
             word = norm(toks[i].text)
             if word == "'" and i > 0 and norm(toks[i - 1].text) in self.elision_stems:
@@ -183,6 +204,7 @@ class RomanceNounRules:
                 i -= 1
             if word in self.articles:
                 finding.article_word = word
+                finding.agreement.extend(pending)
                 g = self.articles[word]
                 if g is not None and word in self.before_vowel_ambiguous:
                     nxt = norm(toks[i + 1].text) if i + 1 < len(toks) else ""
@@ -191,13 +213,20 @@ class RomanceNounRules:
                 if g is not None:
                     finding.article = Cue(g, "article", word)
                 return
-            if word in self.prenominal and skipped < 2:
-                g = self.prenominal[word]
+            is_adjective, g = test(i) if adjectives < MAX_PRENOMINAL else (False, None)
+            if is_adjective:
                 if g is not None:
-                    finding.agreement.append(Cue(g, "adjective", toks[i].text if self.prenominal_as_written else word))
-                skipped += 1
+                    cue = Cue(g, "adjective", toks[i].text if self.prenominal_as_written else word)
+                    (pending if linked else finding.agreement).append(cue)
+                adjectives += 1
                 i -= 1
                 continue
+            if word in self.prenominal_links and adjectives and i > 0:
+                linked = True
+                i -= 1
+                continue
+            if any(ch.isalpha() for ch in word) and (word not in self._classes or word in self.prenominal):
+                finding.stopped_at = i  # perhaps an adjective no table knows: the tool may walk on
             return
 
     def _head(self, item: TargetEntity, span: list[int]) -> int | None:
@@ -237,10 +266,31 @@ class RomanceNounRules:
         return finding
 
     def _fill(self, item: TargetEntity, finding: Finding, noun: bool = True) -> None:
-        """The head's noun class and article; decided when the noun form or the article shows a gender."""
+        """The head's noun class and article; decided when the noun form or the article shows a gender.
+
+        A noun form read off its ending (or a masculine one) yields to the article, so it decides here only when the
+        walk to the article did not stop at a word the tables do not know: that may be an adjective hiding the
+        article ("la tímida médico"), which the tool's walk (``_walk_with_tool``) crosses.
+        """
         assert finding.head is not None
         finding.noun = item.tokens[finding.head].text
         finding.noun_class, finding.noun_source = self._noun_class(finding.noun, noun)
         self._article(item, finding.head, finding)
-        if finding.noun_class is F or finding.noun_class is M or finding.article is not None:
+        lexicon_feminine = finding.noun_class is F and finding.noun_source == "lexicon"
+        gendered_form = finding.noun_class is F or finding.noun_class is M
+        if finding.article is not None or lexicon_feminine or (gendered_form and finding.stopped_at is None):
             finding.reading = decide(finding, self.tagger_name)
+
+    def _walk_with_tool(self, item: TargetEntity, finding: Finding, adjective: AdjectiveTest) -> None:
+        """Walk to the article again, crossing the adjectives the tool knows (once the rules' walk stopped)."""
+        if finding.head is None or finding.stopped_at is None or finding.article is not None:
+            return
+        table = self._table_adjective
+
+        def test(i: int) -> tuple[bool, Gender | None]:
+            known = table(item, i)
+            return known if known[0] else adjective(i)
+
+        finding.agreement.clear()  # the table's cues, read again on the way
+        finding.article_word, finding.stopped_at = "", None
+        self._article(item, finding.head, finding, test)

@@ -51,6 +51,7 @@ class SpanishAnalyser(SpacyRomanceAnalyser):
             *_words("gran grande joven pobre mejor peor actual simple", None),
         ]
     )
+    prenominal_links = frozenset({"muy", "tan", "más", "menos", "y", "e"})
     indefinites = {"alguien": M, "alguno": M, "alguna": F}  # alguien: the generic masculine
     agreeing_aux = frozenset({"ser", "estar"})
     relative_pronouns = frozenset({"que", "quien", "cual"})

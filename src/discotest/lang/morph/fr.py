@@ -141,6 +141,34 @@ class SpacyRomanceAnalyser(RomanceNounRules, GenderAnalyser):
                 return True
         return False
 
+    def _parsed_adjective(
+        self, item: TargetEntity, i: int, head: int, doc: spacy.tokens.Doc
+    ) -> tuple[bool, Gender | None]:
+        """Is token ``i``, left of the head noun ``head``, an adjective (a participle or numeral) by the parse, and
+        what gender does its form show?
+
+        The small models tag an adjective before an epicene noun as the noun ("La tímida dietista": tímida NOUN,
+        dietista its amod): a word tagged noun that the entity lexicon does not know, joined to the head noun by a
+        dependency either way, is read as its adjective.
+        """
+        tok = _token_at(doc, item.tokens[i].start)
+        if tok is None:
+            return False, None
+        if tok.pos_ == "NUM":
+            return True, None  # "las dos dietistas": the numeral shows nothing, the article decides
+        if tok.pos_ == "ADJ" or (tok.pos_ == "VERB" and "Part" in tok.morph.get("VerbForm") and tok.dep_ == "amod"):
+            return True, self.adjective_gender(tok)
+        noun = _token_at(doc, item.tokens[head].start)
+        if (
+            tok.pos_ == "NOUN"
+            and noun is not None
+            and noun.i != tok.i
+            and (noun.head.i == tok.i or tok.head.i == noun.i)
+            and norm(tok.text) not in self._classes
+        ):
+            return True, self.adjective_gender(tok)
+        return False, None
+
     def _with_parse(self, item: TargetEntity, finding: Finding, doc: spacy.tokens.Doc) -> GenderReading:
         span = sorted(item.entity)
         if finding.head is None:
@@ -151,9 +179,14 @@ class SpacyRomanceAnalyser(RomanceNounRules, GenderAnalyser):
             self._fill(item, finding, noun=head_tok is not None and head_tok.pos_ in ("NOUN", "PROPN"))
             if finding.reading is not None:
                 return finding.reading
+        head = finding.head
+        self._walk_with_tool(item, finding, lambda i: self._parsed_adjective(item, i, head, doc))
+        if finding.article is not None:
+            return decide(finding, self.tagger_name)
         tok = _token_at(doc, item.tokens[finding.head].start)
         if tok is not None:
-            finding.agreement.extend(self._agreement(tok))
+            seen = {norm(c.word) for c in finding.agreement}  # a prenominal adjective the walk read is also amod
+            finding.agreement.extend(c for c in self._agreement(tok) if norm(c.word) not in seen)
             if finding.noun_class is None and tok.pos_ in ("NOUN", "PROPN"):
                 g = tok.morph.get("Gender")
                 if g in (["Masc"], ["Fem"]):
@@ -247,6 +280,7 @@ class FrenchAnalyser(SpacyRomanceAnalyser):
             *_words("jeune autre même pauvre brave simple véritable", None),
         ]
     )
+    prenominal_links = frozenset({"très", "si", "plus", "moins", "trop", "fort", "et"})
     indefinites = {"quelqu'un": M, "quelqu'une": F}  # quelqu'un: the generic masculine
     agreeing_aux = frozenset({"être"})
     relative_pronouns = frozenset({"qui", "que", "lequel", "laquelle"})
