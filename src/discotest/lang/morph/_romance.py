@@ -74,6 +74,7 @@ class Finding:
     article: Cue | None = None
     article_word: str = ""  # also an article that shows no gender (l', les)
     stopped_at: int | None = None  # the word the walk to the article stopped at, when no table knows it
+    article_at: int | None = None  # token index of the article (its first token when elided and split)
     agreement: list[Cue] = field(default_factory=list)
     tagger: Cue | None = None
     reading: GenderReading | None = None  # set when decided
@@ -203,7 +204,7 @@ class RomanceNounRules:
                 word = norm(toks[i - 1].text) + "'"  # Moses-split elision "l ' agent"
                 i -= 1
             if word in self.articles:
-                finding.article_word = word
+                finding.article_word, finding.article_at = word, i
                 finding.agreement.extend(pending)
                 g = self.articles[word]
                 if g is not None and word in self.before_vowel_ambiguous:
@@ -281,16 +282,32 @@ class RomanceNounRules:
         if finding.article is not None or lexicon_feminine or (gendered_form and finding.stopped_at is None):
             finding.reading = decide(finding, self.tagger_name)
 
-    def _walk_with_tool(self, item: TargetEntity, finding: Finding, adjective: AdjectiveTest) -> None:
-        """Walk to the article again, crossing the adjectives the tool knows (once the rules' walk stopped)."""
+    def _walk_with_tool(
+        self, item: TargetEntity, finding: Finding, adjective: AdjectiveTest, number: Callable[[int], str | None]
+    ) -> None:
+        """Walk to the article again, crossing the adjectives the tool knows (once the rules' walk stopped).
+
+        ``number`` is the tool's number of a token ("sg", "pl", None): a word, or an article, whose number is not the
+        noun's belongs to another phrase ("le mance bell'assistente"), and the walk stops there.
+        """
         if finding.head is None or finding.stopped_at is None or finding.article is not None:
             return
-        table = self._table_adjective
+        head_number = number(finding.head)
+
+        def agrees(i: int) -> bool:
+            n = number(i)
+            return head_number is None or n is None or n == head_number
 
         def test(i: int) -> tuple[bool, Gender | None]:
-            known = table(item, i)
-            return known if known[0] else adjective(i)
+            known = self._table_adjective(item, i)
+            if known[0]:
+                return known
+            found = adjective(i)
+            return found if found[0] and agrees(i) else (False, None)
 
         finding.agreement.clear()  # the table's cues, read again on the way
         finding.article_word, finding.stopped_at = "", None
         self._article(item, finding.head, finding, test)
+        if finding.article_at is not None and not agrees(finding.article_at):
+            finding.article, finding.article_word, finding.article_at = None, "", None
+            finding.agreement.clear()

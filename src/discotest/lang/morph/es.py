@@ -93,6 +93,20 @@ class SpanishAnalyser(SpacyRomanceAnalyser):
             return M
         return None
 
+    def adjective_lemma_candidates(self, word: str) -> tuple[str, ...]:
+        out = [word]
+        sing = word[:-1] if word.endswith(("as", "os")) else word
+        if sing.endswith(("a", "o")):
+            out.append(sing[:-1] + "o")  # tímida, tímidos -> tímido
+        if sing.endswith("ora"):
+            out.append(sing[:-1])  # trabajadora -> trabajador
+        if word.endswith("es"):
+            stem = word[:-2]
+            out += [stem, word[:-1], stem[:-1] + "z" if stem.endswith("c") else stem]  # agradables, felices
+        elif word.endswith("s"):
+            out.append(word[:-1])
+        return tuple(out)
+
     def adjective_gender(self, token: spacy.tokens.Token) -> Gender | None:
         word = norm(token.text)
         if word.endswith(("ista", "istas", "ícola", "ícolas", "ita")):

@@ -387,6 +387,11 @@ class ItalianAnalyser(RomanceNounRules, GenderAnalyser):
             break
         return cues
 
+    def _number(self, item: TargetEntity, i: int, units: list[Unit]) -> str | None:
+        """ "sg" or "pl" by Apertium's readings of token ``i`` (None when they do not agree or it is unknown)."""
+        k = self._unit_at(units, item.tokens[i].start)
+        return units[k].number() if k is not None else None
+
     def _unit_adjective(self, item: TargetEntity, i: int, units: list[Unit]) -> tuple[bool, Gender | None]:
         """Is token ``i`` an adjective (or numeral) by Apertium's first reading, and what gender does it show?"""
         k = self._unit_at(units, item.tokens[i].start)
@@ -411,7 +416,9 @@ class ItalianAnalyser(RomanceNounRules, GenderAnalyser):
             self._fill(item, f, noun=is_noun)
             if f.reading is not None:
                 return f.reading
-        self._walk_with_tool(item, f, lambda i: self._unit_adjective(item, i, units))
+        self._walk_with_tool(
+            item, f, lambda i: self._unit_adjective(item, i, units), lambda i: self._number(item, i, units)
+        )
         if f.article is not None:
             return decide(f, self.tagger_name)
         seen = {norm(c.word) for c in f.agreement}
