@@ -98,6 +98,8 @@ class SpanishAnalyser(SpacyRomanceAnalyser):
         sing = word[:-1] if word.endswith(("as", "os")) else word
         if sing.endswith(("a", "o")):
             out.append(sing[:-1] + "o")  # tímida, tímidos -> tímido
+            if sing[:-1].endswith("ísim"):
+                out.append(sing[:-5] + "o")  # guapísima -> guapo
         if sing.endswith("ora"):
             out.append(sing[:-1])  # trabajadora -> trabajador
         if word.endswith("es"):
