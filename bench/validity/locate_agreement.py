@@ -22,12 +22,13 @@ import os
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from tests.support.gender_gold import GOLD_DIR, gold_entity, load_gold
+from tests.support.gender_gold import ADJ, GOLD_DIR, gold_entity, load_gold
 
 from discotest import cache
 from discotest.gender.pipeline import Bitext, _pronoun_words, align_in_corpus, complete_silent
 from discotest.gender.published import available_published, published_translations
 from discotest.gender.winomt import load_winomt
+from discotest.gender.winomt_adj import load_winomt_adj
 from discotest.lang.align import (
     DEFAULT_ALIGNER,
     DEFAULT_SAMPLERS,
@@ -63,7 +64,7 @@ def main() -> None:
     for lang in args.langs.split(","):
         gold = load_gold(lang)
         systems = sorted({r.system for r in gold})
-        bitexts = {s: Bitext(items, published_translations(s, lang, items).by_row, lang) for s in systems}
+        bitexts = {s: _bitext(s, lang, items) for s in systems}
         corpus = [
             (bitexts[s] if s in bitexts else Bitext(items, published_translations(s, lang, items).by_row, lang)).pairs
             for s in available_published(lang)
@@ -110,6 +111,15 @@ def main() -> None:
 
 
 _links_memo: dict[tuple[str, str], dict] = {}
+
+
+def _bitext(system: str, lang: str, items: list) -> Bitext:
+    """A gold system's bitext: a WinoMT output, or (``adj-google``) a winomt-adj output over its own items."""
+    if system.startswith(ADJ):
+        adj_items = load_winomt_adj()
+        return Bitext(adj_items, published_translations(system[len(ADJ):], lang, adj_items, suite="winomt-adj").by_row,
+                      lang)
+    return Bitext(items, published_translations(system, lang, items).by_row, lang)
 
 
 def _links(text: str, aligner, lang: str, bitexts: dict, corpus: list, systems: list[str]) -> dict:

@@ -48,6 +48,17 @@ CASES = [
     ("El médico advirtió a la persona.", "persona", F),  # persona is grammatically feminine
     # unknown word: the ending and the article
     ("La zorgladora llegó.", "zorgladora", F),
+    # adjectives between the article and the noun (issue 51): the walk crosses them, the article decides
+    ("La tímida dietista habló con el médico.", "dietista", F),  # spaCy tags tímida NOUN: the lemmatizer lists it adj
+    ("El tímido dietista habló con el médico.", "dietista", M),
+    ("La agradable nutricionista habló con el médico.", "nutricionista", F),  # invariable adjective: no gender
+    ("El fuerte nutricionista habló con el médico.", "nutricionista", M),  # and does not hide the article
+    ("La amable y cariñosa dietista habló.", "dietista", F),  # two adjectives joined by y
+    ("El muy aburrido dietista habló.", "dietista", M),  # a degree adverb before the adjective
+    ("Su tímida dietista habló.", "dietista", F),  # su shows no gender: the adjective's own ending does
+    ("Su aburrido dietista habló.", "dietista", M),
+    ("Su agradable dietista habló.", "dietista", U),  # nothing shows it
+    ("El médico saludó a la hermosa carpintero.", "carpintero", F),  # article over a masculine form, as "la jefe"
 ]
 
 

@@ -28,6 +28,14 @@ CASES = [
     # elided l' hides the gender: agreement decides, or nothing does
     ("L'analyste est arrivée hier.", "analyste", F),  # participle arrivée agrees (être)
     ("L'analyste était fatigué.", "analyste", M),  # predicative adjective fatigué
+    # adjectives between the article and the noun (issue 51): the walk crosses them, the article decides
+    ("La timide journaliste parle au médecin.", "journaliste", F),
+    ("Le timide journaliste parle au médecin.", "journaliste", M),
+    ("La gentille et timide comptable parle.", "comptable", F),  # two adjectives (spaCy tags gentille NOUN)
+    ("Le très aimable comptable parle.", "comptable", M),  # a degree adverb and an invariable adjective
+    ("Le secrétaire a demandé à la jolie déménageur.", "déménageur", F),  # article over the masculine -eur form
+    ("L'aimable journaliste parle au médecin.", "journaliste", U),  # elided article, invariable adjective: nothing
+    ("L'ancienne journaliste parle au médecin.", "journaliste", F),  # elided article: the adjective's ending
     ("L'analyste a parlé au client.", "analyste", U),  # a parlé (avoir) does not agree: no gender shown
     ("L'infirmière a appelé le médecin.", "infirmière", F),  # the noun form is feminine
     ("L'enseignant l'a réprimandée.", "enseignant", M),  # noun form; réprimandée agrees with the pronoun l'

@@ -50,6 +50,15 @@ CASES = [
     # words the lexicon does not know: article, ending, Apertium
     ("Il collega ha parlato.", "collega", M),  # -a ending but the article il decides
     ("La zorglubista ha parlato.", "zorglubista", F),  # unknown word, feminine article
+    # adjectives between the article and the noun (issue 51): the walk crosses them, the article decides
+    ("La simpatica giornalista ha parlato.", "giornalista", F),
+    ("Il simpatico giornalista ha parlato.", "giornalista", M),
+    ("La gentile giornalista ha parlato.", "giornalista", F),  # invariable adjective
+    ("Il timido e gentile collega ha parlato.", "collega", M),  # two adjectives joined by e
+    ("La graziosa operaio edile ha parlato.", "operaio edile", F),  # graziosa: not in Apertium's dictionary
+    ("L'amabile giornalista ha parlato.", "giornalista", U),  # elided article, invariable adjective: nothing
+    ("Ogni timida giornalista ha parlato.", "giornalista", F),  # ogni shows no gender: the adjective's ending does
+    ("Il direttore ha dato le mance bell'assistente.", "assistente", U),  # le is plural: mance's article, not its
 ]
 
 

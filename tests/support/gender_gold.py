@@ -1,6 +1,7 @@
 """Hand-checked gold samples of target-side gender, one TSV per language in tests/gold/gender/.
 
-Columns: index (0-based row of WinoMT, = line of the published output), system, target_entity (the
+Columns: index (0-based row of WinoMT, = line of the published output), system (a WinoMT output; ``adj-google``,
+``adj-bing``: the published winomt-adj output, its index the row of ``en_anti.txt``), target_entity (the
 words of the translation that render the English entity, as discotest tokenises them, space-joined),
 gender (male / female / neutral / unknown: the grammatical gender the *translation* gives the entity,
 not WinoMT's gold), justification (one line a reviewer can check), and optionally pronoun_words (the words that
@@ -18,12 +19,14 @@ from pathlib import Path
 from discotest.data import catalogue
 from discotest.data.readers import read_lines
 from discotest.gender.pipeline import complete_silent
-from discotest.gender.winomt import load_winomt
+from discotest.gender.winomt import GenderItem, load_winomt
+from discotest.gender.winomt_adj import load_winomt_adj
 from discotest.lang.morph.base import GenderAnalyser, GenderReading, TargetEntity
 from discotest.lang.tokenize import normalise_moses, tokenize
 
 GOLD_DIR = Path(__file__).resolve().parents[1] / "gold" / "gender"
 COLUMNS = ["index", "system", "target_entity", "gender", "justification"]
+ADJ = "adj-"  # system prefix of a row from a published winomt-adj output (an adjective before the entity)
 OPTIONAL = ["pronoun_words"]
 
 
@@ -80,7 +83,7 @@ def gold_readings(rows: Sequence[GoldRow], analyser: GenderAnalyser) -> list[Gen
     """The analyser's readings of the gold words, a silent noun completed by the gold pronoun words as the pipeline
     completes it by the aligned ones (``complete_silent``)."""
     targets = [gold_entity(r) for r in rows]
-    by_index = {item.index: item for item in load_winomt("2019")}
+    by_index = suite_items(rows)
 
     def pronoun_words(k: int, _mention: object) -> tuple[int, ...]:
         words = rows[k].pronoun_words
@@ -89,4 +92,13 @@ def gold_readings(rows: Sequence[GoldRow], analyser: GenderAnalyser) -> list[Gen
             raise AssertionError(f"{GOLD_DIR / (rows[k].lang + '.tsv')}:{rows[k].line}: {words!r} not in the sentence")
         return span
 
-    return complete_silent([by_index[r.index] for r in rows], targets, analyser.read(targets), analyser, pronoun_words)
+    items = [by_index[r.system.startswith(ADJ), r.index] for r in rows]
+    return complete_silent(items, targets, analyser.read(targets), analyser, pronoun_words)
+
+
+def suite_items(rows: Sequence[GoldRow]) -> dict[tuple[bool, int], GenderItem]:
+    """(is a winomt-adj row, index) -> the suite item the row's translation renders."""
+    out = {(False, item.index): item for item in load_winomt("2019")}
+    if any(r.system.startswith(ADJ) for r in rows):
+        out.update({(True, item.index): item for item in load_winomt_adj()})
+    return out

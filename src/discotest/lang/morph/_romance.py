@@ -10,6 +10,7 @@ decide (``decide``). Each language supplies its tables as class attributes of ``
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -20,6 +21,9 @@ M, F, N = Gender.MALE, Gender.FEMALE, Gender.NEUTRAL
 COMMON = "common"  # lexical class of an epicene noun form
 NO_SPAN = "no target words aligned to the entity"
 NAMES = {M: "masculine", F: "feminine"}
+MAX_PRENOMINAL = 3  # adjectives the walk from the noun to its article crosses ("la amable y tímida dietista")
+# a word's reading as a prenominal adjective: (is it one, the gender its form shows: None for agradable, jeune)
+AdjectiveTest = Callable[[int], tuple[bool, "Gender | None"]]
 _APOSTROPHES = str.maketrans({"’": "'", "`": "'", "´": "'"})
 
 
@@ -69,6 +73,8 @@ class Finding:
     noun_source: str = ""  # "lexicon" or "suffix"
     article: Cue | None = None
     article_word: str = ""  # also an article that shows no gender (l', les)
+    stopped_at: int | None = None  # the word the walk to the article stopped at, when no table knows it
+    article_at: int | None = None  # token index of the article (its first token when elided and split)
     agreement: list[Cue] = field(default_factory=list)
     tagger: Cue | None = None
     reading: GenderReading | None = None  # set when decided
@@ -145,6 +151,8 @@ class RomanceNounRules:
     prenominal: dict[str, Gender | None] = {}
     # whether a prenominal adjective is cited as written (else in its normalised spelling)
     prenominal_as_written = False
+    # degree adverbs and "and" between prenominal adjectives ("la muy tímida", "la amable y tímida")
+    prenominal_links: frozenset[str] = frozenset()
     elision_stems: frozenset[str] = frozenset()  # "l" of a Moses-split "l ' agent"
     bare_prepositions: frozenset[str] = frozenset()  # before a noun complement: "rédacteur en chef"
     _classes: dict[str, object]  # the entity lexicon: lexicon_classes(lang)
@@ -171,18 +179,33 @@ class RomanceNounRules:
         cls = self.suffix_class(key) if noun else None
         return (cls, "suffix") if cls is not None else (None, "")
 
-    def _article(self, item: TargetEntity, head: int, finding: Finding) -> None:
-        """Walk left from the head over prenominal adjectives to the determiner."""
+    def _table_adjective(self, item: TargetEntity, i: int) -> tuple[bool, Gender | None]:
+        """A prenominal adjective by the language's table alone (the rules' walk, before any tool runs)."""
+        word = norm(item.tokens[i].text)
+        return (True, self.prenominal[word]) if word in self.prenominal else (False, None)
+
+    def _article(self, item: TargetEntity, head: int, finding: Finding, adjective: AdjectiveTest | None = None) -> None:
+        """Walk left from the head over prenominal adjectives to the determiner.
+
+        An adjective is a word of the ``prenominal`` table or, once the tool has run, one ``adjective`` says is an
+        adjective ("La tímida dietista", "El fuerte nutricionista"): invariable ones (agradable, fuerte) are crossed
+        and show nothing, the article still decides. Adjectives joined by a link word (y, et, molto) count only when
+        the walk reaches the article: "el médico cansado y tímida dietista" is two noun phrases.
+        """
         toks = item.tokens
+        test = adjective or (lambda k: self._table_adjective(item, k))
         i = head - 1
-        skipped = 0
+        adjectives = 0
+        pending: list[Cue] = []  # adjectives beyond a link word: kept when an article closes the phrase
+        linked = False
         while i >= 0:
             word = norm(toks[i].text)
             if word == "'" and i > 0 and norm(toks[i - 1].text) in self.elision_stems:
                 word = norm(toks[i - 1].text) + "'"  # Moses-split elision "l ' agent"
                 i -= 1
             if word in self.articles:
-                finding.article_word = word
+                finding.article_word, finding.article_at = word, i
+                finding.agreement.extend(pending)
                 g = self.articles[word]
                 if g is not None and word in self.before_vowel_ambiguous:
                     nxt = norm(toks[i + 1].text) if i + 1 < len(toks) else ""
@@ -191,13 +214,20 @@ class RomanceNounRules:
                 if g is not None:
                     finding.article = Cue(g, "article", word)
                 return
-            if word in self.prenominal and skipped < 2:
-                g = self.prenominal[word]
+            is_adjective, g = test(i) if adjectives < MAX_PRENOMINAL else (False, None)
+            if is_adjective:
                 if g is not None:
-                    finding.agreement.append(Cue(g, "adjective", toks[i].text if self.prenominal_as_written else word))
-                skipped += 1
+                    cue = Cue(g, "adjective", toks[i].text if self.prenominal_as_written else word)
+                    (pending if linked else finding.agreement).append(cue)
+                adjectives += 1
                 i -= 1
                 continue
+            if word in self.prenominal_links and adjectives and i > 0:
+                linked = True
+                i -= 1
+                continue
+            if any(ch.isalpha() for ch in word) and (word not in self._classes or word in self.prenominal):
+                finding.stopped_at = i  # perhaps an adjective no table knows: the tool may walk on
             return
 
     def _head(self, item: TargetEntity, span: list[int]) -> int | None:
@@ -237,10 +267,47 @@ class RomanceNounRules:
         return finding
 
     def _fill(self, item: TargetEntity, finding: Finding, noun: bool = True) -> None:
-        """The head's noun class and article; decided when the noun form or the article shows a gender."""
+        """The head's noun class and article; decided when the noun form or the article shows a gender.
+
+        A noun form read off its ending (or a masculine one) yields to the article, so it decides here only when the
+        walk to the article did not stop at a word the tables do not know: that may be an adjective hiding the
+        article ("la tímida médico"), which the tool's walk (``_walk_with_tool``) crosses.
+        """
         assert finding.head is not None
         finding.noun = item.tokens[finding.head].text
         finding.noun_class, finding.noun_source = self._noun_class(finding.noun, noun)
         self._article(item, finding.head, finding)
-        if finding.noun_class is F or finding.noun_class is M or finding.article is not None:
+        lexicon_feminine = finding.noun_class is F and finding.noun_source == "lexicon"
+        gendered_form = finding.noun_class is F or finding.noun_class is M
+        if finding.article is not None or lexicon_feminine or (gendered_form and finding.stopped_at is None):
             finding.reading = decide(finding, self.tagger_name)
+
+    def _walk_with_tool(
+        self, item: TargetEntity, finding: Finding, adjective: AdjectiveTest, number: Callable[[int], str | None]
+    ) -> None:
+        """Walk to the article again, crossing the adjectives the tool knows (once the rules' walk stopped).
+
+        ``number`` is the tool's number of a token ("sg", "pl", None): a word, or an article, whose number is not the
+        noun's belongs to another phrase ("le mance bell'assistente"), and the walk stops there.
+        """
+        if finding.head is None or finding.stopped_at is None or finding.article is not None:
+            return
+        head_number = number(finding.head)
+
+        def agrees(i: int) -> bool:
+            n = number(i)
+            return head_number is None or n is None or n == head_number
+
+        def test(i: int) -> tuple[bool, Gender | None]:
+            known = self._table_adjective(item, i)
+            if known[0]:
+                return known
+            found = adjective(i)
+            return found if found[0] and agrees(i) else (False, None)
+
+        finding.agreement.clear()  # the table's cues, read again on the way
+        finding.article_word, finding.stopped_at = "", None
+        self._article(item, finding.head, finding, test)
+        if finding.article_at is not None and not agrees(finding.article_at):
+            finding.article, finding.article_word, finding.article_at = None, "", None
+            finding.agreement.clear()

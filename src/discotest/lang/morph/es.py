@@ -51,6 +51,7 @@ class SpanishAnalyser(SpacyRomanceAnalyser):
             *_words("gran grande joven pobre mejor peor actual simple", None),
         ]
     )
+    prenominal_links = frozenset({"muy", "tan", "más", "menos", "y", "e"})
     indefinites = {"alguien": M, "alguno": M, "alguna": F}  # alguien: the generic masculine
     agreeing_aux = frozenset({"ser", "estar"})
     relative_pronouns = frozenset({"que", "quien", "cual"})
@@ -91,6 +92,22 @@ class SpanishAnalyser(SpacyRomanceAnalyser):
         if word.endswith(("o", "os", "or", "ores", "ón", "ones", "és", "eses", "án", "anes")):
             return M
         return None
+
+    def adjective_lemma_candidates(self, word: str) -> tuple[str, ...]:
+        out = [word]
+        sing = word[:-1] if word.endswith(("as", "os")) else word
+        if sing.endswith(("a", "o")):
+            out.append(sing[:-1] + "o")  # tímida, tímidos -> tímido
+            if sing[:-1].endswith("ísim"):
+                out.append(sing[:-5] + "o")  # guapísima -> guapo
+        if sing.endswith("ora"):
+            out.append(sing[:-1])  # trabajadora -> trabajador
+        if word.endswith("es"):
+            stem = word[:-2]
+            out += [stem, word[:-1], stem[:-1] + "z" if stem.endswith("c") else stem]  # agradables, felices
+        elif word.endswith("s"):
+            out.append(word[:-1])
+        return tuple(out)
 
     def adjective_gender(self, token: spacy.tokens.Token) -> Gender | None:
         word = norm(token.text)

@@ -70,6 +70,7 @@ class SpacyRomanceAnalyser(RomanceNounRules, GenderAnalyser):
         except OSError as exc:
             raise InputError(f"spaCy model {self.model} is not installed: {self.install_hint}") from exc
         self._classes = lexicon_classes(self.lang)
+        self._adjective_lemmas = _lemma_index(self._nlp, "adj")
 
     @classmethod
     def static_version(cls) -> str:
@@ -141,6 +142,46 @@ class SpacyRomanceAnalyser(RomanceNounRules, GenderAnalyser):
                 return True
         return False
 
+    def _parsed_adjective(
+        self, item: TargetEntity, i: int, head: int, doc: spacy.tokens.Doc, noun_known: bool
+    ) -> tuple[bool, Gender | None]:
+        """Is token ``i``, left of the head noun ``head``, an adjective (a participle or numeral) by the parse, and
+        what gender does its form show?
+
+        The small models tag an adjective before an epicene noun as the noun ("La tímida dietista": tímida NOUN,
+        dietista its amod): where the head is a noun the rules know (``noun_known``: lexicon or ending), a word tagged
+        noun that the entity lexicon does not know, that the lemmatizer lists as an adjective, and that a dependency
+        joins to the head noun, is read as its adjective ("la triche développeur", "las extremidades acompañantes":
+        not adjectives).
+        """
+        tok = _token_at(doc, item.tokens[i].start)
+        if tok is None:
+            return False, None
+        if tok.pos_ == "NUM":
+            return True, None  # "las dos dietistas": the numeral shows nothing, the article decides
+        if tok.pos_ == "ADJ" or (tok.pos_ == "VERB" and "Part" in tok.morph.get("VerbForm") and tok.dep_ == "amod"):
+            return True, self.adjective_gender(tok)
+        noun = _token_at(doc, item.tokens[head].start)
+        if (
+            tok.pos_ == "NOUN"
+            and noun_known
+            and noun is not None
+            and noun.i != tok.i
+            and (noun.head.i == tok.i or tok.head.i == noun.i)
+            and norm(tok.text) not in self._classes
+            and self.is_adjective_form(norm(tok.text))
+        ):
+            return True, self.adjective_gender(tok)
+        return False, None
+
+    def is_adjective_form(self, word: str) -> bool:
+        """Is ``word`` a form of an adjective the model's lemmatizer lists (its ``lemma_index`` for adj)?"""
+        return any(lemma in self._adjective_lemmas for lemma in self.adjective_lemma_candidates(word))
+
+    def adjective_lemma_candidates(self, word: str) -> tuple[str, ...]:
+        """The masculine singular forms ``word`` may be an inflection of (the language's endings)."""
+        return (word,)
+
     def _with_parse(self, item: TargetEntity, finding: Finding, doc: spacy.tokens.Doc) -> GenderReading:
         span = sorted(item.entity)
         if finding.head is None:
@@ -151,9 +192,19 @@ class SpacyRomanceAnalyser(RomanceNounRules, GenderAnalyser):
             self._fill(item, finding, noun=head_tok is not None and head_tok.pos_ in ("NOUN", "PROPN"))
             if finding.reading is not None:
                 return finding.reading
+        head, noun_known = finding.head, finding.noun_class is not None
+        self._walk_with_tool(
+            item,
+            finding,
+            lambda i: self._parsed_adjective(item, i, head, doc, noun_known),
+            lambda i: _spacy_number(_token_at(doc, item.tokens[i].start)),
+        )
+        if finding.article is not None:
+            return decide(finding, self.tagger_name)
         tok = _token_at(doc, item.tokens[finding.head].start)
         if tok is not None:
-            finding.agreement.extend(self._agreement(tok))
+            seen = {norm(c.word) for c in finding.agreement}  # a prenominal adjective the walk read is also amod
+            finding.agreement.extend(c for c in self._agreement(tok) if norm(c.word) not in seen)
             if finding.noun_class is None and tok.pos_ in ("NOUN", "PROPN"):
                 g = tok.morph.get("Gender")
                 if g in (["Masc"], ["Fem"]):
@@ -203,6 +254,23 @@ def _spacy_tag(tok: spacy.tokens.Token | None) -> Tag:
     return Tag(pos.get(tok.pos_, "other"), gender)
 
 
+def _lemma_index(nlp: spacy.Language, pos: str) -> frozenset[str]:
+    """The lemmas the model's rule lemmatizer lists for ``pos`` (empty when the model has no such table)."""
+    if "lemmatizer" not in nlp.pipe_names:
+        return frozenset()
+    lookups = nlp.get_pipe("lemmatizer").lookups
+    if not lookups.has_table("lemma_index"):
+        return frozenset()
+    table = lookups.get_table("lemma_index")
+    return frozenset(table.get(pos, ()))
+
+
+def _spacy_number(tok: spacy.tokens.Token | None) -> str | None:
+    """ "sg" or "pl" as spaCy tags the token (None when it does not say)."""
+    number = tok.morph.get("Number") if tok is not None else []
+    return {("Sing",): "sg", ("Plur",): "pl"}.get(tuple(number))
+
+
 def _token_at(doc: spacy.tokens.Doc, char: int) -> spacy.tokens.Token | None:
     """The spaCy token covering character ``char`` (our tokens and spaCy's may split differently)."""
     span = doc.char_span(char, char + 1, alignment_mode="expand")
@@ -247,6 +315,7 @@ class FrenchAnalyser(SpacyRomanceAnalyser):
             *_words("jeune autre même pauvre brave simple véritable", None),
         ]
     )
+    prenominal_links = frozenset({"très", "si", "plus", "moins", "trop", "fort", "et"})
     indefinites = {"quelqu'un": M, "quelqu'une": F}  # quelqu'un: the generic masculine
     agreeing_aux = frozenset({"être"})
     relative_pronouns = frozenset({"qui", "que", "lequel", "laquelle"})
@@ -339,6 +408,13 @@ class FrenchAnalyser(SpacyRomanceAnalyser):
         if word.endswith(self._COMMON_ENDINGS):
             return COMMON
         return None
+
+    _ADJECTIVE_ENDINGS = (("nne", "n"), ("euse", "eux"), ("ive", "if"), ("elle", "el"), ("ette", "et"), ("ère", "er"),
+                          ("lle", "l"), ("e", ""))
+
+    def adjective_lemma_candidates(self, word: str) -> tuple[str, ...]:
+        stem = word[:-1] if word.endswith(("s", "x")) and len(word) > 3 else word
+        return (word, stem, *(stem[: -len(end)] + base for end, base in self._ADJECTIVE_ENDINGS if stem.endswith(end)))
 
     def adjective_gender(self, token: spacy.tokens.Token) -> Gender | None:
         word = norm(token.text)

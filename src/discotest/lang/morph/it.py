@@ -246,6 +246,7 @@ class ItalianAnalyser(RomanceNounRules, GenderAnalyser):
     articles = ARTICLES
     prenominal = PRENOMINAL
     prenominal_as_written = True  # Apertium's reasons cite the adjective as written
+    prenominal_links = frozenset({"molto", "così", "più", "meno", "assai", "tanto", "e", "ed"})
     bare_prepositions = BARE_PREPOSITIONS
     suffix_class = staticmethod(suffix_class)
 
@@ -386,6 +387,26 @@ class ItalianAnalyser(RomanceNounRules, GenderAnalyser):
             break
         return cues
 
+    def _number(self, item: TargetEntity, i: int, units: list[Unit]) -> str | None:
+        """ "sg" or "pl" by Apertium's readings of token ``i`` (None when they do not agree or it is unknown)."""
+        k = self._unit_at(units, item.tokens[i].start)
+        return units[k].number() if k is not None else None
+
+    def _unit_adjective(self, item: TargetEntity, i: int, units: list[Unit]) -> tuple[bool, Gender | None]:
+        """Is token ``i`` an adjective (or numeral) by Apertium's first reading, and what gender does it show?"""
+        k = self._unit_at(units, item.tokens[i].start)
+        if k is None:
+            return False, None
+        u = units[k]
+        if u.pos() in ("num", "adj") or u.has("pp"):
+            return True, u.gender() if u.pos() != "num" else None
+        word = norm(u.surface)
+        if not u.readings and word.isalpha() and word not in self._classes:
+            # a word the small ita-spa dictionary lacks (graziosa, amabile), between the noun and the walk's start:
+            # read as an adjective, its gender by the ending (-a/-o; amabile, -i, -e show none)
+            return True, F if word.endswith("a") else M if word.endswith("o") else None
+        return False, None
+
     def _with_units(self, item: TargetEntity, f: Finding, units: list[Unit]) -> GenderReading:
         if f.head is None:
             span = sorted(i for i in item.entity if any(ch.isalnum() for ch in item.tokens[i].text))
@@ -395,7 +416,13 @@ class ItalianAnalyser(RomanceNounRules, GenderAnalyser):
             self._fill(item, f, noun=is_noun)
             if f.reading is not None:
                 return f.reading
-        f.agreement.extend(self._agreement(item, f.head, units))
+        self._walk_with_tool(
+            item, f, lambda i: self._unit_adjective(item, i, units), lambda i: self._number(item, i, units)
+        )
+        if f.article is not None:
+            return decide(f, self.tagger_name)
+        seen = {norm(c.word) for c in f.agreement}
+        f.agreement.extend(c for c in self._agreement(item, f.head, units) if norm(c.word) not in seen)
         k = self._unit_at(units, item.tokens[f.head].start)
         if k is not None and f.noun_class == COMMON and f.article_word in SINGULAR_ARTICLES:
             # "l'infermiere": masculine singular or feminine plural; the singular article picks the reading
