@@ -152,10 +152,11 @@ def command() -> NoReturn:
     took 0.3-0.4 s of CPU after the last output of a cold Russian or German run, a tenth of the run. Everything a run
     writes is closed when ``main`` returns; the exit handlers still run (the timing report, temporary folders, Ray),
     the standard streams are flushed. A thread still running (not a daemon) gets the ordinary exit, which waits
-    for it."""
+    for it, and so does a run under a profiler or tracer (``python -m cProfile -m discotest``, coverage), which
+    writes its figures after this returns."""
     status = main()
     others = [t for t in threading.enumerate() if t is not threading.main_thread() and t.is_alive() and not t.daemon]
-    if others:
+    if others or sys.getprofile() is not None or sys.gettrace() is not None:
         sys.exit(status)
     try:
         for stream in (sys.stdout, sys.stderr):
