@@ -57,8 +57,8 @@ LANGS = ("ar", "de", "es", "fr", "he", "it", "ru", "uk")
 # results for one input), spaCy French's compiled tokenizer pattern: kept for the "cold" runs
 RESOURCE_NAMESPACES = ("german-nouns", "align-model", "english-roles", "word-readings", "regex-code")
 TEMPERATURES = ("first", "cold", "warm")
-STAGE_ORDER = ("imports", "suite and translations", "tokenise", "analyser load", "alignment", "locate", "morphology",
-               "scoring", "output")
+STAGE_ORDER = ("imports", "language check", "version check", "input check", "suite and translations", "tokenise",
+               "analyser load", "alignment", "locate", "morphology", "scoring", "output")
 
 
 # ------------------------------------------------------------------ running one process
