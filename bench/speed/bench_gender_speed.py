@@ -24,9 +24,10 @@ last figures recorded in ``bench/figures/gender_speed.json`` (``--record`` write
 mt_gender figures recorded there (kept until mt_gender is measured again). The "first" column of mt_gender is
 empty: it has no cache, so its cold run is its first.
 
-Per-stage split: every run sets ``DISCOTEST_TIMING`` (``discotest.timing``), so the split (imports, suite and
-translations, tokenise, analyser load, alignment, locate, morphology, scoring, output, and nested loads such as
-the German lexicon) is printed for every language measured, cold and warm, as medians of the repeats.
+Per-stage split: every run sets ``DISCOTEST_TIMING`` (``discotest.timing``), so the split (imports, the --input file's
+language, suite-version and line checks, suite and translations, tokenise, analyser load, alignment, locate,
+morphology, scoring, output, and nested loads such as the German lexicon) is printed for every language measured,
+cold and warm, as medians of the repeats.
 
 All pairs (``--lang all --system all``, 33 pairs, worker processes), first, cold and warm (``--all-repeats`` times):
 wall, CPU of the whole tree, the largest single process, and the peak of the tree's summed RSS (sampled from
@@ -57,8 +58,8 @@ LANGS = ("ar", "de", "es", "fr", "he", "it", "ru", "uk")
 # results for one input), spaCy French's compiled tokenizer pattern: kept for the "cold" runs
 RESOURCE_NAMESPACES = ("german-nouns", "align-model", "english-roles", "word-readings", "regex-code")
 TEMPERATURES = ("first", "cold", "warm")
-STAGE_ORDER = ("imports", "suite and translations", "tokenise", "analyser load", "alignment", "locate", "morphology",
-               "scoring", "output")
+STAGE_ORDER = ("imports", "language check", "version check", "input check", "suite and translations", "tokenise",
+               "analyser load", "alignment", "locate", "morphology", "scoring", "output")
 
 
 # ------------------------------------------------------------------ running one process

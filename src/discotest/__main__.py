@@ -11,6 +11,6 @@ import sys
 if not sys.flags.safe_path and sys.path and os.path.abspath(sys.path[0] or os.curdir) == os.getcwd():
     del sys.path[0]
 
-from discotest.cli import main  # noqa: E402 - after the working directory has left sys.path
+from discotest.cli import command  # noqa: E402 - after the working directory has left sys.path
 
-sys.exit(main())
+command()

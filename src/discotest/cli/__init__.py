@@ -8,6 +8,6 @@ import os
 # OpenBLAS on busy cores made the Russian tagger 5-20 times slower (measured). Set before numpy loads.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from discotest.cli.dispatch import build_parser, main  # noqa: E402
+from discotest.cli.dispatch import build_parser, command, main  # noqa: E402
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "command", "main"]

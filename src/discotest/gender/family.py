@@ -18,6 +18,7 @@ from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report, summarise_warnings
 from discotest.report.table import row_ranges
+from discotest.timing import stage
 
 SUITES = ("winomt", "winomt-demo", "winomt-adj", "bug")
 
@@ -191,7 +192,8 @@ def run(suite: str, s: Settings) -> Report:
                            model_options=model_options, **settings)]
     elif s.input:
         results = [run_one(suite, lang=_one_lang(langs, "--input"), input=s.input, **settings)]
-        made_from = other_version(suite, s.suite_version, s.input, s.input_format, s.data_dir)
+        with stage("version check"):
+            made_from = other_version(suite, s.suite_version, s.input, s.input_format, s.data_dir)
         extra_warnings.extend([made_from] if made_from else [])
     else:
         total = sum(map(len, planned_pairs(suite, langs, split_list(s.system, "--system")).values()))

@@ -18,6 +18,7 @@ from discotest.errors import InputError, did_you_mean
 from discotest.models.language_watch import Watch, watching
 from discotest.progress import quiet_scope
 from discotest.report.emit import Report
+from discotest.timing import stage
 
 
 @dataclass(frozen=True)
@@ -408,7 +409,8 @@ def lang_codes(value: str | Sequence[str] | None) -> list[str] | str | None:
 def run(suite: str, **options: Any) -> Report:
     family = family_of(suite)
     settings = settings_for(family, options)
-    unchecked, warnings = check_input_language(family, suite, settings)
+    with stage("language check"):  # py3langid's model is most of it (read back from the cache)
+        unchecked, warnings = check_input_language(family, suite, settings)
     warnings += check_input_lines(family, suite, settings)
     # the stage bars deep in the pipelines follow quiet; a model's translations are read for their language
     with quiet_scope(settings.get("quiet")), watching(not settings.get("skip_language_check")) as watch:
@@ -432,7 +434,8 @@ def compare(suite: str, **options: Any) -> Report:
     if family.compare is None:
         raise InputError(f"{family.title} results cannot be compared item by item")
     settings = settings_for(family, options, compare=True)
-    unchecked, warnings = check_input_language(family, suite, settings)
+    with stage("language check"):  # py3langid's model is most of it (read back from the cache)
+        unchecked, warnings = check_input_language(family, suite, settings)
     warnings += check_input_lines(family, suite, settings)
     with quiet_scope(settings.get("quiet")), watching(not settings.get("skip_language_check")) as watch:
         report = family.compare(suite, settings)
