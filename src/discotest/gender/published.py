@@ -53,17 +53,18 @@ def available_published(lang: str, root: str | Path | None = None, suite: str = 
 
 
 def check_lines_match(translations: Translations, items: list[GenderItem], lang: str,
-                      root: str | Path | None = None, suite: str = "winomt") -> None:
+                      root: str | Path | None = None, suite: str = "winomt", own_rows: bool = False) -> None:
     """Refuse (one line naming the file and its first suspicious line) a translation file whose lines do not
     translate the rows they are scored against: shifted, two lines swapped, or translations of other sentences
     (``lang.correspondence``, judged against the suite's published outputs in ``lang``). A suite without published
     outputs (BUG) is judged against its English sentences, into a Latin-script language; into another script it is
-    not checked."""
+    not checked. ``own_rows``: the rows are the user's (``--suite-file``), not the ones the published outputs
+    translate: judged against their English sentences, as BUG's."""
     from discotest.lang import correspondence
     from discotest.lang.identify import script_of
 
     rows = [item.index for item in items if item.index in translations.by_row]
-    systems = available_published(lang, root, suite) if published_systems(suite) else []
+    systems = available_published(lang, root, suite) if published_systems(suite) and not own_rows else []
     sentences = {item.index: item.sentence for item in items}
     if not rows or (not systems and script_of(lang) != "Latin"):
         return
@@ -77,7 +78,7 @@ def check_lines_match(translations: Translations, items: list[GenderItem], lang:
     else:
         references = [[sentences[row] for row in rows]]
         margins = dict(margin=correspondence.SOURCE_MARGIN, foreign_margin=correspondence.SOURCE_FOREIGN_MARGIN)
-        against = f"the {suite} rows' English sentences"
+        against = "your suite file's English sentences" if own_rows else f"the {suite} rows' English sentences"
     numbers = [translations.lines.get(row, position + 1) for position, row in enumerate(rows)]
     suspect = correspondence.find_misalignment([translations.by_row[row] for row in rows], references,
                                                [sentences[row] for row in rows], numbers, **margins)
