@@ -20,22 +20,26 @@ from tests.support.cli_helpers import free_port, serving
 
 
 @contextlib.contextmanager
-def serve_gguf(model: str | Path, alias: str | Sequence[str], folder: Path) -> Iterator[str]:
+def serve_gguf(model: str | Path, alias: str | Sequence[str], folder: Path, seconds: float = 120,
+               module: str = "llama_cpp.server", **overrides: object) -> Iterator[str]:
     """``python -m llama_cpp.server`` on 127.0.0.1 with one GGUF file served as ``alias`` (one thread, prompt
-    log-probabilities on); its base URL (``…/v1``), stopped after. Several aliases: the server's config file lists the
-    file once per alias (``/v1/models`` lists them all; it loads the first)."""
+    log-probabilities on); its base URL (``…/v1``), stopped after; its output in ``folder/server.log``. Several
+    aliases: the server's config file lists the file once per alias (``/v1/models`` lists them all; it loads the
+    first). ``overrides``: other server settings (``verbose=True`` logs llama.cpp's timings per request: the real-model
+    bench reads its throughput there); ``module``: the server's module (the bench's ``bench.llm.llama_server_topk``)."""
     port = free_port()
-    settings = {"n_ctx": 1024, "n_threads": 1, "n_threads_batch": 1, "logits_all": True, "verbose": False}
+    settings = {"n_ctx": 1024, "n_threads": 1, "n_threads_batch": 1, "logits_all": True, "verbose": False,
+                **overrides}
     if isinstance(alias, str):
-        command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", alias,
+        command = [sys.executable, "-m", module, "--model", str(model), "--model_alias", alias,
                    *(x for key, value in settings.items() for x in (f"--{key}", str(value).lower())),
                    "--host", "127.0.0.1", "--port", str(port)]
     else:
         config = folder / "server.json"
         config.write_text(json.dumps({"host": "127.0.0.1", "port": port, "models": [
             {"model": str(model), "model_alias": name, **settings} for name in alias]}), "utf-8")
-        command = [sys.executable, "-m", "llama_cpp.server", "--config_file", str(config)]
-    with serving(command, f"http://127.0.0.1:{port}/v1", folder / "server.log", seconds=120) as url:
+        command = [sys.executable, "-m", module, "--config_file", str(config)]
+    with serving(command, f"http://127.0.0.1:{port}/v1", folder / "server.log", seconds=seconds) as url:
         yield url
 
 
@@ -52,6 +56,7 @@ class RecordingProxy:
         self.hold_at, self.fail = hold_at, fail
         self.forwarded: list[bytes] = []
         self.seconds: list[float] = []
+        self.exchanges: list[tuple[bytes, bytes]] = []  # (request body, the server's answer) of each forwarded POST
         self.failed: list[bytes] = []
         self.posts = 0
         self.held = threading.Event()
@@ -134,6 +139,7 @@ class RecordingProxy:
                 answer = proxy._forward("POST", self.path, body)
                 with proxy._lock:
                     proxy.seconds.append(time.perf_counter() - started)
+                    proxy.exchanges.append((body, answer[1]))
                 self._answer(*answer)
 
         return Handler

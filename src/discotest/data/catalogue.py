@@ -396,8 +396,12 @@ _usable_paths: dict[str, Source] = {}
 
 
 def _by_usable_path() -> dict[str, Source]:
+    """The source of each data-dir path. A path two sources share (WinoMT 2019's en_anti.txt is also winomt-adj's) is
+    named after the first: the file given by path is checked under the name loading its suite records."""
     if not _usable_paths:
-        _usable_paths.update({s.usable_path: s for s in SOURCES.values() if not s.bundled})
+        for source in SOURCES.values():
+            if not source.bundled:
+                _usable_paths.setdefault(source.usable_path, source)
     return _usable_paths
 
 

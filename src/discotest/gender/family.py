@@ -44,9 +44,10 @@ MODEL_OPTIONS = (common.BEAM, common.MAX_LENGTH, MARKERS_OPTION, RESOLVER, commo
                  common.ENDPOINT_TIMEOUT)
 
 
-OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, MEASURE, VERDICT, SUITE_VERSION,
-           common.ALIGNER, common.ALIGN_TRAIN, common.GENDER_ALIGN_EXTRA, LEXICON, common.JOBS, *common.ENGINE_OPTIONS,
-           common.RAY_ACTORS, common.MODEL, *MODEL_OPTIONS, common.CONTEXT, common.LIMIT, *common.COMMON)
+OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, MEASURE, VERDICT,
+           SUITE_VERSION, common.ALIGNER, common.ALIGN_TRAIN, common.GENDER_ALIGN_EXTRA, LEXICON, common.JOBS,
+           *common.ENGINE_OPTIONS, common.RAY_ACTORS, common.MODEL, *MODEL_OPTIONS, common.CONTEXT, common.LIMIT,
+           *common.COMMON)
 
 
 def measures(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -148,9 +149,14 @@ def check_lines(suite: str, s: Settings, path: str) -> str | None:
     lang = single_lang(lang_codes(s.lang))
     if lang is None or s.model or s.endpoint:
         return None
-    items = load_gender_suite(suite, s.suite_version, s.data_dir)
+    if s.suite_file:
+        from discotest.gender.suite_file import load_suite_file
+
+        items = list(load_suite_file(s.suite_file, s.data_dir).items)
+    else:
+        items = load_gender_suite(suite, s.suite_version, s.data_dir)
     translations = read_translations(path, {item.index: item.sentence for item in items}, s.input_format)
-    check_lines_match(translations, items, lang, s.data_dir, suite)
+    check_lines_match(translations, items, lang, s.data_dir, suite, own_rows=bool(s.suite_file))
     return None  # published outputs, not references: a copy of one is a system's translation
 
 
@@ -165,7 +171,8 @@ def run(suite: str, s: Settings) -> Report:
                     align_train=s.align_train, align_extra=s.align_extra or "auto",
                     measure=measures(s.measure), lexicon=s.lexicon,
                     use_cache=s.use_cache, input_format=s.input_format, verdict=s.verdict,
-                    check_lines=False, limit=s.limit)  # the registry checked --input's lines (check_lines)
+                    check_lines=False, limit=s.limit,  # the registry checked --input's lines (check_lines)
+                    suite_file=s.suite_file)
     if not s.lang:
         raise InputError(f"suite {suite!r} needs --lang (a language, a comma-separated list, or 'all')")
     has_model = bool(s.model or s.endpoint)  # a local model, or a served one
@@ -177,6 +184,12 @@ def run(suite: str, s: Settings) -> Report:
         raise InputError("--model translates the suite itself: give it without --system/--input")
     if len(given) > 1:
         raise InputError("give --system or --input, not both")
+    if s.suite_file and s.system:
+        raise InputError("--suite-file scores your own suite: give its translations with --input, or a --model; "
+                         "the published outputs translate the registered suite")
+    if s.suite_file and suite == "winomt-adj":
+        raise InputError("--suite-file reads WinoMT's format (winomt, winomt-demo, bug); winomt-adj's rows come "
+                         "from WinoMT's")
     if s.markers != "none" and not has_model:
         raise InputError("--markers marks the source a --model translates: give --model")
     langs = lang_codes(s.lang)
@@ -193,7 +206,8 @@ def run(suite: str, s: Settings) -> Report:
     elif s.input:
         results = [run_one(suite, lang=_one_lang(langs, "--input"), input=s.input, **settings)]
         with stage("version check"):
-            made_from = other_version(suite, s.suite_version, s.input, s.input_format, s.data_dir)
+            made_from = None if s.suite_file else other_version(suite, s.suite_version, s.input, s.input_format,
+                                                                s.data_dir)
         extra_warnings.extend([made_from] if made_from else [])
     else:
         total = sum(map(len, planned_pairs(suite, langs, split_list(s.system, "--system")).values()))

@@ -53,16 +53,17 @@ def available_published(lang: str, root: str | Path | None = None, suite: str = 
 
 
 def check_lines_match(translations: Translations, items: list[GenderItem], lang: str,
-                      root: str | Path | None = None, suite: str = "winomt") -> None:
+                      root: str | Path | None = None, suite: str = "winomt", own_rows: bool = False) -> None:
     """Refuse (one line naming the file and its first suspicious line) a translation file whose lines do not
     translate the rows they are scored against: shifted, two lines swapped, or translations of other sentences
     (``lang.correspondence``, judged against the suite's published outputs in ``lang``). A suite without published
     outputs (BUG) is judged against its English sentences, into a Latin-script language; into another script it is
-    not checked."""
+    not checked. ``own_rows``: the rows are the user's (``--suite-file``), not the ones the published outputs
+    translate: judged against their English sentences, as BUG's."""
     from discotest.lang.correspondence import refuse_misaligned
 
-    systems = available_published(lang, root, suite) if published_systems(suite) else []
+    systems = available_published(lang, root, suite) if published_systems(suite) and not own_rows else []
     references = [published_translations(system, lang, items, root, suite).by_row for system in systems]
     against = (f"the published {suite} outputs of {', '.join(systems)}" if systems
-               else f"the {suite} rows' English sentences")
+               else "your suite file's English sentences" if own_rows else f"the {suite} rows' English sentences")
     refuse_misaligned(translations, {item.index: item.sentence for item in items}, references, against, lang)

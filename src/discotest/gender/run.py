@@ -89,6 +89,9 @@ class RunOptions:
     # --limit: score a deterministic sample of this many items, stratified by gold gender and stereotype
     # (``scored_items``); the files are still read and checked whole, a model translates the sample only
     limit: int | None = None
+    # --suite-file: the user's own suite (``gender/suite_file.py``) in place of the registered suite's rows; the suite
+    # name still chooses the aligner's model and the published outputs it is trained on
+    suite_file: str | None = None
 
     def check(self) -> None:
         """What no option declaration can check: the suite file of this version. The options' values were checked
@@ -106,8 +109,18 @@ def _check_lang(lang: str) -> None:
 
 
 def load_suite(options: RunOptions) -> list[GenderItem]:
-    """The items of the gender suite ``options`` name."""
-    return load_gender_suite(options.suite, options.suite_version, options.data_dir)
+    """The items of the gender suite ``options`` name: the user's ``suite_file``, else the registered suite's."""
+    return load_versioned_suite(options)[0]
+
+
+def load_versioned_suite(options: RunOptions) -> tuple[list[GenderItem], str]:
+    """The suite's items and the signature's ``version``: the suite's, or the user's suite file's (``file@<sha8>``)."""
+    if options.suite_file is not None:
+        from discotest.gender.suite_file import load_suite_file
+
+        own = load_suite_file(options.suite_file, options.data_dir)
+        return list(own.items), own.version
+    return load_gender_suite(options.suite, options.suite_version, options.data_dir), options.suite_version
 
 
 def scored_items(items: Sequence[GenderItem], limit: int | None) -> list[GenderItem]:
@@ -134,7 +147,8 @@ def _published_rows(system: str, lang: str, options: RunOptions) -> tuple[list[G
     """A published output as aligner training text (WinoMT's when the suite has none of its own): the suite's items
     and the translations by row."""
     suite = _extra_text_suite(options.suite)
-    items = load_winomt("2019", options.data_dir) if suite != options.suite else load_suite(options)
+    items = load_winomt("2019", options.data_dir) if suite != options.suite else \
+        load_suite(replace(options, suite_file=None))  # the registered rows the outputs translate
     return items, published_translations(system, lang, items, options.data_dir, suite).by_row
 
 
@@ -285,7 +299,7 @@ def _evaluate_language(
         return found
     with stage("suite and translations"):
         with catalogue.tracking() as suite_files:
-            items = load_suite(options)
+            items, version = load_versioned_suite(options)
         translation_sets, read = _translation_sets(lang, systems, options, items, inputs, models)
         if options.limit:
             items = scored_items(items, options.limit)
@@ -311,7 +325,7 @@ def _evaluate_language(
             results.append(_result(lang, name, verdicts, options, translation_sets[name].unmatched,
                                    (*model_fields.get(name, ()), ("aligner", _base(aligner).signature()),
                                     ("align_text", _align_text(aligner, extra))),
-                                   analyser, files))
+                                   analyser, files, version))
     return results
 
 
@@ -393,7 +407,8 @@ def _translation_sets(lang: str, systems: Sequence[str], options: RunOptions, it
         translation_sets[name] = read_translations(path, sources, options.input_format)
         if options.check_lines:
             with stage("input check"):
-                check_lines_match(translation_sets[name], list(items), lang, options.data_dir, options.suite)
+                check_lines_match(translation_sets[name], list(items), lang, options.data_dir, options.suite,
+                                  own_rows=options.suite_file is not None)
     # a model translates only what is scored (--limit: a quick look at a model)
     translation_sets.update({m.name: m.translations(scored_items(items, options.limit)) for m in models})
     return translation_sets, read
@@ -508,12 +523,13 @@ class _LanguageReading:
 
 
 def _result(lang: str, name: str, verdicts: list, options: RunOptions, unmatched, settings: tuple,
-            analyser: CachedReads, files: tuple[str, str]) -> GenderResult:
-    """One (language, system)'s scores and signature; ``settings``: the model's and the aligner's fields."""
+            analyser: CachedReads, files: tuple[str, str], version: str | None = None) -> GenderResult:
+    """One (language, system)'s scores and signature; ``settings``: the model's and the aligner's fields;
+    ``version``: the signature's (a suite file's ``file@<sha8>``), by default the suite's."""
     reader = options.verdict == "reader"
     consistency = "consistency" in options.measure or reader
     signature = build_signature(
-        options.suite, options.suite_version, name, len(verdicts), lang=lang,
+        options.suite, version or options.suite_version, name, len(verdicts), lang=lang,
         settings=(
             *settings,
             ("lexicon", options.lexicon),
