@@ -39,11 +39,25 @@ def _table(title: str, counts: Counter, order=None) -> None:
     print(f"{title}: " + ", ".join(f"{k} {counts[k]}" for k in keys))
 
 
+def hand_checked(items: list) -> tuple[list[dict], list[str]]:
+    """The validity sample's rows and the ids of those no longer in the suite as checked (stale)."""
+    by_id = {i.meta["id"]: i for i in items}
+    rows = [json.loads(line) for line in GOLD.read_text("utf-8").splitlines() if line.strip()]
+    stale = [r["id"] for r in rows if r["id"] not in by_id
+             or (by_id[r["id"]].correct, by_id[r["id"]].incorrect[0]) != (r["correct"], r["incorrect"])]
+    return rows, stale
+
+
+def load_items(data_dir: str | None = None) -> list:
+    """Every item of the BSD zero-pronoun suites (dev, then test)."""
+    return [item for suite in SUITES for item in load_suite(suite, data_dir)]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir")
     args = parser.parse_args()
-    items = [item for suite in SUITES for item in load_suite(suite, args.data_dir)]
+    items = load_items(args.data_dir)
     splits = Counter(i.meta["split"] for i in items)
     print(f"items: {len(items)} ({', '.join(f'{s} {splits[s.rsplit(chr(45), 1)[1]]}' for s in SUITES)})")
     _table("by pronoun", Counter(i.meta["pronoun"] for i in items))
@@ -51,10 +65,7 @@ def main() -> int:
     distances = Counter(i.distance for i in items)
     _table("by distance d", distances, sorted(distances))
     _table("by original language", Counter(i.meta["original_language"] for i in items))
-    by_id = {i.meta["id"]: i for i in items}
-    rows = [json.loads(line) for line in GOLD.read_text("utf-8").splitlines() if line.strip()]
-    stale = [r["id"] for r in rows if r["id"] not in by_id
-             or (by_id[r["id"]].correct, by_id[r["id"]].incorrect[0]) != (r["correct"], r["incorrect"])]
+    rows, stale = hand_checked(items)
     if stale:
         print(f"STALE (not in the suite as checked; check again by hand): {', '.join(stale)}")
     for name, group in (("all", rows), ("I/you", [r for r in rows if r["pronoun"] not in ("he", "she")]),
