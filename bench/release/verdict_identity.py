@@ -5,7 +5,8 @@
 
 Runs, in fresh processes with one fresh cache: ``run winomt --lang all --system all --details F`` (all 33 pairs, the
 noun verdict) and ``run winomt --lang all --system google --verdict reader --details F`` (8 languages, the reader
-verdict, which reads pronouns and distractors too), each with ``--format json``. Per (mode, language, system) the
+verdict, which reads pronouns and distractors too) and ``run winomt --lang all --system all --verdict grammatical``
+(mt_gender's convention, issue 51), each with ``--format json``. Per (mode, language, system) the
 sha256 of that pair's detail lines (in item order) and of its JSON result are compared with
 ``bench/figures/winomt_verdicts.json``; ``--record`` writes them there instead. A speed change must leave every
 hash as recorded: exit 1 names each pair that differs (``--keep DIR`` keeps the details files to diff).
@@ -32,6 +33,8 @@ FIGURES = ROOT / "bench" / "figures" / "winomt_verdicts.json"
 MODES = {
     "noun": ["--lang", "all", "--system", "all"],
     "reader": ["--lang", "all", "--system", "google", "--verdict", "reader"],
+    # mt_gender's grammatical convention (issue 51): its details are the noun verdict's before issue 51
+    "grammatical": ["--lang", "all", "--system", "all", "--verdict", "grammatical"],
 }
 
 
@@ -64,7 +67,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data-dir", default=str(ROOT.parent / "shared" / "data"))
     parser.add_argument("--record", action="store_true", help="write today's hashes as the reference")
-    parser.add_argument("--only", default=",".join(MODES), help="modes to run: noun, reader")
+    parser.add_argument("--only", default=",".join(MODES), help="modes to run: noun, reader, grammatical")
     parser.add_argument("--keep", help="a folder to keep the details in (to diff by hand)")
     parser.add_argument("--engine", default="local", choices=("local", "ray"), help="the engine the runs use")
     parser.add_argument("--langs", default="all", help="only these languages (comma-separated; default all)")

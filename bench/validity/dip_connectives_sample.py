@@ -32,15 +32,27 @@ def read_gold(path: Path) -> list[dict[str, str]]:
     return list(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
 
 
+def detections(data_dir: str | None = None) -> tuple:
+    """(the WMT22 de-en pair, its reference lines the detector reads, the detections by (line, token))."""
+    pair = load_pair("wmt22", "de-en", "A", data_dir)
+    lines = [i for doc in pair.documents for i in doc.lines]
+    ref = parse_lines(pair.reference, lines, pair.documents)
+    return pair, lines, {(i, f.index): f for i in lines for f in find_connectives(ref[i])}
+
+
+def not_reproduced(sample: list[dict[str, str]], found: dict) -> list[dict[str, str]]:
+    """The sample's "after" rows the detector no longer makes (another sense, or no connective there)."""
+    now = {key: (f.connective, f.sense) for key, f in found.items()}
+    return [r for r in sample if r["set"] == "after"
+            and now.get((int(r["line"]), int(r["token"]))) != (r["connective"], r["sense"])]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir")
     parser.add_argument("--draw", action="store_true")
     args = parser.parse_args()
-    pair = load_pair("wmt22", "de-en", "A", args.data_dir)
-    lines = [i for doc in pair.documents for i in doc.lines]
-    ref = parse_lines(pair.reference, lines)
-    found = {(i, f.index): f for i in lines for f in find_connectives(ref[i])}
+    pair, lines, found = detections(args.data_dir)
     print(f"detector {DETECTOR_VERSION}: {len(found)} connectives on {len(lines)} reference lines")
     if args.draw:
         for (line, token), f in sorted(random.Random(SEED).sample(sorted(found.items()), SAMPLE)):
@@ -52,9 +64,7 @@ def main() -> None:
         labels = Counter(r["label"] for r in rows)
         print(f"{which}: {labels['ok']}/{len(rows)} ok ({labels['ok'] / len(rows):.1%}), "
               f"{labels['sense']} wrong sense, {labels['no']} not a connective")
-    now = {key: (f.connective, f.sense) for key, f in found.items()}
-    stale = [r for r in sample if r["set"] == "after"
-             and now.get((int(r["line"]), int(r["token"]))) != (r["connective"], r["sense"])]
+    stale = not_reproduced(sample, found)
     print(f"after rows the detector no longer reproduces: {len(stale)}")
     changed = read_gold(GOLD / "dip_connectives_wmt22_changed.tsv")
     print("changed decisions:", dict(Counter(r["right"] for r in changed)), f"of {len(changed)}")

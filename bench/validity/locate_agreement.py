@@ -20,12 +20,13 @@ from __future__ import annotations
 import argparse
 import os
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 from tests.support.gender_gold import ADJ, GOLD_DIR, gold_entity, load_gold
 
 from discotest import cache
-from discotest.gender.pipeline import Bitext, _pronoun_words, align_in_corpus, complete_silent
+from discotest.gender.pipeline import Bitext, _pronoun_words, align_in_corpus, complete_silent, noun_gender
 from discotest.gender.published import available_published, published_translations
 from discotest.gender.winomt import load_winomt
 from discotest.gender.winomt_adj import load_winomt_adj
@@ -62,52 +63,76 @@ def main() -> None:
     aligner = make_aligner(args.aligner, seed=args.seed, samplers=args.samplers)
     print(f"aligner {aligner.signature()}")
     for lang in args.langs.split(","):
-        gold = load_gold(lang)
-        systems = sorted({r.system for r in gold})
-        bitexts = {s: _bitext(s, lang, items) for s in systems}
-        corpus = [
-            (bitexts[s] if s in bitexts else Bitext(items, published_translations(s, lang, items).by_row, lang)).pairs
-            for s in available_published(lang)
-        ]
+        gold, bitexts, corpus = gold_bitexts(lang, items)
         analyser = load_analyser(lang) if args.analyse else None
-        print(f"\n{lang}: {len(gold)} gold rows from {', '.join(systems)}")
+        print(f"\n{lang}: {len(gold)} gold rows from {', '.join(sorted(bitexts))}")
         settings = [(text, lexicon) for text in args.texts.split(",") for lexicon in ("off", "on")]
         for text, lexicon in settings:
             label = f"{text} · lexicon {lexicon}" + (" (default)" if (text, lexicon) == ("suite", "on") else "")
-            counts: Counter[str] = Counter()
-            how: Counter[str] = Counter()
-            located, located_items, pronoun_links = [], [], []
-            links_by_system = _links(text, aligner, lang, bitexts, corpus, available_published(lang))
-            position = defaultdict(dict)
-            for s, b in bitexts.items():
-                for k, item in enumerate(b.items):
-                    position[s][item.index] = k
-            for row in gold:
-                b = bitexts[row.system]
-                k = position[row.system][row.index]
-                item, src, tgt = b.items[k], b.src_tokens[k], b.tgt_tokens[k]
-                src_entity = source_entity_tokens(item.sentence, src, item.entity_word_span)
-                span, by = locate_entity(
-                    src_entity, len(src), links_by_system[row.system][k], tgt, item.entity, lang, lexicon
-                )
-                how[by] += 1
-                want = set(gold_entity(row).entity)
-                got = set(span)
-                counts["exact" if got == want else "overlap" if got & want else "miss"] += 1
-                located.append(TargetEntity(b.translations[k], tgt, tuple(span)))
-                located_items.append(item)
-                pronoun_links.append((links_by_system[row.system][k], by))
+            m = measure(lang, gold, bitexts, corpus, aligner, text, lexicon, analyser)
             n = len(gold)
-            line = "  ".join(f"{k} {100 * counts[k] / n:5.1f}%" for k in ("exact", "overlap", "miss"))
-            extra = ""
-            if analyser:
-                readings = complete_silent(  # as the pipeline does: a silent noun completed by its pronoun
-                    located_items, located, analyser.read(located), analyser,
-                    lambda j, m, pl=pronoun_links, lo=located: _pronoun_words(pl[j][0], m.word, lo[j].entity, pl[j][1]),
-                )
-                agree = sum(r.gender.value == g.gender for r, g in zip(readings, gold))
-                extra = f"  end-to-end gender agreement {100 * agree / n:5.1f}%"
-            print(f"  {label:<36} {line}{extra}   [{', '.join(f'{k}:{v}' for k, v in sorted(how.items()))}]")
+            line = "  ".join(f"{k} {100 * m.counts[k] / n:5.1f}%" for k in ("exact", "overlap", "miss"))
+            extra = f"  end-to-end gender agreement {100 * m.agree / n:5.1f}%" if m.agree is not None else ""
+            print(f"  {label:<36} {line}{extra}   [{', '.join(f'{k}:{v}' for k, v in sorted(m.how.items()))}]")
+
+
+def gold_bitexts(lang: str, items: list) -> tuple[list, dict[str, Bitext], list]:
+    """The language's gold rows, the bitext of each system they come from, and every published output's pairs (the
+    aligner's training text)."""
+    gold = load_gold(lang)
+    systems = sorted({r.system for r in gold})
+    bitexts = {s: _bitext(s, lang, items) for s in systems}
+    corpus = [
+        (bitexts[s] if s in bitexts else Bitext(items, published_translations(s, lang, items).by_row, lang)).pairs
+        for s in available_published(lang)
+    ]
+    return gold, bitexts, corpus
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One setting's figures on a language's gold: located words exact/overlap/miss, how they were located, and
+    (with an analyser) how many rows' noun-level gender agrees with the gold (None without)."""
+
+    counts: Counter
+    how: Counter
+    agree: int | None
+    n: int
+
+
+def measure(lang: str, gold: list, bitexts: dict[str, Bitext], corpus: list, aligner, text: str, lexicon: str,
+            analyser=None) -> Measured:
+    """The gold rows located with the aligner trained on ``text`` and the entity lexicon ``lexicon``; with
+    ``analyser`` also read, end to end, as the pipeline reads them (``noun_gender`` of the completed reading)."""
+    counts: Counter[str] = Counter()
+    how: Counter[str] = Counter()
+    located, located_items, pronoun_links = [], [], []
+    links_by_system = _links(text, aligner, lang, bitexts, corpus, available_published(lang))
+    position = defaultdict(dict)
+    for s, b in bitexts.items():
+        for k, item in enumerate(b.items):
+            position[s][item.index] = k
+    for row in gold:
+        b = bitexts[row.system]
+        k = position[row.system][row.index]
+        item, src, tgt = b.items[k], b.src_tokens[k], b.tgt_tokens[k]
+        src_entity = source_entity_tokens(item.sentence, src, item.entity_word_span)
+        span, by = locate_entity(src_entity, len(src), links_by_system[row.system][k], tgt, item.entity, lang, lexicon)
+        how[by] += 1
+        want = set(gold_entity(row).entity)
+        got = set(span)
+        counts["exact" if got == want else "overlap" if got & want else "miss"] += 1
+        located.append(TargetEntity(b.translations[k], tgt, tuple(span)))
+        located_items.append(item)
+        pronoun_links.append((links_by_system[row.system][k], by))
+    agree = None
+    if analyser:
+        readings = complete_silent(  # as the pipeline does: a silent noun completed by its pronoun
+            located_items, located, analyser.read(located), analyser,
+            lambda j, m, pl=pronoun_links, lo=located: _pronoun_words(pl[j][0], m.word, lo[j].entity, pl[j][1]),
+        )
+        agree = sum(noun_gender(r) == g.gender for r, g in zip(readings, gold))
+    return Measured(counts, how, agree, len(gold))
 
 
 _links_memo: dict[tuple[str, str], dict] = {}

@@ -47,6 +47,20 @@ def wilson_interval(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
 
 
+def hand_checked(data_dir: str | None = None) -> tuple[list[dict], list[str]]:
+    """The hand-checked sample's rows and the ids of those whose reading no longer matches the sample (stale)."""
+    rows = [json.loads(line) for line in GOLD.read_text("utf-8").splitlines() if line.strip()]
+    texts = {**{f"reference:{i.index}": i for i in load_mittens(SUITE, root=data_dir)},
+             **{f"out-source:{i.index}": i for i in load_mittens(SUITE_OUT, root=data_dir)}}
+    stale = []
+    for r in rows:
+        item = texts[r["id"]]
+        reading = read_english(item.reference if r["text"] == "reference" else item.source, item.gender)
+        if (reading.verdict, [w.text for w in reading.deciding]) != (r["verdict"], r["deciding"]):
+            stale.append(r["id"])
+    return rows, stale
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir")
@@ -64,15 +78,7 @@ def main() -> int:
           f"({', '.join(f'{k} {v}' for k, v in sorted(oracle.items()))})")
     print(f"references swapped: correct {swapped['correct']}/{n} = {100 * swapped['correct'] / n:.1f}% "
           f"({', '.join(f'{k} {v}' for k, v in sorted(swapped.items()))})")
-    rows = [json.loads(line) for line in GOLD.read_text("utf-8").splitlines() if line.strip()]
-    texts = {**{f"reference:{i.index}": i for i in items},
-             **{f"out-source:{i.index}": i for i in load_mittens(SUITE_OUT, root=args.data_dir)}}
-    stale = []
-    for r in rows:
-        item = texts[r["id"]]
-        reading = read_english(item.reference if r["text"] == "reference" else item.source, item.gender)
-        if (reading.verdict, [w.text for w in reading.deciding]) != (r["verdict"], r["deciding"]):
-            stale.append(r["id"])
+    rows, stale = hand_checked(args.data_dir)
     if stale:
         print(f"STALE (the reading changed; check again by hand): {', '.join(stale)}")
     agree = sum(r["label"] == "agree" for r in rows)

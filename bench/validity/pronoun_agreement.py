@@ -46,23 +46,30 @@ def main() -> None:
     parser.add_argument("--show-misses", action="store_true", help="print each item that disagrees with the gold")
     args = parser.parse_args()
     for lang in args.langs.split(","):
-        gold = load_pronoun_gold(lang)
-        systems = sorted({r.system for r in gold})
-        results = discotest.run("winomt", lang=lang, system=systems, jobs=1, suite_version="2019",
-                                measure="all", aligner=args.aligner, align_train=args.align_train, quiet=True)
-        by_key = {(r.system, v.index): v for r in results for v in r.verdicts}
-        agree, how = 0, Counter()
-        for row in gold:
-            v = by_key[(row.system, row.index)]
-            omitted = v.omitted if v.omitted not in ("pronoun-unreadable", "entity-unreadable") else ""
-            got_gender = v.pronoun_gender if not omitted else "unknown"
-            ok = (omitted or "") == row.omitted and (row.omitted or got_gender == row.gender)
-            agree += bool(ok)
-            if args.show_misses and not ok:
-                _show_miss(lang, row, v, omitted, got_gender)
-            how["aligned" if v.target_pronoun else "not aligned"] += 1
-        print(f"{lang}: end-to-end pronoun agreement {100 * agree / len(gold):5.1f}% of {len(gold)} "
-              f"({', '.join(f'{k} {n}' for k, n in sorted(how.items()))})")
+        agree, n, how = agreement(lang, args.aligner, args.align_train, args.show_misses)
+        print(f"{lang}: end-to-end pronoun agreement {100 * agree / n:5.1f}% of {n} "
+              f"({', '.join(f'{k} {c}' for k, c in sorted(how.items()))})")
+
+
+def agreement(lang: str, aligner: str = DEFAULT_ALIGNER, align_train: str = "suite", show_misses: bool = False
+              ) -> tuple[int, int, Counter]:
+    """(rows that agree, rows, aligned/not aligned counts) of the language's pronoun gold, read by a real run."""
+    gold = load_pronoun_gold(lang)
+    systems = sorted({r.system for r in gold})
+    results = discotest.run("winomt", lang=lang, system=systems, jobs=1, suite_version="2019",
+                            measure="all", aligner=aligner, align_train=align_train, quiet=True)
+    by_key = {(r.system, v.index): v for r in results for v in r.verdicts}
+    agree, how = 0, Counter()
+    for row in gold:
+        v = by_key[(row.system, row.index)]
+        omitted = v.omitted if v.omitted not in ("pronoun-unreadable", "entity-unreadable") else ""
+        got_gender = v.pronoun_gender if not omitted else "unknown"
+        ok = (omitted or "") == row.omitted and (row.omitted or got_gender == row.gender)
+        agree += bool(ok)
+        if show_misses and not ok:
+            _show_miss(lang, row, v, omitted, got_gender)
+        how["aligned" if v.target_pronoun else "not aligned"] += 1
+    return agree, len(gold), how
 
 
 if __name__ == "__main__":

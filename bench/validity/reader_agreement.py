@@ -26,6 +26,15 @@ def main() -> None:
         for line in handle:
             row = json.loads(line)
             rows[(row["system"], row["lang"], row["index"])] = row
+    for lang, (reader, noun, n) in agreement(rows, args.show_misses).items():
+        print(f"{lang}: reader {reader}/{n}   noun {noun}/{n}")
+
+
+def agreement(rows: dict, show_misses: bool = False) -> dict[str, tuple[int, int, int]]:
+    """Per language and ``all``: (rows whose reader verdict agrees with the gold, whose noun verdict does, rows),
+    given a run's details by (system, lang, index) (dicts with ``conveyed_gender``, ``conveyed_reason`` and
+    ``predicted_gender``)."""
+    out = {}
     totals = [0, 0, 0]
     for lang in sorted(p.stem for p in GOLD_DIR.glob("*.tsv")):
         gold = [g for g in load_reader_gold(lang) if (g.system, lang, g.index) in rows]
@@ -36,12 +45,13 @@ def main() -> None:
             item = rows[(g.system, lang, g.index)]
             reader += item["conveyed_gender"] == g.conveyed_gender
             noun += item["predicted_gender"] == g.conveyed_gender
-            if args.show_misses and item["conveyed_gender"] != g.conveyed_gender:
+            if show_misses and item["conveyed_gender"] != g.conveyed_gender:
                 print(f"  MISS {lang} #{g.index}: {item['conveyed_gender']} ({item['conveyed_reason']}), gold "
                       f"{g.conveyed_gender}: {g.justification}")
         totals = [totals[0] + reader, totals[1] + noun, totals[2] + len(gold)]
-        print(f"{lang}: reader {reader}/{len(gold)}   noun {noun}/{len(gold)}")
-    print(f"all: reader {totals[0]}/{totals[2]}   noun {totals[1]}/{totals[2]}")
+        out[lang] = (reader, noun, len(gold))
+    out["all"] = (totals[0], totals[1], totals[2])
+    return out
 
 
 if __name__ == "__main__":

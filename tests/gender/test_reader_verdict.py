@@ -131,7 +131,7 @@ def test_unknown_verdict_is_an_input_error():
     import discotest
     from discotest.errors import InputError
 
-    with pytest.raises(InputError, match="--verdict must be one of noun, reader"):
+    with pytest.raises(InputError, match="--verdict must be one of noun, grammatical, reader"):
         discotest.run("winomt-demo", lang="de", system="demo", verdict="pronoun", quiet=True)
 
 

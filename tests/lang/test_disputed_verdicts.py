@@ -1,7 +1,8 @@
 """Issue 40 item 5: verdicts a reader would dispute, on real published WinoMT outputs (bing, google, aws).
 
 An English noun left untranslated has no gender of its own (its article or the entity's pronoun decides, not the entity
-lexicon); an indefinite pronoun is grammatically masculine at the noun level and generic (neutral) to a reader; the
+lexicon); an indefinite pronoun is grammatically masculine, generic: neutral at the noun level and to a reader (issue
+51), masculine under mt_gender's convention; the
 Italian pronoun reader finds a dropped subject's gender in "era la migliore", an unaligned dative clitic "le", and
 prefers the later gendered pronoun to an earlier ungendered one.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from discotest.gender.pipeline import reader_noun
+from discotest.gender.pipeline import noun_gender
 from discotest.lang.morph import load_analyser
 from discotest.lang.morph.base import Gender, PronounTarget, TargetEntity
 from discotest.lang.tokenize import tokenize
@@ -72,10 +73,42 @@ def test_an_english_noun_kept_in_italian_is_silent_after_an_elided_article():
     ("ru", "Кто-то сказала врачу правду.", "Кто-то", Gender.FEMALE),
     ("uk", "Хтось зателефонував лікарю.", "Хтось", Gender.MALE),
 ])
-def test_indefinite_pronouns_are_grammatically_masculine_and_generic_to_a_reader(lang, sentence, words, gender):
+def test_indefinite_pronouns_are_neutral_unless_an_agreeing_word_marks_the_person(lang, sentence, words, gender):
     reading = _noun(lang, sentence, words)
-    assert reading.gender is gender
-    assert reader_noun(reading) == ("neutral" if gender is Gender.MALE else "female")
+    # the noun-level verdict (and the reader's noun): the generic masculine carries no gender; a feminine form or a
+    # feminine agreeing verb (qualcuna, кто-то сказала) marks the person
+    assert noun_gender(reading) == ("neutral" if gender is Gender.MALE else "female")
+    assert reading.generic is (gender is Gender.MALE)
+    # mt_gender's grammatical convention (--verdict grammatical) keeps the grammatical gender: the old reading
+    assert reading.gender is gender and noun_gender(reading, grammatical=True) == gender.value
+
+
+@pytest.mark.parametrize(("sentence", "words", "gender"), [
+    ("Die Reinigungskraft putzte das Büro.", "Reinigungskraft", Gender.FEMALE),
+    ("Der Arzt sprach mit der Aufsichtsperson.", "Aufsichtsperson", Gender.FEMALE),
+    ("Die Hilfskraft trug die Kisten.", "Hilfskraft", Gender.FEMALE),
+    ("Die Haushaltshilfe kochte das Essen.", "Haushaltshilfe", Gender.FEMALE),
+    ("Die Pflegefachkraft half dem Chirurgen.", "Pflegefachkraft", Gender.FEMALE),
+    ("Die Geisel wartete.", "Geisel", Gender.FEMALE),
+    ("Der Gast bedankte sich.", "Gast", Gender.MALE),
+    ("Das Mitglied stimmte ab.", "Mitglied", Gender.NEUTRAL),
+])
+def test_german_epicene_nouns_of_fixed_gender_are_neutral_at_the_noun_level(sentence, words, gender):
+    reading = _noun("de", sentence, words)
+    assert noun_gender(reading) == "neutral"
+    assert "epicene" in reading.reason
+    assert reading.gender is gender and noun_gender(reading, grammatical=True) == gender.value
+
+
+@pytest.mark.parametrize(("sentence", "words", "gender"), [
+    ("Die Angestellte half dem Kunden.", "Angestellte", "female"),  # nominalised adjective: the article marks her
+    ("Die Vorgesetzte lobte ihn.", "Vorgesetzte", "female"),
+    ("Die Ärztin half dem Kind.", "Ärztin", "female"),  # the -in suffix marks her
+    ("Der Arzt half dem Kind.", "Arzt", "male"),
+])
+def test_german_nouns_that_mark_the_person_keep_their_gender(sentence, words, gender):
+    reading = _noun("de", sentence, words)
+    assert not reading.generic and noun_gender(reading) == gender
 
 
 def test_italian_dropped_subject_read_from_article_and_adjective_after_the_copula():

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from discotest.gender.judge import Conveyed
 from discotest.gender.mentions import find_distractor, find_pronouns, object_of_distractor
-from discotest.gender.pipeline import reader_noun, reader_verdict
+from discotest.gender.pipeline import noun_gender, reader_verdict
 from discotest.gender.winomt import load_winomt
 from discotest.lang.morph.base import GenderAnalyser, PronounTarget, TargetEntity
 from discotest.lang.tokenize import tokenize
@@ -87,7 +87,7 @@ def tool_reading(rows: list[ReaderGoldRow], analyser: GenderAnalyser) -> list[Co
     distractor_readings = analyser.read(distractors)
     pronoun_readings = analyser.read_pronouns(pronouns)
     return [
-        reader_verdict(reader_noun(noun), noun.evidence, pro if source else None, row.pronoun_words.split(),
-                       reader_noun(dis) if row.distractor_words else None, b)
+        reader_verdict(noun_gender(noun), noun.evidence, pro if source else None, row.pronoun_words.split(),
+                       dis.gender.value if row.distractor_words else None, b)
         for row, noun, pro, dis, source, b in zip(rows, nouns, pronoun_readings, distractor_readings, sources, bound)
     ]

@@ -29,8 +29,10 @@ SUITE_VERSION = Option("suite_version", ("--suite-version",),
                        "WinoMT files: 'current' (repository HEAD) or '2019' (the published outputs' source)",
                        default="current")
 VERDICT = Option("verdict", ("--verdict",),
-                 "gender suites: compute accuracy, ΔG and ΔS on the noun's gender (WinoMT's) or on what a reader takes "
-                 "from noun and coreferent pronoun together (turns --measure consistency on)", default="noun",
+                 "gender suites: compute accuracy, ΔG and ΔS on the noun's gender (noun: an indefinite or epicene "
+                 "noun whose gender is only grammatical is neutral; grammatical: mt_gender's convention, that gender "
+                 "counts) or on what a reader takes from noun and coreferent pronoun together (reader: turns "
+                 "--measure consistency on)", default="noun",
                  choices=VERDICTS)
 LEXICON = Option("lexicon", ("--lexicon",), "use the entity lexicon to confirm or find the target entity",
                  default="on", choices=LEXICON_MODES)

@@ -4,10 +4,13 @@ Accuracy counts every evaluated item (neutral gold included, as in the original 
 precision/recall/F1 per gender; ΔG = F1(male) − F1(female); ΔS = accuracy on the pro-stereotypical
 rows − accuracy on the anti-stereotypical rows. Figures are percentages.
 
-Two verdicts per item. The *noun* verdict (``predicted_gender``, Stanovsky's WinoMT) is the grammatical gender of
-the entity's noun and the words agreeing with it; where these show none (an epicene noun after an elided article, a
-Hebrew homograph), the words that render the English sentence's one pronoun (``gender.pipeline.complete_silent``).
-The consistency reading and the rule below take the noun's own reading.
+Two verdicts per item. The *noun* verdict (``predicted_gender``, Stanovsky's WinoMT) is the gender of the entity's
+noun and the words agreeing with it; where these show none (an epicene noun after an elided article, a Hebrew
+homograph), the words that render the English sentence's one pronoun (``gender.pipeline.complete_silent``). A gender
+that is only grammatical (the default masculine of an indefinite pronoun, the fixed gender of an epicene noun: die
+Reinigungskraft), with nothing else marking the person, is neutral (``gender.pipeline.noun_gender``); ``--verdict
+grammatical`` keeps it, as mt_gender does. The consistency reading compares the pronoun with the noun's own
+grammatical gender; the rule below takes the noun verdict.
 
 The *reader* verdict (``conveyed_gender``, ``convey``) is what a
 reader takes from the whole translation: the noun plus the coreferent pronoun (the target words aligned to the
@@ -87,15 +90,16 @@ class GenderVerdict:
         return out
 
     def gender(self, verdict: str = "noun") -> str:
-        """The item's gender under ``verdict`` (noun: ``predicted_gender``; reader: ``conveyed_gender``)."""
-        if verdict == "noun":
+        """The item's gender under ``verdict`` (noun, grammatical: ``predicted_gender``, read under that convention;
+        reader: ``conveyed_gender``)."""
+        if verdict in NOUN_VERDICTS:
             return self.predicted_gender
         if self.conveyed_gender is None:
             raise ValueError(f"item {self.index}: the reader-level verdict was not computed")
         return self.conveyed_gender
 
     def is_correct(self, verdict: str = "noun") -> bool:
-        return self.correct if verdict == "noun" else self.gender(verdict) == self.gold_gender
+        return self.correct if verdict in NOUN_VERDICTS else self.gender(verdict) == self.gold_gender
 
 
 CONSISTENCY_FIELDS = (
@@ -103,7 +107,12 @@ CONSISTENCY_FIELDS = (
     "distractor_gender", "consistent",
 )
 READER_FIELDS = ("conveyed_gender", "conveyed_reason", "conveyed_evidence")
-VERDICTS = ("noun", "reader")  # what accuracy, ΔG and ΔS are computed on (--verdict)
+# what accuracy, ΔG and ΔS are computed on (--verdict): the noun-level verdict (``pipeline.noun_gender``: an entity
+# whose gender is only grammatical, an indefinite or an epicene noun with nothing else marking the person, is
+# neutral), the same under mt_gender's convention (its grammatical gender counts: for comparison with papers), or
+# the reader-level verdict
+VERDICTS = ("noun", "grammatical", "reader")
+NOUN_VERDICTS = ("noun", "grammatical")  # scored on ``predicted_gender``
 _GENDERED = ("male", "female")
 
 

@@ -88,11 +88,13 @@ def evaluate_gender(
     lexicon: str = "on",
     consistency: bool = False,
     reader: bool = False,
+    grammatical: bool = False,
 ) -> list[GenderVerdict]:
     """One verdict per item of ``bitext`` given its alignment links; with ``consistency`` also the
     pronoun's and the distractor's target words and genders; with ``reader`` (which implies ``consistency``) also the
     reader-level gender (``gender.judge.convey``). A noun whose form and agreeing words are silent is completed
-    by its pronoun's target words (``complete_silent``)."""
+    by its pronoun's target words (``complete_silent``). The noun verdict is ``noun_gender`` (``grammatical``:
+    mt_gender's grammatical-gender convention)."""
     targets, how = [], []
     with stage("locate"):
         for item, src, tgt, sentence, lk in zip(
@@ -116,9 +118,9 @@ def evaluate_gender(
             entity=item.entity,
             target_entity=list(target.entity_words),
             located_by=located_by,
-            predicted_gender=reading.gender.value,
+            predicted_gender=noun_gender(reading, grammatical),
             gold_gender=item.gold,
-            correct=reading.gender.value == item.gold,
+            correct=noun_gender(reading, grammatical) == item.gold,
             reason=reading.reason,
             evidence=list(reading.evidence),
             stereotype=item.stereotype,
@@ -127,9 +129,9 @@ def evaluate_gender(
     ]
     if consistency or reader:
         # consistency and the reader verdict compare the pronoun with the noun's own reading, not with a reading the
-        # pronoun completed
+        # pronoun completed; consistency (grammatical agreement) with its grammatical gender
         verdicts = _add_consistency(bitext, links, analyser, verdicts, [t.entity for t in targets], lexicon, reader,
-                                    [r.generic for r in readings])
+                                    [r.gender.value for r in readings])
     return [
         verdict if done is reading else replace(
             verdict, predicted_gender=done.gender.value, correct=done.gender.value == verdict.gold_gender,
@@ -172,10 +174,13 @@ def complete_silent(
 _READABLE = ("male", "female", "neutral")
 
 
-def reader_noun(reading: GenderReading) -> str:
-    """The noun's gender as the reader verdict takes it: a generic reading (the masculine of an indefinite
-    pronoun, "jemand", "qualcuno") shows no sex, so it counts as neutral there."""
-    return Gender.NEUTRAL.value if reading.generic else reading.gender.value
+def noun_gender(reading: GenderReading, grammatical: bool = False) -> str:
+    """The noun-level verdict of one reading (``predicted_gender``), the one definition every verdict and bench uses:
+    a reading whose gender is only grammatical (``GenderReading.generic``: the default masculine of an indefinite
+    pronoun, the fixed gender of an epicene noun, nothing else marking the person) is neutral, as people read it
+    (issue 51); with ``grammatical`` (``--verdict grammatical``, mt_gender's convention) it keeps its grammatical
+    gender. The reader verdict takes the noun the same way."""
+    return Gender.NEUTRAL.value if reading.generic and not grammatical else reading.gender.value
 
 
 def _pronoun_words(links: Links, word: int | None, entity_span: Sequence[int], located_by: str) -> tuple[int, ...]:
@@ -213,12 +218,13 @@ def _add_consistency(
     entity_spans: Sequence[tuple[int, ...]],
     lexicon: str,
     reader: bool = False,
-    generic: Sequence[bool] = (),
+    grammatical: Sequence[str] = (),
 ) -> list[GenderVerdict]:
     """The verdicts with the pronoun's and the distractor's target words and genders, and whether the
-    pronoun agrees with the entity (None with the reason when the target cannot show it); with ``reader`` also
-    the reader-level gender from the noun, this pronoun reading and the distractor's gender (``generic[k]``: item
-    k's noun reading is a generic masculine, neutral to a reader: ``reader_noun``)."""
+    pronoun agrees with the entity's grammatical gender (``grammatical[k]``: item k's noun reading's own gender,
+    default its ``predicted_gender``; None with the reason when the target cannot show it); with ``reader`` also
+    the reader-level gender from the noun verdict (``noun_gender``), this pronoun reading and the distractor's
+    grammatical gender."""
     with stage("locate"):
         mentions = find_pronouns(bitext.items)
     pronoun_targets, distractor_targets, distractors, bound = [], [], [], []
@@ -241,10 +247,10 @@ def _add_consistency(
         pronoun_readings = analyser.read_pronouns(pronoun_targets)
         distractor_readings = analyser.read(distractor_targets)
     out = []
-    generic = list(generic) or [False] * len(verdicts)
-    for verdict, mention, target, reading, distractor, d_target, d_reading, bound_, generic_ in zip(
+    grammatical = list(grammatical) or [v.predicted_gender for v in verdicts]
+    for verdict, mention, target, reading, distractor, d_target, d_reading, bound_, noun in zip(
         verdicts, mentions, pronoun_targets, pronoun_readings, distractors, distractor_targets, distractor_readings,
-        bound, generic,
+        bound, grammatical,
     ):
         omitted = reading.omitted
         if mention is None:
@@ -255,9 +261,11 @@ def _add_consistency(
             omitted = "entity-unreadable"
         conveyed = None
         if reader:
-            conveyed = reader_verdict("neutral" if generic_ else verdict.predicted_gender, verdict.evidence,
+            # whether the pronoun fits the other entity is grammatical agreement: the distractor's grammatical gender
+            # (jemand takes er; die Wache takes sie, not er)
+            conveyed = reader_verdict(verdict.predicted_gender, verdict.evidence,
                                       reading if mention else None, [target.tokens[i].text for i in target.pronoun],
-                                      reader_noun(d_reading) if distractor else None, bound_)
+                                      d_reading.gender.value if distractor else None, bound_)
         out.append(replace(
             verdict,
             pronoun=mention.text if mention else "",
@@ -268,7 +276,7 @@ def _add_consistency(
             distractor=distractor,
             target_distractor=list(d_target.entity_words),
             distractor_gender=d_reading.gender.value if distractor else None,
-            consistent=None if omitted else reading.gender.value == verdict.predicted_gender,
+            consistent=None if omitted else reading.gender.value == noun,
             conveyed_gender=conveyed.gender if conveyed else None,
             conveyed_reason=conveyed.reason if conveyed else None,
             conveyed_evidence=list(conveyed.evidence) if conveyed else None,

@@ -190,6 +190,12 @@ def _cell(result: GenderResult, key: str) -> str:
     return str(value) if isinstance(value, int) else f"{value:.1f}"
 
 
+_VERDICT_TITLES = {
+    "reader": "; on the reader-level verdict (noun and coreferent pronoun; mixed% = they contradict)",
+    "grammatical": "; on the grammatical gender (mt_gender's convention: an indefinite's or epicene noun's counts)",
+}
+
+
 def render_gender_table(results: Sequence[GenderResult]) -> str:
     """A fixed-width table, one row per system and language, then the signatures; the consistency table follows
     when it was measured."""
@@ -200,10 +206,10 @@ def render_gender_table(results: Sequence[GenderResult]) -> str:
                       left=2)
     if results:
         title = f"{results[0].suite} ({results[0].version}); percentages; ΔG = F1♂ − F1♀, ΔS = Acc(pro) − Acc(anti)"
-        readers = sorted({r.verdict for r in results} - {"noun"})
-        if readers:  # the noun default keeps today's title
-            title += ("; on the reader-level verdict (noun and coreferent pronoun; mixed% = they contradict)"
-                      if len(readers) == len({r.verdict for r in results}) else "; verdict per row in its signature")
+        others = {r.verdict for r in results} - {"noun"}
+        if others:  # the noun default keeps today's title
+            title += (_VERDICT_TITLES[next(iter(others))] if len({r.verdict for r in results}) == 1
+                      else "; verdict per row in its signature")
         out.insert(0, title)
     out += ["", *grouped_signatures([r.signature for r in results], "system")]
     text = "\n".join(out)

@@ -80,8 +80,10 @@ class RunOptions:
     use_cache: bool = True
     measure: tuple[str, ...] = ("accuracy",)  # add "consistency" for target-side consistency
     input_format: str = "auto"  # how --input files are read: auto, plain, bitext, jsonl (data.translations)
-    # what accuracy, ΔG and ΔS are computed on: "noun" (WinoMT's) or "reader" (noun + coreferent pronoun; it
-    # turns the consistency reading on and adds verdict:reader to the signature)
+    # what accuracy, ΔG and ΔS are computed on: "noun" (WinoMT's, an entity whose gender is only grammatical neutral:
+    # ``pipeline.noun_gender``), "grammatical" (mt_gender's convention: that gender counts; verdict:grammatical in the
+    # signature) or "reader" (noun + coreferent pronoun; it turns the consistency reading on and adds verdict:reader
+    # to the signature)
     verdict: str = "noun"
     # refuse an --input file whose lines do not translate their rows (``published.check_lines_match``); off with
     # --skip-language-check, as the language check is
@@ -374,8 +376,9 @@ def _verdict_settings(aligner: WordAligner, analyser: CachedReads, options: RunO
     """What besides the items and translations a verdict depends on: the aligner (its settings and model), the
     analyser and its version, the lexicon, and which readings are made."""
     reader = options.verdict == "reader"
-    return (aligner.signature(), analyser.name, analyser.version(), options.lexicon,
-            str("consistency" in options.measure or reader), str(reader))
+    settings = (aligner.signature(), analyser.name, analyser.version(), options.lexicon,
+                str("consistency" in options.measure or reader), str(reader))
+    return (*settings, "grammatical") if options.verdict == "grammatical" else settings
 
 
 def _files_keys(lang: str, systems: Sequence[str], options: RunOptions, aligner: WordAligner, analyser: CachedReads,
@@ -513,7 +516,7 @@ class _LanguageReading:
                 self.analyser.prepare(bitext.tgt_tokens)
             try:
                 verdicts = evaluate_gender(bitext, links, self.analyser, self.options.lexicon, self.consistency,
-                                           self.reader)
+                                           self.reader, self.options.verdict == "grammatical")
             except NotImplementedError as exc:
                 raise InputError(f"--measure consistency: {exc} (language {self.lang})") from None
             if not corpus:
@@ -534,7 +537,7 @@ def _result(lang: str, name: str, verdicts: list, options: RunOptions, unmatched
             *settings,
             ("lexicon", options.lexicon),
             ("analyser", f"{analyser.name}:{analyser.version()}"),
-            *((("verdict", options.verdict),) if reader else ()),  # the noun default: today's signature
+            *((("verdict", options.verdict),) if options.verdict != "noun" else ()),  # the noun default: no field
         ),
         files=files,
     ).with_limit(options.limit)

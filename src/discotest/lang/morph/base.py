@@ -63,9 +63,12 @@ class GenderReading:
     pipeline may then complete the reading from the words that render the entity's pronoun (``gender.pipeline``).
     An unreadable entity (nothing aligned, no noun) and agreeing words that conflict are not silent.
 
-    ``generic``: the gender is the grammatical default of an indefinite pronoun rendering "someone" (qualcuno,
-    jemand, кто-то, quelqu'un are masculine unless a word agreeing with them is feminine): the noun verdict counts
-    it, a reader takes no sex from it (``gender.pipeline.reader_noun``).
+    ``generic``: the gender is only grammatical and nothing else marks the person: the default masculine of an
+    indefinite pronoun rendering "someone" (qualcuno, jemand, кто-то, quelqu'un; a feminine word agreeing with it,
+    *qualcuna*, *кто-то сказала*, marks the person and is not generic) or the fixed gender of an epicene noun (die
+    Reinigungskraft, die Person, der Gast). People read such an entity as carrying no gender: the noun-level verdict
+    counts it neutral (``gender.pipeline.noun_gender``), except under mt_gender's grammatical convention
+    (``--verdict grammatical``), which counts ``gender``.
     """
 
     gender: Gender

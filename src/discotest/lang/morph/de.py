@@ -10,9 +10,11 @@ CEO", "die Akte der Angestellten"), and plural "die" is not feminine ("die Bäck
 
 Labels are grammatical gender: masculine -> male, feminine -> female, neuter (das Kind, das Opfer,
 das Mitglied) and gender-neutral forms (Lehrer*in, LehrerIn, "Lehrerinnen und Lehrer") -> neutral; the indefinite
-jemand is grammatically masculine, read male and marked ``generic`` (a reader takes no sex from it). Epicene nouns
-with a fixed gender keep it (die Person, die Wache, die Reinigungskraft are female; der Gast is male); the reason
-says the noun is epicene.
+jemand is grammatically masculine, read male and marked ``generic``. Epicene nouns with a fixed gender keep it (die
+Person, die Wache, die Reinigungskraft are female; der Gast is male), the reason says the noun is epicene and the
+reading is marked ``generic``: nothing marks the person, so the noun-level verdict counts it neutral
+(``gender.pipeline.noun_gender``). Epicene nouns of either gender (der/die Angestellte, der/die CEO) are not: their
+article marks the person.
 
 Tools: ``german-nouns`` (Wiktionary: genus and every case form of ~100k nouns; read through ``de_lexicon``, which
 compiles what this analyser needs once and looks it up in place) and HanTa
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -53,6 +56,7 @@ from discotest.lang.morph.de_words import (
     CLAUSE_OPENERS,
     DER_ENDINGS,
     DETERMINERS,
+    EPICENE_HEADS,
     GENUS_NAME,
     PREP_CASES,
     SKIPPABLE,
@@ -90,6 +94,12 @@ def hanta_model() -> Path:
     HanTa unpickles the file it is given and, for a bare name, tries the working directory first: a
     ``morphmodel_ger.pgz`` left there would run its code."""
     return Path(str(resources.files("HanTa").joinpath("morphmodel_ger.pgz")))
+
+
+def _fixed_epicene(noun: str) -> bool:
+    """Whether ``noun`` is an epicene person noun of fixed gender (``de_words.EPICENE_HEADS``, as the word or its
+    compound's head)."""
+    return noun.lower().endswith(EPICENE_HEADS)
 
 
 class GermanAnalyser(GenderAnalyser):
@@ -389,9 +399,11 @@ class GermanAnalyser(GenderAnalyser):
         self, tokens: tuple[Token, ...], head: int, info: NounInfo, det: int | None, adjectives: list[int]
     ) -> GenderReading:
         noun = tokens[head].text
-        epicene = " (epicene noun, grammatical gender)" if info.person == "c" else ""
+        fixed = _fixed_epicene(noun)
+        one = len(info.genders) == 1 and not info.adjectival
+        epicene = " (epicene noun, grammatical gender)" if fixed or (one and info.person == "c") else ""
         # 1. a noun with one gender decides (Ärztin, Arzt, Kind, Wache)
-        if len(info.genders) == 1 and not info.adjectival:
+        if one:
             genus = next(iter(info.genders))
             reason = f"noun '{noun}' ({GENUS_NAME[genus]}, {info.source}){epicene}"
             evidence: tuple[str, ...] = (noun,)
@@ -399,7 +411,7 @@ class GermanAnalyser(GenderAnalyser):
                 article = tokens[det].text
                 reason = f"article '{article}' + {reason}"
                 evidence = (article, noun)
-            return GenderReading(_GENUS[genus], reason, evidence)
+            return GenderReading(_GENUS[genus], reason, evidence, generic=bool(epicene) and genus in ("m", "f"))
         if info.modifier:
             label, part = info.modifier.split(":", 1)
             gender = Gender.MALE if label == "m" else Gender.FEMALE
@@ -407,8 +419,12 @@ class GermanAnalyser(GenderAnalyser):
             return GenderReading(
                 gender, f"entity only as compound modifier '{part}-' of '{noun}' ({form} form)", (noun,)
             )
-        # 2. otherwise the article (with the noun's case forms and the context's case) decides
-        return self._by_agreement(tokens, head, info, det, adjectives)
+        # 2. otherwise the article (with the noun's case forms and the context's case) decides; a fixed epicene noun
+        # german-nouns lists with two genders (die Geisel, die Waise) has its gender by the article, only grammatical
+        reading = self._by_agreement(tokens, head, info, det, adjectives)
+        if fixed and not info.adjectival and reading.gender in (Gender.MALE, Gender.FEMALE):
+            return replace(reading, reason=f"{reading.reason} (epicene noun, grammatical gender)", generic=True)
+        return reading
 
     def _by_agreement(
         self, tokens: tuple[Token, ...], head: int, info: NounInfo, det: int | None, adjectives: list[int]

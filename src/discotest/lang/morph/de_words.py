@@ -71,6 +71,15 @@ CLAUSE_OPENERS = frozenset({
     "damit", "denn", "sondern", "sobald", "wie", "wo", "doch", "sodass", "so", "dann", "also", "jedoch",
     "deshalb", "darum", "bis", "seit", "falls", "sowie", "sowohl", "noch",
 })
+# heads of person nouns whose gender is fixed whatever the person's sex (epicene nouns of fixed grammatical gender,
+# as a word or a compound's head: die Reinigungskraft, die Aufsichtsperson, die Haushaltshilfe, die Geisel, der Gast):
+# their gender is only grammatical (``GenderReading.generic``); nominalised adjectives (der/die Angestellte) and
+# nouns of two genders (der/die CEO) are not among them: their article marks the person
+EPICENE_HEADS = (
+    "kraft", "kräfte", "kräften", "person", "personen", "hilfe", "hilfen", "wache", "wachen", "geisel", "geiseln",
+    "waise", "waisen", "gast", "gaste", "gastes", "gasts", "gäste", "gästen", "mitglied", "mitglieder", "mitgliedern",
+    "mitglieds", "mitgliedes",
+)
 # adverbs that may stand between an article and its noun ("der sehr erfahrene Arzt")
 SKIPPABLE = frozenset({"sehr", "so", "ganz", "besonders", "äußerst", "ziemlich", "recht"})
 
