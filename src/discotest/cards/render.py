@@ -50,10 +50,12 @@ def lines_of(card: Card) -> Iterator[dict[str, Any]]:
         for line in row["lines"]:
             metric = METRIC_NAMES.get(line["metric"], line["metric"]) + (f" {line['scope']}" if line["scope"] else "")
             dist = line.get("by_distance")
+            notes = [f"by d: {', '.join(f'd{k} {v:.1f}' for k, v in dist.items())}"] if dist else []
+            notes += [f"not ranked against {why}" for why in row.get("not_ranked_against") or []]
             yield {**head, "metric": metric, "value": line["value"], "ci95": line["ci95"], "n": line["n"],
                    "rank": f"{line['rank']}/{line['of']}" if line["rank"] else "–", "above": _neighbour(line["above"]),
                    "below": _neighbour(line["below"]), "validity": _validity(row["validity"]),
-                   "note": ("by d: " + ", ".join(f"d{k} {v:.1f}" for k, v in dist.items())) if dist else ""}
+                   "note": "; ".join(notes)}
 
 
 HEADER = ("pair", "phenomenon", "metric", "value", "n", "rank", "above", "below", "validity", "note")

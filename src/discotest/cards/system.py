@@ -59,13 +59,14 @@ class SystemSpec:
                 **_model_options(row, self.model_options)}
 
     def fingerprint(self, row: CardRow) -> str:
-        """What names this system's input to the row in the card's cache: a published name, the sha256 of the row's
-        file, the model's files, or the endpoint and served model (a server's weights cannot be seen)."""
+        """What names this system's input to the row in the card's cache: a published name, the row's file (its path
+        and sha256), the model's files, or the endpoint and served model (a server's weights cannot be seen)."""
         if self.kind == "published":
             return f"published:{self.value}"
         if self.kind == "outputs":
             path = self.files.get(row.key)
-            return f"file:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}" if path else "file:none"
+            # the path too: a row's warnings quote it
+            return f"file:{path}:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}" if path else "file:none"
         if self.kind == "model":
             from discotest.models.hf_models import model_fingerprint
 

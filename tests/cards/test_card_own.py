@@ -1,0 +1,82 @@
+"""Your own system on the card (issue 50): the row cache is keyed by everything that can change a row, so a file is
+never ranked against itself under any naming, nor against a published system whose outputs equal it (the row says
+so); a data file changed since a row was cached makes the row run again."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+import discotest
+from discotest import cache
+from discotest.cards import build as card_build
+from discotest.cards import card_settings, resolve
+from discotest.cards.render import render
+
+
+def _folder(root: Path, shared_data: Path, name: str) -> Path:
+    """bing's WinoMT German translations in an outputs folder whose manifest names the system ``name``."""
+    folder = root / name
+    folder.mkdir(parents=True)
+    shutil.copy(shared_data / "mt_gender/translations/bing/en-de.txt", folder / "winomt.de.txt")
+    (folder / "manifest.json").write_text(json.dumps({"system": name, "files": {"en-de/winomt": "winomt.de.txt"}}))
+    return folder
+
+
+def _accuracy(card) -> dict:
+    return next(line for line in card.rows[0]["lines"] if line["metric"] == "accuracy")
+
+
+@pytest.fixture(scope="module")
+def _own_cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("card-own-cache")
+
+
+@pytest.fixture
+def own_cache(_own_cache, monkeypatch) -> Path:
+    """One cache for the module (the suites' verdicts computed once), with no card row in it when a test starts."""
+    monkeypatch.setenv("DISCOTEST_CACHE", str(_own_cache))
+    shutil.rmtree(_own_cache / card_build.ROWS, ignore_errors=True)
+    return _own_cache
+
+
+@pytest.mark.parametrize("order", [("mine", "bing"), ("bing", "mine")])
+def test_a_file_is_never_ranked_against_itself_whatever_it_is_named(shared_data, tmp_path, own_cache, order):
+    """The issue's two orders in a cache of their own: "mine" then "bing" gave bing ranked against itself (2/6, above:
+    bing p=1.000); "bing" then "mine" left "mine" at 1/5 from bing's cached row. Each naming is now its own row, and
+    neither is ranked against bing, whose outputs are the file's: 1/5 (aws, google, systran, sota below), said on
+    the row."""
+    for name in order:
+        folder = _folder(tmp_path / "-".join(order), shared_data, name)
+        card = discotest.card(outputs=str(folder), pairs="en-de", suites="winomt", quiet=True)
+        acc = _accuracy(card)
+        assert (acc["rank"], acc["of"], acc["above"]) == (1, 5, None), (name, acc)
+        assert acc["below"]["system"] == "aws"
+        assert card.system == name and card.rows[0]["system"] == "winomt.de.txt"
+        assert card.rows[0]["not_ranked_against"] == ["bing: its outputs equal this system's"]
+        assert "not ranked against bing" in render(card, "text")
+        assert not any(str(tmp_path) in w and str(folder) not in w for w in card.rows[0]["warnings"])
+
+
+def test_a_changed_data_file_runs_the_row_again(shared_data, own_cache, monkeypatch):
+    """A row remembers the sha256 of every data file it read; one that differs when the row is loaded (the WinoMT
+    suite file edited) makes the card run the row again instead of serving the number cached before the change."""
+    first = discotest.card(system="google", pairs="en-de", suites="winomt", quiet=True)
+    files = first.rows[0]["data_files"]
+    assert any("winomt" in name for name in files) and all(len(sha) == 64 for sha in files.values())
+    calls = []
+    real_run = card_build.families.run
+    monkeypatch.setattr(card_build.families, "run", lambda *a, **k: calls.append(a) or real_run(*a, **k))
+    assert discotest.card(system="google", pairs="en-de", suites="winomt", quiet=True).rows == first.rows
+    assert calls == []  # unchanged: served from the cache
+    # the row as cached before the suite file changed: it read another sha256 of that file
+    changed = next(name for name in files if "winomt" in name)
+    system, _, rows = resolve(card_settings({"system": "google", "pairs": "en-de", "suites": "winomt"}))
+    key = card_build._row_key(system, rows[0], 1000, 12345, {"data_dir": None})
+    stale = {**first.rows[0], "data_files": {**files, changed: "0" * 64}}
+    cache.store(card_build.ROWS, key, json.dumps(stale, sort_keys=True))
+    assert discotest.card(system="google", pairs="en-de", suites="winomt", quiet=True).rows == first.rows
+    assert calls and calls[0][0] == "winomt"  # run again, not served
