@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 import discotest
-from discotest import cache
+from discotest import cache, families
 from discotest.cards import build as card_build
 from discotest.cards import card_settings, resolve
 from discotest.cards.render import render
+from tests.support.cli_helpers import assert_one_line_error, run_cli
 
 
 def _folder(root: Path, shared_data: Path, name: str) -> Path:
@@ -80,3 +82,78 @@ def test_a_changed_data_file_runs_the_row_again(shared_data, own_cache, monkeypa
     cache.store(card_build.ROWS, key, json.dumps(stale, sort_keys=True))
     assert discotest.card(system="google", pairs="en-de", suites="winomt", quiet=True).rows == first.rows
     assert calls and calls[0][0] == "winomt"  # run again, not served
+
+
+@pytest.fixture
+def no_work(monkeypatch):
+    """Any suite run fails the test: a bad setting must end the card before any work."""
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"a suite ran: {args}")
+
+    monkeypatch.setattr(families, "run", refuse)
+
+
+def _manifest(folder: Path, text: str) -> Path:
+    (folder / "manifest.json").write_text(text)
+    return folder
+
+
+@pytest.mark.parametrize(("files", "said"), [
+    ('{"en-de/winmt-adj": "winomt.de.txt"}', "'winmt-adj' (did you mean 'winomt-adj'?)"),
+    ('{"en-de/winomt": "winomt.de.txt", "en-de/winomt": "other.txt"}', "'en-de/winomt' is named twice"),
+    ('{"en-de/winomt": "../outside.txt"}', "../outside.txt is outside"),
+    ('{"en-xx/winomt": "winomt.de.txt"}', "no pair 'en-xx'"),
+])
+def test_a_bad_manifest_is_one_line_before_any_work(shared_data, tmp_path, no_work, capsys, files, said):
+    folder = _folder(tmp_path, shared_data, "mine")
+    (tmp_path / "outside.txt").write_text("a line\n")
+    _manifest(folder, '{"system": "mine", "files": ' + files + "}")
+    code, _, err = run_cli(capsys, "card", "--outputs", str(folder), "--pairs", "en-de", "-q")
+    assert_one_line_error(code, err, said)
+    assert "manifest.json" in err and "a line" not in err
+
+
+@pytest.mark.parametrize("target", ["manifest.json", "winomt.de.txt"])
+def test_the_card_is_never_written_onto_its_inputs(shared_data, tmp_path, no_work, capsys, target):
+    folder = _folder(tmp_path, shared_data, "mine")
+    before = (folder / target).read_bytes()
+    code, _, err = run_cli(capsys, "card", "--outputs", str(folder), "-o", str(folder / target), "-q")
+    assert_one_line_error(code, err, "is an input of the card")
+    assert (folder / target).read_bytes() == before
+
+
+def test_bad_card_wide_settings_are_one_line_before_any_work(shared_data, tmp_path, no_work, capsys, monkeypatch):
+    folder = _folder(tmp_path, shared_data, "mine")
+    cases = [
+        (("--system", "gogle", "--pairs", "en-de"), "'gogle' (did you mean 'google'?)"),
+        (("--system", "google", "--pairs", "en-de", "--versus", str(tmp_path / "mnie")), "--versus"),
+        (("--system", "google", "--pairs", "en-de", "--versus", str(tmp_path)), "not a model"),
+        (("--model", str(folder), "--pairs", "en-de"), "--outputs " + str(folder)),
+        (("--system", "google", "--pairs", "ja-en,ja-en"), "ja-en is named twice"),
+    ]
+    for args, said in cases:
+        code, _, err = run_cli(capsys, "card", *args, "-q")
+        assert_one_line_error(code, err, said)
+    monkeypatch.setitem(sys.modules, "ray", None)  # Ray not installed
+    code, _, err = run_cli(capsys, "card", "--system", "google", "--pairs", "en-de", "--engine", "ray", "-q")
+    assert_one_line_error(code, err, "--engine ray needs Ray")
+
+
+def test_rows_a_system_cannot_fill_are_decided_in_the_plan_at_no_cost(shared_data, own_cache, no_work, capsys):
+    """base_tgt has no DiP output and google none in ja-en: the plan says "unfilled" without running a suite, and a
+    card of only such rows runs none and ends 0 (unfillable by nature is not a failure)."""
+    code, plan, err = run_cli(capsys, "card", "--system", "base_tgt", "--pairs", "zh-en", "--dry-run")
+    assert code == 0, err
+    assert "zh-en/dip" in plan and "base_tgt has no published output for dip (zh-en)" in plan
+    code, out, err = run_cli(capsys, "card", "--system", "google", "--pairs", "ja-en", "--format", "json", "-q")
+    assert code == 0, err
+    assert {row["status"] for row in json.loads(out)["rows"]} == {"unfilled"}
+
+
+def test_a_failed_row_ends_the_card_with_status_1(shared_data, own_cache, tmp_path, capsys):
+    folder = _folder(tmp_path, shared_data, "mine")
+    (folder / "short.txt").write_text("eine Zeile\n")
+    _manifest(folder, json.dumps({"system": "mine", "files": {"en-de/winomt-adj": "short.txt"}}))
+    code, out, err = run_cli(capsys, "card", "--outputs", str(folder), "--format", "json", "-q")
+    assert code == 1 and "en-de/winomt-adj" in err
+    assert [row["status"] for row in json.loads(out)["rows"] if row["id"] == "winomt-adj"] == ["failed"]

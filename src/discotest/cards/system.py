@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from discotest.cards.groups import CardRow
-from discotest.errors import InputError
+from discotest.errors import InputError, did_you_mean
 
 MANIFEST = "manifest.json"
 
@@ -44,7 +45,7 @@ class SystemSpec:
         if self.kind not in row.takes:
             raise Unfilled(_why_not(self.kind, row))
         if self.kind == "published":
-            if row.published_list == "declared" and not publishes(row, self.value):
+            if not publishes(row, self.value):  # decided here, at no cost: the plan says so, no run is started
                 raise Unfilled(f"{self.value} has no published output for {row.suite} ({row.pair})")
             if row.published_list == "run":  # its run gives every published system (DiP ranks a pair's WMT systems)
                 return {}
@@ -97,9 +98,14 @@ def endpoint_system(url: str, model: str | None, model_options: dict[str, Any]) 
 
 def published_names(row: CardRow) -> list[str]:
     """The published systems of the row's suite with an output for its pair, from the suite's list of published
-    systems (``google (ar de …)``; mZPRT's ``QA: base_tgt …``, whose pair is its only one)."""
+    systems (``google (ar de …)``; mZPRT's ``QA: base_tgt …``, whose pair is its only one; DiP's WMT systems of the
+    pair, from the registry)."""
     from discotest import families
 
+    if row.published_list == "run":  # the pair's WMT systems, from the registry (no file read)
+        from discotest.dip.documents import chosen_systems
+
+        return list(chosen_systems(row.options.get("data", "wmt22"), row.options["pair"]))
     out = []
     for entry in families.family_of(row.suite).suites().get(row.suite, []):
         head, _, langs = entry.partition(" (")
@@ -155,19 +161,60 @@ def read_manifest(folder: str | Path) -> tuple[str, dict[str, str]]:
         raise InputError(f"no {MANIFEST} in {folder} (`discotest card --outputs {folder} --init --pairs …` writes "
                          "one with the sources to translate)", str(path))
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = json.loads(path.read_text("utf-8"), object_pairs_hook=_no_key_twice)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"not a JSON manifest: {exc}", str(path)) from None
+    except _KeyTwice as exc:
+        raise InputError(f"{exc.args[0]!r} is named twice (the manifest gives each row one file)", str(path)) \
+            from None
     if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
         raise InputError('expected {"system": NAME, "files": {"PAIR/ROW": FILE, …}}', str(path))
     files = {}
     for key, name in data["files"].items():
+        if not isinstance(key, str) or "/" not in key:
+            raise InputError(f"entry {key!r}: expected \"PAIR/ROW\": \"FILE\"", str(path))
+        _check_row_key(key, path)
         if name is None:  # --init's template: a row the user has not filled
             continue
-        if not isinstance(name, str) or "/" not in key:
+        if not isinstance(name, str):
             raise InputError(f"entry {key!r}: expected \"PAIR/ROW\": \"FILE\"", str(path))
         file = folder / name
+        if not _inside(file, folder):
+            raise InputError(f"entry {key!r}: {name} is outside {folder}; the manifest names files in its folder",
+                             str(path))
         if not file.is_file():
             raise InputError(f"entry {key!r}: {name} is not in {folder}", str(path))
         files[key] = str(file)
     return str(data.get("system") or folder.name), files
+
+
+class _KeyTwice(Exception):
+    pass
+
+
+def _no_key_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once (JSON's last-wins would drop a row's first file unsaid)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _KeyTwice(key)
+        out[key] = value
+    return out
+
+
+def _inside(file: Path, folder: Path) -> bool:
+    """Whether ``file`` is in ``folder`` as written (``..`` and absolute paths leave it; a link inside is inside)."""
+    return os.path.abspath(file).startswith(os.path.abspath(folder) + os.sep)
+
+
+def _check_row_key(key: str, manifest: Path) -> None:
+    """A manifest's row key names a row of the card's groups: a misspelt one is an error, not a row left out."""
+    from discotest.cards.groups import known_pairs, rows_of
+
+    pair, _, row_id = key.partition("/")
+    if pair not in known_pairs():
+        raise InputError(f"entry {key!r}: no pair {pair!r}{did_you_mean(pair, known_pairs())}", str(manifest))
+    ids = [row.id for row in rows_of([pair])]
+    if row_id not in ids:
+        raise InputError(f"entry {key!r}: {pair} has no row {row_id!r}{did_you_mean(row_id, ids)} (its rows: "
+                         f"{', '.join(ids)})", str(manifest))

@@ -21,12 +21,20 @@ def versus_system(spec: str, model_options: dict[str, Any]) -> SystemSpec:
     folder (a local model), else a published system's name."""
     if spec.startswith(("http://", "https://")):
         return endpoint_system(spec, None, model_options)
+    from discotest.cards import all_published_names, check_model_folder
+    from discotest.errors import InputError, did_you_mean
+
     path = Path(spec)
     if (path / MANIFEST).is_file():
         name, files = read_manifest(path)
         return SystemSpec("outputs", spec, files=files, label=name)
     if path.is_dir():
+        check_model_folder(spec, "--versus")
         return SystemSpec("model", spec, model_options=model_options)
+    names = all_published_names()
+    if spec not in names:
+        raise InputError(f"--versus {spec}: neither a folder (of outputs with a manifest, or a model), an endpoint URL "
+                         f"nor a published system{did_you_mean(spec, names)}")
     return SystemSpec("published", spec)
 
 
