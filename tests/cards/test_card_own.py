@@ -157,3 +157,59 @@ def test_a_failed_row_ends_the_card_with_status_1(shared_data, own_cache, tmp_pa
     code, out, err = run_cli(capsys, "card", "--outputs", str(folder), "--format", "json", "-q")
     assert code == 1 and "en-de/winomt-adj" in err
     assert [row["status"] for row in json.loads(out)["rows"] if row["id"] == "winomt-adj"] == ["failed"]
+
+
+def _card_parser_flags() -> set[str]:
+    """Every option string ``discotest card`` accepts, from the CLI's own parser."""
+    import argparse
+
+    from discotest.cli.dispatch import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    card = sub.choices["card"]
+    return {flag for action in card._actions for flag in action.option_strings} | \
+        {flag for action in parser._actions for flag in action.option_strings}
+
+
+def _flags_named(text: str) -> set[str]:
+    return {f"--{flag}" for flag in card_build.FLAG.findall(text)}
+
+
+def test_every_flag_a_card_warning_names_is_a_card_flag_and_the_manifest_takes_the_suite_version(
+        shared_data, own_cache, tmp_path, capsys):
+    """bing's file was made from WinoMT 2019: the run says "give --suite-version 2019", which the card does not
+    take; the card says to set the row's suite version in the manifest, which then scores every row of 2019."""
+    folder = _folder(tmp_path, shared_data, "mine")
+    code, out, err = run_cli(capsys, "card", "--outputs", str(folder), "--format", "json", "-q")
+    assert code == 0, err
+    row = json.loads(out)["rows"][0]
+    said = " ".join(row["warnings"])
+    assert '"options": {"en-de/winomt": {"suite_version": "2019"}} in manifest.json' in said
+    assert _flags_named(said) <= _card_parser_flags(), said
+    line = next(line for line in row["lines"] if line["metric"] == "accuracy")
+    assert line["n"] == 3886
+    manifest = json.loads((folder / "manifest.json").read_text())
+    _manifest(folder, json.dumps({**manifest, "options": {"en-de/winomt": {"suite_version": "2019"}}}))
+    code, out, err = run_cli(capsys, "card", "--outputs", str(folder), "--format", "json", "-q")
+    assert code == 0, err
+    row = json.loads(out)["rows"][0]
+    assert not any("suite_version" in w or "2019" in w for w in row["warnings"]), row["warnings"]
+    assert next(line for line in row["lines"] if line["metric"] == "accuracy")["n"] == 3888
+    assert "version:2019" in row["signature"]
+    _manifest(folder, json.dumps({**manifest, "options": {"en-de/winomt": {"aligner": "fast_align"}}}))
+    assert_one_line_error(*run_cli(capsys, "card", "--outputs", str(folder), "-q")[::2], "takes no option 'aligner'")
+
+
+def test_a_dip_warning_in_the_card_names_no_flag_the_card_refuses():
+    from discotest.cards.groups import rows_of
+    from discotest.cards.system import SystemSpec
+    from discotest.dip.family import mining_pool_warning
+
+    row = next(r for r in rows_of(["ja-en"]) if r.suite == "dip")
+    warning = mining_pool_warning(11, "mine.en")
+    assert "--holdout" in warning
+    said = card_build.in_card_words(warning, row, SystemSpec("outputs", "x", files={row.key: "mine.en"}))
+    assert "--holdout" not in said and "`discotest run dip`'s holdout option SYSTEM" in said
+    assert _flags_named(said) <= _card_parser_flags()
+    assert "--help" in _card_parser_flags() and "--suite-version" not in _card_parser_flags()

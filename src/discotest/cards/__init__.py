@@ -6,6 +6,7 @@ machinery (``build``, ``groups``, ``system``) loads when a card is made, not whe
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,8 +39,12 @@ SEED = Option("seed", ("--seed",), "bootstrap seed", default=12345, type=int_opt
 VERSUS = Option("versus", ("--versus",), "a second system to compare with, row by row (a published name, an outputs "
                 "folder, a model folder or an endpoint URL): both values, the difference and the paired bootstrap "
                 "p-value of every number", metavar="SYSTEM")
+# the card's --context: what each kind of row does with it (``system._model_options``), not a run's help
+CONTEXT = dataclasses.replace(common.CONTEXT, help="--model/--endpoint: previous sentences as context; the rows a "
+                              "model translates take the first size (default 0), the contrastive rows score at each "
+                              "size given (default 1)")
 MODEL_OPTIONS = (common.BATCH_SIZE, common.DEVICE, common.REVISION, common.PROMPT, common.CONCURRENCY,
-                 common.ENDPOINT_TIMEOUT, common.CONTEXT, common.BEAM, common.MAX_LENGTH)
+                 common.ENDPOINT_TIMEOUT, CONTEXT, common.BEAM, common.MAX_LENGTH)
 OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, VERSUS, common.LIMIT, INIT, DRY_RUN,
            BOOTSTRAP, SEED, *common.ENGINE_OPTIONS, common.JOBS,
            *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.USE_CACHE, common.SKIP_LANGUAGE_CHECK)
@@ -62,8 +67,8 @@ def system_of(s: Settings) -> SystemSpec:
     if kind == "outputs":
         if s.init:
             return SystemSpec("outputs", str(s.outputs))
-        name, files = read_manifest(s.outputs)
-        return SystemSpec("outputs", str(s.outputs), files=files, label=name)
+        name, files, row_options = read_manifest(s.outputs)
+        return SystemSpec("outputs", str(s.outputs), files=files, label=name, row_options=row_options)
     if kind == "model":
         return SystemSpec("model", str(s.model), model_options=model_options)
     return endpoint_system(s.endpoint, s.model, model_options)

@@ -10,6 +10,7 @@ import contextlib
 import functools
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -209,6 +210,50 @@ def _run_options(row: CardRow, common: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in common.items() if k not in WHERE_TAKEN or (v is not None and k in taken)}
 
 
+FLAG = re.compile(r"--([a-z][a-z0-9-]*)")
+
+
+def card_flags() -> set[str]:
+    """Every flag ``discotest card`` takes: its declared options, the global ones, and the output's."""
+    from discotest.cards import OPTIONS
+    from discotest.registry.options import GLOBAL_OPTIONS
+
+    return {f for o in (*OPTIONS, *GLOBAL_OPTIONS) for f in o.flags} | {"--format", "-f", "--output", "-o"}
+
+
+def in_card_words(warning: str, row: CardRow, system: SystemSpec) -> str:
+    """A row run's warning as the card says it: a flag the card does not take (``give --suite-version 2019``,
+    ``give --holdout SYSTEM``) becomes what the card does take, the manifest's options of the row (``"options":
+    {"en-de/winomt": {"suite_version": "2019"}} in manifest.json``), or else names the suite run's option, which
+    ``discotest run`` takes; the card never tells a user to give a flag it refuses."""
+    from discotest.cards.system import MANIFEST, row_options_allowed
+
+    declared = {f: o for o in families.family_of(row.suite).options for f in o.flags}
+    allowed = row_options_allowed(row) if system.kind == "outputs" else {}
+    taken = card_flags()
+    out, at = [], 0
+    for found in FLAG.finditer(warning):
+        flag = found.group(0)
+        option = declared.get(flag)
+        if flag in taken or option is None:
+            continue
+        end = found.end()
+        value = None
+        if option.action not in ("store_true", "store_false"):
+            following = re.match(r"[ =]([^\s,;)]+)", warning[end:])
+            if following:
+                value, end = following.group(1), end + following.end()
+        if option.name in allowed:
+            said = (f'"options": {{"{row.key}": {{"{option.name}": {json.dumps(value)}}}}} in {MANIFEST}'
+                    if value is not None else f'"{option.name}" in the "options" of {row.key} in {MANIFEST}')
+        else:
+            said = f"`discotest run {row.suite}`'s {option.name.replace('_', '-')} option" + \
+                (f" {value}" if value is not None else "") + " (the card does not take it)"
+        out += [warning[at:found.start()], said]
+        at = end
+    return "".join(out) + warning[at:]
+
+
 def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: dict[str, Any], bootstrap: int,
              seed: int, ahead: Ahead | None) -> tuple[Report, list[Result], list[dict[str, Any]], list[str]]:
     """The row's run: its report, the system's results, the card's lines, and the published systems left out of the
@@ -279,7 +324,8 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
         reports[row.key] = Report(report.title, mine, text=report.text)
     sigs = sorted({r.signature.format() for r in mine})
     out = {**base, "status": "ok", "reason": None, "system": mine[0].system if mine else system.name,
-           "lines": lines, "signature": sigs[0] if len(sigs) == 1 else sigs, "warnings": list(report.warnings),
+           "lines": lines, "signature": sigs[0] if len(sigs) == 1 else sigs,
+           "warnings": [in_card_words(w, row, system) for w in report.warnings],
            "data_files": _data_files(seen),
            "not_ranked_against": equal}
     cache.store(ROWS, key, json.dumps(out, ensure_ascii=False, sort_keys=True))

@@ -29,6 +29,8 @@ class SystemSpec:
     model_options: dict[str, Any] = field(default_factory=dict)  # --batch-size, --device, --prompt, --context …
     files: dict[str, str] = field(default_factory=dict)  # --outputs: row key -> file (from the manifest)
     label: str = ""
+    # --outputs: row key -> the options of its run the manifest gives (``"options"``: a suite version …)
+    row_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -53,7 +55,7 @@ class SystemSpec:
         if self.kind == "outputs":
             if row.key not in self.files:
                 raise Unfilled(f"no file for {row.key} in {self.value}/{MANIFEST}")
-            return {row.file: self.files[row.key]}
+            return {**self.row_options.get(row.key, {}), row.file: self.files[row.key]}
         if self.kind == "model":
             return {"model": self.value, **_model_options(row, self.model_options)}
         return {"endpoint": self.value, **({"model": self.served_model} if self.served_model else {}),
@@ -67,7 +69,8 @@ class SystemSpec:
         if self.kind == "outputs":
             path = self.files.get(row.key)
             # the path too: a row's warnings quote it
-            return f"file:{path}:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}" if path else "file:none"
+            return (f"file:{path}:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}:"
+                    + json.dumps(self.row_options.get(row.key, {}), sort_keys=True)) if path else "file:none"
         if self.kind == "model":
             from discotest.models.hf_models import model_fingerprint
 
@@ -152,9 +155,10 @@ def _model_options(row: CardRow, options: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in out.items() if k in taken}
 
 
-def read_manifest(folder: str | Path) -> tuple[str, dict[str, str]]:
-    """The system's name and its files by row key (``pair/row``), paths resolved against the folder; every file must
-    exist. One line naming the manifest and the entry for anything wrong."""
+def read_manifest(folder: str | Path) -> tuple[str, dict[str, str], dict[str, dict[str, Any]]]:
+    """The system's name, its files by row key (``pair/row``), paths resolved against the folder (every file must
+    exist), and the options of a row's run the manifest gives (``"options": {"PAIR/ROW": {"suite_version":
+    "2019"}}``: ``row_options_allowed``). One line naming the manifest and the entry for anything wrong."""
     folder = Path(folder)
     path = folder / MANIFEST
     if not path.is_file():
@@ -185,7 +189,57 @@ def read_manifest(folder: str | Path) -> tuple[str, dict[str, str]]:
         if not file.is_file():
             raise InputError(f"entry {key!r}: {name} is not in {folder}", str(path))
         files[key] = str(file)
-    return str(data.get("system") or folder.name), files
+    return str(data.get("system") or folder.name), files, _row_options(data.get("options"), path)
+
+
+# the options of a row's run a manifest may give: those that say how the user's file is made (the suite version it was
+# translated from, how it is read, scores as losses), never one that changes how the row is measured or what it is
+# ranked against (an aligner, a verdict, DiP's holdout: the published systems beside it run without them)
+ROW_OPTIONS = ("suite_version", "input_format", "scores_are_losses")
+
+
+def row_options_allowed(row: CardRow) -> dict[str, Any]:
+    """The options a manifest may give a row's run (name -> its declaration): those of ``ROW_OPTIONS`` its family
+    takes."""
+    from discotest import families
+
+    return {o.name: o for o in families.family_of(row.suite).options
+            if o.name in ROW_OPTIONS and o.name not in row.options}
+
+
+def _row_options(given: Any, manifest: Path) -> dict[str, dict[str, Any]]:
+    """The manifest's ``options``, each row's checked against what its run takes (``row_options_allowed``) and by
+    the option's own type and choices; one line naming the manifest, the row and the option otherwise."""
+    from discotest.cards.groups import rows_of
+
+    if given is None:
+        return {}
+    if not isinstance(given, dict) or not all(isinstance(v, dict) for v in given.values()):
+        raise InputError('"options": expected {"PAIR/ROW": {"option": value, …}, …}', str(manifest))
+    out = {}
+    for key, options in given.items():
+        if not isinstance(key, str) or "/" not in key:
+            raise InputError(f"options {key!r}: expected \"PAIR/ROW\"", str(manifest))
+        _check_row_key(key, manifest)
+        row = next(r for r in rows_of([key.split("/")[0]]) if r.key == key)
+        allowed = row_options_allowed(row)
+        checked = {}
+        for name, value in options.items():
+            if name not in allowed:
+                raise InputError(f"options of {key}: {row.suite} takes no option {name!r} from the manifest"
+                                 f"{did_you_mean(name, list(allowed))} (it takes: {', '.join(allowed) or 'none'})",
+                                 str(manifest))
+            option = allowed[name]
+            try:
+                value = option.type(str(value)) if option.type is not None and isinstance(value, str) else value
+            except (ValueError, InputError) as exc:
+                raise InputError(f"options of {key}: {name}: {exc}", str(manifest)) from None
+            if option.choices and value not in option.choices:
+                raise InputError(f"options of {key}: {name} must be one of {', '.join(option.choices)}, not "
+                                 f"{value!r}", str(manifest))
+            checked[name] = value
+        out[key] = checked
+    return out
 
 
 class _KeyTwice(Exception):

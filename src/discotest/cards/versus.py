@@ -26,8 +26,8 @@ def versus_system(spec: str, model_options: dict[str, Any]) -> SystemSpec:
 
     path = Path(spec)
     if (path / MANIFEST).is_file():
-        name, files = read_manifest(path)
-        return SystemSpec("outputs", spec, files=files, label=name)
+        name, files, row_options = read_manifest(path)
+        return SystemSpec("outputs", spec, files=files, label=name, row_options=row_options)
     if path.is_dir():
         check_model_folder(spec, "--versus")
         return SystemSpec("model", spec, model_options=model_options)
