@@ -213,3 +213,45 @@ def test_a_dip_warning_in_the_card_names_no_flag_the_card_refuses():
     assert "--holdout" not in said and "`discotest run dip`'s holdout option SYSTEM" in said
     assert _flags_named(said) <= _card_parser_flags()
     assert "--help" in _card_parser_flags() and "--suite-version" not in _card_parser_flags()
+
+
+def _toy_card():
+    from discotest.cards.build import Card
+
+    def line(metric, value, n, better="higher", rank=2, scope=""):
+        return {"scope": scope, "lang": "de", "metric": metric, "unit": "%", "better": better, "value": value,
+                "ci95": 1.5, "n": n, "rank": rank, "of": 15,
+                "above": {"system": "unified_oc_tgt", "value": 70.1, "p": 0.0421},
+                "below": {"system": "deepl-sentences", "value": 40.0, "p": 0.0004}}
+
+    badge = {"sample": "in", "text": "x", "figure": "94.7%", "section": "s"}
+    rows = [
+        {"pair": "en-de", "id": "winomt", "suite": "winomt", "phenomenon": "gender of a coreferent entity (WinoMT)",
+         "validity": badge, "status": "ok", "reason": None, "signature": "sig", "not_ranked_against": [
+             "bing: its outputs equal this system's"],
+         "warnings": ["warning: " + "a long warning about the file " * 12],
+         "lines": [line("accuracy", 56.4, 3886), line("delta_g", 3.2, 3886, "nearer 0")]},
+        {"pair": "de-en", "id": "dip", "suite": "dip", "phenomenon": "document level: consistency, connectives, "
+         "anaphora, coherence (DiP)", "validity": badge, "status": "ok", "reason": None, "signature": "sig",
+         "lines": [line("anaphora Σ(ref−sys)", 12.0, 1, "lower", 1)]},
+        {"pair": "en-de", "id": "scat", "suite": "scat", "phenomenon": "pronoun anaphora, contrastive (SCAT)",
+         "validity": badge, "status": "unfilled", "reason": "scat " + "takes no published output " * 10,
+         "signature": None, "lines": []},
+    ]
+    return Card("mine", "outputs", ["en-de", "de-en"], rows)
+
+
+def test_the_text_card_fits_160_columns_with_a_legend_for_every_metric_and_warnings_in_every_format():
+    card = _toy_card()
+    text = render(card, "text")
+    body = text.split("\ncard: ")[0]
+    assert max(map(len, body.splitlines())) <= 160, max(body.splitlines(), key=len)
+    for said in ("Acc: accuracy, %, higher is better", "ΔG: F1♂ − F1♀, points, best at 0",
+                 "anaphora Σ(ref−sys): summed score of the reference minus the system's, lower is better", "ctxK",
+                 "by d"):
+        assert said in " ".join(body.split()), said
+    dip = next(line for line in text.splitlines() if "Σ(ref−sys)" in line and "12.0" in line)
+    assert "n<30" in dip and "unified_oc_tgt" not in dip  # n 1: a caution, no rank, no neighbours
+    assert "p=0.042" in text and "not ranked against bing" in text and "scat: unfilled" in text
+    for fmt in ("markdown", "latex", "html"):
+        assert "a long warning about the file" in render(card, fmt), fmt

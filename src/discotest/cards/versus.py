@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from discotest.cards.build import Card, where_of
+from discotest.cards.render import METRIC_NAMES, p_text
 from discotest.cards.system import MANIFEST, SystemSpec, endpoint_system, read_manifest
 from discotest.report.ranking import paired_p, value_and_interval
 from discotest.report.result import lang_of, scope_of
@@ -80,9 +81,9 @@ def render_versus(a: Card, b: Card, lines: list[dict[str, Any]]) -> str:
         if line["metric"] is None:
             unfilled.append(f"  {line['row']}: {line['note']}")
             continue
-        metric = line["metric"] + (f" {line['scope']}" if line["scope"] else "")
+        metric = METRIC_NAMES.get(line["metric"], line["metric"]) + (f" {line['scope']}" if line["scope"] else "")
         rows.append([line["row"], metric, f"{line['a']:.1f}", f"{line['b']:.1f}", f"{line['b'] - line['a']:+.1f}",
-                     "–" if line["p"] is None else f"{line['p']:.4f}", "yes" if line["differs"] else ""])
+                     p_text(line["p"]), "yes" if line["differs"] else ""])
     table = [t.rstrip() for t in fixed_width(["row", "metric", "A", "B", "B−A", "p", "differs"], rows, left=2)]
     differ = sum(bool(line.get("differs")) for line in lines)
     return "\n".join([f"discourse cards: A = {a.system} ({a.kind}), B = {b.system} ({b.kind})", *table,
