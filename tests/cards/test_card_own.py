@@ -255,3 +255,28 @@ def test_the_text_card_fits_160_columns_with_a_legend_for_every_metric_and_warni
     assert "p=0.042" in text and "not ranked against bing" in text and "scat: unfilled" in text
     for fmt in ("markdown", "latex", "html"):
         assert "a long warning about the file" in render(card, fmt), fmt
+
+
+def test_init_writes_every_contrastive_rows_candidates_and_a_filled_folder_equals_the_runs(shared_data, own_cache,
+                                                                                          tmp_path, capsys):
+    """The newcomer's walk for ja-en's contrastive rows: `--init` writes each row's candidates as JSONL in the order
+    of the scores file; one score per line of it (here: shorter is better) fills the row, equal to `run --scores`."""
+    folder = tmp_path / "mine"
+    code, out, err = run_cli(capsys, "card", "--outputs", str(folder), "--init", "--pairs", "ja-en")
+    assert code == 0, err
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for row in ("jazp", "bsd-zp-ja-en-test"):
+        key = f"ja-en/{row}"
+        candidates = folder / manifest["sources"][key]
+        lines = [json.loads(line) for line in candidates.read_text().splitlines()]
+        assert lines and all({"item", "candidate", "src", "src_context", "text"} <= set(line) for line in lines)
+        assert "correct" not in lines[0]
+        (folder / f"{row}.scores").write_text("".join(f"{-len(line['text'])}\n" for line in lines))
+        manifest["files"][key] = f"{row}.scores"
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    card = discotest.card(outputs=str(folder), suites="jazp,bsd-zp-ja-en-test", quiet=True)
+    for row in card.rows:
+        assert row["status"] == "ok", row
+        run = discotest.run(row["suite"], scores=str(folder / f"{row['id']}.scores"), quiet=True)[0]
+        acc = next(line for line in row["lines"] if line["metric"] == "accuracy")
+        assert acc["value"] == round(run.headline().value, 4) and acc["n"] == run.n

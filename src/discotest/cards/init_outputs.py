@@ -16,7 +16,10 @@ from discotest.errors import InputError
 GENDER = ("winomt", "winomt-adj", "bug")
 HOLDS = {
     "input": "one translation per line of the sources file, in its order (docs/your-files.md)",
-    "scores": "one score per candidate of each item, in the suite's order (docs/contrastive.md, 'Scores files')",
+    "scores": "one score per line, one line per line of the candidates file (PAIR.ROW.candidates.jsonl: each item's "
+              "candidates in the suite's order), higher is better (docs/card.md, 'A folder of outputs')",
+    "ctxpro": "one translation per line of the sources file (PAIR.ROW.src.jsonl: each sentence with the sentences "
+              "before it in its document), in its order",
     "dip": "one English translation per line of the WMT22 source file, in its order, translated document by document "
            "(the .docids.txt file names each line's document; docs/dip.md)",
 }
@@ -25,6 +28,7 @@ HOLDS = {
 def init_outputs(folder: str | Path, rows: Sequence[CardRow], system: str, data_dir: str | None) -> list[str]:
     """Write the sources and the manifest template into ``folder`` (created); one line per file written. An existing
     manifest is not overwritten."""
+    from discotest.contrastive.suites import is_expected_word
     from discotest.gender.suites import load_gender_suite
 
     folder = Path(folder)
@@ -37,7 +41,8 @@ def init_outputs(folder: str | Path, rows: Sequence[CardRow], system: str, data_
         if "outputs" not in row.takes:
             continue
         files[row.key] = None
-        holds[row.key] = HOLDS["dip" if row.suite == "dip" else row.file]
+        ctxpro = row.file == "input" and is_expected_word(row.suite)
+        holds[row.key] = HOLDS["dip" if row.suite == "dip" else "ctxpro" if ctxpro else row.file]
         if row.suite == "dip":
             written += _dip_sources(folder, row, data_dir)
             sources[row.key] = f"{row.pair}.{row.id}.src.txt"
@@ -48,6 +53,10 @@ def init_outputs(folder: str | Path, rows: Sequence[CardRow], system: str, data_
             sources[row.key] = name
             written.append(f"{folder / name}: {len(items)} sentences of {row.suite} to translate into "
                            f"{row.pair.split('-')[1]}")
+        elif row.file == "scores" or ctxpro:
+            line, name = _contrastive(folder, row, data_dir, scores=row.file == "scores")
+            written.append(line)
+            sources[row.key] = name
     template = {"system": system, "files": files, "what_each_file_holds": holds, "sources": sources}
     write_text_atomic(manifest, json.dumps(template, ensure_ascii=False, indent=1) + "\n")
     written.append(f"{manifest}: fill in the file of each row you translated (null: the row stays empty)")
@@ -67,3 +76,25 @@ def _dip_sources(folder: Path, row: CardRow, data_dir: str | None) -> list[str]:
     write_text_atomic(folder / f"{row.pair}.{row.id}.docids.txt", "".join(f"{d.strip()}\n" for d in docids))
     return [f"{folder / name}: {len(source)} lines of {len(dict.fromkeys(docids))} {paths['source'].name} documents "
             f"to translate into English (their documents: {row.pair}.{row.id}.docids.txt)"]
+
+
+def _contrastive(folder: Path, row: CardRow, data_dir: str | None, scores: bool) -> tuple[str, str]:
+    """A contrastive row's items as JSONL, in the suite's order, as its run reads them: for a scores row one line per
+    candidate (``item``, ``candidate`` index, both contexts oldest first, the source and the candidate; which one is
+    correct is not said), the order a scores file follows line by line; for CTXPRO one line per item to translate,
+    its source with the sentences before it in its document."""
+    from discotest.contrastive.suites import load_suite
+
+    items = load_suite(row.suite, data_dir)
+    if scores:
+        name = f"{row.pair}.{row.id}.candidates.jsonl"
+        lines = [{"item": item.index, "candidate": k, "src_context": list(item.src_context), "src": item.src,
+                  "tgt_context": list(item.tgt_context), "text": candidate}
+                 for item in items for k, candidate in enumerate(item.candidates)]
+        what = f"{len(lines)} candidates of {len(items)} {row.suite} items to score, one score per line"
+    else:
+        name = f"{row.pair}.{row.id}.src.jsonl"
+        lines = [{"item": item.index, "src_context": list(item.src_context), "src": item.src} for item in items]
+        what = f"{len(items)} {row.suite} sentences to translate into {row.pair.split('-')[1]}, one per line"
+    write_text_atomic(folder / name, "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
+    return f"{folder / name}: {what}", name
