@@ -280,3 +280,30 @@ def test_init_writes_every_contrastive_rows_candidates_and_a_filled_folder_equal
         run = discotest.run(row["suite"], scores=str(folder / f"{row['id']}.scores"), quiet=True)[0]
         acc = next(line for line in row["lines"] if line["metric"] == "accuracy")
         assert acc["value"] == round(run.headline().value, 4) and acc["n"] == run.n
+
+
+@pytest.mark.parametrize(("pair", "row", "run_options"), [
+    ("ja-en", "mittens", {"lang": "ja"}),
+    ("en-de", "mt-geneval-counterfactual", {"lang": "de", "subset": "counterfactual"}),
+])
+def test_init_writes_mittens_and_mt_geneval_sources_a_run_reads_line_for_line(shared_data, own_cache, tmp_path,
+                                                                                 capsys, pair, row, run_options):
+    """A file of one line per line of `--init`'s sources is read by the row's run (here the sources themselves,
+    the language check off): the row is filled and equals `run --input`."""
+    folder = tmp_path / "mine"
+    code, _, err = run_cli(capsys, "card", "--outputs", str(folder), "--init", "--pairs", pair)
+    assert code == 0, err
+    manifest = json.loads((folder / "manifest.json").read_text())
+    key = f"{pair}/{row}"
+    manifest["files"][key] = manifest["sources"][key]
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    card = discotest.card(outputs=str(folder), suites=row, pairs=pair, skip_language_check=True, quiet=True)
+    assert card.rows[0]["status"] == "ok", card.rows[0]
+    suite = card.rows[0]["suite"]
+    result = discotest.run(suite, input=str(folder / manifest["sources"][key]), skip_language_check=True,
+                           quiet=True, **run_options)[0]
+    from discotest.report.ranking import value_and_interval
+
+    value, _, n = value_and_interval(result.ranked_metrics()[0])
+    first = card.rows[0]["lines"][0]
+    assert (first["metric"], first["value"], first["n"]) == (result.ranked_metrics()[0].name, round(value, 4), n)

@@ -53,6 +53,10 @@ def init_outputs(folder: str | Path, rows: Sequence[CardRow], system: str, data_
             sources[row.key] = name
             written.append(f"{folder / name}: {len(items)} sentences of {row.suite} to translate into "
                            f"{row.pair.split('-')[1]}")
+        elif row.suite in ("mittens", "mittens-out", "mt-geneval"):
+            line, name = _sentences(folder, row, data_dir)
+            written.append(line)
+            sources[row.key] = name
         elif row.file == "scores" or ctxpro:
             line, name = _contrastive(folder, row, data_dir, scores=row.file == "scores")
             written.append(line)
@@ -98,3 +102,24 @@ def _contrastive(folder: Path, row: CardRow, data_dir: str | None, scores: bool)
         what = f"{len(items)} {row.suite} sentences to translate into {row.pair.split('-')[1]}, one per line"
     write_text_atomic(folder / name, "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
     return f"{folder / name}: {what}", name
+
+
+def _sentences(folder: Path, row: CardRow, data_dir: str | None) -> tuple[str, str]:
+    """A MiTTenS or MT-GenEval row's sources, one per line in the order its run reads a translation file: MiTTenS's
+    passages of the row's language (into English: the language's own), MT-GenEval's test sentences of the subset (the
+    contextual ones with their context, as published; the counterfactual ones feminine first, then masculine)."""
+    lang = row.options["lang"]
+    if row.suite == "mt-geneval":
+        from discotest.gender.mt_geneval.suite import load_mt_geneval
+
+        subset = row.options["subset"]
+        items = load_mt_geneval(subset, lang, "test", data_dir)
+        texts = [item.published if subset == "contextual" else item.source for item in items]
+    else:
+        from discotest.gender.mittens.suite import load_mittens
+
+        texts = [item.text("example") for item in load_mittens(row.suite, [lang], data_dir)]
+    target = row.pair.split("-")[1]
+    name = f"{row.pair}.{row.id}.src.txt"
+    write_text_atomic(folder / name, "".join(" ".join(text.splitlines()) + "\n" for text in texts))
+    return f"{folder / name}: {len(texts)} sentences of {row.suite} to translate into {target}", name
