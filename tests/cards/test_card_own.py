@@ -307,3 +307,22 @@ def test_init_writes_mittens_and_mt_geneval_sources_a_run_reads_line_for_line(sh
     value, _, n = value_and_interval(result.ranked_metrics()[0])
     first = card.rows[0]["lines"][0]
     assert (first["metric"], first["value"], first["n"]) == (result.ranked_metrics()[0].name, round(value, 4), n)
+
+
+def test_check_says_row_by_row_what_is_present_missing_or_wrong_before_any_scoring(shared_data, tmp_path, no_work,
+                                                                                    capsys):
+    folder = tmp_path / "mine"
+    assert run_cli(capsys, "card", "--outputs", str(folder), "--init", "--pairs", "ja-en,en-de")[0] == 0
+    manifest = json.loads((folder / "manifest.json").read_text())
+    (folder / "short.txt").write_text("Eins\nZwei\n")
+    manifest["files"].update({"ja-en/mittens": manifest["sources"]["ja-en/mittens"], "en-de/winomt": "short.txt"})
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    code, out, err = run_cli(capsys, "card", "--outputs", str(folder), "--check")
+    assert code == 1, err
+    said = dict(line.split(": ", 1) for line in out.splitlines())
+    assert said["ja-en/mittens"].startswith("present (") and "82 lines" in said["ja-en/mittens"]
+    assert said["en-de/winomt"].startswith("wrong (short.txt: 2 lines") and "3888" in said["en-de/winomt"]
+    assert said["ja-en/jazp"].startswith("missing")
+    manifest["files"]["en-de/winomt"] = None
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    assert run_cli(capsys, "card", "--outputs", str(folder), "--check")[0] == 0

@@ -31,6 +31,9 @@ CARD_SYSTEM = Option("system", ("--system", "-s"), "a published system (google, 
                      "its outputs in every suite that has them")
 INIT = Option("init", ("--init",), "with --outputs DIR: write the sources to translate and manifest.json's template "
               "into DIR, then stop", default=False, action="store_true")
+CHECK = Option("check", ("--check",), "with --outputs DIR: say row by row whether its file is present, missing or "
+               "wrong (not one line per line of the sources --init wrote), before any scoring; exit 1 if one is "
+               "wrong", default=False, action="store_true")
 DRY_RUN = Option("dry_run", ("--dry-run",), "print the plan (rows done, to run, not fillable; items; measured "
                  "seconds) and stop", default=False, action="store_true")
 BOOTSTRAP = Option("bootstrap", ("--bootstrap",), "bootstrap resamples for the intervals and the paired tests",
@@ -45,7 +48,8 @@ CONTEXT = dataclasses.replace(common.CONTEXT, help="--model/--endpoint: previous
                               "size given (default 1)")
 MODEL_OPTIONS = (common.BATCH_SIZE, common.DEVICE, common.REVISION, common.PROMPT, common.CONCURRENCY,
                  common.ENDPOINT_TIMEOUT, CONTEXT, common.BEAM, common.MAX_LENGTH)
-OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, VERSUS, common.LIMIT, INIT, DRY_RUN,
+OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, VERSUS, common.LIMIT, INIT, CHECK,
+           DRY_RUN,
            BOOTSTRAP, SEED, *common.ENGINE_OPTIONS, common.JOBS,
            *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.USE_CACHE, common.SKIP_LANGUAGE_CHECK)
 

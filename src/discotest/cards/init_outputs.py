@@ -123,3 +123,56 @@ def _sentences(folder: Path, row: CardRow, data_dir: str | None) -> tuple[str, s
     name = f"{row.pair}.{row.id}.src.txt"
     write_text_atomic(folder / name, "".join(" ".join(text.splitlines()) + "\n" for text in texts))
     return f"{folder / name}: {len(texts)} sentences of {row.suite} to translate into {target}", name
+
+
+def check_outputs(folder: str | Path, rows: Sequence[CardRow]) -> tuple[list[str], bool]:
+    """``card --outputs DIR --check``: row by row, before any scoring, whether its file is present (its lines),
+    missing (no file named, or not in the folder) or wrong (not one line per line of the sources ``--init``
+    wrote); and whether every named file is right. The manifest itself is checked as the card checks it."""
+    from discotest.cards.system import read_manifest
+
+    folder = Path(folder)
+    data = manifest_data(folder)
+    named, sources = data.get("files") or {}, data.get("sources") or {}
+    missing_files = {key: name for key, name in named.items() if isinstance(name, str)
+                     and not (folder / name).is_file()}
+    if not missing_files:
+        read_manifest(folder)  # every other mistake: one line, exit 2, as the card says it
+    out, right = [], True
+    for row in rows:
+        if "outputs" not in row.takes:
+            continue
+        name = named.get(row.key)
+        if not isinstance(name, str):
+            out.append(f"{row.key}: missing (no file named; the row stays empty)")
+            continue
+        if row.key in missing_files:
+            out.append(f"{row.key}: missing ({name} is not in {folder})")
+            right = False
+            continue
+        with open(folder / name, "rb") as handle:
+            lines = sum(1 for _ in handle)
+        source = sources.get(row.key)
+        expected = None
+        if isinstance(source, str) and (folder / source).is_file():
+            with open(folder / source, "rb") as handle:
+                expected = sum(1 for _ in handle)
+        if expected is not None and lines != expected:
+            out.append(f"{row.key}: wrong ({name}: {lines} lines, {source} has {expected}: one per line of it)")
+            right = False
+        else:
+            out.append(f"{row.key}: present ({name}: {lines} lines"
+                       + (f", one per line of {source})" if expected is not None else ")"))
+    return out, right
+
+
+def manifest_data(folder: str | Path) -> dict:
+    """The outputs folder's manifest as JSON, unchecked (``read_manifest`` checks it); one line if unreadable."""
+    path = Path(folder) / MANIFEST
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        raise InputError(f"no readable {MANIFEST} in {folder}", str(path)) from None
+    if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
+        raise InputError('expected {"system": NAME, "files": {"PAIR/ROW": FILE, …}}', str(path))
+    return data

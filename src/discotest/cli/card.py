@@ -40,6 +40,10 @@ def run(args: argparse.Namespace) -> int:
         for line in api.card_init(**{k: v for k, v in options.items() if k != "dry_run"}):
             print(line)
         return 0
+    if options.pop("check", False):
+        lines, right = api.card_check(**{k: v for k, v in options.items() if k != "dry_run"})
+        print("\n".join(lines))
+        return 0 if right else 1
     if options.pop("dry_run", False):
         _print_plan(api.card_plan(**options))
         return 0
