@@ -213,19 +213,12 @@ def _run_options(row: CardRow, common: dict[str, Any]) -> dict[str, Any]:
 FLAG = re.compile(r"--([a-z][a-z0-9-]*)")
 
 
-def card_flags() -> set[str]:
-    """Every flag ``discotest card`` takes: its declared options, the global ones, and the output's."""
-    from discotest.cards import OPTIONS
-    from discotest.registry.options import GLOBAL_OPTIONS
-
-    return {f for o in (*OPTIONS, *GLOBAL_OPTIONS) for f in o.flags} | {"--format", "-f", "--output", "-o"}
-
-
 def in_card_words(warning: str, row: CardRow, system: SystemSpec) -> str:
     """A row run's warning as the card says it: a flag the card does not take (``give --suite-version 2019``,
     ``give --holdout SYSTEM``) becomes what the card does take, the manifest's options of the row (``"options":
     {"en-de/winomt": {"suite_version": "2019"}} in manifest.json``), or else names the suite run's option, which
     ``discotest run`` takes; the card never tells a user to give a flag it refuses."""
+    from discotest.cards.options import card_flags
     from discotest.cards.system import MANIFEST, row_options_allowed
 
     declared = {f: o for o in families.family_of(row.suite).options for f in o.flags}

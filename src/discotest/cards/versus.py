@@ -22,7 +22,7 @@ def versus_system(spec: str, model_options: dict[str, Any]) -> SystemSpec:
     folder (a local model), else a published system's name."""
     if spec.startswith(("http://", "https://")):
         return endpoint_system(spec, None, model_options)
-    from discotest.cards import all_published_names, check_model_folder
+    from discotest.cards.checks import all_published_names, check_model_folder
     from discotest.errors import InputError, did_you_mean
 
     path = Path(spec)

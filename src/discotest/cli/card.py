@@ -76,7 +76,8 @@ def _check_output(output: str | None, options: dict) -> None:
     """-o onto an input of the card (the manifest, a row's file, of either system) is refused before any work."""
     if not output:
         return
-    from discotest.cards import card_settings, check_output, resolve
+    from discotest.cards import card_settings, resolve
+    from discotest.cards.checks import check_output
     from discotest.cards.versus import versus_system
 
     s = card_settings(options)
