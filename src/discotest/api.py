@@ -72,6 +72,24 @@ def card_plan(**options: Any) -> list[dict[str, Any]]:
     return plan(system, rows, common_options(s), s.bootstrap, s.seed)
 
 
+def card_check(**options: Any) -> tuple[list[str], bool]:
+    """``discotest card --outputs DIR --check``: one line per row of the pairs (``--pairs``, else the manifest's):
+    present, missing or wrong; and whether every named file is right."""
+    from discotest.cards import card_settings as checked
+    from discotest.cards import resolve
+    from discotest.cards.groups import rows_of
+    from discotest.cards.init_outputs import check_outputs, manifest_data
+
+    s = checked({**options, "init": True})
+    if not s.outputs:
+        raise InputError("--check reads an outputs folder: give --outputs DIR")
+    if s.pairs:
+        rows = resolve(s)[2]
+    else:
+        rows = rows_of(list(dict.fromkeys(str(key).split("/")[0] for key in manifest_data(s.outputs)["files"])))
+    return check_outputs(s.outputs, rows)
+
+
 def card_init(**options: Any) -> list[str]:
     """``discotest card --outputs DIR --init --pairs …``: the sources to translate and the manifest's template
     written into DIR; one line per file."""
@@ -261,6 +279,6 @@ def data_verify(names: Sequence[str] = (), data_dir: str | None = None) -> list[
     return [(name, *catalogue.verify(name, data_dir)) for name in (names or list(catalogue.SOURCES))]
 
 
-__all__ = ["VERSION", "Report", "augment", "card", "card_init", "card_plan", "card_versus", "compare", "coref",
-           "data_fetch", "data_prepare", "data_status", "data_verify", "finetune", "make_contrastive", "mine", "run",
-           "suite_facts", "suites", "translate", "validate_sample", "validate_score"]
+__all__ = ["VERSION", "Report", "augment", "card", "card_check", "card_init", "card_plan", "card_versus", "compare",
+           "coref", "data_fetch", "data_prepare", "data_status", "data_verify", "finetune", "make_contrastive", "mine",
+           "run", "suite_facts", "suites", "translate", "validate_sample", "validate_score"]

@@ -24,6 +24,16 @@ if TYPE_CHECKING:  # numpy loads in the resampling functions: a run that resampl
 DEFAULT_SEED = 12345  # sacrebleu's default SACREBLEU_SEED
 
 
+def tie_order(badness: Sequence[float], names: Sequence[str]) -> list[tuple[int, int]]:
+    """The one tie rule of every ranking (``run``'s DiP tables, ``compare``'s rankings and the card): systems in
+    order of badness (smaller is better), systems of equal badness by name; each with its rank, one more than the
+    systems strictly better, so tied systems share the better rank (1, 2, 2, 4). Returns (index into the inputs,
+    rank) in that order. A system's neighbours are the ones just before and after it in this order (a tied one
+    too: its paired test says p=1.000 where the items agree)."""
+    order = sorted(range(len(badness)), key=lambda i: (badness[i], names[i]))
+    return [(i, 1 + sum(b < badness[i] for b in badness)) for i in order]
+
+
 @dataclass(frozen=True)
 class SignTest:
     wins_a: int

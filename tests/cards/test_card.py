@@ -100,7 +100,7 @@ def test_a_failing_row_says_why_and_the_others_finish(shared_data, own_cache, go
     (google_outputs / "manifest.json").write_text(json.dumps(manifest))
     code, out, err = run_cli(capsys, "card", "--outputs", str(google_outputs), "--pairs", "en-de", "--suites",
                              "winomt,winomt-adj", "--format", "json", "-q")
-    assert code == 0
+    assert code == 1  # some row failed
     rows = json.loads(out)["rows"]
     assert rows[0]["status"] == "ok" and rows[1]["status"] == "failed"
     assert "winomt.de.txt" in rows[1]["reason"] and "\n" not in rows[1]["reason"]
@@ -124,7 +124,8 @@ def test_init_writes_the_sources_and_a_manifest_template(shared_data, tmp_path, 
     assert set(manifest["files"]) == {r.key for r in rows_of(["en-de", "ja-en"]) if "outputs" in r.takes}
     sources = (folder / manifest["sources"]["en-de/winomt"]).read_text().splitlines()
     assert len(sources) == 3888 and sources[0].startswith("The developer argued with the designer")
-    assert "score per candidate" in manifest["what_each_file_holds"]["ja-en/jazp"]
+    assert "one line per line of the candidates file" in manifest["what_each_file_holds"]["ja-en/jazp"]
+    assert manifest["sources"]["ja-en/jazp"] == "ja-en.jazp.candidates.jsonl"
     # DiP: the WMT22 source whole, in its order, and each line's document beside it
     wmt = pair_paths("wmt22", "ja-en", root=str(shared_data))
     dip = (folder / manifest["sources"]["ja-en/dip"]).read_text("utf-8").splitlines()

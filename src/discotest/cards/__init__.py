@@ -9,38 +9,28 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from discotest.errors import InputError
-from discotest.registry import Option, Settings, checked_settings, split_list
-from discotest.registry import options as common
-from discotest.values import int_option
+from discotest.registry import Settings, checked_settings, split_list
 
 if TYPE_CHECKING:
     from discotest.cards.build import Card
     from discotest.cards.groups import CardRow
     from discotest.cards.system import SystemSpec
 
-PAIRS = Option("pairs", ("--pairs",), "language pairs, comma-separated (en-de,ja-en,zh-en …; default: the pairs the "
-               "outputs' manifest or the published system covers)", metavar="LIST", many=True)
-SUITES = Option("suites", ("--suites",), "only these suites (or row ids, e.g. mt-geneval-contextual) of the pairs' "
-                "groups, comma-separated", metavar="LIST", many=True)
-OUTPUTS = Option("outputs", ("--outputs",), "a folder of your system's translation (or scores) files with "
-                 "manifest.json naming the file of each PAIR/ROW (`--init` writes the template)", metavar="DIR")
-CARD_SYSTEM = Option("system", ("--system", "-s"), "a published system (google, bing, deepl-contexts, base_tgt …): "
-                     "its outputs in every suite that has them")
-INIT = Option("init", ("--init",), "with --outputs DIR: write the sources to translate and manifest.json's template "
-              "into DIR, then stop", default=False, action="store_true")
-DRY_RUN = Option("dry_run", ("--dry-run",), "print the plan (rows done, to run, not fillable; items; measured "
-                 "seconds) and stop", default=False, action="store_true")
-BOOTSTRAP = Option("bootstrap", ("--bootstrap",), "bootstrap resamples for the intervals and the paired tests",
-                   default=1000, type=int_option("bootstrap"))
-SEED = Option("seed", ("--seed",), "bootstrap seed", default=12345, type=int_option("seed"))
-VERSUS = Option("versus", ("--versus",), "a second system to compare with, row by row (a published name, an outputs "
-                "folder, a model folder or an endpoint URL): both values, the difference and the paired bootstrap "
-                "p-value of every number", metavar="SYSTEM")
-MODEL_OPTIONS = (common.BATCH_SIZE, common.DEVICE, common.REVISION, common.PROMPT, common.CONCURRENCY,
-                 common.ENDPOINT_TIMEOUT, common.CONTEXT, common.BEAM, common.MAX_LENGTH)
-OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, VERSUS, common.LIMIT, INIT, DRY_RUN,
-           BOOTSTRAP, SEED, *common.ENGINE_OPTIONS, common.JOBS,
-           *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.USE_CACHE, common.SKIP_LANGUAGE_CHECK)
+from discotest.cards.options import (  # noqa: F401 - the card's options, declared where its machinery reads them
+    BOOTSTRAP,
+    CARD_SYSTEM,
+    CHECK,
+    CONTEXT,
+    DRY_RUN,
+    INIT,
+    MODEL_OPTIONS,
+    OPTIONS,
+    OUTPUTS,
+    PAIRS,
+    SEED,
+    SUITES,
+    VERSUS,
+)
 
 
 def system_of(s: Settings) -> SystemSpec:
@@ -60,8 +50,8 @@ def system_of(s: Settings) -> SystemSpec:
     if kind == "outputs":
         if s.init:
             return SystemSpec("outputs", str(s.outputs))
-        name, files = read_manifest(s.outputs)
-        return SystemSpec("outputs", str(s.outputs), files=files, label=name)
+        name, files, row_options = read_manifest(s.outputs)
+        return SystemSpec("outputs", str(s.outputs), files=files, label=name, row_options=row_options)
     if kind == "model":
         return SystemSpec("model", str(s.model), model_options=model_options)
     return endpoint_system(s.endpoint, s.model, model_options)
@@ -88,6 +78,12 @@ def resolve(s: Settings) -> tuple[SystemSpec, list[str], list[CardRow]]:
     pairs = split_list(s.pairs, "--pairs")
     if pairs == "all":
         pairs = known_pairs()
+    twice = next((p for p in pairs or [] if list(pairs).count(p) > 1), None)
+    if twice:
+        raise InputError(f"--pairs: {twice} is named twice")
+    from discotest.cards.checks import check_system
+
+    check_system(system, s)
     if not pairs:
         pairs = system.pairs() or (published_pairs(system.value) if system.kind == "published" else [])
     if not pairs:

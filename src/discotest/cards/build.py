@@ -9,15 +9,20 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from discotest import cache, families
 from discotest.cards.groups import CardRow, validity_badge
 from discotest.cards.lane import Ahead, ModelLane
 from discotest.cards.system import SystemSpec, Unfilled, published_names
+from discotest.data import catalogue
 from discotest.data.readers import system_name
 from discotest.errors import InputError
 from discotest.progress import progress_bar
@@ -113,11 +118,79 @@ def _lines(mine: Sequence[Result], others: Sequence[Result], bootstrap: int, see
 
 
 def _row_key(system: SystemSpec, row: CardRow, bootstrap: int, seed: int, common: dict[str, Any]) -> str:
-    """A row's card-cache key: what changes its numbers, or whether it is refused (``--skip-language-check``)."""
+    """A row's card-cache key: what changes its numbers or its words, or whether it is refused
+    (``--skip-language-check``): the system's kind and name (a file named "mine" is ranked against bing, the same
+    file named "bing" is not), its input (``SystemSpec.fingerprint``), the row and its options, the code, the data
+    folder, the bootstrap and the sample. The data files the row read are checked when it is loaded (``_load_row``)."""
+    from discotest.data.catalogue import data_dir
+
     checked = [] if not common.get("skip_language_check") else ["langcheck:off"]
-    return cache.content_key([str(FORMAT), cache.code_key(), system.fingerprint(row), json.dumps(row.spec(),
-                              sort_keys=True), f"{bootstrap}@{seed}", f"limit:{_limit_for(row, common.get('limit'))}",
-                              *checked])
+    return cache.content_key([str(FORMAT), cache.code_key(), f"{system.kind}:{system.name}", system.fingerprint(row),
+                              json.dumps(row.spec(), sort_keys=True), f"{bootstrap}@{seed}",
+                              f"limit:{_limit_for(row, common.get('limit'))}",
+                              f"data:{os.path.abspath(data_dir(common.get('data_dir')))}", *checked])
+
+
+def _data_files(seen: dict[str, Any]) -> dict[str, str]:
+    """The data files a row's runs read (``catalogue.tracking``): name -> sha256, stored with the row."""
+    return {name: check.sha256 for name, check in sorted(seen.items())}
+
+
+def _data_unchanged(files: dict[str, str], data_dir_option: str | None) -> bool:
+    """Whether every data file a cached row read still has the sha256 it had (a file changed since, or gone: the row
+    is computed again). Names are the catalogue's, or paths relative to the data folder (``catalogue.FileCheck``)."""
+    from discotest.data import catalogue
+
+    base = catalogue.data_dir(data_dir_option)
+    for name, sha in files.items():
+        source = catalogue.SOURCES.get(name)
+        if source is not None and source.bundled:
+            path = Path(str(resources.files("discotest.data").joinpath("bundled", source.path)))
+        else:
+            path = base / (source.usable_path if source is not None else name)
+        try:
+            if catalogue.sha256_of(path) != sha:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _load_row(key: str, common: dict[str, Any]) -> dict[str, Any] | None:
+    """The cached row under ``key`` if the data files it read are unchanged, else None."""
+    cached = cache.load(ROWS, key, json.loads)
+    if not isinstance(cached, dict) or not _data_unchanged(cached.get("data_files") or {}, common.get("data_dir")):
+        return None
+    return cached
+
+
+def same_outputs(mine: Result, other: Result) -> bool:
+    """Whether two results come from the same outputs: every item's evidence (its translation or scores, verdict and
+    reason) equal but for the system's name. A published system whose outputs equal the user's file is that file:
+    it is not ranked against it."""
+    metrics = {m.name: m.rows for m in other.ranked_metrics()}
+    if any(metrics.get(m.name) != m.rows for m in mine.ranked_metrics()):
+        return False
+
+    def evidence(result: Result) -> list[dict[str, Any]]:
+        return [{k: v for k, v in row.items() if k != "system"} for row in result.details()]
+
+    return evidence(mine) == evidence(other)
+
+
+def _apart(mine: Sequence[Result], others: Sequence[Result], name: str) -> tuple[list[Result], list[str]]:
+    """``others`` without the published systems the user's own is not ranked against, and why, one line each: those
+    whose outputs equal the user's (``same_outputs``), and one published under the system's own name."""
+    kept, why = [], []
+    for other in others:
+        if any((lang_of(m), scope_of(m)) == (lang_of(other), scope_of(other)) and same_outputs(m, other)
+               for m in mine):
+            why.append(f"{other.system}: its outputs equal this system's")
+        elif other.system == name:
+            why.append(f"{other.system}: a published system of this system's name")
+        else:
+            kept.append(other)
+    return kept, list(dict.fromkeys(why))
 
 
 def _limit_for(row: CardRow, limit: int | None) -> int | None:
@@ -137,6 +210,78 @@ def _run_options(row: CardRow, common: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in common.items() if k not in WHERE_TAKEN or (v is not None and k in taken)}
 
 
+FLAG = re.compile(r"--([a-z][a-z0-9-]*)")
+
+
+def in_card_words(warning: str, row: CardRow, system: SystemSpec) -> str:
+    """A row run's warning as the card says it: a flag the card does not take (``give --suite-version 2019``,
+    ``give --holdout SYSTEM``) becomes what the card does take, the manifest's options of the row (``"options":
+    {"en-de/winomt": {"suite_version": "2019"}} in manifest.json``), or else names the suite run's option, which
+    ``discotest run`` takes; the card never tells a user to give a flag it refuses."""
+    from discotest.cards.options import card_flags
+    from discotest.cards.system import MANIFEST, row_options_allowed
+
+    declared = {f: o for o in families.family_of(row.suite).options for f in o.flags}
+    allowed = row_options_allowed(row) if system.kind == "outputs" else {}
+    taken = card_flags()
+    out, at = [], 0
+    for found in FLAG.finditer(warning):
+        flag = found.group(0)
+        option = declared.get(flag)
+        if flag in taken or option is None:
+            continue
+        end = found.end()
+        value = None
+        if option.action not in ("store_true", "store_false"):
+            following = re.match(r"[ =]([^\s,;)]+)", warning[end:])
+            if following:
+                value, end = following.group(1), end + following.end()
+        if option.name in allowed:
+            said = (f'"options": {{"{row.key}": {{"{option.name}": {json.dumps(value)}}}}} in {MANIFEST}'
+                    if value is not None else f'"{option.name}" in the "options" of {row.key} in {MANIFEST}')
+        else:
+            said = f"`discotest run {row.suite}`'s {option.name.replace('_', '-')} option" + \
+                (f" {value}" if value is not None else "") + " (the card does not take it)"
+        out += [warning[at:found.start()], said]
+        at = end
+    return "".join(out) + warning[at:]
+
+
+def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: dict[str, Any], bootstrap: int,
+             seed: int, ahead: Ahead | None) -> tuple[Report, list[Result], list[dict[str, Any]], list[str]]:
+    """The row's run: its report, the system's results, the card's lines, and the published systems left out of the
+    ranking because their outputs equal the system's (``same_outputs``)."""
+    equal: list[str] = []
+    if ahead is not None and ahead.error is not None:
+        raise ahead.error
+    report = families.run(row.suite, **row.options, **options, **common)
+    if system.kind == "published" and row.published_runs == "all":
+        mine = [r for r in report.results if r.system == system.value]
+        others = [r for r in report.results if r.system != system.value]
+        if not mine:
+            raise Unfilled(f"{system.value} has no published output for {row.suite} ({row.pair}); it has "
+                           f"{', '.join(sorted({r.system for r in report.results})) or 'none'}")
+    elif row.published_list == "run" and system.kind != "published":
+        # the run ranks the given file among the published systems itself (DiP: beside the WMT systems, never
+        # mined from); a published system does not compete with itself (an outputs folder named Online-B)
+        # a model's result is named by the run (DiP: MODEL@ctxK): the one result that was not mined from and is not
+        # a --holdout (the card gives none)
+        own = system_name(options[row.file]) if row.file in options else \
+            next((r.system for r in report.results if getattr(r, "holdout", False)), system.name)
+        mine = [r for r in report.results if r.system == own]
+        others, equal = _apart(mine, [r for r in report.results if r.system != own], system.name)
+    else:
+        # a published system does not compete with itself: the outputs folder of "google" is placed among the
+        # others, as `card --system google` places it
+        mine = [_named(r, system.value) if system.kind == "published" else r for r in report.results]
+        if system.kind == "published":
+            others = _published_results(row, common, exclude=system.name) if row.rank else []
+        else:
+            others, equal = _apart(mine, _published_results(row, common, exclude="") if row.rank else [],
+                                   system.name)
+    return report, mine, _lines(mine, others, bootstrap, seed), equal
+
+
 def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int = 1000,
              seed: int = DEFAULT_SEED, reports: dict[str, Report] | None = None,
              ahead: Ahead | None = None) -> dict[str, Any]:
@@ -151,37 +296,16 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
     except Unfilled as exc:
         return {**base, "status": "unfilled", "reason": str(exc), "lines": [], "signature": None}
     key = _row_key(system, row, bootstrap, seed, common)
+    data_option = common.get("data_dir")
     common = _run_options(row, common)
     if common.get("use_cache", True) and reports is None:
-        cached = cache.load(ROWS, key, json.loads)
-        if isinstance(cached, dict):
+        cached = _load_row(key, {"data_dir": data_option})
+        if cached is not None:
             return cached
     started = time.monotonic() - (ahead.seconds if ahead else 0.0)
     try:
-        if ahead is not None and ahead.error is not None:
-            raise ahead.error
-        report = families.run(row.suite, **row.options, **options, **common)
-        if system.kind == "published" and row.published_runs == "all":
-            mine = [r for r in report.results if r.system == system.value]
-            others = [r for r in report.results if r.system != system.value]
-            if not mine:
-                raise Unfilled(f"{system.value} has no published output for {row.suite} ({row.pair}); it has "
-                               f"{', '.join(sorted({r.system for r in report.results})) or 'none'}")
-        elif row.published_list == "run" and system.kind != "published":
-            # the run ranks the given file among the published systems itself (DiP: beside the WMT systems, never
-            # mined from); a published system does not compete with itself (an outputs folder named Online-B)
-            # a model's result is named by the run (DiP: MODEL@ctxK): the one result that was not mined from and is not
-            # a --holdout (the card gives none)
-            own = system_name(options[row.file]) if row.file in options else \
-                next((r.system for r in report.results if getattr(r, "holdout", False)), system.name)
-            mine = [r for r in report.results if r.system == own]
-            others = [r for r in report.results if r.system not in (own, system.name)]
-        else:
-            # a published system does not compete with itself: the outputs folder of "google" is placed among the
-            # others, as `card --system google` places it
-            mine = [_named(r, system.value) if system.kind == "published" else r for r in report.results]
-            others = _published_results(row, common, exclude=system.name) if row.rank else []
-        lines = _lines(mine, others, bootstrap, seed)
+        with catalogue.tracking() as seen:
+            report, mine, lines, equal = _compute(system, row, options, common, bootstrap, seed, ahead)
     except Unfilled as exc:
         return {**base, "status": "unfilled", "reason": str(exc), "lines": [], "signature": None}
     except InputError as exc:
@@ -193,7 +317,10 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
         reports[row.key] = Report(report.title, mine, text=report.text)
     sigs = sorted({r.signature.format() for r in mine})
     out = {**base, "status": "ok", "reason": None, "system": mine[0].system if mine else system.name,
-           "lines": lines, "signature": sigs[0] if len(sigs) == 1 else sigs, "warnings": list(report.warnings)}
+           "lines": lines, "signature": sigs[0] if len(sigs) == 1 else sigs,
+           "warnings": [in_card_words(w, row, system) for w in report.warnings],
+           "data_files": _data_files(seen),
+           "not_ranked_against": equal}
     cache.store(ROWS, key, json.dumps(out, ensure_ascii=False, sort_keys=True))
     cache.store(TIMES, _time_key(system, row), f"{time.monotonic() - started:.1f}")
     return json.loads(json.dumps(out, ensure_ascii=False, sort_keys=True))
@@ -201,7 +328,7 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
 
 def _done(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int, seed: int) -> bool:
     """Whether the card's cache holds the row, computed for this system (``fill_row`` reads it back)."""
-    return cache.load(ROWS, _row_key(system, row, bootstrap, seed, common)) is not None
+    return _load_row(_row_key(system, row, bootstrap, seed, common), common) is not None
 
 
 def _time_key(system: SystemSpec, row: CardRow) -> str:

@@ -20,19 +20,28 @@ FORMATS = ("text", "json", "markdown", "latex", "html")
 METRIC_NAMES = {"accuracy": "Acc", "delta_g": "ΔG", "delta_s": "ΔS", "AZPT": "AZPT", "consistency": "Cons",
                 "scorer_item_accuracy": "scorer Acc"}
 SAMPLE = {"in": "in sample", "out": "out of sample"}
-LEGEND = ("Acc: accuracy (%); ΔG = F1♂ − F1♀ and ΔS = Acc(pro) − Acc(anti-stereotypical), in points, best at 0; "
-          "± the half-width of the 95% bootstrap interval; rank among the suite's published systems on the same "
-          "items (1 = best); above/below: the nearest published system and the paired bootstrap p-value; validity: "
-          "agreement with people or hand-checked gold behind the number (VALIDITY.md): a hand check's items that "
-          "hold of those read, with the 95% Wilson interval, in sample (the rule was shaped on them) or out of sample")
+# what each metric the card may show means (its direction is said from the line's own ``better``)
+MEANINGS = {
+    "Acc": "accuracy, %", "ΔG": "F1♂ − F1♀, points", "ΔS": "Acc(pro) − Acc(anti-stereotypical), points",
+    "AZPT": "zero pronouns translated right (mZPRT's accuracy), %", "Cons": "consistency, %",
+    "scorer Acc": "the scorer's accuracy, %", "Σ(ref−sys)": "summed score of the reference minus the system's",
+}
+LEGEND = ("± the half-width of the 95% bootstrap interval; rank among the suite's published systems on the same "
+          "items (1 = best; ties share the better rank); above/below: the published systems just before and after "
+          "it, with the paired bootstrap p-value; n<30: too few items to rank; validity: agreement with people or "
+          "hand-checked gold behind the number (VALIDITY.md): a hand check's items that hold of those read, with the "
+          "95% Wilson interval, in sample (the rule was shaped on them) or out of sample; ctxK: scored with K "
+          "sentences of context; by d: accuracy by the antecedent's distance in sentences")
+WIDTH = 160  # the text card's columns
+FEW = 30  # fewer items than this: a caution instead of a rank
 
 
-def _p(p: float | None) -> str:
+def p_text(p: float | None) -> str:
     return "–" if p is None else f"p={p:.3f}" if p >= 0.001 else "p<0.001"
 
 
 def _neighbour(n: dict[str, Any] | None) -> str:
-    return "–" if not n else f"{n['system']} {n['value']:.1f} ({_p(n['p'])})"
+    return "–" if not n else f"{n['system']} {n['value']:.1f} ({p_text(n['p'])})"
 
 
 def _validity(badge: dict[str, Any]) -> str:
@@ -63,10 +72,15 @@ def lines_of(card: Card) -> Iterator[dict[str, Any]]:
         for line in row["lines"]:
             metric = METRIC_NAMES.get(line["metric"], line["metric"]) + (f" {line['scope']}" if line["scope"] else "")
             dist = line.get("by_distance")
+            notes = [f"by d: {', '.join(f'd{_d(k)} {v:.1f}' for k, v in dist.items())}"] if dist else []
+            notes += [f"not ranked against {why}" for why in row.get("not_ranked_against") or []]
+            few = line["rank"] and (line["n"] or 0) < FEW
             yield {**head, "metric": metric, "value": line["value"], "ci95": line["ci95"], "n": line["n"],
-                   "rank": f"{line['rank']}/{line['of']}" if line["rank"] else "–", "above": _neighbour(line["above"]),
-                   "below": _neighbour(line["below"]), "validity": _validity(row["validity"]),
-                   "note": ("by d: " + ", ".join(f"d{_d(k)} {v:.1f}" for k, v in dist.items())) if dist else ""}
+                   "rank": "n<30" if few else f"{line['rank']}/{line['of']}" if line["rank"] else "–",
+                   "above": "–" if few else _neighbour(line["above"]),
+                   "below": "–" if few else _neighbour(line["below"]), "validity": _validity(row["validity"]),
+                   "better": line.get("better"), "metric_name": METRIC_NAMES.get(line["metric"], line["metric"]),
+                   "note": "; ".join(notes)}
 
 
 def _d(key: str) -> str:
@@ -84,20 +98,70 @@ def _cells(line: dict[str, Any]) -> list[str]:
             line["rank"], line["above"], line["below"], line["validity"], line["note"]]
 
 
+def legend(card: Card) -> str:
+    """Every metric the card shows, what it means and which way is better, then how to read the columns."""
+    shown: dict[str, str] = {}
+    for line in lines_of(card):
+        if line.get("metric_name") and line["metric_name"] not in shown:
+            name = line["metric_name"]
+            meaning = MEANINGS.get(name) or next((v for k, v in MEANINGS.items() if k.startswith("Σ") and k in name),
+                                                 "")
+            better = {"nearer 0": "best at 0"}.get(line["better"], f"{line['better']} is better")
+            shown[line["metric_name"]] = f"{line['metric_name']}: " + (f"{meaning}, " if meaning else "") + better
+    return "; ".join([*shown.values(), LEGEND])
+
+
+def warnings_of(card: Card) -> list[str]:
+    """Every row's warnings, each keyed to its row (``PAIR/ROW: …``)."""
+    return [f"{row['pair']}/{row['id']}: {w}" for row in card.rows for w in row.get("warnings") or []]
+
+
+def _wrap(text: str, indent: str = "  ") -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, WIDTH, subsequent_indent=indent + "  ", initial_indent=indent,
+                         break_long_words=False, break_on_hyphens=False) or [indent]
+
+
+TEXT_HEADER = ("metric", "value", "n", "rank", "above", "below", "see")
+
+
 def render_text(card: Card) -> str:
-    lines = list(lines_of(card))
-    table = [t.rstrip() for t in fixed_width(HEADER, [_cells(line) for line in lines], left=3)]
+    """One block per row (its pair, phenomenon and validity badge, then a line per metric), the notes and warnings
+    under the table keyed to their rows, the legend; every line fits 160 columns but the signatures."""
+    grouped = list(_rows_with_lines(card))
+    notes: dict[str, int] = {}  # "PAIR/ROW: note" -> its number (a row's note said once for all its lines)
+    cells = []
+    for row, line in grouped:
+        see = ""
+        if line["note"]:
+            note = f"{row['pair']}/{row['id']}: {line['note']}"
+            see = f"[{notes.setdefault(note, len(notes) + 1)}]"
+        value = "–" if line["value"] is None else f"{line['value']:.1f} ± {line['ci95']:.1f}"
+        cells.append([line["metric"], value, "" if line["n"] is None else str(line["n"]), line["rank"],
+                      line["above"], line["below"], see])
+    table = [t.rstrip() for t in fixed_width(TEXT_HEADER, cells, left=1)]
+    out = table[:2]
+    last = None
+    for (row, _), text in zip(grouped, table[2:]):
+        key = f"{row['pair']}/{row['id']}"
+        if key != last:
+            out.append(f"{row['pair']} · {row['phenomenon']} · validity: {_validity(row['validity'])}"[:WIDTH])
+            last = key
+        out.append("  " + text)
     sigs = [f"{row['pair']}/{row['id']}: {s}" for row in card.rows if row["status"] == "ok"
             for s in ([row["signature"]] if isinstance(row["signature"], str) else row["signature"])]
-    warnings = [f"{row['pair']}/{row['id']}: {w}" for row in card.rows for w in row.get("warnings") or []]
-    return "\n".join([f"discourse card: {card.system} ({card.kind}) · {', '.join(card.pairs)}", *table, "",
-                      *(["warnings:", *(f"  {w}" for w in warnings), ""] if warnings else []),
-                      LEGEND, f"card: {card.signature()}", *sigs])
+    warnings = warnings_of(card)
+    return "\n".join([f"discourse card: {card.system} ({card.kind}) · {', '.join(card.pairs)}", *out, "",
+                      *(["notes:", *(w for n, k in notes.items() for w in _wrap(f"[{k}] {n}")), ""] if notes else []),
+                      *(["warnings:", *(w for n in warnings for w in _wrap(n)), ""] if warnings else []),
+                      *_wrap(legend(card), ""), f"card: {card.signature()}", *sigs])
 
 
 def _table(card: Card):
     rows = [dict(zip(HEADER, _cells(line))) for line in lines_of(card)]
-    return build_table(rows, [LEGEND, card.signature()], caption=f"Discourse card: {card.system}")
+    return build_table(rows, [legend(card), *(f"warning: {w}" for w in warnings_of(card)), card.signature()],
+                       caption=f"Discourse card: {card.system}")
 
 
 def render(card: Card, fmt: str, pages: dict[str, str] | None = None) -> str:
@@ -133,7 +197,8 @@ def render_html(card: Card, pages: dict[str, str]) -> str:
             f"<style>{STYLE}</style></head><body>\n<h1>{html.escape(title)}</h1>\n"
             f"<p>{html.escape(card.kind)} · {html.escape(', '.join(card.pairs))}</p>\n"
             f'<table class="sortable"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>\n'
-            f'<p class="note">{html.escape(LEGEND)}</p>\n<h2>Signatures</h2>'
+            + "".join(f'<p class="note">warning: {html.escape(w)}</p>\n' for w in warnings_of(card))
+            + f'<p class="note">{html.escape(legend(card))}</p>\n<h2>Signatures</h2>'
             f'<code class="sig">{html.escape(card.signature())}</code>'
             + "".join(f'<code class="sig">{html.escape(row["pair"] + "/" + row["id"] + ": " + str(row["signature"]))}'
                       "</code>" for row in card.rows if row["status"] == "ok")

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from discotest.cards.groups import CardRow
-from discotest.errors import InputError
+from discotest.errors import InputError, did_you_mean
 
 MANIFEST = "manifest.json"
 
@@ -28,6 +29,8 @@ class SystemSpec:
     model_options: dict[str, Any] = field(default_factory=dict)  # --batch-size, --device, --prompt, --context …
     files: dict[str, str] = field(default_factory=dict)  # --outputs: row key -> file (from the manifest)
     label: str = ""
+    # --outputs: row key -> the options of its run the manifest gives (``"options"``: a suite version …)
+    row_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -44,7 +47,7 @@ class SystemSpec:
         if self.kind not in row.takes:
             raise Unfilled(_why_not(self.kind, row))
         if self.kind == "published":
-            if row.published_list == "declared" and not publishes(row, self.value):
+            if not publishes(row, self.value):  # decided here, at no cost: the plan says so, no run is started
                 raise Unfilled(f"{self.value} has no published output for {row.suite} ({row.pair})")
             if row.published_list == "run":  # its run gives every published system (DiP ranks a pair's WMT systems)
                 return {}
@@ -52,20 +55,22 @@ class SystemSpec:
         if self.kind == "outputs":
             if row.key not in self.files:
                 raise Unfilled(f"no file for {row.key} in {self.value}/{MANIFEST}")
-            return {row.file: self.files[row.key]}
+            return {**self.row_options.get(row.key, {}), row.file: self.files[row.key]}
         if self.kind == "model":
             return {"model": self.value, **_model_options(row, self.model_options)}
         return {"endpoint": self.value, **({"model": self.served_model} if self.served_model else {}),
                 **_model_options(row, self.model_options)}
 
     def fingerprint(self, row: CardRow) -> str:
-        """What names this system's input to the row in the card's cache: a published name, the sha256 of the row's
-        file, the model's files, or the endpoint and served model (a server's weights cannot be seen)."""
+        """What names this system's input to the row in the card's cache: a published name, the row's file (its path
+        and sha256), the model's files, or the endpoint and served model (a server's weights cannot be seen)."""
         if self.kind == "published":
             return f"published:{self.value}"
         if self.kind == "outputs":
             path = self.files.get(row.key)
-            return f"file:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}" if path else "file:none"
+            # the path too: a row's warnings quote it
+            return (f"file:{path}:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}:"
+                    + json.dumps(self.row_options.get(row.key, {}), sort_keys=True)) if path else "file:none"
         if self.kind == "model":
             from discotest.models.hf_models import model_fingerprint
 
@@ -97,9 +102,14 @@ def endpoint_system(url: str, model: str | None, model_options: dict[str, Any]) 
 
 def published_names(row: CardRow) -> list[str]:
     """The published systems of the row's suite with an output for its pair, from the suite's list of published
-    systems (``google (ar de …)``; mZPRT's ``QA: base_tgt …``, whose pair is its only one)."""
+    systems (``google (ar de …)``; mZPRT's ``QA: base_tgt …``, whose pair is its only one; DiP's WMT systems of the
+    pair, from the registry)."""
     from discotest import families
 
+    if row.published_list == "run":  # the pair's WMT systems, from the registry (no file read)
+        from discotest.dip.documents import chosen_systems
+
+        return list(chosen_systems(row.options.get("data", "wmt22"), row.options["pair"]))
     out = []
     for entry in families.family_of(row.suite).suites().get(row.suite, []):
         head, _, langs = entry.partition(" (")
@@ -146,28 +156,120 @@ def _model_options(row: CardRow, options: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in out.items() if k in taken}
 
 
-def read_manifest(folder: str | Path) -> tuple[str, dict[str, str]]:
-    """The system's name and its files by row key (``pair/row``), paths resolved against the folder; every file must
-    exist. One line naming the manifest and the entry for anything wrong."""
+def read_manifest(folder: str | Path) -> tuple[str, dict[str, str], dict[str, dict[str, Any]]]:
+    """The system's name, its files by row key (``pair/row``), paths resolved against the folder (every file must
+    exist), and the options of a row's run the manifest gives (``"options": {"PAIR/ROW": {"suite_version":
+    "2019"}}``: ``row_options_allowed``). One line naming the manifest and the entry for anything wrong."""
     folder = Path(folder)
     path = folder / MANIFEST
     if not path.is_file():
         raise InputError(f"no {MANIFEST} in {folder} (`discotest card --outputs {folder} --init --pairs …` writes "
                          "one with the sources to translate)", str(path))
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = json.loads(path.read_text("utf-8"), object_pairs_hook=_no_key_twice)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"not a JSON manifest: {exc}", str(path)) from None
+    except _KeyTwice as exc:
+        raise InputError(f"{exc.args[0]!r} is named twice (the manifest gives each row one file)", str(path)) \
+            from None
     if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
         raise InputError('expected {"system": NAME, "files": {"PAIR/ROW": FILE, …}}', str(path))
     files = {}
     for key, name in data["files"].items():
+        if not isinstance(key, str) or "/" not in key:
+            raise InputError(f"entry {key!r}: expected \"PAIR/ROW\": \"FILE\"", str(path))
+        _check_row_key(key, path)
         if name is None:  # --init's template: a row the user has not filled
             continue
-        if not isinstance(name, str) or "/" not in key:
+        if not isinstance(name, str):
             raise InputError(f"entry {key!r}: expected \"PAIR/ROW\": \"FILE\"", str(path))
         file = folder / name
+        if not _inside(file, folder):
+            raise InputError(f"entry {key!r}: {name} is outside {folder}; the manifest names files in its folder",
+                             str(path))
         if not file.is_file():
             raise InputError(f"entry {key!r}: {name} is not in {folder}", str(path))
         files[key] = str(file)
-    return str(data.get("system") or folder.name), files
+    return str(data.get("system") or folder.name), files, _row_options(data.get("options"), path)
+
+
+# the options of a row's run a manifest may give: those that say how the user's file is made (the suite version it was
+# translated from, how it is read, scores as losses), never one that changes how the row is measured or what it is
+# ranked against (an aligner, a verdict, DiP's holdout: the published systems beside it run without them)
+ROW_OPTIONS = ("suite_version", "input_format", "scores_are_losses")
+
+
+def row_options_allowed(row: CardRow) -> dict[str, Any]:
+    """The options a manifest may give a row's run (name -> its declaration): those of ``ROW_OPTIONS`` its family
+    takes."""
+    from discotest import families
+
+    return {o.name: o for o in families.family_of(row.suite).options
+            if o.name in ROW_OPTIONS and o.name not in row.options}
+
+
+def _row_options(given: Any, manifest: Path) -> dict[str, dict[str, Any]]:
+    """The manifest's ``options``, each row's checked against what its run takes (``row_options_allowed``) and by
+    the option's own type and choices; one line naming the manifest, the row and the option otherwise."""
+    from discotest.cards.groups import rows_of
+
+    if given is None:
+        return {}
+    if not isinstance(given, dict) or not all(isinstance(v, dict) for v in given.values()):
+        raise InputError('"options": expected {"PAIR/ROW": {"option": value, …}, …}', str(manifest))
+    out = {}
+    for key, options in given.items():
+        if not isinstance(key, str) or "/" not in key:
+            raise InputError(f"options {key!r}: expected \"PAIR/ROW\"", str(manifest))
+        _check_row_key(key, manifest)
+        row = next(r for r in rows_of([key.split("/")[0]]) if r.key == key)
+        allowed = row_options_allowed(row)
+        checked = {}
+        for name, value in options.items():
+            if name not in allowed:
+                raise InputError(f"options of {key}: {row.suite} takes no option {name!r} from the manifest"
+                                 f"{did_you_mean(name, list(allowed))} (it takes: {', '.join(allowed) or 'none'})",
+                                 str(manifest))
+            option = allowed[name]
+            try:
+                value = option.type(str(value)) if option.type is not None and isinstance(value, str) else value
+            except (ValueError, InputError) as exc:
+                raise InputError(f"options of {key}: {name}: {exc}", str(manifest)) from None
+            if option.choices and value not in option.choices:
+                raise InputError(f"options of {key}: {name} must be one of {', '.join(option.choices)}, not "
+                                 f"{value!r}", str(manifest))
+            checked[name] = value
+        out[key] = checked
+    return out
+
+
+class _KeyTwice(Exception):
+    pass
+
+
+def _no_key_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once (JSON's last-wins would drop a row's first file unsaid)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _KeyTwice(key)
+        out[key] = value
+    return out
+
+
+def _inside(file: Path, folder: Path) -> bool:
+    """Whether ``file`` is in ``folder`` as written (``..`` and absolute paths leave it; a link inside is inside)."""
+    return os.path.abspath(file).startswith(os.path.abspath(folder) + os.sep)
+
+
+def _check_row_key(key: str, manifest: Path) -> None:
+    """A manifest's row key names a row of the card's groups: a misspelt one is an error, not a row left out."""
+    from discotest.cards.groups import known_pairs, rows_of
+
+    pair, _, row_id = key.partition("/")
+    if pair not in known_pairs():
+        raise InputError(f"entry {key!r}: no pair {pair!r}{did_you_mean(pair, known_pairs())}", str(manifest))
+    ids = [row.id for row in rows_of([pair])]
+    if row_id not in ids:
+        raise InputError(f"entry {key!r}: {pair} has no row {row_id!r}{did_you_mean(row_id, ids)} (its rows: "
+                         f"{', '.join(ids)})", str(manifest))

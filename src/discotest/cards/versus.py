@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from discotest.cards.build import Card, where_of
+from discotest.cards.render import METRIC_NAMES, p_text
 from discotest.cards.system import MANIFEST, SystemSpec, endpoint_system, read_manifest
 from discotest.report.ranking import paired_p, value_and_interval
 from discotest.report.result import lang_of, scope_of
@@ -21,12 +22,20 @@ def versus_system(spec: str, model_options: dict[str, Any]) -> SystemSpec:
     folder (a local model), else a published system's name."""
     if spec.startswith(("http://", "https://")):
         return endpoint_system(spec, None, model_options)
+    from discotest.cards.checks import all_published_names, check_model_folder
+    from discotest.errors import InputError, did_you_mean
+
     path = Path(spec)
     if (path / MANIFEST).is_file():
-        name, files = read_manifest(path)
-        return SystemSpec("outputs", spec, files=files, label=name)
+        name, files, row_options = read_manifest(path)
+        return SystemSpec("outputs", spec, files=files, label=name, row_options=row_options)
     if path.is_dir():
+        check_model_folder(spec, "--versus")
         return SystemSpec("model", spec, model_options=model_options)
+    names = all_published_names()
+    if spec not in names:
+        raise InputError(f"--versus {spec}: neither a folder (of outputs with a manifest, or a model), an endpoint URL "
+                         f"nor a published system{did_you_mean(spec, names)}")
     return SystemSpec("published", spec)
 
 
@@ -72,9 +81,9 @@ def render_versus(a: Card, b: Card, lines: list[dict[str, Any]]) -> str:
         if line["metric"] is None:
             unfilled.append(f"  {line['row']}: {line['note']}")
             continue
-        metric = line["metric"] + (f" {line['scope']}" if line["scope"] else "")
+        metric = METRIC_NAMES.get(line["metric"], line["metric"]) + (f" {line['scope']}" if line["scope"] else "")
         rows.append([line["row"], metric, f"{line['a']:.1f}", f"{line['b']:.1f}", f"{line['b'] - line['a']:+.1f}",
-                     "–" if line["p"] is None else f"{line['p']:.4f}", "yes" if line["differs"] else ""])
+                     p_text(line["p"]), "yes" if line["differs"] else ""])
     table = [t.rstrip() for t in fixed_width(["row", "metric", "A", "B", "B−A", "p", "differs"], rows, left=2)]
     differ = sum(bool(line.get("differs")) for line in lines)
     return "\n".join([f"discourse cards: A = {a.system} ({a.kind}), B = {b.system} ({b.kind})", *table,

@@ -40,9 +40,14 @@ def run(args: argparse.Namespace) -> int:
         for line in api.card_init(**{k: v for k, v in options.items() if k != "dry_run"}):
             print(line)
         return 0
+    if options.pop("check", False):
+        lines, right = api.card_check(**{k: v for k, v in options.items() if k != "dry_run"})
+        print("\n".join(lines))
+        return 0 if right else 1
     if options.pop("dry_run", False):
         _print_plan(api.card_plan(**options))
         return 0
+    _check_output(args.output, options)
     if options.get("versus"):
         from discotest.cards.versus import render_versus
 
@@ -50,15 +55,35 @@ def run(args: argparse.Namespace) -> int:
         text = (json.dumps({"a": first.to_json(), "b": second.to_json(), "lines": lines}, ensure_ascii=False,
                            indent=1, sort_keys=True) if args.format == "json" else render_versus(first, second, lines))
         _write(args.output, text)
-        return 0
+        return _status([*first.rows, *second.rows])
     pages_wanted = bool(args.format == "html" and args.output)
     card = api.card(keep_reports=pages_wanted, **options)
     pages = _write_pages(card, args.output, args.command_line) if pages_wanted else {}
     _write(args.output, render(card, args.format, pages))
-    for row in card.rows:
-        if row["status"] == "failed":
-            print(f"discotest: warning: {row['pair']}/{row['id']}: {row['reason']}", file=sys.stderr)
-    return 0
+    return _status(card.rows)
+
+
+def _status(rows: list[dict]) -> int:
+    """0: every row filled or unfillable by nature; 1: some row failed (each said on stderr); a card that could not
+    start at all has ended with 2 before (docs/card.md, 'Exit status')."""
+    failed = [row for row in rows if row["status"] == "failed"]
+    for row in failed:
+        print(f"discotest: warning: {row['pair']}/{row['id']}: {row['reason']}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _check_output(output: str | None, options: dict) -> None:
+    """-o onto an input of the card (the manifest, a row's file, of either system) is refused before any work."""
+    if not output:
+        return
+    from discotest.cards import card_settings, resolve
+    from discotest.cards.checks import check_output
+    from discotest.cards.versus import versus_system
+
+    s = card_settings(options)
+    system, _, _ = resolve(s)
+    other = versus_system(s.versus, {}) if s.versus and not s.versus.startswith(("http://", "https://")) else None
+    check_output(output, s, system, other)
 
 
 def _write(output: str | None, text: str) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from discotest.dip.score import EXTRA, METRICS, PhenomenonScore
-from discotest.stats import DEFAULT_SEED, paired_bootstrap
+from discotest.stats import DEFAULT_SEED, paired_bootstrap, tie_order
 
 ALPHA = 0.05
 
@@ -21,6 +21,7 @@ class RankRow:
     bleu: float | None
     p_next: float | None = None  # paired bootstrap p against the next system in the ranking
     holdout: bool = False
+    rank: int = 0  # 1 = best; tied systems share the better rank (``stats.tie_order``)
 
     @property
     def significant(self) -> bool:
@@ -53,11 +54,12 @@ def rank_phenomenon(phenomenon: str, scores: Sequence[PhenomenonScore], bleu: di
     out (``--holdout``, a user's ``--input``), flagged."""
     metric = METRICS[phenomenon]
     extra_label, extra_fn = EXTRA.get(phenomenon, (None, None))
-    ordered = sorted(scores, key=lambda s: (-s.value if metric.higher_is_better else s.value, s.system))
+    order = tie_order([-s.value if metric.higher_is_better else s.value for s in scores], [s.system for s in scores])
+    ordered = [scores[i] for i, _ in order]
     ranking = Ranking(phenomenon, metric.label, metric.higher_is_better, extra_label)
-    for k, score in enumerate(ordered):
+    for k, (score, (_, rank)) in enumerate(zip(ordered, order)):
         row = RankRow(score.system, score.value, extra_fn(score.sums()) if extra_fn else None, len(score.stats),
-                      bleu.get(score.system), holdout=score.system in held_out)
+                      bleu.get(score.system), holdout=score.system in held_out, rank=rank)
         if k + 1 < len(ordered) and score.stats:
             row.p_next = paired_bootstrap(score.stats, ordered[k + 1].stats, metric.value,
                                           n_samples=n_bootstrap, seed=seed).p_value

@@ -156,10 +156,10 @@ class DipRanking:
 
     def summary_rows(self) -> list[dict]:
         """One row per phenomenon and system, in rank order (the HTML report's table)."""
-        return [{"phenomenon": r.phenomenon, "rank": k, "system": row.system + (" †" if row.holdout else ""),
+        return [{"phenomenon": r.phenomenon, "rank": row.rank, "system": row.system + (" †" if row.holdout else ""),
                  r.metric: row.value, **({r.extra_label: row.extra} if r.extra_label else {}), "n": row.n,
                  "p_next": row.p_next, "BLEU": row.bleu, "signature": self.signature.format()}
-                for r in self.rankings for k, row in enumerate(r.rows, 1)]
+                for r in self.rankings for row in r.rows]
 
     def charts(self) -> list[Chart]:
         """One chart per phenomenon, systems in rank order, each bar with its p-value against the next system
@@ -168,10 +168,10 @@ class DipRanking:
         for r in self.rankings:
             unit = "%" if r.metric.endswith("%") else ""
             better = "higher" if r.higher_is_better else "lower"
-            points = tuple(ChartPoint(f"{k}. {row.system}" + (" †" if row.holdout else ""), r.metric, row.value,
-                                      "" if row.p_next is None else
+            points = tuple(ChartPoint(f"{row.rank}. {row.system}" + (" †" if row.holdout else ""), r.metric,
+                                      row.value, "" if row.p_next is None else
                                       f"p={row.p_next:.3f}" + ("*" if row.significant else ""))
-                           for k, row in enumerate(r.rows, 1))
+                           for row in r.rows)
             out.append(Chart(f"DiP ranking · {r.phenomenon}: {r.metric}", points, unit,
                              f"{better} is better; p: paired bootstrap against the next system, * p < {ALPHA}", 2))
         return out
@@ -180,7 +180,8 @@ class DipRanking:
         return {"bleu_signature": self.bleu_signature.format(), "rankings": [{
             "phenomenon": r.phenomenon, "metric": r.metric, "higher_is_better": r.higher_is_better,
             "extra": r.extra_label,
-            "rows": [{"system": row.system, "score": row.value, "extra": row.extra, "n": row.n, "bleu": row.bleu,
+            "rows": [{"rank": row.rank, "system": row.system, "score": row.value, "extra": row.extra, "n": row.n,
+                      "bleu": row.bleu,
                       "p_next": row.p_next, "significant": row.significant, "holdout": row.holdout}
                      for row in r.rows],
         } for r in self.rankings]}
@@ -232,11 +233,11 @@ def render_rank_table(report: DipRanking) -> str:
         out += ["", f"{ranking.phenomenon}: {ranking.metric}, {better} is better, n={n}"]
         extra = f" {ranking.extra_label:>8}" if ranking.extra_label else ""
         out.append(f"{'#':>3} {'system':<22} {ranking.metric:>14}{extra} {'p(next)':>9}  {'BLEU':>6}")
-        for k, row in enumerate(ranking.rows, 1):
+        for row in ranking.rows:
             name = row.system + (" †" if row.holdout else "")
             p = "" if row.p_next is None else f"{row.p_next:.3f}" + ("*" if row.significant else " ")
             extra = f" {_fmt(row.extra, _digits(ranking.extra_label)):>8}" if ranking.extra_label else ""
-            out.append(f"{k:>3} {name:<22} {_fmt(row.value):>14}{extra} {p:>9}  {_fmt(row.bleu, 1):>6}")
+            out.append(f"{row.rank:>3} {name:<22} {_fmt(row.value):>14}{extra} {p:>9}  {_fmt(row.bleu, 1):>6}")
     skipped = [p for p in m.get("counts", {}) if p not in {r.phenomenon for r in report.rankings}]
     skipped += m.get("skipped", [])
     if skipped:

@@ -235,7 +235,8 @@ def compare(suite: str, s: Settings) -> Report:
 
 def adjective_effect(s: Settings) -> Report:
     """One published system's accuracy on WinoMT's anti-stereotypical rows without and with the stereotypical
-    adjective, per language: both results and a paired comparison (A = without, B = with)."""
+    adjective, per language: both results and a paired comparison (A = without, B = with). ``--system all``: each
+    system with adjective outputs, its own plain output against its adjective one."""
     from discotest.gender.result import adjective_rows, render_adjective_effect, render_gender_table
     from discotest.gender.suites import load_gender_suite
     from discotest.gender.winomt_adj_run import plain_on_adjective_rows
@@ -244,15 +245,19 @@ def adjective_effect(s: Settings) -> Report:
     n_bootstrap, seed = s.bootstrap, s.seed  # checked by their Option declarations
     system = s.system[0]
     with_adjective = run("winomt-adj", s.replace(system=system, input=None)).results
-    langs = ",".join(r.lang for r in with_adjective)
-    plain = {r.lang: r for r in run("winomt", s.replace(system=system, input=None, lang=langs,
-                                                         suite_version="2019")).results}
+    langs = ",".join(dict.fromkeys(r.lang for r in with_adjective))
+    # each system's own plain output (``--system all``: every system with adjective outputs, each against itself)
+    systems = ",".join(dict.fromkeys(r.system for r in with_adjective))
+    plain = {(r.system, r.lang): r for r in run("winomt", s.replace(system=systems, input=None, lang=langs,
+                                                                    suite_version="2019")).results}
     plain_items = load_gender_suite("winomt", "2019", s.data_dir)
     adjective_items = load_gender_suite("winomt-adj", "current", s.data_dir)
-    without = [plain_on_adjective_rows(plain[r.lang], plain_items, adjective_items) for r in with_adjective]
+    with_adjective = [r for r in with_adjective if (r.system, r.lang) in plain]
+    without = [plain_on_adjective_rows(plain[(r.system, r.lang)], plain_items, adjective_items)
+               for r in with_adjective]
     comparisons = [compare_results(a, b, n_bootstrap, seed) for a, b in zip(without, with_adjective)]
 
-    return Report(f"discotest · winomt-adj: {system} without and with the adjective", [*without, *with_adjective],
+    return Report(f"discotest · winomt-adj: {systems} without and with the adjective", [*without, *with_adjective],
                   comparisons, aggregates={"adjective_effect": adjective_rows(comparisons)},
                   text=lambda results: render_adjective_effect(comparisons) + "\n\n" + render_gender_table(results))
 

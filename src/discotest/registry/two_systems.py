@@ -53,9 +53,13 @@ def rank_systems(suite: str, settings: Settings, run: Callable[[str, Settings], 
         [settings.replace(system=None, input=i) for i in inputs]
     reports = [run(suite, s) for s in runs]
     results = [r for report in reports for r in report.results]
-    names = [r.system for r in results]
-    if len(set(names)) != len(names):
-        raise InputError(f"two systems are named {next(n for n in names if names.count(n) > 1)!r}: rename a file")
+    # a system has one result per language and part of the suite (``--lang all``): two of one name in one of them are
+    # two systems the ranking could not tell apart
+    named = [(r.suite, lang_of(r), scope_of(r), r.system) for r in results]
+    twice = next((key for key in named if named.count(key) > 1), None)
+    if twice is not None:
+        where = " ".join(str(x) for x in twice[1:3] if x)
+        raise InputError(f"two systems are named {twice[3]!r}" + (f" in {where}" if where else "") + ": rename a file")
     tables = ranking(results, settings.bootstrap, settings.seed)
     return Report(f"discotest · ranking {suite}", results, aggregates={"ranking": tables},
                   text=lambda _results: render_ranking(tables), warnings=[w for r in reports for w in r.warnings])

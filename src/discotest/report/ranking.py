@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from discotest.report.result import PairedMetric
-from discotest.stats import DEFAULT_SEED, paired_bootstrap
+from discotest.stats import DEFAULT_SEED, paired_bootstrap, tie_order
 
 
 @dataclass(frozen=True)
@@ -55,25 +55,25 @@ def paired_p(a: PairedMetric, b: PairedMetric, n_bootstrap: int = 1000, seed: in
 
 
 def place(mine: Scored, others: Sequence[Scored], n_bootstrap: int = 1000, seed: int = DEFAULT_SEED) -> dict:
-    """Rank of ``mine`` among ``others`` and ``mine`` (1 = best; ties share the better rank), how many are ranked,
-    and the nearest system above and below with its value and the paired test's p-value."""
-    own = badness(mine.metric.statistic(_rows(mine.metric, list(mine.metric.rows)).sum(0)), mine.metric)
-    scored = []
-    for other in others:
-        rows = _rows(other.metric, list(other.metric.rows))
-        value = float(other.metric.statistic(rows.sum(0))) if len(rows) else 0.0
-        scored.append((badness(value, other.metric), other.system, value, other))
-    above = sorted((s for s in scored if s[0] < own), key=lambda s: (-s[0], s[1]))
-    below = sorted((s for s in scored if s[0] >= own), key=lambda s: (s[0], s[1]))
+    """Rank of ``mine`` among ``others`` and ``mine`` (1 = best), how many are ranked, and the systems just above and
+    below it with their values and the paired test's p-value, by the tie rule ``compare``'s rankings and ``run``
+    share (``stats.tie_order``)."""
+    entries = [mine, *others]
+    values = []
+    for entry in entries:
+        rows = _rows(entry.metric, list(entry.metric.rows))
+        values.append(float(entry.metric.statistic(rows.sum(0))) if len(rows) else 0.0)
+    order = tie_order([badness(v, e.metric) for v, e in zip(values, entries)], [e.system for e in entries])
+    at = next(k for k, (i, _) in enumerate(order) if i == 0)
 
-    def neighbour(found):
-        if not found:
+    def neighbour(k: int) -> dict | None:
+        if not 0 <= k < len(order):
             return None
-        _, system, value, other = found[0]
-        return {"system": system, "value": round(value, 4), "p": paired_p(mine.metric, other.metric, n_bootstrap,
-                                                                           seed)}
+        i = order[k][0]
+        return {"system": entries[i].system, "value": round(values[i], 4),
+                "p": paired_p(mine.metric, entries[i].metric, n_bootstrap, seed)}
 
-    return {"rank": len(above) + 1, "of": len(others) + 1, "above": neighbour(above), "below": neighbour(below)}
+    return {"rank": order[at][1], "of": len(entries), "above": neighbour(at - 1), "below": neighbour(at + 1)}
 
 
 def ranking(results: Sequence, n_bootstrap: int = 1000, seed: int = DEFAULT_SEED) -> list[dict]:
@@ -96,11 +96,13 @@ def ranking(results: Sequence, n_bootstrap: int = 1000, seed: int = DEFAULT_SEED
             for s in scored:
                 value, ci, n = value_and_interval(s.metric, n_bootstrap, seed)
                 valued.append((badness(value, s.metric), s.system, value, ci, n, s))
-            valued.sort(key=lambda v: (v[0], v[1]))
+            order = tie_order([v[0] for v in valued], [v[1] for v in valued])
+            ranks = [rank for _, rank in order]
+            valued = [valued[i] for i, _ in order]
             systems = []
-            for k, (bad, system, value, ci, n, s) in enumerate(valued):
+            for k, (_, system, value, ci, n, s) in enumerate(valued):
                 below = valued[k + 1] if k + 1 < len(valued) else None
-                systems.append({"rank": 1 + sum(v[0] < bad for v in valued), "system": system,
+                systems.append({"rank": ranks[k], "system": system,
                                 "value": round(value, 4), "ci95": round(ci, 4), "n": n,
                                 "next": below[1] if below else None,
                                 "p_next": paired_p(s.metric, below[5].metric, n_bootstrap, seed) if below else None})
@@ -124,5 +126,5 @@ def render_ranking(tables: Sequence[dict]) -> str:
         lines += fixed_width(["rank", "system", "value", "n", "vs the next down"], rows, left=2)
         lines.append("")
     lines.append("paired bootstrap as sacrebleu against the next system down (the same items); ± the half-width of "
-                 "the 95% bootstrap interval; ties share a rank")
+                 "the 95% bootstrap interval; tied systems share the better rank, listed by name")
     return "\n".join(lines)

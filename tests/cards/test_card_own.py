@@ -1,0 +1,328 @@
+"""Your own system on the card (issue 50): the row cache is keyed by everything that can change a row, so a file is
+never ranked against itself under any naming, nor against a published system whose outputs equal it (the row says
+so); a data file changed since a row was cached makes the row run again."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+import discotest
+from discotest import cache, families
+from discotest.cards import build as card_build
+from discotest.cards import card_settings, resolve
+from discotest.cards.render import render
+from tests.support.cli_helpers import assert_one_line_error, run_cli
+
+
+def _folder(root: Path, shared_data: Path, name: str) -> Path:
+    """bing's WinoMT German translations in an outputs folder whose manifest names the system ``name``."""
+    folder = root / name
+    folder.mkdir(parents=True)
+    shutil.copy(shared_data / "mt_gender/translations/bing/en-de.txt", folder / "winomt.de.txt")
+    (folder / "manifest.json").write_text(json.dumps({"system": name, "files": {"en-de/winomt": "winomt.de.txt"}}))
+    return folder
+
+
+def _accuracy(card) -> dict:
+    return next(line for line in card.rows[0]["lines"] if line["metric"] == "accuracy")
+
+
+@pytest.fixture(scope="module")
+def _own_cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("card-own-cache")
+
+
+@pytest.fixture
+def own_cache(_own_cache, monkeypatch) -> Path:
+    """One cache for the module (the suites' verdicts computed once), with no card row in it when a test starts."""
+    monkeypatch.setenv("DISCOTEST_CACHE", str(_own_cache))
+    shutil.rmtree(_own_cache / card_build.ROWS, ignore_errors=True)
+    return _own_cache
+
+
+@pytest.mark.parametrize("order", [("mine", "bing"), ("bing", "mine")])
+def test_a_file_is_never_ranked_against_itself_whatever_it_is_named(shared_data, tmp_path, own_cache, order):
+    """The issue's two orders in a cache of their own: "mine" then "bing" gave bing ranked against itself (2/6, above:
+    bing p=1.000); "bing" then "mine" left "mine" at 1/5 from bing's cached row. Each naming is now its own row, and
+    neither is ranked against bing, whose outputs are the file's: 1/5 (aws, google, systran, sota below), said on
+    the row."""
+    for name in order:
+        folder = _folder(tmp_path / "-".join(order), shared_data, name)
+        card = discotest.card(outputs=str(folder), pairs="en-de", suites="winomt", quiet=True)
+        acc = _accuracy(card)
+        assert (acc["rank"], acc["of"], acc["above"]) == (1, 5, None), (name, acc)
+        assert acc["below"]["system"] == "aws"
+        assert card.system == name and card.rows[0]["system"] == "winomt.de.txt"
+        assert card.rows[0]["not_ranked_against"] == ["bing: its outputs equal this system's"]
+        assert "not ranked against bing" in render(card, "text")
+        assert not any(str(tmp_path) in w and str(folder) not in w for w in card.rows[0]["warnings"])
+
+
+def test_a_changed_data_file_runs_the_row_again(shared_data, own_cache, monkeypatch):
+    """A row remembers the sha256 of every data file it read; one that differs when the row is loaded (the WinoMT
+    suite file edited) makes the card run the row again instead of serving the number cached before the change."""
+    first = discotest.card(system="google", pairs="en-de", suites="winomt", quiet=True)
+    files = first.rows[0]["data_files"]
+    assert any("winomt" in name for name in files) and all(len(sha) == 64 for sha in files.values())
+    calls = []
+    real_run = card_build.families.run
+    monkeypatch.setattr(card_build.families, "run", lambda *a, **k: calls.append(a) or real_run(*a, **k))
+    assert discotest.card(system="google", pairs="en-de", suites="winomt", quiet=True).rows == first.rows
+    assert calls == []  # unchanged: served from the cache
+    # the row as cached before the suite file changed: it read another sha256 of that file
+    changed = next(name for name in files if "winomt" in name)
+    system, _, rows = resolve(card_settings({"system": "google", "pairs": "en-de", "suites": "winomt"}))
+    key = card_build._row_key(system, rows[0], 1000, 12345, {"data_dir": None})
+    stale = {**first.rows[0], "data_files": {**files, changed: "0" * 64}}
+    cache.store(card_build.ROWS, key, json.dumps(stale, sort_keys=True))
+    assert discotest.card(system="google", pairs="en-de", suites="winomt", quiet=True).rows == first.rows
+    assert calls and calls[0][0] == "winomt"  # run again, not served
+
+
+@pytest.fixture
+def no_work(monkeypatch):
+    """Any suite run fails the test: a bad setting must end the card before any work."""
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"a suite ran: {args}")
+
+    monkeypatch.setattr(families, "run", refuse)
+
+
+def _manifest(folder: Path, text: str) -> Path:
+    (folder / "manifest.json").write_text(text)
+    return folder
+
+
+@pytest.mark.parametrize(("files", "said"), [
+    ('{"en-de/winmt-adj": "winomt.de.txt"}', "'winmt-adj' (did you mean 'winomt-adj'?)"),
+    ('{"en-de/winomt": "winomt.de.txt", "en-de/winomt": "other.txt"}', "'en-de/winomt' is named twice"),
+    ('{"en-de/winomt": "../outside.txt"}', "../outside.txt is outside"),
+    ('{"en-xx/winomt": "winomt.de.txt"}', "no pair 'en-xx'"),
+])
+def test_a_bad_manifest_is_one_line_before_any_work(shared_data, tmp_path, no_work, capsys, files, said):
+    folder = _folder(tmp_path, shared_data, "mine")
+    (tmp_path / "outside.txt").write_text("a line\n")
+    _manifest(folder, '{"system": "mine", "files": ' + files + "}")
+    code, _, err = run_cli(capsys, "card", "--outputs", str(folder), "--pairs", "en-de", "-q")
+    assert_one_line_error(code, err, said)
+    assert "manifest.json" in err and "a line" not in err
+
+
+@pytest.mark.parametrize("target", ["manifest.json", "winomt.de.txt"])
+def test_the_card_is_never_written_onto_its_inputs(shared_data, tmp_path, no_work, capsys, target):
+    folder = _folder(tmp_path, shared_data, "mine")
+    before = (folder / target).read_bytes()
+    code, _, err = run_cli(capsys, "card", "--outputs", str(folder), "-o", str(folder / target), "-q")
+    assert_one_line_error(code, err, "is an input of the card")
+    assert (folder / target).read_bytes() == before
+
+
+def test_bad_card_wide_settings_are_one_line_before_any_work(shared_data, tmp_path, no_work, capsys, monkeypatch):
+    folder = _folder(tmp_path, shared_data, "mine")
+    cases = [
+        (("--system", "gogle", "--pairs", "en-de"), "'gogle' (did you mean 'google'?)"),
+        (("--system", "google", "--pairs", "en-de", "--versus", str(tmp_path / "mnie")), "--versus"),
+        (("--system", "google", "--pairs", "en-de", "--versus", str(tmp_path)), "not a model"),
+        (("--model", str(folder), "--pairs", "en-de"), "--outputs " + str(folder)),
+        (("--system", "google", "--pairs", "ja-en,ja-en"), "ja-en is named twice"),
+    ]
+    for args, said in cases:
+        code, _, err = run_cli(capsys, "card", *args, "-q")
+        assert_one_line_error(code, err, said)
+    monkeypatch.setitem(sys.modules, "ray", None)  # Ray not installed
+    code, _, err = run_cli(capsys, "card", "--system", "google", "--pairs", "en-de", "--engine", "ray", "-q")
+    assert_one_line_error(code, err, "--engine ray needs Ray")
+
+
+def test_rows_a_system_cannot_fill_are_decided_in_the_plan_at_no_cost(shared_data, own_cache, no_work, capsys):
+    """base_tgt has no DiP output and google none in ja-en: the plan says "unfilled" without running a suite, and a
+    card of only such rows runs none and ends 0 (unfillable by nature is not a failure)."""
+    code, plan, err = run_cli(capsys, "card", "--system", "base_tgt", "--pairs", "zh-en", "--dry-run")
+    assert code == 0, err
+    assert "zh-en/dip" in plan and "base_tgt has no published output for dip (zh-en)" in plan
+    code, out, err = run_cli(capsys, "card", "--system", "google", "--pairs", "ja-en", "--format", "json", "-q")
+    assert code == 0, err
+    assert {row["status"] for row in json.loads(out)["rows"]} == {"unfilled"}
+
+
+def test_a_failed_row_ends_the_card_with_status_1(shared_data, own_cache, tmp_path, capsys):
+    folder = _folder(tmp_path, shared_data, "mine")
+    (folder / "short.txt").write_text("eine Zeile\n")
+    _manifest(folder, json.dumps({"system": "mine", "files": {"en-de/winomt-adj": "short.txt"}}))
+    code, out, err = run_cli(capsys, "card", "--outputs", str(folder), "--format", "json", "-q")
+    assert code == 1 and "en-de/winomt-adj" in err
+    assert [row["status"] for row in json.loads(out)["rows"] if row["id"] == "winomt-adj"] == ["failed"]
+
+
+def _card_parser_flags() -> set[str]:
+    """Every option string ``discotest card`` accepts, from the CLI's own parser."""
+    import argparse
+
+    from discotest.cli.dispatch import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    card = sub.choices["card"]
+    return {flag for action in card._actions for flag in action.option_strings} | \
+        {flag for action in parser._actions for flag in action.option_strings}
+
+
+def _flags_named(text: str) -> set[str]:
+    return {f"--{flag}" for flag in card_build.FLAG.findall(text)}
+
+
+def test_every_flag_a_card_warning_names_is_a_card_flag_and_the_manifest_takes_the_suite_version(
+        shared_data, own_cache, tmp_path, capsys):
+    """bing's file was made from WinoMT 2019: the run says "give --suite-version 2019", which the card does not
+    take; the card says to set the row's suite version in the manifest, which then scores every row of 2019."""
+    folder = _folder(tmp_path, shared_data, "mine")
+    code, out, err = run_cli(capsys, "card", "--outputs", str(folder), "--format", "json", "-q")
+    assert code == 0, err
+    row = json.loads(out)["rows"][0]
+    said = " ".join(row["warnings"])
+    assert '"options": {"en-de/winomt": {"suite_version": "2019"}} in manifest.json' in said
+    assert _flags_named(said) <= _card_parser_flags(), said
+    line = next(line for line in row["lines"] if line["metric"] == "accuracy")
+    assert line["n"] == 3886
+    manifest = json.loads((folder / "manifest.json").read_text())
+    _manifest(folder, json.dumps({**manifest, "options": {"en-de/winomt": {"suite_version": "2019"}}}))
+    code, out, err = run_cli(capsys, "card", "--outputs", str(folder), "--format", "json", "-q")
+    assert code == 0, err
+    row = json.loads(out)["rows"][0]
+    assert not any("suite_version" in w or "2019" in w for w in row["warnings"]), row["warnings"]
+    assert next(line for line in row["lines"] if line["metric"] == "accuracy")["n"] == 3888
+    assert "version:2019" in row["signature"]
+    _manifest(folder, json.dumps({**manifest, "options": {"en-de/winomt": {"aligner": "fast_align"}}}))
+    assert_one_line_error(*run_cli(capsys, "card", "--outputs", str(folder), "-q")[::2], "takes no option 'aligner'")
+
+
+def test_a_dip_warning_in_the_card_names_no_flag_the_card_refuses():
+    from discotest.cards.groups import rows_of
+    from discotest.cards.system import SystemSpec
+    from discotest.dip.family import mining_pool_warning
+
+    row = next(r for r in rows_of(["ja-en"]) if r.suite == "dip")
+    warning = mining_pool_warning(11, "mine.en")
+    assert "--holdout" in warning
+    said = card_build.in_card_words(warning, row, SystemSpec("outputs", "x", files={row.key: "mine.en"}))
+    assert "--holdout" not in said and "`discotest run dip`'s holdout option SYSTEM" in said
+    assert _flags_named(said) <= _card_parser_flags()
+    assert "--help" in _card_parser_flags() and "--suite-version" not in _card_parser_flags()
+
+
+def _toy_card():
+    from discotest.cards.build import Card
+
+    def line(metric, value, n, better="higher", rank=2, scope=""):
+        return {"scope": scope, "lang": "de", "metric": metric, "unit": "%", "better": better, "value": value,
+                "ci95": 1.5, "n": n, "rank": rank, "of": 15,
+                "above": {"system": "unified_oc_tgt", "value": 70.1, "p": 0.0421},
+                "below": {"system": "deepl-sentences", "value": 40.0, "p": 0.0004}}
+
+    badge = {"sample": "in", "text": "x", "figure": "94.7%", "section": "s"}
+    rows = [
+        {"pair": "en-de", "id": "winomt", "suite": "winomt", "phenomenon": "gender of a coreferent entity (WinoMT)",
+         "validity": badge, "status": "ok", "reason": None, "signature": "sig", "not_ranked_against": [
+             "bing: its outputs equal this system's"],
+         "warnings": ["warning: " + "a long warning about the file " * 12],
+         "lines": [line("accuracy", 56.4, 3886), line("delta_g", 3.2, 3886, "nearer 0")]},
+        {"pair": "de-en", "id": "dip", "suite": "dip", "phenomenon": "document level: consistency, connectives, "
+         "anaphora, coherence (DiP)", "validity": badge, "status": "ok", "reason": None, "signature": "sig",
+         "lines": [line("anaphora Σ(ref−sys)", 12.0, 1, "lower", 1)]},
+        {"pair": "en-de", "id": "scat", "suite": "scat", "phenomenon": "pronoun anaphora, contrastive (SCAT)",
+         "validity": badge, "status": "unfilled", "reason": "scat " + "takes no published output " * 10,
+         "signature": None, "lines": []},
+    ]
+    return Card("mine", "outputs", ["en-de", "de-en"], rows)
+
+
+def test_the_text_card_fits_160_columns_with_a_legend_for_every_metric_and_warnings_in_every_format():
+    card = _toy_card()
+    text = render(card, "text")
+    body = text.split("\ncard: ")[0]
+    assert max(map(len, body.splitlines())) <= 160, max(body.splitlines(), key=len)
+    for said in ("Acc: accuracy, %, higher is better", "ΔG: F1♂ − F1♀, points, best at 0",
+                 "anaphora Σ(ref−sys): summed score of the reference minus the system's, lower is better", "ctxK",
+                 "by d"):
+        assert said in " ".join(body.split()), said
+    dip = next(line for line in text.splitlines() if "Σ(ref−sys)" in line and "12.0" in line)
+    assert "n<30" in dip and "unified_oc_tgt" not in dip  # n 1: a caution, no rank, no neighbours
+    assert "p=0.042" in text and "not ranked against bing" in text and "scat: unfilled" in text
+    for fmt in ("markdown", "latex", "html"):
+        assert "a long warning about the file" in render(card, fmt), fmt
+
+
+def test_init_writes_every_contrastive_rows_candidates_and_a_filled_folder_equals_the_runs(shared_data, own_cache,
+                                                                                          tmp_path, capsys):
+    """The newcomer's walk for ja-en's contrastive rows: `--init` writes each row's candidates as JSONL in the order
+    of the scores file; one score per line of it (here: shorter is better) fills the row, equal to `run --scores`."""
+    folder = tmp_path / "mine"
+    code, out, err = run_cli(capsys, "card", "--outputs", str(folder), "--init", "--pairs", "ja-en")
+    assert code == 0, err
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for row in ("jazp", "bsd-zp-ja-en-test"):
+        key = f"ja-en/{row}"
+        candidates = folder / manifest["sources"][key]
+        lines = [json.loads(line) for line in candidates.read_text().splitlines()]
+        assert lines and all({"item", "candidate", "src", "src_context", "text"} <= set(line) for line in lines)
+        assert "correct" not in lines[0]
+        (folder / f"{row}.scores").write_text("".join(f"{-len(line['text'])}\n" for line in lines))
+        manifest["files"][key] = f"{row}.scores"
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    card = discotest.card(outputs=str(folder), suites="jazp,bsd-zp-ja-en-test", quiet=True)
+    for row in card.rows:
+        assert row["status"] == "ok", row
+        run = discotest.run(row["suite"], scores=str(folder / f"{row['id']}.scores"), quiet=True)[0]
+        acc = next(line for line in row["lines"] if line["metric"] == "accuracy")
+        assert acc["value"] == round(run.headline().value, 4) and acc["n"] == run.n
+
+
+@pytest.mark.parametrize(("pair", "row", "run_options"), [
+    ("ja-en", "mittens", {"lang": "ja"}),
+    ("en-de", "mt-geneval-counterfactual", {"lang": "de", "subset": "counterfactual"}),
+])
+def test_init_writes_mittens_and_mt_geneval_sources_a_run_reads_line_for_line(shared_data, own_cache, tmp_path,
+                                                                                 capsys, pair, row, run_options):
+    """A file of one line per line of `--init`'s sources is read by the row's run (here the sources themselves,
+    the language check off): the row is filled and equals `run --input`."""
+    folder = tmp_path / "mine"
+    code, _, err = run_cli(capsys, "card", "--outputs", str(folder), "--init", "--pairs", pair)
+    assert code == 0, err
+    manifest = json.loads((folder / "manifest.json").read_text())
+    key = f"{pair}/{row}"
+    manifest["files"][key] = manifest["sources"][key]
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    card = discotest.card(outputs=str(folder), suites=row, pairs=pair, skip_language_check=True, quiet=True)
+    assert card.rows[0]["status"] == "ok", card.rows[0]
+    suite = card.rows[0]["suite"]
+    result = discotest.run(suite, input=str(folder / manifest["sources"][key]), skip_language_check=True,
+                           quiet=True, **run_options)[0]
+    from discotest.report.ranking import value_and_interval
+
+    value, _, n = value_and_interval(result.ranked_metrics()[0])
+    first = card.rows[0]["lines"][0]
+    assert (first["metric"], first["value"], first["n"]) == (result.ranked_metrics()[0].name, round(value, 4), n)
+
+
+def test_check_says_row_by_row_what_is_present_missing_or_wrong_before_any_scoring(shared_data, tmp_path, no_work,
+                                                                                    capsys):
+    folder = tmp_path / "mine"
+    assert run_cli(capsys, "card", "--outputs", str(folder), "--init", "--pairs", "ja-en,en-de")[0] == 0
+    manifest = json.loads((folder / "manifest.json").read_text())
+    (folder / "short.txt").write_text("Eins\nZwei\n")
+    manifest["files"].update({"ja-en/mittens": manifest["sources"]["ja-en/mittens"], "en-de/winomt": "short.txt"})
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    code, out, err = run_cli(capsys, "card", "--outputs", str(folder), "--check")
+    assert code == 1, err
+    said = dict(line.split(": ", 1) for line in out.splitlines())
+    assert said["ja-en/mittens"].startswith("present (") and "82 lines" in said["ja-en/mittens"]
+    assert said["en-de/winomt"].startswith("wrong (short.txt: 2 lines") and "3888" in said["en-de/winomt"]
+    assert said["ja-en/jazp"].startswith("missing")
+    manifest["files"]["en-de/winomt"] = None
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    assert run_cli(capsys, "card", "--outputs", str(folder), "--check")[0] == 0
