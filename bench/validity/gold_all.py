@@ -18,7 +18,12 @@ Each set is measured by its own bench's functions (nothing is re-implemented her
 - ``bsd``: the BSD zero-pronoun items labelled valid that are still in the suite as checked (``bench.validity.bsd_zp``;
   ``ja-en`` the first, in-sample round, ``ja-en fresh`` the rounds drawn after the rules, rows left out not counted);
 - ``dip``: the DiP connective sample's "after" rows labelled ok that the detector still makes
-  (``bench.validity.dip_connectives_sample``).
+  (``bench.validity.dip_connectives_sample``);
+- ``mittens-out``: the hand-read out-of-English readings (``tests/gold/mittens/readings_out.jsonl``, every draw) the
+  rule reads as the reader did;
+- ``winomt-adj``, ``mt-geneval``: the card rows' hand checks (``tests/gold/<suite>/validity.jsonl``): verdicts run
+  again and compared with the reader's fixed reading, so a verdict that moves moves the figure;
+- ``contrastive``, ``ctxpro``, ``jazp``: the items hand-checked valid that are still in the suite as read.
 
 A figure is agreeing rows / rows (a stale row, whose reading or item changed since it was checked, counts as not
 agreeing until it is checked again). ``--json PATH`` writes every figure; ``--before PATH`` (an earlier ``--json``)
@@ -39,7 +44,8 @@ ROOT = Path(__file__).resolve().parents[2]
 os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
 LANGS = ("ar", "de", "es", "fr", "he", "it", "ru", "uk")
-SETS = ("entity", "entity-words", "pronoun", "reader", "reader-noun", "reader-words", "mittens", "bsd", "dip")
+SETS = ("entity", "entity-words", "pronoun", "reader", "reader-noun", "reader-words", "mittens", "mittens-out", "bsd",
+        "dip", "winomt-adj", "mt-geneval", "contrastive", "ctxpro", "jazp")
 DROP = 0.5  # points: a set lower by more than this is flagged
 
 
@@ -132,6 +138,55 @@ def _dip() -> dict[str, tuple[int, int]]:
     return {"de-en": (sum(r["label"] == "ok" and (r["line"], r["token"]) not in stale for r in after), len(after))}
 
 
+def _mittens_out() -> dict[str, tuple[int, int]]:
+    """The hand-read out-of-English readings (every draw) that the rule reads as the reader did, per language."""
+    from bench.validity.mittens import GOLD_OUT, SUITE_OUT
+    from discotest.gender.mittens.run import run_one
+
+    rows = [json.loads(line) for line in GOLD_OUT.read_text("utf-8").splitlines() if line.strip()]
+    out = {}
+    for lang in sorted({r["lang"] for r in rows}):
+        read = {v.index: v.read for v in run_one(SUITE_OUT, lang, system="reference").verdicts}
+        these = [r for r in rows if r["lang"] == lang]
+        out[lang] = (sum(read[r["row"]] == r["person"] for r in these), len(these))
+    return out
+
+
+def _against_reading(rows: list[dict], now: dict[str, str], lang_of) -> dict[str, tuple[int, int]]:
+    """Rows whose verdict now equals the reader's reading (the reading is fixed; a verdict may move), per language."""
+    out: dict[str, tuple[int, int]] = {}
+    for r in rows:
+        agree, n = out.get(lang_of(r), (0, 0))
+        out[lang_of(r)] = (agree + (now.get(r["id"]) == r["reading"]), n + 1)
+    return dict(sorted(out.items()))
+
+
+def _winomt_adj() -> dict[str, tuple[int, int]]:
+    from bench.validity.hand_check import read_rows
+    from bench.validity.winomt_adj_gold import GOLD, verdicts
+
+    return _against_reading(read_rows(GOLD), verdicts(), lambda r: r["id"].split("/")[1])
+
+
+def _mt_geneval() -> dict[str, tuple[int, int]]:
+    from bench.validity.hand_check import read_rows
+    from bench.validity.mt_geneval_gold import GOLD, verdicts
+
+    rows = read_rows(GOLD)
+    return _against_reading(rows, verdicts(sorted({r["id"].split("/")[0] for r in rows})),
+                            lambda r: r["id"].split("/")[0])
+
+
+def _items(gold: str, key: str) -> dict[str, tuple[int, int]]:
+    """A suite's hand check of its items (valid or not), an item that changed since it was read counting as not."""
+    from bench.validity.contrastive_gold import stale
+    from bench.validity.hand_check import HOLDS, read_rows
+
+    rows = read_rows(gold)
+    old = set(stale(rows))
+    return {key: (sum(r["label"] in HOLDS and r["id"] not in old for r in rows), len(rows))}
+
+
 def measure_all(sets: list[str], langs: list[str]) -> dict[str, dict[str, dict]]:
     """{set: {language: {"agree", "n", "pct"}}} for the sets and languages asked (the English, ja-en and de-en sets
     have one "language" each)."""
@@ -151,7 +206,13 @@ def measure_all(sets: list[str], langs: list[str]) -> dict[str, dict[str, dict]]
         elif name == "reader-words":
             found[name] = _reader_words(langs)
         else:
-            found[name] = {"mittens": _mittens, "bsd": _bsd, "dip": _dip}[name]()
+            found[name] = {
+                "mittens": _mittens, "mittens-out": _mittens_out, "bsd": _bsd, "dip": _dip, "winomt-adj": _winomt_adj,
+                "mt-geneval": _mt_geneval,
+                "contrastive": lambda: _items("tests/gold/contrastive/validity.jsonl", "all"),
+                "ctxpro": lambda: _items("tests/gold/ctxpro/validity.jsonl", "all"),
+                "jazp": lambda: _items("tests/gold/jazp/validity.jsonl", "ja-en"),
+            }[name]()
     out: dict[str, dict[str, dict]] = {}
     for name in sets:
         per = dict(found[name])
