@@ -416,3 +416,25 @@ def test_the_newcomers_walk_fills_every_row_a_folder_can_and_each_equals_its_run
             assert n <= limit or "limit" not in taken, (key, line)
         assert row["signature"] == result.signature.format().replace(str(folder) + "/", "") or \
             row["signature"].rsplit("|files:", 1)[0] == result.signature.format().rsplit("|files:", 1)[0], key
+
+
+def test_a_limited_run_reads_a_whole_suite_scores_file_and_scores_the_sample_as_the_whole_run_does(tmp_path):
+    """`--limit` with `--scores`: the file scores every candidate of the suite (as `--init` lists them); the sample
+    takes its items' lines from it, so each sampled item's verdict is the whole run's for that item (a file of the
+    sample's length is refused, one line naming it)."""
+    from discotest.contrastive.run import score_requests
+    from discotest.contrastive.suites import load_suite
+
+    items = load_suite("jazp", None)
+    scores = tmp_path / "jazp.scores"
+    scores.write_text("".join(f"{(item.index * 7 + k * 5) % 3}\n" for item in items
+                              for k in range(len(item.candidates))))
+    whole = {v.index: v.correct for v in discotest.run("jazp", scores=str(scores), quiet=True)[0].verdicts}
+    sample = discotest.run("jazp", scores=str(scores), limit=12, quiet=True)[0]
+    assert len(sample.verdicts) == 12 and len(whole) == len(items) == len(score_requests(items))
+    assert {v.index: v.correct for v in sample.verdicts} == {v.index: whole[v.index] for v in sample.verdicts}
+    assert len(set(whole.values())) == 2  # right and wrong items both, so a misplaced line would show
+    short = tmp_path / "short.scores"
+    short.write_text("".join(scores.read_text().splitlines(keepends=True)[:24]))
+    with pytest.raises(discotest.errors.InputError, match="24 scores for 88 candidates"):
+        discotest.run("jazp", scores=str(short), limit=12, quiet=True)
