@@ -438,3 +438,21 @@ def test_a_limited_run_reads_a_whole_suite_scores_file_and_scores_the_sample_as_
     short.write_text("".join(scores.read_text().splitlines(keepends=True)[:24]))
     with pytest.raises(discotest.errors.InputError, match="24 scores for 88 candidates"):
         discotest.run("jazp", scores=str(short), limit=12, quiet=True)
+
+
+def test_check_says_a_file_for_the_mzprt_row_is_wrong_before_the_card_fails_it(tmp_path, no_work, capsys):
+    """zh-en's mZPRT row reads one file per domain and covers five: a folder cannot fill it yet. `--init` says so in
+    what the row's file holds (no sources file), and `--check` calls a file named for it wrong, exit 1, before the
+    card would fail the row ("--input needs exactly one --domain")."""
+    folder = tmp_path / "mine"
+    assert run_cli(capsys, "card", "--outputs", str(folder), "--init", "--pairs", "zh-en")[0] == 0
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert "zh-en/mzprt" not in manifest["sources"] and "one file per domain" in \
+        manifest["what_each_file_holds"]["zh-en/mzprt"]
+    (folder / "mzprt.en.txt").write_text("A line.\n")
+    manifest["files"]["zh-en/mzprt"] = "mzprt.en.txt"
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    code, out, _ = run_cli(capsys, "card", "--outputs", str(folder), "--check")
+    said = dict(line.split(": ", 1) for line in out.splitlines())
+    assert code == 1 and said["zh-en/mzprt"].startswith("wrong (mzprt.en.txt: mZPRT's run reads one file per domain")
+    assert said["zh-en/mittens"].startswith("missing")
