@@ -20,6 +20,8 @@ HOLDS = {
               "candidates in the suite's order), higher is better (docs/card.md, 'A folder of outputs')",
     "ctxpro": "one translation per line of the sources file (PAIR.ROW.src.jsonl: each sentence with the sentences "
               "before it in its document), in its order",
+    "mzprt": "nothing yet: mZPRT's run reads one file per domain (run mzprt --domain QA --input FILE) and the row "
+             "covers all five, so a folder cannot fill it (docs/card.md, 'What the card does not do yet')",
     "dip": "one English translation per line of the WMT22 source file, in its order, translated document by document "
            "(the .docids.txt file names each line's document; docs/dip.md)",
 }
@@ -42,7 +44,7 @@ def init_outputs(folder: str | Path, rows: Sequence[CardRow], system: str, data_
             continue
         files[row.key] = None
         ctxpro = row.file == "input" and is_expected_word(row.suite)
-        holds[row.key] = HOLDS["dip" if row.suite == "dip" else "ctxpro" if ctxpro else row.file]
+        holds[row.key] = HOLDS[row.suite if row.suite in ("dip", "mzprt") else "ctxpro" if ctxpro else row.file]
         if row.suite == "dip":
             written += _dip_sources(folder, row, data_dir)
             sources[row.key] = f"{row.pair}.{row.id}.src.txt"
@@ -148,6 +150,10 @@ def check_outputs(folder: str | Path, rows: Sequence[CardRow]) -> tuple[list[str
             continue
         if row.key in missing_files:
             out.append(f"{row.key}: missing ({name} is not in {folder})")
+            right = False
+            continue
+        if row.suite == "mzprt":
+            out.append(f"{row.key}: wrong ({name}: {HOLDS['mzprt'].replace('nothing yet: ', '')})")
             right = False
             continue
         with open(folder / name, "rb") as handle:

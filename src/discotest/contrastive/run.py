@@ -125,6 +125,7 @@ def run_contrastive(
             catalogue.check_file(translations, data_dir)  # a published output handed over by path
     data = catalogue.data_field(files)
     results = []
+    whole = items
     if limit and not is_expected_word(suite):
         items = limited(items, limit)
     if is_expected_word(suite) and translations is None and (model is not None or endpoint):
@@ -154,8 +155,11 @@ def run_contrastive(
     from discotest.models.door import open_scorer
 
     if scores is not None:
-        results += evaluate_scorer(suite, items, open_scorer(scores=scores, losses=scores_are_losses), contexts,
-                                   n_bootstrap, data)
+        # a scores file scores the whole suite, as --init's candidates list it; a --limit sample reads its lines
+        position = {id(item): k for k, item in enumerate(whole)}
+        sample = (score_requests(whole), [position[id(item)] for item in items]) if items is not whole else None
+        results += evaluate_scorer(suite, items, open_scorer(scores=scores, losses=scores_are_losses,
+                                                             scores_of=sample), contexts, n_bootstrap, data)
     if endpoint or model is not None:
         options = dict(scorer_options or {})
         pair = language_pair(suite)

@@ -14,7 +14,7 @@ a served model the local settings (batch, device, revision, Ray), and only CTran
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,19 +66,23 @@ def scorer_class(model: str, kind: str | None = None) -> type[Scorer]:
 def open_scorer(model: str | None = None, *, endpoint: str | None = None, scores: str | Path | None = None,
                 losses: bool = False, kind: str | None = None, engine: str = "local", ray_address: str | None = None,
                 ray_actors: int = 2, concurrency: int = 4, loaded: tuple[Any, Any] | None = None,
-                factory: Callable[..., Scorer] | None = None, **options: Any) -> Scorer:
+                factory: Callable[..., Scorer] | None = None,
+                scores_of: tuple[Sequence[Any], Sequence[int]] | None = None, **options: Any) -> Scorer:
     """The scorer for what the user names: a ``scores`` file (``losses``: lower is better), a served model at
     ``endpoint`` (``model`` then names the served model), or a local ``model`` (``scorer_class``; ``engine="ray"``
     runs its batches on ``ray_actors`` Ray actors). ``options``: batch_size, device, use_cache, quiet, normalise,
     use_target_context, src_lang, tgt_lang, revision, separator, max_length, compute_type, prompt_file,
     share_prompt, fingerprint; each backend takes those it knows. ``loaded``: (model, tokenizer) objects already in
-    memory (tests, notebooks); ``factory``: builds the local scorer instead of the chosen class (same options)."""
+    memory (tests, notebooks); ``factory``: builds the local scorer instead of the chosen class (same options).
+    ``scores_of``: (the whole suite's requests, the positions asked for): a scores file scores the whole suite and a
+    sample's lines are picked from it (``ScoresFileScorer``)."""
     if scores is not None:
         if model is not None or endpoint:
             raise InputError("one scorer at a time: a scores file, an endpoint or a model")
         from discotest.models.scores_file import ScoresFileScorer
 
-        return ahead.wrapped(ScoresFileScorer(scores, losses=losses))
+        whole, keep = scores_of or (None, None)
+        return ahead.wrapped(ScoresFileScorer(scores, losses=losses, whole=whole, keep=keep))
     if endpoint:
         from discotest.models.endpoint import EndpointScorer
 

@@ -42,8 +42,13 @@ class ScoresFileScorer(Scorer):
     logprob_scores = False
     takes_context = False
 
-    def __init__(self, path: str | Path, *, losses: bool = False):
+    def __init__(self, path: str | Path, *, losses: bool = False, whole: Sequence[Any] | None = None,
+                 keep: Sequence[int] | None = None):
+        """``whole`` and ``keep``: the file scores every request of ``whole`` (the whole suite) and the requests asked
+        for are those at positions ``keep`` of it (a ``--limit`` sample): the file a user made for the suite is read
+        whole, its line count checked against the suite, and the sample's lines picked from it."""
         self.path, self.losses = path, losses
+        self.whole, self.keep = whole, keep
         self.name = str(path)
 
     def fingerprint(self) -> str:
@@ -57,5 +62,9 @@ class ScoresFileScorer(Scorer):
         return [("scores", "losses" if self.losses else "higher-better")]
 
     def logprobs(self, requests: Sequence[ScoreRequest], contexts: Sequence[int]) -> list[list[list[LogProb]]]:
-        per_item = read_scores(self.path, requests, self.losses)
+        if self.whole is not None and self.keep is not None:
+            every = read_scores(self.path, self.whole, self.losses)
+            per_item = [every[k] for k in self.keep]
+        else:
+            per_item = read_scores(self.path, requests, self.losses)
         return [[[(value, 0) for value in row] for row in per_item] for _ in contexts]
