@@ -44,13 +44,14 @@ process of its own, one request at a time, fresh caches):
 3. the server alone: the card's requests sent again, one after the other, with nothing beside them (during the card
    the server shares the cores with the card's CPU work: on 2 shared cores its busy time grows with the overlap);
 4. the ratios wall / (busy + scorers alone) and wall / (server alone + scorers alone): a card that fills its rows one
-   after the other cannot be faster than the sum; the model lane (cards/lane.py) overlaps the two.
+   after the other cannot be faster than the sum; the model lane (a thread that asked the model for the next rows
+   while a row's CPU work ran; removed since, as the table shows it gained nothing here) overlapped the two.
 
 Run it once with ``PYTHONPATH=/path/to/an/older/checkout/src`` to time another version of the card.
 
 Measured (llama3_1, ``--served --pairs en-de,ja-en,zh-en --suites winomt,mittens --limit 12``: 36 translations;
 2 CPU cores shared by five sessions, load average 7-15; "before" is the card that filled its rows one after the
-other, the commit before the model lane; seconds):
+other, the commit before the model lane, as the card is again now; seconds):
 
 | round | card | load | wall | server busy during / alone | scorers alone | wall/(busy+scorers) | wall/(alone+scorers) |
 |---|---|---|---|---|---|---|---|
@@ -66,7 +67,8 @@ the server (one llama.cpp thread) and the rows' CPU work (the aligner runs in pr
 two loaded cores, so what the overlap saves the server loses (its busy time during the card grew 2-3x). The same code
 measured the scorers alone at 51.5 and 92.8 s, so one run's figures move by ±40% with the load: the 1.71 of round 3
 is such a figure (against busy time during the card, 0.97). The overlap can pay only where the server has cores (or
-a GPU) of its own; this machine cannot show it.
+a GPU) of its own; this machine cannot show it, and the lane was removed (issue 52: gather every row's requests
+first instead).
 """
 
 from __future__ import annotations

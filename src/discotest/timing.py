@@ -24,7 +24,7 @@ T0_VAR = "DISCOTEST_TIMING_T0"
 
 _wall: dict[str, float] = {}
 _cpu: dict[str, float] = {}
-_open = threading.local()  # per thread (the card's model lane runs beside it): its open stages, innermost last
+_open = threading.local()  # per thread (a stage of another thread is timed beside it): its open stages, innermost last
 
 
 def _stack() -> list[list[float]]:

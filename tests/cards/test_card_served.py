@@ -1,8 +1,8 @@
 """The card of a served model is interruptible (issue 37): ``discotest card --endpoint`` stopped with ``kill -9`` or
 Ctrl-C while a request is under way, then run again, asks the server nothing it had answered and prints a card
 byte-identical to an uninterrupted one's, whether it was scoring or translating; a suite whose requests the server
-fails fails its row in one line and the others finish. With its model lane (cards/lane.py) the card asks the server
-what the rows' own runs ask, in their order, and a row's CPU work runs while the server translates the next row.
+fails fails its row in one line and the others finish. The card asks the server what the rows' own runs ask, in
+their order.
 Without ``--model`` the card is named (and cached) after the model the server lists.
 
 The server is the real llama.cpp one (the serve-test extra) on a tiny Llama 3.1 whose real tokenizer is cut to its
@@ -20,7 +20,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 from collections import Counter
 from pathlib import Path
 
@@ -29,8 +28,6 @@ import pytest
 pytest.importorskip("gguf")
 pytest.importorskip("llama_cpp.server.app", reason="llama-cpp-python[server] (the serve-test extra) is not installed")
 
-import discotest  # noqa: E402
-from discotest.gender.mittens import run as mittens_run  # noqa: E402
 from discotest.models.endpoint import ALIGNMENT_PROBE  # noqa: E402
 from tests.support.served import RecordingProxy, serve_gguf  # noqa: E402
 from tests.support.tiny_gguf import write_tiny_gguf  # noqa: E402
@@ -185,8 +182,8 @@ def translated(llama_server, prompt, tmp_path_factory) -> tuple[bytes, list[byte
 
 
 def test_the_card_asks_what_the_rows_own_runs_ask_in_their_order(llama_server, prompt, translated, tmp_path):
-    """The model lane asks the model for the rows ahead of the card's scoring, but the server sees the requests of
-    ``run mittens --lang ja`` then ``--lang zh`` (the suite's own runs, one after the other), each once, in order."""
+    """The server sees the card's requests as those of ``run mittens --lang ja`` then ``--lang zh`` (the suite's own
+    runs, one after the other), each once, in order."""
     _, asked = translated
     with RecordingProxy(llama_server) as proxy:
         for lang in ("ja", "zh"):
@@ -200,8 +197,8 @@ def test_the_card_asks_what_the_rows_own_runs_ask_in_their_order(llama_server, p
 def test_a_card_stopped_while_translating_resumes_asking_nothing_twice(hold_at, stop, llama_server, prompt,
                                                                        translated, tmp_path):
     """``kill -9`` while the server holds a translation request (the second of the first row's, or of the second
-    row's, while the card scores the first), or Ctrl-C while the model lane waits for that second row's answer (the
-    card ends with ``interrupted`` at once, not when the held request would end), then the same command: each
+    row's), or Ctrl-C while the card waits for that second row's answer (the card ends with ``interrupted`` at once,
+    not when the held request would end), then the same command: each
     translation is requested once over the two runs, and the card is byte for byte the uninterrupted one."""
     whole, asked = translated
     cache = tmp_path / "cache"
@@ -222,28 +219,3 @@ def test_a_card_stopped_while_translating_resumes_asking_nothing_twice(hold_at, 
     assert again == asked[hold_at - 1:]
     assert Counter(first + again) == Counter(asked) and len(set(asked)) == len(asked)
     assert out == whole
-
-
-def test_a_rows_cpu_work_runs_while_the_model_translates_the_next(llama_server, prompt, translated, tmp_path,
-                                                                 monkeypatch):
-    """The first row's verdicts are read while the server holds the second row's first translation request: each
-    verdict of the card's own thread waits until that request is under way (a card that filled its rows one after
-    the other would never send it and fail here), then the request is let through. The card is the same."""
-    whole, _ = translated
-    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
-    card_thread = threading.current_thread()
-    seen_held = []
-    real_verdict = mittens_run.verdict
-    with RecordingProxy(llama_server, hold_at=3) as proxy:
-
-        def verdict(item, translation):
-            if threading.current_thread() is card_thread and not seen_held:
-                seen_held.append(proxy.held.wait(120))
-                proxy.release(forward=True)
-            return real_verdict(item, translation)
-
-        monkeypatch.setattr(mittens_run, "verdict", verdict)
-        card = discotest.card(endpoint=proxy.url, model=ALIAS, context=[0], prompt_file=str(prompt), concurrency=1,
-                              quiet=True, **TRANSLATING)
-    assert seen_held == [True]
-    assert json.loads(whole)["rows"] == json.loads(json.dumps(card.to_json()))["rows"]

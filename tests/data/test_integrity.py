@@ -142,8 +142,8 @@ def test_pin_on_first_use_and_unpinned_files(tmp_path, fresh_memo):
 
 
 def test_a_file_read_in_another_thread_is_not_tracked_here(shared_data, tmp_path, fresh_memo):
-    """The card's model lane reads the next row's suite while this row's run tracks its own files: what another
-    thread reads is not in this run's signature, and what it reads inside its own block is in its own."""
+    """Another thread reads a suite while this run tracks its own files: what that thread reads is not in this run's
+    signature, and what it reads inside its own block is in its own."""
     root = tmp_path / "data"
     _link(shared_data, root, "winomt-pro")
     _link(shared_data, root, "wmt22-zh-en-src")

@@ -41,16 +41,16 @@ def clock(monkeypatch) -> FakeClock:
 
 
 def test_a_stage_in_another_thread_is_not_nested_in_this_ones(clock):
-    """The card's model lane times its stages beside the card's own: a stage nests only in its own thread's, so
-    neither takes the other's seconds off its own."""
+    """Two threads time their stages side by side: a stage nests only in its own thread's, so neither takes the
+    other's seconds off its own."""
     opened, close = threading.Event(), threading.Event()
 
-    def lane() -> None:
+    def other() -> None:
         with timing.stage("translation"):
             opened.set()
             close.wait()
 
-    thread = threading.Thread(target=lane)
+    thread = threading.Thread(target=other)
     thread.start()
     opened.wait()
     with timing.stage("scoring"):

@@ -76,48 +76,15 @@ def test_the_door_chooses_the_backend_and_its_options(tiny_llms, tiny_llms_loade
         open_scorer(str(tiny_llms["qwen3"]), kind="bert")
 
 
-def test_inside_model_work_only_a_backend_does_its_model_work_and_stops_the_run(tmp_path):
-    """The card's model lane (``models.ahead``): in that thread the door's backend answers everything as itself, but
-    its model call, once done, stops the caller with ``ModelWorkDone`` (a BaseException, past a wing's ``except
-    Exception``); a failing call hands its error over; another thread, or the same one after, gets the backend
-    itself."""
-    import threading
-
-    from discotest.models.ahead import ModelWorkDone, model_work_only
-
+def test_a_scores_file_through_the_door_answers_as_itself(tmp_path):
+    """``open_scorer(scores=FILE)``: the file's scorer, its scores per candidate in order; a file of too few scores
+    is one line naming it."""
     good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
     good.write_text("1\n2\n3\n4\n5\n")
     bad.write_text("1\n")
-    outside: list = []
-    with model_work_only():
-        scorer = open_scorer(scores=good)
-        thread = threading.Thread(target=lambda: outside.append(open_scorer(scores=good)))
-        thread.start()
-        thread.join()
-        assert scorer.kind == "scores-file" and scorer.name == str(good) and not scorer.takes_context
-        with pytest.raises(ModelWorkDone) as done:
-            try:
-                scorer.score_contexts(REQUESTS, [0])
-            except Exception:  # noqa: BLE001 - as a wing's broad handler would
-                pytest.fail("a wing's except Exception caught the stop")
-        assert done.value.error is None
-        with pytest.raises(ModelWorkDone) as failed:
-            open_scorer(scores=bad).logprobs(REQUESTS, [0])
-        assert isinstance(failed.value.error, InputError) and "1 scores for 5 candidates" in str(failed.value.error)
-    assert outside[0].score_contexts(REQUESTS, [0]) == [[[1.0, 2.0], [3.0, 4.0, 5.0]]]
+    scorer = open_scorer(scores=good)
+    assert scorer.kind == "scores-file" and scorer.name == str(good) and not scorer.takes_context
+    assert scorer.score_contexts(REQUESTS, [0]) == [[[1.0, 2.0], [3.0, 4.0, 5.0]]]
     assert open_scorer(scores=good).score_items(REQUESTS) == [[1.0, 2.0], [3.0, 4.0, 5.0]]
-
-
-def test_every_model_call_of_the_interfaces_stops_the_lane():
-    """Each method of ``Translator`` and ``Scorer`` that asks the model is one ``models.ahead`` stops after: a call
-    left out (``translate_in_context`` was, when CTXPRO, mZPRT and DiP began to translate) lets the card's model lane
-    run that row whole, CPU work included, beside the card, which then does it all again."""
-    import inspect
-
-    from discotest.models.ahead import MODEL_CALLS
-    from discotest.models.interface import Scorer, Translator
-
-    describe = {"signature_fields", "fingerprint", "cannot_score", "system_name"}  # say what the model is; ask nothing
-    asks = {name for cls in (Translator, Scorer) for name, value in vars(cls).items()
-            if inspect.isfunction(value) and not name.startswith("_") and name not in describe}
-    assert asks == MODEL_CALLS
+    with pytest.raises(InputError, match="1 scores for 5 candidates"):
+        open_scorer(scores=bad).logprobs(REQUESTS, [0])

@@ -242,3 +242,26 @@ def test_discotest_suites_stays_the_api_function_after_a_run():
     discotest.run("winomt-demo", lang="de", system="demo", quiet=True)
     listed = discotest.suites()
     assert callable(discotest.suites) and listed["winomt-demo"] == ["demo (de es fr)"] and "jazp" in listed
+
+
+def test_max_length_bootstrap_and_seed_are_declared_once():
+    """``--max-length``, ``--bootstrap`` and ``--seed`` are the shared options of ``registry.options`` in every family,
+    its compare and the card (only a help may say what the option does there): one default each, which the
+    translating backends share too (``models.interface.DEFAULT_MAX_LENGTH``)."""
+    import dataclasses
+    import inspect
+
+    from discotest import cards, families
+    from discotest.models.endpoint import EndpointTranslator
+    from discotest.models.interface import DEFAULT_MAX_LENGTH
+    from discotest.models.translator import ModelTranslator
+
+    shared = {o.name: dataclasses.replace(o, help=None) for o in (common.MAX_LENGTH, common.BOOTSTRAP, common.SEED)}
+    declared = [o for f in families.families() for o in (*f.options, *f.compare_options)] + list(cards.OPTIONS)
+    seen = [o for o in declared if o.name in shared]
+    assert {o.name for o in seen} == set(shared)
+    assert all(dataclasses.replace(o, help=None) == shared[o.name] for o in seen), \
+        [o for o in seen if dataclasses.replace(o, help=None) != shared[o.name]]
+    assert common.MAX_LENGTH.default == DEFAULT_MAX_LENGTH
+    for backend in (ModelTranslator, EndpointTranslator):
+        assert inspect.signature(backend.__init__).parameters["max_length"].default == DEFAULT_MAX_LENGTH

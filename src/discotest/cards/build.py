@@ -6,8 +6,6 @@ stopped and asks nothing twice; a row that fails (bad data, a server error) says
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import json
 import os
 import re
@@ -20,7 +18,6 @@ from typing import Any
 
 from discotest import cache, families
 from discotest.cards.groups import CardRow, validity_badge
-from discotest.cards.lane import Ahead, ModelLane
 from discotest.cards.system import SystemSpec, Unfilled, published_names
 from discotest.data import catalogue
 from discotest.data.readers import system_name
@@ -248,12 +245,10 @@ def in_card_words(warning: str, row: CardRow, system: SystemSpec) -> str:
 
 
 def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: dict[str, Any], bootstrap: int,
-             seed: int, ahead: Ahead | None) -> tuple[Report, list[Result], list[dict[str, Any]], list[str]]:
+             seed: int) -> tuple[Report, list[Result], list[dict[str, Any]], list[str]]:
     """The row's run: its report, the system's results, the card's lines, and the published systems left out of the
     ranking because their outputs equal the system's (``same_outputs``)."""
     equal: list[str] = []
-    if ahead is not None and ahead.error is not None:
-        raise ahead.error
     report = families.run(row.suite, **row.options, **options, **common)
     if system.kind == "published" and row.published_runs == "all":
         mine = [r for r in report.results if r.system == system.value]
@@ -284,11 +279,10 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: 
 
 def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int = 1000,
              seed: int = DEFAULT_SEED, reports: dict[str, Report] | None = None,
-             ahead: Ahead | None = None) -> dict[str, Any]:
+             shared_seconds: float = 0.0) -> dict[str, Any]:
     """The row's JSON: status ``ok`` with its lines, ``unfilled`` (the system cannot fill it: why) or ``failed``
-    (the run failed: the error's one line; not cached, so the next run tries again). ``ahead``: what the model lane
-    did for the row (its model work's seconds count in the row's measured time; its failed model call fails the
-    row, not asked again)."""
+    (the run failed: the error's one line; not cached, so the next run tries again). ``shared_seconds``: the row's
+    share of a run over several rows' languages done before it (``_run_together``), counted in its measured time."""
     base = {"pair": row.pair, "id": row.id, "suite": row.suite, "phenomenon": row.phenomenon,
             "validity": validity_badge(row, row.options.get("lang") or row.pair.split("-")[1])}
     try:
@@ -302,10 +296,10 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
         cached = _load_row(key, {"data_dir": data_option})
         if cached is not None:
             return cached
-    started = time.monotonic() - (ahead.seconds if ahead else 0.0)
+    started = time.monotonic() - shared_seconds
     try:
         with catalogue.tracking() as seen:
-            report, mine, lines, equal = _compute(system, row, options, common, bootstrap, seed, ahead)
+            report, mine, lines, equal = _compute(system, row, options, common, bootstrap, seed)
     except Unfilled as exc:
         return {**base, "status": "unfilled", "reason": str(exc), "lines": [], "signature": None}
     except InputError as exc:
@@ -335,27 +329,8 @@ def _time_key(system: SystemSpec, row: CardRow) -> str:
     return cache.content_key([system.kind, row.key, json.dumps(row.options, sort_keys=True)])
 
 
-def overlaps(system: SystemSpec, common: dict[str, Any]) -> bool:
-    """Whether the card runs a model lane: for a model or an endpoint whose answers are cached (what the lane asks,
-    the row's run reads), and not on Ray (whose actors already run the model beside the driver)."""
-    return system.kind in ("model", "endpoint") and common.get("use_cache", True) and common.get("engine") != "ray"
-
-
-def _model_work(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int, seed: int,
-                reports: dict[str, Report] | None) -> None:
-    """The row's run as ``fill_row`` starts it, for the model lane (which stops it after its model work); nothing
-    for a row the system cannot fill or the cache holds."""
-    try:
-        options = system.options_for(row)
-    except Unfilled:
-        return
-    if reports is None and _done(system, row, common, bootstrap, seed):
-        return
-    families.run(row.suite, **row.options, **options, **_run_options(row, common))
-
-
 def _run_together(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bootstrap: int, seed: int,
-                  reports: dict[str, Report] | None, bar: Any = None) -> dict[int, Ahead]:
+                  reports: dict[str, Report] | None, bar: Any = None) -> dict[int, float]:
     """A published system's rows of one suite over several pairs (the same options but the language) run as one run
     over their languages, where the suite's family says such a run leaves each row's own run only its results to read
     from the cache (``Family.langs_together``: the gender suites, whose languages then share the worker processes): the
@@ -379,7 +354,7 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], common: dict[str,
         rest = {k: v for k, v in row.options.items() if k != "lang"}
         groups.setdefault((row.suite, json.dumps(rest, sort_keys=True), json.dumps(options, sort_keys=True)),
                           []).append(index)
-    shares: dict[int, Ahead] = {}
+    shares: dict[int, float] = {}
     for (suite, _, _), indices in groups.items():
         if len(indices) < 2:
             continue
@@ -394,30 +369,24 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], common: dict[str,
         except Exception:  # noqa: BLE001, S112 - each row's own run meets it and says why in its row
             continue
         share = (time.monotonic() - started) / len(indices)
-        shares.update({i: Ahead(share) for i in indices})
+        shares.update({i: share for i in indices})
     return shares
 
 
 def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str], common: dict[str, Any],
                bootstrap: int = 1000, seed: int = DEFAULT_SEED, keep_reports: bool = False,
                on_row: Callable[[dict[str, Any]], None] | None = None) -> Card:
-    """Every row, in order, under one bar (its description names the suite being run); for a model or an endpoint,
-    the model lane (``cards/lane.py``) asks the model for the rows to come while a row's CPU work runs; for a published
-    system, a suite's rows of several pairs run first as one run over their languages (``_run_together``)."""
+    """Every row, one after the other in order, under one bar (its description names the suite being run): a model's
+    or an endpoint's requests go out in row order, each row's once its run reaches them; for a published system, a
+    suite's rows of several pairs run first as one run over their languages (``_run_together``)."""
     reports: dict[str, Report] | None = {} if keep_reports else None
     out = []
     quiet = {**common, "quiet": True}  # the rows' runs: the card's bar is their progress
-    works = [functools.partial(_model_work, system, row, quiet, bootstrap, seed, reports) for row in rows]
-    lane = ModelLane(works) if overlaps(system, common) else None
-    with progress_bar("card", unit="suite", total=len(rows), quiet=common.get("quiet")) as bar, \
-            lane or contextlib.nullcontext():
+    with progress_bar("card", unit="suite", total=len(rows), quiet=common.get("quiet")) as bar:
         together = _run_together(system, rows, quiet, bootstrap, seed, reports, bar)
         for index, row in enumerate(rows):
             bar.set_description(f"card: {row.key}")
-            ahead = lane.ahead_of(index) if lane else together.get(index)
-            filled = fill_row(system, row, quiet, bootstrap, seed, reports, ahead)
-            if lane:
-                lane.filled(index)
+            filled = fill_row(system, row, quiet, bootstrap, seed, reports, together.get(index, 0.0))
             out.append(filled)
             if on_row is not None:
                 on_row(filled)

@@ -7,7 +7,6 @@ import dataclasses
 
 from discotest.registry import Option
 from discotest.registry import options as common
-from discotest.values import int_option
 
 PAIRS = Option("pairs", ("--pairs",), "language pairs, comma-separated (en-de,ja-en,zh-en …; default: the pairs the "
                "outputs' manifest or the published system covers)", metavar="LIST", many=True)
@@ -24,9 +23,9 @@ CHECK = Option("check", ("--check",), "with --outputs DIR: say row by row whethe
                "wrong", default=False, action="store_true")
 DRY_RUN = Option("dry_run", ("--dry-run",), "print the plan (rows done, to run, not fillable; items; measured "
                  "seconds) and stop", default=False, action="store_true")
-BOOTSTRAP = Option("bootstrap", ("--bootstrap",), "bootstrap resamples for the intervals and the paired tests",
-                   default=1000, type=int_option("bootstrap"))
-SEED = Option("seed", ("--seed",), "bootstrap seed", default=12345, type=int_option("seed"))
+# the shared --bootstrap (registry.options), which on the card draws the intervals as well as the paired tests
+BOOTSTRAP = dataclasses.replace(common.BOOTSTRAP, help="bootstrap resamples for the intervals and the paired tests")
+SEED = common.SEED
 VERSUS = Option("versus", ("--versus",), "a second system to compare with, row by row (a published name, an outputs "
                 "folder, a model folder or an endpoint URL): both values, the difference and the paired bootstrap "
                 "p-value of every number", metavar="SYSTEM")

@@ -321,8 +321,8 @@ class FileCheck:
     status: str
 
 
-# per thread: the card's model lane (cards/lane.py) reads the next row's suite while the card scores this one, and a
-# file it reads is not part of this row's signature
+# per thread: a file another thread reads (a caller running two suites at once, each in a thread of its own) is not
+# part of this run's signature
 _tracking = threading.local()
 
 

@@ -3,9 +3,6 @@
 Wings call these two and work through ``models.interface`` (``Scorer``, ``Translator``, ``ScoreRequest``); no wing
 names a backend class. A new backend is a module on this floor, implementing the interface, and a branch here.
 
-Inside ``ahead.model_work_only`` (the card's model lane) each backend comes wrapped: it does its model work, then
-stops the run (``models/ahead.py``).
-
 Options a backend does not take are left out here, by its constructor's own keyword names, so a wing can pass every
 model option it has: a seq2seq scorer ignores ``prompt_file`` and ``share_prompt``, a decoder-only LLM ``separator``,
 a served model the local settings (batch, device, revision, Ray), and only CTranslate2 reads ``compute_type``.
@@ -19,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from discotest.errors import InputError
-from discotest.models import ahead, language_watch
+from discotest.models import language_watch
 from discotest.models.interface import Scorer, Translator
 
 SCORER_KINDS = ("seq2seq", "causal", "ctranslate2")  # what ``kind`` may force for a local model
@@ -82,13 +79,13 @@ def open_scorer(model: str | None = None, *, endpoint: str | None = None, scores
         from discotest.models.scores_file import ScoresFileScorer
 
         whole, keep = scores_of or (None, None)
-        return ahead.wrapped(ScoresFileScorer(scores, losses=losses, whole=whole, keep=keep))
+        return ScoresFileScorer(scores, losses=losses, whole=whole, keep=keep)
     if endpoint:
         from discotest.models.endpoint import EndpointScorer
 
         taken = _taken(EndpointScorer)
-        return ahead.wrapped(EndpointScorer(endpoint, model=model or None, concurrency=concurrency,
-                                            **{k: v for k, v in options.items() if k in taken}))
+        return EndpointScorer(endpoint, model=model or None, concurrency=concurrency,
+                              **{k: v for k, v in options.items() if k in taken})
     if model is None:
         raise InputError("give --scores FILE, --model NAME_OR_PATH or --endpoint URL")
     cls = scorer_class(model, kind)
@@ -97,7 +94,7 @@ def open_scorer(model: str | None = None, *, endpoint: str | None = None, scores
     if loaded is not None:
         options.update(model=loaded[0], tokenizer=loaded[1])
     taken = _taken(cls)
-    return ahead.wrapped((factory or cls)(model, **{k: v for k, v in options.items() if k in taken}))
+    return (factory or cls)(model, **{k: v for k, v in options.items() if k in taken})
 
 
 def open_translator(model: str | None, lang: str, *, prompt_file: str | None = None, context: int = 0,
@@ -134,6 +131,5 @@ def open_translator(model: str | None, lang: str, *, prompt_file: str | None = N
 
 
 def _door(translator: Translator, lang: str) -> Translator:
-    """What every translator passes on its way out: its translations' language read (``language_watch``), or, in the
-    card's model lane, the stand-in that stops after the first model call (``ahead``; the row's run is watched)."""
-    return ahead.wrapped(translator) if ahead.active() else language_watch.watched(translator, lang)
+    """What every translator passes on its way out: its translations' language read (``language_watch``)."""
+    return language_watch.watched(translator, lang)

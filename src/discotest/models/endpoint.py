@@ -59,7 +59,7 @@ from urllib.parse import urlsplit
 
 from discotest import cache
 from discotest.errors import InputError
-from discotest.models.interface import LogProb, Scorer, ScoreRequest, split_by_item
+from discotest.models.interface import DEFAULT_MAX_LENGTH, LogProb, Scorer, ScoreRequest, split_by_item
 from discotest.models.llm_prompt import PromptBuilder
 
 API_KEY_VARIABLES = ("DISCOTEST_API_KEY", "OPENAI_API_KEY")
@@ -211,8 +211,8 @@ class EndpointTranslator:
     context_prompt = True
 
     def __init__(self, url: str, tgt_lang: str, src_lang: str = "en", *, model: str | None = None,
-                 max_length: int = 256, context: int = 0, prompt_file: str | None = None, use_cache: bool = True,
-                 quiet: bool = False, concurrency: int = 4, timeout: float = 120.0,
+                 max_length: int = DEFAULT_MAX_LENGTH, context: int = 0, prompt_file: str | None = None,
+                 use_cache: bool = True, quiet: bool = False, concurrency: int = 4, timeout: float = 120.0,
                  client: EndpointClient | None = None, src_code: str | None = None, tgt_code: str | None = None,
                  sentence: bool = True, **_local: Any):
         """``_local``: the local model settings the family passes along (beam, batch size, device, revision, Ray):

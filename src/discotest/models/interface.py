@@ -13,6 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+# the most tokens a translation may have (and a seq2seq model's source, which it truncates): ``--max-length``'s one
+# default, for every translating backend, every family and the card (``registry.options.MAX_LENGTH``); signatures
+# name it ``max_len``
+DEFAULT_MAX_LENGTH = 256
+
 LogProb = tuple[float, int]  # (sum of the candidate's token log-probabilities, number of its tokens)
 
 

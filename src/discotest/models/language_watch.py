@@ -12,8 +12,7 @@ So the translations every translator of the door returns (``translate``, ``trans
 
 A run opens a ``watching`` scope (``registry.run``) that says whether to check and collects what was seen. Without
 one (``discotest translate``, which writes the translations for a later ``run --input``) both are warnings on stderr:
-the file is written, and scoring it is refused as any such file is. The card's model lane,
-which only fills the caches ahead (``models.ahead``), is not watched: the row's own run is.
+the file is written, and scoring it is refused as any such file is.
 """
 
 from __future__ import annotations

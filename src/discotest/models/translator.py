@@ -33,6 +33,7 @@ from discotest.models.hf_models import (
     set_languages,
     short_fingerprint,
 )
+from discotest.models.interface import DEFAULT_MAX_LENGTH
 
 CACHE_NAMESPACE = "translations"
 
@@ -52,8 +53,8 @@ class ModelTranslator(LazyModel):
     context_prompt = False  # no prompt: a context cannot be given beside the source (``translate_in_context``)
 
     def __init__(self, name_or_path: str, tgt_lang: str, src_lang: str = "en", *, beam: int = 4,
-                 max_length: int = 256, batch_size: int = 16, device: str = "cpu", revision: str | None = None,
-                 use_cache: bool = True, quiet: bool = False, src_code: str | None = None,
+                 max_length: int = DEFAULT_MAX_LENGTH, batch_size: int = 16, device: str = "cpu",
+                 revision: str | None = None, use_cache: bool = True, quiet: bool = False, src_code: str | None = None,
                  tgt_code: str | None = None, model=None, tokenizer=None, fingerprint: str | None = None,
                  runner: str = "local", ray_address: str | None = None, ray_actors: int = 2):
         if beam < 1 or max_length < 1 or batch_size < 1:

@@ -7,8 +7,10 @@ from discotest.data.translations import INPUT_FORMATS
 from discotest.engine import ENGINES
 from discotest.errors import InputError
 from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER
+from discotest.models.interface import DEFAULT_MAX_LENGTH
 from discotest.registry import Option
 from discotest.report.export import LATEX_FLOATS, WIDE_COLUMNS
+from discotest.stats import DEFAULT_SEED
 from discotest.values import float_option, int_option
 
 DATA_DIR = Option("data_dir", ("--data-dir",), f"data directory (default: ${ENV_VAR}, else the user cache)")
@@ -76,8 +78,8 @@ CONTEXT = Option("context", ("--context",), "--model: previous sentences in the 
                  type=int_option("context"), action="append", metavar="K")
 BEAM = Option("beam", ("--beam",), "--model: beam size (seq2seq; an LLM decodes greedily)", default=4,
               type=int_option("beam"))
-MAX_LENGTH = Option("max_length", ("--max-length",), "--model translating: maximum source/output tokens", default=256,
-                    type=int_option("max-length"))
+MAX_LENGTH = Option("max_length", ("--max-length",), "--model translating: maximum source/output tokens",
+                    default=DEFAULT_MAX_LENGTH, type=int_option("max-length"))
 BATCH_SIZE = Option("batch_size", ("--batch-size",), "--model: sentences or candidates per batch", default=32,
                     type=int_option("batch-size"))
 DEVICE = Option("device", ("--device",), "--model: torch device (cpu, cuda, cuda:1 …)", default="cpu")
@@ -117,7 +119,7 @@ COMPARE_INPUTS = Option("input", ("--input", "-i"), "translation file (give two,
                         default=[], action="append")
 BOOTSTRAP = Option("bootstrap", ("--bootstrap",), "paired bootstrap resamples", default=1000,
                    type=int_option("bootstrap"))
-SEED = Option("seed", ("--seed",), "bootstrap seed", default=12345, type=int_option("seed"))
+SEED = Option("seed", ("--seed",), "bootstrap seed", default=DEFAULT_SEED, type=int_option("seed"))
 COMPARE = (COMPARE_SYSTEMS, COMPARE_INPUTS, BOOTSTRAP, SEED)
 
 # the report's output (every command with --format latex); in Python: ``report.render("latex", latex_float=…)``
