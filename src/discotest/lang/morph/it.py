@@ -31,6 +31,7 @@ from discotest.lang.morph._romance import (
     M,
     RomanceNounRules,
     decide,
+    indefinite_agreement,
     lexicon_classes,
     no_noun,
     norm,
@@ -435,12 +436,18 @@ class ItalianAnalyser(RomanceNounRules, GenderAnalyser):
 
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
         findings = [self._rules(item) for item in items]
-        sentences = list(dict.fromkeys(it.sentence for it, f in zip(items, findings) if f.reading is None))
+        sentences = list(dict.fromkeys(it.sentence for it, f in zip(items, findings)
+                                       if f.reading is None or f.reading.generic))
         analysed = dict(zip(sentences, self.analyse(sentences)))
-        return [
-            f.reading if f.reading is not None else self._with_units(it, f, analysed[it.sentence])
-            for it, f in zip(items, findings)
-        ]
+        out = []
+        for it, f in zip(items, findings):
+            if f.reading is None:
+                out.append(self._with_units(it, f, analysed[it.sentence]))
+            elif f.reading.generic and f.head is not None:  # qualcuno: a feminine word agreeing marks the person
+                out.append(indefinite_agreement(f.reading, self._agreement(it, f.head, analysed[it.sentence])))
+            else:
+                out.append(f.reading)
+        return out
 
     # --- target-side pronouns ------------------------------------------------------------------
     def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
