@@ -87,12 +87,15 @@ def test_indefinite_pronouns_are_neutral_unless_an_agreeing_word_marks_the_perso
     # a feminine word agreeing with the Romance indefinite marks the person (issue 51), as qualcuna does
     ("es", "Alguien estaba cansada.", "Alguien", True),  # her predicate
     ("es", "Alguien cansada entró en la sala.", "Alguien", True),  # her adjective
-    ("es", "Alguien que estaba cansada se fue.", "Alguien", True),  # the relative clause's predicate
+    ("es", "Alguien que estaba cansada se fue.", "Alguien", False),  # a clause after que: see below
     ("fr", "Quelqu'un de fatiguée est entré.", "Quelqu'un", True),  # quelqu'un de + adjective
     ("fr", "Quelqu'un était heureuse.", "Quelqu'un", True),
     ("fr", "Quelqu'un a été blessée.", "Quelqu'un", True),
     ("it", "Qualcuno era stanca.", "Qualcuno", True),
-    ("it", "Qualcuno che era stanca è uscito.", "Qualcuno", True),
+    ("it", "Qualcuno che era stanca è uscito.", "Qualcuno", False),
+    # a clause after que/che may be a complement of a verb of saying, its subject someone else (it gold 3646)
+    ("it", "Il chimico ha detto a qualcuno che sarebbe stata felice.", "qualcuno", False),
+    ("es", "El químico le dijo a alguien que estaría contenta.", "alguien", False),
     # the default masculine's own agreement, or a word of one form for both, marks nobody
     ("es", "Alguien estaba cansado.", "Alguien", False),
     ("es", "Alguien es optimista.", "Alguien", False),

@@ -213,11 +213,14 @@ class SpacyRomanceAnalyser(RomanceNounRules, GenderAnalyser):
         return decide(finding, self.tagger_name)
 
     def _indefinite_cues(self, item: TargetEntity, at: int, doc: spacy.tokens.Doc) -> list[Cue]:
-        """The words agreeing with the indefinite pronoun at token ``at``, by the parse (its adjectives, a relative
-        clause's predicate, its own predicate: *alguien cansada*, *alguien que estaba cansada*, *alguien estaba
-        cansada*)."""
+        """The words agreeing with the indefinite pronoun at token ``at``, by the parse: its adjectives and its own
+        predicate (*alguien cansada*, *alguien estaba cansada*). Not a clause after *que*: after a verb of saying it
+        may be a complement whose subject is someone else (*dijo a alguien que estaría contenta*)."""
         tok = _token_at(doc, item.tokens[at].start)
-        return self._agreement(tok) if tok is not None else []
+        if tok is None:
+            return []
+        return [c for c in self._agreement(tok) if not any(
+            norm(d.text) == norm(c.word) and d.dep_.startswith("acl") for d in tok.children)]
 
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
         findings = [self._rules(item) for item in items]
