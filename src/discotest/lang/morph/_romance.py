@@ -82,7 +82,7 @@ class Finding:
 
 def indefinite_agreement(reading: GenderReading, cues: list[Cue]) -> GenderReading:
     """A generic indefinite (es *alguien*, fr *quelqu'un*, it *qualcuno*: the default masculine) whose agreeing words
-    are all feminine (*alguien … cansada*, *quelqu'un de fatiguée*, *qualcuno che era stanca*) marks the person, as
+    are all feminine (*alguien … cansada*, *quelqu'un de fatiguée*, *qualcuno era stanca*) marks the person, as
     *qualcuna* and ru *кто-то сказала* do: read female, not generic. A masculine agreeing word is the default's own
     agreement and a mixture is not unambiguous: the reading stays generic."""
     if not reading.generic or not cues or any(c.gender is not F for c in cues):
