@@ -119,7 +119,9 @@ def test_out_of_english_german_references(shared_data):
 
 # the hand-read sample of out-of-English readings (VALIDITY.md, MiTTenS): rows whose reading is a careful reader's,
 # per draw and language, as bench.validity.mittens prints them
-OUT_OF_ENGLISH_AGREE = {1: {"ar": 44, "de": 49, "es": 47, "fr": 46, "it": 46, "ru": 43},
+# es 47 -> 46: out:27 ("un mediador y experto en alerta temprana noruego") reads both since the Romance walk across
+# pre-nominal adjectives (merge 93a3618); the reader says male
+OUT_OF_ENGLISH_AGREE = {1: {"ar": 44, "de": 49, "es": 46, "fr": 46, "it": 46, "ru": 43},
                         2: {"ar": 17, "de": 20, "es": 16, "fr": 18, "it": 17, "ru": 20}}
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -213,6 +214,12 @@ def test_combine_readings_by_hand():
         (female, a, w, [_reading("female"), _reading("neutral")], True, ("female", "correct", "r")),
         (female, a, w, [_reading("male")], True, ("male", "wrong", "r")),
         (unlabelled, a, w, [_reading("female")], True, ("female", "undecided", "no-gender-label")),
+        # the one noun-level definition (gender.pipeline.noun_gender): a gender that is only grammatical (a German
+        # epicene "die Reinigungskraft") marks nobody, so it neither decides nor mixes with a gender that does
+        (female, a, w, [replace(_reading("female", "epicene"), generic=True)], True,
+         ("none", "undecided", "unreadable: epicene")),
+        (female, a, w, [replace(_reading("male", "epicene"), generic=True), _reading("female")], True,
+         ("female", "correct", "epicene; r")),
     ]
     for verdict, anchors, found, readings, has_own, expected in cases:
         got = combine_readings(verdict, anchors, found, readings, has_own)

@@ -83,6 +83,34 @@ def test_indefinite_pronouns_are_neutral_unless_an_agreeing_word_marks_the_perso
     assert reading.gender is gender and noun_gender(reading, grammatical=True) == gender.value
 
 
+@pytest.mark.parametrize(("lang", "sentence", "words", "female"), [
+    # a feminine word agreeing with the Romance indefinite marks the person (issue 51), as qualcuna does
+    ("es", "Alguien estaba cansada.", "Alguien", True),  # her predicate
+    ("es", "Alguien cansada entró en la sala.", "Alguien", True),  # her adjective
+    ("es", "Alguien que estaba cansada se fue.", "Alguien", False),  # a clause after que: see below
+    ("fr", "Quelqu'un de fatiguée est entré.", "Quelqu'un", True),  # quelqu'un de + adjective
+    ("fr", "Quelqu'un était heureuse.", "Quelqu'un", True),
+    ("fr", "Quelqu'un a été blessée.", "Quelqu'un", True),
+    ("it", "Qualcuno era stanca.", "Qualcuno", True),
+    ("it", "Qualcuno che era stanca è uscito.", "Qualcuno", False),
+    # a clause after que/che may be a complement of a verb of saying, its subject someone else (it gold 3646)
+    ("it", "Il chimico ha detto a qualcuno che sarebbe stata felice.", "qualcuno", False),
+    ("es", "El químico le dijo a alguien que estaría contenta.", "alguien", False),
+    # the default masculine's own agreement, or a word of one form for both, marks nobody
+    ("es", "Alguien estaba cansado.", "Alguien", False),
+    ("es", "Alguien es optimista.", "Alguien", False),
+    ("fr", "Quelqu'un de fatigué est entré.", "Quelqu'un", False),
+    ("fr", "Quelqu'un est jeune.", "Quelqu'un", False),
+    ("it", "Qualcuno era stanco.", "Qualcuno", False),
+])
+def test_romance_indefinite_with_a_feminine_agreeing_word_marks_the_person(lang, sentence, words, female):
+    reading = _noun(lang, sentence, words)
+    assert noun_gender(reading) == ("female" if female else "neutral"), reading
+    assert reading.generic is not female
+    if female:
+        assert "feminine agreement" in reading.reason and len(reading.evidence) == 2
+
+
 @pytest.mark.parametrize(("sentence", "words", "gender"), [
     ("Die Reinigungskraft putzte das Büro.", "Reinigungskraft", Gender.FEMALE),
     ("Der Arzt sprach mit der Aufsichtsperson.", "Aufsichtsperson", Gender.FEMALE),

@@ -22,6 +22,7 @@ from discotest.errors import InputError
 from discotest.gender.mentions import PRONOUNS as ROLES
 from discotest.gender.mittens.person import person_anchors
 from discotest.gender.mittens.suite import MittensItem
+from discotest.gender.pipeline import noun_gender
 from discotest.lang.align import MODEL_REL_ITERATIONS, align_cached, make_aligner
 from discotest.lang.align.base import Pair, WordAligner
 from discotest.lang.align.model import AlignmentModel
@@ -171,9 +172,9 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
         pronoun_reads = analyser.read_pronouns(pronouns) if pronouns else []
         noun_reads = analyser.read(nouns) if nouns else []
         # a Romance noun aligned to the adjective after it: read again with the word before (the noun)
-        again = [k for k in retry if noun_reads[k].gender.value not in _SHOWN]
+        again = [k for k in retry if noun_gender(noun_reads[k]) not in _SHOWN]
         for k, reading in zip(again, analyser.read([retry[k] for k in again]) if again else []):
-            if reading.gender.value in _SHOWN:
+            if noun_gender(reading) in _SHOWN:
                 noun_reads[k], nouns[k] = reading, retry[k]
     out = []
     for h, steps, noun_words in plans:
@@ -188,7 +189,9 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
                 kind, k, span = step
                 reading = pronoun_reads[k] if kind == "pronoun" else noun_reads[k]
                 span = span if kind == "pronoun" else nouns[k].entity
-                gender = reading.gender.value
+                # the one noun-level definition (gender.pipeline.noun_gender): a gender that is only grammatical (an
+                # indefinite's default masculine, a German epicene noun's fixed gender) does not mark the person
+                gender = noun_gender(reading) if kind == "noun" else reading.gender.value
                 if kind == "pronoun" and reading.omitted:
                     reasons.append(reading.omitted)
                     continue
@@ -198,7 +201,7 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
                 if kind == "pronoun" and reading.evidence and {h[j].text for j in noun_words} >= set(reading.evidence):
                     reasons.append("agreeing word is a noun read as the person's")  # "suis pharmacienne"
                     continue
-                if gender not in _SHOWN or getattr(reading, "generic", False):
+                if gender not in _SHOWN:
                     reasons.append(reading.reason or "unreadable")
                     continue
                 generic = gender == "male" and ((kind == "noun" and a.why in GENERIC_MASCULINE_AT)

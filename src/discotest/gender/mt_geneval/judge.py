@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from discotest.gender.pipeline import noun_gender
+
 OUTCOMES = ("correct", "wrong", "tie", "undecided")
 PUNCTUATION_AS_SPACE = str.maketrans(string.punctuation, " " * len(string.punctuation))
 
@@ -191,7 +193,7 @@ def combine_readings(v: GenEvalVerdict, anchors: tuple[str, ...], found: tuple[s
         return FreeReading("none", "undecided", "no-anchor-aligned", anchors, found)
     if not readings:
         return FreeReading("none", "undecided", "anchor-not-aligned-in-translation", anchors, found)
-    shown = {r.gender.value for r in readings} & set(_GENDERS)
+    shown = {noun_gender(r) for r in readings} & set(_GENDERS)  # the one noun-level definition: generic is neutral
     evidence = tuple(w for r in readings for w in r.evidence)
     reasons = "; ".join(dict.fromkeys(r.reason for r in readings if r.reason))
     if not shown:

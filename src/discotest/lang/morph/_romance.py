@@ -80,6 +80,18 @@ class Finding:
     reading: GenderReading | None = None  # set when decided
 
 
+def indefinite_agreement(reading: GenderReading, cues: list[Cue]) -> GenderReading:
+    """A generic indefinite (es *alguien*, fr *quelqu'un*, it *qualcuno*: the default masculine) whose agreeing words
+    are all feminine (*alguien … cansada*, *quelqu'un de fatiguée*, *qualcuno era stanca*) marks the person, as
+    *qualcuna* and ru *кто-то сказала* do: read female, not generic. A masculine agreeing word is the default's own
+    agreement and a mixture is not unambiguous: the reading stays generic."""
+    if not reading.generic or not cues or any(c.gender is not F for c in cues):
+        return reading
+    words = tuple(dict.fromkeys(c.word for c in cues))
+    return GenderReading(F, f"indefinite pronoun '{reading.evidence[0]}' with feminine agreement "
+                            f"'{' '.join(words)}'", (*reading.evidence, *words))
+
+
 def decide(f: Finding, tagger_name: str) -> GenderReading:
     """Combine the cues: feminine noun form > article > masculine noun form > agreement > tagger."""
     noun = f.noun
@@ -260,6 +272,9 @@ class RomanceNounRules:
         indefinite = self._indefinite(item, span)
         if indefinite is not None:
             finding.reading = indefinite
+            if indefinite.generic:  # the tool's pass looks for a feminine word agreeing with it (indefinite_agreement)
+                word = norm(indefinite.evidence[0])
+                finding.head = max((i for i in span if word.endswith(norm(item.tokens[i].text))), default=span[-1])
             return finding
         finding.head = self._head(item, span)
         if finding.head is not None:

@@ -29,6 +29,7 @@ from discotest.lang.morph._romance import (
     M,
     RomanceNounRules,
     decide,
+    indefinite_agreement,
     lexicon_classes,
     no_noun,
     norm,
@@ -211,16 +212,30 @@ class SpacyRomanceAnalyser(RomanceNounRules, GenderAnalyser):
                     finding.tagger = Cue(M if g == ["Masc"] else F, "tagger", tok.text)
         return decide(finding, self.tagger_name)
 
+    def _indefinite_cues(self, item: TargetEntity, at: int, doc: spacy.tokens.Doc) -> list[Cue]:
+        """The words agreeing with the indefinite pronoun at token ``at``, by the parse: its adjectives and its own
+        predicate (*alguien cansada*, *alguien estaba cansada*). Not a clause after *que*: after a verb of saying it
+        may be a complement whose subject is someone else (*dijo a alguien que estaría contenta*)."""
+        tok = _token_at(doc, item.tokens[at].start)
+        if tok is None:
+            return []
+        return [c for c in self._agreement(tok) if not any(
+            norm(d.text) == norm(c.word) and d.dep_.startswith("acl") for d in tok.children)]
+
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
         findings = [self._rules(item) for item in items]
-        open_items = [k for k, f in enumerate(findings) if f.reading is None]
+        open_items = [k for k, f in enumerate(findings) if f.reading is None or f.reading.generic]
         sentences = list(dict.fromkeys(items[k].sentence for k in open_items))
         docs = dict(zip(sentences, self._nlp.pipe(sentences, batch_size=256)))
         out: list[GenderReading] = []
         for item, finding in zip(items, findings):
-            out.append(
-                finding.reading if finding.reading is not None else self._with_parse(item, finding, docs[item.sentence])
-            )
+            if finding.reading is None:
+                out.append(self._with_parse(item, finding, docs[item.sentence]))
+            elif finding.reading.generic and finding.head is not None:  # an indefinite: a feminine word agreeing
+                cues = self._indefinite_cues(item, finding.head, docs[item.sentence])
+                out.append(indefinite_agreement(finding.reading, cues))
+            else:
+                out.append(finding.reading)
         return out
 
     # --- target-side pronouns ------------------------------------------------------------------
@@ -411,6 +426,40 @@ class FrenchAnalyser(SpacyRomanceAnalyser):
 
     _ADJECTIVE_ENDINGS = (("nne", "n"), ("euse", "eux"), ("ive", "if"), ("elle", "el"), ("ette", "et"), ("ère", "er"),
                           ("lle", "l"), ("e", ""))
+
+    _ETRE = frozenset({"est", "était", "fut", "sera", "serait", "soit", "semble", "semblait", "paraît", "paraissait",
+                       "reste", "restait", "devient", "devenait", "est-elle"})
+
+    def _indefinite_cues(self, item: TargetEntity, at: int, doc: spacy.tokens.Doc) -> list[Cue]:
+        """The word agreeing with *quelqu'un* at token ``at``, by rule (the models parse *quelqu'un* as two words):
+        *quelqu'un de/d'* and an adjective, or *quelqu'un [qui] est/était … [été]* and its adjective or participle;
+        only a form that is feminine and not its own masculine (*fatiguée*, *heureuse*; not *jeune*, *calme*)."""
+        words = [norm(t.text) for t in item.tokens[at + 1:at + 6]]
+        k = 0
+        if words[:1] in (["de"], ["d'"], ["d"]):
+            k = 1 + (words[1:2] == ["'"])
+        else:
+            k += words[:1] == ["qui"]
+            if words[k:k + 1] and words[k] in self._ETRE:
+                k += 1
+            elif words[k:k + 2] in (["a", "été"], ["avait", "été"], ["aurait", "été"]):
+                k += 2
+            else:
+                return []
+            k += words[k:k + 1] == ["été"]
+        word = words[k] if k < len(words) else ""
+        return [Cue(F, "adjective", item.tokens[at + 1 + k].text)] if self.feminine_form(word) else []
+
+    def feminine_form(self, word: str) -> bool:
+        """Is ``word`` unambiguously a feminine singular adjective or participle: -ée (*fatiguée*), or an ending of
+        a feminine form whose masculine the lemmatizer lists as an adjective and which is not itself one (*heureuse*,
+        *contente*; not *jeune*, *calme*, *libre*)."""
+        if word.endswith("ée") and len(word) > 3:
+            return True
+        if not word.endswith("e") or word in self._adjective_lemmas:
+            return False
+        return any(c != word and c in self._adjective_lemmas
+                   for c in self.adjective_lemma_candidates(word)[2:])
 
     def adjective_lemma_candidates(self, word: str) -> tuple[str, ...]:
         stem = word[:-1] if word.endswith(("s", "x")) and len(word) > 3 else word

@@ -31,6 +31,7 @@ from discotest.lang.morph._romance import (
     M,
     RomanceNounRules,
     decide,
+    indefinite_agreement,
     lexicon_classes,
     no_noun,
     norm,
@@ -387,6 +388,17 @@ class ItalianAnalyser(RomanceNounRules, GenderAnalyser):
             break
         return cues
 
+    def _indefinite_cues(self, item: TargetEntity, at: int, units: list[Unit]) -> list[Cue]:
+        """The words agreeing with *qualcuno* at token ``at``: its adjectives and its own predicate (*qualcuno
+        stanca*, *qualcuno era stanca*); nothing after *che*, which after a verb of saying may open a complement whose
+        subject is someone else (*ha detto a qualcuno che sarebbe stata felice*: the one who said)."""
+        nxt = at + 1
+        while nxt < len(item.tokens) and not any(ch.isalnum() for ch in item.tokens[nxt].text):
+            nxt += 1
+        if nxt < len(item.tokens) and norm(item.tokens[nxt].text) in RELATIVES:
+            return []
+        return self._agreement(item, at, units)
+
     def _number(self, item: TargetEntity, i: int, units: list[Unit]) -> str | None:
         """ "sg" or "pl" by Apertium's readings of token ``i`` (None when they do not agree or it is unknown)."""
         k = self._unit_at(units, item.tokens[i].start)
@@ -435,12 +447,18 @@ class ItalianAnalyser(RomanceNounRules, GenderAnalyser):
 
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
         findings = [self._rules(item) for item in items]
-        sentences = list(dict.fromkeys(it.sentence for it, f in zip(items, findings) if f.reading is None))
+        sentences = list(dict.fromkeys(it.sentence for it, f in zip(items, findings)
+                                       if f.reading is None or f.reading.generic))
         analysed = dict(zip(sentences, self.analyse(sentences)))
-        return [
-            f.reading if f.reading is not None else self._with_units(it, f, analysed[it.sentence])
-            for it, f in zip(items, findings)
-        ]
+        out = []
+        for it, f in zip(items, findings):
+            if f.reading is None:
+                out.append(self._with_units(it, f, analysed[it.sentence]))
+            elif f.reading.generic and f.head is not None:  # qualcuno: a feminine word agreeing marks the person
+                out.append(indefinite_agreement(f.reading, self._indefinite_cues(it, f.head, analysed[it.sentence])))
+            else:
+                out.append(f.reading)
+        return out
 
     # --- target-side pronouns ------------------------------------------------------------------
     def read_pronouns(self, items: Sequence[PronounTarget]) -> list[PronounReading]:
