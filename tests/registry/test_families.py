@@ -132,7 +132,7 @@ def test_gender_compare_on_real_outputs(shared_data, tmp_path):
     assert (accuracy["a"], accuracy["b"]) == (round(google.scores.accuracy, 2), round(bing.scores.accuracy, 2))
     rows = report.detail_rows()
     pairs = [r for r in rows if "item" in r]  # the items whose verdict changed, with both sides' evidence
-    assert len(pairs) == 913 and {"system_a", "system_b", "a", "b", "change", "item"} <= set(pairs[0])
+    assert len(pairs) == 914 and {"system_a", "system_b", "a", "b", "change", "item"} <= set(pairs[0])
     assert (pairs[0]["system_a"], pairs[0]["system_b"]) == ("google", "bing")
 
 
