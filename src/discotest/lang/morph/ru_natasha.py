@@ -75,26 +75,27 @@ class _Vocabs:
         return self._built[content]
 
 
-def _load_morph(path: str, vocabs: _Vocabs) -> Morph:
-    """``slovnet.api.Morph.load(path)`` with shared vocabularies."""
+def _unpack(path: str, model_class: type, labels: str, vocabs: _Vocabs) -> tuple:
+    """What ``slovnet``'s ``Morph.load``/``Syntax.load`` read from a pack: the model with its weights, and the word,
+    shape and label vocabularies (word and shape shared between the two packs, built once)."""
     with Pack(path) as pack:
         pack.load_meta().check_protocol()
-        model = pack.load_model(MorphModel)
+        model = pack.load_model(model_class)
         arrays = dict(pack.load_arrays(model.weights))
-        words, shapes, tags = (vocabs.load(pack, name) for name in (WORD, SHAPE, TAG))
-    infer = MorphInfer(model.inject_arrays(arrays), TagEncoder(words, shapes, BATCH), TagDecoder(tags))
-    return Morph(infer, BATCH)
+        words, shapes, tags = (vocabs.load(pack, name) for name in (WORD, SHAPE, labels))
+    return model.inject_arrays(arrays), words, shapes, tags
+
+
+def _load_morph(path: str, vocabs: _Vocabs) -> Morph:
+    """``slovnet.api.Morph.load(path)`` with shared vocabularies."""
+    model, words, shapes, tags = _unpack(path, MorphModel, TAG, vocabs)
+    return Morph(MorphInfer(model, TagEncoder(words, shapes, BATCH), TagDecoder(tags)), BATCH)
 
 
 def _load_syntax(path: str, vocabs: _Vocabs) -> Syntax:
     """``slovnet.api.Syntax.load(path)`` with shared vocabularies."""
-    with Pack(path) as pack:
-        pack.load_meta().check_protocol()
-        model = pack.load_model(SyntaxModel)
-        arrays = dict(pack.load_arrays(model.weights))
-        words, shapes, rels = (vocabs.load(pack, name) for name in (WORD, SHAPE, REL))
-    infer = SyntaxInfer(model.inject_arrays(arrays), SyntaxEncoder(words, shapes, BATCH), SyntaxDecoder(rels))
-    return Syntax(infer, BATCH)
+    model, words, shapes, rels = _unpack(path, SyntaxModel, REL, vocabs)
+    return Syntax(SyntaxInfer(model, SyntaxEncoder(words, shapes, BATCH), SyntaxDecoder(rels)), BATCH)
 
 
 class _TablePQ(PQ):
