@@ -140,16 +140,12 @@ def _dip() -> dict[str, tuple[int, int]]:
 
 def _mittens_out() -> dict[str, tuple[int, int]]:
     """The hand-read out-of-English readings (every draw) that the rule reads as the reader did, per language."""
-    from bench.validity.mittens import GOLD_OUT, SUITE_OUT
-    from discotest.gender.mittens.run import run_one
+    from bench.validity.mittens import out_of_english_readings
 
-    rows = [json.loads(line) for line in GOLD_OUT.read_text("utf-8").splitlines() if line.strip()]
-    out = {}
-    for lang in sorted({r["lang"] for r in rows}):
-        read = {v.index: v.read for v in run_one(SUITE_OUT, lang, system="reference").verdicts}
-        these = [r for r in rows if r["lang"] == lang]
-        out[lang] = (sum(read[r["row"]] == r["person"] for r in these), len(these))
-    return out
+    rows, read = out_of_english_readings()
+    langs = sorted({r["lang"] for r in rows})
+    return {lang: (sum(read[r["row"]] == r["person"] for r in rows if r["lang"] == lang),
+                   sum(r["lang"] == lang for r in rows)) for lang in langs}
 
 
 def _against_reading(rows: list[dict], now: dict[str, str], lang_of) -> dict[str, tuple[int, int]]:

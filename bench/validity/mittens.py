@@ -119,9 +119,8 @@ def _weighted(rows: list[dict], read: dict[int, str]) -> float:
     return 100 * agree / total
 
 
-def out_of_english_gold(data_dir: str | None) -> int:
-    """The hand-read out-of-English sample against the rule's reading now (and before issue 51); 1 if a reading
-    changed since the sample was recorded."""
+def out_of_english_readings(data_dir: str | None = None) -> tuple[list[dict], dict[int, str]]:
+    """The hand-read out-of-English rows and the rule's reading now of every reference row of their languages."""
     from discotest.gender.mittens.run import run_one
 
     rows = [json.loads(line) for line in GOLD_OUT.read_text("utf-8").splitlines() if line.strip()]
@@ -129,6 +128,13 @@ def out_of_english_gold(data_dir: str | None) -> int:
     for lang in sorted({r["lang"] for r in rows}):
         for v in run_one(SUITE_OUT, lang, system="reference", data_dir=data_dir).verdicts:
             read[v.index] = v.read
+    return rows, read
+
+
+def out_of_english_gold(data_dir: str | None) -> int:
+    """The hand-read out-of-English sample against the rule's reading now (and before issue 51); 1 if a reading
+    changed since the sample was recorded."""
+    rows, read = out_of_english_readings(data_dir)
     changed = [r["id"] for r in rows if read[r["row"]] != r["read"]]
     print(f"out-of-English readings, hand-checked: {len(rows)} ({GOLD_OUT.name})")
     for draw, name in DRAWS.items():
