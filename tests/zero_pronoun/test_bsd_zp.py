@@ -34,7 +34,7 @@ def _corpus(shared_data, split):
 
 def test_items_are_corpus_sentences_with_only_the_pronoun_changed(items, shared_data):
     total = sum(len(v) for v in items.values())
-    assert total >= 1440  # issue 28's goal was 1,500; issue 51's rules left out 58 invalid items (1,504 -> 1,447)
+    assert total >= 1410  # issue 28's goal was 1,500; issue 51's rules left out invalid items (1,504 -> 1,447 -> 1,420)
     for suite, suite_items in items.items():
         corpus = _corpus(shared_data, suite.rsplit("-", 1)[1])
         for item in suite_items:
@@ -117,6 +117,24 @@ def test_leave_out_rules():
     assert bsd.generic_reading("Sometimes you just want a break.", "Sometimes I just want a break.")
     assert not bsd.generic_reading("You know my wife is pregnant, right?", "I know my wife is pregnant, right?")
     assert not bsd.generic_reading("I will send it.", "You will send it.")
+    # rules3: a "you" that may be anyone's, told by the clause it sits in and by the Japanese (no word to the listener)
+    generic = "a generic 'you'"
+    assert rule("When I move the mouse, the cursor doesn't move.", "マウスを動かしてもカーソルも動きません。") \
+        .startswith(generic)  # the person only in the clause of condition or time
+    assert rule("It would be harsh if you choose a lab that can't raise funds.",
+                "金集まんない所選んじゃうと悲惨ですよ。").startswith(generic)
+    # said to the listener (〜いただく), or the person also in the main clause
+    assert rule("If you look at the corner, it should say.", "端を見ていただければ書いてあります。") == (False, True)
+    assert rule("I will feel sick if I have coffee now.", "今コーヒー飲んだら気持ち悪くなる。") == (True, False)
+    assert rule("Is it alright if I leave work early?", "早退してもいいですか？") == (True, False)  # a request
+    assert rule("That's when I found out.", "その時に知ったんです。") == (True, False)  # a time named
+    assert rule("If that seems okay then I'll add them.", "良さそうだったら入れる。") == (True, False)
+    assert rule("What do I do?", "どうしたらいい？").startswith(generic)  # the Japanese asks what one should do
+    assert rule("What do you suggest?", "どうしたらいいの？") == (False, True)  # put to the listener
+    assert rule("You get surprised when you open it.", "開けてびっくりすることあるよね。").startswith(generic)
+    assert rule("I tried it once.", "一度試したことある。") == (True, False)  # 〜たことある: an experience, not a habit
+    assert bsd.generic_reading("Lens alone won't get me anywhere.", "Lens alone won't get you anywhere.")
+    assert bsd.generic_reading("After that I would have had to burn it.", "After that you would have had to burn it.")
 
 
 def test_third_person_needs_a_turn_that_shows_the_gender():
@@ -198,7 +216,7 @@ def test_validity_md_quotes_the_gold():
     text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
     section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
     every = read_gold()
-    for part in (rows, *([r for r in every if r.get("round") == k] for k in (2, 3, 4))):
+    for part in (rows, *([r for r in every if r.get("round") == k] for k in (2, 3, 4, 5))):
         valid, n, low, high = figure(part)
         assert f"{valid} of {n} = {100 * valid / n:.1f}% (95% Wilson {low:.1f}–{high:.1f})" in section
 
@@ -220,7 +238,7 @@ def test_oracle_scores_100_and_the_other_pronoun_0(items, tmp_path, capsys):
     assert main(["run", "bsd-zp-ja-en-test", "--scores", str(tmp_path / "oracle.txt"), "-q"]) == 0
     text = capsys.readouterr().out
     assert "licence of the suite's data: CC BY-NC-SA 4.0" in text and "by antecedent distance d" in text
-    assert "i>you" in text and "version:rules2-050fd42" in text
+    assert "i>you" in text and "version:rules3-050fd42" in text
 
 
 def test_registered_with_pinned_upstream_files(shared_data):

@@ -60,6 +60,34 @@ MODAL_YOU = re.compile(r"\b(?:you(?:'ll| will| can| could| should| must| may| mi
 GENERIC_MODAL = re.compile(r"\byou(?:'ll|'d| will| would| really| probably| just| also| still| never| always)?"
                            r" (?:can|can't|cannot|could|couldn't|need|needs|have to|has to|get to|should|shouldn't)\b",
                            re.IGNORECASE)  # "you should keep your options open": advice to anyone
+# idioms whose "you" or "me" is anyone's: "lens alone won't get you anywhere", "it makes you wonder"
+GENERIC_IDIOM = re.compile(r"\b(?:get|gets|got|getting|take|takes|took) (?:you|me) (?:anywhere|nowhere)\b|"
+                           r"\bmakes? (?:you|me) (?:think|wonder|feel)\b|\bbefore (?:you|I) know it\b|"
+                           r"\b(?:you|I) would have had to\b",  # what anyone would have had to do back then
+                           re.IGNORECASE)
+# a clause of condition or time ("if you accidentally choose one …", "when I move the mouse, …"); "if" after a verb
+# of knowing or asking is "whether", "that's when …" a time named, "what if …" a proposal, "is it ok if …" a request
+CONDITION = re.compile(r"\b(?:if|when|whenever|once|unless) (?:I|you)\b", re.IGNORECASE)
+NOT_CONDITION = re.compile(r"\b(?:sure|wonder|wondering|wondered|know|knew|see|ask|asked|asking|check|tell|find out|"
+                           r"say|said|told|what|that's|that is|was|is|from|since|than|remember|decide|"
+                           r"ok|okay|alright|all right|"
+                           r"fine|mind|possible|better|best|appreciate|appreciated|grateful|nice|great|good|helpful)"
+                           r"\W*$", re.IGNORECASE)
+OTHER_PEOPLE = re.compile(r"\b(?:we|us|our|ours|ourselves|let's)\b", re.IGNORECASE)
+# what the Japanese says only to the listener: honorifics of the listener's doing, requests, offers (見ていただければ,
+# お求めになると, よかったら): a sentence with one of them is said to someone, not of anyone
+JA_ADDRESSEE = re.compile(r"いただ|頂|くださ|下さ|なさ|召し上が|いらっしゃ|おっしゃ|ご覧|お越し|お求め|ご利用|ご自分|"
+                          r"よかったら|良かったら|よければ|良ければ|よろしければ|宜しければ|お.{1,4}になる|ご.{1,4}になる|"
+                          r"ませんか|てくれ|てね|なさい")
+# the Japanese says what happens to anyone now and then or tends to be:
+# びっくりすることある, すがりたい時もある, 偏りがちです
+JA_GENERIC = re.compile(r"(?:る|い)(?:こと|時|とき)も?ある|がち(?:だ|です|な|で)")
+# the Japanese asks what one should do: どうしたらいい, どこから始めればよい, どこを見たら分かります
+JA_HOW_TO = re.compile(r"(?:どう|どこ|何|なに|いつ|どれ|誰|どの).*"
+                       r"(?:たら|れば|ば)(?:いい|良い|よい|よろしい|分か|わか)")
+HOW_TO = re.compile(r"\b(?:how|what|where|when|which)\b[^?]*\b(?:do|can|could|should|shall|am|are|would|will)"
+                    r" (?:I|you)\b(?! (?:suggest|think|recommend|want|mean|propose|say|like|prefer)\b)[^?]*\?",
+                    re.IGNORECASE)
 
 THIRD = {"he": "he", "him": "he", "his": "he", "himself": "he", "she": "she", "her": "she", "hers": "she",
          "herself": "she"}
@@ -119,16 +147,42 @@ def leave_out(en: str, ja: str, first: Sequence[int], second: Sequence[int], spe
         return "a plural 'you' (the Japanese is said to everyone: 皆さん)"
     if second and GENERIC_YOU.search(text):
         return "a generic 'you' (you know, you never know, whenever you …)"
+    if bool(first) != bool(second) and impersonal_clause(text, ja, first or second):
+        return "a generic 'you' (a clause of condition or time holds the only person; the Japanese names no listener)"
+    if bool(first) != bool(second) and JA_GENERIC.search(ja) and not (
+            JA_ADDRESSEE.search(ja) or OTHER_PEOPLE.search(text) or text.rstrip().endswith("?")):
+        return "a generic 'you' (the Japanese says what happens to anyone: 〜することある, 〜がちです)"
+    if bool(first) != bool(second) and HOW_TO.search(text) and JA_HOW_TO.search(ja):
+        return "a generic 'you' (how or what to do: the Japanese asks what one should do, どうしたらいい)"
     if second and scene in GENERIC_SCENES and MODAL_YOU.search(text) and not text.rstrip().endswith("?"):
         return "a generic 'you' (an instruction in a training or presentation scene)"
     return swap
+
+
+def impersonal_clause(text: str, ja: str, persons: Sequence[int]) -> bool:
+    """Whether every pronoun of the sentence's one person sits in a clause of condition or time and nothing else
+    in it is anyone's (no we, no other pronoun), while the Japanese has no word said to the listener: "it would be
+    pretty harsh if you accidentally choose one …", "When I move the mouse, the cursor doesn't move." — such a "you"
+    (or the "you" the swap makes of "I") may be anyone's, so the swap would not be wrong."""
+    if JA_ADDRESSEE.search(ja) or OTHER_PEOPLE.search(text) or text.rstrip().endswith("?"):
+        return False  # a question is put to the listener
+    tokens = text.split()
+    spans = []
+    for m in CONDITION.finditer(text):  # the person is the clause's subject: "if you …", "when I …"
+        if NOT_CONDITION.search(text[:m.start()]):
+            continue
+        start = len(text[:m.start()].split())
+        end = next((k + 1 for k in range(start, len(tokens))
+                    if tokens[k].endswith(",") or tokens[k].lower() == "then"), len(tokens))
+        spans.append((start, end))
+    return bool(spans) and all(any(a < i < b for a, b in spans) for i in persons)
 
 
 def generic_reading(correct: str, incorrect: str) -> bool:
     """Either candidate says a "you" that may mean anyone (a modal of ability or need, a filler "you know"), so the
     swapped candidate might be a right translation too: the item is left out."""
     texts = [t.replace("’", "'") for t in (correct, incorrect)]
-    return any(GENERIC_MODAL.search(t) or GENERIC_YOU.search(t) for t in texts)
+    return any(GENERIC_MODAL.search(t) or GENERIC_YOU.search(t) or GENERIC_IDIOM.search(t) for t in texts)
 
 
 def _gender_signals(en: str, participants: Collection[str] = ()) -> set[str]:
