@@ -9,7 +9,8 @@ never checked before, drawn (``random.Random(51)``) after the first rules2 fixes
 (``random.Random(513)``) after the next; round 4: 85 more under the final rules (``random.Random(514)``, 60, then
 ``random.Random(515)``, 25); round 5 ("out2", issue 51): 100 more test items never read, drawn
 (``random.Random(516)``) under the rules3 generic-"you" rules and labelled blind (Japanese, turns, candidates; the
-code's pronoun, distance and flags read only afterwards, to check the distance); each also read for whether its
+code's pronoun, distance and flags read only afterwards, to check the distance); round 6 ("out3"): 100 more, drawn
+(``random.Random(517)``) under rules4 (shaped on round 5) and labelled the same way; each also read for whether its
 incorrect candidate is wrong with no context (``context_needed``). A row whose item a later rule left out carries
 ``left_out`` (why) and is not counted. Every other sampled item must still be in the suite with the same candidates
 and distance (a rule change that alters one makes it stale, and the script says so: check it again by hand). The
@@ -103,13 +104,13 @@ def main() -> int:
     print(line("round 1 (in sample)", first))
     print(line("round 1 I/you", [r for r in first if r["pronoun"] not in ("he", "she")]))
     print(line("round 1 he/she", [r for r in first if r["pronoun"] in ("he", "she")]))
-    for rnd in (2, 3, 4, 5):
+    for rnd in (2, 3, 4, 5, 6):
         drawn = [r for r in rows if r.get("round", 1) == rnd]
         print(line(f"round {rnd} as drawn (out of sample for the rules it was drawn under)", drawn))
         print(line(f"round {rnd} (test items still in the suite)", [r for r in drawn if not r.get("left_out")]))
     fresh = [r for r in kept if r.get("round", 1) >= 2]
     flags = [(r["context_needed"], by_id[r["id"]].meta.get("context_needed", True)) for r in fresh]
-    print(f"rounds 2-5 'no context needed' read by hand {sum(not a for a, _ in flags)}, flagged by the rule "
+    print(f"rounds 2-6 'no context needed' read by hand {sum(not a for a, _ in flags)}, flagged by the rule "
           f"{sum(not b for _, b in flags)}, agree {sum(a == b for a, b in flags)}/{len(flags)}")
     for r in kept:
         if r["label"] != "valid":

@@ -34,7 +34,7 @@ def _corpus(shared_data, split):
 
 def test_items_are_corpus_sentences_with_only_the_pronoun_changed(items, shared_data):
     total = sum(len(v) for v in items.values())
-    assert total >= 1410  # issue 28's goal was 1,500; issue 51's rules left out invalid items (1,504 -> 1,447 -> 1,420)
+    assert total >= 1360  # issue 28's goal was 1,500; issue 51's rules left out invalid items (1,504 -> 1,447 -> 1,369)
     for suite, suite_items in items.items():
         corpus = _corpus(shared_data, suite.rsplit("-", 1)[1])
         for item in suite_items:
@@ -133,8 +133,21 @@ def test_leave_out_rules():
     assert rule("What do you suggest?", "どうしたらいいの？") == (False, True)  # put to the listener
     assert rule("You get surprised when you open it.", "開けてびっくりすることあるよね。").startswith(generic)
     assert rule("I tried it once.", "一度試したことある。") == (True, False)  # 〜たことある: an experience, not a habit
+    assert rule("It's really a hassle to have your time taken.", "縛られるのは困る。").startswith(generic)
+    assert rule("It's hard for me to say.", "言いにくいです。") == (True, False)  # "for me": the speaker
     assert bsd.generic_reading("Lens alone won't get me anywhere.", "Lens alone won't get you anywhere.")
     assert bsd.generic_reading("After that I would have had to burn it.", "After that you would have had to burn it.")
+
+
+def test_a_listener_among_three_is_unclear_when_a_third_person_just_spoke():
+    def talk(*speakers):
+        return [{"en_speaker": who} for who in speakers]
+
+    # Mori speaks to the caller, then a colleague answers her, then she turns back: "you" may be either
+    assert bsd.other_listener(talk("Bond", "Mori", "Kosugi", "Mori", "Mori"), 4, 2)
+    assert bsd.other_listener(talk("Kosugi", "Ko", "Vaughn", "Vaughn"), 3, 2)
+    assert not bsd.other_listener(talk("Ko", "Kosugi", "Ko", "Kosugi", "Ko"), 4, 1)  # a talk of two
+    assert not bsd.other_listener(talk("Abby", "Hana", "Hana", "Hana", "Manager", "Hana"), 5, 1)  # Abby: too long ago
 
 
 def test_third_person_needs_a_turn_that_shows_the_gender():
@@ -216,7 +229,7 @@ def test_validity_md_quotes_the_gold():
     text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
     section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
     every = read_gold()
-    for part in (rows, *([r for r in every if r.get("round") == k] for k in (2, 3, 4, 5))):
+    for part in (rows, *([r for r in every if r.get("round") == k] for k in (2, 3, 4, 5, 6))):
         valid, n, low, high = figure(part)
         assert f"{valid} of {n} = {100 * valid / n:.1f}% (95% Wilson {low:.1f}–{high:.1f})" in section
 
@@ -238,7 +251,7 @@ def test_oracle_scores_100_and_the_other_pronoun_0(items, tmp_path, capsys):
     assert main(["run", "bsd-zp-ja-en-test", "--scores", str(tmp_path / "oracle.txt"), "-q"]) == 0
     text = capsys.readouterr().out
     assert "licence of the suite's data: CC BY-NC-SA 4.0" in text and "by antecedent distance d" in text
-    assert "i>you" in text and "version:rules3-050fd42" in text
+    assert "i>you" in text and "version:rules4-050fd42" in text
 
 
 def test_registered_with_pinned_upstream_files(shared_data):

@@ -73,6 +73,11 @@ NOT_CONDITION = re.compile(r"\b(?:sure|wonder|wondering|wondered|know|knew|see|a
                            r"ok|okay|alright|all right|"
                            r"fine|mind|possible|better|best|appreciate|appreciated|grateful|nice|great|good|helpful)"
                            r"\W*$", re.IGNORECASE)
+# an impersonal "it is … to": "It's really a hassle to have your time committed to the company" (anyone's time)
+IMPERSONAL_TO = re.compile(r"\bit(?:'s| is| was|'ll be| will be| would be)\s+(?:\w+\s+){0,2}?(?:hassle|hard|difficult|"
+                           r"tough|easy|nice|good|great|annoying|boring|fun|important|necessary|pain|impossible|"
+                           r"possible|better|best|helpful|useful|convenient|inconvenient|stressful|tiring) to\b",
+                           re.IGNORECASE)
 OTHER_PEOPLE = re.compile(r"\b(?:we|us|our|ours|ourselves|let's)\b", re.IGNORECASE)
 # what the Japanese says only to the listener: honorifics of the listener's doing, requests, offers (見ていただければ,
 # お求めになると, よかったら): a sentence with one of them is said to someone, not of anyone
@@ -160,7 +165,8 @@ def leave_out(en: str, ja: str, first: Sequence[int], second: Sequence[int], spe
 
 
 def impersonal_clause(text: str, ja: str, persons: Sequence[int]) -> bool:
-    """Whether every pronoun of the sentence's one person sits in a clause of condition or time and nothing else
+    """Whether every pronoun of the sentence's one person sits in a clause of condition or time (or after an
+    impersonal "it is hard/a hassle … to") and nothing else
     in it is anyone's (no we, no other pronoun), while the Japanese has no word said to the listener: "it would be
     pretty harsh if you accidentally choose one …", "When I move the mouse, the cursor doesn't move." — such a "you"
     (or the "you" the swap makes of "I") may be anyone's, so the swap would not be wrong."""
@@ -175,6 +181,7 @@ def impersonal_clause(text: str, ja: str, persons: Sequence[int]) -> bool:
         end = next((k + 1 for k in range(start, len(tokens))
                     if tokens[k].endswith(",") or tokens[k].lower() == "then"), len(tokens))
         spans.append((start, end))
+    spans += [(len(text[:m.end()].split()) - 1, len(tokens)) for m in IMPERSONAL_TO.finditer(text)]
     return bool(spans) and all(any(a < i < b for a, b in spans) for i in persons)
 
 
@@ -289,6 +296,19 @@ def load_bsd(path: str | Path, split: str, context_size: int = 0) -> list[Contra
     return items
 
 
+LISTENER_WINDOW = 2  # turns before the nearest other speaker's in which a third person makes the listener unclear
+
+
+def other_listener(turns: Sequence[dict], t: int, addressed: int) -> bool:
+    """Whether, in a talk of three or more, someone other than the speaker and the nearest other speaker spoke within
+    ``LISTENER_WINDOW`` turns before that one: then the "you" may be either (Mori turns back to the caller on the
+    phone after a word with a colleague; Vaughn asks Kosugi about his patents after Ko's "That is a lot!"), and the
+    distance would name one of them by guess."""
+    speaker, nearest = turns[t]["en_speaker"], turns[t - addressed]["en_speaker"]
+    window = turns[max(0, t - addressed - LISTENER_WINDOW):t - addressed]
+    return any(u["en_speaker"] not in (speaker, nearest) for u in window)
+
+
 def _rows_of(scenario: dict, turns: list[dict], t: int) -> list[dict]:
     """The items one turn gives: its I/you item and its he/she item, each when no rule leaves it out."""
     turn = turns[t]
@@ -304,6 +324,8 @@ def _rows_of(scenario: dict, turns: list[dict], t: int) -> list[dict]:
         swap = leave_out(en, ja, first, second, _names(turn["ja_speaker"]), others, scenario["tag"])
         if not isinstance(swap, str) and swap[1] and addressed is None:
             swap = "the listener has not spoken yet (nothing before says who 'you' is)"
+        elif not isinstance(swap, str) and swap[1] and named is None and other_listener(turns, t, addressed):
+            swap = "the listener is not clear (in a talk of three or more, another person spoke just before)"
         if not isinstance(swap, str):
             try:
                 incorrect = swap_persons(en, *swap)
