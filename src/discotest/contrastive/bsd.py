@@ -166,10 +166,10 @@ def leave_out(en: str, ja: str, first: Sequence[int], second: Sequence[int], spe
 
 def impersonal_clause(text: str, ja: str, persons: Sequence[int]) -> bool:
     """Whether every pronoun of the sentence's one person sits in a clause of condition or time (or after an
-    impersonal "it is hard/a hassle … to") and nothing else
-    in it is anyone's (no we, no other pronoun), while the Japanese has no word said to the listener: "it would be
-    pretty harsh if you accidentally choose one …", "When I move the mouse, the cursor doesn't move." — such a "you"
-    (or the "you" the swap makes of "I") may be anyone's, so the swap would not be wrong."""
+    impersonal "it is hard/a hassle … to"), nothing else in the sentence is anyone's (no we), it asks nothing, and
+    the Japanese has no word said to the listener: "it would be pretty harsh if you accidentally choose one …",
+    "When I move the mouse, the cursor doesn't move." Such a "you" (or the "you" the swap makes of "I") may be
+    anyone's, so the swap would not be wrong."""
     if JA_ADDRESSEE.search(ja) or OTHER_PEOPLE.search(text) or text.rstrip().endswith("?"):
         return False  # a question is put to the listener
     tokens = text.split()
