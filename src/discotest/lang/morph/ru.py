@@ -6,19 +6,19 @@ dependency parse says which verb the entity is the subject of, so «Врач с�
 (the entity lexicon, then pymorphy3's dictionary): natasha's contextual tag would copy the
 agreement (it tags «бухгалтер» Fem in «главная бухгалтер»), which is what we want to see separately.
 
-The tokens given by discotest are fed to natasha as they are (no Segmenter), so readings map back
-one to one. Models load once; the tagger runs once per batch, only on the sentences whose reading can depend on
-its tags (``_context_free``: no aligned words, a feminine entity-lexicon noun, or a masculine one in a sentence where
-no word but a personal pronoun can show the feminine under any tag need none), the parser only on sentences where
-agreement can change the answer (a masculine noun: only where a word tagged feminine could agree with it). A personal
-pronoun form (она, её, ей) is never an agreeing word, and only the feminine can turn a masculine noun's verdict, so
-google's Russian output has natasha tag 1,302 of its 3,886 sentences and parse 1,144 (2,525 and 1,854 when a neuter
-word or «она» sent a sentence to it too), with every verdict of the four published outputs the same; a masculine
-verdict then lists its masculine agreeing words only where the sentence was parsed. Both run their numpy matrix products on one BLAS thread (in each of
-two Python threads, ``ru_natasha.py``): the aligner's processes run beside them, and OpenBLAS threads spinning for busy
-cores made tagging google's 3,886 sentences take 7.9-16.5 s instead of 2.2-2.6 s on a loaded 2-core machine; the tags
-are the same (bench/release/verdict_identity.py). ``ru_natasha.py`` runs natasha's models without the parts of
-natasha's own wrappers the analyser does not read (the embedding's vocabulary, markup records).
+The tokens given by discotest are fed to natasha as they are (no Segmenter), so readings map back one to one. Models
+load once; the tagger runs once per batch, only on the sentences whose reading can depend on its tags
+(``_context_free``: no aligned words, a feminine entity-lexicon noun, or a masculine one in a sentence where no word
+but a personal pronoun can show the feminine under any tag need none), the parser only on sentences where agreement
+can change the answer (a masculine noun: only where a word tagged feminine could agree with it). A personal pronoun
+form (она, её, ей) is never an agreeing word, and only the feminine can turn a masculine noun's verdict, so google's
+Russian output has natasha tag 1,302 of its 3,886 sentences and parse 1,144 (2,525 and 1,854 when a neuter word or
+«она» sent a sentence to it too), with every verdict of the four published outputs the same; a masculine verdict then
+lists its masculine agreeing words only where the sentence was parsed. Both run their numpy matrix products on one
+BLAS thread (in each of two Python threads, ``ru_natasha.py``): the aligner's processes run beside them, and OpenBLAS
+threads spinning for busy cores made tagging google's 3,886 sentences take 7.9-16.5 s instead of 2.2-2.6 s on a loaded
+2-core machine; the tags are the same (bench/release/verdict_identity.py). ``ru_natasha.py`` runs natasha's models
+without the parts of natasha's own wrappers the analyser does not read (the embedding's vocabulary, markup records).
 
 Pronouns (target-side consistency) are read from word forms with pymorphy3 alone, see
 ``_slavic.read_pronoun``: natasha is not needed for «он/она», «его/её» or «сказала».
