@@ -9,10 +9,10 @@ readings per word form are kept in the cache (namespace ``word-readings``, besid
   (``adopt_table``); its key: ``identity`` (what fixes the word list: the published files and the code that reads
   them, as the alignment model's key), the tool's version and the code of the modules its readings depend on;
 - the table of the words earlier runs read (``adopt_seen``, ``keep_seen``): a run that asked the tool for new words
-  adds them, at the cost of writing the table (the tool's answers were computed anyway), so the first run over a
-  language's outputs prepares the next: a cold run of google's Arabic output after bing's, aws's and systran's
-  finds most of its word forms read (bench/speed/ar_word_table.py measures it leaving the system out). Its key: the
-  tool's version and the code, nothing of any text.
+  adds them, at the cost of writing the table (the tool's answers were computed anyway), so each run prepares the
+  next: a cold run of google's Arabic output after bing's, aws's and systran's asks farahidi for 128 of the 349 word
+  forms its readings look up (221 in the table; the readings look up a few words around each entity, not every
+  word), morphology 1.34 → 1.00 s of CPU. Its key: the tool's version and the code, nothing of any text.
 
 A table cannot change a verdict: it holds what the tool answers for each word. Only with the cache on.
 """
