@@ -2,17 +2,18 @@
 for the words no earlier run read.
 
 Where an analyser's reading of a word depends on that word alone (``GenderAnalyser.word_table_code``), two tables of
-readings per word form are kept in the cache (namespace ``word-readings``, beside the alignment models:
-``$DISCOTEST_MODELS``), and a run adopts both and loads the tool only for a word they lack:
+readings per word form are kept in the cache, and a run adopts both and loads the tool only for a word they lack:
 
 - the table of a suite's published outputs (every word form and its clitic-stripped forms), made by ``data prepare``
-  (``adopt_table``); its key: ``identity`` (what fixes the word list: the published files and the code that reads
-  them, as the alignment model's key), the tool's version and the code of the modules its readings depend on;
-- the table of the words earlier runs read (``adopt_seen``, ``keep_seen``): a run that asked the tool for new words
-  adds them, at the cost of writing the table (the tool's answers were computed anyway), so each run prepares the
-  next: a cold run of google's Arabic output after bing's, aws's and systran's asks farahidi for 128 of the 349 word
-  forms its readings look up (221 in the table; the readings look up a few words around each entity, not every
-  word), morphology 1.34 → 1.00 s of CPU. Its key: the tool's version and the code, nothing of any text.
+  (``adopt_table``; namespace ``word-readings``, beside the alignment models: ``$DISCOTEST_MODELS``); its key:
+  ``identity`` (what fixes the word list: the published files and the code that reads them, as the alignment model's
+  key), the tool's version and the code of the modules its readings depend on;
+- the table of the words earlier runs read (``adopt_seen``, ``keep_seen``; namespace ``word-readings-seen``): a run
+  that asked the tool for new words adds them, at the cost of writing the table (the tool's answers were computed
+  anyway), so each run prepares the next: a cold run of google's Arabic output after bing's, aws's and systran's asks
+  farahidi for 128 of the 349 word forms its readings look up (221 in the table; the readings look up a few words
+  around each entity, not every word), morphology 1.34 → 1.00 s of CPU. Its key: the tool's version and the code,
+  nothing of any text.
 
 A table cannot change a verdict: it holds what the tool answers for each word. Only with the cache on.
 """
@@ -26,6 +27,9 @@ from discotest.lang.morph.base import GenderAnalyser, Token
 from discotest.timing import stage
 
 NAMESPACE = "word-readings"
+# the words earlier runs read: this cache's history, not a resource the same for everyone, so in the cache itself (not
+# $DISCOTEST_MODELS), and a "cold" benchmark run with a fresh cache sees none of it
+SEEN_NAMESPACE = "word-readings-seen"
 _adopted: set[tuple[int, str]] = set()  # (analyser id, key) already adopted in this process
 _seen: dict[int, tuple[GenderAnalyser, str, frozenset[str]]] = {}  # analyser id -> (it, seen key, the words adopted)
 
@@ -67,7 +71,7 @@ def seen_key(analyser: type[GenderAnalyser] | GenderAnalyser) -> str | None:
     version = analyser.static_version()
     if code is None or version is None:
         return None
-    return cache.content_key([NAMESPACE, "seen", analyser.lang, version, cache.code_key(*code)])
+    return cache.content_key([SEEN_NAMESPACE, analyser.lang, version, cache.code_key(*code)])
 
 
 def adopt_seen(analyser: GenderAnalyser) -> None:
@@ -84,7 +88,7 @@ def adopt_seen(analyser: GenderAnalyser) -> None:
             words = frozenset(analyser.table_words(text))
             return text
 
-        cache.load(NAMESPACE, key, parse=parse)
+        cache.load(SEEN_NAMESPACE, key, parse=parse)
     _seen[id(analyser)] = analyser, key, words
 
 
@@ -99,8 +103,8 @@ def keep_seen(analyser: GenderAnalyser) -> None:
         return
     with stage("word table"):
         # another run's additions since: adopted first, so that writing them asks the tool nothing
-        found = cache.load(NAMESPACE, key, parse=lambda text: (analyser.adopt_readings(text),
+        found = cache.load(SEEN_NAMESPACE, key, parse=lambda text: (analyser.adopt_readings(text),
                                                               analyser.table_words(text))[1])
         everything = words | new | frozenset(found or ())
-        cache.store(NAMESPACE, key, analyser.export_readings(sorted(everything)))
+        cache.store(SEEN_NAMESPACE, key, analyser.export_readings(sorted(everything)))
     _seen[id(analyser)] = analyser, key, frozenset(everything)
