@@ -154,3 +154,22 @@ def test_a_masculine_noun_beside_a_feminine_pronoun_is_read_without_natasha(anal
         assert fresh._context_free(item(sentence, words), ()) is None, sentence
     (her_doctor,) = type(analyser)().read([item("Её врач пришёл домой.", "врач")])
     assert her_doctor.gender == Gender.MALE and "Её" not in her_doctor.evidence
+
+
+def test_natasha_loads_only_where_a_sentence_needs_it(analyser):
+    """The analyser loads pymorphy3 alone; natasha loads for the first sentence whose reading needs the tagger, or in
+    ``prepare`` (while the aligner runs): items the words alone settle, and pronoun readings, never load it."""
+    from discotest.lang.morph.base import PronounTarget
+
+    fresh = type(analyser)()
+    assert fresh._natasha is None
+    settled = [item("Медсестра пришла домой.", "Медсестра"), item("Врач ответил ей, что всё в порядке.", "Врач")]
+    assert [r.gender for r in fresh.read(settled)] == [Gender.FEMALE, Gender.MALE]
+    tokens = item("Она сказала правду.", "").tokens
+    fresh.read_pronouns([PronounTarget("Она сказала правду.", tokens, (0,), (), "she", "subject")])
+    assert fresh._natasha is None
+    assert fresh.read([item("Врач сказала пациенту правду.", "Врач")])[0].gender == Gender.FEMALE
+    assert fresh._natasha is not None
+    prepared = type(analyser)()
+    prepared.prepare([settled[0].tokens])
+    assert prepared._natasha is not None

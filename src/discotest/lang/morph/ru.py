@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from discotest.lang.morph._slavic import (
     _RELATIVES,
@@ -49,6 +50,9 @@ from discotest.lang.morph._slavic import (
     window_votes,
 )
 from discotest.lang.morph.base import Gender, GenderReading, TargetEntity, Token, package_version
+
+if TYPE_CHECKING:
+    from discotest.lang.morph.ru_natasha import Natasha
 
 _GENDERS = {"Masc": MASC, "Fem": FEM, "Neut": NEUT}
 _CASES = {"Nom": "nom", "Gen": "gen", "Par": "gen", "Dat": "dat", "Acc": "acc", "Ins": "ins", "Loc": "loc",
@@ -76,11 +80,7 @@ class RussianAnalyser(PymorphyAnalyser):
     name = "natasha+pymorphy3"
 
     def __init__(self) -> None:
-        # natasha (with navec, slovnet and numpy) loads with the analyser, not with this module: a warm run needs
-        # only the class's name and static_version (lang/morph/cached.py)
-        from discotest.lang.morph.ru_natasha import Natasha
-
-        self.natasha = Natasha()
+        self._natasha: Natasha | None = None  # loaded by ``prepare`` or the first sentence that needs it
         self.morph = Pymorphy("ru")
         self._tagged: dict[tuple[str, int], tuple[Reading, ...]] = {}  # (word in lower case, tag id) -> its reading
         self._lemmas: dict[str, str] = {}
@@ -93,6 +93,17 @@ class RussianAnalyser(PymorphyAnalyser):
         self._prepared_arcs: dict[tuple[str, ...], list[tuple[int, str]]] = {}
         self._batch_keys: set[tuple[str, ...]] = set()
         self._marks: dict[str, bool] = {}
+
+    @property
+    def natasha(self) -> Natasha:
+        """natasha's tagger and parser (with navec, slovnet and numpy: 0.15 s of CPU), loaded where a sentence needs
+        them: not with this module (a warm run needs only the class's name and static_version, lang/morph/cached.py),
+        nor with the analyser (pronoun readings, and items the words alone settle, need only pymorphy3)."""
+        if self._natasha is None:
+            from discotest.lang.morph.ru_natasha import Natasha
+
+            self._natasha = Natasha()
+        return self._natasha
 
     @classmethod
     def static_version(cls) -> str:
@@ -237,8 +248,11 @@ class RussianAnalyser(PymorphyAnalyser):
 
     def prepare(self, sentences: Sequence[Sequence[Token]]) -> None:
         """A new batch: the last batch's tags and parses are forgotten. Tagging waits for ``read``, which knows where
-        the entity is and tags only the sentences whose reading can depend on context (``_context_free``)."""
+        the entity is and tags only the sentences whose reading can depend on context (``_context_free``); natasha
+        loads now (``prepare`` runs while the aligner does), as a batch of real translations nearly always has some."""
         self._batch(())
+        if sentences:
+            self.natasha  # noqa: B018 (the property loads it)
 
     def _batch(self, keys: Sequence[tuple[str, ...]]) -> None:
         """Keep the tags and parses while reads are over the same sentences (the entities', then with --verdict
