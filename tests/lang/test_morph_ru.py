@@ -121,12 +121,15 @@ def test_a_reading_depends_on_its_own_sentence_only(analyser):
 
 def test_readings_without_the_tagger_are_the_tagged_readings(analyser, shared_data, monkeypatch):
     """``read`` skips natasha where the words alone settle the reading (``_context_free``: a feminine lexicon noun; a
-    masculine one in a sentence where no word can show the feminine or neuter). On the gold sample's real translations
-    and the traps, every reading is the one the tagger and parse give, and the shortcut is taken for some of them."""
+    masculine one in a sentence where no word but a personal pronoun can show the feminine). On the gold sample's real
+    translations and the traps, every reading is the one the tagger and parse give, and the shortcut is taken for some
+    of them."""
     from tests.support.gender_gold import gold_entity, load_gold
 
     items = [gold_entity(row) for row in load_gold("ru")] + [item(s, w) for s, w, _ in CASES]
-    items += [item("Врач пришёл домой.", "Врач"), item("Медсестра пришла домой.", "Медсестра")]
+    items += [item("Врач пришёл домой.", "Врач"), item("Медсестра пришла домой.", "Медсестра"),
+              item("Врач сказал ей, что она может идти.", "Врач"), item("Её врач пришёл домой.", "врач"),
+              item("Ей помог опытный врач.", "врач"), item("Оно не помогло врачу.", "врачу")]
     fast = type(analyser)()
     shortcut = [fast._context_free(i, tuple(t.text for t in i.tokens)) for i in items]
     assert sum(r is not None and r.reason != "no target words aligned to the entity" for r in shortcut) >= 5
@@ -134,3 +137,39 @@ def test_readings_without_the_tagger_are_the_tagged_readings(analyser, shared_da
     slow = type(analyser)()
     monkeypatch.setattr(slow, "_context_free", lambda item, key: None)
     assert got == slow.read(items)
+
+
+def test_a_masculine_noun_beside_a_feminine_pronoun_is_read_without_natasha(analyser):
+    """A personal pronoun form is never an agreeing word (coreference, not agreement: «её врач» is her doctor), so a
+    sentence whose only feminine-capable words are personal pronouns (most WinoMT sentences with "she" or "her"), or
+    whose words can show only the neuter, settles a masculine lexicon noun without natasha; a word that can show the
+    feminine (сказала, новая, которая) still sends it to the tagger."""
+    fresh = type(analyser)()
+    for sentence, words in (("Врач сказал ей, что она может идти.", "Врач"), ("Её врач пришёл домой.", "врач"),
+                            ("Оно не помогло врачу.", "врачу"), ("Врач ответил ей, что всё в порядке.", "Врач")):
+        found = fresh._context_free(item(sentence, words), ())
+        assert found is not None and found.gender == Gender.MALE, (sentence, found)
+    for sentence, words in (("Врач сказала пациенту правду.", "Врач"), ("Врач, который устал.", "Врач"),
+                            ("Врач сказал ей, что она здорова.", "Врач")):
+        assert fresh._context_free(item(sentence, words), ()) is None, sentence
+    (her_doctor,) = type(analyser)().read([item("Её врач пришёл домой.", "врач")])
+    assert her_doctor.gender == Gender.MALE and "Её" not in her_doctor.evidence
+
+
+def test_natasha_loads_only_where_a_sentence_needs_it(analyser):
+    """The analyser loads pymorphy3 alone; natasha loads for the first sentence whose reading needs the tagger, or in
+    ``prepare`` (while the aligner runs): items the words alone settle, and pronoun readings, never load it."""
+    from discotest.lang.morph.base import PronounTarget
+
+    fresh = type(analyser)()
+    assert fresh._natasha is None
+    settled = [item("Медсестра пришла домой.", "Медсестра"), item("Врач ответил ей, что всё в порядке.", "Врач")]
+    assert [r.gender for r in fresh.read(settled)] == [Gender.FEMALE, Gender.MALE]
+    tokens = item("Она сказала правду.", "").tokens
+    fresh.read_pronouns([PronounTarget("Она сказала правду.", tokens, (0,), (), "she", "subject")])
+    assert fresh._natasha is None
+    assert fresh.read([item("Врач сказала пациенту правду.", "Врач")])[0].gender == Gender.FEMALE
+    assert fresh._natasha is not None
+    prepared = type(analyser)()
+    prepared.prepare([settled[0].tokens])
+    assert prepared._natasha is not None

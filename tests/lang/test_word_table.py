@@ -124,3 +124,39 @@ def test_a_run_reads_a_prepared_table_but_does_not_make_one():
     word_table.adopt_table(first, "text", lambda: pytest.fail("a run made the table"))
     assert word_table.table_key(first, "text") is not None
     assert cache.load(word_table.NAMESPACE, word_table.table_key(first, "text")) is None
+
+
+def test_the_words_a_run_read_are_kept_for_the_next_run(monkeypatch, tmp_path):
+    """``keep_seen``: the words farahidi read are added to the table of words seen (no text in its key), so the next
+    process reads them back without farahidi; a run that asked farahidi nothing writes nothing, and two runs' words
+    are merged."""
+    monkeypatch.setattr(word_table, "_seen", {})
+    known = [_item(sentence, words) for sentence, words, _ in KNOWN]
+    first = _analyser()
+    word_table.adopt_seen(first)
+    expected = first.read(known)
+    word_table.keep_seen(first)
+    key = word_table.seen_key(first)
+    assert key is not None and cache.load(word_table.SEEN_NAMESPACE, key) is not None
+    assert cache.entry_path(word_table.SEEN_NAMESPACE, key).is_relative_to(tmp_path / "cache")  # this cache's history
+
+    word_table._seen.clear()  # a new process
+    again = _analyser()
+    word_table.adopt_seen(again)
+    assert again.read(known) == expected and again._analyzer is None, "farahidi loaded for words a run had read"
+    stored = []
+    with monkeypatch.context() as patch:
+        patch.setattr(cache, "store", lambda *args: stored.append(args))
+        word_table.keep_seen(again)
+    assert stored == [], "a run that read no new word wrote the table"
+
+    other = _analyser()  # another process: adopted the table before `first`'s words were there
+    word_table._seen[id(other)] = other, key, frozenset()
+    unseen = [_item(sentence, words) for sentence, words, _ in UNSEEN]
+    other.read(unseen)
+    word_table.keep_seen(other)
+    merged = cache.load(word_table.SEEN_NAMESPACE, key, parse=other.table_words)
+    assert set(first.analysed_words()) | set(other.analysed_words()) <= set(merged)
+    last = _analyser()
+    last.adopt_readings(cache.load(word_table.SEEN_NAMESPACE, key))
+    assert last.read(known + unseen) == expected + other.read(unseen) and last._analyzer is None

@@ -310,6 +310,7 @@ class ArabicAnalyser(SemiticAnalyser):
         self._analyzer: farahidi.Analyzer | None = None
         self.lexicon = _Lexicon()
         self._memo: dict[str, list[AReading]] = {}
+        self._analysed: list[str] = []  # the words farahidi was asked for (``word_table.keep_seen``)
 
     @property
     def analyzer(self) -> farahidi.Analyzer:
@@ -366,6 +367,12 @@ class ArabicAnalyser(SemiticAnalyser):
         for word, found in words.items():
             self._memo.setdefault(word, found)
 
+    def table_words(self, table: str) -> list[str]:
+        return list(json.loads(table)["words"])
+
+    def analysed_words(self) -> list[str]:
+        return self._analysed
+
     # -- farahidi ----------------------------------------------------------------------------
 
     def readings(self, word: str) -> list[AReading]:
@@ -396,6 +403,7 @@ class ArabicAnalyser(SemiticAnalyser):
                     if found:
                         break
             self._memo[word] = [_reduce(a) for a in found]
+            self._analysed.append(word)
         return self._memo[word]
 
     def noun_genders(self, word: str) -> set[Gender]:

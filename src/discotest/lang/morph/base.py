@@ -148,6 +148,14 @@ class GenderAnalyser(ABC):
         """Take a table ``export_readings`` wrote: its words are never given to the tool (ValueError: not a table)."""
         raise NotImplementedError
 
+    def table_words(self, table: str) -> list[str]:
+        """The words of a table ``export_readings`` wrote."""
+        raise NotImplementedError
+
+    def analysed_words(self) -> list[str]:
+        """The words this analyser asked its tool for in this process (not taken from a table)."""
+        raise NotImplementedError
+
     def prepare(self, sentences: Sequence[Sequence[Token]]) -> None:
         """Optional: the work on whole translations that does not need to know where the entity is (a tagger over
         every sentence), done while the aligner runs; ``read`` then takes it instead of doing it again. The result

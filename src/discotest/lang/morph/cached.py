@@ -5,7 +5,9 @@ The key of an entry is everything a reading depends on: the method (``read`` or 
 name and version (its tools' versions: ``GenderAnalyser.static_version``, known without loading), discotest's own
 code and tables (``cache.code_key``), and every item (sentence, tokens with offsets, entity and pronoun indices, the
 English pronoun and its role). The analyser loads on the first miss, once per process (``load_analyser``); with
-``static_version`` None (Hebrew and Italian ask a system program for its version) it loads at once, as before.
+``static_version`` None (Hebrew and Italian ask a system program for its version) it loads at once, as before. An
+analyser that keeps readings per word form (``word_table.py``: Arabic) adopts the tables and, after a miss, adds the
+words its tool read to the table of words seen.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from discotest.lang.morph.base import (
     TargetEntity,
     Token,
 )
-from discotest.lang.morph.word_table import adopt_table
+from discotest.lang.morph.word_table import adopt_seen, adopt_table, keep_seen
 from discotest.timing import stage
 
 NAMESPACE = "readings"
@@ -58,6 +60,8 @@ class CachedReads(GenderAnalyser):
             analyser = load_analyser(self.lang)
             if self._table is not None:
                 adopt_table(analyser, *self._table)
+            if self._use_cache and analyser.word_table_code is not None:
+                adopt_seen(analyser)
             return analyser
 
     def version(self) -> str:
@@ -85,6 +89,8 @@ class CachedReads(GenderAnalyser):
             return hit
         readings = compute()
         cache.store(NAMESPACE, key, json.dumps([_fields(r) for r in readings], ensure_ascii=False))
+        if self._use_cache and analyser_class(self.lang).word_table_code is not None:
+            keep_seen(self.analyser())  # the words the tool read for these items, for the next cold run
         return readings
 
 

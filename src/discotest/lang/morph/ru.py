@@ -6,15 +6,19 @@ dependency parse says which verb the entity is the subject of, so «Врач с�
 (the entity lexicon, then pymorphy3's dictionary): natasha's contextual tag would copy the
 agreement (it tags «бухгалтер» Fem in «главная бухгалтер»), which is what we want to see separately.
 
-The tokens given by discotest are fed to natasha as they are (no Segmenter), so readings map back
-one to one. Models load once; the tagger runs once per batch, only on the sentences whose reading can depend on
-its tags (``_context_free``: no aligned words, a feminine entity-lexicon noun, or a masculine one in a sentence where
-no word can show the feminine or neuter under any tag need none: 1,361 of google's 3,886 rows, 35%), the parser only on
-sentences where agreement can change the answer. Both run their numpy matrix products on one BLAS thread (in each of
-two Python threads, ``ru_natasha.py``): the aligner's processes run beside them, and OpenBLAS threads spinning for busy
-cores made tagging google's 3,886 sentences take 7.9-16.5 s instead of 2.2-2.6 s on a loaded 2-core machine; the tags
-are the same (bench/release/verdict_identity.py). ``ru_natasha.py`` runs natasha's models without the parts of
-natasha's own wrappers the analyser does not read (the embedding's vocabulary, markup records).
+The tokens given by discotest are fed to natasha as they are (no Segmenter), so readings map back one to one. Models
+load once; the tagger runs once per batch, only on the sentences whose reading can depend on its tags
+(``_context_free``: no aligned words, a feminine entity-lexicon noun, or a masculine one in a sentence where no word
+but a personal pronoun can show the feminine under any tag need none), the parser only on sentences where agreement
+can change the answer (a masculine noun: only where a word tagged feminine could agree with it). A personal pronoun
+form (она, её, ей) is never an agreeing word, and only the feminine can turn a masculine noun's verdict, so google's
+Russian output has natasha tag 1,302 of its 3,886 sentences and parse 1,144 (2,525 and 1,854 when a neuter word or
+«она» sent a sentence to it too), with every verdict of the four published outputs the same; a masculine verdict then
+lists its masculine agreeing words only where the sentence was parsed. Both run their numpy matrix products on one
+BLAS thread (in each of two Python threads, ``ru_natasha.py``): the aligner's processes run beside them, and OpenBLAS
+threads spinning for busy cores made tagging google's 3,886 sentences take 7.9-16.5 s instead of 2.2-2.6 s on a loaded
+2-core machine; the tags are the same (bench/release/verdict_identity.py). ``ru_natasha.py`` runs natasha's models
+without the parts of natasha's own wrappers the analyser does not read (the embedding's vocabulary, markup records).
 
 Pronouns (target-side consistency) are read from word forms with pymorphy3 alone, see
 ``_slavic.read_pronoun``: natasha is not needed for «он/она», «его/её» or «сказала».
@@ -25,11 +29,14 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from discotest.lang.morph._slavic import (
+    _RELATIVES,
     FEM,
     MASC,
     NEUT,
+    PERSONAL,
     PLURAL,
     Head,
     Pymorphy,
@@ -43,6 +50,9 @@ from discotest.lang.morph._slavic import (
     window_votes,
 )
 from discotest.lang.morph.base import Gender, GenderReading, TargetEntity, Token, package_version
+
+if TYPE_CHECKING:
+    from discotest.lang.morph.ru_natasha import Natasha
 
 _GENDERS = {"Masc": MASC, "Fem": FEM, "Neut": NEUT}
 _CASES = {"Nom": "nom", "Gen": "gen", "Par": "gen", "Dat": "dat", "Acc": "acc", "Ins": "ins", "Loc": "loc",
@@ -59,6 +69,8 @@ _LEMMA_PREFIXES = ("котор", "был", "буд", "быв", "бы", "ста",
 _FORM_KINDS = ((("PRTF",), True), (("VERB", "PRTS", "ADJS"), False), (("ADJS", "PRTS"), False),
                (("ADJF", "PRTF", "NPRO", "NUMR"), True))
 _LETTER = re.compile(r"[^\W\d_]")
+# personal pronoun forms (он, она, её, ей …): never an agreeing word (``_read_tagged``)
+_PERSONAL_FORMS = frozenset(form for forms in PERSONAL["ru"].values() for form in forms)
 
 
 class RussianAnalyser(PymorphyAnalyser):
@@ -68,11 +80,7 @@ class RussianAnalyser(PymorphyAnalyser):
     name = "natasha+pymorphy3"
 
     def __init__(self) -> None:
-        # natasha (with navec, slovnet and numpy) loads with the analyser, not with this module: a warm run needs
-        # only the class's name and static_version (lang/morph/cached.py)
-        from discotest.lang.morph.ru_natasha import Natasha
-
-        self.natasha = Natasha()
+        self._natasha: Natasha | None = None  # loaded by ``prepare`` or the first sentence that needs it
         self.morph = Pymorphy("ru")
         self._tagged: dict[tuple[str, int], tuple[Reading, ...]] = {}  # (word in lower case, tag id) -> its reading
         self._lemmas: dict[str, str] = {}
@@ -85,6 +93,17 @@ class RussianAnalyser(PymorphyAnalyser):
         self._prepared_arcs: dict[tuple[str, ...], list[tuple[int, str]]] = {}
         self._batch_keys: set[tuple[str, ...]] = set()
         self._marks: dict[str, bool] = {}
+
+    @property
+    def natasha(self) -> Natasha:
+        """natasha's tagger and parser (with navec, slovnet and numpy: 0.15 s of CPU), loaded where a sentence needs
+        them: not with this module (a warm run needs only the class's name and static_version, lang/morph/cached.py),
+        nor with the analyser (pronoun readings, and items the words alone settle, need only pymorphy3)."""
+        if self._natasha is None:
+            from discotest.lang.morph.ru_natasha import Natasha
+
+            self._natasha = Natasha()
+        return self._natasha
 
     @classmethod
     def static_version(cls) -> str:
@@ -229,8 +248,11 @@ class RussianAnalyser(PymorphyAnalyser):
 
     def prepare(self, sentences: Sequence[Sequence[Token]]) -> None:
         """A new batch: the last batch's tags and parses are forgotten. Tagging waits for ``read``, which knows where
-        the entity is and tags only the sentences whose reading can depend on context (``_context_free``)."""
+        the entity is and tags only the sentences whose reading can depend on context (``_context_free``); natasha
+        loads now (``prepare`` runs while the aligner does), as a batch of real translations nearly always has some."""
         self._batch(())
+        if sentences:
+            self.natasha  # noqa: B018 (the property loads it)
 
     def _batch(self, keys: Sequence[tuple[str, ...]]) -> None:
         """Keep the tags and parses while reads are over the same sentences (the entities', then with --verdict
@@ -246,34 +268,38 @@ class RussianAnalyser(PymorphyAnalyser):
         the words alone; else None (tag it). Most of google's rows are one of:
 
         - no target words aligned to the entity;
-        - the span's last word is its only entity-lexicon form and a dictionary noun (so it is the head, whatever
-          the tags, and singular: ``pick_head``, ``_noun_reading``), and it is feminine (a feminine noun decides
-          alone), or masculine in a sentence where no word can show the feminine or neuter under any tag (so
-          ``marked`` is false, and no agreeing word is read unless the sentence was parsed for another read of the
-          batch: then it is read as before).
+        - the span's only entity-lexicon form is a dictionary noun (so it is the head wherever it stands in the span,
+          whatever the tags, and singular: ``pick_head``, ``_noun_reading``), and it is feminine (a feminine noun
+          decides alone), or masculine in a sentence where no word but a personal pronoun can show the feminine under
+          any tag (``_may_show_feminine``): no word can then agree in the feminine, so the noun's masculine stands,
+          and no agreeing word is listed unless the sentence was parsed for another read of the batch (then it is
+          read as before).
         """
         if not item.entity:
             return GenderReading(Gender.UNKNOWN, "no target words aligned to the entity")
         span = sorted(item.entity)
         lexicon = lexicon_classes(self.lang)
-        words = [item.tokens[i].text for i in span]
-        forms = [w for w in words if w.lower() in lexicon]
-        if len(forms) != 1 or forms[0] != words[-1] or any(is_indefinite_pronoun(w) for w in words):
+        forms = [i for i in span if item.tokens[i].text.lower() in lexicon]
+        if len(forms) != 1 or any(is_indefinite_pronoun(item.tokens[i].text) for i in span):
             return None
-        word = words[-1]
+        head = forms[0]
+        word = item.tokens[head].text
         if not any(p.tag.POS == "NOUN" for p in self.morph.parses(word)):
             return None
         cls = lexicon[word.lower()]
         if cls == FEM:
             return GenderReading(Gender.FEMALE, f"feminine noun '{word}' (lexicon)", (word,))
-        if cls == MASC and key not in self._prepared_arcs and not any(self._may_mark(t.text) for t in item.tokens):
+        if cls == MASC and key not in self._prepared_arcs and not any(
+                self._may_show_feminine(t.text) for i, t in enumerate(item.tokens) if i != head):
             return GenderReading(Gender.MALE, f"masculine noun '{word}' (lexicon), no feminine agreement", (word,))
         return None
 
-    def _may_mark(self, word: str) -> bool:
-        """Can some tag make ``word`` show the feminine or neuter in ``marked`` (``read``)? Yes when a form reading
-        (``_form_gender``, any kinds and case) gives one, and for a word with letters that the dictionary does not
-        know and cannot read as a noun (natasha's own gender would be taken: a name tagged PROPN)."""
+    def _may_show_feminine(self, word: str) -> bool:
+        """Can some tag and parse make ``word`` a feminine agreeing word (a ``Vote``)? Not a personal pronoun form
+        (they never vote: ``_read_tagged``). Yes when a form reading (``_form_gender``, any kinds and case) is
+        feminine; for a form of the relative (котор-: its vote takes natasha's gender under a tag ``_reading`` reads
+        no form of); and for a word with letters that the dictionary does not know and cannot read as a noun
+        (natasha's own gender would be taken: a name tagged PROPN)."""
         low = word.lower()
         if low not in self._marks:
             parses = self.morph.parses(low)
@@ -281,7 +307,8 @@ class RussianAnalyser(PymorphyAnalyser):
                        for kinds, cased in _FORM_KINDS for case in ((None, *_CASES.values()) if cased else (None,))}
             unread = bool(_LETTER.search(low)) and not self.morph.known(low) \
                 and not any(p.tag.POS == "NOUN" for p in parses)
-            self._marks[low] = bool(genders & {FEM, NEUT}) or unread
+            relative = low.startswith("котор") or low in _RELATIVES
+            self._marks[low] = low not in _PERSONAL_FORMS and (FEM in genders or relative or unread)
         return self._marks[low]
 
     def _tag(self, keys: Sequence[tuple[str, ...]]) -> dict[tuple[str, ...], list[tuple[Reading, ...]]]:
@@ -333,8 +360,9 @@ class RussianAnalyser(PymorphyAnalyser):
         heads = [find_head(item, readings[key], self.lang, self.morph.noun_gender, self.tool)
                  for item, key in zip(items, keys)]
 
-        def marked(key: tuple[str, ...]) -> bool:  # does anything in the sentence show fem/neut?
-            return any(r.gender in (FEM, NEUT) for rs in readings[key] for r in rs if r.pos != "NOUN")
+        def marked(key: tuple[str, ...]) -> bool:  # can a word agree with a masculine noun in the feminine?
+            return any(r.gender == FEM for word, rs in zip(key, readings[key]) if word.lower() not in _PERSONAL_FORMS
+                       for r in rs if r.pos != "NOUN")
 
         wanted = [key for key, head in zip(keys, heads) if isinstance(head, Head) and head.needs_agreement
                   and (head.cls != MASC or not head.known or marked(key))]
@@ -347,13 +375,17 @@ class RussianAnalyser(PymorphyAnalyser):
                 continue
             votes: list[Vote] = []
             if key in arcs:
-                votes = self._syntax_votes(item, readings[key], arcs[key], head.index)
+                # a personal pronoun form never agrees with the noun: «её врач» is her doctor, «она» stands for a
+                # person of its own (coreference, not agreement)
+                votes = [v for v in self._syntax_votes(item, readings[key], arcs[key], head.index)
+                         if key[v.index].lower() not in _PERSONAL_FORMS]
                 # the positional reading fills in only what the parse did not find (it is wrong more often);
                 # when the parse makes the noun a subject, its verdict on the predicate stands, even if silent
                 found = {_ROLE_KIND[v.role] for v in votes}
                 if arcs[key][head.index][1].startswith("nsubj"):
                     found.add("predicate")
-                votes += [v for v in window_votes(item, readings[key], head.index) if _ROLE_KIND[v.role] not in found]
+                votes += [v for v in window_votes(item, readings[key], head.index)
+                          if _ROLE_KIND[v.role] not in found and key[v.index].lower() not in _PERSONAL_FORMS]
                 # natasha sometimes tags a noun ADJ (бренность): a modifier must have an adjectival dictionary reading
                 votes = [v for v in votes
                          if _ROLE_KIND[v.role] != "modifier" or self._adjectival(item.tokens[v.index].text)]
