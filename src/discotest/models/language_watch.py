@@ -8,7 +8,9 @@ So the translations every translator of the door returns (``translate``, ``trans
 - mostly another language or script, or nothing (every translation empty): the run stops with one line naming the
   model and both languages (the backends cache their translations first, so nothing computed is lost;
   ``--skip-language-check`` scores them anyway and the results' signatures then say ``langcheck:off``);
-- many lines not in the language, or empty: a warning in the report (stderr, JSON, HTML, a card's row).
+- many lines not in the language, or empty: a warning in the report (stderr, JSON, HTML, a card's row);
+- translations the backend knows it stopped at ``--max-length`` before they ended (``cut``: a served model's
+  ``finish_reason: length`` inside the answer's first line): counted in a warning, checked language or not.
 
 A run opens a ``watching`` scope (``registry.run``) that says whether to check and collects what was seen. Without
 one (``discotest translate``, which writes the translations for a later ``run --input``) both are warnings on stderr:
