@@ -107,3 +107,40 @@ def test_a_model_that_answers_nothing_stops_the_run_and_many_empty_answers_warn(
     with watching() as watch:  # a few empty answers (an empty source, a dropped line) say nothing
         watched(Answers(german[:57] + ["", "", ""]), "de").translate(["x"] * 60)
     assert watch.warnings == []
+
+
+class CutAnswers(Answers):
+    """A served model's translator as the watch sees it: the answers it stopped at ``--max-length`` are in ``cut``."""
+
+    max_length = 48
+
+    def __init__(self, lines: Sequence[str], cut: Sequence[str]) -> None:
+        super().__init__(lines)
+        self.cut = set(cut)
+
+
+def test_translations_cut_by_max_length_are_counted_whatever_the_language_check(shared_data):
+    german = _published(shared_data, "de", 40)
+    with watching() as watch:
+        assert watched(CutAnswers(german, german[:3]), "de").translate(["x"] * 40) == german
+    assert watch.warnings == ["warning: the output of model org/answers: 3 of its 40 translations stopped at "
+                              "--max-length (48 tokens) before they ended and are scored as cut: raise --max-length"]
+    with watching(check=False) as skipped:
+        watched(CutAnswers(german, german[:1]), "de").translate(["x"] * 40)
+    assert len(skipped.warnings) == 1 and "1 of its 40" in skipped.warnings[0]
+    with watching() as none_cut:
+        watched(CutAnswers(german, []), "de").translate(["x"] * 40)
+    assert none_cut.warnings == []
+
+
+def test_a_served_answer_is_cut_when_it_stops_at_max_tokens_inside_its_first_line():
+    from discotest.models.endpoint import cut_by_length
+
+    def answer(content: str, reason: str) -> dict:
+        return {"choices": [{"message": {"content": content}, "finish_reason": reason}]}
+
+    assert cut_by_length(answer("Der Arzt fragte die Kranken", "length"))
+    assert cut_by_length(answer("\n  Der Arzt fragte die Kranken", "length"))
+    assert not cut_by_length(answer("Der Arzt fragte.\nEnglish: The doctor", "length"))  # the first line is whole
+    assert not cut_by_length(answer("Der Arzt fragte.", "stop"))
+    assert cut_by_length(answer("Der Arzt fragte.\nDie", "length"), sentence=False)

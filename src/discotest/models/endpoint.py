@@ -64,6 +64,7 @@ from discotest.models.llm_prompt import PromptBuilder
 
 API_KEY_VARIABLES = ("DISCOTEST_API_KEY", "OPENAI_API_KEY")
 CACHE_TRANSLATIONS = "translations"
+CACHE_ENDS = "translation-ends"  # beside each cached translation: "length" (cut by --max-length) or "stop"
 CACHE_SCORES = "candidate-logprobs"
 CACHE_ALIGNMENT = "endpoint-alignment"  # servers and models that passed the alignment probe
 # Fields outside the OpenAI API that make a served translation the local one:
@@ -227,6 +228,7 @@ class EndpointTranslator:
         self.use_cache, self.quiet = use_cache, quiet
         self.prompts = PromptBuilder.from_file(None, prompt_file)
         self.translated = self.cache_hits = 0
+        self.cut: set[str] = set()  # translations the server stopped at max_tokens before their first line ended
         self._extras = dict(CHAT_EXTRAS)
 
     def fingerprint(self) -> str:
@@ -258,22 +260,30 @@ class EndpointTranslator:
                     raise
                 # a strict server (OpenAI's own API, transformers serve) refuses fields it does not know
                 self._extras = {k: v for k, v in extras.items() if k not in refused}
-        return checked_translation(answer, f"{self.client.base}/v1/chat/completions (model {self.model})", message,
-                                   lambda content: postprocess(content, self.sentence))
+        out = checked_translation(answer, f"{self.client.base}/v1/chat/completions (model {self.model})", message,
+                                  lambda content: postprocess(content, self.sentence))
+        if cut_by_length(answer, self.sentence):
+            self.cut.add(out)
+        return out
 
     def _key(self, message: str) -> str:
         return cache.content_key([CACHE_TRANSLATIONS, "endpoint", VERSION, self.client.base, self.model,
                                   str(self.max_length), str(self.sentence), message])
 
     def _cached(self, message: str) -> str:
-        hit = cache.load(CACHE_TRANSLATIONS, self._key(message)) if self.use_cache else None
-        if hit is not None:
+        key = self._key(message)
+        hit = cache.load(CACHE_TRANSLATIONS, key) if self.use_cache else None
+        ended = cache.load(CACHE_ENDS, key) if hit is not None else None
+        if hit is not None and ended is not None:  # one cached before its end was kept is asked again
             self.cache_hits += 1
+            if ended == "length":
+                self.cut.add(hit)
             return hit
         out = self.complete(message)
         self.translated += 1
         if self.use_cache:
-            cache.store(CACHE_TRANSLATIONS, self._key(message), out)
+            cache.store(CACHE_TRANSLATIONS, key, out)
+            cache.store(CACHE_ENDS, key, "length" if out in self.cut else "stop")
         return out
 
     def translate(self, sources: Sequence[str], desc: str | None = None) -> list[str]:
@@ -313,6 +323,18 @@ def checked_translation(answer: dict[str, Any], where: str, message: str, postpr
         raise InputError(f"{where}: an empty translation (answer {_shorten(str(content))!r}) for the request "
                          f"{_shorten(shown)!r}; nothing was written")
     return out
+
+
+def cut_by_length(answer: dict[str, Any], sentence: bool = True) -> bool:
+    """The server stopped at ``max_tokens`` (``finish_reason: length``) before the translation ended: for a sentence
+    suite, before the answer's first line ended (a base model goes on after its translation, which the first line
+    keeps whole); otherwise at all."""
+    try:
+        choice = answer["choices"][0]
+        content = str(choice["message"].get("content") or "")
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return False
+    return choice.get("finish_reason") == "length" and not (sentence and "\n" in content.lstrip())
 
 
 def _shorten(text: str, limit: int = 80) -> str:

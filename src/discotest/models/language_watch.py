@@ -8,7 +8,9 @@ So the translations every translator of the door returns (``translate``, ``trans
 - mostly another language or script, or nothing (every translation empty): the run stops with one line naming the
   model and both languages (the backends cache their translations first, so nothing computed is lost;
   ``--skip-language-check`` scores them anyway and the results' signatures then say ``langcheck:off``);
-- many lines not in the language, or empty: a warning in the report (stderr, JSON, HTML, a card's row).
+- many lines not in the language, or empty: a warning in the report (stderr, JSON, HTML, a card's row);
+- translations the backend knows it stopped at ``--max-length`` before they ended (``cut``: a served model's
+  ``finish_reason: length`` inside the answer's first line): counted in a warning, checked language or not.
 
 A run opens a ``watching`` scope (``registry.run``) that says whether to check and collects what was seen. Without
 one (``discotest translate``, which writes the translations for a later ``run --input``) both are warnings on stderr:
@@ -58,18 +60,21 @@ def watched(translator: Any, lang: str) -> Any:
     from discotest.lang.identify import knows
 
     watch = _scope.get()
-    if watch is not None and not watch.check:
+    check = watch is None or watch.check
+    if not check:
         watch.unchecked.add(dict(translator.signature_fields()).get("model", str(translator.name)))
-        return translator
-    return _Watched(translator, lang) if knows(lang) else translator
+    if hasattr(translator, "cut"):  # it knows which answers ran into --max-length: counted whatever the check
+        return _Watched(translator, lang, check and knows(lang))
+    return _Watched(translator, lang) if check and knows(lang) else translator
 
 
 class _Watched:
     """The translator it stands for, its translations read before they are handed on."""
 
-    def __init__(self, backend: Any, lang: str) -> None:
+    def __init__(self, backend: Any, lang: str, language: bool = True) -> None:
         self._backend = backend
         self._lang = lang
+        self._language = language  # False: only the --max-length count (--skip-language-check, a language unknown)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._backend, name)
@@ -86,6 +91,9 @@ class _Watched:
 
         what = f"the output of model {self._backend.name}"
         watch = _scope.get()
+        _count_cut(lines, self._backend, what, watch)
+        if not self._language:
+            return lines
         problem, doubt = _emptiness(lines)
         hint = "is --max-length long enough for its answer, and does its prompt ask for a translation?"
         if not problem:
@@ -101,6 +109,21 @@ class _Watched:
             elif warning not in watch.warnings:
                 watch.warnings.append(warning)
         return lines
+
+
+def _count_cut(lines: Sequence[str], backend: Any, what: str, watch: Watch | None) -> None:
+    """Translations the backend says stopped at ``--max-length`` before they ended (``cut``: a served model's
+    ``finish_reason: length``) are scored as cut: a warning in the report and on the card's row says how many."""
+    cut = sum(1 for line in lines if line in getattr(backend, "cut", ()))
+    if not cut:
+        return
+    limit = getattr(backend, "max_length", None)
+    warning = (f"warning: {what}: {cut} of its {len(lines)} translations stopped at --max-length"
+               f"{f' ({limit} tokens)' if limit else ''} before they ended and are scored as cut: raise --max-length")
+    if watch is None:
+        print(f"discotest: {warning}", file=sys.stderr)
+    elif warning not in watch.warnings:
+        watch.warnings.append(warning)
 
 
 def _emptiness(lines: Sequence[str]) -> tuple[str | None, str | None]:
