@@ -15,6 +15,12 @@ incorrect candidate is wrong with no context (``context_needed``). A row whose i
 ``left_out`` (why) and is not counted. Every other sampled item must still be in the suite with the same candidates
 and distance (a rule change that alters one makes it stale, and the script says so: check it again by hand). The
 figures go to VALIDITY.md (``tests/zero_pronoun/test_bsd_zp.py`` checks they are the ones quoted there).
+
+Rounds 5 and 6 were read again by a second reader who did not write the rules (``zp_second_reader.jsonl``, issue 51
+item 5), blind: the items printed by ``bench.validity.bsd_blind`` (the first reader's label, why and context_needed
+dropped, candidates in a seeded A/B order, the suite's claims shown only afterwards). The script prints that reader's
+valid rate per round with a Wilson interval, the agreement with the first reader (raw and Cohen's kappa, on labels and
+on ``context_needed``) and every disagreement with both whys.
 """
 
 from __future__ import annotations
@@ -27,14 +33,17 @@ from collections import Counter
 from pathlib import Path
 
 from discotest.contrastive.suites import load_suite
-from discotest.stats import wilson_interval
+from discotest.errors import InputError
+from discotest.stats import cohen_kappa, observed_agreement, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[2]
 os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
 
 GOLD = ROOT / "tests" / "gold" / "bsd" / "zp_validity.jsonl"
+SECOND = ROOT / "tests" / "gold" / "bsd" / "zp_second_reader.jsonl"
 SUITES = ("bsd-zp-ja-en-dev", "bsd-zp-ja-en-test")
+SECOND_ROUNDS = (5, 6)
 
 
 def read_gold(path: Path = GOLD) -> list[dict]:
@@ -48,8 +57,72 @@ def figure(rows: list[dict]) -> tuple[int, int, float, float]:
     return valid, len(rows), 100 * low, 100 * high
 
 
+def read_second(first: list[dict], path: Path = SECOND) -> list[dict]:
+    """The second reader's rows, each checked against the first reader's sample (same id and round, a label, a
+    boolean context_needed, a why); a bad row names the file and line."""
+    by_id = {r["id"]: r for r in first}
+    rows = []
+    for n, text in enumerate(path.read_text("utf-8").splitlines(), 1):
+        if not text.strip():
+            continue
+        try:
+            row = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not JSON: {exc}", path, n) from None
+        if not isinstance(row, dict) or row.get("label") not in ("valid", "invalid") or not isinstance(
+                row.get("context_needed"), bool) or not str(row.get("why", "")).strip():
+            raise InputError("needs a label valid/invalid, a boolean context_needed and a why", path, n)
+        if row.get("id") not in by_id or by_id[row["id"]].get("round") != row.get("round"):
+            raise InputError(f"id {row.get('id')!r} is not in the first reader's round {row.get('round')}", path, n)
+        rows.append(row)
+    if len({r["id"] for r in rows}) != len(rows):
+        raise InputError("an id is read twice", path)
+    return rows
+
+
+def second_figures(first: list[dict], second: list[dict]) -> dict:
+    """The second reader's valid rate per round (as drawn, and on the items still in the suite) and the agreement with
+    the first reader: raw share and Cohen's kappa on the label and on context_needed, over the items still in the
+    suite (the ones the suite's figure counts), and the disagreements (all rows read)."""
+    by_id = {r["id"]: r for r in first}
+    out: dict = {"rounds": {}}
+    for rnd in SECOND_ROUNDS:
+        drawn = [r for r in second if r["round"] == rnd]
+        out["rounds"][rnd] = {"drawn": figure(drawn),
+                              "kept": figure([r for r in drawn if not by_id[r["id"]].get("left_out")])}
+    kept = [r for r in second if not by_id[r["id"]].get("left_out")]
+    for key in ("label", "context_needed"):
+        a = [by_id[r["id"]][key] for r in kept]
+        b = [r[key] for r in kept]
+        out[key] = (sum(x == y for x, y in zip(a, b)), len(kept), observed_agreement(a, b), cohen_kappa(a, b))
+    out["disagree"] = [(r, by_id[r["id"]]) for r in second if r["label"] != by_id[r["id"]]["label"]]
+    return out
+
+
+def second_lines(first: list[dict], second: list[dict]) -> list[str]:
+    """The second reader's figures as VALIDITY.md quotes them."""
+    fig = second_figures(first, second)
+    lines = []
+    for rnd, parts in fig["rounds"].items():
+        lines.append(_said(f"second reader round {rnd} as drawn", parts["drawn"]))
+        lines.append(_said(f"second reader round {rnd} (still in the suite)", parts["kept"]))
+    for key in ("label", "context_needed"):
+        same, n, _, kappa = fig[key]
+        lines.append(f"agreement with the first reader on {key}: {same} of {n} = {100 * same / n:.1f}%, "
+                     f"Cohen's kappa {kappa:.2f}")
+    for mine, theirs in fig["disagree"]:
+        gone = " (left out by a later rule)" if theirs.get("left_out") else ""
+        lines.append(f"  disagree {mine['id']}{gone}: first {theirs['label']}: {theirs['why']} | "
+                     f"second {mine['label']}: {mine['why']}")
+    return lines
+
+
 def line(name: str, rows: list[dict]) -> str:
-    valid, n, low, high = figure(rows)
+    return _said(name, figure(rows))
+
+
+def _said(name: str, fig: tuple[int, int, float, float]) -> str:
+    valid, n, low, high = fig
     return f"validity {name}: {valid}/{n} = {100 * valid / n:.1f}% (95% Wilson {low:.1f}–{high:.1f})"
 
 
@@ -115,6 +188,12 @@ def main() -> int:
     for r in kept:
         if r["label"] != "valid":
             print(f"  invalid {r['id']}: {r['why']}")
+    try:
+        second = read_second(rows)
+    except InputError as exc:
+        print(exc.one_line(), file=sys.stderr)
+        return 2
+    print("\n".join(second_lines(rows, second)))
     return 1 if stale or wrongly_gone else 0
 
 

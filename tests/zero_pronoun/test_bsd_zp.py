@@ -234,6 +234,40 @@ def test_validity_md_quotes_the_gold():
         assert f"{valid} of {n} = {100 * valid / n:.1f}% (95% Wilson {low:.1f}–{high:.1f})" in section
 
 
+def test_validity_md_quotes_the_second_reader():
+    """The second reader's figures VALIDITY.md states (issue 51 item 5) are the ones its file gives, against the
+    first reader's labels as they are."""
+    from bench.validity.bsd_zp import read_gold, read_second, second_figures
+
+    first = read_gold()
+    second = read_second(first)
+    assert len(second) == 200 and {r["round"] for r in second} == {5, 6}
+    fig = second_figures(first, second)
+    text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
+    section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
+    for parts in fig["rounds"].values():
+        for valid, n, low, high in (parts["drawn"], parts["kept"]):
+            assert f"{valid} of {n} = {100 * valid / n:.1f}% (95% Wilson {low:.1f}–{high:.1f})" in section
+    for key in ("label", "context_needed"):
+        same, n, _, kappa = fig[key]
+        assert f"{same} of {n} = {100 * same / n:.1f}%, Cohen's kappa {kappa:.2f}" in section
+    kept = [m for m, t in fig["disagree"] if not t.get("left_out")]
+    assert "The five disagreements" in section and len(kept) == 5
+
+
+def test_second_reader_bad_row_names_file_and_line(tmp_path):
+    from bench.validity.bsd_zp import read_gold, read_second
+
+    from discotest.errors import InputError
+
+    bad = tmp_path / "second.jsonl"
+    bad.write_text('{"id": "190315_E001_13#13", "round": 5, "label": "valid", "context_needed": true, "why": "x"}\n'
+                   '{"id": "nope#1", "round": 5, "label": "valid", "context_needed": true, "why": "x"}\n', "utf-8")
+    with pytest.raises(InputError) as exc:
+        read_second(read_gold(), bad)
+    assert "second.jsonl" in exc.value.one_line() and "2" in exc.value.one_line()
+
+
 def test_oracle_scores_100_and_the_other_pronoun_0(items, tmp_path, capsys):
     test = items["bsd-zp-ja-en-test"]
     for name, right, expected in (("oracle", 1, 100.0), ("other", 0, 0.0)):

@@ -1,0 +1,71 @@
+"""Print the BSD zero-pronoun hand-check items blind, for a second reader (issue 51 item 5).
+
+    .venv/bin/python -m bench.validity.bsd_blind --round 5 [--claims] [--data-dir ../shared/data]
+
+For each sampled id of the round: the Japanese sentence, up to five turns before it from the corpus (speakers, Japanese
+and English), and the two English candidates as A and B in an order drawn from ``random.Random(f"{id}|{seed}")``, so
+the reader cannot tell which one the suite calls correct. The first reader's ``label``, ``why`` and
+``context_needed`` are dropped on reading and never printed. ``--claims`` prints, per id, only what the suite claims
+(which letter it calls correct, pronoun, distance): run it after the labels are written down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
+GOLD = ROOT / "tests" / "gold" / "bsd" / "zp_validity.jsonl"
+HIDDEN = ("label", "why", "context_needed")
+CONTEXT = 5
+
+
+def blind_rows(round_: int) -> list[dict]:
+    """The round's rows with the first reader's judgement removed."""
+    rows = [json.loads(line) for line in GOLD.read_text("utf-8").splitlines() if line.strip()]
+    return [{k: v for k, v in r.items() if k not in HIDDEN} for r in rows if r.get("round") == round_]
+
+
+def order(row: dict, seed: int) -> tuple[str, str]:
+    """The candidates as (A, B), in a seeded random order per id."""
+    pair = [row["correct"], row["incorrect"]]
+    random.Random(f"{row['id']}|{seed}").shuffle(pair)
+    return pair[0], pair[1]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--round", type=int, required=True)
+    parser.add_argument("--seed", type=int, default=51)
+    parser.add_argument("--claims", action="store_true")
+    parser.add_argument("--data-dir")
+    args = parser.parse_args()
+    data = Path(args.data_dir or os.environ["DISCOTEST_DATA"]) / "bsd"
+    turns = {}
+    for split in ("dev", "test"):
+        for scenario in json.loads((data / f"{split}.json").read_text("utf-8")):
+            turns[scenario["id"]] = scenario["conversation"]
+    for row in blind_rows(args.round):
+        a, b = order(row, args.seed)
+        if args.claims:
+            print(f"{row['id']}\tcorrect={'A' if a == row['correct'] else 'B'}\t{row['pronoun']}\td{row['distance']}"
+                  + (f"\tleft_out={row['left_out']}" if row.get("left_out") else ""))
+            continue
+        scenario, no = row["id"].split("#")
+        conv = turns[scenario]
+        t = next(k for k, c in enumerate(conv) if c["no"] == int(re.match(r"\d+", no).group()))
+        print(f"=== {row['id']}")
+        for c in conv[max(0, t - CONTEXT):t]:
+            print(f"  [{c['en_speaker']}] {c['ja_sentence']}  | {c['en_sentence']}")
+        print(f"  >> [{conv[t]['en_speaker']}] {conv[t]['ja_sentence']}")
+        print(f"  A: {a}\n  B: {b}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
