@@ -20,6 +20,7 @@ character spans ``(start, end)``, clusters ordered by first mention, mentions by
   subject, other pronouns the nearest preceding compatible non-subject, each falling back to the nearest compatible
   candidate. Candidates are searched in the pronoun's sentence and the two before it; cataphora is not resolved.
 
+``NeuralcorefClusterer`` (``gender.coref.neuralcoref``) is neuralcoref 4.0 in its own Python 3.7 environment;
 ``FastcorefClusterer`` wraps fastcoref/LingMess (``FastcorefResolver``'s model loading); ``gold_clusters`` gives a
 WinoMT/BUG item's annotated cluster (entity and pronoun).
 """
@@ -282,7 +283,11 @@ def make_clusterer(name: str = "rules", **options):
         return RulesClusterer(**options)
     if name == "fastcoref":
         return FastcorefClusterer(**options)
-    raise InputError(f"unknown resolver {name!r}; choose rules or fastcoref")
+    if name == "neuralcoref":
+        from discotest.gender.coref.neuralcoref import NeuralcorefClusterer
+
+        return NeuralcorefClusterer()
+    raise InputError(f"unknown resolver {name!r}; choose rules, neuralcoref or fastcoref")
 
 
 def winox_gold_cluster(sentence: str, referent: str) -> list[Cluster]:

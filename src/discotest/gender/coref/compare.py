@@ -8,8 +8,8 @@ distractor share a gender, or a gender cannot be read, the translation does not 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from discotest.errors import InputError
@@ -33,25 +33,57 @@ def mt_resolution(v: GenderVerdict) -> str:
 
 
 @dataclass(frozen=True)
+class Agreement:
+    """An MT system's decisions against a resolver's, over the items both decided (Yehudai et al. 2023, Table 2)."""
+
+    n: int  # items both decided
+    agree: float  # % of them decided the same way
+
+    def to_json(self) -> dict:
+        return {"n": self.n, "agree": round(self.agree, 2)}
+
+
+@dataclass(frozen=True)
 class CorefScores:
     name: str
     n: int
     decided: float  # share of items the resolver decided
     accuracy: float  # resolved to the gold entity, over all items
     accuracy_decided: float  # over the decided items
+    accuracy_pro: float | None = None  # over the pro-stereotypical items (None: the suite has no such labels)
+    accuracy_anti: float | None = None  # over the anti-stereotypical items
+    agreement: dict[str, Agreement] = field(default_factory=dict)  # resolver name -> agreement (MT systems only)
 
     def to_json(self) -> dict:
-        return {k: round(v, 2) if isinstance(v, float) else v for k, v in self.__dict__.items()}
+        out = {k: round(v, 2) if isinstance(v, float) else v for k, v in self.__dict__.items() if k != "agreement"}
+        if self.agreement:
+            out["agreement"] = {name: a.to_json() for name, a in self.agreement.items()}
+        return out
 
 
-def score_resolutions(name: str, resolutions: Sequence[str]) -> CorefScores:
+def _accuracy(resolutions: Sequence[str]) -> float | None:
+    return 100 * sum(r == "entity" for r in resolutions) / len(resolutions) if resolutions else None
+
+
+def score_resolutions(name: str, resolutions: Sequence[str], stereotypes: Sequence[str | None] | None = None
+                      ) -> CorefScores:
+    """``stereotypes``: each item's pro/anti label (WinoMT, BUG), for the accuracy of each subset."""
     n = len(resolutions)
     decided = [r for r in resolutions if r != "none"]
     right = sum(r == "entity" for r in resolutions)
+    labels = list(stereotypes) if stereotypes is not None else [None] * n
+    subset = {s: [r for r, label in zip(resolutions, labels, strict=True) if label == s] for s in ("pro", "anti")}
     return CorefScores(
         name, n, 100 * len(decided) / n if n else 0.0, 100 * right / n if n else 0.0,
-        100 * right / len(decided) if decided else 0.0,
+        100 * right / len(decided) if decided else 0.0, _accuracy(subset["pro"]), _accuracy(subset["anti"]),
     )
+
+
+def agreement(a: Sequence[tuple[int, str]], b: Sequence[tuple[int, str]]) -> Agreement:
+    """How often two sets of (row, resolution) decide an item the same way, over the rows both decided."""
+    other = dict(b)
+    both = [(r, other[row]) for row, r in a if r != "none" and other.get(row, "none") != "none"]
+    return Agreement(len(both), 100 * sum(x == y for x, y in both) / len(both) if both else 0.0)
 
 
 @dataclass
@@ -93,23 +125,47 @@ BASE_FIELDS = ("discotest", "suite", "version", "lang", "system", "n")
 
 
 def coref_result(suite: str, suite_version: str, name: str, rows: Sequence[int], resolutions: Sequence[str],
-                 settings: Iterable[tuple[str, str]], lang: str | None = None) -> CorefResult:
-    """``settings``: the resolver's version, or the fields of the MT result's signature beyond the shared ones."""
+                 settings: Iterable[tuple[str, str]], lang: str | None = None,
+                 stereotypes: Mapping[int, str | None] | None = None,
+                 resolvers: Mapping[str, CorefResult] | None = None) -> CorefResult:
+    """``settings``: the resolver's version, or the fields of the MT result's signature beyond the shared ones;
+    ``stereotypes``: each suite row's pro/anti label; ``resolvers``: the resolvers' results an MT system's decisions
+    are set against (short name -> result)."""
     settings = list(settings)
     files = next(((k, v) for k, v in settings if k == FILES), (FILES, "none"))
     kept = [(k, v) for k, v in settings if k not in BASE_FIELDS and k != FILES]
     signature = build_signature(suite, suite_version, name, len(resolutions), lang=lang, settings=kept, files=files)
-    return CorefResult(suite, name, score_resolutions(name, resolutions), signature,
-                       list(zip(rows, resolutions, strict=True)), lang)
+    pairs = list(zip(rows, resolutions, strict=True))
+    scores = score_resolutions(name, resolutions, [(stereotypes or {}).get(row) for row in rows])
+    if resolvers:
+        scores = replace(scores, agreement={k: agreement(pairs, r.resolutions) for k, r in resolvers.items()})
+    return CorefResult(suite, name, scores, signature, pairs, lang)
+
+
+def _percent(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1f}"
 
 
 def render_coref_table(results: Sequence[CorefResult]) -> str:
-    rows = [[r.system, str(r.scores.n), f"{r.scores.decided:.1f}", f"{r.scores.accuracy:.1f}",
-             f"{r.scores.accuracy_decided:.1f}"] for r in results]
+    resolvers = list(dict.fromkeys(name for r in results for name in r.scores.agreement))
+    subsets = any(r.scores.accuracy_pro is not None for r in results)
+    header = ["resolver / system", "n", "decided%", "Acc%", "Acc% of decided"]
+    header += ["Acc% pro", "Acc% anti"] if subsets else []
+    header += [f"agree% {name}" for name in resolvers]
+    rows = []
+    for r in results:
+        s = r.scores
+        row = [r.system, str(s.n), f"{s.decided:.1f}", f"{s.accuracy:.1f}", f"{s.accuracy_decided:.1f}"]
+        row += [_percent(s.accuracy_pro), _percent(s.accuracy_anti)] if subsets else []
+        row += [f"{s.agreement[k].agree:.1f} ({s.agreement[k].n})" if k in s.agreement else "" for k in resolvers]
+        rows.append(row)
     return "\n".join([
-        *fixed_width(["resolver / system", "n", "decided%", "Acc%", "Acc% of decided"], rows, left=1),
+        *fixed_width(header, rows, left=1),
         "Acc% = pronoun resolved to the gold entity; an MT system decides only where its translation gives "
         "entity and distractor different genders and the pronoun agrees with one of them",
+        *(["pro / anti: the pro- and anti-stereotypical items"] if subsets else []),
+        *(["agree% R: the MT system's decisions equal to resolver R's, over the items both decided (how many)"]
+          if resolvers else []),
         "", *(r.signature.format() for r in results),
     ])
 
@@ -120,7 +176,7 @@ def coref_report(suite: str, resolvers: Sequence[str] = ("rules",), lang: str | 
     """``discotest coref``: each source-side resolver, and (with ``lang``) each MT system through its translation,
     scored on the same suite items (Yehudai et al. 2023, Table 2)."""
     from discotest.gender.coref import RESOLVERS
-    from discotest.gender.coref.resolvers import FastcorefResolver, RulesResolver
+    from discotest.gender.coref.resolvers import make_resolver
     from discotest.gender.run import planned_pairs, run_many
     from discotest.gender.suites import load_gender_suite
     from discotest.progress import progress_bar
@@ -128,24 +184,27 @@ def coref_report(suite: str, resolvers: Sequence[str] = ("rules",), lang: str | 
     from discotest.report.emit import Report
 
     items = load_gender_suite(suite, suite_version, data_dir)
-    results = []
-    names = list(resolvers) or ["rules"]
+    stereotypes = {item.index: item.stereotype for item in items}
+    names = list(dict.fromkeys(resolvers)) or ["rules"]
     for name in names:
         if name not in RESOLVERS:
             raise InputError(f"no resolver {name!r}: {', '.join(RESOLVERS)}")
+    made = [make_resolver(name) for name in names]  # a missing environment fails before any work
+    by_name: dict[str, CorefResult] = {}
     with progress_bar(f"coref: resolving {len(items)} {suite} items", "resolver", total=len(names),
                       quiet=quiet) as bar:
-        for name in names:
-            resolver = RulesResolver() if name == "rules" else FastcorefResolver()
-            results.append(coref_result(suite, suite_version, f"{name} ({resolver.version()})",
-                                        [item.index for item in items], resolver.resolve(items),
-                                        (("resolver", resolver.version()),)))
+        for name, resolver in zip(names, made):
+            by_name[name] = coref_result(suite, suite_version, f"{name} ({resolver.version()})",
+                                         [item.index for item in items], resolver.resolve(items),
+                                         (("resolver", resolver.version()),), stereotypes=stereotypes)
             bar.update(1)
+    results = list(by_name.values())
     if lang:
         pairs = planned_pairs(suite, lang_codes(lang), split_list(system))
         with progress_bar("system×language pairs", "pair", total=sum(map(len, pairs.values())), quiet=quiet) as bar:
             gender = run_many(suite, lang_codes(lang), split_list(system), jobs=jobs, progress=bar.update,
                               measure=("accuracy", "consistency"), suite_version=suite_version, data_dir=data_dir)
         results += [coref_result(suite, suite_version, f"{r.system}/{r.lang}", [v.index for v in r.verdicts],
-                                 [mt_resolution(v) for v in r.verdicts], r.signature.fields, r.lang) for r in gender]
+                                 [mt_resolution(v) for v in r.verdicts], r.signature.fields, r.lang,
+                                 stereotypes, by_name) for r in gender]
     return Report(f"discotest · coreference on {suite}", results, text=render_coref_table)

