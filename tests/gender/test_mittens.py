@@ -114,7 +114,7 @@ def test_out_of_english_german_references(shared_data):
     assert all(bool(v.reason) == (v.verdict == "none") for v in result.verdicts)  # every none says why
     marc = next(v for v in result.verdicts if v.source.startswith("My name is Marc. I am a nurse."))
     assert marc.verdict == "correct" and [w["word"] for w in marc.words] == ["Pfleger"]  # "Ich bin Pfleger"
-    assert "reader:thot" in result.signature.format() and "person-anchors-v1" in result.signature.format()
+    assert "reader:thot" in result.signature.format() and "person-anchors-v2" in result.signature.format()
 
 
 # the hand-read sample of out-of-English readings (VALIDITY.md, MiTTenS): rows whose reading is a careful reader's,

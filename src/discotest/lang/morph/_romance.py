@@ -74,6 +74,7 @@ class Finding:
     article: Cue | None = None
     article_word: str = ""  # also an article that shows no gender (l', les)
     stopped_at: int | None = None  # the word the walk to the article stopped at, when no table knows it
+    walk_end: int | None = None  # the word (any but an article) the walk to the article ended at
     article_at: int | None = None  # token index of the article (its first token when elided and split)
     agreement: list[Cue] = field(default_factory=list)
     tagger: Cue | None = None
@@ -240,6 +241,8 @@ class RomanceNounRules:
                 continue
             if any(ch.isalpha() for ch in word) and (word not in self._classes or word in self.prenominal):
                 finding.stopped_at = i  # perhaps an adjective no table knows: the tool may walk on
+            if any(ch.isalpha() for ch in word):
+                finding.walk_end = i
             return
 
     def _head(self, item: TargetEntity, span: list[int]) -> int | None:
@@ -321,8 +324,12 @@ class RomanceNounRules:
             return found if found[0] and agrees(i) else (False, None)
 
         finding.agreement.clear()  # the table's cues, read again on the way
-        finding.article_word, finding.stopped_at = "", None
+        finding.article_word, finding.stopped_at, finding.walk_end = "", None, None
         self._article(item, finding.head, finding, test)
+        if finding.article_word == "" and finding.walk_end is not None:
+            # the walk ended at a word, not at an article: the adjectives it crossed follow that word ("experto en
+            # alerta temprana noruego": temprana is alerta's), they are not before ours
+            finding.agreement.clear()
         if finding.article_at is not None and not agrees(finding.article_at):
             finding.article, finding.article_word, finding.article_at = None, "", None
             finding.agreement.clear()
