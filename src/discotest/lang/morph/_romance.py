@@ -301,12 +301,15 @@ class RomanceNounRules:
             finding.reading = decide(finding, self.tagger_name)
 
     def _walk_with_tool(
-        self, item: TargetEntity, finding: Finding, adjective: AdjectiveTest, number: Callable[[int], str | None]
+        self, item: TargetEntity, finding: Finding, adjective: AdjectiveTest, number: Callable[[int], str | None],
+        is_noun: Callable[[int], bool] | None = None,
     ) -> None:
         """Walk to the article again, crossing the adjectives the tool knows (once the rules' walk stopped).
 
         ``number`` is the tool's number of a token ("sg", "pl", None): a word, or an article, whose number is not the
-        noun's belongs to another phrase ("le mance bell'assistente"), and the walk stops there.
+        noun's belongs to another phrase ("le mance bell'assistente"), and the walk stops there. ``is_noun`` is the
+        tool's word class: a walk that ends at a noun, not at an article, crossed that noun's adjectives ("experto en
+        alerta temprana noruego": temprana is alerta's), so they are not read as ours.
         """
         if finding.head is None or finding.stopped_at is None or finding.article is not None:
             return
@@ -326,10 +329,9 @@ class RomanceNounRules:
         finding.agreement.clear()  # the table's cues, read again on the way
         finding.article_word, finding.stopped_at, finding.walk_end = "", None, None
         self._article(item, finding.head, finding, test)
-        if finding.article_word == "" and finding.walk_end is not None:
-            # the walk ended at a word, not at an article: the adjectives it crossed follow that word ("experto en
-            # alerta temprana noruego": temprana is alerta's), they are not before ours
-            finding.agreement.clear()
+        if finding.article_word == "" and finding.walk_end is not None and is_noun is not None \
+                and is_noun(finding.walk_end):
+            finding.agreement.clear()  # the adjectives crossed follow the noun the walk ended at
         if finding.article_at is not None and not agrees(finding.article_at):
             finding.article, finding.article_word, finding.article_at = None, "", None
             finding.agreement.clear()
