@@ -107,6 +107,20 @@ def test_hand_checked_sample_is_current_and_meets_the_goal(shared_data):
     assert total >= 150 and agree / total >= 0.97
 
 
+def test_out_of_english_anchors_of_groups_epithets_and_titles():
+    from discotest.gender.mittens.person import person_anchors
+
+    both, all_, king, champion = person_anchors([
+        "Mark and Spencer work at different houses. They are sitters. Both are super caring and sweet.",
+        "We are all very good athletes.",
+        "The former Wall Street junk bond king founded the foundation after his diagnosis in 1993.",
+        "The 2004 Asian Junior Champion won a gold medal."])
+    assert [(a.text, a.why) for a in both if a.kind == "pronoun"] == [("They", "group"), ("Both", "group")]
+    assert "all" in {"We are all very good athletes."[s:e] for s, e in all_[0].predicate}
+    assert [(a.text, a.why) for a in king] == [("king", "person-noun-subject"), ("his", "pronoun-after-epithet")]
+    assert [(a.kind, a.text) for a in champion] == [("noun", "Champion")]  # a title, not a name
+
+
 def test_out_of_english_german_references(shared_data):
     result = run_one(SUITE_OUT, "de", system="reference", data_dir=str(shared_data))
     c = result.overall
