@@ -10,12 +10,15 @@ the person's, ``[word-]`` another person's or left out) and labelled ``agree`` (
 and every deciding word is the person's) or ``disagree``, with why. A reading that no longer matches the sample
 is STALE: check it again by hand.
 
-Out of English (``tests/gold/mittens/readings_out.jsonl``, issue 51): 420 reference translations into ar de es fr it
+Out of English (``tests/gold/mittens/readings_out.jsonl``, issue 51): 600 reference translations into ar de es fr it
 ru, each read by hand for the person's gender as a bilingual reader reads the target alone (``person``: female, male,
 both, or none where the target leaves the person unmarked), before looking at the rule's reading. Draw 1 (50 per
 language, seeded, every "wrong" and 32 "none" of the reading before issue 51 and the rest "correct") is the sample
 the rule was shaped on; draw 2 (20 per language from the other passages, seeded, up to 10 of what the rule at commit
-2ef20c3 read other than "correct") was drawn and read after that rule was written. The figure is the share of
+2ef20c3 read other than "correct") was drawn and read after that rule was written; draw 3 (30 per language, seed
+51003, of the 48 passages per language in no earlier draw, drawn under the rule of c8c88b1 and read blind, without
+the rule's reading: all "none"/"both"/"wrong" readings among them, one in Italian, and the rest "correct", since draw
+1 took every other) was read after the last rule change of issue 51 item 3. The figure is the share of
 rows whose reading (``read``) is the hand reading, per language and draw, with a 95% Wilson interval; a reading
 that no longer matches the recorded ``read`` is CHANGED (the figures and VALIDITY.md must be updated).
 """
@@ -38,7 +41,8 @@ os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
 GOLD = ROOT / "tests" / "gold" / "mittens" / "readings.jsonl"
 GOLD_OUT = ROOT / "tests" / "gold" / "mittens" / "readings_out.jsonl"
-DRAWS = {1: "draw 1 (in sample)", 2: "draw 2 (out of sample)"}
+WHEN_DRAWN = {2: "2ef20c3", 3: "c8c88b1"}  # the rule whose readings the out-of-sample draws were drawn by
+DRAWS = {1: "draw 1 (in sample)", 2: "draw 2 (out of sample)", 3: "draw 3 (out of sample)"}
 
 
 def wilson_interval(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -142,16 +146,20 @@ def out_of_english_gold(data_dir: str | None) -> int:
         for lang in sorted({r["lang"] for r in mine}):
             these = [r for r in mine if r["lang"] == lang]
             now = sum(read[r["row"]] == r["person"] for r in these)
-            line = (f"  {name} {lang}: {_share(now, len(these))}, weighted {_weighted(these, read):.1f}%; "
-                    f"before issue 51 {sum(r['read_before'] == r['person'] for r in these)}/{len(these)}")
-            if draw == 2:
+            line = f"  {name} {lang}: {_share(now, len(these))}, weighted {_weighted(these, read):.1f}%"
+            if draw < 3:
+                line += f"; before issue 51 {sum(r['read_before'] == r['person'] for r in these)}/{len(these)}"
+            else:
+                line += f"; at e19b126 {sum(r['read_main'] == r['person'] for r in these)}/{len(these)}"
+            if draw > 1:
                 drawn = sum(r["read_drawn"] == r["person"] for r in these)
-                line += f"; when drawn (2ef20c3) {drawn}/{len(these)}"
+                line += f"; when drawn ({WHEN_DRAWN[draw]}) {drawn}/{len(these)}"
             print(line)
         now = sum(read[r["row"]] == r["person"] for r in mine)
         line = f"  {name} all: {_share(now, len(mine))}"
-        if draw == 2:
-            line += f"; when drawn (2ef20c3) {_share(sum(r['read_drawn'] == r['person'] for r in mine), len(mine))}"
+        if draw > 1:
+            drawn = sum(r["read_drawn"] == r["person"] for r in mine)
+            line += f"; when drawn ({WHEN_DRAWN[draw]}) {_share(drawn, len(mine))}"
         print(line)
     for r in rows:
         if read[r["row"]] != r["person"]:

@@ -107,6 +107,20 @@ def test_hand_checked_sample_is_current_and_meets_the_goal(shared_data):
     assert total >= 150 and agree / total >= 0.97
 
 
+def test_out_of_english_anchors_of_groups_epithets_and_titles():
+    from discotest.gender.mittens.person import person_anchors
+
+    both, all_, king, champion = person_anchors([
+        "Mark and Spencer work at different houses. They are sitters. Both are super caring and sweet.",
+        "We are all very good athletes.",
+        "The former Wall Street junk bond king founded the foundation after his diagnosis in 1993.",
+        "The 2004 Asian Junior Champion won a gold medal."])
+    assert [(a.text, a.why) for a in both if a.kind == "pronoun"] == [("They", "group"), ("Both", "group")]
+    assert "all" in {"We are all very good athletes."[s:e] for s, e in all_[0].predicate}
+    assert [(a.text, a.why) for a in king] == [("king", "person-noun-subject"), ("his", "pronoun-after-epithet")]
+    assert [(a.kind, a.text) for a in champion] == [("noun", "Champion")]  # a title, not a name
+
+
 def test_out_of_english_german_references(shared_data):
     result = run_one(SUITE_OUT, "de", system="reference", data_dir=str(shared_data))
     c = result.overall
@@ -114,30 +128,33 @@ def test_out_of_english_german_references(shared_data):
     assert all(bool(v.reason) == (v.verdict == "none") for v in result.verdicts)  # every none says why
     marc = next(v for v in result.verdicts if v.source.startswith("My name is Marc. I am a nurse."))
     assert marc.verdict == "correct" and [w["word"] for w in marc.words] == ["Pfleger"]  # "Ich bin Pfleger"
-    assert "reader:thot" in result.signature.format() and "person-anchors-v1" in result.signature.format()
+    assert "reader:thot" in result.signature.format() and "person-anchors-v2" in result.signature.format()
 
 
 # the hand-read sample of out-of-English readings (VALIDITY.md, MiTTenS): rows whose reading is a careful reader's,
-# per draw and language, as bench.validity.mittens prints them
-# es 47 -> 46: out:27 ("un mediador y experto en alerta temprana noruego") reads both since the Romance walk across
-# pre-nominal adjectives (merge 93a3618); the reader says male
-OUT_OF_ENGLISH_AGREE = {1: {"ar": 44, "de": 49, "es": 46, "fr": 46, "it": 46, "ru": 43},
-                        2: {"ar": 17, "de": 20, "es": 16, "fr": 18, "it": 17, "ru": 20}}
+# per draw and language, as bench.validity.mittens prints them; es out:14 (48 of 50 with it) reads none since the
+# retry of a Romance noun stops at a preposition: "atleta de lanzamiento de disco iraní" was read male by "disco"
+OUT_OF_ENGLISH_AGREE = {1: {"ar": 44, "de": 50, "es": 48, "fr": 47, "it": 48, "ru": 47},
+                        2: {"ar": 17, "de": 20, "es": 17, "fr": 19, "it": 18, "ru": 20},
+                        3: {"ar": 30, "de": 30, "es": 30, "fr": 30, "it": 30, "ru": 30}}
+DRAW_SIZE = {1: 50, 2: 20, 3: 30}
 
 
 def test_out_of_english_hand_checked_sample(shared_data):
     proc = subprocess.run([sys.executable, "-m", "bench.validity.mittens", "--data-dir", str(shared_data),
                            "--out-only"], capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout + proc.stderr  # no reading changed since the sample was recorded
-    names = {1: "draw 1 (in sample)", 2: "draw 2 (out of sample)"}
+    names = {1: "draw 1 (in sample)", 2: "draw 2 (out of sample)", 3: "draw 3 (out of sample)"}
     for draw, by_lang in OUT_OF_ENGLISH_AGREE.items():
-        n = 50 if draw == 1 else 20
+        n = DRAW_SIZE[draw]
         for lang, agree in by_lang.items():
             assert f"{names[draw]} {lang}: {agree}/{n} = " in proc.stdout, (draw, lang)
     assert "when drawn (2ef20c3) 103/120 = 85.8%" in proc.stdout
     gold = ROOT / "tests" / "gold" / "mittens" / "readings_out.jsonl"
     rows = [json.loads(line) for line in gold.read_text("utf-8").splitlines()]
-    assert len({r["id"] for r in rows}) == len(rows) == 420
+    assert len({r["id"] for r in rows}) == len(rows) == 600
+    assert "draw 3 (out of sample) all: 180/180 = 100.0%" in proc.stdout
+    assert "when drawn (c8c88b1) 179/180 = 99.4%" in proc.stdout  # blind-read before the last fix (it out:1825)
     assert all(r["person"] in ("female", "male", "both", "none") and r["why"] for r in rows)
 
 

@@ -70,6 +70,11 @@ CASES = [
     ("Менеджер уволил Бейкера вчера.", "Бейкера", Gender.MALE),
     # ... but its nominative with no agreement does not show the gender
     ("Продавец сказал Бейкер правду.", "Бейкер", Gender.UNKNOWN),
+    # a feminine person noun keeps its gender in the plural; a masculine plural is also the mixed form; a feminine
+    # plural that names no person shows nothing of one
+    ("Мы все очень хорошие спортсменки.", "спортсменки", Gender.FEMALE),
+    ("Мы все очень хорошие спортсмены.", "спортсмены", Gender.UNKNOWN),
+    ("Сейчас мы получаем лицензии.", "лицензии", Gender.UNKNOWN),
 ]
 
 

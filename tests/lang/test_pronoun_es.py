@@ -35,6 +35,10 @@ CASES = [
     ("El asistente olvidó los documentos, por lo que fue despedido.", "fue", "he", "subject", M, None),
     # dropped subject, epicene predicate: nothing shows gender
     ("El conductor recogió el pan porque era demasiado frágil.", "era", "he", "subject", U, "pronoun-dropped"),
+    # a perfect's participle after haber agrees with nothing ("ha trabajado" for a woman)
+    ("Es doctora y ha trabajado aquí por mucho tiempo.", "ha trabajado", "she", "subject", U, "pronoun-dropped"),
+    # a floating quantifier agrees with the dropped plural subject
+    ("Son todas muy buenas en lo que hacen.", "todas", "they", "subject", F, None),
     # dropped subject linked to the conjunction "que" (no gender, no predicate right after it): read as an
     # unaligned dropped subject, from the predicate of the clause; with no copula there, still dropped
     ("El médico le dijo a la enfermera que había estado ocupada.", "que", "she", "subject", F, None),

@@ -52,6 +52,9 @@ _HAVE = {"fr": FR, "es": ES, "it": IT}
 # prepositions that end a Romance noun's own words ("homme d'affaires", "ingeniero de sonido")
 _OF = {"fr": frozenset(["de", "d'", "d", "du", "des"]), "es": frozenset(["de", "del"]),
        "it": frozenset(["di", "del", "della", "dei", "d'"])}
+# prepositions before a noun complement of another noun: a word after one is not the person's noun
+_PREPOSITIONS = {lang: _OF[lang] | _HAVE[lang].prepositions | {"en", "in", "du", "des", "della", "dei", "al", "au"}
+                 for lang in _OF}
 NOT_READABLE = {
     "am": "Amharic: no gender analyser in discotest (its verbs and pronouns mark gender, but no offline tagger)",
     "bn": "Bengali: the language marks no grammatical gender on pronouns or verbs",
@@ -138,12 +141,17 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
             span: tuple[int, ...] = ()
             if a.kind == "noun":
                 located, how = locate_entity(sorted(tokens_at([(a.start, a.end), *a.possessor])), len(s), lk, h,
-                                             a.text.lower(), lang)
+                                             a.lemma or a.text.lower(), lang)
                 span = tuple(located)
                 if how == "aligned":
                     span = _head_stretch(h, _first_run(span), lang)
                     if lang in _OF and span and span[0] > 0:  # "une archère fantastique" aligned to the adjective
-                        retry[len(nouns)] = TargetEntity(text, h, (*range(max(0, span[0] - 2), span[0]), *span))
+                        before = tuple(range(max(0, span[0] - 2), span[0]))
+                        # not a noun inside or right after a preposition: "de classe mondiale", "de la paix
+                        # norvégien" name another thing than the person
+                        if not any(h[j].text.lower() in _PREPOSITIONS[lang] for j in (*before, before[0] - 1)
+                                   if j >= 0):
+                            retry[len(nouns)] = TargetEntity(text, h, (*before, *span))
                 first = ("noun", len(nouns), span)
                 nouns.append(TargetEntity(text, h, span))
             elif a.kind == "pronoun" and not silent_first:
@@ -157,7 +165,9 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
             predicate = a.predicate
             if silent_first:  # a speaker's verbs show no gender: only adjectives
                 predicate = tuple(p for p in predicate if p not in a.verbs)
-            rest = tuple(sorted(aligned(predicate) - set(span))) if predicate else ()
+            # a name's own translation is no word agreeing with it (an unknown name's ending is no gender)
+            own = aligned([(a.start, a.end)]) if a.why == "name-subject" else set()
+            rest = tuple(sorted(aligned(predicate) - set(span) - own)) if predicate else ()
             rest = _without_have_participles(h, rest, lang)
             if rest and lang in FIRST_PERSON_VERBS_SILENT:
                 second = ("noun", len(nouns), rest)
@@ -206,7 +216,7 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
                     continue
                 generic = gender == "male" and ((kind == "noun" and a.why in GENERIC_MASCULINE_AT)
                                                 or a.pronoun in PLURAL)
-                if generic and kind == "noun" and _no_feminine(a.text, reading.evidence, lang):
+                if generic and kind == "noun" and _no_feminine(a.lemma or a.text, reading.evidence, lang):
                     reasons.append(f"masculine '{' '.join(reading.evidence)}' has no feminine form: generic")
                     continue
                 evidence = set(reading.evidence)
@@ -228,10 +238,13 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
 
 
 def _no_feminine(english: str, evidence: Sequence[str], lang: str) -> bool:
-    """Whether the entity lexicon knows ``english`` in ``lang`` by masculine forms only (ru инженер, хирург): the
-    masculine is then the only word for a person of either sex."""
+    """Whether the entity lexicon knows ``english`` in ``lang`` by masculine forms only (ru инженер, хирург,
+    консультант, блогер): the masculine is then the only word for a person of either sex."""
     forms = entity_lexicon(lang).get(english.lower())
-    return bool(forms) and not forms.feminine and any(w.lower() in forms.masculine | forms.common for w in evidence)
+    # a hyphenated compound is read by its last part ("YouTube-блогер" by "блогер")
+    return bool(forms) and not forms.feminine and any(
+        w.lower() in forms.masculine | forms.common or w.lower().rsplit("-", 1)[-1] in forms.masculine
+        for w in evidence)
 
 
 def _without_have_participles(tokens: Sequence[Token], span: tuple[int, ...], lang: str) -> tuple[int, ...]:

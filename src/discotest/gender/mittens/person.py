@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from discotest.gender.mittens.english import NOUNS, gendered_words
 from discotest.lang.english import english_pipeline
 
-PERSON_RULE = "person-anchors-v1"  # named in the signature: change it with the rule
+PERSON_RULE = "person-anchors-v2"  # named in the signature: change it with the rule
 # English nouns that name a person (besides the gendered NOUNS and the agentive endings below)
 _HUMAN = """friend neighbor neighbour youngster teenager kid child colleague partner boss cousin classmate
 roommate student parent spouse sibling relative athlete champion chef chief doctor nurse surgeon physician dentist
@@ -55,7 +55,9 @@ NOT_NAMES = frozenset(_NOT_NAMES.split())
 _AS_VERBS = "be work serve act begin start join retire remain continue hire recruit employ train"
 AS_VERBS = frozenset(_AS_VERBS.split())
 # the words the subject is named by when a passage is about its speaker or a group
-PLURAL_SUBJECTS = {"we": "they", "they": "they"}
+PLURAL_SUBJECTS = {"we": "they", "they": "they", "both": "they"}  # "Both are super caring"
+# floating quantifiers of a subject ("We are all athletes", "They both work"): tutte, todos, toutes, оба agree
+QUANTIFIERS = frozenset(["all", "both"])
 FIRST_PERSON = frozenset(["i", "me", "myself"])
 SPEAKERS = frozenset(["my", "our", "your"])  # "my friend" may be the person; "her partner" is another one
 _SUBJECT = ("nsubj", "nsubjpass")
@@ -85,6 +87,8 @@ class Anchor:
     # first-person verbs show no gender (ar)
     verbs: tuple[tuple[int, int], ...] = ()
     possessor: tuple[tuple[int, int], ...] = ()
+    # a noun's English lemma in lower case ("nurses" → "nurse"): the entity lexicon is keyed by it
+    lemma: str = ""
 
 
 def _human(token, strict: bool = False) -> bool:
@@ -147,12 +151,14 @@ def _predicates(mention) -> tuple[list, list, list]:
     if mention.dep_ not in _SUBJECT:
         return [], [], []
     nouns, agreeing, weak = [], [], []
+    agreeing.extend(c for c in mention.children if c.lower_ in QUANTIFIERS and c.dep_ in ("det", "predet", "appos"))
     for head in _clause_heads(mention.head):
         if head.pos_ in ("VERB", "AUX"):
             agreeing.append(head)
             weak.append(head)
         for child in head.children:
-            if child.dep_ in ("aux", "auxpass", "cop", "neg"):
+            if child.dep_ in ("aux", "auxpass", "cop", "neg") or (
+                    child.lower_ in QUANTIFIERS and child.dep_ in ("dep", "advmod", "npadvmod", "appos", "predet")):
                 agreeing.append(child)
                 weak.append(child)
             elif child.dep_ in ("attr", "dobj") and (child.pos_ in ("NOUN", "PROPN") or _has_article(child)) and (
@@ -199,11 +205,22 @@ def _anchors(text: str, doc) -> tuple[Anchor, ...]:
     for t in doc:
         if t.i in mentions or t.dep_ not in _SUBJECT:
             continue
-        if t.pos_ == "PROPN" and t.ent_type_ not in NOT_NAMES:
+        determined = any(c.dep_ == "det" for c in t.children)
+        if t.pos_ == "PROPN" and t.ent_type_ not in NOT_NAMES and not (determined and _human(t, strict=True)):
             mentions[t.i] = ("subject", "name-subject")
-        elif t.pos_ == "NOUN" and _human(t, strict=True) and any(
+        elif t.pos_ in ("NOUN", "PROPN") and _human(t, strict=True) and any(  # "The 2004 Asian Junior Champion"
                 c.dep_ == "det" or (c.dep_ == "poss" and c.lower_ in SPEAKERS) for c in t.children):
             mentions[t.i] = ("noun", "person-noun-subject")
+    # a pronoun left out after another person's noun ("The former … king founded … after his diagnosis") is the
+    # person's when each such noun before it in its sentence is itself a mention: the epithet naming the person
+    for w in words:
+        if w.why != "after-other-person" or w.start not in by_start:
+            continue
+        sentence = by_start[w.start].sent
+        before = [by_start[o.start] for o in words if o.why == "other-person-noun" and o.gender == w.gender
+                  and o.start < w.start and o.start in by_start and by_start[o.start].sent == sentence]
+        if before and all(mentions.get(b.i, ("", ""))[1] == "person-noun-subject" for b in before):
+            mentions.setdefault(by_start[w.start].i, ("pronoun", "pronoun-after-epithet"))
     # "who" opening a relative clause on a mention or a person noun complement
     nouns_seen = set(mentions)
     for t in doc:
@@ -224,12 +241,17 @@ def _anchors(text: str, doc) -> tuple[Anchor, ...]:
             anchors.append(Anchor("pronoun", *_span(t), t.text, why, pronoun, role, predicate, verbs))
         elif kind == "noun":
             seen_nouns.add(i)
-            anchors.append(Anchor("noun", *_span(t), t.text, why, "he", "subject", predicate, verbs, _possessors(t)))
+            anchors.append(Anchor("noun", *_span(t), t.text, why, "he", "subject", predicate, verbs, _possessors(t),
+                                  t.lemma_.lower()))
         elif predicate:
-            anchors.append(Anchor("subject", *_span(t), t.text, why, "he", "subject", predicate, verbs))
+            # a name with its other parts ("Gabriela Hernandez"): the words rendering it are not its agreeing words
+            first = min([t, *(c for c in t.children if c.dep_ == "compound" and c.pos_ == "PROPN")], key=lambda c: c.i)
+            anchors.append(Anchor("subject", first.idx, t.idx + len(t.text), text[first.idx:t.idx + len(t.text)],
+                                  why, "he", "subject", predicate, verbs))
         for n in nouns:
             if n.i in seen_nouns or n.i in mentions:
                 continue
             seen_nouns.add(n.i)
-            anchors.append(Anchor("noun", *_span(n), n.text, "complement-of-person", possessor=_possessors(n)))
+            anchors.append(Anchor("noun", *_span(n), n.text, "complement-of-person", possessor=_possessors(n),
+                                  lemma=n.lemma_.lower()))
     return tuple(sorted(anchors, key=lambda a: a.start))

@@ -74,6 +74,7 @@ class Finding:
     article: Cue | None = None
     article_word: str = ""  # also an article that shows no gender (l', les)
     stopped_at: int | None = None  # the word the walk to the article stopped at, when no table knows it
+    walk_end: int | None = None  # the word (any but an article) the walk to the article ended at
     article_at: int | None = None  # token index of the article (its first token when elided and split)
     agreement: list[Cue] = field(default_factory=list)
     tagger: Cue | None = None
@@ -240,6 +241,8 @@ class RomanceNounRules:
                 continue
             if any(ch.isalpha() for ch in word) and (word not in self._classes or word in self.prenominal):
                 finding.stopped_at = i  # perhaps an adjective no table knows: the tool may walk on
+            if any(ch.isalpha() for ch in word):
+                finding.walk_end = i
             return
 
     def _head(self, item: TargetEntity, span: list[int]) -> int | None:
@@ -298,12 +301,15 @@ class RomanceNounRules:
             finding.reading = decide(finding, self.tagger_name)
 
     def _walk_with_tool(
-        self, item: TargetEntity, finding: Finding, adjective: AdjectiveTest, number: Callable[[int], str | None]
+        self, item: TargetEntity, finding: Finding, adjective: AdjectiveTest, number: Callable[[int], str | None],
+        is_noun: Callable[[int], bool] | None = None,
     ) -> None:
         """Walk to the article again, crossing the adjectives the tool knows (once the rules' walk stopped).
 
         ``number`` is the tool's number of a token ("sg", "pl", None): a word, or an article, whose number is not the
-        noun's belongs to another phrase ("le mance bell'assistente"), and the walk stops there.
+        noun's belongs to another phrase ("le mance bell'assistente"), and the walk stops there. ``is_noun`` is the
+        tool's word class: a walk that ends at a noun, not at an article, crossed that noun's adjectives ("experto en
+        alerta temprana noruego": temprana is alerta's), so they are not read as ours.
         """
         if finding.head is None or finding.stopped_at is None or finding.article is not None:
             return
@@ -321,8 +327,11 @@ class RomanceNounRules:
             return found if found[0] and agrees(i) else (False, None)
 
         finding.agreement.clear()  # the table's cues, read again on the way
-        finding.article_word, finding.stopped_at = "", None
+        finding.article_word, finding.stopped_at, finding.walk_end = "", None, None
         self._article(item, finding.head, finding, test)
+        if finding.article_word == "" and finding.walk_end is not None and is_noun is not None \
+                and is_noun(finding.walk_end):
+            finding.agreement.clear()  # the adjectives crossed follow the noun the walk ended at
         if finding.article_at is not None and not agrees(finding.article_at):
             finding.article, finding.article_word, finding.article_at = None, "", None
             finding.agreement.clear()

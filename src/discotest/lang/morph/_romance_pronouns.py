@@ -71,6 +71,8 @@ class PronounTables:
     # definite articles of a nominalised adjective after a copula ("perché era la migliore"): the article shows the
     # subject's gender where the adjective shows none
     predicate_articles: dict[str, Gender] = field(default_factory=dict)
+    # floating quantifiers agreeing with a plural subject ("Siamo tutte atlete", "Son todos", "ils sont tous")
+    quantifiers: dict[str, Gender] = field(default_factory=dict)
 
 
 def _norm(word: str) -> str:
@@ -216,6 +218,8 @@ class PronounReader:
                 continue
             if (word in t.possessives) != (item.role == "possessive") and word not in t.neutral:
                 continue
+            if item.role == "reflexive" and word in t.article_like:
+                continue  # "himself" is se/si/soi or lui-même, never another's object clitic lo/la/le
             prev = self._word(item, i - 1) if i > 0 else ""
             if item.role == "subject" and word not in t.subject_forms:
                 continue
@@ -263,6 +267,14 @@ class PronounReader:
             return (gendered or found)[0]
         return found[0]
 
+    def _after_have(self, item: PronounTarget, i: int) -> bool:
+        """Whether the word at ``i`` follows a form of avoir/avere/haber, over negation and adverbs."""
+        k = i - 1
+        while k >= 0 and (self._word(item, k) in self.t.skip or self._adverb(self._word(item, k))) \
+                and self._word(item, k) not in self.t.have:
+            k -= 1
+        return k >= 0 and self._word(item, k) in self.t.have
+
     def _adverb(self, word: str) -> bool:
         """-ment/-mente adverbs may come between a copula and its predicate ("troppo gravemente mutilati")."""
         return bool(self.t.adverb_ending) and word.endswith(self.t.adverb_ending) and len(word) > 6
@@ -288,6 +300,8 @@ class PronounReader:
         """A word agreeing with the subject: an aligned adjective/participle, or one after a copula."""
         for i in span:
             word = self._word(item, i)
+            if word in self.t.quantifiers:
+                return self.t.quantifiers[word], item.tokens[i].text
             if word in self.t.be:
                 found = self._agreeing(item, self._next(item, i), tags, "be")
                 if found:
@@ -298,6 +312,8 @@ class PronounReader:
             tag = tags(i)
             if tag.pos in ("adj", "part") and i > 0 and (self._form_gender(word) or tag.gender):
                 prev = self._word(item, i - 1)
+                if self._after_have(item, i):
+                    continue  # "ha trabajado", "a travaillé": a perfect's participle agrees with no subject
                 if prev in self.t.be or prev in self.t.skip or i - 1 in span:
                     return (self._form_gender(word) or tag.gender), item.tokens[i].text  # type: ignore[return-value]
         # a clitic aligned, the copula right after it ("si | è dimenticato")
@@ -484,7 +500,8 @@ FR = PronounTables(
     possessives=_words("son sa ses leur leurs sien sienne siens siennes"),
     object_clitics=_words("l' les"),
     have=_words("a ai as avons avez ont avait avais avaient avions aura aurait auraient avoir ayant eu eut"),
-    be=_words("est es suis sommes êtes sont était étais étaient sera serait seront soit fût fut été être étant"),
+    be=_words("est es suis sommes êtes sont était étais étaient sera serait seront soit fût fut été être étant "
+              "reste restait resta restera resterait devient devenait devint deviendra deviendrait devenu devenue"),
     skip=_words(
         "ne n' pas jamais plus ensuite déjà aussi bien alors toujours vraiment finalement rien "
         "immédiatement rapidement très si trop tellement assez vite enfin y en lui leur"
@@ -496,6 +513,7 @@ FR = PronounTables(
     # "de le", "à le" are never articles (du, au); after ne or a subject pronoun le/la is a clitic
     before_clitic=frozenset({"de le", "à le", "de les", "à les", *_words("ne n' il elle ils elles on je nous vous")}),
     participle_gender=french_participle_gender,
+    quantifiers={"tous": M, "toutes": F},
 )
 
 ES = PronounTables(
@@ -509,7 +527,9 @@ ES = PronounTables(
     neutral=_words("le les se sí usted ustedes me te nos ello esto eso"),
     possessives=_words("su sus suyo suya suyos suyas"),
     object_clitics=frozenset(),
-    have=frozenset(),
+    # haber: the participle after it never agrees ("ha trabajado" for a woman); also in ``skip`` below
+    have=_words("he has ha hemos habéis han había habías habíamos habían habría habrías habríamos habrían habrá "
+                "habrán haya hayas hayamos hayan hubiera hubieran hubiese hubiesen hube hubo haber habiendo"),
     be=_words(
         "es era fue sería será sea fuera fuese ser siendo sido son eran fueron serían "
         "está estaba estuvo estaría estará esté estuviera estuviese estar estando estado están estaban "
@@ -529,6 +549,7 @@ ES = PronounTables(
     enclitics={"la": F, "las": F, "lo": M, "los": M, "le": None, "les": None, "se": None, "me": None,
                "te": None, "nos": None},
     participle_gender=romance_participle_gender,
+    quantifiers={"todos": M, "todas": F, "ambos": M, "ambas": F},
 )
 
 IT = PronounTables(
@@ -561,4 +582,5 @@ IT = PronounTables(
                "gliele": None, "gliene": None, "si": None, "ne": None, "mi": None, "ti": None, "ci": None},
     participle_gender=romance_participle_gender,
     predicate_articles={"il": M, "lo": M, "la": F},
+    quantifiers={"tutti": M, "tutte": F, "entrambi": M, "entrambe": F},
 )

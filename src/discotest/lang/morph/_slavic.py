@@ -198,6 +198,11 @@ class Pymorphy:
             return COMMON, known  # судья (ru ms-f), суддя (uk: one masc and one femn analysis)
         return next((self._GENDERS[g] for g in ("masc", "femn", "neut") if g in grams), None), known
 
+    def animate(self, word: str) -> bool:
+        """Whether the dictionary's first noun analysis names a living being (спортсменки, not лицензии)."""
+        nouns = [p for p in self.parses(word) if p.tag.POS == "NOUN"]
+        return bool(nouns) and "anim" in nouns[0].tag
+
 
 # ---------------------------------------------------------------------------------------------
 # choosing the head noun of the aligned span
@@ -364,6 +369,7 @@ class Head:
     known: bool  # the class is lexical fact, not a guess
     plural: bool
     maybe_plural: bool = False  # some analysis is plural (uk лікарі: plural or locative singular)
+    animate: bool = False  # the dictionary says it names a living being
 
     @property
     def needs_agreement(self) -> bool:
@@ -377,6 +383,7 @@ def find_head(
     lang: str,
     noun_gender: Callable[[str], tuple[str | None, bool]],
     tool: str,
+    animate: Callable[[str], bool] | None = None,
 ) -> Head | GenderReading:
     """The head word and its lexical gender, or a final reading when there is no head."""
     if not item.entity:
@@ -406,12 +413,16 @@ def find_head(
     rs = [r for r in readings[index] if r.pos not in ("PUNCT", "X")]
     plural = bool(rs) and all(r.plural for r in rs) and cls != "pronoun"
     maybe_plural = any(r.plural for r in rs) or bool(_LATIN.match(word))
-    return Head(index, word, cls, source, known, plural, maybe_plural)
+    return Head(index, word, cls, source, known, plural, maybe_plural, bool(animate and plural and animate(word)))
 
 
 def decide(item: TargetEntity, head: Head, votes: Sequence[Vote], tool: str) -> GenderReading:
     """Gender of the entity from its head word's class and the words agreeing with it."""
     word, cls = head.word, head.cls
+    if head.plural and cls == FEM and head.known and head.animate:
+        # a feminine person noun keeps its gender in the plural (спортсменки, учительницы): only women; the
+        # masculine plural (учителя, спортсмены) is also the mixed and generic form, so it shows nothing
+        return GenderReading(Gender.FEMALE, f"feminine person noun '{word}' in the plural ({head.source})", (word,))
     if head.plural:
         return GenderReading(Gender.UNKNOWN, f"'{word}' is plural: no gender in the plural", (word,))
     fem = [v for v in votes if v.gender == FEM]
@@ -465,19 +476,20 @@ def decide(item: TargetEntity, head: Head, votes: Sequence[Vote], tool: str) -> 
 # ---------------------------------------------------------------------------------------------
 # the gender the translation gives the English pronoun (target-side consistency)
 
-# Third-person personal pronoun forms by the gender they show. The masculine and neuter forms are
-# the same word in every oblique case (его, ему, нём / його, йому, ньому), so they read as male.
-# «им/ним» (ru) and «їм» (uk) are also the dative/instrumental plural: see _AMBIGUOUS_PLURAL.
+# Third-person personal pronoun forms by the gender they show; with them «оба/обе» (uk обидва/обидві), 'both' in
+# the nominative, which show a pair's gender as a pronoun does (оба: men or a mixed pair, обе: women). The
+# masculine and neuter forms are the same word in every oblique case (его, ему, нём / його, йому, ньому), so they
+# read as male. «им/ним» (ru) and «їм» (uk) are also the dative/instrumental plural: see _AMBIGUOUS_PLURAL.
 PERSONAL = {
     "ru": {
-        MASC: {"он", "его", "него", "ему", "нему", "им", "ним", "нём", "нем"},
-        FEM: {"она", "её", "ее", "неё", "нее", "ей", "ней", "ею", "нею"},
+        MASC: {"он", "его", "него", "ему", "нему", "им", "ним", "нём", "нем", "оба"},
+        FEM: {"она", "её", "ее", "неё", "нее", "ей", "ней", "ею", "нею", "обе"},
         NEUT: {"оно"},
         PLURAL: {"они", "их", "них", "ими", "ними", "ихний", "ихняя", "ихнее", "ихние"},
     },
     "uk": {
-        MASC: {"він", "його", "нього", "йому", "ньому", "ним", "їм", "нім"},
-        FEM: {"вона", "її", "неї", "їй", "ній", "нею", "ею"},
+        MASC: {"він", "його", "нього", "йому", "ньому", "ним", "їм", "нім", "обидва"},
+        FEM: {"вона", "її", "неї", "їй", "ній", "нею", "ею", "обидві"},
         NEUT: {"воно"},
         PLURAL: {"вони", "їх", "них", "ними", "їхній", "їхня", "їхнє", "їхні", "їхнього", "їхньої", "їхньому",
                  "їхнім", "їхньою", "їхніх", "їхніми"},
@@ -639,6 +651,10 @@ def read_pronoun(
     if forms:
         classes = {c for _, c in forms}
         i, cls = forms[0]
+        if len(classes) == 2 and PLURAL in classes and item.source_pronoun in _PLURAL_SOURCE:
+            forms = [(j, c) for j, c in forms if c != PLURAL]  # «оба они»: the pair's 'both' shows the gender
+            classes = {c for _, c in forms}
+            i, cls = forms[0]
         if len(classes) > 1:
             want = "nom" if item.role == "subject" else None
             fit = [(j, c) for j, c in forms if want and any(r.case == want for r in readings[j])]

@@ -199,6 +199,7 @@ class SpacyRomanceAnalyser(RomanceNounRules, GenderAnalyser):
             finding,
             lambda i: self._parsed_adjective(item, i, head, doc, noun_known),
             lambda i: _spacy_number(_token_at(doc, item.tokens[i].start)),
+            lambda i: getattr(_token_at(doc, item.tokens[i].start), "pos_", "") in ("NOUN", "PROPN"),
         )
         if finding.article is not None:
             return decide(finding, self.tagger_name)

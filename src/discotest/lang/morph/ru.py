@@ -357,7 +357,8 @@ class RussianAnalyser(PymorphyAnalyser):
         readings.update((k, self._prepared[k]) for k in dict.fromkeys(keys) if k)
         arcs = self._prepared_arcs
 
-        heads = [find_head(item, readings[key], self.lang, self.morph.noun_gender, self.tool)
+        heads = [find_head(item, readings[key], self.lang, self.morph.noun_gender, self.tool,
+                           self.morph.animate)
                  for item, key in zip(items, keys)]
 
         def marked(key: tuple[str, ...]) -> bool:  # can a word agree with a masculine noun in the feminine?

@@ -32,7 +32,7 @@ class UkrainianAnalyser(PymorphyAnalyser):
         out = []
         for item in items:
             readings = [self.morph.readings(t.text) for t in item.tokens]
-            head = find_head(item, readings, self.lang, self.morph.noun_gender, self.tool)
+            head = find_head(item, readings, self.lang, self.morph.noun_gender, self.tool, self.morph.animate)
             if not isinstance(head, Head):
                 out.append(head)
                 continue
