@@ -113,11 +113,11 @@ def measure(root: Path, data_dir: str) -> dict:
     api.card_init(outputs=str(folder), pairs="en-de,ja-en,zh-en")
     fill_walk_folder(folder, data_dir)
     out = {}
-    for name, template in CARDS.items():
+    for index, (name, template) in enumerate(CARDS.items()):
         args = [a.replace("{folder}", str(folder)) for a in template]
-        models = root / f"models-{len(out)}"
+        models = root / f"models-{index}"
         for phase in ("first", "trained"):
-            cache_dir = root / f"cache-{len(out)}-{phase}"
+            cache_dir = root / f"cache-{index}-{phase}"
             env = {**os.environ, "DISCOTEST_CACHE": str(cache_dir), "DISCOTEST_MODELS": str(models),
                    "DISCOTEST_DATA": data_dir}
             started = time.monotonic()
@@ -163,8 +163,9 @@ def main() -> None:
     print(json.dumps(figures, indent=1))
     if args.write:
         path = Path(__file__).resolve().parents[2] / "src/discotest/cards/costs.json"
-        about = json.loads(path.read_text("utf-8"))["about"] if path.is_file() else ""
-        write_text_atomic(path, json.dumps({"about": about, "costs": figures, "measured": {
+        shipped = json.loads(path.read_text("utf-8")) if path.is_file() else {}
+        write_text_atomic(path, json.dumps({"about": shipped.get("about", ""), "again": shipped.get("again", 1.0),
+                                            "costs": figures, "measured": {
             k: {"wall": v["wall"], "load": round(v["load"], 1)} for k, v in measured.items()}}, indent=1) + "\n")
     if not args.keep:
         shutil.rmtree(root, ignore_errors=True)

@@ -457,11 +457,12 @@ def test_check_says_per_domain_what_the_mzprt_row_has_and_a_single_file_is_one_l
 
 
 def test_a_first_dry_run_estimates_from_the_shipped_costs_and_later_ones_from_the_last_run(shared_data, own_cache,
-                                                                                           no_work, capsys):
+                                                                                           no_work, capsys, tmp_path):
     """`--dry-run` with no history: each row to run is its kind's typical cost per item (cards/costs.json, a first run:
     models trained) times its items. After a run: its measured seconds less the training, plus the training of a
-    model it used only while that model is not in the cache; a system of another kind whose row recorded its models
-    gets the cost with trained models."""
+    model it used only while that model is not in the cache; the same input again: the time of a run that found the
+    first one's work in the cache (before one, the shipped share of the first's); a system of another kind whose row
+    recorded its models gets the cost with trained models."""
     from discotest.cards.build import _record_time, plan, shipped_costs
     from discotest.lang.align import model as align_model
 
@@ -474,15 +475,26 @@ def test_a_first_dry_run_estimates_from_the_shipped_costs_and_later_ones_from_th
         assert p["estimate"] == "typical" and p["seconds"] == round(costs[p["suite"]]["published"]["first"] *
                                                                      p["items"], 1), p
     row = next(r for r in rows if r.id == "winomt")
-    _record_time(system, row, 50.0, {"a-model-key": 40.0})
+    (tmp_path / "x.txt").write_text("Eins\n")
+    mine = card_build.SystemSpec("outputs", "mine", files={"en-de/winomt": str(tmp_path / "x.txt")})
+    _record_time(mine, row, 50.0, {"a-model-key": 40.0}, "a file")  # a file's run trained the row's model
+    assert card_build.estimate(mine, row, 3888) == (50.0, "measured")  # 10 s of work, 40 s of training
+    # google's row has no history, but the row's models are known: the cost with trained models, plus the training
+    assert card_build.estimate(system, row, 3888) == (costs["winomt"]["published"]["trained"] * 3888 + 40.0,
+                                                      "typical")
+    _record_time(system, row, 50.0, {"a-model-key": 40.0}, "another input")
     winomt = next(p for p in plan(system, rows, {"data_dir": str(shared_data)}) if p["row"] == "en-de/winomt")
-    assert (winomt["estimate"], winomt["seconds"]) == ("measured", 50.0)  # 10 s of work, 40 s of training
-    mine = card_build.SystemSpec("outputs", "mine", files={"en-de/winomt": "x.txt"})
-    assert card_build.estimate(mine, row, 3888) == (costs["winomt"]["outputs"]["trained"] * 3888 + 40.0, "typical")
+    assert (winomt["estimate"], winomt["seconds"]) == ("measured", 50.0)
+    # the same input again (a published row runs every published system): its work is in the cache
+    same = card_build._input_of(system, row, None)
+    _record_time(system, row, 50.0, {"a-model-key": 40.0}, same)
+    assert card_build.estimate(system, row, 3888) == (10.0 * shipped_costs()["again"] + 40.0, "measured")
+    _record_time(system, row, 4.0, {"a-model-key": 0.0}, same)  # a run that found it: its own time, training kept
+    assert card_build.estimate(system, row, 3888) == (44.0, "measured")
     monkey = pytest.MonkeyPatch()
     monkey.setattr(align_model, "trained", lambda key: True)
     try:
-        assert card_build.estimate(system, row, 3888) == (10.0, "measured")
+        assert card_build.estimate(system, row, 3888) == (4.0, "measured")
     finally:
         monkey.undo()
     code, out, _ = run_cli(capsys, "card", "--system", "google", "--pairs", "en-de", "--dry-run")

@@ -321,7 +321,7 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
            "data_files": _data_files(seen),
            "not_ranked_against": equal}
     cache.store(ROWS, key, json.dumps(out, ensure_ascii=False, sort_keys=True))
-    _record_time(system, row, time.monotonic() - started, models)
+    _record_time(system, row, time.monotonic() - started, models, _input_of(system, row, common.get("limit")))
     return json.loads(json.dumps(out, ensure_ascii=False, sort_keys=True))
 
 
@@ -336,13 +336,28 @@ def _time_key(system: SystemSpec | None, row: CardRow) -> str:
     return cache.content_key([system.kind if system else "models", row.key, json.dumps(row.options, sort_keys=True)])
 
 
-def _record_time(system: SystemSpec, row: CardRow, seconds: float, models: dict[str, float]) -> None:
+def _input_of(system: SystemSpec, row: CardRow, limit: int | None) -> str:
+    """What a row's run computes and the cache keeps (its verdicts, links, a model's translations), named: the same
+    input again finds them there. A published system's row runs every published system (its ranking), so any
+    published name is the same input."""
+    given = "published" if system.kind == "published" else f"{system.kind}:{system.fingerprint(row)}"
+    return cache.content_key([given, json.dumps(row.spec(), sort_keys=True), f"limit:{_limit_for(row, limit)}"])
+
+
+def _record_time(system: SystemSpec, row: CardRow, seconds: float, models: dict[str, float], given: str) -> None:
     """What the row's run cost on this machine, for the next ``--dry-run``: its seconds less those spent training
     alignment models (paid once; ``models``: key -> training seconds, 0.0 for a model already trained), and the
-    models, so an estimate adds a model's training only while it is not in the cache."""
-    trained_here = sum(models.values())
-    cache.store(TIMES, _time_key(system, row), json.dumps({"seconds": round(max(0.0, seconds - trained_here), 1),
-                                                           "models": models}, sort_keys=True))
+    models, so an estimate adds a model's training only while it is not in the cache; ``given`` names its input
+    (``_input_of``). A run of the same input as the last one found that run's work in the cache: its time is kept
+    beside the first (``again``), which a new input still costs."""
+    net = round(max(0.0, seconds - sum(models.values())), 1)
+    last = _measured(system, row)
+    if last is not None and last.get("input") == given:
+        kept = {k: v for k, v in (last.get("models") or {}).items() if v}
+        entry = {**last, "again": net, "models": {**models, **kept}}
+    else:
+        entry = {"seconds": net, "models": models, "input": given}
+    cache.store(TIMES, _time_key(system, row), json.dumps(entry, sort_keys=True))
     if models:
         known = _measured(None, row) or {}
         # a model's training seconds where this run trained it, else those measured when it was trained before
@@ -368,11 +383,14 @@ def shipped_costs() -> dict[str, Any]:
     return json.loads(resources.files("discotest.cards").joinpath(COSTS).read_text("utf-8"))
 
 
-def estimate(system: SystemSpec, row: CardRow, items: int | None) -> tuple[float | None, str]:
+def estimate(system: SystemSpec, row: CardRow, items: int | None, limit: int | None = None
+             ) -> tuple[float | None, str]:
     """The seconds a row's run will take here and where the figure comes from: ``measured`` (its last run for a
-    system of this kind, its training left out) plus the training of each model it used that is no longer in the
-    cache; else ``typical`` (``shipped_costs`` × its items: a first run's cost per item where no run of the row has
-    recorded its models, else the cost with trained models plus the training of those gone); else None."""
+    system of this kind, its training left out; for the same input again, the time of a run that found the first
+    one's work in the cache, or before there was one the first's time times the shipped share ``again``) plus the
+    training of each model it used that is no longer in the cache; else ``typical`` (``shipped_costs`` × its items:
+    a first run's cost per item where no run of the row has recorded its models, else the cost with trained models
+    plus the training of those gone); else None."""
     from discotest.lang.align.model import trained
 
     def untrained(models: dict[str, float]) -> float:
@@ -382,10 +400,14 @@ def estimate(system: SystemSpec, row: CardRow, items: int | None) -> tuple[float
     used = (_measured(None, row) or {}).get("models")
     if history is not None:
         models = {k: v or (used or {}).get(k, 0.0) for k, v in (history.get("models") or {}).items()}
-        return history["seconds"] + untrained(models), "measured"
+        seconds = history["seconds"]
+        if history.get("input") == _input_of(system, row, limit):
+            seconds = history.get("again", seconds * shipped_costs()["again"])
+        return seconds + untrained(models), "measured"
     costs = shipped_costs()["costs"]
     kinds = costs.get(row.suite) or costs.get(families.family_of(row.suite).name) or {}
-    cost = kinds.get(system.kind)
+    # a file's row runs the file and every published system (its ranking): the published run's cost
+    cost = kinds.get(system.kind) or (kinds.get("published") if system.kind == "outputs" else None)
     if cost is None or items is None:
         return None, "unknown"
     if used is None:
@@ -472,7 +494,7 @@ def plan(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bo
             out.append({**entry, "status": "unfilled", "reason": str(exc), "seconds": None})
             continue
         done = common.get("use_cache", True) and _done(system, row, common, bootstrap, seed)
-        seconds, source = (0.0, "cached") if done else estimate(system, row, entry["items"])
+        seconds, source = (0.0, "cached") if done else estimate(system, row, entry["items"], common.get("limit"))
         out.append({**entry, "status": "cached" if done else "to run", "reason": None,
                     "seconds": None if seconds is None else round(seconds, 1), "estimate": source})
     return out
