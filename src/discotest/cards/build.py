@@ -412,7 +412,7 @@ def estimate(system: SystemSpec, row: CardRow, items: int | None, limit: int | N
         return None, "unknown"
     if used is None:
         return cost["first"] * items, "typical"
-    return cost["trained"] * items + untrained(used), "typical"
+    return cost.get("trained", cost["first"]) * items + untrained(used), "typical"  # a kind measured cold only
 
 
 def _run_together(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bootstrap: int, seed: int,
