@@ -6,6 +6,7 @@ that translates every domain asked for (``model``/``endpoint``, with ``context``
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from discotest.engine import resolve_engine
@@ -30,7 +31,7 @@ ALIGN_EXTRA = Option("align_extra", ("--align-extra",), "mzprt: extra aligner tr
                      "the WMT21/22 zh-en test sets, or 'none'", default="wmt", choices=("wmt", "none"))
 # one file per --domain, in its order (the card's row reads a folder's five files in one run, as `run` does)
 INPUTS = Option("input", ("--input", "-i"), "mzprt: your translations, one file per --domain in its order "
-                "(comma-separated: --domain QA,GR --input qa.txt,gr.txt)", many=True)
+                "(comma-separated: --domain QA,GR --input qa.txt,gr.txt), or files of one domain", many=True)
 BLEU = Option("bleu", ("--bleu",), "mzprt: also report sacrebleu BLEU", default=False, action="store_true")
 # --engine ray: the alignment run is a Ray task; a command aligns once (the background, or it with the one --input),
 # so there is no --jobs to share out
@@ -46,10 +47,13 @@ def _suites() -> dict[str, list[str]]:
     return {"mzprt": [f"{domain}: {' '.join(published_systems(domain))}" for domain in DOMAINS]}
 
 
-def input_files(given: str | list[str] | None) -> list[str]:
-    """``--input``'s files, one per domain: a comma-separated string (the command line) or a list (Python)."""
+def input_files(given: str | Path | list[str | Path] | None) -> list[str]:
+    """``--input``'s files, one per domain: a comma-separated string (the command line), a path or a list
+    (Python)."""
     if not given:
         return []
+    if isinstance(given, Path):
+        return [str(given)]
     return [p.strip() for p in given.split(",") if p.strip()] if isinstance(given, str) else [str(p) for p in given]
 
 
@@ -110,9 +114,9 @@ def check_lines(suite: str, s: Settings, path: str) -> str | None:
     if s.model or s.endpoint or not s.domain or path not in paths:
         return None
     domains = domains_of(split_list(s.domain))
-    if len(domains) != len(paths):
+    if len(domains) != 1 and len(domains) != len(paths):
         return None
-    domain = domains[paths.index(path)]
+    domain = domains[0] if len(domains) == 1 else domains[paths.index(path)]
     test_set = load_mzprt(domain, s.data_dir)
     return refuse_misaligned(input_translations(path, test_set, s.input_format),
                              {seg.index: seg.source for seg in test_set.segments},

@@ -143,8 +143,8 @@ def run_mzprt(
 
     ``domains``: codes QA GR MS PP WF (or MS-valid, WF-valid for inputs), a list, or "all".
     ``systems``: published outputs by name (``base_tgt`` …), "all", or None. A named system is
-    evaluated in every requested domain that has it. ``inputs``: hypothesis files, one per domain of ``domains`` in
-    its order (see ``read_input`` for the line layout: one line per sentence without the ``[doc]`` lines,
+    evaluated in every requested domain that has it. ``inputs``: hypothesis files of one domain, or one per domain of
+    ``domains`` in its order (see ``read_input`` for the line layout: one line per sentence without the ``[doc]`` lines,
     or the raw file's lines with them, or ``source ||| hypothesis`` lines; ``input_format`` forces one). Each file
     is aligned and scored alone (``corpus``), so its result is the one a run of its domain alone gives.
     ``window``: candidate words on each side of the aligned word.
@@ -169,10 +169,10 @@ def run_mzprt(
     inputs = list(inputs or [])
     if not inputs and not systems and translator is None:
         raise InputError("give --system (published outputs, or 'all'), --input (your hypotheses) or --model")
-    if inputs and len(inputs) != len(domain_list):
-        raise InputError(f"--input: one file per --domain, in its order ({len(domain_list)} domain"
-                         f"{'s' if len(domain_list) != 1 else ''}: {' '.join(domain_list)}; {len(inputs)} file"
-                         f"{'s' if len(inputs) != 1 else ''})")
+    if inputs and len(domain_list) > 1 and len(inputs) != len(domain_list):
+        raise InputError(f"--input: one file per --domain, in its order ({len(domain_list)} domains: "
+                         f"{' '.join(domain_list)}; {len(inputs)} file{'s' if len(inputs) != 1 else ''}), or files "
+                         "of one domain")
     wanted = _published_requests(domain_list, systems)
     aligner_obj = aligner if isinstance(aligner, WordAligner) else azpt_aligner(aligner)
     with catalogue.tracking() as common:  # every domain and present output trains the aligner: shared by all
@@ -183,7 +183,8 @@ def run_mzprt(
         if s != REFERENCE:
             with catalogue.tracking() as read[(d, s)]:
                 published.append(published_hypotheses(d, s, suites[d], root))
-    typed = [read_input(path, suites[domain], input_format) for domain, path in zip(domain_list, inputs)]
+    of_domain = domain_list * len(inputs) if len(domain_list) == 1 else domain_list  # one domain: every file is its
+    typed = [read_input(path, suites[domain], input_format) for domain, path in zip(of_domain, inputs)]
     model_fields = in_context_fields(translator, context) if translator is not None else []
     for d in domain_list if translator is not None else ():
         sample = sampled_zps(suites[d], limit)
