@@ -87,7 +87,7 @@ def card_check(**options: Any) -> tuple[list[str], bool]:
         rows = resolve(s)[2]
     else:
         rows = rows_of(list(dict.fromkeys(str(key).split("/")[0] for key in manifest_data(s.outputs)["files"])))
-    return check_outputs(s.outputs, rows)
+    return check_outputs(s.outputs, rows, s.data_dir)
 
 
 def card_init(**options: Any) -> list[str]:

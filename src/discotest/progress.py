@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 _QUIET: ContextVar[bool] = ContextVar("discotest_progress_quiet", default=False)
+_SHOWN: ContextVar[int] = ContextVar("discotest_progress_shown", default=0)  # shown bars open around this code
 
 
 def is_quiet() -> bool:
@@ -69,9 +70,12 @@ class _Bar:
 
     def __enter__(self) -> _Bar:
         self._scope.__enter__()
+        self._shown = _SHOWN.set(_SHOWN.get() + 1) if not self.quiet else None
         return self
 
     def __exit__(self, *exc) -> None:
+        if self._shown is not None:
+            _SHOWN.reset(self._shown)
         self._scope.__exit__(*exc)
         self.close()
 
@@ -102,3 +106,19 @@ def progress_bar(desc: str, unit: str = "step", total: int | None = None, quiet:
     """A bar on stderr, used as a context manager; ``bar.update(n)`` advances it. ``quiet=None`` follows the
     enclosing bar or ``quiet_scope`` (shown when there is none)."""
     return _Bar(desc, unit, total, is_quiet() if quiet is None else quiet)
+
+
+def note(text: str) -> None:
+    """One line on stderr about a long step that has no bar of its own (training an alignment model, once), shown
+    where a bar would be seen: not under ``quiet``, except inside a shown bar that stands for quiet work (the card's
+    bar over its rows' runs, which run quiet: a cold card says why a row takes a minute). Written above a shown bar
+    (``tqdm.write``), so the bar is redrawn below it, never through it; never on stdout."""
+    shown = _SHOWN.get() > 0
+    if is_quiet() and not shown or sys.stderr is None:
+        return
+    if shown:
+        from tqdm import tqdm
+
+        tqdm.write(text, file=sys.stderr)
+    else:
+        print(text, file=sys.stderr, flush=True)

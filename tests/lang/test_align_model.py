@@ -227,15 +227,26 @@ def test_data_prepare_builds_the_model_a_run_then_decodes_with(shared_data, caps
 
 
 def test_training_says_what_it_does_and_about_how_long_unless_quiet(capsys):
-    from discotest.progress import quiet_scope
+    """One line on stderr while a model trains, through the bars' helper (``progress.note``): not under -q, but under
+    a shown bar whose work runs quiet (a cold card's rows: "a minute without a word", issue 50), above the bar."""
+    from discotest.lang.align.model import TRAIN_SECONDS_PER_PAIR
+    from discotest.progress import progress_bar, quiet_scope
 
     with quiet_scope(True):
         _model(identity="quiet").folder()
     assert "training" not in capsys.readouterr().err
     _model().folder()
     err = capsys.readouterr().err
-    assert f"training the alignment model test-corpus (first run, about {max(1, round(len(PAIRS) * 0.0008))} s)" in err
+    said = f"training the alignment model test-corpus (about {max(1, round(len(PAIRS) * TRAIN_SECONDS_PER_PAIR))} s, " \
+        "once; cached)"
+    assert said in err
     _model().folder()  # trained: nothing to say
+    assert "training" not in capsys.readouterr().err
+    with progress_bar("card", quiet=False), quiet_scope(True):  # the card's bar over a row's quiet run
+        _model(identity="under a card").folder()
+    assert said in capsys.readouterr().err
+    with progress_bar("card", quiet=True), quiet_scope(True):  # card -q
+        _model(identity="quiet card").folder()
     assert "training" not in capsys.readouterr().err
 
 

@@ -170,7 +170,9 @@ def same_outputs(mine: Result, other: Result) -> bool:
         return False
 
     def evidence(result: Result) -> list[dict[str, Any]]:
-        return [{k: v for k, v in row.items() if k != "system"} for row in result.details()]
+        # ``released_*``: a published release's own verdicts, set beside ours (mZPRT's): not its outputs' evidence
+        return [{k: v for k, v in row.items() if k != "system" and not k.startswith("released_")}
+                for row in result.details()]
 
     return evidence(mine) == evidence(other)
 
@@ -249,7 +251,7 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: 
     """The row's run: its report, the system's results, the card's lines, and the published systems left out of the
     ranking because their outputs equal the system's (``same_outputs``)."""
     equal: list[str] = []
-    report = families.run(row.suite, **row.options, **options, **common)
+    report = families.run(row.suite, **{**row.options, **options}, **common)  # a folder's parts: its domains
     if system.kind == "published" and row.published_runs == "all":
         mine = [r for r in report.results if r.system == system.value]
         others = [r for r in report.results if r.system != system.value]
@@ -296,9 +298,11 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
         cached = _load_row(key, {"data_dir": data_option})
         if cached is not None:
             return cached
+    from discotest.lang.align import model as align_model
+
     started = time.monotonic() - shared_seconds
     try:
-        with catalogue.tracking() as seen:
+        with catalogue.tracking() as seen, align_model.tracking() as models:
             report, mine, lines, equal = _compute(system, row, options, common, bootstrap, seed)
     except Unfilled as exc:
         return {**base, "status": "unfilled", "reason": str(exc), "lines": [], "signature": None}
@@ -312,11 +316,12 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
     sigs = sorted({r.signature.format() for r in mine})
     out = {**base, "status": "ok", "reason": None, "system": mine[0].system if mine else system.name,
            "lines": lines, "signature": sigs[0] if len(sigs) == 1 else sigs,
-           "warnings": [in_card_words(w, row, system) for w in report.warnings],
+           "warnings": [in_card_words(w, row, system) for w in report.warnings]
+           + [w for w in [system.parts_left_out(row)] if w],
            "data_files": _data_files(seen),
            "not_ranked_against": equal}
     cache.store(ROWS, key, json.dumps(out, ensure_ascii=False, sort_keys=True))
-    cache.store(TIMES, _time_key(system, row), f"{time.monotonic() - started:.1f}")
+    _record_time(system, row, time.monotonic() - started, models, _input_of(system, row, common.get("limit")))
     return json.loads(json.dumps(out, ensure_ascii=False, sort_keys=True))
 
 
@@ -325,8 +330,89 @@ def _done(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: i
     return _load_row(_row_key(system, row, bootstrap, seed, common), common) is not None
 
 
-def _time_key(system: SystemSpec, row: CardRow) -> str:
-    return cache.content_key([system.kind, row.key, json.dumps(row.options, sort_keys=True)])
+def _time_key(system: SystemSpec | None, row: CardRow) -> str:
+    """The key of a row's measured time for a system of this kind; without one, of the alignment models the row's
+    run used (whatever the system: the same models)."""
+    return cache.content_key([system.kind if system else "models", row.key, json.dumps(row.options, sort_keys=True)])
+
+
+def _input_of(system: SystemSpec, row: CardRow, limit: int | None) -> str:
+    """What a row's run computes and the cache keeps (its verdicts, links, a model's translations), named: the same
+    input again finds them there. A published system's row runs every published system (its ranking), so any
+    published name is the same input."""
+    given = "published" if system.kind == "published" else f"{system.kind}:{system.fingerprint(row)}"
+    return cache.content_key([given, json.dumps(row.spec(), sort_keys=True), f"limit:{_limit_for(row, limit)}"])
+
+
+def _record_time(system: SystemSpec, row: CardRow, seconds: float, models: dict[str, float], given: str) -> None:
+    """What the row's run cost on this machine, for the next ``--dry-run``: its seconds less those spent training
+    alignment models (paid once; ``models``: key -> training seconds, 0.0 for a model already trained), and the
+    models, so an estimate adds a model's training only while it is not in the cache; ``given`` names its input
+    (``_input_of``). A run of the same input as the last one found that run's work in the cache: its time is kept
+    beside the first (``again``), which a new input still costs."""
+    net = round(max(0.0, seconds - sum(models.values())), 1)
+    last = _measured(system, row)
+    if last is not None and last.get("input") == given:
+        kept = {k: v for k, v in (last.get("models") or {}).items() if v}
+        entry = {**last, "again": net, "models": {**models, **kept}}
+    else:
+        entry = {"seconds": net, "models": models, "input": given}
+    cache.store(TIMES, _time_key(system, row), json.dumps(entry, sort_keys=True))
+    if models:
+        known = _measured(None, row) or {}
+        # a model's training seconds where this run trained it, else those measured when it was trained before
+        both = {k: v or (known.get("models") or {}).get(k, 0.0) for k, v in models.items()}
+        cache.store(TIMES, _time_key(None, row), json.dumps({"models": both}, sort_keys=True))
+
+
+def _measured(system: SystemSpec | None, row: CardRow) -> dict[str, Any] | None:
+    """A row's recorded time (``_record_time``), or None; a bare number is one recorded before models were."""
+    def parse(text: str) -> dict[str, Any]:
+        value = json.loads(text)
+        return {"seconds": float(value), "models": {}} if isinstance(value, int | float) else dict(value)
+
+    return cache.load(TIMES, _time_key(system, row), parse)
+
+
+COSTS = "costs.json"  # typical seconds per item of each row kind, measured and shipped (its "about" says how)
+
+
+def shipped_costs() -> dict[str, Any]:
+    """The package's typical costs (``cards/costs.json``): per suite and system kind, seconds per item of a first run
+    (alignment models trained, nothing cached) and of a run whose models are trained."""
+    return json.loads(resources.files("discotest.cards").joinpath(COSTS).read_text("utf-8"))
+
+
+def estimate(system: SystemSpec, row: CardRow, items: int | None, limit: int | None = None
+             ) -> tuple[float | None, str]:
+    """The seconds a row's run will take here and where the figure comes from: ``measured`` (its last run for a
+    system of this kind, its training left out; for the same input again, the time of a run that found the first
+    one's work in the cache, or before there was one the first's time times the shipped share ``again``) plus the
+    training of each model it used that is no longer in the cache; else ``typical`` (``shipped_costs`` × its items:
+    a first run's cost per item where no run of the row has recorded its models, else the cost with trained models
+    plus the training of those gone); else None."""
+    from discotest.lang.align.model import trained
+
+    def untrained(models: dict[str, float]) -> float:
+        return sum(seconds for key, seconds in models.items() if not trained(key))
+
+    history = _measured(system, row)
+    used = (_measured(None, row) or {}).get("models")
+    if history is not None:
+        models = {k: v or (used or {}).get(k, 0.0) for k, v in (history.get("models") or {}).items()}
+        seconds = history["seconds"]
+        if history.get("input") == _input_of(system, row, limit):
+            seconds = history.get("again", seconds * shipped_costs()["again"])
+        return seconds + untrained(models), "measured"
+    costs = shipped_costs()["costs"]
+    kinds = costs.get(row.suite) or costs.get(families.family_of(row.suite).name) or {}
+    # a file's row runs the file and every published system (its ranking): the published run's cost
+    cost = kinds.get(system.kind) or (kinds.get("published") if system.kind == "outputs" else None)
+    if cost is None or items is None:
+        return None, "unknown"
+    if used is None:
+        return cost["first"] * items, "typical"
+    return cost.get("trained", cost["first"]) * items + untrained(used), "typical"  # a kind measured cold only
 
 
 def _run_together(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bootstrap: int, seed: int,
@@ -397,7 +483,7 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
 def plan(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bootstrap: int = 1000,
          seed: int = DEFAULT_SEED) -> list[dict[str, Any]]:
     """What ``--dry-run`` prints: per row whether it is done (in the cache), to run, or cannot be filled (why); its
-    items; and the seconds it took when it last ran for a system of this kind on this machine."""
+    items; and the seconds it will take (``estimate``: measured here, or typical for its kind and items)."""
     out = []
     for row in rows:
         limit = _limit_for(row, common.get("limit"))
@@ -408,9 +494,9 @@ def plan(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bo
             out.append({**entry, "status": "unfilled", "reason": str(exc), "seconds": None})
             continue
         done = common.get("use_cache", True) and _done(system, row, common, bootstrap, seed)
-        measured = cache.load(TIMES, _time_key(system, row))
+        seconds, source = (0.0, "cached") if done else estimate(system, row, entry["items"], common.get("limit"))
         out.append({**entry, "status": "cached" if done else "to run", "reason": None,
-                    "seconds": 0.0 if done else (float(measured) if measured else None)})
+                    "seconds": None if seconds is None else round(seconds, 1), "estimate": source})
     return out
 
 

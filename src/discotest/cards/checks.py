@@ -59,7 +59,7 @@ def check_output(output: str | None, s: Settings, system: SystemSpec, other: Sys
     inputs = []
     for spec in (system, other):
         if spec is not None and spec.kind == "outputs":
-            inputs += [Path(spec.value) / MANIFEST, *map(Path, spec.files.values())]
+            inputs += [Path(spec.value) / MANIFEST, *map(Path, spec.paths())]
     target = os.path.abspath(output)
     for path in inputs:
         if target == os.path.abspath(path) or (Path(output).exists() and path.exists()

@@ -5,7 +5,7 @@ the pairs with ``null`` for the file still to give, and what that file must hold
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from discotest.atomic import write_text_atomic
@@ -20,8 +20,10 @@ HOLDS = {
               "candidates in the suite's order), higher is better (docs/card.md, 'A folder of outputs')",
     "ctxpro": "one translation per line of the sources file (PAIR.ROW.src.jsonl: each sentence with the sentences "
               "before it in its document), in its order",
-    "mzprt": "nothing yet: mZPRT's run reads one file per domain (run mzprt --domain QA --input FILE) and the row "
-             "covers all five, so a folder cannot fill it (docs/card.md, 'What the card does not do yet')",
+    "mzprt": "one file per domain, {\"QA\": FILE, \"GR\": FILE, …}: one English translation per line of that "
+             "domain's sources file (PAIR.mzprt.DOMAIN.src.txt), in its order, translated document by document (the "
+             ".docids.txt beside it names each line's document); null: a domain not translated (the row covers the "
+             "others)",
     "dip": "one English translation per line of the WMT22 source file, in its order, translated document by document "
            "(the .docids.txt file names each line's document; docs/dip.md)",
 }
@@ -45,7 +47,11 @@ def init_outputs(folder: str | Path, rows: Sequence[CardRow], system: str, data_
         files[row.key] = None
         ctxpro = row.file == "input" and is_expected_word(row.suite)
         holds[row.key] = HOLDS[row.suite if row.suite in ("dip", "mzprt") else "ctxpro" if ctxpro else row.file]
-        if row.suite == "dip":
+        if row.suite == "mzprt":
+            lines, sources[row.key] = _mzprt_sources(folder, row, data_dir)
+            files[row.key] = dict.fromkeys(sources[row.key])
+            written += lines
+        elif row.suite == "dip":
             written += _dip_sources(folder, row, data_dir)
             sources[row.key] = f"{row.pair}.{row.id}.src.txt"
         elif row.suite in GENDER:
@@ -82,6 +88,26 @@ def _dip_sources(folder: Path, row: CardRow, data_dir: str | None) -> list[str]:
     write_text_atomic(folder / f"{row.pair}.{row.id}.docids.txt", "".join(f"{d.strip()}\n" for d in docids))
     return [f"{folder / name}: {len(source)} lines of {len(dict.fromkeys(docids))} {paths['source'].name} documents "
             f"to translate into English (their documents: {row.pair}.{row.id}.docids.txt)"]
+
+
+def _mzprt_sources(folder: Path, row: CardRow, data_dir: str | None) -> tuple[list[str], dict[str, str]]:
+    """mZPRT's Chinese sources, one file per domain of the row in its order, as its run reads a file of that domain:
+    one line per sentence (the zero pronouns dropped, as a system is given them; no ``[doc]`` lines), and beside it
+    each line's document (a document-level system translates them whole: the pronouns are in the context)."""
+    from discotest.cards.system import file_parts
+    from discotest.zero_pronoun.mzprt import load_mzprt
+
+    lines, names = [], {}
+    for domain in (file_parts(row) or ("", []))[1]:
+        suite = load_mzprt(domain, data_dir)
+        name = names[domain] = f"{row.pair}.{row.id}.{domain}.src.txt"
+        write_text_atomic(folder / name, "".join(f"{seg.source}\n" for seg in suite.segments))
+        write_text_atomic(folder / f"{row.pair}.{row.id}.{domain}.docids.txt",
+                          "".join(f"{seg.doc}\n" for seg in suite.segments))
+        lines.append(f"{folder / name}: {len(suite.segments)} sentences of {len({s.doc for s in suite.segments})} "
+                     f"mZPRT {domain} documents to translate into English (their documents: "
+                     f"{row.pair}.{row.id}.{domain}.docids.txt)")
+    return lines, names
 
 
 def _contrastive(folder: Path, row: CardRow, data_dir: str | None, scores: bool) -> tuple[str, str]:
@@ -127,49 +153,80 @@ def _sentences(folder: Path, row: CardRow, data_dir: str | None) -> tuple[str, s
     return f"{folder / name}: {len(texts)} sentences of {row.suite} to translate into {target}", name
 
 
-def check_outputs(folder: str | Path, rows: Sequence[CardRow]) -> tuple[list[str], bool]:
+def check_outputs(folder: str | Path, rows: Sequence[CardRow], data_dir: str | None = None) -> tuple[list[str], bool]:
     """``card --outputs DIR --check``: row by row, before any scoring, whether its file is present (its lines),
     missing (no file named, or not in the folder) or wrong (not one line per line of the sources ``--init``
-    wrote); and whether every named file is right. The manifest itself is checked as the card checks it."""
-    from discotest.cards.system import read_manifest
+    wrote); a row read one file per part (mZPRT) says it for each part, its file read as the row's run reads it. And
+    whether every named file is right. The manifest itself is checked as the card checks it."""
+    from discotest.cards.system import file_parts, read_manifest
 
     folder = Path(folder)
     data = manifest_data(folder)
     named, sources = data.get("files") or {}, data.get("sources") or {}
-    missing_files = {key: name for key, name in named.items() if isinstance(name, str)
-                     and not (folder / name).is_file()}
-    if not missing_files:
+
+    def absent(name: object) -> bool:
+        return isinstance(name, str) and not (folder / name).is_file()
+
+    if not any(absent(n) for given in named.values()
+               for n in (given.values() if isinstance(given, dict) else [given])):
         read_manifest(folder)  # every other mistake: one line, exit 2, as the card says it
     out, right = [], True
     for row in rows:
         if "outputs" not in row.takes:
             continue
-        name = named.get(row.key)
+        name, parts = named.get(row.key), file_parts(row)
+        if parts is not None:
+            given = name if isinstance(name, dict) else {}
+            source = sources.get(row.key) if isinstance(sources.get(row.key), dict) else {}
+            for part in parts[1]:
+                line, fine = _check_one(folder, given.get(part), source.get(part), lambda path, d=part:
+                                        _mzprt_lines(path, d, data_dir))
+                out.append(f"{row.key}/{part}: {line}")
+                right &= fine
+            continue
         if not isinstance(name, str):
             out.append(f"{row.key}: missing (no file named; the row stays empty)")
             continue
-        if row.key in missing_files:
-            out.append(f"{row.key}: missing ({name} is not in {folder})")
-            right = False
-            continue
-        if row.suite == "mzprt":
-            out.append(f"{row.key}: wrong ({name}: {HOLDS['mzprt'].replace('nothing yet: ', '')})")
-            right = False
-            continue
-        with open(folder / name, "rb") as handle:
-            lines = sum(1 for _ in handle)
-        source = sources.get(row.key)
-        expected = None
-        if isinstance(source, str) and (folder / source).is_file():
-            with open(folder / source, "rb") as handle:
-                expected = sum(1 for _ in handle)
-        if expected is not None and lines != expected:
-            out.append(f"{row.key}: wrong ({name}: {lines} lines, {source} has {expected}: one per line of it)")
-            right = False
-        else:
-            out.append(f"{row.key}: present ({name}: {lines} lines"
-                       + (f", one per line of {source})" if expected is not None else ")"))
+        line, fine = _check_one(folder, name, sources.get(row.key))
+        out.append(f"{row.key}: {line}")
+        right &= fine
     return out, right
+
+
+def _check_one(folder: Path, name: object, source: object,
+               read: Callable[[Path], str | None] | None = None) -> tuple[str, bool]:
+    """One file's word in ``--check`` and whether it is right: missing (none named: the row, or the part, stays empty;
+    or not in the folder), wrong (``read``, the run's own reader, refuses it; else its lines against the sources'),
+    present."""
+    if not isinstance(name, str):
+        return "missing (no file named; it stays empty)", True
+    if not (folder / name).is_file():
+        return f"missing ({name} is not in {folder})", False
+    with open(folder / name, "rb") as handle:
+        lines = sum(1 for _ in handle)
+    if read is not None:
+        refused = read(folder / name)
+        if refused:
+            return f"wrong ({name}: {refused})", False
+    expected = None
+    if isinstance(source, str) and (folder / source).is_file():
+        with open(folder / source, "rb") as handle:
+            expected = sum(1 for _ in handle)
+    if expected is not None and lines != expected and read is None:
+        return f"wrong ({name}: {lines} lines, {source} has {expected}: one per line of it)", False
+    return (f"present ({name}: {lines} lines" + (f", one per line of {source})" if lines == expected else ")"), True)
+
+
+def _mzprt_lines(path: Path, domain: str, data_dir: str | None) -> str | None:
+    """Why mZPRT's run refuses ``path`` as its file of ``domain`` (the line count, a bad line), else None."""
+    from discotest.zero_pronoun.hypotheses import input_translations
+    from discotest.zero_pronoun.mzprt import load_mzprt
+
+    try:
+        input_translations(path, load_mzprt(domain, data_dir))
+    except InputError as exc:
+        return exc.detail + (f" (its line {exc.line})" if exc.line else "")
+    return None
 
 
 def manifest_data(folder: str | Path) -> dict:

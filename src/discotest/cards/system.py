@@ -27,7 +27,9 @@ class SystemSpec:
     value: str  # the system's name, the outputs folder, the model path or the endpoint URL
     served_model: str | None = None
     model_options: dict[str, Any] = field(default_factory=dict)  # --batch-size, --device, --prompt, --context …
-    files: dict[str, str] = field(default_factory=dict)  # --outputs: row key -> file (from the manifest)
+    # --outputs: row key -> file (from the manifest); a row whose run reads one file per part (mZPRT: per domain,
+    # ``file_parts``): part -> file, in the row's order of its parts
+    files: dict[str, str | dict[str, str]] = field(default_factory=dict)
     label: str = ""
     # --outputs: row key -> the options of its run the manifest gives (``"options"``: a suite version …)
     row_options: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -36,6 +38,21 @@ class SystemSpec:
     def name(self) -> str:
         return self.label or (Path(self.value.rstrip("/")).name if self.kind in ("outputs", "model") else
                               self.served_model or self.value if self.kind == "endpoint" else self.value)
+
+    def paths(self) -> list[str]:
+        """Every file the manifest names (a row's parts' each)."""
+        return [path for given in self.files.values()
+                for path in (given.values() if isinstance(given, dict) else [given])]
+
+    def parts_left_out(self, row: CardRow) -> str | None:
+        """For a row read one file per part, the parts the manifest gives no file for, said as the row's warning
+        (its numbers cover the parts given); None when every part has its file."""
+        given, parts = self.files.get(row.key), file_parts(row)
+        if self.kind != "outputs" or not isinstance(given, dict) or parts is None:
+            return None
+        left = [part for part in parts[1] if part not in given]
+        return (f"scored on {' '.join(given)} only: {MANIFEST} names no file for {parts[0]} {' '.join(left)}"
+                if left else None)
 
     def pairs(self) -> list[str]:
         """The pairs the system covers when the user names none: an outputs folder's manifest says."""
@@ -55,7 +72,11 @@ class SystemSpec:
         if self.kind == "outputs":
             if row.key not in self.files:
                 raise Unfilled(f"no file for {row.key} in {self.value}/{MANIFEST}")
-            return {**self.row_options.get(row.key, {}), row.file: self.files[row.key]}
+            files = self.files[row.key]
+            if isinstance(files, dict):  # one file per part: the parts given, in the row's order, and their files
+                option, _ = file_parts(row) or ("", [])
+                return {**self.row_options.get(row.key, {}), option: list(files), row.file: list(files.values())}
+            return {**self.row_options.get(row.key, {}), row.file: files}
         if self.kind == "model":
             return {"model": self.value, **_model_options(row, self.model_options)}
         return {"endpoint": self.value, **({"model": self.served_model} if self.served_model else {}),
@@ -67,10 +88,13 @@ class SystemSpec:
         if self.kind == "published":
             return f"published:{self.value}"
         if self.kind == "outputs":
-            path = self.files.get(row.key)
-            # the path too: a row's warnings quote it
-            return (f"file:{path}:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}:"
-                    + json.dumps(self.row_options.get(row.key, {}), sort_keys=True)) if path else "file:none"
+            given = self.files.get(row.key)
+            if not given:
+                return "file:none"
+            named = given.items() if isinstance(given, dict) else [("", given)]
+            # the path too: a row's warnings quote it; a part's name too (the domain a file translates)
+            return "".join(f"file:{part}:{path}:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}:"
+                           for part, path in named) + json.dumps(self.row_options.get(row.key, {}), sort_keys=True)
         if self.kind == "model":
             from discotest.models.hf_models import model_fingerprint
 
@@ -98,6 +122,17 @@ def endpoint_system(url: str, model: str | None, model_options: dict[str, Any]) 
         # --timeout bounds this first question too: a server that never answers fails in twice it, not 240 s
         model = EndpointClient(url, concurrency=1, timeout=model_options.get("timeout", 120.0)).served_model(None)
     return SystemSpec("endpoint", url, served_model=model, model_options=model_options)
+
+
+def file_parts(row: CardRow) -> tuple[str, list[str]] | None:
+    """For a row whose run reads one file per part of the suite (mZPRT: ``--input`` one file per ``--domain``), the
+    option naming the parts and the row's parts in its order; None for a row of one file."""
+    if row.suite != "mzprt" or "outputs" not in row.takes:
+        return None
+    from discotest.registry import split_list
+    from discotest.zero_pronoun.run import domains_of
+
+    return "domain", domains_of(split_list(row.options.get("domain") or "all"))
 
 
 def published_names(row: CardRow) -> list[str]:
@@ -156,10 +191,11 @@ def _model_options(row: CardRow, options: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in out.items() if k in taken}
 
 
-def read_manifest(folder: str | Path) -> tuple[str, dict[str, str], dict[str, dict[str, Any]]]:
+def read_manifest(folder: str | Path) -> tuple[str, dict[str, str | dict[str, str]], dict[str, dict[str, Any]]]:
     """The system's name, its files by row key (``pair/row``), paths resolved against the folder (every file must
-    exist), and the options of a row's run the manifest gives (``"options": {"PAIR/ROW": {"suite_version":
-    "2019"}}``: ``row_options_allowed``). One line naming the manifest and the entry for anything wrong."""
+    exist; a row read one file per part, mZPRT's per domain: part -> file), and the options of a row's run the
+    manifest gives (``"options": {"PAIR/ROW": {"suite_version": "2019"}}``: ``row_options_allowed``). One line
+    naming the manifest and the entry for anything wrong."""
     folder = Path(folder)
     path = folder / MANIFEST
     if not path.is_file():
@@ -174,23 +210,52 @@ def read_manifest(folder: str | Path) -> tuple[str, dict[str, str], dict[str, di
             from None
     if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
         raise InputError('expected {"system": NAME, "files": {"PAIR/ROW": FILE, …}}', str(path))
-    files = {}
+    files: dict[str, str | dict[str, str]] = {}
     for key, name in data["files"].items():
         if not isinstance(key, str) or "/" not in key:
             raise InputError(f"entry {key!r}: expected \"PAIR/ROW\": \"FILE\"", str(path))
-        _check_row_key(key, path)
+        row = _check_row_key(key, path)
+        parts = file_parts(row)
         if name is None:  # --init's template: a row the user has not filled
+            continue
+        if parts is not None:
+            given = _part_files(key, name, parts, folder, path)
+            if given:  # every part null: the row stays empty
+                files[key] = given
             continue
         if not isinstance(name, str):
             raise InputError(f"entry {key!r}: expected \"PAIR/ROW\": \"FILE\"", str(path))
-        file = folder / name
-        if not _inside(file, folder):
-            raise InputError(f"entry {key!r}: {name} is outside {folder}; the manifest names files in its folder",
-                             str(path))
-        if not file.is_file():
-            raise InputError(f"entry {key!r}: {name} is not in {folder}", str(path))
-        files[key] = str(file)
+        files[key] = _named_file(key, name, folder, path)
     return str(data.get("system") or folder.name), files, _row_options(data.get("options"), path)
+
+
+def _named_file(key: str, name: str, folder: Path, manifest: Path) -> str:
+    """A file the manifest names for ``key``, in its folder and present; one line naming the entry otherwise."""
+    file = folder / name
+    if not _inside(file, folder):
+        raise InputError(f"entry {key!r}: {name} is outside {folder}; the manifest names files in its folder",
+                         str(manifest))
+    if not file.is_file():
+        raise InputError(f"entry {key!r}: {name} is not in {folder}", str(manifest))
+    return str(file)
+
+
+def _part_files(key: str, given: Any, parts: tuple[str, list[str]], folder: Path, manifest: Path) -> dict[str, str]:
+    """The files of a row read one per part (``{"QA": FILE, "GR": FILE, …}``; null: a part not translated), in the
+    row's order of its parts; one line naming the entry for a single file, an unknown part or a bad name."""
+    option, names = parts
+    shape = "{" + ", ".join(f'"{n}": FILE' for n in names[:2]) + ", …}"
+    if not isinstance(given, dict):
+        raise InputError(f"entry {key!r}: its run reads one file per {option} ({' '.join(names)}): give {shape}",
+                         str(manifest))
+    for part, name in given.items():
+        if part not in names:
+            raise InputError(f"entry {key!r}: no {option} {part!r}{did_you_mean(str(part), names)} (its "
+                             f"{option}s: {' '.join(names)})", str(manifest))
+        if name is not None and not isinstance(name, str):
+            raise InputError(f"entry {key!r}: {part}: expected a FILE or null", str(manifest))
+    return {part: _named_file(f"{key}/{part}", given[part], folder, manifest) for part in names
+            if given.get(part) is not None}
 
 
 # the options of a row's run a manifest may give: those that say how the user's file is made (the suite version it was
@@ -262,14 +327,16 @@ def _inside(file: Path, folder: Path) -> bool:
     return os.path.abspath(file).startswith(os.path.abspath(folder) + os.sep)
 
 
-def _check_row_key(key: str, manifest: Path) -> None:
+def _check_row_key(key: str, manifest: Path) -> CardRow:
     """A manifest's row key names a row of the card's groups: a misspelt one is an error, not a row left out."""
     from discotest.cards.groups import known_pairs, rows_of
 
     pair, _, row_id = key.partition("/")
     if pair not in known_pairs():
         raise InputError(f"entry {key!r}: no pair {pair!r}{did_you_mean(pair, known_pairs())}", str(manifest))
-    ids = [row.id for row in rows_of([pair])]
+    rows = rows_of([pair])
+    ids = [row.id for row in rows]
     if row_id not in ids:
         raise InputError(f"entry {key!r}: {pair} has no row {row_id!r}{did_you_mean(row_id, ids)} (its rows: "
                          f"{', '.join(ids)})", str(manifest))
+    return rows[ids.index(row_id)]

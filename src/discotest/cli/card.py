@@ -108,9 +108,14 @@ def _print_plan(steps: list[dict]) -> None:
     todo = [p for p in steps if p["status"] == "to run"]
     known = sum(p["seconds"] or 0 for p in todo)
     unknown = sum(p["seconds"] is None for p in todo)
+    sources = [f"{n} row{'s' if n != 1 else ''} {what}" for what, n in (
+        ("measured here", sum(p.get("estimate") == "measured" for p in todo)),
+        ("at their kind's typical cost per item, cards/costs.json", sum(p.get("estimate") == "typical" for p in todo)))
+        if n]
     print(f"{len(todo)} rows to run, {sum(p['status'] == 'cached' for p in steps)} done, "
-          f"{sum(p['status'] == 'unfilled' for p in steps)} not fillable; estimate {known:.0f} s from the last runs "
-          f"on this machine" + (f", plus {unknown} rows never measured here" if unknown else ""))
+          f"{sum(p['status'] == 'unfilled' for p in steps)} not fillable; estimate {known:.0f} s"
+          + (f" ({', '.join(sources)})" if sources else "")
+          + (f", plus {unknown} rows with no estimate yet (a model's speed is its own)" if unknown else ""))
 
 
 def _write_pages(card, output: str, command: str) -> dict[str, str]:

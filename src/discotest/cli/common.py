@@ -98,13 +98,18 @@ def add_options(p: argparse.ArgumentParser, options_by_family: list[tuple[Family
 
 def _merged(first: Option, other: Option) -> Option:
     """One argparse flag for an option two families declare with their own vocabulary (``--align-extra``: the
-    gender suites' and mzprt's): the union of their choices and both helps; each family's own declaration checks
+    gender suites' and mzprt's): the union of their choices and both helps (``--input``: one file, or mzprt's list
+    of one per domain, both helps); each family's own declaration checks
     the value once the suite is known (``registry.checked_settings``). Any other difference is a declaration error."""
     if first == other:
         return first
     same = ("name", "type", "action", "metavar", "nargs", "required")
-    if any(getattr(first, key) != getattr(other, key) for key in same) or first.choices is None \
-            or other.choices is None:
+    if any(getattr(first, key) != getattr(other, key) for key in same):
+        raise ValueError(f"{first.flags[0]} is declared twice with different meanings")
+    if first.choices == other.choices is None:  # the same value but a list for one family (mzprt's --input per
+        helps = [h for h in (first.help, other.help) if h]  # domain): one string on the command line for both
+        return dataclasses.replace(first, help="; ".join(dict.fromkeys(helps)), default=None)
+    if first.choices is None or other.choices is None:
         raise ValueError(f"{first.flags[0]} is declared twice with different meanings")
     choices = (*first.choices, *(c for c in other.choices if c not in first.choices))
     helps = [h for h in (first.help, other.help) if h]

@@ -334,6 +334,9 @@ def split_list(value: str | Sequence[str] | None, what: str = "") -> list[str] |
 def _input_paths(settings: Settings) -> list[str]:
     # .get here and below: the registry serves every family, and a family need not declare input, quiet, …
     given = settings.get("input")
+    declared = settings._declared.get("input")
+    if isinstance(given, str) and declared is not None and declared.many:  # one file per part: "qa.txt,gr.txt"
+        given = [p.strip() for p in given.split(",") if p.strip()]
     return [] if not given else [given] if isinstance(given, str | Path) else [str(p) for p in given]
 
 

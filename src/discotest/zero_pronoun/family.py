@@ -1,11 +1,12 @@
 """The zero-pronoun family: AZPT on the Chinese–English mZPRT benchmark (Wang et al. 2022), per domain.
 
-Hypotheses come from the published outputs (``system``: names or ``all``), a file (``input``, one domain) or a model
+Hypotheses come from the published outputs (``system``: names or ``all``), files (``input``: one per domain) or a model
 that translates every domain asked for (``model``/``endpoint``, with ``context`` previous sentences of the document);
 ``compare`` adds BLEU with its own paired tests to the per-ZP comparison."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from discotest.engine import resolve_engine
@@ -28,10 +29,13 @@ REACH = Option("reach", ("--reach",),
                type=int_option("reach"))
 ALIGN_EXTRA = Option("align_extra", ("--align-extra",), "mzprt: extra aligner training text: 'wmt' (the default) = "
                      "the WMT21/22 zh-en test sets, or 'none'", default="wmt", choices=("wmt", "none"))
+# one file per --domain, in its order (the card's row reads a folder's five files in one run, as `run` does)
+INPUTS = Option("input", ("--input", "-i"), "mzprt: your translations, one file per --domain in its order "
+                "(comma-separated: --domain QA,GR --input qa.txt,gr.txt), or files of one domain", many=True)
 BLEU = Option("bleu", ("--bleu",), "mzprt: also report sacrebleu BLEU", default=False, action="store_true")
 # --engine ray: the alignment run is a Ray task; a command aligns once (the background, or it with the one --input),
 # so there is no --jobs to share out
-OPTIONS = (DOMAIN, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, WINDOW, REACH, BLEU, common.ALIGNER,
+OPTIONS = (DOMAIN, common.SYSTEM, INPUTS, common.INPUT_FORMAT, WINDOW, REACH, BLEU, common.ALIGNER,
            common.ALIGN_TRAIN, ALIGN_EXTRA, *common.ENGINE_OPTIONS, common.LIMIT, *common.TRANSLATING_MODEL,
            *common.COMMON)
 
@@ -41,6 +45,16 @@ def _suites() -> dict[str, list[str]]:
     from discotest.zero_pronoun.outputs import published_systems
 
     return {"mzprt": [f"{domain}: {' '.join(published_systems(domain))}" for domain in DOMAINS]}
+
+
+def input_files(given: str | Path | list[str | Path] | None) -> list[str]:
+    """``--input``'s files, one per domain: a comma-separated string (the command line), a path or a list
+    (Python)."""
+    if not given:
+        return []
+    if isinstance(given, Path):
+        return [str(given)]
+    return [p.strip() for p in given.split(",") if p.strip()] if isinstance(given, str) else [str(p) for p in given]
 
 
 def run(suite: str, s: Settings) -> Report:
@@ -67,7 +81,7 @@ def run(suite: str, s: Settings) -> Report:
     results = run_mzprt(
         split_list(s.domain),
         systems=split_list(s.system),
-        inputs=[s.input] if s.input else None,
+        inputs=input_files(s.input),
         data_dir=s.data_dir,
         window=s.window,
         reach=s.reach,
@@ -88,21 +102,27 @@ def run(suite: str, s: Settings) -> Report:
 
 
 def check_lines(suite: str, s: Settings, path: str) -> str | None:
-    """``--input``'s lines against the segments they land on, judged against the domain's English reference, before
-    any work (one --domain: the run refuses others, in its own words)."""
+    """An ``--input`` file's lines against the segments they land on, judged against its domain's English reference
+    (the file's place among the inputs is its place among the domains), before any work (a count that does not
+    match: the run refuses it, in its own words)."""
     from discotest.lang.correspondence import refuse_misaligned
     from discotest.zero_pronoun.hypotheses import input_translations
     from discotest.zero_pronoun.mzprt import load_mzprt
+    from discotest.zero_pronoun.run import domains_of
 
-    domains = split_list(s.domain)
-    if s.model or s.endpoint or not isinstance(domains, list) or len(domains) != 1:
+    paths = input_files(s.input)
+    if s.model or s.endpoint or not s.domain or path not in paths:
         return None
-    test_set = load_mzprt(domains[0], s.data_dir)
+    domains = domains_of(split_list(s.domain))
+    if len(domains) != 1 and len(domains) != len(paths):
+        return None
+    domain = domains[0] if len(domains) == 1 else domains[paths.index(path)]
+    test_set = load_mzprt(domain, s.data_dir)
     return refuse_misaligned(input_translations(path, test_set, s.input_format),
                              {seg.index: seg.source for seg in test_set.segments},
                              [{seg.index: seg.reference for seg in test_set.segments}],
-                             f"the mZPRT {domains[0]} reference",
-                             reference=f"the mZPRT {domains[0]} reference (--system reference)")
+                             f"the mZPRT {domain} reference",
+                             reference=f"the mZPRT {domain} reference (--system reference)")
 
 
 def compare(suite: str, s: Settings) -> Report:

@@ -110,7 +110,8 @@ def bleu_signature(metric, sentences: int) -> str:
     return Signature(Signature.parse(metric.get_signature().format()).fields + (("sents", str(sentences)),)).format()
 
 
-def _domain_list(domains: Sequence[str] | str) -> list[str]:
+def domains_of(domains: Sequence[str] | str) -> list[str]:
+    """The domain codes a run covers (``all``: the five test domains), each checked."""
     if domains == "all":
         return list(DOMAINS)
     if isinstance(domains, str):
@@ -142,9 +143,10 @@ def run_mzprt(
 
     ``domains``: codes QA GR MS PP WF (or MS-valid, WF-valid for inputs), a list, or "all".
     ``systems``: published outputs by name (``base_tgt`` …), "all", or None. A named system is
-    evaluated in every requested domain that has it. ``inputs``: hypothesis files for exactly one
-    domain (see ``read_input`` for the line layout: one line per sentence without the ``[doc]`` lines,
-    or the raw file's lines with them, or ``source ||| hypothesis`` lines; ``input_format`` forces one).
+    evaluated in every requested domain that has it. ``inputs``: hypothesis files of one domain, or one per domain of
+    ``domains`` in its order (see ``read_input`` for the line layout: one line per sentence without the ``[doc]`` lines,
+    or the raw file's lines with them, or ``source ||| hypothesis`` lines; ``input_format`` forces one). Each file
+    is aligned and scored alone (``corpus``), so its result is the one a run of its domain alone gives.
     ``window``: candidate words on each side of the aligned word.
     ``reach``: how far beyond the window an unclaimed rendering may be (0: the paper's rule only).
     ``bleu``: also sacrebleu BLEU (on the sentences each system covers: the ZP sentences for
@@ -163,12 +165,14 @@ def run_mzprt(
     """
     root = str(data_dir) if data_dir else None
     engine = resolve_engine(engine)
-    domain_list = _domain_list(domains)
+    domain_list = domains_of(domains)
     inputs = list(inputs or [])
     if not inputs and not systems and translator is None:
         raise InputError("give --system (published outputs, or 'all'), --input (your hypotheses) or --model")
-    if inputs and len(domain_list) != 1:
-        raise InputError("--input needs exactly one --domain (the test set the file translates)")
+    if inputs and len(domain_list) > 1 and len(inputs) != len(domain_list):
+        raise InputError(f"--input: one file per --domain, in its order ({len(domain_list)} domains: "
+                         f"{' '.join(domain_list)}; {len(inputs)} file{'s' if len(inputs) != 1 else ''}), or files "
+                         "of one domain")
     wanted = _published_requests(domain_list, systems)
     aligner_obj = aligner if isinstance(aligner, WordAligner) else azpt_aligner(aligner)
     with catalogue.tracking() as common:  # every domain and present output trains the aligner: shared by all
@@ -179,7 +183,8 @@ def run_mzprt(
         if s != REFERENCE:
             with catalogue.tracking() as read[(d, s)]:
                 published.append(published_hypotheses(d, s, suites[d], root))
-    typed = [read_input(path, suites[domain_list[0]], input_format) for path in inputs]
+    of_domain = domain_list * len(inputs) if len(domain_list) == 1 else domain_list  # one domain: every file is its
+    typed = [read_input(path, suites[domain], input_format) for domain, path in zip(of_domain, inputs)]
     model_fields = in_context_fields(translator, context) if translator is not None else []
     for d in domain_list if translator is not None else ():
         sample = sampled_zps(suites[d], limit)

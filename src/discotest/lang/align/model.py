@@ -24,16 +24,16 @@ import contextlib
 import gzip
 import io
 import shutil
-import sys
 import tarfile
 import tempfile
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from discotest import cache
 from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.align.thot_aligner import ThotAligner
-from discotest.progress import is_quiet
+from discotest.progress import note
 
 NAMESPACE = "align-model"
 # wall seconds per training pair (both directions, on two cores), measured on the first runs of WinoMT's languages
@@ -77,6 +77,8 @@ class AlignmentModel(WordAligner):
         suite's English roles, the analyser) beside the training, not after it."""
         if not pairs:
             return list
+        for seen in _tracking:
+            seen.setdefault(self.key, 0.0)
         if self.key not in _training and (folder := self._ready()) is not None:
             return self.aligner.decode(pairs, str(folder / "model"))
         if self.key in _training:  # this process trains it now: decode once it is stored
@@ -125,9 +127,11 @@ class AlignmentModel(WordAligner):
         if not pairs:
             self._release()
             raise ValueError(f"no training text for the alignment model {self.recipe}")
-        if not is_quiet() and sys.stderr is not None:  # a long first run says what it does (-q: nothing)
-            print(f"discotest: training the alignment model {self.recipe.split(':')[0]} (first run, about "
-                  f"{max(1, round(len(pairs) * TRAIN_SECONDS_PER_PAIR))} s)", file=sys.stderr, flush=True)
+        # a long first run says what it does (-q: nothing), through the bars' helper: a card's rows run quiet under
+        # the card's bar, and the line still shows there
+        note(f"discotest: training the alignment model {self.recipe.split(':')[0]} (about "
+             f"{max(1, round(len(pairs) * TRAIN_SECONDS_PER_PAIR))} s, once; cached)")
+        started = time.monotonic()
         try:
             pending = self.aligner.start_training(pairs, str(folder / "model"), decoded)
         except BaseException:
@@ -143,6 +147,8 @@ class AlignmentModel(WordAligner):
             finally:
                 _training.pop(self.key, None)
                 self._release()
+            for seen in _tracking:
+                seen[self.key] = time.monotonic() - started
             return links
 
         trained = _training[self.key] = _Training(finish, folder)
@@ -156,7 +162,28 @@ class AlignmentModel(WordAligner):
 
     def cached(self) -> bool:
         """Whether the model is ready without training (unpacked here or in the cache)."""
-        return self.use_cache and self.key in _extracted or cache.entry_path(NAMESPACE, self.key, ".tar.gz").is_file()
+        return self.use_cache and trained(self.key)
+
+
+def trained(key: str) -> bool:
+    """Whether the model of ``key`` is trained: unpacked in this process or in the cache (no file is read)."""
+    return key in _extracted or cache.entry_path(NAMESPACE, key, ".tar.gz").is_file()
+
+
+_tracking: list[dict[str, float]] = []  # the open ``tracking`` records
+
+
+@contextlib.contextmanager
+def tracking() -> Iterator[dict[str, float]]:
+    """The models used inside, key -> seconds spent training it here (0.0: it was trained already): what a card
+    row's run costs once (its measured time less the training) and again only where a model is gone
+    (``cards.build``'s estimate)."""
+    seen: dict[str, float] = {}
+    _tracking.append(seen)
+    try:
+        yield seen
+    finally:
+        _tracking.remove(seen)
 
 
 class _Training:
