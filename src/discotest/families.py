@@ -7,9 +7,24 @@ from discotest.dip import family as dip
 from discotest.gender import family as gender
 from discotest.gender.mittens import family as mittens
 from discotest.gender.mt_geneval import family as mt_geneval
-from discotest.registry import all_suites, compare, families, family_of, prepare, register, run, unregister
+from discotest.registry import (
+    Phased,
+    all_suites,
+    answered,
+    ask,
+    compare,
+    families,
+    family_of,
+    has_phases,
+    prepare,
+    register,
+    run,
+    scored,
+    unregister,
+)
 from discotest.winox import family as winox
 from discotest.zero_pronoun import family as zero_pronoun
 
-__all__ = ["all_suites", "compare", "contrastive", "dip", "families", "family_of", "gender", "mittens",
-           "mt_geneval", "prepare", "register", "run", "unregister", "winox", "zero_pronoun"]
+__all__ = ["Phased", "all_suites", "answered", "ask", "compare", "contrastive", "dip", "families", "family_of",
+           "gender", "has_phases", "mittens", "mt_geneval", "prepare", "register", "run", "scored", "unregister",
+           "winox", "zero_pronoun"]

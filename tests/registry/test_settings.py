@@ -71,14 +71,23 @@ def test_an_option_named_like_a_mapping_method_is_a_declaration_error():
 
 
 def test_every_family_run_receives_settings(monkeypatch):
-    """Each registered family's run, called through the registry, gets Settings with attribute access to each of
-    its declared options."""
+    """Each registered family's run (or, for a family in two phases, its first phase), called through the registry,
+    gets Settings with attribute access to each of its declared options."""
+    from discotest.models.requests import Asked
+
     seen: dict[str, Settings] = {}
     for family in registry.families():
         def record(suite: str, s: Settings, name: str = family.name) -> Report:
             seen[name] = s
             return Report(suite, [])
-        monkeypatch.setitem(registry._FAMILIES, family.name, dataclasses.replace(family, run=record))
+
+        def ask(suite: str, s: Settings, name: str = family.name) -> Asked:
+            seen[name] = s
+            return Asked(())
+
+        phases = dict(requests=ask, score=lambda suite, s, asked, answers: Report(suite, [])) \
+            if family.requests else {}
+        monkeypatch.setitem(registry._FAMILIES, family.name, dataclasses.replace(family, run=record, **phases))
         suite = next(iter(family.suites()))
         registry.run(suite)
         s = seen[family.name]

@@ -246,12 +246,35 @@ def in_card_words(warning: str, row: CardRow, system: SystemSpec) -> str:
     return "".join(out) + warning[at:]
 
 
+@dataclass
+class Gathered:
+    """A row's run between its two phases (``families.ask``, ``families.answered``), done before the rows are
+    scored: the first phase, the answers, or the error either met (the row's failure), and the data files read."""
+
+    phased: families.Phased | None = None
+    answers: list[list[Any]] | None = None
+    error: Exception | None = None
+    seen: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def _own_run(row: CardRow, options: dict[str, Any], common: dict[str, Any], gathered: Gathered | None) -> Report:
+    """The system's run of the row: scored from the answers gathered before (``_gather``), or run whole."""
+    if gathered is None:
+        return families.run(row.suite, **{**row.options, **options}, **common)  # a folder's parts: its domains
+    if gathered.error is not None:
+        raise gathered.error  # the row fails as its own run would have: fill_row says why in one line
+    assert gathered.phased is not None and gathered.answers is not None  # _gather sets both or the error
+    return families.scored(gathered.phased, gathered.answers)
+
+
 def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: dict[str, Any], bootstrap: int,
-             seed: int) -> tuple[Report, list[Result], list[dict[str, Any]], list[str]]:
+             seed: int, gathered: Gathered | None = None
+             ) -> tuple[Report, list[Result], list[dict[str, Any]], list[str]]:
     """The row's run: its report, the system's results, the card's lines, and the published systems left out of the
     ranking because their outputs equal the system's (``same_outputs``)."""
     equal: list[str] = []
-    report = families.run(row.suite, **{**row.options, **options}, **common)  # a folder's parts: its domains
+    report = _own_run(row, options, common, gathered)
     if system.kind == "published" and row.published_runs == "all":
         mine = [r for r in report.results if r.system == system.value]
         others = [r for r in report.results if r.system != system.value]
@@ -281,10 +304,11 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: 
 
 def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int = 1000,
              seed: int = DEFAULT_SEED, reports: dict[str, Report] | None = None,
-             shared_seconds: float = 0.0) -> dict[str, Any]:
+             shared_seconds: float = 0.0, gathered: Gathered | None = None) -> dict[str, Any]:
     """The row's JSON: status ``ok`` with its lines, ``unfilled`` (the system cannot fill it: why) or ``failed``
     (the run failed: the error's one line; not cached, so the next run tries again). ``shared_seconds``: the row's
-    share of a run over several rows' languages done before it (``_run_together``), counted in its measured time."""
+    share of a run over several rows' languages done before it (``_run_together``), counted in its measured time.
+    ``gathered``: the row's requests already answered (``_gather``): only its score phase is left."""
     base = {"pair": row.pair, "id": row.id, "suite": row.suite, "phenomenon": row.phenomenon,
             "validity": validity_badge(row, row.options.get("lang") or row.pair.split("-")[1])}
     try:
@@ -300,10 +324,11 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
             return cached
     from discotest.lang.align import model as align_model
 
-    started = time.monotonic() - shared_seconds
+    started = time.monotonic() - shared_seconds - (gathered.seconds if gathered else 0.0)
     try:
         with catalogue.tracking() as seen, align_model.tracking() as models:
-            report, mine, lines, equal = _compute(system, row, options, common, bootstrap, seed)
+            seen.update(gathered.seen if gathered else {})
+            report, mine, lines, equal = _compute(system, row, options, common, bootstrap, seed, gathered)
     except Unfilled as exc:
         return {**base, "status": "unfilled", "reason": str(exc), "lines": [], "signature": None}
     except InputError as exc:
@@ -462,22 +487,93 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], common: dict[str,
 def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str], common: dict[str, Any],
                bootstrap: int = 1000, seed: int = DEFAULT_SEED, keep_reports: bool = False,
                on_row: Callable[[dict[str, Any]], None] | None = None) -> Card:
-    """Every row, one after the other in order, under one bar (its description names the suite being run): a model's
-    or an endpoint's requests go out in row order, each row's once its run reaches them; for a published system, a
-    suite's rows of several pairs run first as one run over their languages (``_run_together``)."""
+    """Every row in order, under one bar (its description names the suite being run). A model's or an endpoint's
+    rows are asked before they are scored: each run of rows whose families run in two phases has all its requests
+    stated and sent, in row order, before the first of them is scored (``_gather``); a row of a family with one phase
+    runs whole in its place, so the model is asked everything in row order. For a published system, a suite's rows
+    of several pairs run first as one run over their languages (``_run_together``)."""
     reports: dict[str, Report] | None = {} if keep_reports else None
     out = []
     quiet = {**common, "quiet": True}  # the rows' runs: the card's bar is their progress
     with progress_bar("card", unit="suite", total=len(rows), quiet=common.get("quiet")) as bar:
         together = _run_together(system, rows, quiet, bootstrap, seed, reports, bar)
+        asking = _asking(system, rows, quiet, bootstrap, seed, reports)
+        gathered: dict[int, Gathered] = {}
         for index, row in enumerate(rows):
+            if asking[index] == "phases" and index not in gathered:
+                block = []  # this row and the next ones up to a row that asks the model in one phase
+                for later in range(index, len(rows)):
+                    if asking[later] == "one phase":
+                        break
+                    block += [later] if asking[later] == "phases" else []
+                gathered.update(_gather(system, rows, block, quiet, bar))
             bar.set_description(f"card: {row.key}")
-            filled = fill_row(system, row, quiet, bootstrap, seed, reports, together.get(index, 0.0))
+            filled = fill_row(system, row, quiet, bootstrap, seed, reports, together.get(index, 0.0),
+                              gathered.pop(index, None))
             out.append(filled)
             if on_row is not None:
                 on_row(filled)
             bar.update()
     return Card(system.name, system.kind, list(pairs), out, bootstrap, seed, reports or {}, common.get("limit"))
+
+
+def _asking(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bootstrap: int, seed: int,
+            reports: dict[str, Report] | None) -> list[str]:
+    """Per row, how its run asks the system's model: ``phases`` (its family states its requests first: they can be
+    gathered), ``one phase`` (its run asks as it goes), or ``""`` (no model, the row cannot be filled, or it is
+    read back from the cache)."""
+    out = []
+    for row in rows:
+        if system.kind not in ("model", "endpoint"):
+            out.append("")
+            continue
+        try:
+            system.options_for(row)
+        except Unfilled:
+            out.append("")
+            continue
+        if reports is None and common.get("use_cache", True) and _done(system, row, common, bootstrap, seed):
+            out.append("")
+            continue
+        out.append("phases" if families.has_phases(row.suite) else "one phase")
+    return out
+
+
+def _gather(system: SystemSpec, rows: Sequence[CardRow], block: Sequence[int], common: dict[str, Any],
+            bar: Any = None) -> dict[int, Gathered]:
+    """The rows at ``block``: every row's first phase (its models opened, its requests stated), then every row's
+    requests sent, in row order (a served model's under ``--concurrency``, each answer stored as it arrives, so a
+    stopped card asks nothing twice), before any row is scored. A row whose phase fails keeps the error (its row
+    says it) and the others go on."""
+    out: dict[int, Gathered] = {}
+    for index in block:
+        row = rows[index]
+        if bar is not None:
+            bar.set_description(f"card: {row.key} (requests)")
+        started = time.monotonic()
+        gathered = out[index] = Gathered()
+        try:
+            with catalogue.tracking() as seen:
+                gathered.phased = families.ask(row.suite, **row.options, **system.options_for(row),
+                                               **_run_options(row, common))
+        except Exception as exc:  # noqa: BLE001 - one row's failure must not lose the others (fill_row says it)
+            gathered.error = exc
+        gathered.seen, gathered.seconds = dict(seen), time.monotonic() - started
+    for index in block:
+        gathered = out[index]
+        if gathered.phased is None:
+            continue
+        if bar is not None:
+            bar.set_description(f"card: {rows[index].key} (asking the model)")
+        started = time.monotonic()
+        try:
+            with catalogue.tracking() as seen:
+                gathered.answers = families.answered(gathered.phased)
+        except Exception as exc:  # noqa: BLE001 - as above
+            gathered.error = exc
+        gathered.seen.update(seen)
+        gathered.seconds += time.monotonic() - started
+    return out
 
 
 def plan(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bootstrap: int = 1000,

@@ -16,14 +16,17 @@ from pathlib import Path
 
 from discotest.data.contrastive_item import ContrastiveItem
 from discotest.models.interface import Translator, in_context_fields
+from discotest.models.requests import TranslateRequest
 
 
-def translate_items(items: Sequence[ContrastiveItem], translator: Translator, context: int) -> list[str]:
-    """One translation per item, in order, through the translation cache (what is cached is never asked again)."""
-    contexts = [list(item.src_context[-context:]) if context else [] for item in items]
+def translate_requests(items: Sequence[ContrastiveItem], translator: Translator, context: int,
+                       lang: str = "") -> list[TranslateRequest]:
+    """One request per item, in order: its source with its last ``context`` sentences in the prompt, or for a model
+    without one (seq2seq) the sentences and the source joined into one text."""
+    contexts = [tuple(item.src_context[-context:]) if context else () for item in items]
     if context and not translator.context_prompt:
-        return translator.translate([" ".join((*c, item.src)) for c, item in zip(contexts, items, strict=True)])
-    return translator.translate_in_context([item.src for item in items], contexts)
+        return [TranslateRequest(" ".join((*c, item.src)), None, lang) for c, item in zip(contexts, items, strict=True)]
+    return [TranslateRequest(item.src, c, lang) for c, item in zip(contexts, items, strict=True)]
 
 
 def model_fields(translator: Translator, context: int) -> list[tuple[str, str]]:

@@ -7,6 +7,8 @@ model's translations (``model``/``endpoint``, at each ``context`` size: ``contra
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from discotest.data import catalogue
 from discotest.engine import resolve_engine
 from discotest.errors import InputError, did_you_mean
@@ -14,6 +16,9 @@ from discotest.registry import Family, Option, Settings, SuiteFacts, SuiteSize, 
 from discotest.registry import options as common
 from discotest.registry.two_systems import as_list, compare_systems
 from discotest.report.emit import Report
+
+if TYPE_CHECKING:  # the models floor loads when a run asks a model, not with the family's options
+    from discotest.models.requests import Asked
 
 SCORES = Option("scores", ("--scores",), "one score per candidate line, suite order (higher = better)",
                 metavar="FILE")
@@ -64,10 +69,18 @@ def _suites() -> dict[str, list[str]]:
 
 
 def run(suite: str, s: Settings) -> Report:
-    from discotest.contrastive.result import render_contrastive_table
-    from discotest.contrastive.run import run_contrastive
+    """Both phases in one go (``requests``, the answers, ``score``)."""
+    from discotest.models.requests import answer_all
+
+    asked = requests(suite, s)
+    return score(suite, s, asked, answer_all(asked.asks))
+
+
+def requests(suite: str, s: Settings) -> Asked:
+    """The run's first phase: the options checked, the suite loaded, the model's requests
+    (``contrastive.run.contrastive_requests``)."""
+    from discotest.contrastive.run import contrastive_requests
     from discotest.contrastive.suites import is_expected_word, is_file_suite
-    from discotest.report.comparison import compare_results
 
     published = {system: name for (system, _), name in catalogue.system_outputs(suite).items()}
     if s.system and s.system not in published:
@@ -87,7 +100,7 @@ def run(suite: str, s: Settings) -> Report:
         translations = catalogue.locate(published[s.system], s.data_dir)
     if s.input and suite_file is None and translations is None:
         raise InputError(f"{suite} is scored from candidate scores: use --scores FILE, not --input")
-    results = run_contrastive(
+    return contrastive_requests(
         suite, scores=s.scores, scores_are_losses=s.scores_are_losses, translations=translations,
         model=s.model, contexts=s.context or [0], baselines=s.baseline, train_text=s.train_text,
         suite_file=suite_file, data_dir=s.data_dir, batch_size=s.batch_size, device=s.device,
@@ -103,6 +116,16 @@ def run(suite: str, s: Settings) -> Report:
         translator_options=dict(beam=s.beam, max_length=s.max_length, revision=s.revision, prompt_file=s.prompt_file,
                                 src_code=s.src_lang, tgt_code=s.tgt_lang),
     )
+
+
+def score(suite: str, s: Settings, asked: Asked, answers: list[list[Any]]) -> Report:
+    """The run's second phase: every item judged from the answers, one result per system, and ``--compare``'s
+    paired test."""
+    from discotest.contrastive.result import render_contrastive_table
+    from discotest.contrastive.run import contrastive_results
+    from discotest.report.comparison import compare_results
+
+    results = contrastive_results(asked, answers)
     comparisons = []
     if s.compare:
         if len(results) != 2:
@@ -171,6 +194,8 @@ FAMILY = register(Family(
     suites=_suites,
     options=OPTIONS,
     run=run,
+    requests=requests,
+    score=score,
     compare=compare,
     compare_options=common.COMPARE,
     handles=_is_file_suite,

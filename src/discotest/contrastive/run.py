@@ -4,8 +4,11 @@ a baseline) or a translation per item (CTXPRO), judge every item and aggregate."
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
+from discotest.contrastive import ctxpro_model
 from discotest.contrastive.judge import ContrastiveVerdict, judge_scores, judge_translation, score_contrastive
 from discotest.contrastive.result import ContrastiveResult
 from discotest.contrastive.suites import is_expected_word, language_pair, load_suite, suite_version
@@ -13,7 +16,8 @@ from discotest.data import catalogue
 from discotest.data.contrastive_item import ContrastiveItem
 from discotest.data.readers import system_name
 from discotest.errors import InputError
-from discotest.models.interface import Scorer, ScoreRequest
+from discotest.models.interface import Scorer, ScoreRequest, Translator
+from discotest.models.requests import Ask, Asked, answer_all
 from discotest.models.translator import model_label
 from discotest.report.result import build_signature
 from discotest.stats import DEFAULT_SEED, stratified_sample
@@ -25,14 +29,18 @@ def score_requests(items: Sequence[ContrastiveItem]) -> list[ScoreRequest]:
 
 
 def evaluate_scorer(suite: str, items: Sequence[ContrastiveItem], scorer: Scorer, contexts: Sequence[int],
-                    n_bootstrap: int = 1000, data: tuple[str, str] = ("files", "none")) -> list[ContrastiveResult]:
+                    n_bootstrap: int = 1000, data: tuple[str, str] = ("files", "none"),
+                    scored: Sequence[Sequence[Sequence[float]]] | None = None) -> list[ContrastiveResult]:
     """One result per context size the scorer's scores depend on (every one asked for; a scores file: one), the
-    model's work for all of them done in one go (on Ray, one actor pool for the whole run)."""
-    sizes = list(contexts) if scorer.takes_context else list(contexts[:1] or [0])
+    model's work for all of them done in one go (on Ray, one actor pool for the whole run); ``scored``: those scores
+    already answered (per size, per item, per candidate: ``models.requests.answer``)."""
+    sizes = _sizes(scorer, contexts)
+    if scored is None:
+        scored = scorer.score_contexts(score_requests(items), sizes)
     return [evaluate(suite, items, per_item, scorer.system_name(k),
                      [(key, model_label(value) if key == "model" else value)  # as a translation signature names it
                       for key, value in scorer.signature_fields(k)], n_bootstrap, data)
-            for k, per_item in zip(sizes, scorer.score_contexts(score_requests(items), sizes))]
+            for k, per_item in zip(sizes, scored, strict=True)]
 
 
 def evaluate(suite: str, items: Sequence[ContrastiveItem], candidate_scores: Sequence[Sequence[float]], system: str,
@@ -69,7 +77,35 @@ def _result(suite: str, system: str, verdicts: Sequence[ContrastiveVerdict], set
                              {item.index: item for item in items}, catalogue.suite_licence(suite) or "")
 
 
-def run_contrastive(
+def run_contrastive(suite: str, **options) -> list[ContrastiveResult]:
+    """One result per system: the scores file, each context size of the model, each baseline (``contrastive_requests``
+    then ``contrastive_results``: the two phases in one go)."""
+    asked = contrastive_requests(suite, **options)
+    return contrastive_results(asked, answer_all(asked.asks))
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """What the score phase reads besides the answers: the items (the sample), the whole suite, the data files and
+    how each ask is turned into results."""
+
+    suite: str
+    items: list[ContrastiveItem]
+    data: tuple[str, str]
+    n_bootstrap: int
+    limit: int | None
+    scorers: tuple[Scorer, ...] = ()  # the ask of each (a scores file, a model), in order
+    contexts: tuple[int, ...] = (0,)
+    translators: tuple[tuple[Translator, int], ...] = ()  # CTXPRO translated by a model: one ask per context size
+    translations: Any = None  # a CTXPRO translation file's path
+    input_format: str = "auto"
+    baselines: tuple[str, ...] = ()
+    train_text: str | Path | None = None
+    use_cache: bool = True
+    version: str | None = None  # a suite read from the user's own file: its content's name
+
+
+def contrastive_requests(
     suite: str,
     *,
     scores: str | Path | None = None,
@@ -99,8 +135,10 @@ def run_contrastive(
     timeout: float = 120.0,
     limit: int | None = None,
     translator_options: dict | None = None,
-) -> list[ContrastiveResult]:
-    """One result per system: the scores file, each context size of the model, each baseline.
+) -> Asked:
+    """The run's first phase: the suite loaded (the ``limit`` sample taken), the scorers and translators opened, and
+    their requests: each scorer's items at every context size it scores, a CTXPRO model's translations per context
+    size. A baseline or a translation file asks no model (the score phase reads them).
 
     ``scorer_options`` go to the model scorer: separator, normalise (mean log-probability), use_target_context,
     src_lang/tgt_lang (default: the suite's languages), revision, compute_type (CTranslate2); prompt_file and
@@ -124,29 +162,22 @@ def run_contrastive(
         if translations is not None:
             catalogue.check_file(translations, data_dir)  # a published output handed over by path
     data = catalogue.data_field(files)
-    results = []
     whole = items
     if limit and not is_expected_word(suite):
         items = limited(items, limit)
+    planned = _Planned(suite, list(items), data, n_bootstrap, limit, contexts=tuple(contexts),
+                       input_format=input_format, use_cache=use_cache)
     if is_expected_word(suite) and translations is None and (model is not None or endpoint):
-        return _signed_limit(_translated_by_model(suite, limited(items, limit) if limit else items, model, endpoint,
-                                                  contexts, n_bootstrap, data, dict(
-                                                      translator_options or {}, batch_size=batch_size, device=device,
-                                                      use_cache=use_cache, quiet=quiet, concurrency=concurrency,
-                                                      timeout=timeout, runner=engine, ray_address=ray_address,
-                                                      ray_actors=ray_actors)), limit)
+        return _translated_by_model(replace(planned, items=limited(items, limit) if limit else list(items)), model,
+                                    endpoint, dict(translator_options or {}, batch_size=batch_size, device=device,
+                                                   use_cache=use_cache, quiet=quiet, concurrency=concurrency,
+                                                   timeout=timeout, runner=engine, ray_address=ray_address,
+                                                   ray_actors=ray_actors))
     if is_expected_word(suite):
         if translations is None:
             raise InputError(f"{suite} scores translations: give --input (one translation per item, in suite order), "
                              "--model or --endpoint")
-        from discotest.contrastive.ctxpro_translations import read_ctxpro_translations
-
-        found = read_ctxpro_translations(translations, items, input_format)
-        matched = [item for item in items if item.index in found.by_row]
-        if limit:
-            matched = limited(matched, limit)
-        return _signed_limit([evaluate_translations(suite, matched, [found.by_row[i.index] for i in matched],
-                                                    system_name(translations), n_bootstrap, data)], limit)
+        return Asked((), replace(planned, translations=translations))
     if translations is not None and suite_file is None:
         raise InputError(f"{suite} is scored from candidate scores: give --scores, --model or --baseline")
     if not (scores or model or baselines or endpoint):
@@ -154,48 +185,78 @@ def run_contrastive(
                          "majority|cooccur|cooccur-st")
     from discotest.models.door import open_scorer
 
+    scorers: list[Scorer] = []
     if scores is not None:
         # a scores file scores the whole suite, as --init's candidates list it; a --limit sample reads its lines
         position = {id(item): k for k, item in enumerate(whole)}
         sample = (score_requests(whole), [position[id(item)] for item in items]) if items is not whole else None
-        results += evaluate_scorer(suite, items, open_scorer(scores=scores, losses=scores_are_losses,
-                                                             scores_of=sample), contexts, n_bootstrap, data)
+        scorers.append(open_scorer(scores=scores, losses=scores_are_losses, scores_of=sample))
     if endpoint or model is not None:
         options = dict(scorer_options or {})
         pair = language_pair(suite)
         if pair and not (options.get("src_lang") or options.get("tgt_lang")):
             options["src_lang"], options["tgt_lang"] = pair
-        scorer = open_scorer(model, endpoint=endpoint, engine=engine, ray_address=ray_address, ray_actors=ray_actors,
-                             concurrency=concurrency, timeout=timeout, factory=scorer_factory, batch_size=batch_size,
-                             device=device, use_cache=use_cache, quiet=quiet, **options)
-        results += evaluate_scorer(suite, items, scorer, contexts, n_bootstrap, data)
-    for name in baselines:
+        scorers.append(open_scorer(model, endpoint=endpoint, engine=engine, ray_address=ray_address,
+                                   ray_actors=ray_actors, concurrency=concurrency, timeout=timeout,
+                                   factory=scorer_factory, batch_size=batch_size, device=device, use_cache=use_cache,
+                                   quiet=quiet, **options))
+    version = catalogue.user_file_version(suite_file, data_dir) if suite_file is not None else None
+    requests = tuple(score_requests(items))
+    return Asked(tuple(Ask(scorer, requests, tuple(_sizes(scorer, contexts))) for scorer in scorers),
+                 replace(planned, scorers=tuple(scorers), baselines=tuple(baselines), train_text=train_text,
+                         version=version))
+
+
+def _sizes(scorer: Scorer, contexts: Sequence[int]) -> list[int]:
+    """The context sizes a scorer's scores depend on: every one asked for; a scores file's: one."""
+    return list(contexts) if scorer.takes_context else list(contexts[:1] or [0])
+
+
+def contrastive_results(asked: Asked, answers: Sequence[Sequence[Any]]) -> list[ContrastiveResult]:
+    """The run's second phase: every item judged from its answers (and the baselines', a translation file's), one
+    result per system, in the order the run names them."""
+    p: _Planned = asked.state
+    suite, items, data, n_bootstrap = p.suite, p.items, p.data, p.n_bootstrap
+    if p.translators:
+        return _signed_limit([evaluate_translations(suite, items, translated, ctxpro_model.system_name(translator, k),
+                                                    n_bootstrap, data, ctxpro_model.model_fields(translator, k))
+                              for (translator, k), translated in zip(p.translators, answers, strict=True)], p.limit)
+    if p.translations is not None:
+        from discotest.contrastive.ctxpro_translations import read_ctxpro_translations
+
+        found = read_ctxpro_translations(p.translations, items, p.input_format)
+        matched = [item for item in items if item.index in found.by_row]
+        if p.limit:
+            matched = limited(matched, p.limit)
+        return _signed_limit([evaluate_translations(suite, matched, [found.by_row[i.index] for i in matched],
+                                                    system_name(p.translations), n_bootstrap, data)], p.limit)
+    results = []
+    for scorer, ask, per_request in zip(p.scorers, asked.asks, answers, strict=True):
+        results += evaluate_scorer(suite, items, scorer, ask.contexts, n_bootstrap, data,
+                                   [[scores[n] for scores in per_request] for n in range(len(ask.contexts))])
+    for name in p.baselines:
         from discotest.contrastive.baselines import run_baseline
 
-        per_item, fields = run_baseline(name, items, train_text, use_cache=use_cache)
+        per_item, fields = run_baseline(name, items, p.train_text, use_cache=p.use_cache)
         results.append(evaluate(suite, items, per_item, name, fields, n_bootstrap, data))
-    version = catalogue.user_file_version(suite_file, data_dir) if suite_file is not None else None
-    if version:  # a suite read from the user's own file is named by its content
+    if p.version:  # a suite read from the user's own file is named by its content
         for result in results:
-            result.signature = result.signature.replace(version=version)
-    return _signed_limit(results, limit)
+            result.signature = result.signature.replace(version=p.version)
+    return _signed_limit(results, p.limit)
 
 
-def _translated_by_model(suite: str, items: Sequence[ContrastiveItem], model: str | None, endpoint: str | None,
-                         contexts: Sequence[int], n_bootstrap: int, data: tuple[str, str],
-                         options: dict) -> list[ContrastiveResult]:
-    """A CTXPRO suite translated by a model at each context size, each translation scored as a file's would be."""
-    from discotest.contrastive import ctxpro_model
+def _translated_by_model(planned: _Planned, model: str | None, endpoint: str | None, options: dict) -> Asked:
+    """A CTXPRO suite translated by a model at each context size (one ask each), each translation scored as a
+    file's would be."""
     from discotest.models.door import open_translator
 
+    suite, items, contexts = planned.suite, planned.items, planned.contexts
     if max(contexts, default=0) and not any(item.src_context for item in items):
         raise InputError(f"--context: {suite} has no released context (CTXPRO's release/inputs file): give --context 0")
     src, tgt = language_pair(suite) or ("en", "")  # CTXPRO's names say their pair
     translator = open_translator(model, tgt, endpoint=endpoint, src_lang=src, **options)
-    return [evaluate_translations(suite, items, ctxpro_model.translate_items(items, translator, k),
-                                  ctxpro_model.system_name(translator, k), n_bootstrap, data,
-                                  ctxpro_model.model_fields(translator, k))
-            for k in contexts]
+    return Asked(tuple(Ask(translator, tuple(ctxpro_model.translate_requests(items, translator, k, tgt)))
+                       for k in contexts), replace(planned, translators=tuple((translator, k) for k in contexts)))
 
 
 def limited(items: Sequence[ContrastiveItem], limit: int) -> list[ContrastiveItem]:

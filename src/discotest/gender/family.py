@@ -6,6 +6,8 @@ through the cache); ``lang`` is one language, a list or ``all`` (published outpu
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.gender.coref import RESOLVERS
@@ -19,6 +21,9 @@ from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report, summarise_warnings
 from discotest.report.table import row_ranges
 from discotest.timing import stage
+
+if TYPE_CHECKING:  # the models floor loads when a run asks a model, not with the family's options
+    from discotest.models.requests import Asked
 
 SUITES = ("winomt", "winomt-demo", "winomt-adj", "bug")
 
@@ -163,7 +168,19 @@ def check_lines(suite: str, s: Settings, path: str) -> str | None:
 
 
 def run(suite: str, s: Settings) -> Report:
-    from discotest.gender.run import planned_pairs, run_many, run_one
+    """Both phases in one go (``requests``, the answers, ``score``)."""
+    from discotest.models.requests import answer_all
+
+    asked = requests(suite, s)
+    return score(suite, s, asked, answer_all(asked.asks))
+
+
+def requests(suite: str, s: Settings) -> Asked:
+    """The run's first phase: the options checked; with a model, the model opened and the translation of each
+    scored item asked (``gender.run.model_requests``); published outputs and files ask nothing. The state is the
+    pipeline's settings, the languages and the model's own state."""
+    from discotest.gender.run import model_requests
+    from discotest.models.requests import Asked
 
     resolve_engine(s.engine)  # a bad name fails before any work, whatever is evaluated
     if s.align_extra and s.align_train == "suite":
@@ -179,7 +196,6 @@ def run(suite: str, s: Settings) -> Report:
         raise InputError(f"suite {suite!r} needs --lang (a language, a comma-separated list, or 'all')")
     has_model = bool(s.model or s.endpoint)  # a local model, or a served one
     given = [k for k, v in (("system", s.system), ("input", s.input)) if v] + (["model"] if has_model else [])
-    extra_warnings: list[str] = []
     if not given:
         raise InputError("give --system (published outputs), --input (your translations) or --model (an MT model)")
     if has_model and len(given) > 1:
@@ -203,8 +219,20 @@ def run(suite: str, s: Settings) -> Report:
                              ray_actors=s.ray_actors, prompt_file=s.prompt_file,
                              context=common.one_context(s.context), endpoint=s.endpoint,
                              concurrency=s.concurrency, timeout=s.timeout)
-        results = [run_one(suite, lang=_one_lang(langs, "--model"), model=s.model or "",
-                           model_options=model_options, **settings)]
+        asked = model_requests(suite, _one_lang(langs, "--model"), s.model or "", model_options, **settings)
+        return Asked(asked.asks, (settings, langs, asked))
+    return Asked((), (settings, langs, None))
+
+
+def score(suite: str, s: Settings, asked: Asked, answers: list[list[Any]]) -> Report:
+    """The run's second phase: the model's answers read as a file's translations, or the published outputs and
+    files evaluated; the warnings of rows left out and of unreadable outputs."""
+    from discotest.gender.run import model_result, planned_pairs, run_many, run_one
+
+    settings, langs, model = asked.state
+    extra_warnings: list[str] = []
+    if model is not None:
+        results = [model_result(model, answers)]
     elif s.input:
         results = [run_one(suite, lang=_one_lang(langs, "--input"), input=s.input, **settings)]
         with stage("version check"):
@@ -287,6 +315,8 @@ FAMILY = register(Family(
     suites=_suites,
     options=OPTIONS,
     run=run,
+    requests=requests,
+    score=score,
     compare=compare,
     compare_options=common.COMPARE,
     doc="gender accuracy, ΔG, ΔS and target-side consistency of translations, read through alignment and "

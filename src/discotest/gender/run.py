@@ -54,6 +54,7 @@ from discotest.lang.align.model import AlignmentModel
 from discotest.lang.align.thot_aligner import ThotAligner
 from discotest.lang.morph import MEASURED_COST, MEASURED_MEMORY, analyser_class, languages
 from discotest.lang.morph.cached import CachedReads
+from discotest.models.requests import Ask, Asked, answer_all
 from discotest.progress import is_quiet, quiet_scope
 from discotest.report.result import build_signature
 from discotest.stats import stratified_sample
@@ -575,13 +576,32 @@ def run_one(
     opts.check()
     _check_lang(lang)
     if model is not None:
-        from discotest.gender.translate import model_system
-
-        return _evaluate_language(lang, [], opts, models=[model_system(model, lang, **(model_options or {}))])[0]
+        asked = model_requests(suite, lang, model, model_options, **options)
+        return model_result(asked, answer_all(asked.asks))
     if system is not None:
         check_system(system, lang, suite)
         return _evaluate_language(lang, [system], opts)[0]
     return _evaluate_language(lang, [], opts, [(system_name(input), str(input))])[0]
+
+
+def model_requests(suite: str, lang: str, model: str | None, model_options: dict | None = None,
+                   **options) -> Asked:
+    """``run_one``'s first phase for a model: the model opened, the suite loaded (the ``limit`` sample taken), and
+    the translation of each scored item's source asked (``model_result`` scores the answers)."""
+    from discotest.gender.translate import model_system
+
+    opts = RunOptions(suite=suite, **options)
+    opts.check()
+    _check_lang(lang)
+    system = model_system(model, lang, **(model_options or {}))
+    items = scored_items(load_suite(opts), opts.limit)
+    return Asked((Ask(system.translator, tuple(system.requests(items, lang))),), (opts, lang, system, items))
+
+
+def model_result(asked: Asked, answers: Sequence[Sequence[str]]) -> GenderResult:
+    """``run_one``'s result for a model from its answers (``model_requests``): aligned and read as a file's."""
+    opts, lang, system, items = asked.state
+    return _evaluate_language(lang, [], opts, models=[system.with_answers(items, answers[0])])[0]
 
 
 def planned_pairs(suite: str = "winomt", langs: Sequence[str] | str = "all", systems: Sequence[str] | str = "all"

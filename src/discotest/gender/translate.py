@@ -9,7 +9,7 @@ model copies into its output are removed before evaluation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,6 +19,7 @@ from discotest.errors import InputError
 
 if TYPE_CHECKING:  # the models floor loads when a model translates, not with the gender family's options
     from discotest.models.interface import Translator
+    from discotest.models.requests import TranslateRequest
 
 MARKERS = ("none", "predicted", "gold")
 
@@ -49,6 +50,8 @@ class ModelSystem:
     markers: str = "none"
     resolver: str = "rules"
     name: str = field(default="")
+    answered: dict[int, str] | None = None  # its raw translations by suite row, when they were asked for first
+
 
     def __post_init__(self):
         if self.markers not in MARKERS:
@@ -57,11 +60,24 @@ class ModelSystem:
             base = Path(self.translator.name).name or self.translator.name
             self.name = base if self.markers == "none" else f"{base}+{self.markers}-markers"
 
+    def requests(self, items, lang: str) -> list[TranslateRequest]:
+        """What the model is asked for ``items``: each source (marked), alone, in order."""
+        from discotest.models.requests import TranslateRequest
+
+        return [TranslateRequest(s, None, lang) for s in marked_sources(items, self.markers, self.resolver)]
+
+    def with_answers(self, items, translations) -> ModelSystem:
+        """This system, its translations of ``items`` those answered to its ``requests``."""
+        return replace(self, answered={item.index: t for item, t in zip(items, translations, strict=True)})
+
     def translate_items(self, items) -> list[str]:
         from discotest.gender.coref.markers import strip_markers
 
-        sources = marked_sources(items, self.markers, self.resolver)
-        return [strip_markers(t) for t in self.translator.translate(sources)]
+        if self.answered is not None:
+            raw = [self.answered[item.index] for item in items]
+        else:
+            raw = self.translator.translate(marked_sources(items, self.markers, self.resolver))
+        return [strip_markers(t) for t in raw]
 
     def translations(self, items) -> Translations:
         # keyed by suite row, not position: BUG's indices skip its row without a sentence

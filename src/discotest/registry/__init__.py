@@ -16,6 +16,7 @@ from typing import Any
 
 from discotest.errors import InputError, did_you_mean
 from discotest.models.language_watch import Watch, watching
+from discotest.models.requests import Asked, answer_all
 from discotest.progress import quiet_scope
 from discotest.report.emit import Report
 from discotest.timing import stage
@@ -173,6 +174,12 @@ class Family:
     # of the same options nothing but its results to read from the cache (the gender suites' verdicts, found by their
     # files): the card then runs a suite's rows of several pairs as that one run, languages in parallel
     langs_together: bool = False
+    # the run in two phases (``registry.run`` then calls these, not ``run``): ``requests(suite, settings)`` opens the
+    # models the run needs and states what it asks them (``models.requests.Asked``), ``score(suite, settings, asked,
+    # answers)`` turns the answers into the Report; a caller holding several runs (the card) sends every run's
+    # requests before it scores any. None: the family has one phase (``run``)
+    requests: Callable[[str, Settings], Asked] | None = None
+    score: Callable[[str, Settings, Asked, list[list[Any]]], Report] | None = None
 
     def answers(self, suite: str) -> bool:
         return suite in self.suites() or bool(self.handles and self.handles(suite))
@@ -182,6 +189,8 @@ _FAMILIES: dict[str, Family] = {}
 
 
 def register(family: Family) -> Family:
+    if (family.requests is None) != (family.score is None):
+        raise ValueError(f"suite family {family.name!r}: a run in two phases declares both requests and score")
     if family.name in _FAMILIES and _FAMILIES[family.name] is not family:
         raise ValueError(f"suite family {family.name!r} is registered twice")
     _FAMILIES[family.name] = family
@@ -409,8 +418,67 @@ def lang_codes(value: str | Sequence[str] | None) -> list[str] | str | None:
     return [lang.lower() for lang in langs] if isinstance(langs, list) else langs
 
 
-def run(suite: str, **options: Any) -> Report:
+@dataclass
+class Phased:
+    """One run of a two-phase family between its phases (``ask``, ``answered``, ``scored``): its settings, its
+    requests, and what the input checks and the language watches of its phases found (``_finish`` reads them)."""
+
+    family: Family
+    suite: str
+    settings: Settings
+    asked: Asked
+    unchecked: list[str]
+    warnings: list[str]
+    watches: list[Watch]
+
+
+def has_phases(suite: str) -> bool:
+    """Whether ``suite``'s family runs in two phases (``Family.requests``): its requests can be gathered first."""
+    return family_of(suite).requests is not None
+
+
+def ask(suite: str, **options: Any) -> Phased:
+    """A two-phase run's first phase: the options checked as ``run`` checks them, the input files checked, the
+    family's requests stated (its models opened)."""
     family = family_of(suite)
+    if family.requests is None:
+        raise ValueError(f"{family.title} run in one phase (no requests)")
+    settings = settings_for(family, options)
+    with stage("language check"):
+        unchecked, warnings = check_input_language(family, suite, settings)
+    warnings += check_input_lines(family, suite, settings)
+    with quiet_scope(settings.get("quiet")), watching(not settings.get("skip_language_check")) as watch:
+        asked = family.requests(suite, settings)
+    return Phased(family, suite, settings, asked, unchecked, warnings, [watch])
+
+
+def answered(run: Phased) -> list[list[Any]]:
+    """The answers to a run's requests (``models.requests.answer_all``), a model's translations read for their
+    language as a one-phase run's are."""
+    with quiet_scope(run.settings.get("quiet")), watching(not run.settings.get("skip_language_check")) as watch:
+        answers = answer_all(run.asked.asks)
+    run.watches.append(watch)
+    return answers
+
+
+def scored(run: Phased, answers: list[list[Any]]) -> Report:
+    """A two-phase run's Report from its answers, finished as ``run`` finishes one (``_finish``)."""
+    assert run.family.score is not None  # a family with requests has its score phase (``register``)
+    with quiet_scope(run.settings.get("quiet")), watching(not run.settings.get("skip_language_check")) as watch:
+        report = run.family.score(run.suite, run.settings, run.asked, answers)
+    watches = [*run.watches, watch]
+    merged = Watch(watch.check, list(dict.fromkeys(w for seen in watches for w in seen.warnings)),
+                   set().union(*(seen.unchecked for seen in watches)))
+    return _finish(report, run.unchecked, run.warnings, merged)
+
+
+def run(suite: str, **options: Any) -> Report:
+    """``suite`` run with ``options``: a two-phase family's requests, their answers, its score (``ask``,
+    ``answered``, ``scored``), or a one-phase family's ``run``, between the same checks."""
+    family = family_of(suite)
+    if family.requests is not None:
+        phased = ask(suite, **options)
+        return scored(phased, answered(phased))
     settings = settings_for(family, options)
     with stage("language check"):  # py3langid's model is most of it (read back from the cache)
         unchecked, warnings = check_input_language(family, suite, settings)
@@ -445,5 +513,6 @@ def compare(suite: str, **options: Any) -> Report:
     return _finish(report, unchecked, warnings, watch)
 
 
-__all__ = ["Family", "Option", "Report", "all_suites", "compare", "families", "family_of", "prepare",
-           "Settings", "register", "run", "settings_for", "split_list", "unregister"]
+__all__ = ["Family", "Option", "Phased", "Report", "all_suites", "answered", "ask", "compare", "families", "family_of",
+           "has_phases", "prepare", "scored", "Settings", "register", "run", "settings_for", "split_list",
+           "unregister"]

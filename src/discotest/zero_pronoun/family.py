@@ -7,7 +7,7 @@ that translates every domain asked for (``model``/``endpoint``, with ``context``
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
@@ -17,6 +17,9 @@ from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
 from discotest.values import int_option
 from discotest.zero_pronoun.defaults import DEFAULT_REACH, DEFAULT_WINDOW
+
+if TYPE_CHECKING:  # the models floor loads when a run asks a model, not with the family's options
+    from discotest.models.requests import Asked
 
 DOMAIN = Option("domain", ("--domain", "-d"), "mZPRT domain (QA GR MS PP WF, MS-valid, WF-valid), list, or 'all'",
                 many=True)
@@ -58,8 +61,19 @@ def input_files(given: str | Path | list[str | Path] | None) -> list[str]:
 
 
 def run(suite: str, s: Settings) -> Report:
-    from discotest.zero_pronoun.result import rank_agreement_json, render_azpt_table
-    from discotest.zero_pronoun.run import run_mzprt
+    """Both phases in one go (``requests``, the answers, ``score``)."""
+    from discotest.models.requests import answer_all
+
+    asked = requests(suite, s)
+    return score(suite, s, asked, answer_all(asked.asks))
+
+
+def requests(suite: str, s: Settings) -> Asked:
+    """The run's first phase: the options checked; with a model, the model opened and each requested domain's
+    sentences asked (``zero_pronoun.run.mzprt_requests``: every domain's, not only the first's). Published outputs
+    and files ask nothing."""
+    from discotest.models.requests import Asked
+    from discotest.zero_pronoun.run import mzprt_requests
 
     engine = resolve_engine(s.engine)  # a bad name fails before any work
     if not s.domain:
@@ -68,7 +82,6 @@ def run(suite: str, s: Settings) -> Report:
         raise InputError("give --system or --input, not both")
     if (s.model or s.endpoint) and (s.system or s.input):
         raise InputError("--model translates the suite itself: give it without --system/--input")
-    translator = None
     if s.model or s.endpoint:
         from discotest.models.door import open_translator
 
@@ -78,6 +91,18 @@ def run(suite: str, s: Settings) -> Report:
                                      use_cache=s.use_cache, quiet=s.quiet, concurrency=s.concurrency,
                                      timeout=s.timeout, runner=engine, ray_address=s.ray_address,
                                      ray_actors=s.ray_actors, src_code=s.src_lang, tgt_code=s.tgt_lang)
+        return Asked(mzprt_requests(split_list(s.domain), translator, s.data_dir, common.one_context(s.context),
+                                    s.limit), translator)
+    return Asked((), None)
+
+
+def score(suite: str, s: Settings, asked: Asked, answers: list[list[Any]]) -> Report:
+    """The run's second phase: every domain's hypotheses (a model's answers, published outputs, a file) aligned,
+    judged and scored, with the rank agreement of the published systems."""
+    from discotest.zero_pronoun.result import rank_agreement_json, render_azpt_table
+    from discotest.zero_pronoun.run import run_mzprt
+
+    translator = asked.state
     results = run_mzprt(
         split_list(s.domain),
         systems=split_list(s.system),
@@ -91,11 +116,12 @@ def run(suite: str, s: Settings) -> Report:
         aligner=s.aligner,
         align_train=s.align_train,
         input_format=s.input_format,
-        engine=engine,
+        engine=resolve_engine(s.engine),
         ray_address=s.ray_address,
         limit=s.limit,
         translator=translator,
         context=common.one_context(s.context),
+        answered=answers if translator is not None else None,
     )
     return Report("discotest · mZPRT zero pronouns (AZPT)", results, aggregates={
         "kendall_tau": rank_agreement_json(results)}, text=render_azpt_table)
@@ -165,6 +191,8 @@ FAMILY = register(Family(
     suites=_suites,
     options=OPTIONS,
     run=run,
+    requests=requests,
+    score=score,
     compare=compare,
     compare_options=common.COMPARE,
     doc="accuracy of zero-pronoun translation (AZPT) from Chinese: each annotated ZP's aligned words, a ±1 window "

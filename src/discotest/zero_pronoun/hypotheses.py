@@ -14,6 +14,7 @@ from discotest.errors import InputError
 from discotest.lang.align.base import Pair
 from discotest.lang.tokenize import normalise_moses
 from discotest.models.interface import Translator
+from discotest.models.requests import TranslateRequest
 from discotest.zero_pronoun.mzprt import MZPRTSuite
 from discotest.zero_pronoun.outputs import PublishedOutput, read_published
 
@@ -100,16 +101,31 @@ def input_translations(path: str | Path, suite: MZPRTSuite, input_format: str = 
     )
 
 
-def model_hypotheses(suite: MZPRTSuite, translator: Translator, context: int = 0,
-                     segments: set[int] | None = None) -> Hypotheses:
-    """A model's translations of the domain's Chinese sentences (ZPs left out, as a system is given them), each with
-    the ``context`` sentences before it in its document in the prompt (``translate_in_context``: the source side, so
-    a sentence's translation does not depend on which others are translated); ``segments``: only these (``--limit``),
-    else every segment, as a file holds them."""
+def _chosen(suite: MZPRTSuite, context: int, segments: set[int] | None) -> tuple[list, list[list[str]]]:
+    """The segments a model translates (``segments``, else all) and each one's ``context`` sentences before it in its
+    document."""
     chosen = [seg for seg in suite.segments if segments is None or seg.index in segments]
     contexts = [[s.source for s in suite.segments[max(0, seg.index - context):seg.index] if s.doc == seg.doc]
                 if context else [] for seg in chosen]
-    lines = translator.translate_in_context([seg.source for seg in chosen], contexts)
+    return chosen, contexts
+
+
+def model_requests(suite: MZPRTSuite, context: int = 0, segments: set[int] | None = None) -> list[TranslateRequest]:
+    """What a model is asked for the domain (``model_hypotheses``): each chosen sentence with its context, in
+    order."""
+    chosen, contexts = _chosen(suite, context, segments)
+    return [TranslateRequest(seg.source, tuple(c), "en") for seg, c in zip(chosen, contexts, strict=True)]
+
+
+def model_hypotheses(suite: MZPRTSuite, translator: Translator, context: int = 0,
+                     segments: set[int] | None = None, lines: Sequence[str] | None = None) -> Hypotheses:
+    """A model's translations of the domain's Chinese sentences (ZPs left out, as a system is given them), each with
+    the ``context`` sentences before it in its document in the prompt (``translate_in_context``: the source side, so
+    a sentence's translation does not depend on which others are translated); ``segments``: only these (``--limit``),
+    else every segment, as a file holds them. ``lines``: the answers to ``model_requests`` (else asked here)."""
+    chosen, contexts = _chosen(suite, context, segments)
+    if lines is None:
+        lines = translator.translate_in_context([seg.source for seg in chosen], contexts)
     name = Path(translator.name).name or translator.name
     return Hypotheses(suite.domain, name, "model", f"model:{translator.name}", "model",
                       {seg.index: line for seg, line in zip(chosen, lines, strict=True)})

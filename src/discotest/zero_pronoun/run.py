@@ -17,6 +17,7 @@ from discotest.lang.align import align_cached, cached_links
 from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.align.model import AlignmentModel
 from discotest.models.interface import Translator, in_context_fields
+from discotest.models.requests import Ask
 from discotest.progress import progress_bar
 from discotest.report.result import Signature, build_signature
 from discotest.stats import stratified_sample
@@ -26,6 +27,7 @@ from discotest.zero_pronoun.hypotheses import (
     REFERENCE,
     Hypotheses,
     model_hypotheses,
+    model_requests,
     published_hypotheses,
     read_input,
     reference_hypotheses,
@@ -119,6 +121,22 @@ def domains_of(domains: Sequence[str] | str) -> list[str]:
     return [check_domain(d) for d in domains]
 
 
+def _sampled_segments(suite: MZPRTSuite, limit: int | None) -> set[int] | None:
+    """The segments of the ``limit`` sample's ZPs (None: every segment)."""
+    sample = sampled_zps(suite, limit)
+    return None if sample is None else {segment for segment, _ in sample}
+
+
+def mzprt_requests(domains: Sequence[str] | str, translator: Translator, data_dir: str | Path | None = None,
+                   context: int = 0, limit: int | None = None) -> tuple[Ask, ...]:
+    """A model's first phase: per requested domain (in order), the sentences it translates with their context
+    (``hypotheses.model_requests``; under ``limit`` the sampled ZPs' only), one ask each; ``run_mzprt`` scores the
+    answers (``answered``)."""
+    root = str(data_dir) if data_dir else None
+    return tuple(Ask(translator, tuple(model_requests(suite, context, _sampled_segments(suite, limit))), (0,), d)
+                 for d in domains_of(domains) for suite in [load_mzprt(d, root)])
+
+
 def run_mzprt(
     domains: Sequence[str] | str,
     systems: Sequence[str] | str | None = None,
@@ -138,6 +156,7 @@ def run_mzprt(
     limit: int | None = None,
     translator: Translator | None = None,
     context: int = 0,
+    answered: Sequence[Sequence[str]] | None = None,
 ) -> list[AZPTResult]:
     """AZPT of published systems and/or input files on mZPRT domains, one result per (domain, system).
 
@@ -158,7 +177,8 @@ def run_mzprt(
     sampled ZPs' sentences).
     ``translator``: a model (``models.door.open_translator``) that translates every requested domain
     (``hypotheses.model_hypotheses``: with ``context`` previous sentences of the document in its prompt; under
-    ``limit`` only the sampled ZPs' sentences), each scored as an input file of its translations is.
+    ``limit`` only the sampled ZPs' sentences), each scored as an input file of its translations is; ``answered``: its
+    answers to ``mzprt_requests``, one list per domain (else it is asked here).
     ``engine``: where the alignment runs go (``local``, or ``ray``: one Ray task per run, at ``ray_address`` or on a
     local Ray instance). Judging and scoring stay here on both engines: every ZP of the 33 published (domain, system)
     results is judged in about 1 s, against about 60 s for one alignment of the background.
@@ -186,10 +206,9 @@ def run_mzprt(
     of_domain = domain_list * len(inputs) if len(domain_list) == 1 else domain_list  # one domain: every file is its
     typed = [read_input(path, suites[domain], input_format) for domain, path in zip(of_domain, inputs)]
     model_fields = in_context_fields(translator, context) if translator is not None else []
-    for d in domain_list if translator is not None else ():
-        sample = sampled_zps(suites[d], limit)
-        typed.append(model_hypotheses(suites[d], translator, context,
-                                      None if sample is None else {segment for segment, _ in sample}))
+    for k, d in enumerate(domain_list if translator is not None else ()):
+        typed.append(model_hypotheses(suites[d], translator, context, _sampled_segments(suites[d], limit),
+                                      answered[k] if answered is not None else None))
     with catalogue.tracking() as corpus_files, progress_bar("mZPRT: segmenting the corpus", total=1) as bar:
         corpus = build_corpus(aligner_obj, root, extra, domain_list, published, typed, use_cache, align_train)
         bar.update(1)

@@ -11,7 +11,7 @@ unless a served model: any), or are the references (``--system reference``; into
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
@@ -22,6 +22,9 @@ from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report, summarise_warnings
 from discotest.report.table import row_ranges
+
+if TYPE_CHECKING:  # the models floor loads when a run asks a model, not with the family's options
+    from discotest.models.requests import Asked
 
 TEXT = Option("text", ("--text",), "mittens: what --model/--endpoint translates, and what the sources of a "
               "'source ||| translation' --input are first matched to: the passage (example, for MT systems) or the "
@@ -78,9 +81,19 @@ def check_lines(suite: str, s: Settings, path: str) -> str | None:
 
 
 def run(suite: str, s: Settings) -> Report:
-    from discotest.data.translations import Translations
-    from discotest.gender.mittens.result import render_mittens_table
-    from discotest.gender.mittens.run import REFERENCE_SYSTEMS, file_translations, run_one
+    """Both phases in one go (``requests``, the answers, ``score``)."""
+    from discotest.models.requests import answer_all
+
+    asked = requests(suite, s)
+    return score(suite, s, asked, answer_all(asked.asks))
+
+
+def requests(suite: str, s: Settings) -> Asked:
+    """The run's first phase: the options checked; with a model, each language's passages loaded, its model opened
+    and their translations asked (``mittens.run.model_requests``), languages in order. The references and a file ask
+    nothing."""
+    from discotest.gender.mittens.run import REFERENCE_SYSTEMS, model_requests
+    from discotest.models.requests import Asked
 
     runner = resolve_engine(s.engine)  # a bad name fails here; the reading runs here on both engines
     langs = _langs(suite, s.lang)
@@ -90,15 +103,29 @@ def run(suite: str, s: Settings) -> Report:
         raise InputError(f"give --input (your translations), --model/--endpoint (a model) or --system "
                          f"({', '.join(REFERENCE_SYSTEMS[suite])}: the references as translations)"
                          + (f", not --{given[0]} and --{given[1]}" if given else ""))
-    free = dict(text=s.text, data_dir=s.data_dir, aligner=s.aligner, use_cache=s.use_cache,
-                limit=s.limit)
     if has_model:
         options = dict(beam=s.beam, max_length=s.max_length, batch_size=s.batch_size, device=s.device,
                        revision=s.revision, src_code=s.src_lang, tgt_code=s.tgt_lang,
                        use_cache=s.use_cache, quiet=s.quiet, prompt_file=s.prompt_file,
                        endpoint=s.endpoint, concurrency=s.concurrency, timeout=s.timeout, runner=runner,
                        ray_address=s.ray_address, ray_actors=s.ray_actors, context=common.one_context(s.context))
-        results = [run_one(suite, lang, model=s.model or None, model_options=options, **free) for lang in langs]
+        asked = [model_requests(suite, lang, s.model or None, s.text, options, s.data_dir, s.limit) for lang in langs]
+        return Asked(tuple(ask for ask, _ in asked), tuple(state for _, state in asked))
+    return Asked((), None)
+
+
+def score(suite: str, s: Settings, asked: Asked, answers: list[list[Any]]) -> Report:
+    """The run's second phase: each language's translations (a model's answers, a file's, the references) read for
+    the person's gender."""
+    from discotest.data.translations import Translations
+    from discotest.gender.mittens.result import render_mittens_table
+    from discotest.gender.mittens.run import REFERENCE_SYSTEMS, file_translations, model_result, run_one
+
+    langs = _langs(suite, s.lang)
+    free = dict(text=s.text, data_dir=s.data_dir, aligner=s.aligner, use_cache=s.use_cache, limit=s.limit)
+    if asked.state is not None:
+        results = [model_result(suite, state, answered, s.aligner, s.use_cache, s.limit)
+                   for state, answered in zip(asked.state, answers, strict=True)]
     elif s.input:
         from discotest.data.readers import system_name
 
@@ -143,6 +170,8 @@ FAMILY = register(Family(
     suites=lambda: {SUITE: ["reference, reference-swapped"], SUITE_OUT: ["reference"]},
     options=OPTIONS,
     run=run,
+    requests=requests,
+    score=score,
     compare=compare,
     compare_options=common.COMPARE,
     doc="the person's gender in translations into English from 26 languages, and out of English into ar de es fr "

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from discotest.data import catalogue
 from discotest.data.readers import system_name
@@ -15,6 +17,7 @@ from discotest.gender.mittens.english import read_english, swap_gender
 from discotest.gender.mittens.result import MittensResult, MittensVerdict
 from discotest.gender.mittens.suite import SUITE, SUITE_OUT, MittensItem, load_mittens
 from discotest.lang.align import DEFAULT_ALIGNER
+from discotest.models.requests import Ask, answer_all
 from discotest.report.result import build_signature
 from discotest.stats import stratified_sample
 
@@ -42,21 +45,56 @@ def file_translations(items: Sequence[MittensItem], path: str | os.PathLike, tex
                              aliases={i.index: i.text(other) for i in items})
 
 
-def model_translations(suite: str, items: Sequence[MittensItem], lang: str, model: str | None, text: str,
-                       options: dict) -> tuple[Translations, str, list[tuple[str, str]]]:
-    """A model's (or a served model's: ``options["endpoint"]``) translations of one language's passages."""
+def model_requests(suite: str, lang: str, model: str | None, text: str, options: dict, data_dir: str | None = None,
+                   limit: int | None = None) -> tuple[Ask, ModelAsked]:
+    """A model's (or a served model's: ``options["endpoint"]``) first phase in one language: the passages loaded (the
+    ``limit`` sample taken), the model opened, and the translation of each scored passage asked, in order."""
     from discotest.gender.translate import model_system
+    from discotest.models.requests import TranslateRequest
 
+    with catalogue.tracking() as seen:
+        everything = load_mittens(suite, [lang], data_dir)
+    items = scored_items(everything, limit)
+    _check_out_of_english(suite, lang)
     options = dict(options)
     src, tgt = (lang, "en") if suite == SUITE else ("en", lang)
     options.update(src_code=options.get("src_code") or src, tgt_code=options.get("tgt_code") or tgt)
     if text == "prompt" and not options.get("prompt_file"):
         options["prompt_file"] = str(VERBATIM_PROMPT)
     system = model_system(model, tgt, **options)
-    lines = system.translator.translate([i.text(text) for i in items])
     fields = [*system.translator.signature_fields(), ("text", text)]
-    return (Translations(f"model:{system.translator.name}", {i.index: t for i, t in zip(items, lines, strict=True)},
-                         format="model"), system.name, fields)
+    ask = Ask(system.translator, tuple(TranslateRequest(i.text(text), None, tgt) for i in items))
+    return ask, ModelAsked(lang, everything, items, dict(seen), f"model:{system.translator.name}", system.name,
+                           fields)
+
+
+@dataclass(frozen=True)
+class ModelAsked:
+    """What a model's score phase in one language reads besides the answers (``model_requests``)."""
+
+    lang: str
+    everything: list[MittensItem]
+    items: list[MittensItem]
+    seen: dict[str, Any]
+    path: str
+    name: str
+    fields: list[tuple[str, str]]
+
+
+def model_result(suite: str, asked: ModelAsked, answers: Sequence[str], aligner: str = DEFAULT_ALIGNER,
+                 use_cache: bool = True, limit: int | None = None) -> MittensResult:
+    """A model's result in one language from its answers: the translations read as a file's are."""
+    translations = Translations(asked.path, {i.index: t for i, t in zip(asked.items, answers, strict=True)},
+                                format="model")
+    return _result(suite, asked.lang, asked.everything, asked.items, asked.seen, translations, asked.name,
+                   asked.fields, aligner, use_cache, limit)
+
+
+def _check_out_of_english(suite: str, lang: str) -> None:
+    if suite == SUITE_OUT:
+        from discotest.gender.mittens.free import check_language
+
+        check_language(lang)
 
 
 def verdict(item: MittensItem, translation: str) -> MittensVerdict:
@@ -103,24 +141,29 @@ def run_one(suite: str, lang: str, *, input: str | os.PathLike | None = None,  #
     (``model``, or ``model_options["endpoint"]``), or ``translations`` already read (``name`` names them).
     ``limit``: score a sample (``scored_items``); a file is still read and checked whole, a model translates the
     sample only."""
+    if model is not None or (model_options or {}).get("endpoint"):
+        ask, asked = model_requests(suite, lang, model, text, model_options or {}, data_dir, limit)
+        return model_result(suite, asked, answer_all([ask])[0], aligner, use_cache, limit)
     with catalogue.tracking() as seen:
         everything = load_mittens(suite, [lang], data_dir)
     items = scored_items(everything, limit)
-    if suite == SUITE_OUT:
-        from discotest.gender.mittens.free import check_language
-
-        check_language(lang)
-    settings: list[tuple[str, str]] = []
+    _check_out_of_english(suite, lang)
     if translations is not None:
         name = name or translations.path
     elif system is not None:
         translations, name = reference_translations(suite, everything, system), system
-    elif model is not None or (model_options or {}).get("endpoint"):
-        translations, name, settings = model_translations(suite, items, lang, model, text, model_options or {})
     elif input is not None:
         translations, name = file_translations(everything, input, text, input_format), system_name(input)
     else:
         raise InputError("give --input (your translations), --model/--endpoint or --system")
+    return _result(suite, lang, everything, items, dict(seen), translations, name or "", [], aligner, use_cache,
+                   limit)
+
+
+def _result(suite: str, lang: str, everything: Sequence[MittensItem], items: Sequence[MittensItem],
+            seen: dict[str, Any], translations: Translations, name: str, settings: Sequence[tuple[str, str]],
+            aligner: str, use_cache: bool, limit: int | None) -> MittensResult:
+    """Every scored passage's translation read for the person's gender, and the result signed."""
     by_row = translations.by_row
     if suite == SUITE:
         verdicts = [verdict(i, by_row[i.index]) for i in items if i.index in by_row]
@@ -130,7 +173,7 @@ def run_one(suite: str, lang: str, *, input: str | os.PathLike | None = None,  #
     if not verdicts:
         raise InputError(f"no passage of {suite} {lang} has a translation", translations.path)
     unmatched = sorted(i.index for i in items if i.index not in by_row)
-    signature = build_signature(suite, "v5", name or "", len(verdicts), lang=lang,
+    signature = build_signature(suite, "v5", name, len(verdicts), lang=lang,
                                 settings=(*settings, ("reader", reader)), files=catalogue.data_field(seen)
                                 ).with_limit(limit)
-    return MittensResult(suite, lang, name or "", signature, verdicts, unmatched)
+    return MittensResult(suite, lang, name, signature, verdicts, unmatched)

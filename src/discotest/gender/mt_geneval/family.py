@@ -10,7 +10,7 @@ sets, computed here on both engines (``--engine``); only a ``--model``'s transla
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
@@ -21,6 +21,9 @@ from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report, summarise_warnings
 from discotest.report.table import row_ranges
+
+if TYPE_CHECKING:  # the models floor loads when a run asks a model, not with the family's options
+    from discotest.models.requests import Asked
 
 SUBSET = Option("subset", ("--subset",), "mt-geneval: counterfactual (feminine/masculine sentence pairs; --input "
                 "holds the feminine translations, then the masculine ones) or contextual (the translation of the "
@@ -67,35 +70,64 @@ def check_lines(suite: str, s: Settings, path: str) -> str | None:
 
 
 def run(suite: str, s: Settings) -> Report:
-    from discotest.gender.mt_geneval.result import render_geneval_table
-    from discotest.gender.mt_geneval.run import REFERENCE_SYSTEMS, run_one
+    """Both phases in one go (``requests``, the answers, ``score``)."""
+    from discotest.models.requests import answer_all
+
+    asked = requests(suite, s)
+    return score(suite, s, asked, answer_all(asked.asks))
+
+
+def _languages(s: Settings) -> tuple[list[str], list[str]]:
+    """The languages asked for, and those of them without a gender analyser (``--reference-free --lang all``)."""
+    langs = _langs(s.lang)
+    if s.reference_free and s.lang == "all":  # every language with an analyser; hi and pt have none
+        from discotest.lang.morph import languages
+
+        return langs, [lang for lang in langs if lang not in languages()]
+    return langs, []
+
+
+def requests(suite: str, s: Settings) -> Asked:
+    """The run's first phase: the options checked; with a model, the items loaded, the model opened and the
+    translations asked (``mt_geneval.run.model_requests``). The references and a file ask nothing."""
+    from discotest.gender.mt_geneval.run import REFERENCE_SYSTEMS, model_requests
+    from discotest.models.requests import Asked
 
     runner = resolve_engine(s.engine)  # a bad name fails here too; only --model translates on Ray
     if not s.subset:
         raise InputError(f"{SUITE} needs --subset ({' or '.join(SUBSETS)})")
-    langs = _langs(s.lang)
-    free = dict(reference_free=s.reference_free, aligner=s.aligner, use_cache=s.use_cache, limit=s.limit)
-    without = []
-    if s.reference_free and s.lang == "all":  # every language with an analyser; hi and pt have none
-        from discotest.lang.morph import languages
-
-        without = [lang for lang in langs if lang not in languages()]
+    langs, _ = _languages(s)
     given = [k for k, v in (("system", s.system), ("input", s.input), ("model", s.model or s.endpoint)) if v]
     if len(given) != 1:
         raise InputError(f"give --input (your translations), --model (an MT model) or --system "
                          f"({', '.join(REFERENCE_SYSTEMS)}: the references as translations)"
                          + (f", not --{given[0]} and --{given[1]}" if given else ""))
-    if s.input or s.model or s.endpoint:
-        if len(langs) != 1:
-            raise InputError(f"--{given[0]} needs exactly one --lang")
+    if (s.input or s.model or s.endpoint) and len(langs) != 1:
+        raise InputError(f"--{given[0]} needs exactly one --lang")
+    if s.model or s.endpoint:
         model_options = dict(beam=s.beam, max_length=s.max_length, batch_size=s.batch_size,
                              device=s.device, revision=s.revision, src_code=s.src_lang or "en",
                              tgt_code=s.tgt_lang, use_cache=s.use_cache, quiet=s.quiet, runner=runner,
                              ray_address=s.ray_address, ray_actors=s.ray_actors, endpoint=s.endpoint,
                              concurrency=s.concurrency, timeout=s.timeout, prompt_file=s.prompt_file,
                              context=common.one_context(s.context))
-        results = [run_one(langs[0], s.subset, split=s.split, input=s.input or None,
-                           model=s.model or None, model_options=model_options, input_format=s.input_format,
+        ask, asked = model_requests(langs[0], s.subset, s.model or None, model_options, s.split, s.data_dir, s.limit)
+        return Asked((ask,), asked)
+    return Asked((), None)
+
+
+def score(suite: str, s: Settings, asked: Asked, answers: list[list[Any]]) -> Report:
+    """The run's second phase: the model's answers (or a file's lines, the references) judged against the
+    references, per language."""
+    from discotest.gender.mt_geneval.result import render_geneval_table
+    from discotest.gender.mt_geneval.run import REFERENCE_SYSTEMS, model_result, run_one
+
+    langs, without = _languages(s)
+    free = dict(reference_free=s.reference_free, aligner=s.aligner, use_cache=s.use_cache, limit=s.limit)
+    if asked.state is not None:
+        results = [model_result(langs[0], s.subset, asked.state, answers[0], split=s.split, **free)]
+    elif s.input:
+        results = [run_one(langs[0], s.subset, split=s.split, input=s.input, input_format=s.input_format,
                            data_dir=s.data_dir, **free)]
     else:
         systems = split_list(s.system)
@@ -152,6 +184,8 @@ FAMILY = register(Family(
     suites=lambda: {SUITE: [f"reference, other-reference ({' '.join(LANGS)})"]},
     options=OPTIONS,
     run=run,
+    requests=requests,
+    score=score,
     compare=compare,
     compare_options=common.COMPARE,
     doc="gender accuracy against a reference of each gender, counterfactual sentences and gender stated only in "

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any
 
 from discotest.data import catalogue
 from discotest.data.readers import system_name
@@ -17,6 +18,7 @@ from discotest.gender.mt_geneval.result import GenEvalResult
 from discotest.gender.mt_geneval.suite import SUITE, GenEvalItem, load_mt_geneval
 from discotest.lang.align import DEFAULT_ALIGNER
 from discotest.lang.align.model import AlignmentModel
+from discotest.models.requests import Ask, answer_all
 from discotest.report.result import Signature, build_signature
 from discotest.stats import stratified_sample
 
@@ -84,18 +86,44 @@ def model_inputs(items: Sequence[GenEvalItem], subset: str) -> list[str]:
     return [i.source for i in items]
 
 
-def model_translations(items: Sequence[GenEvalItem], subset: str, model: str | None, lang: str,
-                       model_options: dict | None) -> tuple[Translations, str, list[tuple[str, str]]]:
-    """A model's translations of the items (through the translation cache), its name and signature fields."""
+def model_requests(lang: str, subset: str, model: str | None, model_options: dict | None, split: str = "test",
+                   data_dir: str | None = None, limit: int | None = None) -> tuple[Ask, ModelAsked]:
+    """A model's first phase on one subset and language: the items loaded (the ``limit`` sample taken), the model
+    opened, and the translation of each scored item asked (``model_inputs``), in order."""
     from discotest.gender.translate import model_system
+    from discotest.models.requests import TranslateRequest
 
+    with catalogue.tracking() as seen:
+        items = load_mt_geneval(subset, lang, split, data_dir)
+    scored = scored_items(items, subset, limit)
     system = model_system(model, lang, **(model_options or {}))
-    lines = system.translator.translate(model_inputs(items, subset))
     fields = [*system.translator.signature_fields()]
     if subset == "contextual":
         fields.append(("input", "context+sentence"))
-    return (Translations(f"model:{system.translator.name}", {i.index: t for i, t in zip(items, lines, strict=True)},
-                         format="model"), system.name, fields)
+    ask = Ask(system.translator, tuple(TranslateRequest(text, None, lang) for text in model_inputs(scored, subset)))
+    return ask, ModelAsked(items, scored, dict(seen), f"model:{system.translator.name}", system.name, fields)
+
+
+@dataclass(frozen=True)
+class ModelAsked:
+    """What a model's score phase reads besides the answers (``model_requests``)."""
+
+    items: list[GenEvalItem]
+    scored: list[GenEvalItem]
+    seen: dict[str, Any]
+    path: str
+    name: str
+    fields: list[tuple[str, str]]
+
+
+def model_result(lang: str, subset: str, asked: ModelAsked, answers: Sequence[str], *, split: str = "test",
+                 reference_free: bool = False, aligner: str = DEFAULT_ALIGNER, use_cache: bool = True,
+                 limit: int | None = None) -> GenEvalResult:
+    """A model's result from its answers, read as a file's translations are (``run_one``)."""
+    translations = Translations(asked.path, {i.index: t for i, t in zip(asked.scored, answers, strict=True)},
+                                format="model")
+    return _result(lang, subset, asked.items, asked.seen, translations, asked.name, asked.fields, split,
+                   reference_free, aligner, use_cache, limit)
 
 
 def prepare_models(langs: Sequence[str], subsets: Sequence[str], split: str = "test", data_dir: str | None = None,
@@ -130,20 +158,29 @@ def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.Path
     if sum((input is not None, system is not None, has_model)) != 1:
         raise InputError("give exactly one of input= (a translation file), system= (reference, other-reference) "
                          "or model= (an MT model)")
+    if has_model:
+        ask, asked = model_requests(lang, subset, model, model_options, split, data_dir, limit)
+        return model_result(lang, subset, asked, answer_all([ask])[0], split=split, reference_free=reference_free,
+                            aligner=aligner, use_cache=use_cache, limit=limit)
     with catalogue.tracking() as seen:
         items = load_mt_geneval(subset, lang, split, data_dir)
-    settings: list[tuple[str, str]] = []
     if system is not None:
         translations, name = reference_translations(items, system), system
-    elif has_model:
-        translations, name, settings = model_translations(scored_items(items, subset, limit), subset, model, lang,
-                                                          model_options)
     else:
         translations, name = file_translations(items, input, subset, input_format), system_name(input)
+    return _result(lang, subset, items, dict(seen), translations, name, [], split, reference_free, aligner,
+                   use_cache, limit)
+
+
+def _result(lang: str, subset: str, items: Sequence[GenEvalItem], seen: dict[str, Any], translations: Translations,
+            name: str, settings: Sequence[tuple[str, str]], split: str, reference_free: bool, aligner: str,
+            use_cache: bool, limit: int | None) -> GenEvalResult:
+    """The translations judged against the references (and, ``reference_free``, read by the aligner and the
+    analyser), the result signed."""
     if reference_free:
         check_language(lang)
     result = evaluate(items, translations, lang=lang, subset=subset, split=split, system=name,
-                      files=catalogue.data_field(seen), settings=settings, limit=limit)
+                      files=catalogue.data_field(seen), settings=list(settings), limit=limit)
     if reference_free:
         model = reference_model(items, lang, f"mt-geneval-{subset}-{split}-{lang}:references", aligner, use_cache)
         readings, analyser = read_free(result.verdicts, lang, model, use_cache)

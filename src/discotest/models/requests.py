@@ -1,0 +1,88 @@
+"""What a family asks a model, as data: a family's first phase states its requests (``Ask``), ``answer`` sends them
+through the door's objects, and its second phase scores the answers. The shape is lm-evaluation-harness's
+(``Instance``s built first, the evaluator calls ``loglikelihood`` / ``generate_until`` once per kind): a caller that
+holds several runs' requests (the card) sends them all before it scores any.
+
+Each ``Ask`` is answered by one call of its model, as the run made it before: the same batches go to a local model
+(a different batch composition can move a padded model's numbers), the same requests in the same order to a server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from discotest.models.interface import Scorer, ScoreRequest, Translator
+
+
+@dataclass(frozen=True)
+class TranslateRequest:
+    """One source to translate into ``lang``. ``context``: the sentences before it (oldest first), given the way the
+    translator takes them (``translate_in_context``: an LLM's prompt); None: the source alone, the translator's own
+    way (``translate``: a model opened with ``context=N`` then gives it its previous sources and translations)."""
+
+    source: str
+    context: tuple[str, ...] | None = None
+    lang: str = ""
+
+
+Request = ScoreRequest | TranslateRequest
+
+
+def kind_of(request: Request) -> str:
+    """``score``, ``translate`` (the source alone) or ``translate_in_context``: what the model is called with."""
+    if isinstance(request, ScoreRequest):
+        return "score"
+    return "translate" if request.context is None else "translate_in_context"
+
+
+def answer(requests: Sequence[Request], model: Scorer | Translator, contexts: Sequence[int] = (0,),
+           desc: str | None = None) -> list[Any]:
+    """One answer per request, in order: a score request's is its candidates' scores at each of ``contexts`` (a
+    list per size), a translate request's its translation. The requests are grouped by kind (in the order each kind
+    first appears) and the model is called once per kind."""
+    kinds: dict[str, list[int]] = {}
+    for at, request in enumerate(requests):
+        kinds.setdefault(kind_of(request), []).append(at)
+    out: list[Any] = [None] * len(requests)
+    for kind, positions in kinds.items():
+        asked = [requests[at] for at in positions]
+        if kind == "score":
+            if not isinstance(model, Scorer):
+                raise TypeError(f"score requests need a scorer, not {type(model).__name__}")
+            per_size = model.score_contexts(asked, list(contexts))  # type: ignore[arg-type]
+            answers: list[Any] = [[scores[n] for scores in per_size] for n in range(len(asked))]
+        elif kind == "translate":
+            answers = model.translate([r.source for r in asked], desc)  # type: ignore[union-attr]
+        else:
+            answers = model.translate_in_context([r.source for r in asked],  # type: ignore[union-attr]
+                                                 [list(r.context or ()) for r in asked], desc)
+        for at, value in zip(positions, answers, strict=True):
+            out[at] = value
+    return out
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One model's requests of one run, in the order they go out; score requests are scored at every size of
+    ``contexts``. ``what`` names them (a progress bar's description)."""
+
+    model: Scorer | Translator
+    requests: tuple[Request, ...]
+    contexts: tuple[int, ...] = (0,)
+    what: str | None = None
+
+
+def answer_all(asks: Sequence[Ask]) -> list[list[Any]]:
+    """Every ask's answers, the asks one after another in order (``answer``)."""
+    return [answer(ask.requests, ask.model, ask.contexts, ask.what) for ask in asks]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A run's first phase: the model requests it needs (``asks``, answered in order by ``answer_all``) and what its
+    second phase reads besides their answers (``state``: the items it loaded, the files it read, …)."""
+
+    asks: tuple[Ask, ...]
+    state: Any = None
