@@ -12,6 +12,7 @@ one; nothing else differs (same model, same analyser, verdict caches keyed apart
   gender; ``consistency``: the pronoun–entity agreement;
 - the accuracy of every system, Thot → fast.
 
+The figures of 2026-11-29 (all 33 pairs, every changed noun verdict) are in ``bench/figures/fast_decode.json``.
 ``--list N`` prints up to N changed noun verdicts (system, item, source, translation, both readings) to read by hand.
 Link-level agreement with Thot (per target word, each direction) is in ``lang.align.fast_decode``'s docstring.
 ``--gold SETS`` instead runs ``bench/validity/gold_all.py --sets SETS`` with the fast decode as every alignment model's

@@ -59,7 +59,7 @@ GENDER_ALIGN_DECODE = Option("align_decode", ("--align-decode",),
                              "--align-train suite: how the alignment model decodes: 'thot' (default) = Thot's seeded "
                              "sampler in two child processes; 'fast' = the model's tables decoded in this process "
                              "(other links on some sentences: bench/validity/fast_decode.py; named in the signature)",
-                             default="thot", choices=("thot", "fast"))
+                             choices=("thot", "fast"))
 MODEL = Option("model", ("--model", "-m"),
                "Hugging Face seq2seq, decoder-only LLM (AutoModelForCausalLM) or CTranslate2 model: scores the "
                "candidates (contrastive suites) or translates the suite (gender suites, CTXPRO, mZPRT)",
