@@ -1,7 +1,7 @@
 """How fast a WinoMT gender run is, per language and per stage, against mt_gender or against our last figures.
 
     .venv/bin/python -m bench.speed.bench_gender_speed [--langs ar,de,es,fr,he,it,ru,uk] [--system google] [--repeats 3]
-        [--data-dir ../shared/data] [--skip-all] [--record]
+        [--data-dir ../shared/data] [--skip-all] [--record] [--align-decode fast]
         [--mt-gender PATH/TO/mt_gender --fast-align PATH/TO/fast_align [--mt-gender-python python3]]
 
 Every run is its own process, as a user starts it: ``python -m discotest run winomt --lang L --system S``. Per
@@ -161,9 +161,9 @@ def keep_resources_only(cache_dir: Path) -> None:
             shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
 
 
-def discotest_cmd(lang: str, system: str, data_dir: str) -> list[str]:
+def discotest_cmd(lang: str, system: str, data_dir: str, align_decode: str = "thot") -> list[str]:
     return [sys.executable, "-m", "discotest", "run", "winomt", "--lang", lang, "--system", system,
-            "--data-dir", data_dir, "--quiet"]
+            "--data-dir", data_dir, "--quiet", *(["--align-decode", align_decode] if align_decode != "thot" else [])]
 
 
 def discotest_env(src: Path, cache_dir: str) -> dict[str, str]:
@@ -314,6 +314,8 @@ def main() -> None:
     parser.add_argument("--src", default=str(ROOT / "src"), help="discotest sources to measure (PYTHONPATH)")
     parser.add_argument("--skip-all", action="store_true", help="leave out the all-pairs run")
     parser.add_argument("--all-repeats", type=int, default=1)
+    parser.add_argument("--align-decode", default="thot", choices=("thot", "fast"),
+                        help="how discotest's alignment models decode (run's --align-decode)")
     parser.add_argument("--mt-gender", help="an mt_gender checkout (gabrielStanovsky/mt_gender)")
     parser.add_argument("--fast-align", help="the fast_align binary, or its checkout with build/fast_align")
     parser.add_argument("--mt-gender-python", default="python3", help="a Python with mt_gender's requirements")
@@ -337,8 +339,8 @@ def main() -> None:
                 mt_runs.setdefault(lang, {"cold": [], "warm": []})[temp].append(run_mt_gender(
                     Path(args.mt_gender), args.fast_align, args.mt_gender_python, lang, args.system))
 
-        runs = runs_by_temperature(discotest_cmd(lang, args.system, args.data_dir), src, args.repeats, beside,
-                                   stages=True)
+        runs = runs_by_temperature(discotest_cmd(lang, args.system, args.data_dir, args.align_decode), src,
+                                   args.repeats, beside, stages=True)
         figures["langs"][lang] = {temp: {**summary(r), "stages": stage_medians(r)} for temp, r in runs.items()}
         f = figures["langs"][lang]
         print(f"  {lang}: " + ", ".join(f"{temp} {f[temp]['wall']:.2f} s (CPU {f[temp]['cpu']:.2f})"
@@ -359,7 +361,7 @@ def main() -> None:
     print_stages(figures)
 
     if not args.skip_all:
-        runs = runs_by_temperature(discotest_cmd("all", "all", args.data_dir), src, args.all_repeats,
+        runs = runs_by_temperature(discotest_cmd("all", "all", args.data_dir, args.align_decode), src, args.all_repeats,
                                    sample_tree=True)
         figures["all_pairs"] = {temp: summary(r) for temp, r in runs.items()}
         before = recorded.get("all_pairs", {})

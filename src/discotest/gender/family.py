@@ -52,7 +52,8 @@ MODEL_OPTIONS = (common.BEAM, common.MAX_LENGTH, MARKERS_OPTION, RESOLVER, commo
 
 
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, MEASURE, VERDICT,
-           SUITE_VERSION, common.ALIGNER, common.ALIGN_TRAIN, common.GENDER_ALIGN_EXTRA, LEXICON, common.JOBS,
+           SUITE_VERSION, common.ALIGNER, common.ALIGN_TRAIN, common.GENDER_ALIGN_EXTRA, common.GENDER_ALIGN_DECODE,
+           LEXICON, common.JOBS,
            *common.ENGINE_OPTIONS, common.RAY_ACTORS, common.MODEL, *MODEL_OPTIONS, common.CONTEXT, common.LIMIT,
            *common.COMMON)
 
@@ -187,7 +188,7 @@ def requests(suite: str, s: Settings) -> Asked:
         raise InputError("--align-extra adds training text to an aligner trained on your file: give it with "
                          "--align-train input")
     settings = dict(suite_version=s.suite_version, data_dir=s.data_dir, aligner=s.aligner,
-                    align_train=s.align_train, align_extra=s.align_extra or "auto",
+                    align_train=s.align_train, align_extra=s.align_extra or "auto", align_decode=s.align_decode,
                     measure=measures(s.measure), lexicon=s.lexicon,
                     use_cache=s.use_cache, input_format=s.input_format, verdict=s.verdict,
                     check_lines=False, limit=s.limit,  # the registry checked --input's lines (check_lines)

@@ -77,6 +77,10 @@ class RunOptions:
     # "auto" (only when an evaluated bitext is small). On the full WinoMT it found the hand-checked entity no
     # more often (bench/validity/locate_agreement.py); on a 12-sentence BUG file it fixed 2 of 12 alignments.
     align_extra: str = "auto"
+    # how the language's alignment model decodes: "thot" (Thot's sampler, child processes) or "fast" (its tables in
+    # this process, lang/align/fast_decode.py); None: lang.align.model.DEFAULT_DECODER. Named in the signature's
+    # aligner field when fast
+    align_decode: str | None = None
     lexicon: str = "on"
     use_cache: bool = True
     measure: tuple[str, ...] = ("accuracy",)  # add "consistency" for target-side consistency
@@ -227,7 +231,7 @@ def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> Word
     model_aligner = make_aligner(options.aligner, processes=processes, rel_iterations=MODEL_REL_ITERATIONS,
                                  rel_fertility=MODEL_REL_FERTILITY)
     return AlignmentModel(model_aligner, text.recipe, text.identity, training, options.use_cache,
-                          code=cache.code_key(*TEXT_CODE))
+                          code=cache.code_key(*TEXT_CODE), decoder=options.align_decode)
 
 
 def use_word_table(analyser: CachedReads, lang: str, options: RunOptions, make: bool = False) -> bool:
@@ -326,7 +330,7 @@ def _evaluate_language(
         files = catalogue.data_field({**suite_files, **read.get(name, {}), **corpus_files})
         with stage("scoring"):
             results.append(_result(lang, name, verdicts, options, translation_sets[name].unmatched,
-                                   (*model_fields.get(name, ()), ("aligner", _base(aligner).signature()),
+                                   (*model_fields.get(name, ()), ("aligner", _aligner_field(aligner)),
                                     ("align_text", _align_text(aligner, extra))),
                                    analyser, files, version))
     return results
@@ -357,7 +361,7 @@ def _cached_language(lang: str, systems: Sequence[str], options: RunOptions) -> 
     results = []
     for name, (verdicts, unmatched) in found.items():
         with stage("scoring"):
-            fields = (("aligner", _base(aligner).signature()), ("align_text", _align_text(aligner, False)))
+            fields = (("aligner", _aligner_field(aligner)), ("align_text", _align_text(aligner, False)))
             results.append(_result(lang, name, verdicts, options, unmatched, fields, analyser,
                                    catalogue.data_field({**suite_files, **read[name]})))
     return results
@@ -391,9 +395,9 @@ def _files_keys(lang: str, systems: Sequence[str], options: RunOptions, aligner:
     return {s: files_key([*suite_files.values(), *read[s].values()], lang, s, settings) for s in systems}
 
 
-def _base(aligner: WordAligner) -> WordAligner:
-    """The aligner itself (a model's base aligner): its signature names the settings; ``align_text`` the text."""
-    return aligner.aligner if isinstance(aligner, AlignmentModel) else aligner
+def _aligner_field(aligner: WordAligner) -> str:
+    """The signature's ``aligner`` field: the aligner's settings, and how a model decodes when not Thot's way."""
+    return aligner.aligner_signature() if isinstance(aligner, AlignmentModel) else aligner.signature()
 
 
 def _translation_sets(lang: str, systems: Sequence[str], options: RunOptions, items: Sequence[GenderItem],

@@ -55,6 +55,11 @@ ALIGN_TRAIN = Option("align_train", ("--align-train",),
                      "depend on your file (the language's published outputs; mzprt: its background corpus), every "
                      "sentence decoded with it, so a verdict depends on its own sentence alone; 'input' = trained on "
                      "each evaluated file (with --align-extra), as before", default="suite", choices=("suite", "input"))
+GENDER_ALIGN_DECODE = Option("align_decode", ("--align-decode",),
+                             "--align-train suite: how the alignment model decodes: 'thot' (default) = Thot's seeded "
+                             "sampler in two child processes; 'fast' = the model's tables decoded in this process "
+                             "(other links on some sentences: bench/validity/fast_decode.py; named in the signature)",
+                             choices=("thot", "fast"))
 MODEL = Option("model", ("--model", "-m"),
                "Hugging Face seq2seq, decoder-only LLM (AutoModelForCausalLM) or CTranslate2 model: scores the "
                "candidates (contrastive suites) or translates the suite (gender suites, CTXPRO, mZPRT)",

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from discotest import cache
+from discotest.errors import InputError
 from discotest.lang.align.base import Links, Pair, WordAligner
 from discotest.lang.align.thot_aligner import ThotAligner
 from discotest.progress import note
@@ -42,6 +43,12 @@ NAMESPACE = "align-model"
 TRAIN_SECONDS_PER_PAIR = 0.0005
 ALIGNER_CODE = ("lang/align", "lang/tokenize.py")  # the code every model depends on (package-relative paths)
 _extracted: dict[str, Path] = {}  # model key -> folder of its files in this process
+# How a model decodes: "thot" (Thot's seeded Gibbs sampler in two child processes, the default) or "fast" (the model's
+# exported tables decoded here, lang/align/fast_decode.py; eflomal models only). bench/validity/fast_decode.py compares
+# them on every published WinoMT pair; the figures and the reason the default stays are in VALIDITY.md.
+DECODERS = ("thot", "fast")
+DEFAULT_DECODER = "thot"
+_tables: dict[str, object] = {}  # model key -> its fast_decode.Tables in this process
 
 
 class AlignmentModel(WordAligner):
@@ -50,7 +57,12 @@ class AlignmentModel(WordAligner):
     key of the caller's modules that make ``training()`` (``cache.code_key(...)`` of them)."""
 
     def __init__(self, aligner: ThotAligner, recipe: str, identity: str, training: Callable[[], Sequence[Pair]],
-                 use_cache: bool = True, *, code: str):
+                 use_cache: bool = True, *, code: str, decoder: str | None = None):
+        self.decoder = DEFAULT_DECODER if decoder is None else decoder
+        if self.decoder not in DECODERS:
+            raise InputError(f"unknown alignment decoder {self.decoder!r}; choose one of {', '.join(DECODERS)}")
+        if self.decoder == "fast" and aligner.model != "eflomal":
+            raise InputError(f"the fast decoder reads eflomal models; {aligner.name} has no fast decoder")
         self.aligner = aligner
         self.recipe = recipe
         self.key = cache.content_key([NAMESPACE, aligner.signature(), recipe, identity, cache.code_key(*ALIGNER_CODE),
@@ -65,8 +77,13 @@ class AlignmentModel(WordAligner):
         """What the model was trained on, as the signature's ``align_text`` field."""
         return f"model:{self.recipe}@{self.data[:10]}"
 
+    def aligner_signature(self) -> str:
+        """The signature's ``aligner`` field: the base aligner's, plus ``+fast-decode`` when the tables are decoded
+        here (other links than Thot's decode: other numbers)."""
+        return self.aligner.signature() + ("+fast-decode" if self.decoder == "fast" else "")
+
     def signature(self) -> str:
-        return f"{self.aligner.signature()}+{self.text}"
+        return f"{self.aligner_signature()}+{self.text}"
 
     def align(self, pairs: Sequence[Pair]) -> list[Links]:
         return self.start(pairs)()
@@ -79,6 +96,11 @@ class AlignmentModel(WordAligner):
             return list
         for seen in _tracking:
             seen.setdefault(self.key, 0.0)
+        if self.decoder == "fast":
+            if self.key not in _training and (self.key in _tables or self.cached()):
+                return lambda: self.tables().align(pairs)
+            training = _training.get(self.key) or self._start_training(())
+            return _then(training, lambda: self.tables().align(pairs))
         if self.key not in _training and (folder := self._ready()) is not None:
             return self.aligner.decode(pairs, str(folder / "model"))
         if self.key in _training:  # this process trains it now: decode once it is stored
@@ -96,6 +118,22 @@ class AlignmentModel(WordAligner):
             trained = self._start_training(())
         trained()
         return trained.folder
+
+    def tables(self):
+        """The model's decode tables (``fast_decode.Tables``): read from the cache (``.npz`` beside the model's files,
+        same key), else exported from the model's files (trained first if need be) and stored."""
+        from discotest.lang.align import fast_decode
+
+        if self.key in _tables:
+            return _tables[self.key]
+        tables = cache.load_bytes(NAMESPACE, self.key, ".npz", parse=fast_decode.Tables.from_bytes) \
+            if self.use_cache else None
+        if tables is None:
+            tables = fast_decode.export(str(self.folder() / "model"))
+            if self.use_cache:
+                cache.store_bytes(NAMESPACE, self.key, tables.to_bytes(), ".npz")
+        _tables[self.key] = tables
+        return tables
 
     def _ready(self) -> Path | None:
         """The model's folder when it needs no training: unpacked here, or unpacked now from the cache. Else None,

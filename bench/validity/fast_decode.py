@@ -1,0 +1,120 @@
+"""The alignment model decoded in this process (``--align-decode fast``, lang/align/fast_decode.py) against Thot's
+decode, on every published WinoMT pair: what the verdicts read and what they say.
+
+    .venv/bin/python -m bench.validity.fast_decode [--langs de,ru] [--json PATH] [--list N]
+
+Per language, every published system is run twice with the reader-level verdict and consistency measured (so the
+entity's words, the pronoun's words and the reader's words are all read): once with Thot's decode, once with the fast
+one; nothing else differs (same model, same analyser, verdict caches keyed apart by the signature). Reported:
+
+- ``words``: items whose words the verdict reads differ (the entity's target words, the pronoun's, the distractor's);
+- ``noun``: items whose noun verdict (the gender read, hence correct or not) changes; ``reader``: the reader-level
+  gender; ``consistency``: the pronoun–entity agreement;
+- the accuracy of every system, Thot → fast.
+
+The figures of 2026-11-29 (all 33 pairs, every changed noun verdict) are in ``bench/figures/fast_decode.json``.
+``--list N`` prints up to N changed noun verdicts (system, item, source, translation, both readings) to read by hand.
+Link-level agreement with Thot (per target word, each direction) is in ``lang.align.fast_decode``'s docstring.
+``--gold SETS`` instead runs ``bench/validity/gold_all.py --sets SETS`` with the fast decode as every alignment model's
+default (``lang.align.model.DEFAULT_DECODER``), for the gold figures after (``--json``/``--before`` as gold_all's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
+
+LANGS = ("ar", "de", "es", "fr", "he", "it", "ru", "uk")
+
+
+def _words(v) -> tuple:
+    return (tuple(v.target_entity or ()), tuple(v.target_pronoun or ()), tuple(v.target_distractor or ()),
+            tuple(v.conveyed_evidence or ()))
+
+
+def compare(lang: str) -> dict:
+    """Both decodes of every published system of ``lang``: counts of what differs, and the changed noun verdicts."""
+    from discotest.gender.run import RunOptions, _evaluate_language, planned_pairs
+
+    systems = planned_pairs("winomt", [lang], "all")[lang]
+    runs = {}
+    for decoder in ("thot", "fast"):
+        options = RunOptions(measure=("accuracy", "consistency"), verdict="reader", align_decode=decoder)
+        runs[decoder] = {r.system: r for r in _evaluate_language(lang, systems, options)}
+    out: dict = {"systems": {}, "changed": []}
+    for system in systems:
+        thot, fast = runs["thot"][system], runs["fast"][system]
+        counts = {"items": 0, "words": 0, "noun": 0, "reader": 0, "consistency": 0}
+        for a, b in zip(thot.verdicts, fast.verdicts):
+            assert a.index == b.index
+            counts["items"] += 1
+            counts["words"] += _words(a) != _words(b)
+            counts["reader"] += a.conveyed_gender != b.conveyed_gender
+            counts["consistency"] += a.consistent != b.consistent
+            if a.predicted_gender != b.predicted_gender:
+                counts["noun"] += 1
+                out["changed"].append({
+                    "system": system, "index": a.index, "source": a.source, "translation": a.translation,
+                    "entity": a.entity, "gold": a.gold_gender,
+                    "thot": [a.target_entity, a.predicted_gender, a.correct],
+                    "fast": [b.target_entity, b.predicted_gender, b.correct]})
+        counts["accuracy"] = [thot.scores.accuracy, fast.scores.accuracy]
+        out["systems"][system] = counts
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--langs", default=",".join(LANGS))
+    parser.add_argument("--json", help="write every figure and changed verdict here")
+    parser.add_argument("--list", type=int, default=0, help="print up to N changed noun verdicts")
+    parser.add_argument("--gold", help="gold_all.py's sets measured with the fast decode as the default")
+    parser.add_argument("--before", help="--gold: gold_all.py's --before")
+    args = parser.parse_args(argv)
+    if args.gold:
+        from bench.validity import gold_all
+        from discotest.lang.align import model
+
+        model.DEFAULT_DECODER = "fast"
+        sys.argv = ["gold_all", "--sets", args.gold, "--langs", args.langs,
+                    *(["--json", args.json] if args.json else []), *(["--before", args.before] if args.before else [])]
+        return gold_all.main()
+    langs = [x for x in args.langs.split(",") if x]
+    results = {}
+    totals = {"pairs": 0, "items": 0, "words": 0, "noun": 0, "reader": 0, "consistency": 0, "right": 0, "wrong": 0}
+    print("lang system    items  words  noun  reader  cons.  accuracy thot → fast")
+    for lang in langs:
+        results[lang] = compare(lang)
+        for system, c in results[lang]["systems"].items():
+            totals["pairs"] += 1
+            for k in ("items", "words", "noun", "reader", "consistency"):
+                totals[k] += c[k]
+            print(f"{lang:4} {system:9} {c['items']:5} {c['words']:6} {c['noun']:5} {c['reader']:7} "
+                  f"{c['consistency']:6}  {c['accuracy'][0]:.1f} → {c['accuracy'][1]:.1f}")
+        for row in results[lang]["changed"]:
+            totals["right"] += row["fast"][2] and not row["thot"][2]
+            totals["wrong"] += row["thot"][2] and not row["fast"][2]
+    print(f"all  {totals['pairs']} pairs {totals['items']} items: words differ {totals['words']}, noun verdicts "
+          f"{totals['noun']} (now correct {totals['right']}, now wrong {totals['wrong']}), reader "
+          f"{totals['reader']}, consistency {totals['consistency']}")
+    shown = 0
+    for lang in langs:
+        for row in results[lang]["changed"]:
+            if shown >= args.list:
+                break
+            shown += 1
+            print(f"- {lang} {row['system']} #{row['index']} ({row['entity']}, gold {row['gold']}): {row['source']}\n"
+                  f"  {row['translation']}\n  thot {row['thot']}  fast {row['fast']}")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"totals": totals, "langs": results}, ensure_ascii=False, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
