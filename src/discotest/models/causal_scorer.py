@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from discotest import cache
 from discotest.errors import InputError
+from discotest.models.answers import Asking, cached, one_by_one
 from discotest.models.causal_lm import CausalItem, CausalLazyModel, pad_id, score_full, score_items_batch
 from discotest.models.hf_models import (
     check_model,
@@ -146,25 +147,20 @@ class CausalScorer(CausalLazyModel, Scorer):
         for k in contexts:
             if k < 0:
                 raise InputError(f"--context must be 0 or more, not {k}")
-        out = []
-        for k in contexts:
-            prompts = [self.item_prompt(request, k) for request in requests]
-            key = self._key(prompts, requests)
-            raw = None
-            if self.use_cache:
-                raw = cache.load(CACHE_NAMESPACE, key, lambda text: _parse(text, requests))
-            if raw is None:
+        def answer(todo: Sequence[list[Prompt]], done: Callable[[int, list[list[LogProb]]], None]) -> None:
+            for n, prompts in enumerate(todo):
                 merges_before = self.boundary_merges
                 encoded = [self.encode(p, request.candidates) for p, request in zip(prompts, requests)]
-                raw = [[(s, len(c)) for s, c in zip(sums, enc.candidates)]
-                       for sums, enc in zip(self.score_encoded(encoded), encoded)]
+                done(n, [[(s, len(c)) for s, c in zip(sums, enc.candidates)]
+                         for sums, enc in zip(self.score_encoded(encoded), encoded)])
                 if self.boundary_merges > merges_before and not self.quiet:
                     print(f"discotest: {self.boundary_merges - merges_before} candidates: the tokenizer merged "
                           "prompt and candidate tokens; they were tokenized on their own", file=sys.stderr)
-                if self.use_cache:
-                    cache.store(CACHE_NAMESPACE, key, json.dumps(raw))
-            out.append(raw)
-        return out
+
+        asking = Asking(CACHE_NAMESPACE, lambda prompts: self._key(prompts, requests), answer, json.dumps,
+                        lambda text, _prompts: _parse(text, requests))
+        return cached(asking, [[self.item_prompt(request, k) for request in requests] for k in contexts],
+                      self.use_cache).answers
 
     # -- plain continuations (a language model's own score of a text, no prompt template) ---------------------------
     def encode_continuation(self, context: Sequence[str], text: str, max_length: int = 1024) -> tuple[list[int], int]:
@@ -210,12 +206,11 @@ class CausalScorer(CausalLazyModel, Scorer):
                                  json.dumps([s for s in self.numeric_settings() if s[0] != "kv"]),
                                  json.dumps(pairs, ensure_ascii=False)])
         parse = cache.json_rows(len(pairs), lambda s, n: (float(s), int(n)))
-        if self.use_cache and (hit := cache.load(CONTINUATIONS, key, parse)) is not None:
-            return hit
-        result = self.score_continuations([self.encode_continuation(c, t, max_length) for c, t in pairs])
-        if self.use_cache:
-            cache.store(CONTINUATIONS, key, json.dumps(result))
-        return result
+        asking = Asking(CONTINUATIONS, lambda _pairs: key,
+                        one_by_one(lambda _pairs: self.score_continuations([self.encode_continuation(c, t, max_length)
+                                                                            for c, t in pairs])),
+                        json.dumps, lambda text, _pairs: parse(text))
+        return cached(asking, [pairs], self.use_cache).answers[0]
 
 
 def _parse(text: str, items: Sequence[ScoreRequest]) -> list[list[tuple[float, int]]]:

@@ -59,6 +59,7 @@ from urllib.parse import urlsplit
 
 from discotest import cache
 from discotest.errors import InputError
+from discotest.models.answers import Asking, cached
 from discotest.models.interface import DEFAULT_MAX_LENGTH, LogProb, Scorer, ScoreRequest, split_by_item
 from discotest.models.llm_prompt import PromptBuilder
 
@@ -265,38 +266,31 @@ class EndpointTranslator:
         return cache.content_key([CACHE_TRANSLATIONS, "endpoint", VERSION, self.client.base, self.model,
                                   str(self.max_length), str(self.sentence), message])
 
-    def _cached(self, message: str) -> str:
-        hit = cache.load(CACHE_TRANSLATIONS, self._key(message)) if self.use_cache else None
-        if hit is not None:
-            self.cache_hits += 1
-            return hit
-        out = self.complete(message)
-        self.translated += 1
-        if self.use_cache:
-            cache.store(CACHE_TRANSLATIONS, self._key(message), out)
-        return out
+    def ask(self, messages: Sequence[str]) -> list[str]:
+        """``answers.cached`` (the one cache wrapper): the messages not cached sent with at most ``concurrency``
+        under way, each stored as it is answered."""
+        asking = Asking(CACHE_TRANSLATIONS, self._key, concurrently(self.client, self.complete))
+        answered = cached(asking, messages, self.use_cache)
+        self.cache_hits += answered.hits
+        self.translated += answered.sent
+        return answered.answers
 
     def translate(self, sources: Sequence[str], desc: str | None = None) -> list[str]:
         """Translations in order: concurrent requests without context; one after the other with ``context=N``
         (each prompt holds the model's own previous translations)."""
         if not self.context:
-            unique = list(dict.fromkeys(sources))
-            done = dict(zip(unique, self.client.map(lambda text: self._cached(self.request(text)), unique)))
-            return [done[t] for t in sources]
+            return self.ask([self.request(text) for text in sources])
         out: list[str] = []
         for i, text in enumerate(sources):
             start = max(0, i - self.context)
-            out.append(self._cached(self.request(text, sources[start:i], out[start:i])))
+            out.extend(self.ask([self.request(text, sources[start:i], out[start:i])]))
         return out
 
     def translate_in_context(self, sources: Sequence[str], contexts: Sequence[Sequence[str]],
                              desc: str | None = None) -> list[str]:
         """Each source with its own context sentences in the request (the source side only), concurrent requests,
         each cached as it is answered."""
-        messages = [self.request(text, context) for text, context in zip(sources, contexts, strict=True)]
-        unique = list(dict.fromkeys(messages))
-        done = dict(zip(unique, self.client.map(self._cached, unique)))
-        return [done[m] for m in messages]
+        return self.ask([self.request(text, context) for text, context in zip(sources, contexts, strict=True)])
 
 
 def checked_translation(answer: dict[str, Any], where: str, message: str, postprocess: Callable[[str], str]) -> str:
@@ -542,31 +536,44 @@ class EndpointScorer(Scorer):
                 prompt = f"{message}\n{self.prompts_language()}:"
                 rows.extend((prompt, c) for c in request.candidates)
             before = self.boundary_merges
-            raw = self.client.map(self._scored, rows)
+            asking = Asking(CACHE_SCORES, self._score_key, concurrently(self.client, lambda row: list(self.one(*row))),
+                            json.dumps, _read_scored)
+            raw = cached(asking, rows, self.use_cache).answers
             if self.boundary_merges > before and not self.quiet:
                 print(f"discotest: {self.boundary_merges - before} candidates: a served token crossed the "
                       "prompt/candidate boundary; it was counted as the candidate's", file=sys.stderr)
             out.append(split_by_item([(float(s), int(n)) for s, n in raw], requests))
         return out
 
-    def _scored(self, row: tuple[str, str]) -> list:
-        """One (prompt, candidate)'s log-probability and token count, from the cache or the server; each answer is
-        stored as it arrives, so a run stopped halfway (Ctrl-C, ``kill -9``) asks the server again only for what it
-        had not answered."""
-        key = cache.content_key([CACHE_SCORES, "endpoint", VERSION, SCORES_VERSION, self.client.base, self.model,
-                                 json.dumps(row, ensure_ascii=False)])
-        hit = cache.load(CACHE_SCORES, key, json.loads) if self.use_cache else None
-        if isinstance(hit, list) and len(hit) == 2:
-            return hit
-        value = list(self.one(*row))
-        if self.use_cache:
-            cache.store(CACHE_SCORES, key, json.dumps(value))
-        return value
+    def _score_key(self, row: tuple[str, str]) -> str:
+        """One (prompt, candidate)'s cache key: each answer is stored as it arrives, so a run stopped halfway (Ctrl-C,
+        ``kill -9``) asks the server again only for what it had not answered."""
+        return cache.content_key([CACHE_SCORES, "endpoint", VERSION, SCORES_VERSION, self.client.base, self.model,
+                                  json.dumps(row, ensure_ascii=False)])
 
     def prompts_language(self) -> str:
         from discotest.models.llm_prompt import language_name
 
         return language_name(self.tgt_lang)
+
+
+def _read_scored(text: str, _row: tuple[str, str]) -> list:
+    """A cached score: [log-probability sum, token count]; anything else is damage (asked again)."""
+    value = json.loads(text)
+    if not (isinstance(value, list) and len(value) == 2):
+        raise ValueError("not a cached score")
+    return value
+
+
+def concurrently(client: EndpointClient, function: Callable[[Any], Any]
+                 ) -> Callable[[Sequence[Any], Callable[[int, Any], None]], None]:
+    """An ``Asking.answer`` for a server: ``function`` over the requests with at most the client's ``concurrency``
+    under way (``EndpointClient.map``), each answer handed on as it arrives."""
+
+    def answer(requests: Sequence[Any], done: Callable[[int, Any], None]) -> None:
+        client.map(lambda n: done(n, function(requests[n])), range(len(requests)))
+
+    return answer
 
 
 def _vllm_prompt_logprobs(answer: dict[str, Any], prompt: str, candidate: str, where: str = "the server"

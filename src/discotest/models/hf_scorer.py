@@ -18,6 +18,7 @@ from pathlib import Path
 
 from discotest import cache
 from discotest.errors import InputError
+from discotest.models.answers import Asking, cached
 from discotest.models.hf_batch import Encoded, decoder_inputs, score_batch
 from discotest.models.hf_models import (
     LanguageCodes,
@@ -200,20 +201,13 @@ class HFScorer(LazyModel, Scorer):
     def score_pair_sets(self, pair_sets: Sequence[Sequence[tuple[str, str, str]]]) -> list[list[tuple[float, int]]]:
         """``score_pairs`` of every set, each cached under its own key; the sets not in the cache are scored together
         (``score_encoded_sets``)."""
-        keys = [self._key(pairs) for pairs in pair_sets]
-        results: list[list[tuple[float, int]] | None] = [None] * len(pair_sets)
-        for n, (pairs, key) in enumerate(zip(pair_sets, keys)):
-            parse = cache.json_rows(len(pairs), lambda s, c: (float(s), int(c)))
-            if self.use_cache:
-                results[n] = cache.load(CACHE_NAMESPACE, key, parse)
-        todo = [n for n, result in enumerate(results) if result is None]
-        if todo:
-            scored = self.score_encoded_sets([[self.encode(*p) for p in pair_sets[n]] for n in todo])
-            for n, result in zip(todo, scored):
-                results[n] = result
-                if self.use_cache:
-                    cache.store(CACHE_NAMESPACE, keys[n], json.dumps(result))
-        return [r for r in results if r is not None]
+        def answer(todo: Sequence[Sequence[tuple[str, str, str]]],
+                   done: Callable[[int, list[tuple[float, int]]], None]) -> None:
+            for n, result in enumerate(self.score_encoded_sets([[self.encode(*p) for p in pairs] for pairs in todo])):
+                done(n, result)
+
+        asking = Asking(CACHE_NAMESPACE, self._key, answer, json.dumps, _read_pairs)
+        return cached(asking, pair_sets, self.use_cache).answers
 
     def logprobs(self, requests: Sequence[ScoreRequest], contexts: Sequence[int]) -> list[list[list[LogProb]]]:
         """(sum, token count) per candidate per request for every context size, the model's work for all of them done
@@ -224,3 +218,8 @@ class HFScorer(LazyModel, Scorer):
         raws = self.score_pair_sets([context_pairs(requests, k, self.separator, self.use_target_context)
                                      for k in contexts])
         return [split_by_item(raw, requests) for raw in raws]
+
+
+def _read_pairs(text: str, pairs: Sequence[tuple[str, str, str]]) -> list[tuple[float, int]]:
+    """A cached set: (sum, token count) per pair; anything else is damage (scored again)."""
+    return cache.json_rows(len(pairs), lambda s, c: (float(s), int(c)))(text)
