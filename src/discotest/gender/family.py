@@ -12,6 +12,7 @@ from discotest.gender.coref import RESOLVERS
 from discotest.gender.judge import VERDICTS
 from discotest.gender.translate import MARKERS
 from discotest.lang.locate import LEXICON_MODES
+from discotest.models.spec import ModelSpec
 from discotest.progress import progress_bar
 from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, lang_codes, register, split_list
 from discotest.registry import options as common
@@ -196,15 +197,9 @@ def run(suite: str, s: Settings) -> Report:
         raise InputError("--markers marks the source a --model translates: give --model")
     langs = lang_codes(s.lang)
     if has_model:
-        model_options = dict(markers=s.markers, resolver=s.resolver, beam=s.beam, max_length=s.max_length,
-                             batch_size=s.batch_size, device=s.device, revision=s.revision,
-                             src_code=s.src_lang or "en", tgt_code=s.tgt_lang, use_cache=s.use_cache,
-                             quiet=s.quiet, runner=resolve_engine(s.engine), ray_address=s.ray_address,
-                             ray_actors=s.ray_actors, prompt_file=s.prompt_file,
-                             context=common.one_context(s.context), endpoint=s.endpoint,
-                             concurrency=s.concurrency, timeout=s.timeout)
-        results = [run_one(suite, lang=_one_lang(langs, "--model"), model=s.model or "",
-                           model_options=model_options, **settings)]
+        # the model is its spec (``models.spec``: every model option, one name each), handed on to the door
+        results = [run_one(suite, lang=_one_lang(langs, "--model"), model=ModelSpec.from_settings(s),
+                           model_options=dict(markers=s.markers, resolver=s.resolver), **settings)]
     elif s.input:
         results = [run_one(suite, lang=_one_lang(langs, "--input"), input=s.input, **settings)]
         with stage("version check"):

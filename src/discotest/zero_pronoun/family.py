@@ -10,6 +10,7 @@ from typing import Any
 
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
+from discotest.models.spec import one_context
 from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
@@ -57,13 +58,10 @@ def run(suite: str, s: Settings) -> Report:
     translator = None
     if s.model or s.endpoint:
         from discotest.models.door import open_translator
+        from discotest.models.spec import ModelSpec
 
-        translator = open_translator(s.model or None, "en", src_lang="zh", endpoint=s.endpoint,
-                                     prompt_file=s.prompt_file, beam=s.beam, max_length=s.max_length,
-                                     batch_size=s.batch_size, device=s.device, revision=s.revision,
-                                     use_cache=s.use_cache, quiet=s.quiet, concurrency=s.concurrency,
-                                     timeout=s.timeout, runner=engine, ray_address=s.ray_address,
-                                     ray_actors=s.ray_actors, src_code=s.src_lang, tgt_code=s.tgt_lang)
+        # the spec's own context stays 0: mZPRT gives each sentence its document's context (``context=`` below)
+        translator = open_translator(ModelSpec.from_settings(s, engine=engine, context=()), "en", src_lang="zh")
     results = run_mzprt(
         split_list(s.domain),
         systems=split_list(s.system),
@@ -81,7 +79,7 @@ def run(suite: str, s: Settings) -> Report:
         ray_address=s.ray_address,
         limit=s.limit,
         translator=translator,
-        context=common.one_context(s.context),
+        context=one_context(s.context),
     )
     return Report("discotest · mZPRT zero pronouns (AZPT)", results, aggregates={
         "kendall_tau": rank_agreement_json(results)}, text=render_azpt_table)

@@ -17,6 +17,7 @@ from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.gender.family import single_lang
 from discotest.gender.mittens.suite import SUITE, SUITE_OUT, TEXTS, languages, load_mittens
+from discotest.models.spec import ModelSpec
 from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, lang_codes, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
@@ -93,12 +94,8 @@ def run(suite: str, s: Settings) -> Report:
     free = dict(text=s.text, data_dir=s.data_dir, aligner=s.aligner, use_cache=s.use_cache,
                 limit=s.limit)
     if has_model:
-        options = dict(beam=s.beam, max_length=s.max_length, batch_size=s.batch_size, device=s.device,
-                       revision=s.revision, src_code=s.src_lang, tgt_code=s.tgt_lang,
-                       use_cache=s.use_cache, quiet=s.quiet, prompt_file=s.prompt_file,
-                       endpoint=s.endpoint, concurrency=s.concurrency, timeout=s.timeout, runner=runner,
-                       ray_address=s.ray_address, ray_actors=s.ray_actors, context=common.one_context(s.context))
-        results = [run_one(suite, lang, model=s.model or None, model_options=options, **free) for lang in langs]
+        spec = ModelSpec.from_settings(s, engine=runner)  # the model: every model option, one name each
+        results = [run_one(suite, lang, model=spec, **free) for lang in langs]
     elif s.input:
         from discotest.data.readers import system_name
 

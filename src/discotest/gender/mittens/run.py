@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from discotest.data import catalogue
 from discotest.data.readers import system_name
@@ -17,6 +18,9 @@ from discotest.gender.mittens.suite import SUITE, SUITE_OUT, MittensItem, load_m
 from discotest.lang.align import DEFAULT_ALIGNER
 from discotest.report.result import build_signature
 from discotest.stats import stratified_sample
+
+if TYPE_CHECKING:
+    from discotest.models.spec import ModelSpec
 
 # the references as translations: as published (every passage's person right) and, into English, with every gendered
 # pronoun and paired noun swapped (the person's gender wrong everywhere)
@@ -42,17 +46,21 @@ def file_translations(items: Sequence[MittensItem], path: str | os.PathLike, tex
                              aliases={i.index: i.text(other) for i in items})
 
 
-def model_translations(suite: str, items: Sequence[MittensItem], lang: str, model: str | None, text: str,
-                       options: dict) -> tuple[Translations, str, list[tuple[str, str]]]:
-    """A model's (or a served model's: ``options["endpoint"]``) translations of one language's passages."""
-    from discotest.gender.translate import model_system
+def model_translations(suite: str, items: Sequence[MittensItem], lang: str, model: str | ModelSpec | None,
+                       text: str, options: dict) -> tuple[Translations, str, list[tuple[str, str]]]:
+    """A model's (or a served model's) translations of one language's passages: ``model`` a ``ModelSpec``, or a
+    name with the spec's fields as ``options``; the pair's codes and the verbatim prompt where the spec gives none."""
+    import dataclasses
 
-    options = dict(options)
+    from discotest.gender.translate import model_system
+    from discotest.models.door import spec_of
+
+    rest = dict(options)
+    spec = spec_of(model, rest)
     src, tgt = (lang, "en") if suite == SUITE else ("en", lang)
-    options.update(src_code=options.get("src_code") or src, tgt_code=options.get("tgt_code") or tgt)
-    if text == "prompt" and not options.get("prompt_file"):
-        options["prompt_file"] = str(VERBATIM_PROMPT)
-    system = model_system(model, tgt, **options)
+    spec = dataclasses.replace(spec, src_lang=spec.src_lang or src, tgt_lang=spec.tgt_lang or tgt,
+                               prompt_file=spec.prompt_file or (str(VERBATIM_PROMPT) if text == "prompt" else None))
+    system = model_system(spec, tgt, **rest)
     lines = system.translator.translate([i.text(text) for i in items])
     fields = [*system.translator.signature_fields(), ("text", text)]
     return (Translations(f"model:{system.translator.name}", {i.index: t for i, t in zip(items, lines, strict=True)},
@@ -115,7 +123,7 @@ def run_one(suite: str, lang: str, *, input: str | os.PathLike | None = None,  #
         name = name or translations.path
     elif system is not None:
         translations, name = reference_translations(suite, everything, system), system
-    elif model is not None or (model_options or {}).get("endpoint"):
+    elif model is not None or (model_options or {}).get("endpoint"):  # a spec, or a name (or none) and its options
         translations, name, settings = model_translations(suite, items, lang, model, text, model_options or {})
     elif input is not None:
         translations, name = file_translations(everything, input, text, input_format), system_name(input)

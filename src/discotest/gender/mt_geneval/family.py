@@ -16,6 +16,7 @@ from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.gender.family import single_lang
 from discotest.gender.mt_geneval.suite import LANGS, SPLITS, SUBSETS, SUITE
+from discotest.models.spec import ModelSpec
 from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
@@ -88,14 +89,10 @@ def run(suite: str, s: Settings) -> Report:
     if s.input or s.model or s.endpoint:
         if len(langs) != 1:
             raise InputError(f"--{given[0]} needs exactly one --lang")
-        model_options = dict(beam=s.beam, max_length=s.max_length, batch_size=s.batch_size,
-                             device=s.device, revision=s.revision, src_code=s.src_lang or "en",
-                             tgt_code=s.tgt_lang, use_cache=s.use_cache, quiet=s.quiet, runner=runner,
-                             ray_address=s.ray_address, ray_actors=s.ray_actors, endpoint=s.endpoint,
-                             concurrency=s.concurrency, timeout=s.timeout, prompt_file=s.prompt_file,
-                             context=common.one_context(s.context))
+        has_model = s.model or s.endpoint  # the model: its spec, every model option with one name each
         results = [run_one(langs[0], s.subset, split=s.split, input=s.input or None,
-                           model=s.model or None, model_options=model_options, input_format=s.input_format,
+                           model=ModelSpec.from_settings(s, engine=runner) if has_model else None,
+                           input_format=s.input_format,
                            data_dir=s.data_dir, **free)]
     else:
         systems = split_list(s.system)
