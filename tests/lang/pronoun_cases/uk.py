@@ -3,26 +3,25 @@
 Each case: the translation, the words aligned to the English pronoun ("" = nothing aligned), the English
 pronoun and its role, and the expected (gender, omitted). The gender is the one the *translation* shows,
 never the English pronoun's.
+
+The harness (each case read alone, and all in one batch in order) is ``tests/lang/test_pronoun_readings.py``.
 """
 
 from __future__ import annotations
 
-import pytest
+from discotest.lang.morph.base import Gender
 
-pytest.importorskip("pymorphy3")
+REQUIRES = ("pymorphy3",)  # modules the analyser needs (without them the language is skipped)
+BINARY = None  # a program it needs on the PATH
 
-from discotest.lang.morph import load_analyser  # noqa: E402
-from discotest.lang.morph.base import Gender, PronounTarget  # noqa: E402
-from tests.support.morph_cases import (
-    pronoun_marked,  # noqa: E402
-)
+
+def analyser():
+    from discotest.lang.morph import load_analyser
+
+    return load_analyser("uk")
+
 
 M, F, U = Gender.MALE, Gender.FEMALE, Gender.UNKNOWN
-
-
-def item(sentence: str, pronoun: str, source: str, role: str) -> PronounTarget:
-    return pronoun_marked(sentence, pronoun, "uk", source, role)
-
 
 CASES = [
     # the target's gender, not the English one: «він» written for "she"
@@ -67,20 +66,3 @@ CASES = [
     # a comma aligned and no pronoun anywhere: dropped
     ("Лікар пішов до письменника і запитав, як писати книги.", ",", "him", "object", U, "pronoun-dropped"),
 ]
-
-
-@pytest.fixture(scope="module")
-def analyser():
-    return load_analyser("uk")
-
-
-@pytest.mark.parametrize(("sentence", "pronoun", "source", "role", "gender", "omitted"), CASES)
-def test_pronoun_case(analyser, sentence, pronoun, source, role, gender, omitted):
-    (reading,) = analyser.read_pronouns([item(sentence, pronoun, source, role)])
-    assert (reading.gender, reading.omitted) == (gender, omitted), reading.reason
-
-
-def test_batch_keeps_order(analyser):
-    items = [item(s, p, src, r) for s, p, src, r, _, _ in CASES]
-    readings = analyser.read_pronouns(items)
-    assert [(x.gender, x.omitted) for x in readings] == [(g, o) for *_, g, o in CASES]

@@ -3,21 +3,23 @@
 Each case: a translation, the words the aligner gave for the English pronoun, the English pronoun's
 role, and the expected (gender, omitted). The gender is the one the *Hebrew* shows, never the English
 pronoun's. Needs the hspell binary, not ../shared/data.
+
+The harness (each case read alone, and all in one batch in order) is ``tests/lang/test_pronoun_readings.py``.
 """
 
 from __future__ import annotations
 
-import shutil
+from discotest.lang.morph.base import Gender
 
-import pytest
+REQUIRES = ()  # modules the analyser needs (without them the language is skipped)
+BINARY = "hspell"  # a program it needs on the PATH
 
-from discotest.lang.morph.base import Gender, PronounTarget
-from discotest.lang.morph.he import pronoun_form
-from tests.support.morph_cases import (
-    pronoun_marked,  # noqa: E402
-)
 
-pytestmark = pytest.mark.skipif(shutil.which("hspell") is None, reason="hspell is not installed")
+def analyser():
+    from discotest.lang.morph.he import HebrewAnalyser
+
+    return HebrewAnalyser()
+
 
 M, F, U = Gender.MALE, Gender.FEMALE, Gender.UNKNOWN
 
@@ -71,33 +73,3 @@ CASES = [
     # verb hayu that agrees with the thing possessed
     ("האיכר הציע תפוחים לסוכנת, כי היו לה יותר מדי.", "כי", "she", "subject", F, None),
 ]
-
-
-def target(sentence: str, words: str, pronoun: str, role: str) -> PronounTarget:
-    return pronoun_marked(sentence, words, "he", pronoun, role)
-
-
-@pytest.fixture(scope="module")
-def analyser():
-    from discotest.lang.morph.he import HebrewAnalyser
-
-    return HebrewAnalyser()
-
-
-@pytest.mark.parametrize(("sentence", "words", "pronoun", "role", "gender", "omitted"), CASES)
-def test_case(analyser, sentence, words, pronoun, role, gender, omitted):
-    (reading,) = analyser.read_pronouns([target(sentence, words, pronoun, role)])
-    assert (reading.gender, reading.omitted) == (gender, omitted), reading.reason
-
-
-def test_batch_keeps_order(analyser):
-    items = [target(s, w, p, r) for s, w, p, r, _, _ in CASES]
-    readings = analyser.read_pronouns(items)
-    assert [(r.gender, r.omitted) for r in readings] == [(g, o) for *_, g, o in CASES]
-
-
-def test_demonstrative_is_not_a_pronoun():
-    # ha-hu "that (one)" is a demonstrative, not the pronoun hu; she-hu and u-le-atsmo are pronoun forms
-    assert pronoun_form("ההוא") is None
-    assert pronoun_form("שהוא") == (M, False)
-    assert pronoun_form("לעצמו") == (M, False)

@@ -2,25 +2,25 @@
 
 Each case: sentence, the words aligned to the English pronoun (as ``tests.support.morph_cases.marked``
 takes them), the English pronoun and role, then the expected gender and omission reason.
+
+The harness (each case read alone, and all in one batch in order) is ``tests/lang/test_pronoun_readings.py``.
 """
 
 from __future__ import annotations
 
-import pytest
+from discotest.lang.morph.base import Gender
 
-from discotest.errors import InputError
-from discotest.lang.morph.base import Gender, PronounTarget
-from discotest.lang.morph.it import ItalianAnalyser
-from tests.support.morph_cases import (
-    pronoun_marked,  # noqa: E402
-)
+REQUIRES = ()  # modules the analyser needs (without them the language is skipped)
+BINARY = None  # a program it needs on the PATH
+
+
+def analyser():
+    from discotest.lang.morph.it import ItalianAnalyser
+
+    return ItalianAnalyser()  # an InputError (its model missing) skips the language
+
 
 M, F, U = Gender.MALE, Gender.FEMALE, Gender.UNKNOWN
-
-
-def target(sentence: str, words: str, pronoun: str, role: str, entity: str = "") -> PronounTarget:
-    return pronoun_marked(sentence, words, "it", pronoun, role, entity)
-
 
 CASES = [
     # explicit subject pronouns; the target's gender counts, not the English pronoun's
@@ -67,29 +67,3 @@ UNALIGNED = [
     ("Il contadino ha dato all'insegnante le uova e l'ha ringraziata.", "insegnante", "her", "object", F, None),
     ("Il fornaio litigò con il direttore e gli lanciò un pane.", "direttore", "him", "object", M, None),
 ]
-
-
-@pytest.fixture(scope="module")
-def analyser() -> ItalianAnalyser:
-    try:
-        return ItalianAnalyser()
-    except InputError as exc:
-        pytest.skip(str(exc))
-
-
-@pytest.mark.parametrize(("sentence", "words", "pronoun", "role", "gender", "omitted"), CASES)
-def test_pronoun_case(analyser, sentence, words, pronoun, role, gender, omitted):
-    (reading,) = analyser.read_pronouns([target(sentence, words, pronoun, role)])
-    assert (reading.gender, reading.omitted) == (gender, omitted), reading.reason
-
-
-def test_batch_keeps_order(analyser):
-    items = [target(s, w, p, r) for s, w, p, r, _, _ in CASES]
-    readings = analyser.read_pronouns(items)
-    assert [(r.gender, r.omitted) for r in readings] == [(g, o) for *_, g, o in CASES]
-
-
-@pytest.mark.parametrize(("sentence", "entity", "pronoun", "role", "gender", "omitted"), UNALIGNED)
-def test_unaligned_pronoun(analyser, sentence, entity, pronoun, role, gender, omitted):
-    (reading,) = analyser.read_pronouns([target(sentence, "", pronoun, role, entity)])
-    assert (reading.gender, reading.omitted) == (gender, omitted), reading.reason

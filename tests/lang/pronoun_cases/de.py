@@ -2,24 +2,22 @@
 
 Labels are the gender the German gives the pronoun, never the English pronoun's gender; the English
 pronoun's number only decides forms German leaves ambiguous (accusative sie, possessive ihr-).
+
+The harness (each case read alone, and all in one batch in order) is ``tests/lang/test_pronoun_readings.py``.
 """
 
 from __future__ import annotations
 
-import pytest
+from discotest.lang.morph.base import Gender, PronounTarget
+from tests.support.morph_cases import pronoun_marked
 
-pytest.importorskip("german_nouns")
-pytest.importorskip("HanTa")
-
-from discotest.lang.morph.base import Gender, PronounTarget  # noqa: E402
-from discotest.lang.morph.de import GermanAnalyser  # noqa: E402
-from tests.support.morph_cases import (
-    pronoun_marked,  # noqa: E402
-)
+REQUIRES = ("german_nouns", "HanTa")  # modules the analyser needs (without them the language is skipped)
+BINARY = None  # a program it needs on the PATH
 
 
-@pytest.fixture(scope="module")
-def analyser() -> GermanAnalyser:
+def analyser():
+    from discotest.lang.morph.de import GermanAnalyser
+
     return GermanAnalyser()
 
 
@@ -96,16 +94,3 @@ CASES = [
     (target("Der Angestellte gab dem Kunden Unterlagen , die er zurückgeben konnte .", "die", "Angestellte",
             "her", "object"), NEUTRAL_FORM),
 ]
-
-
-@pytest.mark.parametrize(("item", "expected"), CASES, ids=[c[0].sentence[:40] for c in CASES])
-def test_pronoun_cases(analyser: GermanAnalyser, item: PronounTarget, expected: tuple) -> None:
-    (reading,) = analyser.read_pronouns([item])
-    assert (reading.gender, reading.omitted) == expected, reading.reason
-
-
-def test_one_reading_per_item_in_order(analyser: GermanAnalyser) -> None:
-    items = [case[0] for case in CASES]
-    readings = analyser.read_pronouns(items)
-    assert len(readings) == len(items)
-    assert [(r.gender, r.omitted) for r in readings] == [case[1] for case in CASES]

@@ -3,26 +3,25 @@
 Each case: the translation, the words aligned to the English pronoun ("" = nothing aligned), the English
 pronoun and its role, and the expected (gender, omitted). The gender is the one the *translation* shows,
 never the English pronoun's.
+
+The harness (each case read alone, and all in one batch in order) is ``tests/lang/test_pronoun_readings.py``.
 """
 
 from __future__ import annotations
 
-import pytest
+from discotest.lang.morph.base import Gender
 
-pytest.importorskip("pymorphy3")
+REQUIRES = ("pymorphy3",)  # modules the analyser needs (without them the language is skipped)
+BINARY = None  # a program it needs on the PATH
 
-from discotest.lang.morph import load_analyser  # noqa: E402
-from discotest.lang.morph.base import Gender, PronounTarget  # noqa: E402
-from tests.support.morph_cases import (
-    pronoun_marked,  # noqa: E402
-)
+
+def analyser():
+    from discotest.lang.morph import load_analyser
+
+    return load_analyser("ru")
+
 
 M, F, U = Gender.MALE, Gender.FEMALE, Gender.UNKNOWN
-
-
-def item(sentence: str, pronoun: str, source: str, role: str, entity: str = "") -> PronounTarget:
-    return pronoun_marked(sentence, pronoun, "ru", source, role, entity)
-
 
 CASES = [
     # the target's gender, not the English one: Google wrote «он» for "she"
@@ -69,27 +68,3 @@ CASES = [
     # a plural past verb carries no gender
     ("Они ушли, потому что устали.", "устали", "she", "subject", U, "neutral-form"),
 ]
-
-
-@pytest.fixture(scope="module")
-def analyser():
-    return load_analyser("ru")
-
-
-@pytest.mark.parametrize(("sentence", "pronoun", "source", "role", "gender", "omitted"), CASES)
-def test_pronoun_case(analyser, sentence, pronoun, source, role, gender, omitted):
-    (reading,) = analyser.read_pronouns([item(sentence, pronoun, source, role)])
-    assert (reading.gender, reading.omitted) == (gender, omitted), reading.reason
-
-
-def test_entity_is_not_the_pronoun(analyser):
-    # nothing aligned; «она» is inside the entity span, so it is not taken for the pronoun
-    target = item("Она позвонила врачу.", "", "him", "object", entity="Она")
-    (reading,) = analyser.read_pronouns([target])
-    assert reading.omitted == "pronoun-dropped", reading.reason
-
-
-def test_batch_keeps_order(analyser):
-    items = [item(s, p, src, r) for s, p, src, r, _, _ in CASES]
-    readings = analyser.read_pronouns(items)
-    assert [(x.gender, x.omitted) for x in readings] == [(g, o) for *_, g, o in CASES]

@@ -3,17 +3,23 @@
 Each case: a translation, the words the aligner gave for the English pronoun, the English pronoun's
 role, and the expected (gender, omitted). The gender is the one the *Arabic* shows, never the English
 pronoun's. Needs farahidi (a dependency), not ../shared/data.
+
+The harness (each case read alone, and all in one batch in order) is ``tests/lang/test_pronoun_readings.py``.
 """
 
 from __future__ import annotations
 
-import pytest
+from discotest.lang.morph.base import Gender
 
-from discotest.lang.morph.ar import pronoun_form
-from discotest.lang.morph.base import Gender, PronounTarget
-from tests.support.morph_cases import (
-    pronoun_marked,  # noqa: E402
-)
+REQUIRES = ()  # modules the analyser needs (without them the language is skipped)
+BINARY = None  # a program it needs on the PATH
+
+
+def analyser():
+    from discotest.lang.morph.ar import ArabicAnalyser
+
+    return ArabicAnalyser()
+
 
 M, F, U = Gender.MALE, Gender.FEMALE, Gender.UNKNOWN
 
@@ -63,36 +69,3 @@ CASES = [
     # nothing aligned for a subject: the verb after the last opener hatta, yatamakkan (3sg masc)
     ("عامل البناء إستأجر المنظف حتى يتمكن من التركيز.", "", "he", "subject", M, None),
 ]
-
-
-def target(sentence: str, words: str, pronoun: str, role: str) -> PronounTarget:
-    return pronoun_marked(sentence, words, "ar", pronoun, role)
-
-
-@pytest.fixture(scope="module")
-def analyser():
-    from discotest.lang.morph.ar import ArabicAnalyser
-
-    return ArabicAnalyser()
-
-
-@pytest.mark.parametrize(("sentence", "words", "pronoun", "role", "gender", "omitted"), CASES)
-def test_case(analyser, sentence, words, pronoun, role, gender, omitted):
-    (reading,) = analyser.read_pronouns([target(sentence, words, pronoun, role)])
-    assert (reading.gender, reading.omitted) == (gender, omitted), reading.reason
-
-
-def test_batch_keeps_order(analyser):
-    items = [target(s, w, p, r) for s, w, p, r, _, _ in CASES]
-    readings = analyser.read_pronouns(items)
-    assert [(r.gender, r.omitted) for r in readings] == [(g, o) for *_, g, o in CASES]
-
-
-def test_closed_forms():
-    # hamza-less spellings (MT drops hamza: لانه، الي) and the conjunction wa- are accepted
-    assert pronoun_form("لانه") == (M, False)
-    assert pronoun_form("واليها") == (F, False)
-    assert pronoun_form("وهي") == (F, False)
-    assert pronoun_form("هما") == (None, True)
-    # a noun ending in -h is not a closed form (the suffix reading needs farahidi)
-    assert pronoun_form("وجه") is None

