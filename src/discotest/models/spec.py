@@ -65,16 +65,21 @@ class ModelSpec:
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any], **given: Any) -> ModelSpec:
         """The spec of a family's (or the card's) checked settings: every field the settings hold, then ``given``
-        (what the caller decides itself: a resolved engine). ``context`` is kept as the tuple of sizes given."""
+        (what the caller decides itself). ``context`` is kept as the tuple of sizes given; ``engine`` is resolved
+        (``--engine``, else ``$DISCOTEST_ENGINE``, else local), as every family resolves it."""
+        from discotest.engine import resolve_engine
+
         values = {name: settings[name] for name in cls.names() if name in settings}
+        if "engine" in values:
+            values["engine"] = resolve_engine(values["engine"])
         values.update(given)
         return cls.of(**values)
 
     @classmethod
     def of(cls, **values: Any) -> ModelSpec:
-        """A spec from keyword values; None stands for the default (an option not given), ``context`` may be one
-        size or a list of them, and ``engine`` None is the environment's choice (``engine.resolve_engine``)."""
-        from discotest.engine import resolve_engine
+        """A spec from keyword values; None stands for the default (an option not given: ``engine`` local, as the
+        door's keyword form always had it), ``context`` may be one size or a list of them."""
+        from discotest.engine import ENGINES
 
         unknown = [k for k in values if k not in cls.names()]
         if unknown:
@@ -83,7 +88,8 @@ class ModelSpec:
         kept = {k: v for k, v in values.items() if v is not None or getattr(defaults, k) is None}
         context = kept.get("context", ())
         kept["context"] = tuple(context) if isinstance(context, list | tuple) else (int(context),)
-        kept["engine"] = resolve_engine(kept.get("engine"))
+        if kept.get("engine", "local") not in ENGINES:
+            raise InputError(f"--engine must be one of {', '.join(ENGINES)}, not {kept['engine']!r}")
         return cls(**kept)
 
     @property
