@@ -172,24 +172,20 @@ def translate(lang: str, **options: Any) -> list[str]:
     resolver, beam, max_length, batch_size, device, revision, src_lang, tgt_lang, context, engine, ray_address,
     ray_actors, prompt_file, concurrency, timeout (seconds one attempt waits for an endpoint), use_cache, data_dir,
     quiet."""
-    from discotest.engine import resolve_engine
     from discotest.gender.commands import TRANSLATE_OPTIONS
     from discotest.gender.translate import translate_file, translate_suite
-    from discotest.registry.options import one_context
+    from discotest.models.spec import ModelSpec
 
     s = checked_settings(TRANSLATE_OPTIONS, {"lang": lang, **options}, "translate")
     if (s.suite is None) == (s.input is None):
         raise InputError("translate: give --suite (a gender suite) or --input (an English file)")
     if not (s.model or s.endpoint):
         raise InputError("give --model (a model folder or hub name) or --endpoint URL")
-    settings = dict(s.without("model", "output", "suite", "input", "data_dir", "suite_version", "src_lang",
-                              "tgt_lang", "engine", "context", "lang"),
-                    src_code=s.src_lang or "en", tgt_code=s.tgt_lang, runner=resolve_engine(s.engine),
-                    context=one_context(s.context))
+    spec = ModelSpec.from_settings(s)  # the model: every model option, one name each
     if s.suite is not None:
-        return translate_suite(s.suite, lang, s.model, s.output, data_dir=s.data_dir, suite_version=s.suite_version,
-                               **settings)
-    return translate_file(s.input, lang, s.model, s.output, **settings)
+        return translate_suite(s.suite, lang, spec, s.output, markers=s.markers, resolver=s.resolver,
+                               data_dir=s.data_dir, suite_version=s.suite_version)
+    return translate_file(s.input, lang, spec, s.output, markers=s.markers, resolver=s.resolver)
 
 
 def augment(input: str | Path, output: str | Path, target: str | Path | None = None, **options: Any):

@@ -35,40 +35,64 @@ def test_every_family_that_takes_input_declares_its_language_and_its_line_check(
         assert family.check_lines is not None, f"{family.name}: no check_lines"
 
 
-def test_every_family_that_takes_a_model_takes_every_option_the_door_uses_declared_once():
-    """Not a copy of the declaration (``Option`` objects compare by value): the very objects of
-    ``TRANSLATING_MODEL``; and every family with --endpoint takes --timeout and --concurrency."""
-    door = {o.name: o for o in common.TRANSLATING_MODEL}
-    assert {"timeout", "concurrency", "context", "prompt_file", "ray_actors", "src_lang", "tgt_lang"} <= set(door)
+def test_every_family_that_takes_a_model_takes_every_model_option_declared_once():
+    """Every field of the model's spec (``models.spec.ModelSpec``) is a declared option of the same name
+    (``MODEL_SPEC``), and every family that takes --model declares every one of them: the very objects (``Option``
+    objects compare by value), so no model option (``--timeout``, ``--context`` …) is missing from a family."""
+    from discotest.models.spec import ModelSpec
+
+    spec = {o.name: o for o in common.MODEL_SPEC}
+    assert set(spec) == set(ModelSpec.names()) and len(spec) == len(common.MODEL_SPEC)
+    assert {"timeout", "concurrency", "context", "prompt_file", "ray_actors", "src_lang", "tgt_lang",
+            "max_length", "engine"} <= set(spec)
     with_model = [f for f in families.families() if _takes(f, "model")]
     assert {f.name for f in with_model} >= {"gender", "mittens", "mt-geneval", "contrastive", "zero-pronoun", "dip"}
     for family in with_model:
         declared = {o.name: o for o in family.options}
-        missing = sorted(set(door) - set(declared))
+        missing = sorted(set(spec) - set(declared))
         assert not missing, f"{family.name} lacks {missing}"
-        for name, option in door.items():
+        for name, option in spec.items():
             assert declared[name] is option, f"{family.name}: its --{name} is its own, not the shared declaration"
     for family in families.families():
         if _takes(family, "endpoint"):
             assert _takes(family, "timeout") and _takes(family, "concurrency"), family.name
 
 
-def test_the_door_takes_every_shared_model_option():
-    """Each option of ``TRANSLATING_MODEL`` is a keyword ``open_translator`` or a backend it opens takes (the
-    languages as their codes, the engine as ``runner``): a declared option no backend reads would be a flag that
-    changes nothing."""
-    import inspect
+def test_a_spec_built_from_a_family_s_settings_holds_every_value_given(monkeypatch):
+    """``ModelSpec.from_settings`` of a family's checked settings: each option given reaches its field (nothing is
+    dropped or renamed on the way), the defaults are the declarations'."""
+    from discotest.models.spec import ModelSpec
+    from discotest.registry import settings_for
 
-    from discotest.models.causal_translator import CausalTranslator
-    from discotest.models.door import _taken, open_translator
-    from discotest.models.endpoint import EndpointTranslator
-    from discotest.models.translator import ModelTranslator
+    monkeypatch.delenv("DISCOTEST_ENGINE", raising=False)
+    given = dict(model="m", endpoint="http://x", prompt_file="p.j2", context=[2], beam=3, max_length=77,
+                 batch_size=5, device="cuda:1", revision="r", src_lang="zh", tgt_lang="de", concurrency=7,
+                 timeout=9.5, engine="ray", ray_address="h:1", ray_actors=3, use_cache=False, quiet=True)
+    assert set(given) == set(ModelSpec.names())
+    for family in families.families():
+        if not _takes(family, "model"):
+            continue
+        spec = ModelSpec.from_settings(settings_for(family, given))
+        assert {name: getattr(spec, name) for name in given} == {**given, "context": (2,)}, family.name
+        default = ModelSpec.from_settings(settings_for(family, {}))
+        assert (default.max_length, default.beam, default.timeout, default.batch_size, default.engine) == \
+            (common.MAX_LENGTH.default, common.BEAM.default, common.ENDPOINT_TIMEOUT.default,
+             common.BATCH_SIZE.default, "local"), family.name
 
-    taken = set(inspect.signature(open_translator).parameters) | _taken(ModelTranslator) | \
-        _taken(CausalTranslator) | _taken(EndpointTranslator)
-    as_named = {"prompt_file": "prompt_file", "src_lang": "src_code", "tgt_lang": "tgt_code"}
-    for option in common.TRANSLATING_MODEL:
-        assert as_named.get(option.name, option.name) in taken, option.name
+
+def test_the_door_gives_a_local_model_every_spec_field_it_takes(tiny_marian):
+    """The door hands a local seq2seq translator the spec's fields by name (no inspection of constructors): each
+    given value is the backend's."""
+    from discotest.models.door import open_translator
+    from discotest.models.spec import ModelSpec
+
+    spec = ModelSpec.of(model=str(tiny_marian), beam=2, max_length=33, batch_size=3, src_lang="en", tgt_lang="de",
+                        use_cache=False, quiet=True, ray_address="h:1", ray_actors=5)
+    t = open_translator(spec, "de")  # the language watch hands attributes on to the backend
+    got = (t.beam, t.max_length, t.batch_size, t.device, t.use_cache, t.quiet, t.src_code, t.tgt_code, t.runner,
+           t.ray_address, t.ray_actors)
+    assert got == (2, 33, 3, "cpu", False, True, "en", "de", "local", "h:1", 5)
+    assert dict(t.signature_fields())["max_len"] == "33"  # the signature's name, kept (recorded ones)
 
 
 # ---------------------------------------------------------------- MiTTenS's files, checked as WinoMT's are

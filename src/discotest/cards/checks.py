@@ -23,7 +23,7 @@ def all_published_names() -> list[str]:
 def check_model_folder(path: str, flag: str) -> None:
     """A local folder given as a model must hold one (``config.json``, or a CTranslate2 ``model.bin``): an outputs
     folder or a typo'd path is one line now, not a warning on every row. A hub name is left to the model's loader."""
-    from discotest.models.hf_models import check_model
+    from discotest.models.door import check_model
 
     folder = Path(path).expanduser()
     if folder.is_dir() and not any((folder / f).is_file() for f in ("config.json", "model.bin")):

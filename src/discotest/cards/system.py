@@ -96,7 +96,7 @@ class SystemSpec:
             return "".join(f"file:{part}:{path}:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}:"
                            for part, path in named) + json.dumps(self.row_options.get(row.key, {}), sort_keys=True)
         if self.kind == "model":
-            from discotest.models.hf_models import model_fingerprint
+            from discotest.models.door import model_fingerprint
 
             return f"model:{model_fingerprint(self.value, self.model_options.get('revision'))}:" + \
                 json.dumps(_fingerprinted(self.model_options), sort_keys=True)
@@ -117,10 +117,10 @@ def endpoint_system(url: str, model: str | None, model_options: dict[str, Any]) 
     decodes greedily: ``--beam`` changes nothing there and is not among its options (nor in its card's cache key)."""
     model_options = {k: v for k, v in model_options.items() if k != "beam"}
     if not model:
-        from discotest.models.endpoint import EndpointClient
+        from discotest.models.door import served_model
 
         # --timeout bounds this first question too: a server that never answers fails in twice it, not 240 s
-        model = EndpointClient(url, concurrency=1, timeout=model_options.get("timeout", 120.0)).served_model(None)
+        model = served_model(url, timeout=model_options.get("timeout", 120.0))
     return SystemSpec("endpoint", url, served_model=model, model_options=model_options)
 
 
@@ -170,25 +170,21 @@ def _why_not(kind: str, row: CardRow) -> str:
     return f"{row.suite} {what}{hint}"
 
 
-# options of a model run, given to the families that declare them (a contrastive suite scores at --context sizes; a
-# suite the model translates takes one size, the first, and the decoding options: every family that takes --model
-# declares them all, registry.options.TRANSLATING_MODEL)
-SCORING = ("batch_size", "device", "revision", "prompt_file", "concurrency", "timeout")
-DECODING = ("beam", "max_length")  # only where the model translates: a scored candidate is not decoded
-
-
 def _model_options(row: CardRow, options: dict[str, Any]) -> dict[str, Any]:
-    from discotest import families
+    """The card's model options (fields of the row's ``ModelSpec``: every family that takes --model declares them
+    all, registry.options.MODEL_SPEC) as the row's run takes them: a contrastive row scores at each --context size
+    (default 1) and takes no decoding option (``spec.DECODING``: a scored candidate is not decoded); a row the model
+    translates takes one size, the first, and the decoding options."""
+    from discotest.models.spec import DECODING
 
-    out = {k: v for k, v in options.items() if k in SCORING and v is not None}
+    out = {k: v for k, v in options.items() if k not in (*DECODING, "context") and v is not None}
     if row.file == "scores":  # contrastive: candidates scored at each context size
         out["context"] = list(options.get("context") or [1])
     else:
         out.update({k: options[k] for k in DECODING if options.get(k) is not None})
         if options.get("context"):
             out["context"] = options["context"][:1]
-    taken = {o.name for o in families.family_of(row.suite).options}
-    return {k: v for k, v in out.items() if k in taken}
+    return out
 
 
 def read_manifest(folder: str | Path) -> tuple[str, dict[str, str | dict[str, str]], dict[str, dict[str, Any]]]:

@@ -189,13 +189,12 @@ def _model(s: Settings) -> Any:
     from discotest.models.door import open_translator
 
     src = check_pair(s.data, s.pair)[0]
-    translator = open_translator(s.model or None, "en", src_lang=src, endpoint=s.endpoint,
-                                 prompt_file=s.prompt_file, beam=s.beam, max_length=s.max_length,
-                                 batch_size=s.batch_size, device=s.device, revision=s.revision,
-                                 use_cache=s.use_cache, quiet=s.quiet, concurrency=s.concurrency, timeout=s.timeout,
-                                 runner=resolve_engine(s.engine), ray_address=s.ray_address, ray_actors=s.ray_actors,
-                                 src_code=s.src_lang, tgt_code=s.tgt_lang)
-    return ModelSystem(translator, common.one_context(s.context))
+    from discotest.models.spec import ModelSpec
+
+    spec = ModelSpec.from_settings(s)
+    # the translator itself takes no context: ``ModelSystem`` asks it with each sentence's own (``--context``)
+    translator = open_translator(ModelSpec.from_settings(s, context=()), "en", src_lang=src)
+    return ModelSystem(translator, spec.translating_context)
 
 
 def run(suite: str, s: Settings) -> Report:

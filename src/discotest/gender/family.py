@@ -14,6 +14,7 @@ from discotest.gender.coref import RESOLVERS
 from discotest.gender.judge import VERDICTS
 from discotest.gender.translate import MARKERS
 from discotest.lang.locate import LEXICON_MODES
+from discotest.models.spec import ModelSpec
 from discotest.progress import progress_bar
 from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, lang_codes, register, split_list
 from discotest.registry import options as common
@@ -213,14 +214,9 @@ def requests(suite: str, s: Settings) -> Asked:
         raise InputError("--markers marks the source a --model translates: give --model")
     langs = lang_codes(s.lang)
     if has_model:
-        model_options = dict(markers=s.markers, resolver=s.resolver, beam=s.beam, max_length=s.max_length,
-                             batch_size=s.batch_size, device=s.device, revision=s.revision,
-                             src_code=s.src_lang or "en", tgt_code=s.tgt_lang, use_cache=s.use_cache,
-                             quiet=s.quiet, runner=resolve_engine(s.engine), ray_address=s.ray_address,
-                             ray_actors=s.ray_actors, prompt_file=s.prompt_file,
-                             context=common.one_context(s.context), endpoint=s.endpoint,
-                             concurrency=s.concurrency, timeout=s.timeout)
-        asked = model_requests(suite, _one_lang(langs, "--model"), s.model or "", model_options, **settings)
+        # the model is its spec (``models.spec``: every model option, one name each), handed on to the door
+        asked = model_requests(suite, _one_lang(langs, "--model"), ModelSpec.from_settings(s),
+                               dict(markers=s.markers, resolver=s.resolver), **settings)
         return Asked(asked.asks, (settings, langs, asked))
     return Asked((), (settings, langs, None))
 

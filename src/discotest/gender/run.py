@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from discotest import cache
 from discotest.data import catalogue
@@ -60,6 +61,9 @@ from discotest.report.result import build_signature
 from discotest.stats import stratified_sample
 from discotest.timing import stage
 from discotest.values import check_int
+
+if TYPE_CHECKING:
+    from discotest.models.spec import ModelSpec
 
 
 @dataclass(frozen=True)
@@ -588,7 +592,7 @@ def run_one(
     return _evaluate_language(lang, [], opts, [(system_name(input), str(input))])[0]
 
 
-def model_requests(suite: str, lang: str, model: str | None, model_options: dict | None = None,
+def model_requests(suite: str, lang: str, model: str | ModelSpec | None, model_options: dict | None = None,
                    **options) -> Asked:
     """``run_one``'s first phase for a model: the model opened, the suite loaded (the ``limit`` sample taken), and
     the translation of each scored item's source asked (``model_result`` scores the answers)."""

@@ -20,6 +20,7 @@ from discotest.errors import InputError
 if TYPE_CHECKING:  # the models floor loads when a model translates, not with the gender family's options
     from discotest.models.interface import Translator
     from discotest.models.requests import TranslateRequest
+    from discotest.models.spec import ModelSpec
 
 MARKERS = ("none", "predicted", "gold")
 
@@ -89,16 +90,16 @@ class ModelSystem:
         return [*self.translator.signature_fields(), ("markers", markers)]
 
 
-def model_system(model: str | None, lang: str, *, markers: str = "none", resolver: str = "rules",
+def model_system(model: str | ModelSpec | None, lang: str, *, markers: str = "none", resolver: str = "rules",
                  **options) -> ModelSystem:
-    """``options``: beam, max_length, batch_size, device, revision, src_code, tgt_code, use_cache, quiet; prompt_file
-    and context (decoder-only LLMs)."""
+    """``model``: the run's ``ModelSpec`` (what the families pass), or a name with the spec's fields as ``options``
+    (``models.door.open_translator``)."""
     from discotest.models.door import open_translator
 
     return ModelSystem(open_translator(model, lang, **options), markers, resolver)
 
 
-def translate_suite(suite: str, lang: str, model: str | None, output: str | Path | None = None, *,
+def translate_suite(suite: str, lang: str, model: str | ModelSpec | None, output: str | Path | None = None, *,
                     markers: str = "none", data_dir: str | None = None, suite_version: str = "current",
                     **options) -> list[str]:
     """One translation per suite row (a plain file ``run --input`` reads back when ``output`` is given)."""
@@ -111,7 +112,7 @@ def translate_suite(suite: str, lang: str, model: str | None, output: str | Path
     return lines
 
 
-def translate_file(path: str | Path, lang: str, model: str | None, output: str | Path | None = None, *,
+def translate_file(path: str | Path, lang: str, model: str | ModelSpec | None, output: str | Path | None = None, *,
                    markers: str = "none", resolver: str = "rules", **options) -> list[str]:
     """Translate an English text file, one sentence per line (empty lines are an error: they break alignment).
     ``markers="predicted"`` marks each line's clusters first (a plain file has no gold clusters)."""

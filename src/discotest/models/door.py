@@ -1,16 +1,17 @@
 """The one door to the models: ``open_scorer`` and ``open_translator`` choose the backend from what the user names
-(``scores`` file, ``endpoint`` URL, ``model`` folder or hub name and its config) and hand it the options it takes.
-Wings call these two and work through ``models.interface`` (``Scorer``, ``Translator``, ``ScoreRequest``); no wing
-names a backend class. A new backend is a module on this floor, implementing the interface, and a branch here.
+(``scores`` file, ``endpoint`` URL, ``model`` folder or hub name and its config) and give it, by name, the fields of
+the run's ``ModelSpec`` (``models.spec``) it takes. Wings call these two and work through ``models.interface``
+(``Scorer``, ``Translator``, ``ScoreRequest``); no wing names a backend class. A new backend is a module on this
+floor, implementing the interface, and a branch here. Every backend's answers are cached by one wrapper
+(``models.answers.cached``).
 
-Options a backend does not take are left out here, by its constructor's own keyword names, so a wing can pass every
-model option it has: a seq2seq scorer ignores ``prompt_file`` and ``share_prompt``, a decoder-only LLM ``separator``,
-a served model the local settings (batch, device, revision, Ray), and only CTranslate2 reads ``compute_type``.
+What each backend takes is written here: a seq2seq scorer takes no ``prompt_file``, a scorer no ``beam`` or
+``max_length`` (a scored candidate is not decoded), a served model none of the local settings (batch, device,
+revision, Ray), and only CTranslate2 reads ``compute_type``.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,22 +19,9 @@ from typing import Any
 from discotest.errors import InputError
 from discotest.models import language_watch
 from discotest.models.interface import Scorer, Translator
+from discotest.models.spec import ModelSpec
 
 SCORER_KINDS = ("seq2seq", "causal", "ctranslate2")  # what ``kind`` may force for a local model
-
-
-def _taken(cls: type) -> set[str]:
-    """The keyword names ``cls(...)`` accepts, through the ``**options`` a subclass passes to its base."""
-    names: set[str] = set()
-    for klass in cls.__mro__:
-        init = klass.__dict__.get("__init__")
-        if init is None:
-            continue
-        parameters = inspect.signature(init).parameters.values()
-        names |= {p.name for p in parameters if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)}
-        if not any(p.kind is p.VAR_KEYWORD for p in parameters):
-            break
-    return names
 
 
 def scorer_class(model: str, kind: str | None = None) -> type[Scorer]:
@@ -60,74 +48,142 @@ def scorer_class(model: str, kind: str | None = None) -> type[Scorer]:
     raise InputError(f"unknown scorer kind {kind!r}; choose {', '.join(SCORER_KINDS)}")
 
 
-def open_scorer(model: str | None = None, *, endpoint: str | None = None, scores: str | Path | None = None,
-                losses: bool = False, kind: str | None = None, engine: str = "local", ray_address: str | None = None,
-                ray_actors: int = 2, concurrency: int = 4, loaded: tuple[Any, Any] | None = None,
+# how a scorer scores, besides the model: the contrastive family's own options (and a test's objects)
+SCORING = ("normalise", "use_target_context", "separator", "compute_type", "share_prompt", "fingerprint")
+# the keyword names the door took before the spec, for the keyword form of ``open_translator``/``open_scorer``
+_OLD_NAMES = {"runner": "engine", "src_code": "src_lang", "tgt_code": "tgt_lang"}
+
+
+def spec_of(model: str | ModelSpec | None, options: dict[str, Any]) -> ModelSpec:
+    """``model`` when it is a spec already (``options`` then name none of its fields), else the spec of the keyword
+    form (``open_translator("folder", "de", beam=5)``): ``options``' spec fields are taken out of it."""
+    names = set(ModelSpec.names())
+    given = {_OLD_NAMES.get(k, k): options.pop(k) for k in list(options) if _OLD_NAMES.get(k, k) in names}
+    if isinstance(model, ModelSpec):
+        if given:
+            raise TypeError(f"give {', '.join(sorted(given))} in the ModelSpec, not beside it")
+        return model
+    return ModelSpec.of(model=model, **given)
+
+
+def open_scorer(model: str | ModelSpec | None = None, *, scores: str | Path | None = None, losses: bool = False,
+                kind: str | None = None, loaded: tuple[Any, Any] | None = None,
                 factory: Callable[..., Scorer] | None = None,
                 scores_of: tuple[Sequence[Any], Sequence[int]] | None = None, **options: Any) -> Scorer:
-    """The scorer for what the user names: a ``scores`` file (``losses``: lower is better), a served model at
-    ``endpoint`` (``model`` then names the served model), or a local ``model`` (``scorer_class``; ``engine="ray"``
-    runs its batches on ``ray_actors`` Ray actors). ``options``: batch_size, device, use_cache, quiet, normalise,
-    use_target_context, src_lang, tgt_lang, revision, separator, max_length, compute_type, prompt_file,
-    share_prompt, fingerprint; each backend takes those it knows. ``loaded``: (model, tokenizer) objects already in
-    memory (tests, notebooks); ``factory``: builds the local scorer instead of the chosen class (same options).
+    """The scorer for what the user names: a ``scores`` file (``losses``: lower is better), a served model (the
+    spec's ``endpoint``; its ``model`` then names the served model), or a local model (``scorer_class``; the spec's
+    ``engine="ray"`` runs its batches on ``ray_actors`` Ray actors). ``model``: the run's ``ModelSpec``, or a name
+    with the spec's fields as keywords. ``options``: how to score (``SCORING``: normalise, use_target_context,
+    separator, compute_type, share_prompt, fingerprint). ``loaded``: (model, tokenizer) objects already in memory
+    (tests, notebooks); ``factory``: builds the local scorer instead of the chosen class (same keywords).
     ``scores_of``: (the whole suite's requests, the positions asked for): a scores file scores the whole suite and a
     sample's lines are picked from it (``ScoresFileScorer``)."""
+    spec = spec_of(model, options)
+    unknown = [k for k in options if k not in SCORING]
+    if unknown:
+        raise TypeError(f"open_scorer takes no option {unknown[0]!r}")
     if scores is not None:
-        if model is not None or endpoint:
+        if spec.named:
             raise InputError("one scorer at a time: a scores file, an endpoint or a model")
         from discotest.models.scores_file import ScoresFileScorer
 
         whole, keep = scores_of or (None, None)
         return ScoresFileScorer(scores, losses=losses, whole=whole, keep=keep)
-    if endpoint:
+    how = dict(normalise=options.get("normalise", False), use_target_context=options.get("use_target_context", True))
+    if spec.endpoint:
         from discotest.models.endpoint import EndpointScorer
 
-        taken = _taken(EndpointScorer)
-        return EndpointScorer(endpoint, model=model or None, concurrency=concurrency,
-                              **{k: v for k, v in options.items() if k in taken})
-    if model is None:
+        return EndpointScorer(spec.endpoint, model=spec.model or None, src_lang=spec.src_lang, tgt_lang=spec.tgt_lang,
+                              prompt_file=spec.prompt_file, use_cache=spec.use_cache, quiet=spec.quiet,
+                              concurrency=spec.concurrency, timeout=spec.timeout, **how)
+    if spec.model is None:
         raise InputError("give --scores FILE, --model NAME_OR_PATH or --endpoint URL")
-    cls = scorer_class(model, kind)
-    if engine == "ray":
-        options.update(engine=engine, ray_address=ray_address, ray_actors=ray_actors)
+    cls = scorer_class(spec.model, kind)
+    local: dict[str, Any] = dict(device=spec.device, use_cache=spec.use_cache, quiet=spec.quiet,
+                                 src_lang=spec.src_lang, tgt_lang=spec.tgt_lang, revision=spec.revision,
+                                 fingerprint=options.get("fingerprint"), **how, **_batch(spec))
+    if spec.engine == "ray":
+        local.update(engine=spec.engine, ray_address=spec.ray_address, ray_actors=spec.ray_actors)
     if loaded is not None:
-        options.update(model=loaded[0], tokenizer=loaded[1])
-    taken = _taken(cls)
-    return (factory or cls)(model, **{k: v for k, v in options.items() if k in taken})
+        local.update(model=loaded[0], tokenizer=loaded[1])
+    from discotest.models.causal_scorer import CausalScorer
+
+    if issubclass(cls, CausalScorer):
+        local.update(prompt_file=spec.prompt_file, share_prompt=options.get("share_prompt", True))
+    else:
+        local["separator"] = options.get("separator", " ")
+        if cls.kind == "ctranslate2":
+            local["compute_type"] = options.get("compute_type", "default")
+    return (factory or cls)(spec.model, **local)
 
 
-def open_translator(model: str | None, lang: str, *, prompt_file: str | None = None, context: int = 0,
-                    endpoint: str | None = None, concurrency: int = 4, timeout: float = 120.0,
-                    **options: Any) -> Translator:
-    """A served model's translator (``models.endpoint``) with ``endpoint``; a decoder-only LLM's
-    (``models.causal_translator``) for a model whose config maps to ``AutoModelForCausalLM``; else CTranslate2's for
-    a converted folder or a seq2seq model's (``models.translator``). ``prompt_file`` and ``context`` are the LLMs';
-    given for another model they are an error rather than ignored. ``options``: beam, max_length, batch_size,
-    device, revision, src_lang, src_code, tgt_code, use_cache, quiet, runner, ray_address, ray_actors; ``timeout``:
-    the seconds one request to an endpoint may wait."""
-    if endpoint:
+def open_translator(model: str | ModelSpec | None, lang: str, *, src_lang: str = "en", **options: Any) -> Translator:
+    """The translator of ``model`` (the run's ``ModelSpec``, or a name with the spec's fields as keywords) into
+    ``lang`` from ``src_lang`` (the suite's languages; the spec's ``src_lang``/``tgt_lang`` are the model family's
+    codes when the user gives them): a served model's (``models.endpoint``) with an ``endpoint``; a decoder-only LLM's
+    (``models.causal_translator``) for a model whose config maps to ``AutoModelForCausalLM``; else CTranslate2's for a
+    converted folder or a seq2seq model's (``models.translator``). ``prompt_file`` and ``context`` are the LLMs'; given
+    for another model they are an error rather than ignored. ``options`` beyond the spec: ``sentence`` (an LLM's
+    answer cut at its first line break), or a backend's own objects (``client``, ``model``/``tokenizer``)."""
+    spec = spec_of(model, options)
+    context = spec.translating_context
+    if spec.endpoint:
         from discotest.models.endpoint import EndpointTranslator
 
-        return _door(EndpointTranslator(endpoint, lang, model=model or None, prompt_file=prompt_file,
-                                        context=context, concurrency=concurrency, timeout=timeout, **options), lang)
-    if model is None:
+        return _door(EndpointTranslator(spec.endpoint, lang, src_lang, model=spec.model or None,
+                                        prompt_file=spec.prompt_file, context=context, max_length=spec.max_length,
+                                        concurrency=spec.concurrency, timeout=spec.timeout, use_cache=spec.use_cache,
+                                        quiet=spec.quiet, src_code=spec.src_lang, tgt_code=spec.tgt_lang, **options),
+                     lang)
+    if spec.model is None:
         raise InputError("give --model (a model folder or hub name) or --endpoint URL")
     from discotest.models.causal_lm import is_causal_lm
     from discotest.models.ct2_scorer import is_ct2_model
 
-    if not is_ct2_model(model) and is_causal_lm(model):
+    local = dict(beam=spec.beam, max_length=spec.max_length, **_batch(spec), device=spec.device,
+                 revision=spec.revision, use_cache=spec.use_cache, quiet=spec.quiet, src_code=spec.src_lang,
+                 tgt_code=spec.tgt_lang, runner=spec.engine, ray_address=spec.ray_address, ray_actors=spec.ray_actors,
+                 **options)
+    if not is_ct2_model(spec.model) and is_causal_lm(spec.model):
         from discotest.models.causal_translator import CausalTranslator
 
-        return _door(CausalTranslator(model, lang, prompt_file=prompt_file, context=context, **options), lang)
+        return _door(CausalTranslator(spec.model, lang, src_lang, prompt_file=spec.prompt_file, context=context,
+                                      **local), lang)
     if context:
         raise InputError("--context when translating needs a decoder-only LLM (a seq2seq model translates each "
                          "sentence alone)")
-    if prompt_file:
+    if spec.prompt_file:
         raise InputError("--prompt needs a decoder-only LLM (a seq2seq model takes no prompt)")
     from discotest.models.translator import make_translator
 
-    return _door(make_translator(model, lang, **options), lang)
+    return _door(make_translator(spec.model, lang, src_lang, **local), lang)
+
+
+def served_model(url: str, model: str | None = None, timeout: float = 120.0) -> str:
+    """The model a server at ``url`` serves (``model`` when it serves that one; one line naming those it serves when
+    it serves several and none is named): what names a served system before any request is scored."""
+    from discotest.models.endpoint import EndpointClient
+
+    return EndpointClient(url, concurrency=1, timeout=timeout).served_model(model)
+
+
+def model_fingerprint(model: str, revision: str | None = None) -> str:
+    """What names a local model's weights (a folder's content digest, or the hub name and revision)."""
+    from discotest.models.hf_models import model_fingerprint as fingerprint
+
+    return fingerprint(model, revision)
+
+
+def check_model(model: str, revision: str | None = None) -> None:
+    """A missing folder or an unreachable hub name fails here (one line), before any work."""
+    from discotest.models.hf_models import check_model as check
+
+    check(model, revision)
+
+
+def _batch(spec: ModelSpec) -> dict[str, int]:
+    """``batch_size`` when the spec gives one (else each backend's own default)."""
+    return {} if spec.batch_size is None else {"batch_size": spec.batch_size}
 
 
 def _door(translator: Translator, lang: str) -> Translator:

@@ -216,9 +216,7 @@ class EndpointTranslator:
                  max_length: int = DEFAULT_MAX_LENGTH, context: int = 0, prompt_file: str | None = None,
                  use_cache: bool = True, quiet: bool = False, concurrency: int = 4, timeout: float = 120.0,
                  client: EndpointClient | None = None, src_code: str | None = None, tgt_code: str | None = None,
-                 sentence: bool = True, **_local: Any):
-        """``_local``: the local model settings the family passes along (beam, batch size, device, revision, Ray):
-        the server decides those."""
+                 sentence: bool = True):
         if context < 0:
             raise InputError(f"--context must be 0 or more, not {context}")
         self.client = client or EndpointClient(url, concurrency=concurrency, timeout=timeout)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from discotest.data.catalogue import ENV_VAR
 from discotest.data.translations import INPUT_FORMATS
 from discotest.engine import ENGINES
-from discotest.errors import InputError
 from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER
 from discotest.models.interface import DEFAULT_MAX_LENGTH
 from discotest.registry import Option
@@ -106,11 +105,13 @@ RAY_ADDRESS = Option("ray_address", ("--ray-address",),
 RAY_ACTORS = Option("ray_actors", ("--ray-actors",), "--engine ray with --model: actors, each holding one copy of "
                     "the model (default: 2)", default=2, type=int_option("ray-actors"), metavar="N")
 ENGINE_OPTIONS = (ENGINE, RAY_ADDRESS)
-# a model that translates: every option the door (``models.door.open_translator``) takes, declared once here; every
-# family that takes --model takes them all and hands them on (tests/registry/test_input_checks.py), so --timeout or
+# a model that translates: every option of the model's spec (``models.spec.ModelSpec``, one field per option, same
+# name), declared once here; every family that takes --model takes them all (and ENGINE_OPTIONS, USE_CACHE, QUIET)
+# and builds its spec from them (``ModelSpec.from_settings``; tests/registry/test_input_checks.py), so --timeout or
 # --context cannot reach one family and not another
 TRANSLATING_MODEL = (MODEL, ENDPOINT, PROMPT, CONTEXT, BEAM, MAX_LENGTH, BATCH_SIZE, DEVICE, REVISION, SRC_LANG,
                      TGT_LANG, CONCURRENCY, ENDPOINT_TIMEOUT, RAY_ACTORS)
+MODEL_SPEC = (*TRANSLATING_MODEL, *ENGINE_OPTIONS, USE_CACHE, QUIET)  # every field of ``ModelSpec``
 LIMIT = Option("limit", ("--limit",), "a quick look: a deterministic sample of N items per result, stratified "
                "(gender suites: gold gender × stereotype; MT-GenEval: gender, pairs whole; MiTTenS: set × gender; "
                "contrastive: phenomenon × distance; mZPRT: ZP form; DiP: phenomenon); files are still read whole, a "
@@ -133,10 +134,3 @@ LATEX_FLOAT = Option("latex_float", ("--latex-float",),
                      f"or auto (default: table* for a table of more than {WIDE_COLUMNS} columns)", default="auto",
                      choices=LATEX_FLOATS)
 
-
-def one_context(value: list[int] | int | None) -> int:
-    """The single ``--context`` size a translating model takes (default 0)."""
-    sizes = value if isinstance(value, list) else [] if value is None else [value]
-    if len(sizes) > 1:
-        raise InputError("--context: a translating model takes one context size")
-    return sizes[0] if sizes else 0

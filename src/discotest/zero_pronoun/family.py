@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
+from discotest.models.spec import one_context
 from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
@@ -84,14 +85,11 @@ def requests(suite: str, s: Settings) -> Asked:
         raise InputError("--model translates the suite itself: give it without --system/--input")
     if s.model or s.endpoint:
         from discotest.models.door import open_translator
+        from discotest.models.spec import ModelSpec
 
-        translator = open_translator(s.model or None, "en", src_lang="zh", endpoint=s.endpoint,
-                                     prompt_file=s.prompt_file, beam=s.beam, max_length=s.max_length,
-                                     batch_size=s.batch_size, device=s.device, revision=s.revision,
-                                     use_cache=s.use_cache, quiet=s.quiet, concurrency=s.concurrency,
-                                     timeout=s.timeout, runner=engine, ray_address=s.ray_address,
-                                     ray_actors=s.ray_actors, src_code=s.src_lang, tgt_code=s.tgt_lang)
-        return Asked(mzprt_requests(split_list(s.domain), translator, s.data_dir, common.one_context(s.context),
+        # the spec's own context stays 0: mZPRT gives each sentence its document's context (``context=`` below)
+        translator = open_translator(ModelSpec.from_settings(s, engine=engine, context=()), "en", src_lang="zh")
+        return Asked(mzprt_requests(split_list(s.domain), translator, s.data_dir, one_context(s.context),
                                     s.limit), translator)
     return Asked((), None)
 
@@ -120,7 +118,7 @@ def score(suite: str, s: Settings, asked: Asked, answers: list[list[Any]]) -> Re
         ray_address=s.ray_address,
         limit=s.limit,
         translator=translator,
-        context=common.one_context(s.context),
+        context=one_context(s.context),
         answered=answers if translator is not None else None,
     )
     return Report("discotest · mZPRT zero pronouns (AZPT)", results, aggregates={

@@ -17,6 +17,7 @@ from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.gender.family import single_lang
 from discotest.gender.mittens.suite import SUITE, SUITE_OUT, TEXTS, languages, load_mittens
+from discotest.models.spec import ModelSpec
 from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, lang_codes, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
@@ -104,12 +105,8 @@ def requests(suite: str, s: Settings) -> Asked:
                          f"({', '.join(REFERENCE_SYSTEMS[suite])}: the references as translations)"
                          + (f", not --{given[0]} and --{given[1]}" if given else ""))
     if has_model:
-        options = dict(beam=s.beam, max_length=s.max_length, batch_size=s.batch_size, device=s.device,
-                       revision=s.revision, src_code=s.src_lang, tgt_code=s.tgt_lang,
-                       use_cache=s.use_cache, quiet=s.quiet, prompt_file=s.prompt_file,
-                       endpoint=s.endpoint, concurrency=s.concurrency, timeout=s.timeout, runner=runner,
-                       ray_address=s.ray_address, ray_actors=s.ray_actors, context=common.one_context(s.context))
-        asked = [model_requests(suite, lang, s.model or None, s.text, options, s.data_dir, s.limit) for lang in langs]
+        spec = ModelSpec.from_settings(s, engine=runner)  # the model: every model option, one name each
+        asked = [model_requests(suite, lang, spec, s.text, {}, s.data_dir, s.limit) for lang in langs]
         return Asked(tuple(ask for ask, _ in asked), tuple(state for _, state in asked))
     return Asked((), None)
 

@@ -7,7 +7,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from discotest.data import catalogue
 from discotest.data.readers import system_name
@@ -20,6 +20,9 @@ from discotest.lang.align import DEFAULT_ALIGNER
 from discotest.models.requests import Ask, answer_all
 from discotest.report.result import build_signature
 from discotest.stats import stratified_sample
+
+if TYPE_CHECKING:
+    from discotest.models.spec import ModelSpec
 
 # the references as translations: as published (every passage's person right) and, into English, with every gendered
 # pronoun and paired noun swapped (the person's gender wrong everywhere)
@@ -45,23 +48,27 @@ def file_translations(items: Sequence[MittensItem], path: str | os.PathLike, tex
                              aliases={i.index: i.text(other) for i in items})
 
 
-def model_requests(suite: str, lang: str, model: str | None, text: str, options: dict, data_dir: str | None = None,
-                   limit: int | None = None) -> tuple[Ask, ModelAsked]:
-    """A model's (or a served model's: ``options["endpoint"]``) first phase in one language: the passages loaded (the
-    ``limit`` sample taken), the model opened, and the translation of each scored passage asked, in order."""
+def model_requests(suite: str, lang: str, model: str | ModelSpec | None, text: str, options: dict,
+                   data_dir: str | None = None, limit: int | None = None) -> tuple[Ask, ModelAsked]:
+    """A model's (or a served model's) first phase in one language: the passages loaded (the ``limit`` sample taken),
+    the model opened, and the translation of each scored passage asked, in order. ``model``: a ``ModelSpec``, or a
+    name with the spec's fields as ``options``; the pair's codes and the verbatim prompt where the spec gives none."""
+    import dataclasses
+
     from discotest.gender.translate import model_system
+    from discotest.models.door import spec_of
     from discotest.models.requests import TranslateRequest
 
     with catalogue.tracking() as seen:
         everything = load_mittens(suite, [lang], data_dir)
     items = scored_items(everything, limit)
     _check_out_of_english(suite, lang)
-    options = dict(options)
+    rest = dict(options)
+    spec = spec_of(model, rest)
     src, tgt = (lang, "en") if suite == SUITE else ("en", lang)
-    options.update(src_code=options.get("src_code") or src, tgt_code=options.get("tgt_code") or tgt)
-    if text == "prompt" and not options.get("prompt_file"):
-        options["prompt_file"] = str(VERBATIM_PROMPT)
-    system = model_system(model, tgt, **options)
+    spec = dataclasses.replace(spec, src_lang=spec.src_lang or src, tgt_lang=spec.tgt_lang or tgt,
+                               prompt_file=spec.prompt_file or (str(VERBATIM_PROMPT) if text == "prompt" else None))
+    system = model_system(spec, tgt, **rest)
     fields = [*system.translator.signature_fields(), ("text", text)]
     ask = Ask(system.translator, tuple(TranslateRequest(i.text(text), None, tgt) for i in items))
     return ask, ModelAsked(lang, everything, items, dict(seen), f"model:{system.translator.name}", system.name,

@@ -16,6 +16,7 @@ from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.gender.family import single_lang
 from discotest.gender.mt_geneval.suite import LANGS, SPLITS, SUBSETS, SUITE
+from discotest.models.spec import ModelSpec
 from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, register, split_list
 from discotest.registry import options as common
 from discotest.registry.two_systems import compare_systems
@@ -105,13 +106,8 @@ def requests(suite: str, s: Settings) -> Asked:
     if (s.input or s.model or s.endpoint) and len(langs) != 1:
         raise InputError(f"--{given[0]} needs exactly one --lang")
     if s.model or s.endpoint:
-        model_options = dict(beam=s.beam, max_length=s.max_length, batch_size=s.batch_size,
-                             device=s.device, revision=s.revision, src_code=s.src_lang or "en",
-                             tgt_code=s.tgt_lang, use_cache=s.use_cache, quiet=s.quiet, runner=runner,
-                             ray_address=s.ray_address, ray_actors=s.ray_actors, endpoint=s.endpoint,
-                             concurrency=s.concurrency, timeout=s.timeout, prompt_file=s.prompt_file,
-                             context=common.one_context(s.context))
-        ask, asked = model_requests(langs[0], s.subset, s.model or None, model_options, s.split, s.data_dir, s.limit)
+        spec = ModelSpec.from_settings(s, engine=runner)  # the model: every model option, one name each
+        ask, asked = model_requests(langs[0], s.subset, spec, None, s.split, s.data_dir, s.limit)
         return Asked((ask,), asked)
     return Asked((), None)
 

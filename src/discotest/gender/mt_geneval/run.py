@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from discotest.data import catalogue
 from discotest.data.readers import system_name
@@ -21,6 +21,9 @@ from discotest.lang.align.model import AlignmentModel
 from discotest.models.requests import Ask, answer_all
 from discotest.report.result import Signature, build_signature
 from discotest.stats import stratified_sample
+
+if TYPE_CHECKING:
+    from discotest.models.spec import ModelSpec
 
 # the references as translations: the right-gender ones (every decided item correct) and the other-gender ones
 # (every decided item wrong), to check the bench and to read the references with other tools
@@ -86,7 +89,8 @@ def model_inputs(items: Sequence[GenEvalItem], subset: str) -> list[str]:
     return [i.source for i in items]
 
 
-def model_requests(lang: str, subset: str, model: str | None, model_options: dict | None, split: str = "test",
+def model_requests(lang: str, subset: str, model: str | ModelSpec | None, model_options: dict | None,
+                   split: str = "test",
                    data_dir: str | None = None, limit: int | None = None) -> tuple[Ask, ModelAsked]:
     """A model's first phase on one subset and language: the items loaded (the ``limit`` sample taken), the model
     opened, and the translation of each scored item asked (``model_inputs``), in order."""
