@@ -110,10 +110,10 @@ def test_a_stopped_card_resumes_asking_nothing_twice_and_is_byte_identical(stop,
 
 
 def test_a_suite_the_server_fails_fails_its_row_in_one_line_and_the_others_finish(llama_server, prompt, tmp_path):
-    """The proxy answers 500 to every request of the BSD dialogue suite (its sources name the speaker, ``…さん：``):
-    that row fails with the server's one line after the client's retries, no later request of that suite is sent,
-    and jazp's row is filled."""
-    with RecordingProxy(llama_server, fail=lambda body: "さん：" in str(body.get("prompt"))) as proxy:
+    """The proxy answers 500 to every request of the BSD dialogue suite (its sources name the speaker, ``NAME：``, a
+    full-width colon no jazp sentence has): that row fails with the server's one line after the client's retries, no
+    later request of that suite is sent, and jazp's row is filled."""
+    with RecordingProxy(llama_server, fail=lambda body: "：" in str(body.get("prompt"))) as proxy:
         code, out, err = _finished(_card(proxy.url, prompt, tmp_path / "cache", "jazp,bsd-zp-ja-en-test", 1))
     assert code == 1, err.decode()  # some row failed (docs/card.md, "Exit status")
     jazp, bsd = json.loads(out)["rows"]
@@ -121,7 +121,7 @@ def test_a_suite_the_server_fails_fails_its_row_in_one_line_and_the_others_finis
     assert bsd["status"] == "failed" and "\n" not in bsd["reason"]
     assert "HTTP 500: proxy: a server error for this suite" in bsd["reason"] and "5 attempts" in bsd["reason"]
     assert len(proxy.failed) == 5 and len(set(proxy.failed)) == 1  # the first candidate, tried 5 times, then no more
-    assert not any("さん：" in str(body.get("prompt")) for body in proxy.bodies())
+    assert not any("：" in str(body.get("prompt")) for body in proxy.bodies())
 
 
 def test_a_card_without_model_is_named_after_the_model_the_server_serves(llama_server, prompt, tmp_path,
