@@ -86,16 +86,20 @@ def test_in_context_translations_are_the_same_on_both_engines(ray_instance, tiny
     ("dip", {"pair": "de-en", "data": "wmt22", "max_docs": 2, "system": "LT22", "phenomena": "lexical", "limit": 2})])
 def test_every_translating_wing_hands_the_engine_to_its_translator(ray_instance, tiny_llms, suite, options, tmp_path,
                                                                    monkeypatch):
-    """mZPRT's and DiP's ``--model`` translate on the engine asked for (``runner``, ``--ray-address``,
+    """mZPRT's and DiP's ``--model`` translate on the engine asked for (the spec's ``engine``, ``--ray-address``,
     ``--ray-actors`` reach the door); a run whose translations are all cached asks Ray for none, whatever the engine,
     and gives the same JSON."""
     import json
 
     import discotest
     from discotest.models import door
+    from discotest.models.spec import ModelSpec
 
-    opened = spy(monkeypatch, door, "open_translator",
-                 record=lambda model, lang, **o: (o.get("runner"), o.get("ray_actors")))
+    def engine_of(model, lang, **o):  # the spec's engine (every family hands the door one), or the keyword form's
+        return (model.engine, model.ray_actors) if isinstance(model, ModelSpec) else (o.get("runner"),
+                                                                                       o.get("ray_actors"))
+
+    opened = spy(monkeypatch, door, "open_translator", record=engine_of)
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
     reports = {}
     for engine in ENGINES:
