@@ -3,9 +3,10 @@
     .venv/bin/python -m bench.validity.bsd_blind --round 5 [--claims] [--data-dir ../shared/data]
     .venv/bin/python -m bench.validity.bsd_blind --round 7 --draw 518 --n 150 [--claims]
 
-A round already in ``zp_validity.jsonl`` is printed from its rows. ``--draw SEED --n N`` draws a fresh round the way
-rounds 2 to 7 were drawn (``draw``): ``random.Random(SEED).sample`` of N test items, in the suite's order, among those
-no earlier round read (either file), listed back in the suite's order; round 6 is ``--round 6 --draw 517 --n 100``.
+A round already in ``zp_validity.jsonl`` is printed from its rows. ``--draw SEED --n N`` draws a fresh round (``draw``):
+``random.Random(SEED).sample`` of N test items, in the suite's order, among those no earlier round read (either file),
+listed back in the suite's order. It is how round 6 was drawn (``--round 6 --draw 517 --n 100`` gives it back, id for
+id; the earlier rounds were drawn from older suites) and how round 7 was (``--round 7 --draw 518 --n 150``).
 
 For each sampled id of the round: the Japanese sentence, up to five turns before it from the corpus (speakers, Japanese
 and English), and the two English candidates as A and B in an order drawn from ``random.Random(f"{id}|{seed}")``, so
