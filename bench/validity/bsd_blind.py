@@ -1,6 +1,12 @@
 """Print the BSD zero-pronoun hand-check items blind, for a second reader (issue 51 item 5).
 
     .venv/bin/python -m bench.validity.bsd_blind --round 5 [--claims] [--data-dir ../shared/data]
+    .venv/bin/python -m bench.validity.bsd_blind --round 7 --draw 518 --n 150 [--claims]
+
+A round already in ``zp_validity.jsonl`` is printed from its rows. ``--draw SEED --n N`` draws a fresh round (``draw``):
+``random.Random(SEED).sample`` of N test items, in the suite's order, among those no earlier round read (either file),
+listed back in the suite's order. It is how round 6 was drawn (``--round 6 --draw 517 --n 100`` gives it back, id for
+id; the earlier rounds were drawn from older suites) and how round 7 was (``--round 7 --draw 518 --n 150``).
 
 For each sampled id of the round: the Japanese sentence, up to five turns before it from the corpus (speakers, Japanese
 and English), and the two English candidates as A and B in an order drawn from ``random.Random(f"{id}|{seed}")``, so
@@ -21,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 GOLD = ROOT / "tests" / "gold" / "bsd" / "zp_validity.jsonl"
+SECOND = ROOT / "tests" / "gold" / "bsd" / "zp_second_reader.jsonl"
 HIDDEN = ("label", "why", "context_needed")
 CONTEXT = 5
 
@@ -29,6 +36,23 @@ def blind_rows(round_: int) -> list[dict]:
     """The round's rows with the first reader's judgement removed."""
     rows = [json.loads(line) for line in GOLD.read_text("utf-8").splitlines() if line.strip()]
     return [{k: v for k, v in r.items() if k not in HIDDEN} for r in rows if r.get("round") == round_]
+
+
+def read_before(round_: int) -> set[str]:
+    """The ids any reader read in a round before ``round_`` (a row with no round is round 1)."""
+    rows = [json.loads(line) for path in (GOLD, SECOND) for line in path.read_text("utf-8").splitlines()
+            if line.strip()]
+    return {r["id"] for r in rows if r.get("round", 1) < round_}
+
+
+def draw(items: list, seed: int, n: int, read: set[str]) -> list[dict]:
+    """N test items no one has read, drawn with ``random.Random(seed).sample`` from the suite's test items in the
+    suite's order, back in that order: each as a gold row (id, split, pronoun, distance, source, candidates)."""
+    pool = [i for i in items if i.meta["split"] == "test" and i.meta["id"] not in read]
+    picked = {i.meta["id"] for i in random.Random(seed).sample(pool, n)}
+    return [{"id": i.meta["id"], "split": "test", "pronoun": i.meta["pronoun"], "distance": i.distance,
+             "source": i.src, "correct": i.correct, "incorrect": i.incorrect[0]}
+            for i in pool if i.meta["id"] in picked]
 
 
 def order(row: dict, seed: int) -> tuple[str, str]:
@@ -43,14 +67,22 @@ def main() -> int:
     parser.add_argument("--round", type=int, required=True)
     parser.add_argument("--seed", type=int, default=51)
     parser.add_argument("--claims", action="store_true")
+    parser.add_argument("--draw", type=int, metavar="SEED", help="draw a fresh round with random.Random(SEED)")
+    parser.add_argument("--n", type=int, default=100, help="items a drawn round takes")
     parser.add_argument("--data-dir")
     args = parser.parse_args()
     data = Path(args.data_dir or os.environ["DISCOTEST_DATA"]) / "bsd"
+    if args.draw is not None:
+        from bench.validity.bsd_zp import load_items
+
+        rows = draw(load_items(args.data_dir), args.draw, args.n, read_before(args.round))
+    else:
+        rows = blind_rows(args.round)
     turns = {}
     for split in ("dev", "test"):
         for scenario in json.loads((data / f"{split}.json").read_text("utf-8")):
             turns[scenario["id"]] = scenario["conversation"]
-    for row in blind_rows(args.round):
+    for row in rows:
         a, b = order(row, args.seed)
         if args.claims:
             print(f"{row['id']}\tcorrect={'A' if a == row['correct'] else 'B'}\t{row['pronoun']}\td{row['distance']}"

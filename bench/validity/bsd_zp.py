@@ -21,6 +21,14 @@ item 5), blind: the items printed by ``bench.validity.bsd_blind`` (the first rea
 dropped, candidates in a seeded A/B order, the suite's claims shown only afterwards). The script prints that reader's
 valid rate per round with a Wilson interval, the agreement with the first reader (raw and Cohen's kappa, on labels and
 on ``context_needed``) and every disagreement with both whys.
+
+Round 7 (issue 51 item 5) was read by that second reader alone: 150 test items never read before, drawn with
+``random.Random(518)`` under rules4 by ``bench.validity.bsd_blind --round 7 --draw 518 --n 150`` (the draw that gives
+round 6 back with 517 and 100), labelled blind from that print (the A/B ``pick``, context needed, why; committed before
+the suite's claims were read), then each distance checked against the claims. Its rows in ``zp_second_reader.jsonl``
+carry the item (split, pronoun, distance, source, candidates) as the first reader's rows do, so a rule change that
+alters one makes it stale here too, and each invalid row a ``class`` (generic you, person left open, distance). The
+script prints round 7 alone, rounds 6 and 7 pooled (round 6 by either reader) and round 7's misses by class.
 """
 
 from __future__ import annotations
@@ -43,7 +51,10 @@ os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 GOLD = ROOT / "tests" / "gold" / "bsd" / "zp_validity.jsonl"
 SECOND = ROOT / "tests" / "gold" / "bsd" / "zp_second_reader.jsonl"
 SUITES = ("bsd-zp-ja-en-dev", "bsd-zp-ja-en-test")
-SECOND_ROUNDS = (5, 6)
+SECOND_ROUNDS = (5, 6)  # rounds the first reader read too
+SECOND_ONLY = (7,)  # rounds only the second reader read: its rows carry the item
+ITEM = ("split", "pronoun", "distance", "source", "correct", "incorrect")
+CLASSES = ("generic you", "person left open", "distance")
 
 
 def read_gold(path: Path = GOLD) -> list[dict]:
@@ -72,7 +83,13 @@ def read_second(first: list[dict], path: Path = SECOND) -> list[dict]:
         if not isinstance(row, dict) or row.get("label") not in ("valid", "invalid") or not isinstance(
                 row.get("context_needed"), bool) or not str(row.get("why", "")).strip():
             raise InputError("needs a label valid/invalid, a boolean context_needed and a why", path, n)
-        if row.get("id") not in by_id or by_id[row["id"]].get("round") != row.get("round"):
+        if row.get("round") in SECOND_ONLY:
+            if row.get("id") in by_id or any(k not in row for k in ITEM):
+                raise InputError(f"round {row['round']} is read by this reader alone: an id no one read before and "
+                                 f"the item ({', '.join(ITEM)})", path, n)
+            if (row["label"] == "invalid") != (row.get("class") in CLASSES):
+                raise InputError(f"an invalid row names its class ({', '.join(CLASSES)}), a valid one none", path, n)
+        elif row.get("id") not in by_id or by_id[row["id"]].get("round") != row.get("round"):
             raise InputError(f"id {row.get('id')!r} is not in the first reader's round {row.get('round')}", path, n)
         rows.append(row)
     if len({r["id"] for r in rows}) != len(rows):
@@ -85,17 +102,22 @@ def second_figures(first: list[dict], second: list[dict]) -> dict:
     the first reader: raw share and Cohen's kappa on the label and on context_needed, over the items still in the
     suite (the ones the suite's figure counts), and the disagreements (all rows read)."""
     by_id = {r["id"]: r for r in first}
+    gone = {r["id"] for r in (*first, *second) if r.get("left_out")}
     out: dict = {"rounds": {}}
-    for rnd in SECOND_ROUNDS:
+    for rnd in (*SECOND_ROUNDS, *SECOND_ONLY):
         drawn = [r for r in second if r["round"] == rnd]
-        out["rounds"][rnd] = {"drawn": figure(drawn),
-                              "kept": figure([r for r in drawn if not by_id[r["id"]].get("left_out")])}
-    kept = [r for r in second if not by_id[r["id"]].get("left_out")]
+        out["rounds"][rnd] = {"drawn": figure(drawn), "kept": figure([r for r in drawn if r["id"] not in gone])}
+    fresh = [r for r in second if r["round"] in SECOND_ONLY and r["id"] not in gone]
+    out["pooled"] = {who: figure([r for r in rows if r.get("round") == 6 and r["id"] not in gone] + fresh)
+                     for who, rows in (("second", second), ("first", first))}
+    out["classes"] = {c: [r for r in fresh if r.get("class") == c] for c in CLASSES}
+    kept = [r for r in second if r["round"] in SECOND_ROUNDS and r["id"] not in gone]
     for key in ("label", "context_needed"):
         a = [by_id[r["id"]][key] for r in kept]
         b = [r[key] for r in kept]
         out[key] = (sum(x == y for x, y in zip(a, b)), len(kept), observed_agreement(a, b), cohen_kappa(a, b))
-    out["disagree"] = [(r, by_id[r["id"]]) for r in second if r["label"] != by_id[r["id"]]["label"]]
+    out["disagree"] = [(r, by_id[r["id"]]) for r in second
+                       if r["round"] in SECOND_ROUNDS and r["label"] != by_id[r["id"]]["label"]]
     return out
 
 
@@ -106,6 +128,10 @@ def second_lines(first: list[dict], second: list[dict]) -> list[str]:
     for rnd, parts in fig["rounds"].items():
         lines.append(_said(f"second reader round {rnd} as drawn", parts["drawn"]))
         lines.append(_said(f"second reader round {rnd} (still in the suite)", parts["kept"]))
+    for who, part in fig["pooled"].items():
+        lines.append(_said(f"rounds 6-7 pooled (round 6 as the {who} reader read it, round 7 the second)", part))
+    for name, rows in fig["classes"].items():
+        lines.append(f"round 7 misses, {name}: {len(rows)}" + "".join(f"\n  {r['id']}: {r['why']}" for r in rows))
     for key in ("label", "context_needed"):
         same, n, _, kappa = fig[key]
         lines.append(f"agreement with the first reader on {key}: {same} of {n} = {100 * same / n:.1f}%, "
@@ -140,6 +166,14 @@ def hand_checked(items: list) -> tuple[list[dict], list[str]]:
         by_id[r["id"]].correct, by_id[r["id"]].incorrect[0], by_id[r["id"]].distance) != (
         r["correct"], r["incorrect"], r.get("distance", by_id[r["id"]].distance)))]
     return rows, stale
+
+
+def stale_second(items: list, second: list[dict]) -> list[str]:
+    """The ids of the second-reader-only rows kept in the suite whose item changed since it was read."""
+    by_id = {i.meta["id"]: i for i in items}
+    return [r["id"] for r in second if r["round"] in SECOND_ONLY and not r.get("left_out") and (
+        r["id"] not in by_id or (by_id[r["id"]].correct, by_id[r["id"]].incorrect[0], by_id[r["id"]].distance,
+                                 by_id[r["id"]].src) != (r["correct"], r["incorrect"], r["distance"], r["source"]))]
 
 
 def load_items(data_dir: str | None = None) -> list:
@@ -194,6 +228,13 @@ def main() -> int:
         print(exc.one_line(), file=sys.stderr)
         return 2
     print("\n".join(second_lines(rows, second)))
+    stale += stale_second(items, second)
+    if stale:
+        print(f"STALE (not in the suite as checked; check again by hand): {', '.join(stale)}")
+    alone = [(r["context_needed"], by_id[r["id"]].meta.get("context_needed", True))
+             for r in second if r["round"] in SECOND_ONLY and r["id"] in by_id]
+    print(f"round 7 'no context needed' read by hand {sum(not a for a, _ in alone)}, flagged by the rule "
+          f"{sum(not b for _, b in alone)}, agree {sum(a == b for a, b in alone)}/{len(alone)}")
     return 1 if stale or wrongly_gone else 0
 
 

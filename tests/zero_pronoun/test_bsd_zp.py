@@ -241,7 +241,7 @@ def test_validity_md_quotes_the_second_reader():
 
     first = read_gold()
     second = read_second(first)
-    assert len(second) == 200 and {r["round"] for r in second} == {5, 6}
+    assert len(second) == 350 and {r["round"] for r in second} == {5, 6, 7}
     fig = second_figures(first, second)
     text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
     section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
@@ -255,6 +255,37 @@ def test_validity_md_quotes_the_second_reader():
     assert "The five disagreements" in section and len(kept) == 5
 
 
+def test_round_7_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
+    """Round 7 (issue 51 item 5) is random.Random(518)'s draw of 150 unread test items by the code that gives round 6
+    back with 517; each label follows from the blind pick (A/B in bsd_blind's order) and the distance check, every
+    item is still in the suite as read, and the figures VALIDITY.md quotes (round 7, rounds 6-7 pooled, the misses by
+    class) are the ones the gold file gives."""
+    from bench.validity.bsd_blind import draw, order, read_before
+    from bench.validity.bsd_zp import CLASSES, figure, load_items, read_gold, read_second, second_figures, stale_second
+
+    items = load_items(shared_data)
+    first = read_gold()
+    second = read_second(first)
+    round7 = [r for r in second if r["round"] == 7]
+    assert [r["id"] for r in draw(items, 517, 100, read_before(6))] == [r["id"] for r in first if r.get("round") == 6]
+    assert [r["id"] for r in draw(items, 518, 150, read_before(7))] == [r["id"] for r in round7]
+    assert not stale_second(items, second)
+    for r in round7:
+        a, _ = order(r, 51)
+        letter = "A" if a == r["correct"] else "B"
+        assert r["choice"] == ("both" if r["pick"] == "both" else "correct" if r["pick"] == letter else "incorrect")
+        assert (r["label"] == "valid") == (r["choice"] == "correct" and r["distance_ok"]), r["id"]
+    fig = second_figures(first, second)
+    assert fig["rounds"][7]["drawn"][:2] == figure(round7)[:2] == (143, 150)
+    assert fig["pooled"]["second"][:2] == (242, 250) and fig["pooled"]["first"][:2] == (241, 250)
+    assert {c: len(rows) for c, rows in fig["classes"].items()} == dict(zip(CLASSES, (3, 2, 2)))
+    text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
+    section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
+    for valid, n, low, high in (fig["rounds"][7]["drawn"], *fig["pooled"].values()):
+        assert f"{valid} of {n} = {100 * valid / n:.1f}% (95% Wilson {low:.1f}–{high:.1f})" in section
+    assert "The 7 misses, by class: a \"you\" that may be anyone's (3:" in section
+
+
 def test_second_reader_bad_row_names_file_and_line(tmp_path):
     from bench.validity.bsd_zp import read_gold, read_second
 
@@ -266,6 +297,10 @@ def test_second_reader_bad_row_names_file_and_line(tmp_path):
     with pytest.raises(InputError) as exc:
         read_second(read_gold(), bad)
     assert "second.jsonl" in exc.value.one_line() and "2" in exc.value.one_line()
+    bad.write_text('{"id": "nope#1", "round": 7, "label": "valid", "context_needed": true, "why": "x"}\n', "utf-8")
+    with pytest.raises(InputError) as exc:  # a round only this reader read carries its item
+        read_second(read_gold(), bad)
+    assert "second.jsonl" in exc.value.one_line() and "the item" in exc.value.one_line()
 
 
 def test_oracle_scores_100_and_the_other_pronoun_0(items, tmp_path, capsys):
