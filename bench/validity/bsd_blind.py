@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.validity.bsd_blind --round 5 [--claims] [--data-dir ../shared/data]
     .venv/bin/python -m bench.validity.bsd_blind --round 7 --draw 518 --n 150 [--claims]
+    .venv/bin/python -m bench.validity.bsd_blind --round 8 --draw 519 --n 200 --split all [--claims]
 
 A round already in ``zp_validity.jsonl`` is printed from its rows. ``--draw SEED --n N`` draws a fresh round (``draw``):
 ``random.Random(SEED).sample`` of N test items, in the suite's order, among those no earlier round read (either file),
@@ -22,7 +23,10 @@ import json
 import os
 import random
 import re
+import sys
 from pathlib import Path
+
+from discotest.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
 os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
@@ -45,12 +49,16 @@ def read_before(round_: int) -> set[str]:
     return {r["id"] for r in rows if r.get("round", 1) < round_}
 
 
-def draw(items: list, seed: int, n: int, read: set[str]) -> list[dict]:
-    """N test items no one has read, drawn with ``random.Random(seed).sample`` from the suite's test items in the
-    suite's order, back in that order: each as a gold row (id, split, pronoun, distance, source, candidates)."""
-    pool = [i for i in items if i.meta["split"] == "test" and i.meta["id"] not in read]
+def draw(items: list, seed: int, n: int, read: set[str], splits: tuple[str, ...] = ("test",)) -> list[dict]:
+    """N items of ``splits`` no one has read, drawn with ``random.Random(seed).sample`` from the suite's items in the
+    suite's order (dev before test), back in that order: each as a gold row (id, split, pronoun, distance, source,
+    candidates). Rounds 6 and 7 were drawn from the test split alone; by round 8 only 19 test items were unread, so
+    round 8 draws from both splits (``--split all``)."""
+    pool = [i for i in items if i.meta["split"] in splits and i.meta["id"] not in read]
+    if n > len(pool):
+        raise InputError(f"{n} items asked, {len(pool)} unread in {'+'.join(splits)} (--split all takes both)", GOLD)
     picked = {i.meta["id"] for i in random.Random(seed).sample(pool, n)}
-    return [{"id": i.meta["id"], "split": "test", "pronoun": i.meta["pronoun"], "distance": i.distance,
+    return [{"id": i.meta["id"], "split": i.meta["split"], "pronoun": i.meta["pronoun"], "distance": i.distance,
              "source": i.src, "correct": i.correct, "incorrect": i.incorrect[0]}
             for i in pool if i.meta["id"] in picked]
 
@@ -69,13 +77,20 @@ def main() -> int:
     parser.add_argument("--claims", action="store_true")
     parser.add_argument("--draw", type=int, metavar="SEED", help="draw a fresh round with random.Random(SEED)")
     parser.add_argument("--n", type=int, default=100, help="items a drawn round takes")
+    parser.add_argument("--split", choices=("test", "all"), default="test",
+                        help="the splits a drawn round takes its items from (round 8: all)")
     parser.add_argument("--data-dir")
     args = parser.parse_args()
     data = Path(args.data_dir or os.environ["DISCOTEST_DATA"]) / "bsd"
     if args.draw is not None:
         from bench.validity.bsd_zp import load_items
 
-        rows = draw(load_items(args.data_dir), args.draw, args.n, read_before(args.round))
+        splits = ("dev", "test") if args.split == "all" else ("test",)
+        try:
+            rows = draw(load_items(args.data_dir), args.draw, args.n, read_before(args.round), splits)
+        except InputError as exc:
+            print(exc.one_line(), file=sys.stderr)
+            return 2
     else:
         rows = blind_rows(args.round)
     turns = {}
