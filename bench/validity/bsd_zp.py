@@ -29,6 +29,14 @@ the suite's claims were read), then each distance checked against the claims. It
 carry the item (split, pronoun, distance, source, candidates) as the first reader's rows do, so a rule change that
 alters one makes it stale here too, and each invalid row a ``class`` (generic you, person left open, distance). The
 script prints round 7 alone, rounds 6 and 7 pooled (round 6 by either reader) and round 7's misses by class.
+
+Round 8 (issue 51 item 5), read the same way by another helper who did not write the rules: 200 items no one had read,
+drawn under rules4 by ``bench.validity.bsd_blind --round 8 --draw 519 --n 200 --split all`` (only 19 test items were
+left unread, so the draw takes the dev split's unread items too), in ``zp_second_reader.jsonl`` as ``"round": 8``. For
+each round only this reader read, the script also reports the round under the suite as it is now: the rows whose item
+is still in the suite as read are counted, those whose item a later rule left out are counted apart (with their labels),
+and those whose item changed are stale (read them again). A rule change (rules5) thus moves the figure without an edit
+of the gold.
 """
 
 from __future__ import annotations
@@ -52,7 +60,7 @@ GOLD = ROOT / "tests" / "gold" / "bsd" / "zp_validity.jsonl"
 SECOND = ROOT / "tests" / "gold" / "bsd" / "zp_second_reader.jsonl"
 SUITES = ("bsd-zp-ja-en-dev", "bsd-zp-ja-en-test")
 SECOND_ROUNDS = (5, 6)  # rounds the first reader read too
-SECOND_ONLY = (7,)  # rounds only the second reader read: its rows carry the item
+SECOND_ONLY = (7, 8)  # rounds only a second reader read: their rows carry the item
 ITEM = ("split", "pronoun", "distance", "source", "correct", "incorrect")
 CLASSES = ("generic you", "person left open", "distance")
 
@@ -107,10 +115,13 @@ def second_figures(first: list[dict], second: list[dict]) -> dict:
     for rnd in (*SECOND_ROUNDS, *SECOND_ONLY):
         drawn = [r for r in second if r["round"] == rnd]
         out["rounds"][rnd] = {"drawn": figure(drawn), "kept": figure([r for r in drawn if r["id"] not in gone])}
-    fresh = [r for r in second if r["round"] in SECOND_ONLY and r["id"] not in gone]
-    out["pooled"] = {who: figure([r for r in rows if r.get("round") == 6 and r["id"] not in gone] + fresh)
-                     for who, rows in (("second", second), ("first", first))}
-    out["classes"] = {c: [r for r in fresh if r.get("class") == c] for c in CLASSES}
+    fresh = {rnd: [r for r in second if r["round"] == rnd and r["id"] not in gone] for rnd in SECOND_ONLY}
+    six = {who: [r for r in rows if r.get("round") == 6 and r["id"] not in gone]
+           for who, rows in (("second", second), ("first", first))}
+    out["pooled"] = {who: figure(rows + fresh[7]) for who, rows in six.items()}
+    out["pooled_6_8"] = figure(six["second"] + fresh[7] + fresh[8])
+    out["classes"] = {rnd: {c: [r for r in rows if r.get("class") == c] for c in CLASSES}
+                      for rnd, rows in fresh.items()}
     kept = [r for r in second if r["round"] in SECOND_ROUNDS and r["id"] not in gone]
     for key in ("label", "context_needed"):
         a = [by_id[r["id"]][key] for r in kept]
@@ -130,8 +141,12 @@ def second_lines(first: list[dict], second: list[dict]) -> list[str]:
         lines.append(_said(f"second reader round {rnd} (still in the suite)", parts["kept"]))
     for who, part in fig["pooled"].items():
         lines.append(_said(f"rounds 6-7 pooled (round 6 as the {who} reader read it, round 7 the second)", part))
-    for name, rows in fig["classes"].items():
-        lines.append(f"round 7 misses, {name}: {len(rows)}" + "".join(f"\n  {r['id']}: {r['why']}" for r in rows))
+    lines.append(_said("rounds 6-8 pooled (round 6 as the second reader read it, rounds 7 and 8 the later readers)",
+                       fig["pooled_6_8"]))
+    for rnd, classes in fig["classes"].items():
+        for name, rows in classes.items():
+            lines.append(f"round {rnd} misses, {name}: {len(rows)}"
+                         + "".join(f"\n  {r['id']}: {r['why']}" for r in rows))
     for key in ("label", "context_needed"):
         same, n, _, kappa = fig[key]
         lines.append(f"agreement with the first reader on {key}: {same} of {n} = {100 * same / n:.1f}%, "
@@ -169,11 +184,34 @@ def hand_checked(items: list) -> tuple[list[dict], list[str]]:
 
 
 def stale_second(items: list, second: list[dict]) -> list[str]:
-    """The ids of the second-reader-only rows kept in the suite whose item changed since it was read."""
+    """The ids of the second-reader-only rows still in the suite whose item changed since it was read (an item a
+    later rule left out is not stale: ``suite_rounds`` counts it apart)."""
     by_id = {i.meta["id"]: i for i in items}
-    return [r["id"] for r in second if r["round"] in SECOND_ONLY and not r.get("left_out") and (
-        r["id"] not in by_id or (by_id[r["id"]].correct, by_id[r["id"]].incorrect[0], by_id[r["id"]].distance,
-                                 by_id[r["id"]].src) != (r["correct"], r["incorrect"], r["distance"], r["source"]))]
+    return [r["id"] for r in second if r["round"] in SECOND_ONLY and not r.get("left_out") and r["id"] in by_id
+            and _as_read(by_id[r["id"]]) != (r["correct"], r["incorrect"], r["distance"], r["source"])]
+
+
+def _as_read(item) -> tuple:
+    return item.correct, item.incorrect[0], item.distance, item.src
+
+
+def suite_rounds(items: list, second: list[dict]) -> dict:
+    """Each second-reader-only round under the suite as it is now (issue 51: a later rule set, rules5, is scored on
+    the same labels): ``in_suite`` the figure of the rows whose item is still in the suite as read, ``gone`` the rows
+    whose item is no longer in the suite (counted apart), ``changed`` the ids still in it but altered (stale), and
+    ``context`` (read wrong alone by hand, flagged by the rule, agree, n) over the rows in the suite."""
+    by_id = {i.meta["id"]: i for i in items}
+    out = {}
+    for rnd in SECOND_ONLY:
+        rows = [r for r in second if r["round"] == rnd]
+        kept = [r for r in rows if r["id"] in by_id
+                and _as_read(by_id[r["id"]]) == (r["correct"], r["incorrect"], r["distance"], r["source"])]
+        pairs = [(r["context_needed"], by_id[r["id"]].meta.get("context_needed", True)) for r in kept]
+        out[rnd] = {"in_suite": figure(kept), "gone": [r for r in rows if r["id"] not in by_id],
+                    "changed": [r["id"] for r in rows if r["id"] in by_id and r not in kept],
+                    "context": (sum(not a for a, _ in pairs), sum(not b for _, b in pairs),
+                                sum(a == b for a, b in pairs), len(pairs))}
+    return out
 
 
 def load_items(data_dir: str | None = None) -> list:
@@ -231,10 +269,13 @@ def main() -> int:
     stale += stale_second(items, second)
     if stale:
         print(f"STALE (not in the suite as checked; check again by hand): {', '.join(stale)}")
-    alone = [(r["context_needed"], by_id[r["id"]].meta.get("context_needed", True))
-             for r in second if r["round"] in SECOND_ONLY and r["id"] in by_id]
-    print(f"round 7 'no context needed' read by hand {sum(not a for a, _ in alone)}, flagged by the rule "
-          f"{sum(not b for _, b in alone)}, agree {sum(a == b for a, b in alone)}/{len(alone)}")
+    for rnd, part in suite_rounds(items, second).items():
+        gone = Counter(r.get("class", "valid") for r in part["gone"])
+        print(_said(f"round {rnd} under the current suite ({len(part['gone'])} read items no longer in it, counted "
+                    f"apart: {', '.join(f'{k} {v}' for k, v in sorted(gone.items())) or 'none'})", part["in_suite"]))
+        alone, flagged, same, n = part["context"]
+        print(f"round {rnd} 'no context needed' read by hand {alone}, flagged by the rule {flagged}, "
+              f"agree {same}/{n}")
     return 1 if stale or wrongly_gone else 0
 
 

@@ -122,14 +122,16 @@ def _bsd() -> dict[str, tuple[int, int]]:
     from bench.validity.bsd_zp import SECOND_ONLY, hand_checked, load_items, read_second, stale_second
 
     items = load_items()
+    ids = {i.meta["id"] for i in items}
     rows, stale = hand_checked(items)
     second = read_second(rows)
     stale += stale_second(items, second)
     kept = [r for r in rows if not r.get("left_out")]  # a later rule left the item out of the suite
     rounds = {"ja-en": [r for r in kept if r.get("round", 1) == 1],  # the first sample (in sample)
               "ja-en fresh": [r for r in kept if r.get("round", 1) >= 2],  # later samples, drawn after rules
-              "ja-en fresh, second reader": [r for r in second  # rounds only the second reader read (round 7)
-                                             if r["round"] in SECOND_ONLY and not r.get("left_out")]}
+              "ja-en fresh, second reader": [r for r in second  # rounds only a later reader read (7 and 8),
+                                             if r["round"] in SECOND_ONLY and not r.get("left_out")  # items still
+                                             and r["id"] in ids]}  # in the suite (a later rule's are apart)
     return {key: (sum(r["label"] == "valid" and r["id"] not in stale for r in group), len(group))
             for key, group in rounds.items() if group}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -241,7 +242,7 @@ def test_validity_md_quotes_the_second_reader():
 
     first = read_gold()
     second = read_second(first)
-    assert len(second) == 350 and {r["round"] for r in second} == {5, 6, 7}
+    assert len(second) == 550 and {r["round"] for r in second} == {5, 6, 7, 8}
     fig = second_figures(first, second)
     text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
     section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
@@ -278,12 +279,68 @@ def test_round_7_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
     fig = second_figures(first, second)
     assert fig["rounds"][7]["drawn"][:2] == figure(round7)[:2] == (143, 150)
     assert fig["pooled"]["second"][:2] == (242, 250) and fig["pooled"]["first"][:2] == (241, 250)
-    assert {c: len(rows) for c, rows in fig["classes"].items()} == dict(zip(CLASSES, (3, 2, 2)))
+    assert {c: len(rows) for c, rows in fig["classes"][7].items()} == dict(zip(CLASSES, (3, 2, 2)))
     text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
     section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
     for valid, n, low, high in (fig["rounds"][7]["drawn"], *fig["pooled"].values()):
         assert f"{valid} of {n} = {100 * valid / n:.1f}% (95% Wilson {low:.1f}–{high:.1f})" in section
     assert "The 7 misses, by class: a \"you\" that may be anyone's (3:" in section
+
+
+def test_round_8_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
+    """Round 8 (issue 51 item 5) is random.Random(519)'s draw of 200 unread items of both splits (only 19 test items
+    were left unread); each label follows from the blind pick, the reader's class and the distance check, and the
+    figures VALIDITY.md quotes (round 8, rounds 6-8 pooled, the misses by class, context needed against the rule) are
+    the ones the gold file and the suite as it is give."""
+    from bench.validity import bsd_zp
+    from bench.validity.bsd_blind import draw, order, read_before
+
+    from discotest.errors import InputError
+
+    items = bsd_zp.load_items(shared_data)
+    first = bsd_zp.read_gold()
+    second = bsd_zp.read_second(first)
+    round8 = [r for r in second if r["round"] == 8]
+    assert [r["id"] for r in draw(items, 519, 200, read_before(8), ("dev", "test"))] == [r["id"] for r in round8]
+    with pytest.raises(InputError):  # the test split alone no longer holds 200 unread items
+        draw(items, 519, 200, read_before(8))
+    assert not bsd_zp.stale_second(items, second)
+    for r in round8:
+        a, _ = order(r, 51)
+        letter = "A" if a == r["correct"] else "B"
+        both = r.get("class") in ("generic you", "person left open")
+        assert r["choice"] == ("both" if both else "correct" if r["pick"] == letter else "incorrect"), r["id"]
+        assert (r["label"] == "valid") == (r["choice"] == "correct" and r["distance_ok"]), r["id"]
+    fig = bsd_zp.second_figures(first, second)
+    assert fig["rounds"][8]["drawn"][:2] == bsd_zp.figure(round8)[:2] == (192, 200)
+    assert fig["pooled_6_8"][:2] == (434, 450)
+    assert {c: len(rows) for c, rows in fig["classes"][8].items()} == dict(zip(bsd_zp.CLASSES, (1, 3, 4)))
+    now = bsd_zp.suite_rounds(items, second)[8]
+    assert now["in_suite"] == fig["rounds"][8]["drawn"] and not now["gone"] and not now["changed"]
+    assert now["context"] == (27, 7, 180, 200)
+    text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
+    section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
+    for valid, n, low, high in (fig["rounds"][8]["drawn"], fig["pooled_6_8"]):
+        assert f"{valid} of {n} = {100 * valid / n:.1f}% (95% Wilson {low:.1f}–{high:.1f})" in section
+    assert "The 8 misses, by class: a distance at the wrong person (4:" in section
+    assert "the rule flags 7 (all among them; 180 of 200 agree)" in section
+
+
+def test_a_round_is_scored_under_the_suite_as_it_is(shared_data):
+    """An item a later rule leaves out drops from a second-reader round and is counted apart; one whose candidates
+    changed is stale (read it again), not counted."""
+    from bench.validity.bsd_zp import load_items, read_gold, read_second, stale_second, suite_rounds
+
+    items = load_items(shared_data)
+    second = read_second(read_gold())
+    invalid = next(r["id"] for r in second if r["round"] == 8 and r["label"] == "invalid")
+    valid = next(r["id"] for r in second if r["round"] == 8 and r["label"] == "valid")
+    fewer = [i for i in items if i.meta["id"] not in (invalid, valid)]
+    part = suite_rounds(fewer, second)[8]
+    assert part["in_suite"][:2] == (191, 198) and {r["id"] for r in part["gone"]} == {invalid, valid}
+    assert not stale_second(fewer, second)
+    altered = [replace(i, distance=i.distance + 1) if i.meta["id"] == valid else i for i in items]
+    assert stale_second(altered, second) == [valid] and suite_rounds(altered, second)[8]["changed"] == [valid]
 
 
 def test_second_reader_bad_row_names_file_and_line(tmp_path):
