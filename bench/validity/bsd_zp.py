@@ -107,10 +107,12 @@ def second_figures(first: list[dict], second: list[dict]) -> dict:
     for rnd in (*SECOND_ROUNDS, *SECOND_ONLY):
         drawn = [r for r in second if r["round"] == rnd]
         out["rounds"][rnd] = {"drawn": figure(drawn), "kept": figure([r for r in drawn if r["id"] not in gone])}
-    fresh = [r for r in second if r["round"] in SECOND_ONLY and r["id"] not in gone]
-    out["pooled"] = {who: figure([r for r in rows if r.get("round") == 6 and r["id"] not in gone] + fresh)
+    drawn7 = [r for r in second if r["round"] in SECOND_ONLY]
+    # rounds 6 and 7 as drawn: both out of sample for rules4, the rules they were drawn under (rules5 was shaped on
+    # round 7's misses, so round 7 still in the suite is in sample)
+    out["pooled"] = {who: figure([r for r in rows if r.get("round") == 6] + drawn7)
                      for who, rows in (("second", second), ("first", first))}
-    out["classes"] = {c: [r for r in fresh if r.get("class") == c] for c in CLASSES}
+    out["classes"] = {c: [r for r in drawn7 if r.get("class") == c] for c in CLASSES}
     kept = [r for r in second if r["round"] in SECOND_ROUNDS and r["id"] not in gone]
     for key in ("label", "context_needed"):
         a = [by_id[r["id"]][key] for r in kept]
@@ -129,9 +131,12 @@ def second_lines(first: list[dict], second: list[dict]) -> list[str]:
         lines.append(_said(f"second reader round {rnd} as drawn", parts["drawn"]))
         lines.append(_said(f"second reader round {rnd} (still in the suite)", parts["kept"]))
     for who, part in fig["pooled"].items():
-        lines.append(_said(f"rounds 6-7 pooled (round 6 as the {who} reader read it, round 7 the second)", part))
+        lines.append(_said(f"rounds 6-7 pooled as drawn (round 6 as the {who} reader read it, round 7 the second)",
+                           part))
     for name, rows in fig["classes"].items():
-        lines.append(f"round 7 misses, {name}: {len(rows)}" + "".join(f"\n  {r['id']}: {r['why']}" for r in rows))
+        lines.append(f"round 7 misses, {name}: {len(rows)}" + "".join(
+            f"\n  {r['id']}: {r['why']}" + (" [left out: {}]".format(r["left_out"]) if r.get("left_out") else "")
+            for r in rows))
     for key in ("label", "context_needed"):
         same, n, _, kappa = fig[key]
         lines.append(f"agreement with the first reader on {key}: {same} of {n} = {100 * same / n:.1f}%, "
@@ -218,7 +223,8 @@ def main() -> int:
     fresh = [r for r in kept if r.get("round", 1) >= 2]
     flags = [(r["context_needed"], by_id[r["id"]].meta.get("context_needed", True)) for r in fresh]
     print(f"rounds 2-6 'no context needed' read by hand {sum(not a for a, _ in flags)}, flagged by the rule "
-          f"{sum(not b for _, b in flags)}, agree {sum(a == b for a, b in flags)}/{len(flags)}")
+          f"{sum(not b for _, b in flags)}, both {sum(not a and not b for a, b in flags)}, "
+          f"agree {sum(a == b for a, b in flags)}/{len(flags)}")
     for r in kept:
         if r["label"] != "valid":
             print(f"  invalid {r['id']}: {r['why']}")
@@ -231,10 +237,12 @@ def main() -> int:
     stale += stale_second(items, second)
     if stale:
         print(f"STALE (not in the suite as checked; check again by hand): {', '.join(stale)}")
-    alone = [(r["context_needed"], by_id[r["id"]].meta.get("context_needed", True))
-             for r in second if r["round"] in SECOND_ONLY and r["id"] in by_id]
-    print(f"round 7 'no context needed' read by hand {sum(not a for a, _ in alone)}, flagged by the rule "
-          f"{sum(not b for _, b in alone)}, agree {sum(a == b for a, b in alone)}/{len(alone)}")
+    for name, rounds in (("round 7", SECOND_ONLY), ("second reader rounds 5-6", SECOND_ROUNDS)):
+        alone = [(r["context_needed"], by_id[r["id"]].meta.get("context_needed", True))
+                 for r in second if r["round"] in rounds and r["id"] in by_id]
+        print(f"{name} 'no context needed' read by hand {sum(not a for a, _ in alone)}, flagged by the rule "
+              f"{sum(not b for _, b in alone)}, both {sum(not a and not b for a, b in alone)}, "
+              f"agree {sum(a == b for a, b in alone)}/{len(alone)}")
     return 1 if stale or wrongly_gone else 0
 
 

@@ -34,7 +34,8 @@ def _corpus(shared_data, split):
 
 def test_items_are_corpus_sentences_with_only_the_pronoun_changed(items, shared_data):
     total = sum(len(v) for v in items.values())
-    assert total >= 1360  # issue 28's goal was 1,500; issue 51's rules left out invalid items (1,504 -> 1,447 -> 1,369)
+    assert total >= 1350  # issue 28's goal was 1,500; issue 51's rules left out invalid items (1,504 -> 1,447 -> 1,369
+    # -> 1,359 under rules5)
     for suite, suite_items in items.items():
         corpus = _corpus(shared_data, suite.rsplit("-", 1)[1])
         for item in suite_items:
@@ -137,6 +138,18 @@ def test_leave_out_rules():
     assert rule("It's hard for me to say.", "言いにくいです。") == (True, False)  # "for me": the speaker
     assert bsd.generic_reading("Lens alone won't get me anywhere.", "Lens alone won't get you anywhere.")
     assert bsd.generic_reading("After that I would have had to burn it.", "After that you would have had to burn it.")
+    # rules5 (round 7's misses): what anyone is supposed to do, a clause of concession with no person, how one does it,
+    # a proposal that names no one, a question whether a thing is
+    assert bsd.generic_reading("Is this how I am suppose to work?", "Is this how you are suppose to work?")
+    assert rule("I try to click the icons, but nothing happens.", "アイコンをクリックしても何もおこらないんです。") \
+        .startswith(generic)
+    assert rule("I tried, but it was very hard.", "とても大変でした。") == (True, False)  # とても: no concession
+    assert rule("I tried, but I failed.", "やってみても駄目でした。") == (True, False)  # the person in the main clause
+    assert rule("How do you do that?", "どうしたらそうなれるの？").startswith(generic)
+    assert rule("What if I ask Jaime?", "ジェイミーに頼んでもらったらどうだろう。").startswith("a person the Japanese leaves open")
+    assert rule("What if I ask Jaime?", "ジェイミーに頼んでみる。") == (True, False)
+    assert rule("Will I hear noises?", "音漏れの心配は無いんでしょうか？").startswith(generic)
+    assert rule("I don't think that will be a problem.", "それは問題ないと思います。") == (True, False)  # no question
 
 
 def test_a_listener_among_three_is_unclear_when_a_third_person_just_spoke():
@@ -148,6 +161,17 @@ def test_a_listener_among_three_is_unclear_when_a_third_person_just_spoke():
     assert bsd.other_listener(talk("Kosugi", "Ko", "Vaughn", "Vaughn"), 3, 2)
     assert not bsd.other_listener(talk("Ko", "Kosugi", "Ko", "Kosugi", "Ko"), 4, 1)  # a talk of two
     assert not bsd.other_listener(talk("Abby", "Hana", "Hana", "Hana", "Manager", "Hana"), 5, 1)  # Abby: too long ago
+
+
+def test_a_you_in_a_presentation_to_three_or_more_is_the_audience():
+    """rules5: a "you" that asks nothing in a presentation with three or more people is said to the audience (Jim's
+    "Product A can organize your contacts" is the clients', not Tracy's, who spoke last)."""
+    talk = [{"en_speaker": who} for who in ("Tracy", "Jim", "Ben", "Jerry")]
+    pitch = {"tag": "presentation"}
+    assert bsd.audience(pitch, talk, "Product A can organize your contacts.")
+    assert not bsd.audience(pitch, talk, "What data do you use the most?")  # a question is put to one person
+    assert not bsd.audience(pitch, talk[:2], "Product A can organize your contacts.")  # a talk of two
+    assert not bsd.audience({"tag": "meeting"}, talk, "Product A can organize your contacts.")
 
 
 def test_third_person_needs_a_turn_that_shows_the_gender():
@@ -181,6 +205,15 @@ def test_the_person_called_by_name_is_the_one_addressed():
     ("I asked him to call me.", False), ("I asked the manager to call me.", False), ("Nice to meet you.", False),
     ("You are very glad to see me!", False), ("You were thinking you should give it a go.", False),
     ("Thank you for telling me.", False), ("Let me know.", False),
+    # rules5: set phrases turned round, thanks or wishes for the speaker's own thing, an imperative to its own
+    # listener, agreement the swap breaks (round 7's "wrong on its own")
+    ("I'm very welcome.", True), ("Thanks for my advice.", True), ("May you ask who's calling?", True),
+    ("You gotcha.", True), ("So as I may know, we specialize in reports.", True), ("To be honest with me, you are.", True),
+    ("Well, you woke up late last night and was coughing.", True), ("But don't I think Eugina is better?", True),
+    ("Don't tell you that I am quitting?", True), ("The salary is a hurdle, you guess.", True),
+    ("Take care on my way over there.", True), ("Enjoy my shopping.", True), ("Sorry to have kept me so long.", True),
+    ("Tell you what, let's go.", False), ("You're welcome.", False), ("May I ask who's calling?", False),
+    ("You are so sorry to tell me this.", False), ("Enjoy your shopping.", False), ("I guess so.", False),
 ])
 def test_a_candidate_wrong_on_its_own_is_found(text, alone):
     from discotest.contrastive.person import stands_wrong_alone
@@ -193,7 +226,11 @@ def test_items_needing_no_context_are_reported_apart(items):
 
     test = items["bsd-zp-ja-en-test"]
     alone = [i for i in test if i.meta.get("context_needed") is False]
-    assert 10 <= len(alone) <= 60 and all(i.meta["pronoun"] != "he" for i in alone)
+    assert 10 <= len(alone) <= 100  # rules5: 68 of the test split's 677
+    # a he/she is decided with no context only by a gender shown in its own sentence (d = 0: "Mr. Sugimoto … her son")
+    assert all(i.distance == 0 for i in alone if i.meta["pronoun"] in ("he", "she"))
+    assert all(i.meta.get("context_needed") is False for i in test if i.meta["pronoun"] in ("he", "she")
+               and i.distance == 0)
     scores = score_contrastive([judge_scores(i, [1.0, 0.0]) for i in test], n_bootstrap=10)
     apart = {k: v.n for k, v in scores.by_distance.items() if k.endswith("no context needed")}
     assert sum(apart.values()) == len(alone) and "0 no context needed" in apart
@@ -320,7 +357,7 @@ def test_oracle_scores_100_and_the_other_pronoun_0(items, tmp_path, capsys):
     assert main(["run", "bsd-zp-ja-en-test", "--scores", str(tmp_path / "oracle.txt"), "-q"]) == 0
     text = capsys.readouterr().out
     assert "licence of the suite's data: CC BY-NC-SA 4.0" in text and "by antecedent distance d" in text
-    assert "i>you" in text and "version:rules4-050fd42" in text
+    assert "i>you" in text and "version:rules5-050fd42" in text
 
 
 def test_registered_with_pinned_upstream_files(shared_data):
