@@ -146,7 +146,8 @@ def test_leave_out_rules():
     assert rule("I tried, but it was very hard.", "とても大変でした。") == (True, False)  # とても: no concession
     assert rule("I tried, but I failed.", "やってみても駄目でした。") == (True, False)  # the person in the main clause
     assert rule("How do you do that?", "どうしたらそうなれるの？").startswith(generic)
-    assert rule("What if I ask Jaime?", "ジェイミーに頼んでもらったらどうだろう。").startswith("a person the Japanese leaves open")
+    assert rule("What if I ask Jaime?", "ジェイミーに頼んでもらったらどうだろう。") \
+        .startswith("a person the Japanese leaves open")
     assert rule("What if I ask Jaime?", "ジェイミーに頼んでみる。") == (True, False)
     assert rule("Will I hear noises?", "音漏れの心配は無いんでしょうか？").startswith(generic)
     assert rule("I don't think that will be a problem.", "それは問題ないと思います。") == (True, False)  # no question
@@ -208,7 +209,8 @@ def test_the_person_called_by_name_is_the_one_addressed():
     # rules5: set phrases turned round, thanks or wishes for the speaker's own thing, an imperative to its own
     # listener, agreement the swap breaks (round 7's "wrong on its own")
     ("I'm very welcome.", True), ("Thanks for my advice.", True), ("May you ask who's calling?", True),
-    ("You gotcha.", True), ("So as I may know, we specialize in reports.", True), ("To be honest with me, you are.", True),
+    ("You gotcha.", True), ("So as I may know, we specialize in reports.", True),
+    ("To be honest with me, you are.", True),
     ("Well, you woke up late last night and was coughing.", True), ("But don't I think Eugina is better?", True),
     ("Don't tell you that I am quitting?", True), ("The salary is a hurdle, you guess.", True),
     ("Take care on my way over there.", True), ("Enjoy my shopping.", True), ("Sorry to have kept me so long.", True),
