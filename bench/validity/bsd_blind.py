@@ -7,6 +7,8 @@ A round already in ``zp_validity.jsonl`` is printed from its rows. ``--draw SEED
 ``random.Random(SEED).sample`` of N test items, in the suite's order, among those no earlier round read (either file),
 listed back in the suite's order. It is how round 6 was drawn (``--round 6 --draw 517 --n 100`` gives it back, id for
 id; the earlier rounds were drawn from older suites) and how round 7 was (``--round 7 --draw 518 --n 150``).
+Both were drawn from the rules4 suite: since rules5 took items out, add ``--rules4`` to draw from its test ids
+(``bsd_rules4_test_ids.txt``), which gives them back.
 
 For each sampled id of the round: the Japanese sentence, up to five turns before it from the corpus (speakers, Japanese
 and English), and the two English candidates as A and B in an order drawn from ``random.Random(f"{id}|{seed}")``, so
@@ -45,14 +47,26 @@ def read_before(round_: int) -> set[str]:
     return {r["id"] for r in rows if r.get("round", 1) < round_}
 
 
-def draw(items: list, seed: int, n: int, read: set[str]) -> list[dict]:
+RULES4_IDS = ROOT / "bench" / "validity" / "bsd_rules4_test_ids.txt"  # the suite rounds 6 to 8 were drawn from
+
+
+def suite_ids(path: Path = RULES4_IDS) -> list[str]:
+    """The test item ids of an earlier suite, in its order (a later rule takes items out, which changes any draw)."""
+    return [line for line in path.read_text("utf-8").splitlines() if line.strip() and not line.startswith("#")]
+
+
+def draw(items: list, seed: int, n: int, read: set[str], pool_ids: list[str] | None = None) -> list[dict]:
     """N test items no one has read, drawn with ``random.Random(seed).sample`` from the suite's test items in the
-    suite's order, back in that order: each as a gold row (id, split, pronoun, distance, source, candidates)."""
-    pool = [i for i in items if i.meta["split"] == "test" and i.meta["id"] not in read]
-    picked = {i.meta["id"] for i in random.Random(seed).sample(pool, n)}
-    return [{"id": i.meta["id"], "split": "test", "pronoun": i.meta["pronoun"], "distance": i.distance,
-             "source": i.src, "correct": i.correct, "incorrect": i.incorrect[0]}
-            for i in pool if i.meta["id"] in picked]
+    suite's order (or from ``pool_ids``, the test ids of the suite the round was drawn from: ``suite_ids``), back in
+    that order: each as a gold row (id, split, pronoun, distance, source, candidates); an id the suite no longer holds
+    comes back with ``left_out``."""
+    by_id = {i.meta["id"]: i for i in items if i.meta["split"] == "test"}
+    pool = [k for k in (pool_ids if pool_ids is not None else by_id) if k not in read]
+    picked = set(random.Random(seed).sample(pool, n))
+    return [{"id": k, "split": "test", "pronoun": by_id[k].meta["pronoun"], "distance": by_id[k].distance,
+             "source": by_id[k].src, "correct": by_id[k].correct, "incorrect": by_id[k].incorrect[0]}
+            if k in by_id else {"id": k, "split": "test", "left_out": "not in the suite now"}
+            for k in pool if k in picked]
 
 
 def order(row: dict, seed: int) -> tuple[str, str]:
@@ -69,13 +83,15 @@ def main() -> int:
     parser.add_argument("--claims", action="store_true")
     parser.add_argument("--draw", type=int, metavar="SEED", help="draw a fresh round with random.Random(SEED)")
     parser.add_argument("--n", type=int, default=100, help="items a drawn round takes")
+    parser.add_argument("--rules4", action="store_true", help="draw from the rules4 suite (rounds 6 to 8 were)")
     parser.add_argument("--data-dir")
     args = parser.parse_args()
     data = Path(args.data_dir or os.environ["DISCOTEST_DATA"]) / "bsd"
     if args.draw is not None:
         from bench.validity.bsd_zp import load_items
 
-        rows = draw(load_items(args.data_dir), args.draw, args.n, read_before(args.round))
+        rows = draw(load_items(args.data_dir), args.draw, args.n, read_before(args.round),
+                    suite_ids() if args.rules4 else None)
     else:
         rows = blind_rows(args.round)
     turns = {}
@@ -83,6 +99,9 @@ def main() -> int:
         for scenario in json.loads((data / f"{split}.json").read_text("utf-8")):
             turns[scenario["id"]] = scenario["conversation"]
     for row in rows:
+        if "correct" not in row:  # drawn from an earlier suite, taken out since: nothing to read
+            print(f"{row['id']}\tleft_out={row['left_out']}")
+            continue
         a, b = order(row, args.seed)
         if args.claims:
             print(f"{row['id']}\tcorrect={'A' if a == row['correct'] else 'B'}\t{row['pronoun']}\td{row['distance']}"

@@ -299,15 +299,18 @@ def test_round_7_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
     back with 517; each label follows from the blind pick (A/B in bsd_blind's order) and the distance check, every
     item is still in the suite as read, and the figures VALIDITY.md quotes (round 7, rounds 6-7 pooled, the misses by
     class) are the ones the gold file gives."""
-    from bench.validity.bsd_blind import draw, order, read_before
+    from bench.validity.bsd_blind import draw, order, read_before, suite_ids
     from bench.validity.bsd_zp import CLASSES, figure, load_items, read_gold, read_second, second_figures, stale_second
 
     items = load_items(shared_data)
     first = read_gold()
     second = read_second(first)
     round7 = [r for r in second if r["round"] == 7]
-    assert [r["id"] for r in draw(items, 517, 100, read_before(6))] == [r["id"] for r in first if r.get("round") == 6]
-    assert [r["id"] for r in draw(items, 518, 150, read_before(7))] == [r["id"] for r in round7]
+    rules4 = suite_ids()  # both rounds were drawn from the rules4 suite (rules5 took 10 items out)
+    assert [r["id"] for r in draw(items, 517, 100, read_before(6), rules4)] == [
+        r["id"] for r in first if r.get("round") == 6]
+    assert [r["id"] for r in draw(items, 518, 150, read_before(7), rules4)] == [r["id"] for r in round7]
+    assert set(rules4) >= {i.meta["id"] for i in items if i.meta["split"] == "test"}
     assert not stale_second(items, second)
     for r in round7:
         a, _ = order(r, 51)
