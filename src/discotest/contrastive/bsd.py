@@ -66,7 +66,9 @@ GENERIC_MODAL = re.compile(r"\byou(?:'ll|'d| will| would| really| probably| just
 # idioms whose "you" or "me" is anyone's: "lens alone won't get you anywhere", "it makes you wonder"
 GENERIC_IDIOM = re.compile(r"\b(?:get|gets|got|getting|take|takes|took) (?:you|me) (?:anywhere|nowhere)\b|"
                            r"\bmakes? (?:you|me) (?:think|wonder|feel)\b|\bbefore (?:you|I) know it\b|"
-                           r"\b(?:you|I) would have had to\b",  # what anyone would have had to do back then
+                           r"\b(?:you|I) would have had to\b|"  # what anyone would have had to do back then
+                           # rules5: "all you have to do is …", "all you had to do was …" (anyone's procedure)
+                           r"\ball (?:you|I) (?:had|have|need|needed) to do\b",
                            re.IGNORECASE)
 # a clause of condition or time ("if you accidentally choose one …", "when I move the mouse, …"); "if" after a verb
 # of knowing or asking is "whether", "that's when …" a time named, "what if …" a proposal, "is it ok if …" a request
