@@ -28,7 +28,10 @@ round 6 back with 517 and 100), labelled blind from that print (the A/B ``pick``
 the suite's claims were read), then each distance checked against the claims. Its rows in ``zp_second_reader.jsonl``
 carry the item (split, pronoun, distance, source, candidates) as the first reader's rows do, so a rule change that
 alters one makes it stale here too, and each invalid row a ``class`` (generic you, person left open, distance). The
-script prints round 7 alone, rounds 6 and 7 pooled (round 6 by either reader) and round 7's misses by class.
+script prints round 7 alone, rounds 6 and 7 pooled as drawn (round 6 by either reader) and round 7's misses by class.
+Rules5 was shaped on round 7's misses and leaves them out (their rows carry ``left_out``), so round 7 still in the
+suite is in sample; its 'no context needed' line and the same line for the second reader's rounds 5-6 compare the
+reader's judgement with the rule's flag.
 """
 
 from __future__ import annotations

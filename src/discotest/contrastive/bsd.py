@@ -11,11 +11,14 @@ speaker, or the one the sentence names), the nearest turn that shows the third p
 before a speaker's name, "Absolutely Mr. Brown", is not the third person's).
 
 An item whose incorrect candidate makes one person the subject and the object of a clause ("great to meet me",
-"wanted you to tell you") or says "Let you …" (``person.stands_wrong_alone``) is wrong without context: it is
-kept, marked ``context_needed: false``, and its distance is reported apart (``d=0 no context needed``).
+"wanted you to tell you"), says "Let you …" or another form a swap makes wrong anywhere ("I'm very welcome", "Thanks
+for my advice", "you … and was coughing": ``person.stands_wrong_alone``), or a he/she decided by a title in its own
+sentence (d = 0: "Mr. Sugimoto … her son"; rules5) is wrong without context: it is kept, marked
+``context_needed: false``, and its distance is reported apart (``d=0 no context needed``).
 
-What a swap would not make wrong, or what the Japanese says, is left out by the rules of ``leave_out`` and
-``third_person`` (docs/contrastive.md lists them). The suite is built from the corpus files each time it is loaded
+What a swap would not make wrong, or what the Japanese says, is left out by the rules of ``leave_out``,
+``generic_reading``, ``other_listener``, ``audience`` and ``third_person`` (docs/contrastive.md lists them; the
+suite's version names the rule set: rules5 since issue 51's round 7). The suite is built from the corpus files each time it is loaded
 (4,171 sentence pairs, well under a second): nothing is stored but the corpus, whose sha256 the registry pins.
 """
 
