@@ -28,15 +28,19 @@ round 6 back with 517 and 100), labelled blind from that print (the A/B ``pick``
 the suite's claims were read), then each distance checked against the claims. Its rows in ``zp_second_reader.jsonl``
 carry the item (split, pronoun, distance, source, candidates) as the first reader's rows do, so a rule change that
 alters one makes it stale here too, and each invalid row a ``class`` (generic you, person left open, distance). The
-script prints round 7 alone, rounds 6 and 7 pooled (round 6 by either reader) and round 7's misses by class.
+script prints round 7 alone, rounds 6 and 7 pooled as drawn (round 6 by either reader) and round 7's misses by class.
+Rules5 was shaped on round 7's misses and leaves them out (their rows carry ``left_out``), so round 7 still in the
+suite is in sample; its 'no context needed' line and the same line for the second reader's rounds 5-6 compare the
+reader's judgement with the rule's flag.
 
 Round 8 (issue 51 item 5), read the same way by another helper who did not write the rules: 200 items no one had read,
-drawn under rules4 by ``bench.validity.bsd_blind --round 8 --draw 519 --n 200 --split all`` (only 19 test items were
-left unread, so the draw takes the dev split's unread items too), in ``zp_second_reader.jsonl`` as ``"round": 8``. For
-each round only this reader read, the script also reports the round under the suite as it is now: the rows whose item
-is still in the suite as read are counted, those whose item a later rule left out are counted apart (with their labels),
-and those whose item changed are stale (read them again). A rule change (rules5) thus moves the figure without an edit
-of the gold.
+drawn under rules4 by ``bench.validity.bsd_blind --round 8 --draw 519 --n 200 --split all --rules4`` (only 19 test
+items were left unread, so the draw takes the dev split's unread items too), in ``zp_second_reader.jsonl`` as
+``"round": 8``. Rules5 never saw it: out of sample for rules4 as drawn, and for rules5 on the items it keeps. For each
+round only a later reader read, the script also reports the round under the suite as it is now: the rows whose item
+is still in the suite as read are counted, those a later rule left out (marked ``left_out``, as the first reader's
+rows) are counted apart with their labels; a row whose item changed, or left the suite unmarked, is stale (read it
+again, or mark it).
 """
 
 from __future__ import annotations
@@ -115,13 +119,14 @@ def second_figures(first: list[dict], second: list[dict]) -> dict:
     for rnd in (*SECOND_ROUNDS, *SECOND_ONLY):
         drawn = [r for r in second if r["round"] == rnd]
         out["rounds"][rnd] = {"drawn": figure(drawn), "kept": figure([r for r in drawn if r["id"] not in gone])}
-    fresh = {rnd: [r for r in second if r["round"] == rnd and r["id"] not in gone] for rnd in SECOND_ONLY}
-    six = {who: [r for r in rows if r.get("round") == 6 and r["id"] not in gone]
-           for who, rows in (("second", second), ("first", first))}
-    out["pooled"] = {who: figure(rows + fresh[7]) for who, rows in six.items()}
-    out["pooled_6_8"] = figure(six["second"] + fresh[7] + fresh[8])
+    drawn = {rnd: [r for r in second if r["round"] == rnd] for rnd in SECOND_ONLY}
+    six = {who: [r for r in rows if r.get("round") == 6] for who, rows in (("second", second), ("first", first))}
+    # rounds 6 to 8 as drawn: all out of sample for rules4, the rules they were drawn under (rules5 was shaped on
+    # round 7's misses, so round 7 still in the suite is in sample; round 8 it never saw: ``suite_rounds``)
+    out["pooled"] = {who: figure(rows + drawn[7]) for who, rows in six.items()}
+    out["pooled_6_8"] = figure(six["second"] + drawn[7] + drawn[8])
     out["classes"] = {rnd: {c: [r for r in rows if r.get("class") == c] for c in CLASSES}
-                      for rnd, rows in fresh.items()}
+                      for rnd, rows in drawn.items()}
     kept = [r for r in second if r["round"] in SECOND_ROUNDS and r["id"] not in gone]
     for key in ("label", "context_needed"):
         a = [by_id[r["id"]][key] for r in kept]
@@ -140,13 +145,15 @@ def second_lines(first: list[dict], second: list[dict]) -> list[str]:
         lines.append(_said(f"second reader round {rnd} as drawn", parts["drawn"]))
         lines.append(_said(f"second reader round {rnd} (still in the suite)", parts["kept"]))
     for who, part in fig["pooled"].items():
-        lines.append(_said(f"rounds 6-7 pooled (round 6 as the {who} reader read it, round 7 the second)", part))
-    lines.append(_said("rounds 6-8 pooled (round 6 as the second reader read it, rounds 7 and 8 the later readers)",
-                       fig["pooled_6_8"]))
+        lines.append(_said(f"rounds 6-7 pooled as drawn (round 6 as the {who} reader read it, round 7 the second)",
+                           part))
+    lines.append(_said("rounds 6-8 pooled as drawn (round 6 as the second reader read it, rounds 7 and 8 the later "
+                       "readers)", fig["pooled_6_8"]))
     for rnd, classes in fig["classes"].items():
         for name, rows in classes.items():
-            lines.append(f"round {rnd} misses, {name}: {len(rows)}"
-                         + "".join(f"\n  {r['id']}: {r['why']}" for r in rows))
+            lines.append(f"round {rnd} misses, {name}: {len(rows)}" + "".join(
+                f"\n  {r['id']}: {r['why']}" + (" [left out: {}]".format(r["left_out"]) if r.get("left_out") else "")
+                for r in rows))
     for key in ("label", "context_needed"):
         same, n, _, kappa = fig[key]
         lines.append(f"agreement with the first reader on {key}: {same} of {n} = {100 * same / n:.1f}%, "
@@ -184,11 +191,11 @@ def hand_checked(items: list) -> tuple[list[dict], list[str]]:
 
 
 def stale_second(items: list, second: list[dict]) -> list[str]:
-    """The ids of the second-reader-only rows still in the suite whose item changed since it was read (an item a
-    later rule left out is not stale: ``suite_rounds`` counts it apart)."""
+    """The ids of the second-reader-only rows not marked ``left_out`` whose item changed since it was read or is no
+    longer in the suite (stale: read it again, or mark it ``left_out`` with the rule that took it out)."""
     by_id = {i.meta["id"]: i for i in items}
-    return [r["id"] for r in second if r["round"] in SECOND_ONLY and not r.get("left_out") and r["id"] in by_id
-            and _as_read(by_id[r["id"]]) != (r["correct"], r["incorrect"], r["distance"], r["source"])]
+    return [r["id"] for r in second if r["round"] in SECOND_ONLY and not r.get("left_out") and (
+        r["id"] not in by_id or _as_read(by_id[r["id"]]) != (r["correct"], r["incorrect"], r["distance"], r["source"]))]
 
 
 def _as_read(item) -> tuple:
@@ -198,19 +205,21 @@ def _as_read(item) -> tuple:
 def suite_rounds(items: list, second: list[dict]) -> dict:
     """Each second-reader-only round under the suite as it is now (issue 51: a later rule set, rules5, is scored on
     the same labels): ``in_suite`` the figure of the rows whose item is still in the suite as read, ``gone`` the rows
-    whose item is no longer in the suite (counted apart), ``changed`` the ids still in it but altered (stale), and
-    ``context`` (read wrong alone by hand, flagged by the rule, agree, n) over the rows in the suite."""
+    a later rule left out (marked ``left_out``: counted apart), ``changed`` the ids of the other rows, altered or gone
+    unmarked (stale, not counted), and ``context`` (read wrong alone by hand, flagged by the rule, both, agree, n) over
+    the rows in the suite."""
     by_id = {i.meta["id"]: i for i in items}
     out = {}
     for rnd in SECOND_ONLY:
         rows = [r for r in second if r["round"] == rnd]
-        kept = [r for r in rows if r["id"] in by_id
+        gone = [r for r in rows if r.get("left_out")]
+        kept = [r for r in rows if not r.get("left_out") and r["id"] in by_id
                 and _as_read(by_id[r["id"]]) == (r["correct"], r["incorrect"], r["distance"], r["source"])]
         pairs = [(r["context_needed"], by_id[r["id"]].meta.get("context_needed", True)) for r in kept]
-        out[rnd] = {"in_suite": figure(kept), "gone": [r for r in rows if r["id"] not in by_id],
-                    "changed": [r["id"] for r in rows if r["id"] in by_id and r not in kept],
+        out[rnd] = {"in_suite": figure(kept), "gone": gone,
+                    "changed": [r["id"] for r in rows if r not in kept and r not in gone],
                     "context": (sum(not a for a, _ in pairs), sum(not b for _, b in pairs),
-                                sum(a == b for a, b in pairs), len(pairs))}
+                                sum(not a and not b for a, b in pairs), sum(a == b for a, b in pairs), len(pairs))}
     return out
 
 
@@ -256,7 +265,8 @@ def main() -> int:
     fresh = [r for r in kept if r.get("round", 1) >= 2]
     flags = [(r["context_needed"], by_id[r["id"]].meta.get("context_needed", True)) for r in fresh]
     print(f"rounds 2-6 'no context needed' read by hand {sum(not a for a, _ in flags)}, flagged by the rule "
-          f"{sum(not b for _, b in flags)}, agree {sum(a == b for a, b in flags)}/{len(flags)}")
+          f"{sum(not b for _, b in flags)}, both {sum(not a and not b for a, b in flags)}, "
+          f"agree {sum(a == b for a, b in flags)}/{len(flags)}")
     for r in kept:
         if r["label"] != "valid":
             print(f"  invalid {r['id']}: {r['why']}")
@@ -271,12 +281,20 @@ def main() -> int:
         print(f"STALE (not in the suite as checked; check again by hand): {', '.join(stale)}")
     for rnd, part in suite_rounds(items, second).items():
         gone = Counter(r.get("class", "valid") for r in part["gone"])
-        print(_said(f"round {rnd} under the current suite ({len(part['gone'])} read items no longer in it, counted "
+        print(_said(f"round {rnd} under the current suite ({len(part['gone'])} read items left out since, counted "
                     f"apart: {', '.join(f'{k} {v}' for k, v in sorted(gone.items())) or 'none'})", part["in_suite"]))
-        alone, flagged, same, n = part["context"]
-        print(f"round {rnd} 'no context needed' read by hand {alone}, flagged by the rule {flagged}, "
-              f"agree {same}/{n}")
-    return 1 if stale or wrongly_gone else 0
+        alone, flagged, both, same, n = part["context"]
+        print(f"round {rnd} 'no context needed' under the current suite: read by hand {alone}, flagged by the rule "
+              f"{flagged}, both {both}, agree {same}/{n}")
+    alone = [(r["context_needed"], by_id[r["id"]].meta.get("context_needed", True))
+             for r in second if r["round"] in SECOND_ROUNDS and r["id"] in by_id]
+    print(f"second reader rounds 5-6 'no context needed' read by hand {sum(not a for a, _ in alone)}, flagged by the "
+          f"rule {sum(not b for _, b in alone)}, both {sum(not a and not b for a, b in alone)}, "
+          f"agree {sum(a == b for a, b in alone)}/{len(alone)}")
+    still = [r["id"] for r in second if r.get("left_out") and r["id"] in by_id]
+    if still:
+        print(f"marked left out but still in the suite: {', '.join(still)}")
+    return 1 if stale or wrongly_gone or still else 0
 
 
 if __name__ == "__main__":

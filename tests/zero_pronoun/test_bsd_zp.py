@@ -35,7 +35,8 @@ def _corpus(shared_data, split):
 
 def test_items_are_corpus_sentences_with_only_the_pronoun_changed(items, shared_data):
     total = sum(len(v) for v in items.values())
-    assert total >= 1360  # issue 28's goal was 1,500; issue 51's rules left out invalid items (1,504 -> 1,447 -> 1,369)
+    assert total >= 1350  # issue 28's goal was 1,500; issue 51's rules left out invalid items (1,504 -> 1,447 -> 1,369
+    # -> 1,358 under rules5)
     for suite, suite_items in items.items():
         corpus = _corpus(shared_data, suite.rsplit("-", 1)[1])
         for item in suite_items:
@@ -138,6 +139,20 @@ def test_leave_out_rules():
     assert rule("It's hard for me to say.", "言いにくいです。") == (True, False)  # "for me": the speaker
     assert bsd.generic_reading("Lens alone won't get me anywhere.", "Lens alone won't get you anywhere.")
     assert bsd.generic_reading("After that I would have had to burn it.", "After that you would have had to burn it.")
+    # rules5 (round 7's misses): what anyone is supposed to do, a clause of concession with no person, how one does it,
+    # a proposal that names no one, a question whether a thing is
+    assert bsd.generic_reading("Is this how I am suppose to work?", "Is this how you are suppose to work?")
+    assert bsd.generic_reading("Basically all I had to do was submit it.", "Basically all you had to do was submit it.")
+    assert rule("I try to click the icons, but nothing happens.", "アイコンをクリックしても何もおこらないんです。") \
+        .startswith(generic)
+    assert rule("I tried, but it was very hard.", "とても大変でした。") == (True, False)  # とても: no concession
+    assert rule("I tried, but I failed.", "やってみても駄目でした。") == (True, False)  # the person in the main clause
+    assert rule("How do you do that?", "どうしたらそうなれるの？").startswith(generic)
+    assert rule("What if I ask Jaime?", "ジェイミーに頼んでもらったらどうだろう。") \
+        .startswith("a person the Japanese leaves open")
+    assert rule("What if I ask Jaime?", "ジェイミーに頼んでみる。") == (True, False)
+    assert rule("Will I hear noises?", "音漏れの心配は無いんでしょうか？").startswith(generic)
+    assert rule("I don't think that will be a problem.", "それは問題ないと思います。") == (True, False)  # no question
 
 
 def test_a_listener_among_three_is_unclear_when_a_third_person_just_spoke():
@@ -149,6 +164,17 @@ def test_a_listener_among_three_is_unclear_when_a_third_person_just_spoke():
     assert bsd.other_listener(talk("Kosugi", "Ko", "Vaughn", "Vaughn"), 3, 2)
     assert not bsd.other_listener(talk("Ko", "Kosugi", "Ko", "Kosugi", "Ko"), 4, 1)  # a talk of two
     assert not bsd.other_listener(talk("Abby", "Hana", "Hana", "Hana", "Manager", "Hana"), 5, 1)  # Abby: too long ago
+
+
+def test_a_you_in_a_presentation_to_three_or_more_is_the_audience():
+    """rules5: a "you" that asks nothing in a presentation with three or more people is said to the audience (Jim's
+    "Product A can organize your contacts" is the clients', not Tracy's, who spoke last)."""
+    talk = [{"en_speaker": who} for who in ("Tracy", "Jim", "Ben", "Jerry")]
+    pitch = {"tag": "presentation"}
+    assert bsd.audience(pitch, talk, "Product A can organize your contacts.")
+    assert not bsd.audience(pitch, talk, "What data do you use the most?")  # a question is put to one person
+    assert not bsd.audience(pitch, talk[:2], "Product A can organize your contacts.")  # a talk of two
+    assert not bsd.audience({"tag": "meeting"}, talk, "Product A can organize your contacts.")
 
 
 def test_third_person_needs_a_turn_that_shows_the_gender():
@@ -182,6 +208,16 @@ def test_the_person_called_by_name_is_the_one_addressed():
     ("I asked him to call me.", False), ("I asked the manager to call me.", False), ("Nice to meet you.", False),
     ("You are very glad to see me!", False), ("You were thinking you should give it a go.", False),
     ("Thank you for telling me.", False), ("Let me know.", False),
+    # rules5: set phrases turned round, thanks or wishes for the speaker's own thing, an imperative to its own
+    # listener, agreement the swap breaks (round 7's "wrong on its own")
+    ("I'm very welcome.", True), ("Thanks for my advice.", True), ("May you ask who's calling?", True),
+    ("You gotcha.", True), ("So as I may know, we specialize in reports.", True),
+    ("To be honest with me, you are.", True),
+    ("Well, you woke up late last night and was coughing.", True), ("But don't I think Eugina is better?", True),
+    ("Don't tell you that I am quitting?", True), ("The salary is a hurdle, you guess.", True),
+    ("Take care on my way over there.", True), ("Enjoy my shopping.", True), ("Sorry to have kept me so long.", True),
+    ("Tell you what, let's go.", False), ("You're welcome.", False), ("May I ask who's calling?", False),
+    ("You are so sorry to tell me this.", False), ("Enjoy your shopping.", False), ("I guess so.", False),
 ])
 def test_a_candidate_wrong_on_its_own_is_found(text, alone):
     from discotest.contrastive.person import stands_wrong_alone
@@ -194,7 +230,11 @@ def test_items_needing_no_context_are_reported_apart(items):
 
     test = items["bsd-zp-ja-en-test"]
     alone = [i for i in test if i.meta.get("context_needed") is False]
-    assert 10 <= len(alone) <= 60 and all(i.meta["pronoun"] != "he" for i in alone)
+    assert 10 <= len(alone) <= 100  # rules5: 68 of the test split's 676
+    # a he/she is decided with no context only by a gender shown in its own sentence (d = 0: "Mr. Sugimoto … her son")
+    assert all(i.distance == 0 for i in alone if i.meta["pronoun"] in ("he", "she"))
+    assert all(i.meta.get("context_needed") is False for i in test if i.meta["pronoun"] in ("he", "she")
+               and i.distance == 0)
     scores = score_contrastive([judge_scores(i, [1.0, 0.0]) for i in test], n_bootstrap=10)
     apart = {k: v.n for k, v in scores.by_distance.items() if k.endswith("no context needed")}
     assert sum(apart.values()) == len(alone) and "0 no context needed" in apart
@@ -261,15 +301,13 @@ def test_round_7_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
     back with 517; each label follows from the blind pick (A/B in bsd_blind's order) and the distance check, every
     item is still in the suite as read, and the figures VALIDITY.md quotes (round 7, rounds 6-7 pooled, the misses by
     class) are the ones the gold file gives."""
-    from bench.validity.bsd_blind import draw, order, read_before
+    from bench.validity.bsd_blind import order
     from bench.validity.bsd_zp import CLASSES, figure, load_items, read_gold, read_second, second_figures, stale_second
 
     items = load_items(shared_data)
     first = read_gold()
     second = read_second(first)
     round7 = [r for r in second if r["round"] == 7]
-    assert [r["id"] for r in draw(items, 517, 100, read_before(6))] == [r["id"] for r in first if r.get("round") == 6]
-    assert [r["id"] for r in draw(items, 518, 150, read_before(7))] == [r["id"] for r in round7]
     assert not stale_second(items, second)
     for r in round7:
         a, _ = order(r, 51)
@@ -287,23 +325,52 @@ def test_round_7_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
     assert "The 7 misses, by class: a \"you\" that may be anyone's (3:" in section
 
 
-def test_round_8_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
-    """Round 8 (issue 51 item 5) is random.Random(519)'s draw of 200 unread items of both splits (only 19 test items
-    were left unread); each label follows from the blind pick, the reader's class and the distance check, and the
-    figures VALIDITY.md quotes (round 8, rounds 6-8 pooled, the misses by class, context needed against the rule) are
-    the ones the gold file and the suite as it is give."""
-    from bench.validity import bsd_zp
-    from bench.validity.bsd_blind import draw, order, read_before
+def test_rounds_6_to_8_are_drawn_back_id_for_id_from_the_rules4_suite(shared_data, tmp_path):
+    """Rounds 6 and 7 (test) and 8 (dev + test) were drawn under rules4; rules5 took items out, so they are drawn back
+    from the rules4 ids (bsd_rules4_ids.txt: split and id, dev before test), id for id, and an id rules5 left out
+    comes back ``left_out`` exactly where its gold row says so. The current suite is the rules4 list less what rules5
+    took out, in the same order."""
+    from bench.validity.bsd_blind import draw, read_before, suite_ids
+    from bench.validity.bsd_zp import load_items, read_gold, read_second
 
     from discotest.errors import InputError
+
+    items = load_items(shared_data)
+    first = read_gold()
+    second = read_second(first)
+    rules4 = suite_ids()
+    assert len(rules4) == 1369 and [s for s, _ in rules4] == ["dev"] * 684 + ["test"] * 685
+    now = [(i.meta["split"], i.meta["id"]) for i in items]
+    assert [k for k in rules4 if k in set(now)] == now  # rules5 only took items out
+    for rnd, seed, n, splits, rows in ((6, 517, 100, ("test",), first), (7, 518, 150, ("test",), second),
+                                       (8, 519, 200, ("dev", "test"), second)):
+        gold = [r for r in rows if r.get("round") == rnd]
+        drawn = draw(items, seed, n, read_before(rnd), splits, rules4)
+        assert [(r["id"], r["split"]) for r in drawn] == [(r["id"], r["split"]) for r in gold], rnd
+        assert [r["id"] for r in drawn if r.get("left_out")] == [r["id"] for r in gold if r.get("left_out")], rnd
+    assert sum(bool(r.get("left_out")) for r in second if r["round"] == 8) == 1
+    with pytest.raises(InputError):  # the test split alone no longer holds 200 unread items
+        draw(items, 519, 200, read_before(8), ("test",), rules4)
+    bad = tmp_path / "ids.txt"
+    bad.write_text("# ids\ndev\t190315_E001_13#2\n190315_E001_13#6\n", "utf-8")
+    with pytest.raises(InputError) as exc:
+        suite_ids(bad)
+    assert "ids.txt" in exc.value.one_line() and "3" in exc.value.one_line()
+
+
+def test_round_8_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
+    """Round 8 (issue 51 item 5) is random.Random(519)'s draw of 200 unread items of both splits (only 19 test items
+    were left unread) from the rules4 suite; each label follows from the blind pick, the reader's class and the
+    distance check, and the figures VALIDITY.md quotes (round 8 under rules4 as drawn, rounds 6-8 pooled, the misses by
+    class, context needed against the rule; round 8 under rules5, out of sample, with the one item rules5 left out
+    counted apart) are the ones the gold file and the suite as it is give."""
+    from bench.validity import bsd_zp
+    from bench.validity.bsd_blind import order
 
     items = bsd_zp.load_items(shared_data)
     first = bsd_zp.read_gold()
     second = bsd_zp.read_second(first)
     round8 = [r for r in second if r["round"] == 8]
-    assert [r["id"] for r in draw(items, 519, 200, read_before(8), ("dev", "test"))] == [r["id"] for r in round8]
-    with pytest.raises(InputError):  # the test split alone no longer holds 200 unread items
-        draw(items, 519, 200, read_before(8))
     assert not bsd_zp.stale_second(items, second)
     for r in round8:
         a, _ = order(r, 51)
@@ -315,30 +382,39 @@ def test_round_8_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
     assert fig["rounds"][8]["drawn"][:2] == bsd_zp.figure(round8)[:2] == (192, 200)
     assert fig["pooled_6_8"][:2] == (434, 450)
     assert {c: len(rows) for c, rows in fig["classes"][8].items()} == dict(zip(bsd_zp.CLASSES, (1, 3, 4)))
+    alone = [r for r in round8 if not r["context_needed"]]
+    assert len(alone) == 27  # rules4 flagged 7 of them and no other (180 of 200 agree): quoted below
     now = bsd_zp.suite_rounds(items, second)[8]
-    assert now["in_suite"] == fig["rounds"][8]["drawn"] and not now["gone"] and not now["changed"]
-    assert now["context"] == (27, 7, 180, 200)
+    assert now["in_suite"][:2] == (192, 199) and now["in_suite"] == fig["rounds"][8]["kept"] and not now["changed"]
+    assert [(r["id"], r["class"]) for r in now["gone"]] == [("190315_J006_03#15", "distance")]
+    assert now["context"] == (26, 9, 9, 182, 199)
     text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
     section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
-    for valid, n, low, high in (fig["rounds"][8]["drawn"], fig["pooled_6_8"]):
+    for valid, n, low, high in (fig["rounds"][8]["drawn"], fig["pooled_6_8"], now["in_suite"]):
         assert f"{valid} of {n} = {100 * valid / n:.1f}% (95% Wilson {low:.1f}–{high:.1f})" in section
     assert "The 8 misses, by class: a distance at the wrong person (4:" in section
     assert "the rule flags 7 (all among them; 180 of 200 agree)" in section
+    assert "rules5 flags 9 (all among them; 182 of 199 agree)" in section
 
 
 def test_a_round_is_scored_under_the_suite_as_it_is(shared_data):
-    """An item a later rule leaves out drops from a second-reader round and is counted apart; one whose candidates
-    changed is stale (read it again), not counted."""
+    """An item a later rule leaves out, its row marked ``left_out``, drops from a second-reader round and is counted
+    apart; one that left the suite unmarked, or whose candidates or distance changed, is stale (read it again, or
+    mark it), not counted."""
     from bench.validity.bsd_zp import load_items, read_gold, read_second, stale_second, suite_rounds
 
     items = load_items(shared_data)
     second = read_second(read_gold())
-    invalid = next(r["id"] for r in second if r["round"] == 8 and r["label"] == "invalid")
+    invalid = next(r["id"] for r in second if r["round"] == 8 and r["label"] == "invalid" and not r.get("left_out"))
     valid = next(r["id"] for r in second if r["round"] == 8 and r["label"] == "valid")
     fewer = [i for i in items if i.meta["id"] not in (invalid, valid)]
-    part = suite_rounds(fewer, second)[8]
-    assert part["in_suite"][:2] == (191, 198) and {r["id"] for r in part["gone"]} == {invalid, valid}
-    assert not stale_second(fewer, second)
+    assert stale_second(fewer, second) == sorted([invalid, valid], key=[r["id"] for r in second].index)
+    assert suite_rounds(fewer, second)[8]["in_suite"][:2] == (191, 197)
+    marked = [dict(r, left_out="a later rule") if r["id"] in (invalid, valid) else r for r in second]
+    part = suite_rounds(fewer, marked)[8]
+    assert part["in_suite"][:2] == (191, 197) and not part["changed"]
+    assert {r["id"] for r in part["gone"]} == {invalid, valid, "190315_J006_03#15"}
+    assert not stale_second(fewer, marked)
     altered = [replace(i, distance=i.distance + 1) if i.meta["id"] == valid else i for i in items]
     assert stale_second(altered, second) == [valid] and suite_rounds(altered, second)[8]["changed"] == [valid]
 
@@ -377,7 +453,7 @@ def test_oracle_scores_100_and_the_other_pronoun_0(items, tmp_path, capsys):
     assert main(["run", "bsd-zp-ja-en-test", "--scores", str(tmp_path / "oracle.txt"), "-q"]) == 0
     text = capsys.readouterr().out
     assert "licence of the suite's data: CC BY-NC-SA 4.0" in text and "by antecedent distance d" in text
-    assert "i>you" in text and "version:rules4-050fd42" in text
+    assert "i>you" in text and "version:rules5-050fd42" in text
 
 
 def test_registered_with_pinned_upstream_files(shared_data):

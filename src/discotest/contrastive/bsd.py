@@ -11,12 +11,16 @@ speaker, or the one the sentence names), the nearest turn that shows the third p
 before a speaker's name, "Absolutely Mr. Brown", is not the third person's).
 
 An item whose incorrect candidate makes one person the subject and the object of a clause ("great to meet me",
-"wanted you to tell you") or says "Let you …" (``person.stands_wrong_alone``) is wrong without context: it is
-kept, marked ``context_needed: false``, and its distance is reported apart (``d=0 no context needed``).
+"wanted you to tell you"), says "Let you …" or another form a swap makes wrong anywhere ("I'm very welcome", "Thanks
+for my advice", "you … and was coughing": ``person.stands_wrong_alone``), or a he/she decided by a title in its own
+sentence (d = 0: "Mr. Sugimoto … her son"; rules5) is wrong without context: it is kept, marked
+``context_needed: false``, and its distance is reported apart (``d=0 no context needed``).
 
-What a swap would not make wrong, or what the Japanese says, is left out by the rules of ``leave_out`` and
-``third_person`` (docs/contrastive.md lists them). The suite is built from the corpus files each time it is loaded
-(4,171 sentence pairs, well under a second): nothing is stored but the corpus, whose sha256 the registry pins.
+What a swap would not make wrong, or what the Japanese says, is left out by the rules of ``leave_out``,
+``generic_reading``, ``other_listener``, ``audience`` and ``third_person`` (docs/contrastive.md lists them; the
+suite's version names the rule set: rules5 since issue 51's round 7). The suite is built from the corpus files each
+time it is loaded (4,171 sentence pairs, well under a second): nothing is stored but the corpus, whose sha256 the
+registry pins.
 """
 
 from __future__ import annotations
@@ -53,17 +57,22 @@ GENERIC_YOU = re.compile(r"(?:^|[,;:.!?]\s*)you (?:know|see)(?:\s*[,.!?]|$)|,\s*
                          r"^(?:\W*\w+,\s+)?you know (?!what\b)(?![^?]*\b(?:right|don't you|didn't you|isn't it)\W*$)",
                          re.IGNORECASE)
 GENERIC_SCENES = ("training", "presentation")  # where "you can/should/if you …" is an instruction to anyone
+AUDIENCE_SCENES = ("presentation",)  # where a "you" is said to everyone listening (rules5, ``audience``)
 MODAL_YOU = re.compile(r"\b(?:you(?:'ll| will| can| could| should| must| may| might| have to| need to| would)|"
                        r"(?:if|when|once|unless|as long as) you)\b", re.IGNORECASE)
 # a "you" that can mean anyone in either candidate: "you can see …", "you get to …", "you'll need …" read as a
 # general truth, so the swap would not be wrong (the Japanese of such sentences is impersonal: 〜できる, 〜が必要)
 GENERIC_MODAL = re.compile(r"\byou(?:'ll|'d| will| would| really| probably| just| also| still| never| always)?"
-                           r" (?:can|can't|cannot|could|couldn't|need|needs|have to|has to|get to|should|shouldn't)\b",
+                           r" (?:can|can't|cannot|could|couldn't|need|needs|have to|has to|get to|should|shouldn't)\b|"
+                           # rules5: what anyone is supposed to do ("Is this how you are supposed to work?")
+                           r"\b(?:you(?:'re| are| were)?|are you|were you) supposed? to\b",
                            re.IGNORECASE)  # "you should keep your options open": advice to anyone
 # idioms whose "you" or "me" is anyone's: "lens alone won't get you anywhere", "it makes you wonder"
 GENERIC_IDIOM = re.compile(r"\b(?:get|gets|got|getting|take|takes|took) (?:you|me) (?:anywhere|nowhere)\b|"
                            r"\bmakes? (?:you|me) (?:think|wonder|feel)\b|\bbefore (?:you|I) know it\b|"
-                           r"\b(?:you|I) would have had to\b",  # what anyone would have had to do back then
+                           r"\b(?:you|I) would have had to\b|"  # what anyone would have had to do back then
+                           # rules5: "all you have to do is …", "all you had to do was …" (anyone's procedure)
+                           r"\ball (?:you|I) (?:had|have|need|needed) to do\b",
                            re.IGNORECASE)
 # a clause of condition or time ("if you accidentally choose one …", "when I move the mouse, …"); "if" after a verb
 # of knowing or asking is "whether", "that's when …" a time named, "what if …" a proposal, "is it ok if …" a request
@@ -87,6 +96,19 @@ JA_ADDRESSEE = re.compile(r"いただ|頂|くださ|下さ|なさ|召し上が|�
 # the Japanese says what happens to anyone now and then or tends to be:
 # びっくりすることある, すがりたい時もある, 偏りがちです
 JA_GENERIC = re.compile(r"(?:る|い)(?:こと|時|とき)も?ある|がち(?:だ|です|な|で)")
+# rules5: the Japanese asks how one does it, not what one should do: どうしたらそうなれるの ("How do you/I do that?")
+JA_HOW = re.compile(r"どう(?:したら|すれば|やったら|やれば)")
+# rules5: a proposal that names no one who acts (ジェイミーに頼んで…してもらったらどうだろう): "What if I ask Jaime"
+# and "What if you ask Jaime" are both right
+PROPOSAL = re.compile(r"\bwhat if (?:I|you)\b", re.IGNORECASE)
+JA_PROPOSAL = re.compile(r"(?:たら|れば|ては|では)どう")
+# rules5: a clause of concession with no person (クリックしても何もおこらない "I try to click …, but nothing
+# happens"): the one who tries is anyone; とても (very) is no such clause
+JA_CONCESSIVE = re.compile(r"(?:(?<!と)て|[んい]で)も(?!ら|いい|よ|良|大丈夫|かま|構)")
+BUT = re.compile(r",?\s+but\b", re.IGNORECASE)
+# rules5: the Japanese asks whether a thing is (音漏れの心配は無いんでしょうか): the English person is the translator's
+JA_IS_THERE = re.compile(r"(?:心配|必要|恐れ|おそれ|可能性|問題)(?:は|が|も)?(?:無い|ない|ありません|ある|あります)"
+                         r"(?:ん|の)?(?:でしょうか|ですか|か|\?|？)")
 # the Japanese asks what one should do: どうしたらいい, どこから始めればよい, どこを見たら分かります
 JA_HOW_TO = re.compile(r"(?:どう|どこ|何|なに|いつ|どれ|誰|どの).*"
                        r"(?:たら|れば|ば)(?:いい|良い|よい|よろしい|分か|わか)")
@@ -157,8 +179,13 @@ def leave_out(en: str, ja: str, first: Sequence[int], second: Sequence[int], spe
     if bool(first) != bool(second) and JA_GENERIC.search(ja) and not (
             JA_ADDRESSEE.search(ja) or OTHER_PEOPLE.search(text) or text.rstrip().endswith("?")):
         return "a generic 'you' (the Japanese says what happens to anyone: 〜することある, 〜がちです)"
-    if bool(first) != bool(second) and HOW_TO.search(text) and JA_HOW_TO.search(ja):
+    if bool(first) != bool(second) and HOW_TO.search(text) and (JA_HOW_TO.search(ja) or JA_HOW.search(ja)):
         return "a generic 'you' (how or what to do: the Japanese asks what one should do, どうしたらいい)"
+    if bool(first) != bool(second) and PROPOSAL.search(text) and JA_PROPOSAL.search(ja) and not JA_ADDRESSEE.search(ja):
+        return "a person the Japanese leaves open (a proposal: 〜たらどうだろう names no one who acts)"
+    if bool(first) != bool(second) and text.rstrip().endswith("?") and JA_IS_THERE.search(ja) and not (
+            JA_ADDRESSEE.search(ja) or OTHER_PEOPLE.search(text)):
+        return "a generic 'you' (the Japanese asks whether a thing is: 〜の心配は無いんでしょうか names no one)"
     if second and scene in GENERIC_SCENES and MODAL_YOU.search(text) and not text.rstrip().endswith("?"):
         return "a generic 'you' (an instruction in a training or presentation scene)"
     return swap
@@ -182,6 +209,9 @@ def impersonal_clause(text: str, ja: str, persons: Sequence[int]) -> bool:
                     if tokens[k].endswith(",") or tokens[k].lower() == "then"), len(tokens))
         spans.append((start, end))
     spans += [(len(text[:m.end()].split()) - 1, len(tokens)) for m in IMPERSONAL_TO.finditer(text)]
+    but = BUT.search(text)
+    if but and JA_CONCESSIVE.search(ja):  # rules5: "I try to click …, but nothing happens" (〜しても何もおこらない)
+        spans.append((-1, len(text[:but.start()].split())))
     return bool(spans) and all(any(a < i < b for a, b in spans) for i in persons)
 
 
@@ -309,6 +339,14 @@ def other_listener(turns: Sequence[dict], t: int, addressed: int) -> bool:
     return any(u["en_speaker"] not in (speaker, nearest) for u in window)
 
 
+def audience(scenario: dict, turns: Sequence[dict], en: str) -> bool:
+    """rules5: in a presentation with three or more people, a "you" that asks nothing is said to the audience, some of
+    whom may not have spoken yet ("Product A can organize your contacts" is the clients', not the co-presenter's who
+    spoke last; "You, on the front row"), so no turn says who it is; a question is put to one person and answered."""
+    return (scenario["tag"] in AUDIENCE_SCENES and len({u["en_speaker"] for u in turns}) >= 3
+            and not en.rstrip().endswith("?"))
+
+
 def _rows_of(scenario: dict, turns: list[dict], t: int) -> list[dict]:
     """The items one turn gives: its I/you item and its he/she item, each when no rule leaves it out."""
     turn = turns[t]
@@ -326,6 +364,8 @@ def _rows_of(scenario: dict, turns: list[dict], t: int) -> list[dict]:
             swap = "the listener has not spoken yet (nothing before says who 'you' is)"
         elif not isinstance(swap, str) and swap[1] and named is None and other_listener(turns, t, addressed):
             swap = "the listener is not clear (in a talk of three or more, another person spoke just before)"
+        elif not isinstance(swap, str) and swap[1] and audience(scenario, turns, en):
+            swap = "the listener is an audience (a presentation to three or more: not the last to speak)"
         if not isinstance(swap, str):
             try:
                 incorrect = swap_persons(en, *swap)
@@ -347,6 +387,7 @@ def _rows_of(scenario: dict, turns: list[dict], t: int) -> list[dict]:
         except (ValueError, IndexError):
             incorrect = None
         if incorrect is not None and incorrect != en:
+            # rules5: a gender shown in the sentence itself ("Mr. Sugimoto … her son") decides it with no context
             out.append({"correct": en, "incorrect": incorrect, "pronoun": pronoun, "suffix": "/3",
-                        "distance": distance, "context_needed": True})
+                        "distance": distance, "context_needed": distance > 0})
     return out

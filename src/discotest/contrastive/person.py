@@ -192,7 +192,7 @@ def swap_persons(text: str, first_person: bool = True, second_person: bool = Tru
 
 
 # the speaker is the unsaid subject of "nice to meet …", "a pleasure to see …"
-GREETING = {"nice", "great", "good", "pleasure", "glad", "pleased", "happy", "honor", "honour", "lovely"}
+GREETING = {"nice", "great", "good", "pleasure", "glad", "pleased", "happy", "honor", "honour", "lovely", "sorry"}
 OTHER_PERSON = {"he", "him", "she", "her", "they", "them", "we", "us", "it", "everyone", "everybody", "someone",
                 "somebody", "anyone", "anybody", "nobody", "people", "the", "a", "an", "this", "that", "these",
                 "those", "his", "their", "our", "its", "some", "any", "each", "every"}
@@ -225,7 +225,8 @@ def says_self_as_other(text: str) -> bool:
     subject: tuple[int, int] | None = None  # (person, token index)
     for i, token in enumerate(tokens):
         word = _w(tokens, i)
-        if word in NEW_CLAUSE or (word == "to" and subject is None):
+        if (word in NEW_CLAUSE and not (word == "so" and _w(tokens, i + 1) in GREETING)  # "You're so glad to …"
+                or (word == "to" and subject is None)):
             subject = None
         if word in OTHER_PERSON or (i and _split(token)[1][:1].isupper() and word not in ("i", "you")):
             subject = None  # another person (or a noun phrase) comes between
@@ -247,9 +248,28 @@ def says_self_as_other(text: str) -> bool:
 
 
 LET_YOU = re.compile(r"(?:^|[,;:.!?]\s*)(?:(?:please|just|so|now|okay|ok|well|then)\s*,?\s+)?let you\b", re.IGNORECASE)
+CLAUSE_OPENS = r"(?:^|[,;:.!?]\s*)(?:(?:please|just|so|now|okay|ok|well|then|oh|anyway|and)\s*,?\s+)*"
+# rules5: what a swap makes wrong in any context (the second reader's rounds 5-7 "wrong on its own"): an imperative
+# whose object is its own listener ("Don't tell you that …", "Please follow you"; "Tell you what" is an idiom); a
+# wish or thanks to the listener for the speaker's own thing ("Thanks for my advice", "Enjoy my shopping", "Take care
+# on my way"); a set phrase turned round ("I'm very welcome", "You gotcha", "May you ask who's calling?", "as I may
+# know", "To be honest with me", "For my information", "nice of me"); agreement or order the swap breaks ("you woke
+# up … and was coughing", "don't I think …?", a closing "…, you guess")
+WRONG_ALONE = re.compile(
+    CLAUSE_OPENS + r"(?:don't\s+|do not\s+)?(?:tell|remind|follow|forgive|excuse|trust|believe) you\b(?! what\b)|"
+    r"\bthanks?(?: you)?(?: (?:so|very) much)? for (?:my|me)\b|"
+    + CLAUSE_OPENS + r"(?:enjoy|good luck (?:on|with)|take care|be careful|have a (?:safe|nice|good|great|wonderful)"
+    r" \w+)\b[^.?!]*\b(?:my|me|myself)\b|"
+    r"\bI(?:'m| am) (?:very |so |more than |most )?welcome\b|\byou gotcha\b|\bmay you\b[^.!]*\?|"
+    r"\bas I (?:may|might) (?:already )?know\b|\bto be (?:honest|frank|clear) with me\b|\bfor my information\b|"
+    r"\b(?:nice|kind|good|sweet|thoughtful|generous) of me\b|"
+    r"\byou\b[^,.;:!?]*\band (?:was|wasn't)\b|\b(?:don't|didn't|wouldn't) I (?:think|agree)\b|"
+    r",\s*you (?:guess|suppose)\W*$|^\W*you guess so\b",
+    re.IGNORECASE)
 
 
 def stands_wrong_alone(text: str) -> bool:
     """A candidate that is wrong with no context at all: one person as subject and object of a clause
-    (``says_self_as_other``), or the imperative "Let me …" turned into "Let you …"."""
-    return says_self_as_other(text) or bool(LET_YOU.search(text.replace("’", "'")))
+    (``says_self_as_other``), the imperative "Let me …" turned into "Let you …", or one of ``WRONG_ALONE``."""
+    text = text.replace("’", "'")
+    return says_self_as_other(text) or bool(LET_YOU.search(text) or WRONG_ALONE.search(text))
