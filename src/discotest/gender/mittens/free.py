@@ -15,6 +15,7 @@ own passage alone. An aligner that keeps no model (``--aligner eflomal``) trains
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -53,6 +54,7 @@ PLURAL = frozenset(["they", "we"])  # a group's masculine is also the mixed and 
 FIRST_PERSON_VERBS_SILENT = frozenset(["ar", "he"])
 FIRST_PERSON = frozenset(["i", "me", "myself", "we", "us", "ourselves"])
 _HAVE = {"fr": FR, "es": ES, "it": IT}
+_SENTENCE_END = re.compile(r"(?<=[.!?؟])\s+")
 # prepositions that end a Romance noun's own words ("homme d'affaires", "ingeniero de sonido")
 _OF = {"fr": frozenset(["de", "d'", "d", "du", "des"]), "es": frozenset(["de", "del"]),
        "it": frozenset(["di", "del", "della", "dei", "d'"])}
@@ -183,7 +185,8 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
                 pronouns.append(PronounTarget(text, h, rest, (), a.pronoun or "he", "subject"))
             if first or second:
                 steps.append((a, first, second))
-        plans.append((h, steps, {j for _, first, _ in steps if first and first[0] == "noun" for j in first[2]}))
+        plans.append((h, steps, {j for _, first, _ in steps if first and first[0] == "noun" for j in first[2]},
+                      item.source, text))
     with stage("morphology"):
         pronoun_reads = analyser.read_pronouns(pronouns) if pronouns else []
         noun_reads = analyser.read(nouns) if nouns else []
@@ -193,7 +196,7 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
             if noun_gender(reading) in _SHOWN:
                 noun_reads[k], nouns[k] = reading, retry[k]
     out = []
-    for h, steps, noun_words in plans:
+    for h, steps, noun_words, source, text in plans:
         if not steps:
             out.append(("none", (), "english-names-the-person-by-no-word"))
             continue
@@ -214,6 +217,9 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
                 if step is reads[1] and kind == "pronoun" and not _near(h, span, reading.evidence):
                     reasons.append("no agreeing word among the predicate's words")  # found by a search elsewhere
                     continue
+                if kind == "pronoun" and _other_sentence(source, a.start, text, h, span, reading.evidence):
+                    reasons.append("the word read is in another sentence than the pronoun's")  # found by a search
+                    continue
                 if kind == "pronoun" and reading.evidence and {h[j].text for j in noun_words} >= set(reading.evidence):
                     reasons.append("agreeing word is a noun read as the person's")  # "suis pharmacienne"
                     continue
@@ -222,6 +228,10 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
                     continue
                 if step is reads[1] and kind == "noun" and _ending_guess(reading):
                     reasons.append(f"'{' '.join(reading.evidence)}' is an unknown word: its ending agrees with nothing")
+                    continue
+                if step is reads[1] and kind == "noun" and a.text.lower() not in FIRST_PERSON and len(
+                        reading.evidence) < 2:
+                    reasons.append(f"'{' '.join(reading.evidence)}' is a noun: its own gender agrees with nothing")
                     continue
                 generic = gender == "male" and ((kind == "noun" and a.why in GENERIC_MASCULINE_AT)
                                                 or a.pronoun in PLURAL)
@@ -306,6 +316,31 @@ def _without_have_participles(tokens: Sequence[Token], span: tuple[int, ...], la
         return k >= 0 and tokens[k].text.lower() in tables.have
 
     return tuple(j for j in span if tokens[j].text.lower() not in tables.have and not after_have(j))
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of a passage, cut after . ! ? ؟ and a space."""
+    out, start = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        out.append((start, m.start()))
+        start = m.end()
+    return [*out, (start, len(text))]
+
+
+def _other_sentence(source: str, at: int, translation: str, tokens: Sequence[Token], span: tuple[int, ...],
+                    evidence: Sequence[str]) -> bool:
+    """Whether a pronoun reading rests on words a search found outside the sentence that renders the English
+    pronoun's: where the English and the translation have as many sentences (more than one), the k-th renders the
+    k-th. An analyser reading a pronoun the aligner left out searches its whole text, which for a passage holds other
+    people's pronouns ("والدته هي …", "منها") and pronouns agreeing with things ("أعماله هي جرمانيا")."""
+    if not evidence or {tokens[j].text for j in span} >= set(evidence):
+        return False
+    english, target = _sentences(source), _sentences(translation)
+    if len(english) < 2 or len(english) != len(target):
+        return False
+    k = next(i for i, (_, end) in enumerate(english) if at < end or i == len(english) - 1)
+    low, high = target[k]
+    return not any(t.text in evidence and low <= t.start < high for t in tokens)
 
 
 def _near(tokens: Sequence[Token], span: tuple[int, ...], evidence: Sequence[str]) -> bool:
