@@ -416,18 +416,16 @@ class ArabicAnalyser(SemiticAnalyser):
         return {r.gender for r in (main or nouns) if r.gender is not None}
 
     def verb_gender(self, word: str) -> Gender | None:
-        """The subject gender of a finite verb (قالت → feminine), from its 3rd-person readings. A spelling whose
-        singular readings disagree shows no gender: توفي, تزوج, تأثر are 'he died/married/was influenced' (a
-        form V perfect) and as well 'she fulfils/marries off/influences' (an imperfect); farahidi's scores do not
-        tell the one in use. Singular readings agreeing are preferred over a plural's (يتمكن is not يتمكنّ)."""
+        """The subject gender of a finite verb (قالت → feminine), from its 3rd-person readings: where they
+        disagree, the singular readings if they agree (لم يكن 'he was not', not the feminine plural يكنّ, which is
+        spelt with its ن), else the best-scored (a ت- spelling is both a form V perfect 'he …' and an imperfect
+        'she …': تعمل, تقول but also توفي, تزوج; farahidi's scores keep the imperfect)."""
         if normalise(word) in _PARTICLE_KEYS:
             return None
         verbs = [r for r in self.readings(word) if r.pos == "فعل" and r.third_person]
         gender = single_gender(r.subject for r in verbs)
         singular = {r.subject for r in verbs if not r.plural_subject and r.subject is not None}
-        if gender is None and len(singular) > 1:
-            return None
-        if gender is None and singular:
+        if gender is None and len(singular) == 1:
             return singular.pop()
         if gender is None and verbs:
             best = max(r.score for r in verbs)
