@@ -151,7 +151,7 @@ def _mittens_out() -> dict[str, tuple[int, int]]:
 
     rows, read = out_of_english_readings()
     langs = sorted({r["lang"] for r in rows})
-    return {lang: (sum(read[r["row"]] == r["person"] for r in rows if r["lang"] == lang),
+    return {lang: (sum(read[r["id"]] == r["person"] for r in rows if r["lang"] == lang),
                    sum(r["lang"] == lang for r in rows)) for lang in langs}
 
 

@@ -18,7 +18,11 @@ the rule was shaped on; draw 2 (20 per language from the other passages, seeded,
 2ef20c3 read other than "correct") was drawn and read after that rule was written; draw 3 (30 per language, seed
 51003, of the 48 passages per language in no earlier draw, drawn under the rule of c8c88b1 and read blind, without
 the rule's reading: all "none"/"both"/"wrong" readings among them, one in Italian, and the rest "correct", since draw
-1 took every other) was read after the last rule change of issue 51 item 3. The figure is the share of
+1 took every other) was read after the last rule change of issue 51 item 3. Draw 4 (Arabic only, 48 rows, seed
+51004, drawn under the rule of ff27516 and read blind) holds the 18 Arabic references in no earlier draw and 30 of
+the 40 into-English rows whose Arabic passage is no out-of-English reference (``in:N``: the English reference read
+as the source, the Arabic passage as a system's translation, by the language's reference model; every one the rule
+then read other than "correct" and 5 of the 15 it read "correct"), printed apart. The figure is the share of
 rows whose reading (``read``) is the hand reading, per language and draw, with a 95% Wilson interval; a reading
 that no longer matches the recorded ``read`` is CHANGED (the figures and VALIDITY.md must be updated).
 """
@@ -41,8 +45,13 @@ os.environ.setdefault("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
 
 GOLD = ROOT / "tests" / "gold" / "mittens" / "readings.jsonl"
 GOLD_OUT = ROOT / "tests" / "gold" / "mittens" / "readings_out.jsonl"
-WHEN_DRAWN = {2: "2ef20c3", 3: "c8c88b1"}  # the rule whose readings the out-of-sample draws were drawn by
-DRAWS = {1: "draw 1 (in sample)", 2: "draw 2 (out of sample)", 3: "draw 3 (out of sample)"}
+# the rule whose readings the out-of-sample draws were drawn by
+WHEN_DRAWN = {2: "2ef20c3", 3: "c8c88b1", 4: "ff27516"}
+DRAWS = {1: "draw 1 (in sample)", 2: "draw 2 (out of sample)", 3: "draw 3 (out of sample)",
+         4: "draw 4 (out of sample)"}
+# draw 4's two kinds of text: out-of-English references (``out:`` ids) and into-English pairs (``in:`` ids: the
+# English reference of an into-English row read as the source, its Arabic passage as the translation)
+KINDS = {"out": "references", "in": "into-English pairs"}
 
 
 def wilson_interval(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -119,19 +128,30 @@ def _weighted(rows: list[dict], read: dict[int, str]) -> float:
         these = [r for r in rows if r["stratum"] == stratum]
         size = these[0]["stratum_size"]
         total += size
-        agree += size * sum(read[r["row"]] == r["person"] for r in these) / len(these)
+        agree += size * sum(read[r["id"]] == r["person"] for r in these) / len(these)
     return 100 * agree / total
 
 
-def out_of_english_readings(data_dir: str | None = None) -> tuple[list[dict], dict[int, str]]:
-    """The hand-read out-of-English rows and the rule's reading now of every reference row of their languages."""
+def out_of_english_readings(data_dir: str | None = None) -> tuple[list[dict], dict[str, str]]:
+    """The hand-read out-of-English rows and the rule's reading now of each, by id: every reference row of their
+    languages (``out:N``), and the into-English pairs (``in:N``) read as a system's translations are, by the
+    language's reference model."""
+    from discotest.gender.mittens.free import read_translations, reference_model
     from discotest.gender.mittens.run import run_one
+    from discotest.gender.mittens.suite import MittensItem
 
     rows = [json.loads(line) for line in GOLD_OUT.read_text("utf-8").splitlines() if line.strip()]
     read = {}
     for lang in sorted({r["lang"] for r in rows}):
         for v in run_one(SUITE_OUT, lang, system="reference", data_dir=data_dir).verdicts:
-            read[v.index] = v.read
+            read[f"out:{v.index}"] = v.read
+        pairs = [r for r in rows if r["lang"] == lang and r["id"].startswith("in:")]
+        if pairs:
+            items = [MittensItem(r["row"], lang, r["gender"], r["eval_set_key"], r["source"], "", r["text"])
+                     for r in pairs]
+            model = reference_model(load_mittens(SUITE_OUT, [lang], root=data_dir), lang)
+            readings, _ = read_translations(items, [r["text"] for r in pairs], lang, model)
+            read.update((r["id"], reading[0]) for r, reading in zip(pairs, readings))
     return rows, read
 
 
@@ -139,31 +159,39 @@ def out_of_english_gold(data_dir: str | None) -> int:
     """The hand-read out-of-English sample against the rule's reading now (and before issue 51); 1 if a reading
     changed since the sample was recorded."""
     rows, read = out_of_english_readings(data_dir)
-    changed = [r["id"] for r in rows if read[r["row"]] != r["read"]]
+    changed = [r["id"] for r in rows if read[r["id"]] != r["read"]]
     print(f"out-of-English readings, hand-checked: {len(rows)} ({GOLD_OUT.name})")
     for draw, name in DRAWS.items():
         mine = [r for r in rows if r["draw"] == draw]
+        if not mine:
+            continue
         for lang in sorted({r["lang"] for r in mine}):
             these = [r for r in mine if r["lang"] == lang]
-            now = sum(read[r["row"]] == r["person"] for r in these)
+            now = sum(read[r["id"]] == r["person"] for r in these)
             line = f"  {name} {lang}: {_share(now, len(these))}, weighted {_weighted(these, read):.1f}%"
             if draw < 3:
                 line += f"; before issue 51 {sum(r['read_before'] == r['person'] for r in these)}/{len(these)}"
-            else:
+            elif draw == 3:
                 line += f"; at e19b126 {sum(r['read_main'] == r['person'] for r in these)}/{len(these)}"
             if draw > 1:
                 drawn = sum(r["read_drawn"] == r["person"] for r in these)
                 line += f"; when drawn ({WHEN_DRAWN[draw]}) {drawn}/{len(these)}"
             print(line)
-        now = sum(read[r["row"]] == r["person"] for r in mine)
+            for kind, what in KINDS.items() if draw == 4 else ():
+                part = [r for r in these if r["id"].startswith(f"{kind}:")]
+                if part:
+                    drawn = sum(r["read_drawn"] == r["person"] for r in part)
+                    print(f"    {what}: {_share(sum(read[r['id']] == r['person'] for r in part), len(part))}; "
+                          f"when drawn {_share(drawn, len(part))}")
+        now = sum(read[r["id"]] == r["person"] for r in mine)
         line = f"  {name} all: {_share(now, len(mine))}"
         if draw > 1:
             drawn = sum(r["read_drawn"] == r["person"] for r in mine)
             line += f"; when drawn ({WHEN_DRAWN[draw]}) {_share(drawn, len(mine))}"
         print(line)
     for r in rows:
-        if read[r["row"]] != r["person"]:
-            print(f"  disagree {r['id']} {r['lang']}: read {read[r['row']]}, a reader {r['person']} ({r['why']})")
+        if read[r["id"]] != r["person"]:
+            print(f"  disagree {r['id']} {r['lang']}: read {read[r['id']]}, a reader {r['person']} ({r['why']})")
     if changed:
         print(f"CHANGED (the reading is not the recorded one: update the sample's read and the figures): "
               f"{', '.join(changed)}")

@@ -128,23 +128,25 @@ def test_out_of_english_german_references(shared_data):
     assert all(bool(v.reason) == (v.verdict == "none") for v in result.verdicts)  # every none says why
     marc = next(v for v in result.verdicts if v.source.startswith("My name is Marc. I am a nurse."))
     assert marc.verdict == "correct" and [w["word"] for w in marc.words] == ["Pfleger"]  # "Ich bin Pfleger"
-    assert "reader:thot" in result.signature.format() and "person-anchors-v2" in result.signature.format()
+    assert "reader:thot" in result.signature.format() and "person-anchors-v3" in result.signature.format()
 
 
 # the hand-read sample of out-of-English readings (VALIDITY.md, MiTTenS): rows whose reading is a careful reader's,
 # per draw and language, as bench.validity.mittens prints them; es out:14 (48 of 50 with it) reads none since the
 # retry of a Romance noun stops at a preposition: "atleta de lanzamiento de disco iraní" was read male by "disco"
-OUT_OF_ENGLISH_AGREE = {1: {"ar": 44, "de": 50, "es": 48, "fr": 47, "it": 48, "ru": 47},
-                        2: {"ar": 17, "de": 20, "es": 17, "fr": 19, "it": 18, "ru": 20},
-                        3: {"ar": 30, "de": 30, "es": 30, "fr": 30, "it": 30, "ru": 30}}
-DRAW_SIZE = {1: 50, 2: 20, 3: 30}
+OUT_OF_ENGLISH_AGREE = {1: {"ar": 47, "de": 50, "es": 48, "fr": 47, "it": 48, "ru": 47},
+                        2: {"ar": 20, "de": 20, "es": 17, "fr": 19, "it": 18, "ru": 20},
+                        3: {"ar": 30, "de": 30, "es": 30, "fr": 30, "it": 30, "ru": 30},
+                        4: {"ar": 32}}
+DRAW_SIZE = {1: 50, 2: 20, 3: 30, 4: 48}
 
 
 def test_out_of_english_hand_checked_sample(shared_data):
     proc = subprocess.run([sys.executable, "-m", "bench.validity.mittens", "--data-dir", str(shared_data),
                            "--out-only"], capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout + proc.stderr  # no reading changed since the sample was recorded
-    names = {1: "draw 1 (in sample)", 2: "draw 2 (out of sample)", 3: "draw 3 (out of sample)"}
+    names = {1: "draw 1 (in sample)", 2: "draw 2 (out of sample)", 3: "draw 3 (out of sample)",
+             4: "draw 4 (out of sample)"}
     for draw, by_lang in OUT_OF_ENGLISH_AGREE.items():
         n = DRAW_SIZE[draw]
         for lang, agree in by_lang.items():
@@ -152,9 +154,13 @@ def test_out_of_english_hand_checked_sample(shared_data):
     assert "when drawn (2ef20c3) 103/120 = 85.8%" in proc.stdout
     gold = ROOT / "tests" / "gold" / "mittens" / "readings_out.jsonl"
     rows = [json.loads(line) for line in gold.read_text("utf-8").splitlines()]
-    assert len({r["id"] for r in rows}) == len(rows) == 600
+    assert len({r["id"] for r in rows}) == len(rows) == 648
     assert "draw 3 (out of sample) all: 180/180 = 100.0%" in proc.stdout
     assert "when drawn (c8c88b1) 179/180 = 99.4%" in proc.stdout  # blind-read before the last fix (it out:1825)
+    # draw 4 (ar, read blind under ff27516): the 18 references in no earlier draw, and 30 into-English pairs (the
+    # English reference read as the source, the Arabic passage as the translation) on which two rules were shaped since
+    assert "references: 18/18 = 100.0%" in proc.stdout
+    assert "into-English pairs: 14/30 = 46.7%" in proc.stdout and "when drawn 10/30 = 33.3%" in proc.stdout
     assert all(r["person"] in ("female", "male", "both", "none") and r["why"] for r in rows)
 
 

@@ -15,7 +15,9 @@ own passage alone. An aligner that keeps no model (``--aligner eflomal``) trains
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from discotest import cache
 from discotest.errors import InputError
@@ -27,11 +29,14 @@ from discotest.lang.align import MODEL_REL_ITERATIONS, align_cached, make_aligne
 from discotest.lang.align.base import Pair, WordAligner
 from discotest.lang.align.model import AlignmentModel
 from discotest.lang.align.thot_aligner import ThotAligner
-from discotest.lang.lexicon import entity_lexicon
+from discotest.lang.lexicon import entity_lexicon, find_entity_tokens, normalise
 from discotest.lang.locate import locate_entity
 from discotest.lang.morph import languages
 from discotest.lang.morph._romance_pronouns import ES, FR, IT
-from discotest.lang.morph.base import PronounTarget, TargetEntity, Token
+from discotest.lang.morph._semitic import UNKNOWN_WORD
+from discotest.lang.morph.ar import _PREPOSITION_KEYS as AR_PREPOSITIONS
+from discotest.lang.morph.ar import normalise as ar_normalise
+from discotest.lang.morph.base import GenderReading, PronounTarget, TargetEntity, Token
 from discotest.lang.morph.cached import CachedReads
 from discotest.lang.tokenize import tokenize
 from discotest.timing import stage
@@ -49,6 +54,7 @@ PLURAL = frozenset(["they", "we"])  # a group's masculine is also the mixed and 
 FIRST_PERSON_VERBS_SILENT = frozenset(["ar", "he"])
 FIRST_PERSON = frozenset(["i", "me", "myself", "we", "us", "ourselves"])
 _HAVE = {"fr": FR, "es": ES, "it": IT}
+_SENTENCE_END = re.compile(r"(?<=[.!?؟])\s+")
 # prepositions that end a Romance noun's own words ("homme d'affaires", "ingeniero de sonido")
 _OF = {"fr": frozenset(["de", "d'", "d", "du", "des"]), "es": frozenset(["de", "del"]),
        "it": frozenset(["di", "del", "della", "dei", "d'"])}
@@ -143,6 +149,8 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
                 located, how = locate_entity(sorted(tokens_at([(a.start, a.end), *a.possessor])), len(s), lk, h,
                                              a.lemma or a.text.lower(), lang)
                 span = tuple(located)
+                if lang == "ar" and span:
+                    span = _arabic_person_noun(h, span, a.lemma or a.text.lower())
                 if how == "aligned":
                     span = _head_stretch(h, _first_run(span), lang)
                     if lang in _OF and span and span[0] > 0:  # "une archère fantastique" aligned to the adjective
@@ -177,7 +185,8 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
                 pronouns.append(PronounTarget(text, h, rest, (), a.pronoun or "he", "subject"))
             if first or second:
                 steps.append((a, first, second))
-        plans.append((h, steps, {j for _, first, _ in steps if first and first[0] == "noun" for j in first[2]}))
+        plans.append((h, steps, {j for _, first, _ in steps if first and first[0] == "noun" for j in first[2]},
+                      item.source, text))
     with stage("morphology"):
         pronoun_reads = analyser.read_pronouns(pronouns) if pronouns else []
         noun_reads = analyser.read(nouns) if nouns else []
@@ -187,7 +196,7 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
             if noun_gender(reading) in _SHOWN:
                 noun_reads[k], nouns[k] = reading, retry[k]
     out = []
-    for h, steps, noun_words in plans:
+    for h, steps, noun_words, source, text in plans:
         if not steps:
             out.append(("none", (), "english-names-the-person-by-no-word"))
             continue
@@ -208,11 +217,21 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
                 if step is reads[1] and kind == "pronoun" and not _near(h, span, reading.evidence):
                     reasons.append("no agreeing word among the predicate's words")  # found by a search elsewhere
                     continue
+                if kind == "pronoun" and _other_sentence(source, a.start, text, h, span, reading.evidence):
+                    reasons.append("the word read is in another sentence than the pronoun's")  # found by a search
+                    continue
                 if kind == "pronoun" and reading.evidence and {h[j].text for j in noun_words} >= set(reading.evidence):
                     reasons.append("agreeing word is a noun read as the person's")  # "suis pharmacienne"
                     continue
                 if gender not in _SHOWN:
                     reasons.append(reading.reason or "unreadable")
+                    continue
+                if step is reads[1] and kind == "noun" and _ending_guess(reading):
+                    reasons.append(f"'{' '.join(reading.evidence)}' is an unknown word: its ending agrees with nothing")
+                    continue
+                if step is reads[1] and kind == "noun" and a.text.lower() not in FIRST_PERSON and len(
+                        reading.evidence) < 2:
+                    reasons.append(f"'{' '.join(reading.evidence)}' is a noun: its own gender agrees with nothing")
                     continue
                 generic = gender == "male" and ((kind == "noun" and a.why in GENERIC_MASCULINE_AT)
                                                 or a.pronoun in PLURAL)
@@ -235,6 +254,43 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
         read = "both" if len(shown) > 1 else shown.pop() if shown else "none"
         out.append((read, tuple(words), "" if read != "none" else "; ".join(dict.fromkeys(reasons)) or "unread"))
     return out, f"{analyser.name}:{analyser.version()}"
+
+
+def _arabic_person_noun(tokens: Sequence[Token], span: tuple[int, ...], english: str) -> tuple[int, ...]:
+    """An Arabic person noun's words where the located word is not the person's noun:
+
+    - a noun right after a preposition (مدرس في [مدرسة] 'a teacher at a school': مدرسة is also 'teacher' (f.)) names
+      what the preposition governs; where the entity lexicon finds another rendering of the English noun in the
+      passage that is not after a preposition, that one (the nearest) is read;
+    - an indefinite noun right after an indefinite person noun of the entity lexicon is the second member of its
+      construct phrase (طبيب [جراحة] 'a doctor of surgery', not 'a surgeon' (f.)): the construct's first noun, the
+      person noun, is read with it, and decides (the analyser reads a lexicon form first)."""
+    def after_preposition(j: int) -> bool:
+        return j > 0 and ar_normalise(tokens[j - 1].text) in AR_PREPOSITIONS
+
+    if after_preposition(span[0]):
+        runs = [j for j in find_entity_tokens(tuple(tokens), english, "ar")
+                if j not in span and not after_preposition(j)]
+        if runs:
+            return (min(runs, key=lambda j: abs(j - span[0])),)
+    before = span[0] - 1
+    if before >= 0 and not any(ar_normalise(tokens[j].text).startswith("ال") for j in (before, span[0])) and (
+            normalise(tokens[before].text, "ar") in _arabic_person_forms()):
+        return (before, *span)
+    return span
+
+
+@lru_cache(maxsize=1)
+def _arabic_person_forms() -> frozenset[str]:
+    """Every form of the Arabic entity lexicon: the nouns known to name a person."""
+    return frozenset(f for forms in entity_lexicon("ar").values() for f in forms.all)
+
+
+def _ending_guess(reading: GenderReading) -> bool:
+    """Whether a Semitic reading rests on nothing but the ending of a word its analyser does not know
+    (``_semitic.SemiticAnalyser._read_one``, step 4): among a subject's agreeing words (ar) such a word is a name's
+    spelling (مولكوفا, اللبيري) or a loanword, whose lack of ة is no masculine verb or adjective."""
+    return len(reading.evidence) == 1 and UNKNOWN_WORD in reading.reason and "agrees" not in reading.reason
 
 
 def _no_feminine(english: str, evidence: Sequence[str], lang: str) -> bool:
@@ -260,6 +316,31 @@ def _without_have_participles(tokens: Sequence[Token], span: tuple[int, ...], la
         return k >= 0 and tokens[k].text.lower() in tables.have
 
     return tuple(j for j in span if tokens[j].text.lower() not in tables.have and not after_have(j))
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of a passage, cut after . ! ? ؟ and a space."""
+    out, start = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        out.append((start, m.start()))
+        start = m.end()
+    return [*out, (start, len(text))]
+
+
+def _other_sentence(source: str, at: int, translation: str, tokens: Sequence[Token], span: tuple[int, ...],
+                    evidence: Sequence[str]) -> bool:
+    """Whether a pronoun reading rests on words a search found outside the sentence that renders the English
+    pronoun's: where the English and the translation have as many sentences (more than one), the k-th renders the
+    k-th. An analyser reading a pronoun the aligner left out searches its whole text, which for a passage holds other
+    people's pronouns ("والدته هي …", "منها") and pronouns agreeing with things ("أعماله هي جرمانيا")."""
+    if not evidence or {tokens[j].text for j in span} >= set(evidence):
+        return False
+    english, target = _sentences(source), _sentences(translation)
+    if len(english) < 2 or len(english) != len(target):
+        return False
+    k = next(i for i, (_, end) in enumerate(english) if at < end or i == len(english) - 1)
+    low, high = target[k]
+    return not any(t.text in evidence and low <= t.start < high for t in tokens)
 
 
 def _near(tokens: Sequence[Token], span: tuple[int, ...], evidence: Sequence[str]) -> bool:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from discotest.gender.mittens.english import NOUNS, gendered_words
 from discotest.lang.english import english_pipeline
 
-PERSON_RULE = "person-anchors-v2"  # named in the signature: change it with the rule
+PERSON_RULE = "person-anchors-v3"  # named in the signature: change it with the rule
 # English nouns that name a person (besides the gendered NOUNS and the agentive endings below)
 _HUMAN = """friend neighbor neighbour youngster teenager kid child colleague partner boss cousin classmate
 roommate student parent spouse sibling relative athlete champion chef chief doctor nurse surgeon physician dentist

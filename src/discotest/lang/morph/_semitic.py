@@ -27,6 +27,8 @@ from discotest.lang.morph.base import (
 )
 
 GENDER_NAME = {Gender.MALE: "masculine", Gender.FEMALE: "feminine"}
+# how a reason names a word the analyser does not know (its gender then comes from an agreeing word or its ending)
+UNKNOWN_WORD = "is unknown to"
 
 
 def single_gender(genders: Iterable[Gender | None]) -> Gender | None:
@@ -239,7 +241,7 @@ class SemiticAnalyser(GenderAnalyser):
         elif known:
             why = f"'{noun}' has no noun reading in {self.name}"
         else:
-            why = f"'{noun}' is unknown to {self.name}"
+            why = f"'{noun}' {UNKNOWN_WORD} {self.name}"
 
         # 3. the words that agree with it
         agreement = self._agreement(words, texts, head, last)

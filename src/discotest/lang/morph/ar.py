@@ -135,6 +135,7 @@ class AReading:
     score: float
     enclitic: Gender | None = None  # a 3rd-person pronoun suffix: ـه masculine, ـها feminine (ـهم, ـهن)
     enclitic_plural: bool = False
+    plural_subject: bool = False  # verbs: a 3rd-person plural subject (هم، هن)
 
     @property
     def noun(self) -> bool:
@@ -162,6 +163,7 @@ def _reduce(analysis: farahidi.Analysis) -> AReading:
         score=analysis.score,
         enclitic=_ENCLITIC_GENDER.get(enclitic, (None, False))[0],
         enclitic_plural=_ENCLITIC_GENDER.get(enclitic, (None, False))[1],
+        plural_subject=analysis.pos == "فعل" and analysis.pronoun in ("هم", "هن"),
     )
 
 
@@ -355,14 +357,15 @@ class ArabicAnalyser(SemiticAnalyser):
         index: dict[AReading, int] = {}
         table = {word: [index.setdefault(r, len(index)) for r in self.readings(word)] for word in words}
         rows = [[r.pos, r.type, _value(r.gender), r.number, _value(r.subject), r.third_person, r.preposition, r.score,
-                 _value(r.enclitic), r.enclitic_plural] for r in index]
+                 _value(r.enclitic), r.enclitic_plural, r.plural_subject] for r in index]
         return json.dumps({"readings": rows, "words": table}, ensure_ascii=False, separators=(",", ":"))
 
     def adopt_readings(self, table: str) -> None:
         data = json.loads(table)
         readings = [AReading(pos, kind, _gender(g), number, _gender(subject), bool(third), bool(prep), score,
-                             _gender(enclitic), bool(plural))
-                    for pos, kind, g, number, subject, third, prep, score, enclitic, plural in data["readings"]]
+                             _gender(enclitic), bool(plural), bool(plural_subject))
+                    for pos, kind, g, number, subject, third, prep, score, enclitic, plural, plural_subject
+                    in data["readings"]]
         words = {word: [readings[i] for i in found] for word, found in data["words"].items()}
         for word, found in words.items():
             self._memo.setdefault(word, found)
@@ -413,11 +416,17 @@ class ArabicAnalyser(SemiticAnalyser):
         return {r.gender for r in (main or nouns) if r.gender is not None}
 
     def verb_gender(self, word: str) -> Gender | None:
-        """The subject gender of a finite verb (قالت → feminine), from its 3rd-person readings."""
+        """The subject gender of a finite verb (قالت → feminine), from its 3rd-person readings: where they
+        disagree, the singular readings if they agree (لم يكن 'he was not', not the feminine plural يكنّ, which is
+        spelt with its ن), else the best-scored (a ت- spelling is both a form V perfect 'he …' and an imperfect
+        'she …': تعمل, تقول but also توفي, تزوج; farahidi's scores keep the imperfect)."""
         if normalise(word) in _PARTICLE_KEYS:
             return None
         verbs = [r for r in self.readings(word) if r.pos == "فعل" and r.third_person]
         gender = single_gender(r.subject for r in verbs)
+        singular = {r.subject for r in verbs if not r.plural_subject and r.subject is not None}
+        if gender is None and len(singular) == 1:
+            return singular.pop()
         if gender is None and verbs:
             best = max(r.score for r in verbs)
             gender = single_gender(r.subject for r in verbs if r.score == best)
