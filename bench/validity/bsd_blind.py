@@ -3,6 +3,7 @@
     .venv/bin/python -m bench.validity.bsd_blind --round 5 [--claims] [--data-dir ../shared/data]
     .venv/bin/python -m bench.validity.bsd_blind --round 7 --draw 518 --n 150 --rules4 [--claims]
     .venv/bin/python -m bench.validity.bsd_blind --round 8 --draw 519 --n 200 --split all --rules4 [--claims]
+    .venv/bin/python -m bench.validity.bsd_blind --round 9 --draw 520 --n 200 --split all --rules5 [--claims]
 
 A round already in ``zp_validity.jsonl`` is printed from its rows. ``--draw SEED --n N`` draws a fresh round (``draw``):
 ``random.Random(SEED).sample`` of N test items, in the suite's order, among those no earlier round read (either file),
@@ -10,7 +11,9 @@ listed back in the suite's order. It is how round 6 was drawn (``--round 6 --dra
 id; the earlier rounds were drawn from older suites) and how round 7 was (``--round 7 --draw 518 --n 150``).
 Rounds 6, 7 and 8 (``--round 8 --draw 519 --n 200 --split all``: dev and test) were drawn from the rules4 suite: since
 rules5 took items out, add ``--rules4`` to draw from its ids (``bsd_rules4_ids.txt``: split and id of every rules4
-item, dev before test), which gives all three back.
+item, dev before test), which gives all three back. Round 9 (``--round 9 --draw 520 --n 200 --split all``) was drawn
+from the rules5 suite as it was then; ``--rules5`` draws from its ids (``bsd_rules5_ids.txt``), which gives it back
+after a later rule takes items out.
 
 For each sampled id of the round: the Japanese sentence, up to five turns before it from the corpus (speakers, Japanese
 and English), and the two English candidates as A and B in an order drawn from ``random.Random(f"{id}|{seed}")``, so
@@ -53,6 +56,7 @@ def read_before(round_: int) -> set[str]:
 
 
 RULES4_IDS = ROOT / "bench" / "validity" / "bsd_rules4_ids.txt"  # the suite rounds 6 to 8 were drawn from
+RULES5_IDS = ROOT / "bench" / "validity" / "bsd_rules5_ids.txt"  # the suite round 9 was drawn from
 
 
 def suite_ids(path: Path = RULES4_IDS) -> list[tuple[str, str]]:
@@ -105,7 +109,9 @@ def main() -> int:
     parser.add_argument("--n", type=int, default=100, help="items a drawn round takes")
     parser.add_argument("--split", choices=("test", "all"), default="test",
                         help="the splits a drawn round takes its items from (round 8: all)")
-    parser.add_argument("--rules4", action="store_true", help="draw from the rules4 suite (rounds 6 to 8 were)")
+    ids = parser.add_mutually_exclusive_group()
+    ids.add_argument("--rules4", action="store_true", help="draw from the rules4 suite (rounds 6 to 8 were)")
+    ids.add_argument("--rules5", action="store_true", help="draw from the rules5 suite (round 9 was)")
     parser.add_argument("--data-dir")
     args = parser.parse_args()
     data = Path(args.data_dir or os.environ["DISCOTEST_DATA"]) / "bsd"
@@ -115,7 +121,7 @@ def main() -> int:
         splits = ("dev", "test") if args.split == "all" else ("test",)
         try:
             rows = draw(load_items(args.data_dir), args.draw, args.n, read_before(args.round), splits,
-                        suite_ids() if args.rules4 else None)
+                        suite_ids(RULES4_IDS if args.rules4 else RULES5_IDS) if args.rules4 or args.rules5 else None)
         except InputError as exc:
             print(exc.one_line(), file=sys.stderr)
             return 2

@@ -41,6 +41,13 @@ round only a later reader read, the script also reports the round under the suit
 is still in the suite as read are counted, those a later rule left out (marked ``left_out``, as the first reader's
 rows) are counted apart with their labels; a row whose item changed, or left the suite unmarked, is stale (read it
 again, or mark it).
+
+Round 9 (issue 51 item 5), read the same way by a reader who did not write the rules: 200 items no one had read, drawn
+from the rules5 suite by ``bench.validity.bsd_blind --round 9 --draw 520 --n 200 --split all`` (``--rules5`` gives it
+back from ``bsd_rules5_ids.txt`` once a later rule takes items out), labelled blind before the claims were printed
+(committed first as ``zp_round9_blind.jsonl``), then each distance checked; in ``zp_second_reader.jsonl`` as
+``"round": 9``. Out of sample for rules5, the rules it was drawn under; a later rule set is scored on the same rows
+(``suite_rounds``).
 """
 
 from __future__ import annotations
@@ -64,7 +71,7 @@ GOLD = ROOT / "tests" / "gold" / "bsd" / "zp_validity.jsonl"
 SECOND = ROOT / "tests" / "gold" / "bsd" / "zp_second_reader.jsonl"
 SUITES = ("bsd-zp-ja-en-dev", "bsd-zp-ja-en-test")
 SECOND_ROUNDS = (5, 6)  # rounds the first reader read too
-SECOND_ONLY = (7, 8)  # rounds only a second reader read: their rows carry the item
+SECOND_ONLY = (7, 8, 9)  # rounds only a later reader read: their rows carry the item
 ITEM = ("split", "pronoun", "distance", "source", "correct", "incorrect")
 CLASSES = ("generic you", "person left open", "distance")
 

@@ -282,7 +282,7 @@ def test_validity_md_quotes_the_second_reader():
 
     first = read_gold()
     second = read_second(first)
-    assert len(second) == 550 and {r["round"] for r in second} == {5, 6, 7, 8}
+    assert len(second) == 750 and {r["round"] for r in second} == {5, 6, 7, 8, 9}
     fig = second_figures(first, second)
     text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
     section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
@@ -356,6 +356,63 @@ def test_rounds_6_to_8_are_drawn_back_id_for_id_from_the_rules4_suite(shared_dat
     with pytest.raises(InputError) as exc:
         suite_ids(bad)
     assert "ids.txt" in exc.value.one_line() and "3" in exc.value.one_line()
+
+
+def test_round_9_is_drawn_back_id_for_id_from_the_rules5_suite(shared_data):
+    """Round 9 (dev + test) was drawn from the rules5 suite, Random(520), 200 items no earlier round read; it is drawn
+    back from the rules5 ids (bsd_rules5_ids.txt), id for id, whatever a later rule takes out of the suite (an id gone
+    comes back ``left_out``, as its gold row must say). The suite now is the rules5 list less what a later rule took
+    out, in the same order."""
+    from bench.validity.bsd_blind import RULES5_IDS, draw, read_before, suite_ids
+    from bench.validity.bsd_zp import load_items, read_gold, read_second
+
+    items = load_items(shared_data)
+    second = read_second(read_gold())
+    rules5 = suite_ids(RULES5_IDS)
+    assert len(rules5) == 1358 and [s for s, _ in rules5] == ["dev"] * 682 + ["test"] * 676
+    now = [(i.meta["split"], i.meta["id"]) for i in items]
+    assert [k for k in rules5 if k in set(now)] == now
+    gold = [r for r in second if r["round"] == 9]
+    drawn = draw(items, 520, 200, read_before(9), ("dev", "test"), rules5)
+    assert [(r["id"], r["split"]) for r in drawn] == [(r["id"], r["split"]) for r in gold]
+    assert [r["id"] for r in drawn if r.get("left_out")] == [r["id"] for r in gold if r.get("left_out")]
+    assert not read_before(9) & {r["id"] for r in gold}  # no one had read them
+
+
+def test_round_9_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
+    """Round 9 (issue 51 item 5): each label follows from the blind pick, the reader's class and the distance check,
+    and the figures VALIDITY.md quotes (round 9 under rules5, the suite it was drawn from and out of sample for; the
+    misses by class; context needed against the rule) are the ones the gold file and the suite as it is give."""
+    from bench.validity import bsd_zp
+    from bench.validity.bsd_blind import order
+
+    items = bsd_zp.load_items(shared_data)
+    first = bsd_zp.read_gold()
+    second = bsd_zp.read_second(first)
+    round9 = [r for r in second if r["round"] == 9]
+    assert len(round9) == 200 and not bsd_zp.stale_second(items, second)
+    for r in round9:
+        a, _ = order(r, 51)
+        letter = "A" if a == r["correct"] else "B"
+        both = r.get("class") in ("generic you", "person left open")
+        assert r["choice"] == ("both" if both else "correct" if r["pick"] == letter else "incorrect"), r["id"]
+        assert (r["label"] == "valid") == (r["choice"] == "correct" and r["distance_ok"]), r["id"]
+    fig = bsd_zp.second_figures(first, second)
+    assert fig["rounds"][9]["drawn"][:2] == bsd_zp.figure(round9)[:2] == (195, 200)
+    assert {c: len(rows) for c, rows in fig["classes"][9].items()} == dict(zip(bsd_zp.CLASSES, (1, 0, 4)))
+    now = bsd_zp.suite_rounds(items, second)[9]
+    assert now["in_suite"] == fig["rounds"][9]["drawn"] and not now["gone"] and not now["changed"]
+    assert now["context"] == (44, 15, 15, 171, 200)  # every item the rule flags was read wrong on its own too
+    text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
+    section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
+    valid, n, low, high = now["in_suite"]
+    assert f"**Under rules5: {valid} of {n} = {100 * valid / n:.1f}% (95% Wilson {low:.1f}–{high:.1f})**" in section
+    pooled = bsd_zp.figure([r for r in second if r["round"] == 9 or (r["round"] == 8 and not r.get("left_out"))])
+    assert pooled[:2] == (387, 399)  # rounds 8 and 9 under rules5, both out of sample for it
+    assert "{} of {} = {:.1f}% (95% Wilson {:.1f}–{:.1f})".format(
+        pooled[0], pooled[1], 100 * pooled[0] / pooled[1], *pooled[2:]) in section
+    assert "The 5 misses, by class: a distance at the wrong person (4:" in section
+    assert "the rule flags 15 (all among them; 171 of 200 agree)" in section
 
 
 def test_round_8_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
