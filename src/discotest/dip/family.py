@@ -89,7 +89,8 @@ def mined_count(s: Settings) -> int:
 @dataclass
 class Staged:
     """A DiP run's first stage (``cpu_stage``): which run it is (``score``: --tests and --input; ``rank``: --pair),
-    its stage (``dip.run.ScoreStage`` or ``RankStage``: parsed and mined, no model asked) and the warnings so far."""
+    its stage (``dip.run.ScoreStage`` or ``RankStage``: parsed and mined, no model asked; a --model's or
+    --endpoint's translator opened but asked nothing yet) and the warnings so far."""
 
     kind: str
     stage: Any
@@ -136,21 +137,22 @@ def _rank_stage(s: Settings) -> Staged:
     pair_paths(s.data, s.pair, s.ref, s.data_dir)
     chosen_systems(s.data, s.pair, split_list(s.system), s.holdout)
     given, copied = _given(s)  # and a wrong --input file
+    model = _model(s)  # and a missing model, or a server that does not answer (it is asked which model it serves)
     scorer, coherence, warnings = load_models(s, wanted, True, s.data, s.pair)
     warnings += copied
     stage = dip.rank_stage(s.data, s.pair, ref=s.ref, holdout=s.holdout, systems=split_list(s.system),
                            max_docs=s.max_docs, phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
                            data_dir=s.data_dir, n_bootstrap=s.bootstrap, use_cache=s.use_cache,
                            anaphora_mode=s.anaphora_mode, engine=engine, ray_address=s.ray_address, jobs=s.jobs,
-                           limit=s.limit, given=given)  # its stages: parsing, mining
+                           limit=s.limit, given=given, model=model)  # its stages: parsing, mining
     return Staged("rank", stage, warnings)
 
 
-def _ranked(s: Settings, staged: Staged, ranking: Any, model: Any) -> Report:
+def _ranked(s: Settings, staged: Staged, ranking: Any) -> Report:
     """The Report of a ranking, with the warnings of a ranking by its mining pool and of a model's partial output."""
     from discotest.dip.result import render_rank_table
 
-    warnings = list(staged.warnings)
+    warnings, model = list(staged.warnings), staged.stage.model
     own = [*staged.stage.given, *([model.name] if model else [])]
     if not s.holdout and ranking.results:
         warnings = [*warnings, mining_pool_warning(len(ranking.results) - len(own), ", ".join(own) or None)]
@@ -214,7 +216,7 @@ def _model(s: Settings) -> Any:
 
 def cpu_stage(suite: str, s: Settings) -> Staged:
     """The first stage, no model asked: a mined test set and the user's file read and parsed (--tests), or the pair
-    parsed and mined (--pair)."""
+    parsed and mined (--pair; a --model or --endpoint is opened before, so that a missing one fails at once)."""
     if (s.model or s.endpoint) and (s.tests or s.input):
         raise InputError("run dip --model translates the pair's source itself: give it with --pair, without --tests "
                          "or --input")
@@ -230,15 +232,14 @@ def cpu_stage(suite: str, s: Settings) -> Staged:
 def requests(suite: str, s: Settings, staged: Staged) -> Asked:
     """What the run asks models, in order (``dip.run.score_requests``/``rank_requests``): a --model's or
     --endpoint's translations of the pair's source (only the sampled items' documents with --limit), and an ``hf:``
-    pronoun scorer's calls; the translator is opened here (``models.door``)."""
+    pronoun scorer's calls."""
     from discotest.dip import run as dip
 
     if staged.kind == "score":
         asks, labels = dip.score_requests(staged.stage)
-        return Asked(tuple(asks), (staged, None, labels))
-    model = _model(s)
-    asks, labels = dip.rank_requests(staged.stage, model)
-    return Asked(tuple(asks), (staged, model, labels))
+    else:
+        asks, labels = dip.rank_requests(staged.stage)
+    return Asked(tuple(asks), (staged, labels))
 
 
 def score(suite: str, s: Settings, asked: Asked, answers: list[list[Any]]) -> Report:
@@ -246,12 +247,12 @@ def score(suite: str, s: Settings, asked: Asked, answers: list[list[Any]]) -> Re
     from discotest.dip import run as dip
     from discotest.dip.result import render_score_table
 
-    staged, model, labels = asked.state
+    staged, labels = asked.state
     if staged.kind == "score":
         result = dip.score_scored(staged.stage, labels, answers)
         return Report(f"discotest · DiP {result.system}", [result], text=render_score_table,
                       warnings=staged.warnings)
-    return _ranked(s, staged, dip.rank_scored(staged.stage, labels, answers, model), model)
+    return _ranked(s, staged, dip.rank_scored(staged.stage, labels, answers))
 
 
 def run(suite: str, s: Settings) -> Report:

@@ -470,6 +470,7 @@ class RankStage:
     use_cache: bool
     engine: RayEngine | None
     limit: int | None
+    model: ModelSystem | None = None
 
 
 def rank_stage(data: str, pair: str, ref: str = "A", holdout: str | None = None, systems: Sequence[str] | None = None,
@@ -478,9 +479,9 @@ def rank_stage(data: str, pair: str, ref: str = "A", holdout: str | None = None,
                data_dir: str | Path | None = None, n_bootstrap: int = 1000, use_cache: bool = True,
                progress: Progress = None, anaphora_mode: str = DEFAULT_ANAPHORA_MODE, engine: str = "local",
                ray_address: str | None = None, jobs: int | None = None, limit: int | None = None,
-               given: dict[str, list[str]] | None = None) -> RankStage:
+               given: dict[str, list[str]] | None = None, model: ModelSystem | None = None) -> RankStage:
     """``rank``'s first stage: load the pair, parse the reference, every system and the ``given`` outputs, mine
-    (without ``holdout``) and sample (``limit``)."""
+    (without ``holdout``) and sample (``limit``); the ``model`` that will translate the pair is asked nothing yet."""
     check_int(n_bootstrap, "bootstrap")
     ray = _engine(engine, ray_address, jobs)
     with catalogue.tracking() as files:
@@ -488,13 +489,15 @@ def rank_stage(data: str, pair: str, ref: str = "A", holdout: str | None = None,
     _mined_systems(loaded, holdout)  # a --holdout that is not a system is said before the parsing, not after
     given = dict(given or {})
     lines = _lines_of(loaded)
+    if model is not None and model.name in {*loaded.systems, *given}:
+        raise InputError(f"the model's result would be named {model.name!r}, a {data} {pair} system's name")
     ref_parses, parsed = _parse_pair(loaded, lines, use_cache, ray, given)
     tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress, ray,
                                  (ref_parses, parsed))
     tests = sampled_tests(tests, limit)
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
     return RankStage(loaded, holdout, given, lines, ref_parses, parsed, tests, manifest, scorers, dict(files),
-                     n_bootstrap, use_cache, ray, limit)
+                     n_bootstrap, use_cache, ray, limit, model)
 
 
 def _model_lines(stage: RankStage) -> list[int]:
@@ -502,19 +505,16 @@ def _model_lines(stage: RankStage) -> list[int]:
     return document_lines(stage.loaded, stage.tests) if stage.limit else stage.lines
 
 
-def rank_requests(stage: RankStage, model: ModelSystem | None = None) -> tuple[list[Ask], list[str]]:
-    """What ``rank`` asks models, in order, and their labels: the ``model``'s translations of the pair's source
+def rank_requests(stage: RankStage) -> tuple[list[Ask], list[str]]:
+    """What ``rank`` asks models, in order, and their labels: the stage's ``model``'s translations of the pair's source
     (label ``"translate"``), then an ``hf:`` pronoun scorer's calls for the reference and every WMT system and given
     output (``pronoun_asks``). The model's own pronoun scores need its translation: they are asked when it is scored
     (``rank_scored``), through the same caching door."""
     asks: list[Ask] = []
     labels: list[str] = []
     loaded = stage.loaded
-    if model is not None:
-        if model.name in {*loaded.systems, *stage.given}:
-            raise InputError(f"the model's result would be named {model.name!r}, a {loaded.data} {loaded.pair} "
-                             "system's name")
-        asks.append(model.ask(loaded, _model_lines(stage)))
+    if stage.model is not None:
+        asks.append(stage.model.ask(loaded, _model_lines(stage)))
         labels.append("translate")
     texts = {**loaded.systems, **stage.given}
     pronouns, named = pronoun_asks(stage.scorers, stage.tests, loaded.reference, stage.ref_parses,
@@ -522,11 +522,10 @@ def rank_requests(stage: RankStage, model: ModelSystem | None = None) -> tuple[l
     return [*asks, *pronouns], [*labels, *named]
 
 
-def rank_scored(stage: RankStage, labels: Sequence[str], answers: Sequence[list[Any]],
-                model: ModelSystem | None = None) -> DipRanking:
+def rank_scored(stage: RankStage, labels: Sequence[str], answers: Sequence[list[Any]]) -> DipRanking:
     """``rank``'s ranking from the answers to ``rank_requests``: the model's translations parsed and scored as a
     given output, every system scored, ranked per phenomenon with bootstrap and BLEU."""
-    loaded, tests, scorers, parsed = stage.loaded, stage.tests, stage.scorers, dict(stage.parsed)
+    loaded, tests, scorers, parsed, model = stage.loaded, stage.tests, stage.scorers, dict(stage.parsed), stage.model
     given = dict(stage.given)
     partial: set[str] = set()
     if model is not None:
@@ -594,6 +593,6 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
     scored as a ``given`` one; with ``limit``, only the sampled items' documents (its result then has no BLEU)."""
     stage = rank_stage(data, pair, ref, holdout, systems, max_docs, phenomena, pronoun_scorer, coherence_model,
                        data_dir, n_bootstrap, use_cache, progress, anaphora_mode, engine, ray_address, jobs, limit,
-                       given)
-    asks, labels = rank_requests(stage, model)
-    return rank_scored(stage, labels, answer_all(asks), model)
+                       given, model)
+    asks, labels = rank_requests(stage)
+    return rank_scored(stage, labels, answer_all(asks))
