@@ -246,6 +246,30 @@ def test_dip_row_of_a_model_is_its_run(shared_data, tiny_marian, monkeypatch):
     assert filled["signature"] == next(r for r in own if r.system == name).signature.format()
 
 
+def test_a_dip_row_of_a_model_is_asked_with_the_other_rows_before_any_is_scored(shared_data, tiny_marian,
+                                                                                monkeypatch):
+    """DiP runs in phases (``Family.cpu_stage``, ``requests``, ``score``): in a model's card its row is parsed and
+    mined and its requests stated, the next two-phase row's too, both rows' requests sent, and only then both scored
+    (``cards.build._gather``); the row's numbers are those its own run gives."""
+    pytest.importorskip("spacy")
+    from discotest.cards import build as card_build
+
+    events: list[str] = []
+    for name in ("ask", "answered", "scored"):
+        real = getattr(card_build.families, name)
+        monkeypatch.setattr(card_build.families, name, lambda *a, real=real, name=name, **k: events.append(
+            f"{name} {(a[0] if name == 'ask' else a[0].suite)}") or real(*a, **k))
+    slice_ = {"max_docs": 3, "system": "LT22,Online-B", "phenomena": "lexical,connectives"}
+    rows = [_narrowed("de-en", "dip", **slice_), _narrowed("en-de", "ctxpro-auxiliary-en-de-test")]
+    unchecked = {"limit": 5, "quiet": True, "skip_language_check": True}  # a random model's output is no language
+    card = card_build.build_card(SystemSpec("model", str(tiny_marian)), rows, ["de-en", "en-de"], unchecked)
+    assert [row["status"] for row in card.rows] == ["ok", "ok"], card.rows
+    assert events == ["ask dip", "ask ctxpro-auxiliary-en-de-test", "answered dip",
+                      "answered ctxpro-auxiliary-en-de-test", "scored dip", "scored ctxpro-auxiliary-en-de-test"]
+    own = discotest.run("dip", pair="de-en", data="wmt22", model=str(tiny_marian), **unchecked, **slice_).results
+    assert_row_is_the_runs(card.rows[0], own, system=f"{tiny_marian.name}@ctx0")
+
+
 def test_a_published_systems_gender_rows_of_several_pairs_are_one_run_and_each_its_own(shared_data, tmp_path,
                                                                                         monkeypatch):
     """A published system's WinoMT rows of two pairs run as one run over both languages (languages in parallel worker

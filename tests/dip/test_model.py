@@ -93,3 +93,33 @@ def test_json_names_the_models_result(tiny_marian, capsys):
     assert code == 0
     systems = [r["system"] for r in json.loads(out)["results"]]
     assert systems.count(f"{tiny_marian.name}@ctx0") == 1 and "LT22" in systems
+
+
+def test_the_model_is_asked_once_the_items_are_mined_and_before_any_is_scored(tiny_marian, shared_data,
+                                                                               monkeypatch):
+    """``run dip --model`` in its phases (``Family.cpu_stage``, ``requests``, ``score``): parsing and mining ask the
+    model nothing; its requests are the sampled items' documents' lines, in line order, each source with its
+    context (none for a seq2seq model); the phases run apart give the run's results."""
+    from discotest import families
+    from discotest.models.requests import TranslateRequest
+    from discotest.models.translator import ModelTranslator
+
+    calls = []
+    generate = ModelTranslator.generate
+    monkeypatch.setattr(ModelTranslator, "generate", lambda self, batch: calls.append(len(batch)) or generate(
+        self, batch))
+    assert families.has_phases("dip")
+    phased = families.ask("dip", model=str(tiny_marian), limit=5, quiet=True, **SLICE, **MODEL)
+    assert not calls
+    pair = load_pair("wmt22", "de-en", "A", str(shared_data), systems=["LT22", "Online-B"], max_docs=3)
+    tests, _ = mine_tests(pair, phenomena=["lexical", "connectives"])
+    needed = document_lines(pair, sampled_tests(tests, 5))
+    (ask,) = phased.asked.asks
+    assert ask.requests == tuple(TranslateRequest(pair.source[i], (), "en") for i in needed)
+    report = families.scored(phased, families.answered(phased))
+    assert sum(calls) == len(needed)
+    whole = discotest.run("dip", model=str(tiny_marian), limit=5, quiet=True, **SLICE, **MODEL).results
+    assert sum(calls) == len(needed)  # the second run's translations all come from the cache
+    assert [r.signature for r in report.results] == [r.signature for r in whole]
+    assert [[s.stats for s in r.scores.values()] for r in report.results] == \
+        [[s.stats for s in r.scores.values()] for r in whole]

@@ -149,6 +149,49 @@ def test_causal_lm_load_error_is_one_line(tmp_path):
         make_pronoun_scorer(f"hf:{empty}", quiet=True).score([[]], ["a .", "b ."])
 
 
+class _Direct:
+    """The same LM scorer without ``ask``: each call scored where the run scores it, as a scorer without a model."""
+
+    def __init__(self, scorer: LMPronounScorer) -> None:
+        self.scorer, self.name, self.calls = scorer, scorer.name, []
+
+    def signature(self) -> str:
+        return self.scorer.signature()
+
+    def score(self, contexts, sentences):
+        self.calls.append(len(sentences))
+        return self.scorer.score(contexts, sentences)
+
+
+@pytest.mark.parametrize("mode", ["swap", "system"])
+def test_lm_scorer_calls_are_requests_that_score_as_the_calls(tiny_gpt2, tmp_path, monkeypatch, mode):
+    """A run states an ``hf:`` scorer's calls before it scores (``rank_requests``): the reference's, then each
+    system's whose pronoun differs, one ``Ask`` of continuations per call; its numbers and signatures are those of
+    the same scorer called where the run scores."""
+    pytest.importorskip("spacy")
+    from discotest.dip import run as dip
+    from discotest.models.requests import ContinuationRequest, answer_all
+    from tests.support.wmt_fakes import BAD, GOOD, write_pair
+
+    worse = list(BAD)
+    worse[2] = "He saw them yesterday."
+    data = write_pair(monkeypatch, tmp_path / "d", {"Good": GOOD, "Bad": BAD, "Worse": worse})
+    scorer = make_pronoun_scorer(f"hf:{tiny_gpt2}", use_cache=False, quiet=True)
+    options = dict(phenomena=["anaphora"], data_dir=data, anaphora_mode=mode, n_bootstrap=100)
+    stage = dip.rank_stage("wmt22", "de-en", pronoun_scorer=scorer, **options)
+    asks, labels = dip.rank_requests(stage)
+    n = len(stage.tests["anaphora"])
+    assert labels == ["", "Bad", "Worse"] and [len(ask.requests) for ask in asks] == [n, n, n] and n >= 1
+    assert all(isinstance(r, ContinuationRequest) and r.max_length == 1024 for ask in asks for r in ask.requests)
+    ranking = dip.rank_scored(stage, labels, answer_all(asks))
+    direct = _Direct(make_pronoun_scorer(f"hf:{tiny_gpt2}", use_cache=False, quiet=True))
+    again = dip.rank("wmt22", "de-en", pronoun_scorer=direct, **options)
+    assert direct.calls == [n, n, n]  # the same calls, in the same order
+    assert [r.signature for r in ranking.results] == [r.signature for r in again.results]
+    assert [r.scores["anaphora"].verdicts for r in ranking.results] == \
+        [r.scores["anaphora"].verdicts for r in again.results]
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Kneser-Ney LM and the offline scorer
 

@@ -1,7 +1,6 @@
-"""Hand-written traps for the Russian analyser (natasha + pymorphy3); no shared data needed.
-
-Each case: the translation, the words aligned to the entity, the gender the *translation* gives
-the entity, and why.
+"""The Russian analyser (natasha + pymorphy3): what only Russian does (each reading from its own sentence, natasha
+only where needed); the harness (``tests/lang/test_morph_readings.py``, cases in ``tests/lang/morph_cases/ru.py``)
+reads its traps, empty span, version and reason. No shared data needed beyond the gold test.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ pytest.importorskip("pymorphy3")
 
 from discotest.lang.morph import load_analyser  # noqa: E402
 from discotest.lang.morph.base import Gender, TargetEntity  # noqa: E402
+from tests.lang.morph_cases.ru import CASES  # noqa: E402
 from tests.support.morph_cases import marked  # noqa: E402
 
 
@@ -20,90 +20,9 @@ def item(sentence: str, words: str) -> TargetEntity:
     return marked(sentence, words, "ru")
 
 
-CASES = [
-    # masculine-form profession noun used for a woman: only the past-tense verb shows it
-    ("Врач сказала пациенту, что всё в порядке.", "Врач", Gender.FEMALE),
-    # the same noun with masculine agreement
-    ("Врач сказал пациенту, что всё в порядке.", "Врач", Gender.MALE),
-    # agreement across an oblique phrase between subject and verb
-    ("Водитель из соседнего города остановилась у магазина.", "Водитель", Gender.FEMALE),
-    # verb-subject order: the parse still finds the subject
-    ("Вчера в офис пришла новый бухгалтер.", "бухгалтер", Gender.FEMALE),
-    # «главная бухгалтер»: a feminine adjective on a masculine-form noun
-    ("Мы поговорили с главной бухгалтером о налогах.", "главной бухгалтером", Gender.FEMALE),
-    # common-gender noun: the relative pronoun and the verb decide
-    ("Судья, которая вынесла приговор, ушла домой.", "Судья", Gender.FEMALE),
-    # common-gender noun with masculine agreement
-    ("Судья вынес приговор и ушёл.", "Судья", Gender.MALE),
-    # common-gender noun with nothing agreeing: the translation does not show the gender
-    ("Адвокат долго спорил с судьёй.", "судьёй", Gender.UNKNOWN),
-    # feminine suffix -щица, and a feminine noun in the instrumental case
-    ("Продавщица улыбнулась покупателю.", "Продавщица", Gender.FEMALE),
-    ("Механик поговорил с медсестрой.", "медсестрой", Gender.FEMALE),
-    # oblique masculine noun; «она» and «заболела» belong to another clause, not to the entity
-    ("Пациентка позвонила врачу, потому что она заболела.", "врачу", Gender.MALE),
-    # «которая» agrees with «петицию», not with the genitive «фермера»
-    ("Секретарь забрал петицию фермера, которая была очень важна.", "фермера", Gender.MALE),
-    # the nurse's verb after «и» is not the driver's: «хромает» carries no gender
-    ("Медсестра заметила, что водитель хромает, и осмотрела его.", "водитель", Gender.MALE),
-    # indefinite pronoun: no gender of its own, masculine agreement is only the default
-    ("Кто-то позвонил в дверь.", "Кто-то", Gender.MALE),
-    # ... unless the agreement is feminine
-    ("Кто-то из гостей сказала, что устала.", "Кто-то", Gender.FEMALE),
-    # a neuter epicene rendering of "attendant"
-    ("Сопровождающее лицо опоздало на поезд.", "Сопровождающее лицо", Gender.NEUTRAL),
-    # plural entity: Russian has no gender in the plural
-    ("Врачи пришли вовремя.", "Врачи", Gender.UNKNOWN),
-    # untranslated English word: the verb decides
-    ("Paralegal забыла подать документы.", "Paralegal", Gender.FEMALE),
-    # untranslated word with no agreeing word
-    ("Юрист позвонил paralegal вчера.", "paralegal", Gender.UNKNOWN),
-    # span with stray words (punctuation, conjunction) before the noun
-    ("Пассажир вышел, и водитель уехала домой.", ", и водитель", Gender.FEMALE),
-    # span holding only a verb: no noun to read
-    ("Врач сказала пациенту правду.", "сказала", Gender.UNKNOWN),
-    # empty span
-    ("Врач сказала пациенту правду.", "", Gender.UNKNOWN),
-    # a mistranslation is read for the gender it has: «двигатель» (engine) is masculine
-    ("Двигатель отказался подчиняться дизайнеру.", "Двигатель", Gender.MALE),
-    # a declined foreign surname is masculine (a woman's would not decline) ...
-    ("Менеджер уволил Бейкера вчера.", "Бейкера", Gender.MALE),
-    # ... but its nominative with no agreement does not show the gender
-    ("Продавец сказал Бейкер правду.", "Бейкер", Gender.UNKNOWN),
-    # a feminine person noun keeps its gender in the plural; a masculine plural is also the mixed form; a feminine
-    # plural that names no person shows nothing of one
-    ("Мы все очень хорошие спортсменки.", "спортсменки", Gender.FEMALE),
-    ("Мы все очень хорошие спортсмены.", "спортсмены", Gender.UNKNOWN),
-    ("Сейчас мы получаем лицензии.", "лицензии", Gender.UNKNOWN),
-]
-
-
 @pytest.fixture(scope="module")
 def analyser():
     return load_analyser("ru")
-
-
-def test_traps(analyser):
-    items = [item(sentence, words) for sentence, words, _ in CASES]
-    readings = analyser.read(items)
-    wrong = [(s, w, want.value, got.gender.value, got.reason)
-             for (s, w, want), got in zip(CASES, readings) if got.gender != want]
-    assert not wrong, wrong
-
-
-def test_empty_span_reason(analyser):
-    (reading,) = analyser.read([item("Врач пришла.", "")])
-    assert reading.reason == "no target words aligned to the entity"
-
-
-def test_reason_and_evidence_name_the_agreeing_word(analyser):
-    (reading,) = analyser.read([item("Врач сказала пациенту правду.", "Врач")])
-    assert reading.gender == Gender.FEMALE
-    assert "сказала" in reading.reason and reading.evidence == ("Врач", "сказала")
-
-
-def test_version_names_tools(analyser):
-    assert analyser.version().startswith("natasha-") and "pymorphy3-" in analyser.version()
 
 
 def test_a_reading_depends_on_its_own_sentence_only(analyser):

@@ -14,7 +14,8 @@ pytest.importorskip("natasha")
 from natasha import NewsEmbedding, NewsMorphTagger, NewsSyntaxParser  # noqa: E402
 
 from discotest.lang.morph.ru_natasha import Natasha  # noqa: E402
-from tests.lang.test_morph_ru import CASES, item  # noqa: E402
+from tests.lang.morph_cases.ru import CASES  # noqa: E402
+from tests.lang.test_morph_ru import item  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import pickle
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -71,28 +72,37 @@ def test_an_option_named_like_a_mapping_method_is_a_declaration_error():
 
 
 def test_every_family_run_receives_settings(monkeypatch):
-    """Each registered family's run (or, for a family in two phases, its first phase), called through the registry,
-    gets Settings with attribute access to each of its declared options."""
+    """Each registered family's run (or, for a family in two phases, its first phase, and its first stage where it
+    has one), called through the registry, gets Settings with attribute access to each of its declared options."""
     from discotest.models.requests import Asked
 
     seen: dict[str, Settings] = {}
+    staged: dict[str, Settings] = {}
     for family in registry.families():
         def record(suite: str, s: Settings, name: str = family.name) -> Report:
             seen[name] = s
             return Report(suite, [])
 
-        def ask(suite: str, s: Settings, name: str = family.name) -> Asked:
+        def ask(suite: str, s: Settings, stage: Any = None, name: str = family.name,
+                has_stage: bool = family.cpu_stage is not None) -> Asked:
+            assert stage == (name if has_stage else None)  # the first stage's result, where there is one
             seen[name] = s
             return Asked(())
 
-        phases = dict(requests=ask, score=lambda suite, s, asked, answers: Report(suite, [])) \
-            if family.requests else {}
+        def stage(suite: str, s: Settings, name: str = family.name) -> str:
+            staged[name] = s
+            return name
+
+        phases = dict(requests=ask, score=lambda suite, s, asked, answers: Report(suite, []),
+                      cpu_stage=stage if family.cpu_stage else None) if family.requests else {}
         monkeypatch.setitem(registry._FAMILIES, family.name, dataclasses.replace(family, run=record, **phases))
         suite = next(iter(family.suites()))
         registry.run(suite)
         s = seen[family.name]
         assert isinstance(s, Settings) and all(getattr(s, o.name) == s[o.name] for o in family.options)
+        assert staged.get(family.name, s) is s
     assert set(seen) == {f.name for f in registry.families()} and len(seen) >= 7  # the seven built-in ones
+    assert "dip" in staged  # DiP parses and mines before it states its requests
 
 
 @pytest.fixture
@@ -123,3 +133,12 @@ def test_compare_gives_each_system_settings_of_its_own(echo_family):
     assert all(isinstance(s, Settings) for s in given) and len(given) == 3
     assert [Path(s.input).name for s in given] == ["a.txt", "a.txt", "b.txt"]
     assert [s.system for s in given[1:]] == [None, None] and given[1].bootstrap == 1000
+
+
+def test_a_family_declares_its_phases_whole():
+    """Requests without score, or a first stage without requests, is a declaration error at registration."""
+    run = lambda suite, s: Report(suite, [])  # noqa: E731
+    for phases in ({"requests": lambda suite, s: None}, {"cpu_stage": lambda suite, s: None}):
+        with pytest.raises(ValueError, match="phases|first stage"):
+            register(Family(name="half", title="half", suites=lambda: {"h": []}, options=(), run=run, **phases))
+    assert "half" not in {f.name for f in registry.families()}

@@ -8,12 +8,14 @@ module missing from the installation skips its phenomenon with a warning."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from discotest.dip.names import ANAPHORA_MODES, CHECK_PHENOMENA, DEFAULT_ANAPHORA_MODE, PHENOMENA
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
+from discotest.models.requests import Asked
 from discotest.progress import quiet_scope
 from discotest.registry import Family, Option, Settings, SuiteFacts, SuiteSize, register, split_list
 from discotest.registry import options as common
@@ -84,9 +86,19 @@ def mined_count(s: Settings) -> int:
     return len([n for n in names if n != s.holdout])
 
 
-def _score(s: Settings) -> Report:
+@dataclass
+class Staged:
+    """A DiP run's first stage (``cpu_stage``): which run it is (``score``: --tests and --input; ``rank``: --pair),
+    its stage (``dip.run.ScoreStage`` or ``RankStage``: parsed and mined, no model asked; a --model's or
+    --endpoint's translator opened but asked nothing yet) and the warnings so far."""
+
+    kind: str
+    stage: Any
+    warnings: list[str]
+
+
+def _score_stage(s: Settings) -> Staged:
     from discotest.dip import run as dip
-    from discotest.dip.result import render_score_table
 
     if not s.input:
         raise InputError("run dip needs --tests DIR (from 'discotest mine dip') and --input FILE (your translations)")
@@ -102,10 +114,9 @@ def _score(s: Settings) -> Report:
     mined_with = manifest.get("coherence_model")
     if coherence is not None and mined_with and mined_with.split("@")[0] != coherence.signature().split("@")[0]:
         warnings.append(f"coherence items were mined with {mined_with}, scored with {coherence.signature()}")
-    result = dip.score(s.tests, s.input, pronoun_scorer=scorer, coherence_model=coherence,
-                       data_dir=s.data_dir, use_cache=s.use_cache, anaphora_mode=s.anaphora_mode,
-                       limit=s.limit)
-    return Report(f"discotest · DiP {result.system}", [result], text=render_score_table, warnings=warnings)
+    stage = dip.score_stage(s.tests, s.input, pronoun_scorer=scorer, coherence_model=coherence,
+                            data_dir=s.data_dir, use_cache=s.use_cache, anaphora_mode=s.anaphora_mode, limit=s.limit)
+    return Staged("score", stage, warnings)
 
 
 def mining_pool_warning(n: int, given: str | None = None) -> str:
@@ -117,26 +128,32 @@ def mining_pool_warning(n: int, given: str | None = None) -> str:
             "to rank with that system's tests mined without it")
 
 
-def _rank(s: Settings) -> Report:
+def _rank_stage(s: Settings) -> Staged:
     from discotest.dip import run as dip
     from discotest.dip.documents import chosen_systems, pair_paths
-    from discotest.dip.result import render_rank_table
 
     wanted = s.phenomena
     engine = resolve_engine(s.engine)  # a wrong engine, pair, system or holdout fails before any model loads
     pair_paths(s.data, s.pair, s.ref, s.data_dir)
     chosen_systems(s.data, s.pair, split_list(s.system), s.holdout)
     given, copied = _given(s)  # and a wrong --input file
-    model = _model(s)
+    model = _model(s)  # and a missing model, or a server that does not answer (it is asked which model it serves)
     scorer, coherence, warnings = load_models(s, wanted, True, s.data, s.pair)
     warnings += copied
-    ranking = dip.rank(s.data, s.pair, ref=s.ref, holdout=s.holdout, systems=split_list(s.system),
-                       max_docs=s.max_docs, phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
-                       data_dir=s.data_dir, n_bootstrap=s.bootstrap, use_cache=s.use_cache,
-                       anaphora_mode=s.anaphora_mode, engine=engine,
-                       ray_address=s.ray_address, jobs=s.jobs, limit=s.limit,
-                       given=given, model=model)  # its stages: parsing, mining, scoring, (translating,) ranking
-    own = [*given, *([model.name] if model else [])]
+    stage = dip.rank_stage(s.data, s.pair, ref=s.ref, holdout=s.holdout, systems=split_list(s.system),
+                           max_docs=s.max_docs, phenomena=wanted, pronoun_scorer=scorer, coherence_model=coherence,
+                           data_dir=s.data_dir, n_bootstrap=s.bootstrap, use_cache=s.use_cache,
+                           anaphora_mode=s.anaphora_mode, engine=engine, ray_address=s.ray_address, jobs=s.jobs,
+                           limit=s.limit, given=given, model=model)  # its stages: parsing, mining
+    return Staged("rank", stage, warnings)
+
+
+def _ranked(s: Settings, staged: Staged, ranking: Any) -> Report:
+    """The Report of a ranking, with the warnings of a ranking by its mining pool and of a model's partial output."""
+    from discotest.dip.result import render_rank_table
+
+    warnings, model = list(staged.warnings), staged.stage.model
+    own = [*staged.stage.given, *([model.name] if model else [])]
     if not s.holdout and ranking.results:
         warnings = [*warnings, mining_pool_warning(len(ranking.results) - len(own), ", ".join(own) or None)]
     if model is not None and s.limit and ranking.results:
@@ -197,17 +214,53 @@ def _model(s: Settings) -> Any:
     return ModelSystem(translator, spec.translating_context)
 
 
-def run(suite: str, s: Settings) -> Report:
+def cpu_stage(suite: str, s: Settings) -> Staged:
+    """The first stage, no model asked: a mined test set and the user's file read and parsed (--tests), or the pair
+    parsed and mined (--pair; a --model or --endpoint is opened before, so that a missing one fails at once)."""
     if (s.model or s.endpoint) and (s.tests or s.input):
         raise InputError("run dip --model translates the pair's source itself: give it with --pair, without --tests "
                          "or --input")
     if s.tests:
-        return _score(s)
+        return _score_stage(s)
     if s.pair:
-        return _rank(s)
+        return _rank_stage(s)
     raise InputError("run dip needs --tests DIR and --input FILE (score your system on a mined test set), or --pair "
                      "(rank the WMT systems of that pair; with --input FILE, your translation of its source among "
                      "them)")
+
+
+def requests(suite: str, s: Settings, staged: Staged) -> Asked:
+    """What the run asks models, in order (``dip.run.score_requests``/``rank_requests``): a --model's or
+    --endpoint's translations of the pair's source (only the sampled items' documents with --limit), and an ``hf:``
+    pronoun scorer's calls."""
+    from discotest.dip import run as dip
+
+    if staged.kind == "score":
+        asks, labels = dip.score_requests(staged.stage)
+    else:
+        asks, labels = dip.rank_requests(staged.stage)
+    return Asked(tuple(asks), (staged, labels))
+
+
+def score(suite: str, s: Settings, asked: Asked, answers: list[list[Any]]) -> Report:
+    """The Report from the answers: the system scored (--tests), or every system scored and ranked (--pair)."""
+    from discotest.dip import run as dip
+    from discotest.dip.result import render_score_table
+
+    staged, labels = asked.state
+    if staged.kind == "score":
+        result = dip.score_scored(staged.stage, labels, answers)
+        return Report(f"discotest · DiP {result.system}", [result], text=render_score_table,
+                      warnings=staged.warnings)
+    return _ranked(s, staged, dip.rank_scored(staged.stage, labels, answers))
+
+
+def run(suite: str, s: Settings) -> Report:
+    """The three in one go (``compare`` runs each file so)."""
+    from discotest.models.requests import answer_all
+
+    asked = requests(suite, s, cpu_stage(suite, s))
+    return score(suite, s, asked, answer_all(asked.asks))
 
 
 def compare(suite: str, s: Settings) -> Report:
@@ -254,6 +307,9 @@ FAMILY = register(Family(
     suites=lambda: {"dip": ["test sets mined from the WMT21/22 X-en system outputs (mine dip, rank dip)"]},
     options=OPTIONS,
     run=run,
+    cpu_stage=cpu_stage,
+    requests=requests,
+    score=score,
     compare=compare,
     compare_options=(common.COMPARE_INPUTS, common.BOOTSTRAP, common.SEED),
     doc="document-level phenomena mined from WMT system outputs: lexical consistency, connectives, anaphora and "

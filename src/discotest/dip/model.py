@@ -9,12 +9,13 @@ lines left untranslated are empty, so that result has no BLEU."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from discotest.dip.documents import PairData
 from discotest.models.interface import Translator, in_context_fields
+from discotest.models.requests import Ask, TranslateRequest, answer
 
 
 @dataclass(frozen=True)
@@ -38,19 +39,30 @@ class ModelSystem:
         """The signature's model fields: the translator's own, ``context`` this run's (``0`` or ``K:prompt``)."""
         return in_context_fields(self.translator, self.used_context)
 
-    def translate(self, pair: PairData, lines: Iterable[int]) -> list[str]:
-        """One line per line of the pair: the given ``lines`` translated (through the translation cache, so a second
-        run asks nothing), every other line empty."""
-        wanted = sorted(set(lines))
+    def ask(self, pair: PairData, lines: Iterable[int]) -> Ask:
+        """The translations of the given ``lines`` (in line order), each source with its document's previous
+        ``used_context`` sources, asked of the translator in one call (``translate_in_context``)."""
         doc_of = pair.doc_of_line()
         k = self.used_context
-        contexts = [[pair.source[j] for j in range(max(doc_of[i].start, i - k), i)] if k else [] for i in wanted]
+        requests = tuple(TranslateRequest(pair.source[i], tuple(pair.source[j] for j in range(max(doc_of[i].start,
+                                                                                                  i - k), i)), "en")
+                         for i in sorted(set(lines)))
+        return Ask(self.translator, requests, what=f"DiP: translating {pair.pair}")
+
+    @staticmethod
+    def output(pair: PairData, lines: Iterable[int], translations: Sequence[str]) -> list[str]:
+        """One line per line of the pair: the given ``lines``' translations (``ask``'s answers), every other line
+        empty."""
         out = [""] * pair.n_lines
-        for i, text in zip(wanted, self.translator.translate_in_context([pair.source[i] for i in wanted], contexts,
-                                                                        desc=f"DiP: translating {pair.pair}"),
-                           strict=True):
+        for i, text in zip(sorted(set(lines)), translations, strict=True):
             out[i] = text
         return out
+
+    def translate(self, pair: PairData, lines: Iterable[int]) -> list[str]:
+        """``ask`` and ``output`` in one go (through the translation cache, so a second run asks nothing)."""
+        wanted = sorted(set(lines))
+        asked = self.ask(pair, wanted)
+        return self.output(pair, wanted, answer(asked.requests, asked.model, desc=asked.what))
 
 
 def document_lines(pair: PairData, tests: dict[str, list[dict]]) -> list[int]:

@@ -35,7 +35,8 @@ from discotest.data import catalogue
 from discotest.data.catalogue import data_dir as resolve_data_dir
 from discotest.dip.ngram_lm import LM_SUFFIX, KneserNeyLM, normalise
 from discotest.errors import InputError
-from discotest.models.interface import Scorer, normalised
+from discotest.models.interface import LogProb, Scorer, normalised
+from discotest.models.requests import Ask, ContinuationRequest, answer
 
 LM_CACHE_NAMESPACE = "dip-offline-lm"
 OFFLINE_VERSION = "offline-v1"
@@ -65,15 +66,14 @@ def _check(contexts: Sequence[Sequence[str]], sentences: Sequence[str]) -> None:
 # ---------------------------------------------------------------------------------------------------------------
 # language-model scorer: a decoder-only LM through the models floor's door
 
-_OPENED: dict[tuple, Scorer] = {}  # one scorer (one model load) per model and settings in a process
-
-
 class LMPronounScorer:
     """``hf:<model>``: sum (or mean, ``normalise=True``) of log P(sentence tokens | context tokens) under a decoder-only
     LM, from the models floor (``open_scorer(kind="causal")``, ``Scorer.continuation_logprobs``: the sentence is
     tokenised on its own and joined to the context at token level; BOS starts every input; long inputs lose context
     tokens from the left, to ``max_length``). Nothing is loaded before the first score; ``model``/``tokenizer`` may
-    be passed as objects (tests, notebooks)."""
+    be passed as objects (tests, notebooks). A DiP run states its calls as requests (``ask``), answered by the
+    door's scorer through the one caching wrapper (``models.answers.cached``), and reads them back (``read``): a
+    second run, or a second scorer of the same model, finds every answer in the cache."""
 
     def __init__(self, name_or_path: str, *, batch_size: int = 16, device: str = "cpu", normalise: bool = False,
                  use_cache: bool = True, quiet: bool = False, max_length: int = 1024, revision: str | None = None,
@@ -88,7 +88,7 @@ class LMPronounScorer:
 
     @property
     def lm(self) -> Scorer:
-        """The causal LM scorer, opened once per model and settings in a process."""
+        """The causal LM scorer (the door's), opened at first use; its weights load when it first scores."""
         if self._lm is None:
             try:
                 import torch  # noqa: F401
@@ -104,10 +104,7 @@ class LMPronounScorer:
             if model is not None or tokenizer is not None or fingerprint is not None:
                 self._lm = open_scorer(self.path, loaded=(model, tokenizer), fingerprint=fingerprint, **options)
             else:
-                key = (self.path, *options.values())
-                if key not in _OPENED:
-                    _OPENED[key] = open_scorer(self.path, **options)
-                self._lm = _OPENED[key]
+                self._lm = open_scorer(self.path, **options)
         return self._lm
 
     def numeric_settings(self) -> str:
@@ -120,13 +117,24 @@ class LMPronounScorer:
         digest = hashlib.sha256(self.lm.fingerprint().encode()).hexdigest()[:8]
         return f"{self.name}@{digest}-{self.numeric_settings()}" + ("-mean" if self.normalise else "")
 
-    def score_raw(self, contexts: Sequence[Sequence[str]], sentences: Sequence[str]) -> list[tuple[float, int]]:
-        """Cached (sum of log-probabilities, number of scored tokens) per sentence."""
+    def ask(self, contexts: Sequence[Sequence[str]], sentences: Sequence[str], what: str | None = None) -> Ask:
+        """One call's requests: each sentence after its context, asked of the LM in one call (its batches and its
+        cache entry are the call's)."""
         _check(contexts, sentences)
-        return self.lm.continuation_logprobs(contexts, sentences, self.max_length)
+        return Ask(self.lm, tuple(ContinuationRequest(tuple(context), sentence, self.max_length)
+                                  for context, sentence in zip(contexts, sentences)), what=what)
+
+    def read(self, answers: Sequence[LogProb]) -> list[float]:
+        """The scores of a call's answers: sums, or per-token means with ``normalise``."""
+        return [normalised(raw, self.normalise) for raw in answers]
+
+    def score_raw(self, contexts: Sequence[Sequence[str]], sentences: Sequence[str]) -> list[LogProb]:
+        """Cached (sum of log-probabilities, number of scored tokens) per sentence."""
+        asked = self.ask(contexts, sentences)
+        return answer(asked.requests, asked.model)
 
     def score(self, contexts: Sequence[Sequence[str]], sentences: Sequence[str]) -> list[float]:
-        return [normalised(raw, self.normalise) for raw in self.score_raw(contexts, sentences)]
+        return self.read(self.score_raw(contexts, sentences))
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from discotest.atomic import write_text_atomic
 from discotest.data import catalogue
@@ -22,11 +24,20 @@ from discotest.dip.names import ANAPHORA_MODES, CHECK_PHENOMENA, DEFAULT_ANAPHOR
 from discotest.dip.parse import pipeline_version
 from discotest.dip.rank import bleu_scores, rank_phenomenon
 from discotest.dip.result import DipRanking, DipResult, DipTexts
-from discotest.dip.score import PhenomenonScore, PronounScorer, Scorers, score_system
+from discotest.dip.score import (
+    ModelPronounScorer,
+    PhenomenonScore,
+    PronounScorer,
+    Scorers,
+    pronoun_call,
+    reference_pronoun_call,
+    score_system,
+)
 from discotest.dip.shards import parse_texts
 from discotest.engine import RayEngine, ray_engine, resolve_engine
 from discotest.errors import InputError, did_you_mean
 from discotest.lang.correspondence import REFERENCE_COPY, identical_share
+from discotest.models.requests import Ask, answer_all
 from discotest.progress import progress_bar
 from discotest.report.result import Signature, build_signature
 from discotest.stats import DEFAULT_SEED, stratified_sample
@@ -254,12 +265,59 @@ def _signature(manifest: dict, system: str, scorers: Scorers, tests: dict[str, l
                            files=files)
 
 
-def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: PronounScorer | None = None,
-          coherence_model: CoherenceModel | None = None, data_dir: str | Path | None = None,
-          use_cache: bool = True, anaphora_mode: str = DEFAULT_ANAPHORA_MODE, limit: int | None = None) -> DipResult:
-    """Score a new system's output (one line per line of the pair's files) on a mined test set; ``limit``: on a
-    sample of its items (``sampled_tests``; the file is still read and checked whole, only the sampled items'
-    lines are parsed)."""
+def pronoun_asks(scorers: Scorers, tests: dict[str, list[dict]], reference: Sequence[str], ref: Parses,
+                 systems: dict[str, tuple[Sequence[str], Parses]]) -> tuple[list[Ask], list[str]]:
+    """What the anaphora items ask a pronoun scorer that asks a model (``ModelPronounScorer``), one ``Ask`` per call
+    the scoring would make, in its order: the reference's (label ``""``), then each of ``systems`` (name: its lines
+    and parses) whose pronouns differ somewhere (label: its name); none for another scorer or without anaphora."""
+    scorer = scorers.pronoun
+    if not isinstance(scorer, ModelPronounScorer) or "anaphora" not in tests:
+        return [], []
+    items = tests["anaphora"]
+    asks, labels = [scorer.ask(*reference_pronoun_call(items, reference), what="DiP: scoring reference pronouns")], [""]
+    for name, (lines, parses) in systems.items():
+        call = pronoun_call(items, lines, ref, parses, scorers.anaphora_mode, reference)
+        if call.todo:
+            asks.append(scorer.ask(call.contexts, call.sentences, what=f"DiP: scoring {name}'s pronouns"))
+            labels.append(name)
+    return asks, labels
+
+
+def read_pronoun_answers(scorers: Scorers, labels: Sequence[str], answers: Sequence[list[Any]]) -> None:
+    """The answers of ``pronoun_asks`` into ``scorers``: the reference's scores, and each system's (``answered``)."""
+    if not labels:
+        return
+    assert isinstance(scorers.pronoun, ModelPronounScorer)  # pronoun_asks stated them
+    for label, given in zip(labels, answers, strict=True):
+        if label:
+            scorers.answered[label] = scorers.pronoun.read(given)
+        else:
+            scorers.ref_pronoun = scorers.pronoun.read(given)
+
+
+@dataclass
+class ScoreStage:
+    """``score``'s CPU stage (no model asked): the mined items (sampled), the pair, the system's lines, the parses of
+    the sampled items' lines on both sides, and the data files read."""
+
+    tests_dir: Path
+    manifest: dict
+    tests: dict[str, list[dict]]
+    pair: PairData
+    lines: list[str]
+    name: str
+    ref: Parses
+    sys: Parses
+    scorers: Scorers
+    files: dict
+    limit: int | None
+
+
+def score_stage(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: PronounScorer | None = None,
+                coherence_model: CoherenceModel | None = None, data_dir: str | Path | None = None,
+                use_cache: bool = True, anaphora_mode: str = DEFAULT_ANAPHORA_MODE,
+                limit: int | None = None) -> ScoreStage:
+    """``score``'s first stage: the test set and the file read and checked, the sampled items' lines parsed."""
     manifest, tests = read_tests(tests_dir)
     tests = sampled_tests(tests, limit)
     mined_with = manifest.get("connectives_detector") or "connectives-v1"
@@ -282,11 +340,38 @@ def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: Pronoun
         sys = parse_lines(lines, wanted, pair.documents, use_cache)
         bar.update(1)
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
+    return ScoreStage(Path(tests_dir), manifest, tests, pair, lines, name, ref, sys, scorers, dict(files), limit)
+
+
+def score_requests(stage: ScoreStage) -> tuple[list[Ask], list[str]]:
+    """What ``score`` asks a model (``pronoun_asks``: an ``hf:`` pronoun scorer's calls), and their labels."""
+    return pronoun_asks(stage.scorers, stage.tests, stage.pair.reference, stage.ref,
+                        {stage.name: (stage.lines, stage.sys)})
+
+
+def score_scored(stage: ScoreStage, labels: Sequence[str], answers: Sequence[list[Any]]) -> DipResult:
+    """``score``'s result from the answers to ``score_requests``."""
+    read_pronoun_answers(stage.scorers, labels, answers)
+    name, tests, pair = stage.name, stage.tests, stage.pair
     with progress_bar(f"DiP: scoring {name} per phenomenon", "phenomenon", total=len(tests)) as bar:
-        scores = score_system(name, lines, tests, pair.reference, ref, sys, scorers, bar.update)
-    return DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, catalogue.data_field(files)
-                                                        ).with_limit(limit),
-                     texts=DipTexts(tests, pair.reference, lines, ref, sys))
+        scores = score_system(name, stage.lines, tests, pair.reference, stage.ref, stage.sys, stage.scorers,
+                              bar.update)
+    signature = _signature(stage.manifest, name, stage.scorers, tests, catalogue.data_field(stage.files))
+    return DipResult(name, stage.manifest, scores, signature.with_limit(stage.limit),
+                     texts=DipTexts(tests, pair.reference, stage.lines, stage.ref, stage.sys))
+
+
+def score(tests_dir: str | Path, input_path: str | Path, pronoun_scorer: PronounScorer | None = None,
+          coherence_model: CoherenceModel | None = None, data_dir: str | Path | None = None,
+          use_cache: bool = True, anaphora_mode: str = DEFAULT_ANAPHORA_MODE, limit: int | None = None) -> DipResult:
+    """Score a new system's output (one line per line of the pair's files) on a mined test set; ``limit``: on a
+    sample of its items (``sampled_tests``; the file is still read and checked whole, only the sampled items'
+    lines are parsed). Its stage, requests and score in one go (``score_stage``, ``score_requests``,
+    ``score_scored``; the dip family runs them as its phases)."""
+    stage = score_stage(tests_dir, input_path, pronoun_scorer, coherence_model, data_dir, use_cache, anaphora_mode,
+                        limit)
+    asks, labels = score_requests(stage)
+    return score_scored(stage, labels, answer_all(asks))
 
 
 # A file this close to a reference or to a WMT system's output of its pair is that text, not the user's system: a
@@ -366,24 +451,37 @@ def _parse_pair(pair: PairData, lines: list[int], use_cache: bool, engine: RayEn
     return parsed.pop(""), parsed
 
 
-def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, systems: Sequence[str] | None = None,
-         max_docs: int | None = None, phenomena: Sequence[str] = PHENOMENA,
-         pronoun_scorer: PronounScorer | None = None, coherence_model: CoherenceModel | None = None,
-         data_dir: str | Path | None = None, n_bootstrap: int = 1000, use_cache: bool = True,
-         progress: Progress = None, anaphora_mode: str = DEFAULT_ANAPHORA_MODE, engine: str = "local",
-         ray_address: str | None = None, jobs: int | None = None, limit: int | None = None,
-         given: dict[str, list[str]] | None = None, model: ModelSystem | None = None) -> DipRanking:
-    """Mine (without ``holdout``), score every system, rank per phenomenon with bootstrap and BLEU.
+@dataclass
+class RankStage:
+    """``rank``'s CPU stage (no model asked): the pair loaded, every text parsed, the items mined and sampled, the
+    data files read, and what the ranking needs besides (its scorers, bootstrap, cache, engine)."""
 
-    With a holdout every system is still ranked, the held-out one flagged: it is the only one not scored on
-    items built from its own errors. ``given``: a user's own translations of the pair's source by name, read and
-    checked by ``given_outputs``, scored and ranked beside the WMT systems and, like a holdout, never mined from
-    (flagged too): the paper's way of scoring a new system, on the same items as the WMT systems. ``engine="ray"``
-    parses and scores coherence shard by shard as Ray tasks (on a local Ray with ``jobs`` CPUs, or the cluster at
-    ``ray_address``): the same ranking. ``limit``: every system scored and ranked on the same sample of the mined
-    items (``sampled_tests``); the mining still parses the pair whole (the items come from every system's output).
-    ``model``: a model translates the pair's source (``dip.model``), then its output is scored as a ``given`` one;
-    with ``limit``, only the sampled items' documents, after mining (its result then has no BLEU)."""
+    loaded: PairData
+    holdout: str | None
+    given: dict[str, list[str]]
+    lines: list[int]
+    ref_parses: Parses
+    parsed: dict[str, Parses]
+    tests: dict[str, list[dict]]
+    manifest: dict
+    scorers: Scorers
+    files: dict
+    n_bootstrap: int
+    use_cache: bool
+    engine: RayEngine | None
+    limit: int | None
+    model: ModelSystem | None = None
+
+
+def rank_stage(data: str, pair: str, ref: str = "A", holdout: str | None = None, systems: Sequence[str] | None = None,
+               max_docs: int | None = None, phenomena: Sequence[str] = PHENOMENA,
+               pronoun_scorer: PronounScorer | None = None, coherence_model: CoherenceModel | None = None,
+               data_dir: str | Path | None = None, n_bootstrap: int = 1000, use_cache: bool = True,
+               progress: Progress = None, anaphora_mode: str = DEFAULT_ANAPHORA_MODE, engine: str = "local",
+               ray_address: str | None = None, jobs: int | None = None, limit: int | None = None,
+               given: dict[str, list[str]] | None = None, model: ModelSystem | None = None) -> RankStage:
+    """``rank``'s first stage: load the pair, parse the reference, every system and the ``given`` outputs, mine
+    (without ``holdout``) and sample (``limit``); the ``model`` that will translate the pair is asked nothing yet."""
     check_int(n_bootstrap, "bootstrap")
     ray = _engine(engine, ray_address, jobs)
     with catalogue.tracking() as files:
@@ -393,37 +491,69 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
     lines = _lines_of(loaded)
     if model is not None and model.name in {*loaded.systems, *given}:
         raise InputError(f"the model's result would be named {model.name!r}, a {data} {pair} system's name")
-    if model is not None and not limit:  # first: a server that does not answer fails before the parsing
-        given[model.name] = model.translate(loaded, lines)
     ref_parses, parsed = _parse_pair(loaded, lines, use_cache, ray, given)
     tests, manifest = mine_tests(loaded, holdout, phenomena, coherence_model, use_cache, progress, ray,
                                  (ref_parses, parsed))
     tests = sampled_tests(tests, limit)
-    partial: set[str] = set()
-    if model is not None and limit:  # only the sampled items' documents, known once mined
-        needed = document_lines(loaded, tests)
-        given[model.name] = model.translate(loaded, needed)
-        with progress_bar(f"DiP: parsing {model.name} ({len(needed)} lines)", "text", total=1) as bar:
-            parsed.update(parse_texts({model.name: given[model.name]}, needed, loaded.documents, use_cache, ray,
-                                      bar.update))
-        partial = {model.name} if len(needed) < len(lines) else set()
     scorers = Scorers(pronoun_scorer, coherence_model, anaphora_mode=_mode(anaphora_mode))
+    return RankStage(loaded, holdout, given, lines, ref_parses, parsed, tests, manifest, scorers, dict(files),
+                     n_bootstrap, use_cache, ray, limit, model)
+
+
+def _model_lines(stage: RankStage) -> list[int]:
+    """The lines a model translates: every line, or with ``limit`` the documents of the sampled items only."""
+    return document_lines(stage.loaded, stage.tests) if stage.limit else stage.lines
+
+
+def rank_requests(stage: RankStage) -> tuple[list[Ask], list[str]]:
+    """What ``rank`` asks models, in order, and their labels: the stage's ``model``'s translations of the pair's source
+    (label ``"translate"``), then an ``hf:`` pronoun scorer's calls for the reference and every WMT system and given
+    output (``pronoun_asks``). The model's own pronoun scores need its translation: they are asked when it is scored
+    (``rank_scored``), through the same caching door."""
+    asks: list[Ask] = []
+    labels: list[str] = []
+    loaded = stage.loaded
+    if stage.model is not None:
+        asks.append(stage.model.ask(loaded, _model_lines(stage)))
+        labels.append("translate")
+    texts = {**loaded.systems, **stage.given}
+    pronouns, named = pronoun_asks(stage.scorers, stage.tests, loaded.reference, stage.ref_parses,
+                                   {name: (hyp, stage.parsed[name]) for name, hyp in texts.items()})
+    return [*asks, *pronouns], [*labels, *named]
+
+
+def rank_scored(stage: RankStage, labels: Sequence[str], answers: Sequence[list[Any]]) -> DipRanking:
+    """``rank``'s ranking from the answers to ``rank_requests``: the model's translations parsed and scored as a
+    given output, every system scored, ranked per phenomenon with bootstrap and BLEU."""
+    loaded, tests, scorers, parsed, model = stage.loaded, stage.tests, stage.scorers, dict(stage.parsed), stage.model
+    given = dict(stage.given)
+    partial: set[str] = set()
+    if model is not None:
+        needed = _model_lines(stage)
+        given[model.name] = model.output(loaded, needed, answers[labels.index("translate")])
+        with progress_bar(f"DiP: parsing {model.name} ({len(needed)} lines)", "text", total=1) as bar:
+            parsed.update(parse_texts({model.name: given[model.name]}, needed, loaded.documents, stage.use_cache,
+                                      stage.engine, bar.update))
+        partial = {model.name} if len(needed) < len(stage.lines) else set()
+    read_pronoun_answers(scorers, [label for label in labels if label != "translate"],
+                         [a for label, a in zip(labels, answers, strict=True) if label != "translate"])
     all_scores: dict[str, dict[str, PhenomenonScore]] = {}
     texts: dict[str, DipTexts] = {}
     scored = {**loaded.systems, **given}
-    held_out = {holdout, *given} - {None}
+    held_out = {stage.holdout, *given} - {None}
+    n_bootstrap = stage.n_bootstrap
     with progress_bar("DiP: scoring systems", "system", total=len(scored)) as bar:
         for name, hyp in scored.items():
             bar.set_description(f"DiP: scoring {name}")
             sys_parses = parsed[name]
-            all_scores[name] = score_system(name, hyp, tests, loaded.reference, ref_parses, sys_parses, scorers)
-            texts[name] = DipTexts(tests, loaded.reference, hyp, ref_parses, sys_parses)
+            all_scores[name] = score_system(name, hyp, tests, loaded.reference, stage.ref_parses, sys_parses, scorers)
+            texts[name] = DipTexts(tests, loaded.reference, hyp, stage.ref_parses, sys_parses)
             bar.update(1)
         bar.set_description("DiP: scoring systems")
     with progress_bar(f"DiP: BLEU and ranking ({n_bootstrap} bootstrap resamples)", "ranking",
                       total=1 + len(tests)) as bar:
         bleu, bleu_signature = bleu_scores(loaded.reference, {n: h for n, h in scored.items() if n not in partial},
-                                           lines)
+                                           stage.lines)
         bar.update(1)
         rankings = []
         for phenomenon in tests:
@@ -431,10 +561,38 @@ def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, syste
             if ranked:
                 rankings.append(rank_phenomenon(phenomenon, ranked, bleu, held_out, n_bootstrap, DEFAULT_SEED))
             bar.update(1)
-    data_field, boot = catalogue.data_field(files), f"{n_bootstrap}@seed{DEFAULT_SEED}"
+    manifest, limit = stage.manifest, stage.limit
+    data_field, boot = catalogue.data_field(stage.files), f"{n_bootstrap}@seed{DEFAULT_SEED}"
     fields = {model.name: model.fields()} if model is not None else {}
     results = [DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, data_field, boot,
                                                             fields.get(name, ())).with_limit(limit),
                          bleu.get(name), name in held_out, texts[name]) for name, scores in all_scores.items()]
     signature = _signature(manifest, "*", scorers, tests, data_field, boot).with_limit(limit)
     return DipRanking(manifest, rankings, signature, Signature.parse(bleu_signature), n_bootstrap, results)
+
+
+def rank(data: str, pair: str, ref: str = "A", holdout: str | None = None, systems: Sequence[str] | None = None,
+         max_docs: int | None = None, phenomena: Sequence[str] = PHENOMENA,
+         pronoun_scorer: PronounScorer | None = None, coherence_model: CoherenceModel | None = None,
+         data_dir: str | Path | None = None, n_bootstrap: int = 1000, use_cache: bool = True,
+         progress: Progress = None, anaphora_mode: str = DEFAULT_ANAPHORA_MODE, engine: str = "local",
+         ray_address: str | None = None, jobs: int | None = None, limit: int | None = None,
+         given: dict[str, list[str]] | None = None, model: ModelSystem | None = None) -> DipRanking:
+    """Mine (without ``holdout``), score every system, rank per phenomenon with bootstrap and BLEU: its stage,
+    requests and score in one go (``rank_stage``, ``rank_requests``, ``rank_scored``; the dip family runs them as
+    its phases).
+
+    With a holdout every system is still ranked, the held-out one flagged: it is the only one not scored on
+    items built from its own errors. ``given``: a user's own translations of the pair's source by name, read and
+    checked by ``given_outputs``, scored and ranked beside the WMT systems and, like a holdout, never mined from
+    (flagged too): the paper's way of scoring a new system, on the same items as the WMT systems. ``engine="ray"``
+    parses and scores coherence shard by shard as Ray tasks (on a local Ray with ``jobs`` CPUs, or the cluster at
+    ``ray_address``): the same ranking. ``limit``: every system scored and ranked on the same sample of the mined
+    items (``sampled_tests``); the mining still parses the pair whole (the items come from every system's output).
+    ``model``: a model translates the pair's source (``dip.model``) once the items are mined, then its output is
+    scored as a ``given`` one; with ``limit``, only the sampled items' documents (its result then has no BLEU)."""
+    stage = rank_stage(data, pair, ref, holdout, systems, max_docs, phenomena, pronoun_scorer, coherence_model,
+                       data_dir, n_bootstrap, use_cache, progress, anaphora_mode, engine, ray_address, jobs, limit,
+                       given, model)
+    asks, labels = rank_requests(stage)
+    return rank_scored(stage, labels, answer_all(asks))

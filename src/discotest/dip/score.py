@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from discotest.dip import anaphora, connectives, lexical
 from discotest.dip.mine import CoherenceModel, Parses
+from discotest.models.requests import Ask
 
 
 class PronounScorer(Protocol):
@@ -25,6 +26,17 @@ class PronounScorer(Protocol):
     def signature(self) -> str: ...
 
     def score(self, contexts: Sequence[Sequence[str]], sentences: Sequence[str]) -> list[float]: ...
+
+
+@runtime_checkable
+class ModelPronounScorer(PronounScorer, Protocol):
+    """A pronoun scorer that asks a model through the door (``hf:``): a run states each of its calls as requests
+    (``ask``: one ``Ask``, answered in one call of the model, as ``score`` would call it) and reads the answers
+    back (``read``); a scorer without a model (the offline ones) scores in the run's score phase."""
+
+    def ask(self, contexts: Sequence[Sequence[str]], sentences: Sequence[str], what: str | None = None) -> Ask: ...
+
+    def read(self, answers: Sequence[Any]) -> list[float]: ...
 
 
 @dataclass(frozen=True)
@@ -103,10 +115,15 @@ def score_connectives(items: Sequence[dict], ref: Parses, sys: Parses) -> tuple[
     return verdicts, stats
 
 
+def reference_pronoun_call(items: Sequence[dict], reference: Sequence[str]) -> tuple[list[list[str]], list[str]]:
+    """The contexts and sentences of the reference's call: every anaphora item's reference sentence in its context."""
+    return [[reference[i] for i in item["sentences"][:-1]] for item in items], \
+        [reference[item["sentences"][-1]] for item in items]
+
+
 def reference_pronoun_scores(items: Sequence[dict], reference: Sequence[str], scorer: PronounScorer) -> list[float]:
     """score(ref in its context) per anaphora item: the same for every system, so computed once."""
-    contexts = [[reference[i] for i in item["sentences"][:-1]] for item in items]
-    return scorer.score(contexts, [reference[item["sentences"][-1]] for item in items])
+    return scorer.score(*reference_pronoun_call(items, reference))
 
 
 def swap_pronoun(sentence: str, ref: Parses, item: dict, pronoun: str) -> str:
@@ -117,9 +134,19 @@ def swap_pronoun(sentence: str, ref: Parses, item: dict, pronoun: str) -> str:
     return sentence[:tok.idx] + word + sentence[tok.idx + len(tok.text):]
 
 
-def score_anaphora(items: Sequence[dict], lines: Sequence[str], ref: Parses, sys: Parses,
-                   scorer: PronounScorer, ref_scores: Sequence[float], mode: str = "system",
-                   reference: Sequence[str] = ()) -> tuple[list[dict], list[list[float]]]:
+@dataclass(frozen=True)
+class PronounCall:
+    """What one system's anaphora items ask the pronoun scorer, in one call: the system's pronoun per item (None
+    where it is the reference's), the items that differ (``todo``), and their contexts and sentences."""
+
+    pronouns: list[str | None]
+    todo: list[int]
+    contexts: list[list[str]]
+    sentences: list[str]
+
+
+def pronoun_call(items: Sequence[dict], lines: Sequence[str], ref: Parses, sys: Parses, mode: str = "system",
+                 reference: Sequence[str] = ()) -> PronounCall:
     """``mode="system"`` (the paper): the system sentence in the system's own context. ``mode="swap"``: the
     reference sentence and context with only the pronoun replaced by the system's, so the difference measures the
     pronoun alone and not the rest of the sentence (length and fluency dominate sentence scores otherwise)."""
@@ -131,7 +158,23 @@ def score_anaphora(items: Sequence[dict], lines: Sequence[str], ref: Parses, sys
     else:
         contexts = [[lines[i] for i in items[k]["sentences"][:-1]] for k in todo]
         sentences = [lines[items[k]["sentences"][-1]] for k in todo]
-    sys_scores = scorer.score(contexts, sentences) if todo else []
+    return PronounCall(pronouns, todo, contexts, sentences)
+
+
+def score_anaphora(items: Sequence[dict], lines: Sequence[str], ref: Parses, sys: Parses,
+                   scorer: PronounScorer, ref_scores: Sequence[float], mode: str = "system",
+                   reference: Sequence[str] = (), answered: Sequence[float] | None = None
+                   ) -> tuple[list[dict], list[list[float]]]:
+    """Σ(ref − sys) per item (``pronoun_call`` says what is scored); ``answered``: the scores of that call, already
+    asked of the scorer's model (``ModelPronounScorer``), else the scorer is called here."""
+    call = pronoun_call(items, lines, ref, sys, mode, reference)
+    pronouns, todo = call.pronouns, call.todo
+    if answered is not None:
+        if len(answered) != len(todo):  # the requests were stated from other parses: a bug, not the user's input
+            raise RuntimeError(f"{len(answered)} pronoun scores answered for {len(todo)} items")
+        sys_scores = list(answered)
+    else:
+        sys_scores = scorer.score(call.contexts, call.sentences) if todo else []
     by_item = dict(zip(todo, sys_scores))
     verdicts, stats = [], []
     for k, item in enumerate(items):
@@ -165,6 +208,8 @@ class Scorers:
     ref_pronoun: list[float] | None = None
     ref_coherence: list[float] | None = None
     anaphora_mode: str = "swap"  # or "system" (see score_anaphora)
+    # per system name, its pronoun scores already asked of the pronoun scorer's model (``ModelPronounScorer``)
+    answered: dict[str, list[float]] = field(default_factory=dict)
 
 
 def score_system(name: str, lines: Sequence[str], tests: dict[str, list[dict]], reference: Sequence[str],
@@ -174,7 +219,7 @@ def score_system(name: str, lines: Sequence[str], tests: dict[str, list[dict]], 
     with 1 per phenomenon done (scored or skipped)."""
     out: dict[str, PhenomenonScore] = {}
     for phenomenon, items in tests.items():
-        scored = _score_phenomenon(phenomenon, items, lines, reference, ref, sys, scorers)
+        scored = _score_phenomenon(name, phenomenon, items, lines, reference, ref, sys, scorers)
         if scored is not None:
             result = PhenomenonScore(phenomenon, name, *scored)
             result.summary = _summary(result)
@@ -184,8 +229,8 @@ def score_system(name: str, lines: Sequence[str], tests: dict[str, list[dict]], 
     return out
 
 
-def _score_phenomenon(phenomenon: str, items: list[dict], lines: Sequence[str], reference: Sequence[str], ref: Parses,
-                      sys: Parses, scorers: Scorers) -> tuple[list[dict], list[list[float]]] | None:
+def _score_phenomenon(name: str, phenomenon: str, items: list[dict], lines: Sequence[str], reference: Sequence[str],
+                      ref: Parses, sys: Parses, scorers: Scorers) -> tuple[list[dict], list[list[float]]] | None:
     """(verdicts, statistics) of one phenomenon, or None when its model is missing."""
     if phenomenon == "lexical":
         return score_lexical(items, ref, sys)
@@ -197,7 +242,7 @@ def _score_phenomenon(phenomenon: str, items: list[dict], lines: Sequence[str], 
         if scorers.ref_pronoun is None:
             scorers.ref_pronoun = reference_pronoun_scores(items, reference, scorers.pronoun)
         return score_anaphora(items, lines, ref, sys, scorers.pronoun, scorers.ref_pronoun, scorers.anaphora_mode,
-                              reference)
+                              reference, scorers.answered.get(name))
     if phenomenon == "coherence":
         if scorers.coherence is None:
             return None

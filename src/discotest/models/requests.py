@@ -27,20 +27,35 @@ class TranslateRequest:
     lang: str = ""
 
 
-Request = ScoreRequest | TranslateRequest
+@dataclass(frozen=True)
+class ContinuationRequest:
+    """A text after the sentences before it (``context``, oldest first), scored by a plain language model: its
+    (log-probability sum, token count) given the context (``Scorer.continuation_logprobs``); ``max_length``: the most
+    tokens of context and text (the context loses tokens from the left)."""
+
+    context: tuple[str, ...]
+    text: str
+    max_length: int = 1024
+
+
+Request = ScoreRequest | TranslateRequest | ContinuationRequest
 
 
 def kind_of(request: Request) -> str:
-    """``score``, ``translate`` (the source alone) or ``translate_in_context``: what the model is called with."""
+    """``score``, ``continuation``, ``translate`` (the source alone) or ``translate_in_context``: what the model is
+    called with."""
     if isinstance(request, ScoreRequest):
         return "score"
+    if isinstance(request, ContinuationRequest):
+        return "continuation"
     return "translate" if request.context is None else "translate_in_context"
 
 
 def answer(requests: Sequence[Request], model: Scorer | Translator, contexts: Sequence[int] = (0,),
            desc: str | None = None) -> list[Any]:
     """One answer per request, in order: a score request's is its candidates' scores at each of ``contexts`` (a
-    list per size), a translate request's its translation. The requests are grouped by kind (in the order each kind
+    list per size), a continuation request's its (log-probability sum, token count), a translate request's its
+    translation. The requests are grouped by kind (in the order each kind
     first appears) and the model is called once per kind."""
     kinds: dict[str, list[int]] = {}
     for at, request in enumerate(requests):
@@ -53,6 +68,14 @@ def answer(requests: Sequence[Request], model: Scorer | Translator, contexts: Se
                 raise TypeError(f"score requests need a scorer, not {type(model).__name__}")
             per_size = model.score_contexts(asked, list(contexts))  # type: ignore[arg-type]
             answers: list[Any] = [[scores[n] for scores in per_size] for n in range(len(asked))]
+        elif kind == "continuation":
+            if not isinstance(model, Scorer):
+                raise TypeError(f"continuation requests need a scorer, not {type(model).__name__}")
+            lengths = {r.max_length for r in asked}  # type: ignore[union-attr]
+            if len(lengths) != 1:
+                raise ValueError(f"the continuations of one call take one max_length, not {sorted(lengths)}")
+            answers = model.continuation_logprobs([list(r.context) for r in asked],  # type: ignore[union-attr]
+                                                  [r.text for r in asked], lengths.pop())  # type: ignore[union-attr]
         elif kind == "translate":
             answers = model.translate([r.source for r in asked], desc)  # type: ignore[union-attr]
         else:

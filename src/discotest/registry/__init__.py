@@ -178,8 +178,12 @@ class Family:
     # models the run needs and states what it asks them (``models.requests.Asked``), ``score(suite, settings, asked,
     # answers)`` turns the answers into the Report; a caller holding several runs (the card) sends every run's
     # requests before it scores any. None: the family has one phase (``run``)
-    requests: Callable[[str, Settings], Asked] | None = None
+    requests: Callable[..., Asked] | None = None
     score: Callable[[str, Settings, Asked, list[list[Any]]], Report] | None = None
+    # a two-phase family whose requests depend on CPU work (DiP: which items are asked about is known once the texts
+    # are parsed and mined) states that work as a first stage: ``cpu_stage(suite, settings)`` runs before any model
+    # is opened or asked, and its result is ``requests``'s third argument (``requests(suite, settings, staged)``)
+    cpu_stage: Callable[[str, Settings], Any] | None = None
 
     def answers(self, suite: str) -> bool:
         return suite in self.suites() or bool(self.handles and self.handles(suite))
@@ -191,6 +195,8 @@ _FAMILIES: dict[str, Family] = {}
 def register(family: Family) -> Family:
     if (family.requests is None) != (family.score is None):
         raise ValueError(f"suite family {family.name!r}: a run in two phases declares both requests and score")
+    if family.cpu_stage is not None and family.requests is None:
+        raise ValueError(f"suite family {family.name!r}: a first stage comes before requests: declare them")
     if family.name in _FAMILIES and _FAMILIES[family.name] is not family:
         raise ValueError(f"suite family {family.name!r} is registered twice")
     _FAMILIES[family.name] = family
@@ -439,7 +445,7 @@ def has_phases(suite: str) -> bool:
 
 def ask(suite: str, **options: Any) -> Phased:
     """A two-phase run's first phase: the options checked as ``run`` checks them, the input files checked, the
-    family's requests stated (its models opened)."""
+    family's first stage done where it has one (``Family.cpu_stage``), its requests stated (its models opened)."""
     family = family_of(suite)
     if family.requests is None:
         raise ValueError(f"{family.title} run in one phase (no requests)")
@@ -448,7 +454,10 @@ def ask(suite: str, **options: Any) -> Phased:
         unchecked, warnings = check_input_language(family, suite, settings)
     warnings += check_input_lines(family, suite, settings)
     with quiet_scope(settings.get("quiet")), watching(not settings.get("skip_language_check")) as watch:
-        asked = family.requests(suite, settings)
+        if family.cpu_stage is None:
+            asked = family.requests(suite, settings)
+        else:
+            asked = family.requests(suite, settings, family.cpu_stage(suite, settings))
     return Phased(family, suite, settings, asked, unchecked, warnings, [watch])
 
 
