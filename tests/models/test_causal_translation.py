@@ -193,3 +193,9 @@ def test_a_row_that_runs_out_of_max_new_tokens_is_flagged_cut_and_the_flag_is_ca
     again = translator(tiny_llms, tiny_llms_loaded, family, max_length=3)
     assert again.translate(SOURCES) == out and again.cache_hits == 3 and again.translated == 0
     assert again.cut == expected
+    # a Ray actor's worker hands the flags back with its batch (what generate_on_ray adds to the driver's cut)
+    from discotest.models.translator import translation_worker
+
+    work = translation_worker(CausalTranslator, t.name, "de", "en", t.worker_options(), None)
+    answer = json.loads(work(json.dumps(SOURCES)))
+    assert answer["translations"] == out and {out[n] for n in answer["cut"]} == expected
