@@ -17,13 +17,15 @@ What it does (docs/models.md, "Try a real model offline", has the measured figur
    in Python for every echoed token (1.7 s a token measured on the loaded machine; a scored candidate took minutes),
    and the same first 20 entries are selected in 27 ms instead (checked equal at start-up).
 4. The card of each row of ``--pairs`` (``discotest.card(endpoint=…, suites=ROW, limit=…)``, the few-shot prompt
-   ``bench/llm/real_card_prompt.jinja``), one row at a time, so each row's wall time, requests and the server's own
-   throughput (prompt and generated tokens per second, from llama.cpp's timings) are its own.
+   ``bench/llm/real_card_prompt.jinja``), one row at a time, so each row's wall time, CPU seconds (the server
+   process's and this one's, read from the OS: what the load of other programs moves less), requests and the
+   server's own throughput (prompt and generated tokens per second, from llama.cpp's timings) are its own.
 5. Every filled number is checked against the suite's own ``discotest run`` with the same options (its value,
    interval and n): ``equal`` or the difference.
 6. What the checks a user's system meets caught in the model's answers: the rows the language watch refused or
    warned about (their one line), empty answers, answers that ran into ``--max-length`` (``finish_reason``
-   ``length``), and the misaligned-line check's refusals.
+   ``length``), translations asked again without the line-break stop (``models/endpoint.py``), and the
+   misaligned-line check's refusals.
 
 Rows an endpoint cannot fill (MT-GenEval takes a local model or files) say why. The server listens on a free port,
 and an endpoint's answers are cached under its URL: each run of the bench asks the server again (its timings are
