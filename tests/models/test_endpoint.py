@@ -57,10 +57,11 @@ def test_served_translation_equals_the_local_one(served, tiny_llms):
     assert remote.model == model and dict(remote.signature_fields())["model"] == model
     local = CausalTranslator(model, "de", max_length=8, use_cache=False, quiet=True)
     assert remote.translate(SOURCES) == local.translate(SOURCES)
-    # /models + two completions; `transformers serve` refuses repeat_penalty (naming it) and takes chat_template_kwargs:
-    # each of the two concurrent first requests may be refused once before the translator drops the field
+    # /models + two completions; `transformers serve` refuses repeat_penalty (naming it) and takes chat_template_kwargs
+    # and the line-break stop (the local model stops at the line break too): each of the two concurrent first
+    # requests may be refused once before the translator drops the field
     assert remote.translated == 2 and remote.client.requests in (4, 5)
-    assert remote._extras == {"chat_template_kwargs": {"enable_thinking": False}}
+    assert remote._extras == {"chat_template_kwargs": {"enable_thinking": False}, "stop": ["\n"]}
     again = EndpointTranslator(url, "de", max_length=8, quiet=True)
     assert again.translate(SOURCES) == remote.translate(SOURCES) and again.translated == 0
 
