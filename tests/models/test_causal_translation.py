@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 pytest.importorskip("torch")
@@ -13,6 +16,7 @@ from discotest.models.causal_translator import (  # noqa: E402
     CausalTranslator,
     LineBreakStop,
     postprocess,
+    ran_out,
     stop_ids,
     strip_reasoning,
 )
@@ -115,15 +119,20 @@ def test_run_winomt_demo_with_an_llm(tiny_llms, family, capsys, monkeypatch):
     args = ["run", "winomt-demo", "--lang", "de", "--model", str(tiny_llms[family]), "--max-length", "8", "-q",
             "--format", "json", "--batch-size", "16", "--skip-language-check"]  # a random LLM writes no German
     assert main(args) == 0
-    first = one_result(capsys.readouterr().out)
+    out = capsys.readouterr().out
+    first, warnings = one_result(out), json.loads(out)["warnings"]
     assert first["scores"]["n"] == 16 and sum(calls) == 16
+    # a random model runs to --max-length inside its first line: said, as for a served model
+    cut = [w for w in warnings if re.search(r": \d+ of its 16 translations stopped at --max-length \(8 tokens\)", w)]
+    assert len(cut) == 1, warnings
     sig = first["signature"]
     for part in (f"|model:{tiny_llms[family].name}|", "|lm:causal|", "|prompt:chat:", "|decoding:greedy|",
                  "|max_len:8|", "|context:0|"):
         assert part in sig
     monkeypatch.setattr(CausalTranslator, "generate", lambda *a: pytest.fail("a cached run must not translate"))
     assert main(args) == 0
-    assert one_result(capsys.readouterr().out)["scores"] == first["scores"]
+    out = capsys.readouterr().out
+    assert one_result(out)["scores"] == first["scores"] and cut[0] in json.loads(out)["warnings"]  # from the cache
 
 
 def test_translate_file_with_context_and_prompt(tiny_llms, tmp_path, capsys):
@@ -150,3 +159,43 @@ def test_llm_options_with_a_seq2seq_model_are_one_line_errors(tmp_path, capsys):
                      str(tmp_path / "o.txt"), "-q", *extra]) == 2
         err = capsys.readouterr().err
         assert "needs a decoder-only LLM" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_row_that_runs_out_of_max_new_tokens_is_flagged_cut_and_the_flag_is_cached(tiny_llms, tiny_llms_loaded,
+                                                                                       family):
+    """As a server's ``finish_reason: length``: a row is cut when it generated all ``max_length`` tokens without an
+    end-of-turn token or (sentence suites) a line break ending its first line; the flag is kept beside the cached
+    translation (``answers.CACHE_ENDS``), so a run from the cache counts the same cut translations."""
+    import torch
+
+    t = translator(tiny_llms, tiny_llms_loaded, family, max_length=3)
+    tok, stops = t.tokenizer, stop_ids(t.tokenizer, t.model)
+
+    def ids(text: str) -> list[int]:
+        return tok(text, add_special_tokens=False)["input_ids"]
+
+    row, broken, thinking = ids("Der Arzt fragte die"), ids("Der\nArzt fragte"), ids("<think>\nplan\n")
+    assert ran_out(tok, row, stops, len(row)) and not ran_out(tok, row, stops, len(row) + 1)
+    assert not ran_out(tok, row[:-1] + [stops[0]], stops, len(row))  # ended at its end of turn
+    assert not ran_out(tok, broken, stops, len(broken)) and ran_out(tok, broken, stops, len(broken), sentence=False)
+    assert ran_out(tok, thinking, stops, len(thinking))  # a reasoning block never closed
+    out = t.translate(SOURCES)
+    expected = set()
+    for text, got in zip(SOURCES, out):
+        prompt = prompt_ids(tok, t.render(text))
+        with torch.inference_mode():
+            alone = t.model.generate(input_ids=torch.tensor([prompt]), do_sample=False, max_new_tokens=3,
+                                     eos_token_id=stops, pad_token_id=tok.pad_token_id or 0, temperature=None,
+                                     top_p=None, top_k=None)[0, len(prompt):].tolist()
+        expected |= {got} if ran_out(tok, alone, stops, 3) else set()
+    assert t.cut == expected and expected  # a random model runs out of 3 tokens
+    again = translator(tiny_llms, tiny_llms_loaded, family, max_length=3)
+    assert again.translate(SOURCES) == out and again.cache_hits == 3 and again.translated == 0
+    assert again.cut == expected
+    # a Ray actor's worker hands the flags back with its batch (what generate_on_ray adds to the driver's cut)
+    from discotest.models.translator import translation_worker
+
+    work = translation_worker(CausalTranslator, t.name, "de", "en", t.worker_options(), None)
+    answer = json.loads(work(json.dumps(SOURCES)))
+    assert answer["translations"] == out and {out[n] for n in answer["cut"]} == expected

@@ -57,10 +57,11 @@ def test_served_translation_equals_the_local_one(served, tiny_llms):
     assert remote.model == model and dict(remote.signature_fields())["model"] == model
     local = CausalTranslator(model, "de", max_length=8, use_cache=False, quiet=True)
     assert remote.translate(SOURCES) == local.translate(SOURCES)
-    # /models + two completions; `transformers serve` refuses repeat_penalty (naming it) and takes chat_template_kwargs:
-    # each of the two concurrent first requests may be refused once before the translator drops the field
+    # /models + two completions; `transformers serve` refuses repeat_penalty (naming it) and takes chat_template_kwargs
+    # and the line-break stop (the local model stops at the line break too): each of the two concurrent first
+    # requests may be refused once before the translator drops the field
     assert remote.translated == 2 and remote.client.requests in (4, 5)
-    assert remote._extras == {"chat_template_kwargs": {"enable_thinking": False}}
+    assert remote._extras == {"chat_template_kwargs": {"enable_thinking": False}, "stop": ["\n"]}
     again = EndpointTranslator(url, "de", max_length=8, quiet=True)
     assert again.translate(SOURCES) == remote.translate(SOURCES) and again.translated == 0
 
@@ -115,6 +116,8 @@ class _Flaky(http.server.BaseHTTPRequestHandler):
     script: list[int] = []
     strict = False  # refuse fields outside the OpenAI API, as OpenAI's own server does
     bodies: list[dict] = []
+    content = "<think>x</think>Hallo.\nmore"
+    honour_stop = False  # cut the answer where a ``stop`` string starts (finish_reason "stop"), as llama.cpp does
 
     def do_GET(self):  # noqa: N802 - http.server's name
         return self._send(200, {"data": [{"id": "m"}]})
@@ -130,7 +133,11 @@ class _Flaky(http.server.BaseHTTPRequestHandler):
         status = self.script.pop(0) if self.script else 200
         if status != 200:
             return self._send(status, {"error": {"message": "busy"}}, {"Retry-After": "0"} if status == 429 else {})
-        return self._send(200, {"choices": [{"message": {"content": "<think>x</think>Hallo.\nmore"}}]})
+        content, reason = self.content, "length"
+        for stop in body.get("stop") or [] if self.honour_stop else []:
+            if stop in content:
+                content, reason = content[:content.index(stop)], "stop"
+        return self._send(200, {"choices": [{"message": {"content": content}, "finish_reason": reason}]})
 
     def _send(self, status, body, headers=None):
         data = json.dumps(body).encode()
@@ -276,3 +283,48 @@ def test_an_interrupted_map_sends_none_of_the_requests_not_yet_under_way():
         client.map(one, list(range(40)))
     time.sleep(0.2)
     assert 1 <= len(started) <= 4  # the failed one and at most the few already taken by the other worker
+
+
+@pytest.mark.parametrize(("content", "asked", "kept"), [
+    ("Hallo.\nEnglish: more", 1, "Hallo."),  # the stop ends the answer at the break: one request
+    ("Hallo. <think>x</think> Welt.\nmore", 1, "Hallo.  Welt."),  # a closed block before the break
+    ("\n\nHallo.\nmore", 2, "Hallo."),  # the model opens with a break: the stop leaves nothing, asked again
+    ("  \ufffd\nHallo.", 2, "Hallo."),  # nothing but spaces and a broken character before the break
+    ("<think>plan\n</think>Hallo.\nx", 2, "Hallo."),  # the break falls in a reasoning block
+    ("Hallo <think>\n</think> Welt\nx", 2, "Hallo  Welt"),  # … that opened after text
+    ("Der Arzt fragte", 1, "Der Arzt fragte"),  # no break within max_tokens: cut, the same with or without the stop
+])
+def test_a_sentence_suite_stops_at_the_line_break_and_keeps_what_the_whole_answer_keeps(flaky, content, asked, kept):
+    """For a sentence suite the server is asked to stop at the first line break; where the stopped answer could keep
+    less than the whole one (nothing before the break, or an open reasoning block), it is asked again without the
+    stop: the kept translation is the whole answer's, and its cut flag too."""
+    from discotest.models.causal_translator import postprocess
+
+    _Flaky.script, _Flaky.bodies, _Flaky.content, _Flaky.honour_stop = [], [], content, True
+    try:
+        translator = EndpointTranslator(flaky, "de", model="m", use_cache=False)
+        assert translator.complete("x") == kept == postprocess(content)
+        assert [b.get("stop") for b in _Flaky.bodies] == [["\n"], None][:asked]
+        assert translator.restarted == asked - 1 and (kept in translator.cut) == ("\n" not in content)
+        whole = EndpointTranslator(flaky, "de", model="m", use_cache=False, sentence=False)
+        _Flaky.bodies = []
+        whole.complete("x")
+        assert len(_Flaky.bodies) == 1 and "stop" not in _Flaky.bodies[0]  # a document is kept whole: no stop
+    finally:
+        _Flaky.content, _Flaky.honour_stop = "<think>x</think>Hallo.\nmore", False
+
+
+def test_the_cut_flag_is_kept_beside_the_cached_translation(flaky, tmp_path):
+    """A translation cut at --max-length is flagged when answered and again when read back from the cache (through
+    ``answers.cached``, under the translation's own key)."""
+    _Flaky.script, _Flaky.bodies, _Flaky.content, _Flaky.honour_stop = [], [], "Der Arzt fragte", True
+    try:
+        first = EndpointTranslator(flaky, "de", model="m")
+        assert first.translate(["a"]) == ["Der Arzt fragte"] and first.cut == {"Der Arzt fragte"}
+        _Flaky.content = "Hallo.\nmore"
+        assert first.translate(["b"]) == ["Hallo."] and "Hallo." not in first.cut
+        again = EndpointTranslator(flaky, "de", model="m")
+        assert again.translate(["a", "b"]) == ["Der Arzt fragte", "Hallo."] and again.cache_hits == 2
+        assert again.cut == {"Der Arzt fragte"} and len(_Flaky.bodies) == 2
+    finally:
+        _Flaky.content, _Flaky.honour_stop = "<think>x</think>Hallo.\nmore", False

@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from discotest import cache
 
+CACHE_ENDS = "translation-ends"  # beside each cached translation: "length" (cut by --max-length) or "stop"
 R = TypeVar("R")  # one request
 A = TypeVar("A")  # its answer
 
@@ -43,9 +44,15 @@ class Answered(Generic[A]):
     sent: int
 
 
-def cached(asking: Asking[R, A], requests: Sequence[R], use_cache: bool = True) -> Answered[A]:
+def cached(asking: Asking[R, A], requests: Sequence[R], use_cache: bool = True, cut: set | None = None
+           ) -> Answered[A]:
     """Every request's answer: requests with the same key are asked once; cached answers are read; the rest go to
-    ``asking.answer`` in the order first asked, each stored as soon as it is back."""
+    ``asking.answer`` in the order first asked, each stored as soon as it is back.
+
+    ``cut``: a translator's answers that stopped at ``--max-length`` before they ended (the backend adds each as it
+    generates it). Beside each answer stored, whether it is in ``cut`` (``CACHE_ENDS``: "length" or "stop", under the
+    answer's key), and a cached answer stored "length" is added to ``cut`` when read back (an answer cached before the
+    flag was kept reads as not cut), so a resumed run counts the same cut translations as the first."""
     keys = [asking.key(request) for request in requests]
     first: dict[str, int] = {}
     for n, key in enumerate(keys):
@@ -60,6 +67,8 @@ def cached(asking: Asking[R, A], requests: Sequence[R], use_cache: bool = True) 
             hit = cache.load(asking.namespace, key, parse)
         if hit is not None:
             found[key] = hit
+            if cut is not None and hit not in cut and cache.load(CACHE_ENDS, key) == "length":
+                cut.add(hit)
         else:
             todo.append(key)
     hits = len(found)
@@ -68,6 +77,8 @@ def cached(asking: Asking[R, A], requests: Sequence[R], use_cache: bool = True) 
     def done(position: int, answer: A) -> None:
         key = todo[position]
         if use_cache:
+            if cut is not None:  # first: a translation cached is never without its flag
+                cache.store(CACHE_ENDS, key, "length" if answer in cut else "stop")
             cache.store(asking.namespace, key, asking.write(answer))
         with lock:
             found[key] = answer

@@ -5,7 +5,9 @@ Generation: prompts are left-padded with an attention mask (generate derives the
 greedily (one beam, no sampling; ``--beam`` is for seq2seq models), and stopped at the model's end of turn: its EOS,
 its generation config's EOS ids and whichever of the end-of-turn tokens ``END_OF_TURN`` its vocabulary has. For
 sentence suites (every suite that takes ``--model``, and ``translate``: one sentence per line) a row also stops at
-its first line break outside a reasoning block (``LineBreakStop``).
+its first line break outside a reasoning block (``LineBreakStop``). A row that runs out of ``max_new_tokens`` before
+either is counted as cut (``ran_out``: as a server's ``finish_reason: length``), said on the run and the card's row,
+and flagged beside its cached translation (``answers.CACHE_ENDS``).
 
 Post-processing (``postprocess``), in this order:
 
@@ -55,6 +57,11 @@ def strip_reasoning(text: str) -> str:
     return text if at < 0 else text[:at]
 
 
+def open_reasoning(text: str) -> bool:
+    """Whether ``text`` ends inside a reasoning block (a ``<think>`` not closed): a line break there ends nothing."""
+    return "<think>" in _THINK.sub("", text)
+
+
 def postprocess(text: str, sentence: bool = True) -> str:
     """Rules 2-5 on a decoded answer (rule 1 is ``CausalTranslator.decode``); served answers (``models.endpoint``)
     take them too."""
@@ -85,12 +92,25 @@ class LineBreakStop:
     def __call__(self, input_ids, scores, **kwargs):
         import torch
 
-        done = []
-        for row in input_ids[:, self.start:].tolist():
-            text = self.tokenizer.decode(row, skip_special_tokens=True, clean_up_tokenization_spaces=False)
-            text = _THINK.sub("", text)
-            done.append("<think>" not in text and "\n" in text.lstrip())
+        done = [self.ended(self.tokenizer.decode(row, skip_special_tokens=True, clean_up_tokenization_spaces=False))
+                for row in input_ids[:, self.start:].tolist()]
         return torch.tensor(done, dtype=torch.bool, device=input_ids.device)
+
+    @staticmethod
+    def ended(text: str) -> bool:
+        """An answer's first line has ended: a line break after text, outside reasoning."""
+        return not open_reasoning(text) and "\n" in _THINK.sub("", text).lstrip()
+
+
+def ran_out(tokenizer, row: Sequence[int], stops: Sequence[int], max_length: int, sentence: bool = True) -> bool:
+    """A generated row (its answer's ids, padding after the end included) stopped by ``max_new_tokens`` before the
+    translation ended, as a server's ``finish_reason: length`` (``endpoint.cut_by_length``): all ``max_length``
+    tokens generated, no end-of-turn token among them and, for a sentence suite, no line break ending its first line
+    (``LineBreakStop``)."""
+    if len(row) < max_length or any(t in stops for t in row):
+        return False
+    return not (sentence and LineBreakStop.ended(tokenizer.decode(list(row), skip_special_tokens=True,
+                                                                   clean_up_tokenization_spaces=False)))
 
 
 class CausalTranslator(CausalLazyModel, ModelTranslator):
@@ -103,6 +123,7 @@ class CausalTranslator(CausalLazyModel, ModelTranslator):
         if context < 0:
             raise InputError(f"--context must be 0 or more, not {context}")
         self.prompt_file, self.context, self.sentence = prompt_file, context, sentence
+        self.cut: set[str] = set()  # translations that ran out of max_new_tokens before they ended (``ran_out``)
         self._prompts: PromptBuilder | None = None
         super().__init__(name_or_path, tgt_lang, src_lang, **options)
 
@@ -155,7 +176,11 @@ class CausalTranslator(CausalLazyModel, ModelTranslator):
             out = model.generate(input_ids=ids.to(self.device), attention_mask=mask.to(self.device), do_sample=False,
                                  num_beams=1, max_new_tokens=self.max_length, eos_token_id=stops, pad_token_id=pad,
                                  stopping_criteria=criteria, temperature=None, top_p=None, top_k=None)
-        return [self.decode(row, stops) for row in out[:, width:].tolist()]
+        answers = out[:, width:].tolist()
+        texts = [self.decode(row, stops) for row in answers]
+        self.cut.update(text for row, text in zip(answers, texts, strict=True)
+                        if ran_out(tok, row, stops, self.max_length, self.sentence))
+        return texts
 
     def generate(self, texts: Sequence[str]) -> list[str]:
         """Translate one batch of sentences without context (uncached; also what a Ray actor runs)."""

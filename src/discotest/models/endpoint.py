@@ -10,7 +10,11 @@ in a signature, a log line or a cache key. The model is named as the server repo
 Translation: the request template of ``models.llm_prompt`` is one user message (the server applies the model's chat
 template), greedy (``temperature 0``), at most ``max_length`` tokens; the answer goes through the same
 post-processing rules as a local model's (``causal_translator.postprocess``: U+FFFD and reasoning blocks
-stripped, first line).
+stripped, first line). For a sentence suite the server is asked to stop at the first line break (``LINE_STOP``): a base
+model goes on after its translation to ``max_length``, and the first line is all that is kept; an answer the stop left
+without its translation is asked again without it (``stopped_short``), so the kept text is the whole answer's. An
+answer stopped at ``max_length`` before its first line ended is counted as cut (``cut_by_length``) and flagged beside
+its cached translation (``answers.CACHE_ENDS``).
 Turn reasoning off on the server where it has a switch (``transformers serve --reasoning off``; vLLM's default chat
 template arguments).
 
@@ -65,7 +69,6 @@ from discotest.models.llm_prompt import PromptBuilder
 
 API_KEY_VARIABLES = ("DISCOTEST_API_KEY", "OPENAI_API_KEY")
 CACHE_TRANSLATIONS = "translations"
-CACHE_ENDS = "translation-ends"  # beside each cached translation: "length" (cut by --max-length) or "stop"
 CACHE_SCORES = "candidate-logprobs"
 CACHE_ALIGNMENT = "endpoint-alignment"  # servers and models that passed the alignment probe
 # Fields outside the OpenAI API that make a served translation the local one:
@@ -76,6 +79,11 @@ CACHE_ALIGNMENT = "endpoint-alignment"  # servers and models that passed the ali
 # Both are sent; a server that refuses a field (naming it in its 4xx answer) is asked again without that field, and
 # the translator does not send it again.
 CHAT_EXTRAS: dict[str, Any] = {"repeat_penalty": 1.0, "chat_template_kwargs": {"enable_thinking": False}}
+# A sentence suite keeps an answer's first line only (postprocess), and a base model goes on after its translation to
+# --max-length: the server is asked to stop at the line break (OpenAI's ``stop``). The kept text is the same (greedy:
+# the same tokens up to the break; ``stopped_short`` asks again without the stop where it could differ), so the cache
+# keys do not change. Sent as an extra: a server that refuses it is asked without it.
+LINE_STOP: dict[str, Any] = {"stop": ["\n"]}
 VERSION = "4"  # part of the cache keys: bump when requests or their reading change (3: repeat_penalty 1; 4: reasoning
 # off through chat_template_kwargs)
 SCORES_VERSION = "3"  # 2: cached only from servers that passed the alignment probe; 3: one entry per candidate
@@ -228,7 +236,8 @@ class EndpointTranslator:
         self.prompts = PromptBuilder.from_file(None, prompt_file)
         self.translated = self.cache_hits = 0
         self.cut: set[str] = set()  # translations the server stopped at max_tokens before their first line ended
-        self._extras = dict(CHAT_EXTRAS)
+        self._extras = {**CHAT_EXTRAS, **(LINE_STOP if sentence else {})}
+        self.restarted = 0  # answers the line-break stop left without their translation, asked again without it
 
     def fingerprint(self) -> str:
         """The server and the model it reports: all a served model's translations can be keyed by."""
@@ -248,22 +257,30 @@ class EndpointTranslator:
 
         body = {"model": self.model, "messages": [{"role": "user", "content": message}], "max_tokens": self.max_length,
                 "temperature": 0, "n": 1}
-        while True:
-            extras = self._extras
-            try:
-                answer = self.client.call("/chat/completions", {**body, **extras})
-                break
-            except InputError as exc:
-                refused = [name for name in extras if name in str(exc)]
-                if not refused:
-                    raise
-                # a strict server (OpenAI's own API, transformers serve) refuses fields it does not know
-                self._extras = {k: v for k, v in extras.items() if k not in refused}
+        answer, stopped = self._chat(body, stop=True)
+        if stopped and stopped_short(answer):
+            # the model opened with a line break (or reasoning): the whole answer's first line is further on
+            self.restarted += 1
+            answer, _ = self._chat(body, stop=False)
         out = checked_translation(answer, f"{self.client.base}/v1/chat/completions (model {self.model})", message,
                                   lambda content: postprocess(content, self.sentence))
         if cut_by_length(answer, self.sentence):
             self.cut.add(out)
         return out
+
+    def _chat(self, body: dict[str, Any], stop: bool) -> tuple[dict[str, Any], bool]:
+        """One chat answer, with the extras the server takes (``stop``: the line-break stop among them, for a sentence
+        suite), and whether the stop was sent."""
+        while True:
+            extras = self._extras if stop else {k: v for k, v in self._extras.items() if k not in LINE_STOP}
+            try:
+                return self.client.call("/chat/completions", {**body, **extras}), any(k in extras for k in LINE_STOP)
+            except InputError as exc:
+                refused = [name for name in extras if name in str(exc)]
+                if not refused:
+                    raise
+                # a strict server (OpenAI's own API, transformers serve) refuses fields it does not know
+                self._extras = {k: v for k, v in self._extras.items() if k not in refused}
 
     def _key(self, message: str) -> str:
         return cache.content_key([CACHE_TRANSLATIONS, "endpoint", VERSION, self.client.base, self.model,
@@ -271,22 +288,12 @@ class EndpointTranslator:
 
     def ask(self, messages: Sequence[str]) -> list[str]:
         """``answers.cached`` (the one cache wrapper): the messages not cached sent with at most ``concurrency``
-        under way, each stored as it is answered; beside each, whether the server cut it at ``--max-length``
-        (``CACHE_ENDS``: "length" or "stop"; an entry cached before the flag was kept reads as "stop")."""
-        def complete(message: str) -> str:
-            out = self.complete(message)
-            if self.use_cache:
-                cache.store(CACHE_ENDS, self._key(message), "length" if out in self.cut else "stop")
-            return out
-
-        asking = Asking(CACHE_TRANSLATIONS, self._key, concurrently(self.client, complete))
-        answered = cached(asking, messages, self.use_cache)
+        under way, each stored as it is answered, and beside it whether the server cut it at ``--max-length``
+        (``self.cut``, kept as ``answers.CACHE_ENDS``)."""
+        asking = Asking(CACHE_TRANSLATIONS, self._key, concurrently(self.client, self.complete))
+        answered = cached(asking, messages, self.use_cache, self.cut)
         self.cache_hits += answered.hits
         self.translated += answered.sent
-        if answered.hits:
-            for message, out in zip(messages, answered.answers, strict=True):
-                if out not in self.cut and cache.load(CACHE_ENDS, self._key(message)) == "length":
-                    self.cut.add(out)
         return answered.answers
 
     def translate(self, sources: Sequence[str], desc: str | None = None) -> list[str]:
@@ -321,6 +328,23 @@ def checked_translation(answer: dict[str, Any], where: str, message: str, postpr
         raise InputError(f"{where}: an empty translation (answer {_shorten(str(content))!r}) for the request "
                          f"{_shorten(shown)!r}; nothing was written")
     return out
+
+
+def stopped_short(answer: dict[str, Any]) -> bool:
+    """Whether an answer asked with the line-break stop may keep less than the whole answer would (``postprocess``):
+    the stop fired before any text (nothing left: the model opened with a line break) or inside a reasoning block
+    (an unclosed ``<think>`` cuts the line where it opens, and the block may close after the break). Otherwise the
+    text before the first line break is the whole answer's first line, and a cut answer (``finish_reason: length``,
+    no break) is cut the same. A server that ignored the stop (a line break in the answer) gave the whole answer."""
+    from discotest.models.causal_translator import open_reasoning, postprocess
+
+    try:
+        content = str(answer["choices"][0]["message"].get("content") or "")
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return False  # no answer at all: checked_translation says so
+    if "\n" in content:
+        return False
+    return not postprocess(content) or open_reasoning(content.replace("\ufffd", ""))
 
 
 def cut_by_length(answer: dict[str, Any], sentence: bool = True) -> bool:

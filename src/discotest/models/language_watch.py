@@ -113,8 +113,9 @@ class _Watched:
 
 def _count_cut(lines: Sequence[str], backend: Any, what: str, watch: Watch | None) -> None:
     """Translations the backend says stopped at ``--max-length`` before they ended (``cut``: a served model's
-    ``finish_reason: length``) are scored as cut: a warning in the report and on the card's row says how many."""
-    cut = sum(1 for line in lines if line in getattr(backend, "cut", ()))
+    ``finish_reason: length``; a local LLM's row that ran out of ``max_new_tokens`` first) are scored as cut: a
+    warning in the report and on the card's row says how many."""
+    cut = sum(1 for line in lines if line in (getattr(backend, "cut", None) or ()))
     if not cut:
         return
     limit = getattr(backend, "max_length", None)

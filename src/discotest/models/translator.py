@@ -52,6 +52,9 @@ class ModelTranslator(LazyModel):
 
     backend = "transformers"  # named "engine" in the signature (recorded signatures stay the same)
     context_prompt = False  # no prompt: a context cannot be given beside the source (``translate_in_context``)
+    # the translations the model stopped at --max-length before they ended, for a model that tells them (a causal
+    # LLM: ``CausalTranslator``); None: not told
+    cut: set[str] | None = None
 
     def __init__(self, name_or_path: str, tgt_lang: str, src_lang: str = "en", *, beam: int = 4,
                  max_length: int = DEFAULT_MAX_LENGTH, batch_size: int = 16, device: str = "cpu",
@@ -164,8 +167,9 @@ class ModelTranslator(LazyModel):
         return Asking(CACHE_NAMESPACE, key, answer)
 
     def ask(self, asking: Asking[Any, str], requests: Sequence[Any]) -> list[str]:
-        """``answers.cached`` (the one cache wrapper), counting what the model generated and what the cache held."""
-        answered = cached(asking, requests, self.use_cache)
+        """``answers.cached`` (the one cache wrapper), counting what the model generated and what the cache held (and,
+        for a model that tells them, ``cut``, the translations stopped at ``--max-length``)."""
+        answered = cached(asking, requests, self.use_cache, self.cut)
         self.cache_hits += answered.hits
         self.translated += answered.sent
         return answered.answers
@@ -200,7 +204,8 @@ class ModelTranslator(LazyModel):
     def generate_on_ray(self, batches: list[list[Any]], finished: Callable[[int, list[str]], None],
                         encode: Callable[[Any], Any] = lambda item: item) -> None:
         """``generate_payload`` of every batch on ``ray_actors`` actors (each item ``encode``d for JSON);
-        ``finished(position, translations)`` as each batch is back."""
+        ``finished(position, translations)`` as each batch is back (the ones an actor's model cut added to ``cut``
+        first)."""
         from discotest.models import ray_pool
 
         if not batches:
@@ -208,9 +213,15 @@ class ModelTranslator(LazyModel):
         kwargs = dict(cls=type(self), name=self.name, tgt_lang=self.tgt_lang, src_lang=self.src_lang,
                       options=self.worker_options(), threads=self.worker_threads())
         payloads = [json.dumps([encode(item) for item in batch], ensure_ascii=False) for batch in batches]
+
+        def done(position: int, result: str) -> None:
+            answer = json.loads(result)
+            if self.cut is not None:
+                self.cut.update(answer["translations"][n] for n in answer["cut"])
+            finished(position, answer["translations"])
+
         ray_pool.map_on_actors(translation_worker, kwargs, payloads, actors=self.ray_actors, address=self.ray_address,
-                               gpus=self.device.startswith("cuda"),
-                               on_done=lambda position, result: finished(position, json.loads(result)))
+                               gpus=self.device.startswith("cuda"), on_done=done)
 
     def generate_payload(self, items: list[Any]) -> list[str]:
         """What an actor does with one batch of ``generate_on_ray``: ``generate`` the sources."""
@@ -226,7 +237,13 @@ def translation_worker(cls: type[ModelTranslator], name: str, tgt_lang: str, src
 
         torch.set_num_threads(threads)
     translator = cls(name, tgt_lang, src_lang, **options)
-    return lambda payload: json.dumps(translator.generate_payload(json.loads(payload)), ensure_ascii=False)
+
+    def work(payload: str) -> str:
+        out = translator.generate_payload(json.loads(payload))
+        cut = [n for n, text in enumerate(out) if translator.cut is not None and text in translator.cut]
+        return json.dumps({"translations": out, "cut": cut}, ensure_ascii=False)
+
+    return work
 
 
 class CT2Translator(ModelTranslator):
