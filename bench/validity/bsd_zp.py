@@ -40,7 +40,10 @@ items were left unread, so the draw takes the dev split's unread items too), in 
 round only a later reader read, the script also reports the round under the suite as it is now: the rows whose item
 is still in the suite as read are counted, those a later rule left out (marked ``left_out``, as the first reader's
 rows) are counted apart with their labels; a row whose item changed, or left the suite unmarked, is stale (read it
-again, or mark it).
+again, or mark it). Rules6 was shaped on round 8's misses (round 8 is in sample for it): the four it leaves out carry
+``left_out``, and the one whose distance it moved to the turn the reader's why names carries ``now`` (the distance,
+the label it then has and who read it again), so the round is counted as it stands while its rows keep the figures
+as drawn.
 """
 
 from __future__ import annotations

@@ -18,9 +18,10 @@ sentence (d = 0: "Mr. Sugimoto … her son"; rules5) is wrong without context: i
 
 What a swap would not make wrong, or what the Japanese says, is left out by the rules of ``leave_out``,
 ``generic_reading``, ``other_listener``, ``audience`` and ``third_person`` (docs/contrastive.md lists them; the
-suite's version names the rule set: rules5 since issue 51's round 7). The suite is built from the corpus files each
-time it is loaded (4,171 sentence pairs, well under a second): nothing is stored but the corpus, whose sha256 the
-registry pins.
+suite's version names the rule set: rules6 since issue 51's round 8: a listener called by name in the speaker's own
+previous turn or pointed at, a third person the sentence names, advice 〜た方がいい that names no one). The suite is
+built from the corpus files each time it is loaded (4,171 sentence pairs, well under a second): nothing is stored
+but the corpus, whose sha256 the registry pins.
 """
 
 from __future__ import annotations
