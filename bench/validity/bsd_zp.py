@@ -40,7 +40,10 @@ items were left unread, so the draw takes the dev split's unread items too), in 
 round only a later reader read, the script also reports the round under the suite as it is now: the rows whose item
 is still in the suite as read are counted, those a later rule left out (marked ``left_out``, as the first reader's
 rows) are counted apart with their labels; a row whose item changed, or left the suite unmarked, is stale (read it
-again, or mark it).
+again, or mark it). Rules6 was shaped on round 8's misses (round 8 is in sample for it): the four it leaves out carry
+``left_out``, and the one whose distance it moved to the turn the reader's why names carries ``now`` (the distance,
+the label it then has and who read it again), so the round is counted as it stands while its rows keep the figures
+as drawn.
 
 Round 9 (issue 51 item 5), read the same way by a reader who did not write the rules: 200 items no one had read, drawn
 from the rules5 suite by ``bench.validity.bsd_blind --round 9 --draw 520 --n 200 --split all`` (``--rules5`` gives it
@@ -125,7 +128,7 @@ def second_figures(first: list[dict], second: list[dict]) -> dict:
     out: dict = {"rounds": {}}
     for rnd in (*SECOND_ROUNDS, *SECOND_ONLY):
         drawn = [r for r in second if r["round"] == rnd]
-        out["rounds"][rnd] = {"drawn": figure(drawn), "kept": figure([r for r in drawn if r["id"] not in gone])}
+        out["rounds"][rnd] = {"drawn": figure(drawn), "kept": figure([_now(r) for r in drawn if r["id"] not in gone])}
     drawn = {rnd: [r for r in second if r["round"] == rnd] for rnd in SECOND_ONLY}
     six = {who: [r for r in rows if r.get("round") == 6] for who, rows in (("second", second), ("first", first))}
     # rounds 6 to 8 as drawn: all out of sample for rules4, the rules they were drawn under (rules5 was shaped on
@@ -201,8 +204,15 @@ def stale_second(items: list, second: list[dict]) -> list[str]:
     """The ids of the second-reader-only rows not marked ``left_out`` whose item changed since it was read or is no
     longer in the suite (stale: read it again, or mark it ``left_out`` with the rule that took it out)."""
     by_id = {i.meta["id"]: i for i in items}
-    return [r["id"] for r in second if r["round"] in SECOND_ONLY and not r.get("left_out") and (
+    return [r["id"] for r in map(_now, second) if r["round"] in SECOND_ONLY and not r.get("left_out") and (
         r["id"] not in by_id or _as_read(by_id[r["id"]]) != (r["correct"], r["incorrect"], r["distance"], r["source"]))]
+
+
+def _now(row: dict) -> dict:
+    """A row as it stands under the current suite: a later rule that moved an item's distance to the turn the
+    reader's why names (rules6: Suzy's "you" is Steve, d 2 -> 5) carries ``now`` (the new distance, the label it
+    then has, who read it again and why); the row's own fields stay as drawn."""
+    return {**row, **row.get("now", {})}
 
 
 def _as_read(item) -> tuple:
@@ -218,7 +228,7 @@ def suite_rounds(items: list, second: list[dict]) -> dict:
     by_id = {i.meta["id"]: i for i in items}
     out = {}
     for rnd in SECOND_ONLY:
-        rows = [r for r in second if r["round"] == rnd]
+        rows = [_now(r) for r in second if r["round"] == rnd]
         gone = [r for r in rows if r.get("left_out")]
         kept = [r for r in rows if not r.get("left_out") and r["id"] in by_id
                 and _as_read(by_id[r["id"]]) == (r["correct"], r["incorrect"], r["distance"], r["source"])]
