@@ -50,7 +50,8 @@ from the rules5 suite by ``bench.validity.bsd_blind --round 9 --draw 520 --n 200
 back from ``bsd_rules5_ids.txt`` once a later rule takes items out), labelled blind before the claims were printed
 (committed first as ``zp_round9_blind.jsonl``), then each distance checked; in ``zp_second_reader.jsonl`` as
 ``"round": 9``. Out of sample for rules5, the rules it was drawn under; a later rule set is scored on the same rows
-(``suite_rounds``).
+(``suite_rounds``). Rules6 (shaped on round 8, written without opening round 9) is scored on round 9
+out of sample: the same marks, ``left_out`` and ``now``.
 """
 
 from __future__ import annotations
@@ -222,9 +223,9 @@ def _as_read(item) -> tuple:
 def suite_rounds(items: list, second: list[dict]) -> dict:
     """Each second-reader-only round under the suite as it is now (issue 51: a later rule set, rules5, is scored on
     the same labels): ``in_suite`` the figure of the rows whose item is still in the suite as read, ``gone`` the rows
-    a later rule left out (marked ``left_out``: counted apart), ``changed`` the ids of the other rows, altered or gone
-    unmarked (stale, not counted), and ``context`` (read wrong alone by hand, flagged by the rule, both, agree, n) over
-    the rows in the suite."""
+    a later rule left out (marked ``left_out``: counted apart), ``kept`` the rows in the suite (to pool rounds),
+    ``changed`` the ids of the other rows, altered or gone unmarked (stale, not counted), and ``context`` (read wrong
+    alone by hand, flagged by the rule, both, agree, n) over the rows in the suite."""
     by_id = {i.meta["id"]: i for i in items}
     out = {}
     for rnd in SECOND_ONLY:
@@ -233,7 +234,7 @@ def suite_rounds(items: list, second: list[dict]) -> dict:
         kept = [r for r in rows if not r.get("left_out") and r["id"] in by_id
                 and _as_read(by_id[r["id"]]) == (r["correct"], r["incorrect"], r["distance"], r["source"])]
         pairs = [(r["context_needed"], by_id[r["id"]].meta.get("context_needed", True)) for r in kept]
-        out[rnd] = {"in_suite": figure(kept), "gone": gone,
+        out[rnd] = {"in_suite": figure(kept), "gone": gone, "kept": kept,
                     "changed": [r["id"] for r in rows if r not in kept and r not in gone],
                     "context": (sum(not a for a, _ in pairs), sum(not b for _, b in pairs),
                                 sum(not a and not b for a, b in pairs), sum(a == b for a, b in pairs), len(pairs))}
@@ -296,13 +297,16 @@ def main() -> int:
     stale += stale_second(items, second)
     if stale:
         print(f"STALE (not in the suite as checked; check again by hand): {', '.join(stale)}")
-    for rnd, part in suite_rounds(items, second).items():
+    now = suite_rounds(items, second)
+    for rnd, part in now.items():
         gone = Counter(r.get("class", "valid") for r in part["gone"])
         print(_said(f"round {rnd} under the current suite ({len(part['gone'])} read items left out since, counted "
                     f"apart: {', '.join(f'{k} {v}' for k, v in sorted(gone.items())) or 'none'})", part["in_suite"]))
         alone, flagged, both, same, n = part["context"]
         print(f"round {rnd} 'no context needed' under the current suite: read by hand {alone}, flagged by the rule "
               f"{flagged}, both {both}, agree {same}/{n}")
+    # the last two rounds read blind, pooled under the suite as it is (round 8 in sample for rules6, round 9 out)
+    print(_said("rounds 8-9 pooled under the current suite", figure(now[8]["kept"] + now[9]["kept"])))
     alone = [(r["context_needed"], by_id[r["id"]].meta.get("context_needed", True))
              for r in second if r["round"] in SECOND_ROUNDS and r["id"] in by_id]
     print(f"second reader rounds 5-6 'no context needed' read by hand {sum(not a for a, _ in alone)}, flagged by the "

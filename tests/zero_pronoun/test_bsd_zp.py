@@ -386,8 +386,9 @@ def test_round_9_is_drawn_back_id_for_id_from_the_rules5_suite(shared_data):
 
 def test_round_9_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
     """Round 9 (issue 51 item 5): each label follows from the blind pick, the reader's class and the distance check,
-    and the figures VALIDITY.md quotes (round 9 under rules5, the suite it was drawn from and out of sample for; the
-    misses by class; context needed against the rule) are the ones the gold file and the suite as it is give."""
+    and the figures VALIDITY.md quotes (round 9 under rules5, the suite it was drawn from and out of sample for, and
+    under rules6, written without opening it, so out of sample too; rounds 8 and 9 pooled under each; the misses by
+    class; context needed against the rule) are the ones the gold file and the suite as it is give."""
     from bench.validity import bsd_zp
     from bench.validity.bsd_blind import order
 
@@ -405,18 +406,27 @@ def test_round_9_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
     fig = bsd_zp.second_figures(first, second)
     assert fig["rounds"][9]["drawn"][:2] == bsd_zp.figure(round9)[:2] == (195, 200)
     assert {c: len(rows) for c, rows in fig["classes"][9].items()} == dict(zip(bsd_zp.CLASSES, (1, 0, 4)))
-    now = bsd_zp.suite_rounds(items, second)[9]
+    suite = bsd_zp.suite_rounds(items, second)
+    now = suite[9]
+    # rules6 (the suite now) leaves out none of round 9's items, moves no distance and flags the same 15
     assert now["in_suite"] == fig["rounds"][9]["drawn"] and not now["gone"] and not now["changed"]
+    assert not any(r.get("left_out") or r.get("now") for r in round9)
     assert now["context"] == (44, 15, 15, 171, 200)  # every item the rule flags was read wrong on its own too
     text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
     section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
-    valid, n, low, high = now["in_suite"]
-    assert f"**Under rules5: {valid} of {n} = {100 * valid / n:.1f}% (95% Wilson {low:.1f}–{high:.1f})**" in section
-    pooled = bsd_zp.figure([r for r in second if r["round"] == 9 or (
+
+    def said(f: tuple) -> str:
+        return "{} of {} = {:.1f}% (95% Wilson {:.1f}–{:.1f})".format(f[0], f[1], 100 * f[0] / f[1], *f[2:])
+
+    assert f"**Under rules5: {said(fig['rounds'][9]['drawn'])}**" in section
+    assert f"**Under rules6 (`rules6-050fd42`, the suite now; out of sample): {said(now['in_suite'])}**" in section
+    # rounds 8 and 9 under rules5 (round 8 as drawn less the one item rules5 left out; both out of sample for it)
+    rules5 = bsd_zp.figure([r for r in second if r["round"] == 9 or (
         r["round"] == 8 and not str(r.get("left_out", "")).startswith("rules5"))])
-    assert pooled[:2] == (387, 399)  # rounds 8 and 9 under rules5, both out of sample for it
-    assert "{} of {} = {:.1f}% (95% Wilson {:.1f}–{:.1f})".format(
-        pooled[0], pooled[1], 100 * pooled[0] / pooled[1], *pooled[2:]) in section
+    assert rules5[:2] == (387, 399) and said(rules5) in section
+    # under rules6, as the bench prints them: round 8 (in sample for rules6, Suzy's row as it ``now`` stands) + 9
+    rules6 = bsd_zp.figure(suite[8]["kept"] + suite[9]["kept"])
+    assert rules6[:2] == (388, 395) and said(rules6) in section
     assert "The 5 misses, by class: a distance at the wrong person (4:" in section
     assert "the rule flags 15 (all among them; 171 of 200 agree)" in section
 
