@@ -40,14 +40,18 @@ items were left unread, so the draw takes the dev split's unread items too), in 
 round only a later reader read, the script also reports the round under the suite as it is now: the rows whose item
 is still in the suite as read are counted, those a later rule left out (marked ``left_out``, as the first reader's
 rows) are counted apart with their labels; a row whose item changed, or left the suite unmarked, is stale (read it
-again, or mark it).
+again, or mark it). Rules6 was shaped on round 8's misses (round 8 is in sample for it): the four it leaves out carry
+``left_out``, and the one whose distance it moved to the turn the reader's why names carries ``now`` (the distance,
+the label it then has and who read it again), so the round is counted as it stands while its rows keep the figures
+as drawn.
 
 Round 9 (issue 51 item 5), read the same way by a reader who did not write the rules: 200 items no one had read, drawn
 from the rules5 suite by ``bench.validity.bsd_blind --round 9 --draw 520 --n 200 --split all`` (``--rules5`` gives it
 back from ``bsd_rules5_ids.txt`` once a later rule takes items out), labelled blind before the claims were printed
 (committed first as ``zp_round9_blind.jsonl``), then each distance checked; in ``zp_second_reader.jsonl`` as
 ``"round": 9``. Out of sample for rules5, the rules it was drawn under; a later rule set is scored on the same rows
-(``suite_rounds``).
+(``suite_rounds``). Rules6 (shaped on round 8, written without opening round 9) is scored on round 9
+out of sample: the same marks, ``left_out`` and ``now``.
 """
 
 from __future__ import annotations
@@ -125,7 +129,7 @@ def second_figures(first: list[dict], second: list[dict]) -> dict:
     out: dict = {"rounds": {}}
     for rnd in (*SECOND_ROUNDS, *SECOND_ONLY):
         drawn = [r for r in second if r["round"] == rnd]
-        out["rounds"][rnd] = {"drawn": figure(drawn), "kept": figure([r for r in drawn if r["id"] not in gone])}
+        out["rounds"][rnd] = {"drawn": figure(drawn), "kept": figure([_now(r) for r in drawn if r["id"] not in gone])}
     drawn = {rnd: [r for r in second if r["round"] == rnd] for rnd in SECOND_ONLY}
     six = {who: [r for r in rows if r.get("round") == 6] for who, rows in (("second", second), ("first", first))}
     # rounds 6 to 8 as drawn: all out of sample for rules4, the rules they were drawn under (rules5 was shaped on
@@ -201,8 +205,15 @@ def stale_second(items: list, second: list[dict]) -> list[str]:
     """The ids of the second-reader-only rows not marked ``left_out`` whose item changed since it was read or is no
     longer in the suite (stale: read it again, or mark it ``left_out`` with the rule that took it out)."""
     by_id = {i.meta["id"]: i for i in items}
-    return [r["id"] for r in second if r["round"] in SECOND_ONLY and not r.get("left_out") and (
+    return [r["id"] for r in map(_now, second) if r["round"] in SECOND_ONLY and not r.get("left_out") and (
         r["id"] not in by_id or _as_read(by_id[r["id"]]) != (r["correct"], r["incorrect"], r["distance"], r["source"]))]
+
+
+def _now(row: dict) -> dict:
+    """A row as it stands under the current suite: a later rule that moved an item's distance to the turn the
+    reader's why names (rules6: Suzy's "you" is Steve, d 2 -> 5) carries ``now`` (the new distance, the label it
+    then has, who read it again and why); the row's own fields stay as drawn."""
+    return {**row, **row.get("now", {})}
 
 
 def _as_read(item) -> tuple:
@@ -212,18 +223,18 @@ def _as_read(item) -> tuple:
 def suite_rounds(items: list, second: list[dict]) -> dict:
     """Each second-reader-only round under the suite as it is now (issue 51: a later rule set, rules5, is scored on
     the same labels): ``in_suite`` the figure of the rows whose item is still in the suite as read, ``gone`` the rows
-    a later rule left out (marked ``left_out``: counted apart), ``changed`` the ids of the other rows, altered or gone
-    unmarked (stale, not counted), and ``context`` (read wrong alone by hand, flagged by the rule, both, agree, n) over
-    the rows in the suite."""
+    a later rule left out (marked ``left_out``: counted apart), ``kept`` the rows in the suite (to pool rounds),
+    ``changed`` the ids of the other rows, altered or gone unmarked (stale, not counted), and ``context`` (read wrong
+    alone by hand, flagged by the rule, both, agree, n) over the rows in the suite."""
     by_id = {i.meta["id"]: i for i in items}
     out = {}
     for rnd in SECOND_ONLY:
-        rows = [r for r in second if r["round"] == rnd]
+        rows = [_now(r) for r in second if r["round"] == rnd]
         gone = [r for r in rows if r.get("left_out")]
         kept = [r for r in rows if not r.get("left_out") and r["id"] in by_id
                 and _as_read(by_id[r["id"]]) == (r["correct"], r["incorrect"], r["distance"], r["source"])]
         pairs = [(r["context_needed"], by_id[r["id"]].meta.get("context_needed", True)) for r in kept]
-        out[rnd] = {"in_suite": figure(kept), "gone": gone,
+        out[rnd] = {"in_suite": figure(kept), "gone": gone, "kept": kept,
                     "changed": [r["id"] for r in rows if r not in kept and r not in gone],
                     "context": (sum(not a for a, _ in pairs), sum(not b for _, b in pairs),
                                 sum(not a and not b for a, b in pairs), sum(a == b for a, b in pairs), len(pairs))}
@@ -286,13 +297,16 @@ def main() -> int:
     stale += stale_second(items, second)
     if stale:
         print(f"STALE (not in the suite as checked; check again by hand): {', '.join(stale)}")
-    for rnd, part in suite_rounds(items, second).items():
+    now = suite_rounds(items, second)
+    for rnd, part in now.items():
         gone = Counter(r.get("class", "valid") for r in part["gone"])
         print(_said(f"round {rnd} under the current suite ({len(part['gone'])} read items left out since, counted "
                     f"apart: {', '.join(f'{k} {v}' for k, v in sorted(gone.items())) or 'none'})", part["in_suite"]))
         alone, flagged, both, same, n = part["context"]
         print(f"round {rnd} 'no context needed' under the current suite: read by hand {alone}, flagged by the rule "
               f"{flagged}, both {both}, agree {same}/{n}")
+    # the last two rounds read blind, pooled under the suite as it is (round 8 in sample for rules6, round 9 out)
+    print(_said("rounds 8-9 pooled under the current suite", figure(now[8]["kept"] + now[9]["kept"])))
     alone = [(r["context_needed"], by_id[r["id"]].meta.get("context_needed", True))
              for r in second if r["round"] in SECOND_ROUNDS and r["id"] in by_id]
     print(f"second reader rounds 5-6 'no context needed' read by hand {sum(not a for a, _ in alone)}, flagged by the "

@@ -36,7 +36,7 @@ def _corpus(shared_data, split):
 def test_items_are_corpus_sentences_with_only_the_pronoun_changed(items, shared_data):
     total = sum(len(v) for v in items.values())
     assert total >= 1350  # issue 28's goal was 1,500; issue 51's rules left out invalid items (1,504 -> 1,447 -> 1,369
-    # -> 1,358 under rules5)
+    # -> 1,358 under rules5 -> 1,355 under rules6)
     for suite, suite_items in items.items():
         corpus = _corpus(shared_data, suite.rsplit("-", 1)[1])
         for item in suite_items:
@@ -341,14 +341,16 @@ def test_rounds_6_to_8_are_drawn_back_id_for_id_from_the_rules4_suite(shared_dat
     rules4 = suite_ids()
     assert len(rules4) == 1369 and [s for s, _ in rules4] == ["dev"] * 684 + ["test"] * 685
     now = [(i.meta["split"], i.meta["id"]) for i in items]
-    assert [k for k in rules4 if k in set(now)] == now  # rules5 only took items out
+    # rules5 only took items out; rules6 also added two he/she items a turn naming Wang Feihong decides (never drawn)
+    assert [k for k in rules4 if k in set(now)] == [k for k in now if k in set(rules4)]
+    assert [k for k in now if k not in set(rules4)] == [("dev", "190329_E20_01#19/3"), ("dev", "190329_E20_01#33/3")]
     for rnd, seed, n, splits, rows in ((6, 517, 100, ("test",), first), (7, 518, 150, ("test",), second),
                                        (8, 519, 200, ("dev", "test"), second)):
         gold = [r for r in rows if r.get("round") == rnd]
         drawn = draw(items, seed, n, read_before(rnd), splits, rules4)
         assert [(r["id"], r["split"]) for r in drawn] == [(r["id"], r["split"]) for r in gold], rnd
         assert [r["id"] for r in drawn if r.get("left_out")] == [r["id"] for r in gold if r.get("left_out")], rnd
-    assert sum(bool(r.get("left_out")) for r in second if r["round"] == 8) == 1
+    assert sum(bool(r.get("left_out")) for r in second if r["round"] == 8) == 5  # rules5 1, rules6 4
     with pytest.raises(InputError):  # the test split alone no longer holds 200 unread items
         draw(items, 519, 200, read_before(8), ("test",), rules4)
     bad = tmp_path / "ids.txt"
@@ -362,7 +364,7 @@ def test_round_9_is_drawn_back_id_for_id_from_the_rules5_suite(shared_data):
     """Round 9 (dev + test) was drawn from the rules5 suite, Random(520), 200 items no earlier round read; it is drawn
     back from the rules5 ids (bsd_rules5_ids.txt), id for id, whatever a later rule takes out of the suite (an id gone
     comes back ``left_out``, as its gold row must say). The suite now is the rules5 list less what a later rule took
-    out, in the same order."""
+    out, in the same order, and the two items rules6 added (not in the list, so never in round 9's pool)."""
     from bench.validity.bsd_blind import RULES5_IDS, draw, read_before, suite_ids
     from bench.validity.bsd_zp import load_items, read_gold, read_second
 
@@ -371,7 +373,10 @@ def test_round_9_is_drawn_back_id_for_id_from_the_rules5_suite(shared_data):
     rules5 = suite_ids(RULES5_IDS)
     assert len(rules5) == 1358 and [s for s, _ in rules5] == ["dev"] * 682 + ["test"] * 676
     now = [(i.meta["split"], i.meta["id"]) for i in items]
-    assert [k for k in rules5 if k in set(now)] == now
+    assert [k for k in rules5 if k in set(now)] == [k for k in now if k in set(rules5)]
+    assert [k for k in now if k not in set(rules5)] == [("dev", "190329_E20_01#19/3"), ("dev", "190329_E20_01#33/3")]
+    # rules6 took out 5 items, all read before round 9 (round 8's 4 and round 1's Toru), so its pool is unchanged
+    assert {k for _, k in rules5} - {k for _, k in now} <= read_before(9)
     gold = [r for r in second if r["round"] == 9]
     drawn = draw(items, 520, 200, read_before(9), ("dev", "test"), rules5)
     assert [(r["id"], r["split"]) for r in drawn] == [(r["id"], r["split"]) for r in gold]
@@ -381,8 +386,9 @@ def test_round_9_is_drawn_back_id_for_id_from_the_rules5_suite(shared_data):
 
 def test_round_9_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
     """Round 9 (issue 51 item 5): each label follows from the blind pick, the reader's class and the distance check,
-    and the figures VALIDITY.md quotes (round 9 under rules5, the suite it was drawn from and out of sample for; the
-    misses by class; context needed against the rule) are the ones the gold file and the suite as it is give."""
+    and the figures VALIDITY.md quotes (round 9 under rules5, the suite it was drawn from and out of sample for, and
+    under rules6, written without opening it, so out of sample too; rounds 8 and 9 pooled under each; the misses by
+    class; context needed against the rule) are the ones the gold file and the suite as it is give."""
     from bench.validity import bsd_zp
     from bench.validity.bsd_blind import order
 
@@ -400,17 +406,27 @@ def test_round_9_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
     fig = bsd_zp.second_figures(first, second)
     assert fig["rounds"][9]["drawn"][:2] == bsd_zp.figure(round9)[:2] == (195, 200)
     assert {c: len(rows) for c, rows in fig["classes"][9].items()} == dict(zip(bsd_zp.CLASSES, (1, 0, 4)))
-    now = bsd_zp.suite_rounds(items, second)[9]
+    suite = bsd_zp.suite_rounds(items, second)
+    now = suite[9]
+    # rules6 (the suite now) leaves out none of round 9's items, moves no distance and flags the same 15
     assert now["in_suite"] == fig["rounds"][9]["drawn"] and not now["gone"] and not now["changed"]
+    assert not any(r.get("left_out") or r.get("now") for r in round9)
     assert now["context"] == (44, 15, 15, 171, 200)  # every item the rule flags was read wrong on its own too
     text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
     section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
-    valid, n, low, high = now["in_suite"]
-    assert f"**Under rules5: {valid} of {n} = {100 * valid / n:.1f}% (95% Wilson {low:.1f}–{high:.1f})**" in section
-    pooled = bsd_zp.figure([r for r in second if r["round"] == 9 or (r["round"] == 8 and not r.get("left_out"))])
-    assert pooled[:2] == (387, 399)  # rounds 8 and 9 under rules5, both out of sample for it
-    assert "{} of {} = {:.1f}% (95% Wilson {:.1f}–{:.1f})".format(
-        pooled[0], pooled[1], 100 * pooled[0] / pooled[1], *pooled[2:]) in section
+
+    def said(f: tuple) -> str:
+        return "{} of {} = {:.1f}% (95% Wilson {:.1f}–{:.1f})".format(f[0], f[1], 100 * f[0] / f[1], *f[2:])
+
+    assert f"**Under rules5: {said(fig['rounds'][9]['drawn'])}**" in section
+    assert f"**Under rules6 (`rules6-050fd42`, the suite now; out of sample): {said(now['in_suite'])}**" in section
+    # rounds 8 and 9 under rules5 (round 8 as drawn less the one item rules5 left out; both out of sample for it)
+    rules5 = bsd_zp.figure([r for r in second if r["round"] == 9 or (
+        r["round"] == 8 and not str(r.get("left_out", "")).startswith("rules5"))])
+    assert rules5[:2] == (387, 399) and said(rules5) in section
+    # under rules6, as the bench prints them: round 8 (in sample for rules6, Suzy's row as it ``now`` stands) + 9
+    rules6 = bsd_zp.figure(suite[8]["kept"] + suite[9]["kept"])
+    assert rules6[:2] == (388, 395) and said(rules6) in section
     assert "The 5 misses, by class: a distance at the wrong person (4:" in section
     assert "the rule flags 15 (all among them; 171 of 200 agree)" in section
 
@@ -442,9 +458,13 @@ def test_round_8_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
     alone = [r for r in round8 if not r["context_needed"]]
     assert len(alone) == 27  # rules4 flagged 7 of them and no other (180 of 200 agree): quoted below
     now = bsd_zp.suite_rounds(items, second)[8]
-    assert now["in_suite"][:2] == (192, 199) and now["in_suite"] == fig["rounds"][8]["kept"] and not now["changed"]
-    assert [(r["id"], r["class"]) for r in now["gone"]] == [("190315_J006_03#15", "distance")]
-    assert now["context"] == (26, 9, 9, 182, 199)
+    # rules6 (shaped on round 8, so in sample): four more read items left out, one distance moved to the turn the
+    # reader's why names (its row carries ``now``)
+    assert now["in_suite"][:2] == (193, 195) and now["in_suite"] == fig["rounds"][8]["kept"] and not now["changed"]
+    assert sorted((r["id"], r["class"]) for r in now["gone"]) == [
+        ("190315_J006_03#15", "distance"), ("190315_J010_20#12", "person left open"),
+        ("190329_E23_03#16/3", "distance"), ("190329_J05_17#9", "distance"), ("190329_J09_03#14", "person left open")]
+    assert now["context"] == (26, 9, 9, 178, 195)
     text = (Path(__file__).resolve().parents[2] / "VALIDITY.md").read_text("utf-8")
     section = " ".join(text[text.index("## BSD zero pronouns"):text.index("## MiTTenS")].split())
     for valid, n, low, high in (fig["rounds"][8]["drawn"], fig["pooled_6_8"], now["in_suite"]):
@@ -452,25 +472,27 @@ def test_round_8_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
     assert "The 8 misses, by class: a distance at the wrong person (4:" in section
     assert "the rule flags 7 (all among them; 180 of 200 agree)" in section
     assert "rules5 flags 9 (all among them; 182 of 199 agree)" in section
+    assert "rules6 flags the same 9 (178 of 195 agree)" in section
 
 
 def test_a_round_is_scored_under_the_suite_as_it_is(shared_data):
     """An item a later rule leaves out, its row marked ``left_out``, drops from a second-reader round and is counted
     apart; one that left the suite unmarked, or whose candidates or distance changed, is stale (read it again, or
     mark it), not counted."""
-    from bench.validity.bsd_zp import load_items, read_gold, read_second, stale_second, suite_rounds
+    from bench.validity.bsd_zp import _now, load_items, read_gold, read_second, stale_second, suite_rounds
 
     items = load_items(shared_data)
     second = read_second(read_gold())
-    invalid = next(r["id"] for r in second if r["round"] == 8 and r["label"] == "invalid" and not r.get("left_out"))
+    invalid = next(r["id"] for r in map(_now, second)
+                   if r["round"] == 8 and r["label"] == "invalid" and not r.get("left_out"))
     valid = next(r["id"] for r in second if r["round"] == 8 and r["label"] == "valid")
     fewer = [i for i in items if i.meta["id"] not in (invalid, valid)]
     assert stale_second(fewer, second) == sorted([invalid, valid], key=[r["id"] for r in second].index)
-    assert suite_rounds(fewer, second)[8]["in_suite"][:2] == (191, 197)
+    assert suite_rounds(fewer, second)[8]["in_suite"][:2] == (192, 193)
     marked = [dict(r, left_out="a later rule") if r["id"] in (invalid, valid) else r for r in second]
     part = suite_rounds(fewer, marked)[8]
-    assert part["in_suite"][:2] == (191, 197) and not part["changed"]
-    assert {r["id"] for r in part["gone"]} == {invalid, valid, "190315_J006_03#15"}
+    assert part["in_suite"][:2] == (192, 193) and not part["changed"]
+    assert {r["id"] for r in part["gone"]} >= {invalid, valid, "190315_J006_03#15"} and len(part["gone"]) == 7
     assert not stale_second(fewer, marked)
     altered = [replace(i, distance=i.distance + 1) if i.meta["id"] == valid else i for i in items]
     assert stale_second(altered, second) == [valid] and suite_rounds(altered, second)[8]["changed"] == [valid]
@@ -510,7 +532,7 @@ def test_oracle_scores_100_and_the_other_pronoun_0(items, tmp_path, capsys):
     assert main(["run", "bsd-zp-ja-en-test", "--scores", str(tmp_path / "oracle.txt"), "-q"]) == 0
     text = capsys.readouterr().out
     assert "licence of the suite's data: CC BY-NC-SA 4.0" in text and "by antecedent distance d" in text
-    assert "i>you" in text and "version:rules5-050fd42" in text
+    assert "i>you" in text and "version:rules6-050fd42" in text
 
 
 def test_registered_with_pinned_upstream_files(shared_data):
@@ -552,3 +574,24 @@ def test_a_tiny_llm_end_to_end(tiny_llms, shared_data, monkeypatch, capsys):
     assert [r["scores"]["overall"]["n"] for r in results] == [12, 12]
     assert "context:3" in results[1]["signature"] and "lm:causal" in results[1]["signature"]
     assert results[0]["scores"]["by_distance"] and results[0]["scores"]["licence"].startswith("CC BY-NC-SA")
+
+
+def test_rules6_listener_named_or_pointed_third_person_named_advice(shared_data):
+    """rules6 (issue 51 item 5, round 8's misses): a listener called by name in the speaker's own previous turn is the
+    one addressed (the item leaves when they have not spoken: "Oh, Okada-san." / "Did you get …?"; d points at their
+    own last turn when they have: Suzy's "glad to see you" to Steve); a listener pointed at (あちらの方) is no one a
+    turn names; a he/she for a person the sentence itself names is decided only by a turn that names them with the
+    gender (Wang Feihong, d 8; Mark and Toru, whom no earlier turn shows, leave); advice 〜た方がいい with "I'd" or
+    "why don't you" names no one who acts; a suggestion said to the listener (〜たらどう) and "I would suggest" stay."""
+    from discotest.contrastive.bsd import ADVICE, JA_ADVICE, JA_POINTED
+
+    items = {i.meta["id"]: i for s in ("bsd-zp-ja-en-dev", "bsd-zp-ja-en-test") for i in load_suite(s, shared_data)}
+    for gone in ("190329_J05_17#9", "190315_J006_03#15", "190329_E23_03#16/3", "190329_J22_16#21/3",
+                 "190315_J010_20#12", "190329_J09_03#14"):
+        assert gone not in items, gone
+    assert items["190329_E07_03#12"].distance == 5  # Steve's "OK, I am ready Mr. Ken."
+    assert items["190329_E20_01#19/3"].distance == 8  # "Wang Feihong and he has been looking …"
+    assert items["190329_J11_06#25"].distance == 2 and items["190329_J24_06#8"].distance == 0
+    assert JA_POINTED.search("はい、あちらの方。") and not JA_POINTED.search("そちらの方が御社よりも安いんですよ。")
+    assert JA_ADVICE.search("やめた方がいいよ") and not JA_ADVICE.search("確認したらどう？")
+    assert ADVICE.search("I'd avoid the ones") and not ADVICE.search("I would suggest explaining the graph")

@@ -18,9 +18,10 @@ sentence (d = 0: "Mr. Sugimoto … her son"; rules5) is wrong without context: i
 
 What a swap would not make wrong, or what the Japanese says, is left out by the rules of ``leave_out``,
 ``generic_reading``, ``other_listener``, ``audience`` and ``third_person`` (docs/contrastive.md lists them; the
-suite's version names the rule set: rules5 since issue 51's round 7). The suite is built from the corpus files each
-time it is loaded (4,171 sentence pairs, well under a second): nothing is stored but the corpus, whose sha256 the
-registry pins.
+suite's version names the rule set: rules6 since issue 51's round 8: a listener called by name in the speaker's own
+previous turn or pointed at, a third person the sentence names, advice 〜た方がいい that names no one). The suite is
+built from the corpus files each time it is loaded (4,171 sentence pairs, well under a second): nothing is stored
+but the corpus, whose sha256 the registry pins.
 """
 
 from __future__ import annotations
@@ -112,6 +113,18 @@ JA_IS_THERE = re.compile(r"(?:心配|必要|恐れ|おそれ|可能性|問題)(?
 # the Japanese asks what one should do: どうしたらいい, どこから始めればよい, どこを見たら分かります
 JA_HOW_TO = re.compile(r"(?:どう|どこ|何|なに|いつ|どれ|誰|どの).*"
                        r"(?:たら|れば|ば)(?:いい|良い|よい|よろしい|分か|わか)")
+# rules6: advice whose Japanese names no one who acts (やめた方がいいよ, 変更してもらった方がいい？): the English "I'd
+# avoid …", "why don't you reschedule …" picks a person the Japanese leaves open, and the swap ("You'd avoid …", "why
+# don't I …") is as right. Not 〜たらどう or 〜ませんか, which are said to the listener (確認したらどう？ "Why don't you
+# take the paper …" was read valid), nor "I would suggest/say …", the speaker's own act
+JA_ADVICE = re.compile(r"(?:た|だ|ない)方が(?:いい|良い|よい|よろしい|良かった|よかった)")
+ADVICE = re.compile(r"\b(?:why don't|why not|how about|shall) (?:I|you|me)\b|"
+                    r"\b(?:I|you)(?:'d| would| had)(?: (?:probably|rather|really|just|definitely))?"
+                    r"(?! (?:like|love|suggest|recommend|advise|say|think|propose|prefer|be glad|be happy)\b)\b",
+                    re.IGNORECASE)
+# rules6: a listener pointed at, not named (はい、あちらの方。 "Yes, you over there"): a new questioner who may not
+# have spoken; no turn says who it is
+JA_POINTED = re.compile(r"(?:あちら|そちら|こちら)の方(?:さん)?(?:[、。！？!?]|$)")
 HOW_TO = re.compile(r"\b(?:how|what|where|when|which)\b[^?]*\b(?:do|can|could|should|shall|am|are|would|will)"
                     r" (?:I|you)\b(?! (?:suggest|think|recommend|want|mean|propose|say|like|prefer)\b)[^?]*\?",
                     re.IGNORECASE)
@@ -183,6 +196,8 @@ def leave_out(en: str, ja: str, first: Sequence[int], second: Sequence[int], spe
         return "a generic 'you' (how or what to do: the Japanese asks what one should do, どうしたらいい)"
     if bool(first) != bool(second) and PROPOSAL.search(text) and JA_PROPOSAL.search(ja) and not JA_ADDRESSEE.search(ja):
         return "a person the Japanese leaves open (a proposal: 〜たらどうだろう names no one who acts)"
+    if bool(first) != bool(second) and ADVICE.search(text) and JA_ADVICE.search(ja):
+        return "a person the Japanese leaves open (advice or a suggestion: 〜た方がいい names no one who acts; rules6)"
     if bool(first) != bool(second) and text.rstrip().endswith("?") and JA_IS_THERE.search(ja) and not (
             JA_ADDRESSEE.search(ja) or OTHER_PEOPLE.search(text)):
         return "a generic 'you' (the Japanese asks whether a thing is: 〜の心配は無いんでしょうか names no one)"
@@ -264,6 +279,14 @@ def _names_someone(word: str) -> bool:
     return word.endswith("-san") or (word[:1].isupper() and word not in ("I", "I'm", "I'll", "I've", "I'd"))
 
 
+def _third_names(words: Sequence[str], participants: Collection[str]) -> set[str]:
+    """The names of people who are not speakers in ``words`` (no sentence's first word): a capitalised word that is
+    not I, not an acronym ("the IT conference") and not a speaker's name ("Oh right, Keith, you were …")."""
+    bare = (re.sub(r"['’]s$", "", w.strip(".,!?;:()'\"“”")) for w in words)
+    return {w for w in bare if w[:1].isupper() and not w.isupper() and w not in participants
+            and w.lower() not in TITLE_WORDS and not w.startswith("I'")}
+
+
 def third_person(en: str, ja: str, earlier: Sequence[str],
                  participants: Collection[str] = ()) -> tuple[str, list[int], int] | str:
     """(pronoun, its chain, distance) for a he/she sentence, or why it is left out. ``earlier``: the previous
@@ -287,6 +310,12 @@ def third_person(en: str, ja: str, earlier: Sequence[str],
     own = _gender_signals(" ".join(before), participants)
     if own:
         return (pronoun, chain, 0) if own == {pronoun} else "the sentence names someone of the other gender first"
+    named = _third_names(before[1:], participants)
+    if named:  # rules6: "covering for Mark while he's off": the turn that decides is one that names Mark
+        for back, sentence in enumerate(reversed(earlier), 1):
+            if named & set(re.findall(r"[A-Za-z]+", sentence)) and _gender_signals(sentence, participants) == {pronoun}:
+                return pronoun, chain, back
+        return "a third person named in the sentence whose gender no earlier turn shows with the name (rules6)"
     for back, sentence in enumerate(reversed(earlier), 1):
         shown = _gender_signals(sentence, participants)
         if shown:
@@ -356,11 +385,18 @@ def _rows_of(scenario: dict, turns: list[dict], t: int) -> list[dict]:
     if first or second:
         speaker = turn["en_speaker"]
         others = sorted({n for u in turns if u["en_speaker"] != speaker for n in _names(u["ja_speaker"])})
-        named = addressed_by_name(en, speaker, {u["en_speaker"] for u in turns})
+        speakers = {u["en_speaker"] for u in turns}
+        named = addressed_by_name(en, speaker, speakers)
+        own_previous = t > 0 and turns[t - 1]["en_speaker"] == speaker
+        if named is None and own_previous:  # rules6: "Oh, Okada-san." / "Did you get …?" is said to Okada
+            named = addressed_by_name(turns[t - 1]["en_sentence"].strip(), speaker, speakers)
+        pointed = JA_POINTED.search(ja) or (own_previous and JA_POINTED.search(turns[t - 1]["ja_sentence"]))
         addressed = next((back for back in range(1, t + 1) if turns[t - back]["en_speaker"] != speaker
                           and named in (None, turns[t - back]["en_speaker"])), None)
         swap = leave_out(en, ja, first, second, _names(turn["ja_speaker"]), others, scenario["tag"])
-        if not isinstance(swap, str) and swap[1] and addressed is None:
+        if not isinstance(swap, str) and swap[1] and pointed:
+            swap = "the listener is pointed at, not named (あちらの方: no turn says who it is; rules6)"
+        elif not isinstance(swap, str) and swap[1] and addressed is None:
             swap = "the listener has not spoken yet (nothing before says who 'you' is)"
         elif not isinstance(swap, str) and swap[1] and named is None and other_listener(turns, t, addressed):
             swap = "the listener is not clear (in a talk of three or more, another person spoke just before)"
