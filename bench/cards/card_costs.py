@@ -27,6 +27,7 @@ import os
 import re
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -91,10 +92,10 @@ def fill_walk_folder(folder: Path, data_dir: str) -> dict:
         pair = key.split("/")[0]
         outputs = [(Path(data_dir) / f"wmt22_general/txt/system-outputs/generaltest2022.{pair}.hyp.{system}.en")
                    .read_text("utf-8").splitlines() for system in ("Online-A", "Online-B")]
-        docs = list(dict.fromkeys(docids := (folder / f"{pair}.dip.docids.txt").read_text("utf-8").splitlines()))
+        docids = (folder / f"{pair}.dip.docids.txt").read_text("utf-8").splitlines()
+        turn = {doc: n % 2 for n, doc in enumerate(dict.fromkeys(docids))}  # the documents in order: A, B, A …
         name = f"{pair}.dip.mine.en"
-        (folder / name).write_text("".join(f"{outputs[docs.index(doc) % 2][i]}\n" for i, doc in enumerate(docids)),
-                                   "utf-8")
+        (folder / name).write_text("".join(f"{outputs[turn[doc]][i]}\n" for i, doc in enumerate(docids)), "utf-8")
         manifest["files"][key] = name
     for domain in manifest["sources"]["zh-en/mzprt"]:
         suite = load_mzprt(domain, data_dir)
@@ -206,6 +207,10 @@ def write(figures: dict, training: dict, records: list[dict]) -> None:
     for suite, kinds in figures.items():
         for kind, pairs in kinds.items():
             shipped["costs"].setdefault(suite, {}).setdefault(kind, {}).update(pairs)
+    shares = [f["again"] / f["trained"] for kinds in shipped["costs"].values() for pairs in kinds.values()
+              for f in pairs.values() if f.get("again") is not None and f["trained"]]
+    if shares:  # for a row kind with no "again" of its own
+        shipped["again"] = round(statistics.median(shares), 2)
     shipped.setdefault("measured", {}).update({f"{r['system']} {r['row']} {r['phase']}": {
         k: r[k] for k in ("items", "cpu", "wall", "load")} for r in records if r["rc"] == 0})
     write_text_atomic(COSTS, json.dumps(shipped, ensure_ascii=False, indent=1, sort_keys=True) + "\n")

@@ -528,7 +528,8 @@ def test_a_first_dry_run_takes_each_languages_own_figure_and_trains_a_shared_mod
     assert estimate(google, row["en-es"], 1000) == (0.03 * 1000 + 70.0, "typical")
     assert estimate(google, row["en-uk"], 1000) == (None, "unknown")  # neither measured nor named nearest
     paid: set[str] = set()
-    assert estimate(google, row["en-de"], 1000, paid=paid) == (30.0, "typical") and paid == {"m-de"}
+    assert estimate(google, row["en-de"], 1000, paid=paid) == (30.0, "typical") and paid == {"en-de m-de"}
     assert estimate(google, row["en-de"], 500, paid=paid) == (5.0, "typical")  # its model trained by the row before
+    assert estimate(google, row["en-es"], 1000, paid={"en-fr m-fr"}) == (100.0, "typical")  # es trains its own
     mine = card_build.SystemSpec("outputs", "mine", files={"en-fr/winomt": "x.txt"})
     assert estimate(mine, row["en-fr"], 1000) == (100.0, "typical")  # no outputs figure: the published one

@@ -433,8 +433,8 @@ def estimate(system: SystemSpec, row: CardRow, items: int | None, limit: int | N
     one's work in the cache, or before there was one the first's time times the shipped share again/trained of its
     kind) plus the training of each model it used that is no longer in the cache; else ``typical`` (``typical_cost``
     × its items, plus the training of the models a first run of it trains where no run of the row has recorded its
-    models, else of those it recorded that are gone); else None. ``paid``: the models an earlier row of the same
-    plan trains (a first run trains each once), added to."""
+    models, else of those it recorded that are gone); else None. ``paid``: "PAIR MODEL" of each model an earlier row
+    of the same plan trains (a first run trains each once), added to."""
     from discotest.lang.align.model import trained, training_seconds
 
     def untrained(models: dict[str, float]) -> float:
@@ -457,9 +457,10 @@ def estimate(system: SystemSpec, row: CardRow, items: int | None, limit: int | N
     seconds = figure["trained"] * count
     if used is not None:
         return seconds + untrained(used), "typical"
-    new = [name for name in figure.get("models", []) if name not in (paid or set())]
+    # a model is trained once per pair (a nearest pair's figure names that pair's models: the row's own are others)
+    new = [name for name in figure.get("models", []) if f"{row.pair} {name}" not in (paid or set())]
     if paid is not None:
-        paid.update(new)
+        paid.update(f"{row.pair} {name}" for name in new)
     return seconds + sum(training_seconds(name) or 0.0 for name in new), "typical"
 
 
@@ -604,7 +605,7 @@ def plan(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bo
     """What ``--dry-run`` prints: per row whether it is done (in the cache), to run, or cannot be filled (why); its
     items; and the seconds it will take (``estimate``: measured here, or typical for its kind and items)."""
     out = []
-    paid: set[str] = set()  # the models a first run of an earlier row trains
+    paid: set[str] = set()  # "PAIR MODEL" of each model a first run of an earlier row trains
     for row in rows:
         limit = _limit_for(row, common.get("limit"))
         entry = {"row": row.key, "suite": row.suite, "items": _items(row, common.get("data_dir"), limit)}
