@@ -533,3 +533,23 @@ def test_a_first_dry_run_takes_each_languages_own_figure_and_trains_a_shared_mod
     assert estimate(google, row["en-es"], 1000, paid={"en-fr m-fr"}) == (100.0, "typical")  # es trains its own
     mine = card_build.SystemSpec("outputs", "mine", files={"en-fr/winomt": "x.txt"})
     assert estimate(mine, row["en-fr"], 1000) == (100.0, "typical")  # no outputs figure: the published one
+
+
+def test_a_dry_run_on_a_loaded_machine_says_what_its_load_makes_of_the_estimate(shared_data, own_cache, capsys,
+                                                                                 monkeypatch):
+    """The shipped figures are CPU seconds, a quiet machine's wall: at a load average above the cores, a row's one
+    process gets cores/load of a core, and the plan says the estimate times load/cores (the arithmetic, no timing);
+    at a load below the cores it says nothing more."""
+    import re
+
+    from discotest.cli import card as card_cli
+
+    shutil.rmtree(own_cache / card_build.TIMES, ignore_errors=True)
+    monkeypatch.setattr(card_cli, "_load", lambda: (10.0, 2))
+    code, out, _ = run_cli(capsys, "card", "--system", "google", "--pairs", "en-fr", "--dry-run")
+    estimate = sum(float(s) for s in re.findall(r"^en-fr/\S+\s+\S+\s+to run\s+\d+\s+([\d.]+)$", out, re.M))
+    said = re.search(r"at this machine's load \(10 on 2 cores\) about (\d+) s", out)
+    assert code == 0 and estimate > 0 and said and abs(int(said.group(1)) - 5 * estimate) <= 5, out
+    monkeypatch.setattr(card_cli, "_load", lambda: (1.0, 2))
+    code, out, _ = run_cli(capsys, "card", "--system", "google", "--pairs", "en-fr", "--dry-run")
+    assert code == 0 and "machine's load" not in out
