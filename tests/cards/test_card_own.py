@@ -509,13 +509,15 @@ def test_a_first_dry_run_takes_each_languages_own_figure_and_trains_a_shared_mod
     """The arithmetic of a first run's estimate (no timing): a row's items times the trained cost per item of its own
     pair, plus its models' training (once per plan: a second row of the same model adds none); a pair never measured
     takes the first measured pair ``nearest`` lists for it; a file's row without a figure of its kind in a pair takes
-    the pair's published one."""
+    the pair's published one (and a published system's row a file's); a row whose items are mined (DiP) has a figure
+    per row."""
     from discotest.cards.build import estimate, typical_cost
     from discotest.cards.groups import rows_of
     from discotest.lang.align import model as align_model
 
     shutil.rmtree(own_cache / card_build.TIMES, ignore_errors=True)
-    shipped = {"again": 0.5, "nearest": {"en-es": ["en-it", "en-fr"]}, "costs": {"winomt": {"published": {
+    nearest = {"en-es": ["en-it", "en-fr"], "zh-en": ["ja-en"]}
+    shipped = {"again": 0.5, "nearest": nearest, "costs": {"winomt": {"published": {
         "en-de": {"trained": 0.01, "again": 0.002, "models": ["m-de"]},
         "en-fr": {"trained": 0.03, "again": 0.006, "models": ["m-fr"]}}}}}
     monkeypatch.setattr(card_build, "shipped_costs", lambda: shipped)
@@ -533,6 +535,9 @@ def test_a_first_dry_run_takes_each_languages_own_figure_and_trains_a_shared_mod
     assert estimate(google, row["en-es"], 1000, paid={"en-fr m-fr"}) == (100.0, "typical")  # es trains its own
     mine = card_build.SystemSpec("outputs", "mine", files={"en-fr/winomt": "x.txt"})
     assert estimate(mine, row["en-fr"], 1000) == (100.0, "typical")  # no outputs figure: the published one
+    shipped["costs"]["dip"] = {"outputs": {"ja-en": {"per": "row", "trained": 186.0}}}
+    dip = rows_of(["ja-en", "zh-en"], ["dip"])
+    assert [estimate(google, r, None) for r in dip] == [(186.0, "typical")] * 2  # per row; zh-en takes ja-en's
 
 
 def test_a_dry_run_on_a_loaded_machine_says_what_its_load_makes_of_the_estimate(shared_data, own_cache, capsys,

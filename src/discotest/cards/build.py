@@ -414,12 +414,12 @@ def typical_cost(row: CardRow, kind: str) -> dict[str, Any] | None:
     morphology cost differently (ru/ar's morphology, he/ar's training). Where the pair was not measured, the first
     measured of the pairs ``nearest`` lists for it (languages of the same family first; costs.json's "about" says
     which); a file's row without a figure of its kind in a pair takes the pair's published one (its run scores the
-    file and ranks it among the published systems: the same work and one system more). None: no figure (a model's or
-    an endpoint's row: the model's speed is its own)."""
+    file and ranks it among the published systems: the same work and one system more), and a published system's row
+    a file's. None: no figure (a model's or an endpoint's row: the model's speed is its own)."""
     shipped = shipped_costs()
     kinds = shipped["costs"].get(row.suite) or shipped["costs"].get(families.family_of(row.suite).name) or {}
     for pair in [row.pair, *shipped.get("nearest", {}).get(row.pair, [])]:
-        for each in [kind] + (["published"] if kind == "outputs" else []):
+        for each in [kind] + {"outputs": ["published"], "published": ["outputs"]}.get(kind, []):
             found = (kinds.get(each) or {}).get(pair)
             if found is not None:
                 return found
