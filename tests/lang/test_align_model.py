@@ -301,3 +301,13 @@ def test_the_winomt_training_text_is_the_word_pairs_of_the_published_bitexts(sha
     pairs = text.pairs(options)
     assert pairs == [pair for bitext in text.bitexts(options) for pair in bitext.pairs]
     assert len(pairs) > 10000
+
+
+def test_the_training_line_says_the_measured_seconds_of_a_model_of_that_name(capsys, monkeypatch):
+    """A model measured by bench/cards/card_costs.py (lang/training.json, by the name the line prints) is said at its
+    measured seconds, not at the pairs' count times the per-pair figure."""
+    from discotest.lang.align import model as align_model
+
+    monkeypatch.setattr(align_model, "_training_figures", lambda: {"test-corpus": 42.4})
+    _model(identity="measured").folder()
+    assert "training the alignment model test-corpus (about 42 s, once; cached)" in capsys.readouterr().err

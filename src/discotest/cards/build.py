@@ -399,45 +399,69 @@ def _measured(system: SystemSpec | None, row: CardRow) -> dict[str, Any] | None:
     return cache.load(TIMES, _time_key(system, row), parse)
 
 
-COSTS = "costs.json"  # typical seconds per item of each row kind, measured and shipped (its "about" says how)
+COSTS = "costs.json"  # typical CPU seconds per item of each row kind and pair, measured and shipped ("about": how)
 
 
 def shipped_costs() -> dict[str, Any]:
-    """The package's typical costs (``cards/costs.json``): per suite and system kind, seconds per item of a first run
-    (alignment models trained, nothing cached) and of a run whose models are trained."""
+    """The package's typical costs (``cards/costs.json``): per suite, system kind and language pair, CPU seconds per
+    item with the row's alignment models trained and again (its verdicts cached), and the models a first run trains
+    (their training: ``lang/align/training.json``)."""
     return json.loads(resources.files("discotest.cards").joinpath(COSTS).read_text("utf-8"))
 
 
-def estimate(system: SystemSpec, row: CardRow, items: int | None, limit: int | None = None
-             ) -> tuple[float | None, str]:
+def typical_cost(row: CardRow, kind: str) -> dict[str, Any] | None:
+    """The shipped figure of the row's suite for a system of ``kind`` in the row's pair: a language's alignment and
+    morphology cost differently (ru/ar's morphology, he/ar's training). Where the pair was not measured, the first
+    measured of the pairs ``nearest`` lists for it (languages of the same family first; costs.json's "about" says
+    which); a file's row without a figure of its kind in a pair takes the pair's published one (its run scores the
+    file and ranks it among the published systems: the same work and one system more), and a published system's row
+    a file's. None: no figure (a model's or an endpoint's row: the model's speed is its own)."""
+    shipped = shipped_costs()
+    kinds = shipped["costs"].get(row.suite) or shipped["costs"].get(families.family_of(row.suite).name) or {}
+    for pair in [row.pair, *shipped.get("nearest", {}).get(row.pair, [])]:
+        for each in [kind] + {"outputs": ["published"], "published": ["outputs"]}.get(kind, []):
+            found = (kinds.get(each) or {}).get(pair)
+            if found is not None:
+                return found
+    return None
+
+
+def estimate(system: SystemSpec, row: CardRow, items: int | None, limit: int | None = None,
+             paid: set[str] | None = None) -> tuple[float | None, str]:
     """The seconds a row's run will take here and where the figure comes from: ``measured`` (its last run for a
     system of this kind, its training left out; for the same input again, the time of a run that found the first
-    one's work in the cache, or before there was one the first's time times the shipped share ``again``) plus the
-    training of each model it used that is no longer in the cache; else ``typical`` (``shipped_costs`` × its items:
-    a first run's cost per item where no run of the row has recorded its models, else the cost with trained models
-    plus the training of those gone); else None."""
-    from discotest.lang.align.model import trained
+    one's work in the cache, or before there was one the first's time times the shipped share again/trained of its
+    kind) plus the training of each model it used that is no longer in the cache; else ``typical`` (``typical_cost``
+    × its items, plus the training of the models a first run of it trains where no run of the row has recorded its
+    models, else of those it recorded that are gone); else None. ``paid``: "PAIR MODEL" of each model an earlier row
+    of the same plan trains (a first run trains each once), added to."""
+    from discotest.lang.align.model import trained, training_seconds
 
     def untrained(models: dict[str, float]) -> float:
         return sum(seconds for key, seconds in models.items() if not trained(key))
 
     history = _measured(system, row)
     used = (_measured(None, row) or {}).get("models")
+    figure = typical_cost(row, system.kind)
     if history is not None:
         models = {k: v or (used or {}).get(k, 0.0) for k, v in (history.get("models") or {}).items()}
         seconds = history["seconds"]
         if history.get("input") == _input_of(system, row, limit):
-            seconds = history.get("again", seconds * shipped_costs()["again"])
+            share = figure["again"] / figure["trained"] if figure and figure.get("again") and figure["trained"] \
+                else shipped_costs()["again"]
+            seconds = history.get("again", seconds * share)
         return seconds + untrained(models), "measured"
-    costs = shipped_costs()["costs"]
-    kinds = costs.get(row.suite) or costs.get(families.family_of(row.suite).name) or {}
-    # a file's row runs the file and every published system (its ranking): the published run's cost
-    cost = kinds.get(system.kind) or (kinds.get("published") if system.kind == "outputs" else None)
-    if cost is None or items is None:
+    count = 1 if figure and figure.get("per") == "row" else items  # DiP's items are mined: a figure per row
+    if figure is None or count is None:
         return None, "unknown"
-    if used is None:
-        return cost["first"] * items, "typical"
-    return cost.get("trained", cost["first"]) * items + untrained(used), "typical"  # a kind measured cold only
+    seconds = figure["trained"] * count
+    if used is not None:
+        return seconds + untrained(used), "typical"
+    # a model is trained once per pair (a nearest pair's figure names that pair's models: the row's own are others)
+    new = [name for name in figure.get("models", []) if f"{row.pair} {name}" not in (paid or set())]
+    if paid is not None:
+        paid.update(f"{row.pair} {name}" for name in new)
+    return seconds + sum(training_seconds(name) or 0.0 for name in new), "typical"
 
 
 def _run_together(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bootstrap: int, seed: int,
@@ -581,6 +605,7 @@ def plan(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bo
     """What ``--dry-run`` prints: per row whether it is done (in the cache), to run, or cannot be filled (why); its
     items; and the seconds it will take (``estimate``: measured here, or typical for its kind and items)."""
     out = []
+    paid: set[str] = set()  # "PAIR MODEL" of each model a first run of an earlier row trains
     for row in rows:
         limit = _limit_for(row, common.get("limit"))
         entry = {"row": row.key, "suite": row.suite, "items": _items(row, common.get("data_dir"), limit)}
@@ -590,7 +615,8 @@ def plan(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bo
             out.append({**entry, "status": "unfilled", "reason": str(exc), "seconds": None})
             continue
         done = common.get("use_cache", True) and _done(system, row, common, bootstrap, seed)
-        seconds, source = (0.0, "cached") if done else estimate(system, row, entry["items"], common.get("limit"))
+        seconds, source = (0.0, "cached") if done else \
+            estimate(system, row, entry["items"], common.get("limit"), paid)
         out.append({**entry, "status": "cached" if done else "to run", "reason": None,
                     "seconds": None if seconds is None else round(seconds, 1), "estimate": source})
     return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -115,7 +116,17 @@ def _print_plan(steps: list[dict]) -> None:
     print(f"{len(todo)} rows to run, {sum(p['status'] == 'cached' for p in steps)} done, "
           f"{sum(p['status'] == 'unfilled' for p in steps)} not fillable; estimate {known:.0f} s"
           + (f" ({', '.join(sources)})" if sources else "")
-          + (f", plus {unknown} rows with no estimate yet (a model's speed is its own)" if unknown else ""))
+          + (f", plus {unknown} rows with no estimate until they have run here (a model's speed is its own; "
+             "costs.json has no figure of their kind)" if unknown else ""))
+    load, cores = _load()
+    if known and load > cores:  # the estimate is a quiet machine's; a row runs one process, which gets cores/load
+        print(f"  the figures are a quiet machine's (CPU seconds); at this machine's load ({load:.0f} on {cores} "
+              f"cores) about {known * load / cores:.0f} s")
+
+
+def _load() -> tuple[float, int]:
+    """The machine's load average over the last minute and its cores (a loaded machine runs each row slower)."""
+    return os.getloadavg()[0], os.cpu_count() or 1
 
 
 def _write_pages(card, output: str, command: str) -> dict[str, str]:

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import gzip
 import io
+import json
 import shutil
 import tarfile
 import tempfile
@@ -37,10 +39,14 @@ from discotest.lang.align.thot_aligner import ThotAligner
 from discotest.progress import note
 
 NAMESPACE = "align-model"
-# wall seconds per training pair (both directions, on two cores), measured on the first runs of WinoMT's languages
-# (ar: 15,544 pairs, about 12 s of training on a quiet 2-core machine at the full fertility schedule; two thirds of that
-# CPU at MODEL_REL_FERTILITY 0.5): for the note a first run prints
-TRAIN_SECONDS_PER_PAIR = 0.0005
+# CPU seconds of each model's training by its name (the recipe before ':', as the note a first run prints names it),
+# measured by bench/cards/card_costs.py (its first run's CPU less its trained run's; the file's "about" says where):
+# the note's "about N s" and the card's --dry-run estimate of a first run (cards/build.py). In discotest/lang, not
+# here: a new measurement must not change ALIGNER_CODE's key (every model would be trained again)
+TRAINING = "training.json"
+# for a model with no figure there: CPU seconds per training pair, from the same measurements (WinoMT's de model,
+# about 19,400 pairs, 21.5 s; ar's, 15,544 pairs, 14.1 s)
+TRAIN_SECONDS_PER_PAIR = 0.001
 ALIGNER_CODE = ("lang/align", "lang/tokenize.py")  # the code every model depends on (package-relative paths)
 _extracted: dict[str, Path] = {}  # model key -> folder of its files in this process
 # How a model decodes: "thot" (Thot's seeded Gibbs sampler in two child processes, the default) or "fast" (the model's
@@ -167,8 +173,9 @@ class AlignmentModel(WordAligner):
             raise ValueError(f"no training text for the alignment model {self.recipe}")
         # a long first run says what it does (-q: nothing), through the bars' helper: a card's rows run quiet under
         # the card's bar, and the line still shows there
-        note(f"discotest: training the alignment model {self.recipe.split(':')[0]} (about "
-             f"{max(1, round(len(pairs) * TRAIN_SECONDS_PER_PAIR))} s, once; cached)")
+        name = self.recipe.split(":")[0]
+        seconds = training_seconds(name) or len(pairs) * TRAIN_SECONDS_PER_PAIR
+        note(f"discotest: training the alignment model {name} (about {max(1, round(seconds))} s, once; cached)")
         started = time.monotonic()
         try:
             pending = self.aligner.start_training(pairs, str(folder / "model"), decoded)
@@ -201,6 +208,19 @@ class AlignmentModel(WordAligner):
     def cached(self) -> bool:
         """Whether the model is ready without training (unpacked here or in the cache)."""
         return self.use_cache and trained(self.key)
+
+
+@functools.cache
+def _training_figures() -> dict[str, float]:
+    from importlib import resources
+
+    return json.loads(resources.files("discotest.lang").joinpath(TRAINING).read_text("utf-8"))["seconds"]
+
+
+def training_seconds(name: str) -> float | None:
+    """The measured CPU seconds of training the model ``name`` (``TRAINING``), or None: a quiet machine's wall is at
+    most that (the aligner trains both directions at once, in two processes)."""
+    return _training_figures().get(name)
 
 
 def trained(key: str) -> bool:
