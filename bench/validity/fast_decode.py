@@ -21,7 +21,7 @@ The figures of 2026-11-29 (all 33 pairs, every changed noun verdict) are in ``be
 fast decode) and ``bench/figures/checked_decode.json`` (the checked one).
 ``--list N`` prints up to N changed noun verdicts (system, item, source, translation, both readings) to read by hand.
 Link-level agreement with Thot (per target word, each direction) is in ``lang.align.fast_decode``'s docstring.
-``--gold SETS`` instead runs ``bench/validity/gold_all.py --sets SETS`` with the fast decode as every alignment model's
+``--gold SETS`` instead runs ``bench/validity/gold_all.py --sets SETS`` with ``--decoder`` as every alignment model's
 default (``lang.align.model.DEFAULT_DECODER``), for the gold figures after (``--json``/``--before`` as gold_all's).
 """
 
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         from bench.validity import gold_all
         from discotest.lang.align import model
 
-        model.DEFAULT_DECODER = "fast"
+        model.DEFAULT_DECODER = args.decoder
         sys.argv = ["gold_all", "--sets", args.gold, "--langs", args.langs,
                     *(["--json", args.json] if args.json else []), *(["--before", args.before] if args.before else [])]
         return gold_all.main()
