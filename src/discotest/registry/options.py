@@ -56,7 +56,8 @@ ALIGN_TRAIN = Option("align_train", ("--align-train",),
                      "each evaluated file (with --align-extra), as before", default="suite", choices=("suite", "input"))
 # --align-decode: every wing that aligns with a trained model (the gender suites, MiTTenS, MT-GenEval, mZPRT)
 ALIGN_DECODE = Option("align_decode", ("--align-decode",),
-                      "how the alignment model decodes (--align-train suite): 'thot' (default) = Thot's seeded "
+                      "how an alignment model trained once (the suite's, the references', mZPRT's background) decodes: "
+                      "'thot' (default) = Thot's seeded "
                       "sampler in two child processes; 'fast' = the model's tables decoded in this process (other "
                       "links on some sentences: bench/validity/fast_decode.py; named in the signature); 'checked' = "
                       "fast, and the sentences where it is unsure of the words the verdict reads decoded by Thot",
