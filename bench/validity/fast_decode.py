@@ -1,21 +1,27 @@
 """The alignment model decoded in this process (``--align-decode fast``, lang/align/fast_decode.py) against Thot's
 decode, on every published WinoMT pair: what the verdicts read and what they say.
 
-    .venv/bin/python -m bench.validity.fast_decode [--langs de,ru] [--json PATH] [--list N]
+    .venv/bin/python -m bench.validity.fast_decode [--decoder checked] [--langs de,ru] [--json PATH] [--list N] [--cpu]
 
 Per language, every published system is run twice with the reader-level verdict and consistency measured (so the
 entity's words, the pronoun's words and the reader's words are all read): once with Thot's decode, once with the fast
-one; nothing else differs (same model, same analyser, verdict caches keyed apart by the signature). Reported:
+one (``--decoder``: ``fast``, or ``checked``, which sends the sentences it is unsure of to Thot); nothing else differs
+(same model, same analyser, verdict caches keyed apart by the signature). Reported:
 
 - ``words``: items whose words the verdict reads differ (the entity's target words, the pronoun's, the distractor's);
 - ``noun``: items whose noun verdict (the gender read, hence correct or not) changes; ``reader``: the reader-level
   gender; ``consistency``: the pronoun–entity agreement;
-- the accuracy of every system, Thot → fast.
+- the accuracy of every system, Thot → fast;
+- ``checked``: the share of the language's sentences sent to Thot (``routed``).
 
-The figures of 2026-11-29 (all 33 pairs, every changed noun verdict) are in ``bench/figures/fast_decode.json``.
+``--cpu``: per language, the alignment CPU (this process and its children) of decoding google's output, uncached, with
+Thot's decode and with ``--decoder``'s (tables loaded first; median of 3).
+
+The figures of 2026-11-29 (all 33 pairs, every changed noun verdict) are in ``bench/figures/fast_decode.json`` (the
+fast decode) and ``bench/figures/checked_decode.json`` (the checked one).
 ``--list N`` prints up to N changed noun verdicts (system, item, source, translation, both readings) to read by hand.
 Link-level agreement with Thot (per target word, each direction) is in ``lang.align.fast_decode``'s docstring.
-``--gold SETS`` instead runs ``bench/validity/gold_all.py --sets SETS`` with the fast decode as every alignment model's
+``--gold SETS`` instead runs ``bench/validity/gold_all.py --sets SETS`` with ``--decoder`` as every alignment model's
 default (``lang.align.model.DEFAULT_DECODER``), for the gold figures after (``--json``/``--before`` as gold_all's).
 """
 
@@ -38,18 +44,23 @@ def _words(v) -> tuple:
             tuple(v.conveyed_evidence or ()))
 
 
-def compare(lang: str) -> dict:
-    """Both decodes of every published system of ``lang``: counts of what differs, and the changed noun verdicts."""
-    from discotest.gender.run import RunOptions, _evaluate_language, planned_pairs
+def compare(lang: str, decoder: str = "fast") -> dict:
+    """Thot's decode and ``decoder``'s of every published system of ``lang``: counts of what differs, and the changed
+    noun verdicts."""
+    from discotest.gender.run import RunOptions, _evaluate_language, language_aligner, planned_pairs
+    from discotest.lang.align import model
 
     systems = planned_pairs("winomt", [lang], "all")[lang]
     runs = {}
-    for decoder in ("thot", "fast"):
-        options = RunOptions(measure=("accuracy", "consistency"), verdict="reader", align_decode=decoder)
-        runs[decoder] = {r.system: r for r in _evaluate_language(lang, systems, options)}
+    for name in ("thot", decoder):
+        options = RunOptions(measure=("accuracy", "consistency"), verdict="reader", align_decode=name)
+        runs[name] = {r.system: r for r in _evaluate_language(lang, systems, options)}
     out: dict = {"systems": {}, "changed": []}
+    if decoder == "checked":  # counted only where the verdicts were not cached
+        key = language_aligner(lang, RunOptions(align_decode=decoder)).key
+        out["routed"] = model.checked_counts.get(key)
     for system in systems:
-        thot, fast = runs["thot"][system], runs["fast"][system]
+        thot, fast = runs["thot"][system], runs[decoder][system]
         counts = {"items": 0, "words": 0, "noun": 0, "reader": 0, "consistency": 0}
         for a, b in zip(thot.verdicts, fast.verdicts):
             assert a.index == b.index
@@ -69,9 +80,45 @@ def compare(lang: str) -> dict:
     return out
 
 
+def cpu(lang: str, decoder: str) -> dict[str, float]:
+    """Median of 3 CPU seconds (this process and its children) of aligning google's ``lang`` output uncached, with
+    Thot's decode and with ``decoder``'s (the model and its tables ready beforehand)."""
+    import resource
+    import statistics
+
+    from discotest.gender.pipeline import Bitext
+    from discotest.gender.run import (
+        RunOptions,
+        _published_rows,
+        language_aligner,
+    )
+    from discotest.lang.align import align_cached
+
+    options = RunOptions()
+    items, translations = _published_rows("google", lang, options)
+    bitext = Bitext(items, translations, lang)
+    pairs, watch = bitext.pairs, bitext.watched
+    out = {}
+    for name in ("thot", decoder):
+        aligner = language_aligner(lang, RunOptions(align_decode=name))
+        aligner.folder()
+        if name != "thot":
+            aligner.tables()
+        seconds = []
+        for _ in range(3):
+            before = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+            align_cached(aligner, pairs, use_cache=False, watch=watch)
+            after = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+            seconds.append(sum(a.ru_utime + a.ru_stime - b.ru_utime - b.ru_stime for a, b in zip(after, before)))
+        out[name] = statistics.median(seconds)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--langs", default=",".join(LANGS))
+    parser.add_argument("--decoder", default="checked", choices=("fast", "checked"), help="compared with Thot's")
+    parser.add_argument("--cpu", action="store_true", help="the alignment CPU of each decode instead")
     parser.add_argument("--json", help="write every figure and changed verdict here")
     parser.add_argument("--list", type=int, default=0, help="print up to N changed noun verdicts")
     parser.add_argument("--gold", help="gold_all.py's sets measured with the fast decode as the default")
@@ -81,22 +128,30 @@ def main(argv: list[str] | None = None) -> int:
         from bench.validity import gold_all
         from discotest.lang.align import model
 
-        model.DEFAULT_DECODER = "fast"
+        model.DEFAULT_DECODER = args.decoder
         sys.argv = ["gold_all", "--sets", args.gold, "--langs", args.langs,
                     *(["--json", args.json] if args.json else []), *(["--before", args.before] if args.before else [])]
         return gold_all.main()
     langs = [x for x in args.langs.split(",") if x]
+    if args.cpu:
+        for lang in langs:
+            print(f"{lang}: alignment CPU, google, uncached: " + ", ".join(
+                f"{name} {seconds:.2f} s" for name, seconds in cpu(lang, args.decoder).items()))
+        return 0
     results = {}
     totals = {"pairs": 0, "items": 0, "words": 0, "noun": 0, "reader": 0, "consistency": 0, "right": 0, "wrong": 0}
     print("lang system    items  words  noun  reader  cons.  accuracy thot → fast")
     for lang in langs:
-        results[lang] = compare(lang)
+        results[lang] = compare(lang, args.decoder)
         for system, c in results[lang]["systems"].items():
             totals["pairs"] += 1
             for k in ("items", "words", "noun", "reader", "consistency"):
                 totals[k] += c[k]
             print(f"{lang:4} {system:9} {c['items']:5} {c['words']:6} {c['noun']:5} {c['reader']:7} "
                   f"{c['consistency']:6}  {c['accuracy'][0]:.1f} → {c['accuracy'][1]:.1f}")
+        if results[lang].get("routed"):
+            done, routed = results[lang]["routed"]
+            print(f"{lang}: {routed} of {done} sentences ({routed / done:.1%}) sent to Thot's decode")
         for row in results[lang]["changed"]:
             totals["right"] += row["fast"][2] and not row["thot"][2]
             totals["wrong"] += row["thot"][2] and not row["fast"][2]

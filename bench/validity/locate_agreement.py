@@ -164,7 +164,7 @@ def _links(text: str, aligner, lang: str, bitexts: dict, corpus: list, systems: 
             model = AlignmentModel(aligner, f"bench-{lang}:{'+'.join(systems[k] for k in kept)}",
                                    cache.content_key(["bench-2019", lang, *map(str, kept)]),
                                    lambda kept=kept: [pair for k in kept for pair in corpus[k]], code=cache.code_key())
-            out[s] = model.align(b.pairs)
+            out[s] = model.align(b.pairs, b.watched if model.reads_watch else None)  # as the pipeline does
     _links_memo[(text, lang)] = out
     return out
 

@@ -91,3 +91,44 @@ def test_the_decoder_is_in_the_signature_and_checked(monkeypatch):
         _model("viterbi")
     with pytest.raises(InputError, match="fast decoder"):
         AlignmentModel(make_aligner("thot-hmm"), "test-corpus", "test", lambda: PAIRS, code="x", decoder="fast")
+
+
+def _watch(pairs, every: int = 3):
+    """Every third source word of each odd pair watched, none of the even ones (this corpus's shuffled word orders
+    leave the fast decode unsure of nearly every watched word)."""
+    return [frozenset(range(k % every, len(s), every) if k % 2 else ()) for k, (s, _) in enumerate(pairs)]
+
+
+def test_the_checked_decode_gives_byte_identical_links_every_run_and_alone_or_in_company():
+    """``checked``: the fast links, the unsure pairs' replaced by Thot's decode; the same bytes on every run, and a
+    pair's links do not depend on the pairs beside it (its own watched words decide whether Thot decodes it)."""
+    model, pairs = _model("checked"), PAIRS[:60]
+    watch = _watch(pairs)
+    first = _pharaoh(model.align(pairs, watch))
+    assert first == _pharaoh(model.align(pairs, watch)) == _pharaoh(_model("checked").align(pairs, watch))
+    together = model.align(pairs, watch)
+    assert [model.align([p], [w])[0] for p, w in zip(pairs[40:46], watch[40:46])] == together[40:46]
+    assert model.align(pairs[::-1], watch[::-1]) == together[::-1]
+
+
+def test_the_checked_decode_sends_exactly_the_unsure_pairs_to_thot():
+    model = _model("checked")
+    watch = _watch(PAIRS)
+    fast, unsure = model.tables().check(PAIRS, watch)
+    assert unsure and all(n % 2 for n in unsure)  # only pairs with watched words
+    thot = _model("thot").align(PAIRS)
+    got = model.align(PAIRS, watch)
+    assert all(got[n] == (thot[n] if n in unsure else fast[n]) for n in range(len(PAIRS)))
+    assert fast == model.tables().align(PAIRS)  # check's links are align's
+    # nothing watched: nothing to be unsure of; everything watched (None): at least as many unsure as any subset
+    assert model.tables().check(PAIRS, [frozenset()] * len(PAIRS))[1] == []
+    assert set(unsure) <= set(model.tables().check(PAIRS)[1])
+
+
+def test_the_checked_decode_is_named_and_its_watched_words_key_the_cache():
+    from discotest.lang.align import _key
+
+    checked, fast = _model("checked"), _model("fast")
+    assert "+fast-decode-thot-below-" in checked.signature() and checked.reads_watch and not fast.reads_watch
+    assert _key(checked, PAIRS[:2], [frozenset({0}), None]) != _key(checked, PAIRS[:2], [frozenset({1}), None])
+    assert _key(fast, PAIRS[:2], [frozenset({0}), None]) == _key(fast, PAIRS[:2])

@@ -53,7 +53,7 @@ MODEL_OPTIONS = (common.BEAM, common.MAX_LENGTH, MARKERS_OPTION, RESOLVER, commo
 
 
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, MEASURE, VERDICT,
-           SUITE_VERSION, common.ALIGNER, common.ALIGN_TRAIN, common.GENDER_ALIGN_EXTRA, common.GENDER_ALIGN_DECODE,
+           SUITE_VERSION, common.ALIGNER, common.ALIGN_TRAIN, common.GENDER_ALIGN_EXTRA, common.ALIGN_DECODE,
            LEXICON, common.JOBS,
            *common.ENGINE_OPTIONS, common.RAY_ACTORS, common.MODEL, *MODEL_OPTIONS, common.CONTEXT, common.LIMIT,
            *common.COMMON)

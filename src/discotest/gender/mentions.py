@@ -128,6 +128,12 @@ def find_pronouns(items: list[GenderItem]) -> list[Mention | None]:
     return mentions
 
 
+def pronoun_positions(items: Sequence[GenderItem]) -> list[int | None]:
+    """The English word of each item's pronoun (``find_pronouns``'s ``word``) without tagging any "her": its role
+    does not move it. What the alignment is told the verdict reads (``Bitext.watched``)."""
+    return [m.word if m is not None else None for m in _first_pronouns(items)]
+
+
 def _first_pronouns(items: Sequence[GenderItem]) -> list[Mention | None]:
     """The pronoun of each item, "her" with the role of its table ("object") until ``find_pronouns`` tags it."""
     mentions: list[Mention | None] = []

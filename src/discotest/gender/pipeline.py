@@ -7,7 +7,14 @@ from dataclasses import replace
 from functools import lru_cache
 
 from discotest.gender.judge import Conveyed, GenderVerdict, convey
-from discotest.gender.mentions import Mention, find_distractor, find_pronouns, object_of_distractor, single_pronoun
+from discotest.gender.mentions import (
+    Mention,
+    find_distractor,
+    find_pronouns,
+    object_of_distractor,
+    pronoun_positions,
+    single_pronoun,
+)
 from discotest.gender.winomt import GenderItem
 from discotest.lang.align import PendingLinks, start_align_cached
 from discotest.lang.align.base import Links, Pair, WordAligner
@@ -42,6 +49,20 @@ class Bitext:
             for s, t_ in zip(self.src_tokens, self.tgt_tokens)
         ]
 
+    @property
+    def watched(self) -> list[frozenset[int]]:
+        """Per pair, the English words whose links the verdicts read: the entity's, the pronoun's and the
+        distractor's (what ``evaluate_gender`` locates); the ``checked`` alignment decode makes sure of these."""
+        out = []
+        for item, src, pronoun in zip(self.items, self.src_tokens, pronoun_positions(self.items)):
+            words = set(source_entity_tokens(item.sentence, src, item.entity_word_span))
+            if pronoun is not None:
+                words.add(pronoun)
+            if found := find_distractor(item):
+                words.update(found[1])
+            out.append(frozenset(words))
+        return out
+
 
 @lru_cache(maxsize=2**14)
 def _english_tokens(sentence: str) -> tuple[Token, ...]:
@@ -69,15 +90,21 @@ def align_in_corpus(
 
 
 def start_align_in_corpus(
-    aligner: WordAligner, evaluated: list[Pair], corpus: Sequence[list[Pair]], use_cache: bool = True
+    aligner: WordAligner, evaluated: list[Pair], corpus: Sequence[list[Pair]], use_cache: bool = True,
+    watch: Sequence[frozenset[int]] | None = None,
 ) -> PendingLinks:
-    """``align_in_corpus`` begun now, finished by calling the result (``start_align_cached``)."""
+    """``align_in_corpus`` begun now, finished by calling the result (``start_align_cached``); ``watch``: the words
+    of ``evaluated`` the verdicts read (``Bitext.watched``; the corpus's other blocks: every word)."""
     blocks = list(corpus)
     if evaluated not in blocks:
         blocks.append(evaluated)
     position = blocks.index(evaluated)
-    pending = start_align_cached(aligner, [pair for block in blocks for pair in block], use_cache)
     offset = sum(len(block) for block in blocks[:position])
+    marks: list[frozenset[int] | None] | None = None
+    if watch is not None:
+        marks = [None] * sum(len(block) for block in blocks)
+        marks[offset : offset + len(evaluated)] = list(watch)
+    pending = start_align_cached(aligner, [pair for block in blocks for pair in block], use_cache, marks)
     return PendingLinks(lambda: pending()[offset : offset + len(evaluated)], pending.from_cache)
 
 

@@ -496,29 +496,32 @@ class _LanguageReading:
                     store_verdicts(keys[name], verdicts)
         return {name: found[name] for name in self.translation_sets}
 
+    def _start_align(self, name: str, corpus: list[list[Pair]]) -> PendingLinks:
+        """The alignment of ``name``'s bitext begun (told the words the verdicts read, where the aligner uses them)."""
+        bitext = self.bitext_of(name)
+        return start_align_in_corpus(self.aligner, bitext.pairs, corpus, self.options.use_cache,
+                                     bitext.watched if self.aligner.reads_watch else None)
+
     def _read(self, todo: list[str], corpus: list[list[Pair]], in_worker: bool) -> Iterator[tuple[str, list]]:
         """Align and read ``todo`` in order. Outside a worker the next bitext's alignment starts before this one's
         morphology (one ahead: at most two alignments at once), and the analyser loads and prepares while the first
         alignment runs (new translations mean new readings)."""
-        use_cache = self.options.use_cache
         pending: dict[str, PendingLinks] = {}
         if todo:
             with stage("alignment"):
-                pending[todo[0]] = start_align_in_corpus(self.aligner, self.bitext_of(todo[0]).pairs, corpus,
-                                                         use_cache)
+                pending[todo[0]] = self._start_align(todo[0], corpus)
             with stage("english roles"):  # the suite's "her" roles (spaCy once per suite), while the alignment runs
-                learn_her_roles(self.items, use_cache)
+                learn_her_roles(self.items, self.options.use_cache)
             if not pending[todo[0]].from_cache:
                 self.analyser.prepare(self.bitext_of(todo[0]).tgt_tokens)
         for position, name in enumerate(todo):
             bitext = self.bitext_of(name)
             with stage("alignment"):
                 if name not in pending:
-                    pending[name] = start_align_in_corpus(self.aligner, bitext.pairs, corpus, use_cache)
+                    pending[name] = self._start_align(name, corpus)
                 if position + 1 < len(todo) and not in_worker:
                     following = todo[position + 1]
-                    pending[following] = start_align_in_corpus(self.aligner, self.bitext_of(following).pairs, corpus,
-                                                               use_cache)
+                    pending[following] = self._start_align(following, corpus)
                 current = pending.pop(name)
                 links = current()
             if position > 0 and not current.from_cache:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from discotest.data.catalogue import ENV_VAR
 from discotest.data.translations import INPUT_FORMATS
 from discotest.engine import ENGINES
-from discotest.lang.align import ALIGNERS, DEFAULT_ALIGNER
+from discotest.lang.align import ALIGNERS, DECODERS, DEFAULT_ALIGNER
 from discotest.models.interface import DEFAULT_MAX_LENGTH
 from discotest.registry import Option
 from discotest.report.export import LATEX_FLOATS, WIDE_COLUMNS
@@ -54,11 +54,14 @@ ALIGN_TRAIN = Option("align_train", ("--align-train",),
                      "depend on your file (the language's published outputs; mzprt: its background corpus), every "
                      "sentence decoded with it, so a verdict depends on its own sentence alone; 'input' = trained on "
                      "each evaluated file (with --align-extra), as before", default="suite", choices=("suite", "input"))
-GENDER_ALIGN_DECODE = Option("align_decode", ("--align-decode",),
-                             "--align-train suite: how the alignment model decodes: 'thot' (default) = Thot's seeded "
-                             "sampler in two child processes; 'fast' = the model's tables decoded in this process "
-                             "(other links on some sentences: bench/validity/fast_decode.py; named in the signature)",
-                             choices=("thot", "fast"))
+# --align-decode: every wing that aligns with a trained model (the gender suites, MiTTenS, MT-GenEval, mZPRT)
+ALIGN_DECODE = Option("align_decode", ("--align-decode",),
+                      "how an alignment model trained once (the suite's, the references', mZPRT's background) decodes: "
+                      "'thot' (default) = Thot's seeded "
+                      "sampler in two child processes; 'fast' = the model's tables decoded in this process (other "
+                      "links on some sentences: bench/validity/fast_decode.py; named in the signature); 'checked' = "
+                      "fast, and the sentences where it is unsure of the words the verdict reads decoded by Thot",
+                      choices=DECODERS)
 MODEL = Option("model", ("--model", "-m"),
                "Hugging Face seq2seq, decoder-only LLM (AutoModelForCausalLM) or CTranslate2 model: scores the "
                "candidates (contrastive suites) or translates the suite (gender suites, CTXPRO, mZPRT)",

@@ -125,6 +125,7 @@ class Corpus:
     align_train: str = "suite"  # "suite": decode every block with the background's model; "input": see run_pairs
     aligned: dict[str, list[Links]] = field(default_factory=dict, repr=False)  # run -> links of its pairs, in order
     model: AlignmentModel | None = field(default=None, repr=False)
+    align_decode: str | None = None  # how the background's model decodes (``lang.align.model.DECODERS``)
 
     def __post_init__(self) -> None:
         if self.align_train == "suite" and isinstance(self.aligner, ThotAligner):
@@ -132,7 +133,8 @@ class Corpus:
             identity = cache.content_key(" ".join(s) + " ||| " + " ".join(t) for s, t in background)
             # the identity is the tokenised background itself, so only this module's recipe is the code that shapes it
             self.model = AlignmentModel(self.aligner, f"mzprt-{self.text}:{len(background)}", identity,
-                                        lambda: background, self.use_cache, code=cache.code_key(MODEL_CODE))
+                                        lambda: background, self.use_cache, code=cache.code_key(MODEL_CODE),
+                                        decoder=self.align_decode)
 
     @property
     def runner(self) -> WordAligner:
@@ -208,11 +210,13 @@ def build_corpus(
     inputs: Sequence[Hypotheses] = (),
     use_cache: bool = True,
     align_train: str = "suite",
+    align_decode: str | None = None,
 ) -> Corpus:
     """The fixed background (every domain's labelled source with its reference — these blocks are also the
     ``reference`` system — the validation sets, the published outputs present, the extra text) and the
     ``inputs``. ``domains`` adds suites that must be loaded (a validation set asked for); ``published`` passes
-    outputs already read, so they are not read twice. Nothing is aligned until ``Corpus.links_of``."""
+    outputs already read, so they are not read twice. Nothing is aligned until ``Corpus.links_of``. ``align_decode``:
+    how the background's model decodes."""
     names = [d for d in (*DOMAINS, *VALID_FILES) if d in DOMAINS or d in domains or _has_source(d, root)]
     suites = {d: load_mzprt(d, root) for d in names}
     sources = {d: _segment_suite(s, use_cache) for d, s in suites.items()}
@@ -238,4 +242,4 @@ def build_corpus(
     typed_inputs = [hyps.pairs(sources[hyps.domain].words) for hyps in inputs]
     text = "+".join(["mzprt-refs", *(["published"] if present else []), *extra_used])
     return Corpus(suites, sources, blocks, block_pairs, block_segments, typed_inputs, aligner, text, use_cache,
-                  align_train)
+                  align_train, align_decode=align_decode)

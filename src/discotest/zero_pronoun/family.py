@@ -40,7 +40,8 @@ BLEU = Option("bleu", ("--bleu",), "mzprt: also report sacrebleu BLEU", default=
 # --engine ray: the alignment run is a Ray task; a command aligns once (the background, or it with the one --input),
 # so there is no --jobs to share out
 OPTIONS = (DOMAIN, common.SYSTEM, INPUTS, common.INPUT_FORMAT, WINDOW, REACH, BLEU, common.ALIGNER,
-           common.ALIGN_TRAIN, ALIGN_EXTRA, *common.ENGINE_OPTIONS, common.LIMIT, *common.TRANSLATING_MODEL,
+           common.ALIGN_TRAIN, ALIGN_EXTRA, common.ALIGN_DECODE, *common.ENGINE_OPTIONS, common.LIMIT,
+           *common.TRANSLATING_MODEL,
            *common.COMMON)
 
 
@@ -113,6 +114,7 @@ def score(suite: str, s: Settings, asked: Asked, answers: list[list[Any]]) -> Re
         extra=s.align_extra,
         aligner=s.aligner,
         align_train=s.align_train,
+        align_decode=s.align_decode,
         input_format=s.input_format,
         engine=resolve_engine(s.engine),
         ray_address=s.ray_address,

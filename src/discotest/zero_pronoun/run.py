@@ -157,6 +157,7 @@ def run_mzprt(
     translator: Translator | None = None,
     context: int = 0,
     answered: Sequence[Sequence[str]] | None = None,
+    align_decode: str | None = None,
 ) -> list[AZPTResult]:
     """AZPT of published systems and/or input files on mZPRT domains, one result per (domain, system).
 
@@ -171,7 +172,8 @@ def run_mzprt(
     ``bleu``: also sacrebleu BLEU (on the sentences each system covers: the ZP sentences for
     published outputs). ``progress`` is called with 1 per finished result.
     ``align_train``: ``suite`` decodes every text with the model trained once on the background; ``input`` aligns an
-    input file by training on the background plus that file (``corpus``).
+    input file by training on the background plus that file (``corpus``); ``align_decode``: how that model decodes
+    (``lang.align.model.DECODERS``; named in the signature's aligner field when not Thot's).
     ``limit``: a quick look: per domain, a deterministic sample of that many scored ZPs (``sampled_zps``), signed
     ``limit:N``; files are still read, checked and aligned whole, only the judging is restricted (BLEU: the
     sampled ZPs' sentences).
@@ -210,9 +212,12 @@ def run_mzprt(
         typed.append(model_hypotheses(suites[d], translator, context, _sampled_segments(suites[d], limit),
                                       answered[k] if answered is not None else None))
     with catalogue.tracking() as corpus_files, progress_bar("mZPRT: segmenting the corpus", total=1) as bar:
-        corpus = build_corpus(aligner_obj, root, extra, domain_list, published, typed, use_cache, align_train)
+        corpus = build_corpus(aligner_obj, root, extra, domain_list, published, typed, use_cache, align_train,
+                              align_decode)
         bar.update(1)
     common.update(corpus_files)
+    # the aligner's settings, and how its model decodes where one decodes every run (Thot's decode: nothing added)
+    aligner_field = corpus.model.aligner_signature() if corpus.model else aligner_obj.signature()
     by_name = {(h.domain, h.system): h for h in published}
     evaluated = [
         (by_name.get((d, s)) or reference_hypotheses(corpus.suites[d]), (d, s)) for d, s in wanted
@@ -235,7 +240,7 @@ def run_mzprt(
                 domain=hyps.domain,
                 system=hyps.system,
                 scores=(scores := score_azpt(verdicts)),
-                signature=_signature(hyps, scores.n, aligner_obj, corpus.description(key), window, reach,
+                signature=_signature(hyps, scores.n, aligner_field, corpus.description(key), window, reach,
                                      catalogue.data_field({**common, **read.get((hyps.domain, hyps.system), {})}),
                                      model_fields if hyps.kind == "model" else ()).with_limit(limit),
                 kind=hyps.kind,
@@ -340,7 +345,7 @@ def _published_requests(domains: list[str], systems: Sequence[str] | str | None)
     return [(d, s) for d, names in known.items() for s in systems if s in names or s == REFERENCE]
 
 
-def _signature(hyps: Hypotheses, n: int, aligner: WordAligner, align_text: str, window: int, reach: int,
+def _signature(hyps: Hypotheses, n: int, aligner: str, align_text: str, window: int, reach: int,
                data: tuple[str, str] = ("files", "none"), model: Sequence[tuple[str, str]] = ()) -> Signature:
     table = content_cache.content_key(
         f"{k[0]}\t{k[1]}\t{'|'.join(sorted(v))}" for k, v in sorted(load_zh_en().entries.items())
@@ -349,7 +354,7 @@ def _signature(hyps: Hypotheses, n: int, aligner: WordAligner, align_text: str, 
         "mzprt", "current", hyps.system, n, lang="zh-en", scope=(("domain", hyps.domain),),
         settings=(
             *model,
-            ("aligner", aligner.signature()),
+            ("aligner", aligner),
             ("align_text", align_text),
             ("window", str(window)),
             ("reach", str(reach)),

@@ -31,7 +31,7 @@ TEXT = Option("text", ("--text",), "mittens: what --model/--endpoint translates,
               "'source ||| translation' --input are first matched to: the passage (example, for MT systems) or the "
               "authors' prompt around it (prompt, for LLMs; sent as the whole request)", default="example",
               choices=TEXTS)
-OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, TEXT, common.ALIGNER,
+OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, TEXT, common.ALIGNER, common.ALIGN_DECODE,
            *common.TRANSLATING_MODEL, *common.ENGINE_OPTIONS, common.LIMIT, *common.COMMON)
 
 
@@ -119,9 +119,10 @@ def score(suite: str, s: Settings, asked: Asked, answers: list[list[Any]]) -> Re
     from discotest.gender.mittens.run import REFERENCE_SYSTEMS, file_translations, model_result, run_one
 
     langs = _langs(suite, s.lang)
-    free = dict(text=s.text, data_dir=s.data_dir, aligner=s.aligner, use_cache=s.use_cache, limit=s.limit)
+    free = dict(text=s.text, data_dir=s.data_dir, aligner=s.aligner, use_cache=s.use_cache, limit=s.limit,
+                align_decode=s.align_decode)
     if asked.state is not None:
-        results = [model_result(suite, state, answered, s.aligner, s.use_cache, s.limit)
+        results = [model_result(suite, state, answered, s.aligner, s.use_cache, s.limit, s.align_decode)
                    for state, answered in zip(asked.state, answers, strict=True)]
     elif s.input:
         from discotest.data.readers import system_name

@@ -91,8 +91,9 @@ def _texts(tokens: Sequence[Token]) -> tuple[str, ...]:
 
 
 def reference_model(items: Sequence[MittensItem], lang: str, aligner: str = "thot-eflomal",
-                    use_cache: bool = True) -> WordAligner:
-    """The language's alignment model, trained once on every passage's English source with its reference."""
+                    use_cache: bool = True, decoder: str | None = None) -> WordAligner:
+    """The language's alignment model, trained once on every passage's English source with its reference;
+    ``decoder``: how it decodes (``lang.align.model.DECODERS``; ignored by an aligner that keeps no model)."""
     base = make_aligner(aligner)
     if not isinstance(base, ThotAligner):
         return base
@@ -104,7 +105,7 @@ def reference_model(items: Sequence[MittensItem], lang: str, aligner: str = "tho
 
     identity = cache.content_key([lang, *(f"{s}\t{r}" for s, r in texts)])
     return AlignmentModel(base, f"mittens-out-{lang}:references", identity, training, use_cache,
-                          code=cache.code_key(MODEL_CODE))
+                          code=cache.code_key(MODEL_CODE), decoder=decoder)
 
 
 def _role(word: str, source: str, end: int) -> str:

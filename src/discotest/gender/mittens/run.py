@@ -89,12 +89,12 @@ class ModelAsked:
 
 
 def model_result(suite: str, asked: ModelAsked, answers: Sequence[str], aligner: str = DEFAULT_ALIGNER,
-                 use_cache: bool = True, limit: int | None = None) -> MittensResult:
+                 use_cache: bool = True, limit: int | None = None, align_decode: str | None = None) -> MittensResult:
     """A model's result in one language from its answers: the translations read as a file's are."""
     translations = Translations(asked.path, {i.index: t for i, t in zip(asked.items, answers, strict=True)},
                                 format="model")
     return _result(suite, asked.lang, asked.everything, asked.items, asked.seen, translations, asked.name,
-                   asked.fields, aligner, use_cache, limit)
+                   asked.fields, aligner, use_cache, limit, align_decode)
 
 
 def _check_out_of_english(suite: str, lang: str) -> None:
@@ -112,13 +112,13 @@ def verdict(item: MittensItem, translation: str) -> MittensVerdict:
 
 
 def _free_verdicts(items: Sequence[MittensItem], all_items: Sequence[MittensItem], by_row: dict[int, str], lang: str,
-                   aligner: str, use_cache: bool) -> tuple[list[MittensVerdict], str]:
+                   aligner: str, use_cache: bool, align_decode: str | None = None) -> tuple[list[MittensVerdict], str]:
     from discotest.gender.mittens.free import read_translations as read_free
     from discotest.gender.mittens.free import reference_model
     from discotest.gender.mittens.person import PERSON_RULE
     from discotest.lang.english import english_version
 
-    model = reference_model(all_items, lang, aligner, use_cache)
+    model = reference_model(all_items, lang, aligner, use_cache, align_decode)
     done = [i for i in items if i.index in by_row]
     readings, analyser = read_free(done, [by_row[i.index] for i in done], lang, model, use_cache)
     out = []
@@ -143,14 +143,14 @@ def run_one(suite: str, lang: str, *, input: str | os.PathLike | None = None,  #
             text: str = "example", input_format: str = "auto", data_dir: str | None = None,
             aligner: str = DEFAULT_ALIGNER, use_cache: bool = True,
             translations: Translations | None = None, name: str | None = None,
-            limit: int | None = None) -> MittensResult:
+            limit: int | None = None, align_decode: str | None = None) -> MittensResult:
     """One language of ``suite`` with one system: a file (``input``), the references (``system``), a model
     (``model``, or ``model_options["endpoint"]``), or ``translations`` already read (``name`` names them).
     ``limit``: score a sample (``scored_items``); a file is still read and checked whole, a model translates the
     sample only."""
     if model is not None or (model_options or {}).get("endpoint"):
         ask, asked = model_requests(suite, lang, model, text, model_options or {}, data_dir, limit)
-        return model_result(suite, asked, answer_all([ask])[0], aligner, use_cache, limit)
+        return model_result(suite, asked, answer_all([ask])[0], aligner, use_cache, limit, align_decode)
     with catalogue.tracking() as seen:
         everything = load_mittens(suite, [lang], data_dir)
     items = scored_items(everything, limit)
@@ -164,19 +164,20 @@ def run_one(suite: str, lang: str, *, input: str | os.PathLike | None = None,  #
     else:
         raise InputError("give --input (your translations), --model/--endpoint or --system")
     return _result(suite, lang, everything, items, dict(seen), translations, name or "", [], aligner, use_cache,
-                   limit)
+                   limit, align_decode)
 
 
 def _result(suite: str, lang: str, everything: Sequence[MittensItem], items: Sequence[MittensItem],
             seen: dict[str, Any], translations: Translations, name: str, settings: Sequence[tuple[str, str]],
-            aligner: str, use_cache: bool, limit: int | None) -> MittensResult:
-    """Every scored passage's translation read for the person's gender, and the result signed."""
+            aligner: str, use_cache: bool, limit: int | None, align_decode: str | None = None) -> MittensResult:
+    """Every scored passage's translation read for the person's gender, and the result signed (``align_decode``:
+    how the alignment model decodes, ``lang.align.model``; named in the reader field when not Thot's)."""
     by_row = translations.by_row
     if suite == SUITE:
         verdicts = [verdict(i, by_row[i.index]) for i in items if i.index in by_row]
         reader = "english-person-words-v1"
     else:
-        verdicts, reader = _free_verdicts(items, everything, by_row, lang, aligner, use_cache)
+        verdicts, reader = _free_verdicts(items, everything, by_row, lang, aligner, use_cache, align_decode)
     if not verdicts:
         raise InputError(f"no passage of {suite} {lang} has a translation", translations.path)
     unmatched = sorted(i.index for i in items if i.index not in by_row)

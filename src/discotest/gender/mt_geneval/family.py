@@ -37,7 +37,8 @@ REFERENCE_FREE = Option("reference_free", ("--reference-free",),
                         default=False, action="store_true")
 
 OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, SUBSET, SPLIT, REFERENCE_FREE,
-           common.ALIGNER, *common.TRANSLATING_MODEL, *common.ENGINE_OPTIONS, common.LIMIT, *common.COMMON)
+           common.ALIGNER, common.ALIGN_DECODE, *common.TRANSLATING_MODEL, *common.ENGINE_OPTIONS, common.LIMIT,
+           *common.COMMON)
 
 
 def _langs(value: Any) -> list[str]:
@@ -119,7 +120,8 @@ def score(suite: str, s: Settings, asked: Asked, answers: list[list[Any]]) -> Re
     from discotest.gender.mt_geneval.run import REFERENCE_SYSTEMS, model_result, run_one
 
     langs, without = _languages(s)
-    free = dict(reference_free=s.reference_free, aligner=s.aligner, use_cache=s.use_cache, limit=s.limit)
+    free = dict(reference_free=s.reference_free, aligner=s.aligner, use_cache=s.use_cache, limit=s.limit,
+                align_decode=s.align_decode)
     if asked.state is not None:
         results = [model_result(langs[0], s.subset, asked.state, answers[0], split=s.split, **free)]
     elif s.input:

@@ -43,10 +43,10 @@ MODEL_CODE = "gender/mt_geneval/reference_free.py"
 
 
 def reference_model(items: Sequence[GenEvalItem], lang: str, recipe: str, aligner: str = "thot-eflomal",
-                    use_cache: bool = True) -> WordAligner:
+                    use_cache: bool = True, decoder: str | None = None) -> WordAligner:
     """The alignment model of one subset, split and language (``recipe`` names them): trained once on every item's
     English source with its reference and with its other-gender reference; else (an aligner that keeps no model) the
-    aligner itself, trained on what it aligns."""
+    aligner itself, trained on what it aligns. ``decoder``: how the model decodes (``lang.align.model.DECODERS``)."""
     base = make_aligner(aligner)
     if not isinstance(base, ThotAligner):
         return base
@@ -57,7 +57,7 @@ def reference_model(items: Sequence[GenEvalItem], lang: str, recipe: str, aligne
         return [(_texts(tokenize(src, "en")), _texts(tokenize(ref, lang))) for src, ref in texts]
 
     identity = cache.content_key([lang, *(f"{src}\t{ref}" for src, ref in texts)])
-    return AlignmentModel(base, recipe, identity, training, use_cache, code=cache.code_key(MODEL_CODE))
+    return AlignmentModel(base, recipe, identity, training, use_cache, code=cache.code_key(MODEL_CODE), decoder=decoder)
 
 
 def align_pairs(pairs: Sequence[Pair], aligner: WordAligner, use_cache: bool = True) -> list[Links]:

@@ -122,12 +122,12 @@ class ModelAsked:
 
 def model_result(lang: str, subset: str, asked: ModelAsked, answers: Sequence[str], *, split: str = "test",
                  reference_free: bool = False, aligner: str = DEFAULT_ALIGNER, use_cache: bool = True,
-                 limit: int | None = None) -> GenEvalResult:
+                 limit: int | None = None, align_decode: str | None = None) -> GenEvalResult:
     """A model's result from its answers, read as a file's translations are (``run_one``)."""
     translations = Translations(asked.path, {i.index: t for i, t in zip(asked.scored, answers, strict=True)},
                                 format="model")
     return _result(lang, subset, asked.items, asked.seen, translations, asked.name, asked.fields, split,
-                   reference_free, aligner, use_cache, limit)
+                   reference_free, aligner, use_cache, limit, align_decode)
 
 
 def prepare_models(langs: Sequence[str], subsets: Sequence[str], split: str = "test", data_dir: str | None = None,
@@ -151,7 +151,8 @@ def prepare_models(langs: Sequence[str], subsets: Sequence[str], split: str = "t
 def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.PathLike | None = None,  # noqa: A002
             system: str | None = None, model: str | None = None, model_options: dict | None = None,
             input_format: str = "auto", data_dir: str | None = None, reference_free: bool = False,
-            aligner: str = DEFAULT_ALIGNER, use_cache: bool = True, limit: int | None = None) -> GenEvalResult:
+            aligner: str = DEFAULT_ALIGNER, use_cache: bool = True, limit: int | None = None,
+            align_decode: str | None = None) -> GenEvalResult:
     """One translation file (``input``), one reference set (``system``) or one MT model (``model``, options as
     ``translate.model_system``'s) on one subset and language; with ``reference_free`` also the gender read from the
     translation by the aligner and the analyser, and its agreement with the reference-based verdict
@@ -165,7 +166,7 @@ def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.Path
     if has_model:
         ask, asked = model_requests(lang, subset, model, model_options, split, data_dir, limit)
         return model_result(lang, subset, asked, answer_all([ask])[0], split=split, reference_free=reference_free,
-                            aligner=aligner, use_cache=use_cache, limit=limit)
+                            aligner=aligner, use_cache=use_cache, limit=limit, align_decode=align_decode)
     with catalogue.tracking() as seen:
         items = load_mt_geneval(subset, lang, split, data_dir)
     if system is not None:
@@ -173,20 +174,21 @@ def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.Path
     else:
         translations, name = file_translations(items, input, subset, input_format), system_name(input)
     return _result(lang, subset, items, dict(seen), translations, name, [], split, reference_free, aligner,
-                   use_cache, limit)
+                   use_cache, limit, align_decode)
 
 
 def _result(lang: str, subset: str, items: Sequence[GenEvalItem], seen: dict[str, Any], translations: Translations,
             name: str, settings: Sequence[tuple[str, str]], split: str, reference_free: bool, aligner: str,
-            use_cache: bool, limit: int | None) -> GenEvalResult:
+            use_cache: bool, limit: int | None, align_decode: str | None = None) -> GenEvalResult:
     """The translations judged against the references (and, ``reference_free``, read by the aligner and the
-    analyser), the result signed."""
+    analyser, the model decoded as ``align_decode`` says), the result signed."""
     if reference_free:
         check_language(lang)
     result = evaluate(items, translations, lang=lang, subset=subset, split=split, system=name,
                       files=catalogue.data_field(seen), settings=list(settings), limit=limit)
     if reference_free:
-        model = reference_model(items, lang, f"mt-geneval-{subset}-{split}-{lang}:references", aligner, use_cache)
+        model = reference_model(items, lang, f"mt-geneval-{subset}-{split}-{lang}:references", aligner, use_cache,
+                                align_decode)
         readings, analyser = read_free(result.verdicts, lang, model, use_cache)
         fields = list(result.signature.fields)
         at = len(fields) - 1  # before the files, which stay last

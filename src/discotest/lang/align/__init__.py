@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 from discotest import cache
 from discotest.errors import InputError
-from discotest.lang.align.base import Links, Pair, WordAligner, parse_pharaoh
+from discotest.lang.align.base import Links, Pair, Watch, WordAligner, parse_pharaoh
 
 DEFAULT_ALIGNER = "thot-eflomal"
 ALIGNERS = ("thot-eflomal", "thot-fast_align", "thot-hmm", "eflomal")
+DECODERS = ("thot", "fast", "checked")  # how an alignment model decodes (``lang.align.model``)
 DEFAULT_SEED = 1
 DEFAULT_SAMPLERS = 2
 # eflomal's schedule × this for the aligners trained on each input (``--align-train input``) …
@@ -52,9 +53,11 @@ def make_aligner(
     raise InputError(f"unknown aligner {name!r}; choose one of {', '.join(ALIGNERS)}")
 
 
-def align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: bool = True) -> list[Links]:
-    """Align ``pairs`` (training on exactly them), reusing a cached result for identical input."""
-    return start_align_cached(aligner, pairs, use_cache)()
+def align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: bool = True, watch: Watch = None
+                 ) -> list[Links]:
+    """Align ``pairs`` (training on exactly them), reusing a cached result for identical input; ``watch``: the source
+    words the caller reads (``base.Watch``)."""
+    return start_align_cached(aligner, pairs, use_cache, watch)()
 
 
 @dataclass(frozen=True)
@@ -69,13 +72,14 @@ class PendingLinks:
         return self.finish()
 
 
-def start_align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: bool = True) -> PendingLinks:
+def start_align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: bool = True, watch: Watch = None
+                       ) -> PendingLinks:
     """``align_cached`` begun now and finished by calling the result (``WordAligner.start``): the caller can do
     other work while the aligner's processes train."""
-    key = _key(aligner, pairs)
+    key = _key(aligner, pairs, watch)
     if use_cache and (hit := _load(key, pairs)) is not None:
         return PendingLinks(lambda: hit, from_cache=True)
-    pending = aligner.start(pairs)
+    pending = aligner.start(pairs, watch) if aligner.reads_watch else aligner.start(pairs)
     done: list[list[Links]] = []
 
     def finish() -> list[Links]:
@@ -87,14 +91,19 @@ def start_align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: b
     return PendingLinks(finish, from_cache=False)
 
 
-def cached_links(aligner: WordAligner, pairs: Sequence[Pair]) -> list[Links] | None:
+def cached_links(aligner: WordAligner, pairs: Sequence[Pair], watch: Watch = None) -> list[Links] | None:
     """The cached alignment of ``pairs`` (what ``align_cached`` would reuse), or None: nothing is computed. The
     ray engine asks this before it sends a run to a worker."""
-    return _load(_key(aligner, pairs), pairs)
+    return _load(_key(aligner, pairs, watch), pairs)
 
 
-def _key(aligner: WordAligner, pairs: Sequence[Pair]) -> str:
-    return cache.content_key([aligner.signature(), *(" ".join(s) + " ||| " + " ".join(t) for s, t in pairs)])
+def _key(aligner: WordAligner, pairs: Sequence[Pair], watch: Watch = None) -> str:
+    """The pairs and the aligner's signature; the watched words too where the aligner reads them."""
+    lines = [" ".join(s) + " ||| " + " ".join(t) for s, t in pairs]
+    if aligner.reads_watch:
+        marks = [None] * len(pairs) if watch is None else list(watch)
+        lines = [f"{line} ||| {'*' if w is None else ' '.join(map(str, sorted(w)))}" for line, w in zip(lines, marks)]
+    return cache.content_key([aligner.signature(), *lines])
 
 
 def _load(key: str, pairs: Sequence[Pair]) -> list[Links] | None:

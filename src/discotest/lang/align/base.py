@@ -11,10 +11,14 @@ from collections.abc import Callable, Sequence
 
 Links = frozenset[tuple[int, int]]
 Pair = tuple[Sequence[str], Sequence[str]]
+# per pair, the source positions whose links the caller reads (None for a pair, or for all: every word); an aligner
+# that decides where to spend its effort by them says so with ``reads_watch`` (the links then depend on them too)
+Watch = Sequence[frozenset[int] | None] | None
 
 
 class WordAligner(ABC):
     name: str = ""
+    reads_watch: bool = False
 
     @abstractmethod
     def signature(self) -> str:
@@ -24,10 +28,10 @@ class WordAligner(ABC):
     def align(self, pairs: Sequence[Pair]) -> list[Links]:
         """Links for every pair, in order."""
 
-    def start(self, pairs: Sequence[Pair]) -> Callable[[], list[Links]]:
+    def start(self, pairs: Sequence[Pair], watch: Watch = None) -> Callable[[], list[Links]]:
         """Begin aligning ``pairs``; the returned function waits for and returns the links. Aligners that work in
         other processes override this, so the caller can load an analyser meanwhile; here the work happens when
-        the result is asked for."""
+        the result is asked for. ``watch`` matters only to an aligner that ``reads_watch``."""
         return lambda: self.align(pairs)
 
 

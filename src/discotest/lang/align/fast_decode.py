@@ -12,6 +12,14 @@ Fertility couples the tokens beyond a first-order chain, so it is left out (its 
 agreed less with Thot's decode: German 96.7 → 95.5% of target words); bench/validity/fast_decode.py measures what the
 whole difference changes in the verdicts. Sentences are batched by target length (sources padded), both directions,
 and symmetrised with ``grow_diag_final_and`` as Thot's links are. Same arrays and pairs: the same links.
+
+``Tables.check`` also says which pairs the fast decode is unsure of on the words a caller reads (``watch``: source
+positions; None: every word), so that those alone go to Thot's decode (``--align-decode checked``,
+``lang.align.model``). A pair is unsure when, for a watched source word, the reverse direction's choice for it, or any
+target word's choice for or against it in the forward direction, is within ``MARGIN`` of the runner-up (posteriors
+averaged over the samplers); when the two directions disagree on a link of a watched word; or when a watched word is
+left without a link (the missing fertility factor's typical loss: the entity unaligned). bench/validity/fast_decode.py
+measures the share sent to Thot and the verdicts that still change.
 """
 
 from __future__ import annotations
@@ -30,6 +38,10 @@ SMOOTHING_PROB = 1e-9  # Thot's SmoothingProb: a (source, target) pair the lexic
 UNKNOWN_WORD = 1  # Thot's index of a word outside the vocabulary
 DIRECTIONS = ("fwd", "rev")
 PAD = 8  # source lengths are padded up to a multiple of this (fewer batches; padding adds exact zeros only)
+# ``check``: a watched word's choice within this posterior margin of its runner-up is unsure. Chosen on WinoMT German's
+# 5 published outputs (bench/validity/fast_decode.py): 0.1 routed 24% and missed 7 verdict changes, 0.3 routed 26%
+# and missed 4, 0.5 routed 48% and missed 4 (all on sota's broken outputs).
+MARGIN = 0.3
 
 
 class Tables:
@@ -70,6 +82,25 @@ class Tables:
             out.append(frozenset((s, t) for s, t in both if s < len(src) and t < len(trg)))
         return out
 
+    def check(self, pairs: Sequence[Pair], watch: Sequence[frozenset[int] | None] | None = None
+              ) -> tuple[list[Links], list[int]]:
+        """``align``'s links of every pair and the indices of the pairs unsure on their watched source words (the
+        module's docstring); ``watch[k]`` None, or ``watch`` None: every source word of the pair is watched."""
+        if not pairs:
+            return [], []
+        lowered = [([w.lower() for w in s] or ["<empty>"], [w.lower() for w in t] or ["<empty>"]) for s, t in pairs]
+        fwd_post = self.directions["fwd"].posteriors(lowered)
+        rev_post = self.directions["rev"].posteriors([(t, s) for s, t in lowered])
+        links, unsure = [], []
+        for n, ((src, trg), pf, pr) in enumerate(zip(pairs, fwd_post, rev_post)):
+            fwd, rev = _argmax_links(pf), {(s, t) for t, s in _argmax_links(pr)}
+            both = grow_diag_final_and(fwd, rev)
+            links.append(frozenset((s, t) for s, t in both if s < len(src) and t < len(trg)))
+            watched = range(len(src)) if watch is None or watch[n] is None else sorted(watch[n])
+            if _unsure(pf, pr, [s for s in watched if s < len(src)], fwd, rev, links[-1]):
+                unsure.append(n)
+        return links, unsure
+
     def directional(self, pairs: Sequence[tuple[list[str], list[str]]], direction: str) -> list[set[tuple[int, int]]]:
         """One direction's links of pairs already lowered and oriented for it (the bench compares them with Thot's)."""
         return self.directions[direction].decode(pairs)
@@ -91,27 +122,32 @@ class _Direction:
         return [index.get(w, UNKNOWN_WORD) for w in words]
 
     def decode(self, pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[set[tuple[int, int]]]:
-        """Per pair, (source index, target index) of every target word's best non-NULL source word.
+        """Per pair, (source index, target index) of every target word's best non-NULL source word."""
+        return [_argmax_links(posterior) for posterior in self.posteriors(pairs)]
+
+    def posteriors(self, pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[np.ndarray]:
+        """Per pair, the marginal of every target word (rows) over its source words and NULL (last column), averaged
+        over the samplers.
 
         Pairs are batched by target length and padded source width (the source length rounded up to ``PAD``): a
         pair's arithmetic depends on its own lengths only, never on the pairs beside it, so it gets the same links
         alone and in company."""
-        out: list[set[tuple[int, int]]] = [set() for _ in pairs]
+        out: list[np.ndarray] = [np.zeros((0, 1)) for _ in pairs]
         groups: dict[tuple[int, int], list[int]] = {}
         for n, (src, trg) in enumerate(pairs):
             groups.setdefault((len(trg), -(-len(src) // PAD) * PAD), []).append(n)
         for (_, width), group in sorted(groups.items()):
             src_ids = [self._ids(pairs[n][0], self.src_index) for n in group]
             trg_ids = np.array([self._ids(pairs[n][1], self.trg_index) for n in group], dtype=np.int64)
-            best = self._best(src_ids, trg_ids, width)
-            for row, n in zip(best.tolist(), group):
+            total = self._marginals(src_ids, trg_ids, width)
+            for row, n in enumerate(group):
                 slen = len(pairs[n][0])
-                out[n] = {(i, j) for j, i in enumerate(row) if i < slen}
+                out[n] = np.concatenate([total[row, :, :slen], total[row, :, width:]], axis=1)
         return out
 
-    def _best(self, src_ids: list[list[int]], trg_ids: np.ndarray, width: int) -> np.ndarray:
-        """Per sentence and target position, the arg-max of the marginal summed over the samplers: a source position,
-        or the sentence's source length for NULL."""
+    def _marginals(self, src_ids: list[list[int]], trg_ids: np.ndarray, width: int) -> np.ndarray:
+        """Per sentence and target position, the marginal of each padded source position and NULL (last), averaged
+        over the samplers."""
         batch, tlen = trg_ids.shape
         slens = np.array([len(s) for s in src_ids], dtype=np.int64)
         src = np.zeros((batch, width), dtype=np.int64)
@@ -124,15 +160,49 @@ class _Direction:
         nulls = self._emission(np.zeros((batch, 1), dtype=np.int64), trg_ids)[:, 0]  # (B, T, samplers)
         for c, jump in enumerate(self.jump):
             total += _marginal(emissions[..., c], nulls[..., c], slens, jump, self.window, self.p0)
-        # arg-max over [source 0..S-1 of the padded width, NULL]; padded positions have 0 mass, NULL maps to slen
-        best = np.argmax(total, axis=2)
-        return np.where(best == width, slens[:, None], best)
+        return total / len(self.jump)
 
     def _emission(self, src: np.ndarray, trg: np.ndarray) -> np.ndarray:
         """p(t|s) of every sampler for every source word of each sentence against every target word: (B, S, T, c)."""
         wanted = src[:, :, None] * self.n_trg + trg[:, None, :]
         at = np.minimum(np.searchsorted(self.keys, wanted), len(self.keys) - 1)
         return np.where((self.keys[at] == wanted)[..., None], self.probs[at], SMOOTHING_PROB)
+
+
+def _argmax_links(posterior: np.ndarray) -> set[tuple[int, int]]:
+    """(source, target) of every target word's best column of ``posterior`` (rows: target words; columns: the source
+    words, then NULL) when it is not NULL; ties to the lowest source position, NULL last (as Thot's decode)."""
+    if posterior.size == 0:
+        return set()
+    best = np.argmax(posterior, axis=1).tolist()
+    slen = posterior.shape[1] - 1
+    return {(i, j) for j, i in enumerate(best) if i < slen}
+
+
+def _unsure(fwd_post: np.ndarray, rev_post: np.ndarray, watched: Sequence[int], fwd: set[tuple[int, int]],
+            rev: set[tuple[int, int]], links: Links) -> bool:
+    """Whether a watched source word's links are not settled in the fast decode (the module's docstring): ``fwd_post``
+    (target × source+NULL), ``rev_post`` (source × target+NULL), the directional links (source, target) and the
+    symmetrised ones."""
+    if not watched:
+        return False
+    if fwd_post.size:
+        ranked = np.sort(fwd_post, axis=1)
+        top = ranked[:, -1]
+        second = ranked[:, -2] if fwd_post.shape[1] > 1 else np.zeros_like(top)
+        chosen = np.argmax(fwd_post, axis=1)
+    aligned = {s for s, _ in links}
+    for s in watched:
+        if rev_post.shape[1] > 1:
+            row = np.sort(rev_post[s])
+            if row[-1] - row[-2] < MARGIN:
+                return True
+        if fwd_post.size and bool((np.where(chosen == s, top - second, top - fwd_post[:, s]) < MARGIN).any()):
+            return True
+        if s not in aligned:
+            return True
+    watched_set = set(watched)
+    return any(s in watched_set for s, _ in fwd ^ rev)
 
 
 def _marginal(emission: np.ndarray, null: np.ndarray, slens: np.ndarray, jump: np.ndarray, window: int,

@@ -34,7 +34,8 @@ from pathlib import Path
 
 from discotest import cache
 from discotest.errors import InputError
-from discotest.lang.align.base import Links, Pair, WordAligner
+from discotest.lang.align import DECODERS
+from discotest.lang.align.base import Links, Pair, Watch, WordAligner
 from discotest.lang.align.thot_aligner import ThotAligner
 from discotest.progress import note
 
@@ -49,12 +50,15 @@ TRAINING = "training.json"
 TRAIN_SECONDS_PER_PAIR = 0.001
 ALIGNER_CODE = ("lang/align", "lang/tokenize.py")  # the code every model depends on (package-relative paths)
 _extracted: dict[str, Path] = {}  # model key -> folder of its files in this process
-# How a model decodes: "thot" (Thot's seeded Gibbs sampler in two child processes, the default) or "fast" (the model's
-# exported tables decoded here, lang/align/fast_decode.py; eflomal models only). bench/validity/fast_decode.py compares
-# them on every published WinoMT pair; the figures and the reason the default stays are in VALIDITY.md.
-DECODERS = ("thot", "fast")
+# How a model decodes (``DECODERS``): "thot" (Thot's seeded Gibbs sampler in two child processes, the default), "fast"
+# (the model's exported tables decoded here, lang/align/fast_decode.py; eflomal models only) or "checked" (fast, and the
+# pairs whose watched words the fast decode is unsure of decoded by Thot: ``fast_decode.Tables.check``).
+# bench/validity/fast_decode.py compares them on every published WinoMT pair; the figures and the reason the default
+# stays are in VALIDITY.md.
 DEFAULT_DECODER = "thot"
 _tables: dict[str, object] = {}  # model key -> its fast_decode.Tables in this process
+# model key -> [pairs the "checked" decoder decoded in this process, those of them it sent to Thot] (the bench reads it)
+checked_counts: dict[str, list[int]] = {}
 
 
 class AlignmentModel(WordAligner):
@@ -67,7 +71,7 @@ class AlignmentModel(WordAligner):
         self.decoder = DEFAULT_DECODER if decoder is None else decoder
         if self.decoder not in DECODERS:
             raise InputError(f"unknown alignment decoder {self.decoder!r}; choose one of {', '.join(DECODERS)}")
-        if self.decoder == "fast" and aligner.model != "eflomal":
+        if self.decoder != "thot" and aligner.model != "eflomal":
             raise InputError(f"the fast decoder reads eflomal models; {aligner.name} has no fast decoder")
         self.aligner = aligner
         self.recipe = recipe
@@ -77,6 +81,7 @@ class AlignmentModel(WordAligner):
         self.training = training
         self.use_cache = use_cache
         self.name = aligner.name
+        self.reads_watch = self.decoder == "checked"
 
     @property
     def text(self) -> str:
@@ -85,23 +90,32 @@ class AlignmentModel(WordAligner):
 
     def aligner_signature(self) -> str:
         """The signature's ``aligner`` field: the base aligner's, plus ``+fast-decode`` when the tables are decoded
-        here (other links than Thot's decode: other numbers)."""
-        return self.aligner.signature() + ("+fast-decode" if self.decoder == "fast" else "")
+        here (other links than Thot's decode: other numbers), with the margin below which Thot decodes instead
+        (``checked``)."""
+        from discotest.lang.align.fast_decode import MARGIN
+
+        return self.aligner.signature() + {"thot": "", "fast": "+fast-decode",
+                                           "checked": f"+fast-decode-thot-below-{MARGIN}"}[self.decoder]
 
     def signature(self) -> str:
         return f"{self.aligner_signature()}+{self.text}"
 
-    def align(self, pairs: Sequence[Pair]) -> list[Links]:
-        return self.start(pairs)()
+    def align(self, pairs: Sequence[Pair], watch: Watch = None) -> list[Links]:
+        return self.start(pairs, watch)()
 
-    def start(self, pairs: Sequence[Pair]) -> Callable[[], list[Links]]:
+    def start(self, pairs: Sequence[Pair], watch: Watch = None) -> Callable[[], list[Links]]:
         """Decode ``pairs`` (begun now, finished by calling the result). A model that must be trained first is trained
         now in the aligner's processes, which decode ``pairs`` right after: the caller does its other work (the
-        suite's English roles, the analyser) beside the training, not after it."""
+        suite's English roles, the analyser) beside the training, not after it. ``watch``: the source words whose
+        links the caller reads (the ``checked`` decoder makes sure of those only)."""
         if not pairs:
             return list
         for seen in _tracking:
             seen.setdefault(self.key, 0.0)
+        if self.decoder == "checked":
+            if self.key in _training:
+                _training[self.key]()
+            return self._checked(pairs, watch)
         if self.decoder == "fast":
             if self.key not in _training and (self.key in _tables or self.cached()):
                 return lambda: self.tables().align(pairs)
@@ -113,6 +127,25 @@ class AlignmentModel(WordAligner):
             trained = _training[self.key]
             return _then(trained, lambda: self.aligner.decode(pairs, str(trained.folder / "model"))())
         return self._start_training(pairs)
+
+    def _checked(self, pairs: Sequence[Pair], watch: Watch) -> Callable[[], list[Links]]:
+        """The fast decode's links, those of the pairs it is unsure of on their watched words replaced by Thot's
+        decode of them (one call, begun now)."""
+        links, unsure = self.tables().check(pairs, watch)
+        counts = checked_counts.setdefault(self.key, [0, 0])
+        counts[0] += len(pairs)
+        counts[1] += len(unsure)
+        if not unsure:
+            return lambda: links
+        pending = self.aligner.decode([pairs[n] for n in unsure], str(self.folder() / "model"))
+
+        def finish() -> list[Links]:
+            out = list(links)
+            for n, redone in zip(unsure, pending()):
+                out[n] = redone
+            return out
+
+        return finish
 
     def folder(self) -> Path:
         """The folder holding this model's files (``model.fwd.*``, ``model.rev.*``): unpacked from the cache, else

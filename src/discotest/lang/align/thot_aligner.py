@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 
 from discotest.engine import child_env, end_with_parent
-from discotest.lang.align.base import Links, Pair, WordAligner, grow_diag_final_and, parse_pharaoh
+from discotest.lang.align.base import Links, Pair, Watch, WordAligner, grow_diag_final_and, parse_pharaoh
 from discotest.version import package_version as version  # importlib.metadata's, without importing it
 
 MODELS = {"eflomal": "EflomalAlignmentModel", "fast_align": "FastAlignModel", "hmm": "HmmAlignmentModel"}
@@ -102,7 +102,7 @@ class ThotAligner(WordAligner):
     def align(self, pairs: Sequence[Pair]) -> list[Links]:
         return self.start(pairs)()
 
-    def start(self, pairs: Sequence[Pair]) -> Callable[[], list[Links]]:
+    def start(self, pairs: Sequence[Pair], watch: Watch = None) -> Callable[[], list[Links]]:
         """Train on ``pairs`` and align them (each direction in a child process when ``processes`` > 1)."""
         return self._both_directions({"task": "align"}, pairs, pairs)
 
