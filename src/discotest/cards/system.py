@@ -98,8 +98,8 @@ class SystemSpec:
         if self.kind == "model":
             from discotest.models.door import model_fingerprint
 
-            return f"model:{model_fingerprint(self.value, self.model_options.get('revision'))}:" + \
-                json.dumps(_fingerprinted(self.model_options), sort_keys=True)
+            return (f"model:{model_fingerprint(self.value, self.model_options.get('revision'))}:"
+                    + json.dumps(_fingerprinted(self.model_options), sort_keys=True))
         return f"endpoint:{self.value}:{self.served_model}:" + json.dumps(_fingerprinted(self.model_options),
                                                                            sort_keys=True)
 
@@ -202,8 +202,8 @@ def read_manifest(folder: str | Path) -> tuple[str, dict[str, str | dict[str, st
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"not a JSON manifest: {exc}", str(path)) from None
     except _KeyTwice as exc:
-        raise InputError(f"{exc.args[0]!r} is named twice (the manifest gives each row one file)", str(path)) \
-            from None
+        raise InputError(f"{exc.args[0]!r} is named twice (the manifest gives each row one file)",
+                         str(path)) from None
     if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
         raise InputError('expected {"system": NAME, "files": {"PAIR/ROW": FILE, …}}', str(path))
     files: dict[str, str | dict[str, str]] = {}
