@@ -61,10 +61,15 @@ OPTIONS = (common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, 
 def _suites() -> dict[str, list[str]]:
     from discotest.contrastive.suites import contrastive_suites
 
-    published: dict[str, list[str]] = {}
-    for suite in contrastive_suites():
-        published[suite] = [f"{system} ({lang})" for (system, lang) in catalogue.system_outputs(suite)]
-    return published
+    return {suite: [f"{system} ({lang})" for (system, lang) in catalogue.system_outputs(suite)]
+            for suite in contrastive_suites()}
+
+
+def _published(suite: str) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for system, lang in catalogue.system_outputs(suite):
+        out[system] = (*out.get(system, ()), lang)
+    return out
 
 
 def run(suite: str, s: Settings) -> Report:
@@ -185,6 +190,7 @@ FAMILY = register(Family(
     name="contrastive",
     title="the contrastive suites",
     suites=_suites,
+    published=_published,
     options=OPTIONS,
     run=run,
     requests=requests,

@@ -180,6 +180,10 @@ class Family:
     # requests before it scores any. None: the family has one phase (``run``)
     requests: Callable[[str, Settings], Asked] | None = None
     score: Callable[[str, Settings, Asked, list[list[Any]]], Report] | None = None
+    # suite -> each published system a run names with ``--system`` and the target languages it has an output in
+    # (empty: every language of the suite), in the family's order: what the card ranks a row against
+    # (``cards.system.published_names``); ``suites`` says the same in words. None: no published system
+    published: Callable[[str], dict[str, tuple[str, ...]]] | None = None
 
     def answers(self, suite: str) -> bool:
         return suite in self.suites() or bool(self.handles and self.handles(suite))
