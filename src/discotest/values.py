@@ -50,6 +50,7 @@ LIMITS: dict[str, tuple[float, float]] = {
     "beam": (1, 1000),
     "max-length": (1, 1_000_000),
     "n": (1, 10_000_000),
+    "limit": (1, 10_000_000),
     "n-samples": (1, 10_000_000),
     "max-docs": (1, 10_000_000),
     "steps": (1, 100_000_000),

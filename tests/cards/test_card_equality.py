@@ -278,19 +278,19 @@ def test_a_published_systems_gender_rows_of_several_pairs_are_one_run_and_each_i
     from discotest.cards import build as card_build
     from discotest.gender import run as gender_run
 
-    real_run, real_evaluate = card_build.families.run, gender_run._evaluate_language
+    real_run, real_evaluate = card_build.run_settings, gender_run._evaluate_language
     langs = []
 
-    def counted(suite, **options):
-        langs.append(options["lang"])
+    def counted(suite, settings):
+        langs.append(settings.lang)
         if len(langs) == 2:  # the rows' own runs: every verdict is in the cache, nothing is aligned or read again
             monkeypatch.setattr(gender_run, "_evaluate_language", lambda *a, **k: pytest.fail("computed again"))
-        return real_run(suite, **options)
+        return real_run(suite, settings)
 
-    monkeypatch.setattr(card_build.families, "run", counted)
+    monkeypatch.setattr(card_build, "run_settings", counted)
     card = discotest.card(system="google", pairs="en-de,en-es", suites="winomt", limit=40, quiet=True)
     assert langs == [["de", "es"], "de", "es"]
-    monkeypatch.setattr(card_build.families, "run", real_run)
+    monkeypatch.setattr(card_build, "run_settings", real_run)
     monkeypatch.setattr(gender_run, "_evaluate_language", real_evaluate)
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "afresh"))
     for lang in ("de", "es"):

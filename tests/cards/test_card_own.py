@@ -70,8 +70,8 @@ def test_a_changed_data_file_runs_the_row_again(shared_data, own_cache, monkeypa
     files = first.rows[0]["data_files"]
     assert any("winomt" in name for name in files) and all(len(sha) == 64 for sha in files.values())
     calls = []
-    real_run = card_build.families.run
-    monkeypatch.setattr(card_build.families, "run", lambda *a, **k: calls.append(a) or real_run(*a, **k))
+    real_run = card_build.run_settings  # every row's run goes through it
+    monkeypatch.setattr(card_build, "run_settings", lambda *a, **k: calls.append(a) or real_run(*a, **k))
     assert discotest.card(system="google", pairs="en-de", suites="winomt", quiet=True).rows == first.rows
     assert calls == []  # unchanged: served from the cache
     # the row as cached before the suite file changed: it read another sha256 of that file
@@ -91,6 +91,8 @@ def no_work(monkeypatch):
         raise AssertionError(f"a suite ran: {args}")
 
     monkeypatch.setattr(families, "run", refuse)
+    monkeypatch.setattr(card_build, "run_settings", refuse)  # a row's run, whole or in two phases
+    monkeypatch.setattr(card_build, "ask", refuse)
 
 
 def _manifest(folder: Path, text: str) -> Path:

@@ -103,13 +103,15 @@ def test_the_model_is_asked_once_the_items_are_mined_and_before_any_is_scored(ti
     from discotest import families
     from discotest.models.requests import TranslateRequest
     from discotest.models.translator import ModelTranslator
+    from discotest.registry import family_of, settings_for
 
     calls = []
     generate = ModelTranslator.generate
     monkeypatch.setattr(ModelTranslator, "generate", lambda self, batch: calls.append(len(batch)) or generate(
         self, batch))
     assert families.has_phases("dip")
-    phased = families.ask("dip", model=str(tiny_marian), limit=5, quiet=True, **SLICE, **MODEL)
+    phased = families.ask("dip", settings_for(family_of("dip"), dict(model=str(tiny_marian), limit=5, quiet=True,
+                                                                     **SLICE, **MODEL)))
     assert not calls
     pair = load_pair("wmt22", "de-en", "A", str(shared_data), systems=["LT22", "Online-B"], max_docs=3)
     tests, _ = mine_tests(pair, phenomena=["lexical", "connectives"])

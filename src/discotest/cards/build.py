@@ -23,6 +23,7 @@ from discotest.data import catalogue
 from discotest.data.readers import system_name
 from discotest.errors import InputError
 from discotest.progress import progress_bar
+from discotest.registry import Settings, ask, run_settings, settings_for
 from discotest.report.emit import Report
 from discotest.report.ranking import Scored, place, value_and_interval
 from discotest.report.result import Result, lang_of, scope_of
@@ -68,11 +69,14 @@ def _published_results(row: CardRow, common: dict[str, Any], exclude: str) -> li
     names = [n for n in published_names(row) if n != exclude]
     if not names and row.published_list == "declared":
         return []
+    family = families.family_of(row.suite)
+
+    def run(name: str) -> list[Result]:
+        return run_settings(row.suite, settings_for(family, {**row.options, **common, "system": name})).results
+
     if row.published_runs == "all":
-        return [r for r in families.run(row.suite, **row.options, system="all", **common).results
-                if r.system != exclude]
-    return [_named(r, name) for name in names
-            for r in families.run(row.suite, **row.options, system=name, **common).results]
+        return [r for r in run("all") if r.system != exclude]
+    return [_named(r, name) for name in names for r in run(name)]
 
 
 def _named(result: Result, name: str) -> Result:
@@ -209,6 +213,15 @@ def _run_options(row: CardRow, common: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in common.items() if k not in WHERE_TAKEN or (v is not None and k in taken)}
 
 
+def row_settings(system: SystemSpec, row: CardRow, common: dict[str, Any], **changes: Any) -> Settings:
+    """The settings of the row's run, checked once by its family (``registry.settings_for``) and handed to the run
+    as they are: the row's own options, what gives it the system (``SystemSpec.options_for``: a model's spec fields
+    among them, ``max_length`` by that name), the card's options where the family takes them (``_run_options``:
+    ``limit``) and ``changes`` (another published system, several languages)."""
+    return settings_for(families.family_of(row.suite),
+                        {**row.options, **system.options_for(row), **_run_options(row, common), **changes})
+
+
 FLAG = re.compile(r"--([a-z][a-z0-9-]*)")
 
 
@@ -239,8 +252,8 @@ def in_card_words(warning: str, row: CardRow, system: SystemSpec) -> str:
             said = (f'"options": {{"{row.key}": {{"{option.name}": {json.dumps(value)}}}}} in {MANIFEST}'
                     if value is not None else f'"{option.name}" in the "options" of {row.key} in {MANIFEST}')
         else:
-            said = f"`discotest run {row.suite}`'s {option.name.replace('_', '-')} option" + \
-                (f" {value}" if value is not None else "") + " (the card does not take it)"
+            said = (f"`discotest run {row.suite}`'s {option.name.replace('_', '-')} option"
+                    + (f" {value}" if value is not None else "") + " (the card does not take it)")
         out += [warning[at:found.start()], said]
         at = end
     return "".join(out) + warning[at:]
@@ -258,10 +271,11 @@ class Gathered:
     seconds: float = 0.0
 
 
-def _own_run(row: CardRow, options: dict[str, Any], common: dict[str, Any], gathered: Gathered | None) -> Report:
-    """The system's run of the row: scored from the answers gathered before (``_gather``), or run whole."""
+def _own_run(row: CardRow, settings: Settings, gathered: Gathered | None) -> Report:
+    """The system's run of the row (``row_settings``): scored from the answers gathered before (``_gather``), or run
+    whole."""
     if gathered is None:
-        return families.run(row.suite, **{**row.options, **options}, **common)  # a folder's parts: its domains
+        return run_settings(row.suite, settings)
     if gathered.error is not None:
         raise gathered.error  # the row fails as its own run would have: fill_row says why in one line
     assert gathered.phased is not None and gathered.answers is not None  # _gather sets both or the error
@@ -274,7 +288,7 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: 
     """The row's run: its report, the system's results, the card's lines, and the published systems left out of the
     ranking because their outputs equal the system's (``same_outputs``)."""
     equal: list[str] = []
-    report = _own_run(row, options, common, gathered)
+    report = _own_run(row, row_settings(system, row, common), gathered)
     if system.kind == "published" and row.published_runs == "all":
         mine = [r for r in report.results if r.system == system.value]
         others = [r for r in report.results if r.system != system.value]
@@ -286,8 +300,8 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: 
         # mined from); a published system does not compete with itself (an outputs folder named Online-B)
         # a model's result is named by the run (DiP: MODEL@ctxK): the one result that was not mined from and is not
         # a --holdout (the card gives none)
-        own = system_name(options[row.file]) if row.file in options else \
-            next((r.system for r in report.results if getattr(r, "holdout", False)), system.name)
+        own = (system_name(options[row.file]) if row.file in options else
+               next((r.system for r in report.results if getattr(r, "holdout", False)), system.name))
         mine = [r for r in report.results if r.system == own]
         others, equal = _apart(mine, [r for r in report.results if r.system != own], system.name)
     else:
@@ -499,8 +513,7 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], common: dict[str,
             bar.set_description(f"card: {suite} {','.join(langs)} (one run)")
         started = time.monotonic()
         try:
-            families.run(suite, **{**first.options, "lang": langs}, **system.options_for(first),
-                         **_run_options(first, common))
+            run_settings(suite, row_settings(system, first, common, lang=langs))
         except Exception:  # noqa: BLE001, S112 - each row's own run meets it and says why in its row
             continue
         share = (time.monotonic() - started) / len(indices)
@@ -578,8 +591,7 @@ def _gather(system: SystemSpec, rows: Sequence[CardRow], block: Sequence[int], c
         gathered = out[index] = Gathered()
         try:
             with catalogue.tracking() as seen:
-                gathered.phased = families.ask(row.suite, **row.options, **system.options_for(row),
-                                               **_run_options(row, common))
+                gathered.phased = ask(row.suite, row_settings(system, row, common))
         except Exception as exc:  # noqa: BLE001 - one row's failure must not lose the others (fill_row says it)
             gathered.error = exc
         gathered.seen, gathered.seconds = dict(seen), time.monotonic() - started

@@ -98,8 +98,8 @@ class SystemSpec:
         if self.kind == "model":
             from discotest.models.door import model_fingerprint
 
-            return f"model:{model_fingerprint(self.value, self.model_options.get('revision'))}:" + \
-                json.dumps(_fingerprinted(self.model_options), sort_keys=True)
+            return (f"model:{model_fingerprint(self.value, self.model_options.get('revision'))}:"
+                    + json.dumps(_fingerprinted(self.model_options), sort_keys=True))
         return f"endpoint:{self.value}:{self.served_model}:" + json.dumps(_fingerprinted(self.model_options),
                                                                            sort_keys=True)
 
@@ -136,23 +136,17 @@ def file_parts(row: CardRow) -> tuple[str, list[str]] | None:
 
 
 def published_names(row: CardRow) -> list[str]:
-    """The published systems of the row's suite with an output for its pair, from the suite's list of published
-    systems (``google (ar de …)``; mZPRT's ``QA: base_tgt …``, whose pair is its only one; DiP's WMT systems of the
-    pair, from the registry)."""
+    """The published systems of the row's suite with an output for its pair's target language, as its family
+    declares them (``Family.published``); DiP's WMT systems of the pair, from the registry."""
     from discotest import families
 
     if row.published_list == "run":  # the pair's WMT systems, from the registry (no file read)
         from discotest.dip.documents import chosen_systems
 
         return list(chosen_systems(row.options.get("data", "wmt22"), row.options["pair"]))
-    out = []
-    for entry in families.family_of(row.suite).suites().get(row.suite, []):
-        head, _, langs = entry.partition(" (")
-        if ": " in head:
-            out += head.split(": ", 1)[1].split()
-        elif not langs or row.pair.split("-")[1] in langs.rstrip(")").split():
-            out.append(head)
-    return list(dict.fromkeys(out))
+    declared = families.family_of(row.suite).published
+    target = row.pair.split("-")[1]
+    return [name for name, langs in (declared(row.suite) if declared else {}).items() if not langs or target in langs]
 
 
 def publishes(row: CardRow, name: str) -> bool:
@@ -202,8 +196,8 @@ def read_manifest(folder: str | Path) -> tuple[str, dict[str, str | dict[str, st
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"not a JSON manifest: {exc}", str(path)) from None
     except _KeyTwice as exc:
-        raise InputError(f"{exc.args[0]!r} is named twice (the manifest gives each row one file)", str(path)) \
-            from None
+        raise InputError(f"{exc.args[0]!r} is named twice (the manifest gives each row one file)",
+                         str(path)) from None
     if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
         raise InputError('expected {"system": NAME, "files": {"PAIR/ROW": FILE, …}}', str(path))
     files: dict[str, str | dict[str, str]] = {}

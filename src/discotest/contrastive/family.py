@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from discotest.data import catalogue
-from discotest.engine import resolve_engine
 from discotest.errors import InputError, did_you_mean
 from discotest.registry import Family, Option, Settings, SuiteFacts, SuiteSize, count_items, register
 from discotest.registry import options as common
@@ -62,10 +61,15 @@ OPTIONS = (common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, 
 def _suites() -> dict[str, list[str]]:
     from discotest.contrastive.suites import contrastive_suites
 
-    published: dict[str, list[str]] = {}
-    for suite in contrastive_suites():
-        published[suite] = [f"{system} ({lang})" for (system, lang) in catalogue.system_outputs(suite)]
-    return published
+    return {suite: [f"{system} ({lang})" for (system, lang) in catalogue.system_outputs(suite)]
+            for suite in contrastive_suites()}
+
+
+def _published(suite: str) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for system, lang in catalogue.system_outputs(suite):
+        out[system] = (*out.get(system, ()), lang)
+    return out
 
 
 def run(suite: str, s: Settings) -> Report:
@@ -78,9 +82,11 @@ def run(suite: str, s: Settings) -> Report:
 
 def requests(suite: str, s: Settings) -> Asked:
     """The run's first phase: the options checked, the suite loaded, the model's requests
-    (``contrastive.run.contrastive_requests``)."""
+    (``contrastive.run.contrastive_requests``) from the run's ``ModelSpec`` (its context sizes are the suite's to
+    score or translate at, one ask each: not the model's) and how a scorer scores (``models.door.SCORING``)."""
     from discotest.contrastive.run import contrastive_requests
     from discotest.contrastive.suites import is_expected_word, is_file_suite
+    from discotest.models.spec import ModelSpec
 
     published = {system: name for (system, _), name in catalogue.system_outputs(suite).items()}
     if s.system and s.system not in published:
@@ -101,21 +107,13 @@ def requests(suite: str, s: Settings) -> Asked:
     if s.input and suite_file is None and translations is None:
         raise InputError(f"{suite} is scored from candidate scores: use --scores FILE, not --input")
     return contrastive_requests(
-        suite, scores=s.scores, scores_are_losses=s.scores_are_losses, translations=translations,
-        model=s.model, contexts=s.context or [0], baselines=s.baseline, train_text=s.train_text,
-        suite_file=suite_file, data_dir=s.data_dir, batch_size=s.batch_size, device=s.device,
-        use_cache=s.use_cache, quiet=s.quiet, contrapro_context=s.contrapro_context,
-        opensubtitles=s.opensubtitles, input_format=s.input_format, engine=resolve_engine(s.engine),
-        ray_address=s.ray_address, ray_actors=s.ray_actors, endpoint=s.endpoint,
-        concurrency=s.concurrency, timeout=s.timeout, limit=s.limit,
-        scorer_options=dict(separator=s.separator.replace("\\n", "\n").replace("\\t", "\t"),
-                            normalise=s.logprob == "mean", use_target_context=s.target_context,
-                            src_lang=s.src_lang, tgt_lang=s.tgt_lang, revision=s.revision,
-                            compute_type=s.compute_type, prompt_file=s.prompt_file,
-                            share_prompt=s.kv == "shared"),
-        translator_options=dict(beam=s.beam, max_length=s.max_length, revision=s.revision, prompt_file=s.prompt_file,
-                                src_code=s.src_lang, tgt_code=s.tgt_lang),
-    )
+        suite, spec=ModelSpec.from_settings(s, context=()), scoring=dict(
+            separator=s.separator.replace("\\n", "\n").replace("\\t", "\t"), normalise=s.logprob == "mean",
+            use_target_context=s.target_context, compute_type=s.compute_type, share_prompt=s.kv == "shared"),
+        scores=s.scores, scores_are_losses=s.scores_are_losses, translations=translations,
+        contexts=s.context or [0], baselines=s.baseline, train_text=s.train_text, suite_file=suite_file,
+        data_dir=s.data_dir, contrapro_context=s.contrapro_context, opensubtitles=s.opensubtitles,
+        input_format=s.input_format, limit=s.limit)
 
 
 def score(suite: str, s: Settings, asked: Asked, answers: list[list[Any]]) -> Report:
@@ -192,6 +190,7 @@ FAMILY = register(Family(
     name="contrastive",
     title="the contrastive suites",
     suites=_suites,
+    published=_published,
     options=OPTIONS,
     run=run,
     requests=requests,

@@ -3,7 +3,7 @@ a baseline) or a translation per item (CTXPRO), judge every item and aggregate."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,8 @@ from discotest.data.contrastive_item import ContrastiveItem
 from discotest.data.readers import system_name
 from discotest.errors import InputError
 from discotest.models.interface import Scorer, ScoreRequest, Translator
-from discotest.models.requests import Ask, Asked, answer_all
+from discotest.models.requests import Ask, Asked
+from discotest.models.spec import ModelSpec
 from discotest.models.translator import model_label
 from discotest.report.result import build_signature
 from discotest.stats import DEFAULT_SEED, stratified_sample
@@ -77,13 +78,6 @@ def _result(suite: str, system: str, verdicts: Sequence[ContrastiveVerdict], set
                              {item.index: item for item in items}, catalogue.suite_licence(suite) or "")
 
 
-def run_contrastive(suite: str, **options) -> list[ContrastiveResult]:
-    """One result per system: the scores file, each context size of the model, each baseline (``contrastive_requests``
-    then ``contrastive_results``: the two phases in one go)."""
-    asked = contrastive_requests(suite, **options)
-    return contrastive_results(asked, answer_all(asked.asks))
-
-
 @dataclass(frozen=True)
 class _Planned:
     """What the score phase reads besides the answers: the items (the sample), the whole suite, the data files and
@@ -108,54 +102,41 @@ class _Planned:
 def contrastive_requests(
     suite: str,
     *,
+    spec: ModelSpec,
+    scoring: dict[str, Any] | None = None,
     scores: str | Path | None = None,
     scores_are_losses: bool = False,
     translations: str | Path | None = None,
-    model: str | None = None,
     contexts: Sequence[int] = (0,),
     baselines: Sequence[str] = (),
     train_text: str | Path | None = None,
     suite_file: str | Path | None = None,
     data_dir: str | Path | None = None,
-    batch_size: int = 32,
-    device: str = "cpu",
-    use_cache: bool = True,
-    quiet: bool = False,
     n_bootstrap: int = 1000,
-    scorer_factory: Callable | None = None,
     contrapro_context: tuple[str | Path, str | Path] | None = None,
     opensubtitles: str | Path | None = None,
-    scorer_options: dict | None = None,
     input_format: str = "auto",
-    engine: str = "local",
-    ray_address: str | None = None,
-    ray_actors: int = 2,
-    endpoint: str | None = None,
-    concurrency: int = 4,
-    timeout: float = 120.0,
     limit: int | None = None,
-    translator_options: dict | None = None,
 ) -> Asked:
     """The run's first phase: the suite loaded (the ``limit`` sample taken), the scorers and translators opened, and
     their requests: each scorer's items at every context size it scores, a CTXPRO model's translations per context
     size. A baseline or a translation file asks no model (the score phase reads them).
 
-    ``scorer_options`` go to the model scorer: separator, normalise (mean log-probability), use_target_context,
-    src_lang/tgt_lang (default: the suite's languages), revision, compute_type (CTranslate2); prompt_file and
-    share_prompt (decoder-only LLMs, ``models.causal_scorer``; a model is one when its config maps to
-    ``AutoModelForCausalLM``).
+    ``spec``: the run's model (``models.spec.ModelSpec``; its ``context`` is left empty: the sizes are ``contexts``,
+    one ask each), scoring the candidates (its ``src_lang``/``tgt_lang`` default to the suite's pair; a decoder-only
+    LLM, one whose config maps to ``AutoModelForCausalLM``, takes ``prompt_file``: ``models.causal_scorer``) or, for a
+    CTXPRO suite, translating it (``contrastive.ctxpro_model``, one result per context size). ``scoring``: how a
+    scorer scores (``models.door.SCORING``: separator, normalise = mean log-probability, use_target_context,
+    compute_type for CTranslate2, share_prompt). ``spec.engine == "ray"``: the model's batches (Hugging Face or
+    CTranslate2), of every context size together, are scored by one pool of ``ray_actors`` Ray actors (same scores);
+    ``spec.endpoint``: an OpenAI-compatible server scores the candidates (``models.endpoint``; ``spec.model`` then
+    names the served model).
     ContraPro's context comes from ``contrapro_context`` (its scripts' context files) or is rebuilt from the
     OpenSubtitles2018 files at ``opensubtitles``, with as many lines as the largest context size asked for.
     CTXPRO ``translations``: one per item in suite order, or ``source ||| translation`` lines for part of the
-    suite (``contrastive.ctxpro_translations.read_ctxpro_translations``; ``input_format`` forces a reading). A CTXPRO
-    suite with ``model`` or ``endpoint`` is translated by it (``contrastive.ctxpro_model``), one result per context
-    size; ``translator_options`` go to ``models.door.open_translator`` (beam, max_length, prompt_file, revision,
-    src_code, tgt_code …).
-    ``engine="ray"``: the model's batches (Hugging Face or CTranslate2), of every context size together, are scored by
-    one pool of ``ray_actors`` Ray actors (same scores). ``endpoint``: an OpenAI-compatible server scores the
-    candidates (``models.endpoint``; ``model`` then names the served model). ``limit``: a quick look at a
-    deterministic stratified sample of that many items (by phenomenon and distance; ``limited``), signed
-    ``limit:N``."""
+    suite (``contrastive.ctxpro_translations.read_ctxpro_translations``; ``input_format`` forces a reading).
+    ``limit``: a quick look at a deterministic stratified sample of that many items (by phenomenon and distance;
+    ``limited``), signed ``limit:N``."""
     with catalogue.tracking() as files:
         items = load_suite(suite, data_dir, suite_file, contrapro_context=contrapro_context,
                            opensubtitles=opensubtitles, context_size=max(contexts, default=0))
@@ -166,13 +147,9 @@ def contrastive_requests(
     if limit and not is_expected_word(suite):
         items = limited(items, limit)
     planned = _Planned(suite, list(items), data, n_bootstrap, limit, contexts=tuple(contexts),
-                       input_format=input_format, use_cache=use_cache)
-    if is_expected_word(suite) and translations is None and (model is not None or endpoint):
-        return _translated_by_model(replace(planned, items=limited(items, limit) if limit else list(items)), model,
-                                    endpoint, dict(translator_options or {}, batch_size=batch_size, device=device,
-                                                   use_cache=use_cache, quiet=quiet, concurrency=concurrency,
-                                                   timeout=timeout, runner=engine, ray_address=ray_address,
-                                                   ray_actors=ray_actors))
+                       input_format=input_format, use_cache=spec.use_cache)
+    if is_expected_word(suite) and translations is None and spec.named:
+        return _translated_by_model(replace(planned, items=limited(items, limit) if limit else list(items)), spec)
     if is_expected_word(suite):
         if translations is None:
             raise InputError(f"{suite} scores translations: give --input (one translation per item, in suite order), "
@@ -180,7 +157,7 @@ def contrastive_requests(
         return Asked((), replace(planned, translations=translations))
     if translations is not None and suite_file is None:
         raise InputError(f"{suite} is scored from candidate scores: give --scores, --model or --baseline")
-    if not (scores or model or baselines or endpoint):
+    if not (scores or spec.named or baselines):
         raise InputError("give --scores FILE, --model NAME_OR_PATH, --endpoint URL, or --baseline "
                          "majority|cooccur|cooccur-st")
     from discotest.models.door import open_scorer
@@ -191,15 +168,11 @@ def contrastive_requests(
         position = {id(item): k for k, item in enumerate(whole)}
         sample = (score_requests(whole), [position[id(item)] for item in items]) if items is not whole else None
         scorers.append(open_scorer(scores=scores, losses=scores_are_losses, scores_of=sample))
-    if endpoint or model is not None:
-        options = dict(scorer_options or {})
+    if spec.named:
         pair = language_pair(suite)
-        if pair and not (options.get("src_lang") or options.get("tgt_lang")):
-            options["src_lang"], options["tgt_lang"] = pair
-        scorers.append(open_scorer(model, endpoint=endpoint, engine=engine, ray_address=ray_address,
-                                   ray_actors=ray_actors, concurrency=concurrency, timeout=timeout,
-                                   factory=scorer_factory, batch_size=batch_size, device=device, use_cache=use_cache,
-                                   quiet=quiet, **options))
+        if pair and not (spec.src_lang or spec.tgt_lang):
+            spec = replace(spec, src_lang=pair[0], tgt_lang=pair[1])
+        scorers.append(open_scorer(spec, **(scoring or {})))
     version = catalogue.user_file_version(suite_file, data_dir) if suite_file is not None else None
     requests = tuple(score_requests(items))
     return Asked(tuple(Ask(scorer, requests, tuple(_sizes(scorer, contexts))) for scorer in scorers),
@@ -245,16 +218,16 @@ def contrastive_results(asked: Asked, answers: Sequence[Sequence[Any]]) -> list[
     return _signed_limit(results, p.limit)
 
 
-def _translated_by_model(planned: _Planned, model: str | None, endpoint: str | None, options: dict) -> Asked:
-    """A CTXPRO suite translated by a model at each context size (one ask each), each translation scored as a
-    file's would be."""
+def _translated_by_model(planned: _Planned, spec: ModelSpec) -> Asked:
+    """A CTXPRO suite translated by the spec's model at each context size (one ask each), each translation scored as
+    a file's would be."""
     from discotest.models.door import open_translator
 
     suite, items, contexts = planned.suite, planned.items, planned.contexts
     if max(contexts, default=0) and not any(item.src_context for item in items):
         raise InputError(f"--context: {suite} has no released context (CTXPRO's release/inputs file): give --context 0")
     src, tgt = language_pair(suite) or ("en", "")  # CTXPRO's names say their pair
-    translator = open_translator(model, tgt, endpoint=endpoint, src_lang=src, **options)
+    translator = open_translator(spec, tgt, src_lang=src)
     return Asked(tuple(Ask(translator, tuple(ctxpro_model.translate_requests(items, translator, k, tgt)))
                        for k in contexts), replace(planned, translators=tuple((translator, k) for k in contexts)))
 

@@ -65,10 +65,14 @@ def measures(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(["accuracy", *wanted]))
 
 
-def _suites() -> dict[str, list[str]]:
+def _published(suite: str) -> dict[str, tuple[str, ...]]:
     from discotest.gender.published import published_systems
 
-    return {suite: [f"{system} ({' '.join(langs)})" for system, langs in published_systems(suite).items()]
+    return published_systems(suite)
+
+
+def _suites() -> dict[str, list[str]]:
+    return {suite: [f"{system} ({' '.join(langs)})" for system, langs in _published(suite).items()]
             for suite in SUITES}
 
 
@@ -310,6 +314,7 @@ FAMILY = register(Family(
     name="gender",
     title="the gender suites (winomt, winomt-demo, winomt-adj, bug)",
     suites=_suites,
+    published=_published,
     options=OPTIONS,
     run=run,
     requests=requests,

@@ -130,7 +130,7 @@ def open_translator(model: str | ModelSpec | None, lang: str, *, src_lang: str =
     if spec.endpoint:
         from discotest.models.endpoint import EndpointTranslator
 
-        return _door(EndpointTranslator(spec.endpoint, lang, src_lang, model=spec.model or None,
+        return _watched(EndpointTranslator(spec.endpoint, lang, src_lang, model=spec.model or None,
                                         prompt_file=spec.prompt_file, context=context, max_length=spec.max_length,
                                         concurrency=spec.concurrency, timeout=spec.timeout, use_cache=spec.use_cache,
                                         quiet=spec.quiet, src_code=spec.src_lang, tgt_code=spec.tgt_lang, **options),
@@ -147,7 +147,7 @@ def open_translator(model: str | ModelSpec | None, lang: str, *, src_lang: str =
     if not is_ct2_model(spec.model) and is_causal_lm(spec.model):
         from discotest.models.causal_translator import CausalTranslator
 
-        return _door(CausalTranslator(spec.model, lang, src_lang, prompt_file=spec.prompt_file, context=context,
+        return _watched(CausalTranslator(spec.model, lang, src_lang, prompt_file=spec.prompt_file, context=context,
                                       **local), lang)
     if context:
         raise InputError("--context when translating needs a decoder-only LLM (a seq2seq model translates each "
@@ -156,7 +156,7 @@ def open_translator(model: str | ModelSpec | None, lang: str, *, src_lang: str =
         raise InputError("--prompt needs a decoder-only LLM (a seq2seq model takes no prompt)")
     from discotest.models.translator import make_translator
 
-    return _door(make_translator(spec.model, lang, src_lang, **local), lang)
+    return _watched(make_translator(spec.model, lang, src_lang, **local), lang)
 
 
 def served_model(url: str, model: str | None = None, timeout: float = 120.0) -> str:
@@ -186,6 +186,6 @@ def _batch(spec: ModelSpec) -> dict[str, int]:
     return {} if spec.batch_size is None else {"batch_size": spec.batch_size}
 
 
-def _door(translator: Translator, lang: str) -> Translator:
+def _watched(translator: Translator, lang: str) -> Translator:
     """What every translator passes on its way out: its translations' language read (``language_watch``)."""
     return language_watch.watched(translator, lang)

@@ -58,9 +58,9 @@ def split_by_item(flat: Sequence[T], items: Sequence[Any]) -> list[list[T]]:
 
 
 class Scorer:
-    """The scoring door. A backend sets ``name`` and ``normalise`` and implements ``logprobs``, ``fingerprint`` and
-    ``signature_fields``; ``score_contexts`` (what a wing usually calls) reads the log-probabilities as sums or
-    per-token means.
+    """What every scorer is (``door.open_scorer`` gives one). A backend sets ``name`` and ``normalise`` and
+    implements ``logprobs``, ``fingerprint`` and ``signature_fields``; ``score_contexts`` (what a wing usually
+    calls) reads the log-probabilities as sums or per-token means.
 
     ``kind`` names the backend (``seq2seq``, ``causal``, ``ctranslate2``, ``endpoint``, ``scores-file``);
     ``logprob_scores`` says whether its numbers are log-probabilities with token counts (a scores file's are not);
@@ -113,11 +113,12 @@ class Scorer:
 
 
 class Translator(Protocol):
-    """The translating door: ``translate`` sources in order (a model with ``context=N`` gives each its N previous
-    sources and its own previous translations); ``translate_in_context`` gives each source its own context sentences
-    (a document's previous sentences, oldest first), in the prompt of a model that has one (``context_prompt``; a
-    seq2seq model has none and takes no context there); ``name``, ``backend`` (transformers, ctranslate2, endpoint:
-    the signature's ``engine`` field) and ``signature_fields`` say what translated."""
+    """What every translator is (``door.open_translator`` gives one): ``translate`` sources in order (a model
+    with ``context=N`` gives each its N previous sources and its own previous translations);
+    ``translate_in_context`` gives each source its own context sentences (a document's previous sentences, oldest
+    first), in the prompt of a model that has one (``context_prompt``; a seq2seq model has none and takes no context
+    there); ``name``, ``backend`` (transformers, ctranslate2, endpoint: the signature's ``engine`` field) and
+    ``signature_fields`` say what translated."""
 
     name: str
     backend: str

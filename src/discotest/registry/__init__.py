@@ -109,8 +109,8 @@ class SuiteSize:
                 text += ("; " if text else "") + f"? {self.unit} ({self.missing})"
             return text
         count = "?" if self.n is None else f"{self.n:,}"
-        return f"{count} {self.unit}" + (f" {self.detail}" if self.detail else "") + \
-            (f" ({self.missing})" if self.missing else "")
+        return (f"{count} {self.unit}" + (f" {self.detail}" if self.detail else "")
+                + (f" ({self.missing})" if self.missing else ""))
 
     def to_json(self) -> dict[str, Any]:
         """``size`` (a number or null), ``unit``, ``size_by_lang`` and ``size_note`` (what the number cannot say)."""
@@ -184,6 +184,10 @@ class Family:
     # are parsed and mined) states that work as a first stage: ``cpu_stage(suite, settings)`` runs before any model
     # is opened or asked, and its result is ``requests``'s third argument (``requests(suite, settings, staged)``)
     cpu_stage: Callable[[str, Settings], Any] | None = None
+    # suite -> each published system a run names with ``--system`` and the target languages it has an output in
+    # (empty: every language of the suite), in the family's order: what the card ranks a row against
+    # (``cards.system.published_names``); ``suites`` says the same in words. None: no published system
+    published: Callable[[str], dict[str, tuple[str, ...]]] | None = None
 
     def answers(self, suite: str) -> bool:
         return suite in self.suites() or bool(self.handles and self.handles(suite))
@@ -443,13 +447,13 @@ def has_phases(suite: str) -> bool:
     return family_of(suite).requests is not None
 
 
-def ask(suite: str, **options: Any) -> Phased:
-    """A two-phase run's first phase: the options checked as ``run`` checks them, the input files checked, the
-    family's first stage done where it has one (``Family.cpu_stage``), its requests stated (its models opened)."""
+def ask(suite: str, settings: Settings) -> Phased:
+    """A two-phase run's first phase from its checked settings (``settings_for``, built once by the caller: the
+    card's row): the input files checked as ``run`` checks them, the family's first stage done where it has one
+    (``Family.cpu_stage``), its requests stated (its models opened)."""
     family = family_of(suite)
     if family.requests is None:
         raise ValueError(f"{family.title} run in one phase (no requests)")
-    settings = settings_for(family, options)
     with stage("language check"):
         unchecked, warnings = check_input_language(family, suite, settings)
     warnings += check_input_lines(family, suite, settings)
@@ -482,13 +486,17 @@ def scored(run: Phased, answers: list[list[Any]]) -> Report:
 
 
 def run(suite: str, **options: Any) -> Report:
-    """``suite`` run with ``options``: a two-phase family's requests, their answers, its score (``ask``,
-    ``answered``, ``scored``), or a one-phase family's ``run``, between the same checks."""
+    """``suite`` run with ``options`` (the CLI's names), checked into the family's settings (``run_settings``)."""
+    return run_settings(suite, settings_for(family_of(suite), options))
+
+
+def run_settings(suite: str, settings: Settings) -> Report:
+    """``suite`` run with its family's checked settings: a two-phase family's requests, their answers, its score
+    (``ask``, ``answered``, ``scored``), or a one-phase family's ``run``, between the same checks."""
     family = family_of(suite)
     if family.requests is not None:
-        phased = ask(suite, **options)
+        phased = ask(suite, settings)
         return scored(phased, answered(phased))
-    settings = settings_for(family, options)
     with stage("language check"):  # py3langid's model is most of it (read back from the cache)
         unchecked, warnings = check_input_language(family, suite, settings)
     warnings += check_input_lines(family, suite, settings)
@@ -523,5 +531,6 @@ def compare(suite: str, **options: Any) -> Report:
 
 
 __all__ = ["Family", "Option", "Phased", "Report", "all_suites", "answered", "ask", "compare", "families", "family_of",
-           "has_phases", "prepare", "scored", "Settings", "register", "run", "settings_for", "split_list",
+           "has_phases", "prepare", "scored", "Settings", "register", "run", "run_settings", "settings_for",
+           "split_list",
            "unregister"]

@@ -119,7 +119,7 @@ LIMIT = Option("limit", ("--limit",), "a quick look: a deterministic sample of N
                "(gender suites: gold gender × stereotype; MT-GenEval: gender, pairs whole; MiTTenS: set × gender; "
                "contrastive: phenomenon × distance; mZPRT: ZP form; DiP: phenomenon); files are still read whole, a "
                "model translates the sample only; the signature says limit:N and the intervals widen", metavar="N",
-               type=int_option("n"))
+               type=int_option("limit"))
 
 # compare: two systems, given as two published names, two files, or one of each
 COMPARE_SYSTEMS = Option("system", ("--system", "-s"), "published system (give two, or one and --input)",

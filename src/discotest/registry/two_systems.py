@@ -32,8 +32,8 @@ def two_systems(settings: Settings) -> list[Settings]:
     systems, inputs = as_list(settings.system), as_list(settings.input)
     if len(systems) + len(inputs) != 2:
         raise InputError("compare needs two systems: --input A --input B, --system A --system B, or one of each")
-    return [settings.replace(system=s, input=None) for s in systems] + \
-        [settings.replace(system=None, input=i) for i in inputs]
+    return ([settings.replace(system=s, input=None) for s in systems]
+            + [settings.replace(system=None, input=i) for i in inputs])
 
 
 def _many(settings: Settings) -> bool:
@@ -49,8 +49,8 @@ def rank_systems(suite: str, settings: Settings, run: Callable[[str, Settings], 
     from discotest.report.ranking import ranking, render_ranking
 
     systems, inputs = as_list(settings.system), as_list(settings.input)
-    runs = ([settings.replace(system=",".join(map(str, systems)), input=None)] if systems else []) + \
-        [settings.replace(system=None, input=i) for i in inputs]
+    runs = (([settings.replace(system=",".join(map(str, systems)), input=None)] if systems else [])
+            + [settings.replace(system=None, input=i) for i in inputs])
     reports = [run(suite, s) for s in runs]
     results = [r for report in reports for r in report.results]
     # a system has one result per language and part of the suite (``--lang all``): two of one name in one of them are

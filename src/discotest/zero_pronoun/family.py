@@ -52,6 +52,14 @@ def _suites() -> dict[str, list[str]]:
     return {"mzprt": [f"{domain}: {' '.join(published_systems(domain))}" for domain in DOMAINS]}
 
 
+def _published(suite: str) -> dict[str, tuple[str, ...]]:
+    """Every domain's published systems (the pair is mZPRT's only one)."""
+    from discotest.zero_pronoun.mzprt import DOMAINS
+    from discotest.zero_pronoun.outputs import published_systems
+
+    return {system: () for domain in DOMAINS for system in published_systems(domain)}
+
+
 def input_files(given: str | Path | list[str | Path] | None) -> list[str]:
     """``--input``'s files, one per domain: a comma-separated string (the command line), a path or a list
     (Python)."""
@@ -189,6 +197,7 @@ FAMILY = register(Family(
     name="zero-pronoun",
     title="mzprt",
     suites=_suites,
+    published=_published,
     options=OPTIONS,
     run=run,
     requests=requests,

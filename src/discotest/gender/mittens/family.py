@@ -166,6 +166,8 @@ FAMILY = register(Family(
     name="mittens",
     title="MiTTenS (mittens, mittens-out)",
     suites=lambda: {SUITE: ["reference, reference-swapped"], SUITE_OUT: ["reference"]},
+    published=lambda suite: dict.fromkeys(("reference", "reference-swapped") if suite == SUITE else ("reference",),
+                                          ()),
     options=OPTIONS,
     run=run,
     requests=requests,

@@ -180,6 +180,7 @@ FAMILY = register(Family(
     name="mt-geneval",
     title="MT-GenEval (mt-geneval)",
     suites=lambda: {SUITE: [f"reference, other-reference ({' '.join(LANGS)})"]},
+    published=lambda suite: dict.fromkeys(("reference", "other-reference"), tuple(LANGS)),
     options=OPTIONS,
     run=run,
     requests=requests,
