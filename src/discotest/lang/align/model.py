@@ -92,10 +92,11 @@ class AlignmentModel(WordAligner):
         """The signature's ``aligner`` field: the base aligner's, plus ``+fast-decode`` when the tables are decoded
         here (other links than Thot's decode: other numbers), with the margin below which Thot decodes instead
         (``checked``)."""
+        if self.decoder != "checked":  # (the fast decoder's module loads numpy: a warm Thot run reads no tool)
+            return self.aligner.signature() + {"thot": "", "fast": "+fast-decode"}[self.decoder]
         from discotest.lang.align.fast_decode import MARGIN
 
-        return self.aligner.signature() + {"thot": "", "fast": "+fast-decode",
-                                           "checked": f"+fast-decode-thot-below-{MARGIN}"}[self.decoder]
+        return f"{self.aligner.signature()}+fast-decode-thot-below-{MARGIN}"
 
     def signature(self) -> str:
         return f"{self.aligner_signature()}+{self.text}"
