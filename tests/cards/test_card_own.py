@@ -4,6 +4,7 @@ so); a data file changed since a row was cached makes the row run again."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import sys
@@ -560,3 +561,74 @@ def test_a_dry_run_on_a_loaded_machine_says_what_its_load_makes_of_the_estimate(
     monkeypatch.setattr(card_cli, "_load", lambda: (1.0, 2))
     code, out, _ = run_cli(capsys, "card", "--system", "google", "--pairs", "en-fr", "--dry-run")
     assert code == 0 and "machine's load" not in out
+
+
+def _own_suite_folder(shared_data: Path, root: Path, options: dict | None = None) -> Path:
+    """google's WinoMT German translations, scored on the user's own suite: WinoMT's own en.txt copied into the
+    folder and named in the manifest's options of the row."""
+    folder = root / "own-suite"
+    folder.mkdir(parents=True)
+    shutil.copy(shared_data / "mt_gender/data/aggregates/en.txt", folder / "my-suite.txt")
+    shutil.copy(shared_data / "mt_gender/translations/google/en-de.txt", folder / "winomt.de.txt")
+    (folder / "manifest.json").write_text(json.dumps({
+        "system": "mine", "files": {"en-de/winomt": "winomt.de.txt"},
+        "options": options or {"en-de/winomt": {"suite_file": "my-suite.txt"}}}))
+    return folder
+
+
+def test_a_gender_row_on_your_own_suite_file_is_its_run_and_is_not_ranked(shared_data, tmp_path, own_cache):
+    """Issue 54 item 5: the manifest's ``"options": {"en-de/winomt": {"suite_file": FILE}}`` scores the row as
+    ``run winomt --lang de --suite-file FILE --input …`` does (every line's value, interval and n, and the signature
+    with ``version:file@sha8``); no published system translated the user's items, so the row is not ranked and says
+    so."""
+    from discotest.report.ranking import value_and_interval
+
+    folder = _own_suite_folder(shared_data, tmp_path)
+    card = discotest.card(outputs=str(folder), pairs="en-de", suites="winomt", quiet=True)
+    row = card.rows[0]
+    assert row["status"] == "ok", row
+    (result,) = discotest.run("winomt", lang="de", suite_file=str(folder / "my-suite.txt"),
+                              input=str(folder / "winomt.de.txt"), quiet=True)
+    assert row["signature"] == result.signature.format()
+    assert f"version:file@{hashlib.sha256((folder / 'my-suite.txt').read_bytes()).hexdigest()[:8]}|" in \
+        row["signature"]
+    metrics = {m.name: m for m in result.ranked_metrics()}
+    assert [line["metric"] for line in row["lines"]] == list(metrics)
+    for line in row["lines"]:
+        value, ci, n = value_and_interval(metrics[line["metric"]], 1000, card_build.DEFAULT_SEED)
+        assert (line["value"], line["ci95"], line["n"]) == (round(value, 4), round(ci, 4), n)
+        assert (line["rank"], line["above"], line["below"]) == (None, None, None)
+    assert row["not_ranked_against"] == ["the published systems: they translated winomt's items, not your suite "
+                                         "file (my-suite.txt)"]
+    assert "not ranked against the published systems" in render(card, "text")
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    ({"en-de/winomt": {"suite_file": "absent.txt"}}, "absent.txt is not in"),
+    ({"en-de/winomt": {"suite_file": "../my-suite.txt"}}, "is outside"),
+    ({"en-de/winomt": {"suite_file": "bad.txt"}}, "bad.txt:2: entity 'nurse' is not in its sentence"),
+    ({"en-de/winomt-adj": {"suite_file": "my-suite.txt"}}, "takes no option 'suite_file'"),
+])
+def test_a_bad_suite_file_ends_the_card_before_any_work(shared_data, tmp_path, no_work, capsys, options, said):
+    folder = _own_suite_folder(shared_data, tmp_path, options)
+    (folder / "bad.txt").write_text("female\t1\tThe developer argued.\tdeveloper\n"
+                                    "male\t1\tThe developer argued.\tnurse\n")
+    shutil.copy(folder / "my-suite.txt", tmp_path / "my-suite.txt")
+    code, _, err = run_cli(capsys, "card", "--outputs", str(folder), "--pairs", "en-de", "--suites", "winomt")
+    assert_one_line_error(code, err, said)
+
+
+def test_check_says_whether_a_rows_suite_file_is_present_or_wrong(shared_data, tmp_path, no_work, capsys):
+    folder = _own_suite_folder(shared_data, tmp_path)
+    code, out, err = run_cli(capsys, "card", "--outputs", str(folder), "--check", "--pairs", "en-de")
+    assert code == 0, err
+    said = dict(line.split(": ", 1) for line in out.splitlines())
+    assert said["en-de/winomt suite file"] == "present (my-suite.txt: 3888 rows)"
+    assert said["en-de/winomt"] == "present (winomt.de.txt: 3888 lines, one per row of my-suite.txt)"
+    (folder / "my-suite.txt").write_text("female\t1\tThe developer argued.\tdeveloper\n"
+                                         "male\t1\tThe developer argued.\tnurse\n")
+    code, out, err = run_cli(capsys, "card", "--outputs", str(folder), "--check", "--pairs", "en-de")
+    said = dict(line.split(": ", 1) for line in out.splitlines())
+    assert code == 1, err
+    assert said["en-de/winomt suite file"] == ("wrong (my-suite.txt: entity 'nurse' is not in its sentence, its "
+                                               "line 2)")

@@ -18,7 +18,7 @@ from typing import Any
 
 from discotest import cache, families
 from discotest.cards.groups import CardRow, validity_badge
-from discotest.cards.system import SystemSpec, Unfilled, published_names
+from discotest.cards.system import SystemSpec, Unfilled, own_suite, published_names
 from discotest.data import catalogue
 from discotest.data.readers import system_name
 from discotest.errors import InputError
@@ -310,6 +310,9 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: 
         mine = [_named(r, system.value) if system.kind == "published" else r for r in report.results]
         if system.kind == "published":
             others = _published_results(row, common, exclude=system.name) if row.rank else []
+        elif suite := own_suite(system, row):  # the user's own items: no published system translated them
+            others, equal = [], [f"the published systems: they translated {row.suite}'s items, not your suite file "
+                                 f"({Path(suite).name})"]
         else:
             others, equal = _apart(mine, _published_results(row, common, exclude="") if row.rank else [],
                                    system.name)

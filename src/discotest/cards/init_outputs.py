@@ -163,13 +163,16 @@ def check_outputs(folder: str | Path, rows: Sequence[CardRow], data_dir: str | N
     folder = Path(folder)
     data = manifest_data(folder)
     named, sources = data.get("files") or {}, data.get("sources") or {}
+    options = data.get("options") if isinstance(data.get("options"), dict) else {}
+    suites = {key: o.get("suite_file") for key, o in options.items() if isinstance(o, dict) and "suite_file" in o}
 
     def absent(name: object) -> bool:
         return isinstance(name, str) and not (folder / name).is_file()
 
-    if not any(absent(n) for given in named.values()
+    if not any(absent(n) for given in [*named.values(), *suites.values()]
                for n in (given.values() if isinstance(given, dict) else [given])):
-        read_manifest(folder)  # every other mistake: one line, exit 2, as the card says it
+        # every other mistake: one line, exit 2, as the card says it; a suite file's rows are the row's word below
+        read_manifest(folder, read_suites=False)
     out, right = [], True
     for row in rows:
         if "outputs" not in row.takes:
@@ -184,20 +187,41 @@ def check_outputs(folder: str | Path, rows: Sequence[CardRow], data_dir: str | N
                 out.append(f"{row.key}/{part}: {line}")
                 right &= fine
             continue
+        items = None
+        if row.key in suites:  # the user's own suite: its file, then the outputs' lines against its rows
+            line, fine, items = _check_suite(folder, suites[row.key])
+            out.append(f"{row.key} suite file: {line}")
+            right &= fine
         if not isinstance(name, str):
             out.append(f"{row.key}: missing (no file named; the row stays empty)")
             continue
-        line, fine = _check_one(folder, name, sources.get(row.key))
+        line, fine = (_check_one(folder, name, sources.get(row.key)) if row.key not in suites else
+                      _check_one(folder, name, suites[row.key], expected=(items, "row")))
         out.append(f"{row.key}: {line}")
         right &= fine
     return out, right
 
 
+def _check_suite(folder: Path, name: object) -> tuple[str, bool, int | None]:
+    """A row's own suite file's word in ``--check`` (missing, wrong: the line `run --suite-file` refuses, present:
+    its rows), whether it is right, and its number of rows."""
+    from discotest.gender.suite_file import load_suite_file
+
+    if not isinstance(name, str) or not (folder / name).is_file():
+        return f"missing ({name} is not in {folder})", False, None
+    try:
+        items = len(load_suite_file(folder / name).items)
+    except InputError as exc:
+        return f"wrong ({name}: {exc.detail}" + (f", its line {exc.line})" if exc.line else ")"), False, None
+    return f"present ({name}: {items} rows)", True, items
+
+
 def _check_one(folder: Path, name: object, source: object,
-               read: Callable[[Path], str | None] | None = None) -> tuple[str, bool]:
+               read: Callable[[Path], str | None] | None = None,
+               expected: tuple[int | None, str] | None = None) -> tuple[str, bool]:
     """One file's word in ``--check`` and whether it is right: missing (none named: the row, or the part, stays empty;
-    or not in the folder), wrong (``read``, the run's own reader, refuses it; else its lines against the sources'),
-    present."""
+    or not in the folder), wrong (``read``, the run's own reader, refuses it; else its lines against the sources',
+    or ``expected``'s count of ``source``'s units: a suite file's rows), present."""
     if not isinstance(name, str):
         return "missing (no file named; it stays empty)", True
     if not (folder / name).is_file():
@@ -208,13 +232,13 @@ def _check_one(folder: Path, name: object, source: object,
         refused = read(folder / name)
         if refused:
             return f"wrong ({name}: {refused})", False
-    expected = None
-    if isinstance(source, str) and (folder / source).is_file():
+    count, unit = expected or (None, "line")
+    if expected is None and isinstance(source, str) and (folder / source).is_file():
         with open(folder / source, "rb") as handle:
-            expected = sum(1 for _ in handle)
-    if expected is not None and lines != expected and read is None:
-        return f"wrong ({name}: {lines} lines, {source} has {expected}: one per line of it)", False
-    return (f"present ({name}: {lines} lines" + (f", one per line of {source})" if lines == expected else ")"), True)
+            count = sum(1 for _ in handle)
+    if count is not None and lines != count and read is None:
+        return f"wrong ({name}: {lines} lines, {source} has {count} {unit}s: one per {unit} of it)", False
+    return (f"present ({name}: {lines} lines" + (f", one per {unit} of {source})" if lines == count else ")"), True)
 
 
 def _mzprt_lines(path: Path, domain: str, data_dir: str | None) -> str | None:

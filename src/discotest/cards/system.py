@@ -93,8 +93,11 @@ class SystemSpec:
                 return "file:none"
             named = given.items() if isinstance(given, dict) else [("", given)]
             # the path too: a row's warnings quote it; a part's name too (the domain a file translates)
-            return "".join(f"file:{part}:{path}:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}:"
-                           for part, path in named) + json.dumps(self.row_options.get(row.key, {}), sort_keys=True)
+            # a suite file by its content too (its version: file@sha8, its subsets' with it)
+            suite = own_suite(self, row)
+            return ("".join(f"file:{part}:{path}:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}:"
+                            for part, path in named) + json.dumps(self.row_options.get(row.key, {}), sort_keys=True)
+                    + (f":suite:{check_suite_file(suite)}" if suite else ""))
         if self.kind == "model":
             from discotest.models.door import model_fingerprint
 
@@ -181,11 +184,14 @@ def _model_options(row: CardRow, options: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def read_manifest(folder: str | Path) -> tuple[str, dict[str, str | dict[str, str]], dict[str, dict[str, Any]]]:
+def read_manifest(folder: str | Path, read_suites: bool = True
+                  ) -> tuple[str, dict[str, str | dict[str, str]], dict[str, dict[str, Any]]]:
     """The system's name, its files by row key (``pair/row``), paths resolved against the folder (every file must
     exist; a row read one file per part, mZPRT's per domain: part -> file), and the options of a row's run the
-    manifest gives (``"options": {"PAIR/ROW": {"suite_version": "2019"}}``: ``row_options_allowed``). One line
-    naming the manifest and the entry for anything wrong."""
+    manifest gives (``"options": {"PAIR/ROW": {"suite_version": "2019"}}``: ``row_options_allowed``; a gender row's
+    own suite, ``{"suite_file": FILE}``, is a file of the folder, its rows read now unless ``read_suites`` is False:
+    ``--check`` says a bad one as the row's word). One line naming the manifest and the entry for anything wrong (a
+    bad row of a suite file: that file and line)."""
     folder = Path(folder)
     path = folder / MANIFEST
     if not path.is_file():
@@ -216,7 +222,8 @@ def read_manifest(folder: str | Path) -> tuple[str, dict[str, str | dict[str, st
         if not isinstance(name, str):
             raise InputError(f"entry {key!r}: expected \"PAIR/ROW\": \"FILE\"", str(path))
         files[key] = _named_file(key, name, folder, path)
-    return str(data.get("system") or folder.name), files, _row_options(data.get("options"), path)
+    return (str(data.get("system") or folder.name), files,
+            _row_options(data.get("options"), path, folder, read_suites=read_suites))
 
 
 def _named_file(key: str, name: str, folder: Path, manifest: Path) -> str:
@@ -250,22 +257,45 @@ def _part_files(key: str, given: Any, parts: tuple[str, list[str]], folder: Path
 
 # the options of a row's run a manifest may give: those that say how the user's file is made (the suite version it was
 # translated from, how it is read, scores as losses), never one that changes how the row is measured or what it is
-# ranked against (an aligner, a verdict, DiP's holdout: the published systems beside it run without them)
-ROW_OPTIONS = ("suite_version", "input_format", "scores_are_losses")
+# ranked against (an aligner, a verdict, DiP's holdout: the published systems beside it run without them); and a
+# gender row's own suite (``suite_file``: the user's items; its row is then not ranked, ``own_suite``)
+ROW_OPTIONS = ("suite_version", "input_format", "scores_are_losses", "suite_file")
+# the rows whose suite a user's own file may replace (`run SUITE --suite-file`): WinoMT's and BUG's; winomt-adj's
+# rows come from WinoMT's, and a contrastive or Wino-X row's suite file is not a card row's option
+OWN_SUITE_ROWS = ("winomt", "bug")
 
 
 def row_options_allowed(row: CardRow) -> dict[str, Any]:
     """The options a manifest may give a row's run (name -> its declaration): those of ``ROW_OPTIONS`` its family
-    takes."""
+    takes (``suite_file`` only for ``OWN_SUITE_ROWS``)."""
     from discotest import families
 
     return {o.name: o for o in families.family_of(row.suite).options
-            if o.name in ROW_OPTIONS and o.name not in row.options}
+            if o.name in ROW_OPTIONS and o.name not in row.options
+            and (o.name != "suite_file" or row.suite in OWN_SUITE_ROWS)}
 
 
-def _row_options(given: Any, manifest: Path) -> dict[str, dict[str, Any]]:
+def own_suite(system: SystemSpec, row: CardRow) -> str | None:
+    """The user's own suite file the manifest gives the row (a path in its folder), else None: no published system
+    translated its items, so the row is not ranked."""
+    if system.kind != "outputs":
+        return None
+    return system.row_options.get(row.key, {}).get("suite_file")
+
+
+def check_suite_file(path: str) -> str:
+    """The suite file's rows read as `run SUITE --suite-file` reads them (one line naming the file and the line for
+    a bad one); its signature version (``file@sha8``, with its subsets')."""
+    from discotest.gender.suite_file import load_suite_file
+
+    return load_suite_file(path).version
+
+
+def _row_options(given: Any, manifest: Path, folder: Path, read_suites: bool = True) -> dict[str, dict[str, Any]]:
     """The manifest's ``options``, each row's checked against what its run takes (``row_options_allowed``) and by
-    the option's own type and choices; one line naming the manifest, the row and the option otherwise."""
+    the option's own type and choices; one line naming the manifest, the row and the option otherwise. A suite file
+    is named as a row's file is (in the folder, present) and its rows read (``check_suite_file``) unless
+    ``read_suites`` is False."""
     from discotest.cards.groups import rows_of
 
     if given is None:
@@ -293,6 +323,12 @@ def _row_options(given: Any, manifest: Path) -> dict[str, dict[str, Any]]:
             if option.choices and value not in option.choices:
                 raise InputError(f"options of {key}: {name} must be one of {', '.join(option.choices)}, not "
                                  f"{value!r}", str(manifest))
+            if name == "suite_file":
+                if not isinstance(value, str):
+                    raise InputError(f"options of {key}: suite_file: expected a FILE in {folder}", str(manifest))
+                value = _named_file(f"{key} suite_file", value, folder, manifest)
+                if read_suites:
+                    check_suite_file(value)
             checked[name] = value
         out[key] = checked
     return out
