@@ -632,3 +632,14 @@ def test_check_says_whether_a_rows_suite_file_is_present_or_wrong(shared_data, t
     assert code == 1, err
     assert said["en-de/winomt suite file"] == ("wrong (my-suite.txt: entity 'nurse' is not in its sentence, its "
                                                "line 2)")
+
+
+def test_an_edited_suite_file_names_another_row_in_the_cache(shared_data, tmp_path, no_work):
+    """The row's cache key holds the suite file's content (its version, ``file@sha8``), not only its path: an edited
+    suite is scored again."""
+    folder = _own_suite_folder(shared_data, tmp_path)
+    system, _, rows = resolve(card_settings({"outputs": str(folder), "pairs": "en-de", "suites": "winomt"}))
+    before = system.fingerprint(rows[0])
+    lines = (folder / "my-suite.txt").read_text("utf-8").splitlines(keepends=True)
+    (folder / "my-suite.txt").write_text("".join(lines[:-1]), "utf-8")
+    assert system.fingerprint(rows[0]) != before
