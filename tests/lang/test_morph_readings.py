@@ -9,14 +9,12 @@ its ``test_morph_<lang>.py``."""
 from __future__ import annotations
 
 import importlib
-import shutil
 from typing import Any
 
 import pytest
 
-from discotest.errors import InputError
 from discotest.lang.morph.base import Gender
-from tests.support.morph_cases import marked
+from tests.support.morph_cases import case_analyser, marked
 
 LANGS = ("ar", "de", "es", "fr", "he", "it", "ru", "uk")
 NO_SPAN = "no target words aligned to the entity"
@@ -37,17 +35,7 @@ def analysers() -> dict[str, Any]:
 
 def _analyser(analysers: dict[str, Any], lang: str) -> Any:
     """The language's analyser, made once per module; skipped where what it needs is missing."""
-    if lang not in analysers:
-        module = _module(lang)
-        for name in module.REQUIRES:
-            pytest.importorskip(name)
-        if module.BINARY and shutil.which(module.BINARY) is None:
-            pytest.skip(f"{module.BINARY} is not installed")
-        try:
-            analysers[lang] = module.analyser()
-        except InputError as exc:
-            pytest.skip(str(exc))
-    return analysers[lang]
+    return case_analyser(analysers, lang, _module(lang))
 
 
 @pytest.mark.parametrize(("lang", "n", "sentence", "words", "expected"), CASES,

@@ -12,11 +12,10 @@ from typing import Any
 
 import pytest
 
-from discotest.errors import InputError
 from discotest.lang.morph.ar import pronoun_form as arabic_form
 from discotest.lang.morph.base import Gender, PronounTarget
 from discotest.lang.morph.he import pronoun_form as hebrew_form
-from tests.support.morph_cases import pronoun_marked
+from tests.support.morph_cases import case_analyser, pronoun_marked
 
 LANGS = ("ar", "de", "es", "fr", "he", "it", "ru", "uk")
 M, F, U = Gender.MALE, Gender.FEMALE, Gender.UNKNOWN
@@ -49,17 +48,7 @@ def analysers() -> dict[str, Any]:
 
 def _analyser(analysers: dict[str, Any], lang: str) -> Any:
     """The language's analyser, made once per module; skipped where what it needs is missing."""
-    if lang not in analysers:
-        module = _module(lang)
-        for name in module.REQUIRES:
-            pytest.importorskip(name)
-        if module.BINARY and shutil.which(module.BINARY) is None:
-            pytest.skip(f"{module.BINARY} is not installed")
-        try:
-            analysers[lang] = module.analyser()
-        except InputError as exc:
-            pytest.skip(str(exc))
-    return analysers[lang]
+    return case_analyser(analysers, lang, _module(lang))
 
 
 @pytest.mark.parametrize(("lang", "n", "target", "expected"), CASES,

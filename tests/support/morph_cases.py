@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from discotest.errors import InputError
 from discotest.gender.pipeline import complete_silent
 from discotest.gender.winomt import GenderItem
 from discotest.lang.morph.base import GenderAnalyser, GenderReading, PronounTarget, TargetEntity
@@ -41,3 +48,18 @@ def completed(analyser: GenderAnalyser, english: str, entity_index: int, entity:
     target = marked(sentence, words, lang)
     pronoun = marked(sentence, pronoun_words, lang).entity if pronoun_words else ()
     return complete_silent([item], [target], analyser.read([target]), analyser, lambda _k, _m: pronoun)[0]
+
+
+def case_analyser(made: dict[str, Any], lang: str, module: ModuleType) -> Any:
+    """The language's analyser from its case module (``analyser()``, ``REQUIRES``, ``BINARY``), made once into
+    ``made``; the test is skipped where what it needs is missing, as each language's own file did."""
+    if lang not in made:
+        for name in module.REQUIRES:
+            pytest.importorskip(name)
+        if module.BINARY and shutil.which(module.BINARY) is None:
+            pytest.skip(f"{module.BINARY} is not installed")
+        try:
+            made[lang] = module.analyser()
+        except InputError as exc:
+            pytest.skip(str(exc))
+    return made[lang]
