@@ -63,6 +63,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from bench.validity.hand_check import numbered_rows
 from discotest.contrastive.suites import load_suite
 from discotest.errors import InputError
 from discotest.stats import cohen_kappa, observed_agreement, wilson_interval
@@ -96,14 +97,8 @@ def read_second(first: list[dict], path: Path = SECOND) -> list[dict]:
     boolean context_needed, a why); a bad row names the file and line."""
     by_id = {r["id"]: r for r in first}
     rows = []
-    for n, text in enumerate(path.read_text("utf-8").splitlines(), 1):
-        if not text.strip():
-            continue
-        try:
-            row = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not JSON: {exc}", path, n) from None
-        if not isinstance(row, dict) or row.get("label") not in ("valid", "invalid") or not isinstance(
+    for n, row in numbered_rows(path):
+        if row.get("label") not in ("valid", "invalid") or not isinstance(
                 row.get("context_needed"), bool) or not str(row.get("why", "")).strip():
             raise InputError("needs a label valid/invalid, a boolean context_needed and a why", path, n)
         if row.get("round") in SECOND_ONLY:

@@ -10,11 +10,28 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from discotest.errors import InputError
 from discotest.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[2]
 HOLDS = {"valid", "agree"}
 LABELS = HOLDS | {"invalid", "disagree"}
+
+
+def numbered_rows(path: Path) -> list[tuple[int, dict]]:
+    """(line number, row) of a JSONL gold file; a line that is not a JSON object names the file and line."""
+    out = []
+    for n, text in enumerate(path.read_text("utf-8").splitlines(), 1):
+        if not text.strip():
+            continue
+        try:
+            row = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not JSON: {exc}", path, n) from None
+        if not isinstance(row, dict):
+            raise InputError("not a JSON object", path, n)
+        out.append((n, row))
+    return out
 
 
 def read_rows(path: str | Path, where: dict | None = None) -> list[dict]:

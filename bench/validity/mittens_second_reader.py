@@ -25,6 +25,7 @@ import json
 import sys
 from pathlib import Path
 
+from bench.validity.hand_check import numbered_rows
 from bench.validity.mittens_blind import DRAW, HARD
 from discotest.errors import InputError
 from discotest.stats import cohen_kappa, wilson_interval
@@ -39,22 +40,6 @@ ROUNDS: dict[str | None, dict[int, tuple[str, ...] | None]] = {None: {DRAW: None
 RIGHT = ("first", "second", "neither", "either")  # who is right on a disagreement
 
 
-def _jsonl(path: Path) -> list[tuple[int, dict]]:
-    """(line number, row) of a JSONL file; a line that is not a JSON object names the file and line."""
-    out = []
-    for n, text in enumerate(path.read_text("utf-8").splitlines(), 1):
-        if not text.strip():
-            continue
-        try:
-            row = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"not JSON: {exc}", path, n) from None
-        if not isinstance(row, dict):
-            raise InputError("not a JSON object", path, n)
-        out.append((n, row))
-    return out
-
-
 def read_first(path: Path = FIRST, round_: str | None = None) -> list[dict]:
     """The first reader's rows of a round (with the rule's recorded readings): draw 3, or the hard strata."""
     select = ROUNDS[round_]
@@ -67,7 +52,7 @@ def read_second(first: list[dict], path: Path = SECOND, round_: str | None = Non
     them, its language, a person label and a why; every row read once); a bad row names the file and line."""
     by_id = {r["id"]: r for r in first}
     rows, seen = [], set()
-    for n, row in _jsonl(path):
+    for n, row in numbered_rows(path):
         if row.get("person") not in PERSON or not str(row.get("why", "")).strip():
             raise InputError(f"needs a person ({'/'.join(PERSON)}) and a why", path, n)
         if row.get("round") not in ROUNDS:
@@ -95,7 +80,7 @@ def read_adjudged(first: list[dict], second: list[dict], path: Path = ADJUDGED) 
     by_id = {r["id"]: r for r in first}
     differ = {m["id"] for m in second if m["person"] != by_id[m["id"]]["person"]}
     out: dict[str, dict] = {}
-    for n, row in _jsonl(path):
+    for n, row in numbered_rows(path):
         if row.get("right") not in RIGHT or not str(row.get("why", "")).strip():
             raise InputError(f"needs right ({'/'.join(RIGHT)}) and a why", path, n)
         if row.get("id") not in differ or row["id"] in out:
