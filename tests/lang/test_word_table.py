@@ -9,7 +9,8 @@ import pytest
 from discotest import cache
 from discotest.lang.morph import word_table
 from discotest.lang.tokenize import tokenize
-from tests.lang.test_morph_ar import CASES, _item
+from tests.lang.morph_cases.ar import CASES
+from tests.lang.test_morph_ar import _item
 
 pytest.importorskip("farahidi")
 

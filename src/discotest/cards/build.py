@@ -23,7 +23,7 @@ from discotest.data import catalogue
 from discotest.data.readers import system_name
 from discotest.errors import InputError
 from discotest.progress import progress_bar
-from discotest.registry import Settings, ask, run_settings, settings_for
+from discotest.registry import Settings, run_settings, settings_for
 from discotest.report.emit import Report
 from discotest.report.ranking import Scored, place, value_and_interval
 from discotest.report.result import Result, lang_of, scope_of
@@ -594,7 +594,7 @@ def _gather(system: SystemSpec, rows: Sequence[CardRow], block: Sequence[int], c
         gathered = out[index] = Gathered()
         try:
             with catalogue.tracking() as seen:
-                gathered.phased = ask(row.suite, row_settings(system, row, common))
+                gathered.phased = families.ask(row.suite, row_settings(system, row, common))
         except Exception as exc:  # noqa: BLE001 - one row's failure must not lose the others (fill_row says it)
             gathered.error = exc
         gathered.seen, gathered.seconds = dict(seen), time.monotonic() - started
