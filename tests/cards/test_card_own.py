@@ -93,7 +93,7 @@ def no_work(monkeypatch):
 
     monkeypatch.setattr(families, "run", refuse)
     monkeypatch.setattr(card_build, "run_settings", refuse)  # a row's run, whole or in two phases
-    monkeypatch.setattr(card_build, "ask", refuse)
+    monkeypatch.setattr(families, "ask", refuse)
 
 
 def _manifest(folder: Path, text: str) -> Path:
