@@ -384,25 +384,32 @@ def test_round_9_is_drawn_back_id_for_id_from_the_rules5_suite(shared_data):
     assert not read_before(9) & {r["id"] for r in gold}  # no one had read them
 
 
+def _labels_follow_from_the_picks(rows: list[dict]) -> None:
+    """Each later-reader row's choice follows from its blind pick (letters in the printed order) and its class, and
+    its label from the choice and the distance check."""
+    from bench.validity.bsd_blind import order
+
+    for r in rows:
+        a, _ = order(r, 51)
+        letter = "A" if a == r["correct"] else "B"
+        both = r.get("class") in ("generic you", "person left open")
+        assert r["choice"] == ("both" if both else "correct" if r["pick"] == letter else "incorrect"), r["id"]
+        assert (r["label"] == "valid") == (r["choice"] == "correct" and r["distance_ok"]), r["id"]
+
+
 def test_round_9_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
     """Round 9 (issue 51 item 5): each label follows from the blind pick, the reader's class and the distance check,
     and the figures VALIDITY.md quotes (round 9 under rules5, the suite it was drawn from and out of sample for, and
     under rules6, written without opening it, so out of sample too; rounds 8 and 9 pooled under each; the misses by
     class; context needed against the rule) are the ones the gold file and the suite as it is give."""
     from bench.validity import bsd_zp
-    from bench.validity.bsd_blind import order
 
     items = bsd_zp.load_items(shared_data)
     first = bsd_zp.read_gold()
     second = bsd_zp.read_second(first)
     round9 = [r for r in second if r["round"] == 9]
     assert len(round9) == 200 and not bsd_zp.stale_second(items, second)
-    for r in round9:
-        a, _ = order(r, 51)
-        letter = "A" if a == r["correct"] else "B"
-        both = r.get("class") in ("generic you", "person left open")
-        assert r["choice"] == ("both" if both else "correct" if r["pick"] == letter else "incorrect"), r["id"]
-        assert (r["label"] == "valid") == (r["choice"] == "correct" and r["distance_ok"]), r["id"]
+    _labels_follow_from_the_picks(round9)
     fig = bsd_zp.second_figures(first, second)
     assert fig["rounds"][9]["drawn"][:2] == bsd_zp.figure(round9)[:2] == (195, 200)
     assert {c: len(rows) for c, rows in fig["classes"][9].items()} == dict(zip(bsd_zp.CLASSES, (1, 0, 4)))
@@ -438,19 +445,13 @@ def test_round_8_is_the_seeded_draw_and_its_figures_are_recomputed(shared_data):
     class, context needed against the rule; round 8 under rules5, out of sample, with the one item rules5 left out
     counted apart) are the ones the gold file and the suite as it is give."""
     from bench.validity import bsd_zp
-    from bench.validity.bsd_blind import order
 
     items = bsd_zp.load_items(shared_data)
     first = bsd_zp.read_gold()
     second = bsd_zp.read_second(first)
     round8 = [r for r in second if r["round"] == 8]
     assert not bsd_zp.stale_second(items, second)
-    for r in round8:
-        a, _ = order(r, 51)
-        letter = "A" if a == r["correct"] else "B"
-        both = r.get("class") in ("generic you", "person left open")
-        assert r["choice"] == ("both" if both else "correct" if r["pick"] == letter else "incorrect"), r["id"]
-        assert (r["label"] == "valid") == (r["choice"] == "correct" and r["distance_ok"]), r["id"]
+    _labels_follow_from_the_picks(round8)
     fig = bsd_zp.second_figures(first, second)
     assert fig["rounds"][8]["drawn"][:2] == bsd_zp.figure(round8)[:2] == (192, 200)
     assert fig["pooled_6_8"][:2] == (434, 450)
