@@ -105,6 +105,7 @@ def main() -> None:
 
     from discotest.cards import card_settings, common_options, resolve
     from discotest.cards.build import build_card
+    from discotest.cards.rows import FilledRow
 
     model = build_tiny_llm(args.family, Path(args.data_dir) / "llm_tokenizers", Path(scratch.name) / args.family)
     settings = card_settings({"model": str(model), "pairs": args.pairs, "suites": args.suites, "limit": args.limit,
@@ -115,14 +116,14 @@ def main() -> None:
     print(f"{'row':<36} {'status':<9} {'n':>5} {'value':>14} {'seconds':>8}  reason", flush=True)
     started = last = time.perf_counter()
 
-    def on_row(row: dict) -> None:  # printed as each row finishes: a long card shows where it is
+    def on_row(row: FilledRow) -> None:  # printed as each row finishes: a long card shows where it is
         nonlocal last
         now = time.perf_counter()
-        line = row["lines"][0] if row["lines"] else None
-        value = f"{line['value']:.1f} ± {line['ci95']:.1f}" if line and line["value"] is not None else "–"
-        n = str(line["n"]) if line else "–"
-        print(f"{row['pair'] + '/' + row['id']:<36} {row['status']:<9} {n:>5} {value:>14} {now - last:8.1f}  "
-              f"{row['reason'] or ''}", flush=True)
+        line = row.lines[0] if row.lines else None
+        value = f"{line.value:.1f} ± {line.ci95:.1f}" if line and line.value is not None and line.ci95 is not None \
+            else "–"
+        n = str(line.n) if line else "–"
+        print(f"{row.key:<36} {row.status:<9} {n:>5} {value:>14} {now - last:8.1f}  {row.reason or ''}", flush=True)
         last = now
 
     build_card(system, rows, pairs, common_options(settings), settings.bootstrap, settings.seed, on_row=on_row)

@@ -41,9 +41,13 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import psutil
 from tests.support.real_model import ALIAS, PROMPT, plain_model
+
+if TYPE_CHECKING:
+    from discotest.cards.rows import FilledRow
 
 MODULE = "bench.llm.llama_server_topk"
 PERF = re.compile(r"llama_perf_context_print:\s+(prompt eval|eval) time =\s+([\d.]+) ms /\s+(\d+) (?:tokens|runs)")
@@ -106,7 +110,7 @@ def answers_seen(exchanges: list[tuple[bytes, bytes]]) -> Counter:
     return seen
 
 
-def same_as_run(row, card_row: dict, url: str, limit: int | None, model_options: dict) -> str:
+def same_as_run(row, card_row: FilledRow, url: str, limit: int | None, model_options: dict) -> str:
     """``equal`` when every line of the card's row is the number, interval and n the suite's own run gives."""
     from discotest import api, families
     from discotest.cards.build import where_of
@@ -119,14 +123,14 @@ def same_as_run(row, card_row: dict, url: str, limit: int | None, model_options:
     report = api.run(row.suite, **row.options, **options, **({"limit": limit} if limit and takes_limit else {}),
                      quiet=True)
     differ = []
-    for line in card_row["lines"]:
-        result = next(r for r in report.results if (where_of(r), lang_of(r)) == (line["scope"], line["lang"]))
-        metric = next(m for m in result.ranked_metrics() if m.name == line["metric"])
+    for line in card_row.lines:
+        result = next(r for r in report.results if (where_of(r), lang_of(r)) == (line.scope, line.lang))
+        metric = next(m for m in result.ranked_metrics() if m.name == line.metric)
         value, ci, n = value_and_interval(metric)
-        if line["value"] is None:
+        if line.value is None:
             continue
-        if (line["value"], line["ci95"], line["n"]) != (round(value, 4), round(ci, 4), n):
-            differ.append(f"{line['metric']}: card {line['value']} run {round(value, 4)}")
+        if (line.value, line.ci95, line.n) != (round(value, 4), round(ci, 4), n):
+            differ.append(f"{line.metric}: card {line.value} run {round(value, 4)}")
     return "equal" if not differ else "; ".join(differ)
 
 
@@ -162,25 +166,25 @@ def main() -> None:
                                   quiet=True, **model_options)
             seconds = time.monotonic() - began
             cpu_server, cpu_own = cpu(server) - cpu_server, cpu() - cpu_own
-            (filled,) = [r for r in card.rows if r["id"] == row.id]
+            (filled,) = [r for r in card.rows if r.id == row.id]
             served = throughput(log.read_text(errors="replace")[mark:])
             seen = answers_seen(proxy.exchanges[posts:])
-            check = same_as_run(row, filled, proxy.url, args.limit, model_options) if filled["status"] == "ok" \
+            check = same_as_run(row, filled, proxy.url, args.limit, model_options) if filled.status == "ok" \
                 else "-"
-            numbers = ", ".join(f"{line['metric']} {line['value']} ± {line['ci95']} (n {line['n']}"
-                                f"{', ' + line['scope'] if line['scope'] else ''})"
-                                for line in filled["lines"]) or filled["status"]
+            numbers = ", ".join(f"{line.metric} {line.value} ± {line.ci95} (n {line.n}"
+                                f"{', ' + line.scope if line.scope else ''})"
+                                for line in filled.lines) or filled.status
             rates = []
             if served["prompt_s"]:
                 rates.append(f"{served['prompt_tokens'] / served['prompt_s']:.0f} prompt tok/s")
             if served["gen_s"]:
                 rates.append(f"{served['gen_tokens'] / served['gen_s']:.1f} generated tok/s")
             rate = ", ".join(rates) or "-"
-            summary.append({"row": row.key, "status": filled["status"], "numbers": numbers, "seconds": seconds,
+            summary.append({"row": row.key, "status": filled.status, "numbers": numbers, "seconds": seconds,
                             "cpu_server": round(cpu_server, 1), "cpu_suite": round(cpu_own, 1),
                             "requests": len(proxy.exchanges) - posts, "throughput": rate, "answers": dict(seen),
-                            "same_as_run": check, "reason": filled.get("reason"),
-                            "warnings": filled.get("warnings")})
+                            "same_as_run": check, "reason": filled.reason,
+                            "warnings": list(filled.warnings) if filled.status == "ok" else None})
             print(json.dumps(summary[-1], ensure_ascii=False), flush=True)
         card = discotest.card(endpoint=proxy.url, model=ALIAS, pairs=args.pairs, limit=args.limit, quiet=True,
                               **({"suites": args.suites} if args.suites else {}), **model_options)

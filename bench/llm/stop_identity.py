@@ -58,7 +58,7 @@ def main() -> None:
             card = discotest.card(endpoint=proxy.url, model=ALIAS, pairs=row.pair, suites=row.id, limit=args.limit,
                                   quiet=True, **options)
             wall_a, cpu_a = time.monotonic() - began, cpu(server) - cpu0
-            (filled,) = [r for r in card.rows if r["id"] == row.id]
+            (filled,) = [r for r in card.rows if r.id == row.id]
             final: dict[str, dict] = {}  # message -> its last answer (the one kept); asked twice: restarted
             asked: dict[str, int] = {}
             tokens_a = 0
@@ -89,7 +89,7 @@ def main() -> None:
                                        again["choices"][0]["message"].get("content") or "")})
             wall_b, cpu_b = time.monotonic() - began, cpu(server) - cpu0
             n = len(bodies)
-            report.append({"row": row.key, "status": filled["status"], "items": n,
+            report.append({"row": row.key, "status": filled.status, "items": n,
                            "restarted": sum(1 for v in asked.values() if v > 1), "differ": len(differ),
                            "cut with / without": [cut_a, cut_b],
                            "server CPU s an item without / with": [round(cpu_b / n, 2), round(cpu_a / n, 2)],

@@ -15,6 +15,7 @@ import pytest
 import discotest
 from discotest.cards import build as card_build
 from discotest.cards.groups import rows_of, validity_badges
+from discotest.cards.rows import CardLine
 from discotest.cards.system import SystemSpec, Unfilled
 from discotest.dip.documents import pair_paths
 from tests.support.cli_helpers import assert_one_line_error, run_cli
@@ -44,27 +45,27 @@ def google_outputs(shared_data, tmp_path) -> Path:
     return folder
 
 
-def _lines(card) -> list[dict]:
-    return [line for row in card.rows for line in row["lines"]]
+def _lines(card) -> list[CardLine]:
+    return [line for row in card.rows for line in row.lines]
 
 
 def test_card_numbers_are_the_suites_own_and_placed_among_published(shared_data, own_cache):
     card = discotest.card(system="google", pairs="en-de", suites="winomt", quiet=True)
     scores = discotest.run("winomt", lang="de", system="google", quiet=True)[0].scores
-    by_metric = {line["metric"]: line for line in _lines(card)}
-    assert by_metric["accuracy"]["value"] == round(scores.accuracy, 4)
-    assert by_metric["delta_g"]["value"] == round(scores.delta_g, 4)
-    assert by_metric["delta_s"]["value"] == round(scores.delta_s, 4)
-    assert by_metric["accuracy"]["n"] == 3886
+    by_metric = {line.metric: line for line in _lines(card)}
+    assert by_metric["accuracy"].value == round(scores.accuracy, 4)
+    assert by_metric["delta_g"].value == round(scores.delta_g, 4)
+    assert by_metric["delta_s"].value == round(scores.delta_s, 4)
+    assert by_metric["accuracy"].n == 3886
     # bing 73.4 > aws 58.8 > google 55.0 > systran 45.8 > sota 38.4 (README, VALIDITY)
     acc = by_metric["accuracy"]
-    assert (acc["rank"], acc["of"]) == (3, 5)
-    assert acc["above"]["system"] == "aws" and acc["below"]["system"] == "systran"
-    assert acc["above"]["p"] < 0.01 and 0 < acc["ci95"] < 3
-    assert by_metric["delta_g"]["better"] == "nearer 0"
+    assert (acc.rank, acc.of) == (3, 5)
+    assert acc.above.system == "aws" and acc.below.system == "systran"
+    assert acc.above.p < 0.01 and 0 < acc.ci95 < 3
+    assert by_metric["delta_g"].better == "nearer 0"
     row = card.rows[0]
-    assert row["validity"]["figure"] == "94.7%" and row["validity"]["sample"] == "in"
-    assert "system:google" in row["signature"]
+    assert row.validity.figure == "94.7%" and row.validity.sample == "in"
+    assert "system:google" in row.signature
 
 
 def test_outputs_folder_gives_the_published_systems_lines(shared_data, own_cache, google_outputs):
@@ -156,7 +157,7 @@ def test_tiny_model_fills_the_rows_it_can(shared_data, own_cache, tiny_llms):
     model = str(tiny_llms["llama3_1"])
     card = discotest.card(model=model, pairs="ja-en", suites="jazp", quiet=True)
     jazp, = card.rows
-    assert jazp["status"] == "ok"
+    assert jazp.status == "ok"
     # the DiP row is the model's too (translating the whole WMT22 ja-en source: tests/cards/test_card_equality.py
     # fills it on a slice), a published system's only for the suites that have one
     dip, = rows_of(["ja-en"], ["dip"])
@@ -164,10 +165,10 @@ def test_tiny_model_fills_the_rows_it_can(shared_data, own_cache, tiny_llms):
     with pytest.raises(Unfilled, match="jazp has no published system outputs"):
         SystemSpec("published", "Online-B").options_for(next(iter(rows_of(["ja-en"], ["jazp"]))))
     own = discotest.run("jazp", model=model, context=[1], quiet=True)[0]
-    line = jazp["lines"][0]
-    assert line["value"] == round(own.scores.overall.accuracy, 4) and line["n"] == 44
-    assert line["scope"] == "ctx1" and line["rank"] is None
-    assert set(line["by_distance"]) == set(own.summary()["by_distance"])
+    line = jazp.lines[0]
+    assert line.value == round(own.scores.overall.accuracy, 4) and line.n == 44
+    assert line.scope == "ctx1" and line.rank is None
+    assert set(line.by_distance) == set(own.summary()["by_distance"])
 
 
 def test_an_endpoint_that_does_not_answer_fails_its_rows_in_one_line(shared_data, own_cache):
@@ -179,8 +180,8 @@ def test_an_endpoint_that_does_not_answer_fails_its_rows_in_one_line(shared_data
     card = discotest.card(endpoint=url, model="tiny", pairs="ja-en", suites="jazp,dip", timeout=1, quiet=True)
     jazp, dip = card.rows
     for row in (jazp, dip):
-        assert row["status"] == "failed" and "\n" not in row["reason"] and "127.0.0.1" in row["reason"], row
-        assert "--timeout 1 s per attempt, 2 s per request" in row["reason"], row["reason"]
+        assert row.status == "failed" and "\n" not in row.reason and "127.0.0.1" in row.reason, row
+        assert "--timeout 1 s per attempt, 2 s per request" in row.reason, row.reason
 
 
 def test_the_timeout_is_not_part_of_the_cards_cache_key():
@@ -253,10 +254,10 @@ def test_a_quick_look_samples_the_contrastive_rows(shared_data, own_cache, tiny_
     ``run --limit N`` gives, signed limit:N), for the tiny models of the other two tokenizer families."""
     model = str(tiny_llms[family])
     card = discotest.card(model=model, pairs="ja-en", suites="jazp", limit=12, quiet=True)
-    line = card.rows[0]["lines"][0]
+    line = card.rows[0].lines[0]
     own = discotest.run("jazp", model=model, context=[1], limit=12, quiet=True)[0]
-    assert line["n"] == 12 and line["value"] == round(own.scores.overall.accuracy, 4)
-    assert "limit:12" in card.rows[0]["signature"] and "limit:12" in card.signature()
+    assert line.n == 12 and line.value == round(own.scores.overall.accuracy, 4)
+    assert "limit:12" in card.rows[0].signature and "limit:12" in card.signature()
     again = discotest.run("jazp", model=model, context=[1], limit=12, quiet=True)[0]
     assert [v.index for v in again.verdicts] == [v.index for v in own.verdicts]  # the same sample every time
     distances = {v.distance for v in own.verdicts}
@@ -299,5 +300,5 @@ def test_a_line_that_scored_no_item_has_no_number_and_no_place():
     peer.system = "google"
     peer.ranked_metrics = lambda: [PairedMetric("accuracy", {1: (1.0, 1.0)}, lambda s: float(s[0] / s[1]))]
     (line,) = _lines([_Unscored()], [peer], 100, 1)
-    assert (line["value"], line["ci95"], line["n"], line["rank"], line["of"]) == (None, None, 0, None, None)
-    assert _cells({**line, "pair": "en-de", "phenomenon": "x", "validity": "", "note": ""})[3] == "–"
+    assert (line.value, line.ci95, line.n, line.rank, line.of) == (None, None, 0, None, None)
+    assert _cells({**line.to_json(), "pair": "en-de", "phenomenon": "x", "validity": "", "note": ""})[3] == "–"

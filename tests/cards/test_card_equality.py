@@ -16,6 +16,7 @@ import discotest
 from discotest import api
 from discotest.cards.build import fill_row, where_of
 from discotest.cards.groups import rows_of
+from discotest.cards.rows import FilledRow
 from discotest.cards.system import SystemSpec
 from discotest.gender.mittens.suite import load_mittens
 from discotest.gender.mt_geneval.suite import load_mt_geneval
@@ -28,21 +29,21 @@ def _cache(tmp_path, monkeypatch):
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
 
 
-def assert_row_is_the_runs(row: dict, results, system: str | None = None) -> None:
+def assert_row_is_the_runs(row: FilledRow, results, system: str | None = None) -> None:
     """Each line of the row equals the run's own number, its interval and its n, for the result of the same part."""
-    assert row["status"] == "ok", row["reason"]
+    assert row.status == "ok", row.reason
     mine = [r for r in results if system is None or r.system == system]
-    assert mine and len(row["lines"]) == sum(len(r.ranked_metrics()) for r in mine)
-    for line in row["lines"]:
-        result = next(r for r in mine if (where_of(r), lang_of(r)) == (line["scope"], line["lang"]))
-        metric = next(m for m in result.ranked_metrics() if m.name == line["metric"])
+    assert mine and len(row.lines) == sum(len(r.ranked_metrics()) for r in mine)
+    for line in row.lines:
+        result = next(r for r in mine if (where_of(r), lang_of(r)) == (line.scope, line.lang))
+        metric = next(m for m in result.ranked_metrics() if m.name == line.metric)
         value, ci, n = value_and_interval(metric)
-        assert (line["value"], line["ci95"], line["n"]) == (round(value, 4), round(ci, 4), n)
-        if line["metric"] in ("accuracy", "AZPT"):
-            assert line["value"] == pytest.approx(result.summary()["accuracy"], abs=0.006)  # the run's own table
+        assert (line.value, line.ci95, line.n) == (round(value, 4), round(ci, 4), n)
+        if line.metric in ("accuracy", "AZPT"):
+            assert line.value == pytest.approx(result.summary()["accuracy"], abs=0.006)  # the run's own table
             assert n == result.summary().get("decided", result.summary()["n"])  # MT-GenEval: the decided items
         # the same settings; the files read may differ (a row of a published system reads every published file)
-        sigs = [row["signature"]] if isinstance(row["signature"], str) else row["signature"]
+        sigs = [row.signature] if isinstance(row.signature, str) else row.signature
         assert _settings(result.signature.format()) in {_settings(sig) for sig in sigs}
 
 
@@ -82,21 +83,21 @@ def test_mt_geneval_and_mittens_rows_are_their_runs(shared_data, reference_outpu
         "de-en/mittens": ("mittens", {"lang": "de"}),
         "en-de/mittens-out": ("mittens-out", {"lang": "de"}),
     }
-    assert sorted(f"{r['pair']}/{r['id']}" for r in card.rows) == sorted(runs)
+    assert sorted(f"{r.pair}/{r.id}" for r in card.rows) == sorted(runs)
     for key, (suite, options) in runs.items():
         path = reference_outputs / (key.replace("/", ".") + ".txt")
         own = discotest.run(suite, input=str(path), limit=limit, quiet=True, **options).results
         row = card.row(key)
         assert_row_is_the_runs(row, own)
         if limit:
-            assert f"limit:{limit}" in row["signature"] and all(line["n"] == limit for line in row["lines"]
-                                                                if line["metric"] == "accuracy")
+            assert f"limit:{limit}" in row.signature and all(line.n == limit for line in row.lines
+                                                                if line.metric == "accuracy")
     # --dry-run counts the items each MiTTenS row scores: one language's passages (mittens-out's de: 118, not the 708
     # of its six readable languages)
     plan = {entry["row"]: entry["items"] for entry in api.card_plan(
         outputs=str(reference_outputs), pairs="en-de,de-en", suites="mittens,mittens-out", limit=limit)}
     for key in ("de-en/mittens", "en-de/mittens-out"):
-        assert plan[key] == sum(line["n"] for line in card.row(key)["lines"] if line["metric"] == "accuracy")
+        assert plan[key] == sum(line.n for line in card.row(key).lines if line.metric == "accuracy")
     assert plan["en-de/mittens-out"] == (limit or len(load_mittens("mittens-out", ["de"], str(shared_data))))
 
 
@@ -122,10 +123,10 @@ def test_mzprt_row_is_its_run(shared_data, limit, mzprt_cache, monkeypatch):
     filled = fill_row(SystemSpec("published", "base_tgt"), row, {"limit": limit, "quiet": True})
     own = discotest.run("mzprt", domain="WF", system="base_tgt", limit=limit, quiet=True).results
     assert_row_is_the_runs(filled, own)
-    line = filled["lines"][0]
-    assert line["scope"] == "WF" and line["of"] == 3  # placed among WF's three published systems
+    line = filled.lines[0]
+    assert line.scope == "WF" and line.of == 3  # placed among WF's three published systems
     if limit:
-        assert line["n"] == limit and f"limit:{limit}" in filled["signature"]
+        assert line.n == limit and f"limit:{limit}" in filled.signature
 
 
 @pytest.mark.slow  # the mZPRT background's alignment model, shared by the session's mZPRT tests
@@ -152,13 +153,13 @@ def test_ctxpro_and_mzprt_rows_of_a_model_are_its_runs(shared_data, tiny_marian,
            for suite, (_, options) in rows.items()}
     assert_row_is_the_runs(filled["mzprt"], own["mzprt"])
     ctxpro, = own["ctxpro-auxiliary-en-de-test"]
-    line = filled["ctxpro-auxiliary-en-de-test"]["lines"][0]
-    assert (line["value"], line["scope"]) == (round(ctxpro.scores.overall.accuracy, 4), "ctx0")
-    assert filled["ctxpro-auxiliary-en-de-test"]["signature"] == ctxpro.signature.format()
-    assert all(row["lines"][0]["n"] == 6 and "limit:6" in row["signature"] for row in filled.values())
-    assert all("|beam:2|max_len:64|" in row["signature"] for row in filled.values())
-    assert filled["ctxpro-auxiliary-en-de-test"]["lines"][0]["of"] == 3  # among DeepL with and without context
-    assert filled["mzprt"]["lines"][0]["of"] == 4  # among WF's three published systems
+    line = filled["ctxpro-auxiliary-en-de-test"].lines[0]
+    assert (line.value, line.scope) == (round(ctxpro.scores.overall.accuracy, 4), "ctx0")
+    assert filled["ctxpro-auxiliary-en-de-test"].signature == ctxpro.signature.format()
+    assert all(row.lines[0].n == 6 and "limit:6" in row.signature for row in filled.values())
+    assert all("|beam:2|max_len:64|" in row.signature for row in filled.values())
+    assert filled["ctxpro-auxiliary-en-de-test"].lines[0].of == 3  # among DeepL with and without context
+    assert filled["mzprt"].lines[0].of == 4  # among WF's three published systems
 
 
 @pytest.mark.parametrize("limit", [None, 9])
@@ -169,11 +170,11 @@ def test_dip_row_is_its_run(shared_data, limit):
     filled = fill_row(SystemSpec("published", "Online-B"), row, {"limit": limit, "quiet": True})
     own = discotest.run("dip", pair="de-en", data="wmt22", limit=limit, quiet=True, **slice_).results
     assert_row_is_the_runs(filled, own, system="Online-B")
-    lines = {line["metric"]: line for line in filled["lines"]}
+    lines = {line.metric: line for line in filled.lines}
     assert set(lines) == {"lexical consistency %", "connectives accuracy %"}
-    assert all(line["of"] == 2 for line in lines.values())  # placed among the slice's two WMT systems
+    assert all(line.of == 2 for line in lines.values())  # placed among the slice's two WMT systems
     if limit:  # 9 items over both phenomena, each present
-        assert f"limit:{limit}" in filled["signature"] and sum(line["n"] for line in lines.values()) == limit
+        assert f"limit:{limit}" in filled.signature and sum(line.n for line in lines.values()) == limit
 
 
 def test_the_plan_counts_each_rows_items_with_a_limit(shared_data):
@@ -212,10 +213,10 @@ def test_dip_row_of_your_own_translation_is_its_run(shared_data, tmp_path, limit
     filled = fill_row(system, row, {"limit": limit, "quiet": True})
     own = discotest.run("dip", pair="de-en", data="wmt22", input=str(mine), limit=limit, quiet=True, **slice_).results
     assert_row_is_the_runs(filled, own, system="my-system.en")
-    assert filled["system"] == "my-system.en" and all(line["of"] == 3 for line in filled["lines"])
+    assert filled.system == "my-system.en" and all(line.of == 3 for line in filled.lines)
     given = next(r for r in own if r.system == "my-system.en")
     assert given.holdout and given.manifest["systems_mined"] == ["LT22", "Online-B"] and not given.manifest["holdout"]
-    assert "mined_from:2" in filled["signature"]
+    assert "mined_from:2" in filled.signature
     without = {r.system: r.scores for r in discotest.run("dip", pair="de-en", data="wmt22", limit=limit, quiet=True,
                                                           **slice_).results}
     assert {r.system: r.scores for r in own if r.system != "my-system.en"} == without  # the same items, unchanged
@@ -233,17 +234,17 @@ def test_dip_row_of_a_model_is_its_run(shared_data, tiny_marian, monkeypatch):
     system = SystemSpec("model", str(tiny_marian))
     # the tiny random model writes no English: its row fails in one line (models/language_watch.py) …
     refused = fill_row(system, row, {"limit": 5, "quiet": True})
-    assert refused["status"] == "failed" and "not English (en" in refused["reason"], refused
+    assert refused.status == "failed" and "not English (en" in refused.reason, refused
     # … and is filled from the translations it cached when the check is skipped, as its run is
     filled = fill_row(system, row, {"limit": 5, "quiet": True, "skip_language_check": True})
-    assert filled["status"] == "ok" and "langcheck:off" in filled["signature"]
+    assert filled.status == "ok" and "langcheck:off" in filled.signature
     monkeypatch.setattr(ModelTranslator, "generate", lambda self, batch: pytest.fail("translated again"))
     own = discotest.run("dip", pair="de-en", data="wmt22", model=str(tiny_marian), limit=5, quiet=True,
                         skip_language_check=True, **slice_).results
     name = f"{tiny_marian.name}@ctx0"
-    assert filled["system"] == name and all(line["of"] == 3 for line in filled["lines"])
+    assert filled.system == name and all(line.of == 3 for line in filled.lines)
     assert_row_is_the_runs(filled, own, system=name)
-    assert filled["signature"] == next(r for r in own if r.system == name).signature.format()
+    assert filled.signature == next(r for r in own if r.system == name).signature.format()
 
 
 def test_a_dip_row_of_a_model_is_asked_with_the_other_rows_before_any_is_scored(shared_data, tiny_marian,
@@ -263,7 +264,7 @@ def test_a_dip_row_of_a_model_is_asked_with_the_other_rows_before_any_is_scored(
     rows = [_narrowed("de-en", "dip", **slice_), _narrowed("en-de", "ctxpro-auxiliary-en-de-test")]
     unchecked = {"limit": 5, "quiet": True, "skip_language_check": True}  # a random model's output is no language
     card = card_build.build_card(SystemSpec("model", str(tiny_marian)), rows, ["de-en", "en-de"], unchecked)
-    assert [row["status"] for row in card.rows] == ["ok", "ok"], card.rows
+    assert [row.status for row in card.rows] == ["ok", "ok"], card.rows
     assert events == ["ask dip", "ask ctxpro-auxiliary-en-de-test", "answered dip",
                       "answered ctxpro-auxiliary-en-de-test", "scored dip", "scored ctxpro-auxiliary-en-de-test"]
     own = discotest.run("dip", pair="de-en", data="wmt22", model=str(tiny_marian), **unchecked, **slice_).results
@@ -296,4 +297,4 @@ def test_a_published_systems_gender_rows_of_several_pairs_are_one_run_and_each_i
     for lang in ("de", "es"):
         own = discotest.run("winomt", lang=lang, system="all", limit=40, quiet=True).results
         assert_row_is_the_runs(card.row(f"en-{lang}/winomt"), own, system="google")
-        assert card.row(f"en-{lang}/winomt")["lines"][0]["of"] == len(own)  # placed among the language's systems
+        assert card.row(f"en-{lang}/winomt").lines[0].of == len(own)  # placed among the language's systems

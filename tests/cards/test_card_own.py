@@ -17,6 +17,7 @@ from discotest import cache, families
 from discotest.cards import build as card_build
 from discotest.cards import card_settings, resolve
 from discotest.cards.render import render
+from discotest.cards.rows import CardLine
 from tests.support.cli_helpers import assert_one_line_error, run_cli
 
 
@@ -29,8 +30,8 @@ def _folder(root: Path, shared_data: Path, name: str) -> Path:
     return folder
 
 
-def _accuracy(card) -> dict:
-    return next(line for line in card.rows[0]["lines"] if line["metric"] == "accuracy")
+def _accuracy(card) -> CardLine:
+    return next(line for line in card.rows[0].lines if line.metric == "accuracy")
 
 
 @pytest.fixture(scope="module")
@@ -56,19 +57,19 @@ def test_a_file_is_never_ranked_against_itself_whatever_it_is_named(shared_data,
         folder = _folder(tmp_path / "-".join(order), shared_data, name)
         card = discotest.card(outputs=str(folder), pairs="en-de", suites="winomt", quiet=True)
         acc = _accuracy(card)
-        assert (acc["rank"], acc["of"], acc["above"]) == (1, 5, None), (name, acc)
-        assert acc["below"]["system"] == "aws"
-        assert card.system == name and card.rows[0]["system"] == "winomt.de.txt"
-        assert card.rows[0]["not_ranked_against"] == ["bing: its outputs equal this system's"]
+        assert (acc.rank, acc.of, acc.above) == (1, 5, None), (name, acc)
+        assert acc.below.system == "aws"
+        assert card.system == name and card.rows[0].system == "winomt.de.txt"
+        assert card.rows[0].not_ranked_against == ("bing: its outputs equal this system's",)
         assert "not ranked against bing" in render(card, "text")
-        assert not any(str(tmp_path) in w and str(folder) not in w for w in card.rows[0]["warnings"])
+        assert not any(str(tmp_path) in w and str(folder) not in w for w in card.rows[0].warnings)
 
 
 def test_a_changed_data_file_runs_the_row_again(shared_data, own_cache, monkeypatch):
     """A row remembers the sha256 of every data file it read; one that differs when the row is loaded (the WinoMT
     suite file edited) makes the card run the row again instead of serving the number cached before the change."""
     first = discotest.card(system="google", pairs="en-de", suites="winomt", quiet=True)
-    files = first.rows[0]["data_files"]
+    files = first.rows[0].data_files
     assert any("winomt" in name for name in files) and all(len(sha) == 64 for sha in files.values())
     calls = []
     real_run = card_build.run_settings  # every row's run goes through it
@@ -79,7 +80,7 @@ def test_a_changed_data_file_runs_the_row_again(shared_data, own_cache, monkeypa
     changed = next(name for name in files if "winomt" in name)
     system, _, rows = resolve(card_settings({"system": "google", "pairs": "en-de", "suites": "winomt"}))
     key = card_build._row_key(system, rows[0], 1000, 12345, {"data_dir": None})
-    stale = {**first.rows[0], "data_files": {**files, changed: "0" * 64}}
+    stale = {**first.rows[0].to_json(), "data_files": {**files, changed: "0" * 64}}
     cache.store(card_build.ROWS, key, json.dumps(stale, sort_keys=True))
     assert discotest.card(system="google", pairs="en-de", suites="winomt", quiet=True).rows == first.rows
     assert calls and calls[0][0] == "winomt"  # run again, not served
@@ -279,10 +280,10 @@ def test_init_writes_every_contrastive_rows_candidates_and_a_filled_folder_equal
     (folder / "manifest.json").write_text(json.dumps(manifest))
     card = discotest.card(outputs=str(folder), suites="jazp,bsd-zp-ja-en-test", quiet=True)
     for row in card.rows:
-        assert row["status"] == "ok", row
-        run = discotest.run(row["suite"], scores=str(folder / f"{row['id']}.scores"), quiet=True)[0]
-        acc = next(line for line in row["lines"] if line["metric"] == "accuracy")
-        assert acc["value"] == round(run.headline().value, 4) and acc["n"] == run.n
+        assert row.status == "ok", row
+        run = discotest.run(row.suite, scores=str(folder / f"{row.id}.scores"), quiet=True)[0]
+        acc = next(line for line in row.lines if line.metric == "accuracy")
+        assert acc.value == round(run.headline().value, 4) and acc.n == run.n
 
 
 @pytest.mark.parametrize(("pair", "row", "run_options"), [
@@ -301,15 +302,15 @@ def test_init_writes_mittens_and_mt_geneval_sources_a_run_reads_line_for_line(sh
     manifest["files"][key] = manifest["sources"][key]
     (folder / "manifest.json").write_text(json.dumps(manifest))
     card = discotest.card(outputs=str(folder), suites=row, pairs=pair, skip_language_check=True, quiet=True)
-    assert card.rows[0]["status"] == "ok", card.rows[0]
-    suite = card.rows[0]["suite"]
+    assert card.rows[0].status == "ok", card.rows[0]
+    suite = card.rows[0].suite
     result = discotest.run(suite, input=str(folder / manifest["sources"][key]), skip_language_check=True,
                            quiet=True, **run_options)[0]
     from discotest.report.ranking import value_and_interval
 
     value, _, n = value_and_interval(result.ranked_metrics()[0])
-    first = card.rows[0]["lines"][0]
-    assert (first["metric"], first["value"], first["n"]) == (result.ranked_metrics()[0].name, round(value, 4), n)
+    first = card.rows[0].lines[0]
+    assert (first.metric, first.value, first.n) == (result.ranked_metrics()[0].name, round(value, 4), n)
 
 
 def test_check_says_row_by_row_what_is_present_missing_or_wrong_before_any_scoring(shared_data, tmp_path, no_work,
@@ -374,10 +375,10 @@ def test_the_newcomers_walk_fills_every_row_a_folder_can_and_each_equals_its_run
     limit = 30
     card = discotest.card(outputs=str(folder), limit=limit, skip_language_check=True, quiet=True)
     rows = {row.key: row for row in rows_of(["en-de", "ja-en", "zh-en"])}
-    assert sorted(r["pair"] + "/" + r["id"] for r in card.rows) == sorted(rows)
+    assert sorted(r.pair + "/" + r.id for r in card.rows) == sorted(rows)
     assert len(filled) == len(rows)  # every row, DiP's too
     # deep_tgt's own outputs: not ranked against deep_tgt (its release's verdicts beside ours are no evidence)
-    assert card.row("zh-en/mzprt")["not_ranked_against"] == ["deep_tgt: its outputs equal this system's"]
+    assert card.row("zh-en/mzprt").not_ranked_against == ("deep_tgt: its outputs equal this system's",)
     for key in filled:
         row, spec = card.row(key), rows[key]
         taken = {o.name for o in families.family_of(spec.suite).options}
@@ -386,25 +387,25 @@ def test_the_newcomers_walk_fills_every_row_a_folder_can_and_each_equals_its_run
             if isinstance(given, dict) else {spec.file: str(folder / given)}  # mZPRT: one file per domain, in order
         own = discotest.run(spec.suite, **{**spec.options, **files}, skip_language_check=True, quiet=True,
                             **({"limit": limit} if "limit" in taken else {}))
-        assert row["status"] == "ok", (key, row["reason"])
-        mine = own.results if isinstance(given, dict) else [r for r in own.results if r.system == row["system"]]
-        assert mine and len(row["lines"]) == sum(len(r.ranked_metrics()) for r in mine), key
-        for line in row["lines"]:
-            result = next(r for r in mine if (where_of(r), lang_of(r)) == (line["scope"], line["lang"]))
-            value, ci, n = value_and_interval(next(m for m in result.ranked_metrics() if m.name == line["metric"]))
-            assert (line["value"], line["ci95"], line["n"]) == (round(value, 4), round(ci, 4), n), (key, line)
+        assert row.status == "ok", (key, row.reason)
+        mine = own.results if isinstance(given, dict) else [r for r in own.results if r.system == row.system]
+        assert mine and len(row.lines) == sum(len(r.ranked_metrics()) for r in mine), key
+        for line in row.lines:
+            result = next(r for r in mine if (where_of(r), lang_of(r)) == (line.scope, line.lang))
+            value, ci, n = value_and_interval(next(m for m in result.ranked_metrics() if m.name == line.metric))
+            assert (line.value, line.ci95, line.n) == (round(value, 4), round(ci, 4), n), (key, line)
             assert n <= limit or "limit" not in taken, (key, line)
         if isinstance(given, dict):  # one run of the five files: each domain's result is its file's run alone
             assert sorted(where_of(r) for r in mine) == sorted(given) and \
-                sorted(row["signature"]) == sorted(r.signature.format() for r in mine), key
+                sorted(row.signature) == sorted(r.signature.format() for r in mine), key
             alone = discotest.run(spec.suite, domain="QA", input=str(folder / given["QA"]), limit=limit,
                                   skip_language_check=True, quiet=True)[0]
-            qa = next(line for line in row["lines"] if line["scope"] == "QA")
-            assert (qa["value"], qa["n"]) == (round(value_and_interval(alone.ranked_metrics()[0])[0], 4),
-                                              alone.n) and alone.signature.format() in row["signature"]
+            qa = next(line for line in row.lines if line.scope == "QA")
+            assert (qa.value, qa.n) == (round(value_and_interval(alone.ranked_metrics()[0])[0], 4),
+                                              alone.n) and alone.signature.format() in row.signature
             continue
-        assert row["signature"] == result.signature.format().replace(str(folder) + "/", "") or \
-            row["signature"].rsplit("|files:", 1)[0] == result.signature.format().rsplit("|files:", 1)[0], key
+        assert row.signature == result.signature.format().replace(str(folder) + "/", "") or \
+            row.signature.rsplit("|files:", 1)[0] == result.signature.format().rsplit("|files:", 1)[0], key
 
 
 def test_a_limited_run_reads_a_whole_suite_scores_file_and_scores_the_sample_as_the_whole_run_does(tmp_path):
@@ -586,20 +587,20 @@ def test_a_gender_row_on_your_own_suite_file_is_its_run_and_is_not_ranked(shared
     folder = _own_suite_folder(shared_data, tmp_path)
     card = discotest.card(outputs=str(folder), pairs="en-de", suites="winomt", quiet=True)
     row = card.rows[0]
-    assert row["status"] == "ok", row
+    assert row.status == "ok", row
     (result,) = discotest.run("winomt", lang="de", suite_file=str(folder / "my-suite.txt"),
                               input=str(folder / "winomt.de.txt"), quiet=True)
-    assert row["signature"] == result.signature.format()
+    assert row.signature == result.signature.format()
     assert f"version:file@{hashlib.sha256((folder / 'my-suite.txt').read_bytes()).hexdigest()[:8]}|" in \
-        row["signature"]
+        row.signature
     metrics = {m.name: m for m in result.ranked_metrics()}
-    assert [line["metric"] for line in row["lines"]] == list(metrics)
-    for line in row["lines"]:
-        value, ci, n = value_and_interval(metrics[line["metric"]], 1000, card_build.DEFAULT_SEED)
-        assert (line["value"], line["ci95"], line["n"]) == (round(value, 4), round(ci, 4), n)
-        assert (line["rank"], line["above"], line["below"]) == (None, None, None)
-    assert row["not_ranked_against"] == ["the published systems: they translated winomt's items, not your suite "
-                                         "file (my-suite.txt)"]
+    assert [line.metric for line in row.lines] == list(metrics)
+    for line in row.lines:
+        value, ci, n = value_and_interval(metrics[line.metric], 1000, card_build.DEFAULT_SEED)
+        assert (line.value, line.ci95, line.n) == (round(value, 4), round(ci, 4), n)
+        assert (line.rank, line.above, line.below) == (None, None, None)
+    assert row.not_ranked_against == ("the published systems: they translated winomt's items, not your suite "
+                                      "file (my-suite.txt)",)
     assert "not ranked against the published systems" in render(card, "text")
 
 

@@ -53,3 +53,33 @@ def test_a_rows_run_gets_its_familys_settings_with_the_cards_limit_and_max_lengt
     assert scored.context == [0] and scored.limit == 5
     with pytest.raises(InputError, match="limit"):
         row_settings(model, _row("en-de/winomt"), {"limit": -1, "quiet": True})
+
+
+def test_a_filled_row_is_typed_and_its_json_is_the_cards_key_for_key():
+    """A card row is a frozen ``FilledRow`` (its lines ``CardLine``s): ``to_json`` gives docs/card.md's keys (an
+    ``ok`` row's four more), ``from_json`` reads back an equal row (the cache), and a field cannot be set."""
+    import dataclasses
+    import json
+
+    from discotest.cards.groups import validity_badge
+    from discotest.cards.rows import CardLine, FilledRow, Neighbour
+
+    row = _row("en-de/winomt")
+    badge = validity_badge(row, "de")
+    line = CardLine("", "de", "accuracy", "%", "higher", 55.0, 1.5, 3886, 3, 5, Neighbour("aws", 58.8, 0.0001),
+                    None, {"0": 0.5, "1": 0.75})
+    ok = FilledRow(row.pair, row.id, row.suite, row.phenomenon, badge, "ok", None, (line,), "sig", "google",
+                   ("a warning",), {"winomt": "0" * 64}, ())
+    unfilled = FilledRow(row.pair, row.id, row.suite, row.phenomenon, badge, "unfilled", "no output")
+    base = {"pair", "id", "suite", "phenomenon", "validity", "status", "reason", "lines", "signature"}
+    assert set(unfilled.to_json()) == base
+    assert set(ok.to_json()) == base | {"system", "warnings", "data_files", "not_ranked_against"}
+    assert set(ok.to_json()["lines"][0]) == {"scope", "lang", "metric", "unit", "better", "value", "ci95", "n",
+                                             "rank", "of", "above", "below", "by_distance"}
+    assert "by_distance" not in dataclasses.replace(line, by_distance=None).to_json()
+    for each in (ok, unfilled, dataclasses.replace(ok, signature=("a", "b"))):
+        assert FilledRow.from_json(json.loads(json.dumps(each.to_json()))) == each
+    assert ok.to_json()["validity"] == {"sample": "in", "text": badge.text, "figure": "94.7%", "hand_check": None,
+                                        "headline": badge.headline, "section": badge.section}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ok.status = "failed"  # type: ignore[misc]

@@ -139,7 +139,7 @@ def test_a_card_without_model_is_named_after_the_model_the_server_serves(llama_s
         sent = len(proxy.forwarded)
         named = discotest.card(endpoint=proxy.url, model=ALIAS, **options)
         assert len(proxy.forwarded) == sent > 0  # the same cache fingerprint: nothing asked twice
-    assert unnamed.system == ALIAS and unnamed.rows[0]["status"] == "ok", unnamed.rows[0]["reason"]
+    assert unnamed.system == ALIAS and unnamed.rows[0].status == "ok", unnamed.rows[0].reason
     assert f"card:{ALIAS}|kind:endpoint" in unnamed.signature()
     assert unnamed.to_json() == named.to_json()
 

@@ -11,6 +11,7 @@ from bench.validity.hand_check import figure, quoted, read_rows
 
 from discotest.cards.groups import CardRow, validity_badge, validity_badges
 from discotest.cards.render import _validity
+from discotest.cards.rows import Validity
 
 REPO = Path(__file__).resolve().parents[2]
 CHECKED = sorted(name for name, badge in validity_badges().items() if badge.get("hand_check"))
@@ -40,8 +41,8 @@ def test_a_badge_renders_its_figure_and_sample():
     badge = validity_badge(CardRow("en-fr", "scat", "scat", "anaphora", validity="contrastive"), "fr")
     holds, n, low, high = figure(read_rows(validity_badges()["contrastive"]["hand_check"]["gold"]))
     assert _validity(badge) == f"hand check {holds}/{n}, {100 * holds / n:.1f}% [{low:.1f}–{high:.1f}], out of sample"
-    assert _validity({"sample": "in", "figure": "94.7%"}) == "94.7% gold, in sample"
-    assert _validity({"sample": "in", "headline": "F1 97.0 on the authors' marks"}) == \
+    assert _validity(Validity("in", "", figure="94.7%")) == "94.7% gold, in sample"
+    assert _validity(Validity("in", "", headline="F1 97.0 on the authors' marks")) == \
         "F1 97.0 on the authors' marks, in sample"
     for name in validity_badges():
         text = _validity(validity_badge(CardRow("x-y", name, name, "", validity=name), "de"))

@@ -203,21 +203,21 @@ def test_a_card_through_the_server_gives_the_suites_own_numbers(family, request,
     options = dict(endpoint=server, model=f"tiny-{family}", limit=1, context=[0], prompt_file=str(prompt),
                    concurrency=1, quiet=True)
     card = discotest.card(pairs="ja-en,en-de", suites="jazp,mt-geneval", **options)
-    rows = {f"{row['pair']}/{row['id']}": row for row in card.rows}
+    rows = {f"{row.pair}/{row.id}": row for row in card.rows}
     jazp = rows["ja-en/jazp"]
     unfilled = [rows[f"en-de/mt-geneval-{subset}"] for subset in ("counterfactual", "contextual")]
-    assert len(rows) == 3 and all(row["status"] == "unfilled" and "cannot be run with an endpoint; run it with "
-                                  "--model" in row["reason"] for row in unfilled)
+    assert len(rows) == 3 and all(row.status == "unfilled" and "cannot be run with an endpoint; run it with "
+                                  "--model" in row.reason for row in unfilled)
     assert card.system == f"tiny-{family}"
     if family == "qwen3":
-        assert jazp["status"] == "failed" and "one token late" in jazp["reason"] and "\n" not in jazp["reason"]
+        assert jazp.status == "failed" and "one token late" in jazp.reason and "\n" not in jazp.reason
         return
-    assert jazp["status"] == "ok", jazp["reason"]
+    assert jazp.status == "ok", jazp.reason
     own = discotest.run("jazp", **options)[0]
-    line = jazp["lines"][0]
-    assert line["n"] == 1 and line["value"] == round(own.scores.overall.accuracy, 4)
-    assert "served:openai-api" in jazp["signature"] and "limit:1" in jazp["signature"]
-    assert f"model:tiny-{family}" in jazp["signature"]
+    line = jazp.lines[0]
+    assert line.n == 1 and line.value == round(own.scores.overall.accuracy, 4)
+    assert "served:openai-api" in jazp.signature and "limit:1" in jazp.signature
+    assert f"model:tiny-{family}" in jazp.signature
 
 
 def test_served_gemma_tokens_and_scores_are_the_local_ones(gemma_server, faithful_gemma, tmp_path):

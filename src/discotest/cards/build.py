@@ -18,6 +18,7 @@ from typing import Any
 
 from discotest import cache, families
 from discotest.cards.groups import CardRow, validity_badge
+from discotest.cards.rows import CardLine, FilledRow, Neighbour, Status
 from discotest.cards.system import SystemSpec, Unfilled, own_suite, published_names
 from discotest.data import catalogue
 from discotest.data.readers import system_name
@@ -42,7 +43,7 @@ class Card:
     system: str
     kind: str
     pairs: list[str]
-    rows: list[dict[str, Any]]
+    rows: list[FilledRow]
     bootstrap: int = 1000
     seed: int = DEFAULT_SEED
     reports: dict[str, Report] = field(default_factory=dict, repr=False)  # row key -> the suite's own report (HTML)
@@ -57,10 +58,10 @@ class Card:
     def to_json(self) -> dict[str, Any]:
         """The card's JSON (docs/card.md): the system, its pairs, one object per row, the card's signature."""
         return {"card_version": FORMAT, "discotest": VERSION, "system": self.system, "kind": self.kind,
-                "pairs": self.pairs, "rows": self.rows, "signature": self.signature()}
+                "pairs": self.pairs, "rows": [row.to_json() for row in self.rows], "signature": self.signature()}
 
-    def row(self, key: str) -> dict[str, Any]:
-        return next(r for r in self.rows if f"{r['pair']}/{r['id']}" == key)
+    def row(self, key: str) -> FilledRow:
+        return next(r for r in self.rows if r.key == key)
 
 
 def _published_results(row: CardRow, common: dict[str, Any], exclude: str) -> list[Result]:
@@ -95,7 +96,7 @@ def where_of(result: Result) -> str:
     return " ".join(p for p in parts if p)
 
 
-def _lines(mine: Sequence[Result], others: Sequence[Result], bootstrap: int, seed: int) -> list[dict[str, Any]]:
+def _lines(mine: Sequence[Result], others: Sequence[Result], bootstrap: int, seed: int) -> list[CardLine]:
     lines = []
     for result in mine:
         peers = [o for o in others if (lang_of(o), scope_of(o)) == (lang_of(result), scope_of(result))]
@@ -103,19 +104,26 @@ def _lines(mine: Sequence[Result], others: Sequence[Result], bootstrap: int, see
         for metric in result.ranked_metrics():
             value, ci, n = value_and_interval(metric, bootstrap, seed)
             theirs = [Scored(o.system, m) for o in peers for m in o.ranked_metrics() if m.name == metric.name]
-            line = {"scope": where_of(result), "lang": lang_of(result), "metric": metric.name, "unit": metric.unit,
-                    "better": "nearer 0" if metric.target is not None else
-                    "higher" if metric.higher_is_better else "lower",
-                    "value": round(value, 4), "ci95": round(ci, 4), "n": n, "rank": None, "of": None,
-                    "above": None, "below": None}
-            if not n:  # nothing scored (a random model's output matches no gendered word): no number, no place
-                line.update(value=None, ci95=None)
-            elif theirs:
-                line.update(place(Scored(result.system, metric), theirs, bootstrap, seed))
-            if metric.name == "accuracy" and extra:
-                line["by_distance"] = {str(k): round(float(v["accuracy"]), 4) for k, v in extra.items()}
-            lines.append(line)
+            placed = place(Scored(result.system, metric), theirs, bootstrap, seed) if n and theirs else None
+            lines.append(CardLine(
+                where_of(result), lang_of(result), metric.name, metric.unit,
+                "nearer 0" if metric.target is not None else "higher" if metric.higher_is_better else "lower",
+                # nothing scored (a random model's output matches no gendered word): no number, no place
+                float(round(value, 4)) if n else None, float(round(ci, 4)) if n else None, n,
+                placed["rank"] if placed else None, placed["of"] if placed else None,
+                _neighbour(placed["above"]) if placed else None, _neighbour(placed["below"]) if placed else None,
+                _by_distance(extra) if metric.name == "accuracy" and extra else None))
     return lines
+
+
+def _by_distance(extra: dict[Any, Any]) -> dict[str, float]:
+    """Accuracy by antecedent distance, its keys in the order the card's JSON and cache keep them (sorted)."""
+    return dict(sorted((str(k), round(float(v["accuracy"]), 4)) for k, v in extra.items()))
+
+
+def _neighbour(placed: dict[str, Any] | None) -> Neighbour | None:
+    """``report.ranking.place``'s neighbour, typed."""
+    return None if placed is None else Neighbour(placed["system"], float(placed["value"]), placed["p"])
 
 
 def _row_key(system: SystemSpec, row: CardRow, bootstrap: int, seed: int, common: dict[str, Any]) -> str:
@@ -157,12 +165,12 @@ def _data_unchanged(files: dict[str, str], data_dir_option: str | None) -> bool:
     return True
 
 
-def _load_row(key: str, common: dict[str, Any]) -> dict[str, Any] | None:
+def _load_row(key: str, common: dict[str, Any]) -> FilledRow | None:
     """The cached row under ``key`` if the data files it read are unchanged, else None."""
     cached = cache.load(ROWS, key, json.loads)
     if not isinstance(cached, dict) or not _data_unchanged(cached.get("data_files") or {}, common.get("data_dir")):
         return None
-    return cached
+    return FilledRow.from_json(cached)
 
 
 def same_outputs(mine: Result, other: Result) -> bool:
@@ -284,7 +292,7 @@ def _own_run(row: CardRow, settings: Settings, gathered: Gathered | None) -> Rep
 
 def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: dict[str, Any], bootstrap: int,
              seed: int, gathered: Gathered | None = None
-             ) -> tuple[Report, list[Result], list[dict[str, Any]], list[str]]:
+             ) -> tuple[Report, list[Result], list[CardLine], list[str]]:
     """The row's run: its report, the system's results, the card's lines, and the published systems left out of the
     ranking because their outputs equal the system's (``same_outputs``)."""
     equal: list[str] = []
@@ -321,17 +329,20 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: 
 
 def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int = 1000,
              seed: int = DEFAULT_SEED, reports: dict[str, Report] | None = None,
-             shared_seconds: float = 0.0, gathered: Gathered | None = None) -> dict[str, Any]:
-    """The row's JSON: status ``ok`` with its lines, ``unfilled`` (the system cannot fill it: why) or ``failed``
-    (the run failed: the error's one line; not cached, so the next run tries again). ``shared_seconds``: the row's
-    share of a run over several rows' languages done before it (``_run_together``), counted in its measured time.
+             shared_seconds: float = 0.0, gathered: Gathered | None = None) -> FilledRow:
+    """The row: status ``ok`` with its lines, ``unfilled`` (the system cannot fill it: why) or ``failed`` (the run
+    failed: the error's one line; not cached, so the next run tries again). ``shared_seconds``: the row's share of a
+    run over several rows' languages done before it (``_run_together``), counted in its measured time.
     ``gathered``: the row's requests already answered (``_gather``): only its score phase is left."""
-    base = {"pair": row.pair, "id": row.id, "suite": row.suite, "phenomenon": row.phenomenon,
-            "validity": validity_badge(row, row.options.get("lang") or row.pair.split("-")[1])}
+    badge = validity_badge(row, row.options.get("lang") or row.pair.split("-")[1])
+
+    def unfilled(why: str, status: Status = "unfilled") -> FilledRow:
+        return FilledRow(row.pair, row.id, row.suite, row.phenomenon, badge, status, why)
+
     try:
         options = system.options_for(row)
     except Unfilled as exc:
-        return {**base, "status": "unfilled", "reason": str(exc), "lines": [], "signature": None}
+        return unfilled(str(exc))
     key = _row_key(system, row, bootstrap, seed, common)
     data_option = common.get("data_dir")
     common = _run_options(row, common)
@@ -347,24 +358,22 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
             seen.update(gathered.seen if gathered else {})
             report, mine, lines, equal = _compute(system, row, options, common, bootstrap, seed, gathered)
     except Unfilled as exc:
-        return {**base, "status": "unfilled", "reason": str(exc), "lines": [], "signature": None}
+        return unfilled(str(exc))
     except InputError as exc:
-        return {**base, "status": "failed", "reason": exc.one_line(), "lines": [], "signature": None}
+        return unfilled(exc.one_line(), "failed")
     except Exception as exc:  # noqa: BLE001 - one row's failure (a server error …) must not lose the others
-        return {**base, "status": "failed", "reason": f"{type(exc).__name__}: {exc}".splitlines()[0], "lines": [],
-                "signature": None}
+        return unfilled(f"{type(exc).__name__}: {exc}".splitlines()[0], "failed")
     if reports is not None:
         reports[row.key] = Report(report.title, mine, text=report.text)
     sigs = sorted({r.signature.format() for r in mine})
-    out = {**base, "status": "ok", "reason": None, "system": mine[0].system if mine else system.name,
-           "lines": lines, "signature": sigs[0] if len(sigs) == 1 else sigs,
-           "warnings": [in_card_words(w, row, system) for w in report.warnings]
-           + [w for w in [system.parts_left_out(row)] if w],
-           "data_files": _data_files(seen),
-           "not_ranked_against": equal}
-    cache.store(ROWS, key, json.dumps(out, ensure_ascii=False, sort_keys=True))
+    filled = FilledRow(row.pair, row.id, row.suite, row.phenomenon, badge, "ok", None, tuple(lines),
+                       sigs[0] if len(sigs) == 1 else tuple(sigs), mine[0].system if mine else system.name,
+                       tuple([in_card_words(w, row, system) for w in report.warnings]
+                             + [w for w in [system.parts_left_out(row)] if w]),
+                       _data_files(seen), tuple(equal))
+    cache.store(ROWS, key, json.dumps(filled.to_json(), ensure_ascii=False, sort_keys=True))
     _record_time(system, row, time.monotonic() - started, models, _input_of(system, row, common.get("limit")))
-    return json.loads(json.dumps(out, ensure_ascii=False, sort_keys=True))
+    return filled
 
 
 def _done(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int, seed: int) -> bool:
@@ -526,7 +535,7 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], common: dict[str,
 
 def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str], common: dict[str, Any],
                bootstrap: int = 1000, seed: int = DEFAULT_SEED, keep_reports: bool = False,
-               on_row: Callable[[dict[str, Any]], None] | None = None) -> Card:
+               on_row: Callable[[FilledRow], None] | None = None) -> Card:
     """Every row in order, under one bar (its description names the suite being run). A model's or an endpoint's
     rows are asked before they are scored: each run of rows whose families run in two phases has all its requests
     stated and sent, in row order, before the first of them is scored (``_gather``); a row of a family with one phase

@@ -8,9 +8,12 @@ import json
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from discotest.errors import InputError, did_you_mean
+
+if TYPE_CHECKING:
+    from discotest.cards.rows import Validity
 
 KINDS = ("published", "outputs", "model", "endpoint")
 
@@ -79,20 +82,20 @@ def _validity() -> dict[str, Any]:
     return json.loads(resources.files("discotest.cards").joinpath("validity.json").read_text("utf-8"))["badges"]
 
 
-def validity_badge(row: CardRow, lang: str | None) -> dict[str, Any]:
+def validity_badge(row: CardRow, lang: str | None) -> Validity:
     """What VALIDITY.md says of the row's number: its text, in or out of sample, the hand check behind it (rows that
     hold of those read) or its headline figure, the figure for this language when there is one, and the section it
     comes from. A row whose badge is not declared says so (tests/cards/test_card.py keeps every row declared)."""
+    from discotest.cards.rows import HandCheck, Validity
+
     badge = _validity().get(row.validity)
     if badge is None:
-        return {"sample": None, "text": "no validity figure declared", "figure": None, "hand_check": None,
-                "headline": None, "section": None}
+        return Validity(None, "no validity figure declared")
     figure = badge.get("by_lang", {}).get(lang or "")
     check = badge.get("hand_check")
-    return {"sample": badge["sample"], "text": badge["text"],
-            "figure": f"{figure}{badge.get('unit', '')}" if figure else None,
-            "hand_check": {"holds": check["holds"], "n": check["n"]} if check else None,
-            "headline": badge.get("headline"), "section": badge["section"]}
+    return Validity(badge["sample"], badge["text"], f"{figure}{badge.get('unit', '')}" if figure else None,
+                    HandCheck(check["holds"], check["n"]) if check else None, badge.get("headline"),
+                    badge["section"])
 
 
 def validity_badges() -> dict[str, Any]:

@@ -15,6 +15,7 @@ from discotest.stats import wilson_interval
 
 if TYPE_CHECKING:
     from discotest.cards.build import Card
+    from discotest.cards.rows import FilledRow, Neighbour, Validity
 
 FORMATS = ("text", "json", "markdown", "latex", "html")
 METRIC_NAMES = {"accuracy": "Acc", "delta_g": "ΔG", "delta_s": "ΔS", "AZPT": "AZPT", "consistency": "Cons",
@@ -40,46 +41,46 @@ def p_text(p: float | None) -> str:
     return "–" if p is None else f"p={p:.3f}" if p >= 0.001 else "p<0.001"
 
 
-def _neighbour(n: dict[str, Any] | None) -> str:
-    return "–" if not n else f"{n['system']} {n['value']:.1f} ({p_text(n['p'])})"
+def _neighbour(n: Neighbour | None) -> str:
+    return "–" if not n else f"{n.system} {n.value:.1f} ({p_text(n.p)})"
 
 
-def _validity(badge: dict[str, Any]) -> str:
+def _validity(badge: Validity) -> str:
     """The badge in a few words: its figure and whether the rule was shaped on the items behind it, e.g. "hand check
     97/100, 97.0% [91.5–99.0], out of sample"."""
-    sample = SAMPLE.get(badge.get("sample") or "")
+    sample = SAMPLE.get(badge.sample or "")
     if sample is None:
-        return badge.get("text") or "no validity figure declared"
-    check = badge.get("hand_check")
+        return badge.text or "no validity figure declared"
+    check = badge.hand_check
     if check:
-        low, high = wilson_interval(check["holds"], check["n"])
-        return (f"hand check {check['holds']}/{check['n']}, {100 * check['holds'] / check['n']:.1f}% "
+        low, high = wilson_interval(check.holds, check.n)
+        return (f"hand check {check.holds}/{check.n}, {100 * check.holds / check.n:.1f}% "
                 f"[{100 * low:.1f}–{100 * high:.1f}], {sample}")
-    if badge.get("figure"):
-        return f"{badge['figure']} gold, {sample}"
-    return f"{badge['headline']}, {sample}" if badge.get("headline") else sample
+    if badge.figure:
+        return f"{badge.figure} gold, {sample}"
+    return f"{badge.headline}, {sample}" if badge.headline else sample
 
 
 def lines_of(card: Card) -> Iterator[dict[str, Any]]:
     """One flat dict per line of the card (a row that is not filled: one line saying why)."""
     for row in card.rows:
-        head = {"pair": row["pair"], "phenomenon": row["phenomenon"], "suite": row["suite"]}
-        if row["status"] != "ok" or not row["lines"]:
-            note = f"{row['status']}: {row['reason']}" if row["status"] != "ok" else "the run gave no result"
+        head = {"pair": row.pair, "phenomenon": row.phenomenon, "suite": row.suite}
+        if row.status != "ok" or not row.lines:
+            note = f"{row.status}: {row.reason}" if row.status != "ok" else "the run gave no result"
             yield {**head, "metric": "–", "value": None, "ci95": None, "n": None, "rank": "–", "above": "–",
-                   "below": "–", "validity": _validity(row["validity"]), "note": note}
+                   "below": "–", "validity": _validity(row.validity), "note": note}
             continue
-        for line in row["lines"]:
-            metric = METRIC_NAMES.get(line["metric"], line["metric"]) + (f" {line['scope']}" if line["scope"] else "")
-            dist = line.get("by_distance")
+        for line in row.lines:
+            metric = METRIC_NAMES.get(line.metric, line.metric) + (f" {line.scope}" if line.scope else "")
+            dist = line.by_distance
             notes = [f"by d: {', '.join(f'd{_d(k)} {v:.1f}' for k, v in dist.items())}"] if dist else []
-            notes += [f"not ranked against {why}" for why in row.get("not_ranked_against") or []]
-            few = line["rank"] and (line["n"] or 0) < FEW
-            yield {**head, "metric": metric, "value": line["value"], "ci95": line["ci95"], "n": line["n"],
-                   "rank": "n<30" if few else f"{line['rank']}/{line['of']}" if line["rank"] else "–",
-                   "above": "–" if few else _neighbour(line["above"]),
-                   "below": "–" if few else _neighbour(line["below"]), "validity": _validity(row["validity"]),
-                   "better": line.get("better"), "metric_name": METRIC_NAMES.get(line["metric"], line["metric"]),
+            notes += [f"not ranked against {why}" for why in row.not_ranked_against]
+            few = line.rank and (line.n or 0) < FEW
+            yield {**head, "metric": metric, "value": line.value, "ci95": line.ci95, "n": line.n,
+                   "rank": "n<30" if few else f"{line.rank}/{line.of}" if line.rank else "–",
+                   "above": "–" if few else _neighbour(line.above),
+                   "below": "–" if few else _neighbour(line.below), "validity": _validity(row.validity),
+                   "better": line.better, "metric_name": METRIC_NAMES.get(line.metric, line.metric),
                    "note": "; ".join(notes)}
 
 
@@ -113,7 +114,7 @@ def legend(card: Card) -> str:
 
 def warnings_of(card: Card) -> list[str]:
     """Every row's warnings, each keyed to its row (``PAIR/ROW: …``)."""
-    return [f"{row['pair']}/{row['id']}: {w}" for row in card.rows for w in row.get("warnings") or []]
+    return [f"{row.key}: {w}" for row in card.rows for w in row.warnings]
 
 
 def _wrap(text: str, indent: str = "  ") -> list[str]:
@@ -135,7 +136,7 @@ def render_text(card: Card) -> str:
     for row, line in grouped:
         see = ""
         if line["note"]:
-            note = f"{row['pair']}/{row['id']}: {line['note']}"
+            note = f"{row.key}: {line['note']}"
             see = f"[{notes.setdefault(note, len(notes) + 1)}]"
         value = "–" if line["value"] is None else f"{line['value']:.1f} ± {line['ci95']:.1f}"
         cells.append([line["metric"], value, "" if line["n"] is None else str(line["n"]), line["rank"],
@@ -144,13 +145,11 @@ def render_text(card: Card) -> str:
     out = table[:2]
     last = None
     for (row, _), text in zip(grouped, table[2:]):
-        key = f"{row['pair']}/{row['id']}"
-        if key != last:
-            out.append(f"{row['pair']} · {row['phenomenon']} · validity: {_validity(row['validity'])}"[:WIDTH])
-            last = key
+        if row.key != last:
+            out.append(f"{row.pair} · {row.phenomenon} · validity: {_validity(row.validity)}"[:WIDTH])
+            last = row.key
         out.append("  " + text)
-    sigs = [f"{row['pair']}/{row['id']}: {s}" for row in card.rows if row["status"] == "ok"
-            for s in ([row["signature"]] if isinstance(row["signature"], str) else row["signature"])]
+    sigs = [f"{row.key}: {s}" for row in card.rows if row.status == "ok" for s in row.signatures]
     warnings = warnings_of(card)
     return "\n".join([f"discourse card: {card.system} ({card.kind}) · {', '.join(card.pairs)}", *out, "",
                       *(["notes:", *(w for n, k in notes.items() for w in _wrap(f"[{k}] {n}")), ""] if notes else []),
@@ -185,7 +184,7 @@ def render_html(card: Card, pages: dict[str, str]) -> str:
     body = []
     for row, line in _rows_with_lines(card):
         cells = _cells(line)
-        page = pages.get(f"{row['pair']}/{row['id']}")
+        page = pages.get(row.key)
         if page:
             cells[1] = f'<a href="{html.escape(page)}">{html.escape(cells[1])}</a>'
         else:
@@ -200,13 +199,18 @@ def render_html(card: Card, pages: dict[str, str]) -> str:
             + "".join(f'<p class="note">warning: {html.escape(w)}</p>\n' for w in warnings_of(card))
             + f'<p class="note">{html.escape(legend(card))}</p>\n<h2>Signatures</h2>'
             f'<code class="sig">{html.escape(card.signature())}</code>'
-            + "".join(f'<code class="sig">{html.escape(row["pair"] + "/" + row["id"] + ": " + str(row["signature"]))}'
-                      "</code>" for row in card.rows if row["status"] == "ok")
+            + "".join(f'<code class="sig">{html.escape(row.key + ": " + _as_before(row.signature))}</code>'
+                      for row in card.rows if row.status == "ok")
             + f"\n<script>{SORT_TABLES}</script></body></html>")
 
 
-def _rows_with_lines(card: Card) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+def _as_before(signature: str | tuple[str, ...] | None) -> str:
+    """A row's signature as the HTML card has always printed it: one, or the list of several as Python writes it."""
+    return signature if isinstance(signature, str) else str(list(signature) if signature is not None else None)
+
+
+def _rows_with_lines(card: Card) -> Iterator[tuple[FilledRow, dict[str, Any]]]:
     flat = iter(lines_of(card))
     for row in card.rows:
-        for _ in range(max(1, len(row["lines"]))):
+        for _ in range(max(1, len(row.lines))):
             yield row, next(flat)

@@ -47,12 +47,11 @@ def compare_cards(a: Card, b: Card, bootstrap: int = 1000, seed: int = 12345) ->
     """One line per row and metric both cards filled; a row only one filled is one line saying so."""
     out = []
     for row in a.rows:
-        key = f"{row['pair']}/{row['id']}"
+        key = row.key
         other = b.row(key)
-        head = {"row": key, "phenomenon": row["phenomenon"]}
+        head = {"row": key, "phenomenon": row.phenomenon}
         if key not in a.reports or key not in b.reports:
-            why = [f"{side}: {r['status']} ({r['reason']})" for side, r in (("A", row), ("B", other))
-                   if r["status"] != "ok"]
+            why = [f"{side}: {r.status} ({r.reason})" for side, r in (("A", row), ("B", other)) if r.status != "ok"]
             out.append({**head, "metric": None, "note": "; ".join(why) or "not run"})
             continue
         theirs = {_key(r): r for r in b.reports[key].results}

@@ -9,8 +9,12 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from discotest.cli.common import common_parser
+
+if TYPE_CHECKING:
+    from discotest.cards.rows import FilledRow
 
 NAME = "card"
 
@@ -64,12 +68,12 @@ def run(args: argparse.Namespace) -> int:
     return _status(card.rows)
 
 
-def _status(rows: list[dict]) -> int:
+def _status(rows: list[FilledRow]) -> int:
     """0: every row filled or unfillable by nature; 1: some row failed (each said on stderr); a card that could not
     start at all has ended with 2 before (docs/card.md, 'Exit status')."""
-    failed = [row for row in rows if row["status"] == "failed"]
+    failed = [row for row in rows if row.status == "failed"]
     for row in failed:
-        print(f"discotest: warning: {row['pair']}/{row['id']}: {row['reason']}", file=sys.stderr)
+        print(f"discotest: warning: {row.key}: {row.reason}", file=sys.stderr)
     return 1 if failed else 0
 
 
