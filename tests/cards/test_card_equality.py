@@ -216,6 +216,8 @@ def test_dip_row_of_your_own_translation_is_its_run(shared_data, tmp_path, limit
     assert filled.system == "my-system.en" and all(line.of == 3 for line in filled.lines)
     given = next(r for r in own if r.system == "my-system.en")
     assert given.holdout and given.manifest["systems_mined"] == ["LT22", "Online-B"] and not given.manifest["holdout"]
+    # the run says which result it was asked for (``Result.own``): the card reads that, not the file's name
+    assert [r.system for r in own if r.own] == ["my-system.en"]
     assert "mined_from:2" in filled.signature
     without = {r.system: r.scores for r in discotest.run("dip", pair="de-en", data="wmt22", limit=limit, quiet=True,
                                                           **slice_).results}
@@ -242,6 +244,7 @@ def test_dip_row_of_a_model_is_its_run(shared_data, tiny_marian, monkeypatch):
     own = discotest.run("dip", pair="de-en", data="wmt22", model=str(tiny_marian), limit=5, quiet=True,
                         skip_language_check=True, **slice_).results
     name = f"{tiny_marian.name}@ctx0"
+    assert [r.system for r in own if r.own] == [name]  # the model's result, marked by its run
     assert filled.system == name and all(line.of == 3 for line in filled.lines)
     assert_row_is_the_runs(filled, own, system=name)
     assert filled.signature == next(r for r in own if r.system == name).signature.format()

@@ -83,3 +83,45 @@ def test_a_filled_row_is_typed_and_its_json_is_the_cards_key_for_key():
                                         "headline": badge.headline, "section": badge.section}
     with pytest.raises(dataclasses.FrozenInstanceError):
         ok.status = "failed"  # type: ignore[misc]
+
+
+class _Scored:
+    """A result of a fake run: one accuracy over four items, ``own`` as its run marks it."""
+
+    suite, lang, scope = "jazp", None, None
+
+    def __init__(self, system: str, right: int, own: bool) -> None:
+        self.system, self.right, self.own = system, right, own
+        self.signature = None
+
+    def summary(self) -> dict:
+        return {}
+
+    def details(self) -> list[dict]:
+        return [{"item": i, "ok": i < self.right} for i in range(4)]
+
+    def ranked_metrics(self) -> list:
+        from discotest.report.result import PairedMetric
+
+        rows = {i: (float(i < self.right), 1.0) for i in range(4)}
+        return [PairedMetric("accuracy", rows, lambda sums: float(100 * sums[0] / sums[1]))]
+
+
+@pytest.mark.parametrize("kind", ["outputs", "model"])
+def test_a_row_is_filled_with_the_results_its_run_marks_own(monkeypatch, kind):
+    """``fill_row`` reads which results are the system's from the run (``Result.own``), whatever they are named: the
+    own one fills the row, those the run ranks it among are its ranking, and a published system whose outputs equal
+    the system's is left out of it (said on the row)."""
+    from discotest.cards import build as card_build
+    from discotest.report.emit import Report
+
+    results = [_Scored("WMT-A", 3, False), _Scored("any name at all", 2, True), _Scored("WMT-B", 1, False),
+               _Scored("WMT-C", 2, False)]
+    monkeypatch.setattr(card_build, "_own_run", lambda row, settings, gathered: Report("fake", results))
+    monkeypatch.setattr(card_build, "row_settings", lambda *a, **k: None)
+    row = _row("ja-en/jazp")
+    system = SystemSpec(kind, "/some/where", files={row.key: "x.scores"}, label="mine")
+    _, mine, (line,), equal = card_build._compute(system, row, {}, {}, 100, 1)
+    assert [r.system for r in mine] == ["any name at all"]
+    assert (line.value, line.rank, line.of, line.above.system, line.below.system) == (50.0, 2, 3, "WMT-A", "WMT-B")
+    assert equal == ["WMT-C: its outputs equal this system's"]

@@ -21,7 +21,6 @@ from discotest.cards.groups import CardRow, validity_badge
 from discotest.cards.rows import CardLine, FilledRow, Neighbour, Status
 from discotest.cards.system import SystemSpec, Unfilled, own_suite, published_names
 from discotest.data import catalogue
-from discotest.data.readers import system_name
 from discotest.errors import InputError
 from discotest.progress import progress_bar
 from discotest.registry import Settings, run_settings, settings_for
@@ -297,33 +296,34 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: 
     ranking because their outputs equal the system's (``same_outputs``)."""
     equal: list[str] = []
     report = _own_run(row, row_settings(system, row, common), gathered)
-    if system.kind == "published" and row.published_runs == "all":
-        mine = [r for r in report.results if r.system == system.value]
+    own = [r for r in report.results if r.own]  # what the run was asked for (``Result.own``), not a guess
+    beside = [r for r in report.results if not r.own]  # the systems the run ranks it among itself (DiP's WMT ones)
+    if system.kind == "published" and options.get("system") != system.value:
+        # the card asked for every published system at once (``--system all``; DiP's run gives the pair's WMT
+        # systems): the one it is filling is the one of that name, the others are its ranking
+        mine = [r for r in own if r.system == system.value]
         others = [r for r in report.results if r.system != system.value]
         if not mine:
             raise Unfilled(f"{system.value} has no published output for {row.suite} ({row.pair}); it has "
                            f"{', '.join(sorted({r.system for r in report.results})) or 'none'}")
-    elif row.published_list == "run" and system.kind != "published":
-        # the run ranks the given file among the published systems itself (DiP: beside the WMT systems, never
-        # mined from); a published system does not compete with itself (an outputs folder named Online-B)
-        # a model's result is named by the run (DiP: MODEL@ctxK): the one result that was not mined from and is not
-        # a --holdout (the card gives none)
-        own = (system_name(options[row.file]) if row.file in options else
-               next((r.system for r in report.results if getattr(r, "holdout", False)), system.name))
-        mine = [r for r in report.results if r.system == own]
-        others, equal = _apart(mine, [r for r in report.results if r.system != own], system.name)
+    elif system.kind == "published":
+        # one run of this system alone, its results under the name it was asked by (``_named``); a published system
+        # does not compete with itself
+        mine = [_named(r, system.value) for r in own]
+        others = _published_results(row, common, exclude=system.name) if row.rank else []
+    elif beside:
+        # the run ranks the given file or model among the published systems itself (DiP: beside the WMT systems,
+        # never mined from); a published system does not compete with itself (an outputs folder named Online-B)
+        mine = own
+        others, equal = _apart(mine, beside, system.name)
+    elif suite := own_suite(system, row):  # the user's own items: no published system translated them
+        mine, others = own, []
+        equal = [f"the published systems: they translated {row.suite}'s items, not your suite file "
+                 f"({Path(suite).name})"]
     else:
-        # a published system does not compete with itself: the outputs folder of "google" is placed among the
-        # others, as `card --system google` places it
-        mine = [_named(r, system.value) if system.kind == "published" else r for r in report.results]
-        if system.kind == "published":
-            others = _published_results(row, common, exclude=system.name) if row.rank else []
-        elif suite := own_suite(system, row):  # the user's own items: no published system translated them
-            others, equal = [], [f"the published systems: they translated {row.suite}'s items, not your suite file "
-                                 f"({Path(suite).name})"]
-        else:
-            others, equal = _apart(mine, _published_results(row, common, exclude="") if row.rank else [],
-                                   system.name)
+        # the outputs folder of "google" is placed among the others, as `card --system google` places it
+        mine = own
+        others, equal = _apart(mine, _published_results(row, common, exclude="") if row.rank else [], system.name)
     return report, mine, _lines(mine, others, bootstrap, seed), equal
 
 

@@ -59,6 +59,9 @@ class DipResult(Result):
     bleu: float | None = None
     holdout: bool = False  # the system mining left out (rank dip --holdout)
     texts: DipTexts | None = field(default=None, repr=False, compare=False)  # for the HTML items; not in the JSON
+    # a WMT system ranked beside a given output (``--input``, ``--model``): not what the run was asked for
+    # (``Result.own``); every system is its own where none is given
+    own: bool = True
 
     @property
     def lang(self) -> str:  # type: ignore[override]

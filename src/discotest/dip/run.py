@@ -566,7 +566,8 @@ def rank_scored(stage: RankStage, labels: Sequence[str], answers: Sequence[list[
     fields = {model.name: model.fields()} if model is not None else {}
     results = [DipResult(name, manifest, scores, _signature(manifest, name, scorers, tests, data_field, boot,
                                                             fields.get(name, ())).with_limit(limit),
-                         bleu.get(name), name in held_out, texts[name]) for name, scores in all_scores.items()]
+                         bleu.get(name), name in held_out, texts[name], own=not given or name in given)
+               for name, scores in all_scores.items()]
     signature = _signature(manifest, "*", scorers, tests, data_field, boot).with_limit(limit)
     return DipRanking(manifest, rankings, signature, Signature.parse(bleu_signature), n_bootstrap, results)
 

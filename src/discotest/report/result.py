@@ -233,6 +233,11 @@ class Result:
     suite: str
     system: str
     signature: Signature
+    # whether the run was asked for this system (its --input or --scores file, its --model or --endpoint, a published
+    # system it was named), not one it adds to rank that system among (DiP ranks a given output beside the pair's WMT
+    # systems): the card fills a row with its run's own results and ranks them against the others, reading this
+    # instead of guessing from names. A family whose run adds such systems sets it per result
+    own: bool = True
     # Optional attributes (a field or a property of the subclass; read with ``lang_of``/``scope_of``): ``lang``, the
     # language (pair) when the suite has several; ``scope``, the part of the suite (an mZPRT domain, a WMT test set).
 
