@@ -115,13 +115,13 @@ def _system_args(system: str, folder: Path) -> list[str]:
 def _rows(args: list[str], pair: str) -> list[dict]:
     """The rows of the card ``args`` over ``pair`` that its plan runs (not the unfillable ones): key, id, suite, the
     system's kind, items."""
-    from discotest.cards import card_settings, common_options, resolve
-    from discotest.cards.build import plan
+    from discotest.cards import card_settings, resolve
+    from discotest.cards.build import CardOptions, plan
 
     options = {"outputs": args[1], "skip_language_check": True} if args[0] == "--outputs" else {"system": args[1]}
     s = card_settings({**options, "pairs": pair})
     system, _, rows = resolve(s)
-    steps = {p["row"]: p for p in plan(system, rows, common_options(s))}
+    steps = {p["row"]: p for p in plan(system, rows, CardOptions.of(s))}
     return [{"row": r.key, "id": r.id, "suite": r.suite, "pair": r.pair, "kind": system.kind,
              "items": steps[r.key]["items"]} for r in rows if steps[r.key]["status"] != "unfilled"]
 

@@ -103,8 +103,8 @@ def main() -> None:
 
     from tests.support.tiny_llm import build_tiny_llm
 
-    from discotest.cards import card_settings, common_options, resolve
-    from discotest.cards.build import build_card
+    from discotest.cards import card_settings, resolve
+    from discotest.cards.build import CardOptions, build_card
     from discotest.cards.rows import FilledRow
 
     model = build_tiny_llm(args.family, Path(args.data_dir) / "llm_tokenizers", Path(scratch.name) / args.family)
@@ -126,7 +126,7 @@ def main() -> None:
         print(f"{row.key:<36} {row.status:<9} {n:>5} {value:>14} {now - last:8.1f}  {row.reason or ''}", flush=True)
         last = now
 
-    build_card(system, rows, pairs, common_options(settings), settings.bootstrap, settings.seed, on_row=on_row)
+    build_card(system, rows, pairs, CardOptions.of(settings), on_row=on_row)
     print(f"{time.perf_counter() - started:.1f} s in all")
     scratch.cleanup()
 

@@ -46,8 +46,8 @@ def card(**options: Any):
     """The discourse card of one system (``discotest card``): every suite of its language pairs, each number with its
     95% interval, its rank among the suite's published systems and its validity badge. ``options``: the command's,
     with underscores (``system=``, ``outputs=``, ``model=``, ``endpoint=``, ``pairs=``, ``suites=``, ``bootstrap=`` …).
-    Returns a ``Card`` (``.rows``, ``.to_json()``)."""
-    from discotest.cards import make_card
+    Returns a ``Card`` (``.rows``: typed ``FilledRow``s, ``.to_json()``)."""
+    from discotest.cards.build import make_card
 
     return make_card(**options)
 
@@ -55,7 +55,7 @@ def card(**options: Any):
 def card_versus(**options: Any):
     """``discotest card … --versus B``: (card A, card B, lines), one line per row and metric both filled with both
     values, the paired bootstrap p-value and whether they differ (p < 0.05)."""
-    from discotest.cards import make_versus
+    from discotest.cards.build import make_versus
 
     return make_versus(**options)
 
@@ -64,12 +64,12 @@ def card_plan(**options: Any) -> list[dict[str, Any]]:
     """What ``discotest card --dry-run`` prints: per row (``PAIR/ROW``) its suite, items, status (``cached``,
     ``to run``, ``unfilled``), why it cannot be filled, and the seconds it last took here."""
     from discotest.cards import card_settings as checked
-    from discotest.cards import common_options, resolve
-    from discotest.cards.build import plan
+    from discotest.cards import resolve
+    from discotest.cards.build import CardOptions, plan
 
     s = checked(options)
     system, _, rows = resolve(s)
-    return plan(system, rows, common_options(s), s.bootstrap, s.seed)
+    return plan(system, rows, CardOptions.of(s))
 
 
 def card_check(**options: Any) -> tuple[list[str], bool]:

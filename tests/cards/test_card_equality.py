@@ -14,7 +14,7 @@ import pytest
 
 import discotest
 from discotest import api
-from discotest.cards.build import fill_row, where_of
+from discotest.cards.build import CardOptions, fill_row, where_of
 from discotest.cards.groups import rows_of
 from discotest.cards.rows import FilledRow
 from discotest.cards.system import SystemSpec
@@ -120,7 +120,7 @@ def mzprt_cache(tmp_path_factory) -> Path:
 def test_mzprt_row_is_its_run(shared_data, limit, mzprt_cache, monkeypatch):
     monkeypatch.setenv("DISCOTEST_CACHE", str(mzprt_cache))
     row = _narrowed("zh-en", "mzprt", domain="WF")
-    filled = fill_row(SystemSpec("published", "base_tgt"), row, {"limit": limit, "quiet": True})
+    filled = fill_row(SystemSpec("published", "base_tgt"), row, CardOptions(limit=limit, quiet=True))
     own = discotest.run("mzprt", domain="WF", system="base_tgt", limit=limit, quiet=True).results
     assert_row_is_the_runs(filled, own)
     line = filled.lines[0]
@@ -146,7 +146,7 @@ def test_ctxpro_and_mzprt_rows_of_a_model_are_its_runs(shared_data, tiny_marian,
     loads = []
     monkeypatch.setattr(hf_models, "load_model", lambda *a, real=hf_models.load_model: loads.append(a) or real(*a))
     unchecked = {"limit": 6, "quiet": True, "skip_language_check": True}  # a random model's output is no language
-    filled = {suite: fill_row(system, row, unchecked) for suite, (row, _) in rows.items()}
+    filled = {suite: fill_row(system, row, CardOptions(**unchecked)) for suite, (row, _) in rows.items()}
     assert len(loads) == 1
     monkeypatch.setattr(ModelTranslator, "generate", lambda self, batch: pytest.fail("translated again"))
     own = {suite: discotest.run(suite, model=str(tiny_marian), **unchecked, **decoding, **options).results
@@ -167,7 +167,7 @@ def test_dip_row_is_its_run(shared_data, limit):
     pytest.importorskip("spacy")
     slice_ = {"max_docs": 6, "system": "LT22,Online-B", "phenomena": "lexical,connectives"}
     row = _narrowed("de-en", "dip", **slice_)
-    filled = fill_row(SystemSpec("published", "Online-B"), row, {"limit": limit, "quiet": True})
+    filled = fill_row(SystemSpec("published", "Online-B"), row, CardOptions(limit=limit, quiet=True))
     own = discotest.run("dip", pair="de-en", data="wmt22", limit=limit, quiet=True, **slice_).results
     assert_row_is_the_runs(filled, own, system="Online-B")
     lines = {line.metric: line for line in filled.lines}
@@ -210,7 +210,7 @@ def test_dip_row_of_your_own_translation_is_its_run(shared_data, tmp_path, limit
     row = _narrowed("de-en", "dip", **slice_)
     assert "outputs" in row.takes
     system = SystemSpec("outputs", str(tmp_path), files={row.key: str(mine)}, label="my-system")
-    filled = fill_row(system, row, {"limit": limit, "quiet": True})
+    filled = fill_row(system, row, CardOptions(limit=limit, quiet=True))
     own = discotest.run("dip", pair="de-en", data="wmt22", input=str(mine), limit=limit, quiet=True, **slice_).results
     assert_row_is_the_runs(filled, own, system="my-system.en")
     assert filled.system == "my-system.en" and all(line.of == 3 for line in filled.lines)
@@ -235,10 +235,10 @@ def test_dip_row_of_a_model_is_its_run(shared_data, tiny_marian, monkeypatch):
     row = _narrowed("de-en", "dip", **slice_)
     system = SystemSpec("model", str(tiny_marian))
     # the tiny random model writes no English: its row fails in one line (models/language_watch.py) …
-    refused = fill_row(system, row, {"limit": 5, "quiet": True})
+    refused = fill_row(system, row, CardOptions(limit=5, quiet=True))
     assert refused.status == "failed" and "not English (en" in refused.reason, refused
     # … and is filled from the translations it cached when the check is skipped, as its run is
-    filled = fill_row(system, row, {"limit": 5, "quiet": True, "skip_language_check": True})
+    filled = fill_row(system, row, CardOptions(limit=5, quiet=True, skip_language_check=True))
     assert filled.status == "ok" and "langcheck:off" in filled.signature
     monkeypatch.setattr(ModelTranslator, "generate", lambda self, batch: pytest.fail("translated again"))
     own = discotest.run("dip", pair="de-en", data="wmt22", model=str(tiny_marian), limit=5, quiet=True,
@@ -266,7 +266,8 @@ def test_a_dip_row_of_a_model_is_asked_with_the_other_rows_before_any_is_scored(
     slice_ = {"max_docs": 3, "system": "LT22,Online-B", "phenomena": "lexical,connectives"}
     rows = [_narrowed("de-en", "dip", **slice_), _narrowed("en-de", "ctxpro-auxiliary-en-de-test")]
     unchecked = {"limit": 5, "quiet": True, "skip_language_check": True}  # a random model's output is no language
-    card = card_build.build_card(SystemSpec("model", str(tiny_marian)), rows, ["de-en", "en-de"], unchecked)
+    card = card_build.build_card(SystemSpec("model", str(tiny_marian)), rows, ["de-en", "en-de"],
+                                 CardOptions(**unchecked))
     assert [row.status for row in card.rows] == ["ok", "ok"], card.rows
     assert events == ["ask dip", "ask ctxpro-auxiliary-en-de-test", "answered dip",
                       "answered ctxpro-auxiliary-en-de-test", "scored dip", "scored ctxpro-auxiliary-en-de-test"]

@@ -79,7 +79,7 @@ def test_a_changed_data_file_runs_the_row_again(shared_data, own_cache, monkeypa
     # the row as cached before the suite file changed: it read another sha256 of that file
     changed = next(name for name in files if "winomt" in name)
     system, _, rows = resolve(card_settings({"system": "google", "pairs": "en-de", "suites": "winomt"}))
-    key = card_build._row_key(system, rows[0], 1000, 12345, {"data_dir": None})
+    key = card_build._row_key(system, rows[0], card_build.CardOptions())
     stale = {**first.rows[0].to_json(), "data_files": {**files, changed: "0" * 64}}
     cache.store(card_build.ROWS, key, json.dumps(stale, sort_keys=True))
     assert discotest.card(system="google", pairs="en-de", suites="winomt", quiet=True).rows == first.rows
@@ -475,7 +475,8 @@ def test_a_first_dry_run_estimates_from_the_shipped_costs_and_later_ones_from_th
     s = card_settings({"system": "google", "pairs": "en-de"})
     system, _, rows = resolve(s)
     costs = shipped_costs()["costs"]
-    steps = [p for p in plan(system, rows, {"data_dir": str(shared_data)}) if p["status"] == "to run"]
+    here = card_build.CardOptions(data_dir=str(shared_data))
+    steps = [p for p in plan(system, rows, here) if p["status"] == "to run"]
     assert {p["row"] for p in steps} == {"en-de/winomt", "en-de/winomt-adj"}
     for p in steps:
         figure = costs[p["suite"]]["published"]["en-de"]
@@ -490,10 +491,10 @@ def test_a_first_dry_run_estimates_from_the_shipped_costs_and_later_ones_from_th
     assert card_build.estimate(system, row, 3888) == (typical_cost(row, "published")["trained"] * 3888 + 40.0,
                                                       "typical")
     _record_time(system, row, 50.0, {"a-model-key": 40.0}, "another input")
-    winomt = next(p for p in plan(system, rows, {"data_dir": str(shared_data)}) if p["row"] == "en-de/winomt")
+    winomt = next(p for p in plan(system, rows, here) if p["row"] == "en-de/winomt")
     assert (winomt["estimate"], winomt["seconds"]) == ("measured", 50.0)
     # the same input again (a published row runs every published system): its work is in the cache
-    same = card_build._input_of(system, row, None)
+    same = card_build._input_of(system, row, card_build.CardOptions())
     _record_time(system, row, 50.0, {"a-model-key": 40.0}, same)
     figure = typical_cost(row, "published")
     assert card_build.estimate(system, row, 3888) == (10.0 * figure["again"] / figure["trained"] + 40.0, "measured")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from discotest import families
-from discotest.cards.build import row_settings
+from discotest.cards.build import CardOptions, row_settings
 from discotest.cards.groups import rows_of
 from discotest.cards.system import SystemSpec, published_names
 from discotest.errors import InputError
@@ -44,15 +44,15 @@ def test_every_declared_name_is_one_the_suites_words_show():
 
 def test_a_rows_run_gets_its_familys_settings_with_the_cards_limit_and_max_length():
     model = SystemSpec("model", "some/model", model_options={"max_length": 64, "beam": 2, "context": [0]})
-    settings = row_settings(model, _row("en-de/winomt"), {"limit": 5, "quiet": True, "engine": None})
+    settings = row_settings(model, _row("en-de/winomt"), CardOptions(limit=5, quiet=True))
     assert (settings.model, settings.max_length, settings.beam, settings.limit) == ("some/model", 64, 2, 5)
     assert settings.owner == families.family_of("winomt").title
     # a contrastive row scores candidates: no decoding option reaches it, its context sizes do
-    scored = row_settings(model, _row("ja-en/jazp"), {"limit": 5, "quiet": True})
+    scored = row_settings(model, _row("ja-en/jazp"), CardOptions(limit=5, quiet=True))
     assert scored.max_length == DEFAULT_MAX_LENGTH != 64
     assert scored.context == [0] and scored.limit == 5
     with pytest.raises(InputError, match="limit"):
-        row_settings(model, _row("en-de/winomt"), {"limit": -1, "quiet": True})
+        row_settings(model, _row("en-de/winomt"), CardOptions(limit=-1, quiet=True))
 
 
 def test_a_filled_row_is_typed_and_its_json_is_the_cards_key_for_key():
@@ -121,7 +121,7 @@ def test_a_row_is_filled_with_the_results_its_run_marks_own(monkeypatch, kind):
     monkeypatch.setattr(card_build, "row_settings", lambda *a, **k: None)
     row = _row("ja-en/jazp")
     system = SystemSpec(kind, "/some/where", files={row.key: "x.scores"}, label="mine")
-    _, mine, (line,), equal = card_build._compute(system, row, {}, {}, 100, 1)
+    _, mine, (line,), equal = card_build._compute(system, row, {}, CardOptions(bootstrap=100, seed=1))
     assert [r.system for r in mine] == ["any name at all"]
     assert (line.value, line.rank, line.of, line.above.system, line.below.system) == (50.0, 2, 3, "WMT-A", "WMT-B")
     assert equal == ["WMT-C: its outputs equal this system's"]

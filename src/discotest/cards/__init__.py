@@ -1,8 +1,9 @@
 """The discourse card: one system (a published one, a folder of outputs, a local model or an endpoint) on every suite
 of its language pairs, one row per phenomenon with its interval, its rank among the suite's published systems and the
 validity figure behind it. Above the wings: it runs each suite through the family registry as ``discotest run`` does.
-Its options are declared once here (``OPTIONS``), for ``discotest card`` and ``discotest.card`` alike; the card's
-machinery (``build``, ``groups``, ``system``) loads when a card is made, not when the command line is built."""
+Its options are declared once here (``OPTIONS``), for ``discotest card`` and ``discotest.card`` alike, and checked
+here (``card_settings``) into the system and the rows (``resolve``); the card's machinery (``build``: ``make_card``,
+``groups``, ``system``) loads when a card is made, not when the command line is built."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from discotest.errors import InputError
 from discotest.registry import Settings, checked_settings, split_list
 
 if TYPE_CHECKING:
-    from discotest.cards.build import Card
     from discotest.cards.groups import CardRow
     from discotest.cards.system import SystemSpec
 
@@ -94,35 +94,4 @@ def resolve(s: Settings) -> tuple[SystemSpec, list[str], list[CardRow]]:
     return system, list(pairs), rows_of(list(pairs), None if suites == "all" else suites)
 
 
-def common_options(s: Settings) -> dict[str, Any]:
-    """The options every suite run of the card gets (keywords for ``registry.run``, checked there by the suite's
-    family)."""
-    return {"data_dir": s.data_dir, "quiet": s.quiet, "use_cache": s.use_cache, "limit": s.limit,
-            "engine": s.engine, "ray_address": s.ray_address, "jobs": s.jobs,
-            "skip_language_check": s.skip_language_check}
-
-
-def make_versus(**options: Any) -> tuple[Card, Card, list[dict[str, Any]]]:
-    """Both cards (each row run for both systems) and the comparison lines (``versus.compare_cards``)."""
-    from discotest.cards.build import build_card
-    from discotest.cards.versus import compare_cards, versus_system
-
-    s = card_settings(options)
-    system, pairs, rows = resolve(s)
-    other = versus_system(s.versus, system.model_options)
-    first = build_card(system, rows, pairs, common_options(s), s.bootstrap, s.seed, keep_reports=True)
-    second = build_card(other, rows, pairs, common_options(s), s.bootstrap, s.seed, keep_reports=True)
-    return first, second, compare_cards(first, second, s.bootstrap, s.seed)
-
-
-def make_card(keep_reports: bool = False, **options: Any) -> Card:
-    """The card; ``keep_reports``: also each row's own Report (the HTML card's pages; rows are then run, not read
-    from the cache)."""
-    from discotest.cards.build import build_card
-
-    s = card_settings(options)
-    system, pairs, rows = resolve(s)
-    return build_card(system, rows, pairs, common_options(s), s.bootstrap, s.seed, keep_reports)
-
-
-__all__ = ["OPTIONS", "card_settings", "common_options", "make_card", "make_versus", "resolve", "system_of"]
+__all__ = ["OPTIONS", "card_settings", "resolve", "system_of"]

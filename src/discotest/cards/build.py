@@ -6,6 +6,7 @@ stopped and asks nothing twice; a row that fails (bad data, a server error) says
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -18,12 +19,13 @@ from typing import Any
 
 from discotest import cache, families
 from discotest.cards.groups import CardRow, validity_badge
+from discotest.cards.options import OPTIONS
 from discotest.cards.rows import CardLine, FilledRow, Neighbour, Status
 from discotest.cards.system import SystemSpec, Unfilled, own_suite, published_names
 from discotest.data import catalogue
 from discotest.errors import InputError
 from discotest.progress import progress_bar
-from discotest.registry import Settings, run_settings, settings_for
+from discotest.registry import Settings, checked_settings, run_settings, settings_for
 from discotest.report.emit import Report
 from discotest.report.ranking import Scored, place, value_and_interval
 from discotest.report.result import Result, lang_of, scope_of
@@ -63,7 +65,49 @@ class Card:
         return next(r for r in self.rows if r.key == key)
 
 
-def _published_results(row: CardRow, common: dict[str, Any], exclude: str) -> list[Result]:
+@dataclass(frozen=True)
+class CardOptions:
+    """What the card's settings give every row, built once (``of``): the options of each row's run, each given
+    where the row's family takes it (``run_options``: ``--limit``, the engine and the worker processes only there),
+    the bootstrap and seed of the intervals and paired tests, and whether rows are kept in the cache."""
+
+    limit: int | None = None  # --limit: a stratified sample of each row's run (of each of its results)
+    bootstrap: int = 1000
+    seed: int = DEFAULT_SEED
+    data_dir: str | None = None
+    quiet: bool = False
+    use_cache: bool = True
+    skip_language_check: bool = False
+    engine: str | None = None  # where the heavy stages run (local or Ray, as `run --engine`)
+    ray_address: str | None = None
+    jobs: int | None = None
+
+    @classmethod
+    def of(cls, s: Settings) -> CardOptions:
+        """From the card's checked settings (``cards.OPTIONS``)."""
+        return cls(s.limit, s.bootstrap, s.seed, s.data_dir, s.quiet, s.use_cache, s.skip_language_check, s.engine,
+                   s.ray_address, s.jobs)
+
+    def limit_for(self, row: CardRow) -> int | None:
+        """``--limit`` where the row's family takes it (a sample of its items); other rows run whole."""
+        return self.limit if self.limit and _takes(row, "limit") else None
+
+    def run_options(self, row: CardRow) -> dict[str, Any]:
+        """The keywords of the row's run that the card gives (checked by its family, ``row_settings``): every run
+        takes the data folder, quiet, the cache and the language check; the sample, the engine and the worker
+        processes only where its family takes them, and only when given."""
+        where_taken = {"limit": self.limit, "engine": self.engine, "ray_address": self.ray_address,
+                       "jobs": self.jobs}
+        return {"data_dir": self.data_dir, "quiet": self.quiet, "use_cache": self.use_cache,
+                "skip_language_check": self.skip_language_check,
+                **{k: v for k, v in where_taken.items() if v is not None and _takes(row, k)}}
+
+
+def _takes(row: CardRow, name: str) -> bool:
+    return any(o.name == name for o in families.family_of(row.suite).options)
+
+
+def _published_results(row: CardRow, card_options: CardOptions, exclude: str) -> list[Result]:
     """Every published system's results on the row (but ``exclude``'s): one ``--system all`` run, or one run per
     system where the suite takes one at a time."""
     names = [n for n in published_names(row) if n != exclude]
@@ -72,7 +116,8 @@ def _published_results(row: CardRow, common: dict[str, Any], exclude: str) -> li
     family = families.family_of(row.suite)
 
     def run(name: str) -> list[Result]:
-        return run_settings(row.suite, settings_for(family, {**row.options, **common, "system": name})).results
+        return run_settings(row.suite, settings_for(family, {**row.options, **card_options.run_options(row),
+                                                             "system": name})).results
 
     if row.published_runs == "all":
         return [r for r in run("all") if r.system != exclude]
@@ -125,18 +170,18 @@ def _neighbour(placed: dict[str, Any] | None) -> Neighbour | None:
     return None if placed is None else Neighbour(placed["system"], float(placed["value"]), placed["p"])
 
 
-def _row_key(system: SystemSpec, row: CardRow, bootstrap: int, seed: int, common: dict[str, Any]) -> str:
+def _row_key(system: SystemSpec, row: CardRow, card_options: CardOptions) -> str:
     """A row's card-cache key: what changes its numbers or its words, or whether it is refused
     (``--skip-language-check``): the system's kind and name (a file named "mine" is ranked against bing, the same
     file named "bing" is not), its input (``SystemSpec.fingerprint``), the row and its options, the code, the data
     folder, the bootstrap and the sample. The data files the row read are checked when it is loaded (``_load_row``)."""
     from discotest.data.catalogue import data_dir
 
-    checked = [] if not common.get("skip_language_check") else ["langcheck:off"]
+    checked = [] if not card_options.skip_language_check else ["langcheck:off"]
     return cache.content_key([str(FORMAT), cache.code_key(), f"{system.kind}:{system.name}", system.fingerprint(row),
-                              json.dumps(row.spec(), sort_keys=True), f"{bootstrap}@{seed}",
-                              f"limit:{_limit_for(row, common.get('limit'))}",
-                              f"data:{os.path.abspath(data_dir(common.get('data_dir')))}", *checked])
+                              json.dumps(row.spec(), sort_keys=True), f"{card_options.bootstrap}@{card_options.seed}",
+                              f"limit:{card_options.limit_for(row)}",
+                              f"data:{os.path.abspath(data_dir(card_options.data_dir))}", *checked])
 
 
 def _data_files(seen: dict[str, Any]) -> dict[str, str]:
@@ -164,10 +209,10 @@ def _data_unchanged(files: dict[str, str], data_dir_option: str | None) -> bool:
     return True
 
 
-def _load_row(key: str, common: dict[str, Any]) -> FilledRow | None:
+def _load_row(key: str, data_dir: str | None) -> FilledRow | None:
     """The cached row under ``key`` if the data files it read are unchanged, else None."""
     cached = cache.load(ROWS, key, json.loads)
-    if not isinstance(cached, dict) or not _data_unchanged(cached.get("data_files") or {}, common.get("data_dir")):
+    if not isinstance(cached, dict) or not _data_unchanged(cached.get("data_files") or {}, data_dir):
         return None
     return FilledRow.from_json(cached)
 
@@ -203,30 +248,13 @@ def _apart(mine: Sequence[Result], others: Sequence[Result], name: str) -> tuple
     return kept, list(dict.fromkeys(why))
 
 
-def _limit_for(row: CardRow, limit: int | None) -> int | None:
-    """``--limit`` where the row's family takes it (a sample of its items); other rows run whole."""
-    if not limit:
-        return None
-    return limit if any(o.name == "limit" for o in families.family_of(row.suite).options) else None
-
-
-# what the card passes to a row's run only where its family takes it (and only when given): the sample size, where
-# the heavy stages run (local or Ray, as `run --engine`), and the worker processes
-WHERE_TAKEN = ("limit", "engine", "ray_address", "jobs")
-
-
-def _run_options(row: CardRow, common: dict[str, Any]) -> dict[str, Any]:
-    taken = {o.name for o in families.family_of(row.suite).options}
-    return {k: v for k, v in common.items() if k not in WHERE_TAKEN or (v is not None and k in taken)}
-
-
-def row_settings(system: SystemSpec, row: CardRow, common: dict[str, Any], **changes: Any) -> Settings:
+def row_settings(system: SystemSpec, row: CardRow, card_options: CardOptions, **changes: Any) -> Settings:
     """The settings of the row's run, checked once by its family (``registry.settings_for``) and handed to the run
     as they are: the row's own options, what gives it the system (``SystemSpec.options_for``: a model's spec fields
-    among them, ``max_length`` by that name), the card's options where the family takes them (``_run_options``:
-    ``limit``) and ``changes`` (another published system, several languages)."""
+    among them, ``max_length`` by that name), the card's options where the family takes them
+    (``CardOptions.run_options``: ``limit``) and ``changes`` (another published system, several languages)."""
     return settings_for(families.family_of(row.suite),
-                        {**row.options, **system.options_for(row), **_run_options(row, common), **changes})
+                        {**row.options, **system.options_for(row), **card_options.run_options(row), **changes})
 
 
 FLAG = re.compile(r"--([a-z][a-z0-9-]*)")
@@ -289,13 +317,12 @@ def _own_run(row: CardRow, settings: Settings, gathered: Gathered | None) -> Rep
     return families.scored(gathered.phased, gathered.answers)
 
 
-def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: dict[str, Any], bootstrap: int,
-             seed: int, gathered: Gathered | None = None
-             ) -> tuple[Report, list[Result], list[CardLine], list[str]]:
+def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], card_options: CardOptions,
+             gathered: Gathered | None = None) -> tuple[Report, list[Result], list[CardLine], list[str]]:
     """The row's run: its report, the system's results, the card's lines, and the published systems left out of the
     ranking because their outputs equal the system's (``same_outputs``)."""
     equal: list[str] = []
-    report = _own_run(row, row_settings(system, row, common), gathered)
+    report = _own_run(row, row_settings(system, row, card_options), gathered)
     own = [r for r in report.results if r.own]  # what the run was asked for (``Result.own``), not a guess
     beside = [r for r in report.results if not r.own]  # the systems the run ranks it among itself (DiP's WMT ones)
     if system.kind == "published" and options.get("system") != system.value:
@@ -310,7 +337,7 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: 
         # one run of this system alone, its results under the name it was asked by (``_named``); a published system
         # does not compete with itself
         mine = [_named(r, system.value) for r in own]
-        others = _published_results(row, common, exclude=system.name) if row.rank else []
+        others = _published_results(row, card_options, exclude=system.name) if row.rank else []
     elif beside:
         # the run ranks the given file or model among the published systems itself (DiP: beside the WMT systems,
         # never mined from); a published system does not compete with itself (an outputs folder named Online-B)
@@ -323,12 +350,12 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], common: 
     else:
         # the outputs folder of "google" is placed among the others, as `card --system google` places it
         mine = own
-        others, equal = _apart(mine, _published_results(row, common, exclude="") if row.rank else [], system.name)
-    return report, mine, _lines(mine, others, bootstrap, seed), equal
+        others, equal = _apart(mine, _published_results(row, card_options, exclude="") if row.rank else [],
+                               system.name)
+    return report, mine, _lines(mine, others, card_options.bootstrap, card_options.seed), equal
 
 
-def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int = 1000,
-             seed: int = DEFAULT_SEED, reports: dict[str, Report] | None = None,
+def fill_row(system: SystemSpec, row: CardRow, card_options: CardOptions, reports: dict[str, Report] | None = None,
              shared_seconds: float = 0.0, gathered: Gathered | None = None) -> FilledRow:
     """The row: status ``ok`` with its lines, ``unfilled`` (the system cannot fill it: why) or ``failed`` (the run
     failed: the error's one line; not cached, so the next run tries again). ``shared_seconds``: the row's share of a
@@ -343,11 +370,9 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
         options = system.options_for(row)
     except Unfilled as exc:
         return unfilled(str(exc))
-    key = _row_key(system, row, bootstrap, seed, common)
-    data_option = common.get("data_dir")
-    common = _run_options(row, common)
-    if common.get("use_cache", True) and reports is None:
-        cached = _load_row(key, {"data_dir": data_option})
+    key = _row_key(system, row, card_options)
+    if card_options.use_cache and reports is None:
+        cached = _load_row(key, card_options.data_dir)
         if cached is not None:
             return cached
     from discotest.lang.align import model as align_model
@@ -356,7 +381,7 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
     try:
         with catalogue.tracking() as seen, align_model.tracking() as models:
             seen.update(gathered.seen if gathered else {})
-            report, mine, lines, equal = _compute(system, row, options, common, bootstrap, seed, gathered)
+            report, mine, lines, equal = _compute(system, row, options, card_options, gathered)
     except Unfilled as exc:
         return unfilled(str(exc))
     except InputError as exc:
@@ -372,13 +397,13 @@ def fill_row(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap
                              + [w for w in [system.parts_left_out(row)] if w]),
                        _data_files(seen), tuple(equal))
     cache.store(ROWS, key, json.dumps(filled.to_json(), ensure_ascii=False, sort_keys=True))
-    _record_time(system, row, time.monotonic() - started, models, _input_of(system, row, common.get("limit")))
+    _record_time(system, row, time.monotonic() - started, models, _input_of(system, row, card_options))
     return filled
 
 
-def _done(system: SystemSpec, row: CardRow, common: dict[str, Any], bootstrap: int, seed: int) -> bool:
+def _done(system: SystemSpec, row: CardRow, card_options: CardOptions) -> bool:
     """Whether the card's cache holds the row, computed for this system (``fill_row`` reads it back)."""
-    return _load_row(_row_key(system, row, bootstrap, seed, common), common) is not None
+    return _load_row(_row_key(system, row, card_options), card_options.data_dir) is not None
 
 
 def _time_key(system: SystemSpec | None, row: CardRow) -> str:
@@ -387,12 +412,12 @@ def _time_key(system: SystemSpec | None, row: CardRow) -> str:
     return cache.content_key([system.kind if system else "models", row.key, json.dumps(row.options, sort_keys=True)])
 
 
-def _input_of(system: SystemSpec, row: CardRow, limit: int | None) -> str:
+def _input_of(system: SystemSpec, row: CardRow, card_options: CardOptions) -> str:
     """What a row's run computes and the cache keeps (its verdicts, links, a model's translations), named: the same
     input again finds them there. A published system's row runs every published system (its ranking), so any
     published name is the same input."""
     given = "published" if system.kind == "published" else f"{system.kind}:{system.fingerprint(row)}"
-    return cache.content_key([given, json.dumps(row.spec(), sort_keys=True), f"limit:{_limit_for(row, limit)}"])
+    return cache.content_key([given, json.dumps(row.spec(), sort_keys=True), f"limit:{card_options.limit_for(row)}"])
 
 
 def _record_time(system: SystemSpec, row: CardRow, seconds: float, models: dict[str, float], given: str) -> None:
@@ -452,7 +477,7 @@ def typical_cost(row: CardRow, kind: str) -> dict[str, Any] | None:
     return None
 
 
-def estimate(system: SystemSpec, row: CardRow, items: int | None, limit: int | None = None,
+def estimate(system: SystemSpec, row: CardRow, items: int | None, card_options: CardOptions | None = None,
              paid: set[str] | None = None) -> tuple[float | None, str]:
     """The seconds a row's run will take here and where the figure comes from: ``measured`` (its last run for a
     system of this kind, its training left out; for the same input again, the time of a run that found the first
@@ -472,7 +497,7 @@ def estimate(system: SystemSpec, row: CardRow, items: int | None, limit: int | N
     if history is not None:
         models = {k: v or (used or {}).get(k, 0.0) for k, v in (history.get("models") or {}).items()}
         seconds = history["seconds"]
-        if history.get("input") == _input_of(system, row, limit):
+        if history.get("input") == _input_of(system, row, card_options or CardOptions()):
             share = figure["again"] / figure["trained"] if figure and figure.get("again") and figure["trained"] \
                 else shipped_costs()["again"]
             seconds = history.get("again", seconds * share)
@@ -490,7 +515,7 @@ def estimate(system: SystemSpec, row: CardRow, items: int | None, limit: int | N
     return seconds + sum(training_seconds(name) or 0.0 for name in new), "typical"
 
 
-def _run_together(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bootstrap: int, seed: int,
+def _run_together(system: SystemSpec, rows: Sequence[CardRow], card_options: CardOptions,
                   reports: dict[str, Report] | None, bar: Any = None) -> dict[int, float]:
     """A published system's rows of one suite over several pairs (the same options but the language) run as one run
     over their languages, where the suite's family says such a run leaves each row's own run only its results to read
@@ -500,7 +525,7 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], common: dict[str,
     cache. Returns each such row's share of the run's seconds by index (its measured time, for ``--dry-run``). A run
     that fails leaves its rows to their own runs, which say why, each for itself; without the cache there is nothing
     to share. A model translates one language per run, and an outputs folder gives a file per row: both run rows."""
-    if system.kind != "published" or not common.get("use_cache", True):
+    if system.kind != "published" or not card_options.use_cache:
         return {}
     groups: dict[tuple[str, str, str], list[int]] = {}
     for index, row in enumerate(rows):
@@ -510,7 +535,7 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], common: dict[str,
             options = system.options_for(row)
         except Unfilled:
             continue
-        if reports is None and _done(system, row, common, bootstrap, seed):
+        if reports is None and _done(system, row, card_options):
             continue
         rest = {k: v for k, v in row.options.items() if k != "lang"}
         groups.setdefault((row.suite, json.dumps(rest, sort_keys=True), json.dumps(options, sort_keys=True)),
@@ -525,7 +550,7 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], common: dict[str,
             bar.set_description(f"card: {suite} {','.join(langs)} (one run)")
         started = time.monotonic()
         try:
-            run_settings(suite, row_settings(system, first, common, lang=langs))
+            run_settings(suite, row_settings(system, first, card_options, lang=langs))
         except Exception:  # noqa: BLE001, S112 - each row's own run meets it and says why in its row
             continue
         share = (time.monotonic() - started) / len(indices)
@@ -533,8 +558,34 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], common: dict[str,
     return shares
 
 
-def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str], common: dict[str, Any],
-               bootstrap: int = 1000, seed: int = DEFAULT_SEED, keep_reports: bool = False,
+def make_card(keep_reports: bool = False, **options: Any) -> Card:
+    """The card from the card's options (``cards.OPTIONS``, the command's names; ``discotest card`` and
+    ``discotest.card`` both come here): checked once, the system and its rows resolved (``cards.resolve``), every
+    row's run given the card's ``CardOptions``. ``keep_reports``: also each row's own Report (the HTML card's pages;
+    rows are then run, not read from the cache)."""
+    from discotest.cards import resolve
+
+    s = checked_settings(OPTIONS, options, "card")
+    system, pairs, rows = resolve(s)
+    return build_card(system, rows, pairs, CardOptions.of(s), keep_reports)
+
+
+def make_versus(**options: Any) -> tuple[Card, Card, list[dict[str, Any]]]:
+    """Both cards (each row run for both systems) and the comparison lines (``versus.compare_cards``)."""
+    from discotest.cards import resolve
+    from discotest.cards.versus import compare_cards, versus_system
+
+    s = checked_settings(OPTIONS, options, "card")
+    system, pairs, rows = resolve(s)
+    other = versus_system(s.versus, system.model_options)
+    card_options = CardOptions.of(s)
+    first = build_card(system, rows, pairs, card_options, keep_reports=True)
+    second = build_card(other, rows, pairs, card_options, keep_reports=True)
+    return first, second, compare_cards(first, second, s.bootstrap, s.seed)
+
+
+def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str], card_options: CardOptions,
+               keep_reports: bool = False,
                on_row: Callable[[FilledRow], None] | None = None) -> Card:
     """Every row in order, under one bar (its description names the suite being run). A model's or an endpoint's
     rows are asked before they are scored: each run of rows whose families run in two phases has all its requests
@@ -543,10 +594,10 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
     of several pairs run first as one run over their languages (``_run_together``)."""
     reports: dict[str, Report] | None = {} if keep_reports else None
     out = []
-    quiet = {**common, "quiet": True}  # the rows' runs: the card's bar is their progress
-    with progress_bar("card", unit="suite", total=len(rows), quiet=common.get("quiet")) as bar:
-        together = _run_together(system, rows, quiet, bootstrap, seed, reports, bar)
-        asking = _asking(system, rows, quiet, bootstrap, seed, reports)
+    quiet = dataclasses.replace(card_options, quiet=True)  # the rows' runs: the card's bar is their progress
+    with progress_bar("card", unit="suite", total=len(rows), quiet=card_options.quiet) as bar:
+        together = _run_together(system, rows, quiet, reports, bar)
+        asking = _asking(system, rows, quiet, reports)
         gathered: dict[int, Gathered] = {}
         for index, row in enumerate(rows):
             if asking[index] == "phases" and index not in gathered:
@@ -557,16 +608,17 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
                     block += [later] if asking[later] == "phases" else []
                 gathered.update(_gather(system, rows, block, quiet, bar))
             bar.set_description(f"card: {row.key}")
-            filled = fill_row(system, row, quiet, bootstrap, seed, reports, together.get(index, 0.0),
+            filled = fill_row(system, row, quiet, reports, together.get(index, 0.0),
                               gathered.pop(index, None))
             out.append(filled)
             if on_row is not None:
                 on_row(filled)
             bar.update()
-    return Card(system.name, system.kind, list(pairs), out, bootstrap, seed, reports or {}, common.get("limit"))
+    return Card(system.name, system.kind, list(pairs), out, card_options.bootstrap, card_options.seed, reports or {},
+                card_options.limit)
 
 
-def _asking(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bootstrap: int, seed: int,
+def _asking(system: SystemSpec, rows: Sequence[CardRow], card_options: CardOptions,
             reports: dict[str, Report] | None) -> list[str]:
     """Per row, how its run asks the system's model: ``phases`` (its family states its requests first: they can be
     gathered), ``one phase`` (its run asks as it goes), or ``""`` (no model, the row cannot be filled, or it is
@@ -581,14 +633,14 @@ def _asking(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any],
         except Unfilled:
             out.append("")
             continue
-        if reports is None and common.get("use_cache", True) and _done(system, row, common, bootstrap, seed):
+        if reports is None and card_options.use_cache and _done(system, row, card_options):
             out.append("")
             continue
         out.append("phases" if families.has_phases(row.suite) else "one phase")
     return out
 
 
-def _gather(system: SystemSpec, rows: Sequence[CardRow], block: Sequence[int], common: dict[str, Any],
+def _gather(system: SystemSpec, rows: Sequence[CardRow], block: Sequence[int], card_options: CardOptions,
             bar: Any = None) -> dict[int, Gathered]:
     """The rows at ``block``: every row's first phase (its models opened, its requests stated), then every row's
     requests sent, in row order (a served model's under ``--concurrency``, each answer stored as it arrives, so a
@@ -603,7 +655,7 @@ def _gather(system: SystemSpec, rows: Sequence[CardRow], block: Sequence[int], c
         gathered = out[index] = Gathered()
         try:
             with catalogue.tracking() as seen:
-                gathered.phased = families.ask(row.suite, row_settings(system, row, common))
+                gathered.phased = families.ask(row.suite, row_settings(system, row, card_options))
         except Exception as exc:  # noqa: BLE001 - one row's failure must not lose the others (fill_row says it)
             gathered.error = exc
         gathered.seen, gathered.seconds = dict(seen), time.monotonic() - started
@@ -624,23 +676,22 @@ def _gather(system: SystemSpec, rows: Sequence[CardRow], block: Sequence[int], c
     return out
 
 
-def plan(system: SystemSpec, rows: Sequence[CardRow], common: dict[str, Any], bootstrap: int = 1000,
-         seed: int = DEFAULT_SEED) -> list[dict[str, Any]]:
+def plan(system: SystemSpec, rows: Sequence[CardRow], card_options: CardOptions) -> list[dict[str, Any]]:
     """What ``--dry-run`` prints: per row whether it is done (in the cache), to run, or cannot be filled (why); its
     items; and the seconds it will take (``estimate``: measured here, or typical for its kind and items)."""
     out = []
     paid: set[str] = set()  # "PAIR MODEL" of each model a first run of an earlier row trains
     for row in rows:
-        limit = _limit_for(row, common.get("limit"))
-        entry = {"row": row.key, "suite": row.suite, "items": _items(row, common.get("data_dir"), limit)}
+        entry = {"row": row.key, "suite": row.suite,
+                 "items": _items(row, card_options.data_dir, card_options.limit_for(row))}
         try:
             system.options_for(row)
         except Unfilled as exc:
             out.append({**entry, "status": "unfilled", "reason": str(exc), "seconds": None})
             continue
-        done = common.get("use_cache", True) and _done(system, row, common, bootstrap, seed)
+        done = card_options.use_cache and _done(system, row, card_options)
         seconds, source = (0.0, "cached") if done else \
-            estimate(system, row, entry["items"], common.get("limit"), paid)
+            estimate(system, row, entry["items"], card_options, paid)
         out.append({**entry, "status": "cached" if done else "to run", "reason": None,
                     "seconds": None if seconds is None else round(seconds, 1), "estimate": source})
     return out

@@ -36,8 +36,12 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """The card from the command's options, made by the card's machinery itself (``cards.build.make_card``, which
+    ``discotest.card`` calls too): ``--limit`` goes from here to each row's Settings in ``cards.build`` and on to its
+    family's run, nowhere else; ``--init``, ``--check`` and ``--dry-run`` go through the API's functions."""
     from discotest import api
     from discotest.cards import OPTIONS
+    from discotest.cards.build import make_card, make_versus
     from discotest.cards.render import render
 
     options = {o.name: getattr(args, o.name) for o in OPTIONS if hasattr(args, o.name)}
@@ -56,13 +60,13 @@ def run(args: argparse.Namespace) -> int:
     if options.get("versus"):
         from discotest.cards.versus import render_versus
 
-        first, second, lines = api.card_versus(**options)
+        first, second, lines = make_versus(**options)
         text = (json.dumps({"a": first.to_json(), "b": second.to_json(), "lines": lines}, ensure_ascii=False,
                            indent=1, sort_keys=True) if args.format == "json" else render_versus(first, second, lines))
         _write(args.output, text)
         return _status([*first.rows, *second.rows])
     pages_wanted = bool(args.format == "html" and args.output)
-    card = api.card(keep_reports=pages_wanted, **options)
+    card = make_card(keep_reports=pages_wanted, **options)
     pages = _write_pages(card, args.output, args.command_line) if pages_wanted else {}
     _write(args.output, render(card, args.format, pages))
     return _status(card.rows)
