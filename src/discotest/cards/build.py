@@ -498,8 +498,8 @@ def estimate(system: SystemSpec, row: CardRow, items: int | None, card_options: 
         models = {k: v or (used or {}).get(k, 0.0) for k, v in (history.get("models") or {}).items()}
         seconds = history["seconds"]
         if history.get("input") == _input_of(system, row, card_options or CardOptions()):
-            share = figure["again"] / figure["trained"] if figure and figure.get("again") and figure["trained"] \
-                else shipped_costs()["again"]
+            share = (figure["again"] / figure["trained"] if figure and figure.get("again") and figure["trained"]
+                     else shipped_costs()["again"])
             seconds = history.get("again", seconds * share)
         return seconds + untrained(models), "measured"
     count = 1 if figure and figure.get("per") == "row" else items  # DiP's items are mined: a figure per row
@@ -690,8 +690,8 @@ def plan(system: SystemSpec, rows: Sequence[CardRow], card_options: CardOptions)
             out.append({**entry, "status": "unfilled", "reason": str(exc), "seconds": None})
             continue
         done = card_options.use_cache and _done(system, row, card_options)
-        seconds, source = (0.0, "cached") if done else \
-            estimate(system, row, entry["items"], card_options, paid)
+        seconds, source = ((0.0, "cached") if done else
+                           estimate(system, row, entry["items"], card_options, paid))
         out.append({**entry, "status": "cached" if done else "to run", "reason": None,
                     "seconds": None if seconds is None else round(seconds, 1), "estimate": source})
     return out

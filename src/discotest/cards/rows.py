@@ -130,8 +130,8 @@ class FilledRow:
     @property
     def signatures(self) -> list[str]:
         """Every signature of the row's run (none for a row not filled)."""
-        return [] if self.signature is None else [self.signature] if isinstance(self.signature, str) \
-            else list(self.signature)
+        return ([] if self.signature is None else [self.signature] if isinstance(self.signature, str)
+                else list(self.signature))
 
     def to_json(self) -> dict[str, Any]:
         """The row of the card's JSON (docs/card.md)."""
