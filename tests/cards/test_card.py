@@ -161,9 +161,9 @@ def test_tiny_model_fills_the_rows_it_can(shared_data, own_cache, tiny_llms):
     # the DiP row is the model's too (translating the whole WMT22 ja-en source: tests/cards/test_card_equality.py
     # fills it on a slice), a published system's only for the suites that have one
     dip, = rows_of(["ja-en"], ["dip"])
-    assert SystemSpec("model", model).options_for(dip) == {"model": model}
+    assert SystemSpec("model", path=model).options_for(dip) == {"model": model}
     with pytest.raises(Unfilled, match="jazp has no published system outputs"):
-        SystemSpec("published", "Online-B").options_for(next(iter(rows_of(["ja-en"], ["jazp"]))))
+        SystemSpec("published", published="Online-B").options_for(next(iter(rows_of(["ja-en"], ["jazp"]))))
     own = discotest.run("jazp", model=model, context=[1], quiet=True)[0]
     line = jazp.lines[0]
     assert line.value == round(own.scores.overall.accuracy, 4) and line.n == 44
@@ -190,7 +190,8 @@ def test_the_timeout_is_not_part_of_the_cards_cache_key():
     row = rows_of(["ja-en"], ["jazp"])[0]
 
     def key(**options):
-        return SystemSpec("endpoint", "http://127.0.0.1:1/v1", served_model="m", model_options=options).fingerprint(row)
+        return SystemSpec("endpoint", url="http://127.0.0.1:1/v1", served_model="m",
+                          model_options=options).fingerprint(row)
 
     assert key(timeout=1.0, concurrency=2) == key(timeout=120.0, concurrency=2) == key(concurrency=2)
     assert key(timeout=1.0, concurrency=2) != key(timeout=1.0, concurrency=4)
@@ -204,7 +205,7 @@ def test_decoding_options_reach_the_rows_a_model_translates_only(shared_data):
 
     decoding = {"beam": 2, "max_length": 64, "batch_size": 8}
     translated, scored = rows_of(["en-de"], ["winomt"])[0], rows_of(["ja-en"], ["jazp"])[0]
-    spec = SystemSpec("model", "tiny", model_options=decoding)
+    spec = SystemSpec("model", path="tiny", model_options=decoding)
     assert spec.options_for(translated) == {"model": "tiny", **decoding}
     assert spec.options_for(scored) == {"model": "tiny", "batch_size": 8, "context": [1]}
     served = system_of(card_settings({"endpoint": "http://127.0.0.1:1/v1", "model": "m", "beam": 2,

@@ -120,7 +120,7 @@ def mzprt_cache(tmp_path_factory) -> Path:
 def test_mzprt_row_is_its_run(shared_data, limit, mzprt_cache, monkeypatch):
     monkeypatch.setenv("DISCOTEST_CACHE", str(mzprt_cache))
     row = _narrowed("zh-en", "mzprt", domain="WF")
-    filled = fill_row(SystemSpec("published", "base_tgt"), row, CardOptions(limit=limit, quiet=True))
+    filled = fill_row(SystemSpec("published", published="base_tgt"), row, CardOptions(limit=limit, quiet=True))
     own = discotest.run("mzprt", domain="WF", system="base_tgt", limit=limit, quiet=True).results
     assert_row_is_the_runs(filled, own)
     line = filled.lines[0]
@@ -139,7 +139,7 @@ def test_ctxpro_and_mzprt_rows_of_a_model_are_its_runs(shared_data, tiny_marian,
     from discotest.models.translator import ModelTranslator
 
     decoding = {"beam": 2, "max_length": 64}
-    system = SystemSpec("model", str(tiny_marian), model_options=decoding)
+    system = SystemSpec("model", path=str(tiny_marian), model_options=decoding)
     rows = {"ctxpro-auxiliary-en-de-test": (_narrowed("en-de", "ctxpro-auxiliary-en-de-test"), {}),
             "mzprt": (_narrowed("zh-en", "mzprt", domain="WF"), {"domain": "WF"})}
     hf_models.LOADED_MODELS.clear()  # the session's tiny Marian may be kept from an earlier test
@@ -167,7 +167,7 @@ def test_dip_row_is_its_run(shared_data, limit):
     pytest.importorskip("spacy")
     slice_ = {"max_docs": 6, "system": "LT22,Online-B", "phenomena": "lexical,connectives"}
     row = _narrowed("de-en", "dip", **slice_)
-    filled = fill_row(SystemSpec("published", "Online-B"), row, CardOptions(limit=limit, quiet=True))
+    filled = fill_row(SystemSpec("published", published="Online-B"), row, CardOptions(limit=limit, quiet=True))
     own = discotest.run("dip", pair="de-en", data="wmt22", limit=limit, quiet=True, **slice_).results
     assert_row_is_the_runs(filled, own, system="Online-B")
     lines = {line.metric: line for line in filled.lines}
@@ -209,7 +209,7 @@ def test_dip_row_of_your_own_translation_is_its_run(shared_data, tmp_path, limit
     shutil.copy(shared_data / "wmt22_general/txt/system-outputs/generaltest2022.de-en.hyp.PROMT.en", mine)
     row = _narrowed("de-en", "dip", **slice_)
     assert "outputs" in row.takes
-    system = SystemSpec("outputs", str(tmp_path), files={row.key: str(mine)}, label="my-system")
+    system = SystemSpec("outputs", folder=str(tmp_path), files={row.key: str(mine)}, label="my-system")
     filled = fill_row(system, row, CardOptions(limit=limit, quiet=True))
     own = discotest.run("dip", pair="de-en", data="wmt22", input=str(mine), limit=limit, quiet=True, **slice_).results
     assert_row_is_the_runs(filled, own, system="my-system.en")
@@ -233,7 +233,7 @@ def test_dip_row_of_a_model_is_its_run(shared_data, tiny_marian, monkeypatch):
 
     slice_ = {"max_docs": 3, "system": "LT22,Online-B", "phenomena": "lexical,connectives"}
     row = _narrowed("de-en", "dip", **slice_)
-    system = SystemSpec("model", str(tiny_marian))
+    system = SystemSpec("model", path=str(tiny_marian))
     # the tiny random model writes no English: its row fails in one line (models/language_watch.py) …
     refused = fill_row(system, row, CardOptions(limit=5, quiet=True))
     assert refused.status == "failed" and "not English (en" in refused.reason, refused
@@ -266,7 +266,7 @@ def test_a_dip_row_of_a_model_is_asked_with_the_other_rows_before_any_is_scored(
     slice_ = {"max_docs": 3, "system": "LT22,Online-B", "phenomena": "lexical,connectives"}
     rows = [_narrowed("de-en", "dip", **slice_), _narrowed("en-de", "ctxpro-auxiliary-en-de-test")]
     unchecked = {"limit": 5, "quiet": True, "skip_language_check": True}  # a random model's output is no language
-    card = card_build.build_card(SystemSpec("model", str(tiny_marian)), rows, ["de-en", "en-de"],
+    card = card_build.build_card(SystemSpec("model", path=str(tiny_marian)), rows, ["de-en", "en-de"],
                                  CardOptions(**unchecked))
     assert [row.status for row in card.rows] == ["ok", "ok"], card.rows
     assert events == ["ask dip", "ask ctxpro-auxiliary-en-de-test", "answered dip",

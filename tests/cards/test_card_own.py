@@ -213,7 +213,7 @@ def test_a_dip_warning_in_the_card_names_no_flag_the_card_refuses():
     row = next(r for r in rows_of(["ja-en"]) if r.suite == "dip")
     warning = mining_pool_warning(11, "mine.en")
     assert "--holdout" in warning
-    said = card_build.in_card_words(warning, row, SystemSpec("outputs", "x", files={row.key: "mine.en"}))
+    said = card_build.in_card_words(warning, row, SystemSpec("outputs", folder="x", files={row.key: "mine.en"}))
     assert "--holdout" not in said and "`discotest run dip`'s holdout option SYSTEM" in said
     assert _flags_named(said) <= _card_parser_flags()
     assert "--help" in _card_parser_flags() and "--suite-version" not in _card_parser_flags()
@@ -484,7 +484,7 @@ def test_a_first_dry_run_estimates_from_the_shipped_costs_and_later_ones_from_th
         assert p["estimate"] == "typical" and p["seconds"] == round(figure["trained"] * p["items"] + training, 1), p
     row = next(r for r in rows if r.id == "winomt")
     (tmp_path / "x.txt").write_text("Eins\n")
-    mine = card_build.SystemSpec("outputs", "mine", files={"en-de/winomt": str(tmp_path / "x.txt")})
+    mine = card_build.SystemSpec("outputs", folder="mine", files={"en-de/winomt": str(tmp_path / "x.txt")})
     _record_time(mine, row, 50.0, {"a-model-key": 40.0}, "a file")  # a file's run trained the row's model
     assert card_build.estimate(mine, row, 3888) == (50.0, "measured")  # 10 s of work, 40 s of training
     # google's row has no history, but the row's models are known: the cost with trained models, plus the training
@@ -528,7 +528,7 @@ def test_a_first_dry_run_takes_each_languages_own_figure_and_trains_a_shared_mod
     monkeypatch.setattr(card_build, "shipped_costs", lambda: shipped)
     monkeypatch.setattr(align_model, "_training_figures", lambda: {"m-de": 20.0, "m-fr": 70.0})
     row = {r.pair: r for r in rows_of(["en-de", "en-fr", "en-es", "en-uk"], ["winomt"])}
-    google = card_build.SystemSpec("published", "google")
+    google = card_build.SystemSpec("published", published="google")
     assert estimate(google, row["en-de"], 1000) == (0.01 * 1000 + 20.0, "typical")
     assert estimate(google, row["en-fr"], 1000) == (0.03 * 1000 + 70.0, "typical")  # French's, not German's
     assert typical_cost(row["en-es"], "published") is shipped["costs"]["winomt"]["published"]["en-fr"]
@@ -538,7 +538,7 @@ def test_a_first_dry_run_takes_each_languages_own_figure_and_trains_a_shared_mod
     assert estimate(google, row["en-de"], 1000, paid=paid) == (30.0, "typical") and paid == {"en-de m-de"}
     assert estimate(google, row["en-de"], 500, paid=paid) == (5.0, "typical")  # its model trained by the row before
     assert estimate(google, row["en-es"], 1000, paid={"en-fr m-fr"}) == (100.0, "typical")  # es trains its own
-    mine = card_build.SystemSpec("outputs", "mine", files={"en-fr/winomt": "x.txt"})
+    mine = card_build.SystemSpec("outputs", folder="mine", files={"en-fr/winomt": "x.txt"})
     assert estimate(mine, row["en-fr"], 1000) == (100.0, "typical")  # no outputs figure: the published one
     shipped["costs"]["dip"] = {"outputs": {"ja-en": {"per": "row", "trained": 186.0}}}
     dip = rows_of(["ja-en", "zh-en"], ["dip"])

@@ -70,7 +70,7 @@ def _rows(*suites: str) -> list[CardRow]:
 
 def test_every_rows_requests_go_out_in_row_order_before_any_row_is_scored(events):
     """p1 and p2 are asked, answered, then scored; w1 runs whole in its place; p3 after it."""
-    system = SystemSpec("endpoint", "http://127.0.0.1:9/v1", served_model="m")
+    system = SystemSpec("endpoint", url="http://127.0.0.1:9/v1", served_model="m")
     card = build_card(system, _rows("p1", "p2", "w1", "p3"), ["xx-yy"], CardOptions(quiet=True, use_cache=False))
     assert [row.status for row in card.rows] == ["ok"] * 4
     assert events == ["ask p1", "ask p2", "answer m: p1", "answer m: p2", "score p1: P1", "score p2: P2",
@@ -80,7 +80,7 @@ def test_every_rows_requests_go_out_in_row_order_before_any_row_is_scored(events
 
 def test_a_row_whose_model_fails_fails_alone_in_one_line(events):
     """The broken model's row fails with the server's line; it is not asked again when the row is scored."""
-    system = SystemSpec("endpoint", "http://127.0.0.1:9/v1", served_model="broken")
+    system = SystemSpec("endpoint", url="http://127.0.0.1:9/v1", served_model="broken")
     card = build_card(system, _rows("p1", "p2"), ["xx-yy"], CardOptions(quiet=True, use_cache=False))
     assert [(row.status, row.reason) for row in card.rows] == [
         ("failed", "the server answered 500"), ("failed", "the server answered 500")]

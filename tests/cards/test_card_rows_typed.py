@@ -43,7 +43,7 @@ def test_every_declared_name_is_one_the_suites_words_show():
 
 
 def test_a_rows_run_gets_its_familys_settings_with_the_cards_limit_and_max_length():
-    model = SystemSpec("model", "some/model", model_options={"max_length": 64, "beam": 2, "context": [0]})
+    model = SystemSpec("model", path="some/model", model_options={"max_length": 64, "beam": 2, "context": [0]})
     settings = row_settings(model, _row("en-de/winomt"), CardOptions(limit=5, quiet=True))
     assert (settings.model, settings.max_length, settings.beam, settings.limit) == ("some/model", 64, 2, 5)
     assert settings.owner == families.family_of("winomt").title
@@ -107,8 +107,8 @@ class _Scored:
         return [PairedMetric("accuracy", rows, lambda sums: float(100 * sums[0] / sums[1]))]
 
 
-@pytest.mark.parametrize("kind", ["outputs", "model"])
-def test_a_row_is_filled_with_the_results_its_run_marks_own(monkeypatch, kind):
+@pytest.mark.parametrize("named", [{"kind": "outputs", "folder": "/some/where"}, {"kind": "model", "path": "/a/model"}])
+def test_a_row_is_filled_with_the_results_its_run_marks_own(monkeypatch, named):
     """``fill_row`` reads which results are the system's from the run (``Result.own``), whatever they are named: the
     own one fills the row, those the run ranks it among are its ranking, and a published system whose outputs equal
     the system's is left out of it (said on the row)."""
@@ -120,8 +120,20 @@ def test_a_row_is_filled_with_the_results_its_run_marks_own(monkeypatch, kind):
     monkeypatch.setattr(card_build, "_own_run", lambda row, settings, gathered: Report("fake", results))
     monkeypatch.setattr(card_build, "row_settings", lambda *a, **k: None)
     row = _row("ja-en/jazp")
-    system = SystemSpec(kind, "/some/where", files={row.key: "x.scores"}, label="mine")
+    system = SystemSpec(**named, files={row.key: "x.scores"}, label="mine")
     _, mine, (line,), equal = card_build._compute(system, row, {}, CardOptions(bootstrap=100, seed=1))
     assert [r.system for r in mine] == ["any name at all"]
     assert (line.value, line.rank, line.of, line.above.system, line.below.system) == (50.0, 2, 3, "WMT-A", "WMT-B")
     assert equal == ["WMT-C: its outputs equal this system's"]
+
+
+def test_a_system_is_named_by_its_kinds_one_field():
+    """``SystemSpec``: a published name, a folder, a model's path or a URL, each in a field of its own, and only the
+    one of its kind (no field that holds any of the four depending on the kind)."""
+    assert SystemSpec("published", published="google").given == "google"
+    assert SystemSpec("outputs", folder="/x/mine/").name == "mine"
+    assert SystemSpec("endpoint", url="http://127.0.0.1:9/v1", served_model="m").name == "m"
+    with pytest.raises(ValueError, match="named by folder alone"):
+        SystemSpec("outputs", path="/x/mine")
+    with pytest.raises(ValueError, match="named by url alone"):
+        SystemSpec("endpoint", url="http://127.0.0.1:9/v1", published="google")

@@ -46,14 +46,14 @@ def system_of(s: Settings) -> SystemSpec:
     model_options = {o.name: s[o.name] for o in MODEL_OPTIONS if s[o.name] not in (None, [])}  # by declaration
     kind = given[0]
     if kind == "system":
-        return SystemSpec("published", s.system)
+        return SystemSpec("published", published=s.system)
     if kind == "outputs":
         if s.init:
-            return SystemSpec("outputs", str(s.outputs))
+            return SystemSpec("outputs", folder=str(s.outputs))
         name, files, row_options = read_manifest(s.outputs)
-        return SystemSpec("outputs", str(s.outputs), files=files, label=name, row_options=row_options)
+        return SystemSpec("outputs", folder=str(s.outputs), files=files, label=name, row_options=row_options)
     if kind == "model":
-        return SystemSpec("model", str(s.model), model_options=model_options)
+        return SystemSpec("model", path=str(s.model), model_options=model_options)
     return endpoint_system(s.endpoint, s.model, model_options)
 
 
@@ -85,11 +85,11 @@ def resolve(s: Settings) -> tuple[SystemSpec, list[str], list[CardRow]]:
 
     check_system(system, s)
     if not pairs:
-        pairs = system.pairs() or (published_pairs(system.value) if system.kind == "published" else [])
+        pairs = system.pairs() or (published_pairs(system.given) if system.kind == "published" else [])
     if not pairs:
         raise InputError(f"card: give --pairs (e.g. en-de,ja-en,zh-en): {system.name} covers no pair discotest can "
                          "tell by itself" if system.kind != "published" else
-                         f"card: no suite has published outputs of {system.value!r}; `discotest suites` lists them")
+                         f"card: no suite has published outputs of {system.published!r}; `discotest suites` lists them")
     suites = split_list(s.suites, "--suites")
     return system, list(pairs), rows_of(list(pairs), None if suites == "all" else suites)
 

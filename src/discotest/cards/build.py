@@ -325,18 +325,18 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], card_opt
     report = _own_run(row, row_settings(system, row, card_options), gathered)
     own = [r for r in report.results if r.own]  # what the run was asked for (``Result.own``), not a guess
     beside = [r for r in report.results if not r.own]  # the systems the run ranks it among itself (DiP's WMT ones)
-    if system.kind == "published" and options.get("system") != system.value:
+    if system.kind == "published" and options.get("system") != system.published:
         # the card asked for every published system at once (``--system all``; DiP's run gives the pair's WMT
         # systems): the one it is filling is the one of that name, the others are its ranking
-        mine = [r for r in own if r.system == system.value]
-        others = [r for r in report.results if r.system != system.value]
+        mine = [r for r in own if r.system == system.published]
+        others = [r for r in report.results if r.system != system.published]
         if not mine:
-            raise Unfilled(f"{system.value} has no published output for {row.suite} ({row.pair}); it has "
+            raise Unfilled(f"{system.published} has no published output for {row.suite} ({row.pair}); it has "
                            f"{', '.join(sorted({r.system for r in report.results})) or 'none'}")
     elif system.kind == "published":
         # one run of this system alone, its results under the name it was asked by (``_named``); a published system
         # does not compete with itself
-        mine = [_named(r, system.value) for r in own]
+        mine = [_named(r, system.given) for r in own]
         others = _published_results(row, card_options, exclude=system.name) if row.rank else []
     elif beside:
         # the run ranks the given file or model among the published systems itself (DiP: beside the WMT systems,

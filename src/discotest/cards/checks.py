@@ -41,11 +41,11 @@ def check_system(system: SystemSpec, s: Settings) -> None:
 
     if system.kind == "published":
         names = all_published_names()
-        if system.value not in names:
-            raise InputError(f"card: no suite has published outputs of {system.value!r}"
-                             f"{did_you_mean(system.value, names)}; `discotest suites` lists them")
+        if system.given not in names:
+            raise InputError(f"card: no suite has published outputs of {system.published!r}"
+                             f"{did_you_mean(system.given, names)}; `discotest suites` lists them")
     if system.kind == "model":
-        check_model_folder(system.value, "--model")
+        check_model_folder(system.given, "--model")
     if resolve_engine(s.engine) == "ray":
         import_ray()
 
@@ -59,7 +59,7 @@ def check_output(output: str | None, s: Settings, system: SystemSpec, other: Sys
     inputs = []
     for spec in (system, other):
         if spec is not None and spec.kind == "outputs":
-            inputs += [Path(spec.value) / MANIFEST, *map(Path, spec.paths())]
+            inputs += [Path(spec.given) / MANIFEST, *map(Path, spec.paths())]
     target = os.path.abspath(output)
     for path in inputs:
         if target == os.path.abspath(path) or (Path(output).exists() and path.exists()

@@ -9,7 +9,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from discotest.cards.groups import CardRow
 from discotest.errors import InputError, did_you_mean
@@ -21,11 +21,21 @@ class Unfilled(Exception):
     """The system cannot fill this row; the message says why (shown on the card)."""
 
 
+Kind = Literal["published", "outputs", "model", "endpoint"]
+# the field that names each kind of system (``SystemSpec``): one, and only it, is set
+NAMED_BY = {"published": "published", "outputs": "folder", "model": "path", "endpoint": "url"}
+
+
 @dataclass(frozen=True)
 class SystemSpec:
-    kind: str  # published | outputs | model | endpoint
-    value: str  # the system's name, the outputs folder, the model path or the endpoint URL
-    served_model: str | None = None
+    """The card's system as the user named it: its kind and the one field that names a system of that kind."""
+
+    kind: Kind
+    published: str | None = None  # --system: the published system's name (google, Online-B …)
+    folder: str | None = None  # --outputs: the folder of the files and their manifest
+    path: str | None = None  # --model: the model's folder (or hub name)
+    url: str | None = None  # --endpoint: the server's URL
+    served_model: str | None = None  # --endpoint: the model it serves, as the server names it
     model_options: dict[str, Any] = field(default_factory=dict)  # --batch-size, --device, --prompt, --context …
     # --outputs: row key -> file (from the manifest); a row whose run reads one file per part (mZPRT: per domain,
     # ``file_parts``): part -> file, in the row's order of its parts
@@ -34,10 +44,25 @@ class SystemSpec:
     # --outputs: row key -> the options of its run the manifest gives (``"options"``: a suite version …)
     row_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        named = [field for field in NAMED_BY.values() if getattr(self, field) is not None]
+        if self.kind not in NAMED_BY or named != [NAMED_BY[self.kind]]:
+            raise ValueError(f"a {self.kind} system is named by {NAMED_BY.get(self.kind, '?')} alone, not {named}")
+
+    @property
+    def given(self) -> str:
+        """What names the system, as given: the published name, the folder, the model's path or the URL."""
+        return str(getattr(self, NAMED_BY[self.kind]))
+
     @property
     def name(self) -> str:
-        return self.label or (Path(self.value.rstrip("/")).name if self.kind in ("outputs", "model") else
-                              self.served_model or self.value if self.kind == "endpoint" else self.value)
+        """The card's name of the system: the manifest's, else the folder's, the served model's, the URL or the
+        published name."""
+        if self.label:
+            return self.label
+        if self.folder is not None or self.path is not None:
+            return Path(self.given.rstrip("/")).name
+        return self.served_model or self.given
 
     def paths(self) -> list[str]:
         """Every file the manifest names (a row's parts' each)."""
@@ -64,29 +89,29 @@ class SystemSpec:
         if self.kind not in row.takes:
             raise Unfilled(_why_not(self.kind, row))
         if self.kind == "published":
-            if not publishes(row, self.value):  # decided here, at no cost: the plan says so, no run is started
-                raise Unfilled(f"{self.value} has no published output for {row.suite} ({row.pair})")
+            if not publishes(row, self.given):  # decided here, at no cost: the plan says so, no run is started
+                raise Unfilled(f"{self.published} has no published output for {row.suite} ({row.pair})")
             if row.published_list == "run":  # its run gives every published system (DiP ranks a pair's WMT systems)
                 return {}
-            return {"system": "all" if row.published_runs == "all" else self.value}
+            return {"system": "all" if row.published_runs == "all" else self.published}
         if self.kind == "outputs":
             if row.key not in self.files:
-                raise Unfilled(f"no file for {row.key} in {self.value}/{MANIFEST}")
+                raise Unfilled(f"no file for {row.key} in {self.folder}/{MANIFEST}")
             files = self.files[row.key]
             if isinstance(files, dict):  # one file per part: the parts given, in the row's order, and their files
                 option, _ = file_parts(row) or ("", [])
                 return {**self.row_options.get(row.key, {}), option: list(files), row.file: list(files.values())}
             return {**self.row_options.get(row.key, {}), row.file: files}
         if self.kind == "model":
-            return {"model": self.value, **_model_options(row, self.model_options)}
-        return {"endpoint": self.value, **({"model": self.served_model} if self.served_model else {}),
+            return {"model": self.path, **_model_options(row, self.model_options)}
+        return {"endpoint": self.url, **({"model": self.served_model} if self.served_model else {}),
                 **_model_options(row, self.model_options)}
 
     def fingerprint(self, row: CardRow) -> str:
         """What names this system's input to the row in the card's cache: a published name, the row's file (its path
         and sha256), the model's files, or the endpoint and served model (a server's weights cannot be seen)."""
         if self.kind == "published":
-            return f"published:{self.value}"
+            return f"published:{self.published}"
         if self.kind == "outputs":
             given = self.files.get(row.key)
             if not given:
@@ -101,9 +126,9 @@ class SystemSpec:
         if self.kind == "model":
             from discotest.models.door import model_fingerprint
 
-            return (f"model:{model_fingerprint(self.value, self.model_options.get('revision'))}:"
+            return (f"model:{model_fingerprint(self.given, self.model_options.get('revision'))}:"
                     + json.dumps(_fingerprinted(self.model_options), sort_keys=True))
-        return f"endpoint:{self.value}:{self.served_model}:" + json.dumps(_fingerprinted(self.model_options),
+        return f"endpoint:{self.url}:{self.served_model}:" + json.dumps(_fingerprinted(self.model_options),
                                                                            sort_keys=True)
 
 
@@ -124,7 +149,7 @@ def endpoint_system(url: str, model: str | None, model_options: dict[str, Any]) 
 
         # --timeout bounds this first question too: a server that never answers fails in twice it, not 240 s
         model = served_model(url, timeout=model_options.get("timeout", 120.0))
-    return SystemSpec("endpoint", url, served_model=model, model_options=model_options)
+    return SystemSpec("endpoint", url=url, served_model=model, model_options=model_options)
 
 
 def file_parts(row: CardRow) -> tuple[str, list[str]] | None:

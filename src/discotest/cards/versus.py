@@ -28,15 +28,15 @@ def versus_system(spec: str, model_options: dict[str, Any]) -> SystemSpec:
     path = Path(spec)
     if (path / MANIFEST).is_file():
         name, files, row_options = read_manifest(path)
-        return SystemSpec("outputs", spec, files=files, label=name, row_options=row_options)
+        return SystemSpec("outputs", folder=spec, files=files, label=name, row_options=row_options)
     if path.is_dir():
         check_model_folder(spec, "--versus")
-        return SystemSpec("model", spec, model_options=model_options)
+        return SystemSpec("model", path=spec, model_options=model_options)
     names = all_published_names()
     if spec not in names:
         raise InputError(f"--versus {spec}: neither a folder (of outputs with a manifest, or a model), an endpoint URL "
                          f"nor a published system{did_you_mean(spec, names)}")
-    return SystemSpec("published", spec)
+    return SystemSpec("published", published=spec)
 
 
 def _key(result) -> tuple:
