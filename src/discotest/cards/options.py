@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from discotest.registry import Option
-from discotest.registry import options as common
+from discotest.registry import options as shared
 
 PAIRS = Option("pairs", ("--pairs",), "language pairs, comma-separated (en-de,ja-en,zh-en …; default: the pairs the "
                "outputs' manifest or the published system covers)", metavar="LIST", many=True)
@@ -24,23 +24,23 @@ CHECK = Option("check", ("--check",), "with --outputs DIR: say row by row whethe
 DRY_RUN = Option("dry_run", ("--dry-run",), "print the plan (rows done, to run, not fillable; items; measured "
                  "seconds) and stop", default=False, action="store_true")
 # the shared --bootstrap (registry.options), which on the card draws the intervals as well as the paired tests
-BOOTSTRAP = dataclasses.replace(common.BOOTSTRAP, help="bootstrap resamples for the intervals and the paired tests")
-SEED = common.SEED
+BOOTSTRAP = dataclasses.replace(shared.BOOTSTRAP, help="bootstrap resamples for the intervals and the paired tests")
+SEED = shared.SEED
 VERSUS = Option("versus", ("--versus",), "a second system to compare with, row by row (a published name, an outputs "
                 "folder, a model folder or an endpoint URL): both values, the difference and the paired bootstrap "
                 "p-value of every number", metavar="SYSTEM")
 # the card's --context: what each kind of row does with it (``system._model_options``), not a run's help
-CONTEXT = dataclasses.replace(common.CONTEXT, help="--model/--endpoint: previous sentences as context; the rows a "
+CONTEXT = dataclasses.replace(shared.CONTEXT, help="--model/--endpoint: previous sentences as context; the rows a "
                               "model translates take the first size (default 0), the contrastive rows score at each "
                               "size given (default 1)")
-MODEL_OPTIONS = (common.BATCH_SIZE, common.DEVICE, common.REVISION, common.PROMPT, common.CONCURRENCY,
-                 common.ENDPOINT_TIMEOUT, CONTEXT, common.BEAM, common.MAX_LENGTH)
-OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, VERSUS, common.LIMIT, INIT, CHECK,
+MODEL_OPTIONS = (shared.BATCH_SIZE, shared.DEVICE, shared.REVISION, shared.PROMPT, shared.CONCURRENCY,
+                 shared.ENDPOINT_TIMEOUT, CONTEXT, shared.BEAM, shared.MAX_LENGTH)
+OPTIONS = (CARD_SYSTEM, OUTPUTS, shared.MODEL, shared.ENDPOINT, PAIRS, SUITES, VERSUS, shared.LIMIT, INIT, CHECK,
            DRY_RUN,
-           BOOTSTRAP, SEED, *common.ENGINE_OPTIONS, common.JOBS,
-           *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.USE_CACHE, common.SKIP_LANGUAGE_CHECK)
+           BOOTSTRAP, SEED, *shared.ENGINE_OPTIONS, shared.JOBS,
+           *MODEL_OPTIONS, shared.DATA_DIR, shared.QUIET, shared.USE_CACHE, shared.SKIP_LANGUAGE_CHECK)
 
 
 def card_flags() -> set[str]:
     """Every flag ``discotest card`` takes: its declared options, the global ones, and the output's."""
-    return {f for o in (*OPTIONS, *common.GLOBAL_OPTIONS) for f in o.flags} | {"--format", "-f", "--output", "-o"}
+    return {f for o in (*OPTIONS, *shared.GLOBAL_OPTIONS) for f in o.flags} | {"--format", "-f", "--output", "-o"}
