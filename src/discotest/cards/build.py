@@ -88,6 +88,10 @@ class CardOptions:
         return cls(s.limit, s.bootstrap, s.seed, s.data_dir, s.quiet, s.use_cache, s.skip_language_check, s.engine,
                    s.ray_address, s.jobs)
 
+    def for_rows(self) -> CardOptions:
+        """The options the rows' runs get: quiet, the card's bar being their progress."""
+        return dataclasses.replace(self, quiet=True)
+
     def limit_for(self, row: CardRow) -> int | None:
         """``--limit`` where the row's family takes it (a sample of its items); other rows run whole."""
         return self.limit if self.limit and _takes(row, "limit") else None
@@ -594,7 +598,7 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
     of several pairs run first as one run over their languages (``_run_together``)."""
     reports: dict[str, Report] | None = {} if keep_reports else None
     out = []
-    quiet = dataclasses.replace(card_options, quiet=True)  # the rows' runs: the card's bar is their progress
+    quiet = card_options.for_rows()
     with progress_bar("card", unit="suite", total=len(rows), quiet=card_options.quiet) as bar:
         together = _run_together(system, rows, quiet, reports, bar)
         asking = _asking(system, rows, quiet, reports)
