@@ -221,6 +221,7 @@ def test_a_dip_warning_in_the_card_names_no_flag_the_card_refuses():
 
 def _toy_card():
     from discotest.cards.build import Card
+    from discotest.cards.rows import FilledRow
 
     def line(metric, value, n, better="higher", rank=2, scope=""):
         return {"scope": scope, "lang": "de", "metric": metric, "unit": "%", "better": better, "value": value,
@@ -242,7 +243,7 @@ def _toy_card():
          "validity": badge, "status": "unfilled", "reason": "scat " + "takes no published output " * 10,
          "signature": None, "lines": []},
     ]
-    return Card("mine", "outputs", ["en-de", "de-en"], rows)
+    return Card("mine", "outputs", ["en-de", "de-en"], [FilledRow.from_json(row) for row in rows])
 
 
 def test_the_text_card_fits_160_columns_with_a_legend_for_every_metric_and_warnings_in_every_format():
