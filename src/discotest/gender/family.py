@@ -219,8 +219,8 @@ def requests(suite: str, s: Settings) -> Asked:
     langs = lang_codes(s.lang)
     if has_model:
         # the model is its spec (``models.spec``: every model option, one name each), handed on to the door
-        asked = model_requests(suite, _one_lang(langs, "--model"), ModelSpec.from_settings(s),
-                               dict(markers=s.markers, resolver=s.resolver), **settings)
+        asked = model_requests(suite, _one_lang(langs, "--model"), ModelSpec.from_settings(s), markers=s.markers,
+                               resolver=s.resolver, **settings)
         return Asked(asked.asks, (settings, langs, asked))
     return Asked((), (settings, langs, None))
 

@@ -106,7 +106,7 @@ def requests(suite: str, s: Settings) -> Asked:
                          + (f", not --{given[0]} and --{given[1]}" if given else ""))
     if has_model:
         spec = ModelSpec.from_settings(s, engine=runner)  # the model: every model option, one name each
-        asked = [model_requests(suite, lang, spec, s.text, {}, s.data_dir, s.limit) for lang in langs]
+        asked = [model_requests(suite, lang, spec, s.text, s.data_dir, s.limit) for lang in langs]
         return Asked(tuple(ask for ask, _ in asked), tuple(state for _, state in asked))
     return Asked((), None)
 

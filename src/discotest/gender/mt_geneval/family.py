@@ -108,7 +108,7 @@ def requests(suite: str, s: Settings) -> Asked:
         raise InputError(f"--{given[0]} needs exactly one --lang")
     if s.model or s.endpoint:
         spec = ModelSpec.from_settings(s, engine=runner)  # the model: every model option, one name each
-        ask, asked = model_requests(langs[0], s.subset, spec, None, s.split, s.data_dir, s.limit)
+        ask, asked = model_requests(langs[0], s.subset, spec, s.split, s.data_dir, s.limit)
         return Asked((ask,), asked)
     return Asked((), None)
 
