@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from discotest.cli.common import common_parser
+from discotest.cli.parsers import global_flags_parser
 
 NAME = "card"
 
@@ -21,7 +21,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     from discotest.registry.options import GLOBAL_FLAGS
 
     p = sub.add_parser(NAME, help="one system on every suite of its language pairs: a discourse card",
-                       parents=[common_parser()])
+                       parents=[global_flags_parser()])
     for option in OPTIONS:
         if option.name not in GLOBAL_FLAGS:
             p.add_argument(*option.flags, default=argparse.SUPPRESS, **option.argparse_kwargs())
