@@ -26,20 +26,25 @@ from typing import Any
 
 from discotest import families
 from discotest.errors import InputError
-from discotest.registry import checked_settings
+from discotest.registry import Settings, checked_settings
 from discotest.report.emit import Report
 from discotest.version import VERSION
 
 
+def _family_settings(suite: str, options: dict[str, Any], compare: bool = False) -> Settings:
+    """``options`` (the CLI's names) checked once into the settings of ``suite``'s family, as the registry runs it."""
+    return families.settings_for(families.family_of(suite), options, compare=compare)
+
+
 def run(suite: str, **options: Any) -> Report:
     """Evaluate on ``suite``: a Report of one Result per system (and language or domain), with per-item details."""
-    return families.run(suite, **options)
+    return families.run_settings(suite, _family_settings(suite, options))
 
 
 def compare(suite: str, **options: Any) -> Report:
     """Two systems on the same items of ``suite``: both results and, per language or domain, every metric's paired
     bootstrap and sign test."""
-    return families.compare(suite, **options)
+    return families.compare_settings(suite, _family_settings(suite, options, compare=True))
 
 
 def card(**options: Any):
@@ -248,12 +253,18 @@ def data_status(names: Sequence[str] = (), data_dir: str | None = None) -> list[
 def data_fetch(names: Sequence[str], data_dir: str | None = None, **options: Any) -> list[tuple[str, Path, str]]:
     """Download sources and check their sha256 (``data fetch``): per source its name, path and the pin recorded
     for a source with no published checksum. ``options``: the command's, in its units (``registry.commands.
-    DATA_FETCH_OPTIONS``): timeout and deadline (seconds), min_rate (kB a second), max_size (MB)."""
+    DATA_FETCH_OPTIONS``): silence and deadline (seconds), min_rate (kB a second), max_size (MB). ``timeout=``, the
+    old name of ``silence=``, is still taken, with a FutureWarning."""
+    import warnings
+
     from discotest.data import catalogue
-    from discotest.registry.commands import DATA_FETCH_OPTIONS, fetch_limits
+    from discotest.registry.commands import DATA_FETCH_OPTIONS, TIMEOUT_RENAMED, fetch_limits
 
     s = checked_settings(DATA_FETCH_OPTIONS, {"data_dir": data_dir, **options}, "data fetch")
-    return catalogue.fetch_all(list(names), s.data_dir, fetch_limits(s))
+    limits = fetch_limits(s)
+    if s.timeout is not None:
+        warnings.warn(TIMEOUT_RENAMED, FutureWarning, stacklevel=2)
+    return catalogue.fetch_all(list(names), s.data_dir, limits)
 
 
 def data_prepare(suites: Sequence[str], **options: Any) -> list[str]:
@@ -264,7 +275,7 @@ def data_prepare(suites: Sequence[str], **options: Any) -> list[str]:
 
     lines = []
     for suite in suites:
-        lines += families.prepare(suite, **options)
+        lines += families.prepare_settings(suite, _family_settings(suite, options))
     return [*lines, prepare_model()]
 
 

@@ -12,19 +12,20 @@ from discotest.registry import (
     all_suites,
     answered,
     ask,
-    compare,
+    compare_settings,
     families,
     family_of,
     has_phases,
-    prepare,
+    prepare_settings,
     register,
-    run,
+    run_settings,
     scored,
+    settings_for,
     unregister,
 )
 from discotest.winox import family as winox
 from discotest.zero_pronoun import family as zero_pronoun
 
-__all__ = ["Phased", "all_suites", "answered", "ask", "compare", "contrastive", "dip", "families", "family_of",
-           "gender", "has_phases", "mittens", "mt_geneval", "prepare", "register", "run", "scored", "unregister",
-           "winox", "zero_pronoun"]
+__all__ = ["Phased", "all_suites", "answered", "ask", "compare_settings", "contrastive", "dip", "families",
+           "family_of", "gender", "has_phases", "mittens", "mt_geneval", "prepare_settings", "register",
+           "run_settings", "scored", "settings_for", "unregister", "winox", "zero_pronoun"]

@@ -55,7 +55,7 @@ def events(monkeypatch, tmp_path) -> list[str]:
         log.append(f"run {suite}: {_Recording(s.model, log).translate([suite])[0]}")
         return Report(suite, [])
 
-    options = (common.MODEL, common.ENDPOINT, *common.COMMON)
+    options = (common.MODEL, common.ENDPOINT, *common.EVERY_FAMILY)
     register(Family(name="phased", title="phased", suites=lambda: {"p1": [], "p2": [], "p3": []}, options=options,
                     run=lambda suite, s: score(suite, s, requests(suite, s), []), requests=requests, score=score))
     register(Family(name="whole", title="whole", suites=lambda: {"w1": []}, options=options, run=whole))

@@ -253,7 +253,7 @@ def test_fetch_passes_the_timeout_and_reports_one(tmp_path):
         raise TimeoutError("timed out")
 
     message = _fetch_error(tmp_path, opener)
-    assert seen["timeout"] == catalogue.FETCH_TIMEOUT and "timed out" in message and "\n" not in message
+    assert seen["timeout"] == catalogue.FETCH_SILENCE and "timed out" in message and "\n" not in message
 
     def connect_timeout(url, timeout):
         raise urllib.error.URLError(TimeoutError("timed out"))
@@ -294,10 +294,12 @@ def test_fetch_non_zip_archive_pinned_on_first_use(tmp_path, monkeypatch):
 
 def test_cli_fetch_prints_the_pin_and_one_line_errors(tmp_path, capsys, monkeypatch):
     payload = b'{"sentence": "x"}\n'
-    monkeypatch.setattr("urllib.request.urlopen", lambda url, timeout: Response(payload, len(payload)))
-    assert main(["--data-dir", str(tmp_path), "data", "fetch", "winox-de", "--timeout", "5"]) == 0
-    out = capsys.readouterr().out
-    assert f"pinned sha256 {hashlib.sha256(payload).hexdigest()}" in out
+    waits = []
+    monkeypatch.setattr("urllib.request.urlopen", lambda url, timeout: waits.append(timeout) or Response(
+        payload, len(payload)))
+    assert main(["--data-dir", str(tmp_path), "data", "fetch", "winox-de", "--silence", "5"]) == 0
+    out, err = capsys.readouterr()
+    assert f"pinned sha256 {hashlib.sha256(payload).hexdigest()}" in out and waits == [5.0] and not err
     monkeypatch.setattr("urllib.request.urlopen", lambda url, timeout: Response(b"x", 10))
     assert main(["--data-dir", str(tmp_path), "data", "fetch", "winomt"]) == 2
     err = capsys.readouterr().err
@@ -319,3 +321,28 @@ def test_a_table_of_systems_shows_one_signature_per_group_and_keeps_modified_mar
     assert "aaaa1111" not in merged[0]  # a hash over both systems' files, not either one's
     assert grouped_signatures([sig("google", "de", "aaaa1111")], "system") == [
         "suite:winomt|lang:de|system:google|files:aaaa1111"]
+
+
+def test_fetch_timeout_is_the_deprecated_name_of_silence(tmp_path, capsys, monkeypatch):
+    """``data fetch --timeout`` (``timeout=`` in Python), the old name of ``--silence``: still the silence limit, with
+    one line (a FutureWarning in Python) saying so; given beside a different ``--silence``, a one-line error; not in
+    ``--help``, where ``--silence`` is."""
+    from discotest import api
+    from discotest.registry.commands import TIMEOUT_RENAMED
+
+    payload = b'{"sentence": "x"}\n'
+    waits = []
+    monkeypatch.setattr("urllib.request.urlopen", lambda url, timeout: waits.append(timeout) or Response(
+        payload, len(payload)))
+    assert main(["--data-dir", str(tmp_path), "data", "fetch", "winox-de", "--timeout", "7"]) == 0
+    err = capsys.readouterr().err
+    assert waits == [7.0] and err == f"discotest: warning: {TIMEOUT_RENAMED}\n" and "--silence" in err
+    with pytest.warns(FutureWarning, match="--timeout is now --silence"):
+        api.data_fetch(["winox-de"], data_dir=str(tmp_path / "python"), timeout=3)  # not fetched there yet
+    assert waits == [7.0, 3.0]
+    with pytest.raises(InputError, match=r"give --silence only \(--timeout is its old name\)"):
+        api.data_fetch(["winox-de"], data_dir=str(tmp_path), timeout=3, silence=9)
+    with pytest.raises(SystemExit):
+        main(["data", "fetch", "--help"])
+    shown = capsys.readouterr().out
+    assert "--silence SECONDS" in shown and "--timeout" not in shown

@@ -59,7 +59,8 @@ def test_a_models_row_is_the_run_of_its_translations(tiny_marian, shared_data, t
         assert sum(calls) == sum(len(d.lines) for d in pair.documents) and model.bleu is not None
     assert translated and all(lines[i] for i in translated)
     from discotest.models.door import open_translator  # each line is its own source's translation (by the cache)
-    translator = open_translator(str(tiny_marian), "en", src_lang="de", quiet=True, **MODEL)
+    from discotest.models.spec import ModelSpec
+    translator = open_translator(ModelSpec.of(model=str(tiny_marian), quiet=True, **MODEL), "en", src_lang="de")
     assert translator.translate([pair.source[i] for i in translated[-3:]]) == [lines[i] for i in translated[-3:]]
     # the same translations as a file, given with --input: the same items, the same numbers
     mine = tmp_path / "mine.en"

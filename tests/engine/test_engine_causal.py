@@ -95,9 +95,8 @@ def test_every_translating_wing_hands_the_engine_to_its_translator(ray_instance,
     from discotest.models import door
     from discotest.models.spec import ModelSpec
 
-    def engine_of(model, lang, **o):  # the spec's engine (every family hands the door one), or the keyword form's
-        return (model.engine, model.ray_actors) if isinstance(model, ModelSpec) else (o.get("runner"),
-                                                                                       o.get("ray_actors"))
+    def engine_of(spec: ModelSpec, lang, **o):  # the spec's engine (every family hands the door its spec)
+        return spec.engine, spec.ray_actors
 
     opened = spy(monkeypatch, door, "open_translator", record=engine_of)
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))

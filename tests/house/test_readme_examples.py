@@ -12,7 +12,7 @@ import ast
 import pytest
 
 from discotest import cli, registry
-from discotest.cli.common import compare_options, family_options
+from discotest.cli.parsers import compare_options, family_options
 from tests.support.readme_examples import README, discotest_argv, examples, shown_outputs
 
 EXAMPLES = examples()

@@ -7,16 +7,16 @@ import pytest
 
 from discotest import families
 from discotest.errors import InputError
-from discotest.registry import options as common
+from discotest.registry import options as shared
 from discotest.zero_pronoun.run import run_mzprt
 from tests.zero_pronoun.test_pipeline import GOOD, _hyp, tiny  # noqa: F401 (tiny: the fixture)
 
 
 def test_every_wing_aligning_with_a_model_declares_the_shared_option():
-    taking = {f.name for f in families.families() if any(o is common.ALIGN_DECODE for o in f.options)}
+    taking = {f.name for f in families.families() if any(o is shared.ALIGN_DECODE for o in f.options)}
     assert taking >= {"gender", "mittens", "mt-geneval", "zero-pronoun"}
     for family in families.families():  # none declares an --align-decode of its own
-        assert all(o is common.ALIGN_DECODE for o in family.options if o.name == "align_decode"), family.name
+        assert all(o is shared.ALIGN_DECODE for o in family.options if o.name == "align_decode"), family.name
 
 
 @pytest.mark.parametrize("decoder", ["fast", "checked"])

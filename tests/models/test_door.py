@@ -12,6 +12,7 @@ from discotest.errors import InputError
 from discotest.models.door import open_scorer
 from discotest.models.interface import ScoreRequest
 from discotest.models.scores_file import read_scores
+from discotest.models.spec import ModelSpec
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "discotest"
 WINGS = ("gender", "zero_pronoun", "contrastive", "winox", "dip")
@@ -42,7 +43,7 @@ def test_a_scores_file_is_a_backend(tmp_path):
     assert scorer.score_items(REQUESTS) == [[1.5, 2.0], [-0.25, 0.5, -3.0]]
     assert len(scorer.fingerprint()) == 64
     with pytest.raises(InputError, match="one scorer at a time"):
-        open_scorer("some-model", scores=path)
+        open_scorer(ModelSpec.of(model="some-model"), scores=path)
     with pytest.raises(InputError, match="give --scores FILE, --model"):
         open_scorer()
     with pytest.raises(InputError, match="cannot score plain continuations"):
@@ -58,8 +59,9 @@ def test_the_door_chooses_the_backend_and_its_options(tiny_llms, tiny_llms_loade
 
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
     model, tok = tiny_llms_loaded["qwen3"]
-    scorer = open_scorer(str(tiny_llms["qwen3"]), loaded=(model, tok), separator=" <sep> ", compute_type="int8",
-                         src_lang="en", tgt_lang="fr", batch_size=2, use_cache=False, quiet=True)
+    spec = ModelSpec.of(model=str(tiny_llms["qwen3"]), src_lang="en", tgt_lang="fr", batch_size=2, use_cache=False,
+                        quiet=True)
+    scorer = open_scorer(spec, loaded=(model, tok), separator=" <sep> ", compute_type="int8")
     assert isinstance(scorer, CausalScorer) and scorer.kind == "causal" and scorer.batch_size == 2
     assert scorer.cannot_score() is None and scorer.logprob_scores
     direct = CausalScorer(str(tiny_llms["qwen3"]), model=model, tokenizer=tok, src_lang="en", tgt_lang="fr",
@@ -69,11 +71,10 @@ def test_the_door_chooses_the_backend_and_its_options(tiny_llms, tiny_llms_loade
     assert [[n for _, n in row] for row in logprobs[0]] == [[len(c) for c in e.candidates] for e in
                                                           (direct.encode(direct.item_prompt(r, 0), r.candidates)
                                                            for r in REQUESTS)]
-    mean = open_scorer(str(tiny_llms["qwen3"]), loaded=(model, tok), normalise=True, src_lang="en", tgt_lang="fr",
-                       batch_size=2, use_cache=False, quiet=True).score_items(REQUESTS, 1)
+    mean = open_scorer(spec, loaded=(model, tok), normalise=True).score_items(REQUESTS, 1)
     assert mean == [[s / n for s, n in row] for row in logprobs[1]]
     with pytest.raises(InputError, match="unknown scorer kind"):
-        open_scorer(str(tiny_llms["qwen3"]), kind="bert")
+        open_scorer(spec, kind="bert")
 
 
 def test_a_scores_file_through_the_door_answers_as_itself(tmp_path):
@@ -88,3 +89,17 @@ def test_a_scores_file_through_the_door_answers_as_itself(tmp_path):
     assert open_scorer(scores=good).score_items(REQUESTS) == [[1.0, 2.0], [3.0, 4.0, 5.0]]
     with pytest.raises(InputError, match="1 scores for 5 candidates"):
         open_scorer(scores=bad).logprobs(REQUESTS, [0])
+
+
+def test_the_door_takes_a_model_one_way_its_spec():
+    """A model is named to the door by its ``ModelSpec`` only: a name instead of the spec, or a model option as a
+    keyword beside it (the door's old keyword form), is a TypeError saying how to write it, before anything loads."""
+    from discotest.models.door import open_translator
+
+    with pytest.raises(TypeError, match=r"takes the run's ModelSpec, not str 'some-model': write "
+                                        r"open_translator\(ModelSpec.of\(model='some-model'"):
+        open_translator("some-model", "de")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"open_scorer: give batch_size, src_lang in the ModelSpec"):
+        open_scorer(ModelSpec.of(model="some-model"), batch_size=2, src_lang="en")
+    with pytest.raises(TypeError, match=r"open_translator: give beam, runner in the ModelSpec"):
+        open_translator(ModelSpec.of(model="some-model"), "de", beam=5, runner="ray")

@@ -94,8 +94,9 @@ def test_scoring_is_refused_by_a_server_without_prompt_logprobs(served, capsys):
     assert code == 2 and err.count("\n") == 1
     assert "/v1/completions returns no prompt log-probabilities" in err
     from discotest.models.door import open_scorer
+    from discotest.models.spec import ModelSpec
 
-    scorer = open_scorer(endpoint=url, quiet=True)  # what a caller can ask before any work: the same line
+    scorer = open_scorer(ModelSpec.of(endpoint=url, quiet=True))  # what a caller can ask before any work: the same line
     assert scorer.kind == "endpoint" and "/v1/completions returns no prompt log-probabilities" in scorer.cannot_score()
 
 

@@ -15,7 +15,7 @@ import pytest
 import discotest
 from discotest.errors import InputError
 from discotest.registry import Family, Settings, register, unregister
-from discotest.registry import options as common
+from discotest.registry import options as shared
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
 from discotest.report.result import Headline, PairedMetric, Result, Signature, build_signature
@@ -70,8 +70,8 @@ def _run_words(suite: str, s: Settings) -> Report:
 def words_family(tmp_path):
     family = register(Family(
         name="words", title="words", suites=lambda: {"words-test": []},
-        options=(common.INPUT, common.SUITE_FILE, *common.COMMON), run=_run_words,
-        compare=lambda suite, s: compare_systems(suite, s, _run_words), compare_options=common.COMPARE,
+        options=(shared.INPUT, shared.SUITE_FILE, *shared.EVERY_FAMILY), run=_run_words,
+        compare=lambda suite, s: compare_systems(suite, s, _run_words), compare_options=shared.COMPARE,
         doc="a test-only family",
     ))
     (tmp_path / "suite.txt").write_text("cat\ndog\nbird\nfish\n", "utf-8")
@@ -256,12 +256,12 @@ def test_max_length_bootstrap_and_seed_are_declared_once():
     from discotest.models.interface import DEFAULT_MAX_LENGTH
     from discotest.models.translator import ModelTranslator
 
-    shared = {o.name: dataclasses.replace(o, help=None) for o in (common.MAX_LENGTH, common.BOOTSTRAP, common.SEED)}
+    once = {o.name: dataclasses.replace(o, help=None) for o in (shared.MAX_LENGTH, shared.BOOTSTRAP, shared.SEED)}
     declared = [o for f in families.families() for o in (*f.options, *f.compare_options)] + list(cards.OPTIONS)
-    seen = [o for o in declared if o.name in shared]
-    assert {o.name for o in seen} == set(shared)
-    assert all(dataclasses.replace(o, help=None) == shared[o.name] for o in seen), \
-        [o for o in seen if dataclasses.replace(o, help=None) != shared[o.name]]
-    assert common.MAX_LENGTH.default == DEFAULT_MAX_LENGTH
+    seen = [o for o in declared if o.name in once]
+    assert {o.name for o in seen} == set(once)
+    assert all(dataclasses.replace(o, help=None) == once[o.name] for o in seen), \
+        [o for o in seen if dataclasses.replace(o, help=None) != once[o.name]]
+    assert shared.MAX_LENGTH.default == DEFAULT_MAX_LENGTH
     for backend in (ModelTranslator, EndpointTranslator):
         assert inspect.signature(backend.__init__).parameters["max_length"].default == DEFAULT_MAX_LENGTH

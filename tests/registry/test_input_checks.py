@@ -16,7 +16,7 @@ import pytest
 
 from discotest import families
 from discotest.gender.mittens.suite import load_mittens
-from discotest.registry import options as common
+from discotest.registry import options as shared
 from tests.support.cli_helpers import assert_one_line_error, run_cli
 
 # ---------------------------------------------------------------- the registry: declared by every family
@@ -41,8 +41,8 @@ def test_every_family_that_takes_a_model_takes_every_model_option_declared_once(
     objects compare by value), so no model option (``--timeout``, ``--context`` …) is missing from a family."""
     from discotest.models.spec import ModelSpec
 
-    spec = {o.name: o for o in common.MODEL_SPEC}
-    assert set(spec) == set(ModelSpec.names()) and len(spec) == len(common.MODEL_SPEC)
+    spec = {o.name: o for o in shared.MODEL_SPEC}
+    assert set(spec) == set(ModelSpec.names()) and len(spec) == len(shared.MODEL_SPEC)
     assert {"timeout", "concurrency", "context", "prompt_file", "ray_actors", "src_lang", "tgt_lang",
             "max_length", "engine"} <= set(spec)
     with_model = [f for f in families.families() if _takes(f, "model")]
@@ -76,8 +76,43 @@ def test_a_spec_built_from_a_family_s_settings_holds_every_value_given(monkeypat
         assert {name: getattr(spec, name) for name in given} == {**given, "context": (2,)}, family.name
         default = ModelSpec.from_settings(settings_for(family, {}))
         assert (default.max_length, default.beam, default.timeout, default.batch_size, default.engine) == \
-            (common.MAX_LENGTH.default, common.BEAM.default, common.ENDPOINT_TIMEOUT.default,
-             common.BATCH_SIZE.default, "local"), family.name
+            (shared.MAX_LENGTH.default, shared.BEAM.default, shared.ENDPOINT_TIMEOUT.default,
+             shared.BATCH_SIZE.default, "local"), family.name
+
+
+# every field of the spec, a value other than its default, as the command line gives it
+GIVEN_ON_THE_COMMAND_LINE = dict(model="m", endpoint="http://127.0.0.1:9/v1", prompt_file="p.j2", context=[2], beam=3,
+                                 max_length=77, batch_size=5, device="cuda:1", revision="r", src_lang="zh",
+                                 tgt_lang="de", concurrency=7, timeout=9.5, engine="ray", ray_address="h:1",
+                                 ray_actors=3, use_cache=False, quiet=True)
+
+
+@pytest.mark.parametrize("family", sorted(f.name for f in families.families() if _takes(f, "model")))
+def test_every_model_option_on_the_command_line_reaches_the_family_s_spec(family, monkeypatch):
+    """``discotest run SUITE --timeout 9.5 --concurrency 7 …``: each flag of the model's spec that the command line
+    offers, given to a family that takes --model (MiTTenS's ``--timeout`` the issue's example), is parsed, taken as
+    the family's option and lands in the ``ModelSpec`` it builds, value for value: no flag dropped or renamed on the
+    way (``cli.parsers.family_options`` → ``settings_for`` → ``ModelSpec.from_settings``)."""
+    from discotest.cli.dispatch import build_parser
+    from discotest.cli.parsers import family_options
+    from discotest.models.spec import ModelSpec
+    from discotest.registry import settings_for
+
+    monkeypatch.delenv("DISCOTEST_ENGINE", raising=False)
+    assert set(GIVEN_ON_THE_COMMAND_LINE) == set(ModelSpec.names())
+    chosen = next(f for f in families.families() if f.name == family)
+    argv = []
+    for option in shared.MODEL_SPEC:
+        value = GIVEN_ON_THE_COMMAND_LINE[option.name]
+        if option.action in ("store_true", "store_false"):
+            argv += [option.flags[0]] if value != option.default else []
+        else:
+            argv += [option.flags[0], *(str(v) for v in (value if isinstance(value, list) else [value]))]
+    suite = next(iter(chosen.suites()))
+    args = build_parser().parse_args(["run", suite, *argv])
+    spec = ModelSpec.from_settings(settings_for(chosen, family_options(args, chosen.options)))
+    assert {name: getattr(spec, name) for name in ModelSpec.names()} == {**GIVEN_ON_THE_COMMAND_LINE,
+                                                                         "context": (2,)}
 
 
 def test_the_door_gives_a_local_model_every_spec_field_it_takes(tiny_marian):

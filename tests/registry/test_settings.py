@@ -17,7 +17,7 @@ import discotest.families  # noqa: F401  (registers the built-in families)
 from discotest import registry
 from discotest.errors import InputError
 from discotest.registry import Family, Option, Settings, checked_settings, family_of, register, settings_for, unregister
-from discotest.registry import options as common
+from discotest.registry import options as shared
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
 
@@ -97,7 +97,7 @@ def test_every_family_run_receives_settings(monkeypatch):
                       cpu_stage=stage if family.cpu_stage else None) if family.requests else {}
         monkeypatch.setitem(registry._FAMILIES, family.name, dataclasses.replace(family, run=record, **phases))
         suite = next(iter(family.suites()))
-        registry.run(suite)
+        registry.run_settings(suite, registry.settings_for(family, {}))
         s = seen[family.name]
         assert isinstance(s, Settings) and all(getattr(s, o.name) == s[o.name] for o in family.options)
         assert staged.get(family.name, s) is s
@@ -116,9 +116,9 @@ def echo_family(tmp_path):
         return Report(suite, [])
 
     family = register(Family(name="echo", title="echo", suites=lambda: {"echo-test": []},
-                             options=(common.INPUT, *common.COMMON), run=run,
+                             options=(shared.INPUT, *shared.EVERY_FAMILY), run=run,
                              compare=lambda suite, s: compare_systems(suite, s, run),
-                             compare_options=common.COMPARE))
+                             compare_options=shared.COMPARE))
     for name in ("a.txt", "b.txt"):
         (tmp_path / name).write_text("x\n", "utf-8")
     yield tmp_path, given

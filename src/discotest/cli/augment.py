@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from discotest import api
-from discotest.cli.common import add_declared, common_parser, declared_values
+from discotest.cli.parsers import add_declared, declared_values, global_flags_parser
 from discotest.gender.commands import AUGMENT_OPTIONS
 
 NAME = "augment"
@@ -14,7 +14,7 @@ NAME = "augment"
 
 def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(NAME, help="select Coref/Gender fine-tuning data from a parallel corpus",
-                       parents=[common_parser()])
+                       parents=[global_flags_parser()])
     add_declared(p, AUGMENT_OPTIONS)
 
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from discotest.cli.common import common_parser
+from discotest.cli.parsers import global_flags_parser
 
 if TYPE_CHECKING:
     from discotest.cards.rows import FilledRow
@@ -25,7 +25,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     from discotest.registry.options import GLOBAL_FLAGS
 
     p = sub.add_parser(NAME, help="one system on every suite of its language pairs: a discourse card",
-                       parents=[common_parser()])
+                       parents=[global_flags_parser()])
     for option in OPTIONS:
         if option.name not in GLOBAL_FLAGS:
             p.add_argument(*option.flags, default=argparse.SUPPRESS, **option.argparse_kwargs())

@@ -6,14 +6,14 @@ import argparse
 from functools import partial
 
 from discotest import api, families
-from discotest.cli.common import (
+from discotest.cli.parsers import (
     add_options,
-    common_parser,
     compare_options,
     emit_report,
     emitter_options,
     family_list,
     family_options,
+    global_flags_parser,
 )
 from discotest.errors import InputError
 from discotest.registry import Family
@@ -23,7 +23,7 @@ NAME = "compare"
 
 def add(sub: argparse._SubParsersAction, only: Family | bool | None = None) -> None:
     p = sub.add_parser(NAME, help="two systems on the same items: paired bootstrap and sign test per metric",
-                       parents=[common_parser()], formatter_class=argparse.RawDescriptionHelpFormatter,
+                       parents=[global_flags_parser()], formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog=None if only else partial(family_list, compare=True))
     p.add_argument("suite", help="suite name (`discotest suites` lists them)")
     emitter_options(p)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections import Counter
 
 from discotest import api
-from discotest.cli.common import add_declared, common_parser, declared_values
+from discotest.cli.parsers import add_declared, declared_values, global_flags_parser
 from discotest.data import catalogue
 from discotest.registry.commands import DATA_FETCH_OPTIONS, DATA_PREPARE_OPTIONS
 
@@ -17,17 +18,17 @@ NAME = "data"
 def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(NAME, help="third-party data files: `data list`, `data fetch NAME`, `data verify`, "
                                   "`data prepare SUITE` (build its models ahead of a run)",
-                       parents=[common_parser()])
+                       parents=[global_flags_parser()])
     action = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    ls = action.add_parser("list", parents=[common_parser()],
+    ls = action.add_parser("list", parents=[global_flags_parser()],
                            help="each source by suite: status, size on disk, origin URL (checks what is present)")
     ls.add_argument("names", nargs="*", metavar="SUITE_OR_SOURCE", help="only these suites or sources")
-    fetch = action.add_parser("fetch", parents=[common_parser()], help="download sources and check their sha256")
+    fetch = action.add_parser("fetch", parents=[global_flags_parser()], help="download sources and check their sha256")
     fetch.add_argument("names", nargs="+", metavar="NAME", help="source names (`discotest data list`), or 'all'")
     add_declared(fetch, DATA_FETCH_OPTIONS)
-    verify = action.add_parser("verify", parents=[common_parser()], help="check the sha256 of the files present")
+    verify = action.add_parser("verify", parents=[global_flags_parser()], help="check the sha256 of the files present")
     verify.add_argument("names", nargs="*", metavar="NAME", help="source names (default: all)")
-    prepare = action.add_parser("prepare", parents=[common_parser()],
+    prepare = action.add_parser("prepare", parents=[global_flags_parser()],
                                 help="build what a first run builds (alignment models, the language check's model) "
                                      "into the cache now: for a machine that will run offline, or a quick first run")
     prepare.add_argument("suites", nargs="+", metavar="SUITE", help="suites whose models to build (winomt, mzprt …)")
@@ -61,7 +62,11 @@ def run(args: argparse.Namespace) -> int:
         _list(args)
         return 0
     if args.action == "fetch":
-        fetched = api.data_fetch(args.names, **declared_values(args, DATA_FETCH_OPTIONS))
+        with warnings.catch_warnings(record=True) as said:  # a deprecated flag's line: one line, as every warning
+            warnings.simplefilter("always", FutureWarning)
+            fetched = api.data_fetch(args.names, **declared_values(args, DATA_FETCH_OPTIONS))
+        for warning in said:
+            print(f"discotest: warning: {warning.message}", file=sys.stderr)
         for name, path, pin in fetched:
             print(f"{name}: {path}" + (f" (no published checksum; pinned sha256 {pin})" if pin else ""))
         return 0

@@ -29,8 +29,8 @@ from discotest.cli import (
     translate,
     validate,
 )
-from discotest.cli.common import common_parser, global_defaults, help_target
 from discotest.cli.outputs import check_model, check_outputs, dash_output
+from discotest.cli.parsers import global_defaults, global_flags_parser, help_target
 from discotest.data import catalogue, readers
 from discotest.engine import pace_collector
 from discotest.errors import InputError
@@ -46,7 +46,7 @@ COMMANDS = (run, compare, card, validate, coref, data, translate, augment, finet
 def build_parser(help_for: tuple[str, Family | bool] | None = None) -> argparse.ArgumentParser:
     """The whole parser; ``help_for`` (from ``help_target``) narrows ``run``/``compare`` to what its help shows."""
     parser = OneLineParser(
-        prog="discotest", description="Discourse test bench for machine translation.", parents=[common_parser()]
+        prog="discotest", description="Discourse test bench for machine translation.", parents=[global_flags_parser()]
     )
     parser.add_argument("--version", action="version", version=f"discotest {VERSION}")
     parser.set_defaults(**global_defaults())

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from discotest import api
-from discotest.cli.common import add_declared, common_parser, declared_values
+from discotest.cli.parsers import add_declared, declared_values, global_flags_parser
 from discotest.gender.commands import FINETUNE_OPTIONS
 
 NAME = "finetune"
@@ -14,7 +14,7 @@ NAME = "finetune"
 
 def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(NAME, help="fine-tune a Marian model on augment's JSONL, markers in its vocabulary",
-                       parents=[common_parser()])
+                       parents=[global_flags_parser()])
     add_declared(p, FINETUNE_OPTIONS)
 
 

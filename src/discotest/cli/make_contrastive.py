@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from discotest import api
-from discotest.cli.common import add_declared, common_parser, declared_values
+from discotest.cli.parsers import add_declared, declared_values, global_flags_parser
 from discotest.registry.commands import MAKE_CONTRASTIVE_OPTIONS
 
 NAME = "make-contrastive"
@@ -14,7 +14,7 @@ NAME = "make-contrastive"
 
 def add(sub: argparse._SubParsersAction) -> None:
     m = sub.add_parser(NAME, help="build incorrect variants by swapping an annotated pronoun chain",
-                       parents=[common_parser()])
+                       parents=[global_flags_parser()])
     add_declared(m, MAKE_CONTRASTIVE_OPTIONS)
 
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from discotest import api
-from discotest.cli.common import common_parser
+from discotest.cli.parsers import global_flags_parser
 
 NAME = "mine"
 
@@ -21,7 +21,8 @@ def add_benchmark(p: argparse.ArgumentParser) -> None:
 
 
 def add(sub: argparse._SubParsersAction) -> None:
-    m = sub.add_parser(NAME, help="mine document-level test sets from WMT system outputs", parents=[common_parser()])
+    m = sub.add_parser(NAME, help="mine document-level test sets from WMT system outputs",
+                       parents=[global_flags_parser()])
     add_benchmark(m)
     m.add_argument("--output", "-o", required=True, metavar="DIR", help="folder for the JSONL files and manifest")
 

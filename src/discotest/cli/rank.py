@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from discotest import api
-from discotest.cli.common import common_parser, emit_report, emitter_options, family_options
 from discotest.cli.mine import add_benchmark
+from discotest.cli.parsers import emit_report, emitter_options, family_options, global_flags_parser
 
 NAME = "rank"
 
@@ -16,7 +16,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     from discotest.registry.options import BOOTSTRAP
 
     r = sub.add_parser(NAME, help="rank WMT systems per phenomenon on mined test sets (same as run dip --pair)",
-                       parents=[common_parser()])
+                       parents=[global_flags_parser()])
     add_benchmark(r)
     for option in (PRONOUN_SCORER, ANAPHORA_MODE, BOOTSTRAP):
         r.add_argument(*option.flags, default=option.default, **option.argparse_kwargs())

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from discotest import api, families
-from discotest.cli.common import add_declared, common_parser
+from discotest.cli.parsers import add_declared, global_flags_parser
 from discotest.registry.commands import SUITES_OPTIONS
 
 NAME = "suites"
@@ -14,7 +14,7 @@ NAME = "suites"
 
 def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(NAME, help="every suite: size, languages, licence and published systems",
-                       parents=[common_parser()])
+                       parents=[global_flags_parser()])
     add_declared(p, SUITES_OPTIONS)
 
 

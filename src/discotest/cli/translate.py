@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from discotest import api
-from discotest.cli.common import add_declared, common_parser, declared_values
+from discotest.cli.parsers import add_declared, declared_values, global_flags_parser
 
 NAME = "translate"
 
@@ -15,7 +15,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     from discotest.gender.commands import TRANSLATE_OPTIONS, TRANSLATE_WHAT
 
     p = sub.add_parser(NAME, help="translate a suite's sources (or an English file) with an MT model",
-                       parents=[common_parser()])
+                       parents=[global_flags_parser()])
     add_declared(p.add_mutually_exclusive_group(required=True), TRANSLATE_WHAT)
     add_declared(p, [o for o in TRANSLATE_OPTIONS if o not in TRANSLATE_WHAT])
 

@@ -7,7 +7,7 @@ import argparse
 import json
 
 from discotest import api
-from discotest.cli.common import add_declared, common_parser, declared_values
+from discotest.cli.parsers import add_declared, declared_values, global_flags_parser
 from discotest.gender.commands import VALIDATE_SAMPLE_OPTIONS, VALIDATE_SCORE_OPTIONS
 
 NAME = "validate"
@@ -15,13 +15,13 @@ NAME = "validate"
 
 def add(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(NAME, help="human validation of gender verdicts: export a sample, score it",
-                       parents=[common_parser()])
+                       parents=[global_flags_parser()])
     action = p.add_subparsers(dest="action", required=True)
     s = action.add_parser("sample", help="a stratified sample of verdicts to a CSV for a person",
-                          parents=[common_parser()])
+                          parents=[global_flags_parser()])
     add_declared(s, VALIDATE_SAMPLE_OPTIONS)
 
-    f = action.add_parser("score", help="score a filled sample CSV", parents=[common_parser()])
+    f = action.add_parser("score", help="score a filled sample CSV", parents=[global_flags_parser()])
     f.add_argument("csv", help="the filled sample")
     f.add_argument("--format", choices=("text", "json"), default="text")
     add_declared(f, VALIDATE_SCORE_OPTIONS)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from discotest.data import catalogue
 from discotest.errors import InputError, did_you_mean
 from discotest.registry import Family, Option, Settings, SuiteFacts, SuiteSize, count_items, register
-from discotest.registry import options as common
+from discotest.registry import options as shared
 from discotest.registry.two_systems import as_list, compare_systems
 from discotest.report.emit import Report
 
@@ -50,12 +50,12 @@ KV = Option("kv", ("--kv",), "--model with a decoder-only LLM: compute each item
 COMPUTE_TYPE = Option("compute_type", ("--compute-type",),
                       "--model with a CTranslate2 directory: int8, float16, … (default: the model's own)",
                       default="default")
-OPTIONS = (common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, SCORES, LOSSES, common.MODEL,
-           common.CONTEXT, common.BEAM, common.MAX_LENGTH, COMPARE, BASELINE, TRAIN_TEXT, CONTRAPRO_CONTEXT,
-           OPENSUBTITLES, common.BATCH_SIZE, common.DEVICE, SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE,
-           common.PROMPT, KV, common.ENDPOINT,
-           common.CONCURRENCY, common.ENDPOINT_TIMEOUT, common.SRC_LANG, common.TGT_LANG, common.REVISION,
-           *common.ENGINE_OPTIONS, common.RAY_ACTORS, common.LIMIT, *common.COMMON)
+OPTIONS = (shared.SYSTEM, shared.INPUT, shared.INPUT_FORMAT, shared.SUITE_FILE, SCORES, LOSSES, shared.MODEL,
+           shared.CONTEXT, shared.BEAM, shared.MAX_LENGTH, COMPARE, BASELINE, TRAIN_TEXT, CONTRAPRO_CONTEXT,
+           OPENSUBTITLES, shared.BATCH_SIZE, shared.DEVICE, SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE,
+           shared.PROMPT, KV, shared.ENDPOINT,
+           shared.CONCURRENCY, shared.ENDPOINT_TIMEOUT, shared.SRC_LANG, shared.TGT_LANG, shared.REVISION,
+           *shared.ENGINE_OPTIONS, shared.RAY_ACTORS, shared.LIMIT, *shared.EVERY_FAMILY)
 
 
 def _suites() -> dict[str, list[str]]:
@@ -196,7 +196,7 @@ FAMILY = register(Family(
     requests=requests,
     score=score,
     compare=compare,
-    compare_options=common.COMPARE,
+    compare_options=shared.COMPARE,
     handles=_is_file_suite,
     doc="a model's score for the correct against the incorrect translations of each item in context; accuracy by "
         "antecedent distance, phenomenon and pronoun pair, with the MAJORITY and CO-OCCUR baselines "

@@ -36,10 +36,10 @@ from discotest.values import is_whole_number
 
 ENV_VAR = "DISCOTEST_DATA"
 ALLOW_MODIFIED_ENV = "DISCOTEST_ALLOW_MODIFIED_DATA"
-FETCH_TIMEOUT = 60.0  # seconds without data before a download gives up
+FETCH_SILENCE = 60.0  # seconds without data before a download gives up (``data fetch --silence``)
 FETCH_DEADLINE = 1800.0  # seconds a whole download may take (a server trickling one byte a second never ends)
-# bytes a second a download must average once ``timeout`` seconds have passed: a server trickling one byte a second
-# is never silent long enough for the timeout, and held a fetch for the whole deadline (30 minutes; days before it)
+# bytes a second a download must average once ``silence`` seconds have passed: a server trickling one byte a second
+# is never silent long enough for that limit, and held a fetch for the whole deadline (30 minutes; days before it)
 FETCH_MIN_RATE = 1000.0
 FETCH_MAX_SIZE = 250_000_000  # bytes a download without a known size may have (the largest source is 4 MB)
 _CHUNK = 2**20
@@ -482,11 +482,11 @@ def _umask() -> int:
 
 @dataclass(frozen=True)
 class Limits:
-    """How long and how big a download may be: ``timeout`` seconds of silence, ``deadline`` seconds in all, at least
-    ``min_rate`` bytes a second on average once ``timeout`` seconds have passed, ``max_size`` bytes (a source's
+    """How long and how big a download may be: ``silence`` seconds without data, ``deadline`` seconds in all, at
+    least ``min_rate`` bytes a second on average once ``silence`` seconds have passed, ``max_size`` bytes (a source's
     known size replaces it)."""
 
-    timeout: float = FETCH_TIMEOUT
+    silence: float = FETCH_SILENCE
     deadline: float = FETCH_DEADLINE
     max_size: int = FETCH_MAX_SIZE
     min_rate: float = FETCH_MIN_RATE
@@ -495,7 +495,7 @@ class Limits:
 def _download(url: str, target: Path, opener: Callable, limits: Limits, size: int | None = None) -> tuple[Path, str]:
     """Stream the body of ``url`` into a temporary file beside ``target`` (never the whole body in memory), hashing
     as it comes; returns (temporary file, sha256). A one-line InputError instead: unreachable, HTTP error, silent
-    for ``limits.timeout`` s, still running after ``limits.deadline`` s, bigger than ``size`` (the catalogue's) or
+    for ``limits.silence`` s, still running after ``limits.deadline`` s, bigger than ``size`` (the catalogue's) or
     ``limits.max_size``, or shorter than its Content-Length (a dropped connection must not pass for a file)."""
     import http.client  # the network modules load for a download, not with every command
     import urllib.error
@@ -509,7 +509,7 @@ def _download(url: str, target: Path, opener: Callable, limits: Limits, size: in
     try:
         with os.fdopen(fd, "wb") as out:
             try:
-                with opener(url, timeout=limits.timeout) as response:
+                with opener(url, timeout=limits.silence) as response:
                     headers = getattr(response, "headers", None)
                     length = headers.get("Content-Length") if headers else None
                     announced = int(length) if length is not None and is_whole_number(length) else None
@@ -525,7 +525,7 @@ def _download(url: str, target: Path, opener: Callable, limits: Limits, size: in
                         if elapsed > limits.deadline:
                             raise InputError(f"download of {url} still running after {limits.deadline:g} s (got "
                                              f"{size_text(got)}); raise --deadline{hint}", target)
-                        if elapsed > limits.timeout and got < limits.min_rate * elapsed:
+                        if elapsed > limits.silence and got < limits.min_rate * elapsed:
                             raise InputError(f"download of {url} is too slow: {size_text(got)} in {elapsed:.0f} s, "
                                              f"under {size_text(int(limits.min_rate))}/s; lower --min-rate{hint}",
                                              target)
@@ -537,13 +537,13 @@ def _download(url: str, target: Path, opener: Callable, limits: Limits, size: in
                 raise InputError(f"download of {url} was cut off after {got + len(exc.partial)} bytes{hint}",
                                  target) from None
             except TimeoutError:
-                raise InputError(f"download of {url} timed out (no data for {limits.timeout:g} s){hint}",
+                raise InputError(f"download of {url} timed out (no data for {limits.silence:g} s){hint}",
                                  target) from None
             except InputError:
                 raise
             except (OSError, http.client.HTTPException) as exc:
                 if isinstance(getattr(exc, "reason", None), TimeoutError):  # urllib wraps a connect timeout
-                    raise InputError(f"download of {url} timed out (no answer in {limits.timeout:g} s){hint}",
+                    raise InputError(f"download of {url} timed out (no answer in {limits.silence:g} s){hint}",
                                      target) from None
                 raise InputError(f"cannot download {url} ({exc}){hint}", target) from None
         if announced is not None and announced != got:
@@ -555,16 +555,16 @@ def _download(url: str, target: Path, opener: Callable, limits: Limits, size: in
 
 
 def fetch(name: str, root: str | Path | None = None, opener: Callable | None = None,
-          timeout: float = FETCH_TIMEOUT, limits: Limits | None = None) -> Path:
+          silence: float = FETCH_SILENCE, limits: Limits | None = None) -> Path:
     """Download a source, check its sha256, put it in place atomically, and unpack its member if any.
 
     A source without a published checksum is pinned on first download: its sha256 is written beside it
     (``<file>.sha256``), and later fetches and ``verify`` hold the file to it (trust on first use).
-    ``limits`` (default: ``timeout`` seconds of silence, ``FETCH_DEADLINE``, ``FETCH_MAX_SIZE``) bound the download.
+    ``limits`` (default: ``silence`` seconds without data, ``FETCH_DEADLINE``, ``FETCH_MAX_SIZE``) bound the download.
     Nothing is written through a symbolic link: a link at a file's place is replaced, a linked folder refused."""
     import urllib.request
 
-    limits = limits or Limits(timeout=timeout)
+    limits = limits or Limits(silence=silence)
     source = get_source(name)
     if source.bundled:
         return locate(name)

@@ -160,10 +160,10 @@ def human_pairs(pf: PairFeatures, documents: Sequence[Document], da: Mapping[str
             continue
         for i, a in enumerate(systems):
             for b in systems[i + 1:]:
-                common = [line for line in doc.lines if line in da[a] and line in da[b]]
-                if len(common) < max(min_segments, 1):
+                in_both = [line for line in doc.lines if line in da[a] and line in da[b]]
+                if len(in_both) < max(min_segments, 1):
                     continue
-                diff = sum(da[a][line] - da[b][line] for line in common) / len(common)
+                diff = sum(da[a][line] - da[b][line] for line in in_both) / len(in_both)
                 if abs(diff) >= margin:
                     better, worse = (a, b) if diff > 0 else (b, a)
                     out.append((pf.systems[better][k], pf.systems[worse][k]))

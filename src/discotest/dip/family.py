@@ -18,7 +18,7 @@ from discotest.errors import InputError
 from discotest.models.requests import Asked
 from discotest.progress import quiet_scope
 from discotest.registry import Family, Option, Settings, SuiteFacts, SuiteSize, register, split_list
-from discotest.registry import options as common
+from discotest.registry import options as shared
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
 from discotest.values import int_option
@@ -48,11 +48,11 @@ COHERENCE_MODEL = Option("coherence_model", ("--coherence-model",),
 PHENOMENA_OPTION = Option("phenomena", ("--phenomena",),
                           f"dip: comma-separated subset of {','.join(PHENOMENA)} (default: all)",
                           default=list(PHENOMENA), type=CHECK_PHENOMENA, many=True)
-MINE_OPTIONS = (DATA, PAIR, REF, HOLDOUT, SYSTEMS, MAX_DOCS, PHENOMENA_OPTION, COHERENCE_MODEL, common.USE_CACHE,
-                *common.ENGINE_OPTIONS, common.JOBS)
+MINE_OPTIONS = (DATA, PAIR, REF, HOLDOUT, SYSTEMS, MAX_DOCS, PHENOMENA_OPTION, COHERENCE_MODEL, shared.USE_CACHE,
+                *shared.ENGINE_OPTIONS, shared.JOBS)
 # --pair with a model: it translates the pair's source (dip/model.py), ranked as a given --input file is
-OPTIONS = (TESTS, common.INPUT, PRONOUN_SCORER, ANAPHORA_MODE, *MINE_OPTIONS, common.LIMIT, common.BOOTSTRAP,
-           *common.TRANSLATING_MODEL, common.DATA_DIR, common.QUIET, common.SKIP_LANGUAGE_CHECK)
+OPTIONS = (TESTS, shared.INPUT, PRONOUN_SCORER, ANAPHORA_MODE, *MINE_OPTIONS, shared.LIMIT, shared.BOOTSTRAP,
+           *shared.TRANSLATING_MODEL, shared.DATA_DIR, shared.QUIET, shared.SKIP_LANGUAGE_CHECK)
 
 
 def load_models(s: Settings, wanted: list[str], pronoun: bool, data: str | None = None,
@@ -311,7 +311,7 @@ FAMILY = register(Family(
     requests=requests,
     score=score,
     compare=compare,
-    compare_options=(common.COMPARE_INPUTS, common.BOOTSTRAP, common.SEED),
+    compare_options=(shared.COMPARE_INPUTS, shared.BOOTSTRAP, shared.SEED),
     doc="document-level phenomena mined from WMT system outputs: lexical consistency, connectives, anaphora and "
         "coherence, with system rankings and paired bootstrap tests (Jwalapuram et al. 2020)",
     describe=describe,

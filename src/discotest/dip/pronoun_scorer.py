@@ -37,6 +37,7 @@ from discotest.dip.ngram_lm import LM_SUFFIX, KneserNeyLM, normalise
 from discotest.errors import InputError
 from discotest.models.interface import LogProb, Scorer, normalised
 from discotest.models.requests import Ask, ContinuationRequest, answer
+from discotest.models.spec import ModelSpec
 
 LM_CACHE_NAMESPACE = "dip-offline-lm"
 OFFLINE_VERSION = "offline-v1"
@@ -83,6 +84,10 @@ class LMPronounScorer:
         self.batch_size, self.device = max(1, batch_size), device
         self.normalise, self.use_cache, self.quiet = normalise, use_cache, quiet
         self.max_length, self.revision = max_length, revision
+        # the LM as the door takes every model: its spec, built once from this scorer's own settings (a DiP run's
+        # --model, --device and --batch-size are its translating model's, not this scorer's)
+        self.spec = ModelSpec.of(model=name_or_path, batch_size=self.batch_size, device=device, use_cache=use_cache,
+                                 quiet=quiet, revision=revision)
         self._given = (model, tokenizer, fingerprint)
         self._lm: Scorer | None = None
 
@@ -99,12 +104,10 @@ class LMPronounScorer:
             from discotest.models.door import open_scorer
 
             model, tokenizer, fingerprint = self._given
-            options = dict(kind="causal", batch_size=self.batch_size, device=self.device, use_cache=self.use_cache,
-                           quiet=self.quiet, revision=self.revision)
             if model is not None or tokenizer is not None or fingerprint is not None:
-                self._lm = open_scorer(self.path, loaded=(model, tokenizer), fingerprint=fingerprint, **options)
+                self._lm = open_scorer(self.spec, kind="causal", loaded=(model, tokenizer), fingerprint=fingerprint)
             else:
-                self._lm = open_scorer(self.path, **options)
+                self._lm = open_scorer(self.spec, kind="causal")
         return self._lm
 
     def numeric_settings(self) -> str:

@@ -509,7 +509,7 @@ def rank_requests(stage: RankStage) -> tuple[list[Ask], list[str]]:
     """What ``rank`` asks models, in order, and their labels: the stage's ``model``'s translations of the pair's source
     (label ``"translate"``), then an ``hf:`` pronoun scorer's calls for the reference and every WMT system and given
     output (``pronoun_asks``). The model's own pronoun scores need its translation: they are asked when it is scored
-    (``rank_scored``), through the same caching door."""
+    (``rank_scored``), through the same caching wrapper (``models.answers.cached``)."""
     asks: list[Ask] = []
     labels: list[str] = []
     loaded = stage.loaded

@@ -7,7 +7,7 @@ from __future__ import annotations
 from discotest.gender.coref import RESOLVERS
 from discotest.gender.family import MODEL_OPTIONS, SUITE_VERSION
 from discotest.registry import Option
-from discotest.registry import options as common
+from discotest.registry import options as shared
 from discotest.stats import DEFAULT_SEED
 from discotest.values import float_option, int_option
 
@@ -25,10 +25,10 @@ TRANSLATE_BATCH_SIZE = Option("batch_size", ("--batch-size",), "sentences per ba
                               type=int_option("batch-size"))
 TRANSLATE_OPTIONS = (
     *TRANSLATE_WHAT, TRANSLATE_LANG, TRANSLATE_MODEL, TRANSLATE_OUTPUT, SUITE_VERSION, TRANSLATE_BATCH_SIZE,
-    common.DEVICE, common.USE_CACHE,
+    shared.DEVICE, shared.USE_CACHE,
     *(o for o in MODEL_OPTIONS if o.name not in ("batch_size", "device")),
-    *common.ENGINE_OPTIONS, common.RAY_ACTORS,  # --engine ray: generated on an actor pool
-    common.CONTEXT, common.DATA_DIR, common.QUIET,
+    *shared.ENGINE_OPTIONS, shared.RAY_ACTORS,  # --engine ray: generated on an actor pool
+    shared.CONTEXT, shared.DATA_DIR, shared.QUIET,
 )
 
 # -- augment ------------------------------------------------------------------------------------------------------
@@ -43,7 +43,7 @@ AUGMENT_OPTIONS = (
     Option("output", ("--output", "-o"), "JSONL of selected pairs", required=True),
     Option("summary", ("--summary",), "the counts as JSON (default: OUTPUT.summary.json)"),
     Option("chunk_size", ("--chunk-size",), "lines per resolver batch", default=1000, type=int_option("chunk-size")),
-    common.QUIET,
+    shared.QUIET,
 )
 
 # -- finetune -----------------------------------------------------------------------------------------------------
@@ -58,8 +58,8 @@ FINETUNE_OPTIONS = (
     Option("markers", ("--no-markers",), "do not add <ENTk> tokens", default=True, action="store_false"),
     Option("device", ("--device",), None, default="cpu"),
     Option("seed", ("--seed",), None, default=1, type=int_option("seed")),
-    common.REVISION,
-    common.QUIET,
+    shared.REVISION,
+    shared.QUIET,
 )
 
 # -- coref --------------------------------------------------------------------------------------------------------
@@ -70,7 +70,7 @@ COREF_OPTIONS = (
     Option("system", ("--system", "-s"), "published systems for --lang (default all)", default="all", many=True),
     SUITE_VERSION,
     Option("jobs", ("--jobs", "-j"), None, type=int_option("jobs")),
-    common.DATA_DIR, common.QUIET,
+    shared.DATA_DIR, shared.QUIET,
 )
 
 # -- validate sample | score ----------------------------------------------------------------------------------------
@@ -89,7 +89,7 @@ VALIDATE_SAMPLE_OPTIONS = (
     Option("seed", ("--seed",), None, default=13, type=int_option("seed")),
     Option("output", ("--output", "-o"), None, required=True, metavar="CSV"),
     Option("jobs", ("--jobs", "-j"), None, type=int_option("jobs")),
-    common.DATA_DIR, common.QUIET,
+    shared.DATA_DIR, shared.QUIET,
 )
 VALIDATE_SCORE_OPTIONS = (
     Option("n_samples", ("--n-samples",), "bootstrap resamples for the agreement intervals", default=1000,

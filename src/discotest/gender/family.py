@@ -17,7 +17,7 @@ from discotest.lang.locate import LEXICON_MODES
 from discotest.models.spec import ModelSpec
 from discotest.progress import progress_bar
 from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, lang_codes, register, split_list
-from discotest.registry import options as common
+from discotest.registry import options as shared
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report, summarise_warnings
 from discotest.report.table import row_ranges
@@ -47,16 +47,16 @@ MARKERS_OPTION = Option("markers", ("--markers",),
                         "cluster", default="none", choices=MARKERS)
 RESOLVER = Option("resolver", ("--resolver",), "--markers predicted: the English resolver", default="rules",
                   choices=RESOLVERS)
-MODEL_OPTIONS = (common.BEAM, common.MAX_LENGTH, MARKERS_OPTION, RESOLVER, common.SRC_LANG, common.TGT_LANG,
-                 common.REVISION, common.BATCH_SIZE, common.DEVICE, common.PROMPT, common.ENDPOINT, common.CONCURRENCY,
-                 common.ENDPOINT_TIMEOUT)
+MODEL_OPTIONS = (shared.BEAM, shared.MAX_LENGTH, MARKERS_OPTION, RESOLVER, shared.SRC_LANG, shared.TGT_LANG,
+                 shared.REVISION, shared.BATCH_SIZE, shared.DEVICE, shared.PROMPT, shared.ENDPOINT, shared.CONCURRENCY,
+                 shared.ENDPOINT_TIMEOUT)
 
 
-OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, MEASURE, VERDICT,
-           SUITE_VERSION, common.ALIGNER, common.ALIGN_TRAIN, common.GENDER_ALIGN_EXTRA, common.ALIGN_DECODE,
-           LEXICON, common.JOBS,
-           *common.ENGINE_OPTIONS, common.RAY_ACTORS, common.MODEL, *MODEL_OPTIONS, common.CONTEXT, common.LIMIT,
-           *common.COMMON)
+OPTIONS = (shared.LANG, shared.SYSTEM, shared.INPUT, shared.INPUT_FORMAT, shared.SUITE_FILE, MEASURE, VERDICT,
+           SUITE_VERSION, shared.ALIGNER, shared.ALIGN_TRAIN, shared.GENDER_ALIGN_EXTRA, shared.ALIGN_DECODE,
+           LEXICON, shared.JOBS,
+           *shared.ENGINE_OPTIONS, shared.RAY_ACTORS, shared.MODEL, *MODEL_OPTIONS, shared.CONTEXT, shared.LIMIT,
+           *shared.EVERY_FAMILY)
 
 
 def measures(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -219,8 +219,8 @@ def requests(suite: str, s: Settings) -> Asked:
     langs = lang_codes(s.lang)
     if has_model:
         # the model is its spec (``models.spec``: every model option, one name each), handed on to the door
-        asked = model_requests(suite, _one_lang(langs, "--model"), ModelSpec.from_settings(s),
-                               dict(markers=s.markers, resolver=s.resolver), **settings)
+        asked = model_requests(suite, _one_lang(langs, "--model"), ModelSpec.from_settings(s), markers=s.markers,
+                               resolver=s.resolver, **settings)
         return Asked(asked.asks, (settings, langs, asked))
     return Asked((), (settings, langs, None))
 
@@ -320,7 +320,7 @@ FAMILY = register(Family(
     requests=requests,
     score=score,
     compare=compare,
-    compare_options=common.COMPARE,
+    compare_options=shared.COMPARE,
     doc="gender accuracy, ΔG, ΔS and target-side consistency of translations, read through alignment and "
         "morphological analysers (Stanovsky et al. 2019; Yehudai et al. 2023)",
     describe=describe,

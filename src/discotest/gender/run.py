@@ -573,12 +573,13 @@ def run_one(
     lang: str = "de",
     system: str | None = None,
     input: str | os.PathLike | None = None,  # noqa: A002 - mirrors the CLI's --input
-    model: str | None = None,
-    model_options: dict | None = None,
+    model: ModelSpec | None = None,
+    markers: str = "none",
+    resolver: str = "rules",
     **options,
 ) -> GenderResult:
-    """Evaluate one published system, one translation file, or one MT model (``model=`` a Hugging Face or
-    CTranslate2 model; ``model_options``: markers, beam, max_length, batch_size, device, … of
+    """Evaluate one published system, one translation file, or one MT model (``model=`` its ``ModelSpec``: a local
+    or served model and every option of it; ``markers``/``resolver``: what the model's sources are marked with,
     ``translate.model_system``) in one language."""
     if sum(x is not None for x in (system, input, model)) != 1:
         raise InputError("give exactly one of system= (a published output), input= (a translation file) "
@@ -587,7 +588,7 @@ def run_one(
     opts.check()
     _check_lang(lang)
     if model is not None:
-        asked = model_requests(suite, lang, model, model_options, **options)
+        asked = model_requests(suite, lang, model, markers=markers, resolver=resolver, **options)
         return model_result(asked, answer_all(asked.asks))
     if system is not None:
         check_system(system, lang, suite)
@@ -595,7 +596,7 @@ def run_one(
     return _evaluate_language(lang, [], opts, [(system_name(input), str(input))])[0]
 
 
-def model_requests(suite: str, lang: str, model: str | ModelSpec | None, model_options: dict | None = None,
+def model_requests(suite: str, lang: str, spec: ModelSpec, *, markers: str = "none", resolver: str = "rules",
                    **options) -> Asked:
     """``run_one``'s first phase for a model: the model opened, the suite loaded (the ``limit`` sample taken), and
     the translation of each scored item's source asked (``model_result`` scores the answers)."""
@@ -604,7 +605,7 @@ def model_requests(suite: str, lang: str, model: str | ModelSpec | None, model_o
     opts = RunOptions(suite=suite, **options)
     opts.check()
     _check_lang(lang)
-    system = model_system(model, lang, **(model_options or {}))
+    system = model_system(spec, lang, markers=markers, resolver=resolver)
     items = scored_items(load_suite(opts), opts.limit)
     return Asked((Ask(system.translator, tuple(system.requests(items, lang))),), (opts, lang, system, items))
 

@@ -90,30 +90,28 @@ class ModelSystem:
         return [*self.translator.signature_fields(), ("markers", markers)]
 
 
-def model_system(model: str | ModelSpec | None, lang: str, *, markers: str = "none", resolver: str = "rules",
-                 **options) -> ModelSystem:
-    """``model``: the run's ``ModelSpec`` (what the families pass), or a name with the spec's fields as ``options``
-    (``models.door.open_translator``)."""
+def model_system(spec: ModelSpec, lang: str, *, markers: str = "none", resolver: str = "rules") -> ModelSystem:
+    """The model of the run's ``spec`` (``models.spec``), translating into ``lang`` with ``markers``."""
     from discotest.models.door import open_translator
 
-    return ModelSystem(open_translator(model, lang, **options), markers, resolver)
+    return ModelSystem(open_translator(spec, lang), markers, resolver)
 
 
-def translate_suite(suite: str, lang: str, model: str | ModelSpec | None, output: str | Path | None = None, *,
-                    markers: str = "none", data_dir: str | None = None, suite_version: str = "current",
-                    **options) -> list[str]:
+def translate_suite(suite: str, lang: str, spec: ModelSpec, output: str | Path | None = None, *,
+                    markers: str = "none", resolver: str = "rules", data_dir: str | None = None,
+                    suite_version: str = "current") -> list[str]:
     """One translation per suite row (a plain file ``run --input`` reads back when ``output`` is given)."""
     from discotest.gender.suites import load_gender_suite
 
     items = load_gender_suite(suite, suite_version, data_dir)
-    lines = model_system(model, lang, markers=markers, **options).translate_items(items)
+    lines = model_system(spec, lang, markers=markers, resolver=resolver).translate_items(items)
     if output is not None:
         write_text_atomic(output, "".join(line.replace("\n", " ") + "\n" for line in lines))
     return lines
 
 
-def translate_file(path: str | Path, lang: str, model: str | ModelSpec | None, output: str | Path | None = None, *,
-                   markers: str = "none", resolver: str = "rules", **options) -> list[str]:
+def translate_file(path: str | Path, lang: str, spec: ModelSpec, output: str | Path | None = None, *,
+                   markers: str = "none", resolver: str = "rules") -> list[str]:
     """Translate an English text file, one sentence per line (empty lines are an error: they break alignment).
     ``markers="predicted"`` marks each line's clusters first (a plain file has no gold clusters)."""
     from discotest.data.readers import read_lines
@@ -130,7 +128,7 @@ def translate_file(path: str | Path, lang: str, model: str | ModelSpec | None, o
         from discotest.gender.coref.clusters import make_clusterer
 
         sources = [mark(s, c) for s, c in zip(sources, make_clusterer(resolver).clusters(sources))]
-    lines = [strip_markers(t) for t in open_translator(model, lang, **options).translate(sources)]
+    lines = [strip_markers(t) for t in open_translator(spec, lang).translate(sources)]
     if output is not None:
         write_text_atomic(output, "".join(line.replace("\n", " ") + "\n" for line in lines))
     return lines

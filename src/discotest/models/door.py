@@ -1,9 +1,10 @@
 """The one door to the models: ``open_scorer`` and ``open_translator`` choose the backend from what the user names
 (``scores`` file, ``endpoint`` URL, ``model`` folder or hub name and its config) and give it, by name, the fields of
-the run's ``ModelSpec`` (``models.spec``) it takes. Wings call these two and work through ``models.interface``
-(``Scorer``, ``Translator``, ``ScoreRequest``); no wing names a backend class. A new backend is a module on this
-floor, implementing the interface, and a branch here. Every backend's answers are cached by one wrapper
-(``models.answers.cached``).
+the run's ``ModelSpec`` (``models.spec``) it takes; the spec is the one way a caller names its model
+(``ModelSpec.from_settings`` of a run's settings, ``ModelSpec.of`` from Python). Wings call these two and work
+through ``models.interface`` (``Scorer``, ``Translator``, ``ScoreRequest``); no wing names a backend class. A new
+backend is a module on this floor, implementing the interface, and a branch here. Every backend's answers are cached
+by one wrapper (``models.answers.cached``).
 
 What each backend takes is written here: a seq2seq scorer takes no ``prompt_file``, a scorer no ``beam`` or
 ``max_length`` (a scored candidate is not decoded), a served model none of the local settings (batch, device,
@@ -50,35 +51,34 @@ def scorer_class(model: str, kind: str | None = None) -> type[Scorer]:
 
 # how a scorer scores, besides the model: the contrastive family's own options (and a test's objects)
 SCORING = ("normalise", "use_target_context", "separator", "compute_type", "share_prompt", "fingerprint")
-# the keyword names the door took before the spec, for the keyword form of ``open_translator``/``open_scorer``
-_OLD_NAMES = {"runner": "engine", "src_code": "src_lang", "tgt_code": "tgt_lang"}
 
 
-def spec_of(model: str | ModelSpec | None, options: dict[str, Any]) -> ModelSpec:
-    """``model`` when it is a spec already (``options`` then name none of its fields), else the spec of the keyword
-    form (``open_translator("folder", "de", beam=5)``): ``options``' spec fields are taken out of it."""
-    names = set(ModelSpec.names())
-    given = {_OLD_NAMES.get(k, k): options.pop(k) for k in list(options) if _OLD_NAMES.get(k, k) in names}
-    if isinstance(model, ModelSpec):
-        if given:
-            raise TypeError(f"give {', '.join(sorted(given))} in the ModelSpec, not beside it")
-        return model
-    return ModelSpec.of(model=model, **given)
+def _the_spec(spec: ModelSpec | None, extra: dict[str, Any], door: str) -> ModelSpec:
+    """``spec``, the one way a model is named here: a model option given as a keyword beside it (or a name instead
+    of it, the door's old keyword form) is a TypeError saying how to write it (``ModelSpec.of``), not a silent
+    default."""
+    if spec is not None and not isinstance(spec, ModelSpec):
+        raise TypeError(f"{door} takes the run's ModelSpec, not {type(spec).__name__} {spec!r}: write "
+                        f"{door}(ModelSpec.of(model={spec!r}, …), …)")
+    misplaced = sorted(k for k in extra if k in ModelSpec.names() or k in ("runner", "src_code", "tgt_code"))
+    if misplaced:
+        raise TypeError(f"{door}: give {', '.join(misplaced)} in the ModelSpec (ModelSpec.of(…)), not as keywords")
+    return spec or ModelSpec()
 
 
-def open_scorer(model: str | ModelSpec | None = None, *, scores: str | Path | None = None, losses: bool = False,
+def open_scorer(spec: ModelSpec | None = None, *, scores: str | Path | None = None, losses: bool = False,
                 kind: str | None = None, loaded: tuple[Any, Any] | None = None,
                 factory: Callable[..., Scorer] | None = None,
                 scores_of: tuple[Sequence[Any], Sequence[int]] | None = None, **options: Any) -> Scorer:
     """The scorer for what the user names: a ``scores`` file (``losses``: lower is better), a served model (the
     spec's ``endpoint``; its ``model`` then names the served model), or a local model (``scorer_class``; the spec's
-    ``engine="ray"`` runs its batches on ``ray_actors`` Ray actors). ``model``: the run's ``ModelSpec``, or a name
-    with the spec's fields as keywords. ``options``: how to score (``SCORING``: normalise, use_target_context,
+    ``engine="ray"`` runs its batches on ``ray_actors`` Ray actors). ``spec``: the run's ``ModelSpec`` (None: a
+    scores file, which names no model). ``options``: how to score (``SCORING``: normalise, use_target_context,
     separator, compute_type, share_prompt, fingerprint). ``loaded``: (model, tokenizer) objects already in memory
     (tests, notebooks); ``factory``: builds the local scorer instead of the chosen class (same keywords).
     ``scores_of``: (the whole suite's requests, the positions asked for): a scores file scores the whole suite and a
     sample's lines are picked from it (``ScoresFileScorer``)."""
-    spec = spec_of(model, options)
+    spec = _the_spec(spec, options, "open_scorer")
     unknown = [k for k in options if k not in SCORING]
     if unknown:
         raise TypeError(f"open_scorer takes no option {unknown[0]!r}")
@@ -117,15 +117,15 @@ def open_scorer(model: str | ModelSpec | None = None, *, scores: str | Path | No
     return (factory or cls)(spec.model, **local)
 
 
-def open_translator(model: str | ModelSpec | None, lang: str, *, src_lang: str = "en", **options: Any) -> Translator:
-    """The translator of ``model`` (the run's ``ModelSpec``, or a name with the spec's fields as keywords) into
-    ``lang`` from ``src_lang`` (the suite's languages; the spec's ``src_lang``/``tgt_lang`` are the model family's
-    codes when the user gives them): a served model's (``models.endpoint``) with an ``endpoint``; a decoder-only LLM's
-    (``models.causal_translator``) for a model whose config maps to ``AutoModelForCausalLM``; else CTranslate2's for a
-    converted folder or a seq2seq model's (``models.translator``). ``prompt_file`` and ``context`` are the LLMs'; given
-    for another model they are an error rather than ignored. ``options`` beyond the spec: ``sentence`` (an LLM's
-    answer cut at its first line break), or a backend's own objects (``client``, ``model``/``tokenizer``)."""
-    spec = spec_of(model, options)
+def open_translator(spec: ModelSpec, lang: str, *, src_lang: str = "en", **options: Any) -> Translator:
+    """The translator of ``spec`` (the run's ``ModelSpec``) into ``lang`` from ``src_lang`` (the suite's languages; the
+    spec's ``src_lang``/``tgt_lang`` are the model family's codes when the user gives them): a served model's
+    (``models.endpoint``) with an ``endpoint``; a decoder-only LLM's (``models.causal_translator``) for a model whose
+    config maps to ``AutoModelForCausalLM``; else CTranslate2's for a converted folder or a seq2seq model's
+    (``models.translator``). ``prompt_file`` and ``context`` are the LLMs'; given for another model they are an error
+    rather than ignored. ``options`` beyond the spec: ``sentence`` (an LLM's answer cut at its first line break), or
+    a backend's own objects (a served model's ``client``)."""
+    spec = _the_spec(spec, options, "open_translator")
     context = spec.translating_context
     if spec.endpoint:
         from discotest.models.endpoint import EndpointTranslator

@@ -12,10 +12,9 @@ So the translations every translator of the door returns (``translate``, ``trans
 - translations the backend knows it stopped at ``--max-length`` before they ended (``cut``: a served model's
   ``finish_reason: length`` inside the answer's first line): counted in a warning, checked language or not.
 
-A run opens a ``watching`` scope (``registry.run``) that says whether to check and collects what was seen. Without
-one (``discotest translate``, which writes the translations for a later ``run --input``) both are warnings on stderr:
-the file is written, and scoring it is refused as any such file is.
-"""
+A run opens a ``watching`` scope (``registry.run_settings``) that says whether to check and collects what was seen.
+Without one (``discotest translate``, which writes the translations for a later ``run --input``) both are warnings on
+stderr: the file is written, and scoring it is refused as any such file is. """
 
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ def read_scores(path: str | Path, items: Sequence[Any], losses: bool = False) ->
 
 
 class ScoresFileScorer(Scorer):
-    """A scores file behind the scoring door: every context size reads the same numbers (token count 0, so
+    """A scores file as ``door.open_scorer`` gives one: every context size reads the same numbers (token count 0, so
     ``normalise`` leaves them as they are)."""
 
     kind = "scores-file"

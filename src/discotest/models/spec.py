@@ -77,8 +77,8 @@ class ModelSpec:
 
     @classmethod
     def of(cls, **values: Any) -> ModelSpec:
-        """A spec from keyword values; None stands for the default (an option not given: ``engine`` local, as the
-        door's keyword form always had it), ``context`` may be one size or a list of them."""
+        """A spec from keyword values (a caller without settings: DiP's ``hf:`` scorer, a notebook); None stands for
+        the default (an option not given: ``engine`` local), ``context`` may be one size or a list of them."""
         from discotest.engine import ENGINES
 
         unknown = [k for k in values if k not in cls.names()]

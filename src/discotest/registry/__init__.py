@@ -1,6 +1,7 @@
 """The registry of suite families: each family names its suites, declares its options and runs them into Results.
 
-``discotest run``, ``compare``, ``suites`` and ``discotest.run``/``discotest.compare`` all dispatch through here, so a
+``discotest run``, ``compare``, ``suites`` and ``discotest.run``/``discotest.compare`` all dispatch through here
+(``run_settings``, ``compare_settings``: a family's own ``run``/``compare`` between the checks every run gets), so a
 new suite is a registration, not a new route through the code (docs/contributing/adding-a-suite.md). An option is
 declared once, as data: the CLI builds its flags from it and the Python API checks keyword arguments against the same
 names, so ``--input-format`` on the command line is ``input_format=`` in Python; ``Option.check`` checks a value's
@@ -174,7 +175,7 @@ class Family:
     # of the same options nothing but its results to read from the cache (the gender suites' verdicts, found by their
     # files): the card then runs a suite's rows of several pairs as that one run, languages in parallel
     langs_together: bool = False
-    # the run in two phases (``registry.run`` then calls these, not ``run``): ``requests(suite, settings)`` opens the
+    # the run in two phases (``run_settings`` then calls these, not ``run``): ``requests(suite, settings)`` opens the
     # models the run needs and states what it asks them (``models.requests.Asked``), ``score(suite, settings, asked,
     # answers)`` turns the answers into the Report; a caller holding several runs (the card) sends every run's
     # requests before it scores any. None: the family has one phase (``run``)
@@ -485,14 +486,10 @@ def scored(run: Phased, answers: list[list[Any]]) -> Report:
     return _finish(report, run.unchecked, run.warnings, merged)
 
 
-def run(suite: str, **options: Any) -> Report:
-    """``suite`` run with ``options`` (the CLI's names), checked into the family's settings (``run_settings``)."""
-    return run_settings(suite, settings_for(family_of(suite), options))
-
-
 def run_settings(suite: str, settings: Settings) -> Report:
-    """``suite`` run with its family's checked settings: a two-phase family's requests, their answers, its score
-    (``ask``, ``answered``, ``scored``), or a one-phase family's ``run``, between the same checks."""
+    """``suite`` run with its family's checked settings (``settings_for``: ``discotest.run`` builds them from the
+    user's options, the card from each row's): a two-phase family's requests, their answers, its score (``ask``,
+    ``answered``, ``scored``), or a one-phase family's own ``Family.run``, between the same checks."""
     family = family_of(suite)
     if family.requests is not None:
         phased = ask(suite, settings)
@@ -506,22 +503,22 @@ def run_settings(suite: str, settings: Settings) -> Report:
     return _finish(report, unchecked, warnings, watch)
 
 
-def prepare(suite: str, **options: Any) -> list[str]:
-    """Build what runs of ``suite`` would build on first use (alignment models, into the cache), one line each; a
-    family that trains nothing says so."""
+def prepare_settings(suite: str, settings: Settings) -> list[str]:
+    """Build what runs of ``suite`` with its family's checked settings would build on first use (alignment models,
+    into the cache; the family's own ``Family.prepare``), one line each; a family that trains nothing says so."""
     family = family_of(suite)
     if family.prepare is None:
         raise InputError(f"{suite}: nothing to prepare (its runs train no model)")
-    settings = settings_for(family, options)
     with quiet_scope(settings.get("quiet")):
         return family.prepare(suite, settings)
 
 
-def compare(suite: str, **options: Any) -> Report:
+def compare_settings(suite: str, settings: Settings) -> Report:
+    """Two systems of ``suite`` compared item by item with the family's checked settings (``settings_for(…,
+    compare=True)``): the family's own ``Family.compare``, between the checks ``run_settings`` makes."""
     family = family_of(suite)
     if family.compare is None:
         raise InputError(f"{family.title} results cannot be compared item by item")
-    settings = settings_for(family, options, compare=True)
     with stage("language check"):  # py3langid's model is most of it (read back from the cache)
         unchecked, warnings = check_input_language(family, suite, settings)
     warnings += check_input_lines(family, suite, settings)
@@ -530,7 +527,6 @@ def compare(suite: str, **options: Any) -> Report:
     return _finish(report, unchecked, warnings, watch)
 
 
-__all__ = ["Family", "Option", "Phased", "Report", "all_suites", "answered", "ask", "compare", "families", "family_of",
-           "has_phases", "prepare", "scored", "Settings", "register", "run", "run_settings", "settings_for",
-           "split_list",
-           "unregister"]
+__all__ = ["Family", "Option", "Phased", "Report", "Settings", "all_suites", "answered", "ask", "compare_settings",
+           "families", "family_of", "has_phases", "prepare_settings", "register", "run_settings", "scored",
+           "settings_for", "split_list", "unregister"]

@@ -3,18 +3,24 @@ once as data as a family's are: ``cli/`` builds the flags from them and ``api`` 
 
 from __future__ import annotations
 
+import argparse
+
 from discotest.data import catalogue
+from discotest.errors import InputError
 from discotest.registry import Option, Settings
 from discotest.registry.options import DATA_DIR, QUIET
 from discotest.values import float_option
 
 # data fetch: the API takes the command line's units (seconds, kB a second, MB)
 DATA_FETCH_OPTIONS = (
-    Option("timeout", ("--timeout",), f"seconds a download may stay silent (default {catalogue.FETCH_TIMEOUT:g})",
-           default=catalogue.FETCH_TIMEOUT, type=float_option("timeout")),
+    Option("silence", ("--silence",), f"seconds a download may stay silent (default {catalogue.FETCH_SILENCE:g})",
+           default=catalogue.FETCH_SILENCE, type=float_option("silence"), metavar="SECONDS"),
+    # the old name of --silence (``--timeout`` is an endpoint's wait everywhere else): still taken, said to be
+    # deprecated (``TIMEOUT_RENAMED``), not listed in --help
+    Option("timeout", ("--timeout",), argparse.SUPPRESS, type=float_option("timeout")),
     Option("deadline", ("--deadline",), f"seconds a whole download may take (default {catalogue.FETCH_DEADLINE:g})",
            default=catalogue.FETCH_DEADLINE, type=float_option("deadline")),
-    Option("min_rate", ("--min-rate",), "kB a second a download must average once --timeout seconds have passed "
+    Option("min_rate", ("--min-rate",), "kB a second a download must average once --silence seconds have passed "
            f"(default {catalogue.FETCH_MIN_RATE / 1e3:g}): a trickling server is stopped",
            default=catalogue.FETCH_MIN_RATE / 1e3, type=float_option("min-rate"), metavar="KB_PER_S"),
     Option("max_size", ("--max-size",), "largest download of a source whose size the registry does not know "
@@ -24,9 +30,19 @@ DATA_FETCH_OPTIONS = (
 )
 
 
+TIMEOUT_RENAMED = ("data fetch --timeout is now --silence (seconds a download may stay silent; Python: silence=); "
+                   "--timeout will be removed")
+
+
 def fetch_limits(s: Settings) -> catalogue.Limits:
-    """``data fetch``'s checked settings as the download limits (bytes and bytes a second)."""
-    return catalogue.Limits(timeout=s.timeout, deadline=s.deadline, max_size=int(s.max_size * 1e6),
+    """``data fetch``'s checked settings as the download limits (bytes and bytes a second); the deprecated
+    ``timeout`` stands for ``silence`` (both given, and different: an InputError)."""
+    silence = s.silence
+    if s.timeout is not None:
+        if s.silence != catalogue.FETCH_SILENCE and s.silence != s.timeout:
+            raise InputError("data fetch: give --silence only (--timeout is its old name)")
+        silence = s.timeout
+    return catalogue.Limits(silence=silence, deadline=s.deadline, max_size=int(s.max_size * 1e6),
                             min_rate=s.min_rate * 1e3)
 
 

@@ -23,8 +23,8 @@ SKIP_LANGUAGE_CHECK = Option("skip_language_check", ("--skip-language-check",),
                              "score --input even when it is mostly another language or script than the one scored, "
                              "or its lines do not match the suite's rows (the signature then says langcheck:off)",
                              default=False, action="store_true")
-# data_dir and quiet are global flags of the CLI (before or after the subcommand); every family takes them
-COMMON = (DATA_DIR, QUIET, USE_CACHE, SKIP_LANGUAGE_CHECK)
+# what every family takes (data_dir and quiet are also global flags of the CLI, before or after the subcommand)
+EVERY_FAMILY = (DATA_DIR, QUIET, USE_CACHE, SKIP_LANGUAGE_CHECK)
 GLOBAL_FLAGS = ("data_dir", "quiet")
 # the flags every command takes, before or after its name (``discotest -q run …``); allow_modified_data is the CLI's
 # (in Python: ``catalogue.allow_modified()``)

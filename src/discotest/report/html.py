@@ -194,15 +194,15 @@ def summary_table(rows: Sequence[Mapping[str, Any]], skip: Sequence[str] = ("sig
         other = seen.setdefault(words.label(c), c)
         if other != c and all(r.get(c) == r.get(other) for r in flat):
             columns.remove(c)
-    common = []
+    same_in_every_row = []
     if len(flat) > 1:
         for c in list(columns):
             values = {json.dumps(r.get(c), sort_keys=True) for r in flat}
             if len(values) == 1 and c != "system":
-                common.append(c)
+                same_in_every_row.append(c)
                 columns.remove(c)
     line = ""
-    shown = [c for c in common if not _empty(flat[0].get(c))]
+    shown = [c for c in same_in_every_row if not _empty(flat[0].get(c))]
     if shown:
         line = '<p class="common">' + " · ".join(
             f"{html.escape(words.label(c))}: {html.escape(format_value(c, flat[0].get(c)))}" for c in shown) + "</p>"

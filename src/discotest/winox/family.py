@@ -10,13 +10,14 @@ from __future__ import annotations
 from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.registry import Family, Settings, SuiteFacts, SuiteSize, count_items, register
-from discotest.registry import options as common
+from discotest.registry import options as shared
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
 from discotest.report.table import row_ranges
 
 WINOX_LANGS = ("de", "fr", "ru")
-OPTIONS = (common.LANG, common.INPUT, common.INPUT_FORMAT, common.SUITE_FILE, *common.ENGINE_OPTIONS, *common.COMMON)
+OPTIONS = (shared.LANG, shared.INPUT, shared.INPUT_FORMAT, shared.SUITE_FILE, *shared.ENGINE_OPTIONS,
+           *shared.EVERY_FAMILY)
 
 
 def run(suite: str, s: Settings) -> Report:
@@ -79,7 +80,7 @@ FAMILY = register(Family(
     options=OPTIONS,
     run=run,
     compare=compare,
-    compare_options=common.COMPARE,
+    compare_options=shared.COMPARE,
     doc="pronoun accuracy on Wino-X: the translation's pronoun must agree with the gold referent's gender",
     describe=describe,
     input_language=lambda suite, s: s.lang if s.lang in WINOX_LANGS else None,  # others: its error

@@ -13,7 +13,7 @@ from discotest.engine import resolve_engine
 from discotest.errors import InputError
 from discotest.models.spec import one_context
 from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, register, split_list
-from discotest.registry import options as common
+from discotest.registry import options as shared
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report
 from discotest.values import int_option
@@ -39,10 +39,10 @@ INPUTS = Option("input", ("--input", "-i"), "mzprt: your translations, one file 
 BLEU = Option("bleu", ("--bleu",), "mzprt: also report sacrebleu BLEU", default=False, action="store_true")
 # --engine ray: the alignment run is a Ray task; a command aligns once (the background, or it with the one --input),
 # so there is no --jobs to share out
-OPTIONS = (DOMAIN, common.SYSTEM, INPUTS, common.INPUT_FORMAT, WINDOW, REACH, BLEU, common.ALIGNER,
-           common.ALIGN_TRAIN, ALIGN_EXTRA, common.ALIGN_DECODE, *common.ENGINE_OPTIONS, common.LIMIT,
-           *common.TRANSLATING_MODEL,
-           *common.COMMON)
+OPTIONS = (DOMAIN, shared.SYSTEM, INPUTS, shared.INPUT_FORMAT, WINDOW, REACH, BLEU, shared.ALIGNER,
+           shared.ALIGN_TRAIN, ALIGN_EXTRA, shared.ALIGN_DECODE, *shared.ENGINE_OPTIONS, shared.LIMIT,
+           *shared.TRANSLATING_MODEL,
+           *shared.EVERY_FAMILY)
 
 
 def _suites() -> dict[str, list[str]]:
@@ -203,7 +203,7 @@ FAMILY = register(Family(
     requests=requests,
     score=score,
     compare=compare,
-    compare_options=common.COMPARE,
+    compare_options=shared.COMPARE,
     doc="accuracy of zero-pronoun translation (AZPT) from Chinese: each annotated ZP's aligned words, a ±1 window "
         "and a bilingual pronoun table (Wang et al. 2022)",
     describe=describe,

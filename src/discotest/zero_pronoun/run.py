@@ -197,7 +197,7 @@ def run_mzprt(
                          "of one domain")
     wanted = _published_requests(domain_list, systems)
     aligner_obj = aligner if isinstance(aligner, WordAligner) else azpt_aligner(aligner)
-    with catalogue.tracking() as common:  # every domain and present output trains the aligner: shared by all
+    with catalogue.tracking() as read_by_all:  # every domain and present output trains the aligner: shared by all
         suites = {d: load_mzprt(d, root) for d in domain_list}
     read: dict[tuple[str, str], dict] = {}  # a published system's own files (with its released score)
     published = []
@@ -215,7 +215,7 @@ def run_mzprt(
         corpus = build_corpus(aligner_obj, root, extra, domain_list, published, typed, use_cache, align_train,
                               align_decode)
         bar.update(1)
-    common.update(corpus_files)
+    read_by_all.update(corpus_files)
     # the aligner's settings, and how its model decodes where one decodes every run (Thot's decode: nothing added)
     aligner_field = corpus.model.aligner_signature() if corpus.model else aligner_obj.signature()
     by_name = {(h.domain, h.system): h for h in published}
@@ -241,7 +241,7 @@ def run_mzprt(
                 system=hyps.system,
                 scores=(scores := score_azpt(verdicts)),
                 signature=_signature(hyps, scores.n, aligner_field, corpus.description(key), window, reach,
-                                     catalogue.data_field({**common, **read.get((hyps.domain, hyps.system), {})}),
+                                     catalogue.data_field({**read_by_all, **read.get((hyps.domain, hyps.system), {})}),
                                      model_fields if hyps.kind == "model" else ()).with_limit(limit),
                 kind=hyps.kind,
                 path=hyps.path,

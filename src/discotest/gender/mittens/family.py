@@ -19,7 +19,7 @@ from discotest.gender.family import single_lang
 from discotest.gender.mittens.suite import SUITE, SUITE_OUT, TEXTS, languages, load_mittens
 from discotest.models.spec import ModelSpec
 from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, lang_codes, register, split_list
-from discotest.registry import options as common
+from discotest.registry import options as shared
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report, summarise_warnings
 from discotest.report.table import row_ranges
@@ -31,8 +31,8 @@ TEXT = Option("text", ("--text",), "mittens: what --model/--endpoint translates,
               "'source ||| translation' --input are first matched to: the passage (example, for MT systems) or the "
               "authors' prompt around it (prompt, for LLMs; sent as the whole request)", default="example",
               choices=TEXTS)
-OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, TEXT, common.ALIGNER, common.ALIGN_DECODE,
-           *common.TRANSLATING_MODEL, *common.ENGINE_OPTIONS, common.LIMIT, *common.COMMON)
+OPTIONS = (shared.LANG, shared.SYSTEM, shared.INPUT, shared.INPUT_FORMAT, TEXT, shared.ALIGNER, shared.ALIGN_DECODE,
+           *shared.TRANSLATING_MODEL, *shared.ENGINE_OPTIONS, shared.LIMIT, *shared.EVERY_FAMILY)
 
 
 def _langs(suite: str, value: Any) -> list[str]:
@@ -106,7 +106,7 @@ def requests(suite: str, s: Settings) -> Asked:
                          + (f", not --{given[0]} and --{given[1]}" if given else ""))
     if has_model:
         spec = ModelSpec.from_settings(s, engine=runner)  # the model: every model option, one name each
-        asked = [model_requests(suite, lang, spec, s.text, {}, s.data_dir, s.limit) for lang in langs]
+        asked = [model_requests(suite, lang, spec, s.text, s.data_dir, s.limit) for lang in langs]
         return Asked(tuple(ask for ask, _ in asked), tuple(state for _, state in asked))
     return Asked((), None)
 
@@ -173,7 +173,7 @@ FAMILY = register(Family(
     requests=requests,
     score=score,
     compare=compare,
-    compare_options=common.COMPARE,
+    compare_options=shared.COMPARE,
     doc="the person's gender in translations into English from 26 languages, and out of English into ar de es fr "
         "it ru (Robinson et al. 2024)",
     describe=describe,

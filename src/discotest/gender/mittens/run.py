@@ -48,27 +48,24 @@ def file_translations(items: Sequence[MittensItem], path: str | os.PathLike, tex
                              aliases={i.index: i.text(other) for i in items})
 
 
-def model_requests(suite: str, lang: str, model: str | ModelSpec | None, text: str, options: dict,
-                   data_dir: str | None = None, limit: int | None = None) -> tuple[Ask, ModelAsked]:
+def model_requests(suite: str, lang: str, spec: ModelSpec, text: str, data_dir: str | None = None,
+                   limit: int | None = None) -> tuple[Ask, ModelAsked]:
     """A model's (or a served model's) first phase in one language: the passages loaded (the ``limit`` sample taken),
-    the model opened, and the translation of each scored passage asked, in order. ``model``: a ``ModelSpec``, or a
-    name with the spec's fields as ``options``; the pair's codes and the verbatim prompt where the spec gives none."""
+    the model opened, and the translation of each scored passage asked, in order. ``spec``: the run's model; the
+    pair's codes and the verbatim prompt where it gives none."""
     import dataclasses
 
     from discotest.gender.translate import model_system
-    from discotest.models.door import spec_of
     from discotest.models.requests import TranslateRequest
 
     with catalogue.tracking() as seen:
         everything = load_mittens(suite, [lang], data_dir)
     items = scored_items(everything, limit)
     _check_out_of_english(suite, lang)
-    rest = dict(options)
-    spec = spec_of(model, rest)
     src, tgt = (lang, "en") if suite == SUITE else ("en", lang)
     spec = dataclasses.replace(spec, src_lang=spec.src_lang or src, tgt_lang=spec.tgt_lang or tgt,
                                prompt_file=spec.prompt_file or (str(VERBATIM_PROMPT) if text == "prompt" else None))
-    system = model_system(spec, tgt, **rest)
+    system = model_system(spec, tgt)
     fields = [*system.translator.signature_fields(), ("text", text)]
     ask = Ask(system.translator, tuple(TranslateRequest(i.text(text), None, tgt) for i in items))
     return ask, ModelAsked(lang, everything, items, dict(seen), f"model:{system.translator.name}", system.name,
@@ -139,17 +136,17 @@ def scored_items(items: Sequence[MittensItem], limit: int | None) -> list[Mitten
 
 
 def run_one(suite: str, lang: str, *, input: str | os.PathLike | None = None,  # noqa: A002
-            system: str | None = None, model: str | None = None, model_options: dict | None = None,
-            text: str = "example", input_format: str = "auto", data_dir: str | None = None,
+            system: str | None = None, model: ModelSpec | None = None, text: str = "example",
+            input_format: str = "auto", data_dir: str | None = None,
             aligner: str = DEFAULT_ALIGNER, use_cache: bool = True,
             translations: Translations | None = None, name: str | None = None,
             limit: int | None = None, align_decode: str | None = None) -> MittensResult:
-    """One language of ``suite`` with one system: a file (``input``), the references (``system``), a model
-    (``model``, or ``model_options["endpoint"]``), or ``translations`` already read (``name`` names them).
+    """One language of ``suite`` with one system: a file (``input``), the references (``system``), a model or served
+    model (``model``: its ``ModelSpec``), or ``translations`` already read (``name`` names them).
     ``limit``: score a sample (``scored_items``); a file is still read and checked whole, a model translates the
     sample only."""
-    if model is not None or (model_options or {}).get("endpoint"):
-        ask, asked = model_requests(suite, lang, model, text, model_options or {}, data_dir, limit)
+    if model is not None:
+        ask, asked = model_requests(suite, lang, model, text, data_dir, limit)
         return model_result(suite, asked, answer_all([ask])[0], aligner, use_cache, limit, align_decode)
     with catalogue.tracking() as seen:
         everything = load_mittens(suite, [lang], data_dir)

@@ -18,7 +18,7 @@ from discotest.gender.family import single_lang
 from discotest.gender.mt_geneval.suite import LANGS, SPLITS, SUBSETS, SUITE
 from discotest.models.spec import ModelSpec
 from discotest.registry import Family, Option, Settings, SuiteFacts, count_items, register, split_list
-from discotest.registry import options as common
+from discotest.registry import options as shared
 from discotest.registry.two_systems import compare_systems
 from discotest.report.emit import Report, summarise_warnings
 from discotest.report.table import row_ranges
@@ -36,9 +36,9 @@ REFERENCE_FREE = Option("reference_free", ("--reference-free",),
                         "gender analysers (ar de es fr it ru), and say how often it agrees with the references",
                         default=False, action="store_true")
 
-OPTIONS = (common.LANG, common.SYSTEM, common.INPUT, common.INPUT_FORMAT, SUBSET, SPLIT, REFERENCE_FREE,
-           common.ALIGNER, common.ALIGN_DECODE, *common.TRANSLATING_MODEL, *common.ENGINE_OPTIONS, common.LIMIT,
-           *common.COMMON)
+OPTIONS = (shared.LANG, shared.SYSTEM, shared.INPUT, shared.INPUT_FORMAT, SUBSET, SPLIT, REFERENCE_FREE,
+           shared.ALIGNER, shared.ALIGN_DECODE, *shared.TRANSLATING_MODEL, *shared.ENGINE_OPTIONS, shared.LIMIT,
+           *shared.EVERY_FAMILY)
 
 
 def _langs(value: Any) -> list[str]:
@@ -108,7 +108,7 @@ def requests(suite: str, s: Settings) -> Asked:
         raise InputError(f"--{given[0]} needs exactly one --lang")
     if s.model or s.endpoint:
         spec = ModelSpec.from_settings(s, engine=runner)  # the model: every model option, one name each
-        ask, asked = model_requests(langs[0], s.subset, spec, None, s.split, s.data_dir, s.limit)
+        ask, asked = model_requests(langs[0], s.subset, spec, s.split, s.data_dir, s.limit)
         return Asked((ask,), asked)
     return Asked((), None)
 
@@ -186,7 +186,7 @@ FAMILY = register(Family(
     requests=requests,
     score=score,
     compare=compare,
-    compare_options=common.COMPARE,
+    compare_options=shared.COMPARE,
     doc="gender accuracy against a reference of each gender, counterfactual sentences and gender stated only in "
         "the previous sentence (Currey et al. 2022)",
     describe=describe,

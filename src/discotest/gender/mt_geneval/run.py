@@ -89,9 +89,8 @@ def model_inputs(items: Sequence[GenEvalItem], subset: str) -> list[str]:
     return [i.source for i in items]
 
 
-def model_requests(lang: str, subset: str, model: str | ModelSpec | None, model_options: dict | None,
-                   split: str = "test",
-                   data_dir: str | None = None, limit: int | None = None) -> tuple[Ask, ModelAsked]:
+def model_requests(lang: str, subset: str, spec: ModelSpec, split: str = "test", data_dir: str | None = None,
+                   limit: int | None = None) -> tuple[Ask, ModelAsked]:
     """A model's first phase on one subset and language: the items loaded (the ``limit`` sample taken), the model
     opened, and the translation of each scored item asked (``model_inputs``), in order."""
     from discotest.gender.translate import model_system
@@ -100,7 +99,7 @@ def model_requests(lang: str, subset: str, model: str | ModelSpec | None, model_
     with catalogue.tracking() as seen:
         items = load_mt_geneval(subset, lang, split, data_dir)
     scored = scored_items(items, subset, limit)
-    system = model_system(model, lang, **(model_options or {}))
+    system = model_system(spec, lang)
     fields = [*system.translator.signature_fields()]
     if subset == "contextual":
         fields.append(("input", "context+sentence"))
@@ -149,22 +148,21 @@ def prepare_models(langs: Sequence[str], subsets: Sequence[str], split: str = "t
 
 
 def run_one(lang: str, subset: str, *, split: str = "test", input: str | os.PathLike | None = None,  # noqa: A002
-            system: str | None = None, model: str | None = None, model_options: dict | None = None,
+            system: str | None = None, model: ModelSpec | None = None,
             input_format: str = "auto", data_dir: str | None = None, reference_free: bool = False,
             aligner: str = DEFAULT_ALIGNER, use_cache: bool = True, limit: int | None = None,
             align_decode: str | None = None) -> GenEvalResult:
-    """One translation file (``input``), one reference set (``system``) or one MT model (``model``, options as
-    ``translate.model_system``'s) on one subset and language; with ``reference_free`` also the gender read from the
+    """One translation file (``input``), one reference set (``system``) or one MT model, local or served (``model``:
+    its ``ModelSpec``) on one subset and language; with ``reference_free`` also the gender read from the
     translation by the aligner and the analyser, and its agreement with the reference-based verdict
     (``gender.mt_geneval.reference_free``). ``limit``: score a sample (``scored_items``); a file is still read and
-    checked whole, a model translates the sample only. A served model: ``model_options["endpoint"]`` (``model``
-    then names the served model, or is None)."""
-    has_model = model is not None or bool((model_options or {}).get("endpoint"))
+    checked whole, a model translates the sample only."""
+    has_model = model is not None
     if sum((input is not None, system is not None, has_model)) != 1:
         raise InputError("give exactly one of input= (a translation file), system= (reference, other-reference) "
                          "or model= (an MT model)")
     if has_model:
-        ask, asked = model_requests(lang, subset, model, model_options, split, data_dir, limit)
+        ask, asked = model_requests(lang, subset, model, split, data_dir, limit)
         return model_result(lang, subset, asked, answer_all([ask])[0], split=split, reference_free=reference_free,
                             aligner=aligner, use_cache=use_cache, limit=limit, align_decode=align_decode)
     with catalogue.tracking() as seen:

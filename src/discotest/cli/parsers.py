@@ -18,14 +18,14 @@ from discotest.report.emit import FORMATS, SCORE_ONLY, Report, emit
 from discotest.values import OneLineParser
 
 
-def common_parser() -> argparse.ArgumentParser:
+def global_flags_parser() -> argparse.ArgumentParser:
     """Options accepted before or after the subcommand (``discotest -q run …`` and ``discotest run … -q``); their
     defaults are set once, on the top parser (``global_defaults``), so a subcommand's copy never overwrites a value
     given before it."""
-    common = OneLineParser(add_help=False)
+    parser = OneLineParser(add_help=False)
     for option in GLOBAL_OPTIONS:
-        common.add_argument(*option.flags, default=argparse.SUPPRESS, **option.argparse_kwargs())
-    return common
+        parser.add_argument(*option.flags, default=argparse.SUPPRESS, **option.argparse_kwargs())
+    return parser
 
 
 def global_defaults() -> dict[str, object]:
