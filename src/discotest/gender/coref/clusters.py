@@ -21,8 +21,8 @@ character spans ``(start, end)``, clusters ordered by first mention, mentions by
   candidate. Candidates are searched in the pronoun's sentence and the two before it; cataphora is not resolved.
 
 ``NeuralcorefClusterer`` (``gender.coref.neuralcoref``) is neuralcoref 4.0 in its own Python 3.7 environment;
-``FastcorefClusterer`` wraps fastcoref/LingMess (``FastcorefResolver``'s model loading); ``gold_clusters`` gives a
-WinoMT/BUG item's annotated cluster (entity and pronoun).
+``FastcorefClusterer`` wraps fastcoref/LingMess (``fastcoref_model``, which ``FastcorefResolver`` loads too);
+``gold_clusters`` gives a WinoMT/BUG item's annotated cluster (entity and pronoun).
 """
 
 from __future__ import annotations
@@ -267,6 +267,19 @@ class RulesClusterer:
         return [resolve_doc(doc) for doc in ner_parser().pipe(texts, batch_size=self.batch_size)]
 
 
+def fastcoref_model(model=None, device: str = "cpu"):
+    """``model``, or fastcoref's FCoref on ``device``; one line saying what to install when fastcoref is missing."""
+    if model is not None:
+        return model
+    from discotest.errors import InputError
+
+    try:
+        from fastcoref import FCoref
+    except ImportError:
+        raise InputError("the fastcoref resolver needs: pip install fastcoref (and its weights)") from None
+    return FCoref(device=device)
+
+
 class FastcorefClusterer:
     """fastcoref's FCoref/LCoref (LingMess) clusters; ``model`` may be any object with fastcoref's ``predict``."""
 
@@ -274,9 +287,7 @@ class FastcorefClusterer:
     pronominal_only = False
 
     def __init__(self, model=None, device: str = "cpu"):
-        from discotest.gender.coref.resolvers import FastcorefResolver
-
-        self.model = FastcorefResolver(model, device=device).model
+        self.model = fastcoref_model(model, device)
 
     def version(self) -> str:
         return type(self.model).__name__

@@ -27,7 +27,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from discotest.errors import InputError
-from discotest.gender.coref.clusters import PERSONAL_PRONOUNS, Span, agrees, ner_parser, noun_span
+from discotest.gender.coref.clusters import (
+    PERSONAL_PRONOUNS,
+    Span,
+    agrees,
+    fastcoref_model,
+    ner_parser,
+    noun_span,
+)
 from discotest.gender.mentions import PRONOUNS, find_distractor, find_pronouns
 from discotest.gender.winomt import GenderItem
 from discotest.lang.english import english_version
@@ -153,13 +160,7 @@ class FastcorefResolver:
     name = "fastcoref"
 
     def __init__(self, model=None, device: str = "cpu"):
-        if model is None:
-            try:
-                from fastcoref import FCoref
-            except ImportError:
-                raise InputError("the fastcoref resolver needs: pip install fastcoref (and its weights)") from None
-            model = FCoref(device=device)
-        self.model = model
+        self.model = fastcoref_model(model, device)
 
     def version(self) -> str:
         return type(self.model).__name__
