@@ -35,7 +35,7 @@ from discotest.gender.coref.clusters import (
     ner_parser,
     noun_span,
 )
-from discotest.gender.mentions import PRONOUNS, find_distractor, find_pronouns
+from discotest.gender.mentions import PRONOUNS, find_distractor, find_pronouns, pronoun_positions
 from discotest.gender.winomt import GenderItem
 from discotest.lang.english import english_version
 from discotest.lang.tokenize import tokenize
@@ -67,8 +67,8 @@ def rule_settings(items: Sequence[GenderItem]) -> tuple[tuple[str, str], ...]:
     """The signature's name of the no-distractor rule and of the English parse it reads (``entity_mentions``), for
     suites where it can decide an item (a pronoun and no accepted distractor); none for the others (WinoMT), whose
     numbers it cannot change."""
-    alone = any(mention is not None and find_distractor(item) is None
-                for item, mention in zip(items, find_pronouns(list(items)), strict=True))
+    alone = any(word is not None and find_distractor(item) is None
+                for item, word in zip(items, pronoun_positions(items), strict=True))
     return (("no-distractor", f"{NO_DISTRACTOR_RULE}+{english_version()}"),) if alone else ()
 
 
