@@ -7,7 +7,8 @@ system's decisions read from its translation, with their agreement with each res
 
 Prints the markdown tables docs/gender.md quotes ("English resolvers beside the MT systems"). Everything is
 ``discotest coref``: ``coref winomt --resolver rules --resolver neuralcoref --lang all --system all`` and
-``coref bug --resolver rules --resolver neuralcoref`` (BUG has no published translations).
+``coref bug --resolver rules --resolver neuralcoref`` (BUG has no published translations), and BUG's decisions by
+stereotype (pro, anti, neither) from the same results' details.
 """
 
 from __future__ import annotations
@@ -65,6 +66,22 @@ def tables(results: dict[str, list]) -> str:
     return "\n".join(lines)
 
 
+def bug_subsets(results: dict[str, list]) -> str:
+    """Each resolver on BUG's pro-, anti- and un-stereotyped items: decided, right over all and over the decided."""
+    from discotest.gender.suites import load_gender_suite
+
+    label = {item.index: item.stereotype or "neither" for item in load_gender_suite("bug", "current")}
+    lines = ["| resolver | BUG items | n | decided % | Acc % | Acc % of decided |", "|---|---|---:|---:|---:|---:|"]
+    for r in results["bug"]:
+        for subset in ("pro", "anti", "neither"):
+            mine = [d for row, d in r.resolutions if label[row] == subset]
+            decided = sum(d != "none" for d in mine)
+            right = sum(d == "entity" for d in mine)
+            lines.append(f"| {r.system.split(' ')[0]} | {subset} | {len(mine)} | {100 * decided / len(mine):.1f} | "
+                         f"{100 * right / len(mine):.1f} | {100 * right / decided if decided else 0:.1f} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="also write the results here")
@@ -73,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(as_json(results), indent=1, ensure_ascii=False) + "\n", "utf-8")
     print(tables(results))
+    print()
+    print(bug_subsets(results))
     return 0
 
 

@@ -93,6 +93,26 @@ def test_resolver_decides_and_caches_by_content(env, tmp_path, monkeypatch):
         NeuralcorefResolver().resolve(items[:1])
 
 
+# Real BUG items without a distractor the suite's finder accepts, read by hand: what neuralcoref decides
+BUG_ALONE = {
+    36: ("The author declares that she has no conflict of interest", "entity"),  # right
+    10: ("the patient was transferred back to her room .", "entity"),  # right
+    300: ("The first artist to perform was Plamen Penev with his", "entity"),  # his -> Penev, the artist by the copula
+    413: ("Kempamma married a tailor , but was abandoned by her husband", "other"),  # her -> Kempamma: right
+    14: ("Among them was the president himself .", "none"),  # no cluster holds "himself"
+}
+
+
+def test_bug_items_without_a_distractor(env, shared_data, tmp_path, monkeypatch):
+    from discotest.gender.bug import load_bug
+    from discotest.gender.coref.resolvers import candidate_spans
+
+    monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path))
+    items = [item for item in load_bug(shared_data) if item.index in BUG_ALONE]
+    assert all(BUG_ALONE[i.index][0] in i.sentence and "distractor" not in candidate_spans(i) for i in items)
+    assert NeuralcorefResolver().resolve(items) == [BUG_ALONE[i.index][1] for i in items]
+
+
 def test_a_changed_environment_is_refused(env):
     changed = nc.Environment(env.python, env.model, {**env.versions, "spacy": "2.0.0"}, env.package)
     with pytest.raises(InputError, match="now reports"):

@@ -21,8 +21,8 @@ character spans ``(start, end)``, clusters ordered by first mention, mentions by
   candidate. Candidates are searched in the pronoun's sentence and the two before it; cataphora is not resolved.
 
 ``NeuralcorefClusterer`` (``gender.coref.neuralcoref``) is neuralcoref 4.0 in its own Python 3.7 environment;
-``FastcorefClusterer`` wraps fastcoref/LingMess (``FastcorefResolver``'s model loading); ``gold_clusters`` gives a
-WinoMT/BUG item's annotated cluster (entity and pronoun).
+``FastcorefClusterer`` wraps fastcoref/LingMess (``fastcoref_model``, which ``FastcorefResolver`` loads too);
+``gold_clusters`` gives a WinoMT/BUG item's annotated cluster (entity and pronoun).
 """
 
 from __future__ import annotations
@@ -44,6 +44,10 @@ THIRD_PERSON = {
     "theirs": ("plural", "possessive"), "themselves": ("plural", "reflexive"),
 }
 GENDER_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers"})  # the paper's Gender data
+# every personal pronoun: a mention that names no one by itself (a resolver's "other" needs a name or a noun phrase)
+PERSONAL_PRONOUNS = frozenset(THIRD_PERSON) | frozenset({
+    "i", "me", "my", "mine", "myself", "you", "your", "yours", "yourself", "yourselves", "we", "us", "our", "ours",
+    "ourselves", "themself"})
 
 _MALE = """
 man men boy boys father fathers dad son sons brother brothers husband husbands king kings uncle uncles nephew
@@ -134,6 +138,12 @@ def _is_noun(t) -> bool:
     return t.pos_ in ("NOUN", "PROPN") or (t.lower_ in person_nouns() and t.dep_ in _ARGUMENT_DEPS)
 
 
+def agrees(token, pronoun_class: str) -> bool:
+    """Whether ``token`` heads a noun phrase a pronoun of ``pronoun_class`` (male, female, thing, plural) can refer
+    to (the resolvers' one-candidate rule: ``gender.coref.resolvers``)."""
+    return _is_noun(token) and pronoun_class in _noun_classes(token)
+
+
 def _mentions(doc) -> list[_Mention]:
     sent_of = {}
     for k, sent in enumerate(doc.sents):
@@ -147,11 +157,17 @@ def _mentions(doc) -> list[_Mention]:
             out.append(_Mention(t, t.idx, t.idx + len(t), "pronoun", sent_of[t.i],
                                 frozenset({THIRD_PERSON[t.lower_][0]})))
         elif _is_noun(t):
-            first = t
-            while first.i > 0 and doc[first.i - 1].dep_ in ("compound", "flat") and doc[first.i - 1].head == t:
-                first = doc[first.i - 1]
-            out.append(_Mention(t, first.idx, t.idx + len(t), "noun", sent_of[t.i], _noun_classes(t)))
+            out.append(_Mention(t, *noun_span(t), "noun", sent_of[t.i], _noun_classes(t)))
     return out
+
+
+def noun_span(token) -> Span:
+    """A noun phrase's mention: its head and the compound words directly in front ("construction worker",
+    "surgeon Elizabeth Corday"), as character offsets."""
+    doc, first = token.doc, token
+    while first.i > 0 and doc[first.i - 1].dep_ in ("compound", "flat") and doc[first.i - 1].head == token:
+        first = doc[first.i - 1]
+    return first.idx, token.idx + len(token)
 
 
 def _clause_subject(token):
@@ -228,7 +244,7 @@ def resolve_doc(doc) -> list[Cluster]:
     return sorted(clusters)
 
 
-def _ner_parser():
+def ner_parser():
     """spaCy's English pipeline with its entity recogniser (people vs. organisations and places for proper nouns)."""
     from discotest.lang.english import english_pipeline
 
@@ -248,7 +264,20 @@ class RulesClusterer:
         return f"rules-spacy-{spacy.__version__}"
 
     def clusters(self, texts: Iterable[str]) -> list[list[Cluster]]:
-        return [resolve_doc(doc) for doc in _ner_parser().pipe(texts, batch_size=self.batch_size)]
+        return [resolve_doc(doc) for doc in ner_parser().pipe(texts, batch_size=self.batch_size)]
+
+
+def fastcoref_model(model=None, device: str = "cpu"):
+    """``model``, or fastcoref's FCoref on ``device``; one line saying what to install when fastcoref is missing."""
+    if model is not None:
+        return model
+    from discotest.errors import InputError
+
+    try:
+        from fastcoref import FCoref
+    except ImportError:
+        raise InputError("the fastcoref resolver needs: pip install fastcoref (and its weights)") from None
+    return FCoref(device=device)
 
 
 class FastcorefClusterer:
@@ -258,9 +287,7 @@ class FastcorefClusterer:
     pronominal_only = False
 
     def __init__(self, model=None, device: str = "cpu"):
-        from discotest.gender.coref.resolvers import FastcorefResolver
-
-        self.model = FastcorefResolver(model, device=device).model
+        self.model = fastcoref_model(model, device)
 
     def version(self) -> str:
         return type(self.model).__name__

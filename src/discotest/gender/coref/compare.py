@@ -164,6 +164,9 @@ def render_coref_table(results: Sequence[CorefResult]) -> str:
         "Acc% = pronoun resolved to the gold entity; an MT system decides only where its translation gives "
         "entity and distractor different genders and the pronoun agrees with one of them",
         *(["pro / anti: the pro- and anti-stereotypical items"] if subsets else []),
+        *(["no-distractor: on an item with no distractor a resolver decides the entity when it links the pronoun "
+           "to the entity's mention, other when it links it to another name or noun phrase (decided, wrong)"]
+          if any(k == "no-distractor" for r in results for k, _ in r.signature.fields) else []),
         *(["agree% R: the MT system's decisions equal to resolver R's, over the items both decided (how many)"]
           if resolvers else []),
         "", *(r.signature.format() for r in results),
@@ -176,7 +179,7 @@ def coref_report(suite: str, resolvers: Sequence[str] = ("rules",), lang: str | 
     """``discotest coref``: each source-side resolver, and (with ``lang``) each MT system through its translation,
     scored on the same suite items (Yehudai et al. 2023, Table 2)."""
     from discotest.gender.coref import RESOLVERS
-    from discotest.gender.coref.resolvers import make_resolver
+    from discotest.gender.coref.resolvers import make_resolver, rule_settings
     from discotest.gender.run import planned_pairs, run_many
     from discotest.gender.suites import load_gender_suite
     from discotest.progress import progress_bar
@@ -190,13 +193,14 @@ def coref_report(suite: str, resolvers: Sequence[str] = ("rules",), lang: str | 
         if name not in RESOLVERS:
             raise InputError(f"no resolver {name!r}: {', '.join(RESOLVERS)}")
     made = [make_resolver(name) for name in names]  # a missing environment fails before any work
+    rule = rule_settings(items)  # the no-distractor rule, named where it can decide an item (BUG, not WinoMT)
     by_name: dict[str, CorefResult] = {}
     with progress_bar(f"coref: resolving {len(items)} {suite} items", "resolver", total=len(names),
                       quiet=quiet) as bar:
         for name, resolver in zip(names, made):
             by_name[name] = coref_result(suite, suite_version, f"{name} ({resolver.version()})",
                                          [item.index for item in items], resolver.resolve(items),
-                                         (("resolver", resolver.version()),), stereotypes=stereotypes)
+                                         (("resolver", resolver.version()), *rule), stereotypes=stereotypes)
             bar.update(1)
     results = list(by_name.values())
     if lang:
