@@ -351,19 +351,26 @@ def _walk_folder(shared_data: Path, tmp_path: Path, capsys) -> tuple[Path, dict]
     return folder, fill_walk_folder(folder, str(shared_data))
 
 
+# the walk's DiP rows: the pair's first 40 documents (ja-en: 221 items mined, every phenomenon's among them)
+WALK_DOCS = 40
+
+
 def test_the_newcomers_walk_fills_every_row_a_folder_can_and_each_equals_its_run(shared_data, own_cache, tmp_path,
                                                                                 capsys):
     """Issue 50, item 9: the walk of docs/card.md ("A folder of outputs") from `--init` to the card. `--check` finds
     every file present, one line per line of its sources; the card (a `--limit` sample where a row takes it) fills
     every row the folder names, each line the number, interval and n of the row's own `discotest run` on the same
     file, DiP's rows too (your translation of the whole WMT22 source, scored on the items mined from the WMT systems and
-    ranked among them)."""
+    ranked among them; on the pair's first ``WALK_DOCS`` documents, the manifest's ``max_docs`` of the row: the whole
+    pair costs minutes of parsing and mining a row, the same code on more lines)."""
     from discotest.cards.build import where_of
     from discotest.cards.groups import rows_of
     from discotest.report.ranking import value_and_interval
     from discotest.report.result import lang_of
 
     folder, manifest = _walk_folder(shared_data, tmp_path, capsys)
+    manifest["options"] = {key: {"max_docs": WALK_DOCS} for key in ("ja-en/dip", "zh-en/dip")}
+    (folder / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=1))
     code, out, err = run_cli(capsys, "card", "--outputs", str(folder), "--check")
     said = dict(line.split(": ", 1) for line in out.splitlines())
     filled = [key for key, name in manifest["files"].items() if name]
@@ -386,8 +393,8 @@ def test_the_newcomers_walk_fills_every_row_a_folder_can_and_each_equals_its_run
         given = manifest["files"][key]
         files = {spec.file: [str(folder / name) for name in given.values()], "domain": list(given)} \
             if isinstance(given, dict) else {spec.file: str(folder / given)}  # mZPRT: one file per domain, in order
-        own = discotest.run(spec.suite, **{**spec.options, **files}, skip_language_check=True, quiet=True,
-                            **({"limit": limit} if "limit" in taken else {}))
+        own = discotest.run(spec.suite, **{**spec.options, **manifest["options"].get(key, {}), **files},
+                            skip_language_check=True, quiet=True, **({"limit": limit} if "limit" in taken else {}))
         assert row.status == "ok", (key, row.reason)
         mine = own.results if isinstance(given, dict) else [r for r in own.results if r.system == row.system]
         assert mine and len(row.lines) == sum(len(r.ranked_metrics()) for r in mine), key
@@ -405,6 +412,10 @@ def test_the_newcomers_walk_fills_every_row_a_folder_can_and_each_equals_its_run
             assert (qa.value, qa.n) == (round(value_and_interval(alone.ranked_metrics()[0])[0], 4),
                                               alone.n) and alone.signature.format() in row.signature
             continue
+        if spec.suite == "dip":  # the row's run is on the manifest's documents (a whole pair has 256 or more)
+            assert f"|docs:{WALK_DOCS}|" in row.signature and all(line.n > 0 for line in row.lines), key
+            assert {line.metric.split()[0] for line in row.lines} == {"lexical", "connectives", "anaphora",
+                                                                      "coherence"}, key
         assert row.signature == result.signature.format().replace(str(folder) + "/", "") or \
             row.signature.rsplit("|files:", 1)[0] == result.signature.format().rsplit("|files:", 1)[0], key
 
@@ -619,6 +630,24 @@ def test_a_bad_suite_file_ends_the_card_before_any_work(shared_data, tmp_path, n
     shutil.copy(folder / "my-suite.txt", tmp_path / "my-suite.txt")
     code, _, err = run_cli(capsys, "card", "--outputs", str(folder), "--pairs", "en-de", "--suites", "winomt")
     assert_one_line_error(code, err, said)
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    ({"ja-en/dip": {"max_docs": 0}}, "options of ja-en/dip: max_docs: --max-docs must be between 1 and"),
+    ({"ja-en/dip": {"max_docs": 2.5}}, "options of ja-en/dip: max_docs: --max-docs must be a whole number, not 2.5"),
+    ({"ja-en/dip": {"max_docs": True}}, "--max-docs must be a whole number, not True"),
+    ({"ja-en/dip": {"max_docs": "40x"}}, "options of ja-en/dip: max_docs: argument --max-docs: expected a whole"),
+    ({"en-de/winomt": {"max_docs": 40}}, "winomt takes no option 'max_docs'"),
+])
+def test_a_dip_rows_max_docs_is_checked_with_the_manifest(shared_data, tmp_path, no_work, capsys, options, said):
+    """A DiP row's ``max_docs`` (its run's ``--max-docs``) is checked as the run checks it, JSON numbers too, before
+    any row runs; no other row takes it."""
+    folder = _folder(tmp_path, shared_data, "mine")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    _manifest(folder, json.dumps({**manifest, "options": options}))
+    code, _, err = run_cli(capsys, "card", "--outputs", str(folder), "-q")
+    assert_one_line_error(code, err, said)
+    assert "manifest.json" in err
 
 
 def test_check_says_whether_a_rows_suite_file_is_present_or_wrong(shared_data, tmp_path, no_work, capsys):

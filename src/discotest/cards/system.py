@@ -282,9 +282,11 @@ def _part_files(key: str, given: Any, parts: tuple[str, list[str]], folder: Path
 
 # the options of a row's run a manifest may give: those that say how the user's file is made (the suite version it was
 # translated from, how it is read, scores as losses), never one that changes how the row is measured or what it is
-# ranked against (an aligner, a verdict, DiP's holdout: the published systems beside it run without them); and a
-# gender row's own suite (``suite_file``: the user's items; its row is then not ranked, ``own_suite``)
-ROW_OPTIONS = ("suite_version", "input_format", "scores_are_losses", "suite_file")
+# ranked against (an aligner, a verdict, DiP's holdout: the published systems beside it run without them); a
+# gender row's own suite (``suite_file``: the user's items; its row is then not ranked, ``own_suite``); and DiP's
+# ``max_docs`` (the pair's first N documents: a quick row; its one run mines and ranks the WMT systems on the same
+# documents, and the signature's ``docs`` says how many)
+ROW_OPTIONS = ("suite_version", "input_format", "scores_are_losses", "suite_file", "max_docs")
 # the rows whose suite a user's own file may replace (`run SUITE --suite-file`): WinoMT's and BUG's; winomt-adj's
 # rows come from WinoMT's, and a contrastive or Wino-X row's suite file is not a card row's option
 OWN_SUITE_ROWS = ("winomt", "bug")
@@ -341,13 +343,10 @@ def _row_options(given: Any, manifest: Path, folder: Path, read_suites: bool = T
                                  f"{did_you_mean(name, list(allowed))} (it takes: {', '.join(allowed) or 'none'})",
                                  str(manifest))
             option = allowed[name]
-            try:
-                value = option.type(str(value)) if option.type is not None and isinstance(value, str) else value
-            except (ValueError, InputError) as exc:
-                raise InputError(f"options of {key}: {name}: {exc}", str(manifest)) from None
-            if option.choices and value not in option.choices:
-                raise InputError(f"options of {key}: {name} must be one of {', '.join(option.choices)}, not "
-                                 f"{value!r}", str(manifest))
+            try:  # as `run` checks it: its type and range (a JSON number too: max_docs 0 or 2.5), its choices
+                value = option.check(value)
+            except InputError as exc:
+                raise InputError(f"options of {key}: {name}: {exc.detail}", str(manifest)) from None
             if name == "suite_file":
                 if not isinstance(value, str):
                     raise InputError(f"options of {key}: suite_file: expected a FILE in {folder}", str(manifest))
