@@ -353,20 +353,29 @@ def _walk_folder(shared_data: Path, tmp_path: Path, capsys) -> tuple[Path, dict]
 
 # the walk's DiP rows: the pair's first 40 documents (ja-en: 221 items mined, every phenomenon's among them)
 WALK_DOCS = 40
+# and their egrid coherence model: trained on the first 4 documents of each WMT21 training pair (as
+# tests/dip/test_coherence.py's small model), not on the whole pairs (~85 CPU s cold, most of a sliced row's time)
+WALK_COHERENCE_DOCS = 4
 
 
 def test_the_newcomers_walk_fills_every_row_a_folder_can_and_each_equals_its_run(shared_data, own_cache, tmp_path,
-                                                                                capsys):
+                                                                                capsys, monkeypatch):
     """Issue 50, item 9: the walk of docs/card.md ("A folder of outputs") from `--init` to the card. `--check` finds
     every file present, one line per line of its sources; the card (a `--limit` sample where a row takes it) fills
     every row the folder names, each line the number, interval and n of the row's own `discotest run` on the same
     file, DiP's rows too (your translation of the whole WMT22 source, scored on the items mined from the WMT systems and
     ranked among them; on the pair's first ``WALK_DOCS`` documents, the manifest's ``max_docs`` of the row: the whole
-    pair costs minutes of parsing and mining a row, the same code on more lines)."""
+    pair costs minutes of parsing and mining a row, the same code on more lines; their coherence model, the card's
+    and the run's alike, trained by ``load_coherence_model`` on ``WALK_COHERENCE_DOCS`` documents of each pair)."""
     from discotest.cards.build import where_of
     from discotest.cards.groups import rows_of
+    from discotest.dip import coherence
+    from discotest.dip import run as dip_run
     from discotest.report.ranking import value_and_interval
     from discotest.report.result import lang_of
+
+    monkeypatch.setattr(dip_run, "load_coherence", lambda data_dir=None, use_cache=True, kind="egrid":
+                        coherence.load_coherence_model(data_dir, use_cache, max_docs=WALK_COHERENCE_DOCS, kind=kind))
 
     folder, manifest = _walk_folder(shared_data, tmp_path, capsys)
     manifest["options"] = {key: {"max_docs": WALK_DOCS} for key in ("ja-en/dip", "zh-en/dip")}
@@ -416,6 +425,7 @@ def test_the_newcomers_walk_fills_every_row_a_folder_can_and_each_equals_its_run
             assert f"|docs:{WALK_DOCS}|" in row.signature and all(line.n > 0 for line in row.lines), key
             assert {line.metric.split()[0] for line in row.lines} == {"lexical", "connectives", "anaphora",
                                                                       "coherence"}, key
+            assert f"|coherence:{dip_run.load_coherence(str(shared_data)).signature()}|" in row.signature, key
         assert row.signature == result.signature.format().replace(str(folder) + "/", "") or \
             row.signature.rsplit("|files:", 1)[0] == result.signature.format().rsplit("|files:", 1)[0], key
 
