@@ -33,11 +33,16 @@ VERSUS = Option("versus", ("--versus",), "a second system to compare with, row b
 CONTEXT = dataclasses.replace(common.CONTEXT, help="--model/--endpoint: previous sentences as context; the rows a "
                               "model translates take the first size (default 0), the contrastive rows score at each "
                               "size given (default 1)")
+# the card's --jobs: its own worker processes as well as the languages' (``cards.parallel``), not a run's help
+JOBS = dataclasses.replace(common.JOBS, help="worker processes (default: one per core): the rows filled at once (a "
+                           "published system's or a folder's; a model's rows are asked from this process), and the "
+                           "languages of a published system's gender rows run together; --engine ray: the CPUs of a "
+                           "local Ray instance")
 MODEL_OPTIONS = (common.BATCH_SIZE, common.DEVICE, common.REVISION, common.PROMPT, common.CONCURRENCY,
                  common.ENDPOINT_TIMEOUT, CONTEXT, common.BEAM, common.MAX_LENGTH)
 OPTIONS = (CARD_SYSTEM, OUTPUTS, common.MODEL, common.ENDPOINT, PAIRS, SUITES, VERSUS, common.LIMIT, INIT, CHECK,
            DRY_RUN,
-           BOOTSTRAP, SEED, *common.ENGINE_OPTIONS, common.JOBS,
+           BOOTSTRAP, SEED, *common.ENGINE_OPTIONS, JOBS,
            *MODEL_OPTIONS, common.DATA_DIR, common.QUIET, common.USE_CACHE, common.SKIP_LANGUAGE_CHECK)
 
 
