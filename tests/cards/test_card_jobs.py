@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import discotest
-from discotest.cards import parallel
+from discotest.cards import make_card, parallel
 
 
 def _card_json(tmp_path: Path, monkeypatch, name: str, jobs: int, **options) -> tuple[str, list[int]]:
@@ -58,6 +58,10 @@ def test_the_card_is_the_same_with_one_worker_and_two(shared_data, tmp_path, mon
     assert [row["id"] for row in card["rows"]] == ["winomt", "winomt-adj"]
     again, rows = _card_json(tmp_path, monkeypatch, "two", 2, **options)
     assert again == alone and rows == []  # a finished card is read back here: no worker is started for it
+    # the HTML card keeps each row's own report (its rows are run, not read back): a worker hands it back whole
+    pages = [{key: report.render("text") for key, report in
+              make_card(keep_reports=True, jobs=jobs, quiet=True, **options).reports.items()} for jobs in (1, 2)]
+    assert list(pages[0]) == ["en-de/winomt", "en-de/winomt-adj"] and pages[1] == pages[0]
 
 
 def _dies_in_a_worker(parent: int) -> int:

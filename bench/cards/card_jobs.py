@@ -1,0 +1,88 @@
+"""A published system's whole card, cold, with 1 and with 2 row workers (``--jobs``): wall and CPU seconds, the load
+around it, and each row's seconds. Issue 55's goal is ``card --system google`` over every pair cold in <= 60 s on a
+quiet machine; issue 52 item 4 scores the rows in parallel over cores (``cards/parallel.py``).
+
+    .venv/bin/python -m bench.cards.card_jobs [--system google] [--pairs all] [--jobs 1,2] [--src DIR]
+
+Each run is ``discotest card --system S --format json`` in a process of its own with a fresh ``DISCOTEST_CACHE``
+(cold: every verdict, link and reading computed again) and ``DISCOTEST_MODELS`` at the user cache, where the alignment
+models are trained already (a first run trains them: its time is then not the card's). ``--src`` times another
+checkout's card (its ``src`` folder; ``--jobs 0`` gives no ``--jobs``: that checkout's default). CPU seconds are the
+process tree's (``RUSAGE_CHILDREN``: the card, its workers and their aligners). Per row: its measured seconds as the
+card records them for ``--dry-run`` (``cards.build._measured``: the row's own run, with its share of a run over
+several languages). The JSON of every run is compared: the cards must be byte-identical. No timed assertion: figures
+to quote with the load they were taken at.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def one_card(system: str, pairs: str, jobs: int, src: Path, scratch: Path) -> dict:
+    """One cold card in a process of its own: wall, CPU, load before and after, its JSON's sha256, per-row seconds."""
+    cache = scratch / f"cache-{src.parent.name}-j{jobs}"
+    out = scratch / f"card-{src.parent.name}-j{jobs}.json"
+    models = os.environ.get("DISCOTEST_MODELS") or str(Path.home() / ".cache" / "discotest")
+    env = {**os.environ, "DISCOTEST_CACHE": str(cache), "DISCOTEST_MODELS": models, "PYTHONPATH": str(src)}
+    command = [sys.executable, "-m", "discotest", "card", "--system", system, "--format", "json", "-o", str(out), "-q",
+               *(["--pairs", pairs] if pairs != "all" else []), *(["--jobs", str(jobs)] if jobs else [])]
+    load = os.getloadavg()[0]
+    cpu, started = _children_cpu(), time.monotonic()
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    wall, cpu = time.monotonic() - started, _children_cpu() - cpu
+    if done.returncode not in (0, 1):
+        raise SystemExit(done.stderr)
+    return {"src": str(src), "jobs": jobs, "wall": wall, "cpu": cpu, "load": (load, os.getloadavg()[0]),
+            "sha256": hashlib.sha256(out.read_bytes()).hexdigest(), "rows": row_seconds(system, pairs, cache)}
+
+
+def row_seconds(system: str, pairs: str, cache: Path) -> dict[str, float]:
+    """Each row's measured seconds in ``cache`` (``cards.build._measured``), by row key."""
+    os.environ["DISCOTEST_CACHE"] = str(cache)
+    from discotest.cards import card_settings, resolve
+    from discotest.cards.build import _measured
+
+    spec, _, rows = resolve(card_settings({"system": system, **({"pairs": pairs} if pairs != "all" else {})}))
+    return {row.key: measured["seconds"] for row in rows if (measured := _measured(spec, row)) is not None}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--system", default="google")
+    parser.add_argument("--pairs", default="all")
+    parser.add_argument("--jobs", default="1,2", help="the --jobs of each run, comma-separated (0: none given)")
+    parser.add_argument("--src", default=str(REPO / "src"), help="the src folder of the checkout to time")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="discotest-bench-card-jobs-") as scratch:
+        runs = [one_card(args.system, args.pairs, int(jobs), Path(args.src).resolve(), Path(scratch))
+                for jobs in args.jobs.split(",")]
+    print(f"card --system {args.system} --pairs {args.pairs}, cold (fresh cache, alignment models trained), "
+          f"{os.cpu_count()} cores")
+    for run in runs:
+        print(f"{run['src']} --jobs {run['jobs'] or '(default)'}: wall {run['wall']:.1f} s, CPU {run['cpu']:.1f} s, "
+              f"load {run['load'][0]:.1f} -> {run['load'][1]:.1f}, card sha256 {run['sha256'][:12]}")
+    print("byte-identical cards:", len({run["sha256"] for run in runs}) == 1)
+    keys = list(runs[0]["rows"])
+    print(f"{'row':<24}" + "".join(f"{'j' + str(run['jobs']):>9}" for run in runs) + "  (seconds, as recorded)")
+    for key in keys:
+        print(f"{key:<24}" + "".join(f"{run['rows'].get(key, float('nan')):9.1f}" for run in runs))
+
+
+if __name__ == "__main__":
+    main()
