@@ -39,7 +39,9 @@ def one_card(system: str, pairs: str, jobs: int, src: Path, scratch: Path) -> di
     cache = scratch / f"cache-{src.parent.name}-j{jobs}"
     out = scratch / f"card-{src.parent.name}-j{jobs}.json"
     models = os.environ.get("DISCOTEST_MODELS") or str(Path.home() / ".cache" / "discotest")
-    env = {**os.environ, "DISCOTEST_CACHE": str(cache), "DISCOTEST_MODELS": models, "PYTHONPATH": str(src)}
+    timing = scratch / f"timing-{src.parent.name}-j{jobs}.jsonl"
+    env = {**os.environ, "DISCOTEST_CACHE": str(cache), "DISCOTEST_MODELS": models, "PYTHONPATH": str(src),
+           "DISCOTEST_TIMING": str(timing)}
     command = [sys.executable, "-m", "discotest", "card", "--system", system, "--format", "json", "-o", str(out), "-q",
                *(["--pairs", pairs] if pairs != "all" else []), *(["--jobs", str(jobs)] if jobs else [])]
     load = os.getloadavg()[0]
@@ -47,9 +49,23 @@ def one_card(system: str, pairs: str, jobs: int, src: Path, scratch: Path) -> di
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     wall, cpu = time.monotonic() - started, _children_cpu() - cpu
     if done.returncode not in (0, 1):
-        raise SystemExit(done.stderr)
+        raise SystemExit(f"{' '.join(command)}: exit status {done.returncode}\n{done.stderr}")
     return {"src": str(src), "jobs": jobs, "wall": wall, "cpu": cpu, "load": (load, os.getloadavg()[0]),
-            "sha256": hashlib.sha256(out.read_bytes()).hexdigest(), "rows": row_seconds(system, pairs, cache)}
+            "sha256": hashlib.sha256(out.read_bytes()).hexdigest(), "rows": row_seconds(system, pairs, cache),
+            "stages": stages(timing)}
+
+
+def stages(timing: Path) -> tuple[int, dict[str, float]]:
+    """The processes that reported (``DISCOTEST_TIMING``: the card's, its workers') and their CPU seconds per
+    stage, summed (``timing.py``: each stage's own time, nested stages apart)."""
+    import json
+
+    lines = [json.loads(line) for line in timing.read_text().splitlines()] if timing.exists() else []
+    out: dict[str, float] = {}
+    for line in lines:
+        for name, seconds in line["cpu"].items():
+            out[name] = out.get(name, 0.0) + seconds
+    return len(lines), dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
 
 def row_seconds(system: str, pairs: str, cache: Path) -> dict[str, float]:
@@ -78,6 +94,10 @@ def main() -> None:
         print(f"{run['src']} --jobs {run['jobs'] or '(default)'}: wall {run['wall']:.1f} s, CPU {run['cpu']:.1f} s, "
               f"load {run['load'][0]:.1f} -> {run['load'][1]:.1f}, card sha256 {run['sha256'][:12]}")
     print("byte-identical cards:", len({run["sha256"] for run in runs}) == 1)
+    for run in runs:
+        processes, spent = run["stages"]
+        print(f"--jobs {run['jobs']}: CPU s by stage over {processes} processes: "
+              + ", ".join(f"{name} {seconds:.1f}" for name, seconds in spent.items() if seconds >= 0.05))
     keys = list(runs[0]["rows"])
     print(f"{'row':<24}" + "".join(f"{'j' + str(run['jobs']):>9}" for run in runs) + "  (seconds, as recorded)")
     for key in keys:
