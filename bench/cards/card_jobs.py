@@ -12,6 +12,23 @@ process tree's (``RUSAGE_CHILDREN``: the card, its workers and their aligners). 
 card records them for ``--dry-run`` (``cards.build._measured``: the row's own run, with its share of a run over
 several languages). The JSON of every run is compared: the cards must be byte-identical. No timed assertion: figures
 to quote with the load they were taken at.
+
+Measured 2026-11-29 (2 cores shared by seven sessions, load averages 17-30: wall times say nothing of a quiet
+machine; CPU seconds of the whole process tree; 16 rows to run, WinoMT and WinoMT-adj of 8 pairs, 41 unfillable;
+every card byte-identical, sha256 3f1d1ac5cab5):
+
+| code | --jobs | wall s | CPU s | load before -> after |
+|---|---|---|---|---|
+| main a43750d (languages in 2 workers, rows one after another) | default | 1226.8 | 125.8 | 27.1 -> 20.0 |
+| this branch | 1 | 1294.5 / 1164.9 | 137.4 / 132.7 | 25.6 -> 28.7 / 26.5 -> 19.0 |
+| this branch | 2 | 943.9 / 742.7 | 131.2 / 127.1 | 27.2 -> 25.8 / 29.0 -> 17.2 |
+
+Where the CPU goes (``DISCOTEST_TIMING``, summed over the card's processes, --jobs 2): alignment 58.8 s, morphology
+28.9, analyser load 8.2, locate 3.0, tokenise 2.6, verdict cache 2.6, suite and translations 1.6, scoring 0.3; about
+20 s in no stage (19 interpreters' imports, the rankings' paired bootstraps). Nearly all of it is the run of each
+suite over the 8 languages (``build._run_together``, already in worker processes per language); each row then reads
+its verdicts back and ranks them. At about 127-137 CPU s, two cores cannot make this card in 60 s of wall even when
+both are busy the whole time (>= 64 s): the goal needs the cold path's alignment and morphology cut (issue 55).
 """
 
 from __future__ import annotations
