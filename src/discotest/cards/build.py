@@ -547,7 +547,7 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
                             together.get(index, 0.0))
             for index, row in enumerate(rows):
                 if pool is not None and index in pool:
-                    bar.set_description(f"card: {row.key} (scored beside the others)")
+                    bar.set_description(f"card: {row.key} (in a worker process)")
                     filled, report = pool.take(index).value
                     if report is not None and reports is not None:
                         reports[row.key] = report
