@@ -69,6 +69,13 @@ measured the scorers alone at 51.5 and 92.8 s, so one run's figures move by ±40
 is such a figure (against busy time during the card, 0.97). The overlap can pay only where the server has cores (or
 a GPU) of its own; this machine cannot show it, and the lane was removed (issue 52: gather every row's requests
 first instead).
+
+Measured 2026-11-29 with the rows scored in worker processes (``cards/parallel.py``), same command with
+``--skip-language-check``, load average 15-18 on the 2 shared cores (no claim: a loaded machine): 36 requests, card
+148.3 s, server busy 44.0 s during the card and 11.8 s alone, scorers alone 66.5 s; wall / (busy + scorers) 1.34,
+wall / (alone + scorers) 1.89; the same lines both times. An endpoint's rows are still scored one after another in
+the card's process (the client and each row's first phase live there), so no row of this card went to a worker: the
+figure is the sequential card's at this load.
 """
 
 from __future__ import annotations
@@ -151,6 +158,7 @@ def served(args: argparse.Namespace) -> None:
     def card(url: str, cache: Path) -> tuple[float, dict]:
         command = [sys.executable, "-m", "discotest", "card", "--endpoint", url, "--model", "tiny", "--pairs",
                    args.pairs, "--limit", str(args.limit), "--concurrency", "1", "--data-dir", args.data_dir,
+                   "--skip-language-check",  # a random model's translations are in no language: its rows still run
                    "--format", "json", "-q", *(["--suites", args.suites] if args.suites else [])]
         started = time.perf_counter()
         done = subprocess.run(command, capture_output=True, env={**os.environ, "DISCOTEST_CACHE": str(cache)},

@@ -15,7 +15,7 @@ import pytest
 import discotest
 from discotest import cache, families
 from discotest.cards import build as card_build
-from discotest.cards import card_settings, resolve
+from discotest.cards import card_settings, parallel, resolve
 from discotest.cards.render import render
 from discotest.cards.rows import CardLine
 from tests.support.cli_helpers import assert_one_line_error, run_cli
@@ -95,6 +95,7 @@ def no_work(monkeypatch):
     monkeypatch.setattr(families, "run", refuse)
     monkeypatch.setattr(card_build, "run_settings", refuse)  # a row's run, whole or in two phases
     monkeypatch.setattr(families, "ask", refuse)
+    monkeypatch.setattr(parallel.RowPool, "submit", refuse)  # a row handed to a worker process (cards.parallel)
 
 
 def _manifest(folder: Path, text: str) -> Path:

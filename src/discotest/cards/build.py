@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from discotest import cache, families
+from discotest.cards import parallel
 from discotest.cards.groups import CardRow, validity_badge
 from discotest.cards.options import OPTIONS
 from discotest.cards.rows import CardLine, FilledRow, Neighbour, Status
@@ -603,23 +604,61 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
         together = _run_together(system, rows, quiet, reports, bar)
         asking = _asking(system, rows, quiet, reports)
         gathered: dict[int, Gathered] = {}
-        for index, row in enumerate(rows):
-            if asking[index] == "phases" and index not in gathered:
-                block = []  # this row and the next ones up to a row that asks the model in one phase
-                for later in range(index, len(rows)):
-                    if asking[later] == "one phase":
-                        break
-                    block += [later] if asking[later] == "phases" else []
-                gathered.update(_gather(system, rows, block, quiet, bar))
-            bar.set_description(f"card: {row.key}")
-            filled = fill_row(system, row, quiet, reports, together.get(index, 0.0),
-                              gathered.pop(index, None))
-            out.append(filled)
-            if on_row is not None:
-                on_row(filled)
-            bar.update()
+        apart = _to_workers(system, rows, quiet, reports)
+        with parallel.row_pool(parallel.workers(card_options.jobs, len(apart)), card_options.quiet) as pool:
+            for index in apart if pool is not None else []:
+                pool.submit(index, _fill_apart, system, rows[index], quiet, reports is not None,
+                            together.get(index, 0.0))
+            for index, row in enumerate(rows):
+                if pool is not None and index in pool:
+                    bar.set_description(f"card: {row.key} (scored beside the others)")
+                    filled, report = pool.take(index).value
+                    if report is not None and reports is not None:
+                        reports[row.key] = report
+                else:
+                    if asking[index] == "phases" and index not in gathered:
+                        block = []  # this row and the next ones up to a row that asks the model in one phase
+                        for later in range(index, len(rows)):
+                            if asking[later] == "one phase":
+                                break
+                            block += [later] if asking[later] == "phases" else []
+                        gathered.update(_gather(system, rows, block, quiet, bar))
+                    bar.set_description(f"card: {row.key}")
+                    filled = fill_row(system, row, quiet, reports, together.get(index, 0.0),
+                                      gathered.pop(index, None))
+                out.append(filled)
+                if on_row is not None:
+                    on_row(filled)
+                bar.update()
     return Card(system.name, system.kind, list(pairs), out, card_options.bootstrap, card_options.seed, reports or {},
                 card_options.limit)
+
+
+def _to_workers(system: SystemSpec, rows: Sequence[CardRow], card_options: CardOptions,
+                reports: dict[str, Report] | None) -> list[int]:
+    """The rows a worker process fills whole (``cards.parallel``): a published system's or a folder's rows that
+    will run (not read back from the card's cache, not unfillable). A model's or an endpoint's rows stay here: the
+    model is opened in this process and asked in row order (``_gather``)."""
+    if system.kind not in ("published", "outputs"):
+        return []
+    out = []
+    for index, row in enumerate(rows):
+        try:
+            system.options_for(row)
+        except Unfilled:
+            continue
+        if reports is None and card_options.use_cache and _done(system, row, card_options):
+            continue
+        out.append(index)
+    return out
+
+
+def _fill_apart(system: SystemSpec, row: CardRow, card_options: CardOptions, keep_report: bool,
+                shared_seconds: float) -> tuple[FilledRow, Report | None]:
+    """``fill_row`` in a worker process (``_to_workers``): the row, and its report where the card keeps them."""
+    reports: dict[str, Report] | None = {} if keep_report else None
+    filled = fill_row(system, row, card_options, reports, shared_seconds)
+    return filled, (reports or {}).get(row.key)
 
 
 def _asking(system: SystemSpec, rows: Sequence[CardRow], card_options: CardOptions,

@@ -33,11 +33,16 @@ VERSUS = Option("versus", ("--versus",), "a second system to compare with, row b
 CONTEXT = dataclasses.replace(shared.CONTEXT, help="--model/--endpoint: previous sentences as context; the rows a "
                               "model translates take the first size (default 0), the contrastive rows score at each "
                               "size given (default 1)")
+# the card's --jobs: its own worker processes as well as the languages' (``cards.parallel``), not a run's help
+JOBS = dataclasses.replace(shared.JOBS, help="worker processes (default: one per core): the rows filled at once (a "
+                           "published system's or a folder's; a model's rows are asked from this process), and the "
+                           "languages of a published system's gender rows run together; --engine ray: the CPUs of a "
+                           "local Ray instance")
 MODEL_OPTIONS = (shared.BATCH_SIZE, shared.DEVICE, shared.REVISION, shared.PROMPT, shared.CONCURRENCY,
                  shared.ENDPOINT_TIMEOUT, CONTEXT, shared.BEAM, shared.MAX_LENGTH)
 OPTIONS = (CARD_SYSTEM, OUTPUTS, shared.MODEL, shared.ENDPOINT, PAIRS, SUITES, VERSUS, shared.LIMIT, INIT, CHECK,
            DRY_RUN,
-           BOOTSTRAP, SEED, *shared.ENGINE_OPTIONS, shared.JOBS,
+           BOOTSTRAP, SEED, *shared.ENGINE_OPTIONS, JOBS,
            *MODEL_OPTIONS, shared.DATA_DIR, shared.QUIET, shared.USE_CACHE, shared.SKIP_LANGUAGE_CHECK)
 
 

@@ -1,0 +1,125 @@
+"""A published system's whole card, cold, with 1 and with 2 row workers (``--jobs``): wall and CPU seconds, the load
+around it, and each row's seconds. Issue 55's goal is ``card --system google`` over every pair cold in <= 60 s on a
+quiet machine; issue 52 item 4 scores the rows in parallel over cores (``cards/parallel.py``).
+
+    .venv/bin/python -m bench.cards.card_jobs [--system google] [--pairs all] [--jobs 1,2] [--src DIR]
+
+Each run is ``discotest card --system S --format json`` in a process of its own with a fresh ``DISCOTEST_CACHE``
+(cold: every verdict, link and reading computed again) and ``DISCOTEST_MODELS`` at the user cache, where the alignment
+models are trained already (a first run trains them: its time is then not the card's). ``--src`` times another
+checkout's card (its ``src`` folder; ``--jobs 0`` gives no ``--jobs``: that checkout's default). CPU seconds are the
+process tree's (``RUSAGE_CHILDREN``: the card, its workers and their aligners). Per row: its measured seconds as the
+card records them for ``--dry-run`` (``cards.build._measured``: the row's own run, with its share of a run over
+several languages). The JSON of every run is compared: the cards must be byte-identical. No timed assertion: figures
+to quote with the load they were taken at.
+
+Measured 2026-11-29 (2 cores shared by seven sessions, load averages 17-30: wall times say nothing of a quiet
+machine; CPU seconds of the whole process tree; 16 rows to run, WinoMT and WinoMT-adj of 8 pairs, 41 unfillable;
+every card byte-identical, sha256 3f1d1ac5cab5):
+
+| code | --jobs | wall s | CPU s | load before -> after |
+|---|---|---|---|---|
+| main a43750d (languages in 2 workers, rows one after another) | default | 1226.8 | 125.8 | 27.1 -> 20.0 |
+| this branch | 1 | 1294.5 / 1164.9 | 137.4 / 132.7 | 25.6 -> 28.7 / 26.5 -> 19.0 |
+| this branch | 2 | 943.9 / 742.7 | 131.2 / 127.1 | 27.2 -> 25.8 / 29.0 -> 17.2 |
+
+Where the CPU goes (``DISCOTEST_TIMING``, summed over the card's processes, --jobs 2): alignment 58.8 s, morphology
+28.9, analyser load 8.2, locate 3.0, tokenise 2.6, verdict cache 2.6, suite and translations 1.6, scoring 0.3; about
+20 s in no stage (19 interpreters' imports, the rankings' paired bootstraps). Nearly all of it is the run of each
+suite over the 8 languages (``build._run_together``, already in worker processes per language); each row then reads
+its verdicts back and ranks them. At about 127-137 CPU s, two cores cannot make this card in 60 s of wall even when
+both are busy the whole time (>= 64 s): the goal needs the cold path's alignment and morphology cut (issue 55).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def one_card(system: str, pairs: str, jobs: int, src: Path, scratch: Path) -> dict:
+    """One cold card in a process of its own: wall, CPU, load before and after, its JSON's sha256, per-row seconds."""
+    cache = scratch / f"cache-{src.parent.name}-j{jobs}"
+    out = scratch / f"card-{src.parent.name}-j{jobs}.json"
+    models = os.environ.get("DISCOTEST_MODELS") or str(Path.home() / ".cache" / "discotest")
+    timing = scratch / f"timing-{src.parent.name}-j{jobs}.jsonl"
+    env = {**os.environ, "DISCOTEST_CACHE": str(cache), "DISCOTEST_MODELS": models, "PYTHONPATH": str(src),
+           "DISCOTEST_TIMING": str(timing)}
+    command = [sys.executable, "-m", "discotest", "card", "--system", system, "--format", "json", "-o", str(out), "-q",
+               *(["--pairs", pairs] if pairs != "all" else []), *(["--jobs", str(jobs)] if jobs else [])]
+    load = os.getloadavg()[0]
+    cpu, started = _children_cpu(), time.monotonic()
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    wall, cpu = time.monotonic() - started, _children_cpu() - cpu
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(command)}: exit status {done.returncode}\n{done.stderr}")
+    return {"src": str(src), "jobs": jobs, "wall": wall, "cpu": cpu, "load": (load, os.getloadavg()[0]),
+            "sha256": hashlib.sha256(out.read_bytes()).hexdigest(), "rows": row_seconds(system, pairs, cache),
+            "stages": stages(timing)}
+
+
+def stages(timing: Path) -> tuple[int, dict[str, float]]:
+    """The processes that reported (``DISCOTEST_TIMING``: the card's, its workers') and their CPU seconds per
+    stage, summed (``timing.py``: each stage's own time, nested stages apart)."""
+    import json
+
+    lines = [json.loads(line) for line in timing.read_text().splitlines()] if timing.exists() else []
+    out: dict[str, float] = {}
+    for line in lines:
+        for name, seconds in line["cpu"].items():
+            out[name] = out.get(name, 0.0) + seconds
+    return len(lines), dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+
+def row_seconds(system: str, pairs: str, cache: Path) -> dict[str, float]:
+    """Each row's measured seconds in ``cache`` (``cards.build._measured``), by row key."""
+    os.environ["DISCOTEST_CACHE"] = str(cache)
+    from discotest.cards import card_settings, resolve
+    from discotest.cards.build import _measured
+
+    spec, _, rows = resolve(card_settings({"system": system, **({"pairs": pairs} if pairs != "all" else {})}))
+    return {row.key: measured["seconds"] for row in rows if (measured := _measured(spec, row)) is not None}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--system", default="google")
+    parser.add_argument("--pairs", default="all")
+    parser.add_argument("--jobs", default="1,2", help="the --jobs of each run, comma-separated (0: none given)")
+    parser.add_argument("--src", default=str(REPO / "src"), help="the src folder of the checkout to time")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="discotest-bench-card-jobs-") as scratch:
+        runs = [one_card(args.system, args.pairs, int(jobs), Path(args.src).resolve(), Path(scratch))
+                for jobs in args.jobs.split(",")]
+    print(f"card --system {args.system} --pairs {args.pairs}, cold (fresh cache, alignment models trained), "
+          f"{os.cpu_count()} cores")
+    for run in runs:
+        print(f"{run['src']} --jobs {run['jobs'] or '(default)'}: wall {run['wall']:.1f} s, CPU {run['cpu']:.1f} s, "
+              f"load {run['load'][0]:.1f} -> {run['load'][1]:.1f}, card sha256 {run['sha256'][:12]}")
+    print("byte-identical cards:", len({run["sha256"] for run in runs}) == 1)
+    for run in runs:
+        processes, spent = run["stages"]
+        print(f"--jobs {run['jobs']}: CPU s by stage over {processes} processes: "
+              + ", ".join(f"{name} {seconds:.1f}" for name, seconds in spent.items() if seconds >= 0.05))
+    keys = list(runs[0]["rows"])
+    print(f"{'row':<24}" + "".join(f"{'j' + str(run['jobs']):>9}" for run in runs) + "  (seconds, as recorded)")
+    for key in keys:
+        print(f"{key:<24}" + "".join(f"{run['rows'].get(key, float('nan')):9.1f}" for run in runs))
+
+
+if __name__ == "__main__":
+    main()

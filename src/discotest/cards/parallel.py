@@ -1,0 +1,102 @@
+"""The card's rows scored in worker processes, one row per task, taken back in row order: a row's CPU work (aligning,
+reading, scoring, the paired bootstraps of its ranking) is its own, so two rows can run on two cores while the card
+still prints, caches and reports them in row order, byte for byte as one process would (tests/cards/test_card_jobs.py).
+
+Only a row that runs whole in a worker comes here (``build.apart``: no model of the parent's in it); a worker imports
+discotest afresh (spawned, not forked: a fork copies the native thread state of an aligner the parent ran, as
+``gender.run.run_many`` says) and starts like every local pool worker (``engine.start_worker``). The cache is shared by
+content hash and written atomically, and a model two rows would both train is made once (``cache.making``)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import resource
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from discotest.engine import start_worker
+from discotest.progress import quiet_scope
+
+
+def workers(jobs: int | None, tasks: int) -> int:
+    """The processes for ``tasks`` rows: ``jobs`` (``--jobs``), else one per core, never more than the rows; one
+    means no pool (the rows run in the card's own process)."""
+    return max(1, min(jobs or os.cpu_count() or 1, tasks))
+
+
+@dataclass
+class Done:
+    """What a row's task gave back (``value``: what the function returned) and what it cost in its worker: wall
+    seconds, and CPU seconds of the worker and of the processes it waited for (an aligner's)."""
+
+    value: Any
+    seconds: float
+    cpu: float
+
+
+def cpu_seconds() -> float:
+    """This process's CPU seconds and those of its children it has waited for (user and system)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timed(fn: Callable[..., Any], *args: Any) -> Done:
+    """``fn(*args)`` with its wall and CPU seconds (in a worker: the task's; the worker's start is not counted)."""
+    started, cpu = time.monotonic(), cpu_seconds()
+    value = fn(*args)
+    return Done(value, time.monotonic() - started, cpu_seconds() - cpu)
+
+
+def _start(quiet: bool) -> None:
+    """A row worker's start: ``engine.start_worker``, and the card's ``--quiet`` for whatever its row prints."""
+    start_worker()
+    quiet_scope(quiet).__enter__()  # for the rest of this process
+
+
+class RowPool:
+    """Rows handed to ``jobs`` worker processes as they are submitted and taken back by index (``take``), in
+    whatever order the caller wants them (the card's: row order). A task whose worker
+    died (killed for memory) breaks the pool: ``take`` then runs it, and every row still to take, here in the caller's
+    process: a row is never lost to the pool."""
+
+    def __init__(self, jobs: int, quiet: bool):
+        self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_start, initargs=(quiet,))
+        self._tasks: dict[int, tuple[Future, Callable[..., Any], tuple]] = {}
+
+    def submit(self, index: int, fn: Callable[..., Any], *args: Any) -> None:
+        self._tasks[index] = (self._pool.submit(timed, fn, *args), fn, args)
+
+    def __contains__(self, index: int) -> bool:
+        return index in self._tasks
+
+    def take(self, index: int) -> Done:
+        """The task's result, waiting for it; an exception ``fn`` raised is raised here as itself."""
+        future, fn, args = self._tasks.pop(index)
+        try:
+            return future.result()
+        except BrokenProcessPool:  # its worker, or another's, died: the pool is gone, the row is not
+            return timed(fn, *args)
+
+    def close(self) -> None:
+        """Stop: rows not started are dropped (a Ctrl-C'd card), those under way end with their worker."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def row_pool(jobs: int, quiet: bool) -> Iterator[RowPool | None]:
+    """A ``RowPool`` of ``jobs`` workers, or None for one job (the rows run in this process, as before)."""
+    if jobs < 2:
+        yield None
+        return
+    pool = RowPool(jobs, quiet)
+    try:
+        yield pool
+    finally:
+        pool.close()
