@@ -217,6 +217,17 @@ def test_a_registered_language_runs_end_to_end(toy_language, tmp_path, capsys):
     assert code == 0 and valid_report(out)["results"][0]["scores"] == result.summary()
 
 
+def test_the_analyser_rules_version_reaches_the_signature(toy_language, monkeypatch):
+    """An analyser's rules version (``GenderAnalyser.rules``) is named in the WinoMT signature beside its tool's
+    version: a rule change that moves a number moves the signature with it (dropped, this fails)."""
+    from discotest.data import catalogue
+    from tests.support.toy_language import ArticleAnalyser
+
+    monkeypatch.setattr(ArticleAnalyser, "rules", "toy-rules-2")
+    report = discotest.run("winomt-demo", lang="xx", input=str(catalogue.locate("winomt-demo-demo-de")), lexicon="off")
+    assert report.results[0].signature.get("analyser") == "toy-articles:toy-articles-1+toy-rules-2"
+
+
 def test_compare_from_python_for_the_file_families(shared_data, tmp_path):
     """``discotest.compare`` with the CLI's option names for Wino-X and a contrastive suite (scores files)."""
     report = discotest.compare("winox", lang="fr", input=[str(WINOX / "system.fr.txt")] * 2,

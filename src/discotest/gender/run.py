@@ -548,7 +548,7 @@ def _result(lang: str, name: str, verdicts: list, options: RunOptions, unmatched
         settings=(
             *settings,
             ("lexicon", options.lexicon),
-            ("analyser", f"{analyser.name}:{analyser.version()}"),
+            ("analyser", analyser.signature()),
             *((("verdict", options.verdict),) if options.verdict != "noun" else ()),  # the noun default: no field
         ),
         files=files,

@@ -254,7 +254,7 @@ def read_translations(items: Sequence[MittensItem], translations: Sequence[str],
             words.extend(w for w in weak if w)
         read = "both" if len(shown) > 1 else shown.pop() if shown else "none"
         out.append((read, tuple(words), "" if read != "none" else "; ".join(dict.fromkeys(reasons)) or "unread"))
-    return out, f"{analyser.name}:{analyser.version()}"
+    return out, analyser.signature()
 
 
 def _arabic_person_noun(tokens: Sequence[Token], span: tuple[int, ...], english: str) -> tuple[int, ...]:

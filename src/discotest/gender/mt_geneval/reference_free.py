@@ -113,4 +113,4 @@ def read_free(verdicts: Sequence[GenEvalVerdict], lang: str, aligner: WordAligne
     for v, anchors, h, spans, has_own in plans:
         read = [next(readings) for _ in spans]
         out.append(combine_readings(v, tuple(anchors), tuple(h[j].text for span in spans for j in span), read, has_own))
-    return out, f"{analyser.name}:{analyser.version()}"
+    return out, analyser.signature()

@@ -116,6 +116,10 @@ class GenderAnalyser(ABC):
 
     lang: str = ""
     name: str = ""
+    # the version of this analyser's own reading rules (and word lists), named in every signature beside the tool's
+    # version (``signature``): raise it with a change that can change a reading, or a number moves under an unchanged
+    # signature; "" for an analyser whose rules have not changed since the recorded figures
+    rules: str = ""
 
     @classmethod
     def static_version(cls) -> str | None:
@@ -130,6 +134,11 @@ class GenderAnalyser(ABC):
         if static is None:
             raise NotImplementedError(f"{type(self).__name__} must define version() or static_version()")
         return static
+
+    def signature(self) -> str:
+        """What a signature's ``analyser`` field names: the analyser, its tools' versions and its rules' version,
+        ``farahidi:farahidi-0.4.0+ar-rules-2`` (every family that reads with an analyser says it this one way)."""
+        return f"{self.name}:{self.version()}" + (f"+{self.rules}" if self.rules else "")
 
     # Optional: an analyser whose reading of a word depends on that word alone (a lookup tool: Arabic's farahidi) names
     # the package files its readings depend on (besides ``static_version``); ``lang/morph/word_table.py`` then keeps a

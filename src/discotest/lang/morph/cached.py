@@ -39,7 +39,7 @@ class CachedReads(GenderAnalyser):
 
     def __init__(self, lang: str, use_cache: bool = True) -> None:
         cls = analyser_class(lang)
-        self.lang, self.name = lang, cls.name
+        self.lang, self.name, self.rules = lang, cls.name, cls.rules
         self._use_cache = use_cache
         self._version = cls.static_version()
         self._table: tuple[str, Callable[[], Iterable[Sequence[Token]]], bool] | None = None
