@@ -143,6 +143,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=8)
     parser.add_argument("--max-length", type=int, default=48)
     parser.add_argument("--threads", type=int, default=1, help="the server's llama.cpp threads (prompt and generation)")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds a request may wait (the server answers one "
+                        "at a time, the others queue: on a loaded machine a scoring row's waits passed 120 s)")
     parser.add_argument("--out", type=Path, default=Path("/tmp/discotest-real-card"))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -156,7 +158,7 @@ def main() -> None:
     model = model_file(args.out)
     print(f"model: {model} ({model.stat().st_size / 1e6:.0f} MB), ready in {time.monotonic() - started:.1f} s")
     rows = rows_of(args.pairs.split(","), args.suites.split(",") if args.suites else None)
-    model_options = {"max_length": args.max_length, "prompt_file": str(PROMPT)}
+    model_options = {"max_length": args.max_length, "prompt_file": str(PROMPT), "timeout": args.timeout}
     log = args.out / "server.log"
     summary = []
     with serve_gguf(model, ALIAS, args.out, seconds=300, module=MODULE, verbose=True, n_threads=args.threads,
@@ -194,6 +196,7 @@ def main() -> None:
                               **({"suites": args.suites} if args.suites else {}), **model_options)
         whole = throughput(log.read_text(errors="replace"))
     (args.out / "card.json").write_text(json.dumps(card.to_json(), ensure_ascii=False, indent=1), "utf-8")
+    (args.out / "rows.json").write_text(json.dumps(summary, ensure_ascii=False, indent=1), "utf-8")  # the figure
     from discotest.cards.render import render
 
     print(render(card, "text"))
