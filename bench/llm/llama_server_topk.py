@@ -125,9 +125,9 @@ _CREATE: Any = None
 def create_completion(self: Any, *args: Any, **kwargs: Any) -> Any:
     """``Llama.create_completion`` with llama.cpp's logits kept for every token only when the request asks for
     log-probabilities (``logits_all``): a translation needs the last token's only, and computing and copying the
-    262,144 logits of every prompt token costs a quarter to a third of its CPU. A request that asks for them after one that did
-    not evaluates its whole prompt again: the kept logits of a reused prompt prefix would be missing (the test fails
-    without it)."""
+    262,144 logits of every prompt token costs a quarter to a third of its CPU. A request that asks for them after
+    one that did not evaluates its whole prompt again: the kept logits of a reused prompt prefix would be missing (the
+    test fails without it)."""
     wanted = _CREATE_SIGNATURE.bind(self, *args, **kwargs).arguments.get("logprobs") is not None
     if self.scores.shape[0] < self._n_ctx:  # started without logits_all: as llama-cpp-python does
         return _CREATE(self, *args, **kwargs)
