@@ -34,7 +34,9 @@ What it does (docs/models.md, "Try a real model offline", has the measured figur
 
 Both cores: two runs side by side, ``--pairs ja-en --suites jazp,bsd-zp-ja-en-test,mittens`` and ``--pairs
 en-de``, each with its own one-thread server (``--threads 2`` cost more CPU than it saved on the loaded machine;
-docs/models.md has the measures). Rows an endpoint cannot fill (MT-GenEval takes a local model or files) say why. The server listens on a free port,
+docs/models.md has the measures).
+
+Rows an endpoint cannot fill (MT-GenEval takes a local model or files) say why. The server listens on a free port,
 and an endpoint's answers are cached under its URL: each run of the bench asks the server again (its timings are
 that run's), while the check against ``run`` is answered from the cache the card filled.
 """
