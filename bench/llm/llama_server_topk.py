@@ -7,7 +7,8 @@ machine): the sort 3.6 ms a token, the log-softmax 58-128 ms a request.
 
     python -m bench.llm.llama_server_topk --model M.gguf …     # the server's own options
 
-Two replacements, each checked at start-up against the original (``check()``), or the server does not start:
+Three replacements; the first two are checked at start-up against the originals (``check()``), or the server does
+not start, the third by ``tests/models/test_llama_server_patch.py`` (both servers, the same requests):
 
 - ``top_sorted`` replaces the module's own ``sorted``, only for the call it makes there, ``sorted(zip(values,
   range(n)), reverse=True)``: the values are read back from the zip (a sequence iterator reduces to its sequence), and
@@ -19,6 +20,10 @@ Two replacements, each checked at start-up against the original (``check()``), o
 - ``logits_to_logprobs`` computes the same float32 operations in the same order (the maximum, the shifted logits,
   their exponentials, the sum, its logarithm, the difference: bit for bit the original's, ``check()`` compares the
   bits) without two of the original's four full-size temporary arrays (40 ms a request, was 58-128).
+- ``create_completion`` keeps every token's logits (``logits_all``) only for a request that asks for
+  log-probabilities: a translation reads the last token's, and the rest cost 25-37% of its CPU (a WinoMT sentence
+  0.59 -> 0.44 s in one process; MiTTenS 1.62 -> 1.02 s an item served, ``bench/figures/score_identity.json``). The
+  server must be started with ``logits_all`` (else llama-cpp-python's own behaviour is kept).
 
 A request for more than ``TOP`` log-probabilities is refused by the check at start-up; discotest asks for 5 at most
 (``models/endpoint.py``'s alignment probe).
@@ -120,8 +125,9 @@ _CREATE: Any = None
 def create_completion(self: Any, *args: Any, **kwargs: Any) -> Any:
     """``Llama.create_completion`` with llama.cpp's logits kept for every token only when the request asks for
     log-probabilities (``logits_all``): a translation needs the last token's only, and computing and copying the
-    262,144 logits of every prompt token is most of its prompt's cost. A request that asks for them after one that did
-    not evaluates its whole prompt again: the kept logits of a reused prompt prefix would be missing."""
+    262,144 logits of every prompt token costs a quarter to a third of its CPU. A request that asks for them after
+    one that did not evaluates its whole prompt again: the kept logits of a reused prompt prefix would be missing (the
+    test fails without it)."""
     wanted = _CREATE_SIGNATURE.bind(self, *args, **kwargs).arguments.get("logprobs") is not None
     if self.scores.shape[0] < self._n_ctx:  # started without logits_all: as llama-cpp-python does
         return _CREATE(self, *args, **kwargs)

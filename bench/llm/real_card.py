@@ -32,6 +32,10 @@ What it does (docs/models.md, "Try a real model offline", has the measured figur
    ``length``), translations asked again without the line-break stop (``models/endpoint.py``), and the
    misaligned-line check's refusals.
 
+Both cores: two runs side by side, ``--pairs ja-en --suites jazp,bsd-zp-ja-en-test,mittens`` and ``--pairs
+en-de``, each with its own one-thread server (``--threads 2`` cost more CPU than it saved on the loaded machine;
+docs/models.md has the measures).
+
 Rows an endpoint cannot fill (MT-GenEval takes a local model or files) say why. The server listens on a free port,
 and an endpoint's answers are cached under its URL: each run of the bench asks the server again (its timings are
 that run's), while the check against ``run`` is answered from the cache the card filled.
@@ -147,6 +151,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=8)
     parser.add_argument("--max-length", type=int, default=48)
     parser.add_argument("--threads", type=int, default=1, help="the server's llama.cpp threads (prompt and generation)")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds a request may wait (the server answers one "
+                        "at a time, the others queue: on a loaded machine a scoring row's waits passed 120 s)")
     parser.add_argument("--out", type=Path, default=Path("/tmp/discotest-real-card"))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -160,7 +166,7 @@ def main() -> None:
     model = model_file(args.out)
     print(f"model: {model} ({model.stat().st_size / 1e6:.0f} MB), ready in {time.monotonic() - started:.1f} s")
     rows = rows_of(args.pairs.split(","), args.suites.split(",") if args.suites else None)
-    model_options = {"max_length": args.max_length, "prompt_file": str(PROMPT)}
+    model_options = {"max_length": args.max_length, "prompt_file": str(PROMPT), "timeout": args.timeout}
     log = args.out / "server.log"
     summary = []
     with serve_gguf(model, ALIAS, args.out, seconds=300, module=MODULE, verbose=True, n_threads=args.threads,
@@ -199,6 +205,7 @@ def main() -> None:
                               **({"suites": args.suites} if args.suites else {}), **model_options)
         whole = throughput(log.read_text(errors="replace"))
     (args.out / "card.json").write_text(json.dumps(card.to_json(), ensure_ascii=False, indent=1), "utf-8")
+    (args.out / "rows.json").write_text(json.dumps(summary, ensure_ascii=False, indent=1), "utf-8")  # the figure
     from discotest.cards.render import render
 
     print(render(card, "text"))

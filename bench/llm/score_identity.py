@@ -11,6 +11,10 @@ system, read from the OS around the row) and wall seconds per item.
 ``--module``: the server's module (``bench/llm/llama_server_topk.py`` by default; the copy of it before a change,
 put on PYTHONPATH, measures the before); ``--threads``: the server's llama.cpp threads (``n_threads`` and
 ``n_threads_batch``). Nothing else differs between two runs: the same model, prompt, rows, ``--limit`` and order.
+``--concurrency`` is 1 by default, so that the server is asked in the same order in both runs: llama-cpp-python
+reuses the previous request's prompt prefix (its KV cache) and evaluates only the rest, and a token's logits depend
+on the batch that evaluated it (echoed log-probabilities up to 0.13 apart measured on jazp, where four requests at
+once reached the server in another order).
 """
 
 from __future__ import annotations
@@ -96,6 +100,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=50)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--max-length", type=int, default=48)
+    parser.add_argument("--timeout", type=float, default=600, help="seconds a request may wait (the others queue)")
+    parser.add_argument("--concurrency", type=int, default=1, help="requests under way at once (1: the same order in "
+                        "every run, see above)")
     parser.add_argument("--module", default=MODULE)
     parser.add_argument("--out", type=Path, default=Path("/tmp/discotest-score-identity/scores.json"))
     parser.add_argument("--before", type=Path)
@@ -117,20 +124,22 @@ def main() -> None:
             suite = card_row.key
             posts, began, cpu0 = len(proxy.exchanges), time.monotonic(), cpu(server)
             card = discotest.card(endpoint=proxy.url, model=ALIAS, pairs=card_row.pair, suites=card_row.id,
-                                  limit=args.limit, quiet=True, prompt_file=str(PROMPT), max_length=args.max_length)
+                                  limit=args.limit, quiet=True, prompt_file=str(PROMPT), max_length=args.max_length,
+                                  timeout=args.timeout, concurrency=args.concurrency)
             wall, used = time.monotonic() - began, cpu(server) - cpu0
             (filled,) = [r for r in card.rows if r["id"] == card_row.id]
             scores = candidate_scores(proxy.exchanges[posts:])
             answers = translations(proxy.exchanges[posts:])
             items = len({s["prefix"] for s in scores}) or len(answers)
-            row = {"row": suite, "module": args.module, "threads": args.threads, "items": items,
+            row = {"row": suite, "status": filled["status"], "reason": filled.get("reason"), "module": args.module,
+                   "threads": args.threads, "items": items,
                    "requests": len(proxy.exchanges) - posts, "cpu_server_per_item": round(used / items, 3),
                    "wall_per_item": round(wall / items, 3), "load": os.getloadavg()[0], "lines": filled["lines"],
                    "scores": scores, "translations": answers}
             rows.append(row)
             shown = {k: v for k, v in row.items() if k not in ("scores", "lines", "translations")}
             before = {r["row"]: {"translations": {}, **r} for r in json.loads(args.before.read_text())} \
-                if args.before else {}  # read as each row ends: the before may be measured at the same time
+                if args.before and args.before.is_file() else {}  # read as each row ends: it may be measured now
             if suite in before:
                 shown["against before"] = compare(row, before[suite])
             print(json.dumps(shown, ensure_ascii=False), flush=True)
