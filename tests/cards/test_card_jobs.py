@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import discotest
-from discotest.cards import make_card, parallel
+from discotest.cards import parallel
+from discotest.cards.build import make_card
 
 
 def _card_json(tmp_path: Path, monkeypatch, name: str, jobs: int, **options) -> tuple[str, list[int]]:
