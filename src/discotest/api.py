@@ -60,7 +60,7 @@ def card(**options: Any):
 def card_versus(**options: Any):
     """``discotest card … --versus B``: (card A, card B, lines), one line per row and metric both filled with both
     values, the paired bootstrap p-value and whether they differ (p < 0.05)."""
-    from discotest.cards.build import make_versus
+    from discotest.cards.versus import make_versus
 
     return make_versus(**options)
 

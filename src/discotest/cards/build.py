@@ -101,8 +101,9 @@ class CardOptions:
         """The keywords of the row's run that the card gives (checked by its family, ``row_settings``): every run
         takes the data folder, quiet, the cache and the language check; the sample, the engine and the worker
         processes only where its family takes them, and only when given."""
+        local = self.engine != "ray"  # the card's --jobs also sizes its own row workers (cards.parallel)
         where_taken = {"limit": self.limit, "engine": self.engine, "ray_address": self.ray_address,
-                       "jobs": self.jobs}
+                       "jobs": None if local and not families.family_of(row.suite).local_jobs else self.jobs}
         return {"data_dir": self.data_dir, "quiet": self.quiet, "use_cache": self.use_cache,
                 "skip_language_check": self.skip_language_check,
                 **{k: v for k, v in where_taken.items() if v is not None and _takes(row, k)}}
@@ -573,20 +574,6 @@ def make_card(keep_reports: bool = False, **options: Any) -> Card:
     s = checked_settings(OPTIONS, options, "card")
     system, pairs, rows = resolve(s)
     return build_card(system, rows, pairs, CardOptions.of(s), keep_reports)
-
-
-def make_versus(**options: Any) -> tuple[Card, Card, list[dict[str, Any]]]:
-    """Both cards (each row run for both systems) and the comparison lines (``versus.compare_cards``)."""
-    from discotest.cards import resolve
-    from discotest.cards.versus import compare_cards, versus_system
-
-    s = checked_settings(OPTIONS, options, "card")
-    system, pairs, rows = resolve(s)
-    other = versus_system(s.versus, system.model_options)
-    card_options = CardOptions.of(s)
-    first = build_card(system, rows, pairs, card_options, keep_reports=True)
-    second = build_card(other, rows, pairs, card_options, keep_reports=True)
-    return first, second, compare_cards(first, second, s.bootstrap, s.seed)
 
 
 def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str], card_options: CardOptions,

@@ -7,9 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from discotest.cards.build import Card, where_of
+from discotest.cards.build import Card, CardOptions, build_card, where_of
+from discotest.cards.options import OPTIONS
 from discotest.cards.render import METRIC_NAMES, p_text
 from discotest.cards.system import MANIFEST, SystemSpec, endpoint_system, read_manifest
+from discotest.registry import checked_settings
 from discotest.report.ranking import paired_p, value_and_interval
 from discotest.report.result import lang_of, scope_of
 from discotest.report.table import fixed_width
@@ -89,3 +91,18 @@ def render_versus(a: Card, b: Card, lines: list[dict[str, Any]]) -> str:
                       *(["rows not compared:", *unfilled] if unfilled else []), "",
                       f"{differ} of {len(rows)} numbers differ (paired bootstrap p < {SIGNIFICANT} on the items both "
                       f"have, {a.bootstrap} resamples, seed {a.seed})", f"A: {a.signature()}", f"B: {b.signature()}"])
+
+
+def make_versus(**options: Any) -> tuple[Card, Card, list[dict[str, Any]]]:
+    """Both cards (each row run for both systems) and the comparison lines (``compare_cards``): ``discotest card
+    --versus`` and ``discotest.card(versus=…)`` both come here (here, not in cards.build: the comparison sits above
+    the card it compares)."""
+    from discotest.cards import resolve
+
+    s = checked_settings(OPTIONS, options, "card")
+    system, pairs, rows = resolve(s)
+    other = versus_system(s.versus, system.model_options)
+    card_options = CardOptions.of(s)
+    first = build_card(system, rows, pairs, card_options, keep_reports=True)
+    second = build_card(other, rows, pairs, card_options, keep_reports=True)
+    return first, second, compare_cards(first, second, s.bootstrap, s.seed)

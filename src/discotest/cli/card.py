@@ -41,8 +41,9 @@ def run(args: argparse.Namespace) -> int:
     family's run, nowhere else; ``--init``, ``--check`` and ``--dry-run`` go through the API's functions."""
     from discotest import api
     from discotest.cards import OPTIONS
-    from discotest.cards.build import make_card, make_versus
+    from discotest.cards.build import make_card
     from discotest.cards.render import render
+    from discotest.cards.versus import make_versus
 
     options = {o.name: getattr(args, o.name) for o in OPTIONS if hasattr(args, o.name)}
     if options.pop("init", False):

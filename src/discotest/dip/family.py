@@ -317,4 +317,5 @@ FAMILY = register(Family(
     describe=describe,
     input_language=lambda suite, s: "en",  # every pair is into English
     check_lines=check_lines,
+    local_jobs=False,  # --jobs: the CPUs of a local Ray only (run.py's _engine)
 ))

@@ -189,6 +189,10 @@ class Family:
     # (empty: every language of the suite), in the family's order: what the card ranks a row against
     # (``cards.system.published_names``); ``suites`` says the same in words. None: no published system
     published: Callable[[str], dict[str, tuple[str, ...]]] | None = None
+    # whether ``--jobs`` sizes the family's own local worker processes (gender: one per language); False: it means
+    # only the CPUs of a local Ray (``--engine ray``), and a run without Ray refuses it (DiP). The card gives its
+    # ``--jobs`` to a row's run only where it means the same thing (``cards.build.CardOptions.run_options``)
+    local_jobs: bool = True
 
     def answers(self, suite: str) -> bool:
         return suite in self.suites() or bool(self.handles and self.handles(suite))
