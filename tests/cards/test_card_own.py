@@ -92,7 +92,7 @@ def no_work(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError(f"a suite ran: {args}")
 
-    monkeypatch.setattr(families, "run", refuse)
+    monkeypatch.setattr(families, "run_settings", refuse)
     monkeypatch.setattr(card_build, "run_settings", refuse)  # a row's run, whole or in two phases
     monkeypatch.setattr(families, "ask", refuse)
     monkeypatch.setattr(parallel.RowPool, "submit", refuse)  # a row handed to a worker process (cards.parallel)
