@@ -119,7 +119,8 @@ def test_the_checked_decode_sends_exactly_the_unsure_pairs_to_thot():
     thot = _model("thot").align(PAIRS)
     got = model.align(PAIRS, watch)
     assert all(got[n] == (thot[n] if n in unsure else fast[n]) for n in range(len(PAIRS)))
-    assert fast == model.tables().align(PAIRS)  # check's links are align's
+    aligned = model.tables().align(PAIRS)  # check's links are align's, None where it is unsure
+    assert all(fast[n] is None if n in unsure else fast[n] == aligned[n] for n in range(len(PAIRS)))
     # nothing watched: nothing to be unsure of; everything watched (None): at least as many unsure as any subset
     assert model.tables().check(PAIRS, [frozenset()] * len(PAIRS))[1] == []
     assert set(unsure) <= set(model.tables().check(PAIRS)[1])
@@ -132,3 +133,39 @@ def test_the_checked_decode_is_named_and_its_watched_words_key_the_cache():
     assert "+fast-decode-thot-below-" in checked.signature() and checked.reads_watch and not fast.reads_watch
     assert _key(checked, PAIRS[:2], [frozenset({0}), None]) != _key(checked, PAIRS[:2], [frozenset({1}), None])
     assert _key(fast, PAIRS[:2], [frozenset({0}), None]) == _key(fast, PAIRS[:2])
+
+
+def _posteriors(choices: dict[int, dict[int, float]], rows: int, columns: int):
+    """A posterior matrix (rows × columns + NULL) with the given row -> {column: probability} (the rest on NULL)."""
+    import numpy as np
+
+    out = np.zeros((rows, columns + 1))
+    for row in range(rows):
+        for column, p in choices.get(row, {}).items():
+            out[row, column] = p
+        out[row, columns] = 1.0 - out[row].sum()
+    return out
+
+
+def test_one_english_word_on_a_run_of_adjacent_target_words_is_not_doubt():
+    """``checked`` (fast_decode.CHECK): English word 1 rendered by target words 1 and 2 (a clitic and its noun): the
+    forward direction links both to it, the reverse one (one target word per English word) one of them, its posterior
+    split between the two. Not doubt; the same with the reverse link outside the run, or the run broken, is."""
+    from discotest.lang.align.fast_decode import _argmax_links, _unsure
+
+    def unsure(fwd_choices, rev_choices) -> bool:
+        fwd_post = _posteriors(fwd_choices, rows=4, columns=3)  # 4 target words over 3 English words
+        rev_post = _posteriors(rev_choices, rows=3, columns=4)
+        fwd = _argmax_links(fwd_post)
+        rev = {(s, t) for t, s in _argmax_links(rev_post)}
+        return _unsure(fwd_post, rev_post, [1], fwd, rev)
+
+    run = {0: {0: 1.0}, 1: {1: 1.0}, 2: {1: 1.0}, 3: {2: 1.0}}  # target 1 and 2 -> English 1
+    assert not unsure(run, {0: {0: 1.0}, 1: {1: 0.55, 2: 0.45}, 2: {3: 1.0}})
+    assert not unsure(run, {0: {0: 1.0}, 1: {2: 0.9}, 2: {3: 1.0}})
+    assert unsure(run, {0: {0: 1.0}, 1: {3: 0.9}, 2: {3: 1.0}})  # the reverse link outside the run
+    assert unsure(run, {0: {0: 1.0}, 1: {1: 0.5, 3: 0.45}, 2: {3: 1.0}})  # a close choice outside the run
+    broken = {0: {0: 1.0}, 1: {1: 1.0}, 2: {2: 1.0}, 3: {1: 1.0}}  # targets 1 and 3 -> English 1: no run
+    assert unsure(broken, {0: {0: 1.0}, 1: {1: 0.9}, 2: {2: 1.0}})
+    # several English words on one target word (the converse) stays doubt: English 1 and 2 -> target 1
+    assert unsure({0: {0: 1.0}, 1: {2: 1.0}, 2: {0: 1.0}, 3: {0: 1.0}}, {0: {0: 1.0}, 1: {1: 1.0}, 2: {1: 1.0}})

@@ -31,6 +31,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import cast
 
 from discotest import cache
 from discotest.errors import InputError
@@ -90,13 +91,13 @@ class AlignmentModel(WordAligner):
 
     def aligner_signature(self) -> str:
         """The signature's ``aligner`` field: the base aligner's, plus ``+fast-decode`` when the tables are decoded
-        here (other links than Thot's decode: other numbers), with the margin below which Thot decodes instead
-        (``checked``)."""
+        here (other links than Thot's decode: other numbers), with the margin below which Thot decodes instead and
+        the disagreement of the two directions it lets pass (``checked``: ``fast_decode.CHECK``)."""
         if self.decoder != "checked":  # (the fast decoder's module loads numpy: a warm Thot run reads no tool)
             return self.aligner.signature() + {"thot": "", "fast": "+fast-decode"}[self.decoder]
-        from discotest.lang.align.fast_decode import MARGIN
+        from discotest.lang.align.fast_decode import CHECK, MARGIN
 
-        return f"{self.aligner.signature()}+fast-decode-thot-below-{MARGIN}"
+        return f"{self.aligner.signature()}+fast-decode-thot-below-{MARGIN}-but-{CHECK}"
 
     def signature(self) -> str:
         return f"{self.aligner_signature()}+{self.text}"
@@ -137,14 +138,14 @@ class AlignmentModel(WordAligner):
         counts[0] += len(pairs)
         counts[1] += len(unsure)
         if not unsure:
-            return lambda: links
+            return lambda: cast(list[Links], links)  # every pair sure: none is None
         pending = self.aligner.decode([pairs[n] for n in unsure], str(self.folder() / "model"))
 
         def finish() -> list[Links]:
             out = list(links)
             for n, redone in zip(unsure, pending()):
                 out[n] = redone
-            return out
+            return cast(list[Links], out)  # every None (an unsure pair) replaced
 
         return finish
 
