@@ -97,6 +97,10 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=12)
     parser.add_argument("--cache", default=None, help="the cache folder (default: a fresh temporary one)")
     parser.add_argument("--data-dir", default=os.environ.get("DISCOTEST_DATA", str(REPO.parent / "shared" / "data")))
+    parser.add_argument("--jobs", type=int, default=None, help="--served: the card's --jobs (default: its own, one "
+                        "worker per core; 1: every row scored in the card's process)")
+    parser.add_argument("--json", default=None, help="--served: write the cold card's JSON, as the card printed it, "
+                        "to this file (to compare two versions or --jobs byte for byte)")
     parser.add_argument("--served", action="store_true", help="the card of the model served by llama.cpp's server "
                         "(--endpoint): wall, server busy and scorers-alone seconds")
     args = parser.parse_args()
@@ -155,17 +159,21 @@ def served(args: argparse.Namespace) -> None:
     model = build_tiny_llm(args.family, Path(args.data_dir) / "llm_tokenizers", scratch / args.family)
     gguf = write_tiny_gguf(model, scratch / "tiny.f32.gguf")
 
+    printed: list[bytes] = []
+
     def card(url: str, cache: Path) -> tuple[float, dict]:
         command = [sys.executable, "-m", "discotest", "card", "--endpoint", url, "--model", "tiny", "--pairs",
                    args.pairs, "--limit", str(args.limit), "--concurrency", "1", "--data-dir", args.data_dir,
                    "--skip-language-check",  # a random model's translations are in no language: its rows still run
-                   "--format", "json", "-q", *(["--suites", args.suites] if args.suites else [])]
+                   "--format", "json", "-q", *(["--suites", args.suites] if args.suites else []),
+                   *(["--jobs", str(args.jobs)] if args.jobs else [])]
         started = time.perf_counter()
         done = subprocess.run(command, capture_output=True, env={**os.environ, "DISCOTEST_CACHE": str(cache)},
                               check=False)
         seconds = time.perf_counter() - started
         if done.returncode:
             raise SystemExit(done.stderr.decode())
+        printed.append(done.stdout)
         return seconds, json.loads(done.stdout)
 
     with serve_gguf(gguf, "tiny", scratch) as url, RecordingProxy(url) as proxy:
@@ -178,10 +186,13 @@ def served(args: argparse.Namespace) -> None:
         if len(proxy.forwarded) != asked:
             raise SystemExit(f"the scorers-alone card sent {len(proxy.forwarded) - asked} requests")
         quiet = server_alone(url, proxy.forwarded)
+    if args.json:
+        Path(args.json).write_bytes(printed[0])
     for row in first["rows"]:
         print(f"{row['pair'] + '/' + row['id']:<28} {row['status']:<9} {row['reason'] or ''}")
     same = [r["lines"] for r in first["rows"]] == [r["lines"] for r in again["rows"]]
-    print(f"served tiny {args.family}, pairs {args.pairs}, suites {args.suites or 'all'}, --limit {args.limit}: "
+    print(f"served tiny {args.family}, pairs {args.pairs}, suites {args.suites or 'all'}, --limit {args.limit}, "
+          f"--jobs {args.jobs or 'default'}, load {' '.join(f'{x:.1f}' for x in os.getloadavg())}: "
           f"{asked} requests; card {wall:.1f} s, server busy {busy:.1f} s during the card and {quiet:.1f} s with "
           f"nothing beside it, scorers alone {alone:.1f} s; wall / (busy + scorers) = {wall / (busy + alone):.2f}, "
           f"wall / (busy alone + scorers) = {wall / (quiet + alone):.2f}; the same lines both times: {same}")
