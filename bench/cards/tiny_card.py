@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.cards.tiny_card [--family llama3_1] [--pairs en-de,ja-en,zh-en] [--limit 12]
                                               [--suites jazp,bsd-zp-ja-en-test] [--cache DIR]
+                                              [--served [--jobs N] [--json FILE]]
 
 Builds the tiny random model of ``--family`` with its real tokenizer (tests/support/tiny_llm.py; qwen3, llama3_1 or
 gemma3), then fills its card as ``discotest card --model PATH --pairs … --limit N`` does (``discotest.cards``: the
@@ -73,9 +74,26 @@ first instead).
 Measured 2026-11-29 with the rows scored in worker processes (``cards/parallel.py``), same command with
 ``--skip-language-check``, load average 15-18 on the 2 shared cores (no claim: a loaded machine): 36 requests, card
 148.3 s, server busy 44.0 s during the card and 11.8 s alone, scorers alone 66.5 s; wall / (busy + scorers) 1.34,
-wall / (alone + scorers) 1.89; the same lines both times. An endpoint's rows are still scored one after another in
-the card's process (the client and each row's first phase live there), so no row of this card went to a worker: the
-figure is the sequential card's at this load.
+wall / (alone + scorers) 1.89; the same lines both times. An endpoint's rows were then still scored one after another
+in the card's process (the client and each row's first phase live there), so no row of this card went to a worker:
+the figure is the sequential card's at this load.
+
+Measured 2026-11-29 after each row's score phase goes to a worker as soon as its answers are in (``registry.packed``,
+``models.requests.Settled``: the rows en-de/winomt, ja-en/mittens, zh-en/mittens), one run each, one after the other,
+on the 2 cores shared with five other sessions at 1-minute load averages of 13-29 (the load column: at the start and
+the end of each run; no claim: a loaded machine, and the server, the card and its workers share the same two cores).
+"before" is main's card (``PYTHONPATH`` at its src); ``--json``: the three cold cards' JSON byte for byte the same
+(sha256 a1be8096…):
+
+| card | --jobs | load | wall | busy during / alone | scorers alone | wall/(busy+scorers) | wall/(alone+scorers) |
+|---|---|---|---|---|---|---|---|
+| before (main) | 2 (unused) | 13 / 21 | 110.4 | 26.1 / 26.4 | 103.4 | 0.85 | 0.85 |
+| after | 2 | 21 / 21 | 128.6 | 84.8 / 28.8 | 113.3 | 0.65 | 0.91 |
+| after | 1 | 21 / 29 | 131.3 | 28.6 / 26.7 | 96.4 | 1.05 | 1.07 |
+
+Here the workers gained nothing measurable either (128.6 against 131.3 s with ``--jobs 1``, 110.4 s before at a lower
+load): with two rows scored beside the server's work, the server's busy time during the card tripled (84.8 s against
+28.6), as the lane's did. The ≥ 1.3× goal needs a server with cores (or a GPU) of its own; it was not measured here.
 """
 
 from __future__ import annotations
@@ -97,6 +115,10 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=12)
     parser.add_argument("--cache", default=None, help="the cache folder (default: a fresh temporary one)")
     parser.add_argument("--data-dir", default=os.environ.get("DISCOTEST_DATA", str(REPO.parent / "shared" / "data")))
+    parser.add_argument("--jobs", type=int, default=None, help="--served: the card's --jobs (default: its own, one "
+                        "worker per core; 1: every row scored in the card's process)")
+    parser.add_argument("--json", default=None, help="--served: write the cold card's JSON, as the card printed it, "
+                        "to this file (to compare two versions or --jobs byte for byte)")
     parser.add_argument("--served", action="store_true", help="the card of the model served by llama.cpp's server "
                         "(--endpoint): wall, server busy and scorers-alone seconds")
     args = parser.parse_args()
@@ -155,17 +177,21 @@ def served(args: argparse.Namespace) -> None:
     model = build_tiny_llm(args.family, Path(args.data_dir) / "llm_tokenizers", scratch / args.family)
     gguf = write_tiny_gguf(model, scratch / "tiny.f32.gguf")
 
+    printed: list[bytes] = []
+
     def card(url: str, cache: Path) -> tuple[float, dict]:
         command = [sys.executable, "-m", "discotest", "card", "--endpoint", url, "--model", "tiny", "--pairs",
                    args.pairs, "--limit", str(args.limit), "--concurrency", "1", "--data-dir", args.data_dir,
                    "--skip-language-check",  # a random model's translations are in no language: its rows still run
-                   "--format", "json", "-q", *(["--suites", args.suites] if args.suites else [])]
+                   "--format", "json", "-q", *(["--suites", args.suites] if args.suites else []),
+                   *(["--jobs", str(args.jobs)] if args.jobs else [])]
         started = time.perf_counter()
         done = subprocess.run(command, capture_output=True, env={**os.environ, "DISCOTEST_CACHE": str(cache)},
                               check=False)
         seconds = time.perf_counter() - started
         if done.returncode:
             raise SystemExit(done.stderr.decode())
+        printed.append(done.stdout)
         return seconds, json.loads(done.stdout)
 
     with serve_gguf(gguf, "tiny", scratch) as url, RecordingProxy(url) as proxy:
@@ -178,10 +204,13 @@ def served(args: argparse.Namespace) -> None:
         if len(proxy.forwarded) != asked:
             raise SystemExit(f"the scorers-alone card sent {len(proxy.forwarded) - asked} requests")
         quiet = server_alone(url, proxy.forwarded)
+    if args.json:
+        Path(args.json).write_bytes(printed[0])
     for row in first["rows"]:
         print(f"{row['pair'] + '/' + row['id']:<28} {row['status']:<9} {row['reason'] or ''}")
     same = [r["lines"] for r in first["rows"]] == [r["lines"] for r in again["rows"]]
-    print(f"served tiny {args.family}, pairs {args.pairs}, suites {args.suites or 'all'}, --limit {args.limit}: "
+    print(f"served tiny {args.family}, pairs {args.pairs}, suites {args.suites or 'all'}, --limit {args.limit}, "
+          f"--jobs {args.jobs or 'default'}, load {' '.join(f'{x:.1f}' for x in os.getloadavg())}: "
           f"{asked} requests; card {wall:.1f} s, server busy {busy:.1f} s during the card and {quiet:.1f} s with "
           f"nothing beside it, scorers alone {alone:.1f} s; wall / (busy + scorers) = {wall / (busy + alone):.2f}, "
           f"wall / (busy alone + scorers) = {wall / (quiet + alone):.2f}; the same lines both times: {same}")

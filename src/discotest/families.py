@@ -16,16 +16,18 @@ from discotest.registry import (
     families,
     family_of,
     has_phases,
+    packed,
     prepare_settings,
     register,
     run_settings,
     scored,
     settings_for,
+    unpacked,
     unregister,
 )
 from discotest.winox import family as winox
 from discotest.zero_pronoun import family as zero_pronoun
 
 __all__ = ["Phased", "all_suites", "answered", "ask", "compare_settings", "contrastive", "dip", "families",
-           "family_of", "gender", "has_phases", "mittens", "mt_geneval", "prepare_settings", "register",
-           "run_settings", "scored", "settings_for", "unregister", "winox", "zero_pronoun"]
+           "family_of", "gender", "has_phases", "mittens", "mt_geneval", "packed", "prepare_settings",
+           "register", "run_settings", "scored", "settings_for", "unpacked", "unregister", "winox", "zero_pronoun"]

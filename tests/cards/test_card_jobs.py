@@ -1,6 +1,6 @@
 """The card's rows scored in worker processes (``cards.parallel``, ``--jobs``): the card is byte for byte the one a
-single process makes, rows in row order, each row filled in a worker where it has no model of the card's process;
-a worker that dies loses no row."""
+single process makes, rows in row order, each row filled whole in a worker where it has no model of the card's
+process, a model's row scored there from its answers; a worker that dies loses no row."""
 
 from __future__ import annotations
 
@@ -86,3 +86,17 @@ def test_one_job_or_one_row_starts_no_pool():
     assert parallel.workers(None, 64) == (os.cpu_count() or 1)
     with parallel.row_pool(1, quiet=True) as pool:
         assert pool is None
+
+
+def test_a_local_models_rows_are_scored_in_the_workers_from_their_answers(shared_data, tmp_path, monkeypatch,
+                                                                          tiny_llms):
+    """A local model's two contrastive rows (its candidates' log-probabilities, a quick look of 4 items each), each
+    card in a fresh cache: the model scores every candidate in the card's process, in row order; with two jobs each
+    row's score phase then goes to a worker, the scorer stood in for by its name and signature at each context size
+    (``models.requests.Settled``): the same JSON as one process makes, byte for byte."""
+    options = {"model": str(tiny_llms["llama3_1"]), "pairs": "ja-en", "suites": "jazp,bsd-zp-ja-en-test", "limit": 4}
+    alone, none = _card_json(tmp_path, monkeypatch, "one", 1, **options)
+    beside, rows = _card_json(tmp_path, monkeypatch, "two", 2, **options)
+    assert none == [] and rows == [0, 1]
+    assert beside == alone
+    assert [row["status"] for row in json.loads(beside)["rows"]] == ["ok", "ok"]

@@ -219,3 +219,34 @@ def test_a_card_stopped_while_translating_resumes_asking_nothing_twice(hold_at, 
     assert again == asked[hold_at - 1:]
     assert Counter(first + again) == Counter(asked) and len(set(asked)) == len(asked)
     assert out == whole
+
+
+def test_an_endpoints_rows_are_scored_in_workers_and_the_card_is_the_same(llama_server, prompt, translated, tmp_path,
+                                                                          monkeypatch):
+    """The translating card in this process, each time in a fresh cache: with one job its two rows are scored here;
+    with two, each row's score phase goes to a worker as soon as its answers are in (its first phase and answers,
+    the served model stood in for by what names it: a worker reaches no server). The JSON is byte for byte the same,
+    and the server is sent the requests of the card run as a user runs it (``translated``), each once, in order."""
+    import discotest
+    from discotest.cards import parallel
+
+    options = {"endpoint": None, "model": ALIAS, "context": [0], "prompt_file": str(prompt), "concurrency": 1,
+               "quiet": True, **TRANSLATING}
+    real = parallel.RowPool.submit
+    seen = {}
+    with RecordingProxy(llama_server) as proxy:
+        for jobs in (1, 2):
+            monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / f"cache-{jobs}"))
+            submitted: list[int] = []
+            monkeypatch.setattr(parallel.RowPool, "submit",
+                                lambda self, index, *a, into=submitted: into.append(index) or real(self, index, *a))
+            proxy.forwarded.clear()
+            card = discotest.card(**{**options, "endpoint": proxy.url}, jobs=jobs)
+            seen[jobs] = (json.dumps(card.to_json(), ensure_ascii=False, sort_keys=True), submitted,
+                          list(proxy.forwarded))
+    monkeypatch.setattr(parallel.RowPool, "submit", real)
+    _, asked = translated
+    assert seen[1][1] == [] and seen[2][1] == [0, 1]  # one job: no pool; two: both rows scored in the workers
+    assert seen[2][0] == seen[1][0]
+    assert [row["status"] for row in json.loads(seen[2][0])["rows"]] == ["ok", "ok"]
+    assert seen[1][2] == seen[2][2] == asked and len(set(asked)) == len(asked)

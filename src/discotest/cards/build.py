@@ -582,8 +582,10 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
     """Every row in order, under one bar (its description names the suite being run). A model's or an endpoint's
     rows are asked before they are scored: each run of rows whose families run in two phases has all its requests
     stated and sent, in row order, before the first of them is scored (``_gather``); a row of a family with one phase
-    runs whole in its place, so the model is asked everything in row order. For a published system, a suite's rows
-    of several pairs run first as one run over their languages (``_run_together``)."""
+    runs whole in its place, so the model is asked everything in row order. Rows whose score phase reads only their
+    answers are scored in the worker processes (``cards.parallel``) as soon as their answers are in, while the model
+    answers the next rows (``_scored_apart``). For a published system, a suite's rows of several pairs run first as
+    one run over their languages (``_run_together``), then each row in a worker (``_to_workers``)."""
     reports: dict[str, Report] | None = {} if keep_reports else None
     out = []
     quiet = card_options.for_rows()
@@ -592,24 +594,38 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
         asking = _asking(system, rows, quiet, reports)
         gathered: dict[int, Gathered] = {}
         apart = _to_workers(system, rows, quiet, reports)
-        with parallel.row_pool(parallel.workers(card_options.jobs, len(apart)), card_options.quiet) as pool:
+        answered_apart = _scored_apart(rows, asking)
+        jobs = parallel.workers(card_options.jobs, len(apart) + len(answered_apart))
+        with parallel.row_pool(jobs, card_options.quiet) as pool:
             for index in apart if pool is not None else []:
                 pool.submit(index, _fill_apart, system, rows[index], quiet, reports is not None,
                             together.get(index, 0.0))
+
+            def score_apart(index: int, answered: Gathered) -> None:
+                """A row's answers are in: its score phase to a worker, where it can go (``families.packed``)."""
+                if pool is None or index not in answered_apart or answered.error is not None:
+                    return
+                assert answered.phased is not None and answered.answers is not None  # no error: both are set
+                payload = families.packed(answered.phased, answered.answers)
+                if payload is not None:
+                    pool.submit(index, _fill_apart, system, rows[index], quiet, reports is not None,
+                                together.get(index, 0.0), payload, answered.seen, answered.seconds)
+
             for index, row in enumerate(rows):
+                if asking[index] == "phases" and index not in gathered and (pool is None or index not in pool):
+                    block = []  # this row and the next ones up to a row that asks the model in one phase
+                    for later in range(index, len(rows)):
+                        if asking[later] == "one phase":
+                            break
+                        block += [later] if asking[later] == "phases" else []
+                    gathered.update(_gather(system, rows, block, quiet, bar, score_apart))
                 if pool is not None and index in pool:
                     bar.set_description(f"card: {row.key} (scored beside the others)")
+                    gathered.pop(index, None)
                     filled, report = pool.take(index).value
                     if report is not None and reports is not None:
                         reports[row.key] = report
                 else:
-                    if asking[index] == "phases" and index not in gathered:
-                        block = []  # this row and the next ones up to a row that asks the model in one phase
-                        for later in range(index, len(rows)):
-                            if asking[later] == "one phase":
-                                break
-                            block += [later] if asking[later] == "phases" else []
-                        gathered.update(_gather(system, rows, block, quiet, bar))
                     bar.set_description(f"card: {row.key}")
                     filled = fill_row(system, row, quiet, reports, together.get(index, 0.0),
                                       gathered.pop(index, None))
@@ -621,11 +637,21 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
                 card_options.limit)
 
 
+def _scored_apart(rows: Sequence[CardRow], asking: Sequence[str]) -> set[int]:
+    """The rows of a model or an endpoint whose score phase may run in a worker once their answers are in: asked in
+    two phases (``_asking``), their family's score phase reading only the answers (``Family.answers_suffice``; DiP's
+    asks its pronoun scorer too). Whether each one's run can travel is known once it is answered
+    (``families.packed``)."""
+    return {index for index, how in enumerate(asking)
+            if how == "phases" and families.family_of(rows[index].suite).answers_suffice}
+
+
 def _to_workers(system: SystemSpec, rows: Sequence[CardRow], card_options: CardOptions,
                 reports: dict[str, Report] | None) -> list[int]:
     """The rows a worker process fills whole (``cards.parallel``): a published system's or a folder's rows that
-    will run (not read back from the card's cache, not unfillable). A model's or an endpoint's rows stay here: the
-    model is opened in this process and asked in row order (``_gather``)."""
+    will run (not read back from the card's cache, not unfillable). A model's or an endpoint's rows are asked here,
+    where the model is opened, in row order (``_gather``); only their score phases go to the workers
+    (``_scored_apart``)."""
     if system.kind not in ("published", "outputs"):
         return []
     out = []
@@ -641,10 +667,17 @@ def _to_workers(system: SystemSpec, rows: Sequence[CardRow], card_options: CardO
 
 
 def _fill_apart(system: SystemSpec, row: CardRow, card_options: CardOptions, keep_report: bool,
-                shared_seconds: float) -> tuple[FilledRow, Report | None]:
-    """``fill_row`` in a worker process (``_to_workers``): the row, and its report where the card keeps them."""
+                shared_seconds: float, answered: bytes | None = None, seen: dict[str, Any] | None = None,
+                seconds: float = 0.0) -> tuple[FilledRow, Report | None]:
+    """``fill_row`` in a worker process: a row run whole (``_to_workers``), or scored from its answers (``answered``,
+    ``families.packed``: its first phase and answers, its models stood in for; with the data files its first phase
+    read and the seconds it took), and its report where the card keeps them."""
     reports: dict[str, Report] | None = {} if keep_report else None
-    filled = fill_row(system, row, card_options, reports, shared_seconds)
+    gathered = None
+    if answered is not None:
+        phased, answers = families.unpacked(answered)
+        gathered = Gathered(phased, answers, None, dict(seen or {}), seconds)
+    filled = fill_row(system, row, card_options, reports, shared_seconds, gathered)
     return filled, (reports or {}).get(row.key)
 
 
@@ -671,10 +704,11 @@ def _asking(system: SystemSpec, rows: Sequence[CardRow], card_options: CardOptio
 
 
 def _gather(system: SystemSpec, rows: Sequence[CardRow], block: Sequence[int], card_options: CardOptions,
-            bar: Any = None) -> dict[int, Gathered]:
+            bar: Any = None, on_answered: Callable[[int, Gathered], None] | None = None) -> dict[int, Gathered]:
     """The rows at ``block``: every row's first phase (its models opened, its requests stated), then every row's
     requests sent, in row order (a served model's under ``--concurrency``, each answer stored as it arrives, so a
-    stopped card asks nothing twice), before any row is scored. A row whose phase fails keeps the error (its row
+    stopped card asks nothing twice), before any row is scored here; ``on_answered(index, gathered)`` as each row's
+    answers are in (the card hands its score phase to a worker). A row whose phase fails keeps the error (its row
     says it) and the others go on."""
     out: dict[int, Gathered] = {}
     for index in block:
@@ -703,6 +737,8 @@ def _gather(system: SystemSpec, rows: Sequence[CardRow], block: Sequence[int], c
             gathered.error = exc
         gathered.seen.update(seen)
         gathered.seconds += time.monotonic() - started
+        if on_answered is not None:
+            on_answered(index, gathered)
     return out
 
 

@@ -35,9 +35,9 @@ CONTEXT = dataclasses.replace(shared.CONTEXT, help="--model/--endpoint: previous
                               "size given (default 1)")
 # the card's --jobs: its own worker processes as well as the languages' (``cards.parallel``), not a run's help
 JOBS = dataclasses.replace(shared.JOBS, help="worker processes (default: one per core): the rows filled at once (a "
-                           "published system's or a folder's; a model's rows are asked from this process), and the "
-                           "languages of a published system's gender rows run together; --engine ray: the CPUs of a "
-                           "local Ray instance")
+                           "published system's or a folder's; a model's rows are asked from this process, then scored "
+                           "in the workers), and the languages of a published system's gender rows run "
+                           "together; --engine ray: the CPUs of a local Ray instance")
 MODEL_OPTIONS = (shared.BATCH_SIZE, shared.DEVICE, shared.REVISION, shared.PROMPT, shared.CONCURRENCY,
                  shared.ENDPOINT_TIMEOUT, CONTEXT, shared.BEAM, shared.MAX_LENGTH)
 OPTIONS = (CARD_SYSTEM, OUTPUTS, shared.MODEL, shared.ENDPOINT, PAIRS, SUITES, VERSUS, shared.LIMIT, INIT, CHECK,

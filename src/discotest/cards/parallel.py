@@ -2,7 +2,10 @@
 reading, scoring, the paired bootstraps of its ranking) is its own, so two rows can run on two cores while the card
 still prints, caches and reports them in row order, byte for byte as one process would (tests/cards/test_card_jobs.py).
 
-Only a row that runs whole in a worker comes here (``build.apart``: no model of the parent's in it); a worker imports
+A row comes here whole (a published system's or a folder's: ``build._to_workers``), or, for a model or an endpoint,
+its score phase alone once its requests are answered in the card's process (``build._scored_apart``): its first phase
+and answers packed with each model stood in for by what names it (``registry.packed``), so a worker opens no model
+and reaches no server. A worker imports
 discotest afresh (spawned, not forked: a fork copies the native thread state of an aligner the parent ran, as
 ``gender.run.run_many`` says) and starts like every local pool worker (``engine.start_worker``). The cache is shared by
 content hash and written atomically, and a model two rows would both train is made once (``cache.making``)."""

@@ -318,4 +318,5 @@ FAMILY = register(Family(
     input_language=lambda suite, s: "en",  # every pair is into English
     check_lines=check_lines,
     local_jobs=False,  # --jobs: the CPUs of a local Ray only (run.py's _engine)
+    answers_suffice=False,  # the score phase asks the pronoun scorer about a model's own translations (rank_scored)
 ))

@@ -67,6 +67,12 @@ def watched(translator: Any, lang: str) -> Any:
     return _Watched(translator, lang) if check and knows(lang) else translator
 
 
+def unwatched(translator: Any) -> Any:
+    """The backend a watched translator stands for (``watched``), or ``translator`` itself: what it is, to read its
+    attributes whole (``models.requests.settled``)."""
+    return translator._backend if isinstance(translator, _Watched) else translator
+
+
 class _Watched:
     """The translator it stands for, its translations read before they are handed on."""
 

@@ -109,3 +109,84 @@ class Asked:
 
     asks: tuple[Ask, ...]
     state: Any = None
+
+
+# what a score phase may read of a model besides its instance's plain values: the class-level names backends set
+_READ = ("name", "kind", "backend", "context_prompt", "normalise", "logprob_scores", "takes_context", "cut",
+         "max_length", "use_target_context")
+
+
+def _plain(value: Any) -> bool:
+    if isinstance(value, set | frozenset | tuple):
+        return all(_plain(v) for v in value)
+    return value is None or isinstance(value, str | int | float | bool)
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A model whose requests of one run are all answered, as that run's score phase reads it in another process (the
+    card's row workers, ``registry.packed``): its plain values (``name``, ``backend``, ``max_length``, ``cut`` …) and
+    what its signature said at each context size asked, taken from the opened model (``settled``). It holds no
+    weights and no client: a worker loads nothing and reaches no server for it, and asking it anything is an error
+    (a score phase reads the answers; a family whose score phase asks a model says so, ``Family.answers_suffice``)."""
+
+    scorer: bool  # a ``Scorer`` (its signature per context size) or a translator
+    values: tuple[tuple[str, Any], ...]
+    fields: tuple[tuple[str, str], ...] = ()  # a translator's ``signature_fields()``
+    fields_at: tuple[tuple[int, tuple[tuple[str, str], ...]], ...] = ()  # a scorer's, per context size
+    names_at: tuple[tuple[int, str], ...] = ()  # a scorer's ``system_name`` per context size
+
+    def __getattr__(self, name: str) -> Any:  # only for names that are not the dataclass's own
+        if name.startswith("_") or name in ("scorer", "values", "fields", "fields_at", "names_at"):
+            raise AttributeError(name)  # pickle's probing; a half-built object
+        for key, value in self.values:
+            if key == name:
+                return value
+        raise AttributeError(f"{name!r} of model {dict(self.values).get('name')!r}: the score phase was given what the "
+                             "model's answers and signature say, not this")
+
+    def signature_fields(self, k: int | None = None) -> list[tuple[str, str]]:
+        if not self.scorer:
+            return list(self.fields)
+        return list(dict(self.fields_at)[k])  # type: ignore[index]
+
+    def system_name(self, k: int) -> str:
+        return dict(self.names_at)[k]
+
+    def _asked(self) -> RuntimeError:
+        return RuntimeError(f"model {dict(self.values).get('name')!r} was asked after its answers were settled: its "
+                            "family's score phase asks a model (Family.answers_suffice must say so)")
+
+    def translate(self, sources: Sequence[str], desc: str | None = None) -> list[str]:
+        raise self._asked()
+
+    def translate_in_context(self, sources: Sequence[str], contexts: Sequence[Sequence[str]],
+                             desc: str | None = None) -> list[str]:
+        raise self._asked()
+
+    def score_contexts(self, requests: Sequence[ScoreRequest], contexts: Sequence[int]) -> list[list[list[float]]]:
+        raise self._asked()
+
+    def logprobs(self, requests: Sequence[ScoreRequest], contexts: Sequence[int]) -> list[Any]:
+        raise self._asked()
+
+    def continuation_logprobs(self, contexts: Sequence[Sequence[str]], texts: Sequence[str],
+                              max_length: int = 1024) -> list[Any]:
+        raise self._asked()
+
+
+def settled(model: Scorer | Translator, contexts: Sequence[int] = (0,)) -> Settled:
+    """``model`` as its run's score phase reads it once its requests are answered (``Settled``): the plain values of
+    the model (a watched translator's backend's: ``language_watch.unwatched``) and its signature, a scorer's at each
+    of ``contexts`` (the sizes its asks scored at)."""
+    from discotest.models.language_watch import unwatched
+
+    inner = unwatched(model)
+    values = {k: v for k, v in vars(inner).items() if not k.startswith("_") and _plain(v)}
+    values.update({k: getattr(inner, k) for k in _READ if hasattr(inner, k) and _plain(getattr(inner, k))})
+    plain = tuple(sorted((k, frozenset(v) if isinstance(v, set) else v) for k, v in values.items()))
+    if isinstance(inner, Scorer):
+        sizes = sorted(set(contexts))
+        return Settled(True, plain, (), tuple((k, tuple(inner.signature_fields(k))) for k in sizes),
+                       tuple((k, inner.system_name(k)) for k in sizes))
+    return Settled(False, plain, tuple(model.signature_fields()))

@@ -10,6 +10,7 @@ type, range and choices once, for both; a family reads the checked values as a `
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 
 from discotest.errors import InputError, did_you_mean
 from discotest.models.language_watch import Watch, watching
-from discotest.models.requests import Asked, answer_all
+from discotest.models.requests import Asked, answer_all, settled
 from discotest.progress import quiet_scope
 from discotest.report.emit import Report
 from discotest.timing import stage
@@ -193,6 +194,11 @@ class Family:
     # only the CPUs of a local Ray (``--engine ray``), and a run without Ray refuses it (DiP). The card gives its
     # ``--jobs`` to a row's run only where it means the same thing (``cards.build.CardOptions.run_options``)
     local_jobs: bool = True
+    # whether a two-phase run's score phase reads only the answers (its models are asked nothing more): the card may
+    # then score the row in a worker process, each model stood in for by what names it (``packed``). False: the score
+    # phase asks a model too (DiP asks its pronoun scorer about the model's own translations), and is scored where
+    # the models were opened
+    answers_suffice: bool = True
 
     def answers(self, suite: str) -> bool:
         return suite in self.suites() or bool(self.handles and self.handles(suite))
@@ -447,6 +453,69 @@ class Phased:
     watches: list[Watch]
 
 
+def packed(run: Phased, answers: list[list[Any]]) -> bytes | None:
+    """A run between its phases, answered, as bytes another process scores (``unpacked``, then ``scored``): each
+    model of its asks replaced by what its score phase reads of it (``models.requests.settled``: no weights, no
+    client), its family named by the module that registers it. None where the run cannot go: its family's score
+    phase asks a model (``Family.answers_suffice``), the family is no module's ``FAMILY`` (one a test registers), or
+    its state holds what does not pickle (an opened parser, a function of its own); it is then scored here."""
+    import pickle
+
+    module = _family_module(run.family)
+    if module is None or not run.family.answers_suffice:
+        return None
+    try:
+        sizes: dict[int, tuple[Any, list[int]]] = {}
+        for each in run.asked.asks:
+            sizes.setdefault(id(each.model), (each.model, []))[1].extend(each.contexts)
+        stand_ins = {key: (model, settled(model, contexts)) for key, (model, contexts) in sizes.items()}
+
+        class _Packer(pickle.Pickler):
+            def reducer_override(self, obj: Any) -> Any:
+                found = stand_ins.get(id(obj))
+                if found is not None and found[0] is obj:
+                    return _itself, (found[1],)
+                if isinstance(obj, Family):
+                    named = _family_module(obj)
+                    if named is None:
+                        raise pickle.PicklingError(f"family {obj.name!r} is no module's FAMILY")
+                    return _registered, (named,)
+                return NotImplemented
+
+        out = io.BytesIO()
+        _Packer(out, protocol=pickle.HIGHEST_PROTOCOL).dump((run, answers))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
+    return out.getvalue()
+
+
+def unpacked(payload: bytes) -> tuple[Phased, list[list[Any]]]:
+    """``packed``'s run and answers, in the process that scores them."""
+    import pickle
+
+    run, answers = pickle.loads(payload)  # noqa: S301 - the card's own bytes, from its own process
+    return run, answers
+
+
+def _itself(value: Any) -> Any:
+    return value
+
+
+def _family_module(family: Family) -> str | None:
+    """The module whose ``FAMILY`` the family is (a built-in family's ``family.py``), or None."""
+    import sys
+
+    module = getattr(family.run, "__module__", None)
+    return module if module and getattr(sys.modules.get(module), "FAMILY", None) is family else None
+
+
+def _registered(module: str) -> Family:
+    """The family a module registers, imported (in a worker process: as the card's process has it)."""
+    import importlib
+
+    return importlib.import_module(module).FAMILY
+
+
 def has_phases(suite: str) -> bool:
     """Whether ``suite``'s family runs in two phases (``Family.requests``): its requests can be gathered first."""
     return family_of(suite).requests is not None
@@ -532,5 +601,5 @@ def compare_settings(suite: str, settings: Settings) -> Report:
 
 
 __all__ = ["Family", "Option", "Phased", "Report", "Settings", "all_suites", "answered", "ask", "compare_settings",
-           "families", "family_of", "has_phases", "prepare_settings", "register", "run_settings", "scored",
-           "settings_for", "split_list", "unregister"]
+           "families", "family_of", "has_phases", "packed", "prepare_settings", "register", "run_settings",
+           "scored", "settings_for", "split_list", "unpacked", "unregister"]
