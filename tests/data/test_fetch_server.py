@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import http.server
-import threading
 import time
 import tracemalloc
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ import pytest
 from discotest.cli import main
 from discotest.data import catalogue
 from discotest.errors import InputError
+from tests.support.cli_helpers import serve_in_thread
 
 PAYLOAD = b"The nurse said she left.\n" * 40
 
@@ -68,11 +68,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 def server() -> Iterator[str]:
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    with serve_in_thread(httpd):
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
 
 
 def _source(monkeypatch, url: str, sha256: str = "", size: int | None = None, path: str = "fake/a.txt") -> str:

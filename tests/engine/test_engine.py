@@ -1,7 +1,8 @@
 """The ray engine gives the local engine's numbers, byte for byte, and survives a worker that dies.
 
 One local Ray instance with 2 CPUs serves the whole module (as CI runs it); every run gets a fresh cache, so each
-engine computes its alignments, readings and model scores itself rather than reading the other's.
+engine computes its alignments and readings itself rather than reading the other's. Models on Ray (translation, and
+contrastive scores to the last bit) are test_engine_models.py's.
 """
 
 from __future__ import annotations
@@ -24,12 +25,6 @@ from tests.support.ray_helpers import local_ray, spy  # noqa: E402
 @pytest.fixture(scope="module")
 def ray_instance():
     yield from local_ray(__name__)  # the tasks below are this module's functions: workers get them by value
-
-
-@pytest.fixture(scope="module")
-def tiny(tiny_marian):
-    """The session's tiny Marian (tests/conftest.py): the same default shape, built once per worker, not per module."""
-    return tiny_marian
 
 
 def _fresh_cache(monkeypatch, tmp_path: Path, name: str) -> None:
@@ -88,24 +83,6 @@ def test_every_language_on_ray_gives_the_local_verdicts(ray_instance, shared_dat
         assert hashlib.sha256("\n".join(pair_lines).encode()).hexdigest() == recorded[key]["details_sha256"], key
         assert hashlib.sha256(json.dumps(result, sort_keys=True).encode()).hexdigest() == \
             recorded[key]["result_sha256"], key
-
-
-def test_contrastive_model_scores_are_the_same_on_both_engines(ray_instance, tiny, tmp_path, monkeypatch):
-    # batch size 8 on jazp's 44 items × 2 candidates: 11 batches over 2 actors, so the order has to be put back
-    from discotest.models import hf_ray
-
-    on_ray = spy(monkeypatch, hf_ray, "score_batches_on_ray")
-    reports, details = {}, {}
-    for engine in ENGINES:
-        _fresh_cache(monkeypatch, tmp_path, engine)
-        report = discotest.run("jazp", model=str(tiny), context=[0, 1], batch_size=8, engine=engine, ray_actors=2,
-                               quiet=True)
-        reports[engine], details[engine] = json.dumps(report.to_json()), report.detail_rows()
-    assert reports["ray"] == reports["local"]
-    assert [len(call[1]) for call in on_ray] == [22]  # the ray run's two context sizes, 11 batches each, one pool
-    # the per-item details hold the model's scores themselves: equal to the last bit, not only the accuracy
-    assert details["ray"] == details["local"]
-    assert len(details["ray"]) == 88 and all(len(row["scores"]) == 2 for row in details["ray"])
 
 
 def _dies_once(marker: str, x: int) -> int:

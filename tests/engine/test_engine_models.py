@@ -5,8 +5,8 @@ One local Ray instance with 2 CPUs serves the whole module; every run gets a fre
 and scores itself rather than reading the other's. A ray run is proven to have run on the actors twice over: the
 actor-pool map is spied (how many calls, how many batches), and the driver's own model code is made to fail.
 The runs use one actor (each actor imports torch and loads the model: ~7 s of CPU of a 2-core CI), except where two
-are the point: batches put back in order from two actors (``test_translate_gives_the_same_lines_on_both_engines``
-here, ``test_contrastive_model_scores_are_the_same_on_both_engines`` in test_engine.py).
+are the point: batches put back in order from two actors (``test_translate_gives_the_same_lines_on_both_engines``:
+``ray_pool.map_on_actors``, the map every model's batches go through, contrastive scoring's too).
 """
 
 from __future__ import annotations
@@ -66,14 +66,17 @@ def _driver_cannot(monkeypatch, owner, name: str) -> None:
     monkeypatch.setattr(owner, name, fail)
 
 
-def _per_engine(monkeypatch, tmp_path: Path, capsys, args: list[str], before_ray=None) -> dict[str, tuple[str, str]]:
-    """``discotest ARGS --engine E`` for both engines, each with a fresh cache: {engine: (stdout, stderr)}."""
+def _per_engine(monkeypatch, tmp_path: Path, capsys, args: list[str], before_ray=None,
+                details: bool = False) -> dict[str, tuple[str, str]]:
+    """``discotest ARGS --engine E`` for both engines, each with a fresh cache: {engine: (stdout, stderr)};
+    ``details``: each run's per-item details written to ``tmp_path/details-E.jsonl``."""
     outputs = {}
     for engine in ENGINES:
         monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / f"cache-{engine}"))
         if engine == "ray" and before_ray:
             before_ray()
-        code, out, err = run_cli(capsys, *args, "--engine", engine)
+        more = ["--details", str(tmp_path / f"details-{engine}.jsonl")] if details else []
+        code, out, err = run_cli(capsys, *args, *more, "--engine", engine)
         assert code == 0, err
         outputs[engine] = (out, err)
     return outputs
@@ -162,10 +165,15 @@ def test_every_context_size_is_scored_on_one_actor_pool(ray_instance, tiny, tmp_
     # jazp, 88 candidates per context size at batch size 8: 11 batches each, 22 in the ray run's one map
     args = ["run", "jazp", "--model", str(tiny), "--context", "0", "--context", "2", "--batch-size", "8",
             "--format", "json", "-q", "--ray-actors", "1"]
-    outputs = _per_engine(monkeypatch, tmp_path, capsys, args,
+    outputs = _per_engine(monkeypatch, tmp_path, capsys, args, details=True,
                           before_ray=lambda: _driver_cannot(monkeypatch, hf_scorer, "score_batch"))
     assert outputs["ray"][0] == outputs["local"][0]
     assert [r["system"] for r in results_of(outputs["ray"][0])] == [f"{tiny.name}@ctx0", f"{tiny.name}@ctx2"]
+    # the per-item details hold the model's scores themselves: equal to the last bit, not only the accuracy
+    details = {engine: (tmp_path / f"details-{engine}.jsonl").read_text("utf-8") for engine in ENGINES}
+    assert details["ray"] == details["local"]
+    rows = [json.loads(line) for line in details["ray"].splitlines()]
+    assert len(rows) == 88 and all(len(row["scores"]) == 2 for row in rows)  # 44 items at each context size
     assert [(c["make"], len(c["payloads"])) for c in calls] == [("scoring_worker", 22)]
     # each context size keeps its own batches: the first 11 payloads have no context, the last 11 do (longer)
     first, last = calls[0]["payloads"][:11], calls[0]["payloads"][11:]

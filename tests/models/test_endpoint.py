@@ -8,7 +8,6 @@ from __future__ import annotations
 import http.server
 import json
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,7 @@ from discotest.models.endpoint import (  # noqa: E402
     echo_offsets_wrong,
     read_prompt_logprobs,
 )
-from tests.support.cli_helpers import free_port, one_result, run_cli, serving  # noqa: E402
+from tests.support.cli_helpers import free_port, one_result, run_cli, serve_in_thread, serving  # noqa: E402
 
 SOURCES = ["The doctor asked the nurse to help her.", "He left."]
 
@@ -155,11 +154,8 @@ class _Flaky(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture
 def flaky():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Flaky)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
+    with serve_in_thread(http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Flaky)) as server:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
 
 
 def test_retries_with_backoff_then_one_line_errors(flaky):

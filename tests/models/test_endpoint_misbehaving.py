@@ -9,14 +9,13 @@ from __future__ import annotations
 import http.server
 import json
 import re
-import threading
 import time
 
 import pytest
 
 from discotest.errors import InputError
 from discotest.models.endpoint import EndpointClient, EndpointScorer
-from tests.support.cli_helpers import assert_one_line_error, run_cli
+from tests.support.cli_helpers import assert_one_line_error, run_cli, serve_in_thread
 from tests.support.files import jazp_file
 
 KEY = "sk-misbehaving-never-written-77"
@@ -88,10 +87,9 @@ def server(monkeypatch, tmp_path):
     monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
     httpd = _Quiet(("127.0.0.1", 0), _Misbehaving)
     httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
     _Misbehaving.mode, _Misbehaving.posts = "ok", 0
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    httpd.shutdown()
+    with serve_in_thread(httpd):
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
 
 
 def _source(tmp_path) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from tests.support.cli_helpers import free_port, serving
+from tests.support.cli_helpers import SHUTDOWN_POLL, free_port, serving
 
 
 @contextlib.contextmanager
@@ -67,7 +67,8 @@ class RecordingProxy:
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": SHUTDOWN_POLL},
+                                        daemon=True)
 
     @property
     def url(self) -> str:
