@@ -13,9 +13,10 @@ are coreference, not agreement, and are never used: they would copy the English 
 reads هي/هو as verbs (وَهَى …), so pronouns and particles come from closed lists.
 
 The shared tokeniser splits words at diacritics (الميكانيكيّة → الميكانيكي ّ ة); words are rebuilt
-from the character offsets before analysis. farahidi runs with its pattern scan indexed (``ar_farahidi``: the same
-analyses, half the CPU); its readings are memoised per word; a word's readings depend on the
-word alone, so a table of them per word form of the suite's published outputs is prepared once
+from the character offsets before analysis, and a particle with a pronoun suffix that a system wrote with a space inside
+it (aws's ول كنها 'but she', systran's لأنّ ه) is read as the one word it is. farahidi runs with its pattern scan
+indexed (``ar_farahidi``: the same analyses, half the CPU); its readings are memoised per word; a word's readings
+depend on the word alone, so a table of them per word form of the suite's published outputs is prepared once
 (``lang/morph/word_table.py``) and farahidi loads only for a word the table lacks. The order of evidence is shared
 with Hebrew (``_semitic``); this module gives the Arabic lists and farahidi's view.
 """
