@@ -289,7 +289,7 @@ def _particle_head(key: str) -> int | None:
 def particle_form(text: str) -> tuple[Gender | None, bool] | None:
     """(gender, plural) of a particle of ``_SUBJECT_HOSTS`` with a pronoun suffix, و/ف allowed (ولكنها 'but she',
     فإنه، لعلها): the suffix is the clause's subject and its gender the word's. Such a word is never a verb
-    (``verb_gender``): farahidi also reads ولكنها، لعلها as forms of a verb (كان، علا)."""
+    (``verb_gender``): farahidi also has verb readings of ولكنها، ولكنه، لعلها (rules-2 read them as verbs)."""
     key = normalise(text)
     head = _particle_head(key)
     if head is None:
@@ -468,7 +468,7 @@ class ArabicAnalyser(SemiticAnalyser):
         disagree, the singular readings if they agree (لم يكن 'he was not', not the feminine plural يكنّ, which is
         spelt with its ن), else the best-scored (a ت- spelling is both a form V perfect 'he …' and an imperfect
         'she …': تعمل, تقول but also توفي, تزوج; farahidi's scores keep the imperfect). A particle, with a pronoun
-        suffix too (``particle_form``: لكنه 'but he', not a form of كان), is never a verb."""
+        suffix too (``particle_form``: ولكنه 'but he', which farahidi also reads as a verb), is never a verb."""
         if normalise(word) in _PARTICLE_KEYS or particle_form(word):
             return None
         verbs = [r for r in self.readings(word) if r.pos == "فعل" and r.third_person]
