@@ -13,9 +13,10 @@ are coreference, not agreement, and are never used: they would copy the English 
 reads هي/هو as verbs (وَهَى …), so pronouns and particles come from closed lists.
 
 The shared tokeniser splits words at diacritics (الميكانيكيّة → الميكانيكي ّ ة); words are rebuilt
-from the character offsets before analysis. farahidi runs with its pattern scan indexed (``ar_farahidi``: the same
-analyses, half the CPU); its readings are memoised per word; a word's readings depend on the
-word alone, so a table of them per word form of the suite's published outputs is prepared once
+from the character offsets before analysis, and a particle with a pronoun suffix that a system wrote with a space inside
+it (aws's ول كنها 'but she', systran's لأنّ ه) is read as the one word it is. farahidi runs with its pattern scan
+indexed (``ar_farahidi``: the same analyses, half the CPU); its readings are memoised per word; a word's readings
+depend on the word alone, so a table of them per word form of the suite's published outputs is prepared once
 (``lang/morph/word_table.py``) and farahidi loads only for a word the table lacks. The order of evidence is shared
 with Hebrew (``_semitic``); this module gives the Arabic lists and farahidi's view.
 """
@@ -179,21 +180,41 @@ def _is_mark(char: str) -> bool:
     return unicodedata.category(char).startswith("M") or char == "\u0640"
 
 
+def _split_particle(prev: Word, text: str) -> bool:
+    """Whether ``prev`` and the next token ``text`` (a space between) are one particle with a pronoun suffix written
+    with a space inside it: aws writes ولكنها 'but she' as ول كنها (و+ل taken for proclitics; كنها alone reads as the
+    verb كان), systran أنّه as أنّ ه. Only where the space falls inside the particle or right after it, never inside the
+    suffix, and ``text`` alone is no closed pronoun form (و لكنها, أنّ هو are two words)."""
+    head = _particle_head(normalise(prev.text + text))
+    return head is not None and 0 < len(normalise(prev.text)) <= head and pronoun_form(text) is None
+
+
 def _words(item: TargetEntity | PronounTarget) -> list[Word]:
-    """Tokens glued back where the tokeniser cut a word at a diacritic (no space in between)."""
-    words: list[Word] = []
+    """Tokens glued back where the tokeniser cut a word at a diacritic (no space in between), then words joined where a
+    particle with a pronoun suffix was written with a space inside it (``_split_particle``)."""
+    glued: list[Word] = []
     for i, tok in enumerate(item.tokens):
         prev = item.tokens[i - 1] if i else None
         if (
             prev is not None
-            and words
+            and glued
             and prev.end == tok.start
             and (_is_mark(tok.text[0]) or _is_mark(prev.text[-1]))
         ):
-            words[-1].text += tok.text
-            words[-1].last = i
+            glued[-1].text += tok.text
+            glued[-1].last = i
         else:
-            words.append(Word(tok.text, i, i))
+            glued.append(Word(tok.text, i, i))
+    words: list[Word] = []
+    for word in glued:
+        # a gap between consecutive tokens is white space (the tokeniser makes every other character a token)
+        if words and item.tokens[words[-1].last].end < item.tokens[word.first].start and _split_particle(
+            words[-1], word.text
+        ):
+            words[-1].text += word.text
+            words[-1].last = word.last
+        else:
+            words.append(word)
     return words
 
 
@@ -249,20 +270,39 @@ _SUFFIX_HOSTS = frozenset(normalise(w) for w in (
     "بعد", "قبل", "دون", "بدون", "لأجل", "أجل", "بسبب", "حيال", "لصالح", "عبره",
 ))
 _FREE_PRONOUNS = {"هو": (_M, False), "هي": (_F, False), "هم": (_M, True), "هن": (_F, True), "هما": (None, True)}
-# hosts whose suffix is a clause's subject (لأنه "because he"); the others' suffix is an object/possessor
+# hosts whose suffix is a clause's subject (لأنه "because he"): the particles that take a pronoun suffix as their
+# subject, "inna and her sisters" (إنّ، أنّ، لكنّ، لعلّ، كأنّ، ليت; أنّ also after ب/ل); the others' suffix is an
+# object/possessor
 _SUBJECT_HOSTS = frozenset(normalise(w) for w in ("أن", "إن", "لأن", "بأن", "لكن", "كأن", "ليت", "لعل"))
 
 
-def subject_form(text: str) -> bool:
-    """Whether a closed form renders a subject: a free pronoun or a suffix on أن/إن/لأن/لكن …"""
-    key = normalise(text)
+def _particle_head(key: str) -> int | None:
+    """The length of the conjunction and particle of a normalised ``particle_form`` (ولكنها → 4, ولكن), else None."""
     for prefix in ("", "و", "ف"):
         rest = key[len(prefix):] if key.startswith(prefix) else ""
-        if rest in _FREE_PRONOUNS:
-            return True
-        if any(rest.endswith(suffix) and rest[: -len(suffix)] in _SUBJECT_HOSTS for suffix, _, _ in _SUFFIXES):
-            return True
-    return False
+        for suffix, _, _ in _SUFFIXES:
+            if rest.endswith(suffix) and rest[: -len(suffix)] in _SUBJECT_HOSTS:
+                return len(key) - len(suffix)
+    return None
+
+
+def particle_form(text: str) -> tuple[Gender | None, bool] | None:
+    """(gender, plural) of a particle of ``_SUBJECT_HOSTS`` with a pronoun suffix, و/ف allowed (ولكنها 'but she',
+    فإنه، لعلها): the suffix is the clause's subject and its gender the word's. Such a word is never a verb
+    (``verb_gender``): farahidi also has verb readings of ولكنها، ولكنه، لعلها (rules-2 read them as verbs)."""
+    key = normalise(text)
+    head = _particle_head(key)
+    if head is None:
+        return None
+    return next((gender, plural) for suffix, gender, plural in _SUFFIXES if key[head:] == suffix)
+
+
+def subject_form(text: str) -> bool:
+    """Whether a closed form renders a subject: a free pronoun or a suffix on أن/إن/لأن/لكن … (``particle_form``)."""
+    key = normalise(text)
+    if any(key.startswith(prefix) and key[len(prefix):] in _FREE_PRONOUNS for prefix in ("", "و", "ف")):
+        return True
+    return particle_form(text) is not None
 
 
 def pronoun_form(text: str) -> tuple[Gender | None, bool] | None:
@@ -299,8 +339,12 @@ class ArabicAnalyser(SemiticAnalyser):
     name = "farahidi"
     # ar-rules-2 (c55d85f, after 6e462d2): verb_gender takes agreeing singular readings over a plural's (لم يكن
     # 'he was not' masculine, not the feminine plural يكنّ): 25 WinoMT pronoun readings of google/bing/aws moved
-    # (consistency, coref: 5 decisions; reader: 20 verdicts) under farahidi's unchanged version
-    rules = "ar-rules-2"
+    # (consistency, coref: 5 decisions; reader: 20 verdicts) under farahidi's unchanged version. ar-rules-3: a particle
+    # of "inna and her sisters" with a pronoun suffix (ولكنها، لعلها) is never a verb, and one written with a space
+    # inside (aws's ول كنها, systran's لأنّ ه) is the one word (``_split_particle``): 11 WinoMT pronoun readings moved
+    # (aws/ar #324 and #3451 masculine -> feminine, the English "she"; systran/ar #1760, #2171 none -> masculine),
+    # no noun verdict
+    rules = "ar-rules-3"
     language = "Arabic"
     script = _ARABIC
     lexicon_epicene = "has one form for both genders"
@@ -423,8 +467,9 @@ class ArabicAnalyser(SemiticAnalyser):
         """The subject gender of a finite verb (قالت → feminine), from its 3rd-person readings: where they
         disagree, the singular readings if they agree (لم يكن 'he was not', not the feminine plural يكنّ, which is
         spelt with its ن), else the best-scored (a ت- spelling is both a form V perfect 'he …' and an imperfect
-        'she …': تعمل, تقول but also توفي, تزوج; farahidi's scores keep the imperfect)."""
-        if normalise(word) in _PARTICLE_KEYS:
+        'she …': تعمل, تقول but also توفي, تزوج; farahidi's scores keep the imperfect). A particle, with a pronoun
+        suffix too (``particle_form``: ولكنه 'but he', which farahidi also reads as a verb), is never a verb."""
+        if normalise(word) in _PARTICLE_KEYS or particle_form(word):
             return None
         verbs = [r for r in self.readings(word) if r.pos == "فعل" and r.third_person]
         gender = single_gender(r.subject for r in verbs)

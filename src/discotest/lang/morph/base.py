@@ -137,7 +137,7 @@ class GenderAnalyser(ABC):
 
     def signature(self) -> str:
         """What a signature's ``analyser`` field names: the analyser, its tools' versions and its rules' version,
-        ``farahidi:farahidi-0.4.0+ar-rules-2`` (every family that reads with an analyser says it this one way)."""
+        ``farahidi:farahidi-0.4.0+ar-rules-3`` (every family that reads with an analyser says it this one way)."""
         return f"{self.name}:{self.version()}" + (f"+{self.rules}" if self.rules else "")
 
     # Optional: an analyser whose reading of a word depends on that word alone (a lookup tool: Arabic's farahidi) names
