@@ -276,6 +276,10 @@ def test_an_echo_that_lost_a_token_before_the_candidate_is_read_from_its_end():
     wrong = echo_wrong(hidden["choices"][0]["logprobs"], 0, text, len(text), " It was great")
     assert "no token starting at the request's end, character 42" in wrong
     assert read_echo(hidden, len(prompt), len(text), text) == lost
+    unechoed = copy.deepcopy(LOST_TOKEN)  # the generated "\n" in the text only (llama-cpp-python, a model without BOS)
+    for key in ("tokens", "text_offset", "token_logprobs"):
+        del unechoed["choices"][0]["logprobs"][key][-1]
+    assert read_echo(unechoed, len(prompt), len(text), text) == lost
     with pytest.raises(InputError, match="end at character 32, before the request's 42 for the candidate "
                                          "'ありがとうございました。\\\\nEnglish: Thank you.'; refusing"):
         read_echo(LOST_TOKEN, len("Japanese:"), len(text), text)

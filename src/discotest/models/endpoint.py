@@ -438,8 +438,10 @@ def read_echo(answer: dict[str, Any], prompt_chars: int, end_chars: int, request
         tokens = (logprobs.get("tokens") or [])[start:]
         spans = [(o, offsets[k + 1] if k + 1 < len(offsets) else o + len(tokens[k] if k < len(tokens) else ""))
                  for k, o in enumerate(offsets)]
-    elif unlisted is None and generated is not None:
-        spans = tokens_from_the_end(logprobs, start, request + generated, prompt_chars)
+    elif unlisted is None and generated is not None:  # with the generated text echoed, or without (llama-cpp-python
+        # leaves it out for a model without BOS)
+        spans = tokens_from_the_end(logprobs, start, request + generated, prompt_chars) or \
+            (tokens_from_the_end(logprobs, start, request, prompt_chars) if generated else None)
     if spans is None:
         candidate = request[prompt_chars:end_chars].strip() if request is not None else ""
         said = f" for the candidate {_shorten(candidate)!r}" if candidate else ""
