@@ -1,14 +1,15 @@
-"""``python -m llama_cpp.server`` with the per-token work of its echoed log-probabilities made cheaper, same answers:
-llama-cpp-python 0.3.36 answers an echo (``echo`` + ``logprobs``: how discotest scores a candidate through the OpenAI
-API) by a log-softmax of every prompt token's logits (``Llama.logits_to_logprobs``: 262,144 per token for Gemma 3)
-and then, for every token, a sort of all (log-probability, token id) pairs in Python, of which it keeps
-``[:logprobs]`` (``top_logprobs``). Measured in one process on a jazp item's 81-token prompt (the shared 2-core
-machine): the sort 3.6 ms a token, the log-softmax 58-128 ms a request.
+"""``python -m llama_cpp.server`` with the per-token work of its echoed log-probabilities made cheaper (same
+answers), and every long token's text kept: llama-cpp-python 0.3.36 answers an echo (``echo`` + ``logprobs``: how
+discotest scores a candidate through the OpenAI API) by a log-softmax of every prompt token's logits
+(``Llama.logits_to_logprobs``: 262,144 per token for Gemma 3) and then, for every token, a sort of all
+(log-probability, token id) pairs in Python, of which it keeps ``[:logprobs]`` (``top_logprobs``). Measured in one
+process on a jazp item's 81-token prompt (the shared 2-core machine): the sort 3.6 ms a token, the log-softmax 58-128
+ms a request.
 
     python -m bench.llm.llama_server_topk --model M.gguf …     # the server's own options
 
-Three replacements; the first two are checked at start-up against the originals (``check()``), or the server does
-not start, the third by ``tests/models/test_llama_server_patch.py`` (both servers, the same requests):
+Three replacements that answer the same; the first two are checked at start-up against the originals (``check()``), or
+the server does not start, the third by ``tests/models/test_llama_server_patch.py`` (both servers, the same requests):
 
 - ``top_sorted`` replaces the module's own ``sorted``, only for the call it makes there, ``sorted(zip(values,
   range(n)), reverse=True)``: the values are read back from the zip (a sequence iterator reduces to its sequence), and
@@ -24,6 +25,13 @@ not start, the third by ``tests/models/test_llama_server_patch.py`` (both server
   log-probabilities: a translation reads the last token's, and the rest cost 25-37% of its CPU (a WinoMT sentence
   0.59 -> 0.44 s in one process; MiTTenS 1.62 -> 1.02 s an item served, ``bench/figures/score_identity.json``). The
   server must be started with ``logits_all`` (else llama-cpp-python's own behaviour is kept).
+
+And one mend, the only change to what the server answers: ``detokenize`` gives a token whose text is longer than 32
+bytes its text (llama-cpp-python 0.3.36 drops it: abetlen/llama-cpp-python#2362). Gemma 3 has 379 such tokens of
+262,144, one of them ありがとうございました, common in BSD's dialogues: the plain server echoes that token as "" and
+every ``text_offset`` after it 11 characters short (the BSD row at ``--limit 200`` was refused for it, issue 54), and
+drops it from a translation. Every other token's text is the original's (``tests/models/test_llama_server_patch.py``
+compares the two over the real model's whole vocabulary); the log-probabilities do not move.
 
 A request for more than ``TOP`` log-probabilities is refused by the check at start-up; discotest asks for 5 at most
 (``models/endpoint.py``'s alignment probe).
@@ -141,6 +149,32 @@ def create_completion(self: Any, *args: Any, **kwargs: Any) -> Any:
 _CREATE_SIGNATURE: Any = None
 
 
+def detokenize(self: Any, tokens: list[int], special: bool = False) -> bytes:
+    """``LlamaModel.detokenize`` with every token's whole text: llama-cpp-python 0.3.36 reads each piece into a
+    32-byte buffer and keeps ``buffer[:n]``, but ``llama_token_to_piece`` answers a longer piece with ``n = -(its
+    size)`` and writes nothing, so the piece is dropped (abetlen/llama-cpp-python#2362; Gemma 3's
+    ありがとうございました, 33 bytes): from a translation's text, from an echoed token and from every ``text_offset``
+    after it. Here such a piece is read again into a buffer of its size; every other piece as before."""
+    import ctypes
+
+    import llama_cpp
+
+    output = b""
+    size = 32
+    buffer = (ctypes.c_char * size)()
+    for token in tokens:
+        n = llama_cpp.llama_token_to_piece(self.vocab, llama_cpp.llama_token(token), buffer, size, 0, special)
+        if n < 0:  # the piece did not fit: a buffer of its size
+            size = -n
+            buffer = (ctypes.c_char * size)()
+            n = llama_cpp.llama_token_to_piece(self.vocab, llama_cpp.llama_token(token), buffer, size, 0, special)
+            if n < 0:
+                raise RuntimeError(f"llama_token_to_piece: token {token} needs {-n} bytes, given {size}")
+        output += bytes(buffer[:n])
+    # as the original: a leading space after BOS is not the text's (Llama 1's SentencePiece added it)
+    return output[1:] if len(tokens) > 0 and tokens[0] == self.token_bos() and output[0:1] == b" " else output
+
+
 def check(trials: int = 200) -> None:
     """Both replacements give the original's answers: ``top_sorted`` ``sorted``'s first ``TOP`` pairs (random values
     with many ties, -inf, NaN, short and long rows, float32 rows and lists), ``logits_to_logprobs`` the original's
@@ -182,6 +216,7 @@ def main() -> None:
     _CREATE = llama_cpp.llama.Llama.create_completion
     _CREATE_SIGNATURE = inspect.signature(_CREATE)
     llama_cpp.llama.Llama.create_completion = create_completion
+    llama_cpp._internals.LlamaModel.detokenize = detokenize
     runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
 
 

@@ -233,6 +233,56 @@ def test_an_echoed_bos_is_skipped_and_offsets_that_do_not_spell_the_prompt_are_r
     assert "do not spell the prompt" in echo_offsets_wrong({"choices": [{"text": "x"}]}, prompt)
 
 
+# Gemma 3 270M (Q4_K_M) served by llama-cpp-python 0.3.36, asked to score " Thank you." after
+# "Japanese: ありがとうございました。\nEnglish:" (max_tokens 1; top_logprobs left out): the raw answer. The 33-byte
+# token ありがとうございました echoes as "" and every offset after it is 11 characters short (llama-cpp-python
+# drops a piece over 32 bytes: abetlen/llama-cpp-python#2362), as in the BSD row refused at --limit 200 (issue 54).
+LOST_TOKEN_VALUES = [None, -5.926182746887207, -1.8587002754211426, -13.326637268066406, -1.2029764652252197,
+                     -1.4049172401428223, -2.8555421829223633, -0.1706310212612152, -0.7327576279640198,
+                     -0.05482226982712746, -0.37751293182373047, -0.44648051261901855]
+LOST_TOKEN = {"choices": [{"text": "Japanese: ありがとうございました。\nEnglish: Thank you.\n", "logprobs": {
+    "tokens": ["Japanese", ":", " ", "", "。", "\n", "English", ":", " Thank", " you", ".", "\n"],
+    "text_offset": [0, 8, 9, 10, 10, 11, 12, 19, 20, 26, 30, 31], "token_logprobs": LOST_TOKEN_VALUES}}]}
+# the same request through the bench's server with its detokenize mend (bench/llm/llama_server_topk.py)
+WHOLE_TOKEN = {"choices": [{"text": "Japanese: ありがとうございました。\nEnglish: Thank you.\n", "logprobs": {
+    "tokens": ["Japanese", ":", " ", "ありがとうございました", "。", "\n", "English", ":", " Thank", " you", ".", "\n"],
+    "text_offset": [0, 8, 9, 10, 21, 22, 23, 30, 31, 37, 41, 42], "token_logprobs": LOST_TOKEN_VALUES}}]}
+
+
+def test_an_echo_that_lost_a_token_before_the_candidate_is_read_from_its_end():
+    """The offsets of an echo that lost a token's text place the boundary 11 characters early; its tokens from the
+    end, each whole, spell the request back to the boundary, and their values are the candidate's: the same reading
+    as the whole echo's. A lost token hidden behind a long generated one (the echo no longer ends short: the old
+    check passed it and read the generated token as the candidate) is caught by the request's end, where no token
+    starts. A lost token inside the candidate cannot be placed: one line naming the candidate."""
+    import copy
+
+    from discotest.models.endpoint import echo_wrong, read_echo
+
+    prompt = "Japanese: ありがとうございました。\nEnglish:"
+    text = prompt + " Thank you."
+    whole = read_echo(WHOLE_TOKEN, len(prompt), len(text), text)
+    lost = read_echo(LOST_TOKEN, len(prompt), len(text), text)
+    assert whole == (-0.7327576279640198 - 0.05482226982712746 - 0.37751293182373047, 3, False, False)
+    assert lost[:3] == whole[:3] and lost.from_end
+    assert read_prompt_logprobs(LOST_TOKEN, len(prompt), len(text), text) == whole[:3]
+    hidden = copy.deepcopy(LOST_TOKEN)
+    hidden["choices"][0]["text"] = text + " It was great"
+    hidden["choices"][0]["logprobs"]["tokens"][-1] = " It was great"  # 13 characters: the echo ends past 42
+    wrong = echo_wrong(hidden["choices"][0]["logprobs"], 0, text, len(text), " It was great")
+    assert "no token starting at the request's end, character 42" in wrong
+    assert read_echo(hidden, len(prompt), len(text), text) == lost
+    unechoed = copy.deepcopy(LOST_TOKEN)  # the generated "\n" in the text only (llama-cpp-python, a model without BOS)
+    for key in ("tokens", "text_offset", "token_logprobs"):
+        del unechoed["choices"][0]["logprobs"][key][-1]
+    assert read_echo(unechoed, len(prompt), len(text), text) == lost
+    with pytest.raises(InputError, match="end at character 32, before the request's 42 for the candidate "
+                                         "'ありがとうございました。\\\\nEnglish: Thank you.'; refusing"):
+        read_echo(LOST_TOKEN, len("Japanese:"), len(text), text)
+
+
+
+
 def _echo(tokens: list[str], tops: list[dict | None]) -> dict:
     return {"choices": [{"logprobs": {"tokens": tokens, "top_logprobs": tops}}]}
 

