@@ -108,6 +108,9 @@ class SemiticAnalyser(GenderAnalyser):
     tool_epicene: str = "is spelled the same in both genders"
     lexicon: EntityLexicon
     free_pronouns: dict[str, Gender]  # the 3rd-person pronouns: never the entity's head noun
+    # whether a noun the entity lexicon decides is also looked up in the tool, for its reason to say the tool agrees
+    # (the verdict never reads it): False where a lookup is dear (Arabic: farahidi, ``ar.py``)
+    lexicon_confirmed: bool = True
     pronoun_proclitics: tuple[str, ...]  # the proclitics a free pronoun may carry
 
     # -- hooks ------------------------------------------------------------------------------
@@ -221,12 +224,14 @@ class SemiticAnalyser(GenderAnalyser):
             last += 1
 
         # 2. the noun's own gender: lexicon, a closed list of exceptions, then the tool
-        tool_genders, known = self._noun_genders(words, texts, head)
         if lex_genders is not None and None not in lex_genders and len(lex_genders) == 1:
             gender = next(iter(lex_genders))
             assert gender is not None
-            agree = f"; {self.name} agrees" if tool_genders == {gender} else ""
+            agree = ""
+            if self.lexicon_confirmed and self._noun_genders(words, texts, head)[0] == {gender}:
+                agree = f"; {self.name} agrees"
             return GenderReading(gender, f"noun '{noun}' {GENDER_NAME[gender]} (entity lexicon{agree})", (noun,))
+        tool_genders, known = self._noun_genders(words, texts, head)
         if lex_genders is None:
             listed = self._closed_list(noun, texts[head])
             if listed:

@@ -11,8 +11,8 @@ readings per word form are kept in the cache, and a run adopts both and loads th
 - the table of the words earlier runs read (``adopt_seen``, ``keep_seen``; namespace ``word-readings-seen``): a run
   that asked the tool for new words adds them, at the cost of writing the table (the tool's answers were computed
   anyway), so each run prepares the next: a cold run of google's Arabic output after bing's, aws's and systran's asks
-  farahidi for 128 of the 349 word forms its readings look up (221 in the table; the readings look up a few words
-  around each entity, not every word), morphology 1.30 → 1.00 s of CPU (median of 3, loaded machine). Its key: the
+  farahidi for 70 of the 81 word forms its readings look up (11 in the table; the readings look up only the words a
+  verdict reads: a head noun the entity lexicon does not decide, a construct phrase, an agreeing word). Its key: the
   tool's version and the code, nothing of any text.
 
 A table cannot change a verdict: it holds what the tool answers for each word. Only with the cache on.
@@ -48,8 +48,9 @@ def adopt_table(analyser: GenderAnalyser, identity: str, sentences: Callable[[],
     """Give ``analyser`` the table of the text ``identity`` names: read from the cache, else (``make``: ``data
     prepare``) made now from ``sentences()`` (the published outputs' tokens) and stored. Once per analyser and table
     in a process. A run does not make it: making it costs about 16 s of CPU for Arabic (8,500 word forms; 24 s
-    before farahidi's pattern scan was indexed), far more than the 0.5 s of CPU it saves a later cold run (issue 39,
-    measured leave-one-system-out), so only a user who prepares the data pays for it."""
+    before farahidi's pattern scan was indexed), far more than the 0.07 s of CPU it saves a later cold run (measured
+    leave-one-system-out: bench/speed/ar_word_table.py; 0.5 s in issue 39, before the readings stopped looking up the
+    nouns the entity lexicon decides), so only a user who prepares the data pays for it."""
     key = table_key(analyser, identity)
     if key is None or (id(analyser), key) in _adopted:
         return
