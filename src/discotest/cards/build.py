@@ -22,7 +22,7 @@ from discotest.cards import parallel
 from discotest.cards.groups import CardRow, validity_badge
 from discotest.cards.options import OPTIONS
 from discotest.cards.rows import CardLine, FilledRow, Neighbour, Status
-from discotest.cards.system import SystemSpec, Unfilled, own_suite, published_names
+from discotest.cards.system import SystemSpec, Unfilled, own_suite, published_names, runs_all
 from discotest.data import catalogue
 from discotest.errors import InputError
 from discotest.progress import progress_bar
@@ -114,18 +114,19 @@ def _takes(row: CardRow, name: str) -> bool:
 
 
 def _published_results(row: CardRow, card_options: CardOptions, exclude: str) -> list[Result]:
-    """Every published system's results on the row (but ``exclude``'s): one ``--system all`` run, or one run per
-    system where the suite takes one at a time."""
+    """Every published system's results on the row (but ``exclude``'s), each what its run says is the system's
+    (``Result.own``): one ``--system all`` run, or one run per system where the suite's family takes one name at a
+    time (``runs_all``), its results under the name it was asked by."""
     names = [n for n in published_names(row) if n != exclude]
     if not names and row.published_list == "declared":
         return []
     family = families.family_of(row.suite)
 
     def run(name: str) -> list[Result]:
-        return run_settings(row.suite, settings_for(family, {**row.options, **card_options.run_options(row),
-                                                             "system": name})).results
+        return [r for r in run_settings(row.suite, settings_for(family, {**row.options, **card_options.run_options(row),
+                                                                         "system": name})).results if r.own]
 
-    if row.published_runs == "all":
+    if runs_all(row):
         return [r for r in run("all") if r.system != exclude]
     return [_named(r, name) for name in names for r in run(name)]
 

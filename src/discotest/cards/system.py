@@ -93,7 +93,7 @@ class SystemSpec:
                 raise Unfilled(f"{self.published} has no published output for {row.suite} ({row.pair})")
             if row.published_list == "run":  # its run gives every published system (DiP ranks a pair's WMT systems)
                 return {}
-            return {"system": "all" if row.published_runs == "all" else self.published}
+            return {"system": "all" if runs_all(row) else self.published}
         if self.kind == "outputs":
             if row.key not in self.files:
                 raise Unfilled(f"no file for {row.key} in {self.folder}/{MANIFEST}")
@@ -179,6 +179,15 @@ def published_names(row: CardRow) -> list[str]:
 
 def publishes(row: CardRow, name: str) -> bool:
     return name in published_names(row)
+
+
+def runs_all(row: CardRow) -> bool:
+    """Whether one run of the row's suite with ``--system all`` gives every published system: its family's
+    ``--system`` takes a list (the gender suites, mZPRT); else one run per system (the contrastive family's takes one
+    name: CTXPRO's files are located one at a time)."""
+    from discotest import families
+
+    return any(o.name == "system" and o.many for o in families.family_of(row.suite).options)
 
 
 def _why_not(kind: str, row: CardRow) -> str:
