@@ -115,8 +115,8 @@ def _system_args(system: str, folder: Path) -> list[str]:
 def _rows(args: list[str], pair: str) -> list[dict]:
     """The rows of the card ``args`` over ``pair`` that its plan runs (not the unfillable ones): key, id, suite, the
     system's kind, items."""
-    from discotest.cards import card_settings, resolve
-    from discotest.cards.build import CardOptions, plan
+    from discotest.cards import card_settings
+    from discotest.cards.build import CardOptions, plan, resolve
 
     options = {"outputs": args[1], "skip_language_check": True} if args[0] == "--outputs" else {"system": args[1]}
     s = card_settings({**options, "pairs": pair})

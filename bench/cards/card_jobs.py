@@ -88,8 +88,8 @@ def stages(timing: Path) -> tuple[int, dict[str, float]]:
 def row_seconds(system: str, pairs: str, cache: Path) -> dict[str, float]:
     """Each row's measured seconds in ``cache`` (``cards.build._measured``), by row key."""
     os.environ["DISCOTEST_CACHE"] = str(cache)
-    from discotest.cards import card_settings, resolve
-    from discotest.cards.build import _measured
+    from discotest.cards import card_settings
+    from discotest.cards.build import _measured, resolve
 
     spec, _, rows = resolve(card_settings({"system": system, **({"pairs": pairs} if pairs != "all" else {})}))
     return {row.key: measured["seconds"] for row in rows if (measured := _measured(spec, row)) is not None}

@@ -132,8 +132,8 @@ def main() -> None:
 
     from tests.support.tiny_llm import build_tiny_llm
 
-    from discotest.cards import card_settings, resolve
-    from discotest.cards.build import CardOptions, build_card
+    from discotest.cards import card_settings
+    from discotest.cards.build import CardOptions, build_card, resolve
     from discotest.cards.rows import FilledRow
 
     model = build_tiny_llm(args.family, Path(args.data_dir) / "llm_tokenizers", Path(scratch.name) / args.family)

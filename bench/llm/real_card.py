@@ -123,12 +123,13 @@ def answers_seen(exchanges: list[tuple[bytes, bytes]]) -> Counter:
 def same_as_run(row, card_row: FilledRow, url: str, limit: int | None, model_options: dict) -> str:
     """``equal`` when every line of the card's row is the number, interval and n the suite's own run gives."""
     from discotest import api, families
-    from discotest.cards.build import where_of
+    from discotest.cards.build import model_options_for, where_of
     from discotest.cards.system import endpoint_system
     from discotest.report.ranking import value_and_interval
     from discotest.report.result import lang_of
 
-    options = endpoint_system(url, ALIAS, model_options).options_for(row)
+    system = endpoint_system(url, ALIAS, model_options)
+    options = {**system.options_for(row), **model_options_for(system, row)}
     takes_limit = any(o.name == "limit" for o in families.family_of(row.suite).options)
     report = api.run(row.suite, **row.options, **options, **({"limit": limit} if limit and takes_limit else {}),
                      quiet=True)

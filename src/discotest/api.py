@@ -69,8 +69,7 @@ def card_plan(**options: Any) -> list[dict[str, Any]]:
     """What ``discotest card --dry-run`` prints: per row (``PAIR/ROW``) its suite, items, status (``cached``,
     ``to run``, ``unfilled``), why it cannot be filled, and the seconds it last took here."""
     from discotest.cards import card_settings as checked
-    from discotest.cards import resolve
-    from discotest.cards.build import CardOptions, plan
+    from discotest.cards.build import CardOptions, plan, resolve
 
     s = checked(options)
     system, _, rows = resolve(s)
@@ -81,7 +80,7 @@ def card_check(**options: Any) -> tuple[list[str], bool]:
     """``discotest card --outputs DIR --check``: one line per row of the pairs (``--pairs``, else the manifest's):
     present, missing or wrong; and whether every named file is right."""
     from discotest.cards import card_settings as checked
-    from discotest.cards import resolve
+    from discotest.cards.build import resolve
     from discotest.cards.groups import rows_of
     from discotest.cards.init_outputs import check_outputs, manifest_data
 
@@ -99,7 +98,7 @@ def card_init(**options: Any) -> list[str]:
     """``discotest card --outputs DIR --init --pairs …``: the sources to translate and the manifest's template
     written into DIR; one line per file."""
     from discotest.cards import card_settings as checked
-    from discotest.cards import resolve
+    from discotest.cards.build import resolve
     from discotest.cards.init_outputs import init_outputs
 
     s = checked({**options, "init": True})

@@ -201,13 +201,15 @@ def test_decoding_options_reach_the_rows_a_model_translates_only(shared_data):
     """``--beam`` and ``--max-length`` go to a row whose suite the model translates (they are in its run's options),
     not to a contrastive row (a scored candidate is not decoded); a served model decodes greedily, so ``--beam`` is
     not part of an endpoint's options (nor of its card's cache key)."""
-    from discotest.cards import card_settings, system_of
+    from discotest.cards import card_settings
+    from discotest.cards.build import model_options_for, system_of
 
     decoding = {"beam": 2, "max_length": 64, "batch_size": 8}
     translated, scored = rows_of(["en-de"], ["winomt"])[0], rows_of(["ja-en"], ["jazp"])[0]
     spec = SystemSpec("model", path="tiny", model_options=decoding)
-    assert spec.options_for(translated) == {"model": "tiny", **decoding}
-    assert spec.options_for(scored) == {"model": "tiny", "batch_size": 8, "context": [1]}
+    assert {**spec.options_for(translated), **model_options_for(spec, translated)} == {"model": "tiny", **decoding}
+    assert {**spec.options_for(scored), **model_options_for(spec, scored)} == {"model": "tiny", "batch_size": 8,
+                                                                             "context": [1]}
     served = system_of(card_settings({"endpoint": "http://127.0.0.1:1/v1", "model": "m", "beam": 2,
                                       "max_length": 64}))
     assert "beam" not in served.model_options and served.model_options["max_length"] == 64

@@ -15,7 +15,8 @@ import pytest
 import discotest
 from discotest import cache, families
 from discotest.cards import build as card_build
-from discotest.cards import card_settings, parallel, resolve
+from discotest.cards import card_settings, parallel
+from discotest.cards.build import resolve
 from discotest.cards.render import render
 from discotest.cards.rows import CardLine
 from tests.support.cli_helpers import assert_one_line_error, run_cli

@@ -137,3 +137,30 @@ def test_a_system_is_named_by_its_kinds_one_field():
         SystemSpec("outputs", path="/x/mine")
     with pytest.raises(ValueError, match="named by url alone"):
         SystemSpec("endpoint", url="http://127.0.0.1:9/v1", published="google")
+
+
+@pytest.mark.parametrize(("key", "one_run"), [("en-de/winomt", True), ("en-de/ctxpro-auxiliary-en-de-test", False)])
+def test_the_published_systems_beside_a_row_are_what_their_runs_mark_own(monkeypatch, key, one_run):
+    """``_published_results``: one run of ``--system all`` where the row's family's ``--system`` takes a list, one run
+    per published system where it takes one name (``runs_all``: the family's declaration, not a flag of the row), and
+    of each run only what it marks the system's (``Result.own``), a one-name run's under the name it was asked by."""
+    from discotest.cards import build as card_build
+    from discotest.cards.system import runs_all
+    from discotest.report.emit import Report
+
+    asked = []
+
+    def run(suite, settings):
+        asked.append(settings.system)
+        named = "google" if settings.system == "all" else f"{settings.system}.file.de"
+        return Report("fake", [_Scored(named, 2, True), _Scored("ranked beside it", 1, False)])
+
+    monkeypatch.setattr(card_build, "run_settings", run)
+    row = _row(key)
+    assert runs_all(row) is one_run
+    got = card_build._published_results(row, CardOptions(), exclude="")
+    names = published_names(row)
+    assert asked == (["all"] if one_run else names) and len(names) >= 2
+    assert [r.system for r in got] == (["google"] if one_run else names)
+    with pytest.raises(InputError, match="takes one value, not a list"):  # a CTXPRO run takes one system
+        families.settings_for(families.family_of("ctxpro-auxiliary-en-de-test"), {"system": names})

@@ -192,6 +192,37 @@ def test_lm_scorer_calls_are_requests_that_score_as_the_calls(tiny_gpt2, tmp_pat
         [r.scores["anaphora"].verdicts for r in again.results]
 
 
+def test_no_cache_reaches_an_hf_scorer(tiny_gpt2, tmp_path, monkeypatch):
+    """``run dip --no-cache --pronoun-scorer hf:…`` (issue 52): the scorer's log-probabilities are computed again,
+    neither read from the cache nor stored in it, as every other model of the run; its numbers and signatures are
+    those of the run with the cache (the cache is not in the signature)."""
+    pytest.importorskip("spacy")
+    import discotest
+    from discotest import families
+    from discotest.cache import cache_dir
+    from discotest.dip.family import load_models
+    from discotest.models.causal_scorer import CONTINUATIONS
+    from discotest.registry import settings_for
+    from tests.support.wmt_fakes import BAD, GOOD, write_pair
+
+    data = write_pair(monkeypatch, tmp_path / "d", {"Good": GOOD, "Bad": BAD})
+    options = dict(pair="de-en", data="wmt22", phenomena="anaphora", pronoun_scorer=f"hf:{tiny_gpt2}",
+                   data_dir=str(data), bootstrap=100, quiet=True)
+    for use_cache in (True, False):
+        scorer, _, _ = load_models(settings_for(families.family_of("dip"),
+                                                {**options, "use_cache": use_cache}), ["anaphora"], True)
+        assert (scorer.use_cache, scorer.spec.use_cache) == (use_cache, use_cache)
+    kept = discotest.run("dip", **options)
+    store = cache_dir() / CONTINUATIONS
+    assert any(store.rglob("*.txt"))  # the scorer's answers, stored
+    for entry in store.rglob("*.txt"):
+        entry.write_text("damaged", "utf-8")  # a run that read them would fail on them, or score otherwise
+    again = discotest.run("dip", use_cache=False, **options)
+    assert all(entry.read_text("utf-8") == "damaged" for entry in store.rglob("*.txt"))  # nothing stored either
+    assert [r.to_json() for r in again.results] == [r.to_json() for r in kept.results]
+    assert any("hf:" in r.signature.format() for r in again.results)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Kneser-Ney LM and the offline scorer
 

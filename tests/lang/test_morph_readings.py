@@ -1,10 +1,10 @@
 """Every language's gender analyser on its hand-written tricky cases, one harness for all: each case read alone, and
 every case of a language in one batch, in order; a span with nothing aligned; the version naming the tools; one
-reading's reason and evidence. The cases, each language's analyser and what it needs are in
-``tests/lang/morph_cases/`` (no ../shared/data needed); the gender is the one the *translation* gives the entity,
-never what the English meant. A language whose analyser cannot be made here (a module or a program missing,
-Italian's Apertium data absent) is skipped, as each language's own file did. What only one language does stays in
-its ``test_morph_<lang>.py``."""
+reading's reason and evidence; a silent noun completed by its pronoun. The cases, each language's analyser and what
+it needs are in ``tests/lang/morph_cases/`` (no ../shared/data needed); the gender is the one the *translation* gives
+the entity, never what the English meant. A language whose analyser cannot be made here (a module or a program
+missing, Italian's Apertium data absent) is skipped, as each language's own file did. What only one language does
+stays in its ``test_morph_<lang>.py``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from discotest.lang.morph.base import Gender
-from tests.support.morph_cases import case_analyser, marked
+from tests.support.morph_cases import case_analyser, completed, marked
 
 LANGS = ("ar", "de", "es", "fr", "he", "it", "ru", "uk")
 NO_SPAN = "no target words aligned to the entity"
@@ -79,3 +79,23 @@ def test_reason_and_evidence_name_the_words(analysers, lang: str) -> None:
     assert reading.gender is gender, reading.reason
     assert (reading.reason == named) if lang == "de" else (named in reading.reason), reading.reason
     assert reading.evidence == evidence
+
+
+SILENT = [(lang, n, *case) for lang in LANGS for n, case in enumerate(getattr(_module(lang), "SILENT", ()))]
+
+
+@pytest.mark.parametrize(("lang", "n", "english", "at", "entity", "sentence", "words", "pronoun", "expected",
+                          "named", "evidence", "ending"), SILENT,
+                         ids=[f"{case[0]}-{case[1]}:{case[5][:30]}" for case in SILENT])
+def test_silent_noun_completed_by_its_pronoun(analysers, lang: str, n: int, english: str, at: int, entity: str,
+                                              sentence: str, words: str, pronoun: str, expected: Gender,
+                                              named: tuple[str, ...], evidence: tuple[str, ...],
+                                              ending: str | None) -> None:
+    """issue 25: a noun whose translation shows no gender takes the one of the words that render the English
+    sentence's pronoun (``complete_silent``), its reason and evidence naming them; with nothing agreeing it stays
+    unknown (the languages' ``SILENT``)."""
+    got = completed(_analyser(analysers, lang), english, at, entity, sentence, words, pronoun, lang)
+    assert got.gender is expected, got.reason
+    assert all(word in got.reason for word in named), got.reason
+    assert all(word in got.evidence for word in evidence), got.evidence
+    assert ending is None or got.reason.endswith(ending), got.reason

@@ -15,6 +15,8 @@ from discotest.lang.morph.base import GenderAnalyser, GenderReading, PronounTarg
 from discotest.lang.tokenize import tokenize
 from tests.support.gender_gold import find_span
 
+DECIDES = "the entity's pronoun decides"  # the reason of a silent noun its pronoun completed (``completed``)
+
 
 def marked(sentence: str, words: str, lang: str) -> TargetEntity:
     """``sentence`` with ``words`` as the entity span: space-separated tokens (first contiguous run),

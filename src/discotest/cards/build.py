@@ -22,7 +22,7 @@ from discotest.cards import parallel
 from discotest.cards.groups import CardRow, validity_badge
 from discotest.cards.options import OPTIONS
 from discotest.cards.rows import CardLine, FilledRow, Neighbour, Status
-from discotest.cards.system import SystemSpec, Unfilled, own_suite, published_names
+from discotest.cards.system import SystemSpec, Unfilled, own_suite, published_names, runs_all
 from discotest.data import catalogue
 from discotest.errors import InputError
 from discotest.progress import progress_bar
@@ -114,18 +114,19 @@ def _takes(row: CardRow, name: str) -> bool:
 
 
 def _published_results(row: CardRow, card_options: CardOptions, exclude: str) -> list[Result]:
-    """Every published system's results on the row (but ``exclude``'s): one ``--system all`` run, or one run per
-    system where the suite takes one at a time."""
+    """Every published system's results on the row (but ``exclude``'s), each what its run says is the system's
+    (``Result.own``): one ``--system all`` run, or one run per system where the suite's family takes one name at a
+    time (``runs_all``), its results under the name it was asked by."""
     names = [n for n in published_names(row) if n != exclude]
     if not names and row.published_list == "declared":
         return []
     family = families.family_of(row.suite)
 
     def run(name: str) -> list[Result]:
-        return run_settings(row.suite, settings_for(family, {**row.options, **card_options.run_options(row),
-                                                             "system": name})).results
+        return [r for r in run_settings(row.suite, settings_for(family, {**row.options, **card_options.run_options(row),
+                                                                         "system": name})).results if r.own]
 
-    if row.published_runs == "all":
+    if runs_all(row):
         return [r for r in run("all") if r.system != exclude]
     return [_named(r, name) for name in names for r in run(name)]
 
@@ -256,11 +257,34 @@ def _apart(mine: Sequence[Result], others: Sequence[Result], name: str) -> tuple
 
 def row_settings(system: SystemSpec, row: CardRow, card_options: CardOptions, **changes: Any) -> Settings:
     """The settings of the row's run, checked once by its family (``registry.settings_for``) and handed to the run
-    as they are: the row's own options, what gives it the system (``SystemSpec.options_for``: a model's spec fields
-    among them, ``max_length`` by that name), the card's options where the family takes them
-    (``CardOptions.run_options``: ``limit``) and ``changes`` (another published system, several languages)."""
+    as they are: the row's own options, what names the system (``SystemSpec.options_for``), its model's options as
+    the row's run takes them (``model_options_for``: ``max_length`` by that name from the command line to the
+    family's ``ModelSpec``), the card's options where the family takes them (``CardOptions.run_options``: ``limit``)
+    and ``changes`` (another published system, several languages)."""
     return settings_for(families.family_of(row.suite),
-                        {**row.options, **system.options_for(row), **card_options.run_options(row), **changes})
+                        {**row.options, **system.options_for(row), **model_options_for(system, row),
+                         **card_options.run_options(row), **changes})
+
+
+def model_options_for(system: SystemSpec, row: CardRow) -> dict[str, Any]:
+    """A model's or an endpoint's options (``SystemSpec.model_options``: fields of the row's ``ModelSpec``, which
+    every family that takes --model declares, ``registry.options.MODEL_SPEC``) as the row's run takes them: a
+    contrastive row scores at each --context size (default 1) and takes no decoding option (``spec.DECODING``: a
+    scored candidate is not decoded); a row the model translates takes one size, the first, and the decoding
+    options. Nothing for a published system or a folder."""
+    from discotest.models.spec import DECODING
+
+    if system.kind not in ("model", "endpoint"):
+        return {}
+    options = system.model_options
+    out = {k: v for k, v in options.items() if k not in (*DECODING, "context") and v is not None}
+    if row.file == "scores":  # contrastive: candidates scored at each context size
+        out["context"] = list(options.get("context") or [1])
+    else:
+        out.update({k: options[k] for k in DECODING if options.get(k) is not None})
+        if options.get("context"):
+            out["context"] = options["context"][:1]
+    return out
 
 
 FLAG = re.compile(r"--([a-z][a-z0-9-]*)")
@@ -564,13 +588,63 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], card_options: Car
     return shares
 
 
+def system_of(s: Settings) -> SystemSpec:
+    """The one system the card's checked settings name (two, or none, is an error), with its model's options, taken
+    by their declarations (``cards.options.MODEL_OPTIONS``), where it is a model or an endpoint."""
+    from discotest.cards.options import MODEL_OPTIONS
+    from discotest.cards.system import endpoint_system, read_manifest
+
+    given = [k for k, v in (("system", s.system), ("outputs", s.outputs), ("endpoint", s.endpoint)) if v]
+    if s.model and not s.endpoint:
+        given.append("model")
+    if len(given) != 1:
+        raise InputError("card: name one system: --system NAME, --outputs DIR, --model PATH or --endpoint URL "
+                         f"(given: {', '.join('--' + g for g in given) or 'none'})")
+    model_options = {o.name: s[o.name] for o in MODEL_OPTIONS if s[o.name] not in (None, [])}  # by declaration
+    kind = given[0]
+    if kind == "system":
+        return SystemSpec("published", published=s.system)
+    if kind == "outputs":
+        if s.init:
+            return SystemSpec("outputs", folder=str(s.outputs))
+        name, files, row_options = read_manifest(s.outputs)
+        return SystemSpec("outputs", folder=str(s.outputs), files=files, label=name, row_options=row_options)
+    if kind == "model":
+        return SystemSpec("model", path=str(s.model), model_options=model_options)
+    return endpoint_system(s.endpoint, s.model, model_options)
+
+
+def resolve(s: Settings) -> tuple[SystemSpec, list[str], list[CardRow]]:
+    """The system, its pairs and the card's rows from the card's checked settings (``cards.card_settings``), the
+    card-wide ones checked before any row runs (``checks.check_system``)."""
+    from discotest.cards.checks import check_system
+    from discotest.cards.groups import known_pairs, rows_of
+    from discotest.cards.system import published_pairs
+    from discotest.registry import split_list
+
+    system = system_of(s)
+    pairs = split_list(s.pairs, "--pairs")
+    if pairs == "all":
+        pairs = known_pairs()
+    twice = next((p for p in pairs or [] if list(pairs).count(p) > 1), None)
+    if twice:
+        raise InputError(f"--pairs: {twice} is named twice")
+    check_system(system, s)
+    if not pairs:
+        pairs = system.pairs() or (published_pairs(system.given) if system.kind == "published" else [])
+    if not pairs:
+        raise InputError(f"card: give --pairs (e.g. en-de,ja-en,zh-en): {system.name} covers no pair discotest can "
+                         "tell by itself" if system.kind != "published" else
+                         f"card: no suite has published outputs of {system.published!r}; `discotest suites` lists them")
+    suites = split_list(s.suites, "--suites")
+    return system, list(pairs), rows_of(list(pairs), None if suites == "all" else suites)
+
+
 def make_card(keep_reports: bool = False, **options: Any) -> Card:
     """The card from the card's options (``cards.OPTIONS``, the command's names; ``discotest card`` and
-    ``discotest.card`` both come here): checked once, the system and its rows resolved (``cards.resolve``), every
-    row's run given the card's ``CardOptions``. ``keep_reports``: also each row's own Report (the HTML card's pages;
-    rows are then run, not read from the cache)."""
-    from discotest.cards import resolve
-
+    ``discotest.card`` both come here): checked once, the system and its rows resolved (``resolve``), every row's
+    run given the card's ``CardOptions`` and the system's model options (``row_settings``). ``keep_reports``: also
+    each row's own Report (the HTML card's pages; rows are then run, not read from the cache)."""
     s = checked_settings(OPTIONS, options, "card")
     system, pairs, rows = resolve(s)
     return build_card(system, rows, pairs, CardOptions.of(s), keep_reports)

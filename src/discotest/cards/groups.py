@@ -31,7 +31,6 @@ class CardRow:
     validity: str = ""
     rank: bool = True  # placed among the suite's published systems (False: MT-GenEval's are references)
     file: str = "input"  # the option an --outputs file fills: "input" (translations) or "scores" (candidate scores)
-    published_runs: str = "all"  # "all": one run of --system all gives every published system; "each": one run each
     # "declared": the suite lists its published systems; "run": only its run knows, and ranks a given file among them
     published_list: str = "declared"
 
@@ -65,8 +64,7 @@ def rows_of(pairs: list[str], suites: list[str] | None = None) -> list[CardRow]:
         for row in declared[pair]:
             out.append(CardRow(pair, row["id"], row["suite"], row["phenomenon"], dict(row.get("options", {})),
                                tuple(row.get("takes", KINDS)), row.get("validity", ""), row.get("rank", True),
-                               row.get("file", "input"), row.get("published_runs", "all"),
-                               row.get("published_list", "declared")))
+                               row.get("file", "input"), row.get("published_list", "declared")))
     if suites:
         named = {r.suite for r in out} | {r.id for r in out}
         unknown = [s for s in suites if s not in named]

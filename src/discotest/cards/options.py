@@ -29,7 +29,7 @@ SEED = shared.SEED
 VERSUS = Option("versus", ("--versus",), "a second system to compare with, row by row (a published name, an outputs "
                 "folder, a model folder or an endpoint URL): both values, the difference and the paired bootstrap "
                 "p-value of every number", metavar="SYSTEM")
-# the card's --context: what each kind of row does with it (``system._model_options``), not a run's help
+# the card's --context: what each kind of row does with it (``build.model_options_for``), not a run's help
 CONTEXT = dataclasses.replace(shared.CONTEXT, help="--model/--endpoint: previous sentences as context; the rows a "
                               "model translates take the first size (default 0), the contrastive rows score at each "
                               "size given (default 1)")

@@ -84,8 +84,10 @@ class SystemSpec:
         return list(dict.fromkeys(key.split("/")[0] for key in self.files)) if self.kind == "outputs" else []
 
     def options_for(self, row: CardRow) -> dict[str, Any]:
-        """The options of the row's suite run that give it this system (``system`` for a published one is the
-        whole published set: the card reads its own row out of it)."""
+        """The options of the row's suite run that name this system (``system`` for a published one is the whole
+        published set: the card reads its own row out of it; a model's path, an endpoint and its served model). A
+        model's options (``model_options``: ``--beam``, ``--max-length`` …) reach the row where the card gives it its
+        run's other options (``cards.build.model_options_for``)."""
         if self.kind not in row.takes:
             raise Unfilled(_why_not(self.kind, row))
         if self.kind == "published":
@@ -93,7 +95,7 @@ class SystemSpec:
                 raise Unfilled(f"{self.published} has no published output for {row.suite} ({row.pair})")
             if row.published_list == "run":  # its run gives every published system (DiP ranks a pair's WMT systems)
                 return {}
-            return {"system": "all" if row.published_runs == "all" else self.published}
+            return {"system": "all" if runs_all(row) else self.published}
         if self.kind == "outputs":
             if row.key not in self.files:
                 raise Unfilled(f"no file for {row.key} in {self.folder}/{MANIFEST}")
@@ -103,9 +105,8 @@ class SystemSpec:
                 return {**self.row_options.get(row.key, {}), option: list(files), row.file: list(files.values())}
             return {**self.row_options.get(row.key, {}), row.file: files}
         if self.kind == "model":
-            return {"model": self.path, **_model_options(row, self.model_options)}
-        return {"endpoint": self.url, **({"model": self.served_model} if self.served_model else {}),
-                **_model_options(row, self.model_options)}
+            return {"model": self.path}
+        return {"endpoint": self.url, **({"model": self.served_model} if self.served_model else {})}
 
     def fingerprint(self, row: CardRow) -> str:
         """What names this system's input to the row in the card's cache: a published name, the row's file (its path
@@ -181,6 +182,23 @@ def publishes(row: CardRow, name: str) -> bool:
     return name in published_names(row)
 
 
+def published_pairs(name: str) -> list[str]:
+    """The pairs in whose groups a published system named ``name`` has an output."""
+    from discotest.cards.groups import known_pairs, rows_of
+
+    return [pair for pair in known_pairs()
+            if any("published" in row.takes and publishes(row, name) for row in rows_of([pair]))]
+
+
+def runs_all(row: CardRow) -> bool:
+    """Whether one run of the row's suite with ``--system all`` gives every published system: its family's
+    ``--system`` takes a list (the gender suites, mZPRT); else one run per system (the contrastive family's takes one
+    name: CTXPRO's files are located one at a time)."""
+    from discotest import families
+
+    return any(o.name == "system" and o.many for o in families.family_of(row.suite).options)
+
+
 def _why_not(kind: str, row: CardRow) -> str:
     what = {"published": "has no published system outputs", "outputs": "takes no file of outputs",
             "model": "cannot be run with a local model", "endpoint": "cannot be run with an endpoint"}[kind]
@@ -190,23 +208,6 @@ def _why_not(kind: str, row: CardRow) -> str:
     if kind == "endpoint" and "model" in row.takes:
         hint = "; run it with --model"
     return f"{row.suite} {what}{hint}"
-
-
-def _model_options(row: CardRow, options: dict[str, Any]) -> dict[str, Any]:
-    """The card's model options (fields of the row's ``ModelSpec``: every family that takes --model declares them
-    all, registry.options.MODEL_SPEC) as the row's run takes them: a contrastive row scores at each --context size
-    (default 1) and takes no decoding option (``spec.DECODING``: a scored candidate is not decoded); a row the model
-    translates takes one size, the first, and the decoding options."""
-    from discotest.models.spec import DECODING
-
-    out = {k: v for k, v in options.items() if k not in (*DECODING, "context") and v is not None}
-    if row.file == "scores":  # contrastive: candidates scored at each context size
-        out["context"] = list(options.get("context") or [1])
-    else:
-        out.update({k: options[k] for k in DECODING if options.get(k) is not None})
-        if options.get("context"):
-            out["context"] = options["context"][:1]
-    return out
 
 
 def read_manifest(folder: str | Path, read_suites: bool = True

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from discotest.cards.build import Card, CardOptions, build_card, where_of
+from discotest.cards.build import Card, CardOptions, build_card, resolve, where_of
 from discotest.cards.options import OPTIONS
 from discotest.cards.render import METRIC_NAMES, p_text
 from discotest.cards.system import MANIFEST, SystemSpec, endpoint_system, read_manifest
@@ -97,8 +97,6 @@ def make_versus(**options: Any) -> tuple[Card, Card, list[dict[str, Any]]]:
     """Both cards (each row run for both systems) and the comparison lines (``compare_cards``): ``discotest card
     --versus`` and ``discotest.card(versus=…)`` both come here (here, not in cards.build: the comparison sits above
     the card it compares)."""
-    from discotest.cards import resolve
-
     s = checked_settings(OPTIONS, options, "card")
     system, pairs, rows = resolve(s)
     other = versus_system(s.versus, system.model_options)

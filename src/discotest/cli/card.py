@@ -37,8 +37,9 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The card from the command's options, made by the card's machinery itself (``cards.build.make_card``, which
-    ``discotest.card`` calls too): ``--limit`` goes from here to each row's Settings in ``cards.build`` and on to its
-    family's run, nowhere else; ``--init``, ``--check`` and ``--dry-run`` go through the API's functions."""
+    ``discotest.card`` calls too): ``--limit`` and a model's ``--max-length`` go from here to each row's Settings in
+    ``cards.build`` (``CardOptions.run_options``, ``model_options_for``) and on to its family's run, nowhere else;
+    ``--init``, ``--check`` and ``--dry-run`` go through the API's functions."""
     from discotest import api
     from discotest.cards import OPTIONS
     from discotest.cards.build import make_card
@@ -86,7 +87,8 @@ def _check_output(output: str | None, options: dict) -> None:
     """-o onto an input of the card (the manifest, a row's file, of either system) is refused before any work."""
     if not output:
         return
-    from discotest.cards import card_settings, resolve
+    from discotest.cards import card_settings
+    from discotest.cards.build import resolve
     from discotest.cards.checks import check_output
     from discotest.cards.versus import versus_system
 

@@ -50,7 +50,10 @@ KV = Option("kv", ("--kv",), "--model with a decoder-only LLM: compute each item
 COMPUTE_TYPE = Option("compute_type", ("--compute-type",),
                       "--model with a CTranslate2 directory: int8, float16, … (default: the model's own)",
                       default="default")
-OPTIONS = (shared.SYSTEM, shared.INPUT, shared.INPUT_FORMAT, shared.SUITE_FILE, SCORES, LOSSES, shared.MODEL,
+# one published system a run (its file is located by name): not the shared --system's list or 'all' (the card runs
+# a CTXPRO row's published systems one by one, ``cards.system.runs_all``)
+SYSTEM = Option("system", ("--system", "-s"), "a published system's output (one name; `discotest suites` lists them)")
+OPTIONS = (SYSTEM, shared.INPUT, shared.INPUT_FORMAT, shared.SUITE_FILE, SCORES, LOSSES, shared.MODEL,
            shared.CONTEXT, shared.BEAM, shared.MAX_LENGTH, COMPARE, BASELINE, TRAIN_TEXT, CONTRAPRO_CONTEXT,
            OPENSUBTITLES, shared.BATCH_SIZE, shared.DEVICE, SEPARATOR, LOGPROB, TARGET_CONTEXT, COMPUTE_TYPE,
            shared.PROMPT, KV, shared.ENDPOINT,

@@ -66,7 +66,7 @@ def load_models(s: Settings, wanted: list[str], pronoun: bool, data: str | None 
     with quiet_scope(s.quiet):  # 'mine dip' calls this outside the registry: its loading bars follow --quiet
         if pronoun and "anaphora" in wanted:
             try:
-                scorer = dip.load_pronoun_scorer(s.pronoun_scorer, s.data_dir, data, pair)
+                scorer = dip.load_pronoun_scorer(s.pronoun_scorer, s.data_dir, data, pair, s.use_cache)
             except dip.ModelUnavailable as exc:
                 warnings.append(f"anaphora not scored: {exc.one_line()}")
         if "coherence" in wanted:

