@@ -109,12 +109,13 @@ def main() -> None:
           f"{os.cpu_count()} cores")
     for run in runs:
         print(f"{run['src']} --jobs {run['jobs'] or '(default)'}: wall {run['wall']:.1f} s, CPU {run['cpu']:.1f} s, "
-              f"load {run['load'][0]:.1f} -> {run['load'][1]:.1f}, card sha256 {run['sha256'][:12]}")
+              f"load {run['load'][0]:.1f} -> {run['load'][1]:.1f}, card sha256 {run['sha256']}")
     print("byte-identical cards:", len({run["sha256"] for run in runs}) == 1)
     for run in runs:
         processes, spent = run["stages"]
         print(f"--jobs {run['jobs']}: CPU s by stage over {processes} processes: "
-              + ", ".join(f"{name} {seconds:.1f}" for name, seconds in spent.items() if seconds >= 0.05))
+              + ", ".join(f"{name} {seconds:.1f}" for name, seconds in spent.items() if seconds >= 0.05)
+              + f"; outside the stages {run['cpu'] - sum(spent.values()):.1f}")
     keys = list(runs[0]["rows"])
     print(f"{'row':<24}" + "".join(f"{'j' + str(run['jobs']):>9}" for run in runs) + "  (seconds, as recorded)")
     for key in keys:

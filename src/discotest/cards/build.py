@@ -29,8 +29,9 @@ from discotest.progress import progress_bar
 from discotest.registry import Settings, checked_settings, run_settings, settings_for
 from discotest.report.emit import Report
 from discotest.report.ranking import Scored, place, value_and_interval
-from discotest.report.result import Result, lang_of, scope_of
+from discotest.report.result import PairedMetric, Result, lang_of, scope_of
 from discotest.stats import DEFAULT_SEED
+from discotest.timing import stage
 from discotest.version import VERSION
 
 ROWS = "card-rows"  # the cache namespace of computed card rows (JSON), keyed by system, row and code
@@ -148,12 +149,20 @@ def where_of(result: Result) -> str:
 
 def _lines(mine: Sequence[Result], others: Sequence[Result], bootstrap: int, seed: int) -> list[CardLine]:
     lines = []
+    metrics_of: dict[int, list[PairedMetric]] = {}  # each peer's metrics, built once (not once per metric of mine)
+
+    def metrics(result: Result) -> list[PairedMetric]:
+        if id(result) not in metrics_of:
+            metrics_of[id(result)] = result.ranked_metrics()
+        return metrics_of[id(result)]
+
     for result in mine:
         peers = [o for o in others if (lang_of(o), scope_of(o)) == (lang_of(result), scope_of(result))]
-        extra = result.summary().get("by_distance") if isinstance(result.summary(), dict) else None
+        summary = result.summary()
+        extra = summary.get("by_distance") if isinstance(summary, dict) else None
         for metric in result.ranked_metrics():
             value, ci, n = value_and_interval(metric, bootstrap, seed)
-            theirs = [Scored(o.system, m) for o in peers for m in o.ranked_metrics() if m.name == metric.name]
+            theirs = [Scored(o.system, m) for o in peers for m in metrics(o) if m.name == metric.name]
             placed = place(Scored(result.system, metric), theirs, bootstrap, seed) if n and theirs else None
             lines.append(CardLine(
                 where_of(result), lang_of(result), metric.name, metric.unit,
@@ -358,7 +367,9 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], card_opt
         mine = own
         others, equal = _apart(mine, _published_results(row, card_options, exclude="") if row.rank else [],
                                system.name)
-    return report, mine, _lines(mine, others, card_options.bootstrap, card_options.seed), equal
+    with stage("ranking"):  # the intervals and the paired tests against the neighbours (DISCOTEST_TIMING)
+        lines = _lines(mine, others, card_options.bootstrap, card_options.seed)
+    return report, mine, lines, equal
 
 
 def fill_row(system: SystemSpec, row: CardRow, card_options: CardOptions, reports: dict[str, Report] | None = None,
