@@ -538,10 +538,13 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], card_options: Car
     over their languages, where the suite's family says such a run leaves each row's own run only its results to read
     from the cache (``Family.langs_together``: the gender suites, whose languages then share the worker processes): the
     8-pair Google card ran its WinoMT and WinoMT-adj rows one language after another, 4× the one ``--lang all`` run.
-    Each row is then filled by its own run as before (its numbers are that run's), which finds its verdicts in the
-    cache. Returns each such row's share of the run's seconds by index (its measured time, for ``--dry-run``). A run
-    that fails leaves its rows to their own runs, which say why, each for itself; without the cache there is nothing
-    to share. A model translates one language per run, and an outputs folder gives a file per row: both run rows."""
+    Where the family makes several suites' runs at once (``Family.suites_together``), its suites' runs are one call:
+    the WinoMT and WinoMT-adj runs of a language share one worker process, its interpreter and analyser started
+    once, not once per suite (the rows' seconds are then the call's, shared evenly). Each row is then filled by its
+    own run as before (its numbers are that run's), which finds its verdicts in the cache. Returns each such row's
+    share of the run's seconds by index (its measured time, for ``--dry-run``). A run that fails leaves its rows to
+    their own runs, which say why, each for itself; without the cache there is nothing to share. A model translates
+    one language per run, and an outputs folder gives a file per row: both run rows."""
     if system.kind != "published" or not card_options.use_cache:
         return {}
     groups: dict[tuple[str, str, str], list[int]] = {}
@@ -557,17 +560,35 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], card_options: Car
         rest = {k: v for k, v in row.options.items() if k != "lang"}
         groups.setdefault((row.suite, json.dumps(rest, sort_keys=True), json.dumps(options, sort_keys=True)),
                           []).append(index)
-    shares: dict[int, float] = {}
-    for (suite, _, _), indices in groups.items():
-        if len(indices) < 2:
+    runs = [(suite, indices) for (suite, _, _), indices in groups.items() if len(indices) >= 2]
+
+    def settings(suite: str, indices: list[int]) -> Settings:
+        return row_settings(system, rows[indices[0]], card_options, lang=[rows[i].options["lang"] for i in indices])
+
+    # a family that makes several suites' runs at once (``Family.suites_together``: the gender suites, a worker per
+    # language runs every suite's, its analyser loaded once) is given all of its runs in one call
+    by_family: dict[str, list[tuple[str, list[int]]]] = {}
+    for suite, indices in runs:
+        by_family.setdefault(families.family_of(suite).name, []).append((suite, indices))
+    calls: list[tuple[str, Callable[[], Any], list[int]]] = []
+    for members in by_family.values():
+        together = families.family_of(members[0][0]).suites_together
+        if together is not None and len(members) > 1:
+            calls.append((",".join(suite for suite, _ in members),
+                          lambda members=members, together=together: together(
+                              [(suite, settings(suite, indices)) for suite, indices in members]),
+                          [i for _, indices in members for i in indices]))
             continue
-        first = rows[indices[0]]
-        langs = [rows[i].options["lang"] for i in indices]
+        calls += [(suite, lambda suite=suite, indices=indices: run_settings(suite, settings(suite, indices)), indices)
+                  for suite, indices in members]
+    shares: dict[int, float] = {}
+    for what, call, indices in calls:
         if bar is not None:
-            bar.set_description(f"card: {suite} {','.join(langs)} (one run)")
+            langs = dict.fromkeys(rows[i].options["lang"] for i in indices)
+            bar.set_description(f"card: {what} {','.join(langs)} (one run)")
         started = time.monotonic()
         try:
-            run_settings(suite, row_settings(system, first, card_options, lang=langs))
+            call()
         except Exception:  # noqa: BLE001, S112 - each row's own run meets it and says why in its row
             continue
         share = (time.monotonic() - started) / len(indices)
