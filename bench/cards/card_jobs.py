@@ -40,6 +40,10 @@ card byte-identical, sha256 1bf881467713fede0ced05f761414193a9137207aa05702c5160
 |---|---|---|---|---|---|---|---|---|
 | main 097bcea | 19 | 116.0 (118.9, 116.0, 112.5) | 55.6 | 26.5 | 7.0 | (outside) | 9.6 | 17.3 |
 | this branch | 11 | 103.3 (105.1, 103.3, 101.0) | 55.9 | 25.0 | 3.7 | 1.7 | 9.6 | 7.4 |
+
+Main's 17 s outside the stages were mostly the rows' paired bootstraps (cProfile of the card with --jobs 1: 57% of the
+rows' time, the draw made again for each of a row's nine tests) and the eight more interpreters of a worker per
+suite and language; an interpreter's imports are 0.13-0.25 CPU s, not the bulk.
 """
 
 from __future__ import annotations
