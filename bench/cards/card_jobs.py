@@ -29,6 +29,21 @@ Where the CPU goes (``DISCOTEST_TIMING``, summed over the card's processes, --jo
 suite over the 8 languages (``build._run_together``, already in worker processes per language); each row then reads
 its verdicts back and ranks them. At about 127-137 CPU s, two cores cannot make this card in 60 s of wall even when
 both are busy the whole time (>= 64 s): the goal needs the cold path's alignment and morphology cut (issue 55).
+
+Measured 2026-11-29 evening, median of 3 each (loads 25 -> 11 for two pairs of runs, 2 -> 5 for the third; default
+--jobs, i.e. 2; the alignment models trained beforehand: main's first run, which trained the WinoMT-adj models, is left
+out): main 097bcea against this branch (the seeded bootstrap draw kept, ``stats.resample_counts``; the rows' ranking
+timed as the stage "ranking"; WinoMT and WinoMT-adj run in one worker per language, ``gender/together.py``). Every
+card byte-identical, sha256 1bf881467713fede0ced05f761414193a9137207aa05702c5160edbded4c0883. CPU s:
+
+| code | processes | whole (3 runs) | alignment | morphology | analyser load | ranking | other stages | outside |
+|---|---|---|---|---|---|---|---|---|
+| main 097bcea | 19 | 116.0 (118.9, 116.0, 112.5) | 55.6 | 26.5 | 7.0 | (outside) | 9.6 | 17.3 |
+| this branch | 11 | 103.3 (105.1, 103.3, 101.0) | 55.9 | 25.0 | 3.7 | 1.7 | 9.6 | 7.4 |
+
+Main's 17 s outside the stages were mostly the rows' paired bootstraps (cProfile of the card with --jobs 1: 57% of the
+rows' time, the draw made again for each of a row's nine tests) and the eight more interpreters of a worker per
+suite and language; an interpreter's imports are 0.13-0.25 CPU s, not the bulk.
 """
 
 from __future__ import annotations
@@ -109,12 +124,13 @@ def main() -> None:
           f"{os.cpu_count()} cores")
     for run in runs:
         print(f"{run['src']} --jobs {run['jobs'] or '(default)'}: wall {run['wall']:.1f} s, CPU {run['cpu']:.1f} s, "
-              f"load {run['load'][0]:.1f} -> {run['load'][1]:.1f}, card sha256 {run['sha256'][:12]}")
+              f"load {run['load'][0]:.1f} -> {run['load'][1]:.1f}, card sha256 {run['sha256']}")
     print("byte-identical cards:", len({run["sha256"] for run in runs}) == 1)
     for run in runs:
         processes, spent = run["stages"]
         print(f"--jobs {run['jobs']}: CPU s by stage over {processes} processes: "
-              + ", ".join(f"{name} {seconds:.1f}" for name, seconds in spent.items() if seconds >= 0.05))
+              + ", ".join(f"{name} {seconds:.1f}" for name, seconds in spent.items() if seconds >= 0.05)
+              + f"; outside the stages {run['cpu'] - sum(spent.values()):.1f}")
     keys = list(runs[0]["rows"])
     print(f"{'row':<24}" + "".join(f"{'j' + str(run['jobs']):>9}" for run in runs) + "  (seconds, as recorded)")
     for key in keys:

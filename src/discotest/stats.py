@@ -117,16 +117,12 @@ def paired_bootstrap(
         a, b = a[:, None], b[:, None]
     if a.shape != b.shape or not len(a):
         raise ValueError("paired statistics must have the same, non-zero number of rows")
-    rng = np.random.default_rng(seed)
-    n = len(a)
-    idx = rng.choice(n, size=(n_samples, n), replace=True)
-    # counts[r, i] = how often item i is drawn in resample r; sums = counts @ stats. bincount, not np.add.at: the same
-    # whole numbers, 2.5× faster (0.35 → 0.14 s a test of 3,886 items; np.add.at was a third of a card's CPU)
-    flat = (np.arange(n_samples)[:, None] * n + idx).ravel()
-    counts = np.bincount(flat, minlength=n_samples * n).reshape(n_samples, n).astype(float)
-    sums_a, sums_b = counts @ a, counts @ b
+    counts = resample_counts(len(a), n_samples, seed)
+    sums_a = counts @ a
     scores_a = np.array([score(row) for row in sums_a])
-    scores_b = np.array([score(row) for row in sums_b])
+    # one system's interval (``stats_b`` is ``stats_a``: the card's and the contrastive suites' intervals): B's
+    # resamples are A's, the same numbers, not computed twice
+    scores_b = scores_a if stats_b is stats_a else np.array([score(row) for row in counts @ b])
     observed_a, observed_b = float(score(a.sum(0))), float(score(b.sum(0)))
     diffs = np.abs(scores_b - scores_a)
     centred = diffs - diffs.mean()
@@ -135,6 +131,39 @@ def paired_bootstrap(
     mean_a, ci_a = _ci(scores_a)
     mean_b, ci_b = _ci(scores_b)
     return Bootstrap(observed_a, observed_b, mean_a, mean_b, ci_a, ci_b, p, n_samples, seed)
+
+
+# the item counts of the last seeded draws, by (items, resamples, seed), compact (``resample_counts``)
+_DRAWS: dict[tuple[int, int, int], np.ndarray] = {}
+KEPT_DRAWS = 4
+KEPT_DRAW_BYTES = 16 << 20  # a draw larger than this (compact) is drawn again each time rather than kept
+
+
+def resample_counts(n: int, n_samples: int, seed: int | None) -> np.ndarray:
+    """``counts[r, i]``: how often item i is drawn in resample r (floats, for ``counts @ stats``), each resample n
+    items drawn with replacement. A seeded draw depends on n, ``n_samples`` and the seed alone, so the last few are
+    kept and handed out again: a card's row tests one draw nine times (three metrics, each its interval and a
+    paired test against the system above and below), and drawing was most of each test's cost. The same numbers
+    as drawing again (tests/house/test_stats.py)."""
+    import numpy as np
+
+    key = (n, n_samples, seed) if isinstance(seed, int) else None
+    kept = _DRAWS.get(key) if key is not None else None
+    if kept is not None:
+        return kept.astype(float)
+    rng = np.random.default_rng(seed)
+    idx = rng.choice(n, size=(n_samples, n), replace=True)
+    # bincount, not np.add.at: the same whole numbers, 2.5× faster (0.35 → 0.14 s a test of 3,886 items; np.add.at
+    # was a third of a card's CPU)
+    flat = (np.arange(n_samples)[:, None] * n + idx).ravel()
+    counts = np.bincount(flat, minlength=n_samples * n).reshape(n_samples, n)
+    if key is not None:
+        compact = counts.astype(np.min_scalar_type(int(counts.max())))  # whole numbers: exact in the smallest type
+        if compact.nbytes <= KEPT_DRAW_BYTES:
+            if len(_DRAWS) >= KEPT_DRAWS:
+                del _DRAWS[next(iter(_DRAWS))]  # the oldest
+            _DRAWS[key] = compact
+    return counts.astype(float)
 
 
 def accuracy_from_sums(row: np.ndarray) -> float:

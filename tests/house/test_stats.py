@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from discotest.stats import accuracy_from_sums, kendall_tau_b, paired_bootstrap, sign_test
+from discotest import stats
+from discotest.stats import accuracy_from_sums, kendall_tau_b, paired_bootstrap, resample_counts, sign_test
 
 
 def test_sign_test_by_hand():
@@ -64,6 +65,45 @@ def test_bootstrap_is_seeded_and_accepts_one_column():
     assert first.score_a == 5.0 and first.score_b == 6.0
     with pytest.raises(ValueError):
         paired_bootstrap(a, b[:3], mean)
+
+
+def _drawn_afresh(n: int, n_samples: int, seed: int) -> np.ndarray:
+    """The counts as paired_bootstrap drew them before draws were kept: a fresh generator each time."""
+    idx = np.random.default_rng(seed).choice(n, size=(n_samples, n), replace=True)
+    flat = (np.arange(n_samples)[:, None] * n + idx).ravel()
+    return np.bincount(flat, minlength=n_samples * n).reshape(n_samples, n).astype(float)
+
+
+def test_a_kept_draw_is_the_draw_itself(monkeypatch):
+    # the card tests one draw nine times a row: the kept draw must be the very numbers a fresh draw gives, for the
+    # same seed, and another seed or size another draw (the oldest kept one let go)
+    monkeypatch.setattr(stats, "_DRAWS", {})
+    first = resample_counts(3886, 1000, 12345)
+    again = resample_counts(3886, 1000, 12345)
+    assert again.dtype == float and np.array_equal(first, again)
+    assert np.array_equal(again, _drawn_afresh(3886, 1000, 12345))
+    assert first is not again  # a copy: a caller may change its own
+    for seed in range(1, stats.KEPT_DRAWS + 1):
+        assert np.array_equal(resample_counts(50, 200, seed), _drawn_afresh(50, 200, seed))
+    assert len(stats._DRAWS) == stats.KEPT_DRAWS and (3886, 1000, 12345) not in stats._DRAWS
+    assert not np.array_equal(resample_counts(50, 200, 1), resample_counts(50, 200, 2))
+
+
+def test_an_unseeded_draw_is_never_kept(monkeypatch):
+    monkeypatch.setattr(stats, "_DRAWS", {})
+    resample_counts(40, 100, None)
+    assert stats._DRAWS == {}
+
+
+def test_one_systems_interval_equals_the_paired_runs(monkeypatch):
+    # stats_b is stats_a (the card's and the contrastive suites' intervals): B's resamples are taken as A's
+    rows = np.random.default_rng(5).integers(0, 2, size=(300, 2)).astype(float)
+    rows[:, 1] = 1
+    monkeypatch.setattr(stats, "_DRAWS", {})
+    alone = paired_bootstrap(rows, rows, accuracy_from_sums, n_samples=500, seed=9)
+    monkeypatch.setattr(stats, "_DRAWS", {})
+    copied = paired_bootstrap(rows, rows.copy(), accuracy_from_sums, n_samples=500, seed=9)
+    assert alone == copied and alone.p_value == 1.0
 
 
 def test_bootstrap_resamples_draw_with_replacement_the_same_items_for_both():

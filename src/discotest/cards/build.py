@@ -29,8 +29,9 @@ from discotest.progress import progress_bar
 from discotest.registry import Settings, checked_settings, run_settings, settings_for
 from discotest.report.emit import Report
 from discotest.report.ranking import Scored, place, value_and_interval
-from discotest.report.result import Result, lang_of, scope_of
+from discotest.report.result import PairedMetric, Result, lang_of, scope_of
 from discotest.stats import DEFAULT_SEED
+from discotest.timing import stage
 from discotest.version import VERSION
 
 ROWS = "card-rows"  # the cache namespace of computed card rows (JSON), keyed by system, row and code
@@ -149,12 +150,20 @@ def where_of(result: Result) -> str:
 
 def _lines(mine: Sequence[Result], others: Sequence[Result], bootstrap: int, seed: int) -> list[CardLine]:
     lines = []
+    metrics_of: dict[int, list[PairedMetric]] = {}  # each peer's metrics, built once (not once per metric of mine)
+
+    def metrics(result: Result) -> list[PairedMetric]:
+        if id(result) not in metrics_of:
+            metrics_of[id(result)] = result.ranked_metrics()
+        return metrics_of[id(result)]
+
     for result in mine:
         peers = [o for o in others if (lang_of(o), scope_of(o)) == (lang_of(result), scope_of(result))]
-        extra = result.summary().get("by_distance") if isinstance(result.summary(), dict) else None
+        summary = result.summary()
+        extra = summary.get("by_distance") if isinstance(summary, dict) else None
         for metric in result.ranked_metrics():
             value, ci, n = value_and_interval(metric, bootstrap, seed)
-            theirs = [Scored(o.system, m) for o in peers for m in o.ranked_metrics() if m.name == metric.name]
+            theirs = [Scored(o.system, m) for o in peers for m in metrics(o) if m.name == metric.name]
             placed = place(Scored(result.system, metric), theirs, bootstrap, seed) if n and theirs else None
             lines.append(CardLine(
                 where_of(result), lang_of(result), metric.name, metric.unit,
@@ -382,7 +391,9 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], card_opt
         mine = own
         others, equal = _apart(mine, _published_results(row, card_options, exclude="") if row.rank else [],
                                system.name)
-    return report, mine, _lines(mine, others, card_options.bootstrap, card_options.seed), equal
+    with stage("ranking"):  # the intervals and the paired tests against the neighbours (DISCOTEST_TIMING)
+        lines = _lines(mine, others, card_options.bootstrap, card_options.seed)
+    return report, mine, lines, equal
 
 
 def fill_row(system: SystemSpec, row: CardRow, card_options: CardOptions, reports: dict[str, Report] | None = None,
@@ -551,10 +562,13 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], card_options: Car
     over their languages, where the suite's family says such a run leaves each row's own run only its results to read
     from the cache (``Family.langs_together``: the gender suites, whose languages then share the worker processes): the
     8-pair Google card ran its WinoMT and WinoMT-adj rows one language after another, 4× the one ``--lang all`` run.
-    Each row is then filled by its own run as before (its numbers are that run's), which finds its verdicts in the
-    cache. Returns each such row's share of the run's seconds by index (its measured time, for ``--dry-run``). A run
-    that fails leaves its rows to their own runs, which say why, each for itself; without the cache there is nothing
-    to share. A model translates one language per run, and an outputs folder gives a file per row: both run rows."""
+    Where the family makes several suites' runs at once (``Family.suites_together``), its suites' runs are one call:
+    the WinoMT and WinoMT-adj runs of a language share one worker process, its interpreter and analyser started
+    once, not once per suite (the rows' seconds are then the call's, shared evenly). Each row is then filled by its
+    own run as before (its numbers are that run's), which finds its verdicts in the cache. Returns each such row's
+    share of the run's seconds by index (its measured time, for ``--dry-run``). A run that fails leaves its rows to
+    their own runs, which say why, each for itself; without the cache there is nothing to share. A model translates
+    one language per run, and an outputs folder gives a file per row: both run rows."""
     if system.kind != "published" or not card_options.use_cache:
         return {}
     groups: dict[tuple[str, str, str], list[int]] = {}
@@ -570,17 +584,35 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], card_options: Car
         rest = {k: v for k, v in row.options.items() if k != "lang"}
         groups.setdefault((row.suite, json.dumps(rest, sort_keys=True), json.dumps(options, sort_keys=True)),
                           []).append(index)
-    shares: dict[int, float] = {}
-    for (suite, _, _), indices in groups.items():
-        if len(indices) < 2:
+    runs = [(suite, indices) for (suite, _, _), indices in groups.items() if len(indices) >= 2]
+
+    def settings(suite: str, indices: list[int]) -> Settings:
+        return row_settings(system, rows[indices[0]], card_options, lang=[rows[i].options["lang"] for i in indices])
+
+    # a family that makes several suites' runs at once (``Family.suites_together``: the gender suites, a worker per
+    # language runs every suite's, its analyser loaded once) is given all of its runs in one call
+    by_family: dict[str, list[tuple[str, list[int]]]] = {}
+    for suite, indices in runs:
+        by_family.setdefault(families.family_of(suite).name, []).append((suite, indices))
+    calls: list[tuple[str, Callable[[], Any], list[int]]] = []
+    for members in by_family.values():
+        together = families.family_of(members[0][0]).suites_together
+        if together is not None and len(members) > 1:
+            calls.append((",".join(suite for suite, _ in members),
+                          lambda members=members, together=together: together(
+                              [(suite, settings(suite, indices)) for suite, indices in members]),
+                          [i for _, indices in members for i in indices]))
             continue
-        first = rows[indices[0]]
-        langs = [rows[i].options["lang"] for i in indices]
+        calls += [(suite, lambda suite=suite, indices=indices: run_settings(suite, settings(suite, indices)), indices)
+                  for suite, indices in members]
+    shares: dict[int, float] = {}
+    for what, call, indices in calls:
         if bar is not None:
-            bar.set_description(f"card: {suite} {','.join(langs)} (one run)")
+            langs = dict.fromkeys(rows[i].options["lang"] for i in indices)
+            bar.set_description(f"card: {what} {','.join(langs)} (one run)")
         started = time.monotonic()
         try:
-            run_settings(suite, row_settings(system, first, card_options, lang=langs))
+            call()
         except Exception:  # noqa: BLE001, S112 - each row's own run meets it and says why in its row
             continue
         share = (time.monotonic() - started) / len(indices)

@@ -181,6 +181,37 @@ def run(suite: str, s: Settings) -> Report:
     return score(suite, s, asked, answer_all(asked.asks))
 
 
+def pipeline_settings(s: Settings) -> dict[str, Any]:
+    """The gender pipeline's options (``gender.run.RunOptions`` but the suite) from a run's settings."""
+    if s.align_extra and s.align_train == "suite":
+        raise InputError("--align-extra adds training text to an aligner trained on your file: give it with "
+                         "--align-train input")
+    return dict(suite_version=s.suite_version, data_dir=s.data_dir, aligner=s.aligner,
+                align_train=s.align_train, align_extra=s.align_extra or "auto", align_decode=s.align_decode,
+                measure=measures(s.measure), lexicon=s.lexicon,
+                use_cache=s.use_cache, input_format=s.input_format, verdict=s.verdict,
+                check_lines=False, limit=s.limit,  # the registry checked --input's lines (check_lines)
+                suite_file=s.suite_file)
+
+
+def together(runs: list[tuple[str, Settings]]) -> None:
+    """``Family.suites_together``: published systems' runs of several gender suites over their languages computed at
+    once, each language's runs of every suite in one worker process (``gender.together.run_suites``), for each run
+    to read its verdicts back. A run that is not of published outputs on the local engine is run as itself."""
+    from discotest.gender.run import RunOptions
+    from discotest.gender.together import run_suites
+
+    joint = []
+    for suite, s in runs:
+        if resolve_engine(s.engine) == "local" and s.system and s.lang and not (s.input or s.model or s.endpoint):
+            joint.append((suite, s))
+        else:
+            run(suite, s)
+    if joint:
+        run_suites([(RunOptions(suite=suite, **pipeline_settings(s)), lang_codes(s.lang), split_list(s.system))
+                    for suite, s in joint], jobs=joint[0][1].jobs)
+
+
 def requests(suite: str, s: Settings) -> Asked:
     """The run's first phase: the options checked; with a model, the model opened and the translation of each
     scored item asked (``gender.run.model_requests``); published outputs and files ask nothing. The state is the
@@ -189,15 +220,7 @@ def requests(suite: str, s: Settings) -> Asked:
     from discotest.models.requests import Asked
 
     resolve_engine(s.engine)  # a bad name fails before any work, whatever is evaluated
-    if s.align_extra and s.align_train == "suite":
-        raise InputError("--align-extra adds training text to an aligner trained on your file: give it with "
-                         "--align-train input")
-    settings = dict(suite_version=s.suite_version, data_dir=s.data_dir, aligner=s.aligner,
-                    align_train=s.align_train, align_extra=s.align_extra or "auto", align_decode=s.align_decode,
-                    measure=measures(s.measure), lexicon=s.lexicon,
-                    use_cache=s.use_cache, input_format=s.input_format, verdict=s.verdict,
-                    check_lines=False, limit=s.limit,  # the registry checked --input's lines (check_lines)
-                    suite_file=s.suite_file)
+    settings = pipeline_settings(s)
     if not s.lang:
         raise InputError(f"suite {suite!r} needs --lang (a language, a comma-separated list, or 'all')")
     has_model = bool(s.model or s.endpoint)  # a local model, or a served one
@@ -328,4 +351,5 @@ FAMILY = register(Family(
     check_lines=check_lines,
     prepare=prepare,
     langs_together=True,  # run_many's workers store each language's verdicts by their files (verdict_cache.files_key)
+    suites_together=together,
 ))

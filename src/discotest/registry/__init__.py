@@ -176,6 +176,11 @@ class Family:
     # of the same options nothing but its results to read from the cache (the gender suites' verdicts, found by their
     # files): the card then runs a suite's rows of several pairs as that one run, languages in parallel
     langs_together: bool = False
+    # runs of several of the family's suites, each over several languages as ``langs_together`` says, made at once
+    # (``[(suite, settings), …]``), each language's runs of every suite in one worker process (its analyser loaded
+    # once, not once per suite): each run then finds its results in the cache, as after its own run. None: the card
+    # runs each suite's languages together, one suite after another
+    suites_together: Callable[[list[tuple[str, Settings]]], None] | None = None
     # the run in two phases (``run_settings`` then calls these, not ``run``): ``requests(suite, settings)`` opens the
     # models the run needs and states what it asks them (``models.requests.Asked``), ``score(suite, settings, asked,
     # answers)`` turns the answers into the Report; a caller holding several runs (the card) sends every run's
