@@ -130,7 +130,8 @@ def test_the_checked_decode_is_named_and_its_watched_words_key_the_cache():
     from discotest.lang.align import _key
 
     checked, fast = _model("checked"), _model("fast")
-    assert "+fast-decode-thot-below-" in checked.signature() and checked.reads_watch and not fast.reads_watch
+    assert "+fast-decode-fertility-thot-below-" in checked.signature() and checked.reads_watch
+    assert "+fast-decode-fertility" in fast.signature() and not fast.reads_watch
     assert _key(checked, PAIRS[:2], [frozenset({0}), None]) != _key(checked, PAIRS[:2], [frozenset({1}), None])
     assert _key(fast, PAIRS[:2], [frozenset({0}), None]) == _key(fast, PAIRS[:2])
 
@@ -169,3 +170,45 @@ def test_one_english_word_on_a_run_of_adjacent_target_words_is_not_doubt():
     assert unsure(broken, {0: {0: 1.0}, 1: {1: 0.9}, 2: {2: 1.0}})
     # several English words on one target word (the converse) stays doubt: English 1 and 2 -> target 1
     assert unsure({0: {0: 1.0}, 1: {2: 1.0}, 2: {0: 1.0}, 3: {0: 1.0}}, {0: {0: 1.0}, 1: {1: 1.0}, 2: {1: 1.0}})
+
+
+def test_the_fertility_factor_is_the_expected_ratio_over_the_other_links():
+    """``_fertility_factor``: per link, P(φ+1|s)/P(φ|s) geometrically averaged over φ, the count of the other target
+    words linked to the same source word (each independently, with its first-order posterior), counted 0, 1, 2 and
+    more: the same as summing over every pattern of the other links by hand."""
+    import itertools
+
+    import numpy as np
+
+    from discotest.lang.align.fast_decode import _fertility_factor
+
+    rng = np.random.default_rng(7)
+    batch, targets, sources = 2, 5, 3
+    post = rng.random((batch, targets, sources + 1))
+    post[0, 1, 0], post[0, 1, 1:] = 1.0, 0.0  # a certain link: its "not this word" probability is 0
+    post /= post.sum(axis=2, keepdims=True)
+    links = post[:, :, :sources]
+    ratio = np.log(rng.random((batch, sources, 3)) * 5)
+    got = _fertility_factor(links, ratio)
+    for b, j, s in itertools.product(range(batch), range(targets), range(sources)):
+        others = [k for k in range(targets) if k != j]
+        want = 0.0
+        for pattern in itertools.product((0, 1), repeat=len(others)):
+            p = np.prod([links[b, k, s] if on else 1 - links[b, k, s] for k, on in zip(others, pattern)])
+            want += p * ratio[b, s, min(sum(pattern), 2)]
+        assert abs(got[b, j, s] - np.exp(want)) < 1e-9, (b, j, s)
+
+
+def test_the_fertility_factor_moves_a_word_to_the_source_word_left_without_links():
+    """A target word split evenly between an English word that another target word already renders and one that
+    nothing renders goes to the latter when a second link is unlikely (``ratio`` after one link small) and a first
+    likely: the factor the first-order marginal lacks (the entity left unaligned)."""
+    import numpy as np
+
+    from discotest.lang.align.fast_decode import _fertility_factor
+
+    links = np.array([[[1.0, 0.0], [0.45, 0.45]]])  # target 0 -> English 0 surely; target 1 split between 0 and 1
+    ratio = np.log([[[8.0, 0.1, 0.1], [8.0, 0.1, 0.1]]])
+    factor = _fertility_factor(links, ratio)
+    assert factor[0, 1, 1] > factor[0, 1, 0] * 50  # English 1 has no other link: 8 against 0.1
+    assert abs(factor[0, 0, 0] - 8.0 ** 0.55 * 0.1 ** 0.45) < 1e-9  # target 1 takes English 0 with 0.45

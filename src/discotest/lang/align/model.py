@@ -35,7 +35,7 @@ from typing import cast
 
 from discotest import cache
 from discotest.errors import InputError
-from discotest.lang.align import DECODERS
+from discotest.lang.align import DECODERS, FAST_DECODE
 from discotest.lang.align.base import Links, Pair, Watch, WordAligner
 from discotest.lang.align.thot_aligner import ThotAligner
 from discotest.progress import note
@@ -90,14 +90,15 @@ class AlignmentModel(WordAligner):
         return f"model:{self.recipe}@{self.data[:10]}"
 
     def aligner_signature(self) -> str:
-        """The signature's ``aligner`` field: the base aligner's, plus ``+fast-decode`` when the tables are decoded
-        here (other links than Thot's decode: other numbers), with the margin below which Thot decodes instead and
-        the disagreement of the two directions it lets pass (``checked``: ``fast_decode.CHECK``)."""
+        """The signature's ``aligner`` field: the base aligner's, plus ``+fast-decode-fertility`` (``FAST_DECODE``)
+        when the tables are decoded here (other links than Thot's decode: other numbers), with the margin below which
+        Thot decodes instead and the disagreement of the two directions it lets pass (``checked``:
+        ``fast_decode.CHECK``)."""
         if self.decoder != "checked":  # (the fast decoder's module loads numpy: a warm Thot run reads no tool)
-            return self.aligner.signature() + {"thot": "", "fast": "+fast-decode"}[self.decoder]
+            return self.aligner.signature() + {"thot": "", "fast": f"+{FAST_DECODE}"}[self.decoder]
         from discotest.lang.align.fast_decode import CHECK, MARGIN
 
-        return f"{self.aligner.signature()}+fast-decode-thot-below-{MARGIN}-but-{CHECK}"
+        return f"{self.aligner.signature()}+{FAST_DECODE}-thot-below-{MARGIN}-but-{CHECK}"
 
     def signature(self) -> str:
         return f"{self.aligner_signature()}+{self.text}"
