@@ -212,3 +212,34 @@ def test_the_fertility_factor_moves_a_word_to_the_source_word_left_without_links
     factor = _fertility_factor(links, ratio)
     assert factor[0, 1, 1] > factor[0, 1, 0] * 50  # English 1 has no other link: 8 against 0.1
     assert abs(factor[0, 0, 0] - 8.0 ** 0.55 * 0.1 ** 0.45) < 1e-9  # target 1 takes English 0 with 0.45
+
+
+def test_a_dropped_subject_pronoun_left_unaligned_is_not_doubt_where_the_language_drops_it():
+    """``checked`` with ``dropped`` (a pro-drop language's subject pronouns, ``gender.run.DROPPED_SUBJECTS``): English
+    word 1 ("she") left without a link by both directions, NULL ahead by far, is no doubt when it may be dropped; it
+    still is elsewhere, and when a direction's choice for it is close."""
+    from discotest.lang.align.fast_decode import _argmax_links, _unsure
+
+    def unsure(fwd_choices, rev_choices, droppable) -> bool:
+        fwd_post = _posteriors(fwd_choices, rows=3, columns=3)  # 3 target words over 3 English words
+        rev_post = _posteriors(rev_choices, rows=3, columns=3)
+        fwd = _argmax_links(fwd_post)
+        rev = {(s, t) for t, s in _argmax_links(rev_post)}
+        return _unsure(fwd_post, rev_post, [1], fwd, rev, droppable)
+
+    forward = {0: {0: 1.0}, 1: {2: 1.0}, 2: {2: 0.1}}  # no target word chooses English 1
+    reverse = {0: {0: 1.0}, 1: {}, 2: {1: 1.0}}  # English 1 chooses NULL
+    assert unsure(forward, reverse, set()) and not unsure(forward, reverse, {1})
+    assert unsure(forward, {0: {0: 1.0}, 1: {1: 0.4}, 2: {1: 1.0}}, {1})  # NULL only 0.2 ahead of target 1
+    assert unsure({0: {0: 1.0}, 1: {2: 1.0}, 2: {1: 0.45}}, reverse, {1})  # target 2 almost chooses it
+
+
+def test_the_checked_decode_names_the_words_it_lets_go_unaligned():
+    from discotest.gender.run import DROPPED_SUBJECTS
+
+    plain = _model("checked")
+    dropping = AlignmentModel(make_aligner(), "test-corpus", "test", lambda: PAIRS, code=cache.code_key("lang/align"),
+                              decoder="checked", dropped=DROPPED_SUBJECTS["es"])
+    assert plain.signature().endswith("-but-one-to-many+" + plain.text)
+    assert "-but-one-to-many-and-unaligned-he-she+" in dropping.signature() and dropping.key == plain.key
+    assert "es" in DROPPED_SUBJECTS and "de" not in DROPPED_SUBJECTS and "ru" not in DROPPED_SUBJECTS

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -101,11 +101,13 @@ class Tables:
             out.append(frozenset((s, t) for s, t in both if s < len(src) and t < len(trg)))
         return out
 
-    def check(self, pairs: Sequence[Pair], watch: Sequence[frozenset[int] | None] | None = None
-              ) -> tuple[list[Links | None], list[int]]:
+    def check(self, pairs: Sequence[Pair], watch: Sequence[frozenset[int] | None] | None = None,
+              dropped: frozenset[str] = frozenset()) -> tuple[list[Links | None], list[int]]:
         """``align``'s links of every pair the fast decode is sure of, None for the others, and the indices of those
         (unsure on their watched source words: the module's docstring); ``watch[k]`` None, or ``watch`` None: every
-        source word of the pair is watched. An unsure pair's links are not symmetrised: its caller decodes it again."""
+        source word of the pair is watched; ``dropped``: the English words (lower-case) the translation may leave
+        out, whose watched occurrences left without a link by both directions are not doubt. An unsure pair's links
+        are not symmetrised: its caller decodes it again."""
         if not pairs:
             return [], []
         lowered = [([w.lower() for w in s] or ["<empty>"], [w.lower() for w in t] or ["<empty>"]) for s, t in pairs]
@@ -117,8 +119,9 @@ class Tables:
             fwd, rev = _argmax_links(pf), {(s, t) for t, s in _argmax_links(pr)}
             watched = range(len(src)) if watch is None or watch[n] is None else sorted(watch[n])
             watched = [s for s in watched if s < len(src)]
+            droppable = {s for s in watched if src[s].lower() in dropped}
             # an empty translation leaves every watched word unaligned (its placeholder's links are dropped)
-            if watched and (not trg or _unsure(pf, pr, watched, fwd, rev)):
+            if watched and (not trg or _unsure(pf, pr, watched, fwd, rev, droppable)):
                 unsure.append(n)
                 links.append(None)
                 continue
@@ -212,9 +215,10 @@ def _argmax_links(posterior: np.ndarray) -> set[tuple[int, int]]:
 
 
 def _unsure(fwd_post: np.ndarray, rev_post: np.ndarray, watched: Sequence[int], fwd: set[tuple[int, int]],
-            rev: set[tuple[int, int]]) -> bool:
+            rev: set[tuple[int, int]], droppable: Collection[int] = ()) -> bool:
     """Whether a watched source word's links are not settled in the fast decode (the module's docstring): ``fwd_post``
-    (target × source+NULL), ``rev_post`` (source × target+NULL) and the directional links (source, target).
+    (target × source+NULL), ``rev_post`` (source × target+NULL) and the directional links (source, target);
+    ``droppable``: watched words that may be left without a link (a subject pronoun the translation drops).
 
     A watched word that passes the test of the two directions' agreement has a link of the reverse direction that the
     forward one has too, so grow-diag-final-and keeps it: it is unaligned after symmetrising exactly when the reverse
@@ -236,7 +240,7 @@ def _unsure(fwd_post: np.ndarray, rev_post: np.ndarray, watched: Sequence[int], 
         run = _run(forward)
         if reverse != forward and not (len(reverse) == 1 and reverse <= run):
             return True  # the directions disagree, and not as one word's one-to-many run
-        if not reverse:
+        if not reverse and s not in droppable:
             return True  # unaligned (the forward direction gives it nothing either)
         if rev_post.shape[1] > 1 and _rev_margin(rev_post[s], run) < MARGIN:
             return True
