@@ -17,8 +17,10 @@ one (``--decoder``: ``fast``, or ``checked``, which sends the sentences it is un
 ``--cpu``: per language, the alignment CPU (this process and its children) of decoding google's output, uncached, with
 Thot's decode and with ``--decoder``'s (tables loaded first; median of 3).
 
-The figures of 2026-11-29 (all 33 pairs, every changed noun verdict) are in ``bench/figures/fast_decode.json`` (the
-fast decode) and ``bench/figures/checked_decode.json`` (the checked one).
+The figures of 2026-11-29 (all 33 pairs, every changed noun verdict; the decode with its fertility factor) are in
+``bench/figures/fast_decode.json`` (the fast decode) and ``bench/figures/checked_decode.json`` (the checked one: es and
+it from a run with the dropped-pronoun rule, ``gender.run.DROPPED_SUBJECTS``, the other languages from a run before
+it, which that rule does not touch; the totals summed over both).
 ``--list N`` prints up to N changed noun verdicts (system, item, source, translation, both readings) to read by hand.
 Link-level agreement with Thot (per target word, each direction) is in ``lang.align.fast_decode``'s docstring.
 ``--gold SETS`` instead runs ``bench/validity/gold_all.py --sets SETS`` with ``--decoder`` as every alignment model's

@@ -216,6 +216,11 @@ def published_text(lang: str, options: RunOptions) -> PublishedText | None:
     return PublishedText(suite, version, lang, tuple(systems), identity)
 
 
+# Languages whose translations leave the subject pronoun out (the verb's ending gives the person): a watched "he" or
+# "she" that neither direction links is no doubt to the checked decode there (issue 55)
+DROPPED_SUBJECTS = {"es": frozenset({"he", "she"}), "it": frozenset({"he", "she"})}
+
+
 def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> WordAligner:
     """The aligner of ``lang``: with ``--align-train suite`` (the default) the language's alignment model, trained once
     on the English sources with every published output of the language present (the suite's own, else WinoMT's) and
@@ -235,7 +240,8 @@ def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> Word
     model_aligner = make_aligner(options.aligner, processes=processes, rel_iterations=MODEL_REL_ITERATIONS,
                                  rel_fertility=MODEL_REL_FERTILITY)
     return AlignmentModel(model_aligner, text.recipe, text.identity, training, options.use_cache,
-                          code=cache.code_key(*TEXT_CODE), decoder=options.align_decode)
+                          code=cache.code_key(*TEXT_CODE), decoder=options.align_decode,
+                          dropped=DROPPED_SUBJECTS.get(lang, frozenset()))
 
 
 def use_word_table(analyser: CachedReads, lang: str, options: RunOptions, make: bool = False) -> bool:

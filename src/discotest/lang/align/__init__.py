@@ -19,6 +19,8 @@ from discotest.lang.align.base import Links, Pair, Watch, WordAligner, parse_pha
 DEFAULT_ALIGNER = "thot-eflomal"
 ALIGNERS = ("thot-eflomal", "thot-fast_align", "thot-hmm", "eflomal")
 DECODERS = ("thot", "fast", "checked")  # how an alignment model decodes (``lang.align.model``)
+# the signature's name of the in-process decode (``fast_decode``): its first-order marginal times the fertility factor
+FAST_DECODE = "fast-decode-fertility"
 DEFAULT_SEED = 1
 DEFAULT_SAMPLERS = 2
 # eflomal's schedule × this for the aligners trained on each input (``--align-train input``) …

@@ -35,7 +35,7 @@ from typing import cast
 
 from discotest import cache
 from discotest.errors import InputError
-from discotest.lang.align import DECODERS
+from discotest.lang.align import DECODERS, FAST_DECODE
 from discotest.lang.align.base import Links, Pair, Watch, WordAligner
 from discotest.lang.align.thot_aligner import ThotAligner
 from discotest.progress import note
@@ -68,7 +68,8 @@ class AlignmentModel(WordAligner):
     key of the caller's modules that make ``training()`` (``cache.code_key(...)`` of them)."""
 
     def __init__(self, aligner: ThotAligner, recipe: str, identity: str, training: Callable[[], Sequence[Pair]],
-                 use_cache: bool = True, *, code: str, decoder: str | None = None):
+                 use_cache: bool = True, *, code: str, decoder: str | None = None,
+                 dropped: frozenset[str] = frozenset()):
         self.decoder = DEFAULT_DECODER if decoder is None else decoder
         if self.decoder not in DECODERS:
             raise InputError(f"unknown alignment decoder {self.decoder!r}; choose one of {', '.join(DECODERS)}")
@@ -83,6 +84,9 @@ class AlignmentModel(WordAligner):
         self.use_cache = use_cache
         self.name = aligner.name
         self.reads_watch = self.decoder == "checked"
+        # English words the translations may leave out (a pro-drop language's subject pronouns): ``checked`` takes
+        # such a watched word left without a link by both directions as no doubt (``fast_decode.Tables.check``)
+        self.dropped = dropped
 
     @property
     def text(self) -> str:
@@ -90,14 +94,16 @@ class AlignmentModel(WordAligner):
         return f"model:{self.recipe}@{self.data[:10]}"
 
     def aligner_signature(self) -> str:
-        """The signature's ``aligner`` field: the base aligner's, plus ``+fast-decode`` when the tables are decoded
-        here (other links than Thot's decode: other numbers), with the margin below which Thot decodes instead and
-        the disagreement of the two directions it lets pass (``checked``: ``fast_decode.CHECK``)."""
+        """The signature's ``aligner`` field: the base aligner's, plus ``+fast-decode-fertility`` (``FAST_DECODE``)
+        when the tables are decoded here (other links than Thot's decode: other numbers), with the margin below which
+        Thot decodes instead and the disagreement of the two directions it lets pass (``checked``:
+        ``fast_decode.CHECK``)."""
         if self.decoder != "checked":  # (the fast decoder's module loads numpy: a warm Thot run reads no tool)
-            return self.aligner.signature() + {"thot": "", "fast": "+fast-decode"}[self.decoder]
+            return self.aligner.signature() + {"thot": "", "fast": f"+{FAST_DECODE}"}[self.decoder]
         from discotest.lang.align.fast_decode import CHECK, MARGIN
 
-        return f"{self.aligner.signature()}+fast-decode-thot-below-{MARGIN}-but-{CHECK}"
+        dropped = f"-and-unaligned-{'-'.join(sorted(self.dropped))}" if self.dropped else ""
+        return f"{self.aligner.signature()}+{FAST_DECODE}-thot-below-{MARGIN}-but-{CHECK}{dropped}"
 
     def signature(self) -> str:
         return f"{self.aligner_signature()}+{self.text}"
@@ -133,7 +139,7 @@ class AlignmentModel(WordAligner):
     def _checked(self, pairs: Sequence[Pair], watch: Watch) -> Callable[[], list[Links]]:
         """The fast decode's links, those of the pairs it is unsure of on their watched words replaced by Thot's
         decode of them (one call, begun now)."""
-        links, unsure = self.tables().check(pairs, watch)
+        links, unsure = self.tables().check(pairs, watch, self.dropped)
         counts = checked_counts.setdefault(self.key, [0, 0])
         counts[0] += len(pairs)
         counts[1] += len(unsure)
