@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from discotest.engine import start_worker
+from discotest.engine import PARENT_PID_ENV, start_worker
 from discotest.progress import quiet_scope
 
 
@@ -56,8 +56,12 @@ def timed(fn: Callable[..., Any], *args: Any) -> Done:
     return Done(value, time.monotonic() - started, cpu_seconds() - cpu)
 
 
-def _start(quiet: bool) -> None:
-    """A row worker's start: ``engine.start_worker``, and the card's ``--quiet`` for whatever its row prints."""
+def _start(quiet: bool, parent: int) -> None:
+    """A row worker's start: ``engine.start_worker``, and the card's ``--quiet`` for whatever its row prints.
+    ``parent``: the card's pid, taken when the pool was made: a card killed while this worker was still starting
+    (before ``end_with_parent`` asks the kernel to end it with its parent) must end it now, or the orphan would wait
+    for rows forever on a queue whose writing end it holds itself (and hold the card's stdout and stderr open)."""
+    os.environ[PARENT_PID_ENV] = str(parent)
     start_worker()
     quiet_scope(quiet).__enter__()  # for the rest of this process
 
@@ -70,7 +74,7 @@ class RowPool:
 
     def __init__(self, jobs: int, quiet: bool):
         self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_start, initargs=(quiet,))
+                                         initializer=_start, initargs=(quiet, os.getpid()))
         self._tasks: dict[int, tuple[Future, Callable[..., Any], tuple]] = {}
 
     def submit(self, index: int, fn: Callable[..., Any], *args: Any) -> None:
