@@ -119,6 +119,9 @@ def main() -> None:
                         "worker per core; 1: every row scored in the card's process)")
     parser.add_argument("--json", default=None, help="--served: write the cold card's JSON, as the card printed it, "
                         "to this file (to compare two versions or --jobs byte for byte)")
+    parser.add_argument("--pin", action="store_true", help="--served: the server on core 0 and the card (its workers "
+                        "and aligners) on the other cores (taskset): a server with a core of its own, as the issue-52 "
+                        "goal's 'a server with cores or a GPU of its own'")
     parser.add_argument("--served", action="store_true", help="the card of the model served by llama.cpp's server "
                         "(--endpoint): wall, server busy and scorers-alone seconds")
     args = parser.parse_args()
@@ -173,6 +176,13 @@ def served(args: argparse.Namespace) -> None:
     from tests.support.tiny_gguf import write_tiny_gguf
     from tests.support.tiny_llm import build_tiny_llm
 
+    pinned: list[str] = []
+    if args.pin:  # this process, the proxy and the server it starts on core 0; the card on the others
+        cores = sorted(os.sched_getaffinity(0))
+        if len(cores) < 2:
+            raise SystemExit("--pin needs two cores")
+        os.sched_setaffinity(0, {cores[0]})
+        pinned = ["taskset", "-c", ",".join(map(str, cores[1:]))]
     scratch = Path(tempfile.mkdtemp(prefix="discotest-bench-served-"))
     model = build_tiny_llm(args.family, Path(args.data_dir) / "llm_tokenizers", scratch / args.family)
     gguf = write_tiny_gguf(model, scratch / "tiny.f32.gguf")
@@ -180,7 +190,7 @@ def served(args: argparse.Namespace) -> None:
     printed: list[bytes] = []
 
     def card(url: str, cache: Path) -> tuple[float, dict]:
-        command = [sys.executable, "-m", "discotest", "card", "--endpoint", url, "--model", "tiny", "--pairs",
+        command = [*pinned, sys.executable, "-m", "discotest", "card", "--endpoint", url, "--model", "tiny", "--pairs",
                    args.pairs, "--limit", str(args.limit), "--concurrency", "1", "--data-dir", args.data_dir,
                    "--skip-language-check",  # a random model's translations are in no language: its rows still run
                    "--format", "json", "-q", *(["--suites", args.suites] if args.suites else []),
@@ -210,7 +220,8 @@ def served(args: argparse.Namespace) -> None:
         print(f"{row['pair'] + '/' + row['id']:<28} {row['status']:<9} {row['reason'] or ''}")
     same = [r["lines"] for r in first["rows"]] == [r["lines"] for r in again["rows"]]
     print(f"served tiny {args.family}, pairs {args.pairs}, suites {args.suites or 'all'}, --limit {args.limit}, "
-          f"--jobs {args.jobs or 'default'}, load {' '.join(f'{x:.1f}' for x in os.getloadavg())}: "
+          f"--jobs {args.jobs or 'default'}{', pinned' if args.pin else ''}, "
+          f"load {' '.join(f'{x:.1f}' for x in os.getloadavg())}: "
           f"{asked} requests; card {wall:.1f} s, server busy {busy:.1f} s during the card and {quiet:.1f} s with "
           f"nothing beside it, scorers alone {alone:.1f} s; wall / (busy + scorers) = {wall / (busy + alone):.2f}, "
           f"wall / (busy alone + scorers) = {wall / (quiet + alone):.2f}; the same lines both times: {same}")
