@@ -34,6 +34,14 @@ class WordAligner(ABC):
         the result is asked for. ``watch`` matters only to an aligner that ``reads_watch``."""
         return lambda: self.align(pairs)
 
+    def warm_up(self) -> None:  # noqa: B027 - a hook: most aligners have nothing to begin early
+        """Begin now what the next ``start`` needs before it can work (an aligner's processes starting and loading
+        their model), beside the caller's own work; ``cool_down`` ends it where that ``start`` never comes. Nothing
+        here."""
+
+    def cool_down(self) -> None:  # noqa: B027 - warm_up's other half
+        """End what ``warm_up`` began and no ``start`` used (the links were cached)."""
+
 
 def parse_pharaoh(line: str) -> set[tuple[int, int]]:
     """``0-0 1-2`` -> {(0, 0), (1, 2)}."""

@@ -7,8 +7,10 @@ there to compare. Each direction is trained separately and the links are symmetr
 grow-diag-final-and (``base.grow_diag_final_and``), exactly as for the upstream eflomal binary.
 
 Thot's trainer holds the GIL and uses one core, so the two directions train in two child processes
-(``python -m discotest.lang.align.thot_aligner``: settings and pairs as JSON on stdin, one Pharaoh line per pair on
-stdout): on 2 cores the alignment takes half the wall time, and the parent is free to load an analyser meanwhile.
+(``python -m discotest.lang.align.thot_aligner``: a header line of settings and request, then the pairs, as JSON on
+stdin; one Pharaoh line per pair on stdout): on 2 cores the alignment takes half the wall time, and the parent is free
+to load an analyser meanwhile. A decode's children load their model as soon as the header comes, and can be started
+before the pairs are known (``ThotAligner.start_decode``): their start-up and loading run beside the caller's.
 Children are plain subprocesses, not multiprocessing workers: nothing is forked from a process whose native threads
 already ran (a forked Thot trainer waits forever), and a user's script is never imported again. ``processes=1`` trains
 both directions here, one after the other; the links are the same either way (tests/lang/test_align.py).
@@ -17,9 +19,12 @@ both directions here, one after the other; the links are the same either way (te
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Callable, Sequence
 
 from discotest.engine import child_env, end_with_parent
@@ -124,17 +129,28 @@ class ThotAligner(WordAligner):
         links depend on that pair and the model alone."""
         return self._both_directions({"task": "decode", "prefix": prefix}, pairs, pairs)
 
-    def _both_directions(self, request: dict, pairs: Sequence[Pair], decoded: Sequence[Pair]
-                         ) -> Callable[[], list[Links]]:
-        """Run ``request`` (align, train or decode) on ``pairs`` for both directions, here or in two child processes,
-        and symmetrise the links of ``decoded`` (grow-diag-final-and): for align and decode the same pairs as
-        ``pairs``, for train those aligned after it (none: training alone)."""
+    def start_decode(self, prefix: str) -> Decoding:
+        """``decode`` begun before its pairs are known: both directions' child processes start now and load the
+        models at ``prefix`` beside the caller's own work (reading and tokenising its text); ``Decoding.send`` gives
+        them the pairs (the links are ``decode``'s), ``Decoding.close`` ends them unused."""
+        request = {"task": "decode", "prefix": prefix}
+        return Decoding(self, request, [_Child(self, {**request, "direction": d}) for d in DIRECTIONS])
+
+    def _both_directions(self, request: dict, pairs: Sequence[Pair], decoded: Sequence[Pair],
+                         children: Sequence[_Child] = ()) -> Callable[[], list[Links]]:
+        """Run ``request`` (align, train or decode) on ``pairs`` for both directions, here or in two child processes
+        (``children``: started already, by ``start_decode``), and symmetrise the links of ``decoded``
+        (grow-diag-final-and): for align and decode the same pairs as ``pairs``, for train those aligned after it
+        (none: training alone)."""
         if not pairs:
+            for child in children:
+                child.close()
             return list
         jobs = [({**request, "direction": d}, _lowered(pairs, d),
-                 None if decoded is pairs else _lowered(decoded, d)) for d in ("fwd", "rev")]
+                 None if decoded is pairs else _lowered(decoded, d)) for d in DIRECTIONS]
         if self.processes > 1:
-            forward_links, reverse_links = (self._in_child(*job) for job in jobs)
+            started = children or [_Child(self, job[0]) for job in jobs]
+            forward_links, reverse_links = (child.send(*job[1:]) for child, job in zip(started, jobs))
         else:
             def forward_links() -> list[set[tuple[int, int]]]:
                 return self._run(*jobs[0])
@@ -153,65 +169,119 @@ class ThotAligner(WordAligner):
         return result
 
     def _run(self, request: dict, pairs: list[tuple[list[str], list[str]]],
-             decoded: list[tuple[list[str], list[str]]] | None = None) -> list[set[tuple[int, int]]]:
+             decoded: list[tuple[list[str], list[str]]] | None = None, model=None) -> list[set[tuple[int, int]]]:
         """One direction of ``request`` here: the links of ``decoded`` (None: ``pairs`` themselves; for ``train``, the
-        pairs decoded after training, by the model read back from its files)."""
+        pairs decoded after training, by the model read back from its files); ``model``: a decode's, loaded already."""
         if request["task"] == "align":
             return self._directional(pairs)
-        import thot.alignment as thot
-
         prefix = f"{request['prefix']}.{request['direction']}"
         if request["task"] == "train":
             self._train(pairs).print(prefix)
             if not decoded:
                 return []
             pairs = decoded
+        return _best_links(self._load(prefix) if model is None else model, pairs)
+
+    def _load(self, prefix: str):
+        """The Thot model of one direction read from its files at ``prefix``."""
+        import thot.alignment as thot
+
         model = getattr(thot, MODELS[self.model])()
         if not model.load(prefix):
             raise RuntimeError(f"cannot read the alignment model at {prefix}")
-        return _best_links(model, pairs)
+        return model
 
-    def _in_child(self, request: dict, pairs: list[tuple[list[str], list[str]]],
-                  decoded: list[tuple[list[str], list[str]]] | None = None
-                  ) -> Callable[[], list[set[tuple[int, int]]]]:
-        """Start one direction of ``request`` in a child process; the returned function waits for its links.
 
-        The child reads all of stdin before it writes anything, so writing the request here cannot block for long;
-        its messages go to a file, not a pipe nobody reads yet. It imports this very copy of discotest (PYTHONPATH
-        names the folder this package was imported from)."""
+DIRECTIONS = ("fwd", "rev")
+
+
+class Decoding:
+    """A decode whose two child processes were started before its pairs were known (``ThotAligner.start_decode``)."""
+
+    def __init__(self, aligner: ThotAligner, request: dict, children: list[_Child]):
+        self.aligner, self.request, self.children = aligner, request, children
+
+    def send(self, pairs: Sequence[Pair]) -> Callable[[], list[Links]]:
+        """The children's links of ``pairs`` (begun now; call the result to wait for them)."""
+        children, self.children = self.children, []
+        if not children:
+            raise RuntimeError("this decode's processes were given their pairs already, or closed")
+        return self.aligner._both_directions(self.request, pairs, pairs, children)
+
+    def close(self) -> None:
+        """End the children if no pairs were sent them (a caller that found its links in the cache)."""
+        children, self.children = self.children, []
+        for child in children:
+            child.close()
+
+
+class _Child:
+    """One direction of a request in a child process (``python -m discotest.lang.align.thot_aligner``), started now
+    with a header line (settings and request): a decode's child loads its model at once, and reads its pairs when
+    ``send`` writes them. Plain subprocesses, not multiprocessing workers (the module's docstring says why)."""
+
+    def __init__(self, aligner: ThotAligner, request: dict):
         env = child_env()  # the child ends with this process (engine.end_with_parent)
         if request["task"] == "decode":  # the two directions decode side by side: one core each, not two threads each
             env["OMP_NUM_THREADS"] = "1"
-        errors = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this call; links() closes it
-        child = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 stderr=errors, env=env)
-        assert child.stdin is not None and child.stdout is not None
+        self.name = aligner.name
+        # its messages go to a file, not a pipe nobody reads yet; it imports this very copy of discotest
+        self.errors = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this call; links() or close() closes it
+        self.process = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=self.errors, env=env)
+        header = {"settings": aligner.settings(), "request": request}
+        self._write(json.dumps(header, ensure_ascii=False).encode() + b"\n", last=False)
+
+    def _write(self, data: bytes, last: bool = True) -> None:
+        """Write to the child's stdin (closing it after the ``last`` part); a child that died at start-up is reported
+        when its links are read."""
+        stdin = self.process.stdin
+        assert stdin is not None
         try:
-            child.stdin.write(json.dumps({"settings": self.settings(), "request": request, "pairs": pairs,
-                                          "decoded": decoded}, ensure_ascii=False).encode())
-            child.stdin.close()
-        except BrokenPipeError:
-            pass  # the child died at start-up: its message is read below
+            stdin.write(data)
+            stdin.close() if last else stdin.flush()
+        except (BrokenPipeError, ValueError):  # ValueError: closed already (by close)
+            pass
+
+    def send(self, pairs: list[tuple[list[str], list[str]]], decoded: list[tuple[list[str], list[str]]] | None = None
+             ) -> Callable[[], list[set[tuple[int, int]]]]:
+        """Give the child its pairs (written by a thread of its own: a child still loading its model never holds
+        this process up); the returned function waits for its links."""
+        body = json.dumps({"pairs": pairs, "decoded": decoded}, ensure_ascii=False).encode()
+        writer = threading.Thread(target=self._write, args=(body,), name="discotest-thot-writer", daemon=True)
+        writer.start()
         expected = len(pairs if decoded is None else decoded)
         done: list[list[set[tuple[int, int]]]] = []
 
         def links() -> list[set[tuple[int, int]]]:
             if not done:
+                child = self.process
+                assert child.stdout is not None
                 out = child.stdout.read().decode()
                 child.stdout.close()
                 child.wait()
+                writer.join()
                 lines = out.split("\n")[:expected]
                 if child.returncode != 0 or len(lines) != expected:
-                    errors.seek(0)
-                    detail = errors.read().decode(errors="replace").strip().splitlines()[-1:]
-                    errors.close()
+                    self.errors.seek(0)
+                    detail = self.errors.read().decode(errors="replace").strip().splitlines()[-1:]
+                    self.errors.close()
                     raise RuntimeError(f"the {self.name} aligner process failed (exit {child.returncode}): "
                                        f"{detail[0] if detail else 'no message'}")
-                errors.close()
+                self.errors.close()
                 done.append([parse_pharaoh(line) for line in lines])
             return done[0]
 
         return links
+
+    def close(self) -> None:
+        """End a child that was given no pairs."""
+        self.process.kill()
+        self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                stream.close()
+        self.errors.close()
 
 
 def _lowered(pairs: Sequence[Pair], direction: str) -> list[tuple[list[str], list[str]]]:
@@ -232,15 +302,51 @@ def _best_links(model, pairs: Sequence[tuple[list[str], list[str]]]) -> list[set
 
 
 def _serve() -> None:
-    """The child's side: settings, request and pairs on stdin, the links of that one direction on stdout."""
+    """The child's side: a header line (settings and request) on stdin, a decode's model loaded at once, then the
+    pairs as JSON; the links of that one direction on stdout. Stdin closed after the header: nothing is asked."""
     end_with_parent()
-    request = json.loads(sys.stdin.buffer.read())
-    aligner = ThotAligner(**request["settings"], processes=1)
-    pairs = [(list(s), list(t)) for s, t in request["pairs"]]
-    decoded = request.get("decoded")
-    lines = [" ".join(f"{s}-{t}" for s, t in sorted(links))
-             for links in aligner._run(request["request"], pairs, decoded)]
+    import thot.alignment  # noqa: F401  (counted with the start-up)
+
+    stamps = _Stamps()
+    header = json.loads(sys.stdin.buffer.readline())
+    aligner = ThotAligner(**header["settings"], processes=1)
+    request = header["request"]
+    stamps("read request")
+    model = aligner._load(f"{request['prefix']}.{request['direction']}") if request["task"] == "decode" else None
+    stamps("model load")
+    body = sys.stdin.buffer.read()
+    if not body:
+        return
+    asked = json.loads(body)
+    pairs = [(list(s), list(t)) for s, t in asked["pairs"]]
+    stamps("read request")
+    found = aligner._run(request, pairs, asked.get("decoded"), model)
+    stamps("decode")
+    lines = [" ".join(f"{s}-{t}" for s, t in sorted(links)) for links in found]
     sys.stdout.write("\n".join(lines) + ("\n" if lines else ""))
+    sys.stdout.flush()
+    stamps("write links")
+    stamps.record()
+
+
+class _Stamps:
+    """The child's CPU seconds by phase (start-up and imports: all before the first stamp), written to
+    ``$DISCOTEST_TIMING`` as ``discotest.timing`` writes a process's stages (bench/speed/thot_child.py reads them)."""
+
+    def __init__(self) -> None:
+        self.last = time.process_time()
+        self.cpu = {"start and imports": self.last}
+
+    def __call__(self, phase: str) -> None:
+        now = time.process_time()
+        self.cpu[phase] = self.cpu.get(phase, 0.0) + now - self.last
+        self.last = now
+
+    def record(self) -> None:
+        path = os.environ.get("DISCOTEST_TIMING")
+        if path:
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(json.dumps({"pid": os.getpid(), "wall": {}, "cpu": self.cpu}) + "\n")
 
 
 if __name__ == "__main__":
