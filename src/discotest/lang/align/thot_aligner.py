@@ -7,10 +7,10 @@ there to compare. Each direction is trained separately and the links are symmetr
 grow-diag-final-and (``base.grow_diag_final_and``), exactly as for the upstream eflomal binary.
 
 Thot's trainer holds the GIL and uses one core, so the two directions train in two child processes
-(``python -m discotest.lang.align.thot_aligner``: a header line of settings and request, then the pairs, as JSON on
-stdin; one Pharaoh line per pair on stdout): on 2 cores the alignment takes half the wall time, and the parent is free
-to load an analyser meanwhile. A decode's children load their model as soon as the header comes, and can be started
-before the pairs are known (``ThotAligner.start_decode``): their start-up and loading run beside the caller's.
+(``thot_child``: settings and request, then the pairs, on stdin; the links on stdout): on 2 cores the alignment takes
+half the wall time, and the parent is free to load an analyser meanwhile. A decode's children load their model as soon
+as the header comes, and can be started before the pairs are known (``ThotAligner.start_decode``): their start-up and
+loading run beside the caller's.
 Children are plain subprocesses, not multiprocessing workers: nothing is forked from a process whose native threads
 already ran (a forked Thot trainer waits forever), and a user's script is never imported again. ``processes=1`` trains
 both directions here, one after the other; the links are the same either way (tests/lang/test_align.py).
@@ -18,20 +18,19 @@ both directions here, one after the other; the links are the same either way (te
 
 from __future__ import annotations
 
-import json
-import os
+import marshal
 import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Sequence
 
-from discotest.engine import child_env, end_with_parent
-from discotest.lang.align.base import Links, Pair, Watch, WordAligner, grow_diag_final_and, parse_pharaoh
+from discotest.engine import child_env
+from discotest.lang.align.base import Links, Pair, Watch, WordAligner, grow_diag_final_and
+from discotest.lang.align.thot_child import MODELS, best_links, link_sets, load_model, swapped
 from discotest.version import package_version as version  # importlib.metadata's, without importing it
 
-MODELS = {"eflomal": "EflomalAlignmentModel", "fast_align": "FastAlignModel", "hmm": "HmmAlignmentModel"}
+__all__ = ["MODELS", "ThotAligner", "iterations"]  # MODELS: thot_child's, named here too (make_aligner)
 
 
 def iterations(n_pairs: int, rel_iterations: float, rel_fertility: float = 1.0) -> tuple[int, int, int]:
@@ -95,10 +94,6 @@ class ThotAligner(WordAligner):
         model.end_training()
         return model
 
-    def _directional(self, pairs: Sequence[tuple[list[str], list[str]]]) -> list[set[tuple[int, int]]]:
-        """Links (source index, target index) of the model trained source→target, for every pair."""
-        return _best_links(self._train(pairs), pairs)
-
     def settings(self) -> dict:
         """What a child process needs to build the same aligner (``processes`` aside)."""
         return {"model": self.model, "seed": self.seed, "samplers": self.samplers,
@@ -146,50 +141,49 @@ class ThotAligner(WordAligner):
             for child in children:
                 child.close()
             return list
-        jobs = [({**request, "direction": d}, _lowered(pairs, d),
-                 None if decoded is pairs else _lowered(decoded, d)) for d in DIRECTIONS]
+        lowered = _lowered(pairs)
+        lowered_decoded = None if decoded is pairs else _lowered(decoded)
         if self.processes > 1:
-            started = children or [_Child(self, job[0]) for job in jobs]
-            forward_links, reverse_links = (child.send(*job[1:]) for child, job in zip(started, jobs))
+            started = children or [_Child(self, {**request, "direction": d}) for d in DIRECTIONS]
+            body = marshal.dumps((lowered, lowered_decoded))  # one body for both: the reverse child swaps the pairs
+            expected = len(lowered if lowered_decoded is None else lowered_decoded)
+            forward_links, reverse_links = (child.send(body, expected) for child in started)
         else:
             def forward_links() -> list[set[tuple[int, int]]]:
-                return self._run(*jobs[0])
+                return link_sets(self._flat({**request, "direction": "fwd"}, lowered, lowered_decoded))
 
             def reverse_links() -> list[set[tuple[int, int]]]:
-                return self._run(*jobs[1])
+                return link_sets(self._flat({**request, "direction": "rev"}, swapped(lowered),
+                                            lowered_decoded and swapped(lowered_decoded), reverse=True))
 
         def result() -> list[Links]:
-            fwd_all, rev_all = forward_links(), reverse_links()
             out = []
-            for (src, trg), fwd, rev in zip(decoded, fwd_all, rev_all):
-                both = grow_diag_final_and(fwd, {(s, t) for t, s in rev})
-                out.append(frozenset((s, t) for s, t in both if s < len(src) and t < len(trg)))
+            for (src, trg), fwd, rev in zip(decoded, forward_links(), reverse_links()):
+                # an empty side was a placeholder word: its links go
+                out.append(grow_diag_final_and(fwd, rev) if src and trg else frozenset())
             return out
 
         return result
 
     def _run(self, request: dict, pairs: list[tuple[list[str], list[str]]],
-             decoded: list[tuple[list[str], list[str]]] | None = None, model=None) -> list[set[tuple[int, int]]]:
-        """One direction of ``request`` here: the links of ``decoded`` (None: ``pairs`` themselves; for ``train``, the
-        pairs decoded after training, by the model read back from its files); ``model``: a decode's, loaded already."""
+             decoded: list[tuple[list[str], list[str]]] | None = None) -> list[set[tuple[int, int]]]:
+        """One direction of ``request`` here, on the pairs as that direction's model sees them (``_lowered``): the
+        links of ``decoded`` (None: ``pairs`` themselves; for ``train``, the pairs decoded after training, by the model
+        read back from its files), as that model's (source, target)."""
+        return link_sets(self._flat(request, pairs, decoded))
+
+    def _flat(self, request: dict, pairs: list[tuple[list[str], list[str]]],
+              decoded: list[tuple[list[str], list[str]]] | None = None, reverse: bool = False) -> list[list[int]]:
+        """``_run``'s links as ``thot_child.best_links`` gives them (flat; turned round with ``reverse``)."""
         if request["task"] == "align":
-            return self._directional(pairs)
+            return best_links(self._train(pairs), pairs, reverse)
         prefix = f"{request['prefix']}.{request['direction']}"
         if request["task"] == "train":
             self._train(pairs).print(prefix)
             if not decoded:
                 return []
             pairs = decoded
-        return _best_links(self._load(prefix) if model is None else model, pairs)
-
-    def _load(self, prefix: str):
-        """The Thot model of one direction read from its files at ``prefix``."""
-        import thot.alignment as thot
-
-        model = getattr(thot, MODELS[self.model])()
-        if not model.load(prefix):
-            raise RuntimeError(f"cannot read the alignment model at {prefix}")
-        return model
+        return best_links(load_model(self.model, prefix), pairs, reverse)
 
 
 DIRECTIONS = ("fwd", "rev")
@@ -215,8 +209,12 @@ class Decoding:
             child.close()
 
 
+# the child's command: only its own module and what it imports (``python -m`` of this module would import it all)
+CHILD = "from discotest.lang.align.thot_child import serve; serve()"
+
+
 class _Child:
-    """One direction of a request in a child process (``python -m discotest.lang.align.thot_aligner``), started now
+    """One direction of a request in a child process (``thot_child``), started now
     with a header line (settings and request): a decode's child loads its model at once, and reads its pairs when
     ``send`` writes them. Plain subprocesses, not multiprocessing workers (the module's docstring says why)."""
 
@@ -227,10 +225,9 @@ class _Child:
         self.name = aligner.name
         # its messages go to a file, not a pipe nobody reads yet; it imports this very copy of discotest
         self.errors = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this call; links() or close() closes it
-        self.process = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE,
+        self.process = subprocess.Popen([sys.executable, "-c", CHILD], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=self.errors, env=env)
-        header = {"settings": aligner.settings(), "request": request}
-        self._write(json.dumps(header, ensure_ascii=False).encode() + b"\n", last=False)
+        self._write(marshal.dumps({"settings": aligner.settings(), "request": request}), last=False)
 
     def _write(self, data: bytes, last: bool = True) -> None:
         """Write to the child's stdin (closing it after the ``last`` part); a child that died at start-up is reported
@@ -243,33 +240,34 @@ class _Child:
         except (BrokenPipeError, ValueError):  # ValueError: closed already (by close)
             pass
 
-    def send(self, pairs: list[tuple[list[str], list[str]]], decoded: list[tuple[list[str], list[str]]] | None = None
-             ) -> Callable[[], list[set[tuple[int, int]]]]:
-        """Give the child its pairs (written by a thread of its own: a child still loading its model never holds
-        this process up); the returned function waits for its links."""
-        body = json.dumps({"pairs": pairs, "decoded": decoded}, ensure_ascii=False).encode()
+    def send(self, body: bytes, expected: int) -> Callable[[], list[set[tuple[int, int]]]]:
+        """Give the child its pairs (``body``, written by a thread of its own: a child still loading its model never
+        holds this process up); the returned function waits for the links of the ``expected`` pairs, as the forward
+        pair's (source, target)."""
         writer = threading.Thread(target=self._write, args=(body,), name="discotest-thot-writer", daemon=True)
         writer.start()
-        expected = len(pairs if decoded is None else decoded)
         done: list[list[set[tuple[int, int]]]] = []
 
         def links() -> list[set[tuple[int, int]]]:
             if not done:
                 child = self.process
                 assert child.stdout is not None
-                out = child.stdout.read().decode()
+                out = child.stdout.read()
                 child.stdout.close()
                 child.wait()
                 writer.join()
-                lines = out.split("\n")[:expected]
-                if child.returncode != 0 or len(lines) != expected:
+                try:
+                    flat = marshal.loads(out) if child.returncode == 0 else None
+                except (EOFError, ValueError, TypeError):
+                    flat = None
+                if not isinstance(flat, list) or len(flat) != expected:
                     self.errors.seek(0)
                     detail = self.errors.read().decode(errors="replace").strip().splitlines()[-1:]
                     self.errors.close()
                     raise RuntimeError(f"the {self.name} aligner process failed (exit {child.returncode}): "
                                        f"{detail[0] if detail else 'no message'}")
                 self.errors.close()
-                done.append([parse_pharaoh(line) for line in lines])
+                done.append(link_sets(flat))
             return done[0]
 
         return links
@@ -284,70 +282,8 @@ class _Child:
         self.errors.close()
 
 
-def _lowered(pairs: Sequence[Pair], direction: str) -> list[tuple[list[str], list[str]]]:
+def _lowered(pairs: Sequence[Pair], direction: str = "fwd") -> list[tuple[list[str], list[str]]]:
     """The pairs as a direction's model sees them: lowercased like the eflomal binary's input, an empty side a
     placeholder whose links are dropped, target first for ``rev``."""
     out = [([w.lower() for w in s] or ["<empty>"], [w.lower() for w in t] or ["<empty>"]) for s, t in pairs]
-    return out if direction == "fwd" else [(t, s) for s, t in out]
-
-
-def _best_links(model, pairs: Sequence[tuple[list[str], list[str]]]) -> list[set[tuple[int, int]]]:
-    """The model's best alignment of every pair as (source index, target index) links (NULL links are absent).
-
-    A directional model aligns each target word to one source position (0: NULL, else 1 + its index), which is what
-    the matrix's ``to_list`` gives per target position: no numpy import and array per pair in the child (a tenth of
-    its CPU; the same links as ``to_numpy().nonzero()``, tests/lang/test_align_model.py)."""
-    best = model.get_best_alignments([s for s, _ in pairs], [t for _, t in pairs])
-    return [{(s - 1, j) for j, s in enumerate(matrix.to_list()) if s > 0} for _, matrix in best]
-
-
-def _serve() -> None:
-    """The child's side: a header line (settings and request) on stdin, a decode's model loaded at once, then the
-    pairs as JSON; the links of that one direction on stdout. Stdin closed after the header: nothing is asked."""
-    end_with_parent()
-    import thot.alignment  # noqa: F401  (counted with the start-up)
-
-    stamps = _Stamps()
-    header = json.loads(sys.stdin.buffer.readline())
-    aligner = ThotAligner(**header["settings"], processes=1)
-    request = header["request"]
-    stamps("read request")
-    model = aligner._load(f"{request['prefix']}.{request['direction']}") if request["task"] == "decode" else None
-    stamps("model load")
-    body = sys.stdin.buffer.read()
-    if not body:
-        return
-    asked = json.loads(body)
-    pairs = [(list(s), list(t)) for s, t in asked["pairs"]]
-    stamps("read request")
-    found = aligner._run(request, pairs, asked.get("decoded"), model)
-    stamps("decode")
-    lines = [" ".join(f"{s}-{t}" for s, t in sorted(links)) for links in found]
-    sys.stdout.write("\n".join(lines) + ("\n" if lines else ""))
-    sys.stdout.flush()
-    stamps("write links")
-    stamps.record()
-
-
-class _Stamps:
-    """The child's CPU seconds by phase (start-up and imports: all before the first stamp), written to
-    ``$DISCOTEST_TIMING`` as ``discotest.timing`` writes a process's stages (bench/speed/thot_child.py reads them)."""
-
-    def __init__(self) -> None:
-        self.last = time.process_time()
-        self.cpu = {"start and imports": self.last}
-
-    def __call__(self, phase: str) -> None:
-        now = time.process_time()
-        self.cpu[phase] = self.cpu.get(phase, 0.0) + now - self.last
-        self.last = now
-
-    def record(self) -> None:
-        path = os.environ.get("DISCOTEST_TIMING")
-        if path:
-            with open(path, "a", encoding="utf-8") as f:
-                f.write(json.dumps({"pid": os.getpid(), "wall": {}, "cpu": self.cpu}) + "\n")
-
-
-if __name__ == "__main__":
-    _serve()
+    return out if direction == "fwd" else swapped(out)
