@@ -1,12 +1,13 @@
 """The child process's side of ``thot_aligner``: one direction of a request (train, align or decode) with Thot.
 
 Started as ``python -c "from discotest.lang.align.thot_child import serve; serve()"`` by ``thot_aligner._Child``. On
-stdin, two ``marshal`` objects (both processes run the same interpreter): a header (settings and request), then the
-pairs, lowercased, source first, as the forward model sees them (a reverse child swaps them itself: the parent encodes
-one body for both). A decode loads its model as soon as the header comes, so the loading runs while the parent still
-reads and tokenises its text (``ThotAligner.start_decode``); stdin closed after the header: nothing is asked, it ends.
-On stdout, one ``marshal`` list: per pair its links as flat (source, target) indices of the forward pair (a reverse
-child turns its links round), so the parent neither parses text nor turns links.
+stdin, two ``marshal`` objects (both processes run the same interpreter): a header (settings and request), then, to
+the end of stdin, the pairs, lowercased, source first, as the forward model sees them (a reverse child swaps them
+itself: the parent encodes one body for both). A decode loads its model as soon as the header comes, so the loading
+runs while the parent still reads and tokenises its text (``ThotAligner.start_decode``); stdin closed after the
+header: nothing is asked, it ends. On stdout, one ``marshal`` list: per pair its links as flat (source, target)
+indices of the forward pair (a reverse child turns its links round), so the parent neither parses text nor turns
+links.
 
 A decode imports what it needs and no more (this module, ``engine.end_with_parent`` and Thot: 0.03 s of CPU, not the
 0.06 s of the whole aligner module); training imports ``thot_aligner`` for its schedule.
@@ -75,10 +76,10 @@ def serve() -> None:
     if request["task"] == "decode":
         model = load_model(settings["model"], f"{request['prefix']}.{request['direction']}")
     stamps("model load")
-    try:
-        pairs, decoded = marshal.load(stdin)
-    except EOFError:  # closed after the header: a decode begun early whose links were found in the cache
+    body = stdin.read()  # read whole, then decoded: ``marshal.load`` of a stream reads it a string at a time
+    if not body:  # closed after the header: a decode begun early whose links were found in the cache
         return
+    pairs, decoded = marshal.loads(body)
     if reverse:
         pairs, decoded = swapped(pairs), decoded and swapped(decoded)
     stamps("read request")
