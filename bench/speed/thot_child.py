@@ -7,8 +7,9 @@
 ``split``: per language, the system's WinoMT output decoded by the language's alignment model exactly as a cold run
 decodes it (``ThotAligner.decode``: two child processes, one per direction), in a process of its own with
 ``DISCOTEST_TIMING`` set: the CPU of the two children together (rusage), the caller's own CPU in the call, and each
-child's split as the child records it (``thot_aligner``'s stages: start-up and imports, reading the request, loading
-the model, the decode, writing the Pharaoh lines; exit is its rusage less the last stamp). Median of ``--repeats``.
+child's split as the child records it (``thot_child``'s stamps: start-up and imports, reading the request, loading the
+model, the decode, writing the links), and ``exits``: the children's rusage less all their stamps (their two exits).
+Median of ``--repeats``.
 
 ``cold``: ``run winomt --lang L --system S`` as a user starts it, in a cache holding only the compiled resources and
 the alignment models (``bench_gender_speed.RESOURCE_NAMESPACES``, linked from the prepared cache, a fresh copy per
@@ -38,7 +39,7 @@ from bench.speed.bench_gender_speed import RESOURCE_NAMESPACES, discotest_cmd, d
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = os.environ.get("DISCOTEST_DATA", str(ROOT.parent / "shared" / "data"))
-CHILD_PHASES = ("start and imports", "read request", "model load", "decode", "write links", "exit")
+CHILD_PHASES = ("start and imports", "read request", "model load", "decode", "write links")
 
 # run in a process of its own (the sources under test first on the path): decode the pairs with the model at the
 # prefix as a cold run does, and say the CPU of the children and of this process, and the links' hash
@@ -99,6 +100,8 @@ def split(lang: str, system: str, repeats: int, src: Path) -> dict:
     if all(len(r["phases"]) == 2 for r in runs):  # per child, the median of each phase
         result["child_phases"] = [{p: statistics.median(r["phases"][c].get(p, 0.0) for r in runs)
                                    for p in CHILD_PHASES} for c in range(2)]
+        # what the children's rusage holds beyond their stamps: their two exits (and the stamps' own writing)
+        result["exits"] = statistics.median(r["children"] - sum(sum(c.values()) for c in r["phases"]) for r in runs)
     return result
 
 

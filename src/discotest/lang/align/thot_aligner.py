@@ -27,17 +27,11 @@ from collections.abc import Callable, Sequence
 
 from discotest.engine import child_env
 from discotest.lang.align.base import Links, Pair, Watch, WordAligner, grow_diag_final_and
-from discotest.lang.align.thot_child import MODELS, best_links, link_sets, load_model, swapped
+from discotest.lang.align.thot_child import MODELS, iterations, known_model, link_sets, run, swapped, train
 from discotest.version import package_version as version  # importlib.metadata's, without importing it
 
-__all__ = ["MODELS", "ThotAligner", "iterations"]  # MODELS: thot_child's, named here too (make_aligner)
-
-
-def iterations(n_pairs: int, rel_iterations: float, rel_fertility: float = 1.0) -> tuple[int, int, int]:
-    """Sweeps of IBM1, HMM and fertility: eflomal's schedule (more for small corpora), times ``rel_iterations``; the
-    fertility sweeps (three quarters of the training's CPU) times ``rel_fertility`` as well."""
-    sweeps = max(2, round(rel_iterations * 5000 / max(1, n_pairs) ** 0.5))
-    return max(2, sweeps // 4), sweeps // 4, max(2, round(sweeps * rel_fertility))
+# MODELS and iterations are thot_child's, named here too (make_aligner, tests)
+__all__ = ["CHILD", "DIRECTIONS", "MODELS", "Decoding", "ThotAligner", "iterations"]
 
 
 class ThotAligner(WordAligner):
@@ -59,9 +53,7 @@ class ThotAligner(WordAligner):
     ):
         import thot.alignment  # noqa: F401  (fails here, not mid-run, when the extra is missing)
 
-        if model not in MODELS:
-            raise ValueError(f"unknown Thot model {model!r}")
-        self.model = model
+        self.model = known_model(model)
         self.seed = seed
         self.samplers = samplers
         self.rel_iterations = rel_iterations
@@ -78,21 +70,8 @@ class ThotAligner(WordAligner):
         return f"thot-{self.model}-{version('sil-thot')}-{settings}+gdfa"
 
     def _train(self, pairs: Sequence[tuple[list[str], list[str]]]):
-        import thot.alignment as thot
-
-        model = getattr(thot, MODELS[self.model])()
-        if self.model == "eflomal":
-            model.seed = self.seed
-            model.deterministic = True
-            model.num_samplers = self.samplers
-            model.set_iterations(*iterations(len(pairs), self.rel_iterations, self.rel_fertility))
-        for src, trg in pairs:
-            model.add_sentence_pair(src, trg)
-        model.start_training()
-        for _ in range(model.scheduled_iterations if self.model == "eflomal" else 5):
-            model.train()
-        model.end_training()
-        return model
+        """One direction's model trained on ``pairs`` here (``thot_child.train``)."""
+        return train(self.settings(), pairs)
 
     def settings(self) -> dict:
         """What a child process needs to build the same aligner (``processes`` aside)."""
@@ -175,15 +154,7 @@ class ThotAligner(WordAligner):
     def _flat(self, request: dict, pairs: list[tuple[list[str], list[str]]],
               decoded: list[tuple[list[str], list[str]]] | None = None, reverse: bool = False) -> list[list[int]]:
         """``_run``'s links as ``thot_child.best_links`` gives them (flat; turned round with ``reverse``)."""
-        if request["task"] == "align":
-            return best_links(self._train(pairs), pairs, reverse)
-        prefix = f"{request['prefix']}.{request['direction']}"
-        if request["task"] == "train":
-            self._train(pairs).print(prefix)
-            if not decoded:
-                return []
-            pairs = decoded
-        return best_links(load_model(self.model, prefix), pairs, reverse)
+        return run(self.settings(), request, pairs, decoded, reverse)
 
 
 DIRECTIONS = ("fwd", "rev")

@@ -9,8 +9,8 @@ header: nothing is asked, it ends. On stdout, one ``marshal`` list: per pair its
 indices of the forward pair (a reverse child turns its links round), so the parent neither parses text nor turns
 links.
 
-A decode imports what it needs and no more (this module, ``engine.end_with_parent`` and Thot: 0.03 s of CPU, not the
-0.06 s of the whole aligner module); training imports ``thot_aligner`` for its schedule.
+It imports what it needs and no more (this module, ``engine.end_with_parent`` and Thot: 0.03 s of CPU, not the 0.06 s
+of the whole aligner module), so the training lives here too, and ``thot_aligner`` (the parent's side) calls it.
 """
 
 from __future__ import annotations
@@ -27,11 +27,61 @@ MODELS = {"eflomal": "EflomalAlignmentModel", "fast_align": "FastAlignModel", "h
 Pairs = list[tuple[list[str], list[str]]]
 
 
+def known_model(model: str) -> str:
+    """``model`` itself, a name of ``MODELS`` (ValueError otherwise)."""
+    if model not in MODELS:
+        raise ValueError(f"unknown Thot model {model!r}")
+    return model
+
+
+def iterations(n_pairs: int, rel_iterations: float, rel_fertility: float = 1.0) -> tuple[int, int, int]:
+    """Sweeps of IBM1, HMM and fertility: eflomal's schedule (more for small corpora), times ``rel_iterations``; the
+    fertility sweeps (three quarters of the training's CPU) times ``rel_fertility`` as well."""
+    sweeps = max(2, round(rel_iterations * 5000 / max(1, n_pairs) ** 0.5))
+    return max(2, sweeps // 4), sweeps // 4, max(2, round(sweeps * rel_fertility))
+
+
+def train(settings: dict, pairs: Pairs):
+    """One direction's model trained on ``pairs`` with ``ThotAligner.settings()``."""
+    import thot.alignment as thot
+
+    name = known_model(settings["model"])
+    model = getattr(thot, MODELS[name])()
+    if name == "eflomal":
+        model.seed = settings["seed"]
+        model.deterministic = True
+        model.num_samplers = settings["samplers"]
+        model.set_iterations(*iterations(len(pairs), settings["rel_iterations"], settings["rel_fertility"]))
+    for src, trg in pairs:
+        model.add_sentence_pair(src, trg)
+    model.start_training()
+    for _ in range(model.scheduled_iterations if name == "eflomal" else 5):
+        model.train()
+    model.end_training()
+    return model
+
+
+def run(settings: dict, request: dict, pairs: Pairs, decoded: Pairs | None = None, reverse: bool = False
+        ) -> list[list[int]]:
+    """One direction of ``request`` (align, train or decode), on the pairs as its model sees them: the links of
+    ``decoded`` (None: ``pairs`` themselves; for ``train``, the pairs decoded after training, by the model read back
+    from its files), as ``best_links`` gives them."""
+    if request["task"] == "align":
+        return best_links(train(settings, pairs), pairs, reverse)
+    prefix = f"{request['prefix']}.{request['direction']}"
+    if request["task"] == "train":
+        train(settings, pairs).print(prefix)
+        if not decoded:
+            return []
+        pairs = decoded
+    return best_links(load_model(settings["model"], prefix), pairs, reverse)
+
+
 def load_model(model: str, prefix: str):
     """One direction's Thot model read from its files at ``prefix``."""
     import thot.alignment as thot
 
-    loaded = getattr(thot, MODELS[model])()
+    loaded = getattr(thot, MODELS[known_model(model)])()
     if not loaded.load(prefix):
         raise RuntimeError(f"cannot read the alignment model at {prefix}")
     return loaded
@@ -83,12 +133,7 @@ def serve() -> None:
     if reverse:
         pairs, decoded = swapped(pairs), decoded and swapped(decoded)
     stamps("read request")
-    if model is not None:
-        found = best_links(model, pairs, reverse)
-    else:
-        from discotest.lang.align.thot_aligner import ThotAligner
-
-        found = ThotAligner(**settings, processes=1)._flat(request, pairs, decoded, reverse)
+    found = best_links(model, pairs, reverse) if model is not None else run(settings, request, pairs, decoded, reverse)
     stamps("decode")
     sys.stdout.buffer.write(marshal.dumps(found))
     sys.stdout.buffer.flush()
