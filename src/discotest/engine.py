@@ -14,10 +14,11 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any
 
-from discotest.errors import InputError
+from discotest.errors import TYPE_CHECKING, InputError
+
+if TYPE_CHECKING:  # annotations only: Thot's decode children import this module for ``end_with_parent``
+    from typing import Any
 
 ENGINES = ("local", "ray")
 ENV_ENGINE = "DISCOTEST_ENGINE"
@@ -48,6 +49,8 @@ def import_ray():
 
 def package_root() -> str:
     """The folder this discotest was imported from (workers import the same copy)."""
+    from pathlib import Path
+
     return str(Path(__file__).resolve().parents[1])
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable
-from pathlib import Path
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a sixth of a bare start-up)
+
+if TYPE_CHECKING:  # imported by every discotest process, Thot's decode children too: nothing it does not run
+    from collections.abc import Iterable
+    from pathlib import Path
 
 STDIN = "-"  # the path that means standard input (and, for outputs, standard output)
 
@@ -41,6 +43,8 @@ class InputError(Exception):
 def did_you_mean(name: str, choices: Iterable[str]) -> str:
     """``" (did you mean 'winomt'?)"`` for a name close to one of ``choices`` (difflib, case-insensitive), else
     ``""``: appended to an "unknown suite/system/language" message."""
+    import difflib
+
     by_lower = {c.lower(): c for c in choices}
     close = difflib.get_close_matches(str(name).lower(), list(by_lower), n=1, cutoff=0.6)
     return f" (did you mean {by_lower[close[0]]!r}?)" if close else ""

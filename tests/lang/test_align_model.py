@@ -47,6 +47,47 @@ def test_here_and_in_child_processes_give_the_same_links():
     assert _model(processes=1).align(PAIRS[:50]) == _model(processes=2).align(PAIRS[:50])
 
 
+def test_decode_processes_begun_before_their_pairs_give_the_links_of_a_decode_begun_with_them():
+    """``warm_up`` starts Thot's two decode processes, which load the model while the caller still reads its text;
+    the next ``start`` sends them its pairs: the links of a decode started with its pairs. ``cool_down`` ends
+    processes no ``start`` used; one process here, or a model still to train, starts none."""
+    model = _model()
+    model.warm_up()
+    assert model._early is None  # not trained yet: ``start`` trains it
+    expected = model.align(PAIRS[:60])
+    model.warm_up()
+    children = [child.process for child in model._early.children]
+    assert len(children) == 2 and all(child.poll() is None for child in children)
+    assert model.start(PAIRS[:60])() == expected and model._early is None
+    assert all(child.returncode == 0 for child in children)
+    model.warm_up()
+    unused = [child.process for child in model._early.children]
+    model.cool_down()
+    assert model._early is None and all(child.returncode is not None for child in unused)
+    here = _model(processes=1)
+    here.warm_up()
+    assert here._early is None and here.align(PAIRS[:60]) == expected
+
+
+def test_a_decode_process_given_no_pairs_ends_without_a_word():
+    """The child's side of ``start_decode``: it loads the model on its header and, stdin closed with no pairs, ends
+    at once with status 0 and nothing written."""
+    import marshal
+    import subprocess
+    import sys
+
+    from discotest.engine import child_env
+    from discotest.lang.align.thot_aligner import CHILD
+
+    model = _model()
+    model.align(PAIRS[:5])
+    header = {"settings": model.aligner.settings(),
+              "request": {"task": "decode", "prefix": str(model.folder() / "model"), "direction": "fwd"}}
+    done = subprocess.run([sys.executable, "-c", CHILD], env=child_env(), input=marshal.dumps(header),
+                          capture_output=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
 def test_unseen_words_and_empty_sides_are_decoded():
     links = _model().align([(["the", "surgeon", "came"], ["der", "Chirurg", "kam"]), (["the", "nurse"], [])])
     assert (0, 0) in links[0] and (2, 2) in links[0]
@@ -275,19 +316,22 @@ def test_training_runs_beside_the_caller_and_its_processes_decode_as_the_read_ba
 
 
 def test_links_read_from_the_alignment_lists_are_the_matrix_links():
-    """``_best_links`` reads a directional alignment from ``to_list`` (one source position per target word); the
-    matrix itself (``to_numpy``) holds exactly those links, with unseen words and a one-word side too."""
+    """``best_links`` reads a directional alignment from ``to_list`` (one source position per target word); the
+    matrix itself (``to_numpy``) holds exactly those links, with unseen words and a one-word side too; a reverse
+    model's links turned round are the forward pair's."""
     import thot.alignment as thot
 
-    from discotest.lang.align.thot_aligner import _best_links
+    from discotest.lang.align.thot_child import best_links, link_sets, swapped
 
     aligner = make_aligner(processes=1)
     trained = aligner._train(PAIRS)
     pairs = [*PAIRS[:80], (["the", "surgeon", "came"], ["der", "Chirurg", "kam", "heute"]), (["nurse"], ["Pflegerin"])]
     best = trained.get_best_alignments([s for s, _ in pairs], [t for _, t in pairs])
     from_matrix = [{(int(i), int(j)) for i, j in zip(*matrix.to_numpy().nonzero())} for _, matrix in best]
-    assert _best_links(trained, pairs) == from_matrix
+    assert link_sets(best_links(trained, pairs)) == from_matrix
     assert sum(map(len, from_matrix)) > len(pairs) and isinstance(trained, thot.EflomalAlignmentModel)
+    turned = link_sets(best_links(trained, swapped(pairs), reverse=True))
+    assert turned == [{(t, s) for s, t in links} for links in link_sets(best_links(trained, swapped(pairs)))]
 
 
 def test_the_winomt_training_text_is_the_word_pairs_of_the_published_bitexts(shared_data):

@@ -515,7 +515,9 @@ class _LanguageReading:
         pending: dict[str, PendingLinks] = {}
         if todo:
             with stage("alignment"):
+                self.aligner.warm_up()  # the aligner's processes start while the first bitext is tokenised
                 pending[todo[0]] = self._start_align(todo[0], corpus)
+                self.aligner.cool_down()  # unused if those links were cached
             with stage("english roles"):  # the suite's "her" roles (spaCy once per suite), while the alignment runs
                 learn_her_roles(self.items, self.options.use_cache)
             if not pending[todo[0]].from_cache:

@@ -10,9 +10,7 @@ comparison and says ``unseeded`` in its signature.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
-from discotest import cache
 from discotest.errors import InputError
 from discotest.lang.align.base import Links, Pair, Watch, WordAligner, parse_pharaoh
 
@@ -62,13 +60,15 @@ def align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: bool = 
     return start_align_cached(aligner, pairs, use_cache, watch)()
 
 
-@dataclass(frozen=True)
 class PendingLinks:
     """An alignment begun (``start_align_cached``): call it for the links; ``from_cache`` says whether they were
-    cached (nothing is being computed, so there is no time to fill meanwhile)."""
+    cached (nothing is being computed, so there is no time to fill meanwhile). A plain class, and the cache imported
+    where it is used: Thot's decode children import this package, and need neither (``thot_child``)."""
 
-    finish: Callable[[], list[Links]]
-    from_cache: bool
+    __slots__ = ("finish", "from_cache")
+
+    def __init__(self, finish: Callable[[], list[Links]], from_cache: bool):
+        self.finish, self.from_cache = finish, from_cache
 
     def __call__(self) -> list[Links]:
         return self.finish()
@@ -78,6 +78,8 @@ def start_align_cached(aligner: WordAligner, pairs: Sequence[Pair], use_cache: b
                        ) -> PendingLinks:
     """``align_cached`` begun now and finished by calling the result (``WordAligner.start``): the caller can do
     other work while the aligner's processes train."""
+    from discotest import cache
+
     key = _key(aligner, pairs, watch)
     if use_cache and (hit := _load(key, pairs)) is not None:
         return PendingLinks(lambda: hit, from_cache=True)
@@ -101,6 +103,8 @@ def cached_links(aligner: WordAligner, pairs: Sequence[Pair], watch: Watch = Non
 
 def _key(aligner: WordAligner, pairs: Sequence[Pair], watch: Watch = None) -> str:
     """The pairs and the aligner's signature; the watched words too where the aligner reads them."""
+    from discotest import cache
+
     lines = [" ".join(s) + " ||| " + " ".join(t) for s, t in pairs]
     if aligner.reads_watch:
         marks = [None] * len(pairs) if watch is None else list(watch)
@@ -109,6 +113,8 @@ def _key(aligner: WordAligner, pairs: Sequence[Pair], watch: Watch = None) -> st
 
 
 def _load(key: str, pairs: Sequence[Pair]) -> list[Links] | None:
+    from discotest import cache
+
     return cache.load("align", key, parse=lambda text: _parse_entry(text, pairs))
 
 

@@ -7,8 +7,10 @@ there to compare. Each direction is trained separately and the links are symmetr
 grow-diag-final-and (``base.grow_diag_final_and``), exactly as for the upstream eflomal binary.
 
 Thot's trainer holds the GIL and uses one core, so the two directions train in two child processes
-(``python -m discotest.lang.align.thot_aligner``: settings and pairs as JSON on stdin, one Pharaoh line per pair on
-stdout): on 2 cores the alignment takes half the wall time, and the parent is free to load an analyser meanwhile.
+(``thot_child``: settings and request, then the pairs, on stdin; the links on stdout): on 2 cores the alignment takes
+half the wall time, and the parent is free to load an analyser meanwhile. A decode's children load their model as soon
+as the header comes, and can be started before the pairs are known (``ThotAligner.start_decode``): their start-up and
+loading run beside the caller's.
 Children are plain subprocesses, not multiprocessing workers: nothing is forked from a process whose native threads
 already ran (a forked Thot trainer waits forever), and a user's script is never imported again. ``processes=1`` trains
 both directions here, one after the other; the links are the same either way (tests/lang/test_align.py).
@@ -16,24 +18,20 @@ both directions here, one after the other; the links are the same either way (te
 
 from __future__ import annotations
 
-import json
+import marshal
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 
-from discotest.engine import child_env, end_with_parent
-from discotest.lang.align.base import Links, Pair, Watch, WordAligner, grow_diag_final_and, parse_pharaoh
+from discotest.engine import child_env
+from discotest.lang.align.base import Links, Pair, Watch, WordAligner, grow_diag_final_and
+from discotest.lang.align.thot_child import MODELS, iterations, known_model, link_sets, run, swapped, train
 from discotest.version import package_version as version  # importlib.metadata's, without importing it
 
-MODELS = {"eflomal": "EflomalAlignmentModel", "fast_align": "FastAlignModel", "hmm": "HmmAlignmentModel"}
-
-
-def iterations(n_pairs: int, rel_iterations: float, rel_fertility: float = 1.0) -> tuple[int, int, int]:
-    """Sweeps of IBM1, HMM and fertility: eflomal's schedule (more for small corpora), times ``rel_iterations``; the
-    fertility sweeps (three quarters of the training's CPU) times ``rel_fertility`` as well."""
-    sweeps = max(2, round(rel_iterations * 5000 / max(1, n_pairs) ** 0.5))
-    return max(2, sweeps // 4), sweeps // 4, max(2, round(sweeps * rel_fertility))
+# MODELS and iterations are thot_child's, named here too (make_aligner, tests)
+__all__ = ["CHILD", "DIRECTIONS", "MODELS", "Decoding", "ThotAligner", "iterations"]
 
 
 class ThotAligner(WordAligner):
@@ -55,9 +53,7 @@ class ThotAligner(WordAligner):
     ):
         import thot.alignment  # noqa: F401  (fails here, not mid-run, when the extra is missing)
 
-        if model not in MODELS:
-            raise ValueError(f"unknown Thot model {model!r}")
-        self.model = model
+        self.model = known_model(model)
         self.seed = seed
         self.samplers = samplers
         self.rel_iterations = rel_iterations
@@ -74,25 +70,8 @@ class ThotAligner(WordAligner):
         return f"thot-{self.model}-{version('sil-thot')}-{settings}+gdfa"
 
     def _train(self, pairs: Sequence[tuple[list[str], list[str]]]):
-        import thot.alignment as thot
-
-        model = getattr(thot, MODELS[self.model])()
-        if self.model == "eflomal":
-            model.seed = self.seed
-            model.deterministic = True
-            model.num_samplers = self.samplers
-            model.set_iterations(*iterations(len(pairs), self.rel_iterations, self.rel_fertility))
-        for src, trg in pairs:
-            model.add_sentence_pair(src, trg)
-        model.start_training()
-        for _ in range(model.scheduled_iterations if self.model == "eflomal" else 5):
-            model.train()
-        model.end_training()
-        return model
-
-    def _directional(self, pairs: Sequence[tuple[list[str], list[str]]]) -> list[set[tuple[int, int]]]:
-        """Links (source index, target index) of the model trained source→target, for every pair."""
-        return _best_links(self._train(pairs), pairs)
+        """One direction's model trained on ``pairs`` here (``thot_child.train``)."""
+        return train(self.settings(), pairs)
 
     def settings(self) -> dict:
         """What a child process needs to build the same aligner (``processes`` aside)."""
@@ -124,124 +103,158 @@ class ThotAligner(WordAligner):
         links depend on that pair and the model alone."""
         return self._both_directions({"task": "decode", "prefix": prefix}, pairs, pairs)
 
-    def _both_directions(self, request: dict, pairs: Sequence[Pair], decoded: Sequence[Pair]
-                         ) -> Callable[[], list[Links]]:
-        """Run ``request`` (align, train or decode) on ``pairs`` for both directions, here or in two child processes,
-        and symmetrise the links of ``decoded`` (grow-diag-final-and): for align and decode the same pairs as
-        ``pairs``, for train those aligned after it (none: training alone)."""
+    def start_decode(self, prefix: str) -> Decoding:
+        """``decode`` begun before its pairs are known: both directions' child processes start now and load the
+        models at ``prefix`` beside the caller's own work (reading and tokenising its text); ``Decoding.send`` gives
+        them the pairs (the links are ``decode``'s), ``Decoding.close`` ends them unused."""
+        request = {"task": "decode", "prefix": prefix}
+        return Decoding(self, request, [_Child(self, {**request, "direction": d}) for d in DIRECTIONS])
+
+    def _both_directions(self, request: dict, pairs: Sequence[Pair], decoded: Sequence[Pair],
+                         children: Sequence[_Child] = ()) -> Callable[[], list[Links]]:
+        """Run ``request`` (align, train or decode) on ``pairs`` for both directions, here or in two child processes
+        (``children``: started already, by ``start_decode``), and symmetrise the links of ``decoded``
+        (grow-diag-final-and): for align and decode the same pairs as ``pairs``, for train those aligned after it
+        (none: training alone)."""
         if not pairs:
+            for child in children:
+                child.close()
             return list
-        jobs = [({**request, "direction": d}, _lowered(pairs, d),
-                 None if decoded is pairs else _lowered(decoded, d)) for d in ("fwd", "rev")]
+        lowered = _lowered(pairs)
+        lowered_decoded = None if decoded is pairs else _lowered(decoded)
         if self.processes > 1:
-            forward_links, reverse_links = (self._in_child(*job) for job in jobs)
+            started = children or [_Child(self, {**request, "direction": d}) for d in DIRECTIONS]
+            body = marshal.dumps((lowered, lowered_decoded))  # one body for both: the reverse child swaps the pairs
+            expected = len(lowered if lowered_decoded is None else lowered_decoded)
+            forward_links, reverse_links = (child.send(body, expected) for child in started)
         else:
             def forward_links() -> list[set[tuple[int, int]]]:
-                return self._run(*jobs[0])
+                return link_sets(self._flat({**request, "direction": "fwd"}, lowered, lowered_decoded))
 
             def reverse_links() -> list[set[tuple[int, int]]]:
-                return self._run(*jobs[1])
+                return link_sets(self._flat({**request, "direction": "rev"}, swapped(lowered),
+                                            lowered_decoded and swapped(lowered_decoded), reverse=True))
 
         def result() -> list[Links]:
-            fwd_all, rev_all = forward_links(), reverse_links()
             out = []
-            for (src, trg), fwd, rev in zip(decoded, fwd_all, rev_all):
-                both = grow_diag_final_and(fwd, {(s, t) for t, s in rev})
-                out.append(frozenset((s, t) for s, t in both if s < len(src) and t < len(trg)))
+            for (src, trg), fwd, rev in zip(decoded, forward_links(), reverse_links()):
+                # an empty side was a placeholder word: its links go
+                out.append(grow_diag_final_and(fwd, rev) if src and trg else frozenset())
             return out
 
         return result
 
     def _run(self, request: dict, pairs: list[tuple[list[str], list[str]]],
              decoded: list[tuple[list[str], list[str]]] | None = None) -> list[set[tuple[int, int]]]:
-        """One direction of ``request`` here: the links of ``decoded`` (None: ``pairs`` themselves; for ``train``, the
-        pairs decoded after training, by the model read back from its files)."""
-        if request["task"] == "align":
-            return self._directional(pairs)
-        import thot.alignment as thot
+        """One direction of ``request`` here, on the pairs as that direction's model sees them (``_lowered``): the
+        links of ``decoded`` (None: ``pairs`` themselves; for ``train``, the pairs decoded after training, by the model
+        read back from its files), as that model's (source, target)."""
+        return link_sets(self._flat(request, pairs, decoded))
 
-        prefix = f"{request['prefix']}.{request['direction']}"
-        if request["task"] == "train":
-            self._train(pairs).print(prefix)
-            if not decoded:
-                return []
-            pairs = decoded
-        model = getattr(thot, MODELS[self.model])()
-        if not model.load(prefix):
-            raise RuntimeError(f"cannot read the alignment model at {prefix}")
-        return _best_links(model, pairs)
+    def _flat(self, request: dict, pairs: list[tuple[list[str], list[str]]],
+              decoded: list[tuple[list[str], list[str]]] | None = None, reverse: bool = False) -> list[list[int]]:
+        """``_run``'s links as ``thot_child.best_links`` gives them (flat; turned round with ``reverse``)."""
+        return run(self.settings(), request, pairs, decoded, reverse)
 
-    def _in_child(self, request: dict, pairs: list[tuple[list[str], list[str]]],
-                  decoded: list[tuple[list[str], list[str]]] | None = None
-                  ) -> Callable[[], list[set[tuple[int, int]]]]:
-        """Start one direction of ``request`` in a child process; the returned function waits for its links.
 
-        The child reads all of stdin before it writes anything, so writing the request here cannot block for long;
-        its messages go to a file, not a pipe nobody reads yet. It imports this very copy of discotest (PYTHONPATH
-        names the folder this package was imported from)."""
+DIRECTIONS = ("fwd", "rev")
+
+
+class Decoding:
+    """A decode whose two child processes were started before its pairs were known (``ThotAligner.start_decode``)."""
+
+    def __init__(self, aligner: ThotAligner, request: dict, children: list[_Child]):
+        self.aligner, self.request, self.children = aligner, request, children
+
+    def send(self, pairs: Sequence[Pair]) -> Callable[[], list[Links]]:
+        """The children's links of ``pairs`` (begun now; call the result to wait for them)."""
+        children, self.children = self.children, []
+        if not children:
+            raise RuntimeError("this decode's processes were given their pairs already, or closed")
+        return self.aligner._both_directions(self.request, pairs, pairs, children)
+
+    def close(self) -> None:
+        """End the children if no pairs were sent them (a caller that found its links in the cache)."""
+        children, self.children = self.children, []
+        for child in children:
+            child.close()
+
+
+# the child's command: only its own module and what it imports (``python -m`` of this module would import it all)
+CHILD = "from discotest.lang.align.thot_child import serve; serve()"
+
+
+class _Child:
+    """One direction of a request in a child process (``thot_child``), started now
+    with a header line (settings and request): a decode's child loads its model at once, and reads its pairs when
+    ``send`` writes them. Plain subprocesses, not multiprocessing workers (the module's docstring says why)."""
+
+    def __init__(self, aligner: ThotAligner, request: dict):
         env = child_env()  # the child ends with this process (engine.end_with_parent)
         if request["task"] == "decode":  # the two directions decode side by side: one core each, not two threads each
             env["OMP_NUM_THREADS"] = "1"
-        errors = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this call; links() closes it
-        child = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 stderr=errors, env=env)
-        assert child.stdin is not None and child.stdout is not None
+        self.name = aligner.name
+        # its messages go to a file, not a pipe nobody reads yet; it imports this very copy of discotest
+        self.errors = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this call; links() or close() closes it
+        self.process = subprocess.Popen([sys.executable, "-c", CHILD], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=self.errors, env=env)
+        self._write(marshal.dumps({"settings": aligner.settings(), "request": request}), last=False)
+
+    def _write(self, data: bytes, last: bool = True) -> None:
+        """Write to the child's stdin (closing it after the ``last`` part); a child that died at start-up is reported
+        when its links are read."""
+        stdin = self.process.stdin
+        assert stdin is not None
         try:
-            child.stdin.write(json.dumps({"settings": self.settings(), "request": request, "pairs": pairs,
-                                          "decoded": decoded}, ensure_ascii=False).encode())
-            child.stdin.close()
-        except BrokenPipeError:
-            pass  # the child died at start-up: its message is read below
-        expected = len(pairs if decoded is None else decoded)
+            stdin.write(data)
+            stdin.close() if last else stdin.flush()
+        except (BrokenPipeError, ValueError):  # ValueError: closed already (by close)
+            pass
+
+    def send(self, body: bytes, expected: int) -> Callable[[], list[set[tuple[int, int]]]]:
+        """Give the child its pairs (``body``, written by a thread of its own: a child still loading its model never
+        holds this process up); the returned function waits for the links of the ``expected`` pairs, as the forward
+        pair's (source, target)."""
+        writer = threading.Thread(target=self._write, args=(body,), name="discotest-thot-writer", daemon=True)
+        writer.start()
         done: list[list[set[tuple[int, int]]]] = []
 
         def links() -> list[set[tuple[int, int]]]:
             if not done:
-                out = child.stdout.read().decode()
+                child = self.process
+                assert child.stdout is not None
+                out = child.stdout.read()
                 child.stdout.close()
                 child.wait()
-                lines = out.split("\n")[:expected]
-                if child.returncode != 0 or len(lines) != expected:
-                    errors.seek(0)
-                    detail = errors.read().decode(errors="replace").strip().splitlines()[-1:]
-                    errors.close()
+                writer.join()
+                try:
+                    flat = marshal.loads(out) if child.returncode == 0 else None
+                except (EOFError, ValueError, TypeError):
+                    flat = None
+                if not isinstance(flat, list) or len(flat) != expected:
+                    self.errors.seek(0)
+                    detail = self.errors.read().decode(errors="replace").strip().splitlines()[-1:]
+                    self.errors.close()
                     raise RuntimeError(f"the {self.name} aligner process failed (exit {child.returncode}): "
                                        f"{detail[0] if detail else 'no message'}")
-                errors.close()
-                done.append([parse_pharaoh(line) for line in lines])
+                self.errors.close()
+                done.append(link_sets(flat))
             return done[0]
 
         return links
 
+    def close(self) -> None:
+        """End a child that was given no pairs."""
+        self.process.kill()
+        self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                stream.close()
+        self.errors.close()
 
-def _lowered(pairs: Sequence[Pair], direction: str) -> list[tuple[list[str], list[str]]]:
+
+def _lowered(pairs: Sequence[Pair], direction: str = "fwd") -> list[tuple[list[str], list[str]]]:
     """The pairs as a direction's model sees them: lowercased like the eflomal binary's input, an empty side a
     placeholder whose links are dropped, target first for ``rev``."""
     out = [([w.lower() for w in s] or ["<empty>"], [w.lower() for w in t] or ["<empty>"]) for s, t in pairs]
-    return out if direction == "fwd" else [(t, s) for s, t in out]
-
-
-def _best_links(model, pairs: Sequence[tuple[list[str], list[str]]]) -> list[set[tuple[int, int]]]:
-    """The model's best alignment of every pair as (source index, target index) links (NULL links are absent).
-
-    A directional model aligns each target word to one source position (0: NULL, else 1 + its index), which is what
-    the matrix's ``to_list`` gives per target position: no numpy import and array per pair in the child (a tenth of
-    its CPU; the same links as ``to_numpy().nonzero()``, tests/lang/test_align_model.py)."""
-    best = model.get_best_alignments([s for s, _ in pairs], [t for _, t in pairs])
-    return [{(s - 1, j) for j, s in enumerate(matrix.to_list()) if s > 0} for _, matrix in best]
-
-
-def _serve() -> None:
-    """The child's side: settings, request and pairs on stdin, the links of that one direction on stdout."""
-    end_with_parent()
-    request = json.loads(sys.stdin.buffer.read())
-    aligner = ThotAligner(**request["settings"], processes=1)
-    pairs = [(list(s), list(t)) for s, t in request["pairs"]]
-    decoded = request.get("decoded")
-    lines = [" ".join(f"{s}-{t}" for s, t in sorted(links))
-             for links in aligner._run(request["request"], pairs, decoded)]
-    sys.stdout.write("\n".join(lines) + ("\n" if lines else ""))
-
-
-if __name__ == "__main__":
-    _serve()
+    return out if direction == "fwd" else swapped(out)
