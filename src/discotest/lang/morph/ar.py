@@ -28,6 +28,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from discotest.lang.morph._semitic import (
@@ -97,8 +98,10 @@ def strip_diacritics(text: str) -> str:
     return _DIACRITICS.sub("", text)
 
 
+@lru_cache(maxsize=1 << 16)
 def normalise(text: str) -> str:
-    """Spelling key: no diacritics or tatweel, alef/hamza seats and final ى unified (MT outputs vary)."""
+    """Spelling key: no diacritics or tatweel, alef/hamza seats and final ى unified (MT outputs vary). Kept per word
+    form: a reading asks it for the same few thousand forms 70,000 times (a cold run of one output)."""
     text = strip_diacritics(text)
     text = re.sub("[أإآٱ]", "ا", text)
     return re.sub("ى$", "ي", text)
@@ -113,9 +116,10 @@ _RELATIVE_KEYS = {normalise(w): g for w, g in _RELATIVES.items()}
 _DEMONSTRATIVE_KEYS = {normalise(w): g for w, g in _DEMONSTRATIVES.items()}
 
 
-def strip_prefixes(word: str) -> list[tuple[str, str]]:
-    """(prefix, rest) for the bare word and every valid proclitic split leaving at least two letters."""
-    return proclitic_splits(word, _PREFIX, 5)
+@lru_cache(maxsize=1 << 16)
+def strip_prefixes(word: str) -> tuple[tuple[str, str], ...]:
+    """(prefix, rest) for the bare word and every valid proclitic split leaving at least two letters (kept per form)."""
+    return tuple(proclitic_splits(word, _PREFIX, 5))
 
 
 def _definite_prefix(prefix: str) -> bool:
@@ -226,21 +230,27 @@ class _Lexicon(EntityLexicon):
         self.by_first: dict[str, list[tuple[tuple[str, ...], set[Gender | None]]]] = {}
         for key, genders in sorted(self.multi.items(), key=lambda kv: -len(kv[0])):
             self.by_first.setdefault(key[0], []).append((key, genders))
+        # per word form: a reading looks the same forms up again and again
+        self._candidates: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._found: dict[str, tuple[set[Gender | None], str] | None] = {}
 
-    def candidates(self, word: str) -> list[tuple[str, str]]:
+    def candidates(self, word: str) -> tuple[tuple[str, str], ...]:
         """(prefix, rest) splits of the normalised word, plus ة for a final ه on a definite noun (bing)."""
-        out = []
-        for prefix, rest in strip_prefixes(normalise(word)):
-            out.append((prefix, rest))
-            if _definite_prefix(prefix) and rest.endswith("ه"):
-                out.append((prefix, rest[:-1] + "ة"))
-        return out
+        found = self._candidates.get(word)
+        if found is None:
+            out = []
+            for prefix, rest in strip_prefixes(normalise(word)):
+                out.append((prefix, rest))
+                if _definite_prefix(prefix) and rest.endswith("ه"):
+                    out.append((prefix, rest[:-1] + "ة"))
+            found = self._candidates[word] = tuple(out)
+        return found
 
     def lookup(self, word: str) -> tuple[set[Gender | None], str] | None:
-        for prefix, rest in self.candidates(word):
-            if rest in self.single:
-                return self.single[rest], prefix
-        return None
+        if word not in self._found:
+            self._found[word] = next(((self.single[rest], prefix) for prefix, rest in self.candidates(word)
+                                      if rest in self.single), None)
+        return self._found[word]
 
     def lookup_multi(self, texts: Sequence[str], start: int) -> tuple[set[Gender | None], int] | None:
         """A multi-word form starting at ``start``: clitics on its first word, and the article on the
@@ -276,6 +286,7 @@ _FREE_PRONOUNS = {"هو": (_M, False), "هي": (_F, False), "هم": (_M, True), 
 _SUBJECT_HOSTS = frozenset(normalise(w) for w in ("أن", "إن", "لأن", "بأن", "لكن", "كأن", "ليت", "لعل"))
 
 
+@lru_cache(maxsize=1 << 16)
 def _particle_head(key: str) -> int | None:
     """The length of the conjunction and particle of a normalised ``particle_form`` (ولكنها → 4, ولكن), else None."""
     for prefix in ("", "و", "ف"):
