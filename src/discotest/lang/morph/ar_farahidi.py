@@ -9,12 +9,13 @@ analysis is the one farahidi gives alone (``tests/lang/test_ar_farahidi.py`` che
 outputs). Used only with the farahidi version the index was checked on (``INDEXED_VERSIONS``); another version runs
 plain.
 
-Its tables load lazily, by record (``_LazyMap``, ``_LazyList``): farahidi parses every line of every table a word touches
-(0.53 CPU-s for a cold run's first word, more than its 97 words' analyses, 0.15 s), though a run of a system's output
-reads a few hundred of their 100,000 records (68 of the 34,008 proper-noun forms, 23 of the 28 letters' root lists); a
-table is decompressed and split into lines once, and a record is parsed on its first use, from the same JSON text, so
-every value is the one farahidi's loader gives (``tests/lang/test_ar_farahidi.py`` compares every record of every
-table).
+Its tables load lazily (``_LazyMap``, ``_LazyList``): farahidi parses every record of every table a word touches (0.54
+CPU-s before a cold run's first reading, more than the analyses of its 97 words), though a run of one system's output
+reads a few hundred of their 100,000 records (68 of the 34,008 proper-noun forms, a few of each letter's hundreds of
+roots). A table is decompressed and split into lines at once (0.13 CPU-s for the 31 tables a cold run reads), and a
+value or record is parsed on its first use, from its own JSON text, so every value is the one farahidi's loader gives
+(``tests/lang/test_ar_farahidi.py`` compares every record of every table); the unvoweled patterns, scanned whole by the
+index, load as farahidi loads them.
 """
 
 from __future__ import annotations
