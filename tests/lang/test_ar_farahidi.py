@@ -65,3 +65,39 @@ def test_only_the_checked_version_is_indexed():
     assert version("farahidi") in ar_farahidi.INDEXED_VERSIONS, "check the index on this farahidi, then list it"
     assert type(ar_farahidi.analyzer("0.0.1")) is farahidi.Analyzer
     assert isinstance(ar_farahidi.analyzer(version("farahidi")), ar_farahidi.IndexedAnalyzer)
+
+
+def test_every_record_of_a_lazy_table_is_the_one_farahidis_loader_gives():
+    """Each table the indexed lexicon reads lazily holds farahidi's keys in farahidi's order and, parsed from its own
+    text, every value and record farahidi's loader parses; a record read twice is the same object (farahidi's analyser
+    tells formulas apart by identity); the unvoweled patterns load whole."""
+    from farahidi import lexicon as loader
+
+    lexicon = ar_farahidi.IndexedLexicon()
+    read = {name: getattr(lexicon, accessor)(*args) for accessor, table_names in (
+        ("map", loader.TABLES), ("list", loader.TABLES), ("derived_map", loader.DERIVED_TABLES),
+        ("derived_list", loader.DERIVED_TABLES))
+        for logical, pattern in table_names.items()
+        for args in ([(logical,)] if accessor in ("map", "list") else [("Nouns", logical), ("Verbs", logical)])
+        for name in [pattern.format(cat=args[0])]
+        if name.endswith(".map") == accessor.endswith("map")
+        and (loader._data_dir() / f"{name}.jsonl.gz").is_file()}
+    assert len(read) > 30
+    lazy = 0
+    for name, table in read.items():
+        whole = loader.load_map(name) if name.endswith(".map") else loader.load_list(name)
+        if table is whole:
+            continue
+        lazy += 1
+        if name.endswith(".list"):
+            assert list(table) == whole, name
+            continue
+        assert list(table) == list(whole), name
+        for key, value in whole.items():
+            got = table.get(key)
+            assert (list(got) if isinstance(got, ar_farahidi._LazyList) else got) == value, (name, key)
+            assert table[key] is got
+            if isinstance(got, ar_farahidi._LazyList) and len(got):
+                assert got[len(got) - 1] is got[-1]
+    assert lazy >= 20
+    assert lexicon.unvoweled_stems("Nouns", 4) is loader.load_map("DATA.Derived.Nouns.Patterns.Stems.Unvoweled.map")[4]

@@ -28,6 +28,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from discotest.lang.morph._semitic import (
@@ -97,8 +98,10 @@ def strip_diacritics(text: str) -> str:
     return _DIACRITICS.sub("", text)
 
 
+@lru_cache(maxsize=1 << 16)
 def normalise(text: str) -> str:
-    """Spelling key: no diacritics or tatweel, alef/hamza seats and final ى unified (MT outputs vary)."""
+    """Spelling key: no diacritics or tatweel, alef/hamza seats and final ى unified (MT outputs vary). Kept per word
+    form: a reading asks it for the same few thousand forms 70,000 times (a cold run of one output)."""
     text = strip_diacritics(text)
     text = re.sub("[أإآٱ]", "ا", text)
     return re.sub("ى$", "ي", text)
@@ -113,9 +116,10 @@ _RELATIVE_KEYS = {normalise(w): g for w, g in _RELATIVES.items()}
 _DEMONSTRATIVE_KEYS = {normalise(w): g for w, g in _DEMONSTRATIVES.items()}
 
 
-def strip_prefixes(word: str) -> list[tuple[str, str]]:
-    """(prefix, rest) for the bare word and every valid proclitic split leaving at least two letters."""
-    return proclitic_splits(word, _PREFIX, 5)
+@lru_cache(maxsize=1 << 16)
+def strip_prefixes(word: str) -> tuple[tuple[str, str], ...]:
+    """(prefix, rest) for the bare word and every valid proclitic split leaving at least two letters (kept per form)."""
+    return tuple(proclitic_splits(word, _PREFIX, 5))
 
 
 def _definite_prefix(prefix: str) -> bool:
@@ -176,6 +180,7 @@ def _gender(value: str | None) -> Gender | None:
     return None if value is None else Gender(value)
 
 
+@cache  # one entry per character
 def _is_mark(char: str) -> bool:
     return unicodedata.category(char).startswith("M") or char == "\u0640"
 
@@ -185,16 +190,28 @@ def _split_particle(prev: Word, text: str) -> bool:
     with a space inside it: aws writes ولكنها 'but she' as ول كنها (و+ل taken for proclitics; كنها alone reads as the
     verb كان), systran أنّه as أنّ ه. Only where the space falls inside the particle or right after it, never inside the
     suffix, and ``text`` alone is no closed pronoun form (و لكنها, أنّ هو are two words)."""
+    if not _may_end_particle(text):
+        return False
     head = _particle_head(normalise(prev.text + text))
     return head is not None and 0 < len(normalise(prev.text)) <= head and pronoun_form(text) is None
+
+
+@lru_cache(maxsize=1 << 16)
+def _may_end_particle(text: str) -> bool:
+    """Whether a word that ends in ``text`` may be a particle with a pronoun suffix (``_split_particle``): the spelling
+    key of the whole word ends in the last letter of ``text``'s, which must end a suffix (ه، ها، هم، هن، هما). Kept
+    per form: a cold run asks it for 33,000 pairs of words, two in a thousand of them a particle."""
+    key = normalise(text)
+    return not key or key[-1] in _SUFFIX_ENDS
 
 
 def _words(item: TargetEntity | PronounTarget) -> list[Word]:
     """Tokens glued back where the tokeniser cut a word at a diacritic (no space in between), then words joined where a
     particle with a pronoun suffix was written with a space inside it (``_split_particle``)."""
+    tokens = item.tokens
     glued: list[Word] = []
-    for i, tok in enumerate(item.tokens):
-        prev = item.tokens[i - 1] if i else None
+    prev = None
+    for i, tok in enumerate(tokens):
         if (
             prev is not None
             and glued
@@ -205,11 +222,13 @@ def _words(item: TargetEntity | PronounTarget) -> list[Word]:
             glued[-1].last = i
         else:
             glued.append(Word(tok.text, i, i))
+        prev = tok
     words: list[Word] = []
     for word in glued:
-        # a gap between consecutive tokens is white space (the tokeniser makes every other character a token)
-        if words and item.tokens[words[-1].last].end < item.tokens[word.first].start and _split_particle(
-            words[-1], word.text
+        # a gap between consecutive tokens is white space (the tokeniser makes every other character a token); the
+        # cheap test of the second word's ending first (a cold run: 33,000 pairs, 4,000 past it)
+        if words and _may_end_particle(word.text) and tokens[words[-1].last].end < tokens[word.first].start and (
+            _split_particle(words[-1], word.text)
         ):
             words[-1].text += word.text
             words[-1].last = word.last
@@ -226,29 +245,38 @@ class _Lexicon(EntityLexicon):
         self.by_first: dict[str, list[tuple[tuple[str, ...], set[Gender | None]]]] = {}
         for key, genders in sorted(self.multi.items(), key=lambda kv: -len(kv[0])):
             self.by_first.setdefault(key[0], []).append((key, genders))
+        # per word form: a reading looks the same forms up again and again
+        self._candidates: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._found: dict[str, tuple[set[Gender | None], str] | None] = {}
 
-    def candidates(self, word: str) -> list[tuple[str, str]]:
+    def candidates(self, word: str) -> tuple[tuple[str, str], ...]:
         """(prefix, rest) splits of the normalised word, plus ة for a final ه on a definite noun (bing)."""
-        out = []
-        for prefix, rest in strip_prefixes(normalise(word)):
-            out.append((prefix, rest))
-            if _definite_prefix(prefix) and rest.endswith("ه"):
-                out.append((prefix, rest[:-1] + "ة"))
-        return out
+        found = self._candidates.get(word)
+        if found is None:
+            out = []
+            for prefix, rest in strip_prefixes(normalise(word)):
+                out.append((prefix, rest))
+                if _definite_prefix(prefix) and rest.endswith("ه"):
+                    out.append((prefix, rest[:-1] + "ة"))
+            found = self._candidates[word] = tuple(out)
+        return found
 
     def lookup(self, word: str) -> tuple[set[Gender | None], str] | None:
-        for prefix, rest in self.candidates(word):
-            if rest in self.single:
-                return self.single[rest], prefix
-        return None
+        if word not in self._found:
+            self._found[word] = next(((self.single[rest], prefix) for prefix, rest in self.candidates(word)
+                                      if rest in self.single), None)
+        return self._found[word]
 
     def lookup_multi(self, texts: Sequence[str], start: int) -> tuple[set[Gender | None], int] | None:
         """A multi-word form starting at ``start``: clitics on its first word, and the article on the
         following words where the lexicon form has none (طبيب شرعي = الطبيب الشرعي)."""
-        following = [normalise(t) for t in texts[start + 1 : start + self.max_len]]
+        following: list[str] = []
         best: tuple[set[Gender | None], int] | None = None
         for _, first in self.candidates(texts[start]):
-            for key, genders in self.by_first.get(first, ()):
+            forms = self.by_first.get(first, ())
+            if forms and not following:  # the next words' keys only where a form starts with this one
+                following = [normalise(t) for t in texts[start + 1 : start + self.max_len]]
+            for key, genders in forms:
                 if len(key) - 1 <= len(following) and all(
                     part in (word, "ال" + word) or word == "ال" + part for part, word in zip(key[1:], following)
                 ):
@@ -269,6 +297,7 @@ _SUFFIX_HOSTS = frozenset(normalise(w) for w in (
     "ليت", "لعل", "إيا", "نفس", "بنفس", "لنفس", "حول", "ضد", "بين", "أمام", "وراء", "خلف", "مثل", "عبر", "تجاه",
     "بعد", "قبل", "دون", "بدون", "لأجل", "أجل", "بسبب", "حيال", "لصالح", "عبره",
 ))
+_SUFFIX_ENDS = frozenset(suffix[-1] for suffix, _, _ in _SUFFIXES)
 _FREE_PRONOUNS = {"هو": (_M, False), "هي": (_F, False), "هم": (_M, True), "هن": (_F, True), "هما": (None, True)}
 # hosts whose suffix is a clause's subject (لأنه "because he"): the particles that take a pronoun suffix as their
 # subject, "inna and her sisters" (إنّ، أنّ، لكنّ، لعلّ، كأنّ، ليت; أنّ also after ب/ل); the others' suffix is an
@@ -276,6 +305,7 @@ _FREE_PRONOUNS = {"هو": (_M, False), "هي": (_F, False), "هم": (_M, True), 
 _SUBJECT_HOSTS = frozenset(normalise(w) for w in ("أن", "إن", "لأن", "بأن", "لكن", "كأن", "ليت", "لعل"))
 
 
+@lru_cache(maxsize=1 << 16)
 def _particle_head(key: str) -> int | None:
     """The length of the conjunction and particle of a normalised ``particle_form`` (ولكنها → 4, ولكن), else None."""
     for prefix in ("", "و", "ف"):
@@ -373,15 +403,17 @@ class ArabicAnalyser(SemiticAnalyser):
             from discotest.lang.morph import ar_farahidi
 
             self._analyzer = ar_farahidi.analyzer(package_version("farahidi"))
-            # load the lexicon tables now, not inside the first word's reading: a verb and noun loads most of them, a
-            # word with a proper-noun reading (ميكانيكي) the proper-noun list (0.1 s) every published output needs
+            # load the lexicon tables now (decompressed and split, ``ar_farahidi``), not inside the first word's
+            # reading: a verb and noun loads most of them, a word with a proper-noun reading (ميكانيكي) the proper-noun
+            # list every published output needs
             for word in ("كتب", "ميكانيكي"):
                 self._analyzer.analyze(word)
         return self._analyzer
 
     def prepare(self, sentences: Sequence[Sequence[Token]]) -> None:
         """While the aligner runs: load farahidi where a word of ``sentences`` is in neither the memo nor the table
-        (a reading will ask it for some), so that its tables (0.4 s) do not load inside the readings."""
+        (a reading will ask it for some), so that its tables (decompressed and split: 0.13 CPU-s, ``ar_farahidi``) do
+        not load inside the readings."""
         if self._analyzer is None and any(
             word.text not in self._memo for tokens in sentences for word in _words(TargetEntity("", tuple(tokens), ()))
         ):
