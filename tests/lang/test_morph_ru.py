@@ -156,3 +156,20 @@ def test_a_clause_runs_to_the_nearest_opener_on_each_side():
     assert [texts[i] for i in _clause(tokens, texts.index("Врач"))] == ["Врач", "сказал", ",", "что"]
     assert [texts[i] for i in _clause(tokens, texts.index("медсестра"))] == ["медсестра", "пришла", ",", "когда"]
     assert [texts[i] for i in _clause(tokens, len(texts) - 1)] == ["она", "ушла", "."]
+
+
+def test_tags_are_the_tags_of_the_parses_in_any_order(analyser):
+    """``Pymorphy.tags`` (pymorphy's parse without its probability estimator, which only orders the parses) gives the
+    tags of ``parses`` for known, unknown, hyphenated, ё-, Latin, numeric and punctuation tokens; after a word was
+    parsed, the parses' own tags."""
+    from collections import Counter
+
+    from discotest.lang.morph._slavic import Pymorphy
+
+    words = ("врач", "сказала", "новую", "которая", "её", "ее", "ёлка", "елка", "зуммерша", "фыркнула", "бла-бла",
+             "кто-то", "по-моему", "xyz", "Google", "1", "3,5", ",", "—", "одитор", "низкоуглеводной", "IV")
+    fresh, parsed = Pymorphy("ru"), Pymorphy("ru")
+    for word in words:
+        want = Counter(str(p.tag) for p in parsed.parses(word))
+        assert Counter(map(str, fresh.tags(word))) == want, word
+        assert Counter(map(str, parsed.tags(word))) == want, word

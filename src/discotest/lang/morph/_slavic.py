@@ -18,7 +18,7 @@ import importlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import TYPE_CHECKING, overload
 
 from discotest.errors import InputError
@@ -120,11 +120,35 @@ class Pymorphy:
 
         self.lang = lang
         self.morph = pymorphy3.MorphAnalyzer(path=dictionary_path(lang), lang=lang)
-        self._parse = lru_cache(maxsize=None)(self.morph.parse)
+        self._parsed: dict[str, list[pymorphy3.analyzer.Parse]] = {}
+        self._tags: dict[str, list[pymorphy3.tagset.OpencorporaTag]] = {}
         self._readings: dict[str, tuple[Reading, ...]] = {}
 
     def parses(self, word: str) -> list[pymorphy3.analyzer.Parse]:
-        return self._parse(word.lower())
+        """pymorphy's parses of the word in lower case, most probable first (memoised)."""
+        key = word.lower()
+        if key not in self._parsed:
+            self._parsed[key] = self.morph.parse(key)
+        return self._parsed[key]
+
+    def tags(self, word: str) -> list[pymorphy3.tagset.OpencorporaTag]:
+        """The tags of ``parses(word)`` in no set order, for questions about which tags a word has (part of speech,
+        case, gender, number), never about the first. ``MorphAnalyzer.parse`` without the last step, its probability
+        estimator, which only orders the parses (and rescales their scores) and looks each (word, tag) up in its
+        DAWG: a third of a parse, and most words of a cold Russian run are asked only such questions
+        (``RussianAnalyser._feminine_ways``). The parses themselves when they are at hand."""
+        key = word.lower()
+        if key in self._parsed:
+            return [p.tag for p in self._parsed[key]]
+        if key not in self._tags:
+            found: list = []
+            seen: set = set()
+            for unit, is_terminal in self.morph._units:  # MorphAnalyzer.parse's loop (pymorphy3 2.0)
+                found.extend(unit.parse(key, key, seen))
+                if is_terminal and found:
+                    break
+            self._tags[key] = [tag for _, tag, *_ in found]
+        return self._tags[key]
 
     def known(self, word: str) -> bool:
         return self.morph.word_is_known(word.lower())

@@ -194,10 +194,11 @@ class RussianAnalyser(PymorphyAnalyser):
 
     def _singular_forms(self, low: str) -> list[tuple[str, str | None, set[str]]]:
         """(part of speech, case, genders) of each of the word's pymorphy parses that is not plural: what
-        ``_form_gender`` reads, taken from pymorphy's tags once per word (``_may_mark`` asks 22 questions of each)."""
+        ``_form_gender`` and ``_feminine_ways`` read, taken from pymorphy's tags once per word (``Pymorphy.tags``:
+        which tags, not their order)."""
         if low not in self._forms:
-            self._forms[low] = [(p.tag.POS, p.tag.case, {_PYMORPHY_GENDERS[g] for g in _PYMORPHY_GENDERS if g in p.tag})
-                                for p in self.morph.parses(low) if "plur" not in p.tag]
+            self._forms[low] = [(tag.POS, tag.case, {_PYMORPHY_GENDERS[g] for g in _PYMORPHY_GENDERS if g in tag})
+                                for tag in self.morph.tags(low) if "plur" not in tag]
         return self._forms[low]
 
     def _reading(self, text: str, pos: str, feats: dict[str, str]) -> Reading:
@@ -249,7 +250,7 @@ class RussianAnalyser(PymorphyAnalyser):
         return reading
 
     def _adjectival(self, word: str) -> bool:
-        return any(p.tag.POS in ("ADJF", "PRTF", "NPRO", "NUMR") for p in self.morph.parses(word))
+        return any(tag.POS in ("ADJF", "PRTF", "NPRO", "NUMR") for tag in self.morph.tags(word))
 
     # -- agreement from the dependency parse -------------------------------------------------
 
@@ -334,7 +335,7 @@ class RussianAnalyser(PymorphyAnalyser):
             return None
         head = forms[0]
         word = item.tokens[head].text
-        if not any(p.tag.POS == "NOUN" for p in self.morph.parses(word)):
+        if not any(tag.POS == "NOUN" for tag in self.morph.tags(word)):
             return None
         cls = lexicon[word.lower()]
         if cls == FEM:
@@ -380,7 +381,7 @@ class RussianAnalyser(PymorphyAnalyser):
         """The cases the reading of a lexicon noun form can have (``_noun_reading``: natasha's case where the
         dictionary has it, else the nominative, or the one case, or none), None where no case is sure (then a
         modifier in any case agrees)."""
-        cases = {_PYMORPHY_CASES.get(p.tag.case) for p in self.morph.parses(word) if p.tag.POS == "NOUN"}
+        cases = {_PYMORPHY_CASES.get(tag.case) for tag in self.morph.tags(word) if tag.POS == "NOUN"}
         if None in cases or ("nom" not in cases and len(cases) > 1):
             return None
         return frozenset(c for c in cases if c)
@@ -406,7 +407,7 @@ class RussianAnalyser(PymorphyAnalyser):
                 if ways - {"predicate"} and (low.startswith("котор") or low in _RELATIVES):
                     ways.add("relative")
                 if _LETTER.search(low) and not self.morph.known(low) \
-                        and not any(p.tag.POS == "NOUN" for p in self.morph.parses(low)):
+                        and not any(tag.POS == "NOUN" for tag in self.morph.tags(low)):
                     ways.add("unread")
             self._marks[low] = frozenset(ways)
         return self._marks[low]
