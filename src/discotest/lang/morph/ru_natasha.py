@@ -1,6 +1,6 @@
 """natasha's Russian tagger and parser (slovnet), run for what the Russian analyser reads: tag ids and arcs.
 
-The same models and the same numbers as ``NewsMorphTagger.map`` / ``NewsSyntaxParser.map``, with three costs of a cold
+The same models and the same numbers as ``NewsMorphTagger.map`` / ``NewsSyntaxParser.map``, with these costs of a cold
 run taken out (``bench/speed``; the tags and arcs are the same: tests/lang/test_morph_ru_natasha.py, and
 bench/release/verdict_identity.py):
 
@@ -9,7 +9,10 @@ bench/release/verdict_identity.py):
 - the tagger and the parser are loaded with slovnet's own ``Morph.load`` / ``Syntax.load`` steps from natasha's model
   files, without importing the ``natasha`` package (its ``__init__`` imports pymorphy2, yargy, razdel and the
   extractors: a fifth of a cold Russian run's start-up), and the two models' word vocabulary (the same 250,000 words
-  in both files) is built once, not twice;
+  in both files) is read once, not twice, and never made into a dictionary of all its words: only the words the
+  models are given are looked up (``_WordVocab``);
+- a convolution's input is padded into a zeroed array, not by ``np.pad`` (``_Conv1d``: the same windows and the same
+  matrix product);
 - sentences go to the models sorted by length, in slovnet's batches of 8, so a batch is padded to about its own
   length (google's Russian output: 18% fewer padded tokens) and each answer is put back in its place;
 - a token's tag stays slovnet's tag id: the analyser turns (word, tag id) into its reading once per word and tag,
