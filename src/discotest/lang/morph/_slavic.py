@@ -231,8 +231,9 @@ class Pymorphy:
 class TokenReadings(Sequence[tuple[Reading, ...]]):
     """A sentence's readings per token (``readings``: ``Pymorphy.readings``), each analysed when a rule first looks at
     it. The rules look at the entity's words and their neighbours (``find_head``, ``window_votes``) or at the pronoun's
-    (``read_pronoun``), not at every word: a cold Ukrainian run analysed every word form of the output, half of them
-    never looked at. A reading depends on its word alone, so when it is made does not change it."""
+    (``read_pronoun``), not at every word: a cold Ukrainian run analysed every word form of the output, and google's
+    noun verdicts look at 1,028 of its 3,533. A reading depends on its word alone, so when it is made does not change
+    it."""
 
     __slots__ = ("_tokens", "_readings", "_done")
 
