@@ -111,3 +111,65 @@ def test_natasha_loads_only_where_a_sentence_needs_it(analyser):
     prepared = type(analyser)()
     prepared.prepare([settled[0].tokens])
     assert prepared._natasha is not None
+
+
+def test_feminine_ways_answer_the_form_gender_questions(analyser):
+    """``_feminine_ways`` takes in one pass over a word's forms what ``_form_gender`` answers for each kind and case
+    (18 questions, asked one by one before): the same ways for adjectives, participles, verbs, short forms, котор-,
+    pronouns, nouns, numbers and words the dictionary does not know."""
+    from discotest.lang.morph.ru import _CASES, _LETTER, _PERSONAL_FORMS, _RELATIVES, FEM
+
+    def asked(word: str) -> frozenset[str]:
+        low, ways = word.lower(), set()
+        if low in _PERSONAL_FORMS:
+            return frozenset()
+        for kinds in (("ADJF", "PRTF", "NPRO", "NUMR"), ("PRTF",)):
+            ways.update(case or "none" for case in (None, *_CASES.values())
+                        if fresh._form_gender(low, kinds, case) == FEM)
+        if any(fresh._form_gender(low, kinds, None) == FEM for kinds in (("VERB", "PRTS", "ADJS"), ("ADJS", "PRTS"))):
+            ways.add("predicate")
+        if ways - {"predicate"} and (low.startswith("котор") or low in _RELATIVES):
+            ways.add("relative")
+        if _LETTER.search(low) and not fresh.morph.known(low) \
+                and not any(p.tag.POS == "NOUN" for p in fresh.morph.parses(low)):
+            ways.add("unread")
+        return frozenset(ways)
+
+    fresh = type(analyser)()
+    words = ("новую", "новой", "главная", "опытная", "сказала", "сказал", "нужна", "должна", "рада", "которая",
+             "которую", "которой", "Которой", "сама", "одна", "эта", "этой", "та", "наша", "её", "она", "врач",
+             "медсестра", "мама", "бухгалтер", "уставшая", "написанную", "прочитанной", "был", "была", "1", ",",
+             "пришла", "ушедшей", "зуммерша", "фыркнула", "бла-бла", "xyz", "три", "одной", "сделана")
+    got = {word: fresh._feminine_ways(word) for word in words}
+    assert got == {word: asked(word) for word in words}
+    assert got["новую"] == {"acc", "none"} and "predicate" in got["сказала"] and "relative" in got["которая"]
+    assert not got["сказал"] and not got["её"] and not got["врач"]
+
+
+def test_a_clause_runs_to_the_nearest_opener_on_each_side():
+    """``_clause``: the tokens with no clause opener between them and the noun (an opener counts from the token
+    after it)."""
+    from discotest.lang.morph.ru import _clause
+
+    tokens = item("Врач сказал, что медсестра пришла, когда она ушла.", "").tokens
+    texts = [t.text for t in tokens]
+    assert [texts[i] for i in _clause(tokens, texts.index("Врач"))] == ["Врач", "сказал", ",", "что"]
+    assert [texts[i] for i in _clause(tokens, texts.index("медсестра"))] == ["медсестра", "пришла", ",", "когда"]
+    assert [texts[i] for i in _clause(tokens, len(texts) - 1)] == ["она", "ушла", "."]
+
+
+def test_tags_are_the_tags_of_the_parses_in_any_order(analyser):
+    """``Pymorphy.tags`` (pymorphy's parse without its probability estimator, which only orders the parses) gives the
+    tags of ``parses`` for known, unknown, hyphenated, ё-, Latin, numeric and punctuation tokens; after a word was
+    parsed, the parses' own tags."""
+    from collections import Counter
+
+    from discotest.lang.morph._slavic import Pymorphy
+
+    words = ("врач", "сказала", "новую", "которая", "её", "ее", "ёлка", "елка", "зуммерша", "фыркнула", "бла-бла",
+             "кто-то", "по-моему", "xyz", "Google", "1", "3,5", ",", "—", "одитор", "низкоуглеводной", "IV")
+    fresh, parsed = Pymorphy("ru"), Pymorphy("ru")
+    for word in words:
+        want = Counter(str(p.tag) for p in parsed.parses(word))
+        assert Counter(map(str, fresh.tags(word))) == want, word
+        assert Counter(map(str, parsed.tags(word))) == want, word

@@ -18,8 +18,8 @@ import importlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from functools import cache
+from typing import TYPE_CHECKING, overload
 
 from discotest.errors import InputError
 from discotest.lang.lexicon import entity_lexicon
@@ -120,11 +120,35 @@ class Pymorphy:
 
         self.lang = lang
         self.morph = pymorphy3.MorphAnalyzer(path=dictionary_path(lang), lang=lang)
-        self._parse = lru_cache(maxsize=None)(self.morph.parse)
+        self._parsed: dict[str, list[pymorphy3.analyzer.Parse]] = {}
+        self._tags: dict[str, list[pymorphy3.tagset.OpencorporaTag]] = {}
         self._readings: dict[str, tuple[Reading, ...]] = {}
 
     def parses(self, word: str) -> list[pymorphy3.analyzer.Parse]:
-        return self._parse(word.lower())
+        """pymorphy's parses of the word in lower case, most probable first (memoised)."""
+        key = word.lower()
+        if key not in self._parsed:
+            self._parsed[key] = self.morph.parse(key)
+        return self._parsed[key]
+
+    def tags(self, word: str) -> list[pymorphy3.tagset.OpencorporaTag]:
+        """The tags of ``parses(word)`` in no set order, for questions about which tags a word has (part of speech,
+        case, gender, number), never about the first. ``MorphAnalyzer.parse`` without the last step, its probability
+        estimator, which only orders the parses (and rescales their scores) and looks each (word, tag) up in its
+        DAWG: a third of a parse, and most words of a cold Russian run are asked only such questions
+        (``RussianAnalyser._feminine_ways``). The parses themselves when they are at hand."""
+        key = word.lower()
+        if key in self._parsed:
+            return [p.tag for p in self._parsed[key]]
+        if key not in self._tags:
+            found: list = []
+            seen: set = set()
+            for unit, is_terminal in self.morph._units:  # MorphAnalyzer.parse's loop (pymorphy3 2.0)
+                found.extend(unit.parse(key, key, seen))
+                if is_terminal and found:
+                    break
+            self._tags[key] = [tag for _, tag, *_ in found]
+        return self._tags[key]
 
     def known(self, word: str) -> bool:
         return self.morph.word_is_known(word.lower())
@@ -202,6 +226,37 @@ class Pymorphy:
         """Whether the dictionary's first noun analysis names a living being (спортсменки, not лицензии)."""
         nouns = [p for p in self.parses(word) if p.tag.POS == "NOUN"]
         return bool(nouns) and "anim" in nouns[0].tag
+
+
+class TokenReadings(Sequence[tuple[Reading, ...]]):
+    """A sentence's readings per token (``readings``: ``Pymorphy.readings``), each analysed when a rule first looks at
+    it. The rules look at the entity's words and their neighbours (``find_head``, ``window_votes``) or at the pronoun's
+    (``read_pronoun``), not at every word: a cold Ukrainian run analysed every word form of the output, and google's
+    noun verdicts look at 1,028 of its 3,533. A reading depends on its word alone, so when it is made does not change
+    it."""
+
+    __slots__ = ("_tokens", "_readings", "_done")
+
+    def __init__(self, tokens: Sequence[Token], readings: Callable[[str], tuple[Reading, ...]]) -> None:
+        self._tokens, self._readings = tokens, readings
+        self._done: list[tuple[Reading, ...] | None] = [None] * len(tokens)
+
+    def __len__(self) -> int:
+        return len(self._tokens)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[Reading, ...]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[Reading, ...]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[Reading, ...] | list[tuple[Reading, ...]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        done = self._done[index]
+        if done is None:
+            done = self._done[index] = self._readings(self._tokens[index].text)
+        return done
 
 
 # ---------------------------------------------------------------------------------------------
@@ -523,9 +578,11 @@ def _personal_class(word: str, lang: str, tokens: Sequence[Token], index: int, s
     return found
 
 
-def _is_reflexive_possessive(word: str, readings: Sequence[Reading]) -> bool:
-    """свой/своя/своё (uk свій/своя/своє) in any form."""
-    return word.lower().startswith(_REFLEXIVE_POSSESSIVE) and any(r.lemma in ("свой", "свій") for r in readings)
+def _is_reflexive_possessive(tokens: Sequence[Token], readings: Sequence[Sequence[Reading]], i: int) -> bool:
+    """Token i is свой/своя/своё (uk свій/своя/своє) in any form (its readings looked at only for a word that
+    begins so: ``TokenReadings`` analyses a word when first asked)."""
+    return tokens[i].text.lower().startswith(_REFLEXIVE_POSSESSIVE) and any(r.lemma in ("свой", "свій")
+                                                                            for r in readings[i])
 
 
 def _carrier(readings: Sequence[Reading]) -> str | None:
@@ -580,12 +637,12 @@ _NOMINATIVE = {"он", "она", "оно", "они", "він", "вона", "во
 _POSSESSIVE = {"его", "ее", "её", "их", "його", "її", "їх"}
 
 
-def _fits_role(word: str, readings: Sequence[Reading], role: str, lang: str) -> bool:
-    """Can this target word render an English pronoun of this role (he: он; him: его/ему; his: его/свой)?"""
-    low = word.lower()
+def _fits_role(tokens: Sequence[Token], readings: Sequence[Sequence[Reading]], i: int, role: str, lang: str) -> bool:
+    """Can target word i render an English pronoun of this role (he: он; him: его/ему; his: его/свой)?"""
+    low = tokens[i].text.lower()
     is_personal = any(low in forms for forms in PERSONAL[lang].values())
     if role == "possessive":
-        return low in _POSSESSIVE or low.startswith(("ихн", "їхн")) or _is_reflexive_possessive(word, readings)
+        return low in _POSSESSIVE or low.startswith(("ихн", "їхн")) or _is_reflexive_possessive(tokens, readings, i)
     if role == "subject":
         return low in _NOMINATIVE
     return is_personal and low not in _NOMINATIVE  # object, reflexive: an oblique form
@@ -636,11 +693,11 @@ def read_pronoun(
         others = [i for i in range(len(tokens)) if i not in entity]
         # nothing aligned: if the translation has no third-person pronoun at all, the pronoun was dropped
         # (subject pro-drop, or an object left out: «а потім заплатив» 'and then paid')
-        if not any(personal(i) or _is_reflexive_possessive(tokens[i].text, readings[i]) for i in others):
+        if not any(personal(i) or _is_reflexive_possessive(tokens, readings, i) for i in others):
             return PronounReading(Gender.UNKNOWN, "nothing aligned and no third-person pronoun in the translation",
                                   (), "pronoun-dropped")
         # else the aligner missed it: take the pronoun forms that can fill the English role, if they agree
-        fitting = [i for i in others if _fits_role(tokens[i].text, readings[i], item.role, lang)]
+        fitting = [i for i in others if _fits_role(tokens, readings, i, item.role, lang)]
         classes = {personal(i) or "reflexive" for i in fitting}
         if len(classes) == 1:
             return _unaligned(tokens[fitting[0]].text, classes.pop(), item.role)
@@ -665,7 +722,7 @@ def read_pronoun(
         return _reading_of(cls, f"{kind} '{tokens[i].text}'", (tokens[i].text,))
     # 2. reflexive possessive свой/своя (and свій): agrees with the possessed noun, not with the possessor
     for i in span:
-        if _is_reflexive_possessive(tokens[i].text, readings[i]):
+        if _is_reflexive_possessive(tokens, readings, i):
             return PronounReading(Gender.UNKNOWN, f"reflexive possessive '{tokens[i].text}' agrees with the possessed",
                                   (tokens[i].text,), "possessive-agrees-with-possessed")
     # 3. «сам/сама» (herself), then past-tense verbs and short forms in the span (dropped subject)
@@ -697,7 +754,7 @@ def read_pronoun(
             if cls := personal(i):
                 return _reading_of(cls, f"pronoun '{tokens[i].text}' next to the aligned '{' '.join(words)}'",
                                    (tokens[i].text,))
-            if _is_reflexive_possessive(tokens[i].text, readings[i]) and item.role == "possessive":
+            if _is_reflexive_possessive(tokens, readings, i) and item.role == "possessive":
                 return PronounReading(Gender.UNKNOWN, f"reflexive possessive '{tokens[i].text}' agrees with the "
                                       "possessed", (tokens[i].text,), "possessive-agrees-with-possessed")
     # 6. a subject with no pronoun: the predicate of its clause (aligned word, then the words to its right)
@@ -714,7 +771,7 @@ def read_pronoun(
             k, cls = found
             return _reading_of(cls, f"dropped subject, predicate '{tokens[k].text}'", (tokens[k].text,), False)
     if all(function_word(i) for i in span) and not any(
-            personal(i) or _is_reflexive_possessive(tokens[i].text, readings[i])
+            personal(i) or _is_reflexive_possessive(tokens, readings, i)
             for i in range(len(tokens)) if i not in entity):
         # «і запитав, як …» 'and asked how …': a comma aligned, no pronoun anywhere — the pronoun was dropped
         return PronounReading(Gender.UNKNOWN, f"only '{' '.join(words)}' aligned and no third-person pronoun in the "
@@ -725,7 +782,7 @@ def read_pronoun(
 
 def read_pronouns(items: Sequence[PronounTarget], morph: Pymorphy) -> list[PronounReading]:
     """read_pronoun over a batch with pymorphy's memoised readings (no tagger: the forms decide)."""
-    return [read_pronoun(item, [morph.readings(t.text) for t in item.tokens], morph.lang) for item in items]
+    return [read_pronoun(item, TokenReadings(item.tokens, morph.readings), morph.lang) for item in items]
 
 
 class PymorphyAnalyser(GenderAnalyser):

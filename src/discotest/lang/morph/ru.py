@@ -75,20 +75,48 @@ _LETTER = re.compile(r"[^\W\d_]")
 _PERSONAL_FORMS = frozenset(form for forms in PERSONAL["ru"].values() for form in forms)
 # nominative personal pronouns: a past verb after one agrees with it (``_may_agree_feminine``)
 _SUBJECT_PRONOUNS = frozenset({"он", "она", "оно", "они"})
-# words that open a clause of their own (``_clauses``): a subordinating conjunction, or «поэтому» after a comma
+# words that open a clause of their own (``_clause``): a subordinating conjunction, or «поэтому» after a comma
 _CLAUSE_OPENERS = frozenset({"что", "чтобы", "чтоб", "поскольку", "если", "когда", "хотя", "пока", "ибо", "будто",
                              "словно", "поэтому"})
 _NOT_CASES = frozenset({"predicate", "relative", "unread"})  # the ways of ``_feminine_ways`` that are not cases
+# the kinds ``_feminine_ways`` asks ``_form_gender`` about: attributive forms (in each case), predicates (without case)
+_ATTRIBUTIVE_KINDS = (("ADJF", "PRTF", "NPRO", "NUMR"), ("PRTF",))
+_PREDICATE_KINDS = (("VERB", "PRTS", "ADJS"), ("ADJS", "PRTS"))
+_ALL_CASES = ("none", *dict.fromkeys(_CASES.values()))  # "none": ``_form_gender`` asked without a case
 
 
-def _clauses(tokens: Sequence[Token]) -> list[int]:
-    """Per token, the number of clause openers (``_CLAUSE_OPENERS``) before it: tokens with the same number are in
-    one clause (commas are not a border: a participle or relative clause between commas belongs to the noun)."""
-    out, count = [], 0
-    for token in tokens:
-        out.append(count)
-        count += token.text.lower() in _CLAUSE_OPENERS
-    return out
+def _feminine_cases(forms: Sequence[tuple[str, str | None, set[str]]], kinds: tuple[str, ...],
+                    cases: Sequence[str] = _ALL_CASES) -> set[str]:
+    """The ``cases`` ("none": no case) for which ``RussianAnalyser._form_gender(word, kinds, case)`` is feminine, from
+    the word's singular forms (``_singular_forms``) in one pass: a form of one of ``kinds`` counts for every case if it
+    has none, else for no case ("none") and its own; the answer is feminine where the genders counted are exactly
+    {feminine}."""
+    every: set[str] = set()  # genders of forms that count for every case
+    anyone: set[str] = set()  # genders of every form of ``kinds`` (the question without a case)
+    by_case: dict[str, set[str]] = {}
+    for pos, form_case, genders in forms:
+        if pos not in kinds:
+            continue
+        anyone |= genders
+        if not form_case:
+            every |= genders
+        elif (case := _PYMORPHY_CASES.get(form_case)) is not None:
+            by_case.setdefault(case, set()).update(genders)
+    fem = {FEM}
+    return {case for case in cases if (anyone if case == "none" else every | by_case.get(case, set())) == fem}
+
+
+def _clause(tokens: Sequence[Token], head: int) -> range:
+    """The tokens of the clause of token ``head``: those with no clause opener (``_CLAUSE_OPENERS``) from them to the
+    token before the head, or from the head to the token before them (an opener counts from the token after it;
+    commas are not a border: a participle or relative clause between commas belongs to the noun)."""
+    start = head
+    while start > 0 and tokens[start - 1].text.lower() not in _CLAUSE_OPENERS:
+        start -= 1
+    end = head + 1
+    while end < len(tokens) and tokens[end - 1].text.lower() not in _CLAUSE_OPENERS:
+        end += 1
+    return range(start, end)
 
 
 class RussianAnalyser(PymorphyAnalyser):
@@ -166,10 +194,11 @@ class RussianAnalyser(PymorphyAnalyser):
 
     def _singular_forms(self, low: str) -> list[tuple[str, str | None, set[str]]]:
         """(part of speech, case, genders) of each of the word's pymorphy parses that is not plural: what
-        ``_form_gender`` reads, taken from pymorphy's tags once per word (``_may_mark`` asks 22 questions of each)."""
+        ``_form_gender`` and ``_feminine_ways`` read, taken from pymorphy's tags once per word (``Pymorphy.tags``:
+        which tags, not their order)."""
         if low not in self._forms:
-            self._forms[low] = [(p.tag.POS, p.tag.case, {_PYMORPHY_GENDERS[g] for g in _PYMORPHY_GENDERS if g in p.tag})
-                                for p in self.morph.parses(low) if "plur" not in p.tag]
+            self._forms[low] = [(tag.POS, tag.case, {_PYMORPHY_GENDERS[g] for g in _PYMORPHY_GENDERS if g in tag})
+                                for tag in self.morph.tags(low) if "plur" not in tag]
         return self._forms[low]
 
     def _reading(self, text: str, pos: str, feats: dict[str, str]) -> Reading:
@@ -221,7 +250,7 @@ class RussianAnalyser(PymorphyAnalyser):
         return reading
 
     def _adjectival(self, word: str) -> bool:
-        return any(p.tag.POS in ("ADJF", "PRTF", "NPRO", "NUMR") for p in self.morph.parses(word))
+        return any(tag.POS in ("ADJF", "PRTF", "NPRO", "NUMR") for tag in self.morph.tags(word))
 
     # -- agreement from the dependency parse -------------------------------------------------
 
@@ -306,7 +335,7 @@ class RussianAnalyser(PymorphyAnalyser):
             return None
         head = forms[0]
         word = item.tokens[head].text
-        if not any(p.tag.POS == "NOUN" for p in self.morph.parses(word)):
+        if not any(tag.POS == "NOUN" for tag in self.morph.tags(word)):
             return None
         cls = lexicon[word.lower()]
         if cls == FEM:
@@ -327,33 +356,32 @@ class RussianAnalyser(PymorphyAnalyser):
           with «она», not with the noun before it (a nominative personal pronoun between the noun and the verb);
         - the relative pronoun (котор-) after the noun.
 
-        And every such word only in the noun's own clause (``_clauses``: a subordinating word such as что, чтобы,
+        And every such word only in the noun's own clause (``_clause``: a subordinating word such as что, чтобы,
         когда opens another one): natasha's parse makes the noun the subject of a verb, or attaches a modifier or a
         relative clause to it, within its clause. That last condition is the parse's, not the words': on the four
         published Russian outputs (entities and distractors, noun, reader and grammatical verdicts) every verdict is
         the one natasha's full reading gives (bench/validity/ru_context_free.py)."""
-        clauses = _clauses(tokens)
         cases = self._noun_cases(tokens[head].text)
-        for i, token in enumerate(tokens):
-            if i == head or clauses[i] != clauses[head]:
+        subject = False  # a nominative personal pronoun between the noun and the word (after the noun)
+        for i in _clause(tokens, head):
+            if i == head:
                 continue
-            ways = self._feminine_ways(token.text)
-            if not ways:
-                continue
-            if "unread" in ways or "relative" in ways and i > head:
-                return True
-            if "predicate" in ways and (i < head or not any(
-                    tokens[k].text.lower() in _SUBJECT_PRONOUNS for k in range(head + 1, i))):
-                return True
-            if cases is None and any(w for w in ways if w not in _NOT_CASES) or cases and (ways & cases):
-                return True
+            ways = self._feminine_ways(tokens[i].text)
+            if ways:
+                if "unread" in ways or "relative" in ways and i > head:
+                    return True
+                if "predicate" in ways and (i < head or not subject):
+                    return True
+                if cases is None and any(w for w in ways if w not in _NOT_CASES) or cases and (ways & cases):
+                    return True
+            subject = subject or i > head and tokens[i].text.lower() in _SUBJECT_PRONOUNS
         return False
 
     def _noun_cases(self, word: str) -> frozenset[str] | None:
         """The cases the reading of a lexicon noun form can have (``_noun_reading``: natasha's case where the
         dictionary has it, else the nominative, or the one case, or none), None where no case is sure (then a
         modifier in any case agrees)."""
-        cases = {_PYMORPHY_CASES.get(p.tag.case) for p in self.morph.parses(word) if p.tag.POS == "NOUN"}
+        cases = {_PYMORPHY_CASES.get(tag.case) for tag in self.morph.tags(word) if tag.POS == "NOUN"}
         if None in cases or ("nom" not in cases and len(cases) > 1):
             return None
         return frozenset(c for c in cases if c)
@@ -363,21 +391,23 @@ class RussianAnalyser(PymorphyAnalyser):
         feminine attributive forms ("none" for a tag without case), "predicate" (a feminine past verb or short form),
         "relative" (a feminine form of котор-), "unread" (letters the dictionary does not know and cannot read as a
         noun: natasha's own reading would be taken); empty for a personal pronoun form (never a vote, ``_read_tagged``)
-        and for a word that shows no feminine under any tag."""
+        and for a word that shows no feminine under any tag. Each answer is ``_form_gender``'s for one (kinds, case),
+        taken in one pass over the word's forms (``_feminine_cases``): asking ``_form_gender`` the 18 questions one by
+        one was a sixth of a cold Russian run's morphology."""
         low = word.lower()
         if low not in self._marks:
             ways: set[str] = set()
             if low not in _PERSONAL_FORMS:
-                for kinds in (("ADJF", "PRTF", "NPRO", "NUMR"), ("PRTF",)):
-                    ways.update(case or "none" for case in (None, *_CASES.values())
-                                if self._form_gender(low, kinds, case) == FEM)
-                if any(self._form_gender(low, kinds, None) == FEM for kinds in (("VERB", "PRTS", "ADJS"),
-                                                                                 ("ADJS", "PRTS"))):
-                    ways.add("predicate")
+                forms = self._singular_forms(low)
+                if any(FEM in genders for _, _, genders in forms):  # else no question can answer feminine
+                    for kinds in _ATTRIBUTIVE_KINDS:
+                        ways |= _feminine_cases(forms, kinds)
+                    if any(_feminine_cases(forms, kinds, ("none",)) for kinds in _PREDICATE_KINDS):
+                        ways.add("predicate")
                 if ways - {"predicate"} and (low.startswith("котор") or low in _RELATIVES):
                     ways.add("relative")
                 if _LETTER.search(low) and not self.morph.known(low) \
-                        and not any(p.tag.POS == "NOUN" for p in self.morph.parses(low)):
+                        and not any(tag.POS == "NOUN" for tag in self.morph.tags(low)):
                     ways.add("unread")
             self._marks[low] = frozenset(ways)
         return self._marks[low]

@@ -11,7 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from discotest.lang.morph._slavic import Head, Pymorphy, PymorphyAnalyser, decide, find_head, window_votes
+from discotest.lang.morph._slavic import (
+    Head,
+    Pymorphy,
+    PymorphyAnalyser,
+    TokenReadings,
+    decide,
+    find_head,
+    window_votes,
+)
 from discotest.lang.morph.base import GenderReading, TargetEntity, package_version
 
 
@@ -31,7 +39,7 @@ class UkrainianAnalyser(PymorphyAnalyser):
     def read(self, items: Sequence[TargetEntity]) -> list[GenderReading]:
         out = []
         for item in items:
-            readings = [self.morph.readings(t.text) for t in item.tokens]
+            readings = TokenReadings(item.tokens, self.morph.readings)  # each word analysed when first looked at
             head = find_head(item, readings, self.lang, self.morph.noun_gender, self.tool, self.morph.animate)
             if not isinstance(head, Head):
                 out.append(head)
