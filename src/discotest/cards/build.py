@@ -31,7 +31,7 @@ from discotest.report.emit import Report
 from discotest.report.ranking import Scored, place, value_and_interval
 from discotest.report.result import PairedMetric, Result, lang_of, scope_of
 from discotest.stats import DEFAULT_SEED
-from discotest.timing import stage
+from discotest.timing import span, stage
 from discotest.version import VERSION
 
 ROWS = "card-rows"  # the cache namespace of computed card rows (JSON), keyed by system, row and code
@@ -612,7 +612,8 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], card_options: Car
             bar.set_description(f"card: {what} {','.join(langs)} (one run)")
         started = time.monotonic()
         try:
-            call()
+            with span(f"together {what}"):
+                call()
         except Exception:  # noqa: BLE001, S112 - each row's own run meets it and says why in its row
             continue
         share = (time.monotonic() - started) / len(indices)
@@ -783,7 +784,8 @@ def _fill_apart(system: SystemSpec, row: CardRow, card_options: CardOptions, kee
     if answered is not None:
         phased, answers = families.unpacked(answered)
         gathered = Gathered(phased, answers, None, dict(seen or {}), seconds)
-    filled = fill_row(system, row, card_options, reports, shared_seconds, gathered)
+    with span(f"row {row.key}"):  # when this worker was busy with which row (DISCOTEST_TIMING)
+        filled = fill_row(system, row, card_options, reports, shared_seconds, gathered)
     return filled, (reports or {}).get(row.key)
 
 
