@@ -178,9 +178,10 @@ class Family:
     langs_together: bool = False
     # runs of several of the family's suites, each over several languages as ``langs_together`` says, made at once
     # (``[(suite, settings), …]``), each language's runs of every suite in one worker process (its analyser loaded
-    # once, not once per suite): each run then finds its results in the cache, as after its own run. None: the card
-    # runs each suite's languages together, one suite after another
-    suites_together: Callable[[list[tuple[str, Settings]]], None] | None = None
+    # once, not once per suite): each run then finds its results in the cache, as after its own run; its second
+    # argument, ``on_language(lang)`` or None, is told as each language's results are all in the cache (the card ranks
+    # that language's rows meanwhile). None: the card runs each suite's languages together, one suite after another
+    suites_together: Callable[[list[tuple[str, Settings]], Callable[[str], None] | None], None] | None = None
     # the run in two phases (``run_settings`` then calls these, not ``run``): ``requests(suite, settings)`` opens the
     # models the run needs and states what it asks them (``models.requests.Asked``), ``score(suite, settings, asked,
     # answers)`` turns the answers into the Report; a caller holding several runs (the card) sends every run's
