@@ -50,11 +50,14 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -66,32 +69,105 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def one_card(system: str, pairs: str, jobs: int, src: Path, scratch: Path) -> dict:
-    """One cold card in a process of its own: wall, CPU, load before and after, its JSON's sha256, per-row seconds."""
-    cache = scratch / f"cache-{src.parent.name}-j{jobs}"
-    out = scratch / f"card-{src.parent.name}-j{jobs}.json"
+class BusyCores(threading.Thread):
+    """The CPU seconds the card's process tree spends in each interval of ``every`` seconds, read from /proc (each
+    living process's user + system ticks, a process first seen counted whole): how many cores it kept busy, when. A
+    process that ends between two reads loses its last interval's ticks (under ``every`` of CPU each)."""
+
+    def __init__(self, root: int, every: float = 0.25):
+        super().__init__(daemon=True)
+        self.root, self.every, self.samples = root, every, []  # (seconds since start, CPU seconds in the interval)
+        self._stop_event = threading.Event()
+        self._ticks = os.sysconf("SC_CLK_TCK")
+
+    def _cpu(self) -> dict[int, float]:
+        parents, used = {}, {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry)] = int(fields[1])
+            used[int(entry)] = (int(fields[11]) + int(fields[12])) / self._ticks
+        tree, grown = {self.root}, True
+        while grown:
+            more = {pid for pid, parent in parents.items() if parent in tree} - tree
+            tree |= more
+            grown = bool(more)
+        return {pid: used[pid] for pid in tree if pid in used}
+
+    def run(self) -> None:
+        started, last = time.monotonic(), {}
+        while not self._stop_event.is_set():
+            now = self._cpu()
+            self.samples.append((time.monotonic() - started,
+                                 sum(cpu - last.get(pid, 0.0) for pid, cpu in now.items())))
+            last = now
+            self._stop_event.wait(self.every)
+
+    def stop(self) -> list[tuple[float, float]]:
+        self._stop_event.set()
+        self.join()
+        return self.samples
+
+
+def one_card(system: str, pairs: str, jobs: int, src: Path, scratch: Path, repeat: int = 0) -> dict:
+    """One cold card in a process of its own: wall, CPU, load before and after, its JSON's sha256, per-row seconds,
+    the stages, and when its processes kept the cores busy (``BusyCores``, the processes' ``timing`` lines)."""
+    cache = scratch / f"cache-{src.parent.name}-j{jobs}-{repeat}"
+    out = scratch / f"card-{src.parent.name}-j{jobs}-{repeat}.json"
     models = os.environ.get("DISCOTEST_MODELS") or str(Path.home() / ".cache" / "discotest")
-    timing = scratch / f"timing-{src.parent.name}-j{jobs}.jsonl"
+    timing = scratch / f"timing-{src.parent.name}-j{jobs}-{repeat}.jsonl"
     env = {**os.environ, "DISCOTEST_CACHE": str(cache), "DISCOTEST_MODELS": models, "PYTHONPATH": str(src),
            "DISCOTEST_TIMING": str(timing)}
     command = [sys.executable, "-m", "discotest", "card", "--system", system, "--format", "json", "-o", str(out), "-q",
                *(["--pairs", pairs] if pairs != "all" else []), *(["--jobs", str(jobs)] if jobs else [])]
     load = os.getloadavg()[0]
-    cpu, started = _children_cpu(), time.monotonic()
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-    wall, cpu = time.monotonic() - started, _children_cpu() - cpu
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"{' '.join(command)}: exit status {done.returncode}\n{done.stderr}")
+    cpu, started, epoch = _children_cpu(), time.monotonic(), time.time()
+    with tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        sampler = BusyCores(process.pid)
+        sampler.start()
+        returncode = process.wait()
+        busy = sampler.stop()
+        wall, cpu = time.monotonic() - started, _children_cpu() - cpu
+        if returncode not in (0, 1):
+            err.seek(0)
+            raise SystemExit(f"{' '.join(command)}: exit status {returncode}\n{err.read().decode(errors='replace')}")
     return {"src": str(src), "jobs": jobs, "wall": wall, "cpu": cpu, "load": (load, os.getloadavg()[0]),
             "sha256": hashlib.sha256(out.read_bytes()).hexdigest(), "rows": row_seconds(system, pairs, cache),
-            "stages": stages(timing)}
+            "stages": stages(timing), "busy": busy, "processes": processes(timing, epoch)}
+
+
+def processes(timing: Path, epoch: float) -> list[dict]:
+    """Each reporting process (``timing``'s lines): seconds from the card's start to its own start and end, its CPU
+    seconds in stages, and its spans (label, start, end, CPU) on the same clock, in order of start."""
+    lines = [json.loads(line) for line in timing.read_text().splitlines()] if timing.exists() else []
+    out = []
+    for line in lines:
+        began = line.get("started")
+        out.append({"pid": line["pid"], "start": None if began is None else began - epoch,
+                    "end": line.get("ended", epoch) - epoch, "cpu": sum(line["cpu"].values()),
+                    "spans": [(label, a - epoch, b - epoch, c) for label, a, b, c in line.get("spans", [])]})
+    return sorted(out, key=lambda p: (p["start"] is None, p["start"] or 0.0))
+
+
+def busy_profile(busy: list[tuple[float, float]], wall: float, parts: int = 10) -> list[float]:
+    """Mean cores busy in each tenth of the card's wall time (``BusyCores``' samples)."""
+    edges = [wall * i / parts for i in range(parts + 1)]
+    out = []
+    for low, high in zip(edges, edges[1:]):
+        spent = sum(cpu for t, cpu in busy if low < t <= high)
+        out.append(spent / (high - low) if high > low else 0.0)
+    return out
 
 
 def stages(timing: Path) -> tuple[int, dict[str, float]]:
     """The processes that reported (``DISCOTEST_TIMING``: the card's, its workers') and their CPU seconds per
     stage, summed (``timing.py``: each stage's own time, nested stages apart)."""
-    import json
-
     lines = [json.loads(line) for line in timing.read_text().splitlines()] if timing.exists() else []
     out: dict[str, float] = {}
     for line in lines:
@@ -115,22 +191,42 @@ def main() -> None:
     parser.add_argument("--system", default="google")
     parser.add_argument("--pairs", default="all")
     parser.add_argument("--jobs", default="1,2", help="the --jobs of each run, comma-separated (0: none given)")
-    parser.add_argument("--src", default=str(REPO / "src"), help="the src folder of the checkout to time")
+    parser.add_argument("--src", default=str(REPO / "src"),
+                        help="the src folder of the checkout to time; several, comma-separated, run interleaved")
+    parser.add_argument("--repeats", type=int, default=1, help="runs of each (src, jobs), interleaved; medians")
+    parser.add_argument("--json", help="write every run's figures here")
     args = parser.parse_args()
+    sources = [Path(src).resolve() for src in args.src.split(",")]
     with tempfile.TemporaryDirectory(prefix="discotest-bench-card-jobs-") as scratch:
-        runs = [one_card(args.system, args.pairs, int(jobs), Path(args.src).resolve(), Path(scratch))
-                for jobs in args.jobs.split(",")]
+        runs = [one_card(args.system, args.pairs, int(jobs), src, Path(scratch), repeat)
+                for repeat in range(args.repeats) for src in sources for jobs in args.jobs.split(",")]
+    if args.json:
+        Path(args.json).write_text(json.dumps(runs, indent=1))
     print(f"card --system {args.system} --pairs {args.pairs}, cold (fresh cache, alignment models trained), "
           f"{os.cpu_count()} cores")
     for run in runs:
         print(f"{run['src']} --jobs {run['jobs'] or '(default)'}: wall {run['wall']:.1f} s, CPU {run['cpu']:.1f} s, "
               f"load {run['load'][0]:.1f} -> {run['load'][1]:.1f}, card sha256 {run['sha256']}")
+        print("  cores busy per tenth of the wall: " + " ".join(f"{c:.2f}" for c in busy_profile(run["busy"],
+                                                                                             run["wall"])))
+        for each in run["processes"]:
+            spans = "; ".join(f"{label} {a:.1f}-{b:.1f} ({c:.1f} CPU)" for label, a, b, c in each["spans"])
+            start = "?" if each["start"] is None else f"{each['start']:.1f}"
+            print(f"  pid {each['pid']}: {start}-{each['end']:.1f} s, {each['cpu']:.1f} CPU s in stages"
+                  + (f": {spans}" if spans else ""))
     print("byte-identical cards:", len({run["sha256"] for run in runs}) == 1)
-    for run in runs:
-        processes, spent = run["stages"]
-        print(f"--jobs {run['jobs']}: CPU s by stage over {processes} processes: "
-              + ", ".join(f"{name} {seconds:.1f}" for name, seconds in spent.items() if seconds >= 0.05)
-              + f"; outside the stages {run['cpu'] - sum(spent.values()):.1f}")
+    for src in sources:
+        for jobs in args.jobs.split(","):
+            mine = [run for run in runs if run["src"] == str(src) and run["jobs"] == int(jobs)]
+            names = dict.fromkeys(name for run in mine for name in run["stages"][1])
+            print(f"{src} --jobs {jobs}, median of {len(mine)}: wall {statistics.median(r['wall'] for r in mine):.1f}"
+                  f" s, CPU {statistics.median(r['cpu'] for r in mine):.1f} s "
+                  f"({', '.join(format(r['cpu'], '.1f') for r in mine)}), processes {mine[0]['stages'][0]}; "
+                  "CPU s by stage: "
+                  + ", ".join(f"{name} {statistics.median(r['stages'][1].get(name, 0.0) for r in mine):.1f}"
+                              for name in names)
+                  + f"; outside the stages "
+                    f"{statistics.median(r['cpu'] - sum(r['stages'][1].values()) for r in mine):.1f}")
     keys = list(runs[0]["rows"])
     print(f"{'row':<24}" + "".join(f"{'j' + str(run['jobs']):>9}" for run in runs) + "  (seconds, as recorded)")
     for key in keys:

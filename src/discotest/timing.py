@@ -6,7 +6,10 @@ both kept; CPU time (``os.times``: user + system of this process and of the subp
 aligner) moves less with the load of a shared machine. Nothing is printed, written or changed unless
 ``DISCOTEST_TIMING`` names a file: then, at exit, the process appends one JSON line (pid, stages in first-seen
 order, seconds) to it. ``DISCOTEST_TIMING_T0`` (a ``time.time()`` of the launcher) lets ``mark_started`` count the
-interpreter start-up and imports as the stage "imports". Used by bench/speed/bench_gender_speed.py.
+interpreter start-up and imports as the stage "imports". The line also says when the process started and ended
+(``time.time()``) and its ``span``s (a labelled piece of work, such as a card row in a worker: when it began and
+ended, its CPU seconds), so a bench can draw which process kept which core busy when. Used by
+bench/speed/bench_gender_speed.py and bench/cards/card_jobs.py.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ T0_VAR = "DISCOTEST_TIMING_T0"
 
 _wall: dict[str, float] = {}
 _cpu: dict[str, float] = {}
+_spans: list[tuple[str, float, float, float]] = []  # (label, time.time() at start and end, CPU seconds)
 _open = threading.local()  # per thread (a stage of another thread is timed beside it): its open stages, innermost last
 
 
@@ -64,6 +68,31 @@ def stage(name: str) -> Iterator[None]:
             stages[-1][3] += cpu
 
 
+@contextmanager
+def span(label: str) -> Iterator[None]:
+    """Note when the block began and ended (``time.time()``, comparable across processes) and its CPU seconds, under
+    ``label``: the report's ``spans``. Nothing nests or is subtracted: a span is a piece of work, not a stage."""
+    started, cpu = time.time(), _cpu_now()
+    try:
+        yield
+    finally:
+        with _adding:
+            _spans.append((label, started, time.time(), _cpu_now() - cpu))
+
+
+def _process_started() -> float | None:
+    """When this process started (``time.time()``'s clock, to 10 ms), from /proc (None where there is none): a
+    spawned worker's interpreter start-up is before any code of ours runs."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as f:
+            ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime", encoding="ascii") as f:
+            uptime = float(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return time.time() - (uptime - ticks / os.sysconf("SC_CLK_TCK"))
+
+
 _started = False
 
 
@@ -89,9 +118,10 @@ def totals() -> dict[str, dict[str, float]]:
 
 def _report() -> None:
     path = os.environ.get(ENV_VAR)
-    if not path or not _wall:
+    if not path or not (_wall or _spans):
         return
-    line = json.dumps({"pid": os.getpid(), **totals()}) + "\n"
+    line = json.dumps({"pid": os.getpid(), **totals(), "started": _process_started(), "ended": time.time(),
+                       "spans": [list(each) for each in _spans]}) + "\n"
     try:
         with open(path, "a", encoding="utf-8") as f:
             f.write(line)

@@ -78,11 +78,16 @@ def test_a_kept_draw_is_the_draw_itself(monkeypatch):
     # the card tests one draw nine times a row: the kept draw must be the very numbers a fresh draw gives, for the
     # same seed, and another seed or size another draw (the oldest kept one let go)
     monkeypatch.setattr(stats, "_DRAWS", {})
+    monkeypatch.setattr(stats, "_LAST", (None, None))
     first = resample_counts(3886, 1000, 12345)
     again = resample_counts(3886, 1000, 12345)
     assert again.dtype == float and np.array_equal(first, again)
     assert np.array_equal(again, _drawn_afresh(3886, 1000, 12345))
-    assert first is not again  # a copy: a caller may change its own
+    assert not again.flags.writeable  # handed out again and again: no caller may change it for the next
+    with pytest.raises(ValueError):
+        again[0, 0] = 2.0
+    monkeypatch.setattr(stats, "_LAST", (None, None))  # the floats made again from the kept compact draw
+    assert np.array_equal(resample_counts(3886, 1000, 12345), first)
     for seed in range(1, stats.KEPT_DRAWS + 1):
         assert np.array_equal(resample_counts(50, 200, seed), _drawn_afresh(50, 200, seed))
     assert len(stats._DRAWS) == stats.KEPT_DRAWS and (3886, 1000, 12345) not in stats._DRAWS

@@ -37,6 +37,7 @@ def clock(monkeypatch) -> FakeClock:
     monkeypatch.setattr(timing, "_wall", {})
     monkeypatch.setattr(timing, "_cpu", {})
     monkeypatch.setattr(timing, "_open", threading.local())  # no stage open in any thread
+    monkeypatch.setattr(timing, "_spans", [])
     return fake
 
 
@@ -94,3 +95,20 @@ def test_report_only_when_asked(clock, tmp_path, monkeypatch):
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(lines) == 2
     assert lines[0]["wall"] == {"scoring": 0.25} and isinstance(lines[0]["pid"], int)
+
+
+def test_spans_and_the_process_s_start_and_end_are_reported(clock, tmp_path, monkeypatch):
+    """A span is a labelled piece of work on ``time.time()``'s clock (comparable across a card's processes), its CPU
+    beside it; the line says when the process started (from /proc, before any code of ours) and ended."""
+    now = [1000.0]
+    monkeypatch.setattr(timing.time, "time", lambda: now[0])
+    with timing.span("row en-de/winomt"):
+        clock.advance(2.0, 1.5)
+        now[0] += 2.0
+    out = tmp_path / "timing.jsonl"
+    monkeypatch.setenv(timing.ENV_VAR, str(out))
+    timing._report()  # a process with spans and no stage still reports
+    line = json.loads(out.read_text())
+    assert line["spans"] == [["row en-de/winomt", 1000.0, 1002.0, 1.5]]
+    assert line["ended"] == 1002.0 and line["wall"] == {}
+    assert line["started"] is None or line["started"] <= 1002.0

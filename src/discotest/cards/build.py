@@ -9,7 +9,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import queue
 import re
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -31,7 +33,7 @@ from discotest.report.emit import Report
 from discotest.report.ranking import Scored, place, value_and_interval
 from discotest.report.result import PairedMetric, Result, lang_of, scope_of
 from discotest.stats import DEFAULT_SEED
-from discotest.timing import stage
+from discotest.timing import span, stage
 from discotest.version import VERSION
 
 ROWS = "card-rows"  # the cache namespace of computed card rows (JSON), keyed by system, row and code
@@ -397,10 +399,13 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], card_opt
 
 
 def fill_row(system: SystemSpec, row: CardRow, card_options: CardOptions, reports: dict[str, Report] | None = None,
-             shared_seconds: float = 0.0, gathered: Gathered | None = None) -> FilledRow:
+             shared_seconds: float = 0.0, gathered: Gathered | None = None,
+             share_later: list[Callable[[float], None]] | None = None) -> FilledRow:
     """The row: status ``ok`` with its lines, ``unfilled`` (the system cannot fill it: why) or ``failed`` (the run
     failed: the error's one line; not cached, so the next run tries again). ``shared_seconds``: the row's share of a
-    run over several rows' languages done before it (``_run_together``), counted in its measured time.
+    run over several rows' languages done before it (``_run_together``), counted in its measured time; where that
+    run is still under way (the row ranked as soon as its language was in), ``share_later`` is given instead and
+    takes the row's record of its time, to be called with the share once the run is over.
     ``gathered``: the row's requests already answered (``_gather``): only its score phase is left."""
     badge = validity_badge(row, row.options.get("lang") or row.pair.split("-")[1])
 
@@ -438,7 +443,11 @@ def fill_row(system: SystemSpec, row: CardRow, card_options: CardOptions, report
                              + [w for w in [system.parts_left_out(row)] if w]),
                        _data_files(seen), tuple(equal))
     cache.store(ROWS, key, json.dumps(filled.to_json(), ensure_ascii=False, sort_keys=True))
-    _record_time(system, row, time.monotonic() - started, models, _input_of(system, row, card_options))
+    own, given = time.monotonic() - started, _input_of(system, row, card_options)
+    if share_later is None:
+        _record_time(system, row, own, models, given)
+    else:
+        share_later.append(lambda share: _record_time(system, row, own + share, models, given))
     return filled
 
 
@@ -557,7 +566,8 @@ def estimate(system: SystemSpec, row: CardRow, items: int | None, card_options: 
 
 
 def _run_together(system: SystemSpec, rows: Sequence[CardRow], card_options: CardOptions,
-                  reports: dict[str, Report] | None, bar: Any = None) -> dict[int, float]:
+                  reports: dict[str, Report] | None, bar: Any = None,
+                  on_ready: Callable[[list[int]], None] | None = None) -> dict[int, float]:
     """A published system's rows of one suite over several pairs (the same options but the language) run as one run
     over their languages, where the suite's family says such a run leaves each row's own run only its results to read
     from the cache (``Family.langs_together``: the gender suites, whose languages then share the worker processes): the
@@ -566,9 +576,11 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], card_options: Car
     the WinoMT and WinoMT-adj runs of a language share one worker process, its interpreter and analyser started
     once, not once per suite (the rows' seconds are then the call's, shared evenly). Each row is then filled by its
     own run as before (its numbers are that run's), which finds its verdicts in the cache. Returns each such row's
-    share of the run's seconds by index (its measured time, for ``--dry-run``). A run that fails leaves its rows to
-    their own runs, which say why, each for itself; without the cache there is nothing to share. A model translates
-    one language per run, and an outputs folder gives a file per row: both run rows."""
+    share of the run's seconds by index (its measured time, for ``--dry-run``). ``on_ready(indices)``: the rows of a
+    language whose verdicts are all in the cache while the run goes on (where the family says so, its
+    ``suites_together``'s second argument), so the card ranks them meanwhile (``build_card``). A run that fails leaves
+    its rows to their own runs, which say why, each for itself; without the cache there is nothing to share. A model
+    translates one language per run, and an outputs folder gives a file per row: both run rows."""
     if system.kind != "published" or not card_options.use_cache:
         return {}
     groups: dict[tuple[str, str, str], list[int]] = {}
@@ -598,10 +610,16 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], card_options: Car
     for members in by_family.values():
         together = families.family_of(members[0][0]).suites_together
         if together is not None and len(members) > 1:
+            indices = [i for _, each in members for i in each]
+
+            def ready(lang: str, indices: list[int] = indices) -> None:
+                if on_ready is not None:
+                    on_ready([i for i in indices if rows[i].options["lang"] == lang])
+
             calls.append((",".join(suite for suite, _ in members),
-                          lambda members=members, together=together: together(
-                              [(suite, settings(suite, indices)) for suite, indices in members]),
-                          [i for _, indices in members for i in indices]))
+                          lambda members=members, together=together, ready=ready: together(
+                              [(suite, settings(suite, indices)) for suite, indices in members], ready),
+                          indices))
             continue
         calls += [(suite, lambda suite=suite, indices=indices: run_settings(suite, settings(suite, indices)), indices)
                   for suite, indices in members]
@@ -612,7 +630,8 @@ def _run_together(system: SystemSpec, rows: Sequence[CardRow], card_options: Car
             bar.set_description(f"card: {what} {','.join(langs)} (one run)")
         started = time.monotonic()
         try:
-            call()
+            with span(f"together {what}"):
+                call()
         except Exception:  # noqa: BLE001, S112 - each row's own run meets it and says why in its row
             continue
         share = (time.monotonic() - started) / len(indices)
@@ -696,10 +715,10 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
     out = []
     quiet = card_options.for_rows()
     with progress_bar("card", unit="suite", total=len(rows), quiet=card_options.quiet) as bar:
-        together = _run_together(system, rows, quiet, reports, bar)
+        together, early = _together_and_ranked(system, rows, quiet, reports, bar, card_options.jobs)
         asking = _asking(system, rows, quiet, reports)
         gathered: dict[int, Gathered] = {}
-        apart = _to_workers(system, rows, quiet, reports)
+        apart = [index for index in _to_workers(system, rows, quiet, reports) if index not in early]
         answered_apart = _scored_apart(rows, asking)
         jobs = parallel.workers(card_options.jobs, len(apart) + len(answered_apart))
         with parallel.row_pool(jobs, card_options.quiet) as pool:
@@ -725,7 +744,9 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
                             break
                         block += [later] if asking[later] == "phases" else []
                     gathered.update(_gather(system, rows, block, quiet, bar, score_apart))
-                if pool is not None and index in pool:
+                if index in early:
+                    filled = early.pop(index)
+                elif pool is not None and index in pool:
                     bar.set_description(f"card: {row.key} (scored beside the others)")
                     gathered.pop(index, None)
                     filled, report = pool.take(index).value
@@ -741,6 +762,50 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
                 bar.update()
     return Card(system.name, system.kind, list(pairs), out, card_options.bootstrap, card_options.seed, reports or {},
                 card_options.limit)
+
+
+def _together_and_ranked(system: SystemSpec, rows: Sequence[CardRow], card_options: CardOptions,
+                         reports: dict[str, Report] | None, bar: Any, jobs: int | None
+                         ) -> tuple[dict[int, float], dict[int, FilledRow]]:
+    """The runs over several rows' languages (``_run_together``) and, where they run in worker processes, the rows
+    of each language filled here as soon as its verdicts are in, while the workers make the other languages': the
+    card's process waits for them anyway, so a row costs no interpreter of its own, and the last language's worker no
+    longer runs alone on two cores with every row left to rank after it (the 8-pair Google card: 86 of its 836 s,
+    at load 15, with one core idle, then 30 s for the rows in two new workers). Returns each such run's rows' shares
+    of its seconds (``_run_together``) and the rows filled meanwhile, by index; with one job, the run then the rows,
+    as before."""
+    if parallel.workers(jobs, 2) < 2:
+        return _run_together(system, rows, card_options, reports, bar), {}
+    ready: queue.Queue[list[int] | None] = queue.Queue()
+    shares: dict[int, float] = {}
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            shares.update(_run_together(system, rows, card_options, reports, bar, ready.put))
+        except BaseException as exc:  # noqa: BLE001 - raised again in the card's thread, below
+            failed.append(exc)
+        finally:
+            ready.put(None)
+
+    thread = threading.Thread(target=run, name="card: runs over languages", daemon=True)
+    thread.start()
+    early: dict[int, FilledRow] = {}
+    records: dict[int, list[Callable[[float], None]]] = {}
+    while (indices := ready.get()) is not None:
+        for index in indices:
+            row = rows[index]
+            if bar is not None:
+                bar.set_description(f"card: {row.key} (ranked while the other languages run)")
+            with span(f"row {row.key}"):
+                early[index] = fill_row(system, row, card_options, reports, share_later=records.setdefault(index, []))
+    thread.join()
+    if failed:
+        raise failed[0]
+    for index, each in records.items():
+        for record in each:
+            record(shares.get(index, 0.0))
+    return shares, early
 
 
 def _scored_apart(rows: Sequence[CardRow], asking: Sequence[str]) -> set[int]:
@@ -783,7 +848,8 @@ def _fill_apart(system: SystemSpec, row: CardRow, card_options: CardOptions, kee
     if answered is not None:
         phased, answers = families.unpacked(answered)
         gathered = Gathered(phased, answers, None, dict(seen or {}), seconds)
-    filled = fill_row(system, row, card_options, reports, shared_seconds, gathered)
+    with span(f"row {row.key}"):  # when this worker was busy with which row (DISCOTEST_TIMING)
+        filled = fill_row(system, row, card_options, reports, shared_seconds, gathered)
     return filled, (reports or {}).get(row.key)
 
 

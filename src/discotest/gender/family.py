@@ -6,6 +6,7 @@ through the cache); ``lang`` is one language, a list or ``all`` (published outpu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from discotest.engine import resolve_engine
@@ -194,10 +195,11 @@ def pipeline_settings(s: Settings) -> dict[str, Any]:
                 suite_file=s.suite_file)
 
 
-def together(runs: list[tuple[str, Settings]]) -> None:
+def together(runs: list[tuple[str, Settings]], on_language: Callable[[str], None] | None = None) -> None:
     """``Family.suites_together``: published systems' runs of several gender suites over their languages computed at
     once, each language's runs of every suite in one worker process (``gender.together.run_suites``), for each run
-    to read its verdicts back. A run that is not of published outputs on the local engine is run as itself."""
+    to read its verdicts back; ``on_language(lang)`` as each language computed so is in the cache. A run that is not
+    of published outputs on the local engine is run as itself."""
     from discotest.gender.run import RunOptions
     from discotest.gender.together import run_suites
 
@@ -209,7 +211,7 @@ def together(runs: list[tuple[str, Settings]]) -> None:
             run(suite, s)
     if joint:
         run_suites([(RunOptions(suite=suite, **pipeline_settings(s)), lang_codes(s.lang), split_list(s.system))
-                    for suite, s in joint], jobs=joint[0][1].jobs)
+                    for suite, s in joint], jobs=joint[0][1].jobs, on_language=on_language)
 
 
 def requests(suite: str, s: Settings) -> Asked:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
@@ -38,12 +38,14 @@ Work = list[tuple[list[str], RunOptions]]  # one language's runs: each suite's s
 
 
 def run_suites(runs: Sequence[tuple[RunOptions, Sequence[str] | str, Sequence[str] | str]],
-               jobs: int | None = None) -> list[tuple[RunOptions, InputError]]:
+               jobs: int | None = None, on_language: Callable[[str], None] | None = None
+               ) -> list[tuple[RunOptions, InputError]]:
     """Compute, and keep in the cache, the verdicts of every run (its options, languages and published systems, as
     ``run_many`` takes them), languages in ``jobs`` worker processes (default one per core), each language's runs of
     every suite in one worker. A language whose verdicts of a run are all cached is not run again for it. A run
     refused before any work (its suite or an output missing, a malformed suite) is left out, the others made: its
-    own run says why. Returns the runs left out, each with its error."""
+    own run says why. ``on_language(lang)`` as each computed language's verdicts are all in the cache (the card
+    ranks its rows while the workers make the other languages'). Returns the runs left out, each with its error."""
     work: dict[str, Work] = {}
     refused: list[tuple[RunOptions, InputError]] = []
     for options, langs, systems in runs:
@@ -64,6 +66,8 @@ def run_suites(runs: Sequence[tuple[RunOptions, Sequence[str] | str, Sequence[st
     if jobs == 1:
         for lang, runs_ in work.items():
             evaluate_suites(lang, runs_, in_worker=False)
+            if on_language is not None:
+                on_language(lang)
         return refused
     pending = _slowest_first({lang: [name for names, _ in runs_ for name in names] for lang, runs_ in work.items()})
     try:
@@ -78,8 +82,10 @@ def run_suites(runs: Sequence[tuple[RunOptions, Sequence[str] | str, Sequence[st
                     running[pool.submit(evaluate_suites, lang, work[lang])] = lang
                 done_now, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done_now:
-                    running.pop(future)
+                    lang = running.pop(future)
                     future.result()
+                    if on_language is not None:
+                        on_language(lang)
     except BrokenProcessPool:
         raise InputError("a worker process could not start or died; pass jobs=1") from None
     return refused

@@ -178,9 +178,10 @@ class Family:
     langs_together: bool = False
     # runs of several of the family's suites, each over several languages as ``langs_together`` says, made at once
     # (``[(suite, settings), …]``), each language's runs of every suite in one worker process (its analyser loaded
-    # once, not once per suite): each run then finds its results in the cache, as after its own run. None: the card
-    # runs each suite's languages together, one suite after another
-    suites_together: Callable[[list[tuple[str, Settings]]], None] | None = None
+    # once, not once per suite): each run then finds its results in the cache, as after its own run; its second
+    # argument, ``on_language(lang)`` or None, is told as each language's results are all in the cache (the card ranks
+    # that language's rows meanwhile). None: the card runs each suite's languages together, one suite after another
+    suites_together: Callable[[list[tuple[str, Settings]], Callable[[str], None] | None], None] | None = None
     # the run in two phases (``run_settings`` then calls these, not ``run``): ``requests(suite, settings)`` opens the
     # models the run needs and states what it asks them (``models.requests.Asked``), ``score(suite, settings, asked,
     # answers)`` turns the answers into the Report; a caller holding several runs (the card) sends every run's
@@ -210,6 +211,10 @@ class Family:
 
 
 _FAMILIES: dict[str, Family] = {}
+# suite -> the name of the family whose suites list it, found once per process (``family_of``: a card asks some 400
+# times, and the contrastive family's list is built from the catalogue each time, 0.5 ms a question); emptied by
+# ``register`` and ``unregister``. A name a family only ``handles`` (a user's file) is asked each time
+_FAMILY_OF: dict[str, str] = {}
 
 
 def register(family: Family) -> Family:
@@ -220,12 +225,14 @@ def register(family: Family) -> Family:
     if family.name in _FAMILIES and _FAMILIES[family.name] is not family:
         raise ValueError(f"suite family {family.name!r} is registered twice")
     _FAMILIES[family.name] = family
+    _FAMILY_OF.clear()
     return family
 
 
 def unregister(name: str) -> None:
     """Remove a family (tests that register one of their own)."""
     _FAMILIES.pop(name, None)
+    _FAMILY_OF.clear()
 
 
 def families() -> list[Family]:
@@ -237,8 +244,13 @@ def all_suites() -> list[str]:
 
 
 def family_of(suite: str) -> Family:
+    if (known := _FAMILIES.get(_FAMILY_OF.get(suite, ""))) is not None:
+        return known
     for family in _FAMILIES.values():
-        if family.answers(suite):
+        if suite in family.suites():
+            _FAMILY_OF[suite] = family.name
+            return family
+        if family.handles and family.handles(suite):
             return family
     raise InputError(f"unknown suite {suite!r}{did_you_mean(suite, all_suites())}; choose from "
                      f"{', '.join(all_suites())} (`discotest suites` lists them)")
