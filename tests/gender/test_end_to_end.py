@@ -132,7 +132,7 @@ def test_all_languages_in_one_table(capsys, tmp_path, shared_data):
         digest = hashlib.sha256("\n".join(pair_lines).encode()).hexdigest()
         assert digest == recorded[f"{lang}/google"]["details_sha256"], lang
     # each language's JSON result as recorded too (hashed as verdict_identity hashes it), from the run again in its
-    # cache: every verdict read back in this process (no worker), the same details; Ray's whole suites are two of
+    # cache: every verdict read back from it, the same details; Ray's whole suites are two of
     # these languages (tests/engine/test_engine.py), so each language's recorded result is checked here
     again = tmp_path / "again.jsonl"
     code = main(["--data-dir", str(shared_data), "-q", "run", "winomt", "--lang", "all", "--system", "google",
