@@ -131,6 +131,18 @@ def test_all_languages_in_one_table(capsys, tmp_path, shared_data):
     for lang, pair_lines in lines.items():
         digest = hashlib.sha256("\n".join(pair_lines).encode()).hexdigest()
         assert digest == recorded[f"{lang}/google"]["details_sha256"], lang
+    # each language's JSON result as recorded too (hashed as verdict_identity hashes it), from the run again in its
+    # cache: every verdict read back from it, the same details; Ray's whole suites are two of
+    # these languages (tests/engine/test_engine.py), so each language's recorded result is checked here
+    again = tmp_path / "again.jsonl"
+    code = main(["--data-dir", str(shared_data), "-q", "run", "winomt", "--lang", "all", "--system", "google",
+                 "--format", "json", "--details", str(again)])
+    results = results_of(capsys.readouterr().out)
+    assert code == 0 and again.read_bytes() == details.read_bytes()
+    assert [r["lang"] for r in results] == [r[1] for r in rows]
+    for result in results:
+        digest = hashlib.sha256(json.dumps([result], sort_keys=True).encode()).hexdigest()
+        assert digest == recorded[f"{result['lang']}/google"]["result_sha256"], result["lang"]
 
 
 def test_bug_gold_with_a_hand_translated_file(capsys, tmp_path, shared_data):
