@@ -20,6 +20,8 @@ The prepared cache (``$DISCOTEST_CACHE`` or the user cache) gets the language's 
 in total; ``--before FILE`` says which pairs' lines differ from that file's. ``links`` measures the sources this
 process imports (``PYTHONPATH``); ``split`` and ``cold`` those of ``--src`` (the models are found with this process's
 sources: a tree whose aligner code differs only in its child's stamps decodes the same model files).
+
+The figures of 2026-11-29 (main 73cab0a → this change: split, cold and links) are in ``bench/figures/thot_child.json``.
 """
 
 from __future__ import annotations
