@@ -119,7 +119,7 @@ def test_the_key_holds_the_text_farahidis_version_and_the_arabic_code_alone(monk
 
 
 def test_a_run_reads_a_prepared_table_but_does_not_make_one():
-    """Making Arabic's table costs about 16 s of CPU, more than it saves a run (0.5 s): only ``data prepare``
+    """Making Arabic's table costs about 12 s of CPU, far more than it saves a run (about 0.04 s): only ``data prepare``
     (``make``) makes it; a run without one reads every word with farahidi, as before."""
     first = _analyser()
     word_table.adopt_table(first, "text", lambda: pytest.fail("a run made the table"))

@@ -9,13 +9,16 @@ analysis is the one farahidi gives alone (``tests/lang/test_ar_farahidi.py`` che
 outputs). Used only with the farahidi version the index was checked on (``INDEXED_VERSIONS``); another version runs
 plain.
 
-Its tables load lazily (``_LazyMap``, ``_LazyList``): farahidi parses every record of every table a word touches (0.54
-CPU-s before a cold run's first reading, more than the analyses of its 97 words), though a run of one system's output
-reads a few hundred of their 100,000 records (68 of the 34,008 proper-noun forms, a few of each letter's hundreds of
-roots). A table is decompressed and split into lines at once (0.13 CPU-s for the 31 tables a cold run reads), and a
-value or record is parsed on its first use, from its own JSON text, so every value is the one farahidi's loader gives
-(``tests/lang/test_ar_farahidi.py`` compares every record of every table); the unvoweled patterns, scanned whole by the
-index, load as farahidi loads them.
+Its tables load lighter (``_table``): farahidi parses every record of every table a word touches (0.54 CPU-s before a
+cold run's first reading, more than the analyses of its 97 words), though a run of one system's output reads a few
+hundred of their 100,000 records (68 of the 34,008 proper-noun forms, a few of each letter's hundreds of roots). A large
+table is decompressed and split into lines at once, and a value or record parsed on its first use from its own JSON
+text (``_LazyMap``, ``_LazyList``); a map of numbers and plain strings (a root's id) is read by one regular expression;
+the formulas a root may take are kept or passed over by a column of their pattern ids, read off the text, so only the
+kept ones are parsed (``IndexedAnalyzer._get_info_result``); a table is found by one dict look-up, not its file name
+formatted on every call. Every value is the one farahidi's loader gives (``tests/lang/test_ar_farahidi.py`` compares
+every record of every table). The tables' load before a cold run's first reading: 0.54 -> 0.18 CPU-s; making the word
+table of three outputs (8,522 forms), which reads most of every table: 12.6 -> 11.5 CPU-s.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
 
 import farahidi
@@ -73,9 +76,15 @@ class _PatternIndex:
 
 # the start of a line of a ``*.map`` table: {"key":"…" or a number,"value":…}
 _MAP_KEY = re.compile(rb'\{"key":("[^"\\]*"|-?[0-9]+),"value":')
-# the tables read whole: the unvoweled patterns (every one of a length is scanned, ``_PatternIndex``)
+# the tables read whole: the unvoweled patterns (every one of a length is scanned, ``_PatternIndex``) and every small
+# table (under 32 KiB compressed: parsed whole at once, then read at a C dict's or list's speed)
 _WHOLE = frozenset({"DATA.Derived.Nouns.Patterns.Stems.Unvoweled.map",
                     "DATA.Derived.Verbs.Patterns.Stems.Unvoweled.map"})
+_SMALL = 32 * 1024
+
+
+# a line of a map whose key and value are both a number or a plain string (a root's id, a stem's proper-noun ids)
+_FLAT_LINE = re.compile(rb'^\{"key":("[^"\\\n]*"|-?[0-9]+),"value":("[^"\\\n]*"|-?[0-9]+)\}[ \t\r]*$', re.M)
 
 
 def _lines(filename: str) -> list[bytes]:
@@ -85,14 +94,39 @@ def _lines(filename: str) -> list[bytes]:
     return [line for line in gzip.decompress(path.read_bytes()).split(b"\n") if line and not line.isspace()]
 
 
+def _scalar(token: bytes) -> str | int:
+    """A JSON number or string without escapes, as ``json.loads`` reads it."""
+    return token[1:-1].decode() if token.startswith(b'"') else int(token)
+
+
+def _flat_map(lines: list[bytes]) -> dict | None:
+    """A map whose every line has a number or plain string as key and value, read by one regular expression over
+    its text (a third of ``json.loads``'s time a line), as a plain dict; None for any other map."""
+    if not lines or not _FLAT_LINE.match(lines[0]):
+        return None
+    pairs = _FLAT_LINE.findall(b"\n".join(lines))
+    if len(pairs) != len(lines):
+        return None
+    return {_scalar(key): _scalar(value) for key, value in pairs}
+
+
 class _LazyList(Sequence):
     """A list of JSON records, each parsed on first use and kept (the same object each time, as in farahidi's list:
     its analyser tells formulas apart by identity). ``pieces[i]``: record i's text less ``head`` and ``tail``."""
 
-    def __init__(self, pieces: list[bytes], head: bytes = b"", tail: bytes = b"") -> None:
-        self._pieces, self._head, self._tail = pieces, head, tail
+    def __init__(self, pieces: list[bytes], head: bytes = b"", tail: bytes = b"", source: bytes = b"") -> None:
+        self._pieces, self._head, self._tail, self._source = pieces, head, tail, source
         self._records: list[Any] = [None] * len(pieces)
         self._parsed = bytearray(len(pieces))
+        self._columns: dict[str, list[str] | None] = {}
+
+    def column(self, name: str) -> list[str] | None:
+        """Every record's field ``name`` (a string of digits), in order, read off the list's JSON text (``source``) at
+        once, without parsing the records; None where a record lacks it or holds something else."""
+        if name not in self._columns:
+            values = re.findall(b'"' + re.escape(name.encode()) + rb'":"([0-9]*)"[,}]', self._source)
+            self._columns[name] = [v.decode() for v in values] if len(values) == len(self._pieces) else None
+        return self._columns[name]
 
     def __len__(self) -> int:
         return len(self._pieces)
@@ -135,7 +169,7 @@ class _LazyMap(Mapping):
         line, start = self._lines[key]
         text = line[start:-1]
         if text.startswith(b"[{") and text.endswith(b"}]"):
-            value: Any = _LazyList(text[2:-2].split(b"},{"), b"{", b"}")
+            value: Any = _LazyList(text[2:-2].split(b"},{"), b"{", b"}", text)
         else:
             value = json.loads(text)
         self._values[key] = value
@@ -161,19 +195,27 @@ class _LazyMap(Mapping):
         return len(self._lines)
 
 
-_tables: dict[str, Any] = {}  # filename -> its lazy table (shared by every analyser, as farahidi shares its tables)
+_tables: dict[str, Any] = {}  # filename -> its table (shared by every analyser, as farahidi shares its tables)
 
 
-def _lazy(filename: str, whole: Callable[[], Any]) -> Any:
-    """The lazy table of ``filename`` (one of ``_LAZY``), made on first use; ``whole()`` (farahidi's own loader) where
-    its lines are not laid out as expected (then nothing is lazy, nothing differs)."""
+def _table(filename: str) -> Any:
+    """The table ``filename``: lazy (``_LazyMap``, ``_LazyList``) where it is large, else (or where its lines are not
+    laid out as expected: then nothing is lazy, nothing differs) farahidi's own, loaded whole."""
     table = _tables.get(filename)
     if table is None:
-        lines = _lines(filename)
-        try:
-            table = _LazyMap(lines) if filename.endswith(".map") else _LazyList(lines)
-        except ValueError:
-            table = whole()
+        path = farahidi_lexicon._data_dir() / (filename + ".jsonl.gz")
+        large = path.stat().st_size >= _SMALL
+        if filename not in _WHOLE and (large or filename.endswith(".map")):
+            lines = _lines(filename)
+            table = _flat_map(lines) if filename.endswith(".map") else None
+            if table is None and large:
+                try:
+                    table = _LazyMap(lines) if filename.endswith(".map") else _LazyList(lines)
+                except ValueError:
+                    table = None
+        if table is None:
+            table = farahidi_lexicon.load_map(filename) if filename.endswith(".map") else \
+                farahidi_lexicon.load_list(filename)
         _tables[filename] = table
     return table
 
@@ -187,31 +229,34 @@ class IndexedLexicon(Lexicon):
     def __init__(self) -> None:
         super().__init__()
         self.stem: str | None = None
+        self._found: dict[Any, Any] = {}  # (category,) logical name -> its table
 
-    # farahidi's table accessors, lazy for the tables of ``_LAZY``
+    # farahidi's table accessors (the same tables, large ones lazy: ``_table``), each table found by one dict look-up
+    # (farahidi formats its file name on every call: 150,000 calls a thousand words)
     def map(self, logical: str) -> Any:
-        name = farahidi_lexicon.TABLES[logical]
-        if name not in _WHOLE:
-            return _lazy(name, lambda: super(IndexedLexicon, self).map(logical))
-        return super().map(logical)
+        return self.list(logical)
 
     def list(self, logical: str) -> Any:
-        name = farahidi_lexicon.TABLES[logical]
-        if name not in _WHOLE:
-            return _lazy(name, lambda: super(IndexedLexicon, self).list(logical))
-        return super().list(logical)
+        table = self._found.get(logical)
+        if table is None:
+            table = self._found[logical] = _table(farahidi_lexicon.TABLES[logical])
+        return table
 
     def derived_map(self, cat: str, logical: str) -> Any:
-        name = farahidi_lexicon.DERIVED_TABLES[logical].format(cat=cat)
-        if name not in _WHOLE:
-            return _lazy(name, lambda: super(IndexedLexicon, self).derived_map(cat, logical))
-        return super().derived_map(cat, logical)
+        return self.derived_list(cat, logical)
 
     def derived_list(self, cat: str, logical: str) -> Any:
-        name = farahidi_lexicon.DERIVED_TABLES[logical].format(cat=cat)
-        if name not in _WHOLE:
-            return _lazy(name, lambda: super(IndexedLexicon, self).derived_list(cat, logical))
-        return super().derived_list(cat, logical)
+        table = self._found.get((cat, logical))
+        if table is None:
+            table = self._found[(cat, logical)] = _table(farahidi_lexicon.DERIVED_TABLES[logical].format(cat=cat))
+        return table
+
+    def feature(self, cat: str, feature: str, index: int) -> dict | None:
+        table = self._found.get((cat, "feature", feature))
+        if table is None:
+            name = farahidi_lexicon.FEATURE_TABLES[feature].format(cat=cat)
+            table = self._found[(cat, "feature", feature)] = _table(name)
+        return table[index - 1] if 0 < index <= len(table) else None
 
     def unvoweled_stems(self, cat: str, length: int) -> list[dict]:
         patterns = super().unvoweled_stems(cat, length)
@@ -236,6 +281,23 @@ class IndexedAnalyzer(farahidi.Analyzer):
             return super()._possible_solutions(seg, cat, cache)
         finally:
             self.lex.stem = None
+
+    def _get_info_result(self, id_root: str, id_pattern_stem: str, length: int, cat: str) -> list[dict]:
+        """farahidi's own loop over a root's formulas, keeping those of the stem's patterns, with every formula's
+        pattern id read off one column (``_LazyList.column``): the loop looks at 38,000 formulas in a cold run of one
+        output (3 million to make the word table), a record each, and keeps a few hundred."""
+        formulas = self.lex.formulas(cat, length)
+        column = formulas.column("idDiacPatternStem") if isinstance(formulas, _LazyList) else None
+        if column is None:
+            return super()._get_info_result(id_root, id_pattern_stem, length, cat)
+        pattern_ids = set(id_pattern_stem.split(" "))
+        count = len(column)
+        result = []
+        for idr in id_root.split(" "):
+            idx = int(idr)
+            if 0 < idx <= count and column[idx - 1] in pattern_ids:
+                result.append(formulas[idx - 1])
+        return result
 
 
 def analyzer(version: str) -> farahidi.Analyzer:

@@ -47,10 +47,11 @@ def adopt_table(analyser: GenderAnalyser, identity: str, sentences: Callable[[],
                 make: bool = False) -> None:
     """Give ``analyser`` the table of the text ``identity`` names: read from the cache, else (``make``: ``data
     prepare``) made now from ``sentences()`` (the published outputs' tokens) and stored. Once per analyser and table
-    in a process. A run does not make it: making it costs about 16 s of CPU for Arabic (8,500 word forms; 24 s
-    before farahidi's pattern scan was indexed), far more than the 0.07 s of CPU it saves a later cold run (measured
-    leave-one-system-out: bench/speed/ar_word_table.py; 0.5 s in issue 39, before the readings stopped looking up the
-    nouns the entity lexicon decides), so only a user who prepares the data pays for it."""
+    in a process. A run does not make it: making it costs about 12 s of CPU for Arabic (8,522 word forms of three
+    outputs: 11.5 s, 12.6 s before farahidi's tables loaded lighter, half again as much before its pattern scan was
+    indexed), far more than the 0.04 s of CPU it saves a later cold run (morphology 0.60 -> 0.53 s, 0.03 s to read the
+    table; measured leave-one-system-out: bench/speed/ar_word_table.py; 0.5 s in issue 39, before the readings stopped
+    looking up the nouns the entity lexicon decides), so only a user who prepares the data pays for it."""
     key = table_key(analyser, identity)
     if key is None or (id(analyser), key) in _adopted:
         return
