@@ -5,8 +5,11 @@ The pipelines wrap each stage in ``with stage("alignment"):``; a stage's own tim
 both kept; CPU time (``os.times``: user + system of this process and of the subprocesses it waited for, such as the
 aligner) moves less with the load of a shared machine. Nothing is printed, written or changed unless
 ``DISCOTEST_TIMING`` names a file: then, at exit, the process appends one JSON line (pid, stages in first-seen
-order, seconds) to it. ``DISCOTEST_TIMING_T0`` (a ``time.time()`` of the launcher) lets ``mark_started`` count the
-interpreter start-up and imports as the stage "imports". Used by bench/speed/bench_gender_speed.py.
+order, seconds) to it, with the parent's pid, the process's span (its start and its report, Unix time) and its whole
+wall and CPU, and its ``label`` (a pool worker's language): what a run spends outside the stages, and when each worker
+of a pool was busy (bench/speed/allpairs_spans.py). ``DISCOTEST_TIMING_T0`` (a ``time.time()`` of the launcher) lets
+``mark_started`` count the interpreter start-up and imports as the stage "imports". Used by
+bench/speed/bench_gender_speed.py.
 """
 
 from __future__ import annotations
@@ -64,6 +67,15 @@ def stage(name: str) -> Iterator[None]:
             stages[-1][3] += cpu
 
 
+_label: str | None = None
+
+
+def label(text: str) -> None:
+    """Name this process in its report (a pool worker: the language it runs), for a bench to tell the lines apart."""
+    global _label
+    _label = text
+
+
 _started = False
 
 
@@ -87,11 +99,26 @@ def totals() -> dict[str, dict[str, float]]:
     return {"wall": dict(_wall), "cpu": dict(_cpu)}
 
 
+def process_start() -> float | None:
+    """When this process started (Unix time, to the kernel's clock tick), from /proc; None where there is none."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            stat = f.read()
+        ticks = int(stat[stat.rindex(b")") + 2 :].split()[19])  # field 22, starttime: clock ticks after boot
+        return time.time() - (time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, AttributeError, IndexError):
+        return None
+
+
 def _report() -> None:
     path = os.environ.get(ENV_VAR)
     if not path or not _wall:
         return
-    line = json.dumps({"pid": os.getpid(), **totals()}) + "\n"
+    now, started, t = time.time(), process_start(), os.times()
+    whole = {"wall": now - started if started is not None else None, "cpu": t.user + t.system + t.children_user +
+             t.children_system, "own_cpu": t.user + t.system}  # own: less the children it waited for (workers)
+    line = json.dumps({"pid": os.getpid(), "ppid": os.getppid(), "label": _label, "span": [started, now],
+                       "process": whole, **totals()}) + "\n"
     try:
         with open(path, "a", encoding="utf-8") as f:
             f.write(line)
