@@ -58,10 +58,12 @@ def describe(run: dict, cores: int) -> dict:
     parent = next((p for p in procs if not any(q["pid"] == p["ppid"] for q in procs)), None)
     t0 = min(p["span"][0] for p in procs if p["span"][0] is not None)
     rows = []
+    workers_cpu = sum(p["process"]["cpu"] for p in procs if p is not parent)
     for p in sorted(procs, key=lambda p: p["span"][0] or 0):
         stages_cpu = sum(p["cpu"].values())
-        # a worker's CPU with the programs it waited for (the stages count them); the parent's without its workers
-        own = p["process"]["own_cpu"] if p is parent else p["process"]["cpu"]
+        # a process's CPU with the programs it waited for (the stages count them: the aligner's), the parent's less
+        # its workers'
+        own = p["process"]["cpu"] - (workers_cpu if p is parent else 0.0)
         rows.append({
             "who": "parent" if p is parent else p.get("label") or str(p["pid"]),
             "start": p["span"][0] - t0, "end": p["span"][1] - t0,
