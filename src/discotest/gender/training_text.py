@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from discotest import cache
 from discotest.data import catalogue
@@ -20,8 +20,17 @@ from discotest.gender.suites import load_gender_suite
 from discotest.gender.winomt import GenderItem, load_winomt
 from discotest.lang.align.base import Pair
 
-if TYPE_CHECKING:
-    from discotest.gender.run import RunOptions
+
+class RunOptions(Protocol):
+    """What of a run's options (``gender.run.RunOptions``) chooses the text: the suite and where the data is."""
+
+    @property
+    def suite(self) -> str: ...
+    @property
+    def suite_version(self) -> str: ...
+    @property
+    def data_dir(self) -> str | None: ...
+
 
 # the modules that read, select and tokenise a language's published outputs into the text its alignment model (and its
 # word table) is made from: the models' cache keys hold their code, not the whole package's (an edit to the card, a
