@@ -148,9 +148,9 @@ def processes(timing: Path, epoch: float) -> list[dict]:
     lines = [json.loads(line) for line in timing.read_text().splitlines()] if timing.exists() else []
     out = []
     for line in lines:
-        began = line.get("started")
-        out.append({"pid": line["pid"], "start": None if began is None else began - epoch,
-                    "end": line.get("ended", epoch) - epoch, "cpu": sum(line["cpu"].values()),
+        began, ended = line["span"]
+        out.append({"pid": line["pid"], "start": None if began is None else began - epoch, "end": ended - epoch,
+                    "cpu": sum(line["cpu"].values()),
                     "spans": [(label, a - epoch, b - epoch, c) for label, a, b, c in line.get("spans", [])]})
     return sorted(out, key=lambda p: (p["start"] is None, p["start"] or 0.0))
 

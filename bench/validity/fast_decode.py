@@ -89,15 +89,12 @@ def cpu(lang: str, decoder: str) -> dict[str, float]:
     import statistics
 
     from discotest.gender.pipeline import Bitext
-    from discotest.gender.run import (
-        RunOptions,
-        _published_rows,
-        language_aligner,
-    )
+    from discotest.gender.run import RunOptions, language_aligner
+    from discotest.gender.training_text import published_rows
     from discotest.lang.align import align_cached
 
     options = RunOptions()
-    items, translations = _published_rows("google", lang, options)
+    items, translations = published_rows("google", lang, options)
     bitext = Bitext(items, translations, lang)
     pairs, watch = bitext.pairs, bitext.watched
     out = {}

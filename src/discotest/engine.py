@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from discotest.errors import TYPE_CHECKING, InputError
 
 if TYPE_CHECKING:  # annotations only: Thot's decode children import this module for ``end_with_parent``
+    from collections.abc import Mapping
+    from multiprocessing.connection import Connection
     from typing import Any
 
 ENGINES = ("local", "ray")
@@ -127,6 +129,104 @@ def _watch_parent(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="discotest-parent-watch", daemon=True).start()
+
+
+class RemoteTraceback(Exception):
+    """The traceback of a task's exception in its process, as the cause of the exception raised here."""
+
+    def __str__(self) -> str:
+        return f"\n\"\"\"\n{self.args[0]}\"\"\""
+
+
+class WorkerDied(Exception):
+    """A process of ``each_in_own_process`` ended without a result (killed for memory, or it could not start)."""
+
+
+def each_in_own_process(tasks: Mapping[str, tuple[Callable[..., Any], tuple]], jobs: int,
+                        choose: Callable[[list[str], list[str]], str], on_done: Callable[[str, Any], None],
+                        initializer: Callable[..., None] = start_worker, initargs: tuple = ()) -> None:
+    """Each task ``name: (fn, args)`` in a spawned process of its own, at most ``jobs`` at once: a free place takes
+    ``choose(pending, running)`` (names), and ``on_done(name, fn(*args))`` is called here as each one ends. A task's
+    exception is raised here as itself (the others are ended); a process that ended without a result raises
+    ``WorkerDied``.
+
+    One task per process, as ``max_tasks_per_child=1`` gave a process pool: a process that went on to the next
+    language kept the last one's analyser loaded. Unlike such a pool's worker, a process here ends as the discotest
+    command does (``cli.command``) once its result is sent: its exit handlers run (the timing report) and it leaves
+    without freeing its heap object by object, 0.3-0.5 s of CPU per language it spent after its work. Spawned, not
+    forked: a fork copies the native thread state of an aligner or tagger this process already ran, and a spawned
+    process imports the caller's script again (scripts call this under ``if __name__ == "__main__":``)."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context("spawn")
+    pending, running = list(tasks), {}
+    try:
+        while pending or running:
+            while pending and len(running) < jobs:
+                name = choose(pending, [n for n, _ in running.values()])
+                pending.remove(name)
+                receive, send = context.Pipe(duplex=False)
+                process = context.Process(target=_own_process, args=(send, os.getpid(), initializer, initargs,
+                                                                     *tasks[name]), name=name)
+                process.start()
+                send.close()  # this end is the child's: its death then reads here as the end of the pipe
+                running[receive] = (name, process)
+            for receive in wait(list(running)):
+                name, process = running.pop(receive)
+                try:
+                    message = receive.recv()
+                except EOFError:
+                    message = None
+                receive.close()
+                process.join()
+                if message is None:
+                    raise WorkerDied(f"the process of {name} ended without a result (exit {process.exitcode})")
+                if message[0] == "error":
+                    raise message[1] from RemoteTraceback(message[2])
+                on_done(name, message[1])
+    finally:
+        for receive, (_, process) in running.items():
+            process.kill()
+            process.join()
+            receive.close()
+
+
+def _own_process(send: Connection, parent: int, initializer: Callable[..., None], initargs: tuple,
+                 fn: Callable[..., Any], args: tuple) -> None:
+    """A task's process (``each_in_own_process``): started as a pool worker (``initializer``, told its parent's pid so
+    that a parent killed before ``end_with_parent`` still ends it), ``fn(*args)`` sent back, or its exception and
+    traceback; then the exit handlers, and out without the interpreter's teardown."""
+    import atexit
+    import threading
+    import traceback
+    from multiprocessing import current_process
+
+    from discotest import timing
+
+    os.environ[PARENT_PID_ENV] = str(parent)
+    timing.label(current_process().name)
+    try:
+        initializer(*initargs)
+        message: tuple = ("done", fn(*args))
+    except BaseException as exc:  # every failure goes back to the parent, which raises it
+        message = ("error", exc, traceback.format_exc())
+    try:
+        send.send(message)
+    except Exception as exc:  # an unpicklable result or exception: say what it was
+        send.send(("error", RuntimeError(f"a task's result could not be sent back: {exc!r}"), ""))
+    send.close()
+    others = [t for t in threading.enumerate() if t is not threading.main_thread() and t.is_alive() and not t.daemon]
+    if others:
+        return  # the ordinary exit, which waits for them
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    atexit._run_exitfuncs()
+    os._exit(0)
 
 
 def worker_env() -> dict[str, str]:

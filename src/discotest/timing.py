@@ -5,11 +5,12 @@ The pipelines wrap each stage in ``with stage("alignment"):``; a stage's own tim
 both kept; CPU time (``os.times``: user + system of this process and of the subprocesses it waited for, such as the
 aligner) moves less with the load of a shared machine. Nothing is printed, written or changed unless
 ``DISCOTEST_TIMING`` names a file: then, at exit, the process appends one JSON line (pid, stages in first-seen
-order, seconds) to it. ``DISCOTEST_TIMING_T0`` (a ``time.time()`` of the launcher) lets ``mark_started`` count the
-interpreter start-up and imports as the stage "imports". The line also says when the process started and ended
-(``time.time()``) and its ``span``s (a labelled piece of work, such as a card row in a worker: when it began and
-ended, its CPU seconds), so a bench can draw which process kept which core busy when. Used by
-bench/speed/bench_gender_speed.py and bench/cards/card_jobs.py.
+order, seconds) to it, with the parent's pid, the process's span (its start and its report, Unix time) and its whole
+wall and CPU, its ``label`` (a pool worker's language) and its ``spans`` (a labelled piece of work, such as a card row
+in a worker: when it began and ended, its CPU seconds): what a run spends outside the stages, and which process kept
+which core busy when (bench/speed/allpairs_spans.py, bench/cards/card_jobs.py). ``DISCOTEST_TIMING_T0`` (a
+``time.time()`` of the launcher) lets ``mark_started`` count the interpreter start-up and imports as the stage
+"imports". Used by bench/speed/bench_gender_speed.py.
 """
 
 from __future__ import annotations
@@ -80,17 +81,13 @@ def span(label: str) -> Iterator[None]:
             _spans.append((label, started, time.time(), _cpu_now() - cpu))
 
 
-def _process_started() -> float | None:
-    """When this process started (``time.time()``'s clock, to 10 ms), from /proc (None where there is none): a
-    spawned worker's interpreter start-up is before any code of ours runs."""
-    try:
-        with open("/proc/self/stat", encoding="ascii") as f:
-            ticks = int(f.read().rsplit(")", 1)[1].split()[19])
-        with open("/proc/uptime", encoding="ascii") as f:
-            uptime = float(f.read().split()[0])
-    except (OSError, ValueError, IndexError):
-        return None
-    return time.time() - (uptime - ticks / os.sysconf("SC_CLK_TCK"))
+_label: str | None = None
+
+
+def label(text: str) -> None:
+    """Name this process in its report (a pool worker: the language it runs), for a bench to tell the lines apart."""
+    global _label
+    _label = text
 
 
 _started = False
@@ -116,11 +113,26 @@ def totals() -> dict[str, dict[str, float]]:
     return {"wall": dict(_wall), "cpu": dict(_cpu)}
 
 
+def process_start() -> float | None:
+    """When this process started (Unix time, to the kernel's clock tick), from /proc; None where there is none."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            stat = f.read()
+        ticks = int(stat[stat.rindex(b")") + 2 :].split()[19])  # field 22, starttime: clock ticks after boot
+        return time.time() - (time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, AttributeError, IndexError):
+        return None
+
+
 def _report() -> None:
     path = os.environ.get(ENV_VAR)
     if not path or not (_wall or _spans):
         return
-    line = json.dumps({"pid": os.getpid(), **totals(), "started": _process_started(), "ended": time.time(),
+    now, started, t = time.time(), process_start(), os.times()
+    whole = {"wall": now - started if started is not None else None, "cpu": t.user + t.system + t.children_user +
+             t.children_system, "own_cpu": t.user + t.system}  # own: less the children it waited for (workers)
+    line = json.dumps({"pid": os.getpid(), "ppid": os.getppid(), "label": _label, "span": [started, now],
+                       "process": whole, **totals(),
                        "spans": [list(each) for each in _spans]}) + "\n"
     try:
         with open(path, "a", encoding="utf-8") as f:

@@ -4,11 +4,9 @@ CPython's default, which scanned a cold run's heap over and over (10-12 % of its
 from __future__ import annotations
 
 import gc
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 
 from discotest.cli import main
-from discotest.engine import COLLECTOR_THRESHOLDS
+from discotest.engine import COLLECTOR_THRESHOLDS, each_in_own_process
 from discotest.gender.run import _start_worker
 
 
@@ -25,6 +23,7 @@ def test_the_command_paces_the_collector(capsys):
 
 def test_a_language_worker_paces_its_collector():
     """The workers of ``run --lang all``: spawned, so they start at CPython's default and set the pace themselves."""
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=_start_worker, initargs=(True,)) as pool:
-        assert pool.submit(gc.get_threshold).result() == COLLECTOR_THRESHOLDS
+    got: dict = {}
+    each_in_own_process({"x": (gc.get_threshold, ())}, 1, lambda pending, running: pending[0], got.__setitem__,
+                        _start_worker, (True,))
+    assert got == {"x": COLLECTOR_THRESHOLDS}

@@ -169,6 +169,6 @@ def test_a_warm_run_of_every_language_starts_no_worker(demo_published, monkeypat
     def no_pool(*args, **kwargs):
         raise AssertionError("a worker pool was started")
 
-    monkeypatch.setattr(gender_run, "ProcessPoolExecutor", no_pool)
+    monkeypatch.setattr(gender_run, "each_in_own_process", no_pool)
     assert main(["-q", "run", "winomt-demo", "--lang", "all", "--system", "all", "--format", "json"]) == 0
     assert capsys.readouterr().out == first

@@ -110,5 +110,6 @@ def test_spans_and_the_process_s_start_and_end_are_reported(clock, tmp_path, mon
     timing._report()  # a process with spans and no stage still reports
     line = json.loads(out.read_text())
     assert line["spans"] == [["row en-de/winomt", 1000.0, 1002.0, 1.5]]
-    assert line["ended"] == 1002.0 and line["wall"] == {}
-    assert line["started"] is None or line["started"] <= 1002.0
+    started, ended = line["span"]
+    assert ended == 1002.0 and line["wall"] == {}
+    assert started is None or started <= 1002.0

@@ -7,24 +7,21 @@ language's bitexts are loaded or computed once per language and shared by every 
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from discotest import cache
 from discotest.data import catalogue
 from discotest.data.readers import system_name
 from discotest.data.translations import Translations, read_translations
-from discotest.engine import start_worker
+from discotest.engine import WorkerDied, each_in_own_process, start_worker
 from discotest.errors import InputError, did_you_mean
 from discotest.gender.judge import score_consistency, score_gender
 from discotest.gender.mentions import learn_her_roles
-from discotest.gender.pipeline import Bitext, evaluate_gender, start_align_in_corpus, word_pairs
+from discotest.gender.pipeline import Bitext, evaluate_gender, start_align_in_corpus
 from discotest.gender.published import (
     available_published,
     check_lines_match,
@@ -34,6 +31,7 @@ from discotest.gender.published import (
 )
 from discotest.gender.result import GenderResult
 from discotest.gender.suites import load_gender_suite, locate_gender_suite
+from discotest.gender.training_text import TEXT_CODE, extra_text_suite, published_bitext, published_text
 from discotest.gender.verdict_cache import (
     files_key,
     load_by_files,
@@ -42,7 +40,7 @@ from discotest.gender.verdict_cache import (
     store_verdicts,
     verdicts_key,
 )
-from discotest.gender.winomt import GenderItem, load_winomt
+from discotest.gender.winomt import GenderItem
 from discotest.lang.align import (
     DEFAULT_ALIGNER,
     MODEL_REL_FERTILITY,
@@ -146,74 +144,6 @@ def scored_items(items: Sequence[GenderItem], limit: int | None) -> list[GenderI
 
 MEASURES = ("accuracy", "consistency")
 SMALL_BITEXT = 2000  # below this many pairs, "auto" adds the published outputs as aligner training text
-
-
-def _extra_text_suite(suite: str) -> str:
-    """Whose published outputs train the aligner with --align-extra: the suite's own, else WinoMT's
-    (same English-to-X direction and entity vocabulary; BUG has no published outputs)."""
-    return suite if published_systems(suite) else "winomt"
-
-
-def _published_rows(system: str, lang: str, options: RunOptions) -> tuple[list[GenderItem], dict[int, str]]:
-    """A published output as aligner training text (WinoMT's when the suite has none of its own): the suite's items
-    and the translations by row."""
-    suite = _extra_text_suite(options.suite)
-    items = load_winomt("2019", options.data_dir) if suite != options.suite else \
-        load_suite(replace(options, suite_file=None))  # the registered rows the outputs translate
-    return items, published_translations(system, lang, items, options.data_dir, suite).by_row
-
-
-def _published_bitext(system: str, lang: str, options: RunOptions) -> Bitext:
-    """A published output tokenised (``_published_rows``)."""
-    return Bitext(*_published_rows(system, lang, options), lang)
-
-
-# the modules that read, select and tokenise a language's published outputs into the text its alignment model (and its
-# word table) is made from: the models' cache keys hold their code, not the whole package's (an edit to the card or a
-# verdict rule retrains nothing); the aligner's and the tokeniser's own code is added by ``AlignmentModel``
-TEXT_CODE = ("gender/run.py", "gender/published.py", "gender/pipeline.py", "gender/winomt.py", "gender/suites.py",
-             "gender/bug.py", "gender/winomt_adj.py", "data/catalogue.py", "data/translations.py", "data/readers.py")
-
-
-@dataclass(frozen=True)
-class PublishedText:
-    """The published outputs of one language that its prepared models are made from (the suite's own, else WinoMT's)
-    and ``identity``, what fixes their text: the pinned sha256 of every file read (nothing is read or tokenised)."""
-
-    suite: str
-    version: str
-    lang: str
-    systems: tuple[str, ...]
-    identity: str
-
-    @property
-    def recipe(self) -> str:
-        return f"{self.suite}-{self.version}-{self.lang}:{'+'.join(self.systems)}"
-
-    def table_identity(self) -> str:
-        """What fixes the word forms of these outputs, for the key of a table of readings per word form."""
-        return cache.content_key([self.recipe, self.identity, cache.code_key(*TEXT_CODE)])
-
-    def bitexts(self, options: RunOptions, systems: Sequence[str] | None = None) -> list[Bitext]:
-        """The tokenised outputs of ``systems`` (default: all of them)."""
-        return [_published_bitext(s, self.lang, options) for s in (self.systems if systems is None else systems)]
-
-    def pairs(self, options: RunOptions) -> list[Pair]:
-        """The word pairs of every system's output, as its ``bitexts`` give them (``pipeline.word_pairs``)."""
-        return [pair for s in self.systems for pair in word_pairs(*_published_rows(s, self.lang, options), self.lang)]
-
-
-def published_text(lang: str, options: RunOptions) -> PublishedText | None:
-    """The published outputs of ``lang`` present under the data directory, or None where there are none."""
-    suite = _extra_text_suite(options.suite)
-    version = options.suite_version if suite == options.suite else "2019"
-    with catalogue.tracking() as files:  # what fixes the training text, read from the pins (nothing is tokenised)
-        catalogue.locate(catalogue.suite_file(suite, version), options.data_dir)
-        systems = available_published(lang, options.data_dir, suite)
-    if not systems:
-        return None
-    identity = cache.content_key(f"{c.name}\t{c.sha256}" for c in sorted(files.values(), key=lambda c: c.name))
-    return PublishedText(suite, version, lang, tuple(systems), identity)
 
 
 # Languages whose translations leave the subject pronoun out (the verb's ending gives the person): a watched "he" or
@@ -471,8 +401,8 @@ class _LanguageReading:
             return []
         options = self.options
         return [self.bitext_of(s).pairs if s in self.translation_sets else
-                _published_bitext(s, self.lang, options).pairs
-                for s in available_published(self.lang, options.data_dir, _extra_text_suite(options.suite))]
+                published_bitext(s, self.lang, options).pairs
+                for s in available_published(self.lang, options.data_dir, extra_text_suite(options.suite))]
 
     def verdict_keys(self) -> dict[str, str]:
         """The verdict cache key of every translation set; none with aligner extra text (the key would need it; small
@@ -683,33 +613,31 @@ def run_many(
             if progress:
                 progress(len(systems_))
     else:
-        pending = _slowest_first(tasks)
-        # spawned, not forked: a fork copies the native thread state of an aligner or tagger this process already
-        # ran (the Python API: run() then run_many()), and Thot's trainer then waited forever in the children
-        # (a spawned worker imports the caller's script again: scripts call run_many under `if __name__ == ...`)
-        try:
-            # one language per worker process (max_tasks_per_child): a worker that went on to the next language kept
-            # the last one's analyser loaded (the French spaCy model and natasha together: 870 MB in one process)
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                                     max_tasks_per_child=1, initializer=_start_worker, initargs=(is_quiet(),)) as pool:
-                running: dict[Future, str] = {}
-                while pending or running:
-                    while pending and len(running) < jobs:  # a free worker: the next language (_next_language)
-                        lang = _next_language(pending, list(running.values()), jobs)
-                        pending.remove(lang)
-                        running[pool.submit(_evaluate_language, lang, tasks[lang], opts, in_worker=True,
-                                            looked_up=True)] = lang
-                    done, _ = wait(running, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        lang = running.pop(future)
-                        by_lang[lang] = future.result()
-                        if progress:
-                            progress(len(by_lang[lang]))
-        except BrokenProcessPool:
-            raise InputError("a worker process could not start or died; in a script, call run_many under "
-                             "`if __name__ == \"__main__\":` (workers import the script again), or pass jobs=1"
-                             ) from None
+        def done(lang: str, results: list[GenderResult]) -> None:
+            by_lang[lang] = results
+            if progress:
+                progress(len(results))
+
+        in_language_workers({lang: (_evaluate_language, (lang, systems_, opts, (), (), True, True))
+                             for lang, systems_ in tasks.items()}, tasks, jobs, done)
     return _sorted(suite, [r for results in by_lang.values() for r in results])
+
+
+def in_language_workers(calls: dict[str, tuple[Callable[..., Any], tuple]], tasks: dict[str, Sequence[str]],
+                        jobs: int, on_done: Callable[[str, Any], None]) -> None:
+    """Each language's call ``(fn, args)`` in a worker process of its own (``engine.each_in_own_process``), ``jobs`` at
+    once: the languages with the most work first (``tasks``: the pairs each computes; ``_slowest_first``), a heavy one
+    beside a light one (``_next_language``). ``on_done(lang, result)`` here as each ends. One language per process: a
+    process that went on to the next language kept the last one's analyser loaded (the French spaCy model and natasha
+    together: 870 MB in one process)."""
+    order = _slowest_first(tasks)
+    try:
+        each_in_own_process({lang: calls[lang] for lang in order}, jobs,
+                            lambda pending, running: _next_language(pending, running, jobs), on_done,
+                            _start_worker, (is_quiet(),))
+    except WorkerDied:
+        raise InputError("a worker process could not start or died; in a script, run discotest under "
+                         "`if __name__ == \"__main__\":` (workers import the script again), or pass jobs=1") from None
 
 
 def _start_worker(quiet: bool) -> None:

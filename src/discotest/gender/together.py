@@ -7,32 +7,25 @@ each row's own run then reads its verdicts back from the cache, found by their f
 The verdicts are ``run_many``'s: ``_evaluate_language`` computes each suite's as a worker of ``run_many`` does, and a
 verdict depends on its sentence, the language's alignment model of the suite and the analyser's rules, never on what
 the worker read before (every system of a language shares one analyser in ``run_many`` already; the card with one job
-ran both suites in one process, byte for byte the card of two workers). The worker pool is ``run_many``'s
-(``gender.run``'s schedule, start and one language per worker process); it is not shared with ``run_many`` itself
-because gender/run.py is part of the alignment models' key (``TEXT_CODE``): an edit there trains every model again.
+ran both suites in one process, byte for byte the card of two workers). The workers are ``run_many``'s
+(``gender.run.in_language_workers``: its schedule, its start, one language per worker process).
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 
 from discotest.errors import InputError
 from discotest.gender.run import (
     RunOptions,
     _evaluate_language,
-    _next_language,
     _read_back,
-    _slowest_first,
-    _start_worker,
+    in_language_workers,
     load_suite,
     planned_pairs,
 )
 from discotest.gender.suites import locate_gender_suite
-from discotest.progress import is_quiet
 
 Work = list[tuple[list[str], RunOptions]]  # one language's runs: each suite's systems still to compute, its options
 
@@ -69,25 +62,9 @@ def run_suites(runs: Sequence[tuple[RunOptions, Sequence[str] | str, Sequence[st
             if on_language is not None:
                 on_language(lang)
         return refused
-    pending = _slowest_first({lang: [name for names, _ in runs_ for name in names] for lang, runs_ in work.items()})
-    try:
-        # spawned, one language per worker process (max_tasks_per_child): as ``run_many``'s workers, for its reasons
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                                 max_tasks_per_child=1, initializer=_start_worker, initargs=(is_quiet(),)) as pool:
-            running: dict[Future, str] = {}
-            while pending or running:
-                while pending and len(running) < jobs:
-                    lang = _next_language(pending, list(running.values()), jobs)
-                    pending.remove(lang)
-                    running[pool.submit(evaluate_suites, lang, work[lang])] = lang
-                done_now, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done_now:
-                    lang = running.pop(future)
-                    future.result()
-                    if on_language is not None:
-                        on_language(lang)
-    except BrokenProcessPool:
-        raise InputError("a worker process could not start or died; pass jobs=1") from None
+    in_language_workers({lang: (evaluate_suites, (lang, runs_)) for lang, runs_ in work.items()},
+                        {lang: [name for names, _ in runs_ for name in names] for lang, runs_ in work.items()}, jobs,
+                        lambda lang, _: on_language(lang) if on_language is not None else None)
     return refused
 
 
