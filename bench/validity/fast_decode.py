@@ -116,11 +116,49 @@ def cpu(lang: str, decoder: str) -> dict[str, float]:
     return out
 
 
+PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
+
+
+def why(lang: str) -> dict:
+    """Per published system of ``lang``, the sentences the checked decode sends to Thot, and over all of them the
+    watched words in doubt by the doubt bits that fire (``fast_decode.Tables.examine``), the pronouns apart from the
+    other words (entity, distractor)."""
+    from collections import Counter
+
+    from discotest.gender.pipeline import Bitext
+    from discotest.gender.run import RunOptions, _published_rows, language_aligner, planned_pairs
+    from discotest.lang.align import fast_decode
+
+    aligner = language_aligner(lang, RunOptions(align_decode="checked"))
+    names = {fast_decode.DISAGREE: "disagree", fast_decode.UNALIGNED: "unaligned",
+             fast_decode.REVERSE_CLOSE: "reverse-close", fast_decode.FORWARD_CLOSE: "forward-close",
+             fast_decode.EMPTY: "empty"}
+    out: dict = {"pairs": 0, "sent": 0, "systems": {}, "bits": Counter(), "alone": Counter()}
+    for system in planned_pairs("winomt", [lang], "all")[lang]:
+        items, translations = _published_rows(system, lang, RunOptions())
+        bitext = Bitext(items, translations, lang)
+        pairs = bitext.pairs
+        _, unsure, doubts = aligner.tables().examine(pairs, bitext.watched, aligner.dropped, aligner.attached)
+        out["systems"][system] = [len(unsure), len(pairs)]
+        out["pairs"] += len(pairs)
+        out["sent"] += len(unsure)
+        for n in unsure:
+            for s in doubts[n].nonzero()[0]:
+                kind = "pronoun" if pairs[n][0][s].lower() in PRONOUNS else "other"
+                fired = [name for bit, name in names.items() if doubts[n][s] & bit]
+                out["alone"][f"{kind}: {'+'.join(fired)}"] += 1
+                for name in fired:
+                    out["bits"][f"{kind}: {name}"] += 1
+    out["bits"], out["alone"] = dict(out["bits"].most_common()), dict(out["alone"].most_common())
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--langs", default=",".join(LANGS))
     parser.add_argument("--decoder", default="checked", choices=("fast", "checked"), help="compared with Thot's")
     parser.add_argument("--cpu", action="store_true", help="the alignment CPU of each decode instead")
+    parser.add_argument("--why", action="store_true", help="the checked decode's share sent to Thot and why, instead")
     parser.add_argument("--json", help="write every figure and changed verdict here")
     parser.add_argument("--list", type=int, default=0, help="print up to N changed noun verdicts")
     parser.add_argument("--gold", help="gold_all.py's sets measured with the fast decode as the default")
@@ -135,6 +173,15 @@ def main(argv: list[str] | None = None) -> int:
                     *(["--json", args.json] if args.json else []), *(["--before", args.before] if args.before else [])]
         return gold_all.main()
     langs = [x for x in args.langs.split(",") if x]
+    if args.why:
+        reasons = {lang: why(lang) for lang in langs}
+        for lang, r in reasons.items():
+            print(f"{lang}: {r['sent']} of {r['pairs']} sentences ({r['sent'] / r['pairs']:.1%}) sent to Thot; watched "
+                  f"words in doubt by rule: " + ", ".join(f"{k} {v}" for k, v in r["bits"].items()))
+            print("    the rules that fire together: " + ", ".join(f"{k} {v}" for k, v in list(r["alone"].items())[:8]))
+        if args.json:
+            Path(args.json).write_text(json.dumps(reasons, ensure_ascii=False, indent=1))
+        return 0
     if args.cpu:
         for lang in langs:
             print(f"{lang}: alignment CPU, google, uncached: " + ", ".join(

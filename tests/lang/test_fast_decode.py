@@ -153,14 +153,12 @@ def test_one_english_word_on_a_run_of_adjacent_target_words_is_not_doubt():
     """``checked`` (fast_decode.CHECK): English word 1 rendered by target words 1 and 2 (a clitic and its noun): the
     forward direction links both to it, the reverse one (one target word per English word) one of them, its posterior
     split between the two. Not doubt; the same with the reverse link outside the run, or the run broken, is."""
-    from discotest.lang.align.fast_decode import _argmax_links, _unsure
+    from discotest.lang.align.fast_decode import _unsure
 
     def unsure(fwd_choices, rev_choices) -> bool:
         fwd_post = _posteriors(fwd_choices, rows=4, columns=3)  # 4 target words over 3 English words
         rev_post = _posteriors(rev_choices, rows=3, columns=4)
-        fwd = _argmax_links(fwd_post)
-        rev = {(s, t) for t, s in _argmax_links(rev_post)}
-        return _unsure(fwd_post, rev_post, [1], fwd, rev)
+        return _unsure(fwd_post, rev_post, [1])
 
     run = {0: {0: 1.0}, 1: {1: 1.0}, 2: {1: 1.0}, 3: {2: 1.0}}  # target 1 and 2 -> English 1
     assert not unsure(run, {0: {0: 1.0}, 1: {1: 0.55, 2: 0.45}, 2: {3: 1.0}})
@@ -219,14 +217,12 @@ def test_a_dropped_subject_pronoun_left_unaligned_is_not_doubt_where_the_languag
     """``checked`` with ``dropped`` (a pro-drop language's subject pronouns, ``gender.run.DROPPED_SUBJECTS``): English
     word 1 ("she") left without a link by both directions, NULL ahead by far, is no doubt when it may be dropped; it
     still is elsewhere, and when a direction's choice for it is close."""
-    from discotest.lang.align.fast_decode import _argmax_links, _unsure
+    from discotest.lang.align.fast_decode import _unsure
 
     def unsure(fwd_choices, rev_choices, droppable) -> bool:
         fwd_post = _posteriors(fwd_choices, rows=3, columns=3)  # 3 target words over 3 English words
         rev_post = _posteriors(rev_choices, rows=3, columns=3)
-        fwd = _argmax_links(fwd_post)
-        rev = {(s, t) for t, s in _argmax_links(rev_post)}
-        return _unsure(fwd_post, rev_post, [1], fwd, rev, droppable)
+        return _unsure(fwd_post, rev_post, [1], droppable)
 
     forward = {0: {0: 1.0}, 1: {2: 1.0}, 2: {2: 0.1}}  # no target word chooses English 1
     reverse = {0: {0: 1.0}, 1: {}, 2: {1: 1.0}}  # English 1 chooses NULL

@@ -219,6 +219,10 @@ def published_text(lang: str, options: RunOptions) -> PublishedText | None:
 # Languages whose translations leave the subject pronoun out (the verb's ending gives the person): a watched "he" or
 # "she" that neither direction links is no doubt to the checked decode there (issue 55)
 DROPPED_SUBJECTS = {"es": frozenset({"he", "she"}), "it": frozenset({"he", "she"})}
+# Languages that write an object or possessive pronoun into the word before it (a noun's or verb's suffix, a
+# preposition's): the endings of such a word (lower-case); a watched English pronoun that the reverse direction puts on
+# its English neighbour's word, so ending, is no doubt to the checked decode there (issue 55, ``fast_decode.ATTACHED``)
+ATTACHED_PRONOUNS = {"ar": ("ه", "ها", "هم", "هن", "هما")}
 
 
 def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> WordAligner:
@@ -241,7 +245,7 @@ def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> Word
                                  rel_fertility=MODEL_REL_FERTILITY)
     return AlignmentModel(model_aligner, text.recipe, text.identity, training, options.use_cache,
                           code=cache.code_key(*TEXT_CODE), decoder=options.align_decode,
-                          dropped=DROPPED_SUBJECTS.get(lang, frozenset()))
+                          dropped=DROPPED_SUBJECTS.get(lang, frozenset()), attached=ATTACHED_PRONOUNS.get(lang, ()))
 
 
 def use_word_table(analyser: CachedReads, lang: str, options: RunOptions, make: bool = False) -> bool:
