@@ -2,6 +2,7 @@
 decode, on every published WinoMT pair: what the verdicts read and what they say.
 
     .venv/bin/python -m bench.validity.fast_decode [--decoder checked] [--langs de,ru] [--json PATH] [--list N] [--cpu]
+                                                   [--why]
 
 Per language, every published system is run twice with the reader-level verdict and consistency measured (so the
 entity's words, the pronoun's words and the reader's words are all read): once with Thot's decode, once with the fast
@@ -12,15 +13,20 @@ one (``--decoder``: ``fast``, or ``checked``, which sends the sentences it is un
 - ``noun``: items whose noun verdict (the gender read, hence correct or not) changes; ``reader``: the reader-level
   gender; ``consistency``: the pronoun–entity agreement;
 - the accuracy of every system, Thot → fast;
-- ``checked``: the share of the language's sentences sent to Thot (``routed``).
+- ``checked``: the share of the language's sentences sent to Thot (``routed``);
+- the reader and consistency verdicts that change while the noun verdict stays (``other_changes`` in ``--json``).
+
+``--why``: per language, the share of every published output's sentences the checked decode sends to Thot, and the
+watched words in doubt by the test that fires (``fast_decode.Tables.examine``'s bits), pronouns apart from the other
+words; nothing is run through the verdicts.
 
 ``--cpu``: per language, the alignment CPU (this process and its children) of decoding google's output, uncached, with
 Thot's decode and with ``--decoder``'s (tables loaded first; median of 3).
 
 The figures of 2026-11-29 (all 33 pairs, every changed noun verdict; the decode with its fertility factor) are in
-``bench/figures/fast_decode.json`` (the fast decode) and ``bench/figures/checked_decode.json`` (the checked one: es and
-it from a run with the dropped-pronoun rule, ``gender.run.DROPPED_SUBJECTS``, the other languages from a run before
-it, which that rule does not touch; the totals summed over both).
+``bench/figures/fast_decode.json`` (the fast decode) and ``bench/figures/checked_decode.json`` (the checked one, with
+the unaligned-pronoun rule, ``gender.run.UNALIGNED_PRONOUNS``, and the attached-pronoun rule,
+``gender.run.ATTACHED_PRONOUNS``); ``--why``'s in ``bench/figures/checked_why.json``.
 ``--list N`` prints up to N changed noun verdicts (system, item, source, translation, both readings) to read by hand.
 Link-level agreement with Thot (per target word, each direction) is in ``lang.align.fast_decode``'s docstring.
 ``--gold SETS`` instead runs ``bench/validity/gold_all.py --sets SETS`` with ``--decoder`` as every alignment model's
@@ -57,7 +63,7 @@ def compare(lang: str, decoder: str = "fast") -> dict:
     for name in ("thot", decoder):
         options = RunOptions(measure=("accuracy", "consistency"), verdict="reader", align_decode=name)
         runs[name] = {r.system: r for r in _evaluate_language(lang, systems, options)}
-    out: dict = {"systems": {}, "changed": []}
+    out: dict = {"systems": {}, "changed": [], "other_changes": []}
     if decoder == "checked":  # counted only where the verdicts were not cached
         key = language_aligner(lang, RunOptions(align_decode=decoder)).key
         out["routed"] = model.checked_counts.get(key)
@@ -70,6 +76,12 @@ def compare(lang: str, decoder: str = "fast") -> dict:
             counts["words"] += _words(a) != _words(b)
             counts["reader"] += a.conveyed_gender != b.conveyed_gender
             counts["consistency"] += a.consistent != b.consistent
+            if a.predicted_gender == b.predicted_gender and (a.conveyed_gender != b.conveyed_gender
+                                                              or a.consistent != b.consistent):
+                out["other_changes"].append({
+                    "system": system, "index": a.index, "source": a.source, "translation": a.translation,
+                    "thot": [a.target_entity, a.target_pronoun, a.conveyed_gender, a.consistent],
+                    "fast": [b.target_entity, b.target_pronoun, b.conveyed_gender, b.consistent]})
             if a.predicted_gender != b.predicted_gender:
                 counts["noun"] += 1
                 out["changed"].append({
