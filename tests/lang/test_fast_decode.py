@@ -279,3 +279,17 @@ def test_the_doubts_of_a_pair_do_not_depend_on_the_pairs_padded_beside_it():
         assert alone.tolist() == doubts[n].tolist()
         assert all(doubts[n][s] == 0 for s in range(len(PAIRS[n][0])) if s not in watch[n])
     assert unsure == [n for n, d in enumerate(doubts) if d.any()]
+
+
+def test_the_checked_decode_names_the_endings_it_takes_for_an_attached_pronoun():
+    from discotest.gender.run import ATTACHED_PRONOUNS
+
+    def model(attached):
+        return AlignmentModel(make_aligner(), "test-corpus", "test", lambda: PAIRS, code=cache.code_key("lang/align"),
+                              decoder="checked", attached=attached)
+
+    plain, arabic, hebrew = model(()), model(ATTACHED_PRONOUNS["ar"]), model(ATTACHED_PRONOUNS["he"])
+    assert "-and-many-to-one-attached@" not in plain.signature()
+    assert "-but-one-to-many-and-many-to-one-attached@" in arabic.signature()
+    assert arabic.signature() != hebrew.signature() and arabic.key == plain.key  # named, the model the same
+    assert set(ATTACHED_PRONOUNS) == {"ar", "he"}
