@@ -77,11 +77,11 @@ def _model(lang: str):
 
 def split(lang: str, system: str, repeats: int, src: Path) -> dict:
     """The decode of ``system``'s output in ``lang`` by two child processes, ``repeats`` times: medians."""
-    from discotest.gender.run import _published_bitext
+    from discotest.gender.training_text import published_bitext
 
     aligner, options = _model(lang)
     prefix = str(aligner.folder() / "model")
-    pairs = [(list(s), list(t)) for s, t in _published_bitext(system, lang, options).pairs]
+    pairs = [(list(s), list(t)) for s, t in published_bitext(system, lang, options).pairs]
     runs = []
     with tempfile.TemporaryDirectory(prefix="thot-child-") as tmp:
         request = Path(tmp) / "request.json"
@@ -130,12 +130,12 @@ def cold(lang: str, system: str, repeats: int, src: Path) -> dict:
 
 def links(lang: str, systems: list[str]) -> dict[str, str]:
     """The sha256 of the Pharaoh lines of every system's output in ``lang``, decoded by the language's model."""
-    from discotest.gender.run import _published_bitext
+    from discotest.gender.training_text import published_bitext
 
     aligner, options = _model(lang)
     out = {}
     for system in systems:
-        decoded = aligner.align(_published_bitext(system, lang, options).pairs)
+        decoded = aligner.align(published_bitext(system, lang, options).pairs)
         text = "\n".join(" ".join(f"{s}-{t}" for s, t in sorted(lk)) for lk in decoded)
         out[f"{lang}/{system}"] = hashlib.sha256(text.encode()).hexdigest()
     return out

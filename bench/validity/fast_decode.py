@@ -2,6 +2,7 @@
 decode, on every published WinoMT pair: what the verdicts read and what they say.
 
     .venv/bin/python -m bench.validity.fast_decode [--decoder checked] [--langs de,ru] [--json PATH] [--list N] [--cpu]
+                                                   [--why]
 
 Per language, every published system is run twice with the reader-level verdict and consistency measured (so the
 entity's words, the pronoun's words and the reader's words are all read): once with Thot's decode, once with the fast
@@ -12,15 +13,20 @@ one (``--decoder``: ``fast``, or ``checked``, which sends the sentences it is un
 - ``noun``: items whose noun verdict (the gender read, hence correct or not) changes; ``reader``: the reader-level
   gender; ``consistency``: the pronoun–entity agreement;
 - the accuracy of every system, Thot → fast;
-- ``checked``: the share of the language's sentences sent to Thot (``routed``).
+- ``checked``: the share of the language's sentences sent to Thot (``routed``);
+- the reader and consistency verdicts that change while the noun verdict stays (``other_changes`` in ``--json``).
+
+``--why``: per language, the share of every published output's sentences the checked decode sends to Thot, and the
+watched words in doubt by the test that fires (``fast_decode.Tables.examine``'s bits), pronouns apart from the other
+words; nothing is run through the verdicts.
 
 ``--cpu``: per language, the alignment CPU (this process and its children) of decoding google's output, uncached, with
 Thot's decode and with ``--decoder``'s (tables loaded first; median of 3).
 
 The figures of 2026-11-29 (all 33 pairs, every changed noun verdict; the decode with its fertility factor) are in
-``bench/figures/fast_decode.json`` (the fast decode) and ``bench/figures/checked_decode.json`` (the checked one: es and
-it from a run with the dropped-pronoun rule, ``gender.run.DROPPED_SUBJECTS``, the other languages from a run before
-it, which that rule does not touch; the totals summed over both).
+``bench/figures/fast_decode.json`` (the fast decode) and ``bench/figures/checked_decode.json`` (the checked one, with
+the unaligned-pronoun rule, ``gender.run.UNALIGNED_PRONOUNS``, and the attached-pronoun rule,
+``gender.run.ATTACHED_PRONOUNS``); ``--why``'s in ``bench/figures/checked_why.json``.
 ``--list N`` prints up to N changed noun verdicts (system, item, source, translation, both readings) to read by hand.
 Link-level agreement with Thot (per target word, each direction) is in ``lang.align.fast_decode``'s docstring.
 ``--gold SETS`` instead runs ``bench/validity/gold_all.py --sets SETS`` with ``--decoder`` as every alignment model's
@@ -57,7 +63,7 @@ def compare(lang: str, decoder: str = "fast") -> dict:
     for name in ("thot", decoder):
         options = RunOptions(measure=("accuracy", "consistency"), verdict="reader", align_decode=name)
         runs[name] = {r.system: r for r in _evaluate_language(lang, systems, options)}
-    out: dict = {"systems": {}, "changed": []}
+    out: dict = {"systems": {}, "changed": [], "other_changes": []}
     if decoder == "checked":  # counted only where the verdicts were not cached
         key = language_aligner(lang, RunOptions(align_decode=decoder)).key
         out["routed"] = model.checked_counts.get(key)
@@ -70,6 +76,12 @@ def compare(lang: str, decoder: str = "fast") -> dict:
             counts["words"] += _words(a) != _words(b)
             counts["reader"] += a.conveyed_gender != b.conveyed_gender
             counts["consistency"] += a.consistent != b.consistent
+            if a.predicted_gender == b.predicted_gender and (a.conveyed_gender != b.conveyed_gender
+                                                              or a.consistent != b.consistent):
+                out["other_changes"].append({
+                    "system": system, "index": a.index, "source": a.source, "translation": a.translation,
+                    "thot": [a.target_entity, a.target_pronoun, a.conveyed_gender, a.consistent],
+                    "fast": [b.target_entity, b.target_pronoun, b.conveyed_gender, b.consistent]})
             if a.predicted_gender != b.predicted_gender:
                 counts["noun"] += 1
                 out["changed"].append({
@@ -113,11 +125,50 @@ def cpu(lang: str, decoder: str) -> dict[str, float]:
     return out
 
 
+PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
+
+
+def why(lang: str) -> dict:
+    """Per published system of ``lang``, the sentences the checked decode sends to Thot, and over all of them the
+    watched words in doubt by the doubt bits that fire (``fast_decode.Tables.examine``), the pronouns apart from the
+    other words (entity, distractor)."""
+    from collections import Counter
+
+    from discotest.gender.pipeline import Bitext
+    from discotest.gender.run import RunOptions, language_aligner, planned_pairs
+    from discotest.gender.training_text import published_rows
+    from discotest.lang.align import fast_decode
+
+    aligner = language_aligner(lang, RunOptions(align_decode="checked"))
+    names = {fast_decode.DISAGREE: "disagree", fast_decode.UNALIGNED: "unaligned",
+             fast_decode.REVERSE_CLOSE: "reverse-close", fast_decode.FORWARD_CLOSE: "forward-close",
+             fast_decode.EMPTY: "empty"}
+    out: dict = {"pairs": 0, "sent": 0, "systems": {}, "bits": Counter(), "alone": Counter()}
+    for system in planned_pairs("winomt", [lang], "all")[lang]:
+        items, translations = published_rows(system, lang, RunOptions())
+        bitext = Bitext(items, translations, lang)
+        pairs = bitext.pairs
+        _, unsure, doubts = aligner.tables().examine(pairs, bitext.watched, aligner.dropped, aligner.attached)
+        out["systems"][system] = [len(unsure), len(pairs)]
+        out["pairs"] += len(pairs)
+        out["sent"] += len(unsure)
+        for n in unsure:
+            for s in doubts[n].nonzero()[0]:
+                kind = "pronoun" if pairs[n][0][s].lower() in PRONOUNS else "other"
+                fired = [name for bit, name in names.items() if doubts[n][s] & bit]
+                out["alone"][f"{kind}: {'+'.join(fired)}"] += 1
+                for name in fired:
+                    out["bits"][f"{kind}: {name}"] += 1
+    out["bits"], out["alone"] = dict(out["bits"].most_common()), dict(out["alone"].most_common())
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--langs", default=",".join(LANGS))
     parser.add_argument("--decoder", default="checked", choices=("fast", "checked"), help="compared with Thot's")
     parser.add_argument("--cpu", action="store_true", help="the alignment CPU of each decode instead")
+    parser.add_argument("--why", action="store_true", help="the checked decode's share sent to Thot and why, instead")
     parser.add_argument("--json", help="write every figure and changed verdict here")
     parser.add_argument("--list", type=int, default=0, help="print up to N changed noun verdicts")
     parser.add_argument("--gold", help="gold_all.py's sets measured with the fast decode as the default")
@@ -132,6 +183,15 @@ def main(argv: list[str] | None = None) -> int:
                     *(["--json", args.json] if args.json else []), *(["--before", args.before] if args.before else [])]
         return gold_all.main()
     langs = [x for x in args.langs.split(",") if x]
+    if args.why:
+        reasons = {lang: why(lang) for lang in langs}
+        for lang, r in reasons.items():
+            print(f"{lang}: {r['sent']} of {r['pairs']} sentences ({r['sent'] / r['pairs']:.1%}) sent to Thot; watched "
+                  f"words in doubt by rule: " + ", ".join(f"{k} {v}" for k, v in r["bits"].items()))
+            print("    the rules that fire together: " + ", ".join(f"{k} {v}" for k, v in list(r["alone"].items())[:8]))
+        if args.json:
+            Path(args.json).write_text(json.dumps(reasons, ensure_ascii=False, indent=1))
+        return 0
     if args.cpu:
         for lang in langs:
             print(f"{lang}: alignment CPU, google, uncached: " + ", ".join(

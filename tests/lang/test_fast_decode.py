@@ -153,14 +153,12 @@ def test_one_english_word_on_a_run_of_adjacent_target_words_is_not_doubt():
     """``checked`` (fast_decode.CHECK): English word 1 rendered by target words 1 and 2 (a clitic and its noun): the
     forward direction links both to it, the reverse one (one target word per English word) one of them, its posterior
     split between the two. Not doubt; the same with the reverse link outside the run, or the run broken, is."""
-    from discotest.lang.align.fast_decode import _argmax_links, _unsure
+    from discotest.lang.align.fast_decode import _unsure
 
     def unsure(fwd_choices, rev_choices) -> bool:
         fwd_post = _posteriors(fwd_choices, rows=4, columns=3)  # 4 target words over 3 English words
         rev_post = _posteriors(rev_choices, rows=3, columns=4)
-        fwd = _argmax_links(fwd_post)
-        rev = {(s, t) for t, s in _argmax_links(rev_post)}
-        return _unsure(fwd_post, rev_post, [1], fwd, rev)
+        return _unsure(fwd_post, rev_post, [1])
 
     run = {0: {0: 1.0}, 1: {1: 1.0}, 2: {1: 1.0}, 3: {2: 1.0}}  # target 1 and 2 -> English 1
     assert not unsure(run, {0: {0: 1.0}, 1: {1: 0.55, 2: 0.45}, 2: {3: 1.0}})
@@ -216,17 +214,15 @@ def test_the_fertility_factor_moves_a_word_to_the_source_word_left_without_links
 
 
 def test_a_dropped_subject_pronoun_left_unaligned_is_not_doubt_where_the_language_drops_it():
-    """``checked`` with ``dropped`` (a pro-drop language's subject pronouns, ``gender.run.DROPPED_SUBJECTS``): English
+    """``checked`` with ``dropped`` (a pro-drop language's subject pronouns, ``gender.run.UNALIGNED_PRONOUNS``): English
     word 1 ("she") left without a link by both directions, NULL ahead by far, is no doubt when it may be dropped; it
     still is elsewhere, and when a direction's choice for it is close."""
-    from discotest.lang.align.fast_decode import _argmax_links, _unsure
+    from discotest.lang.align.fast_decode import _unsure
 
     def unsure(fwd_choices, rev_choices, droppable) -> bool:
         fwd_post = _posteriors(fwd_choices, rows=3, columns=3)  # 3 target words over 3 English words
         rev_post = _posteriors(rev_choices, rows=3, columns=3)
-        fwd = _argmax_links(fwd_post)
-        rev = {(s, t) for t, s in _argmax_links(rev_post)}
-        return _unsure(fwd_post, rev_post, [1], fwd, rev, droppable)
+        return _unsure(fwd_post, rev_post, [1], droppable)
 
     forward = {0: {0: 1.0}, 1: {2: 1.0}, 2: {2: 0.1}}  # no target word chooses English 1
     reverse = {0: {0: 1.0}, 1: {}, 2: {1: 1.0}}  # English 1 chooses NULL
@@ -236,11 +232,64 @@ def test_a_dropped_subject_pronoun_left_unaligned_is_not_doubt_where_the_languag
 
 
 def test_the_checked_decode_names_the_words_it_lets_go_unaligned():
-    from discotest.gender.run import DROPPED_SUBJECTS
+    from discotest.gender.run import UNALIGNED_PRONOUNS
 
     plain = _model("checked")
     dropping = AlignmentModel(make_aligner(), "test-corpus", "test", lambda: PAIRS, code=cache.code_key("lang/align"),
-                              decoder="checked", dropped=DROPPED_SUBJECTS["es"])
+                              decoder="checked", dropped=UNALIGNED_PRONOUNS["es"])
     assert plain.signature().endswith("-but-one-to-many+" + plain.text)
-    assert "-but-one-to-many-and-unaligned-he-she+" in dropping.signature() and dropping.key == plain.key
-    assert "es" in DROPPED_SUBJECTS and "de" not in DROPPED_SUBJECTS and "ru" not in DROPPED_SUBJECTS
+    assert "-but-one-to-many-and-unaligned-he-her-him-she+" in dropping.signature() and dropping.key == plain.key
+    assert "es" in UNALIGNED_PRONOUNS and "de" not in UNALIGNED_PRONOUNS and "ru" not in UNALIGNED_PRONOUNS
+
+
+def test_a_pronoun_written_into_its_neighbours_word_is_not_doubt_where_the_language_attaches_it():
+    """``checked`` with ``attached`` (``fast_decode.ATTACHED``, ``gender.run.ATTACHED_PRONOUNS``): "thanked him" →
+    وشكره, one word. The reverse direction puts both English words on it, the forward one gives it to "thanked" alone:
+    no doubt when the word ends in an attached pronoun, the English word is a pronoun and its neighbour's reverse link
+    is the same word; doubt without any of the three, or without the rule."""
+    from discotest.lang.align.fast_decode import _unsure
+
+    src, trg = ["walked", "thanked", "him"], ["سار", "وشكره"]
+
+    def unsure(fwd_choices, rev_choices, words=(src, trg), attached=("ه", "ها")) -> bool:
+        fwd_post = _posteriors(fwd_choices, rows=2, columns=3)  # 2 target words over 3 English words
+        rev_post = _posteriors(rev_choices, rows=3, columns=2)
+        return _unsure(fwd_post, rev_post, [2], words=words, attached=attached)
+
+    forward = {0: {0: 1.0}, 1: {1: 0.9, 2: 0.05}}
+    reverse = {0: {0: 1.0}, 1: {1: 1.0}, 2: {1: 0.9}}
+    assert not unsure(forward, reverse)
+    assert not unsure({0: {0: 1.0}, 1: {1: 0.5, 2: 0.45}}, reverse)  # the choice between the two is one choice
+    assert unsure(forward, reverse, attached=())  # the rule off (other languages)
+    assert unsure(forward, reverse, words=(src, ["سار", "وشكر"]))  # no pronoun ending
+    assert unsure(forward, reverse, words=(["walked", "thanked", "the"], trg))  # not a pronoun
+    assert unsure(forward, {0: {0: 1.0}, 1: {0: 1.0}, 2: {1: 0.9}})  # its neighbour's reverse link elsewhere
+    assert unsure({0: {0: 1.0}, 1: {1: 0.5, 2: 0.1}}, reverse)  # NULL close behind the two at that word
+    assert unsure({0: {0: 0.6, 2: 0.35}, 1: {1: 0.9}}, reverse)  # another word almost chooses the pronoun
+
+
+def test_the_doubts_of_a_pair_do_not_depend_on_the_pairs_padded_beside_it():
+    """``Tables.examine``: the doubt bits are computed over batches padded to like lengths; a pair's bits are the same
+    alone and in company, and zero wherever a word is not watched."""
+    model = _model("checked")
+    watch = _watch(PAIRS)
+    _, unsure, doubts = model.tables().examine(PAIRS, watch)
+    for n in range(0, len(PAIRS), 7):
+        alone = model.tables().examine([PAIRS[n]], [watch[n]])[2][0]
+        assert alone.tolist() == doubts[n].tolist()
+        assert all(doubts[n][s] == 0 for s in range(len(PAIRS[n][0])) if s not in watch[n])
+    assert unsure == [n for n, d in enumerate(doubts) if d.any()]
+
+
+def test_the_checked_decode_names_the_endings_it_takes_for_an_attached_pronoun():
+    from discotest.gender.run import ATTACHED_PRONOUNS
+
+    def model(attached):
+        return AlignmentModel(make_aligner(), "test-corpus", "test", lambda: PAIRS, code=cache.code_key("lang/align"),
+                              decoder="checked", attached=attached)
+
+    plain, arabic, hebrew = model(()), model(ATTACHED_PRONOUNS["ar"]), model(ATTACHED_PRONOUNS["he"])
+    assert "-and-many-to-one-attached@" not in plain.signature()
+    assert "-but-one-to-many-and-many-to-one-attached@" in arabic.signature()
+    assert arabic.signature() != hebrew.signature() and arabic.key == plain.key  # named, the model the same
+    assert set(ATTACHED_PRONOUNS) == {"ar", "he"}

@@ -146,9 +146,18 @@ MEASURES = ("accuracy", "consistency")
 SMALL_BITEXT = 2000  # below this many pairs, "auto" adds the published outputs as aligner training text
 
 
-# Languages whose translations leave the subject pronoun out (the verb's ending gives the person): a watched "he" or
-# "she" that neither direction links is no doubt to the checked decode there (issue 55)
-DROPPED_SUBJECTS = {"es": frozenset({"he", "she"}), "it": frozenset({"he", "she"})}
+# English pronouns a language's translations leave without a word of their own, which both directions of the fast
+# decode then leave unaligned: a dropped subject (the verb's ending gives the person: es, it), an object pronoun
+# written as a clitic before the verb that the model does not link ("le dio", "lo esaminò", "l'a prévenue") or into
+# another word (ar). A watched one so left is no doubt to the checked decode there (issue 55): on the 33 published
+# pairs Thot's decode links it elsewhere in 0.8% (es), 1.1% (it), 3.2% (fr), 3.4% (ar) of the sentences this frees,
+# less often than it differs on the sentences sure before (bench/validity/fast_decode.py ``--why``, VALIDITY.md)
+UNALIGNED_PRONOUNS = {"es": frozenset({"he", "she", "him", "her"}), "it": frozenset({"he", "she", "him", "her"}),
+                      "fr": frozenset({"him", "her"}), "ar": frozenset({"him", "her"})}
+# Languages that write an object or possessive pronoun into the word before it (a noun's or verb's suffix, a
+# preposition's): the endings of such a word (lower-case); a watched English pronoun that the reverse direction puts on
+# its English neighbour's word, so ending, is no doubt to the checked decode there (issue 55, ``fast_decode.ATTACHED``)
+ATTACHED_PRONOUNS = {"ar": ("ه", "ها", "هم", "هن", "هما"), "he": ("ו", "ה", "ם", "ן")}
 
 
 def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> WordAligner:
@@ -171,7 +180,7 @@ def language_aligner(lang: str, options: RunOptions, processes: int = 2) -> Word
                                  rel_fertility=MODEL_REL_FERTILITY)
     return AlignmentModel(model_aligner, text.recipe, text.identity, training, options.use_cache,
                           code=cache.code_key(*TEXT_CODE), decoder=options.align_decode,
-                          dropped=DROPPED_SUBJECTS.get(lang, frozenset()))
+                          dropped=UNALIGNED_PRONOUNS.get(lang, frozenset()), attached=ATTACHED_PRONOUNS.get(lang, ()))
 
 
 def use_word_table(analyser: CachedReads, lang: str, options: RunOptions, make: bool = False) -> bool:

@@ -69,7 +69,7 @@ class AlignmentModel(WordAligner):
 
     def __init__(self, aligner: ThotAligner, recipe: str, identity: str, training: Callable[[], Sequence[Pair]],
                  use_cache: bool = True, *, code: str, decoder: str | None = None,
-                 dropped: frozenset[str] = frozenset()):
+                 dropped: frozenset[str] = frozenset(), attached: tuple[str, ...] = ()):
         self.decoder = DEFAULT_DECODER if decoder is None else decoder
         if self.decoder not in DECODERS:
             raise InputError(f"unknown alignment decoder {self.decoder!r}; choose one of {', '.join(DECODERS)}")
@@ -88,6 +88,9 @@ class AlignmentModel(WordAligner):
         # such a watched word left without a link by both directions as no doubt (``fast_decode.Tables.check``)
         self.dropped = dropped
         self._early: Decoding | None = None  # Thot's decode processes begun by ``warm_up``, not given pairs yet
+        # endings of a target word that carry a pronoun written into it: ``checked`` takes a watched English pronoun
+        # put on its neighbour's word so ending as no doubt (``fast_decode.ATTACHED``)
+        self.attached = attached
 
     @property
     def text(self) -> str:
@@ -101,10 +104,11 @@ class AlignmentModel(WordAligner):
         ``fast_decode.CHECK``)."""
         if self.decoder != "checked":  # (the fast decoder's module loads numpy: a warm Thot run reads no tool)
             return self.aligner.signature() + {"thot": "", "fast": f"+{FAST_DECODE}"}[self.decoder]
-        from discotest.lang.align.fast_decode import CHECK, MARGIN
+        from discotest.lang.align.fast_decode import ATTACHED, CHECK, MARGIN
 
         dropped = f"-and-unaligned-{'-'.join(sorted(self.dropped))}" if self.dropped else ""
-        return f"{self.aligner.signature()}+{FAST_DECODE}-thot-below-{MARGIN}-but-{CHECK}{dropped}"
+        attached = f"-and-{ATTACHED}@{cache.content_key(sorted(self.attached))[:8]}" if self.attached else ""
+        return f"{self.aligner.signature()}+{FAST_DECODE}-thot-below-{MARGIN}-but-{CHECK}{dropped}{attached}"
 
     def signature(self) -> str:
         return f"{self.aligner_signature()}+{self.text}"
@@ -159,7 +163,7 @@ class AlignmentModel(WordAligner):
     def _checked(self, pairs: Sequence[Pair], watch: Watch) -> Callable[[], list[Links]]:
         """The fast decode's links, those of the pairs it is unsure of on their watched words replaced by Thot's
         decode of them (one call, begun now)."""
-        links, unsure = self.tables().check(pairs, watch, self.dropped)
+        links, unsure = self.tables().check(pairs, watch, self.dropped, self.attached)
         counts = checked_counts.setdefault(self.key, [0, 0])
         counts[0] += len(pairs)
         counts[1] += len(unsure)
