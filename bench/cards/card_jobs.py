@@ -144,13 +144,15 @@ def one_card(system: str, pairs: str, jobs: int, src: Path, scratch: Path, repea
 
 def processes(timing: Path, epoch: float) -> list[dict]:
     """Each reporting process (``timing``'s lines): seconds from the card's start to its own start and end, its CPU
-    seconds in stages, and its spans (label, start, end, CPU) on the same clock, in order of start."""
+    seconds in stages and its own (children left out: the card's stages count the language workers its pool reaps
+    meanwhile), and its spans (label, start, end, CPU) on the same clock, in order of start."""
     lines = [json.loads(line) for line in timing.read_text().splitlines()] if timing.exists() else []
     out = []
     for line in lines:
         began = line.get("started")
         out.append({"pid": line["pid"], "start": None if began is None else began - epoch,
                     "end": line.get("ended", epoch) - epoch, "cpu": sum(line["cpu"].values()),
+                    "own": line.get("own_cpu"),
                     "spans": [(label, a - epoch, b - epoch, c) for label, a, b, c in line.get("spans", [])]})
     return sorted(out, key=lambda p: (p["start"] is None, p["start"] or 0.0))
 
@@ -212,7 +214,8 @@ def main() -> None:
         for each in run["processes"]:
             spans = "; ".join(f"{label} {a:.1f}-{b:.1f} ({c:.1f} CPU)" for label, a, b, c in each["spans"])
             start = "?" if each["start"] is None else f"{each['start']:.1f}"
-            print(f"  pid {each['pid']}: {start}-{each['end']:.1f} s, {each['cpu']:.1f} CPU s in stages"
+            own = "" if each.get("own") is None else f", {each['own']:.1f} CPU s its own"
+            print(f"  pid {each['pid']}: {start}-{each['end']:.1f} s, {each['cpu']:.1f} CPU s in stages{own}"
                   + (f": {spans}" if spans else ""))
     print("byte-identical cards:", len({run["sha256"] for run in runs}) == 1)
     for src in sources:

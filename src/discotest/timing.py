@@ -7,9 +7,12 @@ aligner) moves less with the load of a shared machine. Nothing is printed, writt
 ``DISCOTEST_TIMING`` names a file: then, at exit, the process appends one JSON line (pid, stages in first-seen
 order, seconds) to it. ``DISCOTEST_TIMING_T0`` (a ``time.time()`` of the launcher) lets ``mark_started`` count the
 interpreter start-up and imports as the stage "imports". The line also says when the process started and ended
-(``time.time()``) and its ``span``s (a labelled piece of work, such as a card row in a worker: when it began and
-ended, its CPU seconds), so a bench can draw which process kept which core busy when. Used by
-bench/speed/bench_gender_speed.py and bench/cards/card_jobs.py.
+(``time.time()``), its own CPU seconds (``own_cpu``: its children's left out), and its ``span``s (a labelled piece
+of work, such as a card row: when it began and ended, its CPU seconds), so a bench can draw which process kept which
+core busy when. A stage or span counts the CPU of a child process reaped while it is open, even by another thread:
+the card's rows, ranked in its main thread while another thread's pool ends its language workers, count those
+workers' CPU too (their own lines count it again; ``own_cpu`` does not). Used by bench/speed/bench_gender_speed.py and
+bench/cards/card_jobs.py.
 """
 
 from __future__ import annotations
@@ -120,8 +123,9 @@ def _report() -> None:
     path = os.environ.get(ENV_VAR)
     if not path or not (_wall or _spans):
         return
+    own = os.times()
     line = json.dumps({"pid": os.getpid(), **totals(), "started": _process_started(), "ended": time.time(),
-                       "spans": [list(each) for each in _spans]}) + "\n"
+                       "own_cpu": own.user + own.system, "spans": [list(each) for each in _spans]}) + "\n"
     try:
         with open(path, "a", encoding="utf-8") as f:
             f.write(line)

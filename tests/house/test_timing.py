@@ -110,5 +110,5 @@ def test_spans_and_the_process_s_start_and_end_are_reported(clock, tmp_path, mon
     timing._report()  # a process with spans and no stage still reports
     line = json.loads(out.read_text())
     assert line["spans"] == [["row en-de/winomt", 1000.0, 1002.0, 1.5]]
-    assert line["ended"] == 1002.0 and line["wall"] == {}
+    assert line["ended"] == 1002.0 and line["wall"] == {} and line["own_cpu"] == 1.5  # the fake clock's user time
     assert line["started"] is None or line["started"] <= 1002.0
