@@ -44,6 +44,20 @@ card byte-identical, sha256 1bf881467713fede0ced05f761414193a9137207aa05702c5160
 Main's 17 s outside the stages were mostly the rows' paired bootstraps (cProfile of the card with --jobs 1: 57% of the
 rows' time, the draw made again for each of a row's nine tests) and the eight more interpreters of a worker per
 suite and language; an interpreter's imports are 0.13-0.25 CPU s, not the bulk.
+
+Measured 2026-11-29 night (issue 55, the card's rows beside the languages' runs; loads 15-32, so wall times and the
+cores-busy line say nothing of a quiet machine; every card byte-identical, sha256 26c66846f616…, main 73cab0a and
+this branch). Main, median of 3: CPU 105.7 s (143.2, 103.8, 105.7), 11 processes; by stage alignment 57.7,
+morphology 22.3, analyser load 3.9, locate 2.9, tokenise 2.6, verdict cache 2.5, ranking 2.2, suite and
+translations 1.6, scoring 0.2; outside the stages 8.9. Its timeline (process spans): 8 language workers, two at a
+time, the last language (uk) alone on its core for 13-15% of the wall (76 of 568 s, 222 of 1,443 s), then the 16 rows
+in two new workers (18-80 s, 3-5.5%). On this branch the card's process ranks each language's two rows as soon as its
+verdicts are in (``cards.build._together_and_ranked``): no row workers (9 processes), the rows of the first seven
+languages ranked while the workers run, and 10 s of 1,562 (1.4 s of 682) after the last language's worker ends.
+This branch, median of 2: CPU 103.0 s (103.5, 102.6); its stage split is not comparable (the card's rows' stages
+count the language workers the pool reaps meanwhile, ``timing``'s docstring: "outside the stages" came out -25.7).
+Tree peak (RSS summed over the processes, sampled every 0.5 s, run 2) 963 MiB, the card's process 227 MiB of it.
+Still left to the languages' schedule (gender/together.py): the last language's worker alone on its core.
 """
 
 from __future__ import annotations
@@ -144,13 +158,14 @@ def one_card(system: str, pairs: str, jobs: int, src: Path, scratch: Path, repea
 
 def processes(timing: Path, epoch: float) -> list[dict]:
     """Each reporting process (``timing``'s lines): seconds from the card's start to its own start and end, its CPU
-    seconds in stages, and its spans (label, start, end, CPU) on the same clock, in order of start."""
+    seconds in stages and its own (children left out: the card's stages count the language workers its pool reaps
+    meanwhile), and its spans (label, start, end, CPU) on the same clock, in order of start."""
     lines = [json.loads(line) for line in timing.read_text().splitlines()] if timing.exists() else []
     out = []
     for line in lines:
         began, ended = line["span"]
         out.append({"pid": line["pid"], "start": None if began is None else began - epoch, "end": ended - epoch,
-                    "cpu": sum(line["cpu"].values()),
+                    "cpu": sum(line["cpu"].values()), "own": line["process"]["own_cpu"],
                     "spans": [(label, a - epoch, b - epoch, c) for label, a, b, c in line.get("spans", [])]})
     return sorted(out, key=lambda p: (p["start"] is None, p["start"] or 0.0))
 
@@ -212,7 +227,8 @@ def main() -> None:
         for each in run["processes"]:
             spans = "; ".join(f"{label} {a:.1f}-{b:.1f} ({c:.1f} CPU)" for label, a, b, c in each["spans"])
             start = "?" if each["start"] is None else f"{each['start']:.1f}"
-            print(f"  pid {each['pid']}: {start}-{each['end']:.1f} s, {each['cpu']:.1f} CPU s in stages"
+            own = "" if each.get("own") is None else f", {each['own']:.1f} CPU s its own"
+            print(f"  pid {each['pid']}: {start}-{each['end']:.1f} s, {each['cpu']:.1f} CPU s in stages{own}"
                   + (f": {spans}" if spans else ""))
     print("byte-identical cards:", len({run["sha256"] for run in runs}) == 1)
     for src in sources:

@@ -10,7 +10,10 @@ wall and CPU, its ``label`` (a pool worker's language) and its ``spans`` (a labe
 in a worker: when it began and ended, its CPU seconds): what a run spends outside the stages, and which process kept
 which core busy when (bench/speed/allpairs_spans.py, bench/cards/card_jobs.py). ``DISCOTEST_TIMING_T0`` (a
 ``time.time()`` of the launcher) lets ``mark_started`` count the interpreter start-up and imports as the stage
-"imports". Used by bench/speed/bench_gender_speed.py.
+"imports". A stage or span counts the CPU of a child process reaped while it is open, even by another thread: the
+card's rows, ranked in its main thread while another thread's pool ends its language workers, count those workers'
+CPU too (their own lines count it again; the process's ``own_cpu`` does not). Used by
+bench/speed/bench_gender_speed.py.
 """
 
 from __future__ import annotations

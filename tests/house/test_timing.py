@@ -111,5 +111,5 @@ def test_spans_and_the_process_s_start_and_end_are_reported(clock, tmp_path, mon
     line = json.loads(out.read_text())
     assert line["spans"] == [["row en-de/winomt", 1000.0, 1002.0, 1.5]]
     started, ended = line["span"]
-    assert ended == 1002.0 and line["wall"] == {}
+    assert ended == 1002.0 and line["wall"] == {} and line["process"]["own_cpu"] == 1.5  # the fake clock's user time
     assert started is None or started <= 1002.0
