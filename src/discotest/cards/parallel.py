@@ -76,9 +76,31 @@ class RowPool:
         self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
                                          initializer=_start, initargs=(quiet, os.getpid()))
         self._tasks: dict[int, tuple[Future, Callable[..., Any], tuple]] = {}
+        self._ahead: dict[int, Future] = {}
 
     def submit(self, index: int, fn: Callable[..., Any], *args: Any) -> None:
         self._tasks[index] = (self._pool.submit(timed, fn, *args), fn, args)
+
+    def ahead(self, index: int, fn: Callable[..., Any], *args: Any) -> None:
+        """Row ``index``'s work that can be done before its own task is submitted (a model's row: what its score
+        phase reads that its answers do not change, done while the model answers). Its value is taken with
+        ``readied``; submitted before the rows' own tasks, it is started before them."""
+        self._ahead[index] = self._pool.submit(fn, *args)
+
+    def getting_ready(self, index: int) -> bool:
+        """Whether row ``index``'s work ahead (``ahead``) is submitted and not yet done."""
+        return index in self._ahead and not self._ahead[index].done()
+
+    def readied(self, index: int) -> Any:
+        """The value of row ``index``'s work ahead, waiting for it; None where there was none, it failed, or the
+        pool broke (the row's own task then does that work itself, and says why it fails)."""
+        future = self._ahead.pop(index, None)
+        if future is None:
+            return None
+        try:
+            return future.result()
+        except Exception:  # noqa: BLE001 - its own task meets the same failure and reports it
+            return None
 
     def __contains__(self, index: int) -> bool:
         return index in self._tasks
