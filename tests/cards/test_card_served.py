@@ -250,3 +250,26 @@ def test_an_endpoints_rows_are_scored_in_workers_and_the_card_is_the_same(llama_
     assert seen[2][0] == seen[1][0]
     assert [row["status"] for row in json.loads(seen[2][0])["rows"]] == ["ok", "ok"]
     assert seen[1][2] == seen[2][2] == asked and len(set(asked)) == len(asked)
+
+
+def test_an_endpoints_rows_are_prepared_in_workers_before_the_first_request(llama_server, prompt, translated,
+                                                                            tmp_path, monkeypatch):
+    """With two jobs, each row's work that its answers do not change (the published runs it is ranked among: the
+    references) is handed to a worker before the card sends its first request (``RowPool.ahead``,
+    ``cards.build._prepare``), and its score phase ranks it with their results: the card is the one run as a user
+    runs it (``translated``), the server sent the same requests, each once, in order."""
+    import discotest
+    from discotest.cards import parallel
+
+    events: list[tuple[str, int, int]] = []  # (what, row, requests forwarded by then)
+    real = parallel.RowPool.ahead
+    with RecordingProxy(llama_server) as proxy:
+        monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / "cache"))
+        monkeypatch.setattr(parallel.RowPool, "ahead", lambda self, index, *a: events.append(
+            ("ahead", index, len(proxy.forwarded))) or real(self, index, *a))
+        card = discotest.card(endpoint=proxy.url, model=ALIAS, context=[0], prompt_file=str(prompt), concurrency=1,
+                              quiet=True, jobs=2, **TRANSLATING)
+    whole, asked = translated
+    assert events == [("ahead", 0, 0), ("ahead", 1, 0)]
+    assert card.to_json() == json.loads(whole)
+    assert proxy.forwarded == asked

@@ -732,8 +732,10 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
     stated and sent, in row order, before the first of them is scored (``_gather``); a row of a family with one phase
     runs whole in its place, so the model is asked everything in row order. Rows whose score phase reads only their
     answers are scored in the worker processes (``cards.parallel``) as soon as their answers are in, while the model
-    answers the next rows (``_scored_apart``). For a published system, a suite's rows of several pairs run first as
-    one run over their languages (``_run_together``), then each row in a worker (``_to_workers``)."""
+    answers the next rows (``_scored_apart``); what such a row's score phase needs that its answers do not change
+    starts in a worker before the first request is sent (``_prepare``). For a published system, a suite's rows of
+    several pairs run first as one run over their languages (``_run_together``), then each row in a worker
+    (``_to_workers``)."""
     reports: dict[str, Report] | None = {} if keep_reports else None
     out = []
     quiet = card_options.for_rows()
@@ -743,12 +745,13 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
         gathered: dict[int, Gathered] = {}
         apart = _to_workers(system, rows, quiet, reports)
         answered_apart = _scored_apart(rows, asking)
-        jobs = parallel.workers(card_options.jobs, len(apart) + len(answered_apart))
+        to_prepare = _to_prepare(system, rows, answered_apart)  # two tasks each: prepared, then scored
+        jobs = parallel.workers(card_options.jobs, len(apart) + len(answered_apart) + len(to_prepare))
         with parallel.row_pool(jobs, card_options.quiet) as pool:
             for index in apart if pool is not None else []:
                 pool.submit(index, _fill_apart, system, rows[index], quiet, reports is not None,
                             together.get(index, 0.0))
-            for index in _to_prepare(system, rows, answered_apart) if pool is not None else []:
+            for index in to_prepare if pool is not None else []:
                 pool.ahead(index, _prepare, system, rows[index], quiet)  # while the model answers
             waiting: dict[int, tuple[bytes, Gathered]] = {}  # answered rows whose preparation is under way
 
