@@ -359,10 +359,12 @@ class Prepared:
 
 def _to_prepare(system: SystemSpec, rows: Sequence[CardRow], scored_apart: set[int]) -> list[int]:
     """The model's rows worth preparing (``_prepare``): scored in a worker (``_scored_apart``) and ranked among
-    published systems (``CardRow.rank``), which ``_compute`` runs after the row's own run."""
+    published systems (``CardRow.rank``; a suite that declares none has none to run), which ``_compute`` runs after
+    the row's own run."""
     if system.kind not in ("model", "endpoint"):
         return []
-    return sorted(index for index in scored_apart if rows[index].rank)
+    return sorted(index for index in scored_apart if rows[index].rank
+                  and (rows[index].published_list != "declared" or published_names(rows[index])))
 
 
 def _prepare(system: SystemSpec, row: CardRow, card_options: CardOptions) -> Prepared:
