@@ -94,6 +94,22 @@ the end of each run; no claim: a loaded machine, and the server, the card and it
 Here the workers gained nothing measurable either (128.6 against 131.3 s with ``--jobs 1``, 110.4 s before at a lower
 load): with two rows scored beside the server's work, the server's busy time during the card tripled (84.8 s against
 28.6), as the lane's did. The ≥ 1.3× goal needs a server with cores (or a GPU) of its own; it was not measured here.
+
+``--pin`` (2026-11-29, the coordinator, a quiet machine, load 1.7-2.2): the server and this process on core 0, the card
+and everything it starts on core 1. ``--jobs 1``: card 26.3 / 25.6 s, server busy 6.5 / 6.8 s, scorers alone 18.1 /
+19.6 s; ``--jobs 2``: card 23.0 / 21.9 s, busy 8.8 / 6.6 s, scorers alone 17.8 / 19.8 s: 1.14× / 1.17×. Why not more:
+the German WinoMT row's requests go first, and its score phase (the scorers' time is almost all of it: the German
+alignment model trained on the published outputs, 18-19 of the cold card's 21-23 CPU s, DISCOTEST_TIMING) could start
+only when they were answered; the server then answered the two MiTTenS rows (~4 s) beside it.
+
+Since then a model's row is prepared in a worker from the card's start (``cards.build._prepare``: the published systems'
+runs it is ranked among, which train that alignment model). Measured on the loaded machine (load 13-16; no claim on
+time): the alignment model's training began 4.3 s into the card while the server answered requests 1-36 (3.0 to
+90.8 s), where it used to begin after the German row's 12 answers; the card's JSON byte for byte the same (a1be8096…);
+CPU seconds of the scorers-alone card, two runs each: ``--jobs 1`` 22.2 / 23.1, ``--jobs 2`` 24.3 / 26.4 (the second
+worker's start and the German row's score phase loading the alignment model and analyser again in another worker, about
+0.5 CPU s of stages). On one core for the card the wall time is about its CPU time, so the expected pinned quiet time is
+the scorers-alone time plus that (about 19-20 s against 26 s: 1.3-1.4×); not yet measured quiet.
 """
 
 from __future__ import annotations

@@ -100,3 +100,26 @@ def test_a_local_models_rows_are_scored_in_the_workers_from_their_answers(shared
     assert none == [] and rows == [0, 1]
     assert beside == alone
     assert [row["status"] for row in json.loads(beside)["rows"]] == ["ok", "ok"]
+
+
+def _fails(value: int) -> int:
+    if value < 0:
+        raise ValueError(value)
+    return value
+
+
+def test_a_rows_work_ahead_is_taken_once_or_left_to_its_own_task():
+    """``RowPool.ahead``: a row's work started before its own task; ``readied`` waits for its value, once. Where it
+    failed, its worker died, or none was started, ``readied`` gives None (the row's own task does that work and says
+    why it fails): a row is never lost to its preparation."""
+    with parallel.row_pool(2, quiet=True) as pool:
+        assert pool is not None
+        pool.ahead(0, _fails, 5)
+        pool.ahead(1, _fails, -1)
+        assert pool.readied(0) == 5 and pool.readied(0) is None  # taken once
+        assert pool.readied(1) is None and pool.readied(2) is None
+        assert not pool.getting_ready(0) and not pool.getting_ready(2)
+        pool.ahead(3, _dies_in_a_worker, os.getpid())
+        assert pool.readied(3) is None
+        pool.submit(3, _fails, 7)
+        assert pool.take(3).value == 7  # the broken pool's row runs here

@@ -250,3 +250,33 @@ def test_an_endpoints_rows_are_scored_in_workers_and_the_card_is_the_same(llama_
     assert seen[2][0] == seen[1][0]
     assert [row["status"] for row in json.loads(seen[2][0])["rows"]] == ["ok", "ok"]
     assert seen[1][2] == seen[2][2] == asked and len(set(asked)) == len(asked)
+
+
+def test_an_endpoints_ranked_row_is_prepared_in_a_worker_before_the_first_request(llama_server, prompt, tmp_path,
+                                                                                  monkeypatch):
+    """A row ranked among published systems (CTXPRO's auxiliary row: DeepL's two outputs), each card in a fresh cache:
+    with two jobs, the published runs it is ranked among are handed to a worker before the card sends its first
+    request (``RowPool.ahead``, ``cards.build._prepare``), and its score phase ranks it with their results: the JSON
+    is the one-job card's, byte for byte, and the server is sent the same requests, each once, in order."""
+    import discotest
+    from discotest.cards import parallel
+
+    options = {"model": ALIAS, "context": [0], "prompt_file": str(prompt), "concurrency": 1, "quiet": True,
+               "pairs": "en-de", "suites": "ctxpro-auxiliary-en-de-test", "limit": 2, "skip_language_check": True}
+    real = parallel.RowPool.ahead
+    seen = {}
+    with RecordingProxy(llama_server) as proxy:
+        for jobs in (1, 2):
+            monkeypatch.setenv("DISCOTEST_CACHE", str(tmp_path / f"cache-{jobs}"))
+            ahead: list[tuple[int, int]] = []  # (row, requests the server was sent by then)
+            monkeypatch.setattr(parallel.RowPool, "ahead", lambda self, index, *a, into=ahead: into.append(
+                (index, len(proxy.forwarded))) or real(self, index, *a))
+            proxy.forwarded.clear()
+            card = discotest.card(**options, endpoint=proxy.url, jobs=jobs)
+            seen[jobs] = (json.dumps(card.to_json(), ensure_ascii=False, sort_keys=True), ahead,
+                          list(proxy.forwarded))
+    assert seen[1][1] == [] and seen[2][1] == [(0, 0)]  # one job: no pool; two: prepared before any request
+    assert seen[2][0] == seen[1][0]
+    row = json.loads(seen[2][0])["rows"][0]
+    assert row["status"] == "ok" and {line["of"] for line in row["lines"]} == {3}  # ranked among DeepL's two
+    assert seen[2][2] == seen[1][2] and len(seen[1][2]) == len(set(seen[1][2])) > 0

@@ -347,6 +347,41 @@ class Gathered:
     seconds: float = 0.0
 
 
+@dataclass
+class Prepared:
+    """What a model's row reads that its answers do not change, done in a worker while the model answers
+    (``_prepare``): the published systems' results the row is ranked among, the data files their runs read, the
+    alignment models they used (key -> training seconds) and the seconds it took."""
+
+    published: list[Result]
+    seen: dict[str, Any] = field(default_factory=dict)
+    models: dict[str, float] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def _to_prepare(system: SystemSpec, rows: Sequence[CardRow], scored_apart: set[int]) -> list[int]:
+    """The model's rows worth preparing (``_prepare``): scored in a worker (``_scored_apart``) and ranked among
+    published systems (``CardRow.rank``; a suite that declares none has none to run), which ``_compute`` runs after
+    the row's own run."""
+    if system.kind not in ("model", "endpoint"):
+        return []
+    return sorted(index for index in scored_apart if rows[index].rank
+                  and (rows[index].published_list != "declared" or published_names(rows[index])))
+
+
+def _prepare(system: SystemSpec, row: CardRow, card_options: CardOptions) -> Prepared:
+    """A model's row's answer-independent work, in a worker while the model answers its requests (``build_card``):
+    the published systems' runs it is ranked among (``_published_results``, which ``_compute`` would run after its
+    own run). They do what the row's own scoring would do first on a cold cache, and keep it there: the language's
+    alignment model trained, the suite's English roles, the analyser's lexicon compiled."""
+    from discotest.lang.align import model as align_model
+
+    started = time.monotonic()
+    with catalogue.tracking() as seen, align_model.tracking() as models:
+        published = _published_results(row, card_options, exclude="")
+    return Prepared(published, dict(seen), dict(models), time.monotonic() - started)
+
+
 def _own_run(row: CardRow, settings: Settings, gathered: Gathered | None) -> Report:
     """The system's run of the row (``row_settings``): scored from the answers gathered before (``_gather``), or run
     whole."""
@@ -359,9 +394,11 @@ def _own_run(row: CardRow, settings: Settings, gathered: Gathered | None) -> Rep
 
 
 def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], card_options: CardOptions,
-             gathered: Gathered | None = None) -> tuple[Report, list[Result], list[CardLine], list[str]]:
+             gathered: Gathered | None = None,
+             published: list[Result] | None = None) -> tuple[Report, list[Result], list[CardLine], list[str]]:
     """The row's run: its report, the system's results, the card's lines, and the published systems left out of the
-    ranking because their outputs equal the system's (``same_outputs``)."""
+    ranking because their outputs equal the system's (``same_outputs``). ``published``: the published systems'
+    results a model's row is ranked among, already run (``_prepare``)."""
     equal: list[str] = []
     report = _own_run(row, row_settings(system, row, card_options), gathered)
     own = [r for r in report.results if r.own]  # what the run was asked for (``Result.own``), not a guess
@@ -391,8 +428,9 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], card_opt
     else:
         # the outputs folder of "google" is placed among the others, as `card --system google` places it
         mine = own
-        others, equal = _apart(mine, _published_results(row, card_options, exclude="") if row.rank else [],
-                               system.name)
+        if published is None:
+            published = _published_results(row, card_options, exclude="") if row.rank else []
+        others, equal = _apart(mine, published, system.name)
     with stage("ranking"):  # the intervals and the paired tests against the neighbours (DISCOTEST_TIMING)
         lines = _lines(mine, others, card_options.bootstrap, card_options.seed)
     return report, mine, lines, equal
@@ -400,13 +438,15 @@ def _compute(system: SystemSpec, row: CardRow, options: dict[str, Any], card_opt
 
 def fill_row(system: SystemSpec, row: CardRow, card_options: CardOptions, reports: dict[str, Report] | None = None,
              shared_seconds: float = 0.0, gathered: Gathered | None = None,
-             share_later: list[Callable[[float], None]] | None = None) -> FilledRow:
+             share_later: list[Callable[[float], None]] | None = None, prepared: Prepared | None = None
+             ) -> FilledRow:
     """The row: status ``ok`` with its lines, ``unfilled`` (the system cannot fill it: why) or ``failed`` (the run
     failed: the error's one line; not cached, so the next run tries again). ``shared_seconds``: the row's share of a
     run over several rows' languages done before it (``_run_together``), counted in its measured time; where that
     run is still under way (the row ranked as soon as its language was in), ``share_later`` is given instead and
     takes the row's record of its time, to be called with the share once the run is over.
-    ``gathered``: the row's requests already answered (``_gather``): only its score phase is left."""
+    ``gathered``: the row's requests already answered (``_gather``): only its score phase is left. ``prepared``:
+    the published systems' runs it is ranked among, done while the model answered (``_prepare``)."""
     badge = validity_badge(row, row.options.get("lang") or row.pair.split("-")[1])
 
     def unfilled(why: str, status: Status = "unfilled") -> FilledRow:
@@ -423,11 +463,15 @@ def fill_row(system: SystemSpec, row: CardRow, card_options: CardOptions, report
             return cached
     from discotest.lang.align import model as align_model
 
-    started = time.monotonic() - shared_seconds - (gathered.seconds if gathered else 0.0)
+    started = (time.monotonic() - shared_seconds - (gathered.seconds if gathered else 0.0)
+               - (prepared.seconds if prepared else 0.0))
     try:
         with catalogue.tracking() as seen, align_model.tracking() as models:
             seen.update(gathered.seen if gathered else {})
-            report, mine, lines, equal = _compute(system, row, options, card_options, gathered)
+            seen.update(prepared.seen if prepared else {})
+            models.update(prepared.models if prepared else {})
+            report, mine, lines, equal = _compute(system, row, options, card_options, gathered,
+                                                  prepared.published if prepared else None)
     except Unfilled as exc:
         return unfilled(str(exc))
     except InputError as exc:
@@ -709,8 +753,10 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
     stated and sent, in row order, before the first of them is scored (``_gather``); a row of a family with one phase
     runs whole in its place, so the model is asked everything in row order. Rows whose score phase reads only their
     answers are scored in the worker processes (``cards.parallel``) as soon as their answers are in, while the model
-    answers the next rows (``_scored_apart``). For a published system, a suite's rows of several pairs run first as
-    one run over their languages (``_run_together``), then each row in a worker (``_to_workers``)."""
+    answers the next rows (``_scored_apart``); what such a row's score phase needs that its answers do not change
+    starts in a worker before the first request is sent (``_prepare``). For a published system, a suite's rows of
+    several pairs run first as one run over their languages (``_run_together``), then each row in a worker
+    (``_to_workers``)."""
     reports: dict[str, Report] | None = {} if keep_reports else None
     out = []
     quiet = card_options.for_rows()
@@ -720,21 +766,34 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
         gathered: dict[int, Gathered] = {}
         apart = [index for index in _to_workers(system, rows, quiet, reports) if index not in early]
         answered_apart = _scored_apart(rows, asking)
-        jobs = parallel.workers(card_options.jobs, len(apart) + len(answered_apart))
+        to_prepare = _to_prepare(system, rows, answered_apart)  # two tasks each: prepared, then scored
+        jobs = parallel.workers(card_options.jobs, len(apart) + len(answered_apart) + len(to_prepare))
         with parallel.row_pool(jobs, card_options.quiet) as pool:
             for index in apart if pool is not None else []:
                 pool.submit(index, _fill_apart, system, rows[index], quiet, reports is not None,
                             together.get(index, 0.0))
+            for index in to_prepare if pool is not None else []:
+                pool.ahead(index, _prepare, system, rows[index], quiet)  # while the model answers
+            waiting: dict[int, tuple[bytes, Gathered]] = {}  # answered rows whose preparation is under way
+
+            def to_worker(index: int, payload: bytes, answered: Gathered) -> None:
+                assert pool is not None
+                pool.submit(index, _fill_apart, system, rows[index], quiet, reports is not None,
+                            together.get(index, 0.0), payload, answered.seen, answered.seconds,
+                            pool.readied(index))
 
             def score_apart(index: int, answered: Gathered) -> None:
-                """A row's answers are in: its score phase to a worker, where it can go (``families.packed``)."""
+                """A row's answers are in: its score phase to a worker, where it can go (``families.packed``), with
+                what was prepared for it; a row whose preparation is still under way waits for it (``waiting``),
+                and the model goes on with the next rows."""
                 if pool is None or index not in answered_apart or answered.error is not None:
                     return
                 assert answered.phased is not None and answered.answers is not None  # no error: both are set
                 payload = families.packed(answered.phased, answered.answers)
                 if payload is not None:
-                    pool.submit(index, _fill_apart, system, rows[index], quiet, reports is not None,
-                                together.get(index, 0.0), payload, answered.seen, answered.seconds)
+                    waiting[index] = (payload, answered)
+                for ready in [i for i in waiting if not pool.getting_ready(i)]:
+                    to_worker(ready, *waiting.pop(ready))
 
             for index, row in enumerate(rows):
                 if asking[index] == "phases" and index not in gathered and (pool is None or index not in pool):
@@ -744,6 +803,8 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
                             break
                         block += [later] if asking[later] == "phases" else []
                     gathered.update(_gather(system, rows, block, quiet, bar, score_apart))
+                    for ready in sorted(waiting):  # every request of the block answered: wait for the preparations
+                        to_worker(ready, *waiting.pop(ready))
                 if index in early:
                     filled = early.pop(index)
                 elif pool is not None and index in pool:
@@ -755,7 +816,8 @@ def build_card(system: SystemSpec, rows: Sequence[CardRow], pairs: Sequence[str]
                 else:
                     bar.set_description(f"card: {row.key}")
                     filled = fill_row(system, row, quiet, reports, together.get(index, 0.0),
-                                      gathered.pop(index, None))
+                                      gathered.pop(index, None),
+                                      prepared=pool.readied(index) if pool is not None else None)
                 out.append(filled)
                 if on_row is not None:
                     on_row(filled)
@@ -839,17 +901,17 @@ def _to_workers(system: SystemSpec, rows: Sequence[CardRow], card_options: CardO
 
 def _fill_apart(system: SystemSpec, row: CardRow, card_options: CardOptions, keep_report: bool,
                 shared_seconds: float, answered: bytes | None = None, seen: dict[str, Any] | None = None,
-                seconds: float = 0.0) -> tuple[FilledRow, Report | None]:
+                seconds: float = 0.0, prepared: Prepared | None = None) -> tuple[FilledRow, Report | None]:
     """``fill_row`` in a worker process: a row run whole (``_to_workers``), or scored from its answers (``answered``,
     ``families.packed``: its first phase and answers, its models stood in for; with the data files its first phase
-    read and the seconds it took), and its report where the card keeps them."""
+    read, the seconds it took and what was ``_prepare``d for it), and its report where the card keeps them."""
     reports: dict[str, Report] | None = {} if keep_report else None
     gathered = None
     if answered is not None:
         phased, answers = families.unpacked(answered)
         gathered = Gathered(phased, answers, None, dict(seen or {}), seconds)
     with span(f"row {row.key}"):  # when this worker was busy with which row (DISCOTEST_TIMING)
-        filled = fill_row(system, row, card_options, reports, shared_seconds, gathered)
+        filled = fill_row(system, row, card_options, reports, shared_seconds, gathered, prepared=prepared)
     return filled, (reports or {}).get(row.key)
 
 

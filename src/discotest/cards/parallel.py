@@ -5,7 +5,8 @@ still prints, caches and reports them in row order, byte for byte as one process
 A row comes here whole (a published system's or a folder's: ``build._to_workers``), or, for a model or an endpoint,
 its score phase alone once its requests are answered in the card's process (``build._scored_apart``): its first phase
 and answers packed with each model stood in for by what names it (``registry.packed``), so a worker opens no model
-and reaches no server. A worker imports
+and reaches no server; such a row's work that its answers do not change is handed to a worker first (``ahead``,
+``build._prepare``), while the model answers. A worker imports
 discotest afresh (spawned, not forked: a fork copies the native thread state of an aligner the parent ran, as
 ``gender.run.run_many`` says) and starts like every local pool worker (``engine.start_worker``). The cache is shared by
 content hash and written atomically, and a model two rows would both train is made once (``cache.making``)."""
@@ -19,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,10 +76,38 @@ class RowPool:
     def __init__(self, jobs: int, quiet: bool):
         self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
                                          initializer=_start, initargs=(quiet, os.getpid()))
-        self._tasks: dict[int, tuple[Future, Callable[..., Any], tuple]] = {}
+        self._tasks: dict[int, tuple[Future | None, Callable[..., Any], tuple]] = {}
+        self._ahead: dict[int, Future] = {}
 
     def submit(self, index: int, fn: Callable[..., Any], *args: Any) -> None:
-        self._tasks[index] = (self._pool.submit(timed, fn, *args), fn, args)
+        """Row ``index``'s task to a worker; where the pool is broken already, kept for ``take`` to run here."""
+        try:
+            future: Future | None = self._pool.submit(timed, fn, *args)
+        except BrokenProcessPool:
+            future = None
+        self._tasks[index] = (future, fn, args)
+
+    def ahead(self, index: int, fn: Callable[..., Any], *args: Any) -> None:
+        """Row ``index``'s work that can be done before its own task is submitted (a model's row: what its score
+        phase reads that its answers do not change, done while the model answers). Its value is taken with
+        ``readied``; submitted before the rows' own tasks, it is started before them. On a broken pool: none."""
+        with suppress(BrokenProcessPool):
+            self._ahead[index] = self._pool.submit(fn, *args)
+
+    def getting_ready(self, index: int) -> bool:
+        """Whether row ``index``'s work ahead (``ahead``) is submitted and not yet done."""
+        return index in self._ahead and not self._ahead[index].done()
+
+    def readied(self, index: int) -> Any:
+        """The value of row ``index``'s work ahead, waiting for it; None where there was none, it failed, or the
+        pool broke (the row's own task then does that work itself, and says why it fails)."""
+        future = self._ahead.pop(index, None)
+        if future is None:
+            return None
+        try:
+            return future.result()
+        except Exception:  # noqa: BLE001 - its own task meets the same failure and reports it
+            return None
 
     def __contains__(self, index: int) -> bool:
         return index in self._tasks
@@ -86,6 +115,8 @@ class RowPool:
     def take(self, index: int) -> Done:
         """The task's result, waiting for it; an exception ``fn`` raised is raised here as itself."""
         future, fn, args = self._tasks.pop(index)
+        if future is None:
+            return timed(fn, *args)
         try:
             return future.result()
         except BrokenProcessPool:  # its worker, or another's, died: the pool is gone, the row is not
