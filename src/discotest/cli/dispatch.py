@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import io
 import os
 import shlex
 import sys
@@ -150,8 +151,12 @@ def report_only_on_stdout() -> Iterator[None]:
     if _fd_is(stdout, 1):  # fd 2 is open (``_reserve_standard_fds``)
         stdout.flush()
         held = os.dup(1)
-        report = _NamedStdout(open(held, "w", buffering=1 if stdout.line_buffering else -1,  # noqa: SIM115
-                                   encoding=stdout.encoding, errors=stdout.errors, closefd=False))
+        # buffered as the original is (unbuffered under ``python -u`` or PYTHONUNBUFFERED)
+        raw = isinstance(getattr(stdout, "buffer", None), io.RawIOBase)
+        binary = open(held, "wb", buffering=0 if raw else -1, closefd=False)  # noqa: SIM115
+        report = _NamedStdout(io.TextIOWrapper(binary, encoding=stdout.encoding, errors=stdout.errors,
+                                               line_buffering=stdout.line_buffering,
+                                               write_through=getattr(stdout, "write_through", False)))
         os.dup2(2, 1)
     HELD_STDOUT.append(report)
     sys.stdout = sys.stderr
