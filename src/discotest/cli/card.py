@@ -126,14 +126,14 @@ def _print_plan(steps: list[dict]) -> None:
         ("at their kind's typical cost per item, cards/costs.json", sum(p.get("estimate") == "typical" for p in todo)))
         if n]
     print_out(f"{len(todo)} rows to run, {sum(p['status'] == 'cached' for p in steps)} done, "
-          f"{sum(p['status'] == 'unfilled' for p in steps)} not fillable; estimate {known:.0f} s"
-          + (f" ({', '.join(sources)})" if sources else "")
-          + (f", plus {unknown} rows with no estimate until they have run here (a model's speed is its own; "
-             "costs.json has no figure of their kind)" if unknown else ""))
+              f"{sum(p['status'] == 'unfilled' for p in steps)} not fillable; estimate {known:.0f} s"
+              + (f" ({', '.join(sources)})" if sources else "")
+              + (f", plus {unknown} rows with no estimate until they have run here (a model's speed is its own; "
+                 "costs.json has no figure of their kind)" if unknown else ""))
     load, cores = _load()
     if known and load > cores:  # the estimate is a quiet machine's; a row runs one process, which gets cores/load
         print_out(f"  the figures are a quiet machine's (CPU seconds); at this machine's load ({load:.0f} on {cores} "
-              f"cores) about {known * load / cores:.0f} s")
+                  f"cores) about {known * load / cores:.0f} s")
 
 
 def _load() -> tuple[float, int]:

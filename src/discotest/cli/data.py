@@ -40,14 +40,14 @@ def _list(args: argparse.Namespace) -> None:
     rows = api.data_status(args.names, args.data_dir)
     print_out(f"data directory: {catalogue.data_dir(args.data_dir)} ({catalogue.data_dir_origin(args.data_dir)})")
     print_out("status: verified = sha256 matches its pin; unpinned = present, no published checksum to compare; "
-          "MODIFIED = differs from its pin; missing = `discotest data fetch NAME`")
+              "MODIFIED = differs from its pin; missing = `discotest data fetch NAME`")
     by_suite: dict[str, list[dict]] = {}
     for row in rows:
         by_suite.setdefault(row["suite"], []).append(row)
     for suite, group in by_suite.items():
         counts = Counter(r["status"] for r in group)
         print_out(f"\n{suite} ({len(group)} file{'s' * (len(group) != 1)}: "
-              f"{', '.join(f'{n} {s}' for s, n in counts.items())}; licence: {group[0]['licence']})")
+                  f"{', '.join(f'{n} {s}' for s, n in counts.items())}; licence: {group[0]['licence']})")
         width = max(len(r["name"]) for r in group)
         for r in group:
             print_out(f"  {r['status']:<8}  {r['name']:<{width}}  {r['size']:>8}  {r['url']}")

@@ -39,5 +39,5 @@ def run(args: argparse.Namespace) -> int:
     options = declared_values(args, VALIDATE_SAMPLE_OPTIONS)
     count, kind = api.validate_sample(options.pop("suite"), options.pop("lang"), options.pop("output"), **options)
     print_out(f"wrote {count} items to {args.output}: fill in aligned_word_correct and gender_correct (yes/no) and "
-          f"{kind.person_column}: {kind.question}; then run `discotest validate score {args.output}`")
+              f"{kind.person_column}: {kind.question}; then run `discotest validate score {args.output}`")
     return 0
