@@ -355,3 +355,34 @@ def test_figures_on_the_report_path_is_refused_before_the_work(capsys, hyp, tmp_
                            str(details), "--figures", str(tmp_path / "." / "d.jsonl"))
     assert_one_line_error(code, err, "--figures names the same path as another output")
     assert not report.exists() and not details.exists()
+
+
+@pytest.mark.parametrize("to_stdout", [[], ["-o", "-"]], ids=["stdout", "dash"])
+def test_stdout_carries_the_report_alone_whatever_a_library_writes(shared_data, tmp_path, to_stdout):
+    """A native write to fd 1, a child process's output and a Python print during the run go to stderr; the JSON on
+    stdout parses (they broke it before: ``--format json > out.json`` was corrupted the same way)."""
+    from tests.support.cli_helpers import results_of
+    from tests.support.stray_stdout import assert_report_alone, run_with_strays
+
+    proc = run_with_strays(tmp_path / "cache", "run", "winomt-demo", "-l", "de", "-s", "demo", "--format", "json",
+                           "-q", *to_stdout)
+    assert proc.returncode == 0, proc.stderr
+    assert [(r["lang"], r["n"]) for r in results_of(proc.stdout)] == [("de", 16)]
+    assert_report_alone(proc)
+
+
+def test_a_report_to_a_file_leaves_stdout_empty_and_a_failure_is_one_line(shared_data, tmp_path):
+    from tests.support.cli_helpers import results_of
+    from tests.support.stray_stdout import STRAYS, assert_report_alone, run_with_strays
+
+    report = tmp_path / "report.json"
+    proc = run_with_strays(tmp_path / "cache", "run", "winomt-demo", "-l", "de", "-s", "demo", "--format", "json",
+                           "-q", "-o", str(report))
+    assert proc.returncode == 0 and proc.stdout == "", proc.stderr
+    assert [(r["lang"], r["n"]) for r in results_of(report.read_text())] == [("de", 16)]
+    assert_report_alone(proc)
+    proc = run_with_strays(tmp_path / "cache", "run", "winomt-demo", "-l", "de", "-s", "demo", "--format", "json",
+                           STRAY_FAIL="1")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert [line for line in proc.stderr.splitlines() if line not in STRAYS] == [
+        "discotest: error: suite.txt:3: bad row"]

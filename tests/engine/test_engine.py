@@ -96,6 +96,19 @@ def test_whole_suites_on_ray_give_the_local_verdicts(ray_instance, shared_data, 
             recorded[key]["result_sha256"], key
 
 
+def test_what_ray_prints_goes_to_stderr_not_into_the_json(shared_data, tmp_path):
+    """A Ray worker dies during a ``--engine ray --format json`` run: Ray's driver prints ``(raylet) A worker died …``
+    to ``sys.stdout`` whatever ``log_to_driver`` says; the CLI sends it (and a native write to fd 1, a child's output,
+    a print) to stderr, and the JSON on stdout parses. Its own Ray instance, in a child process."""
+    from tests.support.stray_stdout import RAYLET, assert_report_alone, run_with_strays
+
+    proc = run_with_strays(tmp_path / "cache", "--data-dir", str(shared_data), "run", "winomt-demo", "--lang",
+                           "de,es", "--system", "demo", "--format", "json", "-q", "--engine", "ray")
+    assert proc.returncode == 0, proc.stderr
+    assert [(r["lang"], r["n"]) for r in results_of(proc.stdout)] == [("de", 16), ("es", 16)]
+    assert_report_alone(proc, RAYLET)
+
+
 def _dies_once(marker: str, x: int) -> int:
     """x², but the task for x == 1 kills its worker process the first time it runs."""
     if x == 1 and not os.path.exists(marker):

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from discotest.cli.outputs import print_out
 from discotest.cli.parsers import global_flags_parser
 
 if TYPE_CHECKING:
@@ -49,11 +50,11 @@ def run(args: argparse.Namespace) -> int:
     options = {o.name: getattr(args, o.name) for o in OPTIONS if hasattr(args, o.name)}
     if options.pop("init", False):
         for line in api.card_init(**{k: v for k, v in options.items() if k != "dry_run"}):
-            print(line)
+            print_out(line)
         return 0
     if options.pop("check", False):
         lines, right = api.card_check(**{k: v for k, v in options.items() if k != "dry_run"})
-        print("\n".join(lines))
+        print_out("\n".join(lines))
         return 0 if right else 1
     if options.pop("dry_run", False):
         _print_plan(api.card_plan(**options))
@@ -104,7 +105,7 @@ def _write(output: str | None, text: str) -> None:
 
         write_text_atomic(output, text + "\n")
     else:
-        print(text)
+        print_out(text)
 
 
 def _print_plan(steps: list[dict]) -> None:
@@ -112,11 +113,11 @@ def _print_plan(steps: list[dict]) -> None:
 
     rows = [[p["row"], p["suite"], p["status"], "?" if p["items"] is None else str(p["items"]),
              "–" if p["seconds"] is None else f"{p['seconds']:.0f}"] for p in steps]
-    print("card plan:")
-    print("\n".join(fixed_width(["row", "suite", "status", "items", "seconds"], rows, left=3)))
+    print_out("card plan:")
+    print_out("\n".join(fixed_width(["row", "suite", "status", "items", "seconds"], rows, left=3)))
     for p in steps:
         if p["reason"]:
-            print(f"  {p['row']}: {p['reason']}")
+            print_out(f"  {p['row']}: {p['reason']}")
     todo = [p for p in steps if p["status"] == "to run"]
     known = sum(p["seconds"] or 0 for p in todo)
     unknown = sum(p["seconds"] is None for p in todo)
@@ -124,15 +125,15 @@ def _print_plan(steps: list[dict]) -> None:
         ("measured here", sum(p.get("estimate") == "measured" for p in todo)),
         ("at their kind's typical cost per item, cards/costs.json", sum(p.get("estimate") == "typical" for p in todo)))
         if n]
-    print(f"{len(todo)} rows to run, {sum(p['status'] == 'cached' for p in steps)} done, "
-          f"{sum(p['status'] == 'unfilled' for p in steps)} not fillable; estimate {known:.0f} s"
-          + (f" ({', '.join(sources)})" if sources else "")
-          + (f", plus {unknown} rows with no estimate until they have run here (a model's speed is its own; "
-             "costs.json has no figure of their kind)" if unknown else ""))
+    print_out(f"{len(todo)} rows to run, {sum(p['status'] == 'cached' for p in steps)} done, "
+              f"{sum(p['status'] == 'unfilled' for p in steps)} not fillable; estimate {known:.0f} s"
+              + (f" ({', '.join(sources)})" if sources else "")
+              + (f", plus {unknown} rows with no estimate until they have run here (a model's speed is its own; "
+                 "costs.json has no figure of their kind)" if unknown else ""))
     load, cores = _load()
     if known and load > cores:  # the estimate is a quiet machine's; a row runs one process, which gets cores/load
-        print(f"  the figures are a quiet machine's (CPU seconds); at this machine's load ({load:.0f} on {cores} "
-              f"cores) about {known * load / cores:.0f} s")
+        print_out(f"  the figures are a quiet machine's (CPU seconds); at this machine's load ({load:.0f} on {cores} "
+                  f"cores) about {known * load / cores:.0f} s")
 
 
 def _load() -> tuple[float, int]:

@@ -8,6 +8,7 @@ import warnings
 from collections import Counter
 
 from discotest import api
+from discotest.cli.outputs import print_out
 from discotest.cli.parsers import add_declared, declared_values, global_flags_parser
 from discotest.data import catalogue
 from discotest.registry.commands import DATA_FETCH_OPTIONS, DATA_PREPARE_OPTIONS
@@ -37,26 +38,26 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 def _list(args: argparse.Namespace) -> None:
     rows = api.data_status(args.names, args.data_dir)
-    print(f"data directory: {catalogue.data_dir(args.data_dir)} ({catalogue.data_dir_origin(args.data_dir)})")
-    print("status: verified = sha256 matches its pin; unpinned = present, no published checksum to compare; "
-          "MODIFIED = differs from its pin; missing = `discotest data fetch NAME`")
+    print_out(f"data directory: {catalogue.data_dir(args.data_dir)} ({catalogue.data_dir_origin(args.data_dir)})")
+    print_out("status: verified = sha256 matches its pin; unpinned = present, no published checksum to compare; "
+              "MODIFIED = differs from its pin; missing = `discotest data fetch NAME`")
     by_suite: dict[str, list[dict]] = {}
     for row in rows:
         by_suite.setdefault(row["suite"], []).append(row)
     for suite, group in by_suite.items():
         counts = Counter(r["status"] for r in group)
-        print(f"\n{suite} ({len(group)} file{'s' * (len(group) != 1)}: "
-              f"{', '.join(f'{n} {s}' for s, n in counts.items())}; licence: {group[0]['licence']})")
+        print_out(f"\n{suite} ({len(group)} file{'s' * (len(group) != 1)}: "
+                  f"{', '.join(f'{n} {s}' for s, n in counts.items())}; licence: {group[0]['licence']})")
         width = max(len(r["name"]) for r in group)
         for r in group:
-            print(f"  {r['status']:<8}  {r['name']:<{width}}  {r['size']:>8}  {r['url']}")
+            print_out(f"  {r['status']:<8}  {r['name']:<{width}}  {r['size']:>8}  {r['url']}")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.action == "prepare":
         options = {k: v for k, v in declared_values(args, DATA_PREPARE_OPTIONS).items() if v is not None}
         for line in api.data_prepare(args.suites, data_dir=args.data_dir, quiet=args.quiet, **options):
-            print(line)
+            print_out(line)
         return 0
     if args.action == "list":
         _list(args)
@@ -68,12 +69,12 @@ def run(args: argparse.Namespace) -> int:
         for warning in said:
             print(f"discotest: warning: {warning.message}", file=sys.stderr)
         for name, path, pin in fetched:
-            print(f"{name}: {path}" + (f" (no published checksum; pinned sha256 {pin})" if pin else ""))
+            print_out(f"{name}: {path}" + (f" (no published checksum; pinned sha256 {pin})" if pin else ""))
         return 0
     counts: Counter[str] = Counter()
     for name, status, path in api.data_verify(args.names, args.data_dir):
         counts[status] += 1
-        print(f"{status:<8} {name:<26} {path}")
+        print_out(f"{status:<8} {name:<26} {path}")
     print(", ".join(f"{n} {status}" for status, n in sorted(counts.items())), file=sys.stderr)
     # with no names, a file not fetched is no failure ("check the files present"); one named must be there
     failed = {status for status in counts if status != "ok" and (args.names or status != "missing")}

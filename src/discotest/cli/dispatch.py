@@ -1,16 +1,19 @@
 """Parse, dispatch, and end every command the same way: exit status 0, or 2 with one line on stderr naming the file
 and line for bad input and for an output that cannot be written (checked before the work by
-``outputs.check_outputs``, or failing while written); 141 quietly when stdout is a pipe closed by its reader."""
+``outputs.check_outputs``, or failing while written); 141 quietly when stdout is a pipe closed by its reader.
+Standard output carries what the command prints for its user and nothing else (``report_only_on_stdout``)."""
 
 from __future__ import annotations
 
 import argparse
 import atexit
+import io
 import os
 import shlex
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import NoReturn
 
 from discotest import timing
@@ -29,7 +32,7 @@ from discotest.cli import (
     translate,
     validate,
 )
-from discotest.cli.outputs import check_model, check_outputs, dash_output
+from discotest.cli.outputs import HELD_STDOUT, check_model, check_outputs, dash_output, report_stdout
 from discotest.cli.parsers import global_defaults, global_flags_parser, help_target
 from discotest.data import catalogue, readers
 from discotest.engine import pace_collector
@@ -62,8 +65,8 @@ def build_parser(help_for: tuple[str, Family | bool] | None = None) -> argparse.
 def _stdout_problem() -> str | None:
     """Flush stdout now (not at interpreter exit, where a failure is a traceback and exit 120); the error if any."""
     try:
-        if sys.stdout is not None:
-            sys.stdout.flush()
+        if (stdout := report_stdout()) is not None:
+            stdout.flush()
     except BrokenPipeError:
         raise
     except OSError as exc:
@@ -76,7 +79,7 @@ def _silence_stdout() -> None:
     """Point fd 1 at /dev/null so the interpreter's last flush of a dead stdout cannot fail loudly."""
     try:
         null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, sys.stdout.fileno())
+        os.dup2(null, report_stdout().fileno())
         os.close(null)
     except (OSError, AttributeError, ValueError):
         pass
@@ -124,6 +127,56 @@ class _NamedStdout:
         return getattr(self._stream, name)
 
 
+def _fd_is(stream, fd: int) -> bool:
+    try:
+        return stream.fileno() == fd
+    except (OSError, AttributeError, ValueError):  # pytest's capsys, an io.StringIO
+        return False
+
+
+@contextmanager
+def report_only_on_stdout() -> Iterator[None]:
+    """While a command runs, ``sys.stdout`` is stderr and fd 1 a copy of fd 2, and the command writes to the standard
+    output it was started with through ``outputs.report_stdout()``. What a library prints goes to stderr, whether it
+    prints in Python or writes to fd 1 natively or from a child process: Ray's driver prints the messages of its
+    cluster (``(raylet) A worker died …``) to ``sys.stdout`` from a thread of its own, ``log_to_driver=False`` or not,
+    and they broke the JSON of ``run … --engine ray --format json``. Only the command line does this: the Python API
+    leaves its caller's streams alone. A ``sys.stdout`` that is not fd 1 (pytest's capsys) is used as it is."""
+    stdout = sys.stdout
+    if stdout is None:
+        yield
+        return
+    held = None
+    report = stdout
+    if _fd_is(stdout, 1):  # fd 2 is open (``_reserve_standard_fds``)
+        stdout.flush()
+        held = os.dup(1)
+        # buffered as the original is (unbuffered under ``python -u`` or PYTHONUNBUFFERED)
+        raw = isinstance(getattr(stdout, "buffer", None), io.RawIOBase)
+        binary = open(held, "wb", buffering=0 if raw else -1, closefd=False)  # noqa: SIM115
+        report = _NamedStdout(io.TextIOWrapper(binary, encoding=stdout.encoding, errors=stdout.errors,
+                                               line_buffering=stdout.line_buffering,
+                                               write_through=getattr(stdout, "write_through", False)))
+        os.dup2(2, 1)
+    HELD_STDOUT.append(report)
+    sys.stdout = sys.stderr
+    try:
+        yield
+    finally:
+        sys.stdout = stdout
+        HELD_STDOUT.pop()
+        if held is not None:
+            try:
+                report.close()  # flushed already when the command ended well (``_stdout_problem``)
+            except OSError:  # a closed pipe or a full disk, reported already: what is left goes nowhere
+                null = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(null, held)
+                os.close(null)
+                report.close()
+            os.dup2(held, 1)
+            os.close(held)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command. Exit status: 0 success; 2 bad input, an output that cannot be written (disk full,
     permission denied …) or another system error (one line on stderr, ``discotest: error: FILE: message``);
@@ -164,6 +217,9 @@ def command() -> NoReturn:
                 stream.flush()
     except (OSError, ValueError):
         sys.exit(status)  # the ordinary exit reports it as it always did
+    if _fd_is(sys.stdout, 1):  # the output is complete: what Ray prints while it shuts down goes to stderr too
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
     atexit._run_exitfuncs()
     os._exit(status)
 
@@ -179,10 +235,10 @@ def _main(argv: Sequence[str] | None) -> int:
         dash_output(args)
         check_outputs(args)
         check_model(args)
-        with catalogue.modified_allowed_while(args.allow_modified_data):  # every reader (and worker) sees it
-            status = commands[args.command](args)
-        if (problem := _stdout_problem()) is not None:
-            raise InputError(problem)
+        with report_only_on_stdout(), catalogue.modified_allowed_while(args.allow_modified_data):
+            status = commands[args.command](args)  # every reader (and worker) sees --allow-modified-data
+            if (problem := _stdout_problem()) is not None:
+                raise InputError(problem)
         return status
     except InputError as exc:
         print(f"discotest: error: {exc.one_line()}", file=sys.stderr)

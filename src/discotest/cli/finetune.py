@@ -6,6 +6,7 @@ import argparse
 import json
 
 from discotest import api
+from discotest.cli.outputs import print_out
 from discotest.cli.parsers import add_declared, declared_values, global_flags_parser
 from discotest.gender.commands import FINETUNE_OPTIONS
 
@@ -21,5 +22,5 @@ def add(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     options = declared_values(args, FINETUNE_OPTIONS)
     report = api.finetune(options.pop("model"), options.pop("data"), options.pop("output"), **options)
-    print(json.dumps(report.to_json()))
+    print_out(json.dumps(report.to_json()))
     return 0

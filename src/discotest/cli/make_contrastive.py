@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from discotest import api
+from discotest.cli.outputs import report_stdout
 from discotest.cli.parsers import add_declared, declared_values, global_flags_parser
 from discotest.registry.commands import MAKE_CONTRASTIVE_OPTIONS
 
@@ -24,6 +25,6 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:  # -o -: the same rows on stdout
         from discotest.contrastive.build import rows_text
 
-        sys.stdout.write(rows_text(rows))
+        report_stdout().write(rows_text(rows))
     print(f"discotest: wrote {len(rows)} contrastive items to {args.output or 'standard output'}", file=sys.stderr)
     return 0

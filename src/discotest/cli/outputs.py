@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from discotest.atomic import check_output
 from discotest.data import catalogue
@@ -105,6 +106,22 @@ def check_model(args: argparse.Namespace) -> None:
         from discotest.models.hf_models import check_model
 
         check_model(model, getattr(args, "revision", None))
+
+
+# the standard output a command was started with, held by ``dispatch.report_only_on_stdout`` while it runs
+HELD_STDOUT: list[TextIO] = []
+
+
+def report_stdout() -> TextIO | None:
+    """Where a command writes what it prints for its user (the report, a listing, a plan): the standard output the
+    command was started with. While a command runs, ``sys.stdout`` and fd 1 point at stderr, so that what a library
+    prints (Ray's ``(raylet) …`` lines, a child process's output) never mixes into a report on stdout."""
+    return HELD_STDOUT[-1] if HELD_STDOUT else sys.stdout
+
+
+def print_out(*values: object, sep: str = " ", end: str = "\n") -> None:
+    """``print`` to ``report_stdout()``: how a command writes to its standard output."""
+    print(*values, sep=sep, end=end, file=report_stdout())
 
 
 def as_list(value: object) -> list:

@@ -10,6 +10,7 @@ import textwrap
 from collections.abc import Sequence
 
 from discotest import families, timing
+from discotest.cli.outputs import report_stdout
 from discotest.errors import InputError
 from discotest.registry import Family, Option
 from discotest.registry.options import GLOBAL_FLAGS, GLOBAL_OPTIONS, LATEX_FLOAT
@@ -174,6 +175,7 @@ def emit_report(args: argparse.Namespace, report: Report) -> None:
         fmt = SCORE_ONLY if getattr(args, "score_only", False) else args.format
         emit(report, fmt, getattr(args, "output", None), getattr(args, "details", None),
              getattr(args, "command_line", ""), getattr(args, "figures", None),
-             getattr(args, "figures_format", None) or FIGURE_FORMATS, getattr(args, "latex_float", "auto"))
+             getattr(args, "figures_format", None) or FIGURE_FORMATS, getattr(args, "latex_float", "auto"),
+             report_stdout())
     for warning in report.warnings:
         print(f"discotest: {warning}", file=sys.stderr)

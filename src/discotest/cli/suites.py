@@ -6,6 +6,7 @@ import argparse
 import json
 
 from discotest import api, families
+from discotest.cli.outputs import print_out
 from discotest.cli.parsers import add_declared, global_flags_parser
 from discotest.registry.commands import SUITES_OPTIONS
 
@@ -21,17 +22,18 @@ def add(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """A family without a ``describe`` hook (e.g. one registered by a user) gets its suite names and systems only."""
     if args.format == "json":
-        print(json.dumps(api.suite_facts(args.data_dir), ensure_ascii=False, indent=1))
+        print_out(json.dumps(api.suite_facts(args.data_dir), ensure_ascii=False, indent=1))
         return 0
     for family in families.families():
-        print(f"# {family.title}: {family.doc}" if family.doc else f"# {family.title}")
+        print_out(f"# {family.title}: {family.doc}" if family.doc else f"# {family.title}")
         for suite, systems in sorted(family.suites().items()):
             if family.describe is None:
-                print(suite)
+                print_out(suite)
             else:
                 facts = family.describe(suite, args.data_dir)
-                print(f"{suite}: {facts.size}; {facts.langs}; licence: {facts.licence or 'see `discotest data list`'}")
+                licence = facts.licence or "see `discotest data list`"
+                print_out(f"{suite}: {facts.size}; {facts.langs}; licence: {licence}")
             if systems:
-                print(f"  published systems: {', '.join(systems)}")
-        print()
+                print_out(f"  published systems: {', '.join(systems)}")
+        print_out()
     return 0

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from discotest import api
+from discotest.cli.outputs import report_stdout
 from discotest.cli.parsers import add_declared, declared_values, global_flags_parser
 
 NAME = "translate"
@@ -26,6 +27,6 @@ def run(args: argparse.Namespace) -> int:
     options = declared_values(args, TRANSLATE_OPTIONS)
     lines = api.translate(options.pop("lang"), **options)
     if args.output is None:  # -o -
-        sys.stdout.write("".join(line.replace("\n", " ") + "\n" for line in lines))
+        report_stdout().write("".join(line.replace("\n", " ") + "\n" for line in lines))
     print(f"discotest: wrote {len(lines)} translations to {args.output or 'standard output'}", file=sys.stderr)
     return 0

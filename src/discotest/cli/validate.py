@@ -7,6 +7,7 @@ import argparse
 import json
 
 from discotest import api
+from discotest.cli.outputs import print_out
 from discotest.cli.parsers import add_declared, declared_values, global_flags_parser
 from discotest.gender.commands import VALIDATE_SAMPLE_OPTIONS, VALIDATE_SCORE_OPTIONS
 
@@ -32,10 +33,11 @@ def run(args: argparse.Namespace) -> int:
         from discotest.gender.validate import render_scores
 
         scores = api.validate_score(args.csv, **declared_values(args, VALIDATE_SCORE_OPTIONS))
-        print(json.dumps([s.to_json() for s in scores], indent=1) if args.format == "json" else render_scores(scores))
+        as_json = args.format == "json"
+        print_out(json.dumps([s.to_json() for s in scores], indent=1) if as_json else render_scores(scores))
         return 0
     options = declared_values(args, VALIDATE_SAMPLE_OPTIONS)
     count, kind = api.validate_sample(options.pop("suite"), options.pop("lang"), options.pop("output"), **options)
-    print(f"wrote {count} items to {args.output}: fill in aligned_word_correct and gender_correct (yes/no) and "
-          f"{kind.person_column}: {kind.question}; then run `discotest validate score {args.output}`")
+    print_out(f"wrote {count} items to {args.output}: fill in aligned_word_correct and gender_correct (yes/no) and "
+              f"{kind.person_column}: {kind.question}; then run `discotest validate score {args.output}`")
     return 0

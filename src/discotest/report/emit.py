@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from discotest.atomic import write_bytes_atomic, write_text_atomic
 from discotest.report.charts import FIGURE_FORMATS, Chart, figure_bytes, merge_charts, render_svg, slug
@@ -228,8 +228,10 @@ def write_figures(report: Report, folder: str | Path, formats: Sequence[str] = F
 
 def emit(report: Report, fmt: str = "text", output: str | Path | None = None, details: str | Path | None = None,
          command: str = "", figures: str | Path | None = None,
-         figure_formats: Sequence[str] = FIGURE_FORMATS, latex_float: str = "auto") -> None:
-    """Write the details file and the figures (if asked), then the report to ``output`` or stdout."""
+         figure_formats: Sequence[str] = FIGURE_FORMATS, latex_float: str = "auto",
+         stream: TextIO | None = None) -> None:
+    """Write the details file and the figures (if asked), then the report to ``output``, else to ``stream`` (stdout
+    by default)."""
     if details:
         write_jsonl(details, report.detail_rows())
     if figures:
@@ -238,4 +240,4 @@ def emit(report: Report, fmt: str = "text", output: str | Path | None = None, de
     if output:
         write_text_atomic(output, text + "\n")
     else:
-        print(text)
+        print(text, file=stream)  # None: sys.stdout
