@@ -109,7 +109,9 @@ time): the alignment model's training began 4.3 s into the card while the server
 CPU seconds of the scorers-alone card, two runs each: ``--jobs 1`` 22.2 / 23.1, ``--jobs 2`` 24.3 / 26.4 (the second
 worker's start and the German row's score phase loading the alignment model and analyser again in another worker, about
 0.5 CPU s of stages). On one core for the card the wall time is about its CPU time, so the expected pinned quiet time is
-the scorers-alone time plus that (about 19-20 s against 26 s: 1.3-1.4×); not yet measured quiet.
+the scorers-alone time plus that (about 19-20 s against 26 s: 1.3-1.4×). Measured quiet (the coordinator, load
+1.3-2.0, the merged tree): ``--jobs 1`` card 26.2 / 26.4 s (busy 6.8 / 6.7, scorers alone 18.6 / 19.7); ``--jobs 2``
+card 20.2 / 21.8 s (busy 6.6 / 6.5, scorers alone 19.9 / 21.1): 1.30× / 1.21×, the card as long as its scorers alone.
 """
 
 from __future__ import annotations
