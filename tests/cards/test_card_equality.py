@@ -266,8 +266,10 @@ def test_a_dip_row_of_a_model_is_asked_with_the_other_rows_before_any_is_scored(
     slice_ = {"max_docs": 3, "system": "LT22,Online-B", "phenomena": "lexical,connectives"}
     rows = [_narrowed("de-en", "dip", **slice_), _narrowed("en-de", "ctxpro-auxiliary-en-de-test")]
     unchecked = {"limit": 5, "quiet": True, "skip_language_check": True}  # a random model's output is no language
+    # one job: every phase in this process, where the events are recorded (with workers the CTXPRO row is prepared
+    # and scored in one, tests/cards/test_card_jobs.py)
     card = card_build.build_card(SystemSpec("model", path=str(tiny_marian)), rows, ["de-en", "en-de"],
-                                 CardOptions(**unchecked))
+                                 CardOptions(**unchecked, jobs=1))
     assert [row.status for row in card.rows] == ["ok", "ok"], card.rows
     assert events == ["ask dip", "ask ctxpro-auxiliary-en-de-test", "answered dip",
                       "answered ctxpro-auxiliary-en-de-test", "scored dip", "scored ctxpro-auxiliary-en-de-test"]
